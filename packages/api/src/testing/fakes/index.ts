@@ -1,0 +1,15 @@
+/**
+ * Local stand-ins for the outside services Parley talks to, each a real server on 127.0.0.1
+ * speaking the vendor's protocol, for unit, integration and browser tests.
+ */
+export { startAliyunSmsFake, type AliyunBusinessError, type AliyunSentSms, type AliyunSmsFake, type AliyunSmsFakeOptions } from "./aliyun-sms.js";
+export { createBrowser, type Browser, type BrowserOpenOptions, type BrowserVisit } from "./browser.js";
+export {
+  startOidcProvider,
+  type OidcFakeAccount,
+  type OidcFakeClient,
+  type OidcProviderFake,
+  type OidcProviderOptions,
+} from "./oidc-provider.js";
+export { parseMessage, startSmtpServer, type ReceivedMail, type SmtpServerFake, type SmtpServerOptions } from "./smtp.js";
+export { startWechatFake, type WechatFake, type WechatFakeOptions, type WechatFakeUser } from "./wechat.js";
