@@ -1,0 +1,21 @@
+export { createClient } from './client';
+export type {
+  CallOptions,
+  ClientMethod,
+  ClientOptions,
+  EnvelopeData,
+  ParleyClient,
+  ParleyResult,
+  StreamOptions,
+} from './client';
+export {
+  ParleyError,
+  isHtmlMessage,
+  isInsufficientCredits,
+  isSessionEnded,
+  isUpgradeRequired,
+} from './errors';
+export type { ParleyErrorDetails, ParleyErrorKind } from './errors';
+export { parseEventStream } from './stream';
+export type { ServerSentEvent } from './stream';
+export type { components, operations, paths } from './generated/schema';
