@@ -23,6 +23,8 @@ type Claims = Record<string, unknown>;
  * verifying the ID token against the provider's published keys. The provider's metadata is
  * discovered on first use and kept; a failed discovery is retried on the next call.
  * Claims missing from the ID token (email, name, picture) are read from the userinfo endpoint.
+ * The redirect URI must not carry its own query string: the token request derives
+ * `redirect_uri` from it without the query.
  */
 export function createOidcClient(config: OidcClientConfig): OidcClient {
   const scopes = new Set(["openid", ...(config.scopes ?? ["email", "profile"])]);
