@@ -1,0 +1,138 @@
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { serveStatic } from "@hono/node-server/serve-static";
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { Scalar } from "@scalar/hono-api-reference";
+import { bodyLimit } from "hono/body-limit";
+import { cors } from "hono/cors";
+import { requestId } from "hono/request-id";
+import { ServiceError } from "./errors";
+import type { AppEnv, Deps } from "./http/context";
+import { failure, handleError, serviceErrorResponse, validationHook } from "./http/envelope";
+import { pickLanguage, translate } from "./http/messages";
+import { registerAuthRoutes, registerMeRoutes } from "./identity/routes";
+import { registerKeyRoutes } from "./keys/routes";
+import { registerSpaceRoutes } from "./spaces/routes";
+import { APP_VERSION, registerSystemRoutes } from "./system/routes";
+
+const BODY_TYPES = ["application/json", "application/x-www-form-urlencoded", "multipart/form-data"];
+
+/**
+ * Builds the Parley HTTP app from its dependencies. No side effects: nothing listens, nothing
+ * is read from the environment.
+ */
+export function createApp(deps: Deps) {
+  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook as never });
+
+  app.use("*", requestId({ headerName: "X-Request-Id" }));
+  app.use("*", async (c, next) => {
+    c.set("deps", deps);
+    c.set("language", pickLanguage(c.req.header("accept-language")));
+    await next();
+  });
+  app.use(
+    "/api/*",
+    cors({
+      origin: deps.config.corsOrigins.includes("*") ? "*" : deps.config.corsOrigins,
+      allowHeaders: ["Authorization", "Content-Type", "Accept-Language", "X-Parley-Space", "X-Request-Id"],
+      exposeHeaders: ["X-Request-Id", "Retry-After"],
+      maxAge: 600,
+    }),
+  );
+  app.use(
+    "/api/*",
+    bodyLimit({
+      maxSize: deps.config.bodyLimitBytes,
+      onError: (c) =>
+        serviceErrorResponse(c as never, new ServiceError("payload_too_large", "payload_too_large", { limit: deps.config.bodyLimitBytes })),
+    }),
+  );
+  app.use("/api/*", async (c, next) => {
+    const method = c.req.method;
+    if (method === "POST" || method === "PUT" || method === "PATCH") {
+      const type = (c.req.header("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+      const hasBody = c.req.header("content-length") !== "0" && (c.req.header("content-length") !== undefined || c.req.header("transfer-encoding") !== undefined);
+      if (hasBody && !BODY_TYPES.includes(type)) {
+        return serviceErrorResponse(c, new ServiceError("unsupported_media_type", "unsupported_media_type", { expected: "application/json" }));
+      }
+    }
+    await next();
+  });
+
+  registerSystemRoutes(app);
+  registerAuthRoutes(app);
+  registerMeRoutes(app);
+  registerSpaceRoutes(app);
+  registerKeyRoutes(app);
+
+  app.openAPIRegistry.registerComponent("securitySchemes", "bearer", {
+    type: "http",
+    scheme: "bearer",
+    description: "A session token (`pst_…`) from a sign-in call, or a personal API key. Add `X-Parley-Space` to act in another space you belong to.",
+  });
+  app.doc31("/openapi.json", openApiInfo(deps.config.publicUrl));
+
+  const scalarBundle = findScalarBundle();
+  app.get("/docs/scalar.js", (c) => {
+    if (!scalarBundle) return c.text("API reference bundle missing", 404);
+    c.header("Content-Type", "application/javascript; charset=utf-8");
+    c.header("Cache-Control", "public, max-age=86400");
+    return c.body(fs.readFileSync(scalarBundle));
+  });
+  app.get("/docs", Scalar({ url: "/openapi.json", cdn: "/docs/scalar.js", pageTitle: "Parley API reference" }));
+
+  app.all("/api/*", (c) => {
+    const { body, status } = failure(
+      c.var.language,
+      "not_found",
+      translate(c.var.language, "route_not_found", { method: c.req.method, path: c.req.path }),
+    );
+    return c.json(body, status);
+  });
+
+  const consoleDir = deps.config.consoleDir;
+  if (consoleDir && fs.existsSync(path.join(consoleDir, "index.html"))) {
+    const root = path.relative(process.cwd(), consoleDir) || ".";
+    const indexHtml = fs.readFileSync(path.join(consoleDir, "index.html"), "utf8");
+    app.use("/assets/*", async (c, next) => {
+      c.header("Cache-Control", "public, max-age=31536000, immutable");
+      await next();
+    });
+    app.use("*", serveStatic({ root }));
+    // Client-side routes of the console (spec §2) all load the same page.
+    app.get("*", (c) => c.html(indexHtml));
+  }
+
+  app.notFound((c) => {
+    const { body, status } = failure(c.var.language, "not_found", translate(c.var.language, "route_not_found", { method: c.req.method, path: c.req.path }));
+    return c.json(body, status);
+  });
+  app.onError(handleError);
+  return app;
+}
+
+/** The OpenAPI document's info block. */
+export function openApiInfo(serverUrl?: string) {
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Parley API",
+      version: APP_VERSION,
+      description:
+        "The Parley platform API. Every JSON answer is an envelope `{ success, code, message, data }` whose `code` matches the HTTP status, except 701 (upgrade required) and 870 (insufficient credits), which travel with HTTP 402. Send `Accept-Language: zh-CN` for Chinese messages.",
+    },
+    ...(serverUrl ? { servers: [{ url: serverUrl }] } : {}),
+  };
+}
+
+function findScalarBundle(): string | undefined {
+  try {
+    const require = createRequire(import.meta.url);
+    const main = require.resolve("@scalar/api-reference");
+    const file = path.join(path.dirname(main), "browser", "standalone.js");
+    return fs.existsSync(file) ? file : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,187 @@
+import path from "node:path";
+import { z } from "zod";
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((value) => (value === undefined || value.trim() === "" ? undefined : value.trim()));
+
+const integer = (fallback: number) => z.coerce.number().int().nonnegative().default(fallback);
+
+/** Environment variables Parley reads, once, at start-up. */
+export const environmentSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default("0.0.0.0"),
+  PARLEY_DATA_DIR: z.string().default("./data"),
+  /** `file:` or `libsql://` / `http(s)://` URL. Empty means the SQLite file in the data directory. */
+  PARLEY_DATABASE_URL: optionalString,
+  PARLEY_DATABASE_DRIVER: z.enum(["better-sqlite3", "libsql"]).optional(),
+  PARLEY_DATABASE_AUTH_TOKEN: optionalString,
+  PARLEY_PUBLIC_URL: optionalString,
+  PARLEY_BOOTSTRAP_API_KEY: optionalString,
+  PARLEY_OWNER_EMAIL: optionalString,
+  PARLEY_CONSOLE_DIR: optionalString,
+  PARLEY_CORS_ORIGINS: z.string().default("*"),
+  PARLEY_BODY_LIMIT_BYTES: integer(1024 * 1024),
+  PARLEY_SESSION_TTL_HOURS: integer(24 * 14),
+  PARLEY_LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  PARLEY_THROTTLE_LOGIN_PER_ACCOUNT: integer(10),
+  PARLEY_THROTTLE_LOGIN_PER_IP: integer(60),
+  PARLEY_THROTTLE_CODES_PER_TARGET: integer(5),
+  PARLEY_THROTTLE_CODES_PER_IP: integer(30),
+  PARLEY_THROTTLE_WINDOW_SECONDS: integer(15 * 60),
+  PARLEY_CODE_RESEND_SECONDS: integer(60),
+  SMTP_HOST: optionalString,
+  SMTP_PORT: z.coerce.number().int().positive().default(587),
+  SMTP_SECURE: z.enum(["true", "false"]).default("false"),
+  SMTP_USER: optionalString,
+  SMTP_PASSWORD: optionalString,
+  SMTP_FROM: z.string().default("Parley <no-reply@parley.local>"),
+  ALIYUN_SMS_ACCESS_KEY_ID: optionalString,
+  ALIYUN_SMS_ACCESS_KEY_SECRET: optionalString,
+  ALIYUN_SMS_SIGN_NAME: optionalString,
+  ALIYUN_SMS_TEMPLATE_CODE: optionalString,
+  ALIYUN_SMS_ENDPOINT: optionalString,
+  OIDC_ISSUER: optionalString,
+  OIDC_CLIENT_ID: optionalString,
+  OIDC_CLIENT_SECRET: optionalString,
+  OIDC_NAME: z.string().default("SSO"),
+  OIDC_ALLOW_INSECURE_HTTP: z.enum(["true", "false"]).default("false"),
+  WECHAT_APP_ID: optionalString,
+  WECHAT_APP_SECRET: optionalString,
+  WECHAT_OPEN_BASE_URL: optionalString,
+  WECHAT_API_BASE_URL: optionalString,
+});
+
+/** Parley's configuration, derived from the environment once and passed in. */
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  publicUrl: string;
+  database: { driver: "better-sqlite3" | "libsql"; url: string; authToken?: string };
+  bootstrapApiKey?: string;
+  ownerEmail?: string;
+  consoleDir?: string;
+  corsOrigins: string[];
+  bodyLimitBytes: number;
+  sessionTtlHours: number;
+  logLevel: "debug" | "info" | "warn" | "error" | "silent";
+  throttle: {
+    loginPerAccount: number;
+    loginPerIp: number;
+    codesPerTarget: number;
+    codesPerIp: number;
+    windowSeconds: number;
+    codeResendSeconds: number;
+  };
+  smtp?: { host: string; port: number; secure: boolean; user?: string; password?: string; from: string };
+  aliyunSms?: { accessKeyId: string; accessKeySecret: string; signName: string; templateCode: string; endpoint?: string };
+  oidc?: { issuer: string; clientId: string; clientSecret: string; name: string; allowInsecureHttp: boolean };
+  wechat?: { appId: string; appSecret: string; openBaseUrl?: string; apiBaseUrl?: string };
+}
+
+/** Thrown when the environment cannot be turned into a configuration. */
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+/** Parses the environment (defaults to `process.env`) into a {@link Config}. */
+export function loadConfig(environment: Record<string, string | undefined> = process.env): Config {
+  const parsed = environmentSchema.safeParse(environment);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join("\n  ")}`);
+  }
+  const env = parsed.data;
+  const dataDir = path.resolve(env.PARLEY_DATA_DIR);
+  const url = env.PARLEY_DATABASE_URL ?? `file:${path.join(dataDir, "parley.db")}`;
+  const remote = /^(libsql|https?|wss?):/.test(url);
+  if (remote && env.PARLEY_DATABASE_DRIVER === "better-sqlite3") {
+    throw new ConfigError("PARLEY_DATABASE_DRIVER=better-sqlite3 can only open file: URLs");
+  }
+  const driver = env.PARLEY_DATABASE_DRIVER ?? (remote ? "libsql" : "better-sqlite3");
+  const both = <T>(pairs: Array<[string, string | undefined]>, build: () => T): T | undefined => {
+    const set = pairs.filter(([, value]) => value !== undefined);
+    if (set.length === 0) return undefined;
+    if (set.length !== pairs.length) {
+      const missing = pairs.filter(([, value]) => value === undefined).map(([name]) => name);
+      throw new ConfigError(`Incomplete configuration: also set ${missing.join(", ")}`);
+    }
+    return build();
+  };
+  return {
+    port: env.PORT,
+    host: env.HOST,
+    dataDir,
+    publicUrl: (env.PARLEY_PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ""),
+    database: { driver, url, ...(env.PARLEY_DATABASE_AUTH_TOKEN ? { authToken: env.PARLEY_DATABASE_AUTH_TOKEN } : {}) },
+    bootstrapApiKey: env.PARLEY_BOOTSTRAP_API_KEY,
+    ownerEmail: env.PARLEY_OWNER_EMAIL?.toLowerCase(),
+    consoleDir: env.PARLEY_CONSOLE_DIR,
+    corsOrigins: env.PARLEY_CORS_ORIGINS.split(",").map((origin) => origin.trim()).filter(Boolean),
+    bodyLimitBytes: env.PARLEY_BODY_LIMIT_BYTES,
+    sessionTtlHours: env.PARLEY_SESSION_TTL_HOURS,
+    logLevel: env.PARLEY_LOG_LEVEL,
+    throttle: {
+      loginPerAccount: env.PARLEY_THROTTLE_LOGIN_PER_ACCOUNT,
+      loginPerIp: env.PARLEY_THROTTLE_LOGIN_PER_IP,
+      codesPerTarget: env.PARLEY_THROTTLE_CODES_PER_TARGET,
+      codesPerIp: env.PARLEY_THROTTLE_CODES_PER_IP,
+      windowSeconds: env.PARLEY_THROTTLE_WINDOW_SECONDS,
+      codeResendSeconds: env.PARLEY_CODE_RESEND_SECONDS,
+    },
+    smtp:
+      env.SMTP_HOST === undefined
+        ? undefined
+        : {
+            host: env.SMTP_HOST,
+            port: env.SMTP_PORT,
+            secure: env.SMTP_SECURE === "true",
+            user: env.SMTP_USER,
+            password: env.SMTP_PASSWORD,
+            from: env.SMTP_FROM,
+          },
+    aliyunSms: both(
+      [
+        ["ALIYUN_SMS_ACCESS_KEY_ID", env.ALIYUN_SMS_ACCESS_KEY_ID],
+        ["ALIYUN_SMS_ACCESS_KEY_SECRET", env.ALIYUN_SMS_ACCESS_KEY_SECRET],
+        ["ALIYUN_SMS_SIGN_NAME", env.ALIYUN_SMS_SIGN_NAME],
+        ["ALIYUN_SMS_TEMPLATE_CODE", env.ALIYUN_SMS_TEMPLATE_CODE],
+      ],
+      () => ({
+        accessKeyId: env.ALIYUN_SMS_ACCESS_KEY_ID!,
+        accessKeySecret: env.ALIYUN_SMS_ACCESS_KEY_SECRET!,
+        signName: env.ALIYUN_SMS_SIGN_NAME!,
+        templateCode: env.ALIYUN_SMS_TEMPLATE_CODE!,
+        ...(env.ALIYUN_SMS_ENDPOINT ? { endpoint: env.ALIYUN_SMS_ENDPOINT } : {}),
+      }),
+    ),
+    oidc: both(
+      [
+        ["OIDC_ISSUER", env.OIDC_ISSUER],
+        ["OIDC_CLIENT_ID", env.OIDC_CLIENT_ID],
+        ["OIDC_CLIENT_SECRET", env.OIDC_CLIENT_SECRET],
+      ],
+      () => ({
+        issuer: env.OIDC_ISSUER!,
+        clientId: env.OIDC_CLIENT_ID!,
+        clientSecret: env.OIDC_CLIENT_SECRET!,
+        name: env.OIDC_NAME,
+        allowInsecureHttp: env.OIDC_ALLOW_INSECURE_HTTP === "true",
+      }),
+    ),
+    wechat: both(
+      [
+        ["WECHAT_APP_ID", env.WECHAT_APP_ID],
+        ["WECHAT_APP_SECRET", env.WECHAT_APP_SECRET],
+      ],
+      () => ({
+        appId: env.WECHAT_APP_ID!,
+        appSecret: env.WECHAT_APP_SECRET!,
+        ...(env.WECHAT_OPEN_BASE_URL ? { openBaseUrl: env.WECHAT_OPEN_BASE_URL } : {}),
+        ...(env.WECHAT_API_BASE_URL ? { apiBaseUrl: env.WECHAT_API_BASE_URL } : {}),
+      }),
+    ),
+  };
+}

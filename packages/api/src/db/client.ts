@@ -1,0 +1,68 @@
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { createClient as createLibsqlClient } from "@libsql/client";
+import Database from "better-sqlite3";
+import { drizzle as drizzleBetterSqlite } from "drizzle-orm/better-sqlite3";
+import { migrate as migrateBetterSqlite } from "drizzle-orm/better-sqlite3/migrator";
+import { drizzle as drizzleLibsql } from "drizzle-orm/libsql";
+import { migrate as migrateLibsql } from "drizzle-orm/libsql/migrator";
+import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
+import * as schema from "./schema/index";
+
+/** The relational store as services see it: the same drizzle API over either driver. */
+export type Db = BaseSQLiteDatabase<"sync" | "async", unknown, typeof schema>;
+
+/** An open database and how to close it. */
+export interface Database_ {
+  db: Db;
+  driver: "better-sqlite3" | "libsql";
+  close(): Promise<void>;
+}
+
+/** Where the generated SQL migrations live, in the source tree and next to the build alike. */
+export function migrationsFolder(): string {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  for (const candidate of [path.resolve(here, "../../drizzle"), path.resolve(here, "../drizzle")]) {
+    if (fs.existsSync(path.join(candidate, "meta", "_journal.json"))) return candidate;
+  }
+  throw new Error(`SQL migrations not found near ${here}`);
+}
+
+function filePath(url: string): string {
+  return url.startsWith("file:") ? url.slice("file:".length) : url;
+}
+
+/** Opens the configured database and applies every pending migration. */
+export async function openDatabase(options: {
+  driver: "better-sqlite3" | "libsql";
+  url: string;
+  authToken?: string;
+}): Promise<Database_> {
+  const migrations = { migrationsFolder: migrationsFolder() };
+  if (options.driver === "better-sqlite3") {
+    const file = filePath(options.url);
+    if (file !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    const sqlite = new Database(file);
+    sqlite.pragma("journal_mode = WAL");
+    sqlite.pragma("foreign_keys = ON");
+    sqlite.pragma("busy_timeout = 5000");
+    const db = drizzleBetterSqlite(sqlite, { schema });
+    migrateBetterSqlite(db, migrations);
+    return { db: db as unknown as Db, driver: "better-sqlite3", close: async () => {
+      sqlite.close();
+    } };
+  }
+  if (options.url.startsWith("file:")) {
+    fs.mkdirSync(path.dirname(path.resolve(filePath(options.url))), { recursive: true });
+  }
+  const client = createLibsqlClient({ url: options.url, ...(options.authToken ? { authToken: options.authToken } : {}) });
+  if (options.url.startsWith("file:")) {
+    await client.execute("PRAGMA journal_mode = WAL");
+    await client.execute("PRAGMA busy_timeout = 5000");
+  }
+  await client.execute("PRAGMA foreign_keys = ON");
+  const db = drizzleLibsql(client, { schema });
+  await migrateLibsql(db, migrations);
+  return { db: db as unknown as Db, driver: "libsql", close: async () => client.close() };
+}

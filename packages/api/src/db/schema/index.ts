@@ -1,0 +1,2 @@
+export { externalIdentities, oauthStates, outbox, sessions, signInGrants, users, verificationCodes } from "./identity";
+export { apiKeys, spaceMembers, spaces, userKeys } from "./spaces";

@@ -1,0 +1,40 @@
+import type { Config } from "../config";
+import type { Db } from "../db/client";
+import type { Logger } from "../logger";
+import type { MailSender, OidcClient, SmsSender, WechatOAuthClient } from "../platform/ports";
+import type { Language } from "./messages";
+import type { Throttle } from "./throttle";
+
+/** Everything the app needs from outside, injected into {@link createApp}. */
+export interface Deps {
+  config: Config;
+  db: Db;
+  logger: Logger;
+  mail: MailSender;
+  sms: SmsSender | undefined;
+  oidc: OidcClient | undefined;
+  wechat: WechatOAuthClient | undefined;
+  throttle: Throttle;
+  /** Current time; tests may pass a fixed clock. */
+  now: () => Date;
+}
+
+/** Who is calling and in which space. */
+export interface Auth {
+  userId: string;
+  spaceId: string;
+  role: "owner" | "admin" | "member";
+  via: "session" | "api-key";
+  sessionId?: string;
+  apiKeyId?: string;
+}
+
+/** Hono environment shared by every route. */
+export interface AppEnv {
+  Variables: {
+    deps: Deps;
+    language: Language;
+    requestId: string;
+    auth: Auth;
+  };
+}

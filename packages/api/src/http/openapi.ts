@@ -1,0 +1,50 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { requireAuth } from "./auth";
+import { envelopeOf, errorEnvelope } from "./envelope";
+
+type RouteConfig = Parameters<typeof createRoute>[0];
+
+const errorResponse = (description: string) => ({ description, content: { "application/json": { schema: errorEnvelope } } });
+
+/** Error answers every route may give. */
+export const standardErrors = {
+  400: errorResponse("Invalid input; `data.field` names the field"),
+  401: errorResponse("Not signed in, or the session ended"),
+  404: errorResponse("Not found (including anything in another space)"),
+  429: errorResponse("Too many attempts; see the Retry-After header"),
+  500: errorResponse("Server error; `data.requestId` identifies the request"),
+} as const;
+
+/**
+ * Defines a route whose 200 (or 201) answer is the envelope around `data`, with the standard
+ * error answers and, unless `public`, bearer security.
+ */
+export function defineRoute<const R extends Omit<RouteConfig, "responses">, D extends z.ZodType>(
+  config: R & { data: D; status?: 200 | 201; public?: boolean; summary: string; extraErrors?: Record<number, string> },
+) {
+  const { data, status = 200, public: isPublic, extraErrors = {}, ...rest } = config;
+  const extra = Object.fromEntries(Object.entries(extraErrors).map(([code, text]) => [code, errorResponse(text)]));
+  return createRoute({
+    ...rest,
+    ...(isPublic ? { security: [] } : { security: [{ bearer: [] }], middleware: [requireAuth()] }),
+    responses: {
+      [status]: { description: config.summary, content: { "application/json": { schema: envelopeOf(data) } } },
+      ...standardErrors,
+      ...extra,
+    },
+  } as R & { responses: RouteConfig["responses"] });
+}
+
+/** A required JSON body. */
+export function jsonBody<T extends z.ZodType>(schema: T) {
+  return { required: true, content: { "application/json": { schema } } } as const;
+}
+
+/** A required form-encoded body. */
+export function formBody<T extends z.ZodType>(schema: T) {
+  return { required: true, content: { "application/x-www-form-urlencoded": { schema } } } as const;
+}
+
+/** Path parameter holding a prefixed id. */
+export const idParam = <N extends string>(name: N, example: string) =>
+  z.object({ [name]: z.string().min(1).max(64).openapi({ param: { name, in: "path" }, example }) } as Record<N, z.ZodString>);

@@ -1,0 +1,137 @@
+import { and, eq, gt, isNull } from "drizzle-orm";
+import { newId, newSecret, sha256 } from "../../crypto";
+import { apiKeys, sessions, signInGrants, spaceMembers, users } from "../../db/schema/index";
+import { fail, ServiceError } from "../../errors";
+import type { Auth, Deps } from "../../http/context";
+
+/** How a session was obtained; kept for the audit trail. */
+export type SignInMethod = "password" | "code" | "register" | "login-link" | "oidc" | "wechat" | "reset-password";
+
+/** Issues a bearer session for a user. Only the token's hash is stored. */
+export async function createSession(
+  deps: Deps,
+  input: { userId: string; method: SignInMethod; ip?: string; userAgent?: string },
+): Promise<{ token: string; expiresAt: string }> {
+  const token = newSecret("pst");
+  const now = deps.now();
+  const expiresAt = new Date(now.getTime() + deps.config.sessionTtlHours * 3_600_000).toISOString();
+  await deps.db.insert(sessions).values({
+    id: newId("ses"),
+    userId: input.userId,
+    tokenHash: sha256(token),
+    method: input.method,
+    ip: input.ip ?? null,
+    userAgent: input.userAgent?.slice(0, 300) ?? null,
+    createdAt: now.toISOString(),
+    expiresAt,
+  });
+  return { token, expiresAt };
+}
+
+/** Ends one session. */
+export async function revokeSession(deps: Deps, sessionId: string): Promise<void> {
+  await deps.db.update(sessions).set({ revokedAt: deps.now().toISOString() }).where(eq(sessions.id, sessionId));
+}
+
+/** Ends every session of a user except, optionally, one. */
+export async function revokeOtherSessions(deps: Deps, userId: string, keepSessionId?: string): Promise<void> {
+  const rows = await deps.db
+    .select({ id: sessions.id })
+    .from(sessions)
+    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+  for (const row of rows) if (row.id !== keepSessionId) await revokeSession(deps, row.id);
+}
+
+/**
+ * Resolves a bearer credential (session token or API key) and the space the request acts in.
+ * `requestedSpaceId` (the X-Parley-Space header) must be a space the user belongs to.
+ */
+export async function authenticate(deps: Deps, bearer: string, requestedSpaceId: string | undefined): Promise<Auth> {
+  const hash = sha256(bearer);
+  const now = deps.now().toISOString();
+  let userId: string;
+  let base: Pick<Auth, "via" | "sessionId" | "apiKeyId">;
+  const session = await deps.db.select().from(sessions).where(eq(sessions.tokenHash, hash)).get();
+  if (session) {
+    if (session.revokedAt || session.expiresAt <= now) throw new ServiceError("session_ended", "session_ended");
+    userId = session.userId;
+    base = { via: "session", sessionId: session.id };
+    // Touch at most once a minute to keep writes off the hot path.
+    if (!session.lastUsedAt || Date.parse(now) - Date.parse(session.lastUsedAt) > 60_000) {
+      await deps.db.update(sessions).set({ lastUsedAt: now }).where(eq(sessions.id, session.id));
+    }
+  } else {
+    const key = await deps.db.select().from(apiKeys).where(eq(apiKeys.keyHash, hash)).get();
+    if (!key) throw new ServiceError("session_ended", "session_ended");
+    userId = key.userId;
+    base = { via: "api-key", apiKeyId: key.id };
+    if (!key.lastUsedAt || Date.parse(now) - Date.parse(key.lastUsedAt) > 60_000) {
+      await deps.db.update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.id, key.id));
+    }
+  }
+  const user = await deps.db
+    .select({ currentSpaceId: users.currentSpaceId, personalSpaceId: users.personalSpaceId })
+    .from(users)
+    .where(eq(users.id, userId))
+    .get();
+  if (!user) throw new ServiceError("session_ended", "session_ended");
+  const spaceId = requestedSpaceId ?? user.currentSpaceId;
+  let membership = await deps.db
+    .select({ role: spaceMembers.role })
+    .from(spaceMembers)
+    .where(and(eq(spaceMembers.spaceId, spaceId), eq(spaceMembers.userId, userId)))
+    .get();
+  if (!membership) {
+    if (requestedSpaceId) throw fail.notFound("space");
+    // The current space went away (left or removed): fall back to the personal space.
+    await deps.db.update(users).set({ currentSpaceId: user.personalSpaceId }).where(eq(users.id, userId));
+    membership = { role: "owner" };
+    return { userId, spaceId: user.personalSpaceId, role: membership.role, ...base };
+  }
+  return { userId, spaceId, role: membership.role, ...base };
+}
+
+const GRANT_TTL_MINUTES = { "login-code": 15, code: 5 } as const;
+
+/** Issues a single-use grant (`loginCode` for sign-in links, `code` after external sign-in). */
+export async function issueGrant(
+  deps: Deps,
+  input: { userId: string; kind: "login-code" | "code"; method: SignInMethod; ttlMinutes?: number },
+): Promise<{ grant: string; expiresAt: string }> {
+  const grant = newSecret(input.kind === "login-code" ? "lc" : "gc", 24);
+  const now = deps.now();
+  const expiresAt = new Date(now.getTime() + (input.ttlMinutes ?? GRANT_TTL_MINUTES[input.kind]) * 60_000).toISOString();
+  await deps.db.insert(signInGrants).values({
+    id: newId("grant"),
+    kind: input.kind,
+    userId: input.userId,
+    grantHash: sha256(grant),
+    method: input.method,
+    createdAt: now.toISOString(),
+    expiresAt,
+  });
+  return { grant, expiresAt };
+}
+
+/** Uses up a grant; the same grant never works twice. */
+export async function consumeGrant(
+  deps: Deps,
+  input: { kind: "login-code" | "code"; grant: string },
+): Promise<{ userId: string; method: SignInMethod }> {
+  const now = deps.now().toISOString();
+  const used = await deps.db
+    .update(signInGrants)
+    .set({ consumedAt: now })
+    .where(
+      and(
+        eq(signInGrants.grantHash, sha256(input.grant)),
+        eq(signInGrants.kind, input.kind),
+        isNull(signInGrants.consumedAt),
+        gt(signInGrants.expiresAt, now),
+      ),
+    )
+    .returning({ userId: signInGrants.userId, method: signInGrants.method });
+  const row = used[0];
+  if (!row) throw fail.invalid("grant_invalid", input.kind === "login-code" ? "loginCode" : "code");
+  return { userId: row.userId, method: row.method as SignInMethod };
+}

@@ -1,0 +1,32 @@
+import type { Config } from "../config";
+import type { Db } from "../db/client";
+import type { Logger } from "../logger";
+import { createSmtpMailSender } from "./mail/smtp";
+import { createOidcClient } from "./oauth/oidc";
+import { createWechatOAuthClient } from "./oauth/wechat";
+import { createOutbox } from "./outbox";
+import type { MailSender, OidcClient, SmsSender, WechatOAuthClient } from "./ports";
+import { createAliyunSmsSender } from "./sms/aliyun";
+
+/** Picks each provider from the configuration: the real one when configured, else the embedded default. */
+export function createProviders(config: Config, db: Db, logger: Logger): {
+  mail: MailSender;
+  sms: SmsSender;
+  oidc: OidcClient | undefined;
+  wechat: WechatOAuthClient | undefined;
+} {
+  const outbox = createOutbox(db, logger);
+  return {
+    mail: config.smtp ? createSmtpMailSender(config.smtp) : outbox.mail,
+    sms: config.aliyunSms ? createAliyunSmsSender(config.aliyunSms) : outbox.sms,
+    oidc: config.oidc
+      ? createOidcClient({
+          issuer: config.oidc.issuer,
+          clientId: config.oidc.clientId,
+          clientSecret: config.oidc.clientSecret,
+          allowInsecureHttp: config.oidc.allowInsecureHttp,
+        })
+      : undefined,
+    wechat: config.wechat ? createWechatOAuthClient(config.wechat) : undefined,
+  };
+}

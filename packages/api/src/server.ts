@@ -1,0 +1,99 @@
+#!/usr/bin/env node
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { serve } from "@hono/node-server";
+import { createApp } from "./app";
+import { bootstrap } from "./bootstrap";
+import { type Config, ConfigError, loadConfig } from "./config";
+import { openDatabase } from "./db/client";
+import type { Deps } from "./http/context";
+import { createMemoryThrottle } from "./http/throttle";
+import { createLogger } from "./logger";
+import { createProviders } from "./platform/providers";
+
+/** The console build next to this package in the monorepo, if it was built. */
+function defaultConsoleDir(): string | undefined {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const candidate = path.resolve(here, "../../console/dist");
+  return fs.existsSync(path.join(candidate, "index.html")) ? candidate : undefined;
+}
+
+/** A running Parley server. */
+export interface RunningServer {
+  url: string;
+  port: number;
+  deps: Deps;
+  close(): Promise<void>;
+}
+
+/** Opens storage, applies migrations, bootstraps the instance and listens. */
+export async function startServer(config: Config): Promise<RunningServer> {
+  const started = performance.now();
+  const logger = createLogger(config.logLevel);
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  const database = await openDatabase(config.database);
+  const providers = createProviders(config, database.db, logger);
+  const deps: Deps = {
+    config: { ...config, consoleDir: config.consoleDir ?? defaultConsoleDir() },
+    db: database.db,
+    logger,
+    ...providers,
+    throttle: createMemoryThrottle(),
+    now: () => new Date(),
+  };
+  const result = await bootstrap(deps);
+  const app = createApp(deps);
+  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
+    const instance = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(instance));
+  });
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : config.port;
+  const url = `http://localhost:${port}`;
+  logger.info(`Parley is listening on ${url} (database: ${database.driver}, data: ${config.dataDir}) in ${Math.round(performance.now() - started)} ms`);
+  if (!deps.config.consoleDir) logger.warn("The console is not built; run `npm run build` to serve it");
+  if (result.ownerCreated) logger.info("Created the owner account of this instance");
+  if (result.apiKeyCreated) logger.info("Created the owner's API key from PARLEY_BOOTSTRAP_API_KEY");
+  if (result.signInUrl) {
+    const link = result.signInUrl.replace(config.publicUrl, config.publicUrl === `http://localhost:${config.port}` ? url : config.publicUrl);
+    process.stdout.write(`\n  Sign in as the owner (single use, valid 60 minutes):\n  ${link}\n\n`);
+  }
+  return {
+    url,
+    port,
+    deps,
+    close: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await database.close();
+    },
+  };
+}
+
+async function main() {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const running = await startServer(config);
+  const stop = async (signal: string) => {
+    running.deps.logger.info(`Received ${signal}, shutting down`);
+    await running.close();
+    process.exit(0);
+  };
+  process.once("SIGINT", () => void stop("SIGINT"));
+  process.once("SIGTERM", () => void stop("SIGTERM"));
+}
+
+const invokedDirectly = process.argv[1] && fileURLToPath(import.meta.url) === fs.realpathSync(process.argv[1]);
+if (invokedDirectly) {
+  main().catch((error: unknown) => {
+    process.stderr.write(`Parley failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,188 @@
+import { and, asc, eq } from "drizzle-orm";
+import { newId, newShortCode } from "../../crypto";
+import { spaceMembers, spaces, users } from "../../db/schema/index";
+import { fail } from "../../errors";
+import type { Auth, Deps } from "../../http/context";
+import { computePrivileges, type MemberGrade, type Privileges, type Quotas } from "./privileges";
+
+type SpaceRow = typeof spaces.$inferSelect;
+type MemberRow = typeof spaceMembers.$inferSelect;
+
+function parseJson<T>(value: string | null): T | null {
+  if (!value) return null;
+  try {
+    return JSON.parse(value) as T;
+  } catch {
+    return null;
+  }
+}
+
+/** Privileges of one member in one space. */
+export function privilegesOf(space: SpaceRow, member: MemberRow): Privileges {
+  return computePrivileges({
+    grade: space.memberGrade as MemberGrade,
+    kind: space.kind,
+    overrides: parseJson<Partial<Quotas>>(space.quotaOverrides),
+    role: member.role,
+    customerAdminFlag: member.customerAdmin,
+    authorizedRoutes: parseJson<string[]>(member.authorizedRoutes),
+  });
+}
+
+/** Inserts a space and its owner membership. */
+export async function insertSpace(
+  deps: Deps,
+  input: { name: string; kind: "personal" | "team"; ownerUserId: string; id?: string },
+): Promise<SpaceRow> {
+  const now = deps.now().toISOString();
+  for (let attempt = 0; ; attempt++) {
+    const row = {
+      id: input.id ?? newId("spc"),
+      code: newShortCode(8),
+      name: input.name,
+      kind: input.kind,
+      ownerUserId: input.ownerUserId,
+      createdAt: now,
+      updatedAt: now,
+    };
+    try {
+      await deps.db.insert(spaces).values(row);
+    } catch (error) {
+      // A code collision (1 in 10^12) gets a new code; anything else is real.
+      if (attempt < 3 && String(error).includes("spaces_code_unique")) continue;
+      throw error;
+    }
+    await deps.db.insert(spaceMembers).values({ spaceId: row.id, userId: input.ownerUserId, role: "owner", joinedAt: now });
+    return (await deps.db.select().from(spaces).where(eq(spaces.id, row.id)).get())!;
+  }
+}
+
+/** Loads a space the user belongs to, or answers not found: other spaces do not exist for them. */
+export async function loadMembership(deps: Deps, userId: string, spaceId: string): Promise<{ space: SpaceRow; member: MemberRow }> {
+  const row = await deps.db
+    .select({ space: spaces, member: spaceMembers })
+    .from(spaceMembers)
+    .innerJoin(spaces, eq(spaces.id, spaceMembers.spaceId))
+    .where(and(eq(spaceMembers.spaceId, spaceId), eq(spaceMembers.userId, userId)))
+    .get();
+  if (!row) throw fail.notFound("space");
+  return row;
+}
+
+/** The space as clients see it. */
+export function spaceView(space: SpaceRow, member: MemberRow, currentSpaceId: string) {
+  return {
+    spaceId: space.id,
+    companyCode: space.code,
+    companyName: space.name,
+    kind: space.kind,
+    role: member.role,
+    memberGrade: space.memberGrade as MemberGrade,
+    companyTabIconUrl: space.tabIconUrl,
+    companyTabTitle: space.tabTitle,
+    companyIconWordUrl: space.iconWordUrl,
+    current: space.id === currentSpaceId,
+    createdAt: space.createdAt,
+  };
+}
+
+/** The spec's userList: every space the user belongs to. */
+export async function listSpaces(deps: Deps, userId: string) {
+  const user = await deps.db.select({ currentSpaceId: users.currentSpaceId }).from(users).where(eq(users.id, userId)).get();
+  if (!user) throw fail.notFound("user");
+  const rows = await deps.db
+    .select({ space: spaces, member: spaceMembers })
+    .from(spaceMembers)
+    .innerJoin(spaces, eq(spaces.id, spaceMembers.spaceId))
+    .where(eq(spaceMembers.userId, userId))
+    .orderBy(asc(spaces.createdAt));
+  return rows.map(({ space, member }) => spaceView(space, member, user.currentSpaceId));
+}
+
+/** The signed-in user with every field of spec §3, in the space the request acts in. */
+export async function userView(deps: Deps, userId: string, spaceId: string) {
+  const user = await deps.db.select().from(users).where(eq(users.id, userId)).get();
+  if (!user) throw fail.notFound("user");
+  const { space, member } = await loadMembership(deps, userId, spaceId);
+  const privileges = privilegesOf(space, member);
+  return {
+    id: user.id,
+    name: user.name,
+    email: user.email,
+    phone: user.phone,
+    avatarUrl: user.avatarUrl,
+    language: user.language === "zh-CN" ? ("zh-CN" as const) : ("en" as const),
+    spaceId: space.id,
+    companyCode: space.code,
+    companyName: space.name,
+    companyOwner: space.ownerUserId === user.id,
+    memberGrade: privileges.memberGrade,
+    authorizedRoute: privileges.authorizedRoute,
+    authorizedRouteList: privileges.authorizedRouteList,
+    customerAdmin: privileges.customerAdmin,
+    clientManage: privileges.clientManage,
+    customerManage: privileges.customerManage,
+    memberNumber: privileges.memberNumber,
+    companyTabIconUrl: space.tabIconUrl,
+    companyTabTitle: space.tabTitle,
+    companyIconWordUrl: space.iconWordUrl,
+    role: member.role,
+    hasPassword: user.passwordHash !== null,
+    isInstanceOwner: user.isInstanceOwner,
+    createdAt: user.createdAt,
+  };
+}
+
+/** Creates a team space owned by the caller and makes it current. */
+export async function createTeamSpace(deps: Deps, auth: Auth, input: { companyName: string }) {
+  const name = input.companyName.trim();
+  if (!name) throw fail.invalid("company_name_required", "companyName");
+  const space = await insertSpace(deps, { name, kind: "team", ownerUserId: auth.userId });
+  await deps.db.update(users).set({ currentSpaceId: space.id, updatedAt: deps.now().toISOString() }).where(eq(users.id, auth.userId));
+  const { member } = await loadMembership(deps, auth.userId, space.id);
+  return spaceView(space, member, space.id);
+}
+
+/** One space the caller belongs to. */
+export async function getSpace(deps: Deps, auth: Auth, spaceId: string) {
+  const { space, member } = await loadMembership(deps, auth.userId, spaceId);
+  const user = await deps.db.select({ currentSpaceId: users.currentSpaceId }).from(users).where(eq(users.id, auth.userId)).get();
+  return spaceView(space, member, user?.currentSpaceId ?? "");
+}
+
+/** Renames or re-brands a space; owner or admin only. */
+export async function updateSpace(
+  deps: Deps,
+  auth: Auth,
+  spaceId: string,
+  input: { companyName?: string; companyTabIconUrl?: string | null; companyTabTitle?: string | null; companyIconWordUrl?: string | null },
+) {
+  const { member } = await loadMembership(deps, auth.userId, spaceId);
+  if (member.role === "member") throw fail.forbidden("space_admin_only");
+  const name = input.companyName?.trim();
+  if (input.companyName !== undefined && !name) throw fail.invalid("company_name_required", "companyName");
+  await deps.db
+    .update(spaces)
+    .set({
+      ...(name ? { name } : {}),
+      ...(input.companyTabIconUrl !== undefined ? { tabIconUrl: input.companyTabIconUrl } : {}),
+      ...(input.companyTabTitle !== undefined ? { tabTitle: input.companyTabTitle } : {}),
+      ...(input.companyIconWordUrl !== undefined ? { iconWordUrl: input.companyIconWordUrl } : {}),
+      updatedAt: deps.now().toISOString(),
+    })
+    .where(eq(spaces.id, spaceId));
+  return getSpace(deps, auth, spaceId);
+}
+
+/** Makes a space the caller's current one (the spec's nowSelect). */
+export async function selectSpace(deps: Deps, auth: Auth, spaceId: string) {
+  await loadMembership(deps, auth.userId, spaceId);
+  await deps.db.update(users).set({ currentSpaceId: spaceId, updatedAt: deps.now().toISOString() }).where(eq(users.id, auth.userId));
+  return userView(deps, auth.userId, spaceId);
+}
+
+/** Privileges of the caller in the space the request acts in. */
+export async function getPrivileges(deps: Deps, auth: Auth): Promise<Privileges> {
+  const { space, member } = await loadMembership(deps, auth.userId, auth.spaceId);
+  return privilegesOf(space, member);
+}
