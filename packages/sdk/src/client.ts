@@ -124,6 +124,13 @@ function readRetryAfter(headers: Headers): number | undefined {
   return Number.isNaN(ms) ? undefined : Math.max(0, ms);
 }
 
+// Node's fetch says only "fetch failed"; the reason (ECONNREFUSED, ENOTFOUND …) is in its cause.
+const networkCode = (error: unknown) => {
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause;
+  const reason = cause?.code ?? cause?.message;
+  return typeof reason === 'string' ? ` (${reason})` : '';
+};
+
 // Full jitter keeps many clients that failed together from retrying together.
 const backoff = (attempt: number) => Math.min(8000, 300 * 2 ** attempt) * (0.5 + Math.random() / 2);
 
@@ -235,7 +242,7 @@ export function createClient<Paths extends {} = paths>(options: ClientOptions): 
             ? 'Request aborted'
             : kind === 'http'
               ? 'Response body is not valid JSON'
-              : `Network error: ${(cause as Error).message}`;
+              : `Network error: ${(cause as Error).message}${networkCode(cause)}`;
       error = new ParleyError(kind, message, {
         status: kind === 'http' ? response?.status : undefined,
         requestId: response?.headers.get('x-request-id') ?? undefined,
