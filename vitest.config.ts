@@ -1,0 +1,39 @@
+import { defineConfig } from "vitest/config";
+
+const apiDomains = "packages/api/src/{identity,spaces,keys,http,system,db}/**/*.test.ts";
+
+export default defineConfig({
+  test: {
+    testTimeout: 20_000,
+    hookTimeout: 60_000,
+    projects: [
+      {
+        test: {
+          name: "api",
+          include: ["packages/api/src/**/*.test.ts"],
+          env: { PARLEY_TEST_DB_DRIVER: "better-sqlite3" },
+        },
+      },
+      {
+        test: {
+          name: "api-libsql",
+          include: [apiDomains, "packages/api/src/*.test.ts"],
+          env: { PARLEY_TEST_DB_DRIVER: "libsql" },
+        },
+      },
+      { test: { name: "sdk", include: ["packages/sdk/src/**/*.test.ts"] } },
+      { test: { name: "channels", include: ["packages/channels/src/**/*.test.ts"], passWithNoTests: true } },
+      { test: { name: "console", include: ["packages/console/src/**/*.test.{ts,tsx}"] } },
+      { test: { name: "repo", include: ["tests/repo/**/*.test.ts"] } },
+      {
+        test: {
+          name: "system",
+          include: ["tests/system/**/*.test.ts"],
+          // Browser and server processes: one file at a time keeps 2 cores from thrashing.
+          fileParallelism: false,
+          testTimeout: 60_000,
+        },
+      },
+    ],
+  },
+});
