@@ -1,0 +1,159 @@
+import { createClient, type ParleyError } from '@parley/sdk';
+import { currentLanguage, i18n } from '../i18n';
+import { feedback } from './feedback';
+import { isPortalPath, PATHS } from './paths';
+import { sessionStore } from './session';
+import { createThrottle, LOGIN_WARNING_INTERVAL_MS, NETWORK_WARNING_INTERVAL_MS, REQUEST_TIMEOUT_MS } from './throttle';
+
+/** HTTP verbs the console uses. */
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+/** Why a call failed: the SDK's kinds plus 'unauthenticated' for calls refused before sending. */
+export interface ApiFailure {
+  kind: ParleyError['kind'] | 'unauthenticated';
+  status?: number;
+  code?: number;
+  message: string;
+  requestId?: string;
+}
+
+/** The outcome of a call: its data, or a failure the request layer has already reported. */
+export type ApiResult<T> = { ok: true; data: T } | { ok: false; error: ApiFailure };
+
+/** How one call is made and how its failure is reported. */
+export interface CallOptions {
+  params?: {
+    path?: Record<string, string>;
+    query?: Record<string, string | number | boolean | undefined>;
+  };
+  /** JSON body. */
+  body?: unknown;
+  /** Form-encoded body (spec §7: some calls, e.g. password sign-in, are form-encoded). */
+  form?: Record<string, string>;
+  /** Callable without a token. */
+  public?: boolean;
+  /** Do not show the server's message on failure (the caller shows something better). */
+  silent?: boolean;
+  /** A start-up call: failures are ignored entirely unless the session has ended (spec §8). */
+  startup?: boolean;
+  /** Calls sharing a key cancel the earlier pending one (spec §7, list and dashboard calls). */
+  dedupeKey?: string;
+  signal?: AbortSignal;
+}
+
+/** Envelope codes with a fixed meaning (spec §8). */
+export const CODES = { sessionEnded: 401, htmlMessage: 440, upgradeRequired: 701, insufficientCredits: 870 } as const;
+
+type Navigate = (to: string) => void;
+let navigate: Navigate = (to) => window.location.assign(to);
+
+/** Lets the request layer move the router (set once the router exists). */
+export function setNavigator(next: Navigate): void {
+  navigate = next;
+}
+
+const networkGate = createThrottle(NETWORK_WARNING_INTERVAL_MS);
+const loginGate = createThrottle(LOGIN_WARNING_INTERVAL_MS);
+const pending = new Map<string, AbortController>();
+
+const client = createClient({
+  baseUrl: typeof window === 'undefined' ? '' : window.location.origin,
+  token: () => sessionStore.get().token,
+  language: currentLanguage(),
+  timeoutMs: REQUEST_TIMEOUT_MS,
+});
+
+type LooseInit = {
+  params?: CallOptions['params'];
+  body?: unknown;
+  signal?: AbortSignal;
+  headers?: Record<string, string>;
+  form?: boolean;
+};
+type LooseResult = { data?: unknown; error?: ParleyError };
+type LooseClient = Record<HttpMethod, (path: string, init?: LooseInit) => Promise<LooseResult>>;
+
+// The single place where paths leave the generated types: the endpoint functions in
+// endpoints.ts give each call its own precise request and answer types.
+const loose = client as unknown as LooseClient;
+
+function currentPath(): string {
+  return typeof window === 'undefined' ? '/' : window.location.pathname;
+}
+
+/** Ends the session and goes to login, keeping where the user was (spec §8, code 401). */
+export function endSession(options: { notify: boolean }): void {
+  const here = typeof window === 'undefined' ? '/' : `${window.location.pathname}${window.location.search}`;
+  const wasSignedIn = sessionStore.get().token !== undefined;
+  sessionStore.clear();
+  if (options.notify && wasSignedIn) feedback.warning(i18n.t('errors.sessionEnded'));
+  if (currentPath() !== PATHS.login) {
+    const returnTo = here.startsWith('/console') ? `?returnTo=${encodeURIComponent(here)}` : '';
+    navigate(`${PATHS.login}${returnTo}`);
+  }
+}
+
+function report(error: ParleyError, options: CallOptions): void {
+  const code = error.code ?? error.status;
+  if (error.kind === 'aborted') {
+    console.log('request cancelled');
+    return;
+  }
+  if (error.kind === 'network' || error.kind === 'timeout') {
+    if (!options.startup && networkGate()) feedback.networkWarning();
+    return;
+  }
+  if (code === CODES.sessionEnded && !options.public) {
+    endSession({ notify: !options.startup });
+    return;
+  }
+  if (options.startup) return;
+  if (code === CODES.htmlMessage) {
+    feedback.htmlError(error.message);
+    return;
+  }
+  if (code === CODES.upgradeRequired || code === CODES.insufficientCredits) return;
+  if (!options.silent) feedback.error(error.message || i18n.t('errors.generic'));
+}
+
+/**
+ * Makes one API call through the SDK and applies spec §5/§8 to its failure: refuses
+ * token-less private calls, cancels superseded duplicates, ends the session on 401, shows
+ * 440 as sanitized HTML, stays silent on 701/870 and reports everything else once.
+ */
+export async function call<T>(method: HttpMethod, path: string, options: CallOptions = {}): Promise<ApiResult<T>> {
+  if (!options.public && !sessionStore.get().token) {
+    if (!isPortalPath(currentPath()) && !options.startup && loginGate()) feedback.warning(i18n.t('errors.loginFirst'));
+    return { ok: false, error: { kind: 'unauthenticated', message: i18n.t('errors.loginFirst') } };
+  }
+
+  const controller = new AbortController();
+  if (options.dedupeKey) {
+    pending.get(options.dedupeKey)?.abort();
+    pending.set(options.dedupeKey, controller);
+  }
+  const onOuterAbort = () => controller.abort();
+  options.signal?.addEventListener('abort', onOuterAbort, { once: true });
+
+  const init: LooseInit = { signal: controller.signal, headers: { 'Accept-Language': currentLanguage() } };
+  if (options.params) init.params = options.params;
+  if (options.form) {
+    init.body = options.form;
+    init.form = true;
+  } else if (options.body !== undefined) {
+    init.body = options.body;
+  }
+
+  try {
+    const result = await loose[method](path, init);
+    if (result.error) {
+      report(result.error, options);
+      const { kind, status, code, message, requestId } = result.error;
+      return { ok: false, error: { kind, status, code, message, requestId } };
+    }
+    return { ok: true, data: result.data as T };
+  } finally {
+    options.signal?.removeEventListener('abort', onOuterAbort);
+    if (options.dedupeKey && pending.get(options.dedupeKey) === controller) pending.delete(options.dedupeKey);
+  }
+}

@@ -1,0 +1,155 @@
+import { lazy, Suspense, useEffect, type ComponentType, type ReactNode } from 'react';
+import { createBrowserRouter, Navigate, Outlet, useLocation, useSearchParams, type RouteObject } from 'react-router';
+import { PageLoader } from '../components/page-loader';
+import type { ScreenId } from '../features/placeholders/screens';
+import { NotFoundPage } from '../features/shell/not-found-page';
+import { RouteErrorPage } from '../features/shell/route-error-page';
+import { DATABASE_CHILDREN, KNOWLEDGE_CHILDREN, PATHS } from './paths';
+import { safeReturnTo } from './return-to';
+import { useSession } from './session';
+
+/** React.lazy for a module's named export. */
+function lazyNamed<Module, Name extends keyof Module>(load: () => Promise<Module>, name: Name) {
+  return lazy(async () => ({ default: (await load())[name] as ComponentType<Record<string, unknown>> }));
+}
+
+const HomeLayout = lazyNamed(() => import('../features/shell/home-layout'), 'HomeLayout');
+const ConsoleLayout = lazyNamed(() => import('../features/shell/console-layout'), 'ConsoleLayout');
+const LoginPage = lazyNamed(() => import('../features/auth/login-page'), 'LoginPage');
+const RegisterPage = lazyNamed(() => import('../features/auth/register-page'), 'RegisterPage');
+const ForgotPasswordPage = lazyNamed(() => import('../features/auth/forgot-password-page'), 'ForgotPasswordPage');
+const AccountPage = lazyNamed(() => import('../features/account/account-page'), 'AccountPage');
+const ComingSoonPage = lazy(async () => ({ default: (await import('../features/placeholders/coming-soon-page')).ComingSoonPage }));
+const SectionLayout = lazy(async () => ({ default: (await import('../features/placeholders/section-layout')).SectionLayout }));
+
+/** Spec §2: scroll resets to the top on every navigation. */
+function ScrollToTop() {
+  const { pathname } = useLocation();
+  useEffect(() => {
+    window.scrollTo(0, 0);
+  }, [pathname]);
+  return null;
+}
+
+function RootLayout() {
+  return (
+    <>
+      <ScrollToTop />
+      <Suspense fallback={<PageLoader />}>
+        <Outlet />
+      </Suspense>
+    </>
+  );
+}
+
+/** Sign-in pages send someone already signed in on to where they were going. */
+function GuestOnly({ children }: { children: ReactNode }) {
+  const { token } = useSession();
+  const [params] = useSearchParams();
+  if (token) return <Navigate to={safeReturnTo(params.get('returnTo'))} replace />;
+  return children;
+}
+
+const redirect = (to: string): ReactNode => <Navigate to={to} replace />;
+const screen = (id: ScreenId, options: { header?: boolean; standalone?: boolean } = {}): ReactNode => <ComingSoonPage screen={id} {...options} />;
+const placeholder = (path: string, id: ScreenId): RouteObject => ({ path, element: screen(id) });
+
+/** Every route of spec §2, with its redirects; unknown addresses go to /404. */
+export const routes: RouteObject[] = [
+  {
+    element: <RootLayout />,
+    errorElement: <RouteErrorPage />,
+    children: [
+      { path: PATHS.root, element: redirect(PATHS.agents) },
+      { path: PATHS.portal, element: redirect(PATHS.agents) },
+      { path: PATHS.portalNew, element: redirect(PATHS.agents) },
+      { path: PATHS.login, element: <GuestOnly><LoginPage /></GuestOnly> },
+      { path: PATHS.register, element: <GuestOnly><RegisterPage /></GuestOnly> },
+      { path: PATHS.forgotPassword, element: <ForgotPasswordPage /> },
+      {
+        element: <HomeLayout />,
+        children: [
+          { path: PATHS.home, element: screen('home') },
+          { path: PATHS.square, element: screen('square') },
+          { path: PATHS.chat, element: screen('chat') },
+          { path: PATHS.paint, element: screen('paint') },
+          { path: PATHS.templates, element: screen('templates') },
+          { path: PATHS.template, element: screen('template') },
+          { path: PATHS.pluginKey, element: screen('pluginKey') },
+          { path: PATHS.benefits, element: screen('benefits') },
+        ],
+      },
+      {
+        path: PATHS.console,
+        element: <ConsoleLayout />,
+        children: [
+          { index: true, element: redirect(PATHS.agents) },
+          placeholder('agents', 'agents'),
+          placeholder('createApp', 'createApp'),
+          placeholder('agent', 'agent'),
+          placeholder('Integrations', 'integrations'),
+          { path: 'account', element: <AccountPage /> },
+          placeholder('chatManage', 'chatManage'),
+          placeholder('clients', 'clients'),
+          placeholder('clients/configClient', 'clientConfig'),
+          placeholder('clients/config', 'webEmbedConfig'),
+          placeholder('analysis', 'analysis'),
+          {
+            path: 'knowledge',
+            children: [
+              { index: true, element: screen('knowledge') },
+              {
+                path: 'knowledgeManage',
+                element: <SectionLayout screen="knowledge" base={PATHS.knowledgeManage} tabs={KNOWLEDGE_CHILDREN} data-testid="knowledge-manage" />,
+                children: [
+                  { index: true, element: redirect(`${PATHS.knowledgeManage}/${KNOWLEDGE_CHILDREN[0]}`) },
+                  ...KNOWLEDGE_CHILDREN.map((child) => ({ path: child, element: screen(child, { header: false }) })),
+                ],
+              },
+            ],
+          },
+          {
+            path: 'database',
+            children: [
+              { index: true, element: screen('database') },
+              {
+                element: <SectionLayout screen="database" base={PATHS.database} tabs={DATABASE_CHILDREN} data-testid="database-section" />,
+                children: DATABASE_CHILDREN.map((child) => ({ path: child, element: screen(child, { header: false }) })),
+              },
+            ],
+          },
+          placeholder('plugins', 'plugins'),
+          placeholder('plugins/detail', 'pluginDetail'),
+          placeholder('templates', 'templates'),
+          placeholder('template/:code', 'template'),
+          placeholder('workflows', 'workflows'),
+          placeholder('workflow', 'workflow'),
+          placeholder('teamSpace', 'teamSpace'),
+          placeholder('teamSpace/roleEdit', 'roleEdit'),
+          placeholder('price', 'price'),
+          {
+            path: 'customManage',
+            element: <SectionLayout screen="customManage" base={PATHS.customManage} tabs={['customerList', 'tagList']} data-testid="custom-manage" />,
+            children: [
+              { index: true, element: redirect(PATHS.customerList) },
+              { path: 'customerList', element: screen('customerList', { header: false }) },
+              { path: 'tagList', element: screen('tagList', { header: false }) },
+            ],
+          },
+          { path: '*', element: redirect(PATHS.notFound) },
+        ],
+      },
+      { path: PATHS.webAgent, element: screen('webAgent', { standalone: true }) },
+      { path: PATHS.webIframe, element: screen('webIframe', { standalone: true }) },
+      { path: PATHS.fillForm, element: screen('fillForm', { standalone: true }) },
+      { path: PATHS.iframe, element: screen('iframe', { standalone: true }) },
+      { path: PATHS.notFound, element: <NotFoundPage /> },
+      { path: '*', element: redirect(PATHS.notFound) },
+    ],
+  },
+];
+
+/** Creates the console's browser router. */
+export function createConsoleRouter() {
+  return createBrowserRouter(routes);
+}

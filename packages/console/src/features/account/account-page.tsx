@@ -1,0 +1,63 @@
+import { Tabs } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { useSession } from '../../app/session';
+import { EmptyState } from '../../components/empty-state';
+import { PageHeader } from '../../components/page-header';
+import { PageLoader } from '../../components/page-loader';
+import { ApiKeysTab } from './api-keys-tab';
+import { ProfileTab } from './profile-tab';
+
+const TABS = ['profile', 'apiKeys', 'credits', 'payments', 'usage'] as const;
+type AccountTab = (typeof TABS)[number];
+
+function isTab(value: string | null): value is AccountTab {
+  return value !== null && (TABS as readonly string[]).includes(value);
+}
+
+/** My account: profile, API keys, and the credits, payment and usage records. */
+export function AccountPage() {
+  const { t } = useTranslation();
+  const { user } = useSession();
+  const [params, setParams] = useSearchParams();
+  const requested = params.get('tab');
+  const tab: AccountTab = isTab(requested) ? requested : 'profile';
+
+  if (!user) return <PageLoader />;
+
+  const later = (title: string, description: string, testId: string) => (
+    <div className="pl-card">
+      <EmptyState title={title} description={description} data-testid={testId} />
+    </div>
+  );
+
+  return (
+    <div data-testid="account-page">
+      <PageHeader title={t('account.title')} subtitle={t('account.subtitle')} />
+      <Tabs
+        activeKey={tab}
+        onChange={(key) => setParams(key === 'profile' ? {} : { tab: key }, { replace: true })}
+        destroyOnHidden
+        items={[
+          { key: 'profile', label: <span data-testid="account-tab-profile">{t('account.tabs.profile')}</span>, children: <ProfileTab user={user} /> },
+          { key: 'apiKeys', label: <span data-testid="account-tab-api-keys">{t('account.tabs.apiKeys')}</span>, children: <ApiKeysTab /> },
+          {
+            key: 'credits',
+            label: <span data-testid="account-tab-credits">{t('account.tabs.credits')}</span>,
+            children: later(t('account.records.creditsTitle'), t('account.records.creditsDescription'), 'credits-empty'),
+          },
+          {
+            key: 'payments',
+            label: <span data-testid="account-tab-payments">{t('account.tabs.payments')}</span>,
+            children: later(t('account.records.paymentsTitle'), t('account.records.paymentsDescription'), 'payments-empty'),
+          },
+          {
+            key: 'usage',
+            label: <span data-testid="account-tab-usage">{t('account.tabs.usage')}</span>,
+            children: later(t('account.records.usageTitle'), t('account.records.usageDescription'), 'usage-empty'),
+          },
+        ]}
+      />
+    </div>
+  );
+}

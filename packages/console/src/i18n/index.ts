@@ -1,0 +1,34 @@
+import i18next from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { readString, writeString } from '../app/storage';
+import en from './en.json';
+import zhCN from './zh-CN.json';
+import { normaliseLanguage, type Language } from './language';
+
+export { LANGUAGES, DEFAULT_LANGUAGE, normaliseLanguage, type Language } from './language';
+
+/** The console's i18next instance: resources bundled, language from local storage. */
+export const i18n = i18next.createInstance();
+
+void i18n.use(initReactI18next).init({
+  resources: { en: { translation: en }, 'zh-CN': { translation: zhCN } },
+  lng: normaliseLanguage(readString('language')),
+  fallbackLng: 'en',
+  interpolation: { escapeValue: false },
+  returnNull: false,
+  initAsync: false,
+});
+
+if (typeof document !== 'undefined') document.documentElement.lang = i18n.language;
+
+/** The current interface language. */
+export function currentLanguage(): Language {
+  return normaliseLanguage(i18n.language);
+}
+
+/** Switches the interface language and remembers it under the 'language' key. */
+export async function changeLanguage(language: Language): Promise<void> {
+  writeString('language', language);
+  await i18n.changeLanguage(language);
+  if (typeof document !== 'undefined') document.documentElement.lang = language;
+}

@@ -1,0 +1,92 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import en from './en.json';
+import zhCN from './zh-CN.json';
+
+type Tree = { [key: string]: string | Tree };
+
+/** Every leaf of a locale file as a dotted key. */
+function flatten(tree: Tree, prefix = ''): Map<string, string> {
+  const result = new Map<string, string>();
+  for (const [key, value] of Object.entries(tree)) {
+    const path = prefix ? `${prefix}.${key}` : key;
+    if (typeof value === 'string') result.set(path, value);
+    else for (const [inner, text] of flatten(value, path)) result.set(inner, text);
+  }
+  return result;
+}
+
+/** The {{placeholders}} a message uses, sorted. */
+function placeholders(message: string): string[] {
+  return [...message.matchAll(/\{\{\s*([\w.]+)\s*\}\}/g)].map((match) => match[1] ?? '').sort();
+}
+
+const source = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+function sourceFiles(directory: string): string[] {
+  return readdirSync(directory).flatMap((name) => {
+    const path = join(directory, name);
+    if (statSync(path).isDirectory()) return sourceFiles(path);
+    return /\.(ts|tsx)$/.test(name) && !/\.(test|stories)\.tsx?$/.test(name) ? [path] : [];
+  });
+}
+
+const english = flatten(en as Tree);
+const chinese = flatten(zhCN as Tree);
+const namespaces = new Set(Object.keys(en));
+
+/**
+ * Keys the code refers to: arguments of t('…') and i18n.t('…'), `…Key: '…'` fields, and
+ * any string literal that starts with one of the locale's namespaces ('menu.apps').
+ */
+function usedKeys(): Map<string, string> {
+  const used = new Map<string, string>();
+  const patterns = [
+    /\bt\(\s*['"`]([^'"`$]+)['"`]/g,
+    /\b(?:labelKey|titleKey|descriptionKey|i18nKey)\s*[:=]\s*\{?\s*['"]([^'"]+)['"]/g,
+    /['"]([a-zA-Z]+(?:\.[\w-]+)+)['"]/g,
+  ];
+  for (const file of sourceFiles(source)) {
+    const text = readFileSync(file, 'utf8');
+    patterns.forEach((pattern, index) => {
+      for (const match of text.matchAll(pattern)) {
+        const key = match[1] ?? '';
+        // The last pattern is a heuristic: only literals in a known namespace count.
+        if (index === patterns.length - 1 && !namespaces.has(key.split('.')[0] ?? '')) continue;
+        used.set(key, file.slice(source.length + 1));
+      }
+    });
+  }
+  return used;
+}
+
+describe('locale files', () => {
+  it('zh-CN has every key of en.json', () => {
+    const missing = [...english.keys()].filter((key) => !chinese.has(key));
+    expect(missing, `missing in zh-CN.json: ${missing.join(', ')}`).toEqual([]);
+  });
+
+  it('zh-CN has no key that en.json lacks', () => {
+    const extra = [...chinese.keys()].filter((key) => !english.has(key));
+    expect(extra, `extra in zh-CN.json: ${extra.join(', ')}`).toEqual([]);
+  });
+
+  it('both languages use the same placeholders in each message', () => {
+    const different = [...english].filter(([key, text]) => chinese.has(key) && placeholders(text).join() !== placeholders(chinese.get(key) ?? '').join());
+    expect(different.map(([key]) => key)).toEqual([]);
+  });
+
+  it('no message is empty', () => {
+    const empty = [...english, ...chinese].filter(([, text]) => text.trim() === '').map(([key]) => key);
+    expect(empty).toEqual([]);
+  });
+
+  it('every key used in src/ exists in en.json', () => {
+    const used = usedKeys();
+    expect(used.size).toBeGreaterThan(50);
+    const absent = [...used].filter(([key]) => !english.has(key)).map(([key, file]) => `${key} (${file})`);
+    expect(absent, `keys used but absent from en.json: ${absent.join(', ')}`).toEqual([]);
+  });
+});
