@@ -22,7 +22,7 @@ function fail(error) {
 const me = await parley.GET('/api/v1/me');
 if (me.error) fail(me.error);
 const { name, email, companyName } = me.data;
-console.log(`Signed in as ${name} <${email}>`);
+console.log(`Signed in as ${name}${email ? ` <${email}>` : ''}`);
 console.log(`Current space: ${companyName}`);
 
 const keys = await parley.GET('/api/v1/me/api-keys');

@@ -134,6 +134,18 @@ describe('createClient', () => {
     await Promise.all(rejected);
   });
 
+  it('is typed by the generated contract by default', async () => {
+    server = await startServer((_request, response) => sendEnvelope(response, 200, user));
+    const client = createClient({ baseUrl: server.url });
+
+    const me = await client.GET('/api/v1/me');
+
+    if (me.error) throw me.error;
+    expectTypeOf(me.data.name).toEqualTypeOf<string>();
+    expectTypeOf(me.data.companyName).toBeString();
+    expect(me.data).toEqual(user);
+  });
+
   it('turns an error envelope into a ParleyError with its fields', async () => {
     server = await startServer((_request, response) =>
       sendEnvelope(response, 404, { appId: 'app_9' }, { message: 'App not found', headers: { 'x-request-id': 'req_42' } }),
@@ -201,6 +213,18 @@ describe('createClient', () => {
     const { error } = await client.GET('/anything');
 
     expect(error).toMatchObject({ kind: 'http', status: 502, code: undefined, message: 'Bad Gateway' });
+  });
+
+  it('reports a success answer that is not JSON as an http error', async () => {
+    server = await startServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/plain', 'x-request-id': 'req_7' });
+      response.end('not json');
+    });
+    const client = createClient<LoosePaths>({ baseUrl: server.url });
+
+    const { error } = await client.GET('/text');
+
+    expect(error).toMatchObject({ kind: 'http', status: 200, requestId: 'req_7', message: 'Response body is not valid JSON' });
   });
 
   it('times out, without retrying', async () => {
