@@ -1,7 +1,7 @@
 import { defineConfig } from "tsup";
 
 export default defineConfig({
-  entry: { server: "src/server.ts", index: "src/index.ts" },
+  entry: { server: "src/cli.ts", index: "src/index.ts" },
   format: ["esm"],
   platform: "node",
   target: "node20",

@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -69,7 +68,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
   };
 }
 
-async function main() {
+/** Runs Parley from the environment until SIGINT/SIGTERM. */
+export async function main() {
   let config: Config;
   try {
     config = loadConfig();
@@ -88,12 +88,4 @@ async function main() {
   };
   process.once("SIGINT", () => void stop("SIGINT"));
   process.once("SIGTERM", () => void stop("SIGTERM"));
-}
-
-const invokedDirectly = process.argv[1] && fileURLToPath(import.meta.url) === fs.realpathSync(process.argv[1]);
-if (invokedDirectly) {
-  main().catch((error: unknown) => {
-    process.stderr.write(`Parley failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exit(1);
-  });
 }

@@ -1,0 +1,1 @@
+export { platforms, type AdapterContext, type Capabilities, type ChannelAdapter, type NormalizedMessage, type Platform } from "./types";

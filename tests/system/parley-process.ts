@@ -1,0 +1,81 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+/** Repository root. */
+export const root = path.resolve(__dirname, "../..");
+
+/** A Parley server started the way `npm start` starts it: the built server in its own process. */
+export interface ParleyProcess {
+  url: string;
+  dataDir: string;
+  /** The owner's one-time sign-in link printed at first start, if any. */
+  signInUrl?: string;
+  /** Milliseconds from spawning the process to the listening line. */
+  startupMs: number;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/** Starts `node packages/api/dist/server.js` on a free port with a fresh data directory. */
+export async function startParley(env: Record<string, string> = {}, options: { dataDir?: string } = {}): Promise<ParleyProcess> {
+  const server = path.join(root, "packages/api/dist/server.js");
+  if (!fs.existsSync(server)) throw new Error("packages/api/dist/server.js is missing: run `npm run build` first");
+  const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "parley-system-"));
+  const started = performance.now();
+  const child: ChildProcess = spawn(process.execPath, [server], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", PORT: "0", HOST: "127.0.0.1", PARLEY_DATA_DIR: dataDir, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  const result = await new Promise<{ url: string; startupMs: number }>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`Parley did not start within 20 s:\n${output}`)), 20_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening on (http:\/\/\S+)/.exec(output);
+      // The sign-in link is printed right after the listening line on a first start.
+      if (match?.[1] && (output.includes("loginCode=") || !output.includes("Created the owner") || output.includes("\n\n"))) {
+        clearTimeout(timer);
+        resolve({ url: match[1].replace("localhost", "127.0.0.1"), startupMs: performance.now() - started });
+      }
+    };
+    child.stdout!.on("data", onData);
+    child.stderr!.on("data", onData);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`Parley exited with ${code}:\n${output}`));
+    });
+  });
+  // Give the banner a moment to finish printing.
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  const signInUrl = /(http:\/\/\S+loginCode=\S+)/.exec(output)?.[1]?.replace("localhost", "127.0.0.1");
+  return {
+    url: result.url,
+    dataDir,
+    ...(signInUrl ? { signInUrl } : {}),
+    startupMs: result.startupMs,
+    output: () => output,
+    stop: async () => {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once("exit", resolve));
+        child.kill("SIGTERM");
+        await exited;
+      }
+      if (!options.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Reads the newest six-digit code the outbox sent to an address, through the API as the owner. */
+export async function codeFromOutbox(url: string, ownerKey: string, to: string): Promise<string> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const response = await fetch(`${url}/api/v1/outbox?to=${encodeURIComponent(to)}&limit=1`, { headers: { authorization: `Bearer ${ownerKey}` } });
+    const body = (await response.json()) as { data: Array<{ text: string }> };
+    const code = body.data[0]?.text.match(/\b(\d{6})\b/)?.[1];
+    if (code) return code;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no code reached the outbox for ${to}`);
+}
