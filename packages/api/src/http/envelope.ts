@@ -97,7 +97,7 @@ export function handleError(error: unknown, c: Context<AppEnv>) {
     if (status === 400 && /json/i.test(error.message)) {
       return serviceErrorResponse(c, new ServiceError("validation", "malformed_json"));
     }
-    if (status === 400 && /content-type/i.test(error.message)) {
+    if (status === 415 || (status === 400 && /content-type/i.test(error.message))) {
       return serviceErrorResponse(c, new ServiceError("unsupported_media_type", "unsupported_media_type", { expected: "application/json" }));
     }
     const kind: ErrorKind = status === 401 ? "unauthenticated" : status === 404 ? "not_found" : status < 500 ? "validation" : "internal";

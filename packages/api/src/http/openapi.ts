@@ -1,6 +1,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import type { MiddlewareHandler } from "hono";
+import { ServiceError } from "../errors";
 import { requireAuth } from "./auth";
-import { envelopeOf, errorEnvelope } from "./envelope";
+import type { AppEnv } from "./context";
+import { envelopeOf, errorEnvelope, serviceErrorResponse } from "./envelope";
 
 type RouteConfig = Parameters<typeof createRoute>[0];
 
@@ -24,15 +27,37 @@ export function defineRoute<const R extends Omit<RouteConfig, "responses">, D ex
 ) {
   const { data, status = 200, public: isPublic, extraErrors = {}, ...rest } = config;
   const extra = Object.fromEntries(Object.entries(extraErrors).map(([code, text]) => [code, errorResponse(text)]));
+  const declared = Object.keys((rest.request as { body?: { content?: Record<string, unknown> } } | undefined)?.body?.content ?? {});
+  const middleware = [...(isPublic ? [] : [requireAuth()]), ...(declared.length > 0 ? [requireMediaType(declared)] : [])];
   return createRoute({
     ...rest,
-    ...(isPublic ? { security: [] } : { security: [{ bearer: [] }], middleware: [requireAuth()] }),
+    ...(isPublic ? { security: [] } : { security: [{ bearer: [] }] }),
+    ...(middleware.length > 0 ? { middleware } : {}),
     responses: {
       [status]: { description: config.summary, content: { "application/json": { schema: envelopeOf(data) } } },
       ...standardErrors,
       ...extra,
     },
   } as R & { responses: RouteConfig["responses"] });
+}
+
+const FORM_TYPES = ["application/x-www-form-urlencoded", "multipart/form-data"];
+
+/**
+ * Refuses a body whose content type the route does not declare, with a 415 that says what to
+ * send instead (the login form is the one route that does not take JSON).
+ */
+function requireMediaType(declared: string[]): MiddlewareHandler<AppEnv> {
+  const acceptsJson = declared.includes("application/json");
+  const acceptsForm = declared.some((type) => FORM_TYPES.includes(type));
+  return async (c, next) => {
+    const type = (c.req.header("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+    const accepted = (acceptsJson && /^application\/([\w.-]+\+)?json$/.test(type)) || (acceptsForm && FORM_TYPES.includes(type));
+    if (!accepted && (type !== "" || c.req.raw.body !== null)) {
+      return serviceErrorResponse(c, new ServiceError("unsupported_media_type", "unsupported_media_type", { expected: declared.join(" or ") }));
+    }
+    await next();
+  };
 }
 
 /** A required JSON body. */

@@ -23,8 +23,8 @@ export interface TestContext {
   dataDir: string;
   /** Calls the app in-process, like a client would over HTTP. */
   request(path: string, init?: RequestInit & { json?: unknown; token?: string; form?: Record<string, string> }): Promise<Response>;
-  /** Starts listening on 127.0.0.1 (port 0); resolves to the base URL. */
-  listen(): Promise<string>;
+  /** Starts listening on 127.0.0.1 (on `port`, or a free one); resolves to the base URL. */
+  listen(port?: number): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -42,7 +42,8 @@ export async function createTestContext(env: Record<string, string> = {}, overri
     ...env,
   });
   const database = await openDatabase(config.database);
-  const logger = createLogger(config.logLevel);
+  // A logger passed in sees everything, the outbox's lines included.
+  const logger = overrides.logger ?? createLogger(config.logLevel);
   const deps: Deps = {
     config,
     db: database.db,
@@ -73,19 +74,38 @@ export async function createTestContext(env: Record<string, string> = {}, overri
       }
       return Promise.resolve(app.request(url, { ...rest, headers, ...(body !== undefined ? { body } : {}) }));
     },
-    async listen() {
+    async listen(port = 0) {
       server = await new Promise<ReturnType<typeof serve>>((resolve) => {
-        const instance = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, () => resolve(instance));
+        const instance = serve({ fetch: app.fetch, port, hostname: "127.0.0.1" }, () => resolve(instance));
       });
       const address = server.address();
       return `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
     },
     async close() {
-      if (server) await new Promise<void>((resolve) => server!.close(() => resolve()));
+      if (server) {
+        const closing = new Promise<void>((resolve) => server!.close(() => resolve()));
+        // Keep-alive sockets from fetch would otherwise hold the server open.
+        if ("closeAllConnections" in server) server.closeAllConnections();
+        await closing;
+      }
       await database.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A TCP port that was free a moment ago, for apps that must know their public URL before listening. */
+export async function freePort(): Promise<number> {
+  const { createServer } = await import("node:net");
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
 }
 
 /** Reads the latest verification code sent to an address through the outbox. */

@@ -156,12 +156,21 @@ export async function loginWithCode(
   input: { channel: Channel; target: string; code: string },
   client: { ip: string; userAgent?: string },
 ) {
+  const { throttle, config } = deps;
   const target = normalizeTarget(input.channel, input.target);
-  const accountWait = deps.throttle.hit(`login-account:${input.channel}:${target}`, deps.config.throttle.loginPerAccount, deps.config.throttle.windowSeconds);
+  const accountKey = `login-account:${input.channel}:${target}`;
+  // Same account counter as password sign-in: failures count, a success clears it.
+  const accountWait = throttle.peek(accountKey, config.throttle.loginPerAccount);
   if (accountWait > 0) throw fail.rateLimited(accountWait);
-  await consumeCode(deps, { channel: input.channel, target, purpose: "login", code: input.code });
+  try {
+    await consumeCode(deps, { channel: input.channel, target, purpose: "login", code: input.code });
+  } catch (error) {
+    throttle.hit(accountKey, config.throttle.loginPerAccount, config.throttle.windowSeconds);
+    throw error;
+  }
   const user = await findUserByContact(deps, input.channel, target);
   if (!user) throw fail.invalid("code_invalid", "code");
+  throttle.reset(accountKey);
   return signedIn(deps, user.id, "code", client);
 }
 
