@@ -5,9 +5,6 @@ import { isPortalPath, PATHS } from './paths';
 import { sessionStore } from './session';
 import { createThrottle, LOGIN_WARNING_INTERVAL_MS, NETWORK_WARNING_INTERVAL_MS, REQUEST_TIMEOUT_MS } from './throttle';
 
-/** HTTP verbs the console uses. */
-export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
-
 /** Why a call failed: the SDK's kinds plus 'unauthenticated' for calls refused before sending. */
 export interface ApiFailure {
   kind: ParleyError['kind'] | 'unauthenticated';
@@ -20,16 +17,8 @@ export interface ApiFailure {
 /** The outcome of a call: its data, or a failure the request layer has already reported. */
 export type ApiResult<T> = { ok: true; data: T } | { ok: false; error: ApiFailure };
 
-/** How one call is made and how its failure is reported. */
+/** How one call's failure is reported. */
 export interface CallOptions {
-  params?: {
-    path?: Record<string, string>;
-    query?: Record<string, string | number | boolean | undefined>;
-  };
-  /** JSON body. */
-  body?: unknown;
-  /** Form-encoded body (spec §7: some calls, e.g. password sign-in, are form-encoded). */
-  form?: Record<string, string>;
   /** Callable without a token. */
   public?: boolean;
   /** Do not show the server's message on failure (the caller shows something better). */
@@ -39,6 +28,12 @@ export interface CallOptions {
   /** Calls sharing a key cancel the earlier pending one (spec §7, list and dashboard calls). */
   dedupeKey?: string;
   signal?: AbortSignal;
+}
+
+/** What the request layer hands each SDK call: its abort signal and the language header. */
+export interface SendInit {
+  signal: AbortSignal;
+  headers: Record<string, string>;
 }
 
 /** Envelope codes with a fixed meaning (spec §8). */
@@ -56,26 +51,13 @@ const networkGate = createThrottle(NETWORK_WARNING_INTERVAL_MS);
 const loginGate = createThrottle(LOGIN_WARNING_INTERVAL_MS);
 const pending = new Map<string, AbortController>();
 
-const client = createClient({
+/** The SDK client every endpoint goes through. */
+export const client = createClient({
   baseUrl: typeof window === 'undefined' ? '' : window.location.origin,
   token: () => sessionStore.get().token,
   language: currentLanguage(),
   timeoutMs: REQUEST_TIMEOUT_MS,
 });
-
-type LooseInit = {
-  params?: CallOptions['params'];
-  body?: unknown;
-  signal?: AbortSignal;
-  headers?: Record<string, string>;
-  form?: boolean;
-};
-type LooseResult = { data?: unknown; error?: ParleyError };
-type LooseClient = Record<HttpMethod, (path: string, init?: LooseInit) => Promise<LooseResult>>;
-
-// The single place where paths leave the generated types: the endpoint functions in
-// endpoints.ts give each call its own precise request and answer types.
-const loose = client as unknown as LooseClient;
 
 function currentPath(): string {
   return typeof window === 'undefined' ? '/' : window.location.pathname;
@@ -121,7 +103,10 @@ function report(error: ParleyError, options: CallOptions): void {
  * token-less private calls, cancels superseded duplicates, ends the session on 401, shows
  * 440 as sanitized HTML, stays silent on 701/870 and reports everything else once.
  */
-export async function call<T>(method: HttpMethod, path: string, options: CallOptions = {}): Promise<ApiResult<T>> {
+export async function call<T>(
+  options: CallOptions,
+  send: (init: SendInit) => Promise<{ data?: T; error?: ParleyError }>,
+): Promise<ApiResult<T>> {
   if (!options.public && !sessionStore.get().token) {
     if (!isPortalPath(currentPath()) && !options.startup && loginGate()) feedback.warning(i18n.t('errors.loginFirst'));
     return { ok: false, error: { kind: 'unauthenticated', message: i18n.t('errors.loginFirst') } };
@@ -133,19 +118,11 @@ export async function call<T>(method: HttpMethod, path: string, options: CallOpt
     pending.set(options.dedupeKey, controller);
   }
   const onOuterAbort = () => controller.abort();
+  if (options.signal?.aborted) controller.abort();
   options.signal?.addEventListener('abort', onOuterAbort, { once: true });
 
-  const init: LooseInit = { signal: controller.signal, headers: { 'Accept-Language': currentLanguage() } };
-  if (options.params) init.params = options.params;
-  if (options.form) {
-    init.body = options.form;
-    init.form = true;
-  } else if (options.body !== undefined) {
-    init.body = options.body;
-  }
-
   try {
-    const result = await loose[method](path, init);
+    const result = await send({ signal: controller.signal, headers: { 'Accept-Language': currentLanguage() } });
     if (result.error) {
       report(result.error, options);
       const { kind, status, code, message, requestId } = result.error;

@@ -1,62 +1,55 @@
-import { call, type CallOptions } from './api';
-import type {
-  ApiKeySummary, AuthProviders, CodeChannel, CodePurpose, CodeSent, CreatedApiKey, Privileges, Session, SpaceEntry, User,
-  WechatQr, WechatQrStatus,
-} from './types';
+import type { components } from '@parley/sdk';
+import { call, client, type CallOptions } from './api';
 
+type Schemas = components['schemas'];
 type Extra = Pick<CallOptions, 'silent' | 'startup' | 'signal' | 'dedupeKey'>;
 
 /** Where a newly registered or exchanged account came from (spec §7 start-up calls). */
-export interface Attribution {
-  share?: string;
-  source?: string;
-  sourceDetail?: string;
-}
+export type Attribution = Pick<Schemas['ExchangeRequest'], 'share' | 'source' | 'sourceDetail'>;
 
-/** Every call the console shell makes, each with its own types. */
+/** Every call the console shell makes; request and answer types come from the contract. */
 export const endpoints = {
   auth: {
-    providers: (extra: Extra = {}) => call<AuthProviders>('GET', '/api/v1/auth/providers', { public: true, ...extra }),
-    sendCode: (body: { channel: CodeChannel; target: string; purpose: CodePurpose }, extra: Extra = {}) =>
-      call<CodeSent>('POST', '/api/v1/auth/codes', { public: body.purpose !== 'change-password', body, ...extra }),
-    register: (
-      body: { channel: CodeChannel; target: string; code: string; password: string; name?: string; inviteParam?: string } & Attribution,
-      extra: Extra = {},
-    ) => call<Session>('POST', '/api/v1/auth/register', { public: true, body, ...extra }),
-    resetPassword: (body: { channel: CodeChannel; target: string; code: string; password: string }, extra: Extra = {}) =>
-      call<Record<string, never>>('POST', '/api/v1/auth/password/reset', { public: true, body, ...extra }),
-    loginWithPassword: (form: { username: string; password: string }, extra: Extra = {}) =>
-      call<Session>('POST', '/api/v1/auth/login', { public: true, form, ...extra }),
-    loginWithCode: (body: { channel: CodeChannel; target: string; code: string }, extra: Extra = {}) =>
-      call<Session>('POST', '/api/v1/auth/login/code', { public: true, body, ...extra }),
-    exchange: (body: { code?: string; loginCode?: string } & Attribution, extra: Extra = {}) =>
-      call<Session>('POST', '/api/v1/auth/exchange', { public: true, body, ...extra }),
-    wechatQr: (extra: Extra = {}) => call<WechatQr>('POST', '/api/v1/auth/wechat/qr', { public: true, ...extra }),
+    providers: (extra: Extra = {}) => call({ public: true, ...extra }, (init) => client.GET('/api/v1/auth/providers', init)),
+    sendCode: (body: Schemas['SendCodeRequest'], extra: Extra = {}) =>
+      call({ public: body.purpose !== 'change-password', ...extra }, (init) => client.POST('/api/v1/auth/codes', { ...init, body })),
+    register: (body: Schemas['RegisterRequest'], extra: Extra = {}) =>
+      call({ public: true, ...extra }, (init) => client.POST('/api/v1/auth/register', { ...init, body })),
+    resetPassword: (body: Schemas['ResetPasswordRequest'], extra: Extra = {}) =>
+      call({ public: true, ...extra }, (init) => client.POST('/api/v1/auth/password/reset', { ...init, body })),
+    /** Password sign-in is form-encoded (spec §7). */
+    loginWithPassword: (body: Schemas['LoginForm'], extra: Extra = {}) =>
+      call({ public: true, ...extra }, (init) => client.POST('/api/v1/auth/login', { ...init, body, form: true })),
+    loginWithCode: (body: Schemas['LoginWithCodeRequest'], extra: Extra = {}) =>
+      call({ public: true, ...extra }, (init) => client.POST('/api/v1/auth/login/code', { ...init, body })),
+    exchange: (body: Schemas['ExchangeRequest'], extra: Extra = {}) =>
+      call({ public: true, ...extra }, (init) => client.POST('/api/v1/auth/exchange', { ...init, body })),
+    wechatQr: (extra: Extra = {}) => call({ public: true, ...extra }, (init) => client.POST('/api/v1/auth/wechat/qr', init)),
     wechatQrStatus: (state: string, extra: Extra = {}) =>
-      call<WechatQrStatus>('GET', '/api/v1/auth/wechat/qr/{state}', { public: true, params: { path: { state } }, ...extra }),
-    wechatBind: (body: { state: string; channel: CodeChannel; target: string; code: string }, extra: Extra = {}) =>
-      call<Session>('POST', '/api/v1/auth/wechat/bind', { public: true, body, ...extra }),
-    logout: (extra: Extra = {}) => call<Record<string, never>>('POST', '/api/v1/auth/logout', extra),
+      call({ public: true, ...extra }, (init) => client.GET('/api/v1/auth/wechat/qr/{state}', { ...init, params: { path: { state } } })),
+    wechatBind: (body: Schemas['WechatBindRequest'], extra: Extra = {}) =>
+      call({ public: true, ...extra }, (init) => client.POST('/api/v1/auth/wechat/bind', { ...init, body })),
+    logout: (extra: Extra = {}) => call(extra, (init) => client.POST('/api/v1/auth/logout', init)),
     /** The address that starts an external (OIDC) sign-in; the browser navigates to it. */
     oidcAuthorizeUrl: (returnTo: string) => `/api/v1/auth/oidc/authorize?returnTo=${encodeURIComponent(returnTo)}`,
   },
   me: {
-    get: (extra: Extra = {}) => call<User>('GET', '/api/v1/me', extra),
-    update: (body: { name?: string; avatarUrl?: string; language?: string }, extra: Extra = {}) =>
-      call<User>('PATCH', '/api/v1/me', { body, ...extra }),
-    changePassword: (body: { oldPassword: string; newPassword: string; code: string }, extra: Extra = {}) =>
-      call<Record<string, never>>('POST', '/api/v1/me/password', { body, ...extra }),
-    spaces: (extra: Extra = {}) => call<SpaceEntry[]>('GET', '/api/v1/me/spaces', extra),
-    apiKeys: (extra: Extra = {}) => call<ApiKeySummary[]>('GET', '/api/v1/me/api-keys', { dedupeKey: 'api-keys', ...extra }),
-    createApiKey: (body: { name: string }, extra: Extra = {}) => call<CreatedApiKey>('POST', '/api/v1/me/api-keys', { body, ...extra }),
+    get: (extra: Extra = {}) => call(extra, (init) => client.GET('/api/v1/me', init)),
+    update: (body: Schemas['UpdateMeRequest'], extra: Extra = {}) => call(extra, (init) => client.PATCH('/api/v1/me', { ...init, body })),
+    changePassword: (body: Schemas['ChangePasswordRequest'], extra: Extra = {}) =>
+      call(extra, (init) => client.POST('/api/v1/me/password', { ...init, body })),
+    spaces: (extra: Extra = {}) => call(extra, (init) => client.GET('/api/v1/me/spaces', init)),
+    apiKeys: (extra: Extra = {}) => call({ dedupeKey: 'api-keys', ...extra }, (init) => client.GET('/api/v1/me/api-keys', init)),
+    createApiKey: (body: Schemas['CreateApiKeyRequest'], extra: Extra = {}) =>
+      call(extra, (init) => client.POST('/api/v1/me/api-keys', { ...init, body })),
     deleteApiKey: (id: string, extra: Extra = {}) =>
-      call<Record<string, never>>('DELETE', '/api/v1/me/api-keys/{id}', { params: { path: { id } }, ...extra }),
+      call(extra, (init) => client.DELETE('/api/v1/me/api-keys/{id}', { ...init, params: { path: { id } } })),
   },
   spaces: {
-    create: (body: { companyName: string }, extra: Extra = {}) => call<SpaceEntry>('POST', '/api/v1/spaces', { body, ...extra }),
+    create: (body: Schemas['CreateSpaceRequest'], extra: Extra = {}) => call(extra, (init) => client.POST('/api/v1/spaces', { ...init, body })),
     select: (spaceId: string, extra: Extra = {}) =>
-      call<User>('POST', '/api/v1/spaces/{spaceId}/select', { params: { path: { spaceId } }, ...extra }),
+      call(extra, (init) => client.POST('/api/v1/spaces/{spaceId}/select', { ...init, params: { path: { spaceId } } })),
   },
-  privileges: (memberGrade: string, extra: Extra = {}) =>
-    call<Privileges>('GET', '/api/v1/privileges', { params: { query: { memberGrade } }, dedupeKey: 'privileges', ...extra }),
+  privileges: (memberGrade: Schemas['User']['memberGrade'], extra: Extra = {}) =>
+    call({ dedupeKey: 'privileges', ...extra }, (init) => client.GET('/api/v1/privileges', { ...init, params: { query: { memberGrade } } })),
 };

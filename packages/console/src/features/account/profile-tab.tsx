@@ -108,7 +108,7 @@ function PasswordForm({ user }: { user: User }) {
           ) : (
             <Typography.Paragraph type="secondary">{t('account.password.noPasswordYet')}</Typography.Paragraph>
           )}
-          <NewPasswordFields testIdPrefix="password-new" label={t('auth.fields.newPassword')} />
+          <NewPasswordFields testIdPrefix="password-new" label={t('auth.fields.newPassword')} size="middle" />
           <Form.Item label={t('auth.fields.code')} required extra={t('account.password.codeHint', { target })}>
             <Flex gap={8}>
               <Form.Item name="code" noStyle rules={[{ required: true, whitespace: true, message: t('auth.validation.codeRequired') }]}>

@@ -109,13 +109,15 @@ export interface NewPasswordFieldsProps {
   testIdPrefix: string;
   /** Label of the first field, e.g. "New password". */
   label?: string;
+  /** Input size: large on the sign-in pages, default inside the console. */
+  size?: 'large' | 'middle';
 }
 
 /** Minimum password length the console asks for. */
 export const MIN_PASSWORD_LENGTH = 8;
 
 /** A password and its confirmation, checked against each other. */
-export function NewPasswordFields({ testIdPrefix, label }: NewPasswordFieldsProps) {
+export function NewPasswordFields({ testIdPrefix, label, size = 'large' }: NewPasswordFieldsProps) {
   const { t } = useTranslation();
   return (
     <>
@@ -129,7 +131,7 @@ export function NewPasswordFields({ testIdPrefix, label }: NewPasswordFieldsProp
         ]}
         hasFeedback
       >
-        <Input.Password size="large" prefix={<LockOutlined />} autoComplete="new-password" placeholder={t('auth.placeholders.newPassword', { min: MIN_PASSWORD_LENGTH })} data-testid={`${testIdPrefix}-password`} />
+        <Input.Password size={size} prefix={<LockOutlined />} autoComplete="new-password" placeholder={t('auth.placeholders.newPassword', { min: MIN_PASSWORD_LENGTH })} data-testid={`${testIdPrefix}-password`} />
       </Form.Item>
       <Form.Item
         name="confirm"
@@ -145,7 +147,7 @@ export function NewPasswordFields({ testIdPrefix, label }: NewPasswordFieldsProp
           }),
         ]}
       >
-        <Input.Password size="large" prefix={<LockOutlined />} autoComplete="new-password" placeholder={t('auth.placeholders.confirmPassword')} data-testid={`${testIdPrefix}-confirm`} />
+        <Input.Password size={size} prefix={<LockOutlined />} autoComplete="new-password" placeholder={t('auth.placeholders.confirmPassword')} data-testid={`${testIdPrefix}-confirm`} />
       </Form.Item>
     </>
   );
