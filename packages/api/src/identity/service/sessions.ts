@@ -51,6 +51,8 @@ export async function authenticate(deps: Deps, bearer: string, requestedSpaceId:
   const now = deps.now().toISOString();
   let userId: string;
   let base: Pick<Auth, "via" | "sessionId" | "apiKeyId">;
+  // A session follows the space chosen in the console; an API key stays in the space it was made for.
+  let keySpaceId: string | undefined;
   const session = await deps.db.select().from(sessions).where(eq(sessions.tokenHash, hash)).get();
   if (session) {
     if (session.revokedAt || session.expiresAt <= now) throw new ServiceError("session_ended", "session_ended");
@@ -65,6 +67,7 @@ export async function authenticate(deps: Deps, bearer: string, requestedSpaceId:
     if (!key) throw new ServiceError("session_ended", "session_ended");
     userId = key.userId;
     base = { via: "api-key", apiKeyId: key.id };
+    keySpaceId = key.spaceId;
     if (!key.lastUsedAt || Date.parse(now) - Date.parse(key.lastUsedAt) > 60_000) {
       await deps.db.update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.id, key.id));
     }
@@ -75,7 +78,7 @@ export async function authenticate(deps: Deps, bearer: string, requestedSpaceId:
     .where(eq(users.id, userId))
     .get();
   if (!user) throw new ServiceError("session_ended", "session_ended");
-  const spaceId = requestedSpaceId ?? user.currentSpaceId;
+  const spaceId = requestedSpaceId ?? keySpaceId ?? user.currentSpaceId;
   let membership = await deps.db
     .select({ role: spaceMembers.role })
     .from(spaceMembers)
@@ -83,6 +86,7 @@ export async function authenticate(deps: Deps, bearer: string, requestedSpaceId:
     .get();
   if (!membership) {
     if (requestedSpaceId) throw fail.notFound("space");
+    if (keySpaceId) throw new ServiceError("session_ended", "session_ended");
     // The current space went away (left or removed): fall back to the personal space.
     await deps.db.update(users).set({ currentSpaceId: user.personalSpaceId }).where(eq(users.id, userId));
     membership = { role: "owner" };

@@ -78,15 +78,22 @@ export interface UserKeyInput {
   expiresAt?: string | null;
 }
 
+function keyName(name: string): string {
+  const trimmed = name.trim();
+  if (!trimmed) throw fail.invalid("validation_failed", "name", { field: "name", reason: "empty" });
+  return trimmed;
+}
+
 /** Creates a user key in the current space; the key is shown once. */
 export async function createUserKey(deps: Deps, auth: Auth, input: UserKeyInput) {
+  const name = keyName(input.name);
   const key = newSecret("uk");
   const now = deps.now().toISOString();
   const row = {
     id: newId("ukey"),
     spaceId: auth.spaceId,
     createdBy: auth.userId,
-    name: input.name.trim(),
+    name,
     prefix: key.slice(0, PREFIX_LENGTH),
     keyHash: sha256(key),
     appCode: input.appCode ?? null,
@@ -103,10 +110,11 @@ export async function createUserKey(deps: Deps, auth: Auth, input: UserKeyInput)
 
 /** Updates a user key of the current space. */
 export async function updateUserKey(deps: Deps, auth: Auth, id: string, input: Partial<UserKeyInput>) {
+  const name = input.name === undefined ? undefined : keyName(input.name);
   const updated = await deps.db
     .update(userKeys)
     .set({
-      ...(input.name !== undefined ? { name: input.name.trim() } : {}),
+      ...(name !== undefined ? { name } : {}),
       ...(input.appCode !== undefined ? { appCode: input.appCode } : {}),
       ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
       ...(input.creditLimit !== undefined ? { creditLimit: input.creditLimit } : {}),
