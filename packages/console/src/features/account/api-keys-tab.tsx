@@ -14,6 +14,7 @@ export function ApiKeysTab() {
   const { t, i18n } = useTranslation();
   const [keys, setKeys] = useState<ApiKeySummary[]>([]);
   const [loading, setLoading] = useState(true);
+  const [loadFailed, setLoadFailed] = useState(false);
   const [creating, setCreating] = useState(false);
   const [saving, setSaving] = useState(false);
   const [revealed, setRevealed] = useState<{ name: string; key: string }>();
@@ -22,8 +23,11 @@ export function ApiKeysTab() {
   const load = useCallback(async () => {
     setLoading(true);
     const result = await endpoints.me.apiKeys();
+    // A superseded (aborted) load leaves the state to the call that replaced it.
+    if (!result.ok && result.error.kind === 'aborted') return;
     if (result.ok) setKeys(result.data);
-    if (result.ok || result.error.kind !== 'aborted') setLoading(false);
+    setLoadFailed(!result.ok);
+    setLoading(false);
   }, []);
 
   useEffect(() => {
@@ -55,7 +59,17 @@ export function ApiKeysTab() {
         pagination={false}
         data-testid="api-key-table"
         locale={{
-          emptyText: <EmptyState compact icon={<KeyOutlined className="pl-empty__glyph" />} title={t('apiKeys.emptyTitle')} description={t('apiKeys.emptyDescription')} />,
+          emptyText: loadFailed ? (
+            <EmptyState
+              compact
+              title={t('apiKeys.loadFailedTitle')}
+              description={t('apiKeys.loadFailedDescription')}
+              action={<Button onClick={() => void load()} data-testid="api-key-retry">{t('common.retry')}</Button>}
+              data-testid="api-key-load-failed"
+            />
+          ) : (
+            <EmptyState compact icon={<KeyOutlined className="pl-empty__glyph" />} title={t('apiKeys.emptyTitle')} description={t('apiKeys.emptyDescription')} data-testid="api-key-empty" />
+          ),
         }}
         columns={[
           { key: 'name', title: t('apiKeys.columns.name'), dataIndex: 'name', render: (name: string) => <Typography.Text strong>{name}</Typography.Text> },

@@ -49,6 +49,7 @@ export function HomeLayout() {
         </Link>
         <Menu
           mode="horizontal"
+          disabledOverflow
           className="pl-topbar__menu"
           selectedKeys={selected ? [selected] : []}
           items={items}
@@ -74,7 +75,7 @@ export function HomeLayout() {
           {token ? <CheckInButton iconOnly /> : null}
           <LanguageSwitch iconOnly onChange={(language) => void saveLanguageToAccount(language)} />
           {token ? (
-            <UserMenu user={user} />
+            <UserMenu user={user} compact />
           ) : (
             <Button type="text" onClick={() => navigate(PATHS.login)} data-testid="login-link">
               {t('nav.login')}

@@ -9,6 +9,8 @@ import { useSignOut } from './use-sign-out';
 /** Props of {@link UserMenu}. */
 export interface UserMenuProps {
   user: User | undefined;
+  /** Avatar only, for crowded top bars. */
+  compact?: boolean;
 }
 
 function displayName(user: User | undefined): string {
@@ -16,7 +18,7 @@ function displayName(user: User | undefined): string {
 }
 
 /** The avatar menu: account, console, store and sign-out. */
-export function UserMenu({ user }: UserMenuProps) {
+export function UserMenu({ user, compact = false }: UserMenuProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const signOut = useSignOut();
@@ -53,8 +55,8 @@ export function UserMenu({ user }: UserMenuProps) {
     >
       <Button type="text" className="pl-user-menu" data-testid="user-menu">
         <Avatar size={28} src={user?.avatarUrl ?? undefined} icon={user?.avatarUrl ? undefined : <UserOutlined />} className="pl-user-menu__avatar" />
-        <span className="pl-user-menu__name">{name}</span>
-        <DownOutlined className="pl-user-menu__caret" />
+        {compact ? null : <span className="pl-user-menu__name">{name}</span>}
+        {compact ? null : <DownOutlined className="pl-user-menu__caret" />}
       </Button>
     </Dropdown>
   );
