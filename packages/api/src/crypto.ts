@@ -20,12 +20,28 @@ function encodeTime(milliseconds: number, length: number): string {
   return out;
 }
 
-/** A prefixed, time-sortable identifier such as `usr_01j9...`. */
+let lastTime = 0;
+let lastTail: number[] = [];
+
+/**
+ * A prefixed, time-sortable identifier such as `usr_01j9...`. Within one millisecond the random
+ * tail counts up, so ids made one after another in this process also sort in creation order.
+ */
 export function newId(prefix: string): string {
-  const random = randomBytes(10);
-  let tail = "";
-  for (const byte of random) tail += CROCKFORD[byte % 32];
-  return `${prefix}_${encodeTime(Date.now(), 10)}${tail}`;
+  const now = Date.now();
+  let tail: number[];
+  if (now > lastTime) {
+    lastTime = now;
+    tail = [...randomBytes(10)].map((byte) => byte % 32);
+  } else {
+    tail = [...lastTail];
+    let index = tail.length - 1;
+    while (index >= 0 && tail[index] === 31) tail[index--] = 0;
+    if (index >= 0) tail[index]! += 1;
+    else lastTime += 1;
+  }
+  lastTail = tail;
+  return `${prefix}_${encodeTime(lastTime, 10)}${tail.map((digit) => CROCKFORD[digit]).join("")}`;
 }
 
 /** A random secret with a readable prefix, e.g. `pst_…` (sessions) or `pk_…` (API keys). */

@@ -113,8 +113,10 @@ export function handleError(error: unknown, c: Context<AppEnv>) {
 }
 
 function describe(error: unknown): string {
-  if (error instanceof Error) return `${error.name}: ${error.message}\n${error.stack ?? ""}`;
-  return String(error);
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause instanceof Error ? `\ncaused by ${error.cause.name}: ${error.cause.message}` : "";
+  // Failed-query errors carry their bound values (password hashes, token hashes): keep the SQL, drop the values.
+  return `${error.name}: ${error.message}\n${error.stack ?? ""}${cause}`.replace(/\nparams: [\s\S]*?(?=\n\s+at |\ncaused by |$)/g, "\nparams: [redacted]");
 }
 
 /**
