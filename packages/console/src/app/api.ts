@@ -98,6 +98,11 @@ function report(error: ParleyError, options: CallOptions): void {
   if (!options.silent) feedback.error(error.message || i18n.t('errors.generic'));
 }
 
+/** Shows 'please login first' (spec §5): never on portal pages, at most once per second. */
+export function warnLoginFirst(pathname: string = currentPath()): void {
+  if (!isPortalPath(pathname) && loginGate()) feedback.warning(i18n.t('errors.loginFirst'));
+}
+
 /**
  * Makes one API call through the SDK and applies spec §5/§8 to its failure: refuses
  * token-less private calls, cancels superseded duplicates, ends the session on 401, shows
@@ -108,7 +113,7 @@ export async function call<T>(
   send: (init: SendInit) => Promise<{ data?: T; error?: ParleyError }>,
 ): Promise<ApiResult<T>> {
   if (!options.public && !sessionStore.get().token) {
-    if (!isPortalPath(currentPath()) && !options.startup && loginGate()) feedback.warning(i18n.t('errors.loginFirst'));
+    if (!options.startup) warnLoginFirst();
     return { ok: false, error: { kind: 'unauthenticated', message: i18n.t('errors.loginFirst') } };
   }
 

@@ -3,6 +3,7 @@ import { Button, Flex, Layout, Menu, Result, Tag, Tooltip } from 'antd';
 import { Suspense, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, Outlet, useLocation, useNavigate } from 'react-router';
+import { warnLoginFirst } from '../../app/api';
 import { endpoints } from '../../app/endpoints';
 import { feedback } from '../../app/feedback';
 import { decideGuard } from '../../app/guard';
@@ -42,6 +43,12 @@ export function ConsoleLayout() {
   const active = activeMenuKey(location.pathname, entries);
 
   const decision = decideGuard({ pathname: location.pathname, search: location.search, token: session.token, user: session.privileges ?? session.user });
+  // The guard sends token-less visitors to sign in, with the spec's warning. By the time the
+  // effect runs the address is already /login, so the guarded path is passed along.
+  const guardedPath = location.pathname;
+  useEffect(() => {
+    if (decision.kind === 'login') warnLoginFirst(guardedPath);
+  }, [decision.kind, guardedPath]);
   if (decision.kind === 'login') return <Navigate to={`${PATHS.login}?returnTo=${encodeURIComponent(decision.returnTo)}`} replace />;
   if (decision.kind === 'redirect') return <Navigate to={decision.to} replace />;
 

@@ -1,0 +1,127 @@
+import { createClient } from "@parley/sdk";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser } from "./browser";
+import { codeFromOutbox, type ParleyProcess, startParley } from "./parley-process";
+
+const ownerKey = "pk_e2e_owner_key_0123456789abcdef";
+let parley: ParleyProcess;
+let browser: Browser;
+
+beforeAll(async () => {
+  [parley, browser] = await Promise.all([startParley({ PARLEY_BOOTSTRAP_API_KEY: ownerKey }), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await parley?.stop();
+});
+
+async function freshPage(): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  return page;
+}
+
+const byTestId = (page: Page, id: string) => page.locator(`[data-testid="${id}"]`);
+
+describe("the console in Chromium", () => {
+  it("signs in with the one-time link printed at first start, and only once", async () => {
+    const page = await freshPage();
+    await page.goto(parley.signInUrl!);
+    await page.waitForURL(/\/console\/agents$/);
+    await expect.poll(() => page.evaluate(() => localStorage.getItem("token"))).toMatch(/^pst_/);
+    await byTestId(page, "user-menu").click();
+    await expect.poll(() => page.locator("body").innerText()).toContain("Owner");
+    await page.context().close();
+
+    const again = await freshPage();
+    await again.goto(parley.signInUrl!);
+    await again.waitForURL(/\/login/);
+    expect(await again.evaluate(() => localStorage.getItem("token"))).toBeNull();
+    await again.context().close();
+  });
+
+  it("registers with an e-mail code, signs in, switches language, creates an API key the SDK can use", async () => {
+    const page = await freshPage();
+    const email = "e2e.user@example.com";
+    const password = "e2e-passw0rd";
+
+    await page.goto(`${parley.url}/register`);
+    await byTestId(page, "register-target").fill(email);
+    await byTestId(page, "register-code-send").click();
+    const code = await codeFromOutbox(parley.url, ownerKey, email);
+    await byTestId(page, "register-code").fill(code);
+    await byTestId(page, "register-password").fill(password);
+    await byTestId(page, "register-confirm").fill(password);
+    await byTestId(page, "register-name").fill("E2E User");
+    await byTestId(page, "register-submit").click();
+    await page.waitForURL(/\/console\/agents/);
+
+    // Sign out, then sign in with the password form.
+    await byTestId(page, "user-menu").click();
+    await byTestId(page, "logout").click();
+    await page.waitForURL(/\/login/);
+    expect(await page.evaluate(() => localStorage.getItem("token"))).toBeNull();
+    await byTestId(page, "login-username").fill(email);
+    await byTestId(page, "login-password").fill(password);
+    await byTestId(page, "login-submit").click();
+    await page.waitForURL(/\/console\/agents/);
+
+    // Chinese and back; the choice is kept in local storage.
+    const menu = byTestId(page, "console-menu");
+    await expect.poll(() => menu.textContent()).toMatch(/Create/);
+    await byTestId(page, "language-switch").click();
+    await byTestId(page, "language-option-zh-CN").click();
+    await expect.poll(() => menu.textContent()).toMatch(/创建/);
+    expect(await page.evaluate(() => localStorage.getItem("language"))).toBe("zh-CN");
+    await page.reload();
+    await expect.poll(() => byTestId(page, "console-menu").textContent()).toMatch(/创建/);
+    await byTestId(page, "language-switch").click();
+    await byTestId(page, "language-option-en").click();
+    await expect.poll(() => byTestId(page, "console-menu").textContent()).toMatch(/Create/);
+
+    // A personal API key, shown once, works through the SDK.
+    await page.goto(`${parley.url}/console/account`);
+    await byTestId(page, "account-tab-api-keys").click();
+    await byTestId(page, "api-key-create").click();
+    await byTestId(page, "api-key-name").fill("from the browser");
+    await byTestId(page, "api-key-create-submit").click();
+    const key = (await byTestId(page, "api-key-reveal").innerText()).trim();
+    expect(key).toMatch(/^pk_/);
+    await byTestId(page, "api-key-reveal-done").click();
+    await expect.poll(() => byTestId(page, "api-key-table").innerText()).toContain("from the browser");
+    expect(await byTestId(page, "api-key-table").innerText()).not.toContain(key);
+
+    const sdk = createClient({ baseUrl: parley.url, apiKey: key });
+    const me = await sdk.GET("/api/v1/me");
+    expect(me.error).toBeUndefined();
+    expect(me.data).toMatchObject({ email, name: "E2E User" });
+    await page.context().close();
+  });
+
+  it("guards console routes: no token goes to login with a 'please login first' warning", async () => {
+    const page = await freshPage();
+    await page.goto(`${parley.url}/console/account`);
+    await page.waitForURL(/\/login/);
+    await expect.poll(() => page.locator(".ant-message").innerText()).toMatch(/log in first/i);
+    await page.context().close();
+
+    // Portal pages stay quiet.
+    const portal = await freshPage();
+    await portal.goto(`${parley.url}/home`);
+    await portal.waitForLoadState("networkidle");
+    await portal.waitForTimeout(1_000);
+    expect(await portal.locator(".ant-message-notice").count()).toBe(0);
+    await portal.context().close();
+  });
+
+  it("sends unknown paths to /404, which offers the way home", async () => {
+    const page = await freshPage();
+    await page.goto(`${parley.url}/definitely/not/a/page`);
+    await page.waitForURL(/\/404$/);
+    await byTestId(page, "not-found-home").click();
+    await page.waitForURL((url) => !url.pathname.endsWith("/404"));
+    await page.context().close();
+  });
+});
