@@ -115,4 +115,16 @@ describe("bootstrap API key", () => {
       await other.close();
     }
   });
+
+  it("cannot change the account's password", async () => {
+    const created = await expectOk(await create(yara.token, { name: "automation" }), 201, createdApiKeySchema);
+    const response = await ctx.request("/api/v1/me/password", {
+      method: "POST",
+      token: created.key,
+      json: { oldPassword: yara.password, newPassword: "another-passw0rd", code: "123456" },
+    });
+    await expectError(response, 403, { message: /signed-in session/ });
+    const login = await ctx.request("/api/v1/auth/login", { method: "POST", form: { username: yara.email, password: yara.password } });
+    expect(login.status).toBe(200);
+  });
 });

@@ -198,6 +198,8 @@ export async function changePassword(
   auth: Auth,
   input: { oldPassword?: string; newPassword: string; code: string; channel?: Channel },
 ) {
+  // A leaked automation key must not be enough to take over the account.
+  if (auth.via !== "session") throw fail.forbidden("api_key_not_allowed");
   const user = await deps.db.select().from(users).where(eq(users.id, auth.userId)).get();
   if (!user) throw fail.notFound("user");
   if (user.passwordHash) {
