@@ -73,12 +73,17 @@ export function createApp(deps: Deps) {
   });
   app.doc31("/openapi.json", openApiInfo(deps.config.publicUrl));
 
-  const scalarBundle = findScalarBundle();
+  // The reference page's 3.5 MB script is read once, on first request, not at start-up.
+  let scalarBundle: Uint8Array | null | undefined;
   app.get("/docs/scalar.js", (c) => {
+    if (scalarBundle === undefined) {
+      const file = findScalarBundle();
+      scalarBundle = file ? new Uint8Array(fs.readFileSync(file)) : null;
+    }
     if (!scalarBundle) return c.text("API reference bundle missing", 404);
     c.header("Content-Type", "application/javascript; charset=utf-8");
     c.header("Cache-Control", "public, max-age=86400");
-    return c.body(fs.readFileSync(scalarBundle));
+    return c.body(scalarBundle as Uint8Array<ArrayBuffer>);
   });
   app.get("/docs", Scalar({ url: "/openapi.json", cdn: "/docs/scalar.js", pageTitle: "Parley API reference" }));
 
