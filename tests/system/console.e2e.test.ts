@@ -7,6 +7,8 @@ import { codeFromOutbox, type ParleyProcess, startParley } from "./parley-proces
 const ownerKey = "pk_e2e_owner_key_0123456789abcdef";
 let parley: ParleyProcess;
 let browser: Browser;
+/** The owner's session from the one-time link; the first test signs in, the owner test goes on with it. */
+let ownerToken: string | null = null;
 
 beforeAll(async () => {
   [parley, browser] = await Promise.all([startParley({ PARLEY_BOOTSTRAP_API_KEY: ownerKey }), launchBrowser()]);
@@ -33,6 +35,7 @@ describe("the console in Chromium", () => {
     await expect.poll(() => page.evaluate(() => localStorage.getItem("token"))).toMatch(/^pst_/);
     await byTestId(page, "user-menu").click();
     await expect.poll(() => page.locator("body").innerText()).toContain("Owner");
+    ownerToken = await page.evaluate(() => localStorage.getItem("token"));
     await page.context().close();
 
     const again = await freshPage();
@@ -40,6 +43,62 @@ describe("the console in Chromium", () => {
     await again.waitForURL(/\/login/);
     expect(await again.evaluate(() => localStorage.getItem("token"))).toBeNull();
     await again.context().close();
+  });
+
+  it("lets the link-signed-in owner bind an e-mail, set a password, sign in with them and read the outbox", async () => {
+    expect(ownerToken).toMatch(/^pst_/);
+    const page = await freshPage();
+    const email = "owner.e2e@example.com";
+    const password = "owner-passw0rd";
+
+    // Go on with the owner's session from the one-time link.
+    await page.goto(`${parley.url}/login`);
+    await page.evaluate((token) => localStorage.setItem("token", token), ownerToken!);
+    await page.goto(`${parley.url}/console/account`);
+    await expect.poll(() => byTestId(page, "contact-value-email").innerText()).toMatch(/not set/i);
+    await expect.poll(() => byTestId(page, "password-card").innerText()).toMatch(/Bind an e-mail address or phone number/);
+
+    // Bind an e-mail; the code comes through the owner's outbox.
+    await byTestId(page, "contact-bind-email").click();
+    await byTestId(page, "contact-target").fill(email);
+    await byTestId(page, "contact-code-send").click();
+    await expect.poll(() => byTestId(page, "contact-code-send").innerText()).toMatch(/Resend/);
+    await byTestId(page, "contact-code").fill(await codeFromOutbox(parley.url, ownerKey, email));
+    await byTestId(page, "contact-submit").click();
+    await expect.poll(() => byTestId(page, "contact-value-email").innerText()).toBe(email);
+
+    // No password yet: the card sets one without asking for the current one.
+    const card = byTestId(page, "password-card");
+    await expect.poll(() => card.innerText()).toContain("Set password");
+    expect(await byTestId(page, "password-old").count()).toBe(0);
+    await byTestId(page, "password-new-password").fill(password);
+    await byTestId(page, "password-new-confirm").fill(password);
+    await byTestId(page, "password-code-send").click();
+    await expect.poll(() => byTestId(page, "password-code-send").innerText()).toMatch(/Resend/);
+    await byTestId(page, "password-code").fill(await codeFromOutbox(parley.url, ownerKey, email));
+    await byTestId(page, "password-save").click();
+    await expect.poll(() => card.innerText()).toContain("Change password");
+    await expect.poll(() => byTestId(page, "password-old").count()).toBe(1);
+
+    // Sign out, then back in with the new e-mail and password.
+    await byTestId(page, "user-menu").click();
+    await byTestId(page, "logout").click();
+    await page.waitForURL(/\/login/);
+    await byTestId(page, "login-username").fill(email);
+    await byTestId(page, "login-password").fill(password);
+    await byTestId(page, "login-submit").click();
+    await page.waitForURL(/\/console\//);
+
+    // The owner's outbox lists both codes.
+    await page.goto(`${parley.url}/console/account`);
+    await byTestId(page, "account-tab-outbox").click();
+    const table = byTestId(page, "outbox-table");
+    await expect.poll(() => table.locator("tbody tr").count()).toBeGreaterThanOrEqual(2);
+    const rows = await table.locator("tbody tr").allInnerTexts();
+    expect(rows.filter((row) => row.includes(email)).length).toBeGreaterThanOrEqual(2);
+    await byTestId(page, "outbox-refresh").click();
+    await expect.poll(() => table.innerText()).toContain(email);
+    await page.context().close();
   });
 
   it("registers with an e-mail code, signs in, switches language, creates an API key the SDK can use", async () => {

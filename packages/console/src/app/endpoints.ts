@@ -11,8 +11,9 @@ export type Attribution = Pick<Schemas['ExchangeRequest'], 'share' | 'source' | 
 export const endpoints = {
   auth: {
     providers: (extra: Extra = {}) => call({ public: true, ...extra }, (init) => client.GET('/api/v1/auth/providers', init)),
+    /** Codes for change-password and bind go out signed in (to this account's or a new own address). */
     sendCode: (body: Schemas['SendCodeRequest'], extra: Extra = {}) =>
-      call({ public: body.purpose !== 'change-password', ...extra }, (init) => client.POST('/api/v1/auth/codes', { ...init, body })),
+      call({ public: body.purpose !== 'change-password' && body.purpose !== 'bind', ...extra }, (init) => client.POST('/api/v1/auth/codes', { ...init, body })),
     register: (body: Schemas['RegisterRequest'], extra: Extra = {}) =>
       call({ public: true, ...extra }, (init) => client.POST('/api/v1/auth/register', { ...init, body })),
     resetPassword: (body: Schemas['ResetPasswordRequest'], extra: Extra = {}) =>
@@ -38,6 +39,9 @@ export const endpoints = {
     update: (body: Schemas['UpdateMeRequest'], extra: Extra = {}) => call(extra, (init) => client.PATCH('/api/v1/me', { ...init, body })),
     changePassword: (body: Schemas['ChangePasswordRequest'], extra: Extra = {}) =>
       call(extra, (init) => client.POST('/api/v1/me/password', { ...init, body })),
+    /** Adds or replaces the e-mail or phone, proven by a code sent with purpose bind; answers the updated user. */
+    bindContact: (body: Schemas['BindContactRequest'], extra: Extra = {}) =>
+      call(extra, (init) => client.POST('/api/v1/me/contact', { ...init, body })),
     spaces: (extra: Extra = {}) => call(extra, (init) => client.GET('/api/v1/me/spaces', init)),
     apiKeys: (extra: Extra = {}) => call({ dedupeKey: 'api-keys', ...extra }, (init) => client.GET('/api/v1/me/api-keys', init)),
     createApiKey: (body: Schemas['CreateApiKeyRequest'], extra: Extra = {}) =>
@@ -50,6 +54,9 @@ export const endpoints = {
     select: (spaceId: string, extra: Extra = {}) =>
       call(extra, (init) => client.POST('/api/v1/spaces/{spaceId}/select', { ...init, params: { path: { spaceId } } })),
   },
+  /** Messages of the embedded outbox (instance owner only). */
+  outbox: (extra: Extra = {}) =>
+    call({ dedupeKey: 'outbox', ...extra }, (init) => client.GET('/api/v1/outbox', { ...init, params: { query: { limit: '200' } } })),
   privileges: (memberGrade: Schemas['User']['memberGrade'], extra: Extra = {}) =>
     call({ dedupeKey: 'privileges', ...extra }, (init) => client.GET('/api/v1/privileges', { ...init, params: { query: { memberGrade } } })),
 };

@@ -26,6 +26,7 @@ export type Privileges = Schemas['Privileges'];
 export type MenuPrivilege = Privileges['menus'][number];
 /** A personal API key as listed (never the secret). */
 export type ApiKeySummary = Schemas['ApiKey'];
+export type OutboxMessage = Schemas['OutboxMessage'];
 /** A key just created: the secret is returned this one time. */
 export type CreatedApiKey = Schemas['CreatedApiKey'];
 /** Which sign-in methods this instance offers. */

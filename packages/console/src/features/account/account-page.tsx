@@ -6,24 +6,25 @@ import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
 import { PageLoader } from '../../components/page-loader';
 import { ApiKeysTab } from './api-keys-tab';
+import { OutboxTab } from './outbox-tab';
 import { ProfileTab } from './profile-tab';
 
-const TABS = ['profile', 'apiKeys', 'credits', 'payments', 'usage'] as const;
+const TABS = ['profile', 'apiKeys', 'credits', 'payments', 'usage', 'outbox'] as const;
 type AccountTab = (typeof TABS)[number];
 
 function isTab(value: string | null): value is AccountTab {
   return value !== null && (TABS as readonly string[]).includes(value);
 }
 
-/** My account: profile, API keys, and the credits, payment and usage records. */
+/** My account: profile, API keys, the credits, payment and usage records, and (instance owner) the outbox. */
 export function AccountPage() {
   const { t } = useTranslation();
   const { user } = useSession();
   const [params, setParams] = useSearchParams();
   const requested = params.get('tab');
-  const tab: AccountTab = isTab(requested) ? requested : 'profile';
-
   if (!user) return <PageLoader />;
+  // The outbox is the instance owner's alone.
+  const tab: AccountTab = isTab(requested) && (requested !== 'outbox' || user.isInstanceOwner) ? requested : 'profile';
 
   const later = (title: string, description: string, testId: string) => (
     <div className="pl-card">
@@ -56,6 +57,9 @@ export function AccountPage() {
             label: <span data-testid="account-tab-usage">{t('account.tabs.usage')}</span>,
             children: later(t('account.records.usageTitle'), t('account.records.usageDescription'), 'usage-empty'),
           },
+          ...(user.isInstanceOwner
+            ? [{ key: 'outbox', label: <span data-testid="account-tab-outbox">{t('account.tabs.outbox')}</span>, children: <OutboxTab /> }]
+            : []),
         ]}
       />
     </div>

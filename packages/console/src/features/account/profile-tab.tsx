@@ -9,6 +9,7 @@ import { sessionStore } from '../../app/session';
 import type { CodeChannel, User } from '../../app/types';
 import { VerificationCodeButton } from '../../components/verification-code-button';
 import { NewPasswordFields } from '../auth/contact-fields';
+import { ContactMethodsCard } from './contact-methods-card';
 import { PLAN_LABEL_KEYS, ROLE_LABEL_KEYS } from './plan-labels';
 
 interface ProfileValues {
@@ -82,7 +83,7 @@ function PasswordForm({ user }: { user: User }) {
   const target = user.email ?? user.phone ?? '';
 
   return (
-    <Card title={t('account.password.title')} className="pl-card-plain">
+    <Card title={user.hasPassword ? t('account.password.title') : t('account.password.setTitle')} className="pl-card-plain" data-testid="password-card">
       {channel ? (
         <Form<PasswordValues>
           form={form}
@@ -91,10 +92,18 @@ function PasswordForm({ user }: { user: User }) {
           onFinish={async (values) => {
             setSaving(true);
             try {
-              const result = await endpoints.me.changePassword({ oldPassword: values.oldPassword ?? '', newPassword: values.password, code: values.code.trim() });
+              const result = await endpoints.me.changePassword({
+                ...(user.hasPassword ? { oldPassword: values.oldPassword ?? '' } : {}),
+                newPassword: values.password,
+                code: values.code.trim(),
+                channel,
+              });
               if (result.ok) {
                 form.resetFields();
-                feedback.success(t('account.password.changed'));
+                feedback.success(t(user.hasPassword ? 'account.password.changed' : 'account.password.set'));
+                // hasPassword has changed: the form now asks for the current password.
+                const me = await endpoints.me.get({ silent: true });
+                if (me.ok) sessionStore.setUser(me.data);
               }
             } finally {
               setSaving(false);
@@ -126,7 +135,7 @@ function PasswordForm({ user }: { user: User }) {
             </Flex>
           </Form.Item>
           <Button type="primary" htmlType="submit" loading={saving} data-testid="password-save">
-            {t('account.password.submit')}
+            {user.hasPassword ? t('account.password.submit') : t('account.password.setSubmit')}
           </Button>
         </Form>
       ) : (
@@ -141,7 +150,7 @@ export interface ProfileTabProps {
   user: User;
 }
 
-/** The profile tab: who the user is, their plan and space, name/avatar editing and password change. */
+/** The profile tab: who the user is, their plan and space, name/avatar editing, sign-in methods and password. */
 export function ProfileTab({ user }: ProfileTabProps) {
   const { t, i18n } = useTranslation();
   return (
@@ -176,7 +185,10 @@ export function ProfileTab({ user }: ProfileTabProps) {
           <ProfileForm user={user} />
         </Col>
         <Col xs={24} xl={12}>
-          <PasswordForm user={user} />
+          <Flex vertical gap={16}>
+            <ContactMethodsCard user={user} />
+            <PasswordForm user={user} />
+          </Flex>
         </Col>
       </Row>
     </Flex>

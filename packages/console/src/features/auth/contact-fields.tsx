@@ -17,6 +17,11 @@ export interface ContactValues {
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const PHONE = /^\+?[0-9][0-9 -]{5,19}$/;
 
+/** Whether the address looks like an e-mail address or phone number, as the channel asks. */
+export function isValidTarget(channel: CodeChannel, value: string): boolean {
+  return channel === 'phone' ? PHONE.test(value.trim()) : EMAIL.test(value.trim());
+}
+
 /** Props of {@link ContactFields}. */
 export interface ContactFieldsProps {
   form: FormInstance;
@@ -69,7 +74,7 @@ export function ContactFields({ form, purpose, phoneEnabled, testIdPrefix }: Con
           {
             validator: async (_rule, value: string | undefined) => {
               if (!value?.trim()) return;
-              const valid = channel === 'phone' ? PHONE.test(value.trim()) : EMAIL.test(value.trim());
+              const valid = isValidTarget(channel, value);
               if (!valid) throw new Error(channel === 'phone' ? t('auth.validation.phoneInvalid') : t('auth.validation.emailInvalid'));
             },
           },
