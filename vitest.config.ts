@@ -8,6 +8,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     projects: [
       {
+        extends: true,
         test: {
           name: "api",
           include: ["packages/api/src/**/*.test.ts"],
@@ -15,17 +16,19 @@ export default defineConfig({
         },
       },
       {
+        extends: true,
         test: {
           name: "api-libsql",
           include: [apiDomains, "packages/api/src/*.test.ts"],
           env: { PARLEY_TEST_DB_DRIVER: "libsql" },
         },
       },
-      { test: { name: "sdk", include: ["packages/sdk/src/**/*.test.ts"] } },
-      { test: { name: "channels", include: ["packages/channels/src/**/*.test.ts"], passWithNoTests: true } },
-      { test: { name: "console", include: ["packages/console/src/**/*.test.{ts,tsx}"] } },
-      { test: { name: "repo", include: ["tests/repo/**/*.test.ts"] } },
+      { extends: true, test: { name: "sdk", include: ["packages/sdk/src/**/*.test.ts"] } },
+      { extends: true, test: { name: "channels", include: ["packages/channels/src/**/*.test.ts"], passWithNoTests: true } },
+      { extends: true, test: { name: "console", include: ["packages/console/src/**/*.test.{ts,tsx}"] } },
+      { extends: true, test: { name: "repo", include: ["tests/repo/**/*.test.ts"] } },
       {
+        extends: true,
         test: {
           name: "system",
           include: ["tests/system/**/*.test.ts"],

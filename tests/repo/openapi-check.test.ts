@@ -13,7 +13,7 @@ describe("openapi:check", () => {
     const run = check();
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0);
-  });
+  }, 60_000);
 
   it("fails when the contract or the SDK types no longer match the routes", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "parley-drift-"));
@@ -32,5 +32,5 @@ describe("openapi:check", () => {
     expect(staleTypes.status).toBe(1);
     expect(staleTypes.stderr).toContain("the SDK's generated types is out of date");
     fs.rmSync(dir, { recursive: true, force: true });
-  });
+  }, 60_000);
 });

@@ -12,7 +12,12 @@ import type { AppEnv, Deps } from "./http/context";
 import { failure, handleError, serviceErrorResponse, validationHook } from "./http/envelope";
 import { pickLanguage, translate } from "./http/messages";
 import { registerAuthRoutes, registerMeRoutes } from "./identity/routes";
+import { registerAppRoutes } from "./apps/routes";
+import { registerChatRoutes } from "./chat/routes";
 import { registerKeyRoutes } from "./keys/routes";
+import { registerModelRoutes } from "./models/routes";
+import { registerOpenAiRoutes } from "./openai/routes";
+import { registerPluginRoutes } from "./plugins/routes";
 import { registerSpaceRoutes } from "./spaces/routes";
 import { APP_VERSION, registerSystemRoutes } from "./system/routes";
 
@@ -65,6 +70,11 @@ export function createApp(deps: Deps) {
   registerMeRoutes(app);
   registerSpaceRoutes(app);
   registerKeyRoutes(app);
+  registerModelRoutes(app);
+  registerAppRoutes(app);
+  registerPluginRoutes(app);
+  registerChatRoutes(app);
+  registerOpenAiRoutes(app);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", {
     type: "http",

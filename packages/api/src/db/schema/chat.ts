@@ -1,0 +1,111 @@
+import { sql } from "drizzle-orm";
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { apps } from "./apps";
+import { spaces } from "./spaces";
+
+const createdAt = () => text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`);
+
+/** One conversation of an end user with an app, on one channel. */
+export const conversations = sqliteTable(
+  "conversations",
+  {
+    id: text("id").primaryKey(),
+    spaceId: text("space_id")
+      .notNull()
+      .references(() => spaces.id, { onDelete: "cascade" }),
+    appId: text("app_id")
+      .notNull()
+      .references(() => apps.id, { onDelete: "cascade" }),
+    /** Who talks: a Parley user id, an API caller's `user`, or a channel's sender id. */
+    endUserId: text("end_user_id").notNull(),
+    channel: text("channel").notNull(),
+    title: text("title"),
+    /** Messages before this time are no longer context (spec: delete context). */
+    contextClearedAt: text("context_cleared_at"),
+    createdAt: createdAt(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (table) => [index("conversations_lookup_idx").on(table.appId, table.endUserId, table.channel, table.updatedAt)],
+);
+
+/** A message of a conversation. */
+export const messages = sqliteTable(
+  "messages",
+  {
+    id: text("id").primaryKey(),
+    spaceId: text("space_id").notNull(),
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    role: text("role", { enum: ["user", "assistant", "tool"] }).notNull(),
+    content: text("content").notNull(),
+    /** JSON: tool calls the assistant made, or the call a tool message answers. */
+    toolCalls: text("tool_calls"),
+    status: text("status", { enum: ["complete", "stopped", "error"] }).notNull().default("complete"),
+    model: text("model"),
+    createdAt: createdAt(),
+  },
+  (table) => [index("messages_conversation_idx").on(table.conversationId, table.createdAt)],
+);
+
+/** One record per answer (spec §3 usage record). */
+export const usageRecords = sqliteTable(
+  "usage_records",
+  {
+    id: text("id").primaryKey(),
+    spaceId: text("space_id")
+      .notNull()
+      .references(() => spaces.id, { onDelete: "cascade" }),
+    appId: text("app_id"),
+    conversationId: text("conversation_id"),
+    messageId: text("message_id"),
+    endUserId: text("end_user_id"),
+    channel: text("channel"),
+    prompt: text("prompt").notNull(),
+    answer: text("answer").notNull(),
+    /** A model id, or `plugin:<code>` for a plugin call. */
+    model: text("model").notNull(),
+    promptTokens: integer("prompt_tokens").notNull().default(0),
+    completionTokens: integer("completion_tokens").notNull().default(0),
+    credits: integer("credits").notNull().default(0),
+    /** JSON: the context messages sent. */
+    context: text("context"),
+    /** JSON: knowledge hits used. */
+    knowledgeHits: text("knowledge_hits"),
+    createdAt: createdAt(),
+  },
+  (table) => [index("usage_records_space_idx").on(table.spaceId, table.createdAt)],
+);
+
+/** Append-only credit ledger; a space's balance is the newest row's `balanceAfter`. */
+export const creditLedger = sqliteTable(
+  "credit_ledger",
+  {
+    seq: integer("seq").primaryKey({ autoIncrement: true }),
+    id: text("id").notNull(),
+    spaceId: text("space_id")
+      .notNull()
+      .references(() => spaces.id, { onDelete: "cascade" }),
+    delta: integer("delta").notNull(),
+    balanceAfter: integer("balance_after").notNull(),
+    reason: text("reason", { enum: ["grant", "usage", "purchase", "check-in", "invite", "refund", "adjustment"] }).notNull(),
+    reference: text("reference"),
+    createdAt: createdAt(),
+  },
+  (table) => [index("credit_ledger_space_idx").on(table.spaceId, table.seq)],
+);
+
+/** Model providers the owner configured in the console (instance-wide). */
+export const modelProviders = sqliteTable("model_providers", {
+  id: text("id").primaryKey(),
+  kind: text("kind", { enum: ["openai", "openai-compatible", "anthropic", "gemini"] }).notNull(),
+  name: text("name").notNull(),
+  baseUrl: text("base_url"),
+  /** Secret: stored for calls, never returned by the API. */
+  apiKey: text("api_key"),
+  /** JSON array of model ids this provider serves. */
+  models: text("models").notNull().default("[]"),
+  enabled: integer("enabled", { mode: "boolean" }).notNull().default(true),
+  createdAt: createdAt(),
+  updatedAt: text("updated_at").notNull(),
+});

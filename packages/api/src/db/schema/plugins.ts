@@ -1,0 +1,33 @@
+import { sql } from "drizzle-orm";
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { spaces } from "./spaces";
+
+const createdAt = () => text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`);
+
+/** A custom HTTP plugin (spec §3 Plugin). Built-in plugins live in code, not here. */
+export const plugins = sqliteTable(
+  "plugins",
+  {
+    id: text("id").primaryKey(),
+    spaceId: text("space_id")
+      .notNull()
+      .references(() => spaces.id, { onDelete: "cascade" }),
+    /** Code apps refer to; unique across the instance. */
+    code: text("code").notNull(),
+    enabled: integer("enabled", { mode: "boolean" }).notNull().default(true),
+    name: text("name").notNull(),
+    description: text("description").notNull(),
+    avatarUrl: text("avatar_url").notNull(),
+    requestUrl: text("request_url").notNull(),
+    requestMethod: text("request_method", { enum: ["GET", "POST", "PUT", "PATCH", "DELETE"] }).notNull(),
+    /** JSON array of parameters: { name, type, description, required, default?, children? }. */
+    requestParams: text("request_params").notNull().default("[]"),
+    responseParams: text("response_params").notNull().default("[]"),
+    /** JSON object of extra request headers (may hold secrets: never echoed in full). */
+    headers: text("headers").notNull().default("{}"),
+    createdBy: text("created_by").notNull(),
+    createdAt: createdAt(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (table) => [uniqueIndex("plugins_code_unique").on(table.code), index("plugins_space_idx").on(table.spaceId)],
+);
