@@ -48,6 +48,13 @@ export interface ModelRequest {
   maxOutputTokens?: number;
   tools?: ToolDefinition[];
   signal?: AbortSignal;
+  /**
+   * Knowledge hits retrieved for this turn, best first. Vendor providers ignore it (the engine
+   * puts knowledge into the prompt); the offline responder answers from it.
+   */
+  knowledge?: Array<{ content: string; source?: string; score?: number }>;
+  /** The reader's language; the offline responder answers in it. Defaults to `en`. */
+  language?: "en" | "zh-CN";
 }
 
 /** A model the catalogue offers. */
