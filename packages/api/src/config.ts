@@ -51,6 +51,21 @@ export const environmentSchema = z.object({
   WECHAT_APP_SECRET: optionalString,
   WECHAT_OPEN_BASE_URL: optionalString,
   WECHAT_API_BASE_URL: optionalString,
+  OPENAI_API_KEY: optionalString,
+  OPENAI_BASE_URL: optionalString,
+  PARLEY_OPENAI_MODELS: optionalString,
+  ANTHROPIC_API_KEY: optionalString,
+  ANTHROPIC_BASE_URL: optionalString,
+  PARLEY_ANTHROPIC_MODELS: optionalString,
+  GEMINI_API_KEY: optionalString,
+  GEMINI_BASE_URL: optionalString,
+  PARLEY_GEMINI_MODELS: optionalString,
+  PARLEY_OPENAI_COMPATIBLE_BASE_URL: optionalString,
+  PARLEY_OPENAI_COMPATIBLE_API_KEY: optionalString,
+  PARLEY_OPENAI_COMPATIBLE_MODELS: optionalString,
+  PARLEY_OPENAI_COMPATIBLE_NAME: z.string().default("OpenAI-compatible"),
+  PARLEY_DEFAULT_MODEL: z.string().trim().min(1).default("gpt-4.1-mini"),
+  PARLEY_LLM_TIMEOUT_SECONDS: z.coerce.number().int().positive().default(60),
 });
 
 /** Parley's configuration, derived from the environment once and passed in. */
@@ -79,6 +94,14 @@ export interface Config {
   aliyunSms?: { accessKeyId: string; accessKeySecret: string; signName: string; templateCode: string; endpoint?: string };
   oidc?: { issuer: string; clientId: string; clientSecret: string; name: string; allowInsecureHttp: boolean };
   wechat?: { appId: string; appSecret: string; openBaseUrl?: string; apiBaseUrl?: string };
+  /** Language-model providers configured by environment (the owner adds more in the console). */
+  llm: {
+    /** The model apps use unless they choose one; `gpt-4.1-mini` by default. */
+    defaultModel: string;
+    /** Idle timeout of one model call: for the answer to start and between two chunks. */
+    timeoutSeconds: number;
+    providers: LlmProviderConfig[];
+  };
 }
 
 /** Thrown when the environment cannot be turned into a configuration. */
@@ -183,5 +206,67 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
         ...(env.WECHAT_API_BASE_URL ? { apiBaseUrl: env.WECHAT_API_BASE_URL } : {}),
       }),
     ),
+    llm: llmConfig(env),
   };
+}
+
+/** One language-model provider set by environment variables. */
+export interface LlmProviderConfig {
+  /** `env-openai`, `env-anthropic`, `env-gemini` or `env-openai-compatible`. */
+  id: string;
+  kind: "openai" | "openai-compatible" | "anthropic" | "gemini";
+  name: string;
+  baseUrl?: string;
+  apiKey?: string;
+  models: string[];
+}
+
+const defaultModelLists = {
+  openai: ["gpt-4.1-mini", "gpt-4.1", "gpt-4.1-nano", "gpt-4o", "gpt-4o-mini"],
+  anthropic: ["claude-sonnet-4-5", "claude-haiku-4-5", "claude-opus-4-1"],
+  gemini: ["gemini-2.5-flash", "gemini-2.5-pro", "gemini-2.5-flash-lite"],
+};
+
+function modelList(value: string | undefined, fallback: string[]): string[] {
+  if (value === undefined) return fallback;
+  return [...new Set(value.split(",").map((id) => id.trim()).filter(Boolean))];
+}
+
+/**
+ * OpenAI is configured by a key or a base URL (a local server may need no key); Anthropic and
+ * Gemini likewise; the OpenAI-compatible entry by its base URL, with its model list required.
+ */
+function llmConfig(env: z.infer<typeof environmentSchema>): Config["llm"] {
+  const providers: LlmProviderConfig[] = [];
+  const add = (entry: LlmProviderConfig) =>
+    providers.push({
+      id: entry.id,
+      kind: entry.kind,
+      name: entry.name,
+      ...(entry.baseUrl ? { baseUrl: entry.baseUrl.replace(/\/+$/, "") } : {}),
+      ...(entry.apiKey ? { apiKey: entry.apiKey } : {}),
+      models: entry.models,
+    });
+  if (env.OPENAI_API_KEY || env.OPENAI_BASE_URL) {
+    add({ id: "env-openai", kind: "openai", name: "OpenAI", baseUrl: env.OPENAI_BASE_URL, apiKey: env.OPENAI_API_KEY, models: modelList(env.PARLEY_OPENAI_MODELS, defaultModelLists.openai) });
+  }
+  if (env.ANTHROPIC_API_KEY || env.ANTHROPIC_BASE_URL) {
+    add({ id: "env-anthropic", kind: "anthropic", name: "Anthropic", baseUrl: env.ANTHROPIC_BASE_URL, apiKey: env.ANTHROPIC_API_KEY, models: modelList(env.PARLEY_ANTHROPIC_MODELS, defaultModelLists.anthropic) });
+  }
+  if (env.GEMINI_API_KEY || env.GEMINI_BASE_URL) {
+    add({ id: "env-gemini", kind: "gemini", name: "Gemini", baseUrl: env.GEMINI_BASE_URL, apiKey: env.GEMINI_API_KEY, models: modelList(env.PARLEY_GEMINI_MODELS, defaultModelLists.gemini) });
+  }
+  if (env.PARLEY_OPENAI_COMPATIBLE_BASE_URL) {
+    const models = modelList(env.PARLEY_OPENAI_COMPATIBLE_MODELS, []);
+    if (models.length === 0) throw new ConfigError("PARLEY_OPENAI_COMPATIBLE_BASE_URL is set: also set PARLEY_OPENAI_COMPATIBLE_MODELS (comma-separated model ids)");
+    add({
+      id: "env-openai-compatible",
+      kind: "openai-compatible",
+      name: env.PARLEY_OPENAI_COMPATIBLE_NAME,
+      baseUrl: env.PARLEY_OPENAI_COMPATIBLE_BASE_URL,
+      apiKey: env.PARLEY_OPENAI_COMPATIBLE_API_KEY,
+      models,
+    });
+  }
+  return { defaultModel: env.PARLEY_DEFAULT_MODEL, timeoutSeconds: env.PARLEY_LLM_TIMEOUT_SECONDS, providers };
 }

@@ -1,6 +1,7 @@
 import type { Config } from "../config";
 import type { Db } from "../db/client";
 import type { Logger } from "../logger";
+import type { ModelCatalog } from "../models/catalog";
 import type { MailSender, OidcClient, SmsSender, WechatOAuthClient } from "../platform/ports";
 import type { Language } from "./messages";
 import type { Throttle } from "./throttle";
@@ -15,6 +16,8 @@ export interface Deps {
   oidc: OidcClient | undefined;
   wechat: WechatOAuthClient | undefined;
   throttle: Throttle;
+  /** Language models: config and console providers plus the offline responder. */
+  models: ModelCatalog;
   /** Current time; tests may pass a fixed clock. */
   now: () => Date;
 }

@@ -1,6 +1,7 @@
 import type { Config } from "../config";
 import type { Db } from "../db/client";
 import type { Logger } from "../logger";
+import { createModelCatalog, type ModelCatalog } from "../models/catalog";
 import { createSmtpMailSender } from "./mail/smtp";
 import { createOidcClient } from "./oauth/oidc";
 import { createWechatOAuthClient } from "./oauth/wechat";
@@ -14,6 +15,7 @@ export function createProviders(config: Config, db: Db, logger: Logger): {
   sms: SmsSender;
   oidc: OidcClient | undefined;
   wechat: WechatOAuthClient | undefined;
+  models: ModelCatalog;
 } {
   const outbox = createOutbox(db, logger);
   return {
@@ -28,5 +30,6 @@ export function createProviders(config: Config, db: Db, logger: Logger): {
         })
       : undefined,
     wechat: config.wechat ? createWechatOAuthClient(config.wechat) : undefined,
+    models: createModelCatalog({ llm: config.llm, db, logger }),
   };
 }

@@ -1,0 +1,165 @@
+import type { Config } from "../config";
+import type { Db } from "../db/client";
+import { modelProviders } from "../db/schema/index";
+import type { Logger } from "../logger";
+import { createOfflineProvider } from "../platform/llm/offline";
+import type { LanguageModelProvider, ModelInfo } from "../platform/llm/types";
+import { createVendorProvider, type VendorSettings } from "../platform/llm/vendors";
+
+/** A model the catalogue can serve, with the provider that serves it. */
+export interface ResolvedModel {
+  provider: LanguageModelProvider;
+  model: ModelInfo;
+}
+
+/** Where a provider entry comes from: environment variables or the owner's console settings. */
+export type ProviderSource = "config" | "console";
+
+/** One provider the catalogue holds, with its origin. */
+export interface CatalogProvider {
+  provider: LanguageModelProvider;
+  name: string;
+  source: ProviderSource;
+}
+
+/**
+ * The models this instance can use. Reads are synchronous over a snapshot; the snapshot is
+ * rebuilt from config plus the enabled `model_providers` rows by {@link ModelCatalog.reload},
+ * which the provider-settings service calls after every change.
+ */
+export interface ModelCatalog {
+  /** The configured default model id (`gpt-4.1-mini` unless PARLEY_DEFAULT_MODEL says otherwise). */
+  readonly defaultModelId: string;
+  /** Every servable model, the offline responder last (always present, `offline: true`). */
+  list(): ModelInfo[];
+  /** The provider and model for an id, or undefined when no enabled provider serves it. */
+  resolve(modelId: string): ResolvedModel | undefined;
+  /**
+   * What the engine uses when {@link resolve} answers undefined: the offline responder, which
+   * answers from knowledge hits or says that no model is configured.
+   */
+  fallback(): ResolvedModel;
+  /** The model a request without a choice gets: the configured default when served, else the offline responder. */
+  defaultModel(): ModelInfo;
+  /** Providers of the current snapshot, console entries first, then config, then offline. */
+  providers(): CatalogProvider[];
+  /** A provider by id (`env-openai`, a row id such as `mp_…`, or `offline`). */
+  provider(id: string): CatalogProvider | undefined;
+  /** Re-reads the owner's rows and rebuilds the snapshot. */
+  reload(): Promise<void>;
+  /** Resolves once the first load of the owner's rows finished (failed loads keep config only). */
+  ready(): Promise<void>;
+}
+
+/** What {@link createModelCatalog} needs. */
+export interface ModelCatalogOptions {
+  llm: Config["llm"];
+  /** Without a database only config providers are served. */
+  db?: Db;
+  logger?: Logger;
+  /** HTTP client handed to every vendor provider. */
+  fetch?: typeof globalThis.fetch;
+}
+
+interface Snapshot {
+  entries: CatalogProvider[];
+  byModel: Map<string, ResolvedModel>;
+  byProvider: Map<string, CatalogProvider>;
+  list: ModelInfo[];
+}
+
+function parseModels(text: string): string[] {
+  try {
+    const value = JSON.parse(text) as unknown;
+    return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string" && item.length > 0) : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Builds the model catalogue from config and the owner's `model_providers` rows. When two
+ * providers offer the same model id, the owner's console entries win over config (they are the
+ * later, deliberate choice), and among entries of one kind the older wins.
+ */
+export function createModelCatalog(options: ModelCatalogOptions): ModelCatalog {
+  const offline = createOfflineProvider();
+  const offlineEntry: CatalogProvider = { provider: offline, name: "Offline responder", source: "config" };
+  const offlineResolved: ResolvedModel = { provider: offline, model: offline.models()[0]! };
+  const timeoutMs = options.llm.timeoutSeconds * 1000;
+  const vendor = (settings: Omit<VendorSettings, "timeoutMs" | "fetch">) =>
+    createVendorProvider({ ...settings, timeoutMs, ...(options.fetch ? { fetch: options.fetch } : {}) });
+
+  const configEntries: CatalogProvider[] = options.llm.providers.map((entry) => ({
+    provider: vendor({
+      id: entry.id,
+      kind: entry.kind,
+      name: entry.name,
+      models: entry.models,
+      ...(entry.baseUrl ? { baseUrl: entry.baseUrl } : {}),
+      ...(entry.apiKey ? { apiKey: entry.apiKey } : {}),
+    }),
+    name: entry.name,
+    source: "config",
+  }));
+
+  const build = (consoleEntries: CatalogProvider[]): Snapshot => {
+    const entries = [...consoleEntries, ...configEntries, offlineEntry];
+    const byModel = new Map<string, ResolvedModel>();
+    const byProvider = new Map<string, CatalogProvider>();
+    for (const entry of entries) {
+      byProvider.set(entry.provider.id, entry);
+      for (const model of entry.provider.models()) {
+        if (!byModel.has(model.id)) byModel.set(model.id, { provider: entry.provider, model });
+      }
+    }
+    return { entries, byModel, byProvider, list: [...byModel.values()].map((resolved) => resolved.model) };
+  };
+
+  let snapshot = build([]);
+  let generation = 0;
+
+  const reload = async () => {
+    if (!options.db) return;
+    const mine = ++generation;
+    const rows = await options.db.select().from(modelProviders).orderBy(modelProviders.createdAt, modelProviders.id).all();
+    const consoleEntries: CatalogProvider[] = [];
+    for (const row of rows) {
+      if (!row.enabled) continue;
+      try {
+        consoleEntries.push({
+          provider: vendor({
+            id: row.id,
+            kind: row.kind,
+            name: row.name,
+            models: parseModels(row.models),
+            ...(row.baseUrl ? { baseUrl: row.baseUrl } : {}),
+            ...(row.apiKey ? { apiKey: row.apiKey } : {}),
+          }),
+          name: row.name,
+          source: "console",
+        });
+      } catch (error) {
+        options.logger?.warn("model provider skipped", { providerId: row.id, reason: error instanceof Error ? error.message : String(error) });
+      }
+    }
+    // A slower, older reload must not overwrite a newer one.
+    if (mine === generation) snapshot = build(consoleEntries);
+  };
+
+  const first = reload().catch((error: unknown) => {
+    options.logger?.error("model providers could not be loaded", { reason: error instanceof Error ? error.message : String(error) });
+  });
+
+  return {
+    defaultModelId: options.llm.defaultModel,
+    list: () => snapshot.list,
+    resolve: (modelId) => snapshot.byModel.get(modelId),
+    fallback: () => offlineResolved,
+    defaultModel: () => (snapshot.byModel.get(options.llm.defaultModel) ?? offlineResolved).model,
+    providers: () => snapshot.entries,
+    provider: (id) => snapshot.byProvider.get(id),
+    reload,
+    ready: () => first,
+  };
+}

@@ -1,0 +1,72 @@
+import type { TokenUsage } from "../platform/llm/types";
+
+/** Integer credits charged per 1,000 prompt tokens and per 1,000 completion tokens. */
+export interface ModelPrice {
+  prompt: number;
+  completion: number;
+}
+
+/**
+ * Per-model credit prices, the one table the engine charges by. One credit is about
+ * US$0.0001 at the vendor's list price, rounded up to whole credits (so no model is free by
+ * accident); prices in yuan were converted at about 7.2 per dollar.
+ */
+export const modelPrices: Readonly<Record<string, ModelPrice>> = {
+  "gpt-4.1": { prompt: 20, completion: 80 },
+  "gpt-4.1-mini": { prompt: 4, completion: 16 },
+  "gpt-4.1-nano": { prompt: 1, completion: 4 },
+  "gpt-4o": { prompt: 25, completion: 100 },
+  "gpt-4o-mini": { prompt: 2, completion: 6 },
+  "gpt-5": { prompt: 13, completion: 100 },
+  "gpt-5-mini": { prompt: 3, completion: 20 },
+  "gpt-5-nano": { prompt: 1, completion: 4 },
+  o3: { prompt: 20, completion: 80 },
+  "o4-mini": { prompt: 11, completion: 44 },
+  "gpt-3.5-turbo": { prompt: 5, completion: 15 },
+  "claude-opus-4-1": { prompt: 150, completion: 750 },
+  "claude-sonnet-4-5": { prompt: 30, completion: 150 },
+  "claude-sonnet-4-0": { prompt: 30, completion: 150 },
+  "claude-haiku-4-5": { prompt: 10, completion: 50 },
+  "claude-3-5-haiku-latest": { prompt: 8, completion: 40 },
+  "gemini-2.5-pro": { prompt: 13, completion: 100 },
+  "gemini-2.5-flash": { prompt: 3, completion: 25 },
+  "gemini-2.5-flash-lite": { prompt: 1, completion: 4 },
+  "gemini-2.0-flash": { prompt: 1, completion: 4 },
+  "deepseek-chat": { prompt: 3, completion: 11 },
+  "deepseek-reasoner": { prompt: 6, completion: 22 },
+  "qwen-max": { prompt: 16, completion: 64 },
+  "qwen-plus": { prompt: 4, completion: 12 },
+  "qwen-turbo": { prompt: 1, completion: 2 },
+  "qwen-long": { prompt: 1, completion: 3 },
+  "moonshot-v1-8k": { prompt: 17, completion: 17 },
+  "moonshot-v1-32k": { prompt: 34, completion: 34 },
+  "moonshot-v1-128k": { prompt: 84, completion: 84 },
+  "kimi-k2-0905-preview": { prompt: 6, completion: 25 },
+  "glm-4-plus": { prompt: 7, completion: 7 },
+  "glm-4-flash": { prompt: 1, completion: 1 },
+  "glm-4.5": { prompt: 3, completion: 11 },
+  // Open models usually run on the owner's own hardware: a token price that only meters use.
+  "llama3.1": { prompt: 1, completion: 1 },
+  "qwen2.5": { prompt: 1, completion: 1 },
+  "parley-offline": { prompt: 0, completion: 0 },
+};
+
+/** The price of a model missing from {@link modelPrices} (a self-hosted or new model). */
+export const defaultModelPrice: ModelPrice = { prompt: 10, completion: 30 };
+
+/** The price row for a model id. */
+export function priceOf(modelId: string): ModelPrice {
+  return modelPrices[modelId] ?? defaultModelPrice;
+}
+
+/**
+ * Credits one answer costs: prompt and completion tokens at the model's per-1,000 prices, the
+ * sum rounded up to a whole credit (a non-free model never charges 0 for a non-empty answer).
+ * Negative or fractional token counts are treated as 0 and rounded down respectively.
+ */
+export function creditsFor(modelId: string, usage: TokenUsage): number {
+  const price = priceOf(modelId);
+  const prompt = Math.max(0, Math.floor(usage.promptTokens));
+  const completion = Math.max(0, Math.floor(usage.completionTokens));
+  return Math.ceil((prompt * price.prompt + completion * price.completion) / 1000);
+}

@@ -1,0 +1,103 @@
+import { describeModel } from "./known-models";
+import { estimatePromptTokens, estimateTokens } from "./tokens";
+import { type LanguageModelProvider, ModelError, type ModelInfo, type ModelRequest, type ModelStreamPart } from "./types";
+
+/** The model id of the offline responder. */
+export const OFFLINE_MODEL_ID = "parley-offline";
+
+/** The provider id of the offline responder. */
+export const OFFLINE_PROVIDER_ID = "offline";
+
+const QUOTE_LIMIT = 600;
+
+const texts = {
+  en: {
+    intro: (source?: string) => (source ? `Here is what I found in "${source}":` : "Here is what I found in the knowledge base:"),
+    also: (sources: string[]) => `Related sources: ${sources.map((source) => `"${source}"`).join(", ")}.`,
+    note: "(Answered from the knowledge base without a language model.)",
+    noModel:
+      "No language model is configured on this Parley server, so I cannot answer this question yet. " +
+      "The owner can add one in the console under Settings → Model providers, or start the server with OPENAI_API_KEY (or ANTHROPIC_API_KEY, GEMINI_API_KEY, or an OpenAI-compatible base URL) set.",
+  },
+  "zh-CN": {
+    intro: (source?: string) => (source ? `在《${source}》中找到以下内容：` : "在知识库中找到以下内容："),
+    also: (sources: string[]) => `相关来源：${sources.map((source) => `《${source}》`).join("、")}。`,
+    note: "（此回答直接来自知识库，未使用语言模型。）",
+    noModel:
+      "本 Parley 服务器尚未配置语言模型，暂时无法回答这个问题。" +
+      "实例所有者可以在控制台的“设置 → 模型供应商”中添加，或在启动服务器时设置 OPENAI_API_KEY（或 ANTHROPIC_API_KEY、GEMINI_API_KEY、OpenAI 兼容接口的地址）。",
+  },
+} as const;
+
+function quote(content: string): string {
+  const trimmed = content.trim().replace(/\s+\n/g, "\n");
+  const cut = trimmed.length > QUOTE_LIMIT ? `${trimmed.slice(0, QUOTE_LIMIT).trimEnd()}…` : trimmed;
+  return cut
+    .split("\n")
+    .map((line) => `> ${line}`)
+    .join("\n");
+}
+
+/**
+ * Composes the offline answer: with knowledge hits, the best one (highest score, else first)
+ * quoted and its source named, then the other hits' sources; without, a plain statement in the
+ * request's language that no model is configured and how to configure one.
+ */
+export function composeOfflineAnswer(request: Pick<ModelRequest, "knowledge" | "language">): string {
+  const language = request.language === "zh-CN" ? "zh-CN" : "en";
+  const text = texts[language];
+  const hits = (request.knowledge ?? []).filter((hit) => hit.content.trim().length > 0);
+  if (hits.length === 0) return text.noModel;
+  const ranked = hits
+    .map((hit, index) => ({ hit, index }))
+    .sort((a, b) => (b.hit.score ?? Number.NEGATIVE_INFINITY) - (a.hit.score ?? Number.NEGATIVE_INFINITY) || a.index - b.index)
+    .map(({ hit }) => hit);
+  const best = ranked[0]!;
+  const others = [...new Set(ranked.slice(1).map((hit) => hit.source).filter((source): source is string => !!source && source !== best.source))];
+  const parts = [text.intro(best.source), quote(best.content)];
+  if (others.length > 0) parts.push(text.also(others));
+  parts.push(text.note);
+  return parts.join("\n\n");
+}
+
+/**
+ * Splits text into word-sized deltas that concatenate back to it: a run of Latin letters or
+ * digits with the spacing after it, or one CJK character (with trailing punctuation) at a time.
+ */
+export function wordDeltas(text: string): string[] {
+  return text.match(/[\u2E80-\u9FFF\uAC00-\uD7AF\uF900-\uFAFF][\u3000-\u303F\uFF00-\uFFEF]*\s*|[^\s\u2E80-\u9FFF\uAC00-\uD7AF\uF900-\uFAFF]+\s*|\s+/gu) ?? [];
+}
+
+/**
+ * The offline responder: always available, needs no network, costs nothing. It answers from
+ * `request.knowledge` when the engine found hits, and otherwise says plainly that no language
+ * model is configured. Usage is estimated with {@link estimateTokens}.
+ */
+export function createOfflineProvider(): LanguageModelProvider {
+  const info: ModelInfo = {
+    id: OFFLINE_MODEL_ID,
+    providerId: OFFLINE_PROVIDER_ID,
+    providerKind: "offline",
+    label: describeModel(OFFLINE_MODEL_ID).label,
+    contextWindow: describeModel(OFFLINE_MODEL_ID).contextWindow,
+    supportsTools: false,
+    offline: true,
+  };
+  return {
+    id: OFFLINE_PROVIDER_ID,
+    kind: "offline",
+    models: () => [info],
+    async *stream(request: ModelRequest): AsyncGenerator<ModelStreamPart> {
+      const answer = composeOfflineAnswer(request);
+      for (const text of wordDeltas(answer)) {
+        if (request.signal?.aborted) throw new ModelError("aborted", "The request was cancelled", { provider: "offline" });
+        yield { type: "text-delta", text };
+      }
+      yield {
+        type: "finish",
+        reason: "stop",
+        usage: { promptTokens: estimatePromptTokens(request.messages), completionTokens: estimateTokens(answer) },
+      };
+    },
+  };
+}
