@@ -47,9 +47,12 @@ function vendorMessage(error: APICallError): string {
   return error.message;
 }
 
+// Google answers a wrong key with 400 INVALID_ARGUMENT rather than 401.
+const BAD_KEY = /API_KEY_INVALID|API key not valid|invalid api key|incorrect api key/i;
+
 function kindForStatus(status: number, text: string): ModelErrorKind {
   if (status === 429) return "rate_limited";
-  if (status === 401 || status === 403) return "auth";
+  if (status === 401 || status === 403 || (status === 400 && BAD_KEY.test(text))) return "auth";
   if (status === 408 || status === 504) return "timeout";
   if (status >= 500) return "unavailable";
   if (CONTEXT_LENGTH.test(text)) return "context_length";
