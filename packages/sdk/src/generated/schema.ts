@@ -2862,6 +2862,1917 @@ export interface paths {
         };
         trace?: never;
     };
+    "/api/v1/app-categories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** App categories (localized) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description App categories (localized) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["AppCategory"][];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/app-groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Role groups and their categories (localized) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Role groups and their categories (localized) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["AppGroup"][];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/apps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Apps of the current space, newest first, with the caller's thumb and collect marks */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description 1-based page number */
+                    pageNo?: number;
+                    /** @description Default 100; larger values are capped at 100 */
+                    pageSize?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Apps of the current space, newest first, with the caller's thumb and collect marks */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["AppPage"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Create an app in the current space */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CreateAppRequest"];
+                };
+            };
+            responses: {
+                /** @description Create an app in the current space */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["AppSeniorDetail"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/apps/{appId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** App detail (basic) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description App detail (basic) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["App"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Delete an app; answers the neighbour to select next */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Delete an app; answers the neighbour to select next */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["DeletedApp"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /** Change an app's settings */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["UpdateAppRequest"];
+                };
+            };
+            responses: {
+                /** @description Change an app's settings */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["AppSeniorDetail"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/v1/apps/{appId}/senior": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** App detail with retrieval, plugin and advanced settings (senior detail) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description App detail with retrieval, plugin and advanced settings (senior detail) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["AppSeniorDetail"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/apps/{appId}/copy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Copy an app (new code, counts reset, not public; rate limits and advanced settings copied) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Copy an app (new code, counts reset, not public; rate limits and advanced settings copied) */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["AppSeniorDetail"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/apps/{appId}/upgrade": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Upgrade a light app to a knowledge app */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Upgrade a light app to a knowledge app */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["AppSeniorDetail"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Only a light app can be upgraded */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/apps/{appId}/thumb": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Thumb an app up (idempotent) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Thumb an app up (idempotent) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["AppThumbState"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        /** Take back a thumb (idempotent) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Take back a thumb (idempotent) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["AppThumbState"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/apps/{appId}/collect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Collect an app (idempotent) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Collect an app (idempotent) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["AppCollectState"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        /** Take an app out of the collection (idempotent) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Take an app out of the collection (idempotent) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["AppCollectState"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/apps/{appId}/advanced-config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Advanced configuration: humanization, manual handover, database settings */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Advanced configuration: humanization, manual handover, database settings */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["AdvancedConfig"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        /** Replace the advanced configuration */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["AdvancedConfig"];
+                };
+            };
+            responses: {
+                /** @description Replace the advanced configuration */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["AdvancedConfig"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/apps/{appId}/rate-limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Rate-limit rules of an app */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Rate-limit rules of an app */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["RateLimitRule"][];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Add a rate-limit rule (one per channel and period) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CreateRateLimitRequest"];
+                };
+            };
+            responses: {
+                /** @description Add a rate-limit rule (one per channel and period) */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["RateLimitRule"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description A rule for this channel and period exists */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/rate-limits/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a rate-limit rule */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Delete a rate-limit rule */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: {
+                                /** @enum {boolean} */
+                                deleted: true;
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /** Change a rate-limit rule */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["UpdateRateLimitRequest"];
+                };
+            };
+            responses: {
+                /** @description Change a rate-limit rule */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["RateLimitRule"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description A rule for this channel and period exists */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/v1/thresholds/{scene}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Threshold configuration of a scene in the current space */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description One of balance-alert */
+                    scene: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Threshold configuration of a scene in the current space */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["ThresholdConfig"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        /** Save the threshold configuration of a scene */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description One of balance-alert */
+                    scene: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["PutThresholdRequest"];
+                };
+            };
+            responses: {
+                /** @description Save the threshold configuration of a scene */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["ThresholdConfig"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3278,6 +5189,877 @@ export interface components {
             creditLimit?: number | null;
             /** Format: date-time */
             expiresAt?: string | null;
+        };
+        AppCategory: {
+            /**
+             * @example customer_service
+             * @enum {string}
+             */
+            id: "customer_service" | "marketing" | "education" | "productivity" | "entertainment" | "other";
+            /**
+             * @description In the request's language
+             * @example Customer service
+             */
+            name: string;
+            /** @example Answer customers' questions and hand over to a person */
+            description: string;
+            /**
+             * @example business
+             * @enum {string}
+             */
+            groupId: "business" | "learning_work" | "life";
+        };
+        AppGroup: {
+            /**
+             * @example business
+             * @enum {string}
+             */
+            id: "business" | "learning_work" | "life";
+            /**
+             * @description In the request's language
+             * @example Business
+             */
+            name: string;
+            /**
+             * @example [
+             *       "customer_service",
+             *       "marketing"
+             *     ]
+             */
+            categoryIds: ("customer_service" | "marketing" | "education" | "productivity" | "entertainment" | "other")[];
+        };
+        AppSeniorDetail: components["schemas"]["App"] & {
+            /**
+             * @description Tokens of retrieved context handed to the model; cannot be 0
+             * @example 4000
+             */
+            retrievalLength: number;
+            /**
+             * @description Bound knowledge bases
+             * @example [
+             *       "kb_01jd7w3k5q9x2m4n6p8r"
+             *     ]
+             */
+            knowledgeBaseIds: string[];
+            /**
+             * @description Bound databases
+             * @example []
+             */
+            databaseIds: string[];
+            /**
+             * @description Semantic, or enhanced (hybrid) retrieval
+             * @example semantic
+             * @enum {string}
+             */
+            retrievalMode: "semantic" | "hybrid";
+            /**
+             * @description Minimum matching degree, 0–1
+             * @example 0.75
+             */
+            similarityThreshold: number;
+            /**
+             * @description Semantic hits; semantic + full-text at most 10 (semantic takes priority)
+             * @example 3
+             */
+            semanticCount: number;
+            /**
+             * @description Full-text hits
+             * @example 1
+             */
+            fullTextCount: number;
+            /**
+             * @description When nothing is found: answer freely, answer noHitText, or transfer to a person
+             * @example default
+             * @enum {string}
+             */
+            noHitStrategy: "default" | "fixed" | "manual";
+            /**
+             * @description Required when noHitStrategy is fixed
+             * @example null
+             */
+            noHitText: string | null;
+            /**
+             * @description Show source citations
+             * @example false
+             */
+            citationEnabled: boolean;
+            /**
+             * @description 0–1; at least the similarity threshold while citations are shown
+             * @example 0.8
+             */
+            citationThreshold: number;
+            /**
+             * @description Plugin codes (custom plg_… codes or built-in names)
+             * @example [
+             *       "current_time"
+             *     ]
+             */
+            plugins: string[];
+            /**
+             * @description Let the model call plugins over several rounds
+             * @example false
+             */
+            multiRoundThinking: boolean;
+            /**
+             * @description Maximum rounds, 1–20
+             * @example 3
+             */
+            maxRounds: number;
+            /**
+             * @description Plugin execution strategy
+             * @example both
+             * @enum {string}
+             */
+            pluginStrategy: "knowledge_first" | "plugin_first" | "both";
+            advancedConfig: components["schemas"]["AdvancedConfig"];
+        };
+        AdvancedConfig: {
+            humanization: components["schemas"]["Humanization"];
+            manualService: components["schemas"]["ManualServiceConfig"];
+            database: components["schemas"]["AppDatabaseSettings"];
+        };
+        Humanization: {
+            /**
+             * @description Send a long answer as several messages
+             * @example false
+             */
+            splitReply: boolean;
+            /**
+             * @description Answer several quick messages together; needs mergeDelaySeconds
+             * @example true
+             */
+            mergeReply: boolean;
+            /**
+             * @description Seconds to wait before merging
+             * @example 5
+             */
+            mergeDelaySeconds?: number | null;
+            /**
+             * @description Seconds to wait before every reply
+             * @example 0
+             */
+            delayReplySeconds: number;
+        };
+        ManualServiceConfig: {
+            triggers: {
+                /**
+                 * @description Keyword match or intent recognition
+                 * @example keyword
+                 * @enum {string}
+                 */
+                type: "keyword" | "intent";
+                /**
+                 * @description The keyword or the intent
+                 * @example human
+                 */
+                content: string;
+            }[];
+            /**
+             * @description Sent to the person when handed over
+             * @example A colleague will be with you shortly.
+             */
+            defaultReply: string | null;
+            /**
+             * @description After handover the AI stays silent, keeps replying, or replies after delayMinutes
+             * @example none
+             * @enum {string}
+             */
+            replyMode: "none" | "continue" | "delayed";
+            /**
+             * @description Required when replyMode is delayed
+             * @example null
+             */
+            delayMinutes?: number | null;
+            notify: {
+                /** @example true */
+                email: boolean;
+                /** @example false */
+                sms: boolean;
+                /** @example false */
+                wechat: boolean;
+                /**
+                 * @description Notify through webhooks; needs at least one webhook
+                 * @default false
+                 * @example false
+                 */
+                webhook: boolean;
+                webhooks: components["schemas"]["HandoverWebhook"][];
+            };
+            /**
+             * @description User ids of space members to notify
+             * @example [
+             *       "usr_01jd7w3k5q9x2m4n6p8r"
+             *     ]
+             */
+            notifyMemberIds: string[];
+            /** @description Properties of the handover summary */
+            summaryTemplate: {
+                /** @example Order number */
+                property: string;
+                /** @example The order the person asks about */
+                content: string;
+                /** @example Digits only */
+                description: string;
+            }[];
+            /**
+             * @description Let the AI tag the customer
+             * @example false
+             */
+            aiTagging: boolean;
+        };
+        HandoverWebhook: {
+            /**
+             * @description DingTalk, Feishu or WeChat Work robot
+             * @example feishu
+             * @enum {string}
+             */
+            kind: "dingtalk" | "feishu" | "wecom";
+            /**
+             * @description Robot webhook URL
+             * @example https://open.feishu.cn/open-apis/bot/v2/hook/xxxx
+             */
+            url: string;
+            /**
+             * @description Signing secret of the robot
+             * @example SEC0123456789
+             */
+            secret: string;
+        };
+        AppDatabaseSettings: {
+            /** @example false */
+            enabled: boolean;
+            /**
+             * @description Bound databases (the same list as the app's databaseIds)
+             * @example []
+             */
+            databaseIds: string[];
+        };
+        App: components["schemas"]["AppSummary"] & {
+            /**
+             * @description Required Markdown, longer than 5 characters; guiding questions are written in square brackets
+             * @example Hi! I can help with your order. [Where is my parcel?] [How do I return an item?]
+             */
+            openingIntroduction: string;
+            /**
+             * @description Required: the instructions the model follows
+             * @example You are a friendly support agent for Acme.
+             */
+            settingsPrompt: string;
+            /**
+             * @description Required; gpt-4.1-mini when omitted on create
+             * @example gpt-4.1-mini
+             */
+            defaultModel: string;
+            /**
+             * @description Models the chat may switch to; the default model is always one of them (added first when missing)
+             * @example [
+             *       "gpt-4.1-mini",
+             *       "gpt-4.1"
+             *     ]
+             */
+            optionalModels: string[];
+            /**
+             * @description Turns of history sent to the model, 0–100
+             * @example 10
+             */
+            memoryTurns: number;
+            /**
+             * @description How long history is kept, 1–43200 minutes
+             * @example 1440
+             */
+            memoryRetentionMinutes: number;
+            /**
+             * @description 0–2
+             * @example 0.7
+             */
+            temperature: number;
+            /**
+             * @description Voice (tone) id for read-aloud
+             * @example null
+             */
+            voice: string | null;
+            /**
+             * @description At most 20 characters
+             * @example Powered by Acme
+             */
+            bottomSlogan: string | null;
+            /**
+             * @description User who created it
+             * @example usr_01jd7w3k5q9x2m4n6p8r
+             */
+            createdBy: string;
+        };
+        AppSummary: {
+            /**
+             * @description App id
+             * @example app_01jd7w3k5q9x2m4n6p8r
+             */
+            id: string;
+            /**
+             * @description Public app code: /app/{code}, and the `model` of the OpenAI-compatible API
+             * @example K7P2QX9MRT
+             */
+            code: string;
+            /**
+             * @description Required; at most 50 characters
+             * @example Support bot
+             */
+            name: string;
+            /**
+             * @example LIGHT
+             * @enum {string}
+             */
+            type: "LIGHT" | "KNOWLEDGE" | "AGENT" | "WORKFLOW";
+            /**
+             * @description Required; longer than 5 characters
+             * @example Answers questions about orders and returns
+             */
+            description: string;
+            /**
+             * @description Required; the default avatar (/assets/default-app-avatar.png) is refused when isPublic
+             * @example https://cdn.example.com/avatars/support.png
+             */
+            avatarUrl: string;
+            /**
+             * @description Published to the square
+             * @example false
+             */
+            isPublic: boolean;
+            /**
+             * @description Required; one of customer_service, marketing, education, productivity, entertainment, other (see /api/v1/app-categories)
+             * @example customer_service
+             */
+            category: string;
+            /**
+             * @description Thumbs up
+             * @example 12
+             */
+            thumbCount: number;
+            /**
+             * @description Collections
+             * @example 3
+             */
+            collectCount: number;
+            /**
+             * @description Whether the caller gave a thumb
+             * @example false
+             */
+            thumbed: boolean;
+            /**
+             * @description Whether the caller collected it
+             * @example true
+             */
+            collected: boolean;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T08:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T08:00:00.000Z
+             */
+            updatedAt: string;
+        };
+        CreateAppRequest: {
+            /**
+             * @description LIGHT (default), KNOWLEDGE or AGENT
+             * @example LIGHT
+             * @enum {string}
+             */
+            type?: "LIGHT" | "KNOWLEDGE" | "AGENT";
+            /**
+             * @description Required; at most 50 characters
+             * @example Support bot
+             */
+            name: string;
+            /**
+             * @description Required; longer than 5 characters
+             * @example Answers questions about orders and returns
+             */
+            description: string;
+            /**
+             * @description Required Markdown, longer than 5 characters; guiding questions are written in square brackets
+             * @example Hi! I can help with your order. [Where is my parcel?] [How do I return an item?]
+             */
+            openingIntroduction: string;
+            /**
+             * @description Required; the default avatar (/assets/default-app-avatar.png) is refused when isPublic
+             * @example https://cdn.example.com/avatars/support.png
+             */
+            avatarUrl: string;
+            /**
+             * @description Required; one of customer_service, marketing, education, productivity, entertainment, other (see /api/v1/app-categories)
+             * @example customer_service
+             */
+            category: string;
+            /**
+             * @description Required: the instructions the model follows
+             * @example You are a friendly support agent for Acme.
+             */
+            settingsPrompt: string;
+            /**
+             * @description Published to the square
+             * @example false
+             */
+            isPublic?: boolean;
+            /**
+             * @description Required; gpt-4.1-mini when omitted on create
+             * @example gpt-4.1-mini
+             */
+            defaultModel?: string;
+            /**
+             * @description Models the chat may switch to; the default model is always one of them (added first when missing)
+             * @example [
+             *       "gpt-4.1-mini",
+             *       "gpt-4.1"
+             *     ]
+             */
+            optionalModels?: string[];
+            /**
+             * @description Turns of history sent to the model, 0–100
+             * @example 10
+             */
+            memoryTurns?: number;
+            /**
+             * @description How long history is kept, 1–43200 minutes
+             * @example 1440
+             */
+            memoryRetentionMinutes?: number;
+            /**
+             * @description 0–2
+             * @example 0.7
+             */
+            temperature?: number;
+            /**
+             * @description Tokens of retrieved context handed to the model; cannot be 0
+             * @example 4000
+             */
+            retrievalLength?: number;
+            /**
+             * @description Bound knowledge bases
+             * @example [
+             *       "kb_01jd7w3k5q9x2m4n6p8r"
+             *     ]
+             */
+            knowledgeBaseIds?: string[];
+            /**
+             * @description Bound databases
+             * @example []
+             */
+            databaseIds?: string[];
+            /**
+             * @description Semantic, or enhanced (hybrid) retrieval
+             * @example semantic
+             * @enum {string}
+             */
+            retrievalMode?: "semantic" | "hybrid";
+            /**
+             * @description Minimum matching degree, 0–1
+             * @example 0.75
+             */
+            similarityThreshold?: number;
+            /**
+             * @description Semantic hits; semantic + full-text at most 10 (semantic takes priority)
+             * @example 3
+             */
+            semanticCount?: number;
+            /**
+             * @description Full-text hits
+             * @example 1
+             */
+            fullTextCount?: number;
+            /**
+             * @description When nothing is found: answer freely, answer noHitText, or transfer to a person
+             * @example default
+             * @enum {string}
+             */
+            noHitStrategy?: "default" | "fixed" | "manual";
+            /**
+             * @description Required when noHitStrategy is fixed
+             * @example null
+             */
+            noHitText?: string | null;
+            /**
+             * @description Show source citations
+             * @example false
+             */
+            citationEnabled?: boolean;
+            /**
+             * @description 0–1; at least the similarity threshold while citations are shown
+             * @example 0.8
+             */
+            citationThreshold?: number;
+            /**
+             * @description Plugin codes (custom plg_… codes or built-in names)
+             * @example [
+             *       "current_time"
+             *     ]
+             */
+            plugins?: string[];
+            /**
+             * @description Let the model call plugins over several rounds
+             * @example false
+             */
+            multiRoundThinking?: boolean;
+            /**
+             * @description Maximum rounds, 1–20
+             * @example 3
+             */
+            maxRounds?: number;
+            /**
+             * @description Plugin execution strategy
+             * @example both
+             * @enum {string}
+             */
+            pluginStrategy?: "knowledge_first" | "plugin_first" | "both";
+            /**
+             * @description Voice (tone) id for read-aloud
+             * @example null
+             */
+            voice?: string | null;
+            /**
+             * @description At most 20 characters
+             * @example Powered by Acme
+             */
+            bottomSlogan?: string | null;
+        };
+        AppPage: {
+            items: components["schemas"]["AppSummary"][];
+            /**
+             * @description Apps in the space
+             * @example 1
+             */
+            total: number;
+            /** @example 1 */
+            pageNo: number;
+            /**
+             * @description The page size applied (after the cap)
+             * @example 100
+             */
+            pageSize: number;
+        };
+        UpdateAppRequest: {
+            /**
+             * @description Required; at most 50 characters
+             * @example Support bot
+             */
+            name?: string;
+            /**
+             * @description Required; longer than 5 characters
+             * @example Answers questions about orders and returns
+             */
+            description?: string;
+            /**
+             * @description Required Markdown, longer than 5 characters; guiding questions are written in square brackets
+             * @example Hi! I can help with your order. [Where is my parcel?] [How do I return an item?]
+             */
+            openingIntroduction?: string;
+            /**
+             * @description Required; the default avatar (/assets/default-app-avatar.png) is refused when isPublic
+             * @example https://cdn.example.com/avatars/support.png
+             */
+            avatarUrl?: string;
+            /**
+             * @description Published to the square
+             * @example false
+             */
+            isPublic?: boolean;
+            /**
+             * @description Required; one of customer_service, marketing, education, productivity, entertainment, other (see /api/v1/app-categories)
+             * @example customer_service
+             */
+            category?: string;
+            /**
+             * @description Required: the instructions the model follows
+             * @example You are a friendly support agent for Acme.
+             */
+            settingsPrompt?: string;
+            /**
+             * @description Required; gpt-4.1-mini when omitted on create
+             * @example gpt-4.1-mini
+             */
+            defaultModel?: string;
+            /**
+             * @description Models the chat may switch to; the default model is always one of them (added first when missing)
+             * @example [
+             *       "gpt-4.1-mini",
+             *       "gpt-4.1"
+             *     ]
+             */
+            optionalModels?: string[];
+            /**
+             * @description Turns of history sent to the model, 0–100
+             * @example 10
+             */
+            memoryTurns?: number;
+            /**
+             * @description How long history is kept, 1–43200 minutes
+             * @example 1440
+             */
+            memoryRetentionMinutes?: number;
+            /**
+             * @description 0–2
+             * @example 0.7
+             */
+            temperature?: number;
+            /**
+             * @description Tokens of retrieved context handed to the model; cannot be 0
+             * @example 4000
+             */
+            retrievalLength?: number;
+            /**
+             * @description Bound knowledge bases
+             * @example [
+             *       "kb_01jd7w3k5q9x2m4n6p8r"
+             *     ]
+             */
+            knowledgeBaseIds?: string[];
+            /**
+             * @description Bound databases
+             * @example []
+             */
+            databaseIds?: string[];
+            /**
+             * @description Semantic, or enhanced (hybrid) retrieval
+             * @example semantic
+             * @enum {string}
+             */
+            retrievalMode?: "semantic" | "hybrid";
+            /**
+             * @description Minimum matching degree, 0–1
+             * @example 0.75
+             */
+            similarityThreshold?: number;
+            /**
+             * @description Semantic hits; semantic + full-text at most 10 (semantic takes priority)
+             * @example 3
+             */
+            semanticCount?: number;
+            /**
+             * @description Full-text hits
+             * @example 1
+             */
+            fullTextCount?: number;
+            /**
+             * @description When nothing is found: answer freely, answer noHitText, or transfer to a person
+             * @example default
+             * @enum {string}
+             */
+            noHitStrategy?: "default" | "fixed" | "manual";
+            /**
+             * @description Required when noHitStrategy is fixed
+             * @example null
+             */
+            noHitText?: string | null;
+            /**
+             * @description Show source citations
+             * @example false
+             */
+            citationEnabled?: boolean;
+            /**
+             * @description 0–1; at least the similarity threshold while citations are shown
+             * @example 0.8
+             */
+            citationThreshold?: number;
+            /**
+             * @description Plugin codes (custom plg_… codes or built-in names)
+             * @example [
+             *       "current_time"
+             *     ]
+             */
+            plugins?: string[];
+            /**
+             * @description Let the model call plugins over several rounds
+             * @example false
+             */
+            multiRoundThinking?: boolean;
+            /**
+             * @description Maximum rounds, 1–20
+             * @example 3
+             */
+            maxRounds?: number;
+            /**
+             * @description Plugin execution strategy
+             * @example both
+             * @enum {string}
+             */
+            pluginStrategy?: "knowledge_first" | "plugin_first" | "both";
+            /**
+             * @description Voice (tone) id for read-aloud
+             * @example null
+             */
+            voice?: string | null;
+            /**
+             * @description At most 20 characters
+             * @example Powered by Acme
+             */
+            bottomSlogan?: string | null;
+        };
+        DeletedApp: {
+            /** @enum {boolean} */
+            deleted: true;
+            /**
+             * @description The neighbour to select next, or null when no app remains (go home)
+             * @example app_01jd7w3k5q9x2m4n6p8s
+             */
+            nextAppId: string | null;
+        };
+        AppThumbState: {
+            /**
+             * @description Whether the caller gave a thumb
+             * @example false
+             */
+            thumbed: boolean;
+            /**
+             * @description Thumbs up
+             * @example 12
+             */
+            thumbCount: number;
+        };
+        AppCollectState: {
+            /**
+             * @description Whether the caller collected it
+             * @example true
+             */
+            collected: boolean;
+            /**
+             * @description Collections
+             * @example 3
+             */
+            collectCount: number;
+        };
+        RateLimitRule: {
+            /** @example rlr_01jd7w3k5q9x2m4n6p8r */
+            id: string;
+            /**
+             * @description App id
+             * @example app_01jd7w3k5q9x2m4n6p8r
+             */
+            appId: string;
+            /**
+             * @description all, personal subscription, enterprise official account, or WeChat Work internal app
+             * @example all
+             * @enum {string}
+             */
+            targetChannel: "all" | "personal" | "official_account" | "wecom_internal";
+            /**
+             * @example minute
+             * @enum {string}
+             */
+            periodUnit: "second" | "minute" | "hour" | "day";
+            /**
+             * @description Messages per single user per period; cannot be 0
+             * @example 5
+             */
+            count: number;
+            /**
+             * @description Sent when exceeded; null (the default) sends nothing
+             * @example You are sending messages too fast.
+             */
+            replyWhenExceeded: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T08:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T08:00:00.000Z
+             */
+            updatedAt: string;
+        };
+        CreateRateLimitRequest: {
+            /**
+             * @description all, personal subscription, enterprise official account, or WeChat Work internal app
+             * @example all
+             * @enum {string}
+             */
+            targetChannel: "all" | "personal" | "official_account" | "wecom_internal";
+            /**
+             * @example minute
+             * @enum {string}
+             */
+            periodUnit: "second" | "minute" | "hour" | "day";
+            /**
+             * @description Messages per single user per period; cannot be 0
+             * @example 5
+             */
+            count: number;
+            /**
+             * @description Sent when exceeded; null (the default) sends nothing
+             * @example You are sending messages too fast.
+             */
+            replyWhenExceeded?: string | null;
+        };
+        UpdateRateLimitRequest: {
+            /**
+             * @description all, personal subscription, enterprise official account, or WeChat Work internal app
+             * @example all
+             * @enum {string}
+             */
+            targetChannel?: "all" | "personal" | "official_account" | "wecom_internal";
+            /**
+             * @example minute
+             * @enum {string}
+             */
+            periodUnit?: "second" | "minute" | "hour" | "day";
+            /**
+             * @description Messages per single user per period; cannot be 0
+             * @example 5
+             */
+            count?: number;
+            /**
+             * @description Sent when exceeded; null (the default) sends nothing
+             * @example You are sending messages too fast.
+             */
+            replyWhenExceeded?: string | null;
+        };
+        ThresholdConfig: {
+            /**
+             * @example balance-alert
+             * @enum {string}
+             */
+            scene: "balance-alert";
+            config: components["schemas"]["BalanceAlertConfig"];
+            /**
+             * Format: date-time
+             * @example 2026-11-21T08:00:00.000Z
+             */
+            updatedAt: string | null;
+        };
+        /** @description Null until saved */
+        BalanceAlertConfig: {
+            /** @example true */
+            enabled: boolean;
+            /**
+             * @description Alert when the credit balance falls below this; required
+             * @example 1000
+             */
+            threshold: number;
+            notify: {
+                /** @example true */
+                email: boolean;
+                /** @example false */
+                sms: boolean;
+            };
+        } | null;
+        PutThresholdRequest: {
+            /**
+             * @description Default true
+             * @example true
+             */
+            enabled?: boolean;
+            /**
+             * @description Required
+             * @example 1000
+             */
+            threshold?: number | null;
+            /** @description Default e-mail on, SMS off */
+            notify?: {
+                email?: boolean;
+                sms?: boolean;
+            };
         };
     };
     responses: never;

@@ -1,0 +1,143 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apps } from "../db/schema/index";
+import { createTestContext, registerUser, type TestContext, type TestUser } from "../testing/harness";
+import { expectError, expectOk } from "../testing/flows";
+import { advancedConfigSchema, appSeniorSchema } from "./schemas";
+import { getAppForChat } from "./service/index";
+import { createAppVia } from "./testing";
+
+let ctx: TestContext;
+let user: TestUser;
+let appId: string;
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  user = await registerUser(ctx, "advanced@example.com");
+  appId = (await createAppVia(ctx, user)).id;
+});
+afterAll(async () => ctx.close());
+
+function fullConfig(overrides: { humanization?: object; manualService?: object; notify?: object; database?: object } = {}) {
+  return {
+    humanization: { splitReply: true, mergeReply: true, mergeDelaySeconds: 8, delayReplySeconds: 2, ...overrides.humanization },
+    manualService: {
+      triggers: [
+        { type: "keyword", content: " human " },
+        { type: "intent", content: "wants a refund" },
+      ],
+      defaultReply: "A colleague will be with you shortly.",
+      replyMode: "delayed",
+      delayMinutes: 15,
+      notify: {
+        email: true,
+        sms: false,
+        wechat: true,
+        webhook: true,
+        webhooks: [{ kind: "feishu", url: "https://open.feishu.cn/open-apis/bot/v2/hook/abc", secret: "SEC123" }],
+        ...overrides.notify,
+      },
+      notifyMemberIds: [user.user.id],
+      summaryTemplate: [{ property: "Order number", content: "The order asked about", description: "Digits only" }],
+      aiTagging: true,
+      ...overrides.manualService,
+    },
+    database: { enabled: true, databaseIds: ["db_1", "db_2"], ...overrides.database },
+  };
+}
+
+const put = (json: unknown) => ctx.request(`/api/v1/apps/${appId}/advanced-config`, { method: "PUT", token: user.token, json });
+const get = async () => expectOk(await ctx.request(`/api/v1/apps/${appId}/advanced-config`, { token: user.token }), 200, advancedConfigSchema);
+
+describe("advanced configuration", () => {
+  it("starts from defaults", async () => {
+    expect(await get()).toEqual({
+      humanization: { splitReply: false, mergeReply: false, mergeDelaySeconds: null, delayReplySeconds: 0 },
+      manualService: {
+        triggers: [],
+        defaultReply: null,
+        replyMode: "none",
+        delayMinutes: null,
+        notify: { email: false, sms: false, wechat: false, webhook: false, webhooks: [] },
+        notifyMemberIds: [],
+        summaryTemplate: [],
+        aiTagging: false,
+      },
+      database: { enabled: false, databaseIds: [] },
+    });
+  });
+
+  it("round-trips; the database list is the app's bound databases", async () => {
+    const saved = await expectOk(await put(fullConfig()), 200, advancedConfigSchema);
+    const expected = fullConfig();
+    expected.manualService.triggers[0]!.content = "human";
+    expect(saved).toEqual(expected);
+    expect(await get()).toEqual(expected);
+
+    const row = await ctx.deps.db.select().from(apps).where(eq(apps.id, appId)).get();
+    expect(row?.databaseIds).toBe('["db_1","db_2"]');
+    expect(JSON.parse(row!.advancedConfig)).toMatchObject({ humanization: { mergeDelaySeconds: 8 }, database: { enabled: true } });
+    expect(JSON.parse(row!.advancedConfig).database).not.toHaveProperty("databaseIds");
+
+    const senior = await expectOk(await ctx.request(`/api/v1/apps/${appId}/senior`, { token: user.token }), 200, appSeniorSchema);
+    expect(senior.databaseIds).toEqual(["db_1", "db_2"]);
+    expect(senior.advancedConfig).toEqual(expected);
+    expect((await getAppForChat(ctx.deps, { appId })).advancedConfig.humanization).toEqual(expected.humanization);
+  });
+
+  it("merge reply needs a delay time", async () => {
+    const before = await get();
+    await expectError(await put(fullConfig({ humanization: { mergeDelaySeconds: null } })), 400, {
+      field: "humanization.mergeDelaySeconds",
+      message: "Merge reply needs a delay time",
+    });
+    const withoutDelay = fullConfig();
+    delete (withoutDelay.humanization as { mergeDelaySeconds?: number }).mergeDelaySeconds;
+    await expectError(await put(withoutDelay), 400, { field: "humanization.mergeDelaySeconds" });
+    await expectError(await put(fullConfig({ humanization: { mergeDelaySeconds: 0 } })), 400, { field: "humanization.mergeDelaySeconds" });
+    expect(await get()).toEqual(before);
+    // Without merging, no delay is needed.
+    const saved = await expectOk(await put(fullConfig({ humanization: { mergeReply: false, mergeDelaySeconds: null } })), 200, advancedConfigSchema);
+    expect(saved.humanization).toMatchObject({ mergeReply: false, mergeDelaySeconds: null });
+  });
+
+  it("the webhook channel needs webhook config", async () => {
+    await expectError(await put(fullConfig({ notify: { webhooks: [] } })), 400, {
+      field: "manualService.notify.webhooks",
+      message: "The webhook channel needs a webhook URL and secret",
+    });
+    await expectError(await put(fullConfig({ notify: { webhooks: [{ kind: "dingtalk", url: "not a url", secret: "s" }] } })), 400, {
+      field: "manualService.notify.webhooks.0.url",
+    });
+    await expectError(await put(fullConfig({ notify: { webhooks: [{ kind: "wecom", url: "https://qyapi.weixin.qq.com/x", secret: " " }] } })), 400, {
+      field: "manualService.notify.webhooks.0.secret",
+    });
+    await expectError(await put(fullConfig({ notify: { webhooks: [{ kind: "slack", url: "https://x", secret: "s" }] } })), 400, {
+      field: "manualService.notify.webhooks.0.kind",
+    });
+    const off = await expectOk(await put(fullConfig({ notify: { webhook: false, webhooks: [] } })), 200, advancedConfigSchema);
+    expect(off.manualService.notify).toMatchObject({ webhook: false, webhooks: [] });
+  });
+
+  it("delayed reply needs minutes; other handover fields are checked", async () => {
+    await expectError(await put(fullConfig({ manualService: { delayMinutes: null } })), 400, { field: "manualService.delayMinutes" });
+    await expectError(await put(fullConfig({ manualService: { triggers: [{ type: "keyword", content: "  " }] } })), 400, { field: "manualService.triggers.0.content" });
+    await expectError(await put(fullConfig({ manualService: { triggers: [{ type: "regex", content: "x" }] } })), 400, { field: "manualService.triggers.0.type" });
+    await expectError(await put(fullConfig({ manualService: { replyMode: "sometimes" } })), 400, { field: "manualService.replyMode" });
+    await expectError(await put(fullConfig({ manualService: { summaryTemplate: [{ property: "", content: "c", description: "d" }] } })), 400, {
+      field: "manualService.summaryTemplate.0.property",
+    });
+    const stranger = await registerUser(ctx, "stranger@example.com");
+    await expectError(await put(fullConfig({ manualService: { notifyMemberIds: [user.user.id, stranger.user.id] } })), 400, {
+      field: "manualService.notifyMemberIds.1",
+      message: "Only members of this space can be notified",
+    });
+    const continuing = await expectOk(await put(fullConfig({ manualService: { replyMode: "continue", delayMinutes: 30 } })), 200, advancedConfigSchema);
+    expect(continuing.manualService).toMatchObject({ replyMode: "continue", delayMinutes: null });
+  });
+
+  it("answers 404 for an unknown app", async () => {
+    await expectError(await ctx.request("/api/v1/apps/app_nope/advanced-config", { token: user.token }), 404);
+    await expectError(await ctx.request("/api/v1/apps/app_nope/advanced-config", { method: "PUT", token: user.token, json: fullConfig() }), 404);
+  });
+});

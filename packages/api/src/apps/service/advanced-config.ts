@@ -1,0 +1,180 @@
+import { and, eq, inArray } from "drizzle-orm";
+import { apps, spaceMembers } from "../../db/schema/index";
+import { fail } from "../../errors";
+import type { Auth, Deps } from "../../http/context";
+import { loadApp, parseJsonArray } from "./load";
+
+/** Humanization (spec §3): how replies are shaped in time. */
+export interface Humanization {
+  /** Send a long answer as several messages. */
+  splitReply: boolean;
+  /** Wait for a person's messages to settle and answer them together. */
+  mergeReply: boolean;
+  /** How long to wait before merging; required when `mergeReply`. */
+  mergeDelaySeconds: number | null;
+  /** Delay before every reply. */
+  delayReplySeconds: number;
+}
+
+/** Kinds of chat webhook the handover notice can go to. */
+export const webhookKinds = ["dingtalk", "feishu", "wecom"] as const;
+
+/** Reply modes after handover (spec §4): silent, keep replying, or reply after a delay. */
+export const manualReplyModes = ["none", "continue", "delayed"] as const;
+
+/** How a handover is triggered. */
+export const manualTriggerTypes = ["keyword", "intent"] as const;
+
+/** Manual-service (handover) configuration (spec §3). */
+export interface ManualService {
+  triggers: { type: (typeof manualTriggerTypes)[number]; content: string }[];
+  defaultReply: string | null;
+  replyMode: (typeof manualReplyModes)[number];
+  /** Required when `replyMode` is `delayed`. */
+  delayMinutes: number | null;
+  notify: {
+    email: boolean;
+    sms: boolean;
+    wechat: boolean;
+    /** The webhook channel; needs at least one webhook when on. */
+    webhook: boolean;
+    webhooks: { kind: (typeof webhookKinds)[number]; url: string; secret: string }[];
+  };
+  /** User ids of space members to notify. */
+  notifyMemberIds: string[];
+  summaryTemplate: { property: string; content: string; description: string }[];
+  aiTagging: boolean;
+}
+
+/** Database settings of an app; `databaseIds` is the app's bound databases. */
+export interface DatabaseSettings {
+  enabled: boolean;
+  databaseIds: string[];
+}
+
+/** The app's advanced configuration as stored and answered. */
+export interface AdvancedConfig {
+  humanization: Humanization;
+  manualService: ManualService;
+  database: DatabaseSettings;
+}
+
+/** What a client sends: the optional delays may be left out. */
+export interface AdvancedConfigInput {
+  humanization: Omit<Humanization, "mergeDelaySeconds"> & { mergeDelaySeconds?: number | null | undefined };
+  manualService: Omit<ManualService, "delayMinutes"> & { delayMinutes?: number | null | undefined };
+  database: DatabaseSettings;
+}
+
+/** Advanced configuration of an app that has never saved one. */
+export function defaultAdvancedConfig(): AdvancedConfig {
+  return {
+    humanization: { splitReply: false, mergeReply: false, mergeDelaySeconds: null, delayReplySeconds: 0 },
+    manualService: {
+      triggers: [],
+      defaultReply: null,
+      replyMode: "none",
+      delayMinutes: null,
+      notify: { email: false, sms: false, wechat: false, webhook: false, webhooks: [] },
+      notifyMemberIds: [],
+      summaryTemplate: [],
+      aiTagging: false,
+    },
+    database: { enabled: false, databaseIds: [] },
+  };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Reads the stored JSON column, filling anything missing with defaults, so that rows written
+ * before a setting existed still parse.
+ */
+export function parseAdvancedConfig(stored: string, databaseIds: string[]): AdvancedConfig {
+  const defaults = defaultAdvancedConfig();
+  let raw: unknown;
+  try {
+    raw = JSON.parse(stored);
+  } catch {
+    raw = {};
+  }
+  const value = isRecord(raw) ? raw : {};
+  const humanization = isRecord(value.humanization) ? value.humanization : {};
+  const manual = isRecord(value.manualService) ? value.manualService : {};
+  const notify = isRecord(manual.notify) ? manual.notify : {};
+  const database = isRecord(value.database) ? value.database : {};
+  return {
+    humanization: { ...defaults.humanization, ...humanization } as Humanization,
+    manualService: {
+      ...defaults.manualService,
+      ...manual,
+      notify: { ...defaults.manualService.notify, ...notify },
+    } as ManualService,
+    database: { enabled: database.enabled === true, databaseIds },
+  };
+}
+
+/** Checks the rules of spec §5 that the request's shape alone cannot express. */
+async function checkAdvancedConfig(deps: Deps, spaceId: string, config: AdvancedConfig) {
+  const { humanization, manualService } = config;
+  if (humanization.mergeReply && !(humanization.mergeDelaySeconds && humanization.mergeDelaySeconds > 0)) {
+    throw fail.invalid("merge_reply_needs_delay", "humanization.mergeDelaySeconds");
+  }
+  if (manualService.replyMode === "delayed" && !(manualService.delayMinutes && manualService.delayMinutes > 0)) {
+    throw fail.invalid("delayed_reply_needs_minutes", "manualService.delayMinutes");
+  }
+  manualService.triggers.forEach((trigger, index) => {
+    if (!trigger.content.trim()) throw fail.invalid("manual_trigger_content_required", `manualService.triggers.${index}.content`);
+  });
+  const { notify } = manualService;
+  if (notify.webhook && notify.webhooks.length === 0) throw fail.invalid("webhook_config_required", "manualService.notify.webhooks");
+  notify.webhooks.forEach((webhook, index) => {
+    if (!/^https?:\/\/\S+$/i.test(webhook.url.trim())) throw fail.invalid("webhook_config_required", `manualService.notify.webhooks.${index}.url`);
+    if (!webhook.secret.trim()) throw fail.invalid("webhook_config_required", `manualService.notify.webhooks.${index}.secret`);
+  });
+  manualService.summaryTemplate.forEach((entry, index) => {
+    if (!entry.property.trim()) throw fail.invalid("summary_property_required", `manualService.summaryTemplate.${index}.property`);
+  });
+  const memberIds = [...new Set(manualService.notifyMemberIds)];
+  if (memberIds.length > 0) {
+    const found = await deps.db
+      .select({ userId: spaceMembers.userId })
+      .from(spaceMembers)
+      .where(and(eq(spaceMembers.spaceId, spaceId), inArray(spaceMembers.userId, memberIds)));
+    const known = new Set(found.map((row) => row.userId));
+    const index = manualService.notifyMemberIds.findIndex((id) => !known.has(id));
+    if (index >= 0) throw fail.invalid("notify_member_unknown", `manualService.notifyMemberIds.${index}`);
+  }
+}
+
+/** The advanced configuration of an app of the caller's space. */
+export async function getAdvancedConfig(deps: Deps, auth: Auth, appId: string): Promise<AdvancedConfig> {
+  const row = await loadApp(deps, auth.spaceId, appId);
+  return parseAdvancedConfig(row.advancedConfig, parseJsonArray(row.databaseIds));
+}
+
+/** Replaces the advanced configuration after checking it; answers what was stored. */
+export async function putAdvancedConfig(deps: Deps, auth: Auth, appId: string, input: AdvancedConfigInput): Promise<AdvancedConfig> {
+  await loadApp(deps, auth.spaceId, appId);
+  const config: AdvancedConfig = {
+    humanization: { ...input.humanization, mergeDelaySeconds: input.humanization.mergeDelaySeconds ?? null },
+    manualService: {
+      ...input.manualService,
+      triggers: input.manualService.triggers.map((trigger) => ({ type: trigger.type, content: trigger.content.trim() })),
+      defaultReply: input.manualService.defaultReply?.trim() || null,
+      delayMinutes: input.manualService.replyMode === "delayed" ? (input.manualService.delayMinutes ?? null) : null,
+      notifyMemberIds: [...new Set(input.manualService.notifyMemberIds)],
+    },
+    database: { enabled: input.database.enabled, databaseIds: [...new Set(input.database.databaseIds)] },
+  };
+  await checkAdvancedConfig(deps, auth.spaceId, config);
+  const { databaseIds, ...databaseRest } = config.database;
+  const stored = { humanization: config.humanization, manualService: config.manualService, database: databaseRest };
+  await deps.db
+    .update(apps)
+    .set({ advancedConfig: JSON.stringify(stored), databaseIds: JSON.stringify(databaseIds), updatedAt: deps.now().toISOString() })
+    .where(and(eq(apps.id, appId), eq(apps.spaceId, auth.spaceId)));
+  return getAdvancedConfig(deps, auth, appId);
+}

@@ -1,0 +1,262 @@
+import { and, count, desc, eq, inArray } from "drizzle-orm";
+import { newId, newShortCode } from "../../crypto";
+import { appReactions, apps, rateLimitRules } from "../../db/schema/index";
+import { fail } from "../../errors";
+import type { Auth, Deps } from "../../http/context";
+import { parseAdvancedConfig } from "./advanced-config";
+import { APP_PAGE_SIZE } from "./catalogue";
+import { type AppRow, loadApp, settingsOf } from "./load";
+import { type AppSettings, checkAppSettings, type creatableAppTypes, defaultAppSettings, normalizeAppSettings } from "./rules";
+
+/** What creating an app takes: its kind and any settings (the rules decide what is missing). */
+export type CreateAppInput = Partial<AppSettings> & { type?: (typeof creatableAppTypes)[number] };
+
+/** What an update may change. */
+export type UpdateAppInput = Partial<AppSettings>;
+
+/** The caller's marks on an app. */
+interface Marks {
+  thumbed: boolean;
+  collected: boolean;
+}
+
+function columnsOf(settings: AppSettings) {
+  return {
+    ...settings,
+    optionalModels: JSON.stringify(settings.optionalModels),
+    knowledgeBaseIds: JSON.stringify(settings.knowledgeBaseIds),
+    databaseIds: JSON.stringify(settings.databaseIds),
+    plugins: JSON.stringify(settings.plugins),
+  };
+}
+
+/** The list entry of an app. */
+export function appSummaryView(row: AppRow, marks: Marks) {
+  return {
+    id: row.id,
+    code: row.code,
+    name: row.name,
+    type: row.type,
+    description: row.description,
+    avatarUrl: row.avatarUrl,
+    isPublic: row.isPublic,
+    category: row.category,
+    thumbCount: row.thumbCount,
+    collectCount: row.collectCount,
+    thumbed: marks.thumbed,
+    collected: marks.collected,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+/** The basic detail of an app: what the Basic tab and the chat page show. */
+export function appView(row: AppRow, marks: Marks) {
+  const settings = settingsOf(row);
+  return {
+    ...appSummaryView(row, marks),
+    openingIntroduction: row.openingIntroduction,
+    settingsPrompt: row.settingsPrompt,
+    defaultModel: row.defaultModel,
+    optionalModels: settings.optionalModels,
+    memoryTurns: row.memoryTurns,
+    memoryRetentionMinutes: row.memoryRetentionMinutes,
+    temperature: row.temperature,
+    voice: row.voice,
+    bottomSlogan: row.bottomSlogan,
+    createdBy: row.createdBy,
+  };
+}
+
+/** The "senior" detail: the basic detail plus retrieval, plugin and advanced settings. */
+export function appSeniorView(row: AppRow, marks: Marks) {
+  const settings = settingsOf(row);
+  return {
+    ...appView(row, marks),
+    retrievalLength: settings.retrievalLength,
+    knowledgeBaseIds: settings.knowledgeBaseIds,
+    databaseIds: settings.databaseIds,
+    retrievalMode: settings.retrievalMode,
+    similarityThreshold: settings.similarityThreshold,
+    semanticCount: settings.semanticCount,
+    fullTextCount: settings.fullTextCount,
+    noHitStrategy: settings.noHitStrategy,
+    noHitText: settings.noHitText,
+    citationEnabled: settings.citationEnabled,
+    citationThreshold: settings.citationThreshold,
+    plugins: settings.plugins,
+    multiRoundThinking: settings.multiRoundThinking,
+    maxRounds: settings.maxRounds,
+    pluginStrategy: settings.pluginStrategy,
+    advancedConfig: parseAdvancedConfig(row.advancedConfig, settings.databaseIds),
+  };
+}
+
+/** The caller's thumb and collect marks on some apps. */
+export async function marksOf(deps: Deps, userId: string, appIds: string[]): Promise<Map<string, Marks>> {
+  const marks = new Map<string, Marks>(appIds.map((id) => [id, { thumbed: false, collected: false }]));
+  if (appIds.length === 0) return marks;
+  const rows = await deps.db
+    .select({ appId: appReactions.appId, kind: appReactions.kind })
+    .from(appReactions)
+    .where(and(eq(appReactions.userId, userId), inArray(appReactions.appId, appIds)));
+  for (const row of rows) {
+    const mark = marks.get(row.appId)!;
+    if (row.kind === "thumb") mark.thumbed = true;
+    else mark.collected = true;
+  }
+  return marks;
+}
+
+async function markOf(deps: Deps, userId: string, appId: string): Promise<Marks> {
+  return (await marksOf(deps, userId, [appId])).get(appId)!;
+}
+
+/** Inserts an app row under a fresh public code, retrying the rare code collision. */
+async function insertWithCode(deps: Deps, row: Omit<typeof apps.$inferInsert, "code">): Promise<AppRow> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await deps.db.insert(apps).values({ ...row, code: newShortCode(10) });
+      break;
+    } catch (error) {
+      // A code collision (1 in 10^15) gets a new code; anything else is real.
+      const text = `${String(error)} ${String((error as { cause?: unknown }).cause ?? "")}`;
+      if (attempt < 3 && text.includes("apps.code")) continue;
+      throw error;
+    }
+  }
+  return (await deps.db.select().from(apps).where(eq(apps.id, row.id)).get())!;
+}
+
+/** Creates an app in the caller's space after checking every rule of spec §5 App. */
+export async function createApp(deps: Deps, auth: Auth, input: CreateAppInput) {
+  const { type = "LIGHT", ...given } = input;
+  const settings = normalizeAppSettings({ ...defaultAppSettings(), ...definedOnly(given) });
+  checkAppSettings(settings);
+  const now = deps.now().toISOString();
+  const row = await insertWithCode(deps, {
+    id: newId("app"),
+    spaceId: auth.spaceId,
+    type,
+    ...columnsOf(settings),
+    createdBy: auth.userId,
+    createdAt: now,
+    updatedAt: now,
+  });
+  return appSeniorView(row, { thumbed: false, collected: false });
+}
+
+function definedOnly<T extends object>(input: T): Partial<T> {
+  return Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined)) as Partial<T>;
+}
+
+/** Changes an app; the rules are checked on the whole result, so a change cannot break another field's rule. */
+export async function updateApp(deps: Deps, auth: Auth, appId: string, input: UpdateAppInput) {
+  const row = await loadApp(deps, auth.spaceId, appId);
+  const settings = normalizeAppSettings({ ...settingsOf(row), ...definedOnly(input) });
+  checkAppSettings(settings);
+  const updated = await deps.db
+    .update(apps)
+    .set({ ...columnsOf(settings), updatedAt: deps.now().toISOString() })
+    .where(and(eq(apps.id, appId), eq(apps.spaceId, auth.spaceId)))
+    .returning();
+  if (!updated[0]) throw fail.notFound("app");
+  return appSeniorView(updated[0], await markOf(deps, auth.userId, appId));
+}
+
+/** The basic detail of an app of the caller's space. */
+export async function getApp(deps: Deps, auth: Auth, appId: string) {
+  const row = await loadApp(deps, auth.spaceId, appId);
+  return appView(row, await markOf(deps, auth.userId, appId));
+}
+
+/** The senior detail of an app of the caller's space. */
+export async function getAppSenior(deps: Deps, auth: Auth, appId: string) {
+  const row = await loadApp(deps, auth.spaceId, appId);
+  return appSeniorView(row, await markOf(deps, auth.userId, appId));
+}
+
+const newestFirst = [desc(apps.createdAt), desc(apps.id)] as const;
+
+/**
+ * Apps of the caller's space, newest first. Every member sees every app of the space.
+ * The page size defaults to, and is capped at, {@link APP_PAGE_SIZE}.
+ */
+export async function listApps(deps: Deps, auth: Auth, page: { pageNo?: number | undefined; pageSize?: number | undefined }) {
+  const pageNo = Math.max(1, Math.floor(page.pageNo ?? 1));
+  const pageSize = Math.min(APP_PAGE_SIZE, Math.max(1, Math.floor(page.pageSize ?? APP_PAGE_SIZE)));
+  const total = (await deps.db.select({ n: count() }).from(apps).where(eq(apps.spaceId, auth.spaceId)).get())?.n ?? 0;
+  const rows = await deps.db
+    .select()
+    .from(apps)
+    .where(eq(apps.spaceId, auth.spaceId))
+    .orderBy(...newestFirst)
+    .limit(pageSize)
+    .offset((pageNo - 1) * pageSize);
+  const marks = await marksOf(
+    deps,
+    auth.userId,
+    rows.map((row) => row.id),
+  );
+  return { items: rows.map((row) => appSummaryView(row, marks.get(row.id)!)), total, pageNo, pageSize };
+}
+
+/**
+ * Deletes an app with its marks and rate-limit rules, and answers the app to select next
+ * (spec §4): the one after it in the list, else the one before, else null (go home).
+ */
+export async function deleteApp(deps: Deps, auth: Auth, appId: string) {
+  await loadApp(deps, auth.spaceId, appId);
+  const order = await deps.db.select({ id: apps.id }).from(apps).where(eq(apps.spaceId, auth.spaceId)).orderBy(...newestFirst);
+  const index = order.findIndex((row) => row.id === appId);
+  const removed = await deps.db
+    .delete(apps)
+    .where(and(eq(apps.id, appId), eq(apps.spaceId, auth.spaceId)))
+    .returning({ id: apps.id });
+  if (removed.length === 0) throw fail.notFound("app");
+  const neighbour = order[index + 1] ?? order[index - 1] ?? null;
+  return { deleted: true as const, nextAppId: neighbour?.id ?? null };
+}
+
+/**
+ * Copies an app of the caller's space: a new id and code, counts and marks reset, not public,
+ * with the same settings, advanced configuration and rate-limit rules.
+ */
+export async function copyApp(deps: Deps, auth: Auth, appId: string, options: { nameSuffix: string }) {
+  const source = await loadApp(deps, auth.spaceId, appId);
+  const name = [...`${source.name}${options.nameSuffix}`].slice(0, 50).join("");
+  const now = deps.now().toISOString();
+  const { id: _id, code: _code, thumbCount: _thumbs, collectCount: _collects, ...rest } = source;
+  const row = await insertWithCode(deps, {
+    ...rest,
+    id: newId("app"),
+    name,
+    isPublic: false,
+    thumbCount: 0,
+    collectCount: 0,
+    createdBy: auth.userId,
+    createdAt: now,
+    updatedAt: now,
+  });
+  const rules = await deps.db.select().from(rateLimitRules).where(eq(rateLimitRules.appId, source.id));
+  if (rules.length > 0) {
+    await deps.db.insert(rateLimitRules).values(
+      rules.map((rule) => ({ ...rule, id: newId("rlr"), appId: row.id, createdAt: now, updatedAt: now })),
+    );
+  }
+  return appSeniorView(row, { thumbed: false, collected: false });
+}
+
+/** Upgrades a light app to a knowledge app (spec §4); any other kind is a conflict. */
+export async function upgradeApp(deps: Deps, auth: Auth, appId: string) {
+  const row = await loadApp(deps, auth.spaceId, appId);
+  if (row.type !== "LIGHT") throw fail.conflict("app_upgrade_not_allowed", { type: row.type });
+  // The type guard in the statement makes a concurrent second upgrade a no-op, not a double change.
+  const updated = await deps.db
+    .update(apps)
+    .set({ type: "KNOWLEDGE", updatedAt: deps.now().toISOString() })
+    .where(and(eq(apps.id, appId), eq(apps.spaceId, auth.spaceId), eq(apps.type, "LIGHT")))
+    .returning();
+  if (!updated[0]) throw fail.conflict("app_upgrade_not_allowed", { type: "KNOWLEDGE" });
+  return appSeniorView(updated[0], await markOf(deps, auth.userId, appId));
+}
