@@ -269,7 +269,10 @@ describe("catalogue", () => {
     expect(en[0]?.name).toBe("Customer service");
     const zh = await expectOk(await ctx.request("/api/v1/app-categories", { token: owner.token, headers: { "accept-language": "zh-CN" } }), 200, z.array(appCategorySchema));
     expect(zh[0]?.name).toBe("客户服务");
-    const groups = await expectOk(await ctx.request("/api/v1/app-groups", { token: owner.token }), 200, z.array(appGroupSchema));
+    // Guests browse the square, so the catalogue needs no sign-in.
+    const groups = await expectOk(await ctx.request("/api/v1/app-groups"), 200, z.array(appGroupSchema));
+    expect(groups.map((group) => group.name)).toEqual(["Business", "Learning and work", "Life"]);
+    expect(await expectOk(await ctx.request("/api/v1/app-categories"), 200, z.array(appCategorySchema))).toEqual(en);
     expect(groups.flatMap((group) => group.categoryIds).sort()).toEqual(en.map((category) => category.id).sort());
   });
 });

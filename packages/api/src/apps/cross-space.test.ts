@@ -100,7 +100,6 @@ describe("cross-space isolation", () => {
       ["GET", `/api/v1/apps/${bobTeamAppId}`],
       ["GET", "/api/v1/thresholds/balance-alert"],
       ["PUT", "/api/v1/thresholds/balance-alert", { threshold: 1 }],
-      ["GET", "/api/v1/app-categories"],
     ] as const) {
       const response = await ctx.request(path, { method, token: alice.token, headers, ...(json ? { json } : {}) });
       await expectError(response, 404, { message: "Space not found" });

@@ -42,11 +42,12 @@ export function registerAppRoutes(app: OpenAPIHono<AppEnv>) {
   const tags = ["Apps"];
 
   app.openapi(
-    defineRoute({ method: "get", path: "/api/v1/app-categories", tags, summary: "App categories (localized)", data: z.array(appCategorySchema) }),
+    // The catalogue is static and the square shows it to guests, so it needs no sign-in.
+    defineRoute({ method: "get", path: "/api/v1/app-categories", tags, public: true, summary: "App categories (localized)", data: z.array(appCategorySchema) }),
     (c) => ok(c, listAppCategories(c.var.language)),
   );
   app.openapi(
-    defineRoute({ method: "get", path: "/api/v1/app-groups", tags, summary: "Role groups and their categories (localized)", data: z.array(appGroupSchema) }),
+    defineRoute({ method: "get", path: "/api/v1/app-groups", tags, public: true, summary: "Role groups and their categories (localized)", data: z.array(appGroupSchema) }),
     (c) => ok(c, listAppGroups(c.var.language)),
   );
 
