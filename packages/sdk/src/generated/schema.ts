@@ -2862,6 +2862,606 @@ export interface paths {
         };
         trace?: never;
     };
+    "/api/v1/models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List all models
+         * @description Every model the configured providers serve, plus the offline responder (`offline: true`), which answers from knowledge hits when no language model is configured.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description List all models */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["Model"][];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/model-providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Model providers (instance owner only)
+         * @description Console entries first, then read-only entries set by environment variables. API keys are never returned: only `hasApiKey` and a masked hint.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Model providers (instance owner only) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["ModelProvider"][];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Only the instance owner manages model providers */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Add a model provider (instance owner only)
+         * @description Its models join the catalogue at once when enabled.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CreateModelProviderRequest"];
+                };
+            };
+            responses: {
+                /** @description Add a model provider (instance owner only) */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["ModelProvider"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Only the instance owner manages model providers */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/model-providers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a model provider (instance owner only) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Remove a model provider (instance owner only) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: {
+                                /** @enum {boolean} */
+                                deleted: true;
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Only the instance owner manages model providers */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description The provider is set by environment variables */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Change a model provider (instance owner only)
+         * @description Send only what changes; `apiKey: null` removes the stored key. Entries set by environment variables answer 409.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["UpdateModelProviderRequest"];
+                };
+            };
+            responses: {
+                /** @description Change a model provider (instance owner only) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["ModelProvider"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Only the instance owner manages model providers */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description The provider is set by environment variables */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/v1/model-providers/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a tiny request to a provider (instance owner only)
+         * @description Asks one model (the first listed unless `model` is given) for a one-word answer and reports ok, latency and the error kind when it fails. Works for disabled and environment entries too.
+         */
+        post: {
+            parameters: {
+                query?: {
+                    /** @description Model id to try */
+                    model?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Send a tiny request to a provider (instance owner only) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["ModelProviderTestResult"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Only the instance owner manages model providers */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/app-categories": {
         parameters: {
             query?: never;
@@ -5189,6 +5789,209 @@ export interface components {
             creditLimit?: number | null;
             /** Format: date-time */
             expiresAt?: string | null;
+        };
+        Model: {
+            /**
+             * @description The id apps and API callers use
+             * @example gpt-4.1-mini
+             */
+            id: string;
+            /**
+             * @description Human-readable name
+             * @example GPT-4.1 mini
+             */
+            label: string;
+            /**
+             * @description The provider entry serving it: `env-…` (config), `mp_…` (console) or `offline`
+             * @example env-openai
+             */
+            providerId: string;
+            /**
+             * @description Vendor family
+             * @example openai
+             * @enum {string}
+             */
+            providerKind: "openai" | "openai-compatible" | "anthropic" | "gemini" | "offline";
+            /**
+             * @description True for the built-in offline responder, which answers without a language model
+             * @example false
+             */
+            offline: boolean;
+            /**
+             * @description Input limit in tokens
+             * @example 1047576
+             */
+            contextWindow: number;
+            /**
+             * @description Whether the model can call plugins (function calling)
+             * @example true
+             */
+            supportsTools: boolean;
+            /**
+             * @description The model used when an app names none (the configured default when served, else the offline responder)
+             * @example true
+             */
+            default: boolean;
+        };
+        ModelProvider: {
+            /**
+             * @description `mp_…` for console entries, `env-…` for entries set by environment variables
+             * @example mp_01jd7w3k5q9x2m4n6p8r
+             */
+            id: string;
+            /**
+             * @description Wire protocol
+             * @example openai-compatible
+             * @enum {string}
+             */
+            kind: "openai" | "openai-compatible" | "anthropic" | "gemini";
+            /**
+             * @description Display name
+             * @example DeepSeek
+             */
+            name: string;
+            /**
+             * @description API root; null means the vendor's public endpoint
+             * @example https://api.deepseek.com/v1
+             */
+            baseUrl: string | null;
+            /**
+             * @description Whether an API key is stored (the key itself is write-only)
+             * @example true
+             */
+            hasApiKey: boolean;
+            /**
+             * @description A masked hint of the stored key, to tell keys apart
+             * @example sk-…9f2c
+             */
+            apiKeyHint: string | null;
+            /**
+             * @description Model ids this provider serves
+             * @example [
+             *       "deepseek-chat",
+             *       "deepseek-reasoner"
+             *     ]
+             */
+            models: string[];
+            /**
+             * @description Disabled providers serve no models
+             * @example true
+             */
+            enabled: boolean;
+            /**
+             * @description `config` entries come from environment variables and are read-only here
+             * @example console
+             * @enum {string}
+             */
+            source: "console" | "config";
+            /**
+             * @description ISO time; null for config entries
+             * @example 2025-01-01T00:00:00.000Z
+             */
+            createdAt: string | null;
+            /**
+             * @description ISO time; null for config entries
+             * @example 2025-01-01T00:00:00.000Z
+             */
+            updatedAt: string | null;
+        };
+        CreateModelProviderRequest: {
+            /**
+             * @description `openai-compatible` covers DeepSeek, Qwen/DashScope, Moonshot, Zhipu, Doubao, Ollama, vLLM
+             * @example openai-compatible
+             * @enum {string}
+             */
+            kind: "openai" | "openai-compatible" | "anthropic" | "gemini";
+            /**
+             * @description Display name
+             * @example DeepSeek
+             */
+            name: string;
+            /**
+             * Format: uri
+             * @description API root including its version path; required for `openai-compatible`
+             * @example https://api.deepseek.com/v1
+             */
+            baseUrl?: string;
+            /**
+             * @description Write-only secret; never returned
+             * @example sk-…
+             */
+            apiKey?: string;
+            /**
+             * @description Model ids this provider serves (at least one)
+             * @example [
+             *       "deepseek-chat"
+             *     ]
+             */
+            models: string[];
+            /**
+             * @description Serve its models at once
+             * @default true
+             * @example true
+             */
+            enabled: boolean;
+        };
+        UpdateModelProviderRequest: {
+            /** @example DeepSeek (prod) */
+            name?: string;
+            /**
+             * Format: uri
+             * @description null returns to the vendor's public endpoint
+             * @example https://api.deepseek.com/v1
+             */
+            baseUrl?: string | null;
+            /**
+             * @description A new write-only key, or null to remove it
+             * @example sk-…
+             */
+            apiKey?: string | null;
+            /**
+             * @description Model ids this provider serves (at least one)
+             * @example [
+             *       "deepseek-chat"
+             *     ]
+             */
+            models?: string[];
+            /** @example false */
+            enabled?: boolean;
+        };
+        ModelProviderTestResult: {
+            /**
+             * @description Whether the provider answered
+             * @example true
+             */
+            ok: boolean;
+            /**
+             * @description The model asked
+             * @example deepseek-chat
+             */
+            model: string;
+            /**
+             * @description Time until the answer finished (or failed)
+             * @example 412
+             */
+            latencyMs: number;
+            /**
+             * @description The start of the answer
+             * @example pong
+             */
+            reply: string | null;
+            /** @description Why it failed; null when ok */
+            error: {
+                /**
+                 * @example auth
+                 * @enum {string}
+                 */
+                kind: "rate_limited" | "timeout" | "unavailable" | "bad_request" | "auth" | "context_length" | "malformed" | "aborted";
+                /** @example Incorrect API key provided */
+                message: string;
+                /**
+                 * @description The vendor's HTTP status, when there was one
+                 * @example 401
+                 */
+                status: number | null;
+            } | null;
         };
         AppCategory: {
             /**

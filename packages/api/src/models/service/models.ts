@@ -1,0 +1,22 @@
+import type { z } from "@hono/zod-openapi";
+import type { Deps } from "../../http/context";
+import type { modelSchema } from "../schemas";
+
+/**
+ * Every model this instance serves, each flagged when it is the default; the offline responder
+ * is always among them. Waits for the first load of the owner's providers.
+ */
+export async function listModels(deps: Deps): Promise<Array<z.infer<typeof modelSchema>>> {
+  await deps.models.ready();
+  const defaultId = deps.models.defaultModel().id;
+  return deps.models.list().map((model) => ({
+    id: model.id,
+    label: model.label,
+    providerId: model.providerId,
+    providerKind: model.providerKind,
+    offline: model.offline,
+    contextWindow: model.contextWindow,
+    supportsTools: model.supportsTools,
+    default: model.id === defaultId,
+  }));
+}
