@@ -66,6 +66,14 @@ export const environmentSchema = z.object({
   PARLEY_OPENAI_COMPATIBLE_NAME: z.string().default("OpenAI-compatible"),
   PARLEY_DEFAULT_MODEL: z.string().trim().min(1).default("gpt-4.1-mini"),
   PARLEY_LLM_TIMEOUT_SECONDS: z.coerce.number().int().positive().default(60),
+  PARLEY_PLUGINS_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  PARLEY_PLUGINS_MAX_RESPONSE_BYTES: z.coerce.number().int().positive().default(256 * 1024),
+  PARLEY_PLUGINS_ALLOW_PRIVATE_NETWORK: z.enum(["true", "false"]).default("false"),
+  /** Comma-separated `host` or `host:port` entries plugins may reach even when private. */
+  PARLEY_PLUGINS_ALLOWED_HOSTS: z.string().default(""),
+  PARLEY_WEB_SEARCH_PROVIDER: z.enum(["searxng"]).optional(),
+  PARLEY_WEB_SEARCH_URL: optionalString,
+  PARLEY_WEB_SEARCH_API_KEY: optionalString,
 });
 
 /** Parley's configuration, derived from the environment once and passed in. */
@@ -101,6 +109,16 @@ export interface Config {
     /** Idle timeout of one model call: for the answer to start and between two chunks. */
     timeoutSeconds: number;
     providers: LlmProviderConfig[];
+  };
+  plugins: {
+    timeoutMs: number;
+    maxResponseBytes: number;
+    /** When true, plugins may reach loopback, private and link-local addresses. */
+    allowPrivateNetwork: boolean;
+    /** Hosts (`host` or `host:port`) exempt from the address rules. */
+    allowedHosts: string[];
+    /** The web_search built-in's provider; absent means web search is not configured. */
+    webSearch?: { provider: "searxng"; url: string; apiKey?: string };
   };
 }
 
@@ -207,6 +225,21 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
       }),
     ),
     llm: llmConfig(env),
+    plugins: {
+      timeoutMs: env.PARLEY_PLUGINS_TIMEOUT_MS,
+      maxResponseBytes: env.PARLEY_PLUGINS_MAX_RESPONSE_BYTES,
+      allowPrivateNetwork: env.PARLEY_PLUGINS_ALLOW_PRIVATE_NETWORK === "true",
+      allowedHosts: env.PARLEY_PLUGINS_ALLOWED_HOSTS.split(",").map((host) => host.trim().toLowerCase()).filter(Boolean),
+      ...(env.PARLEY_WEB_SEARCH_URL
+        ? {
+            webSearch: {
+              provider: env.PARLEY_WEB_SEARCH_PROVIDER ?? "searxng",
+              url: env.PARLEY_WEB_SEARCH_URL.replace(/\/+$/, ""),
+              ...(env.PARLEY_WEB_SEARCH_API_KEY ? { apiKey: env.PARLEY_WEB_SEARCH_API_KEY } : {}),
+            },
+          }
+        : {}),
+    },
   };
 }
 

@@ -5373,6 +5373,796 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/plugins": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Custom plugins of the current space, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Only enabled (`true`) or disabled (`false`) plugins */
+                    enabled?: "true" | "false";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Custom plugins of the current space, newest first */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["Plugin"][];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Create a custom HTTP plugin */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["PluginInput"];
+                };
+            };
+            responses: {
+                /** @description Create a custom HTTP plugin */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["Plugin"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/plugins/builtin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Built-in plugins (current time, calculator, fetch a web page, web search) */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Only built-ins of this scope */
+                    scope?: "utility" | "web";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Built-in plugins (current time, calculator, fetch a web page, web search) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["BuiltinPlugin"][];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/plugins/parse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Parse an OpenAPI document or a curl command into a plugin draft */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["PluginParseRequest"];
+                };
+            };
+            responses: {
+                /** @description Parse an OpenAPI document or a curl command into a plugin draft */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["PluginParseResult"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/plugins/debug": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Test-run a plugin draft or a saved plugin with arguments, as the model would call it */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["PluginDebugRequest"];
+                };
+            };
+            responses: {
+                /** @description Test-run a plugin draft or a saved plugin with arguments, as the model would call it */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["PluginDebugResult"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/plugins/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A custom plugin's detail */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A custom plugin's detail */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["Plugin"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Delete a custom plugin */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Delete a custom plugin */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: {
+                                /** @enum {boolean} */
+                                deleted: true;
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /** Update a custom plugin (fields left out keep their value) */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["UpdatePluginRequest"];
+                };
+            };
+            responses: {
+                /** @description Update a custom plugin (fields left out keep their value) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["Plugin"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/v1/plugins/{id}/enabled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Switch a custom plugin on or off */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["SetPluginEnabledRequest"];
+                };
+            };
+            responses: {
+                /** @description Switch a custom plugin on or off */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["Plugin"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -6863,6 +7653,252 @@ export interface components {
                 email?: boolean;
                 sms?: boolean;
             };
+        };
+        Plugin: {
+            /** @example plg_01jd7w3k5q9x2m4n6p8r */
+            id: string;
+            /**
+             * @description What apps list in their plugins and the model calls
+             * @example plg_k7p2qx9m3d5f8h1j
+             */
+            code: string;
+            /** @enum {boolean} */
+            builtin: false;
+            enabled: boolean;
+            name: string;
+            description: string;
+            avatar: string;
+            requestUrl: string;
+            /** @enum {string} */
+            requestMethod: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+            requestParams: components["schemas"]["PluginParameter"][];
+            responseParams: components["schemas"]["PluginParameter"][];
+            /**
+             * @description Extra request headers. Values are secrets: answers show them masked (`****` and the last 4 characters); sending a masked value back keeps the stored one
+             * @example {
+             *       "Authorization": "****c0de"
+             *     }
+             */
+            headers: {
+                [key: string]: string;
+            };
+            /**
+             * Format: date-time
+             * @example 2026-11-21T08:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T08:00:00.000Z
+             */
+            updatedAt: string;
+        };
+        PluginParameter: {
+            /**
+             * @description English letters and underscore only; unique among its siblings
+             * @example city
+             */
+            name: string;
+            /**
+             * @example string
+             * @enum {string}
+             */
+            type: "string" | "int" | "integer" | "float" | "bool" | "boolean" | "object" | "array";
+            /**
+             * @default
+             * @example City name, e.g. Hangzhou
+             */
+            description: string;
+            /** @default false */
+            required: boolean;
+            /** @description Used when the model leaves the argument out */
+            default?: unknown;
+            /**
+             * @description Item type of an array without sub-parameters
+             * @enum {string}
+             */
+            itemType?: "string" | "integer" | "float" | "boolean";
+            /**
+             * @description Where the argument travels. Absent: the path when the URL holds `{name}`, else the query for GET/DELETE and the JSON body otherwise
+             * @enum {string}
+             */
+            location?: "path" | "query" | "header" | "body";
+            /** @description Sub-parameters: an object's fields, or the fields of each item of an array */
+            children?: components["schemas"]["PluginParameter"][];
+        };
+        BuiltinPlugin: {
+            /** @example current_time */
+            code: string;
+            /** @enum {boolean} */
+            builtin: true;
+            /** @enum {string} */
+            scope: "utility" | "web";
+            /** @example Current time */
+            name: string;
+            description: string;
+            /** @description False when it needs configuration the server lacks (web search without a provider) */
+            available: boolean;
+            requestParams: components["schemas"]["PluginParameter"][];
+        };
+        PluginInput: {
+            /** @example Weather */
+            name: string;
+            /**
+             * @description What the plugin does; the model reads it to decide when to call it
+             * @example Current weather for a city
+             */
+            description: string;
+            /**
+             * @description Image URL (http/https, a site path, or a PNG/JPEG data URL)
+             * @example https://cdn.example.com/icons/weather.png
+             */
+            avatar: string;
+            enabled?: boolean;
+            /**
+             * @description http or https; `{name}` marks a path parameter
+             * @example https://api.example.com/v1/weather
+             */
+            requestUrl: string;
+            /**
+             * @example GET
+             * @enum {string}
+             */
+            requestMethod: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+            requestParams: components["schemas"]["PluginParameter"][];
+            /** @default [] */
+            responseParams: components["schemas"]["PluginParameter"][];
+            /**
+             * @description Extra request headers. Values are secrets: answers show them masked (`****` and the last 4 characters); sending a masked value back keeps the stored one
+             * @default {}
+             * @example {
+             *       "Authorization": "****c0de"
+             *     }
+             */
+            headers: {
+                [key: string]: string;
+            };
+        };
+        PluginParseResult: {
+            draft: components["schemas"]["PluginDraft"];
+            /** @description Every operation of an OpenAPI document (empty for curl) */
+            operations: components["schemas"]["PluginOperation"][];
+            /** @description What the draft could not carry over, e.g. parameter names the naming rule refuses */
+            warnings: string[];
+        };
+        PluginDraft: {
+            /** @default  */
+            name: string;
+            /** @default  */
+            description: string;
+            /** @default  */
+            avatar: string;
+            requestUrl: string;
+            /** @enum {string} */
+            requestMethod: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+            /** @default [] */
+            requestParams: components["schemas"]["PluginParameter"][];
+            /** @default [] */
+            responseParams: components["schemas"]["PluginParameter"][];
+            /** @default {} */
+            headers: {
+                [key: string]: string;
+            };
+        };
+        PluginOperation: {
+            operationId: string | null;
+            /** @example GET */
+            method: string;
+            /** @example /weather */
+            path: string;
+            summary: string | null;
+        };
+        PluginParseRequest: {
+            /**
+             * @description An OpenAPI 3.x document (JSON or YAML) or a curl command
+             * @enum {string}
+             */
+            source: "openapi" | "curl";
+            content: string;
+            /**
+             * @description For OpenAPI: the operationId, or `METHOD /path`; needed when the document has several operations
+             * @example getWeather
+             */
+            operation?: string;
+        };
+        PluginDebugResult: {
+            ok: boolean;
+            /** @description HTTP status of the plugin's answer; null when none came */
+            status: number | null;
+            durationMs: number;
+            /** @description The request as sent (header secrets masked); null when the arguments were refused */
+            request: {
+                method: string;
+                url: string;
+                headers: {
+                    [key: string]: string;
+                };
+                body: string | null;
+            } | null;
+            response: {
+                contentType: string | null;
+                body: string;
+                truncated: boolean;
+            } | null;
+            error: string | null;
+        };
+        PluginDebugRequest: {
+            /** @description A saved plugin of this space; with `plugin`, masked header values come from it */
+            pluginId?: string;
+            plugin?: components["schemas"]["PluginDraft"];
+            /**
+             * @description Arguments as the model would send them: an object or its JSON text
+             * @default {}
+             * @example {
+             *       "city": "Hangzhou"
+             *     }
+             */
+            arguments: {
+                [key: string]: unknown;
+            } | string;
+        };
+        UpdatePluginRequest: {
+            /** @example Weather */
+            name?: string;
+            /**
+             * @description What the plugin does; the model reads it to decide when to call it
+             * @example Current weather for a city
+             */
+            description?: string;
+            /**
+             * @description Image URL (http/https, a site path, or a PNG/JPEG data URL)
+             * @example https://cdn.example.com/icons/weather.png
+             */
+            avatar?: string;
+            enabled?: boolean;
+            /**
+             * @description http or https; `{name}` marks a path parameter
+             * @example https://api.example.com/v1/weather
+             */
+            requestUrl?: string;
+            /**
+             * @example GET
+             * @enum {string}
+             */
+            requestMethod?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+            requestParams?: components["schemas"]["PluginParameter"][];
+            responseParams?: components["schemas"]["PluginParameter"][];
+            /**
+             * @description Extra request headers. Values are secrets: answers show them masked (`****` and the last 4 characters); sending a masked value back keeps the stored one
+             * @example {
+             *       "Authorization": "****c0de"
+             *     }
+             */
+            headers?: {
+                [key: string]: string;
+            };
+        };
+        SetPluginEnabledRequest: {
+            enabled: boolean;
         };
     };
     responses: never;

@@ -1,0 +1,257 @@
+import { randomBytes } from "node:crypto";
+import { and, desc, eq } from "drizzle-orm";
+import { newId } from "../../crypto";
+import { plugins } from "../../db/schema/index";
+import { fail, ServiceError } from "../../errors";
+import type { Auth, Deps } from "../../http/context";
+import { maskHeaders, maskSecret } from "./http-call";
+import { findParameterProblem, normalizeParameters, type PluginParameter } from "./parameters";
+
+/** The request parts of a plugin: what a draft holds and what a call needs. */
+export interface PluginRequestParts {
+  requestUrl: string;
+  requestMethod: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  requestParams: PluginParameter[];
+  responseParams: PluginParameter[];
+  headers: Record<string, string>;
+}
+
+/** A custom plugin as a person fills it in. */
+export interface PluginInput extends PluginRequestParts {
+  name: string;
+  description: string;
+  avatar: string;
+  enabled?: boolean;
+}
+
+/** A stored plugin with its parameters and headers decoded (headers in clear: never answer with this). */
+export interface StoredPlugin extends PluginRequestParts {
+  id: string;
+  spaceId: string;
+  code: string;
+  enabled: boolean;
+  name: string;
+  description: string;
+  avatar: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+const invalid = (messageId: string, field: string, params: Record<string, string> = {}) =>
+  new ServiceError("validation", messageId, params, { field });
+
+// Names a plugin must not set: the transport owns them.
+const RESERVED_HEADERS = new Set(["host", "content-length", "transfer-encoding", "connection", "upgrade", "te", "trailer", "keep-alive", "expect"]);
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** Checks the request parts (URL, method, parameters, headers): what a test run needs. */
+export function checkRequestParts(input: PluginRequestParts): PluginRequestParts {
+  const requestUrl = input.requestUrl.trim();
+  if (!requestUrl) throw invalid("plugin_url_required", "requestUrl");
+  let url: URL;
+  try {
+    url = new URL(requestUrl.replace(/\{(\w+)\}/g, "$1"));
+  } catch {
+    throw invalid("plugin_url_invalid", "requestUrl");
+  }
+  if ((url.protocol !== "http:" && url.protocol !== "https:") || !url.hostname) throw invalid("plugin_url_invalid", "requestUrl");
+  if (!input.requestMethod) throw invalid("plugin_method_required", "requestMethod");
+  const requestProblem = findParameterProblem(input.requestParams, "requestParams");
+  if (requestProblem) throw invalid(requestProblem.messageId, requestProblem.field, requestProblem.params);
+  const responseProblem = findParameterProblem(input.responseParams, "responseParams");
+  if (responseProblem) throw invalid(responseProblem.messageId, responseProblem.field, responseProblem.params);
+  const headers: Record<string, string> = {};
+  for (const [rawName, value] of Object.entries(input.headers)) {
+    const name = rawName.trim();
+    if (!HEADER_NAME.test(name) || RESERVED_HEADERS.has(name.toLowerCase()) || /[\r\n]/.test(value)) {
+      throw invalid("plugin_header_invalid", `headers.${rawName}`, { name: rawName });
+    }
+    headers[name] = value;
+  }
+  return {
+    requestUrl,
+    requestMethod: input.requestMethod,
+    requestParams: normalizeParameters(input.requestParams),
+    responseParams: normalizeParameters(input.responseParams),
+    headers,
+  };
+}
+
+const AVATAR = /^(https?:\/\/\S+|\/\S*|data:image\/(png|jpeg);base64,[A-Za-z0-9+/=]+)$/;
+
+/** Checks every §5 Plugin rule, naming the offending field. */
+export function checkPlugin(input: PluginInput): PluginInput {
+  const name = input.name.trim();
+  if (!name) throw invalid("plugin_name_required", "name");
+  const description = input.description.trim();
+  if (!description) throw invalid("plugin_description_required", "description");
+  const avatar = input.avatar.trim();
+  if (!avatar) throw invalid("plugin_avatar_required", "avatar");
+  if (!AVATAR.test(avatar)) throw invalid("plugin_avatar_invalid", "avatar");
+  const parts = checkRequestParts(input);
+  if (parts.requestParams.length === 0) throw invalid("plugin_params_required", "requestParams");
+  return { ...parts, name, description, avatar, ...(input.enabled !== undefined ? { enabled: input.enabled } : {}) };
+}
+
+function decode(row: typeof plugins.$inferSelect): StoredPlugin {
+  return {
+    id: row.id,
+    spaceId: row.spaceId,
+    code: row.code,
+    enabled: row.enabled,
+    name: row.name,
+    description: row.description,
+    avatar: row.avatarUrl,
+    requestUrl: row.requestUrl,
+    requestMethod: row.requestMethod,
+    requestParams: JSON.parse(row.requestParams) as PluginParameter[],
+    responseParams: JSON.parse(row.responseParams) as PluginParameter[],
+    headers: JSON.parse(row.headers) as Record<string, string>,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+/** A plugin as answers show it: header values masked. */
+export function pluginView(plugin: StoredPlugin) {
+  return {
+    id: plugin.id,
+    code: plugin.code,
+    builtin: false as const,
+    enabled: plugin.enabled,
+    name: plugin.name,
+    description: plugin.description,
+    avatar: plugin.avatar,
+    requestUrl: plugin.requestUrl,
+    requestMethod: plugin.requestMethod,
+    requestParams: plugin.requestParams,
+    responseParams: plugin.responseParams,
+    headers: maskHeaders(plugin.headers),
+    createdAt: plugin.createdAt,
+    updatedAt: plugin.updatedAt,
+  };
+}
+
+/** Keeps a stored header value when the client sent back its masked form. */
+export function mergeHeaders(sent: Record<string, string>, stored: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(sent)) {
+    const before = stored[name];
+    out[name] = before !== undefined && value === maskSecret(before) ? before : value;
+  }
+  return out;
+}
+
+function newPluginCode(): string {
+  const alphabet = "0123456789abcdefghjkmnpqrstvwxyz";
+  return `plg_${[...randomBytes(16)].map((byte) => alphabet[byte % 32]).join("")}`;
+}
+
+/** The space's custom plugins, newest first, optionally only enabled or disabled ones. */
+export async function listPlugins(deps: Deps, auth: Auth, filter: { enabled?: boolean } = {}) {
+  const rows = await deps.db
+    .select()
+    .from(plugins)
+    .where(and(eq(plugins.spaceId, auth.spaceId), ...(filter.enabled === undefined ? [] : [eq(plugins.enabled, filter.enabled)])))
+    .orderBy(desc(plugins.createdAt), desc(plugins.id));
+  return rows.map((row) => pluginView(decode(row)));
+}
+
+/** One plugin of the space, decoded (headers in clear); another space's plugin does not exist. */
+export async function loadPlugin(deps: Pick<Deps, "db">, spaceId: string, id: string): Promise<StoredPlugin> {
+  const row = await deps.db.select().from(plugins).where(and(eq(plugins.id, id), eq(plugins.spaceId, spaceId))).get();
+  if (!row) throw fail.notFound("plugin");
+  return decode(row);
+}
+
+/** Enabled plugins of a space among the given codes. */
+export async function loadPluginsByCode(deps: Pick<Deps, "db">, spaceId: string, codes: string[]): Promise<StoredPlugin[]> {
+  if (codes.length === 0) return [];
+  const rows = await deps.db.select().from(plugins).where(eq(plugins.spaceId, spaceId));
+  const wanted = new Set(codes);
+  return rows.filter((row) => wanted.has(row.code)).map(decode);
+}
+
+/** A plugin's detail. */
+export async function getPlugin(deps: Deps, auth: Auth, id: string) {
+  return pluginView(await loadPlugin(deps, auth.spaceId, id));
+}
+
+/** Creates a custom plugin in the current space. */
+export async function createPlugin(deps: Deps, auth: Auth, input: PluginInput) {
+  const checked = checkPlugin(input);
+  const now = deps.now().toISOString();
+  const id = newId("plg");
+  await deps.db.insert(plugins).values({
+    id,
+    spaceId: auth.spaceId,
+    code: newPluginCode(),
+    enabled: checked.enabled ?? true,
+    name: checked.name,
+    description: checked.description,
+    avatarUrl: checked.avatar,
+    requestUrl: checked.requestUrl,
+    requestMethod: checked.requestMethod,
+    requestParams: JSON.stringify(checked.requestParams),
+    responseParams: JSON.stringify(checked.responseParams),
+    headers: JSON.stringify(checked.headers),
+    createdBy: auth.userId,
+    createdAt: now,
+    updatedAt: now,
+  });
+  return getPlugin(deps, auth, id);
+}
+
+/** Updates a custom plugin; fields left out keep their value, and the result must still meet every rule. */
+export async function updatePlugin(deps: Deps, auth: Auth, id: string, input: Partial<PluginInput>) {
+  const stored = await loadPlugin(deps, auth.spaceId, id);
+  const merged: PluginInput = {
+    name: input.name ?? stored.name,
+    description: input.description ?? stored.description,
+    avatar: input.avatar ?? stored.avatar,
+    enabled: input.enabled ?? stored.enabled,
+    requestUrl: input.requestUrl ?? stored.requestUrl,
+    requestMethod: input.requestMethod ?? stored.requestMethod,
+    requestParams: input.requestParams ?? stored.requestParams,
+    responseParams: input.responseParams ?? stored.responseParams,
+    headers: input.headers ? mergeHeaders(input.headers, stored.headers) : stored.headers,
+  };
+  const checked = checkPlugin(merged);
+  await deps.db
+    .update(plugins)
+    .set({
+      name: checked.name,
+      description: checked.description,
+      avatarUrl: checked.avatar,
+      enabled: checked.enabled ?? stored.enabled,
+      requestUrl: checked.requestUrl,
+      requestMethod: checked.requestMethod,
+      requestParams: JSON.stringify(checked.requestParams),
+      responseParams: JSON.stringify(checked.responseParams),
+      headers: JSON.stringify(checked.headers),
+      updatedAt: deps.now().toISOString(),
+    })
+    .where(and(eq(plugins.id, id), eq(plugins.spaceId, auth.spaceId)));
+  return getPlugin(deps, auth, id);
+}
+
+/** Switches a plugin on or off. */
+export async function setPluginEnabled(deps: Deps, auth: Auth, id: string, enabled: boolean) {
+  const updated = await deps.db
+    .update(plugins)
+    .set({ enabled, updatedAt: deps.now().toISOString() })
+    .where(and(eq(plugins.id, id), eq(plugins.spaceId, auth.spaceId)))
+    .returning({ id: plugins.id });
+  if (updated.length === 0) throw fail.notFound("plugin");
+  return getPlugin(deps, auth, id);
+}
+
+/** Deletes a custom plugin. */
+export async function deletePlugin(deps: Deps, auth: Auth, id: string) {
+  const removed = await deps.db
+    .delete(plugins)
+    .where(and(eq(plugins.id, id), eq(plugins.spaceId, auth.spaceId)))
+    .returning({ id: plugins.id });
+  if (removed.length === 0) throw fail.notFound("plugin");
+  return { deleted: true as const };
+}

@@ -1,0 +1,70 @@
+import type { Config } from "../../config";
+import type { Db } from "../../db/client";
+import type { Logger } from "../../logger";
+import type { PluginResult, PluginRuntime, PluginTool } from "../runtime-types";
+import { builtinSchema, findBuiltin, runBuiltin } from "./builtins/index";
+import { callHttpPlugin, parseArguments, resultText } from "./http-call";
+import type { Resolver } from "./network";
+import { objectSchema } from "./parameters";
+import { loadPluginsByCode } from "./plugins";
+
+/** What the runtime needs. */
+export interface PluginRuntimeDeps {
+  db: Db;
+  config: Pick<Config, "plugins">;
+  logger: Logger;
+  now: () => Date;
+  /** DNS for plugin calls; tests may map names to chosen addresses. */
+  resolver?: Resolver;
+}
+
+/**
+ * The plugin runtime the chat engine calls: tools for an app's plugin list, and the execution
+ * of one call under the timeout, size and address rules. Plugin failures never throw; they come
+ * back as `ok: false` with a message the model can read and pass on.
+ */
+export function createPluginRuntime(deps: PluginRuntimeDeps): PluginRuntime {
+  const settings = deps.config.plugins;
+  return {
+    async toolsFor({ spaceId, pluginCodes }) {
+      const tools: PluginTool[] = [];
+      const customCodes: string[] = [];
+      for (const code of new Set(pluginCodes)) {
+        const builtin = findBuiltin(code);
+        if (builtin) tools.push({ code, builtin: true, definition: { name: code, description: builtin.toolDescription, parameters: builtinSchema(builtin) } });
+        else customCodes.push(code);
+      }
+      const custom = await loadPluginsByCode(deps, spaceId, customCodes);
+      for (const plugin of custom) {
+        if (!plugin.enabled) continue;
+        tools.push({
+          code: plugin.code,
+          builtin: false,
+          definition: { name: plugin.code, description: plugin.description, parameters: { type: "object", ...objectSchema(plugin.requestParams) } },
+        });
+      }
+      return tools;
+    },
+
+    async execute({ spaceId, tool, arguments: argumentText, signal }): Promise<PluginResult> {
+      const started = performance.now();
+      const done = (ok: boolean, content: string): PluginResult => ({ ok, content, durationMs: Math.round(performance.now() - started) });
+      try {
+        const builtin = tool.builtin ? findBuiltin(tool.code) : undefined;
+        if (builtin) {
+          const parsed = parseArguments(argumentText);
+          if ("error" in parsed) return done(false, `Invalid arguments for ${tool.code}: ${parsed.error}.`);
+          const outcome = await runBuiltin(builtin, { config: settings, now: deps.now, ...(signal ? { signal } : {}), ...(deps.resolver ? { resolver: deps.resolver } : {}) }, parsed.value);
+          return done(outcome.ok, outcome.content);
+        }
+        const [plugin] = await loadPluginsByCode(deps, spaceId, [tool.code]);
+        if (!plugin || !plugin.enabled) return done(false, `The plugin ${tool.code} is no longer available (deleted or switched off).`);
+        const result = await callHttpPlugin(plugin, argumentText, { config: settings, ...(signal ? { signal } : {}), ...(deps.resolver ? { resolver: deps.resolver } : {}) });
+        return done(result.ok, resultText(result, settings.maxResponseBytes));
+      } catch (error) {
+        deps.logger.error("plugin call failed", { code: tool.code, error: error instanceof Error ? error.message : String(error) });
+        return done(false, `The plugin ${tool.code} failed unexpectedly.`);
+      }
+    },
+  };
+}
