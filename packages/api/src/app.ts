@@ -36,23 +36,25 @@ export function createApp(deps: Deps) {
     c.set("language", pickLanguage(c.req.header("accept-language")));
     await next();
   });
-  app.use(
-    "/api/*",
-    cors({
-      origin: deps.config.corsOrigins.includes("*") ? "*" : deps.config.corsOrigins,
-      allowHeaders: ["Authorization", "Content-Type", "Accept-Language", "X-Parley-Space", "X-Request-Id"],
-      exposeHeaders: ["X-Request-Id", "Retry-After"],
-      maxAge: 600,
-    }),
-  );
-  app.use(
-    "/api/*",
-    bodyLimit({
-      maxSize: deps.config.bodyLimitBytes,
-      onError: (c) =>
-        serviceErrorResponse(c as never, new ServiceError("payload_too_large", "payload_too_large", { limit: deps.config.bodyLimitBytes })),
-    }),
-  );
+  for (const prefix of ["/api/*", "/v1/*"]) {
+    app.use(
+      prefix,
+      cors({
+        origin: deps.config.corsOrigins.includes("*") ? "*" : deps.config.corsOrigins,
+        allowHeaders: ["Authorization", "Content-Type", "Accept-Language", "X-Parley-Space", "X-Request-Id"],
+        exposeHeaders: ["X-Request-Id", "Retry-After"],
+        maxAge: 600,
+      }),
+    );
+    app.use(
+      prefix,
+      bodyLimit({
+        maxSize: deps.config.bodyLimitBytes,
+        onError: (c) =>
+          serviceErrorResponse(c as never, new ServiceError("payload_too_large", "payload_too_large", { limit: deps.config.bodyLimitBytes })),
+      }),
+    );
+  }
   app.use("/api/*", async (c, next) => {
     const method = c.req.method;
     if (method === "POST" || method === "PUT" || method === "PATCH") {

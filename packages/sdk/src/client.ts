@@ -10,7 +10,7 @@ import type {
   SuccessResponse,
 } from 'openapi-typescript-helpers';
 import { ParleyError } from './errors';
-import type { paths } from './generated/schema';
+import type { components, paths } from './generated/schema';
 import { parseEventStream } from './stream';
 
 /** Options of {@link createClient}. */
@@ -106,7 +106,21 @@ export interface ParleyClient<Paths extends {} = paths> {
     path: PathsWithMethod<Paths, 'post'>,
     init?: StreamOptions,
   ): AsyncGenerator<Event, void, undefined>;
+  /** Chat with an app. */
+  chat: {
+    /**
+     * Asks an app and yields the answer's events as they arrive: `message-start`, `text-delta`…,
+     * `tool-call`/`tool-result`, `citation`, then `message-end` or `error`. Refusals before the
+     * stream starts (400, 404, 870) are thrown as {@link ParleyError}.
+     */
+    stream(input: ChatRequest, options?: CallOptions): AsyncGenerator<ChatEvent, void, undefined>;
+  };
 }
+
+/** A chat question (see `POST /api/v1/chat/stream`). */
+export type ChatRequest = components['schemas']['ChatRequest'];
+/** One event of the chat stream: a tagged union on `type`. */
+export type ChatEvent = components['schemas']['ChatEvent'];
 
 type Envelope = { success: boolean; code: number; message: string; data: unknown };
 type AnyInit = CallOptions & { headers?: HeadersOptions; parseAs?: string; [key: string]: unknown };
@@ -301,5 +315,8 @@ export function createClient<Paths extends {} = paths>(options: ClientOptions): 
       token = next;
     },
     stream,
+    chat: {
+      stream: (input: ChatRequest, options: CallOptions = {}) => stream('/api/v1/chat/stream', { ...options, body: input }),
+    },
   } as unknown as ParleyClient<Paths>;
 }

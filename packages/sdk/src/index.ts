@@ -1,6 +1,8 @@
 export { createClient } from './client';
 export type {
   CallOptions,
+  ChatEvent,
+  ChatRequest,
   ClientMethod,
   ClientOptions,
   EnvelopeData,

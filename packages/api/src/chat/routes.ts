@@ -1,5 +1,278 @@
-import type { OpenAPIHono } from "@hono/zod-openapi";
-import type { AppEnv } from "../http/context";
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import { and, desc, eq } from "drizzle-orm";
+import { streamSSE } from "hono/streaming";
+import { balanceOf, listLedger } from "../billing/service/ledger";
+import { spaceMembers, usageRecords } from "../db/schema/index";
+import { fail } from "../errors";
+import { requireAuth } from "../http/auth";
+import type { AppEnv, Auth, Deps } from "../http/context";
+import { errorEnvelope, ok } from "../http/envelope";
+import { defineRoute, idParam, jsonBody, standardErrors } from "../http/openapi";
+import { type ChatApp, getAppForChat } from "../apps/service/index";
+import { clearContext, listConversations, listMessages } from "./service/conversations";
+import { prepareTurn, runTurn } from "./service/engine";
+import { parseOpening } from "./service/opening";
+import { chatEventSchema } from "./events";
 
-/** Conversations, the streaming chat endpoint, usage and credits. */
-export function registerChatRoutes(_app: OpenAPIHono<AppEnv>) {}
+const tags = ["Chat"];
+
+/** Members of the app's space may chat with it; anyone signed in may chat with a public app. */
+async function chatAccess(deps: Deps, auth: Auth, code: string): Promise<ChatApp> {
+  const app = await getAppForChat(deps, { appCode: code });
+  if (app.isPublic) return app;
+  const member = await deps.db
+    .select({ role: spaceMembers.role })
+    .from(spaceMembers)
+    .where(and(eq(spaceMembers.spaceId, app.spaceId), eq(spaceMembers.userId, auth.userId)))
+    .get();
+  if (!member) throw fail.notFound("app");
+  return app;
+}
+
+const endUserOf = (auth: Auth) => `user:${auth.userId}`;
+
+const chatRequest = z
+  .object({
+    appCode: z.string().min(1).max(64).openapi({ example: "a7K2pQ9x" }),
+    message: z.string().max(20_000).openapi({ example: "What can you do?" }),
+    conversationId: z.string().max(64).optional().openapi({ description: "Continue this conversation; omit to start one" }),
+    model: z.string().max(100).optional().openapi({ description: "One of the app's models; the app's default when omitted" }),
+    channel: z.enum(["web", "preview"]).optional().openapi({ description: "`preview` for the console's preview pane; `web` when omitted" }),
+  })
+  .openapi("ChatRequest");
+
+const pageQuery = z.object({
+  pageNo: z.string().regex(/^\d+$/).optional().openapi({ example: "1" }),
+  pageSize: z.string().regex(/^\d+$/).optional().openapi({ example: "20" }),
+});
+
+function page(query: { pageNo?: string | undefined; pageSize?: string | undefined }) {
+  const size = Math.min(100, Math.max(1, Number(query.pageSize ?? 20)));
+  const number = Math.max(1, Number(query.pageNo ?? 1));
+  return { limit: size, offset: (number - 1) * size };
+}
+
+/** Streaming chat, conversations, credits and usage records. */
+export function registerChatRoutes(app: OpenAPIHono<AppEnv>) {
+  app.openapi(
+    createRoute({
+      method: "post",
+      path: "/api/v1/chat/stream",
+      tags,
+      summary: "Ask an app; the answer streams as server-sent events",
+      description:
+        "Each SSE event is named after its `type` and carries one ChatEvent as JSON: `message-start`, `text-delta`…, `tool-call`/`tool-result` when plugins run, `citation`, then `message-end` or `error`. Refusals before the stream starts (unknown model 400, app not found 404, insufficient credits 870) answer as envelopes.",
+      security: [{ bearer: [] }],
+      middleware: [requireAuth()],
+      request: { body: jsonBody(chatRequest) },
+      responses: {
+        200: { description: "The answer as a stream of ChatEvents", content: { "text/event-stream": { schema: chatEventSchema } } },
+        402: { description: "Insufficient credits (code 870)", content: { "application/json": { schema: errorEnvelope } } },
+        ...standardErrors,
+      },
+    }),
+    async (c) => {
+      const { deps, auth, language } = c.var;
+      const body = c.req.valid("json");
+      const chatApp = await chatAccess(deps, auth, body.appCode);
+      // Stop the model as soon as the listener leaves, however the server notices it.
+      const stop = new AbortController();
+      c.req.raw.signal.addEventListener("abort", () => stop.abort(), { once: true });
+      const turn = {
+        app: chatApp,
+        endUserId: endUserOf(auth),
+        channel: body.channel ?? "web",
+        text: body.message,
+        language,
+        signal: stop.signal,
+        ...(body.conversationId ? { conversationId: body.conversationId } : {}),
+        ...(body.model ? { model: body.model } : {}),
+      };
+      const prepared = await prepareTurn(deps, turn);
+      return streamSSE(c, async (stream) => {
+        stream.onAbort(() => stop.abort());
+        for await (const event of runTurn(deps, turn, prepared)) {
+          await stream.writeSSE({ event: event.type, data: JSON.stringify(event) });
+        }
+      });
+    },
+  );
+
+  app.openapi(
+    defineRoute({
+      method: "get",
+      path: "/api/v1/chat/apps/{appCode}",
+      tags,
+      summary: "An app as its chat page shows it: opening text, guiding questions, models",
+      request: { params: idParam("appCode", "a7K2pQ9x") },
+      data: z
+        .object({
+          code: z.string(),
+          name: z.string(),
+          avatarUrl: z.string(),
+          openingText: z.string().openapi({ description: "The opening introduction (Markdown) without its guiding questions" }),
+          guidingQuestions: z.array(z.string()).openapi({ description: "Questions written in [square brackets] in the opening introduction" }),
+          defaultModel: z.string(),
+          models: z.array(z.string()),
+          bottomSlogan: z.string().nullable(),
+        })
+        .openapi("ChatAppView"),
+    }),
+    async (c) => {
+      const chatApp = await chatAccess(c.var.deps, c.var.auth, c.req.valid("param").appCode);
+      const opening = parseOpening(chatApp.openingIntroduction);
+      return ok(c, {
+        code: chatApp.code,
+        name: chatApp.name,
+        avatarUrl: chatApp.avatarUrl,
+        openingText: opening.text,
+        guidingQuestions: opening.guidingQuestions,
+        defaultModel: chatApp.defaultModel,
+        models: [chatApp.defaultModel, ...chatApp.optionalModels.filter((model) => model !== chatApp.defaultModel)],
+        bottomSlogan: chatApp.bottomSlogan,
+      });
+    },
+  );
+
+  const conversationSchema = z
+    .object({ id: z.string(), title: z.string().nullable(), channel: z.string(), createdAt: z.string(), updatedAt: z.string() })
+    .openapi("Conversation");
+  app.openapi(
+    defineRoute({
+      method: "get",
+      path: "/api/v1/chat/conversations",
+      tags,
+      summary: "The caller's conversations with an app, newest first",
+      request: { query: z.object({ appCode: z.string().min(1).max(64) }) },
+      data: z.array(conversationSchema),
+    }),
+    async (c) => {
+      const chatApp = await chatAccess(c.var.deps, c.var.auth, c.req.valid("query").appCode);
+      return ok(c, await listConversations(c.var.deps, { appId: chatApp.id, endUserId: endUserOf(c.var.auth), limit: 100 }));
+    },
+  );
+
+  app.openapi(
+    defineRoute({
+      method: "get",
+      path: "/api/v1/chat/conversations/{conversationId}/messages",
+      tags,
+      summary: "Messages of one of the caller's conversations, oldest first",
+      request: { params: idParam("conversationId", "conv_01jd7w3k5q9x2m4n6p8r") },
+      data: z.array(
+        z
+          .object({
+            id: z.string(),
+            role: z.enum(["user", "assistant", "tool"]),
+            content: z.string(),
+            status: z.enum(["complete", "stopped", "error"]),
+            model: z.string().nullable(),
+            createdAt: z.string(),
+          })
+          .openapi("ChatMessage"),
+      ),
+    }),
+    async (c) => ok(c, await listMessages(c.var.deps, { conversationId: c.req.valid("param").conversationId, endUserId: endUserOf(c.var.auth) })),
+  );
+
+  app.openapi(
+    defineRoute({
+      method: "post",
+      path: "/api/v1/chat/conversations/{conversationId}/clear-context",
+      tags,
+      summary: "Delete context: later answers no longer remember earlier messages",
+      request: { params: idParam("conversationId", "conv_01jd7w3k5q9x2m4n6p8r") },
+      data: z.object({ clearedAt: z.string() }),
+    }),
+    async (c) => ok(c, await clearContext(c.var.deps, { conversationId: c.req.valid("param").conversationId, endUserId: endUserOf(c.var.auth) })),
+  );
+
+  const billingTags = ["Credits"];
+  app.openapi(
+    defineRoute({
+      method: "get",
+      path: "/api/v1/credits",
+      tags: billingTags,
+      summary: "The current space's credit balance",
+      data: z.object({ balance: z.number().int() }).openapi("CreditBalance"),
+    }),
+    async (c) => ok(c, { balance: await balanceOf(c.var.deps, c.var.auth.spaceId) }),
+  );
+
+  app.openapi(
+    defineRoute({
+      method: "get",
+      path: "/api/v1/credits/ledger",
+      tags: billingTags,
+      summary: "Credit movements of the current space, newest first (the credits record)",
+      request: { query: pageQuery },
+      data: z.array(
+        z
+          .object({
+            id: z.string(),
+            delta: z.number().int(),
+            balanceAfter: z.number().int(),
+            reason: z.enum(["grant", "usage", "purchase", "check-in", "invite", "refund", "adjustment"]),
+            reference: z.string().nullable(),
+            createdAt: z.string(),
+          })
+          .openapi("CreditMovement"),
+      ),
+    }),
+    async (c) => ok(c, await listLedger(c.var.deps, c.var.auth.spaceId, page(c.req.valid("query")))),
+  );
+
+  app.openapi(
+    defineRoute({
+      method: "get",
+      path: "/api/v1/usage-records",
+      tags: billingTags,
+      summary: "Usage records of the current space, newest first",
+      request: { query: pageQuery.extend({ appId: z.string().max(64).optional() }) },
+      data: z.array(
+        z
+          .object({
+            id: z.string(),
+            appId: z.string().nullable(),
+            conversationId: z.string().nullable(),
+            channel: z.string().nullable(),
+            prompt: z.string(),
+            answer: z.string(),
+            model: z.string(),
+            promptTokens: z.number().int(),
+            completionTokens: z.number().int(),
+            credits: z.number().int(),
+            createdAt: z.string(),
+          })
+          .openapi("UsageRecord"),
+      ),
+    }),
+    async (c) => {
+      const query = c.req.valid("query");
+      const { limit, offset } = page(query);
+      const where = query.appId
+        ? and(eq(usageRecords.spaceId, c.var.auth.spaceId), eq(usageRecords.appId, query.appId))
+        : eq(usageRecords.spaceId, c.var.auth.spaceId);
+      const rows = await c.var.deps.db
+        .select({
+          id: usageRecords.id,
+          appId: usageRecords.appId,
+          conversationId: usageRecords.conversationId,
+          channel: usageRecords.channel,
+          prompt: usageRecords.prompt,
+          answer: usageRecords.answer,
+          model: usageRecords.model,
+          promptTokens: usageRecords.promptTokens,
+          completionTokens: usageRecords.completionTokens,
+          credits: usageRecords.credits,
+          createdAt: usageRecords.createdAt,
+        })
+        .from(usageRecords)
+        .where(where)
+        .orderBy(desc(usageRecords.createdAt), desc(usageRecords.id))
+        .limit(limit)
+        .offset(offset);
+      return ok(c, rows);
+    },
+  );
+}

@@ -2,6 +2,7 @@ import type { Config } from "../config";
 import type { Db } from "../db/client";
 import type { Logger } from "../logger";
 import type { ModelCatalog } from "../models/catalog";
+import type { PluginRuntime } from "../plugins/runtime-types";
 import type { MailSender, OidcClient, SmsSender, WechatOAuthClient } from "../platform/ports";
 import type { Language } from "./messages";
 import type { Throttle } from "./throttle";
@@ -18,6 +19,8 @@ export interface Deps {
   throttle: Throttle;
   /** Language models: config and console providers plus the offline responder. */
   models: ModelCatalog;
+  /** Plugins apps may call as tools. */
+  plugins: PluginRuntime;
   /** Current time; tests may pass a fixed clock. */
   now: () => Date;
 }

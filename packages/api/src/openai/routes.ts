@@ -1,5 +1,261 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import type { AppEnv } from "../http/context";
+import { and, desc, eq } from "drizzle-orm";
+import type { Context } from "hono";
+import { stream } from "hono/streaming";
+import { z } from "zod";
+import { newId, sha256 } from "../crypto";
+import { apps, userKeys } from "../db/schema/index";
+import { ServiceError } from "../errors";
+import type { AppEnv, Deps } from "../http/context";
+import { translate } from "../http/messages";
+import { authenticate } from "../identity/service/sessions";
+import type { ModelMessage, ToolDefinition } from "../platform/llm/types";
+import { type ChatApp, getAppForChat } from "../apps/service/index";
+import { prepareTurn, runTurn } from "../chat/service/engine";
+import type { ChatEvent } from "../chat/events";
 
-/** The OpenAI-compatible open API under /v1 (answers in OpenAI's own format, not the envelope). */
-export function registerOpenAiRoutes(_app: OpenAPIHono<AppEnv>) {}
+/** Who may call the OpenAI-compatible API: a space, through a personal API key or a user key. */
+interface OpenAiCaller {
+  spaceId: string;
+  /** Stable id for usage records and conversations. */
+  endUserId: string;
+  /** A user key may be bound to one app. */
+  onlyAppCode?: string;
+}
+
+type OpenAiErrorType = "invalid_request_error" | "authentication_error" | "permission_error" | "not_found_error" | "rate_limit_error" | "insufficient_quota" | "api_error";
+
+function openAiError(c: Context<AppEnv>, status: number, type: OpenAiErrorType, message: string, code: string | null = null, param: string | null = null) {
+  return c.json({ error: { message, type, param, code } }, status as 400);
+}
+
+const STATUS_TYPES: Record<number, OpenAiErrorType> = { 400: "invalid_request_error", 401: "authentication_error", 403: "permission_error", 404: "not_found_error", 429: "rate_limit_error" };
+
+function fromServiceError(c: Context<AppEnv>, error: ServiceError) {
+  const message = translate(c.var.language, error.messageId, error.params);
+  switch (error.kind) {
+    case "insufficient_credits":
+      return openAiError(c, 402, "insufficient_quota", message, "insufficient_credits");
+    case "rate_limited":
+      if (error.extra.retryAfterSeconds) c.header("Retry-After", String(error.extra.retryAfterSeconds));
+      return openAiError(c, 429, "rate_limit_error", message, "rate_limited");
+    case "not_found":
+      return openAiError(c, 404, "not_found_error", message, "model_not_found", "model");
+    case "unauthenticated":
+    case "session_ended":
+      return openAiError(c, 401, "authentication_error", message, "invalid_api_key");
+    case "validation":
+      return openAiError(c, 400, "invalid_request_error", message, null, error.extra.field ?? null);
+    default:
+      return openAiError(c, 500, "api_error", message);
+  }
+}
+
+async function callerOf(deps: Deps, c: Context<AppEnv>): Promise<OpenAiCaller> {
+  const bearer = /^Bearer\s+(\S+)$/i.exec(c.req.header("authorization") ?? "")?.[1];
+  if (!bearer) throw new ServiceError("unauthenticated", "login_required");
+  if (bearer.startsWith("uk_")) {
+    const key = await deps.db.select().from(userKeys).where(eq(userKeys.keyHash, sha256(bearer))).get();
+    const now = deps.now().toISOString();
+    if (!key || !key.enabled || (key.expiresAt && key.expiresAt <= now)) throw new ServiceError("session_ended", "session_ended");
+    if (key.creditLimit !== null && key.creditsUsed >= key.creditLimit) throw new ServiceError("insufficient_credits", "insufficient_credits");
+    return { spaceId: key.spaceId, endUserId: `user-key:${key.id}`, ...(key.appCode ? { onlyAppCode: key.appCode } : {}) };
+  }
+  const auth = await authenticate(deps, bearer, c.req.header("x-parley-space")?.trim() || undefined);
+  return { spaceId: auth.spaceId, endUserId: `user:${auth.userId}` };
+}
+
+async function appFor(deps: Deps, caller: OpenAiCaller, code: string): Promise<ChatApp> {
+  if (caller.onlyAppCode && caller.onlyAppCode !== code) throw new ServiceError("not_found", "openai_model_not_found", { model: code });
+  const app = await getAppForChat(deps, { appCode: code }).catch(() => undefined);
+  if (!app || (app.spaceId !== caller.spaceId && !app.isPublic)) throw new ServiceError("not_found", "openai_model_not_found", { model: code });
+  return app;
+}
+
+const contentPart = z.object({ type: z.string(), text: z.string().optional() }).passthrough();
+const messageSchema = z.discriminatedUnion("role", [
+  z.object({ role: z.literal("system"), content: z.union([z.string(), z.array(contentPart)]) }),
+  z.object({ role: z.literal("developer"), content: z.union([z.string(), z.array(contentPart)]) }),
+  z.object({ role: z.literal("user"), content: z.union([z.string(), z.array(contentPart)]), name: z.string().optional() }),
+  z.object({
+    role: z.literal("assistant"),
+    content: z.union([z.string(), z.array(contentPart)]).nullable().optional(),
+    tool_calls: z
+      .array(z.object({ id: z.string(), type: z.literal("function"), function: z.object({ name: z.string(), arguments: z.string() }) }))
+      .optional(),
+  }),
+  z.object({ role: z.literal("tool"), tool_call_id: z.string(), content: z.union([z.string(), z.array(contentPart)]) }),
+]);
+
+const completionRequest = z.object({
+  model: z.string().min(1),
+  messages: z.array(messageSchema).min(1),
+  stream: z.boolean().optional(),
+  stream_options: z.object({ include_usage: z.boolean().optional() }).nullable().optional(),
+  temperature: z.number().min(0).max(2).nullable().optional(),
+  tools: z
+    .array(z.object({ type: z.literal("function"), function: z.object({ name: z.string(), description: z.string().optional(), parameters: z.record(z.string(), z.unknown()).optional() }) }))
+    .optional(),
+  user: z.string().max(200).optional(),
+});
+
+function textOf(content: string | Array<z.infer<typeof contentPart>> | null | undefined): string {
+  if (content === null || content === undefined) return "";
+  if (typeof content === "string") return content;
+  return content.map((part) => (part.type === "text" ? (part.text ?? "") : "")).join("");
+}
+
+/** Maps OpenAI chat messages to the model port's messages; system prompts join the app's own. */
+export function toModelMessages(messages: z.infer<typeof completionRequest>["messages"]): ModelMessage[] {
+  const toolNames = new Map<string, string>();
+  const out: ModelMessage[] = [];
+  for (const message of messages) {
+    switch (message.role) {
+      case "system":
+      case "developer":
+        out.push({ role: "system", content: textOf(message.content) });
+        break;
+      case "user":
+        out.push({ role: "user", content: textOf(message.content) });
+        break;
+      case "assistant": {
+        const toolCalls = message.tool_calls?.map((call) => {
+          toolNames.set(call.id, call.function.name);
+          return { id: call.id, name: call.function.name, arguments: call.function.arguments };
+        });
+        out.push({ role: "assistant", content: textOf(message.content), ...(toolCalls?.length ? { toolCalls } : {}) });
+        break;
+      }
+      case "tool":
+        out.push({ role: "tool", toolCallId: message.tool_call_id, name: toolNames.get(message.tool_call_id) ?? "tool", content: textOf(message.content) });
+        break;
+    }
+  }
+  return out;
+}
+
+const FINISH: Record<string, string> = { stop: "stop", length: "length", "tool-calls": "tool_calls", "content-filter": "content_filter", other: "stop", stopped: "stop", "rate-limited": "stop" };
+
+/** The OpenAI-compatible open API: an app's code is the model; the bearer is a personal API key or a user key. */
+export function registerOpenAiRoutes(app: OpenAPIHono<AppEnv>) {
+  app.get("/v1/models", async (c) => {
+    try {
+      const { deps } = c.var;
+      const caller = await callerOf(deps, c);
+      const rows = await deps.db
+        .select({ code: apps.code, createdAt: apps.createdAt })
+        .from(apps)
+        .where(caller.onlyAppCode ? and(eq(apps.spaceId, caller.spaceId), eq(apps.code, caller.onlyAppCode)) : eq(apps.spaceId, caller.spaceId))
+        .orderBy(desc(apps.createdAt));
+      return c.json({
+        object: "list",
+        data: rows.map((row) => ({ id: row.code, object: "model", created: Math.floor(Date.parse(row.createdAt) / 1000), owned_by: "parley" })),
+      });
+    } catch (error) {
+      if (error instanceof ServiceError) return fromServiceError(c, error);
+      throw error;
+    }
+  });
+
+  app.post("/v1/chat/completions", async (c) => {
+    const { deps, language } = c.var;
+    let body: z.infer<typeof completionRequest>;
+    try {
+      const caller = await callerOf(deps, c);
+      let raw: unknown;
+      try {
+        raw = await c.req.json();
+      } catch {
+        return openAiError(c, 400, "invalid_request_error", translate(language, "malformed_json"));
+      }
+      const parsed = completionRequest.safeParse(raw);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        const param = issue?.path.join(".") ?? null;
+        return openAiError(c, 400, "invalid_request_error", `Invalid ${param}: ${issue?.message ?? "invalid"}`, null, param);
+      }
+      body = parsed.data;
+      const chatApp = await appFor(deps, caller, body.model);
+      const messages = toModelMessages(body.messages);
+      const lastUser = [...messages].reverse().find((message) => message.role === "user");
+      const clientTools: ToolDefinition[] | undefined = body.tools?.map((tool) => ({
+        name: tool.function.name,
+        description: tool.function.description ?? "",
+        parameters: tool.function.parameters ?? { type: "object", properties: {} },
+      }));
+      const turn = {
+        app: { ...chatApp, ...(body.temperature !== null && body.temperature !== undefined ? { temperature: body.temperature } : {}) },
+        endUserId: body.user ? `${caller.endUserId}:${body.user}` : caller.endUserId,
+        channel: "api",
+        text: lastUser?.content ?? "",
+        language,
+        signal: c.req.raw.signal,
+        messages,
+        ...(clientTools?.length ? { clientTools } : {}),
+      };
+      const prepared = await prepareTurn(deps, turn);
+      const id = `chatcmpl-${newId("x").slice(2)}`;
+      const created = Math.floor(deps.now().getTime() / 1000);
+      const model = body.model;
+      if (!body.stream) {
+        let content = "";
+        const toolCalls: Array<{ id: string; type: "function"; function: { name: string; arguments: string } }> = [];
+        let end: Extract<ChatEvent, { type: "message-end" }> | undefined;
+        for await (const event of runTurn(deps, turn, prepared)) {
+          if (event.type === "text-delta") content += event.text;
+          else if (event.type === "tool-call") toolCalls.push({ id: event.id, type: "function", function: { name: event.name, arguments: event.arguments } });
+          else if (event.type === "message-end") end = event;
+          else if (event.type === "error") return openAiError(c, event.code === 429 ? 429 : 502, event.code === 429 ? "rate_limit_error" : "api_error", event.message);
+        }
+        const usage = end?.usage ?? { promptTokens: 0, completionTokens: 0 };
+        return c.json({
+          id,
+          object: "chat.completion",
+          created,
+          model,
+          choices: [
+            {
+              index: 0,
+              message: { role: "assistant", content: toolCalls.length && !content ? null : content, ...(toolCalls.length ? { tool_calls: toolCalls } : {}), refusal: null },
+              finish_reason: FINISH[end?.finishReason ?? "stop"] ?? "stop",
+              logprobs: null,
+            },
+          ],
+          usage: { prompt_tokens: usage.promptTokens, completion_tokens: usage.completionTokens, total_tokens: usage.promptTokens + usage.completionTokens },
+        });
+      }
+      const includeUsage = body.stream_options?.include_usage === true;
+      c.header("Content-Type", "text/event-stream; charset=utf-8");
+      c.header("Cache-Control", "no-cache");
+      return stream(c, async (out) => {
+        const chunk = (choice: Record<string, unknown> | null, extra: Record<string, unknown> = {}) =>
+          out.write(`data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model, choices: choice ? [choice] : [], ...extra })}\n\n`);
+        let toolIndex = 0;
+        for await (const event of runTurn(deps, turn, prepared)) {
+          if (event.type === "message-start") await chunk({ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null, logprobs: null });
+          else if (event.type === "text-delta") await chunk({ index: 0, delta: { content: event.text }, finish_reason: null, logprobs: null });
+          else if (event.type === "tool-call") {
+            await chunk({
+              index: 0,
+              delta: { tool_calls: [{ index: toolIndex++, id: event.id, type: "function", function: { name: event.name, arguments: event.arguments } }] },
+              finish_reason: null,
+              logprobs: null,
+            });
+          } else if (event.type === "message-end") {
+            await chunk({ index: 0, delta: {}, finish_reason: FINISH[event.finishReason] ?? "stop", logprobs: null });
+            if (includeUsage) {
+              const { promptTokens, completionTokens } = event.usage;
+              await chunk(null, { usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens } });
+            }
+          } else if (event.type === "error") {
+            await out.write(`data: ${JSON.stringify({ error: { message: event.message, type: "api_error", code: String(event.code) } })}\n\n`);
+          }
+        }
+        await out.write("data: [DONE]\n\n");
+      });
+    } catch (error) {
+      if (error instanceof ServiceError) return fromServiceError(c, error);
+      throw error;
+    }
+  });
+}

@@ -6,6 +6,8 @@ import { createSmtpMailSender } from "./mail/smtp";
 import { createOidcClient } from "./oauth/oidc";
 import { createWechatOAuthClient } from "./oauth/wechat";
 import { createOutbox } from "./outbox";
+import { createPluginRuntime } from "../plugins/service/runtime";
+import type { PluginRuntime } from "../plugins/runtime-types";
 import type { MailSender, OidcClient, SmsSender, WechatOAuthClient } from "./ports";
 import { createAliyunSmsSender } from "./sms/aliyun";
 
@@ -16,6 +18,7 @@ export function createProviders(config: Config, db: Db, logger: Logger): {
   oidc: OidcClient | undefined;
   wechat: WechatOAuthClient | undefined;
   models: ModelCatalog;
+  plugins: PluginRuntime;
 } {
   const outbox = createOutbox(db, logger);
   return {
@@ -31,5 +34,6 @@ export function createProviders(config: Config, db: Db, logger: Logger): {
       : undefined,
     wechat: config.wechat ? createWechatOAuthClient(config.wechat) : undefined,
     models: createModelCatalog({ llm: config.llm, db, logger }),
+    plugins: createPluginRuntime({ db, config, logger, now: () => new Date() }),
   };
 }

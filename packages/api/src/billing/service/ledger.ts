@@ -1,0 +1,64 @@
+import { desc, eq, sql } from "drizzle-orm";
+import { newId } from "../../crypto";
+import { creditLedger } from "../../db/schema/index";
+import type { Deps } from "../../http/context";
+
+/** Why credits moved. */
+export type LedgerReason = (typeof creditLedger.$inferInsert)["reason"];
+
+/** Credits a new space starts with, so a fresh install can chat at once. */
+export const WELCOME_CREDITS = 2000;
+
+/** The space's balance: the newest ledger row's balance, or the welcome grant on first use. */
+export async function balanceOf(deps: Deps, spaceId: string): Promise<number> {
+  const row = await deps.db
+    .select({ balance: creditLedger.balanceAfter })
+    .from(creditLedger)
+    .where(eq(creditLedger.spaceId, spaceId))
+    .orderBy(desc(creditLedger.seq))
+    .limit(1)
+    .get();
+  if (row) return row.balance;
+  return (await appendLedger(deps, { spaceId, delta: WELCOME_CREDITS, reason: "grant", reference: "welcome" })).balanceAfter;
+}
+
+/**
+ * Appends one movement. The new balance is computed inside the INSERT from the newest row, so
+ * two writers never read the same old balance (SQLite serialises writes).
+ */
+export async function appendLedger(
+  deps: Deps,
+  input: { spaceId: string; delta: number; reason: LedgerReason; reference?: string },
+): Promise<{ id: string; balanceAfter: number }> {
+  if (!Number.isInteger(input.delta)) throw new Error("credit movements are whole numbers");
+  const id = newId("cr");
+  const now = deps.now().toISOString();
+  const rows = await deps.db.all<{ balance_after: number }>(sql`
+    INSERT INTO credit_ledger (id, space_id, delta, balance_after, reason, reference, created_at)
+    SELECT ${id}, ${input.spaceId}, ${input.delta},
+      COALESCE((SELECT balance_after FROM credit_ledger WHERE space_id = ${input.spaceId} ORDER BY seq DESC LIMIT 1), 0) + ${input.delta},
+      ${input.reason}, ${input.reference ?? null}, ${now}
+    RETURNING balance_after`);
+  const balanceAfter = rows[0]?.balance_after;
+  if (balanceAfter === undefined) throw new Error("ledger insert returned nothing");
+  return { id, balanceAfter };
+}
+
+/** Ledger rows of a space, newest first. */
+export async function listLedger(deps: Deps, spaceId: string, input: { limit: number; offset: number }) {
+  await balanceOf(deps, spaceId);
+  return deps.db
+    .select({
+      id: creditLedger.id,
+      delta: creditLedger.delta,
+      balanceAfter: creditLedger.balanceAfter,
+      reason: creditLedger.reason,
+      reference: creditLedger.reference,
+      createdAt: creditLedger.createdAt,
+    })
+    .from(creditLedger)
+    .where(eq(creditLedger.spaceId, spaceId))
+    .orderBy(desc(creditLedger.seq))
+    .limit(input.limit)
+    .offset(input.offset);
+}

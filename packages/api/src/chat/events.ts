@@ -1,0 +1,50 @@
+import { z } from "@hono/zod-openapi";
+
+const usage = z.object({ promptTokens: z.number().int(), completionTokens: z.number().int() }).openapi("TokenUsage");
+
+/**
+ * The chat stream: one tagged union shared by the API, the SDK and the widget. Each SSE event's
+ * name equals its `type`.
+ */
+export const chatEventSchema = z
+  .discriminatedUnion("type", [
+    z
+      .object({
+        type: z.literal("message-start"),
+        conversationId: z.string(),
+        messageId: z.string(),
+        model: z.string().openapi({ description: "The model answering (the offline responder is `parley-offline`)" }),
+        offline: z.boolean(),
+      })
+      .openapi("ChatMessageStart"),
+    z.object({ type: z.literal("text-delta"), text: z.string() }).openapi("ChatTextDelta"),
+    z
+      .object({ type: z.literal("tool-call"), id: z.string(), name: z.string(), arguments: z.string().openapi({ description: "JSON text" }) })
+      .openapi("ChatToolCall"),
+    z
+      .object({ type: z.literal("tool-result"), id: z.string(), name: z.string(), ok: z.boolean(), content: z.string(), durationMs: z.number() })
+      .openapi("ChatToolResult"),
+    z
+      .object({ type: z.literal("citation"), index: z.number().int(), source: z.string(), content: z.string(), score: z.number().optional() })
+      .openapi("ChatCitation"),
+    z
+      .object({
+        type: z.literal("message-end"),
+        finishReason: z.enum(["stop", "length", "tool-calls", "content-filter", "other", "stopped", "rate-limited"]),
+        usage,
+        credits: z.number().int().openapi({ description: "Credits charged for this answer" }),
+        balance: z.number().int().nullable().openapi({ description: "The space's balance after the charge" }),
+      })
+      .openapi("ChatMessageEnd"),
+    z
+      .object({
+        type: z.literal("error"),
+        code: z.number().int().openapi({ description: "Envelope-style code: 429 rate limited, 870 insufficient credits, 502 model failed, 504 model timed out, 500" }),
+        message: z.string(),
+      })
+      .openapi("ChatError"),
+  ])
+  .openapi("ChatEvent");
+
+/** One event of the chat stream. */
+export type ChatEvent = z.infer<typeof chatEventSchema>;

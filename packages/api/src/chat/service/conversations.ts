@@ -1,0 +1,119 @@
+import { and, asc, desc, eq, gt, inArray } from "drizzle-orm";
+import { newId } from "../../crypto";
+import { conversations, messages } from "../../db/schema/index";
+import { fail } from "../../errors";
+import type { Deps } from "../../http/context";
+import type { ModelMessage } from "../../platform/llm/types";
+import type { ChatApp } from "../../apps/service/index";
+
+type ConversationRow = typeof conversations.$inferSelect;
+
+/** Finds the caller's conversation, or starts one. Someone else's conversation id is not found. */
+export async function openConversation(
+  deps: Deps,
+  input: { app: ChatApp; endUserId: string; channel: string; conversationId?: string; title: string },
+): Promise<ConversationRow> {
+  if (input.conversationId) {
+    const row = await deps.db
+      .select()
+      .from(conversations)
+      .where(and(eq(conversations.id, input.conversationId), eq(conversations.appId, input.app.id), eq(conversations.endUserId, input.endUserId)))
+      .get();
+    if (!row) throw fail.notFound("conversation");
+    return row;
+  }
+  const now = deps.now().toISOString();
+  const row = {
+    id: newId("conv"),
+    spaceId: input.app.spaceId,
+    appId: input.app.id,
+    endUserId: input.endUserId,
+    channel: input.channel,
+    title: input.title.slice(0, 80),
+    contextClearedAt: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await deps.db.insert(conversations).values(row);
+  return row;
+}
+
+/**
+ * The memory handed to the model: the last `memoryTurns` turns (a turn is a user message and
+ * its answer) newer than the retention window and the last context clear. Failed answers are
+ * skipped; stopped ones count with what was delivered.
+ */
+export async function loadMemory(deps: Deps, conversation: ConversationRow, app: ChatApp): Promise<ModelMessage[]> {
+  if (app.memoryTurns <= 0) return [];
+  const retentionStart = new Date(deps.now().getTime() - app.memoryRetentionMinutes * 60_000).toISOString();
+  const since = conversation.contextClearedAt && conversation.contextClearedAt > retentionStart ? conversation.contextClearedAt : retentionStart;
+  const rows = await deps.db
+    .select({ role: messages.role, content: messages.content, status: messages.status })
+    .from(messages)
+    .where(and(eq(messages.conversationId, conversation.id), gt(messages.createdAt, since), inArray(messages.role, ["user", "assistant"])))
+    .orderBy(desc(messages.createdAt), desc(messages.id))
+    .limit(app.memoryTurns * 2);
+  return rows
+    .reverse()
+    .filter((row) => row.status !== "error" && row.content.trim() !== "")
+    .map((row) => ({ role: row.role as "user" | "assistant", content: row.content }));
+}
+
+/** Stores one message. */
+export async function storeMessage(
+  deps: Deps,
+  input: { conversation: ConversationRow; role: "user" | "assistant"; content: string; status?: "complete" | "stopped" | "error"; model?: string; toolCalls?: unknown; id?: string },
+): Promise<string> {
+  const id = input.id ?? newId("msg");
+  const now = deps.now().toISOString();
+  await deps.db.insert(messages).values({
+    id,
+    spaceId: input.conversation.spaceId,
+    conversationId: input.conversation.id,
+    role: input.role,
+    content: input.content,
+    status: input.status ?? "complete",
+    model: input.model ?? null,
+    toolCalls: input.toolCalls === undefined ? null : JSON.stringify(input.toolCalls),
+    createdAt: now,
+  });
+  await deps.db.update(conversations).set({ updatedAt: now }).where(eq(conversations.id, input.conversation.id));
+  return id;
+}
+
+/** Conversations of an end user with an app, newest first. */
+export async function listConversations(deps: Deps, input: { appId: string; endUserId: string; limit: number }) {
+  return deps.db
+    .select({ id: conversations.id, title: conversations.title, channel: conversations.channel, createdAt: conversations.createdAt, updatedAt: conversations.updatedAt })
+    .from(conversations)
+    .where(and(eq(conversations.appId, input.appId), eq(conversations.endUserId, input.endUserId)))
+    .orderBy(desc(conversations.updatedAt))
+    .limit(input.limit);
+}
+
+/** Messages of one conversation the end user owns, oldest first. */
+export async function listMessages(deps: Deps, input: { conversationId: string; endUserId: string }) {
+  const conversation = await deps.db
+    .select({ id: conversations.id })
+    .from(conversations)
+    .where(and(eq(conversations.id, input.conversationId), eq(conversations.endUserId, input.endUserId)))
+    .get();
+  if (!conversation) throw fail.notFound("conversation");
+  return deps.db
+    .select({ id: messages.id, role: messages.role, content: messages.content, status: messages.status, model: messages.model, createdAt: messages.createdAt })
+    .from(messages)
+    .where(and(eq(messages.conversationId, input.conversationId), inArray(messages.role, ["user", "assistant"])))
+    .orderBy(asc(messages.createdAt), asc(messages.id));
+}
+
+/** Delete context: later answers no longer see earlier messages (they stay readable). */
+export async function clearContext(deps: Deps, input: { conversationId: string; endUserId: string }) {
+  const now = deps.now().toISOString();
+  const updated = await deps.db
+    .update(conversations)
+    .set({ contextClearedAt: now, updatedAt: now })
+    .where(and(eq(conversations.id, input.conversationId), eq(conversations.endUserId, input.endUserId)))
+    .returning({ id: conversations.id });
+  if (updated.length === 0) throw fail.notFound("conversation");
+  return { clearedAt: now };
+}

@@ -1,0 +1,205 @@
+import { newId } from "../../crypto";
+import { usageRecords } from "../../db/schema/index";
+import { ServiceError } from "../../errors";
+import type { Deps } from "../../http/context";
+import type { Language } from "../../http/messages";
+import { translate } from "../../http/messages";
+import { creditsFor } from "../../models/pricing";
+import { type ModelMessage, ModelError, type TokenUsage, type ToolCall, type ToolDefinition } from "../../platform/llm/types";
+import type { PluginTool } from "../../plugins/runtime-types";
+import { appendLedger, balanceOf } from "../../billing/service/ledger";
+import type { ChatEvent } from "../events";
+import type { ChatApp } from "../../apps/service/index";
+import { loadMemory, openConversation, storeMessage } from "./conversations";
+import { checkRateLimits } from "./rate-limit";
+
+/** One turn asked of an app. */
+export interface ChatTurn {
+  app: ChatApp;
+  /** Who talks (a user id, an API caller's `user`, a channel sender). */
+  endUserId: string;
+  channel: string;
+  conversationId?: string;
+  text: string;
+  /** One of the app's models; the app's default when absent. */
+  model?: string;
+  language: Language;
+  signal?: AbortSignal;
+  /**
+   * Stateless callers (the OpenAI-compatible API) send the whole conversation: it replaces the
+   * stored memory, and its last user message is the turn's text.
+   */
+  messages?: ModelMessage[];
+  /** Tools the caller defines and runs itself: offered to the model, calls are returned, not executed. */
+  clientTools?: ToolDefinition[];
+}
+
+/** Longest message accepted from a person. */
+export const MAX_INPUT_CHARACTERS = 20_000;
+
+/**
+ * Everything that can refuse a turn before anything streams: the checks run first so that the
+ * caller can answer with an envelope error (400, 404, 429, 870) instead of a broken stream.
+ */
+export async function prepareTurn(deps: Deps, turn: ChatTurn) {
+  const text = turn.messages ? turn.text.trim() || "(tool results)" : turn.text.trim();
+  if (!text) throw new ServiceError("validation", "validation_failed", { field: "message", reason: "empty" }, { field: "message" });
+  if (text.length > MAX_INPUT_CHARACTERS) {
+    throw new ServiceError("validation", "validation_failed", { field: "message", reason: `longer than ${MAX_INPUT_CHARACTERS} characters` }, { field: "message" });
+  }
+  const modelId = turn.model ?? turn.app.defaultModel;
+  if (modelId !== turn.app.defaultModel && !turn.app.optionalModels.includes(modelId)) throw new ServiceError("validation", "chat_unknown_model", { model: modelId }, { field: "model" });
+  const resolved = deps.models.resolve(modelId) ?? deps.models.fallback();
+  const free = creditsFor(resolved.model.id, { promptTokens: 1000, completionTokens: 1000 }) === 0;
+  if (!free && (await balanceOf(deps, turn.app.spaceId)) <= 0) throw new ServiceError("insufficient_credits", "insufficient_credits");
+  const limited = await checkRateLimits(deps, { appId: turn.app.id, endUserId: turn.endUserId, channel: turn.channel });
+  return { text, resolved, limited };
+}
+
+function estimateTokens(text: string): number {
+  // About four characters per token for Latin text and one per CJK character: close enough
+  // to charge for what was delivered when a provider died before reporting usage.
+  const cjk = text.match(/[\u3400-\u9fff\uf900-\ufaff]/g)?.length ?? 0;
+  return cjk + Math.ceil((text.length - cjk) / 4);
+}
+
+function modelFailure(error: unknown, language: Language): { code: number; message: string } {
+  if (error instanceof ModelError) {
+    const code = error.kind === "timeout" ? 504 : error.kind === "rate_limited" ? 429 : error.kind === "context_length" ? 400 : 502;
+    return { code, message: translate(language, `chat_model_${error.kind}`, { seconds: error.details.retryAfterSeconds ?? 0 }) };
+  }
+  return { code: 500, message: translate(language, "chat_failed") };
+}
+
+/**
+ * Runs one turn and yields the chat stream. The user's message is stored first; the answer is
+ * stored with what was delivered (complete, stopped or error), a usage record is written, and
+ * credits are charged for the tokens actually produced.
+ */
+export async function* runTurn(deps: Deps, turn: ChatTurn, prepared: Awaited<ReturnType<typeof prepareTurn>>): AsyncGenerator<ChatEvent> {
+  const { app } = turn;
+  const conversation = await openConversation(deps, { app, endUserId: turn.endUserId, channel: turn.channel, title: prepared.text, ...(turn.conversationId ? { conversationId: turn.conversationId } : {}) });
+  const history = turn.messages ? [] : await loadMemory(deps, conversation, app);
+  await storeMessage(deps, { conversation, role: "user", content: prepared.text });
+  const messageId = newId("msg");
+  const { provider, model } = prepared.resolved;
+  yield { type: "message-start", conversationId: conversation.id, messageId, model: model.id, offline: model.offline };
+
+  if (prepared.limited) {
+    const reply = prepared.limited.replyWhenExceeded;
+    if (reply) {
+      yield { type: "text-delta", text: reply };
+      await storeMessage(deps, { conversation, role: "assistant", content: reply, id: messageId, model: "rate-limit" });
+    }
+    yield { type: "message-end", finishReason: "rate-limited", usage: { promptTokens: 0, completionTokens: 0 }, credits: 0, balance: null };
+    return;
+  }
+
+  const clientTools = turn.clientTools && turn.clientTools.length > 0 ? turn.clientTools : undefined;
+  const tools: PluginTool[] =
+    !clientTools && app.plugins.length > 0 ? await deps.plugins.toolsFor({ spaceId: app.spaceId, pluginCodes: app.plugins }) : [];
+  const toolByName = new Map(tools.map((tool) => [tool.definition.name, tool]));
+  const offered = clientTools ?? tools.map((tool) => tool.definition);
+  const prompt: ModelMessage[] = [
+    ...(app.settingsPrompt.trim() ? [{ role: "system" as const, content: app.settingsPrompt }] : []),
+    ...(turn.messages ?? [...history, { role: "user" as const, content: prepared.text }]),
+  ];
+  const toolRounds = offered.length === 0 ? 0 : clientTools ? 1 : app.multiRoundThinking ? Math.max(1, app.maxRounds) : 1;
+  const usage: TokenUsage = { promptTokens: 0, completionTokens: 0 };
+  let answer = "";
+  let finishReason: Extract<ChatEvent, { type: "message-end" }>["finishReason"] = "stop";
+  const toolLog: Array<{ call: ToolCall; ok: boolean; content: string }> = [];
+  let failure: { code: number; message: string } | undefined;
+
+  try {
+    for (let round = 0; ; round++) {
+      const offerTools = round < toolRounds;
+      const calls: ToolCall[] = [];
+      let roundText = "";
+      let reported = false;
+      for await (const part of provider.stream({
+        model: model.id,
+        messages: prompt,
+        temperature: app.temperature,
+        language: turn.language,
+        ...(offerTools ? { tools: offered } : {}),
+        ...(turn.signal ? { signal: turn.signal } : {}),
+      })) {
+        if (part.type === "text-delta") {
+          roundText += part.text;
+          answer += part.text;
+          yield { type: "text-delta", text: part.text };
+        } else if (part.type === "tool-call") {
+          calls.push(part.call);
+        } else {
+          reported = true;
+          usage.promptTokens += part.usage.promptTokens;
+          usage.completionTokens += part.usage.completionTokens;
+          finishReason = part.reason;
+        }
+      }
+      if (!reported) usage.completionTokens += estimateTokens(roundText);
+      if (calls.length === 0 || !offerTools) break;
+      if (clientTools) {
+        // The caller runs its own tools: hand the calls back and end the turn.
+        for (const call of calls) {
+          toolLog.push({ call, ok: true, content: "" });
+          yield { type: "tool-call", id: call.id, name: call.name, arguments: call.arguments };
+        }
+        finishReason = "tool-calls";
+        break;
+      }
+      prompt.push({ role: "assistant", content: roundText, toolCalls: calls });
+      for (const call of calls) {
+        yield { type: "tool-call", id: call.id, name: call.name, arguments: call.arguments };
+        const tool = toolByName.get(call.name);
+        const result = tool
+          ? await deps.plugins.execute({ spaceId: app.spaceId, tool, arguments: call.arguments, ...(turn.signal ? { signal: turn.signal } : {}) })
+          : { ok: false, content: `Unknown tool ${call.name}`, durationMs: 0 };
+        toolLog.push({ call, ok: result.ok, content: result.content });
+        yield { type: "tool-result", id: call.id, name: call.name, ok: result.ok, content: result.content, durationMs: result.durationMs };
+        prompt.push({ role: "tool", toolCallId: call.id, name: call.name, content: result.content });
+      }
+      finishReason = "stop";
+    }
+  } catch (error) {
+    if (turn.signal?.aborted || (error instanceof ModelError && error.kind === "aborted")) {
+      finishReason = "stopped";
+    } else {
+      failure = modelFailure(error, turn.language);
+      if (!(error instanceof ModelError)) deps.logger.error("chat turn failed", { app: app.code, error: String(error) });
+    }
+    usage.completionTokens = Math.max(usage.completionTokens, estimateTokens(answer));
+    if (usage.promptTokens === 0) usage.promptTokens = estimateTokens(prompt.map((message) => message.content).join("\n"));
+  }
+
+  const status = failure ? "error" : finishReason === "stopped" ? "stopped" : "complete";
+  await storeMessage(deps, { conversation, role: "assistant", content: answer, status, model: model.id, id: messageId, ...(toolLog.length ? { toolCalls: toolLog } : {}) });
+  // Charge for what was delivered: nothing when nothing came out of a failed call.
+  const credits = failure && answer === "" ? 0 : creditsFor(model.id, usage);
+  let balance: number | null = null;
+  if (credits > 0) balance = (await appendLedger(deps, { spaceId: app.spaceId, delta: -credits, reason: "usage", reference: messageId })).balanceAfter;
+  await deps.db.insert(usageRecords).values({
+    id: newId("use"),
+    spaceId: app.spaceId,
+    appId: app.id,
+    conversationId: conversation.id,
+    messageId,
+    endUserId: turn.endUserId,
+    channel: turn.channel,
+    prompt: prepared.text,
+    answer,
+    model: model.id,
+    promptTokens: usage.promptTokens,
+    completionTokens: usage.completionTokens,
+    credits,
+    context: JSON.stringify(history),
+    knowledgeHits: null,
+    createdAt: deps.now().toISOString(),
+  });
+  if (failure) {
+    yield { type: "error", code: failure.code, message: failure.message };
+    return;
+  }
+  yield { type: "message-end", finishReason, usage, credits, balance };
+}
