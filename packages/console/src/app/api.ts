@@ -12,6 +12,15 @@ export interface ApiFailure {
   code?: number;
   message: string;
   requestId?: string;
+  /** The offending field of a 400 answer (`data.field`), e.g. `requestParams.0.children.1.name`. */
+  field?: string;
+}
+
+/** The offending field an error envelope names, if any. */
+function fieldOf(data: unknown): string | undefined {
+  if (typeof data !== 'object' || data === null) return undefined;
+  const field = (data as { field?: unknown }).field;
+  return typeof field === 'string' ? field : undefined;
 }
 
 /** The outcome of a call: its data, or a failure the request layer has already reported. */
@@ -130,8 +139,9 @@ export async function call<T>(
     const result = await send({ signal: controller.signal, headers: { 'Accept-Language': currentLanguage() } });
     if (result.error) {
       report(result.error, options);
-      const { kind, status, code, message, requestId } = result.error;
-      return { ok: false, error: { kind, status, code, message, requestId } };
+      const { kind, status, code, message, requestId, data } = result.error;
+      const field = fieldOf(data);
+      return { ok: false, error: { kind, status, code, message, requestId, ...(field ? { field } : {}) } };
     }
     return { ok: true, data: result.data as T };
   } finally {

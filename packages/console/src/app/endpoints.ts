@@ -59,4 +59,52 @@ export const endpoints = {
     call({ dedupeKey: 'outbox', ...extra }, (init) => client.GET('/api/v1/outbox', { ...init, params: { query: { limit: '200' } } })),
   privileges: (memberGrade: Schemas['User']['memberGrade'], extra: Extra = {}) =>
     call({ dedupeKey: 'privileges', ...extra }, (init) => client.GET('/api/v1/privileges', { ...init, params: { query: { memberGrade } } })),
+  /** Custom HTTP plugins, the built-ins, parse (OpenAPI or curl) and the test run. */
+  plugins: {
+    list: (extra: Extra = {}) => call({ dedupeKey: 'plugins', ...extra }, (init) => client.GET('/api/v1/plugins', init)),
+    builtin: (extra: Extra = {}) => call({ dedupeKey: 'plugins-builtin', ...extra }, (init) => client.GET('/api/v1/plugins/builtin', init)),
+    get: (id: string, extra: Extra = {}) => call(extra, (init) => client.GET('/api/v1/plugins/{id}', { ...init, params: { path: { id } } })),
+    create: (body: Schemas['PluginInput'], extra: Extra = {}) => call(extra, (init) => client.POST('/api/v1/plugins', { ...init, body })),
+    update: (id: string, body: Schemas['UpdatePluginRequest'], extra: Extra = {}) =>
+      call(extra, (init) => client.PATCH('/api/v1/plugins/{id}', { ...init, params: { path: { id } }, body })),
+    remove: (id: string, extra: Extra = {}) => call(extra, (init) => client.DELETE('/api/v1/plugins/{id}', { ...init, params: { path: { id } } })),
+    setEnabled: (id: string, enabled: boolean, extra: Extra = {}) =>
+      call(extra, (init) => client.POST('/api/v1/plugins/{id}/enabled', { ...init, params: { path: { id } }, body: { enabled } })),
+    parse: (body: Schemas['PluginParseRequest'], extra: Extra = {}) => call(extra, (init) => client.POST('/api/v1/plugins/parse', { ...init, body })),
+    debug: (body: Schemas['PluginDebugRequest'], extra: Extra = {}) => call(extra, (init) => client.POST('/api/v1/plugins/debug', { ...init, body })),
+  },
+  /** The model catalogue and (instance owner only) the model providers. */
+  models: {
+    list: (extra: Extra = {}) => call({ dedupeKey: 'models', ...extra }, (init) => client.GET('/api/v1/models', init)),
+    providers: (extra: Extra = {}) => call({ dedupeKey: 'model-providers', ...extra }, (init) => client.GET('/api/v1/model-providers', init)),
+    createProvider: (body: Schemas['CreateModelProviderRequest'], extra: Extra = {}) =>
+      call(extra, (init) => client.POST('/api/v1/model-providers', { ...init, body })),
+    updateProvider: (id: string, body: Schemas['UpdateModelProviderRequest'], extra: Extra = {}) =>
+      call(extra, (init) => client.PATCH('/api/v1/model-providers/{id}', { ...init, params: { path: { id } }, body })),
+    deleteProvider: (id: string, extra: Extra = {}) =>
+      call(extra, (init) => client.DELETE('/api/v1/model-providers/{id}', { ...init, params: { path: { id } } })),
+    testProvider: (id: string, extra: Extra = {}) =>
+      call(extra, (init) => client.POST('/api/v1/model-providers/{id}/test', { ...init, params: { path: { id } } })),
+  },
+  /** Keys for the OpenAI-compatible API that the space hands to its end users. */
+  userKeys: {
+    list: (extra: Extra = {}) => call({ dedupeKey: 'user-keys', ...extra }, (init) => client.GET('/api/v1/user-keys', init)),
+    create: (body: Schemas['UserKeyRequest'], extra: Extra = {}) => call(extra, (init) => client.POST('/api/v1/user-keys', { ...init, body })),
+    update: (id: string, body: Schemas['UpdateUserKeyRequest'], extra: Extra = {}) =>
+      call(extra, (init) => client.PATCH('/api/v1/user-keys/{id}', { ...init, params: { path: { id } }, body })),
+    remove: (id: string, extra: Extra = {}) => call(extra, (init) => client.DELETE('/api/v1/user-keys/{id}', { ...init, params: { path: { id } } })),
+  },
+  /** The space's credit balance, its ledger and the usage records (My account). */
+  billing: {
+    balance: (extra: Extra = {}) => call(extra, (init) => client.GET('/api/v1/credits', init)),
+    ledger: (pageNo: number, pageSize: number, extra: Extra = {}) =>
+      call({ dedupeKey: 'credit-ledger', ...extra }, (init) =>
+        client.GET('/api/v1/credits/ledger', { ...init, params: { query: { pageNo: String(pageNo), pageSize: String(pageSize) } } })),
+    usage: (pageNo: number, pageSize: number, extra: Extra = {}) =>
+      call({ dedupeKey: 'usage-records', ...extra }, (init) =>
+        client.GET('/api/v1/usage-records', { ...init, params: { query: { pageNo: String(pageNo), pageSize: String(pageSize) } } })),
+  },
+  /** The space's app codes, for the API-access snippets (first page of my apps). */
+  apiAccessApps: (extra: Extra = {}) =>
+    call({ dedupeKey: 'api-access-apps', ...extra }, (init) => client.GET('/api/v1/apps', { ...init, params: { query: { pageSize: 100 } } })),
 };

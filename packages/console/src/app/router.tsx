@@ -19,6 +19,9 @@ const LoginPage = lazyNamed(() => import('../features/auth/login-page'), 'LoginP
 const RegisterPage = lazyNamed(() => import('../features/auth/register-page'), 'RegisterPage');
 const ForgotPasswordPage = lazyNamed(() => import('../features/auth/forgot-password-page'), 'ForgotPasswordPage');
 const AccountPage = lazyNamed(() => import('../features/account/account-page'), 'AccountPage');
+const PluginsPage = lazyNamed(() => import('../features/plugins/plugins-page'), 'PluginsPage');
+const PluginEditorPage = lazyNamed(() => import('../features/plugins/plugin-editor-page'), 'PluginEditorPage');
+const IntegrationsPage = lazyNamed(() => import('../features/integrations/integrations-page'), 'IntegrationsPage');
 const ComingSoonPage = lazy(async () => ({ default: (await import('../features/placeholders/coming-soon-page')).ComingSoonPage }));
 const SectionLayout = lazy(async () => ({ default: (await import('../features/placeholders/section-layout')).SectionLayout }));
 
@@ -87,7 +90,7 @@ export const routes: RouteObject[] = [
           placeholder('agents', 'agents'),
           placeholder('createApp', 'createApp'),
           placeholder('agent', 'agent'),
-          placeholder('Integrations', 'integrations'),
+          { path: 'Integrations', element: <IntegrationsPage /> },
           { path: 'account', element: <AccountPage /> },
           placeholder('chatManage', 'chatManage'),
           placeholder('clients', 'clients'),
@@ -118,8 +121,8 @@ export const routes: RouteObject[] = [
               },
             ],
           },
-          placeholder('plugins', 'plugins'),
-          placeholder('plugins/detail', 'pluginDetail'),
+          { path: 'plugins', element: <PluginsPage /> },
+          { path: 'plugins/detail', element: <PluginEditorPage /> },
           placeholder('templates', 'templates'),
           placeholder('template/:code', 'template'),
           placeholder('workflows', 'workflows'),

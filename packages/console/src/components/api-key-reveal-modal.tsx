@@ -10,7 +10,8 @@ export interface ApiKeyRevealModalProps {
   onClose: () => void;
 }
 
-async function copyText(text: string): Promise<boolean> {
+/** Copies text to the clipboard, falling back to a selection copy; answers whether it worked. */
+export async function copyText(text: string): Promise<boolean> {
   try {
     await navigator.clipboard.writeText(text);
     return true;

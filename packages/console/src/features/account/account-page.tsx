@@ -8,6 +8,7 @@ import { PageLoader } from '../../components/page-loader';
 import { ApiKeysTab } from './api-keys-tab';
 import { OutboxTab } from './outbox-tab';
 import { ProfileTab } from './profile-tab';
+import { CreditsTab, UsageTab } from './records-tabs';
 
 const TABS = ['profile', 'apiKeys', 'credits', 'payments', 'usage', 'outbox'] as const;
 type AccountTab = (typeof TABS)[number];
@@ -45,7 +46,7 @@ export function AccountPage() {
           {
             key: 'credits',
             label: <span data-testid="account-tab-credits">{t('account.tabs.credits')}</span>,
-            children: later(t('account.records.creditsTitle'), t('account.records.creditsDescription'), 'credits-empty'),
+            children: <CreditsTab />,
           },
           {
             key: 'payments',
@@ -55,7 +56,7 @@ export function AccountPage() {
           {
             key: 'usage',
             label: <span data-testid="account-tab-usage">{t('account.tabs.usage')}</span>,
-            children: later(t('account.records.usageTitle'), t('account.records.usageDescription'), 'usage-empty'),
+            children: <UsageTab />,
           },
           ...(user.isInstanceOwner
             ? [{ key: 'outbox', label: <span data-testid="account-tab-outbox">{t('account.tabs.outbox')}</span>, children: <OutboxTab /> }]

@@ -1,0 +1,117 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser } from "./browser";
+import { type ParleyProcess, startParley } from "./parley-process";
+
+let parley: ParleyProcess;
+let browser: Browser;
+let weather: http.Server;
+let weatherUrl = "";
+/** What the local weather service saw, to check the test run really reached it. */
+const seen: Array<{ url: string; apiKey: string | undefined }> = [];
+let token: string | null = null;
+
+beforeAll(async () => {
+  // A tiny HTTP service the plugin will call; loopback is allowed by the flag below.
+  weather = http.createServer((request, response) => {
+    seen.push({ url: request.url ?? "", apiKey: request.headers["x-api-key"] as string | undefined });
+    const city = new URL(request.url ?? "/", "http://local").searchParams.get("city") ?? "nowhere";
+    response.writeHead(200, { "content-type": "application/json" });
+    response.end(JSON.stringify({ city, temperature: 21, sky: "clear" }));
+  });
+  await new Promise<void>((resolve) => weather.listen(0, "127.0.0.1", resolve));
+  weatherUrl = `http://127.0.0.1:${(weather.address() as AddressInfo).port}`;
+  [parley, browser] = await Promise.all([startParley({ PARLEY_PLUGINS_ALLOW_PRIVATE_NETWORK: "true" }), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await parley?.stop();
+  await new Promise((resolve) => weather?.close(resolve));
+});
+
+const byTestId = (page: Page, id: string) => page.locator(`[data-testid="${id}"]`);
+
+async function signedInPage(): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  if (!token) {
+    // The owner's one-time link printed at first start.
+    await page.goto(parley.signInUrl!);
+    await page.waitForURL(/\/console\/agents$/);
+    await expect.poll(() => page.evaluate(() => localStorage.getItem("token"))).toMatch(/^pst_/);
+    token = await page.evaluate(() => localStorage.getItem("token"));
+  } else {
+    await page.goto(`${parley.url}/login`);
+    await page.evaluate((value) => localStorage.setItem("token", value), token);
+  }
+  return page;
+}
+
+describe("plugins and API access in Chromium", () => {
+  it("creates a plugin from a curl command, test-runs it against a local service, saves it and lists it", async () => {
+    const page = await signedInPage();
+    await page.goto(`${parley.url}/console/plugins`);
+    await byTestId(page, "plugin-empty").waitFor();
+    await byTestId(page, "plugins-tab-builtin").click();
+    await expect.poll(() => byTestId(page, "builtin-plugins").innerText()).toMatch(/Calculator/i);
+    await byTestId(page, "plugins-tab-custom").click();
+
+    // Source: a curl command.
+    await byTestId(page, "plugin-create").click();
+    await page.waitForURL(/\/console\/plugins\/detail$/);
+    await byTestId(page, "plugin-source-curl").click();
+    await byTestId(page, "plugin-source-content").fill(`curl '${weatherUrl}/weather?city=Hangzhou' -H 'X-Api-Key: secret-abcd1234'`);
+    await byTestId(page, "plugin-parse").click();
+
+    // The form comes filled from the parse: URL, method, the city parameter, the header.
+    await expect.poll(() => byTestId(page, "plugin-url").inputValue()).toBe(`${weatherUrl}/weather`);
+    await expect.poll(() => byTestId(page, "request-param-name-0").inputValue()).toBe("city");
+    await expect.poll(() => byTestId(page, "plugin-header-name-0").inputValue()).toBe("X-Api-Key");
+
+    // §5: a broken parameter name is refused on the row before anything is sent.
+    await byTestId(page, "request-param-add").click();
+    await byTestId(page, "request-param-name-1").fill("max-days");
+    await expect.poll(() => byTestId(page, "request-param-error-1").innerText()).toMatch(/English letters/);
+    await byTestId(page, "request-param-delete-1").click();
+
+    await byTestId(page, "plugin-name").fill("Local weather");
+    await byTestId(page, "plugin-description").fill("Current weather for a city, from the local test service");
+    await byTestId(page, "plugin-next-test").click();
+
+    // Test run: the argument input comes from the parameter.
+    await byTestId(page, "plugin-arg-city").fill("Paris");
+    await byTestId(page, "plugin-run").click();
+    await expect.poll(() => byTestId(page, "plugin-test-outcome").innerText()).toMatch(/Succeeded/);
+    expect(await byTestId(page, "plugin-test-status").innerText()).toContain("200");
+    expect(await byTestId(page, "plugin-test-response").innerText()).toContain('"temperature": 21');
+    expect(await byTestId(page, "plugin-test-response").innerText()).toContain('"city": "Paris"');
+    expect(await byTestId(page, "plugin-test-result").innerText()).not.toContain("secret-abcd1234");
+    expect(seen.at(-1)).toEqual({ url: "/weather?city=Paris", apiKey: "secret-abcd1234" });
+
+    // Save: back on the list, the plugin is there and enabled.
+    await byTestId(page, "plugin-save").click();
+    await page.waitForURL(/\/console\/plugins$/);
+    const table = byTestId(page, "plugin-table");
+    await expect.poll(() => table.innerText()).toContain("Local weather");
+    expect(await table.locator('button[role="switch"][aria-checked="true"]').count()).toBe(1);
+
+    // The detail page shows the stored header masked.
+    await table.getByText("Local weather").click();
+    await page.waitForURL(/\/console\/plugins\/detail\?id=/);
+    await expect.poll(() => byTestId(page, "plugin-header-value-0").inputValue()).toMatch(/^\*{4}1234$/);
+    await page.context().close();
+  });
+
+  it("shows the API-access snippets with this origin", async () => {
+    const page = await signedInPage();
+    await page.goto(`${parley.url}/console/Integrations`);
+    await byTestId(page, "user-key-table").waitFor();
+    await byTestId(page, "integrations-tab-snippets").click();
+    await expect.poll(() => byTestId(page, "snippet-curl-code").innerText()).toContain(`'${parley.url}/v1/chat/completions'`);
+    expect(await byTestId(page, "snippets-base-url").innerText()).toContain(`${parley.url}/v1`);
+    await page.context().close();
+  });
+});
