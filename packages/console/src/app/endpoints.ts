@@ -49,6 +49,67 @@ export const endpoints = {
     deleteApiKey: (id: string, extra: Extra = {}) =>
       call(extra, (init) => client.DELETE('/api/v1/me/api-keys/{id}', { ...init, params: { path: { id } } })),
   },
+  /** Apps of the current space (spec §3 App): list, detail, create, edit, copy, delete, reactions, advanced config, rate limits. */
+  apps: {
+    /** My apps: spec §7 lists them with page size 100 (the server's cap). */
+    list: (pageNo = 1, extra: Extra = {}) =>
+      call({ dedupeKey: 'apps', ...extra }, (init) => client.GET('/api/v1/apps', { ...init, params: { query: { pageNo, pageSize: 100 } } })),
+    /** Create answers silently: the form shows the server's message on the field it names (spec §8). */
+    create: (body: Schemas['CreateAppRequest'], extra: Extra = {}) =>
+      call({ silent: true, ...extra }, (init) => client.POST('/api/v1/apps', { ...init, body })),
+    get: (appId: string, extra: Extra = {}) => call(extra, (init) => client.GET('/api/v1/apps/{appId}', { ...init, params: { path: { appId } } })),
+    senior: (appId: string, extra: Extra = {}) =>
+      call(extra, (init) => client.GET('/api/v1/apps/{appId}/senior', { ...init, params: { path: { appId } } })),
+    update: (appId: string, body: Schemas['UpdateAppRequest'], extra: Extra = {}) =>
+      call({ silent: true, ...extra }, (init) => client.PATCH('/api/v1/apps/{appId}', { ...init, params: { path: { appId } }, body })),
+    remove: (appId: string, extra: Extra = {}) =>
+      call(extra, (init) => client.DELETE('/api/v1/apps/{appId}', { ...init, params: { path: { appId } } })),
+    copy: (appId: string, extra: Extra = {}) =>
+      call(extra, (init) => client.POST('/api/v1/apps/{appId}/copy', { ...init, params: { path: { appId } } })),
+    upgrade: (appId: string, extra: Extra = {}) =>
+      call(extra, (init) => client.POST('/api/v1/apps/{appId}/upgrade', { ...init, params: { path: { appId } } })),
+    thumb: (appId: string, on: boolean, extra: Extra = {}) =>
+      call(extra, (init) =>
+        on
+          ? client.POST('/api/v1/apps/{appId}/thumb', { ...init, params: { path: { appId } } })
+          : client.DELETE('/api/v1/apps/{appId}/thumb', { ...init, params: { path: { appId } } })),
+    collect: (appId: string, on: boolean, extra: Extra = {}) =>
+      call(extra, (init) =>
+        on
+          ? client.POST('/api/v1/apps/{appId}/collect', { ...init, params: { path: { appId } } })
+          : client.DELETE('/api/v1/apps/{appId}/collect', { ...init, params: { path: { appId } } })),
+    advancedConfig: (appId: string, extra: Extra = {}) =>
+      call(extra, (init) => client.GET('/api/v1/apps/{appId}/advanced-config', { ...init, params: { path: { appId } } })),
+    saveAdvancedConfig: (appId: string, body: Schemas['AdvancedConfig'], extra: Extra = {}) =>
+      call({ silent: true, ...extra }, (init) => client.PUT('/api/v1/apps/{appId}/advanced-config', { ...init, params: { path: { appId } }, body })),
+    rateLimits: (appId: string, extra: Extra = {}) =>
+      call(extra, (init) => client.GET('/api/v1/apps/{appId}/rate-limits', { ...init, params: { path: { appId } } })),
+    addRateLimit: (appId: string, body: Schemas['CreateRateLimitRequest'], extra: Extra = {}) =>
+      call(extra, (init) => client.POST('/api/v1/apps/{appId}/rate-limits', { ...init, params: { path: { appId } }, body })),
+    updateRateLimit: (id: string, body: Schemas['UpdateRateLimitRequest'], extra: Extra = {}) =>
+      call(extra, (init) => client.PATCH('/api/v1/rate-limits/{id}', { ...init, params: { path: { id } }, body })),
+    removeRateLimit: (id: string, extra: Extra = {}) =>
+      call(extra, (init) => client.DELETE('/api/v1/rate-limits/{id}', { ...init, params: { path: { id } } })),
+  },
+  /** Localized app categories and role groups (public: the square shows them to guests). */
+  appCatalogue: {
+    categories: (extra: Extra = {}) => call({ public: true, ...extra }, (init) => client.GET('/api/v1/app-categories', init)),
+    groups: (extra: Extra = {}) => call({ public: true, ...extra }, (init) => client.GET('/api/v1/app-groups', init)),
+  },
+  /** Chatting with an app: its chat view, conversations, messages and delete context (the stream is in features/chat/chat-stream). */
+  chat: {
+    app: (appCode: string, extra: Extra = {}) =>
+      call(extra, (init) => client.GET('/api/v1/chat/apps/{appCode}', { ...init, params: { path: { appCode } } })),
+    conversations: (appCode: string, extra: Extra = {}) =>
+      call({ dedupeKey: `conversations-${appCode}`, ...extra }, (init) =>
+        client.GET('/api/v1/chat/conversations', { ...init, params: { query: { appCode } } })),
+    messages: (conversationId: string, extra: Extra = {}) =>
+      call({ dedupeKey: 'conversation-messages', ...extra }, (init) =>
+        client.GET('/api/v1/chat/conversations/{conversationId}/messages', { ...init, params: { path: { conversationId } } })),
+    clearContext: (conversationId: string, extra: Extra = {}) =>
+      call(extra, (init) =>
+        client.POST('/api/v1/chat/conversations/{conversationId}/clear-context', { ...init, params: { path: { conversationId } } })),
+  },
   spaces: {
     create: (body: Schemas['CreateSpaceRequest'], extra: Extra = {}) => call(extra, (init) => client.POST('/api/v1/spaces', { ...init, body })),
     select: (spaceId: string, extra: Extra = {}) =>

@@ -19,6 +19,10 @@ const LoginPage = lazyNamed(() => import('../features/auth/login-page'), 'LoginP
 const RegisterPage = lazyNamed(() => import('../features/auth/register-page'), 'RegisterPage');
 const ForgotPasswordPage = lazyNamed(() => import('../features/auth/forgot-password-page'), 'ForgotPasswordPage');
 const AccountPage = lazyNamed(() => import('../features/account/account-page'), 'AccountPage');
+const AppsPage = lazyNamed(() => import('../features/apps/apps-page'), 'AppsPage');
+const CreateAppPage = lazyNamed(() => import('../features/apps/create-app-page'), 'CreateAppPage');
+const AppEditorPage = lazyNamed(() => import('../features/apps/app-editor-page'), 'AppEditorPage');
+const AppChatPage = lazyNamed(() => import('../features/chat/app-chat-page'), 'AppChatPage');
 const PluginsPage = lazyNamed(() => import('../features/plugins/plugins-page'), 'PluginsPage');
 const PluginEditorPage = lazyNamed(() => import('../features/plugins/plugin-editor-page'), 'PluginEditorPage');
 const IntegrationsPage = lazyNamed(() => import('../features/integrations/integrations-page'), 'IntegrationsPage');
@@ -74,7 +78,7 @@ export const routes: RouteObject[] = [
         children: [
           { path: PATHS.home, element: screen('home') },
           { path: PATHS.square, element: screen('square') },
-          { path: PATHS.chat, element: screen('chat') },
+          { path: PATHS.chat, element: <AppChatPage /> },
           { path: PATHS.paint, element: screen('paint') },
           { path: PATHS.templates, element: screen('templates') },
           { path: PATHS.template, element: screen('template') },
@@ -87,9 +91,9 @@ export const routes: RouteObject[] = [
         element: <ConsoleLayout />,
         children: [
           { index: true, element: redirect(PATHS.agents) },
-          placeholder('agents', 'agents'),
-          placeholder('createApp', 'createApp'),
-          placeholder('agent', 'agent'),
+          { path: 'agents', element: <AppsPage /> },
+          { path: 'createApp', element: <CreateAppPage /> },
+          { path: 'agent', element: <AppEditorPage /> },
           { path: 'Integrations', element: <IntegrationsPage /> },
           { path: 'account', element: <AccountPage /> },
           placeholder('chatManage', 'chatManage'),

@@ -1,0 +1,151 @@
+import { ArrowUpOutlined, ClearOutlined, PauseCircleOutlined } from '@ant-design/icons';
+import { Button, Flex, Input, Popconfirm, Tooltip, Typography } from 'antd';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ChatTurn } from '../../features/chat/chat-state';
+import { AppAvatar } from '../app-avatar';
+import './chat.css';
+import { GuidingQuestions } from './guiding-questions';
+import { MessageBubble } from './message-bubble';
+import { ReplyContent } from './reply-content';
+
+/** Props of {@link ChatPanel}. */
+export interface ChatPanelProps {
+  appName: string;
+  appAvatarUrl?: string;
+  /** The opening text (Markdown, without its guiding questions). */
+  openingText?: string;
+  guidingQuestions?: string[];
+  turns: ChatTurn[];
+  streaming: boolean;
+  onSend: (text: string) => void;
+  onStop: () => void;
+  /** Delete context; leave out to hide the button. */
+  onClearContext?: () => void;
+  /** Shown above the messages (title, model switcher …). */
+  header?: ReactNode;
+  /** Next to the input's buttons (a model switcher, say). */
+  toolbar?: ReactNode;
+  /** The bottom slogan. */
+  footer?: ReactNode;
+  disabled?: boolean;
+  /** Prefix of the input's test ids: `preview` → preview-input, preview-send, preview-stop. */
+  testIdPrefix?: string;
+  className?: string;
+}
+
+/**
+ * A chat with an app: opening text and guiding questions, the messages (answers stream in),
+ * an input that sends on Enter (Shift+Enter for a new line), Stop while answering, and
+ * delete context. Presentational: the caller owns the conversation (see useChat).
+ */
+export function ChatPanel({
+  appName, appAvatarUrl, openingText, guidingQuestions = [], turns, streaming, onSend, onStop, onClearContext,
+  header, toolbar, footer, disabled = false, testIdPrefix = 'chat', className,
+}: ChatPanelProps) {
+  const { t } = useTranslation();
+  const [draft, setDraft] = useState('');
+  const list = useRef<HTMLDivElement>(null);
+  const lastLength = turns[turns.length - 1]?.content.length ?? 0;
+
+  // Follow the answer as it streams in.
+  useEffect(() => {
+    const element = list.current;
+    if (element) element.scrollTop = element.scrollHeight;
+  }, [turns.length, lastLength]);
+
+  const submit = (text: string) => {
+    if (!text.trim() || streaming || disabled) return;
+    onSend(text);
+    setDraft('');
+  };
+
+  return (
+    <div className={['pl-chat', className].filter(Boolean).join(' ')} data-testid={`${testIdPrefix}-panel`}>
+      {header ? <div className="pl-chat__header">{header}</div> : null}
+      <div className="pl-chat__messages" ref={list} data-testid={`${testIdPrefix}-messages`}>
+        {openingText || guidingQuestions.length > 0 ? (
+          <Flex className="pl-msg pl-msg--assistant pl-chat__opening" gap={10} data-testid={`${testIdPrefix}-opening`}>
+            <AppAvatar name={appName} src={appAvatarUrl} size={32} />
+            <div className="pl-msg__body">
+              {openingText ? (
+                <div className="pl-msg__bubble pl-msg__bubble--assistant">
+                  <ReplyContent text={openingText} />
+                </div>
+              ) : null}
+              <GuidingQuestions questions={guidingQuestions} onPick={submit} disabled={streaming || disabled} />
+            </div>
+          </Flex>
+        ) : null}
+        {turns.length === 0 && !openingText && guidingQuestions.length === 0 ? (
+          <Typography.Text type="secondary" className="pl-chat__empty">{t('chat.empty', { name: appName })}</Typography.Text>
+        ) : null}
+        {turns.map((turn) => (
+          <MessageBubble key={turn.id} turn={turn} appName={appName} appAvatarUrl={appAvatarUrl} />
+        ))}
+      </div>
+      <div className="pl-chat__composer">
+        <Input.TextArea
+          value={draft}
+          onChange={(event) => setDraft(event.target.value)}
+          onKeyDown={(event) => {
+            if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+              event.preventDefault();
+              submit(draft);
+            }
+          }}
+          autoSize={{ minRows: 1, maxRows: 6 }}
+          placeholder={t('chat.placeholder')}
+          disabled={disabled}
+          variant="borderless"
+          className="pl-chat__input"
+          aria-label={t('chat.placeholder')}
+          data-testid={`${testIdPrefix}-input`}
+        />
+        <Flex justify="space-between" align="center" gap={8}>
+          <Flex gap={4} align="center">
+            {onClearContext ? (
+              <Popconfirm
+                title={t('chat.clearContextTitle')}
+                description={t('chat.clearContextDescription')}
+                okText={t('chat.clearContext')}
+                cancelText={t('common.cancel')}
+                onConfirm={onClearContext}
+                disabled={streaming || turns.length === 0}
+              >
+                <Tooltip title={t('chat.clearContext')}>
+                  <Button
+                    type="text"
+                    size="small"
+                    icon={<ClearOutlined />}
+                    disabled={streaming || turns.length === 0}
+                    data-testid={`${testIdPrefix}-clear-context`}
+                  >
+                    {t('chat.clearContext')}
+                  </Button>
+                </Tooltip>
+              </Popconfirm>
+            ) : null}
+            {toolbar}
+          </Flex>
+          {streaming ? (
+            <Button danger icon={<PauseCircleOutlined />} onClick={onStop} data-testid={`${testIdPrefix}-stop`}>
+              {t('chat.stop')}
+            </Button>
+          ) : (
+            <Button
+              type="primary"
+              icon={<ArrowUpOutlined />}
+              onClick={() => submit(draft)}
+              disabled={disabled || !draft.trim()}
+              data-testid={`${testIdPrefix}-send`}
+            >
+              {t('chat.send')}
+            </Button>
+          )}
+        </Flex>
+      </div>
+      {footer ? <div className="pl-chat__footer">{footer}</div> : null}
+    </div>
+  );
+}

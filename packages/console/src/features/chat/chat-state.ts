@@ -1,0 +1,65 @@
+import type { ChatEvent } from '@parley/sdk';
+
+/** One activity of a plugin during an answer. */
+export interface ToolActivity {
+  id: string;
+  name: string;
+  status: 'running' | 'ok' | 'failed';
+}
+
+/** A cited source of an answer. */
+export interface Citation {
+  index: number;
+  source: string;
+  content: string;
+}
+
+/** One line of a chat as the console shows it. */
+export interface ChatTurn {
+  id: string;
+  /** `divider` marks where the context was deleted. */
+  role: 'user' | 'assistant' | 'divider';
+  content: string;
+  status: 'streaming' | 'complete' | 'stopped' | 'error';
+  /** Why the answer failed (code 870: points not enough). */
+  error?: { code?: number; message: string };
+  model?: string;
+  tools?: ToolActivity[];
+  citations?: Citation[];
+  /** The answer ended because a rate limit was hit. */
+  rateLimited?: boolean;
+}
+
+/** Applies one stream event to the answer being written; pure, so it is tested without a server. */
+export function applyChatEvent(turn: ChatTurn, event: ChatEvent): ChatTurn {
+  switch (event.type) {
+    case 'message-start':
+      return { ...turn, model: event.model };
+    case 'text-delta':
+      return { ...turn, content: turn.content + event.text };
+    case 'tool-call':
+      return { ...turn, tools: [...(turn.tools ?? []), { id: event.id, name: event.name, status: 'running' }] };
+    case 'tool-result':
+      return {
+        ...turn,
+        tools: (turn.tools ?? []).map((tool) => (tool.id === event.id ? { ...tool, status: event.ok ? 'ok' : 'failed' } : tool)),
+      };
+    case 'citation':
+      return { ...turn, citations: [...(turn.citations ?? []), { index: event.index, source: event.source, content: event.content }] };
+    case 'message-end':
+      return {
+        ...turn,
+        status: event.finishReason === 'stopped' ? 'stopped' : 'complete',
+        ...(event.finishReason === 'rate-limited' ? { rateLimited: true } : {}),
+      };
+    case 'error':
+      return { ...turn, status: 'error', error: { code: event.code, message: event.message } };
+    default:
+      return turn;
+  }
+}
+
+/** Ends an answer that was still streaming when the reader stopped it or the stream broke off. */
+export function settleTurn(turn: ChatTurn, reason: 'stopped' | 'complete'): ChatTurn {
+  return turn.status === 'streaming' ? { ...turn, status: reason } : turn;
+}

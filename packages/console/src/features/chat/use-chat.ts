@@ -1,0 +1,140 @@
+import { ParleyError } from '@parley/sdk';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { client, CODES, endSession, warnLoginFirst } from '../../app/api';
+import { endpoints } from '../../app/endpoints';
+import { sessionStore } from '../../app/session';
+import { i18n } from '../../i18n';
+import { applyChatEvent, type ChatTurn, settleTurn } from './chat-state';
+
+/** Options of {@link useChat}. */
+export interface UseChatOptions {
+  appCode: string | undefined;
+  /** `preview` in the console editor, `web` on the chat page. */
+  channel: 'preview' | 'web';
+  /** One of the app's models; the app's default when undefined. */
+  model?: string;
+}
+
+let counter = 0;
+const localId = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${(counter += 1)}`;
+
+/** A failure before the stream started, as an inline error (401 ends the session instead). */
+function failureOf(cause: unknown): ChatTurn['error'] {
+  if (cause instanceof ParleyError) {
+    const code = cause.code ?? cause.status;
+    if (code === CODES.sessionEnded) endSession({ notify: true });
+    return { code, message: cause.message || i18n.t('errors.generic') };
+  }
+  return { message: cause instanceof Error ? cause.message : i18n.t('errors.generic') };
+}
+
+/**
+ * A chat with one app through `client.chat.stream()`: sends, streams the answer in, stops it
+ * (abort), deletes the context, starts a new conversation or loads an earlier one. Errors are
+ * kept on the answer for inline display; nothing here raises a toast (spec §8: 870 stays quiet).
+ */
+export function useChat({ appCode, channel, model }: UseChatOptions) {
+  const [turns, setTurns] = useState<ChatTurn[]>([]);
+  const [conversationId, setConversationId] = useState<string>();
+  const [streaming, setStreaming] = useState(false);
+  const controller = useRef<AbortController | undefined>(undefined);
+  const conversationRef = useRef<string | undefined>(undefined);
+  conversationRef.current = conversationId;
+
+  // Leaving the page (or switching app) ends a running answer.
+  useEffect(() => () => controller.current?.abort(), [appCode]);
+
+  const updateTurn = (id: string, change: (turn: ChatTurn) => ChatTurn) =>
+    setTurns((current) => current.map((turn) => (turn.id === id ? change(turn) : turn)));
+
+  const send = useCallback(
+    async (text: string) => {
+      const message = text.trim();
+      if (!message || !appCode || controller.current) return;
+      if (!sessionStore.get().token) {
+        warnLoginFirst();
+        return;
+      }
+      const abort = new AbortController();
+      controller.current = abort;
+      const answerId = localId('answer');
+      setTurns((current) => [
+        ...current,
+        { id: localId('question'), role: 'user', content: message, status: 'complete' },
+        { id: answerId, role: 'assistant', content: '', status: 'streaming' },
+      ]);
+      setStreaming(true);
+      try {
+        const stream = client.chat.stream(
+          { appCode, message, channel, ...(conversationRef.current ? { conversationId: conversationRef.current } : {}), ...(model ? { model } : {}) },
+          { signal: abort.signal },
+        );
+        for await (const event of stream) {
+          if (event.type === 'message-start') {
+            conversationRef.current = event.conversationId;
+            setConversationId(event.conversationId);
+          }
+          updateTurn(answerId, (turn) => applyChatEvent(turn, event));
+        }
+        updateTurn(answerId, (turn) => settleTurn(turn, abort.signal.aborted ? 'stopped' : 'complete'));
+      } catch (cause) {
+        const error = failureOf(cause);
+        updateTurn(answerId, (turn) => ({ ...turn, status: 'error', ...(error ? { error } : {}) }));
+      } finally {
+        if (controller.current === abort) controller.current = undefined;
+        setStreaming(false);
+      }
+    },
+    [appCode, channel, model],
+  );
+
+  /** Stops the answer being written; what arrived so far stays. */
+  const stop = useCallback(() => {
+    controller.current?.abort();
+  }, []);
+
+  /** Later answers no longer remember earlier messages; a divider marks the spot. */
+  const clearContext = useCallback(async () => {
+    const id = conversationRef.current;
+    if (id) {
+      const result = await endpoints.chat.clearContext(id);
+      if (!result.ok) return false;
+    }
+    setTurns((current) =>
+      current.length === 0 || current[current.length - 1]?.role === 'divider'
+        ? current
+        : [...current, { id: localId('divider'), role: 'divider', content: '', status: 'complete' }],
+    );
+    return true;
+  }, []);
+
+  /** Starts a fresh conversation. */
+  const reset = useCallback(() => {
+    controller.current?.abort();
+    setTurns([]);
+    setConversationId(undefined);
+    conversationRef.current = undefined;
+  }, []);
+
+  /** Shows an earlier conversation and continues it. */
+  const load = useCallback(async (id: string) => {
+    controller.current?.abort();
+    const result = await endpoints.chat.messages(id);
+    if (!result.ok) return;
+    setConversationId(id);
+    conversationRef.current = id;
+    setTurns(
+      result.data
+        .filter((message) => message.role !== 'tool')
+        .map((message) => ({
+          id: message.id,
+          role: message.role === 'user' ? 'user' : 'assistant',
+          content: message.content,
+          status: message.status,
+          ...(message.model ? { model: message.model } : {}),
+        })),
+    );
+  }, []);
+
+  return { turns, streaming, conversationId, send, stop, clearContext, reset, load };
+}
