@@ -31,6 +31,7 @@ export const environmentSchema = z.object({
   PARLEY_THROTTLE_CODES_PER_IP: integer(30),
   PARLEY_THROTTLE_WINDOW_SECONDS: integer(15 * 60),
   PARLEY_CODE_RESEND_SECONDS: integer(60),
+  PARLEY_WELCOME_CREDITS: integer(2000),
   SMTP_HOST: optionalString,
   SMTP_PORT: z.coerce.number().int().positive().default(587),
   SMTP_SECURE: z.enum(["true", "false"]).default("false"),
@@ -89,6 +90,8 @@ export interface Config {
   corsOrigins: string[];
   bodyLimitBytes: number;
   sessionTtlHours: number;
+  /** Credits a space is granted the first time its balance is read. */
+  welcomeCredits: number;
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
   throttle: {
     loginPerAccount: number;
@@ -163,6 +166,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     corsOrigins: env.PARLEY_CORS_ORIGINS.split(",").map((origin) => origin.trim()).filter(Boolean),
     bodyLimitBytes: env.PARLEY_BODY_LIMIT_BYTES,
     sessionTtlHours: env.PARLEY_SESSION_TTL_HOURS,
+    welcomeCredits: env.PARLEY_WELCOME_CREDITS,
     logLevel: env.PARLEY_LOG_LEVEL,
     throttle: {
       loginPerAccount: env.PARLEY_THROTTLE_LOGIN_PER_ACCOUNT,

@@ -33,6 +33,29 @@ function filePath(url: string): string {
   return url.startsWith("file:") ? url.slice("file:".length) : url;
 }
 
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * drizzle asks better-sqlite3 to compile every query anew; the SQL text of a query shape never
+ * changes (values are bound), so compiled statements are kept and reused, most recent first.
+ * Statements run to completion synchronously, so one is never in use twice at once.
+ */
+function cacheStatements(sqlite: Database.Database): void {
+  const compile = sqlite.prepare.bind(sqlite);
+  const cache = new Map<string, Database.Statement>();
+  sqlite.prepare = ((source: string) => {
+    let statement = cache.get(source);
+    if (statement) {
+      cache.delete(source);
+    } else {
+      statement = compile(source);
+      if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+    }
+    cache.set(source, statement);
+    return statement;
+  }) as typeof sqlite.prepare;
+}
+
 /** Opens the configured database and applies every pending migration. */
 export async function openDatabase(options: {
   driver: "better-sqlite3" | "libsql";
@@ -45,8 +68,12 @@ export async function openDatabase(options: {
     if (file !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
     const sqlite = new Database(file);
     sqlite.pragma("journal_mode = WAL");
+    // In WAL mode NORMAL syncs at checkpoints, not at every commit: still consistent after a
+    // crash, and many times faster for the small writes every chat turn makes.
+    sqlite.pragma("synchronous = NORMAL");
     sqlite.pragma("foreign_keys = ON");
     sqlite.pragma("busy_timeout = 5000");
+    cacheStatements(sqlite);
     const db = drizzleBetterSqlite(sqlite, { schema });
     migrateBetterSqlite(db, migrations);
     return { db: db as unknown as Db, driver: "better-sqlite3", close: async () => {
@@ -59,6 +86,7 @@ export async function openDatabase(options: {
   const client = createLibsqlClient({ url: options.url, ...(options.authToken ? { authToken: options.authToken } : {}) });
   if (options.url.startsWith("file:")) {
     await client.execute("PRAGMA journal_mode = WAL");
+    await client.execute("PRAGMA synchronous = NORMAL");
     await client.execute("PRAGMA busy_timeout = 5000");
   }
   await client.execute("PRAGMA foreign_keys = ON");

@@ -6,10 +6,10 @@ import type { Deps } from "../../http/context";
 /** Why credits moved. */
 export type LedgerReason = (typeof creditLedger.$inferInsert)["reason"];
 
-/** Credits a new space starts with, so a fresh install can chat at once. */
-export const WELCOME_CREDITS = 2000;
-
-/** The space's balance: the newest ledger row's balance, or the welcome grant on first use. */
+/**
+ * The space's balance: the newest ledger row's balance, or the welcome grant
+ * (PARLEY_WELCOME_CREDITS) on first use, so a fresh install can chat at once.
+ */
 export async function balanceOf(deps: Deps, spaceId: string): Promise<number> {
   const row = await deps.db
     .select({ balance: creditLedger.balanceAfter })
@@ -19,7 +19,7 @@ export async function balanceOf(deps: Deps, spaceId: string): Promise<number> {
     .limit(1)
     .get();
   if (row) return row.balance;
-  return (await appendLedger(deps, { spaceId, delta: WELCOME_CREDITS, reason: "grant", reference: "welcome" })).balanceAfter;
+  return (await appendLedger(deps, { spaceId, delta: deps.config.welcomeCredits, reason: "grant", reference: "welcome" })).balanceAfter;
 }
 
 /**

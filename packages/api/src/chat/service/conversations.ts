@@ -62,7 +62,17 @@ export async function loadMemory(deps: Deps, conversation: ConversationRow, app:
 /** Stores one message. */
 export async function storeMessage(
   deps: Deps,
-  input: { conversation: ConversationRow; role: "user" | "assistant"; content: string; status?: "complete" | "stopped" | "error"; model?: string; toolCalls?: unknown; id?: string },
+  input: {
+    conversation: ConversationRow;
+    role: "user" | "assistant";
+    content: string;
+    status?: "complete" | "stopped" | "error";
+    model?: string;
+    toolCalls?: unknown;
+    id?: string;
+    /** Move the conversation's `updatedAt`; the answer does it once per turn. */
+    touch?: boolean;
+  },
 ): Promise<string> {
   const id = input.id ?? newId("msg");
   const now = deps.now().toISOString();
@@ -77,7 +87,7 @@ export async function storeMessage(
     toolCalls: input.toolCalls === undefined ? null : JSON.stringify(input.toolCalls),
     createdAt: now,
   });
-  await deps.db.update(conversations).set({ updatedAt: now }).where(eq(conversations.id, input.conversation.id));
+  if (input.touch !== false) await deps.db.update(conversations).set({ updatedAt: now }).where(eq(conversations.id, input.conversation.id));
   return id;
 }
 

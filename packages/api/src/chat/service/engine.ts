@@ -80,7 +80,7 @@ export async function* runTurn(deps: Deps, turn: ChatTurn, prepared: Awaited<Ret
   const { app } = turn;
   const conversation = await openConversation(deps, { app, endUserId: turn.endUserId, channel: turn.channel, title: prepared.text, ...(turn.conversationId ? { conversationId: turn.conversationId } : {}) });
   const history = turn.messages ? [] : await loadMemory(deps, conversation, app);
-  await storeMessage(deps, { conversation, role: "user", content: prepared.text });
+  await storeMessage(deps, { conversation, role: "user", content: prepared.text, touch: false });
   const messageId = newId("msg");
   const { provider, model } = prepared.resolved;
   yield { type: "message-start", conversationId: conversation.id, messageId, model: model.id, offline: model.offline };

@@ -53,7 +53,8 @@ export async function authenticate(deps: Deps, bearer: string, requestedSpaceId:
   let base: Pick<Auth, "via" | "sessionId" | "apiKeyId">;
   // A session follows the space chosen in the console; an API key stays in the space it was made for.
   let keySpaceId: string | undefined;
-  const session = await deps.db.select().from(sessions).where(eq(sessions.tokenHash, hash)).get();
+  // Session tokens carry their prefix; anything else can only be an API key.
+  const session = bearer.startsWith("pst_") ? await deps.db.select().from(sessions).where(eq(sessions.tokenHash, hash)).get() : undefined;
   if (session) {
     if (session.revokedAt || session.expiresAt <= now) throw new ServiceError("session_ended", "session_ended");
     userId = session.userId;
@@ -72,18 +73,16 @@ export async function authenticate(deps: Deps, bearer: string, requestedSpaceId:
       await deps.db.update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.id, key.id));
     }
   }
+  // One query: the user, and their role in the space the request acts in.
   const user = await deps.db
-    .select({ currentSpaceId: users.currentSpaceId, personalSpaceId: users.personalSpaceId })
+    .select({ currentSpaceId: users.currentSpaceId, personalSpaceId: users.personalSpaceId, role: spaceMembers.role })
     .from(users)
+    .leftJoin(spaceMembers, and(eq(spaceMembers.userId, users.id), eq(spaceMembers.spaceId, requestedSpaceId ?? keySpaceId ?? users.currentSpaceId)))
     .where(eq(users.id, userId))
     .get();
   if (!user) throw new ServiceError("session_ended", "session_ended");
   const spaceId = requestedSpaceId ?? keySpaceId ?? user.currentSpaceId;
-  let membership = await deps.db
-    .select({ role: spaceMembers.role })
-    .from(spaceMembers)
-    .where(and(eq(spaceMembers.spaceId, spaceId), eq(spaceMembers.userId, userId)))
-    .get();
+  let membership = user.role ? { role: user.role } : undefined;
   if (!membership) {
     if (requestedSpaceId) throw fail.notFound("space");
     if (keySpaceId) throw new ServiceError("session_ended", "session_ended");
