@@ -3,7 +3,7 @@ import OpenAI from "openai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createAppVia } from "../apps/testing";
 import { appendLedger, balanceOf } from "../billing/service/ledger";
-import { conversations, creditLedger, messages, usageRecords } from "../db/schema/index";
+import { conversations, creditLedger, messages, usageRecords, userKeys } from "../db/schema/index";
 import { creditsFor } from "../models/pricing";
 import { expectError, manualClock } from "../testing/flows";
 import { type LlmFake, startOpenAiFake } from "../testing/fakes/llm-openai";
@@ -18,7 +18,10 @@ let stranger: TestUser;
 
 beforeAll(async () => {
   fake = await startOpenAiFake();
-  ctx = await createTestContext({ OPENAI_API_KEY: "sk-test-parley", OPENAI_BASE_URL: fake.url }, { now: clock.now });
+  ctx = await createTestContext(
+    { OPENAI_API_KEY: "sk-test-parley", OPENAI_BASE_URL: fake.url, PARLEY_OPENAI_MODELS: "gpt-4.1-mini,gpt-3.5-turbo" },
+    { now: clock.now },
+  );
   await ctx.deps.models.ready();
   owner = await registerUser(ctx, "owner@example.com");
   stranger = await registerUser(ctx, "stranger@example.com");
@@ -304,6 +307,28 @@ describe("the OpenAI-compatible API with the official openai client", () => {
     expect(completion.choices[0]?.message.tool_calls?.[0]).toMatchObject({ id: "call_1", type: "function", function: { name: "get_weather" } });
     expect(JSON.parse((completion.choices[0]!.message.tool_calls![0] as { function: { arguments: string } }).function.arguments)).toEqual({ city: "Hangzhou" });
     expect(fake.requests[0]!.body.tools[0].function.name).toBe("get_weather");
+  });
+
+  it("refuses a prompt that cannot fit the model's context window before calling it", async () => {
+    const small = await createAppVia(ctx, owner, { defaultModel: "gpt-3.5-turbo", optionalModels: ["gpt-3.5-turbo"] });
+    const long = "word ".repeat(16_000);
+    await expect(client.chat.completions.create({ model: small.code, messages: [{ role: "user", content: long }] })).rejects.toMatchObject({ status: 400, param: "messages" });
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it("counts a user key's spending and refuses it past its credit limit", async () => {
+    const created = await ctx.request("/api/v1/user-keys", { method: "POST", token: owner.token, json: { name: "reseller", appCode, creditLimit: 1 } });
+    const userKey = ((await created.json()) as { data: { id: string; key: string } }).data;
+    const keyed = new OpenAI({ apiKey: userKey.key, baseURL: client.baseURL, maxRetries: 0 });
+    // A key bound to one app cannot reach another.
+    const other = await createAppVia(ctx, owner);
+    await expect(keyed.chat.completions.create({ model: other.code, messages: [{ role: "user", content: "Hi" }] })).rejects.toMatchObject({ status: 404 });
+    fake.reply({ text: "Counted.", usage: { promptTokens: 500, completionTokens: 500 } });
+    const answer = await keyed.chat.completions.create({ model: appCode, messages: [{ role: "user", content: "Hi" }] });
+    expect(answer.choices[0]?.message.content).toBe("Counted.");
+    const row = await ctx.deps.db.select().from(userKeys).where(eq(userKeys.id, userKey.id)).get();
+    expect(row?.creditsUsed).toBe(creditsFor("gpt-4.1-mini", { promptTokens: 500, completionTokens: 500 }));
+    await expect(keyed.chat.completions.create({ model: appCode, messages: [{ role: "user", content: "Again" }] })).rejects.toMatchObject({ status: 402, code: "insufficient_credits" });
   });
 
   it("answers errors in OpenAI's format", async () => {

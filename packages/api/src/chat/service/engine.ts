@@ -44,12 +44,17 @@ export const MAX_INPUT_CHARACTERS = 20_000;
 export async function prepareTurn(deps: Deps, turn: ChatTurn) {
   const text = turn.messages ? turn.text.trim() || "(tool results)" : turn.text.trim();
   if (!text) throw new ServiceError("validation", "validation_failed", { field: "message", reason: "empty" }, { field: "message" });
-  if (text.length > MAX_INPUT_CHARACTERS) {
+  if (!turn.messages && text.length > MAX_INPUT_CHARACTERS) {
     throw new ServiceError("validation", "validation_failed", { field: "message", reason: `longer than ${MAX_INPUT_CHARACTERS} characters` }, { field: "message" });
   }
   const modelId = turn.model ?? turn.app.defaultModel;
   if (modelId !== turn.app.defaultModel && !turn.app.optionalModels.includes(modelId)) throw new ServiceError("validation", "chat_unknown_model", { model: modelId }, { field: "model" });
   const resolved = deps.models.resolve(modelId) ?? deps.models.fallback();
+  // A prompt that cannot fit the model's context window is refused before any call is paid for.
+  const promptText = turn.messages ? turn.messages.map((message) => message.content).join("\n") : text;
+  if (!resolved.model.offline && estimateTokens(promptText) + estimateTokens(turn.app.settingsPrompt) > resolved.model.contextWindow) {
+    throw new ServiceError("validation", "chat_model_context_length", {}, { field: turn.messages ? "messages" : "message" });
+  }
   const free = creditsFor(resolved.model.id, { promptTokens: 1000, completionTokens: 1000 }) === 0;
   if (!free && (await balanceOf(deps, turn.app.spaceId)) <= 0) throw new ServiceError("insufficient_credits", "insufficient_credits");
   const limited = await checkRateLimits(deps, { appId: turn.app.id, endUserId: turn.endUserId, channel: turn.channel });
