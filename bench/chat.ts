@@ -29,7 +29,7 @@ function waitForLine(child: ChildProcess, pattern: RegExp): Promise<string> {
   });
 }
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+const agent = new http.Agent({ keepAlive: process.env.BENCH_KEEPALIVE !== "0", maxSockets: 256 });
 
 /** One streamed completion, retried once when a kept-alive socket was closed under it. */
 async function completion(base: string, body: unknown, token: string): Promise<{ ttft: number; total: number }> {

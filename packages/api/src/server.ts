@@ -46,6 +46,12 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const instance = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(instance));
   });
+  // Clients (SDKs, proxies) keep connections open between calls; closing idle ones after
+  // Node's 5 s default races with requests already on their way.
+  if ("keepAliveTimeout" in server) {
+    server.keepAliveTimeout = 65_000;
+    server.headersTimeout = 66_000;
+  }
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
   const url = `http://localhost:${port}`;
