@@ -1,5 +1,5 @@
-import { DeleteOutlined, KeyOutlined, PlusOutlined } from '@ant-design/icons';
-import { Button, Card, Form, Input, Modal, Popconfirm, Table, Typography } from 'antd';
+import { KeyOutlined, PlusOutlined } from '@ant-design/icons';
+import { Button, Card, Form, Input, Modal, Table, Typography } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { endpoints } from '../../app/endpoints';
@@ -8,6 +8,7 @@ import { formatDateTime } from '../../app/format';
 import type { ApiKeySummary } from '../../app/types';
 import { ApiKeyRevealModal } from '../../components/api-key-reveal-modal';
 import { EmptyState } from '../../components/empty-state';
+import { ConfirmDeleteButton } from '../../components/confirm-delete-button';
 
 /** Personal API keys: list with create and last-active times, create (shown once) and delete. */
 export function ApiKeysTab() {
@@ -90,20 +91,7 @@ export function ApiKeysTab() {
             key: 'actions',
             title: t('apiKeys.columns.actions'),
             align: 'right',
-            render: (_value, key) => (
-              <Popconfirm
-                title={t('apiKeys.deleteTitle')}
-                description={t('apiKeys.deleteDescription', { name: key.name })}
-                okText={t('common.delete')}
-                cancelText={t('common.cancel')}
-                okButtonProps={{ danger: true }}
-                onConfirm={() => remove(key)}
-              >
-                <Button type="text" danger icon={<DeleteOutlined />} data-testid={`api-key-delete-${key.id}`}>
-                  {t('common.delete')}
-                </Button>
-              </Popconfirm>
-            ),
+            render: (_value, key) => <ConfirmDeleteButton name={key.name} onConfirm={() => remove(key)} data-testid={`api-key-delete-${key.id}`} />,
           },
         ]}
       />

@@ -1,6 +1,6 @@
-import { DeleteOutlined, KeyOutlined, PlusOutlined } from '@ant-design/icons';
+import { KeyOutlined, PlusOutlined } from '@ant-design/icons';
 import type { components } from '@parley/sdk';
-import { Button, Card, DatePicker, Form, Input, InputNumber, Modal, Popconfirm, Switch, Table, Tag, Typography } from 'antd';
+import { Button, Card, DatePicker, Form, Input, InputNumber, Modal, Switch, Table, Tag, Typography } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { endpoints } from '../../app/endpoints';
@@ -8,6 +8,7 @@ import { feedback } from '../../app/feedback';
 import { formatDateTime } from '../../app/format';
 import { ApiKeyRevealModal } from '../../components/api-key-reveal-modal';
 import { EmptyState } from '../../components/empty-state';
+import { ConfirmDeleteButton } from '../../components/confirm-delete-button';
 
 type UserKey = components['schemas']['UserKey'];
 interface CreateFields {
@@ -122,20 +123,7 @@ export function UserKeysCard() {
             key: 'actions',
             title: t('apiKeys.columns.actions'),
             align: 'right',
-            render: (_value, key) => (
-              <Popconfirm
-                title={t('apiKeys.deleteTitle')}
-                description={t('apiKeys.deleteDescription', { name: key.name })}
-                okText={t('common.delete')}
-                cancelText={t('common.cancel')}
-                okButtonProps={{ danger: true }}
-                onConfirm={() => remove(key)}
-              >
-                <Button type="text" danger icon={<DeleteOutlined />} data-testid={`user-key-delete-${key.id}`}>
-                  {t('common.delete')}
-                </Button>
-              </Popconfirm>
-            ),
+            render: (_value, key) => <ConfirmDeleteButton name={key.name} onConfirm={() => remove(key)} data-testid={`user-key-delete-${key.id}`} />,
           },
         ]}
       />
