@@ -130,8 +130,11 @@ try {
   const direct = () => completion(fakeUrl, { model: "gpt-4.1-mini", stream: true, messages: [{ role: "user", content: "Hi" }] }, "sk-bench");
   const viaParley = () => completion(`${parleyUrl}/v1`, { model: app.code, stream: true, messages: [{ role: "user", content: "Hi" }] }, ownerKey);
 
-  await run(10, WARMUP, viaParley);
-  await run(10, WARMUP, direct);
+  // Warm up at the highest concurrency: JIT, statement cache and one kept-alive connection per
+  // worker. Opening 100 connections at once to a busy server costs seconds of SYN retries for a
+  // few of them, a start-up effect rather than the steady state measured here.
+  await run(100, WARMUP * 5, viaParley);
+  await run(100, WARMUP * 5, direct);
   const results: Record<string, { perSecond: number; p50: number; p99: number }> = {};
   for (const concurrency of [1, 100] as const) {
     results[`direct_c${concurrency}`] = await run(concurrency, SAMPLES[concurrency], direct);
