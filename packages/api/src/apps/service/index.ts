@@ -1,4 +1,5 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
+import { prepared } from "../../db/prepared";
 import { apps } from "../../db/schema/index";
 import { fail } from "../../errors";
 import type { Deps } from "../../http/context";
@@ -31,11 +32,15 @@ export async function getAppForChat(
   key: ({ appCode: string; appId?: undefined } | { appId: string; appCode?: undefined }) & { spaceId?: string },
 ): Promise<ChatApp> {
   const match = key.appCode !== undefined ? eq(apps.code, key.appCode) : eq(apps.id, key.appId);
-  const row = await deps.db
-    .select()
-    .from(apps)
-    .where(key.spaceId ? and(match, eq(apps.spaceId, key.spaceId)) : match)
-    .get();
+  // By code alone is every chat turn's lookup: prepared once.
+  const row =
+    key.appCode !== undefined && !key.spaceId
+      ? await prepared(deps.db, "apps.byCode", () => deps.db.select().from(apps).where(eq(apps.code, sql.placeholder("code"))).prepare()).get({ code: key.appCode })
+      : await deps.db
+          .select()
+          .from(apps)
+          .where(key.spaceId ? and(match, eq(apps.spaceId, key.spaceId)) : match)
+          .get();
   if (!row) throw fail.notFound("app");
   const settings = settingsOf(row);
   return {

@@ -1,4 +1,5 @@
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { prepared } from "../../db/prepared";
 import { newId } from "../../crypto";
 import { rateLimitRules } from "../../db/schema/index";
 import { fail } from "../../errors";
@@ -159,7 +160,15 @@ export async function deleteRateLimit(deps: Deps, auth: Auth, ruleId: string) {
  * already resolved the app it is answering for.
  */
 export async function listRateLimitRules(deps: Deps, appId: string): Promise<RateLimitRule[]> {
-  const rows = await deps.db.select().from(rateLimitRules).where(eq(rateLimitRules.appId, appId)).orderBy(asc(rateLimitRules.createdAt), asc(rateLimitRules.id));
+  // Every chat turn reads these, so the query is prepared once.
+  const rows = await prepared(deps.db, "apps.rateLimitRules", () =>
+    deps.db
+      .select()
+      .from(rateLimitRules)
+      .where(eq(rateLimitRules.appId, sql.placeholder("appId")))
+      .orderBy(asc(rateLimitRules.createdAt), asc(rateLimitRules.id))
+      .prepare(),
+  ).all({ appId });
   return rows.map(ruleView);
 }
 

@@ -1,6 +1,7 @@
 import { desc, eq, sql } from "drizzle-orm";
 import { newId } from "../../crypto";
 import { creditLedger } from "../../db/schema/index";
+import { prepared } from "../../db/prepared";
 import type { Deps } from "../../http/context";
 
 /** Why credits moved. */
@@ -11,13 +12,15 @@ export type LedgerReason = (typeof creditLedger.$inferInsert)["reason"];
  * (PARLEY_WELCOME_CREDITS) on first use, so a fresh install can chat at once.
  */
 export async function balanceOf(deps: Deps, spaceId: string): Promise<number> {
-  const row = await deps.db
-    .select({ balance: creditLedger.balanceAfter })
-    .from(creditLedger)
-    .where(eq(creditLedger.spaceId, spaceId))
-    .orderBy(desc(creditLedger.seq))
-    .limit(1)
-    .get();
+  const row = await prepared(deps.db, "ledger.balance", () =>
+    deps.db
+      .select({ balance: creditLedger.balanceAfter })
+      .from(creditLedger)
+      .where(eq(creditLedger.spaceId, sql.placeholder("spaceId")))
+      .orderBy(desc(creditLedger.seq))
+      .limit(1)
+      .prepare(),
+  ).get({ spaceId });
   if (row) return row.balance;
   return (await appendLedger(deps, { spaceId, delta: deps.config.welcomeCredits, reason: "grant", reference: "welcome" })).balanceAfter;
 }

@@ -1,4 +1,5 @@
-import { and, asc, desc, eq, gt, inArray } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, sql } from "drizzle-orm";
+import { prepared } from "../../db/prepared";
 import { newId } from "../../crypto";
 import { conversations, messages } from "../../db/schema/index";
 import { fail } from "../../errors";
@@ -76,7 +77,22 @@ export async function storeMessage(
 ): Promise<string> {
   const id = input.id ?? newId("msg");
   const now = deps.now().toISOString();
-  await deps.db.insert(messages).values({
+  await prepared(deps.db, "chat.insertMessage", () =>
+    deps.db
+      .insert(messages)
+      .values({
+        id: sql.placeholder("id"),
+        spaceId: sql.placeholder("spaceId"),
+        conversationId: sql.placeholder("conversationId"),
+        role: sql.placeholder("role"),
+        content: sql.placeholder("content"),
+        status: sql.placeholder("status"),
+        model: sql.placeholder("model"),
+        toolCalls: sql.placeholder("toolCalls"),
+        createdAt: sql.placeholder("createdAt"),
+      })
+      .prepare(),
+  ).run({
     id,
     spaceId: input.conversation.spaceId,
     conversationId: input.conversation.id,
@@ -87,7 +103,15 @@ export async function storeMessage(
     toolCalls: input.toolCalls === undefined ? null : JSON.stringify(input.toolCalls),
     createdAt: now,
   });
-  if (input.touch !== false) await deps.db.update(conversations).set({ updatedAt: now }).where(eq(conversations.id, input.conversation.id));
+  if (input.touch !== false) {
+    await prepared(deps.db, "chat.touchConversation", () =>
+      deps.db
+        .update(conversations)
+        .set({ updatedAt: sql`${sql.placeholder("updatedAt")}` })
+        .where(eq(conversations.id, sql.placeholder("id")))
+        .prepare(),
+    ).run({ updatedAt: now, id: input.conversation.id });
+  }
   return id;
 }
 

@@ -1,4 +1,5 @@
-import { and, eq, gt, isNull } from "drizzle-orm";
+import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import { prepared } from "../../db/prepared";
 import { newId, newSecret, sha256 } from "../../crypto";
 import { apiKeys, sessions, signInGrants, spaceMembers, users } from "../../db/schema/index";
 import { fail, ServiceError } from "../../errors";
@@ -54,7 +55,11 @@ export async function authenticate(deps: Deps, bearer: string, requestedSpaceId:
   // A session follows the space chosen in the console; an API key stays in the space it was made for.
   let keySpaceId: string | undefined;
   // Session tokens carry their prefix; anything else can only be an API key.
-  const session = bearer.startsWith("pst_") ? await deps.db.select().from(sessions).where(eq(sessions.tokenHash, hash)).get() : undefined;
+  const session = bearer.startsWith("pst_")
+    ? await prepared(deps.db, "auth.session", () =>
+        deps.db.select().from(sessions).where(eq(sessions.tokenHash, sql.placeholder("hash"))).prepare(),
+      ).get({ hash })
+    : undefined;
   if (session) {
     if (session.revokedAt || session.expiresAt <= now) throw new ServiceError("session_ended", "session_ended");
     userId = session.userId;
@@ -64,7 +69,9 @@ export async function authenticate(deps: Deps, bearer: string, requestedSpaceId:
       await deps.db.update(sessions).set({ lastUsedAt: now }).where(eq(sessions.id, session.id));
     }
   } else {
-    const key = await deps.db.select().from(apiKeys).where(eq(apiKeys.keyHash, hash)).get();
+    const key = await prepared(deps.db, "auth.apiKey", () =>
+      deps.db.select().from(apiKeys).where(eq(apiKeys.keyHash, sql.placeholder("hash"))).prepare(),
+    ).get({ hash });
     if (!key) throw new ServiceError("session_ended", "session_ended");
     userId = key.userId;
     base = { via: "api-key", apiKeyId: key.id };
@@ -74,12 +81,25 @@ export async function authenticate(deps: Deps, bearer: string, requestedSpaceId:
     }
   }
   // One query: the user, and their role in the space the request acts in.
-  const user = await deps.db
-    .select({ currentSpaceId: users.currentSpaceId, personalSpaceId: users.personalSpaceId, role: spaceMembers.role })
-    .from(users)
-    .leftJoin(spaceMembers, and(eq(spaceMembers.userId, users.id), eq(spaceMembers.spaceId, requestedSpaceId ?? keySpaceId ?? users.currentSpaceId)))
-    .where(eq(users.id, userId))
-    .get();
+  const explicitSpace = requestedSpaceId ?? keySpaceId;
+  const userColumns = { currentSpaceId: users.currentSpaceId, personalSpaceId: users.personalSpaceId, role: spaceMembers.role };
+  const user = await (explicitSpace
+    ? prepared(deps.db, "auth.userInSpace", () =>
+        deps.db
+          .select(userColumns)
+          .from(users)
+          .leftJoin(spaceMembers, and(eq(spaceMembers.userId, users.id), eq(spaceMembers.spaceId, sql.placeholder("spaceId"))))
+          .where(eq(users.id, sql.placeholder("userId")))
+          .prepare(),
+      ).get({ userId, spaceId: explicitSpace })
+    : prepared(deps.db, "auth.userInCurrentSpace", () =>
+        deps.db
+          .select(userColumns)
+          .from(users)
+          .leftJoin(spaceMembers, and(eq(spaceMembers.userId, users.id), eq(spaceMembers.spaceId, users.currentSpaceId)))
+          .where(eq(users.id, sql.placeholder("userId")))
+          .prepare(),
+      ).get({ userId }));
   if (!user) throw new ServiceError("session_ended", "session_ended");
   const spaceId = requestedSpaceId ?? keySpaceId ?? user.currentSpaceId;
   let membership = user.role ? { role: user.role } : undefined;
