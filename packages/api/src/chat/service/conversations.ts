@@ -35,7 +35,22 @@ export async function openConversation(
     createdAt: now,
     updatedAt: now,
   };
-  await deps.db.insert(conversations).values(row);
+  await prepared(deps.db, "chat.insertConversation", () =>
+    deps.db
+      .insert(conversations)
+      .values({
+        id: sql.placeholder("id"),
+        spaceId: sql.placeholder("spaceId"),
+        appId: sql.placeholder("appId"),
+        endUserId: sql.placeholder("endUserId"),
+        channel: sql.placeholder("channel"),
+        title: sql.placeholder("title"),
+        contextClearedAt: sql.placeholder("contextClearedAt"),
+        createdAt: sql.placeholder("createdAt"),
+        updatedAt: sql.placeholder("updatedAt"),
+      })
+      .prepare(),
+  ).run(row);
   return row;
 }
 

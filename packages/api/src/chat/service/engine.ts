@@ -1,4 +1,6 @@
+import { sql } from "drizzle-orm";
 import { newId } from "../../crypto";
+import { prepared as preparedQuery } from "../../db/prepared";
 import { usageRecords } from "../../db/schema/index";
 import { ServiceError } from "../../errors";
 import type { Deps } from "../../http/context";
@@ -33,6 +35,25 @@ export interface ChatTurn {
   /** Tools the caller defines and runs itself: offered to the model, calls are returned, not executed. */
   clientTools?: ToolDefinition[];
 }
+
+const USAGE_COLUMNS = [
+  "id",
+  "spaceId",
+  "appId",
+  "conversationId",
+  "messageId",
+  "endUserId",
+  "channel",
+  "prompt",
+  "answer",
+  "model",
+  "promptTokens",
+  "completionTokens",
+  "credits",
+  "context",
+  "knowledgeHits",
+  "createdAt",
+] as const;
 
 /** Longest message accepted from a person. */
 export const MAX_INPUT_CHARACTERS = 20_000;
@@ -184,7 +205,12 @@ export async function* runTurn(deps: Deps, turn: ChatTurn, prepared: Awaited<Ret
   const credits = failure && answer === "" ? 0 : creditsFor(model.id, usage);
   let balance: number | null = null;
   if (credits > 0) balance = (await appendLedger(deps, { spaceId: app.spaceId, delta: -credits, reason: "usage", reference: messageId })).balanceAfter;
-  await deps.db.insert(usageRecords).values({
+  await preparedQuery(deps.db, "chat.insertUsage", () =>
+    deps.db
+      .insert(usageRecords)
+      .values(Object.fromEntries(USAGE_COLUMNS.map((column) => [column, sql.placeholder(column)])) as unknown as typeof usageRecords.$inferInsert)
+      .prepare(),
+  ).run({
     id: newId("use"),
     spaceId: app.spaceId,
     appId: app.id,
