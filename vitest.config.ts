@@ -1,6 +1,6 @@
 import { defineConfig } from "vitest/config";
 
-const apiDomains = "packages/api/src/{identity,spaces,keys,http,system,db,plugins,apps,models,chat,openai,billing}/**/*.test.ts";
+const apiDomains = "packages/api/src/{identity,spaces,keys,http,system,db,plugins,apps,models,chat,openai,billing,knowledge,jobs}/**/*.test.ts";
 
 export default defineConfig({
   test: {

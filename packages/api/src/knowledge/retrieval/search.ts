@@ -1,0 +1,240 @@
+import { sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import type { Embedder } from "../../platform/embeddings/types";
+import { buildFtsQuery } from "./text";
+import type { VectorIndex } from "./vector-index";
+
+/** Retrieval modes of an app (spec §3): semantic, full text, or both fused ("enhanced"). */
+export const retrievalModes = ["semantic", "fulltext", "hybrid"] as const;
+/** One of `retrievalModes`. */
+export type RetrievalMode = (typeof retrievalModes)[number];
+
+/** What retrieval needs: the database, and the embedder and vector table of the knowledge bases searched. */
+export interface RetrievalDeps {
+  db: Db;
+  embedder: Embedder;
+  vectors: VectorIndex;
+}
+
+/** A retrieved chunk with its source file and the score of the list it came from. */
+export interface RetrievedChunk {
+  chunkId: string;
+  knowledgeBaseId: string;
+  fileId: string;
+  fileName: string;
+  content: string;
+  metadata: Record<string, unknown>;
+  /** Higher is better: cosine similarity (semantic), negated BM25 (full text), RRF (hybrid). */
+  score: number;
+  /** Cosine similarity, when the chunk was found by semantic search. */
+  similarity?: number;
+  /** Full-text relevance (negated BM25, higher is better), when found by full text. */
+  textScore?: number;
+}
+
+/** Scope and size of one search. */
+export interface SearchRequest {
+  query: string;
+  knowledgeBaseIds: readonly string[];
+  limit: number;
+}
+
+/** The fusion constant of reciprocal rank fusion; 60 is the published default. */
+export const RRF_K = 60;
+
+interface ChunkRow {
+  id: string;
+  knowledge_base_id: string;
+  file_id: string;
+  file_name: string;
+  content: string;
+  metadata: string;
+  rank?: number;
+}
+
+function inList(values: readonly string[]) {
+  return sql.join(
+    values.map((value) => sql`${value}`),
+    sql`, `,
+  );
+}
+
+function toChunk(row: ChunkRow, score: number): RetrievedChunk {
+  let metadata: Record<string, unknown> = {};
+  try {
+    metadata = JSON.parse(row.metadata) as Record<string, unknown>;
+  } catch {
+    // A malformed metadata cell must not hide the chunk itself.
+  }
+  return { chunkId: row.id, knowledgeBaseId: row.knowledge_base_id, fileId: row.file_id, fileName: row.file_name, content: row.content, metadata, score };
+}
+
+/**
+ * Full-text search: the query's terms (segmented like the stored text) OR-ed in an FTS5 MATCH
+ * over `knowledge_chunks_fts`, ranked by BM25, restricted to enabled chunks of the given
+ * knowledge bases. `score` and `textScore` are the negated BM25 value (higher is better).
+ */
+export async function fullTextSearch(db: Db, request: SearchRequest): Promise<RetrievedChunk[]> {
+  const match = buildFtsQuery(request.query);
+  if (match.length === 0 || request.knowledgeBaseIds.length === 0 || request.limit <= 0) return [];
+  const rows = await db.all<ChunkRow>(sql`
+    SELECT c.id, c.knowledge_base_id, c.file_id, f.name AS file_name, c.content, c.metadata, bm25(knowledge_chunks_fts) AS rank
+    FROM knowledge_chunks_fts
+    JOIN knowledge_chunks c ON c.rowid = knowledge_chunks_fts.rowid
+    JOIN knowledge_files f ON f.id = c.file_id
+    WHERE knowledge_chunks_fts MATCH ${match}
+      AND c.knowledge_base_id IN (${inList(request.knowledgeBaseIds)})
+      AND c.enabled = 1
+    ORDER BY rank
+    LIMIT ${request.limit}`);
+  return rows.map((row) => ({ ...toChunk(row, -(row.rank ?? 0)), textScore: -(row.rank ?? 0) }));
+}
+
+/**
+ * Semantic search: the query embedded as a query, the nearest vectors among the given
+ * knowledge bases, kept when their cosine similarity reaches `similarityThreshold` (0 when
+ * absent) and their chunk is still enabled. `score` and `similarity` are the cosine similarity.
+ */
+export async function semanticSearch(deps: RetrievalDeps, request: SearchRequest & { similarityThreshold?: number }): Promise<RetrievedChunk[]> {
+  if (request.query.trim().length === 0 || request.knowledgeBaseIds.length === 0 || request.limit <= 0) return [];
+  const [vector] = await deps.embedder.embed([request.query], { kind: "query" });
+  // Disabled chunks keep their vectors; ask for a few more so filtering them rarely leaves gaps.
+  const hits = await deps.vectors.search(vector!, { knowledgeBaseIds: request.knowledgeBaseIds, limit: request.limit + 10 });
+  const threshold = request.similarityThreshold ?? 0;
+  const kept = hits.filter((hit) => hit.similarity >= threshold);
+  if (kept.length === 0) return [];
+  const rows = await chunksById(deps.db, kept.map((hit) => hit.chunkId));
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const result: RetrievedChunk[] = [];
+  for (const hit of kept) {
+    const row = byId.get(hit.chunkId);
+    if (!row) continue;
+    result.push({ ...toChunk(row, hit.similarity), similarity: hit.similarity });
+    if (result.length === request.limit) break;
+  }
+  return result;
+}
+
+async function chunksById(db: Db, ids: readonly string[]): Promise<ChunkRow[]> {
+  return db.all<ChunkRow>(sql`
+    SELECT c.id, c.knowledge_base_id, c.file_id, f.name AS file_name, c.content, c.metadata
+    FROM knowledge_chunks c JOIN knowledge_files f ON f.id = c.file_id
+    WHERE c.id IN (${inList(ids)}) AND c.enabled = 1`);
+}
+
+/**
+ * Reciprocal rank fusion: each list adds 1 / (k + rank) to a chunk's score (rank from 1),
+ * duplicates merge by chunk id, best fused score first. The similarity and text scores of
+ * the inputs are kept on the merged chunk.
+ */
+export function reciprocalRankFusion(lists: ReadonlyArray<readonly RetrievedChunk[]>, k: number = RRF_K): RetrievedChunk[] {
+  const fused = new Map<string, RetrievedChunk>();
+  for (const list of lists) {
+    list.forEach((chunk, index) => {
+      const contribution = 1 / (k + index + 1);
+      const existing = fused.get(chunk.chunkId);
+      if (existing) {
+        existing.score += contribution;
+        if (chunk.similarity !== undefined) existing.similarity = chunk.similarity;
+        if (chunk.textScore !== undefined) existing.textScore = chunk.textScore;
+      } else {
+        fused.set(chunk.chunkId, { ...chunk, score: contribution });
+      }
+    });
+  }
+  return [...fused.values()].sort((left, right) => right.score - left.score);
+}
+
+/** Candidates each list contributes to fusion: enough that a chunk ranked well by one list still counts. */
+const FUSION_DEPTH = 50;
+
+/**
+ * Hybrid search: semantic hits (at or above the similarity threshold) and full-text hits,
+ * `FUSION_DEPTH` of each, fused by RRF; the first `limit` fused chunks.
+ */
+export async function hybridSearch(deps: RetrievalDeps, request: SearchRequest & { similarityThreshold?: number }): Promise<RetrievedChunk[]> {
+  const depth = Math.max(FUSION_DEPTH, request.limit);
+  const [semantic, fullText] = await Promise.all([
+    semanticSearch(deps, { ...request, limit: depth }),
+    fullTextSearch(deps.db, { ...request, limit: depth }),
+  ]);
+  return reciprocalRankFusion([semantic, fullText]).slice(0, request.limit);
+}
+
+/** Ranked search in one mode: the entry point benchmarks and the retrieval test share. */
+export async function searchChunks(
+  deps: RetrievalDeps,
+  request: SearchRequest & { mode: RetrievalMode; similarityThreshold?: number },
+): Promise<RetrievedChunk[]> {
+  if (request.mode === "semantic") return semanticSearch(deps, request);
+  if (request.mode === "fulltext") return fullTextSearch(deps.db, request);
+  return hybridSearch(deps, request);
+}
+
+/** An app's retrieval settings (spec §3, App retrieval fields). */
+export interface RetrievalSettings {
+  mode: RetrievalMode;
+  /** Chunks from semantic search (default 3). */
+  semanticCount?: number;
+  /** Chunks from full-text search (default 1). */
+  fullTextCount?: number;
+  /** Minimum cosine similarity of semantic hits (default 0); never applied to full-text scores. */
+  similarityThreshold?: number;
+}
+
+/** Most chunks one retrieval returns, whatever the counts (spec §3). */
+export const MAX_RETRIEVED = 10;
+
+/**
+ * The chunks an app's answer uses (spec §3 rules): semantic mode takes `semanticCount`
+ * (default 3) semantic hits at or above the similarity threshold; full-text mode takes
+ * `fullTextCount` (default 1) full-text hits; hybrid takes both, semantic first, a full-text hit
+ * already chosen by semantic search being replaced by the next one (semantic hits missing
+ * under the threshold are not made up by full text). At most 10 in total, the
+ * semantic count taking priority when the two counts exceed it. Hybrid results are ordered by
+ * their RRF score over both lists.
+ */
+export async function retrieve(deps: RetrievalDeps, request: { query: string; knowledgeBaseIds: readonly string[] } & RetrievalSettings): Promise<RetrievedChunk[]> {
+  const semanticCount = request.mode === "fulltext" ? 0 : clampCount(request.semanticCount ?? 3, MAX_RETRIEVED);
+  const fullTextCount = request.mode === "semantic" ? 0 : clampCount(request.fullTextCount ?? 1, MAX_RETRIEVED - semanticCount);
+  const scope = { query: request.query, knowledgeBaseIds: request.knowledgeBaseIds };
+  const [semantic, fullText] = await Promise.all([
+    semanticCount > 0 ? semanticSearch(deps, { ...scope, limit: Math.max(semanticCount, FUSION_DEPTH), similarityThreshold: request.similarityThreshold ?? 0 }) : [],
+    fullTextCount > 0 ? fullTextSearch(deps.db, { ...scope, limit: Math.max(fullTextCount + semanticCount, FUSION_DEPTH) }) : [],
+  ]);
+  if (request.mode === "semantic") return semantic.slice(0, semanticCount);
+  if (request.mode === "fulltext") return fullText.slice(0, fullTextCount);
+  const chosen = new Set(semantic.slice(0, semanticCount).map((chunk) => chunk.chunkId));
+  let added = 0;
+  for (const chunk of fullText) {
+    if (added === fullTextCount) break;
+    if (chosen.has(chunk.chunkId)) continue;
+    chosen.add(chunk.chunkId);
+    added += 1;
+  }
+  return reciprocalRankFusion([semantic, fullText]).filter((chunk) => chosen.has(chunk.chunkId));
+}
+
+function clampCount(value: number, max: number): number {
+  return Math.max(0, Math.min(Math.floor(value), max));
+}
+
+/** The retrieval test screen's answer: up to 10 chunks of each kind, with their scores. */
+export interface RetrievalTestResult {
+  semantic: RetrievedChunk[];
+  fullText: RetrievedChunk[];
+  hybrid: RetrievedChunk[];
+}
+
+/**
+ * The retrieval test (spec §3/§9): the query run in all three modes over the given knowledge
+ * bases, 10 results each; the similarity threshold filters the semantic list only.
+ */
+export async function retrievalTest(
+  deps: RetrievalDeps,
+  request: { query: string; knowledgeBaseIds: readonly string[]; similarityThreshold?: number },
+): Promise<RetrievalTestResult> {
+  const base = { ...request, limit: MAX_RETRIEVED };
+  const [semantic, fullText, hybrid] = await Promise.all([semanticSearch(deps, base), fullTextSearch(deps.db, base), hybridSearch(deps, base)]);
+  return { semantic, fullText, hybrid };
+}
