@@ -15,6 +15,8 @@ import { registerAuthRoutes, registerMeRoutes } from "./identity/routes";
 import { registerAppRoutes } from "./apps/routes";
 import { registerChatRoutes } from "./chat/routes";
 import { registerKeyRoutes } from "./keys/routes";
+import { KNOWLEDGE_UPLOAD_PATH, registerKnowledgeRoutes } from "./knowledge/routes";
+import { DOCUMENT_MAX_BYTES } from "./knowledge/service/files";
 import { registerModelRoutes } from "./models/routes";
 import { registerOpenAiRoutes } from "./openai/routes";
 import { registerPluginRoutes } from "./plugins/routes";
@@ -46,14 +48,15 @@ export function createApp(deps: Deps) {
         maxAge: 600,
       }),
     );
-    app.use(
-      prefix,
+    const limitOf = (maxSize: number) =>
       bodyLimit({
-        maxSize: deps.config.bodyLimitBytes,
-        onError: (c) =>
-          serviceErrorResponse(c as never, new ServiceError("payload_too_large", "payload_too_large", { limit: deps.config.bodyLimitBytes })),
-      }),
-    );
+        maxSize,
+        onError: (c) => serviceErrorResponse(c as never, new ServiceError("payload_too_large", "payload_too_large", { limit: maxSize })),
+      });
+    const generalLimit = limitOf(deps.config.bodyLimitBytes);
+    // Document uploads may be 10 MB plus the multipart framing; everything else keeps the general limit.
+    const uploadLimit = limitOf(Math.max(deps.config.bodyLimitBytes, DOCUMENT_MAX_BYTES + 64 * 1024));
+    app.use(prefix, (c, next) => (c.req.method === "POST" && KNOWLEDGE_UPLOAD_PATH.test(c.req.path) ? uploadLimit : generalLimit)(c, next));
   }
   app.use("/api/*", async (c, next) => {
     const method = c.req.method;
@@ -75,6 +78,7 @@ export function createApp(deps: Deps) {
   registerModelRoutes(app);
   registerAppRoutes(app);
   registerPluginRoutes(app);
+  registerKnowledgeRoutes(app);
   registerChatRoutes(app);
   registerOpenAiRoutes(app);
 

@@ -10,6 +10,7 @@ import type { Deps } from "./http/context";
 import { createMemoryThrottle } from "./http/throttle";
 import { createLogger } from "./logger";
 import { createProviders } from "./platform/providers";
+import { createKnowledgeWorker } from "./knowledge/worker";
 
 /** The console build next to this package in the monorepo, if it was built. */
 function defaultConsoleDir(): string | undefined {
@@ -43,6 +44,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
   };
   const result = await bootstrap(deps);
   const app = createApp(deps);
+  const worker = createKnowledgeWorker(deps);
+  worker.start();
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const instance = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(instance));
   });
@@ -69,6 +72,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     deps,
     close: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await worker.stop();
       await database.close();
     },
   };

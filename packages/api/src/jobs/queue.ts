@@ -1,0 +1,120 @@
+import { and, eq, inArray, lt, lte, or, sql } from "drizzle-orm";
+import { newId } from "../crypto";
+import type { Db } from "../db/client";
+import { jobs } from "../db/schema/index";
+
+/** A stored job row. */
+export type JobRow = typeof jobs.$inferSelect;
+
+/** How many times a job runs before it is marked failed for good. */
+export const DEFAULT_MAX_ATTEMPTS = 5;
+
+/** Puts a job on the queue; it becomes claimable at `runAfter` (default: now). */
+export async function enqueueJob(
+  db: Db,
+  now: Date,
+  kind: string,
+  payload: unknown,
+  options: { runAfter?: Date } = {},
+): Promise<JobRow> {
+  const row = {
+    id: newId("job"),
+    kind,
+    payload: JSON.stringify(payload),
+    status: "queued" as const,
+    attempts: 0,
+    runAfter: (options.runAfter ?? now).toISOString(),
+    lockedUntil: null,
+    lastError: null,
+    createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+  };
+  await db.insert(jobs).values(row);
+  return row;
+}
+
+/**
+ * Claims the next ready job of the given kinds with a lease, in one UPDATE … RETURNING so two
+ * workers can never claim the same job. A job is ready when it is queued and due, or when it is
+ * running but its lease has expired (the worker that held it crashed or stalled).
+ */
+export async function claimJob(db: Db, now: Date, options: { kinds: string[]; leaseMs: number }): Promise<JobRow | undefined> {
+  if (options.kinds.length === 0) return undefined;
+  const at = now.toISOString();
+  const next = db
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(
+      and(
+        inArray(jobs.kind, options.kinds),
+        or(and(eq(jobs.status, "queued"), lte(jobs.runAfter, at)), and(eq(jobs.status, "running"), lt(jobs.lockedUntil, at))),
+      ),
+    )
+    .orderBy(jobs.runAfter, jobs.id)
+    .limit(1);
+  const claimed = await db
+    .update(jobs)
+    .set({
+      status: "running",
+      attempts: sql`${jobs.attempts} + 1`,
+      lockedUntil: new Date(now.getTime() + options.leaseMs).toISOString(),
+      updatedAt: at,
+    })
+    .where(
+      and(
+        inArray(jobs.id, next),
+        // Re-checked here so a job claimed between the subquery and the update is not taken twice.
+        or(eq(jobs.status, "queued"), and(eq(jobs.status, "running"), lt(jobs.lockedUntil, at))),
+      ),
+    )
+    .returning();
+  return claimed[0];
+}
+
+/** Extends a running job's lease, for long jobs that report progress. */
+export async function extendLease(db: Db, now: Date, jobId: string, leaseMs: number): Promise<void> {
+  await db
+    .update(jobs)
+    .set({ lockedUntil: new Date(now.getTime() + leaseMs).toISOString(), updatedAt: now.toISOString() })
+    .where(and(eq(jobs.id, jobId), eq(jobs.status, "running")));
+}
+
+/** Marks a claimed job done. */
+export async function completeJob(db: Db, now: Date, jobId: string): Promise<void> {
+  await db.update(jobs).set({ status: "done", lockedUntil: null, updatedAt: now.toISOString() }).where(eq(jobs.id, jobId));
+}
+
+/** Delay before the next attempt: 2 s, 4 s, 8 s … capped at 5 minutes. */
+export function backoffMs(attempts: number): number {
+  return Math.min(2_000 * 2 ** Math.max(0, attempts - 1), 300_000);
+}
+
+/**
+ * Records a failed attempt: the job is queued again after a backoff, or marked failed once it
+ * has used `maxAttempts`. Answers whether it will run again.
+ */
+export async function failJob(
+  db: Db,
+  now: Date,
+  job: Pick<JobRow, "id" | "attempts">,
+  error: string,
+  maxAttempts = DEFAULT_MAX_ATTEMPTS,
+): Promise<{ retrying: boolean }> {
+  const retrying = job.attempts < maxAttempts;
+  await db
+    .update(jobs)
+    .set({
+      status: retrying ? "queued" : "failed",
+      runAfter: new Date(now.getTime() + (retrying ? backoffMs(job.attempts) : 0)).toISOString(),
+      lockedUntil: null,
+      lastError: error.slice(0, 2000),
+      updatedAt: now.toISOString(),
+    })
+    .where(eq(jobs.id, job.id));
+  return { retrying };
+}
+
+/** Loads a job by id. */
+export async function getJob(db: Db, jobId: string): Promise<JobRow | undefined> {
+  return db.select().from(jobs).where(eq(jobs.id, jobId)).get();
+}

@@ -1,0 +1,107 @@
+import type { Db } from "../db/client";
+import type { Logger } from "../logger";
+import { claimJob, completeJob, DEFAULT_MAX_ATTEMPTS, extendLease, failJob, type JobRow } from "./queue";
+
+/** What a handler is given for one job. */
+export interface JobContext {
+  job: JobRow;
+  payload: unknown;
+  /** Extends the lease; long handlers call it as they make progress. */
+  heartbeat(): Promise<void>;
+}
+
+/** Runs one kind of job. Throwing marks the attempt failed (retried with backoff). */
+export type JobHandler = (context: JobContext) => Promise<void>;
+
+/** Options of {@link createJobWorker}. */
+export interface JobWorkerOptions {
+  db: Db;
+  logger: Logger;
+  now: () => Date;
+  handlers: Record<string, JobHandler>;
+  /** How long a claim lasts without a heartbeat. */
+  leaseMs?: number;
+  /** Pause between polls when the queue is empty. */
+  idleMs?: number;
+  maxAttempts?: number;
+  /** Called when a job has failed for the last time. */
+  onGiveUp?: (job: JobRow, error: string) => Promise<void>;
+}
+
+/** An in-process worker: claims jobs one at a time until stopped. */
+export interface JobWorker {
+  start(): void;
+  /** Stops claiming and waits for the job in hand, if any, to finish. */
+  stop(): Promise<void>;
+  /** Claims and runs jobs until none is ready; answers how many ran. For tests and start-up. */
+  drain(): Promise<number>;
+}
+
+/** Builds an in-process job worker over the durable queue. */
+export function createJobWorker(options: JobWorkerOptions): JobWorker {
+  const leaseMs = options.leaseMs ?? 60_000;
+  const idleMs = options.idleMs ?? 500;
+  const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+  const kinds = Object.keys(options.handlers);
+  let running = false;
+  let loop: Promise<void> | undefined;
+  let wake: (() => void) | undefined;
+
+  async function runOne(): Promise<boolean> {
+    const job = await claimJob(options.db, options.now(), { kinds, leaseMs });
+    if (!job) return false;
+    const handler = options.handlers[job.kind]!;
+    try {
+      await handler({
+        job,
+        payload: JSON.parse(job.payload) as unknown,
+        heartbeat: () => extendLease(options.db, options.now(), job.id, leaseMs),
+      });
+      await completeJob(options.db, options.now(), job.id);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const { retrying } = await failJob(options.db, options.now(), job, message, maxAttempts);
+      options.logger.warn("job attempt failed", { jobId: job.id, kind: job.kind, attempts: job.attempts, retrying, error: message });
+      if (!retrying && options.onGiveUp) await options.onGiveUp(job, message);
+    }
+    return true;
+  }
+
+  return {
+    start() {
+      if (running) return;
+      running = true;
+      loop = (async () => {
+        while (running) {
+          let worked = false;
+          try {
+            worked = await runOne();
+          } catch (error) {
+            options.logger.error("job worker poll failed", { error: error instanceof Error ? error.message : String(error) });
+          }
+          if (!worked && running) {
+            await new Promise<void>((resolve) => {
+              const timer = setTimeout(resolve, idleMs);
+              wake = () => {
+                clearTimeout(timer);
+                resolve();
+              };
+            });
+            wake = undefined;
+          }
+        }
+      })();
+    },
+    async stop() {
+      running = false;
+      wake?.();
+      await loop;
+      loop = undefined;
+    },
+    async drain() {
+      let count = 0;
+      while (await runOne()) count += 1;
+      return count;
+    },
+  };
+}

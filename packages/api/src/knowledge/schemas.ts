@@ -1,0 +1,132 @@
+import { z } from "@hono/zod-openapi";
+
+const id = (example: string) => z.string().openapi({ example });
+
+/** A knowledge base with its totals. */
+export const knowledgeBaseSchema = z
+  .object({
+    id: id("kb_01jd7w3k5q9x2m4n6p8r"),
+    code: z.string().openapi({ description: "Short unique code", example: "K7M2Q9X4PA" }),
+    name: z.string().openapi({ example: "Product manuals" }),
+    description: z.string().openapi({ example: "Manuals of every product we sell" }),
+    embeddingModel: z.string().openapi({ description: "Model the vectors are made with", example: "parley-lexical" }),
+    chunkTokens: z.number().int().openapi({ description: "Target segment size in tokens", example: 500 }),
+    chunkOverlap: z.number().int().openapi({ description: "Tokens each segment repeats from the one before", example: 50 }),
+    fileCount: z.number().int().openapi({ example: 3 }),
+    tokenCount: z.number().int().openapi({ description: "Tokens held by all its files", example: 12000 }),
+    createdBy: id("usr_01jd7w3k5q9x2m4n6p8r"),
+    createdAt: z.string().openapi({ example: "2026-03-01T10:00:00.000Z" }),
+    updatedAt: z.string().openapi({ example: "2026-03-01T10:00:00.000Z" }),
+  })
+  .openapi("KnowledgeBase");
+
+const chunking = {
+  chunkTokens: z.number().int().min(50).max(4000).openapi({ description: "50–4000; default 500", example: 500 }),
+  chunkOverlap: z.number().int().min(0).max(1000).openapi({ description: "0–1000 and below chunkTokens; default 50", example: 50 }),
+};
+
+/** Body of knowledge base create. */
+export const createKnowledgeBaseBody = z
+  .object({
+    name: z.string().min(1).max(100).openapi({ description: "Required; at most 100 characters", example: "Product manuals" }),
+    description: z.string().max(1000).optional().openapi({ example: "Manuals of every product we sell" }),
+    chunkTokens: chunking.chunkTokens.optional(),
+    chunkOverlap: chunking.chunkOverlap.optional(),
+  })
+  .openapi("CreateKnowledgeBase");
+
+/** Body of knowledge base update: any field of create. */
+export const updateKnowledgeBaseBody = createKnowledgeBaseBody.partial().openapi("UpdateKnowledgeBase");
+
+/** Answer of a delete. */
+export const deletedSchema = z.object({ id: z.string().openapi({ example: "kb_01jd7w3k5q9x2m4n6p8r" }), deleted: z.literal(true) });
+
+/** Body of relation add. */
+export const bindKnowledgeBasesBody = z
+  .object({
+    knowledgeBaseIds: z.array(z.string().max(100)).min(1).max(200).openapi({ description: "Knowledge bases of the same space to bind", example: ["kb_01jd7w3k5q9x2m4n6p8r"] }),
+  })
+  .openapi("BindKnowledgeBases");
+
+/** Answer of relation add. */
+export const boundKnowledgeBasesSchema = z.object({
+  appId: id("app_01jd7w3k5q9x2m4n6p8r"),
+  knowledgeBaseIds: z.array(z.string()).openapi({ description: "Everything the app binds now", example: ["kb_01jd7w3k5q9x2m4n6p8r"] }),
+});
+
+/** A file of a knowledge base and its import state. */
+export const knowledgeFileSchema = z
+  .object({
+    id: id("kf_01jd7w3k5q9x2m4n6p8r"),
+    knowledgeBaseId: id("kb_01jd7w3k5q9x2m4n6p8r"),
+    name: z.string().openapi({ example: "returns-policy" }),
+    type: z.enum(["document", "qa", "table", "website"]).openapi({ example: "document" }),
+    source: z.string().openapi({ description: "Uploaded file name, URL or document token", example: "returns-policy.pdf" }),
+    sizeBytes: z.number().int().openapi({ example: 52100 }),
+    sizeKb: z.number().int().openapi({ example: 51 }),
+    status: z.enum(["pending", "processing", "effective", "failed"]).openapi({ description: "pending until confirmed", example: "effective" }),
+    progress: z.number().int().openapi({ description: "0–100 while processing", example: 100 }),
+    chunkCount: z.number().int().openapi({ example: 12 }),
+    tokenCount: z.number().int().openapi({ example: 5400 }),
+    failureReason: z.string().nullable().openapi({ description: "Why it failed, in the request's language", example: null }),
+    createdAt: z.string().openapi({ example: "2026-03-01T10:00:00.000Z" }),
+    updatedAt: z.string().openapi({ example: "2026-03-01T10:00:00.000Z" }),
+  })
+  .openapi("KnowledgeFile");
+
+/** Multipart body of a document upload. */
+export const uploadDocumentBody = z
+  .object({
+    file: z.any().openapi({ type: "string", format: "binary", description: "txt, md, pdf or docx, at most 10 MB" }),
+    name: z.string().optional().openapi({ description: "File name without extension (default: the uploaded name); at most 50 letters, digits, _ or -", example: "returns-policy" }),
+  })
+  .openapi("UploadDocument");
+
+/** A segment shown in a preview. */
+export const previewSchema = z
+  .object({
+    fileId: id("kf_01jd7w3k5q9x2m4n6p8r"),
+    totalSegments: z.number().int().openapi({ example: 120 }),
+    tokenCount: z.number().int().openapi({ example: 54000 }),
+    segments: z.array(z.object({ ordinal: z.number().int(), content: z.string(), tokens: z.number().int() })).openapi({ description: "The first 50 segments" }),
+  })
+  .openapi("KnowledgeFilePreview");
+
+/** Body of a rename. */
+export const renameFileBody = z.object({ name: z.string().openapi({ description: "At most 50 letters, digits, _ or -", example: "returns-policy-2026" }) });
+
+/** A segment (chunk) of a file. */
+export const segmentSchema = z
+  .object({
+    id: id("kc_01jd7w3k5q9x2m4n6p8r"),
+    fileId: id("kf_01jd7w3k5q9x2m4n6p8r"),
+    ordinal: z.number().int().openapi({ example: 0 }),
+    content: z.string().openapi({ example: "Returns are accepted within 30 days." }),
+    tokens: z.number().int().openapi({ example: 9 }),
+    enabled: z.boolean().openapi({ description: "Disabled segments are not retrieved", example: true }),
+    updatedAt: z.string().openapi({ example: "2026-03-01T10:00:00.000Z" }),
+  })
+  .openapi("KnowledgeSegment");
+
+/** A page of segments. */
+export const segmentPageSchema = z.object({
+  items: z.array(segmentSchema),
+  total: z.number().int().openapi({ example: 120 }),
+  pageNo: z.number().int().openapi({ example: 1 }),
+  pageSize: z.number().int().openapi({ example: 20 }),
+});
+
+/** Query of the segment list. */
+export const segmentListQuery = z.object({
+  pageNo: z.coerce.number().int().min(1).default(1).openapi({ example: 1 }),
+  pageSize: z.coerce.number().int().min(1).max(100).default(20).openapi({ example: 20 }),
+});
+
+/** Body of segment add. */
+export const addSegmentBody = z.object({ content: z.string().max(20_000).openapi({ example: "Returns are accepted within 30 days." }) });
+
+/** Body of segment edit. */
+export const updateSegmentBody = z.object({
+  content: z.string().max(20_000).optional().openapi({ example: "Returns are accepted within 30 days." }),
+  enabled: z.boolean().optional().openapi({ example: false }),
+});
