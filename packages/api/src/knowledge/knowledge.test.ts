@@ -15,6 +15,7 @@ import {
   segmentPageSchema,
   segmentSchema,
 } from "./schemas";
+import { segmentForSearch } from "./retrieval/text";
 import { INDEX_FILE_JOB } from "./service/files";
 import { indexFile } from "./service/indexing";
 import { createKnowledgeBaseVia, docxOf, expectContiguous, pdfOf, uploadOk, uploadVia, zipOf } from "./testing";
@@ -140,7 +141,7 @@ describe("import flow", () => {
     const chunks = await chunksOf(file.id);
     expect(chunks).toHaveLength(preview.totalSegments);
     expectContiguous(chunks.map((chunk) => chunk.ordinal));
-    expect(chunks.find((chunk) => chunk.ordinal === 0)!.searchText).toBe(preview.segments[0]!.content.toLowerCase());
+    expect(chunks.find((chunk) => chunk.ordinal === 0)!.searchText).toBe(segmentForSearch(preview.segments[0]!.content));
   });
 
   it("reads Markdown, Word and PDF documents", async () => {
@@ -252,7 +253,8 @@ describe("segments", () => {
     );
     expect(edited).toMatchObject({ content: "Third part, EDITED.", enabled: false });
     const stored = (await chunksOf(file.id)).find((chunk) => chunk.id === added.id)!;
-    expect(stored).toMatchObject({ searchText: "third part, edited.", enabled: false });
+    expect(stored).toMatchObject({ searchText: segmentForSearch("Third part, EDITED."), enabled: false });
+    expect(stored.searchText).toContain("edit");
     expect((await fileRow(file.id))!.chunkCount).toBe(2);
 
     await expectError(await ctx.request(`/api/v1/knowledge-segments/${added.id}`, { method: "PATCH", token: stranger.token, json: { enabled: true } }), 404);
