@@ -57,6 +57,7 @@ export function createHashingEmbedder(options: HashingEmbedderOptions = {}): Emb
     id: `parley-lexical-hash-v1-${dimensions}`,
     dimensions,
     label: "Offline lexical fallback (feature hashing, no semantic model)",
+    lexical: true,
     async embed(texts) {
       return texts.map((text) => {
         const vector = new Float32Array(dimensions);

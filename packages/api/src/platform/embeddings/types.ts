@@ -8,6 +8,8 @@ export interface Embedder {
   readonly dimensions: number;
   /** A human label; the offline default says it is lexical, not semantic. */
   readonly label: string;
+  /** True when the vectors only measure word overlap (the offline fallback), not meaning. */
+  readonly lexical?: boolean;
   embed(texts: readonly string[], options: { kind: EmbeddingKind; signal?: AbortSignal }): Promise<Float32Array[]>;
 }
 
