@@ -7,6 +7,7 @@ import type { Deps } from "../../http/context";
 import type { Language } from "../../http/messages";
 import { translate } from "../../http/messages";
 import { creditsFor } from "../../models/pricing";
+import { estimateTokens } from "../../platform/llm/tokens";
 import { type ModelMessage, ModelError, type TokenUsage, type ToolCall, type ToolDefinition } from "../../platform/llm/types";
 import type { PluginTool } from "../../plugins/runtime-types";
 import { appendLedger, balanceOf } from "../../billing/service/ledger";
@@ -80,13 +81,6 @@ export async function prepareTurn(deps: Deps, turn: ChatTurn) {
   if (!free && (await balanceOf(deps, turn.app.spaceId)) <= 0) throw new ServiceError("insufficient_credits", "insufficient_credits");
   const limited = await checkRateLimits(deps, { appId: turn.app.id, endUserId: turn.endUserId, channel: turn.channel });
   return { text, resolved, limited };
-}
-
-function estimateTokens(text: string): number {
-  // About four characters per token for Latin text and one per CJK character: close enough
-  // to charge for what was delivered when a provider died before reporting usage.
-  const cjk = text.match(/[\u3400-\u9fff\uf900-\ufaff]/g)?.length ?? 0;
-  return cjk + Math.ceil((text.length - cjk) / 4);
 }
 
 function modelFailure(error: unknown, language: Language): { code: number; message: string } {

@@ -1,8 +1,7 @@
-import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { createdAt } from "./columns";
 import { spaces } from "./spaces";
 
-const createdAt = () => text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`);
 
 /** App kinds (spec §3 App `type`). */
 export const appTypes = ["LIGHT", "KNOWLEDGE", "AGENT", "WORKFLOW"] as const;

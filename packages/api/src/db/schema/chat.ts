@@ -1,9 +1,8 @@
-import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { createdAt } from "./columns";
 import { apps } from "./apps";
 import { spaces } from "./spaces";
 
-const createdAt = () => text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`);
 
 /** One conversation of an end user with an app, on one channel. */
 export const conversations = sqliteTable(

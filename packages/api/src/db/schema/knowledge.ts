@@ -1,8 +1,7 @@
-import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { createdAt } from "./columns";
 import { spaces } from "./spaces";
 
-const createdAt = () => text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`);
 
 /** A knowledge base (spec §3): files, their chunks, and the settings they were indexed with. */
 export const knowledgeBases = sqliteTable(

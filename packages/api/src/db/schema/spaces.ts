@@ -1,8 +1,7 @@
-import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { createdAt } from "./columns";
 import { users } from "./identity";
 
-const createdAt = () => text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`);
 
 /** A personal or team space. Every product row belongs to exactly one space. */
 export const spaces = sqliteTable(

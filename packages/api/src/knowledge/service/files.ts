@@ -9,7 +9,8 @@ import { enqueueJob } from "../../jobs/queue";
 import { appsBinding, checkTokenLimit, loadKnowledgeBase, tokensOf } from "./knowledge-bases";
 import { DocumentParseError, type DocumentExtension, documentExtensions, extractDocumentText } from "./parse";
 import { extractedTextPath, knowledgeDirectory, writeAtomically } from "./storage";
-import { countTokens, splitIntoSegments } from "./text";
+import { estimateTokens } from "../../platform/llm/tokens";
+import { chunkText } from "../retrieval/chunker";
 
 /** A stored knowledge file row. */
 export type KnowledgeFileRow = typeof knowledgeFiles.$inferSelect;
@@ -147,7 +148,7 @@ async function readExtracted(deps: Deps, file: KnowledgeFileRow): Promise<string
 /** Segments a file would be cut into with its knowledge base's settings. */
 export async function segmentsOfFile(deps: Deps, file: KnowledgeFileRow): Promise<string[]> {
   const base = await loadKnowledgeBase(deps, file.spaceId, file.knowledgeBaseId);
-  return splitIntoSegments(await readExtracted(deps, file), base);
+  return chunkText(await readExtracted(deps, file), { maxTokens: base.chunkTokens, overlapTokens: base.chunkOverlap }).map((chunk) => chunk.content);
 }
 
 /** The first 50 segments of an uploaded file, before it is confirmed (spec §4). */
@@ -158,8 +159,8 @@ export async function previewFile(deps: Deps, auth: Auth, fileId: string) {
   return {
     fileId: file.id,
     totalSegments: segments.length,
-    tokenCount: segments.reduce((total, segment) => total + countTokens(segment), 0),
-    segments: segments.slice(0, PREVIEW_SEGMENTS).map((content, ordinal) => ({ ordinal, content, tokens: countTokens(content) })),
+    tokenCount: segments.reduce((total, segment) => total + estimateTokens(segment), 0),
+    segments: segments.slice(0, PREVIEW_SEGMENTS).map((content, ordinal) => ({ ordinal, content, tokens: estimateTokens(content) })),
   };
 }
 
@@ -171,7 +172,7 @@ export async function confirmFile(deps: Deps, auth: Auth, fileId: string) {
   const file = await loadFile(deps, auth.spaceId, fileId);
   if (file.status !== "pending") throw new ServiceError("conflict", "file_not_confirmable", { status: file.status });
   const segments = await segmentsOfFile(deps, file);
-  const tokens = segments.reduce((total, segment) => total + countTokens(segment), 0);
+  const tokens = segments.reduce((total, segment) => total + estimateTokens(segment), 0);
   for (const app of await appsBinding(deps, auth.spaceId, file.knowledgeBaseId)) {
     checkTokenLimit((await tokensOf(deps, app.knowledgeBaseIds)) + tokens);
   }

@@ -5,7 +5,8 @@ import type { Deps } from "../../http/context";
 import type { JobHandler } from "../../jobs/worker";
 import type { JobRow } from "../../jobs/queue";
 import { type KnowledgeFileRow, segmentsOfFile } from "./files";
-import { countTokens, searchTextOf } from "./text";
+import { estimateTokens } from "../../platform/llm/tokens";
+import { segmentForSearch } from "../retrieval/text";
 
 /** Chunks written per statement; progress and the job lease are refreshed after each batch. */
 export const INDEX_BATCH = 200;
@@ -30,8 +31,8 @@ export async function indexFile(deps: Pick<Deps, "db" | "config" | "now">, fileI
       fileId: file.id,
       ordinal: start + offset,
       content,
-      searchText: searchTextOf(content),
-      tokens: countTokens(content),
+      searchText: segmentForSearch(content),
+      tokens: estimateTokens(content),
       metadata: "{}",
       enabled: true,
       createdAt: now,

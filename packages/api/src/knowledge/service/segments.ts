@@ -5,7 +5,8 @@ import { fail, ServiceError } from "../../errors";
 import type { Auth, Deps } from "../../http/context";
 import { type KnowledgeFileRow, loadFile } from "./files";
 import { refreshFileTotals } from "./indexing";
-import { countTokens, searchTextOf } from "./text";
+import { estimateTokens } from "../../platform/llm/tokens";
+import { segmentForSearch } from "../retrieval/text";
 
 /** A stored chunk row. */
 export type ChunkRow = typeof knowledgeChunks.$inferSelect;
@@ -69,8 +70,8 @@ export async function addSegment(deps: Deps, auth: Auth, fileId: string, input: 
     fileId: file.id,
     ordinal: (last?.ordinal ?? -1) + 1,
     content,
-    searchText: searchTextOf(content),
-    tokens: countTokens(content),
+    searchText: segmentForSearch(content),
+    tokens: estimateTokens(content),
     metadata: "{}",
     enabled: true,
     createdAt: now,
@@ -90,8 +91,8 @@ export async function updateSegment(deps: Deps, auth: Auth, segmentId: string, i
     .update(knowledgeChunks)
     .set({
       content,
-      searchText: searchTextOf(content),
-      tokens: countTokens(content),
+      searchText: segmentForSearch(content),
+      tokens: estimateTokens(content),
       enabled: input.enabled ?? segment.enabled,
       updatedAt: deps.now().toISOString(),
     })
