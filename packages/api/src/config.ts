@@ -75,6 +75,18 @@ export const environmentSchema = z.object({
   PARLEY_WEB_SEARCH_PROVIDER: z.enum(["searxng"]).optional(),
   PARLEY_WEB_SEARCH_URL: optionalString,
   PARLEY_WEB_SEARCH_API_KEY: optionalString,
+  /** Embeddings for knowledge bases: absent means the offline lexical embedder. */
+  PARLEY_EMBEDDINGS_PROVIDER: z.enum(["openai", "ollama"]).optional(),
+  PARLEY_EMBEDDINGS_BASE_URL: optionalString,
+  PARLEY_EMBEDDINGS_API_KEY: optionalString,
+  PARLEY_EMBEDDINGS_MODEL: optionalString,
+  PARLEY_EMBEDDINGS_DIMENSIONS: z.coerce.number().int().min(8).max(8192).optional(),
+  PARLEY_EMBEDDINGS_QUERY_PREFIX: optionalString,
+  PARLEY_EMBEDDINGS_DOCUMENT_PREFIX: optionalString,
+  /** Where vectors live: LanceDB under the data directory (default) or process memory. */
+  PARLEY_VECTOR_STORE: z.enum(["lancedb", "memory"]).default("lancedb"),
+  /** Rows past which a vector table gets an ANN index. */
+  PARLEY_VECTOR_ANN_THRESHOLD: z.coerce.number().int().positive().default(100_000),
 });
 
 /** Parley's configuration, derived from the environment once and passed in. */
@@ -122,6 +134,20 @@ export interface Config {
     allowedHosts: string[];
     /** The web_search built-in's provider; absent means web search is not configured. */
     webSearch?: { provider: "searxng"; url: string; apiKey?: string };
+  };
+  knowledge: {
+    /** A configured embeddings provider; absent means the offline lexical embedder. */
+    embeddings?: {
+      provider: "openai" | "ollama";
+      baseUrl: string;
+      apiKey?: string;
+      model: string;
+      dimensions: number;
+      queryPrefix?: string;
+      documentPrefix?: string;
+    };
+    vectorStore: "lancedb" | "memory";
+    annThreshold: number;
   };
 }
 
@@ -229,6 +255,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
       }),
     ),
     llm: llmConfig(env),
+    knowledge: knowledgeConfig(env),
     plugins: {
       timeoutMs: env.PARLEY_PLUGINS_TIMEOUT_MS,
       maxResponseBytes: env.PARLEY_PLUGINS_MAX_RESPONSE_BYTES,
@@ -267,6 +294,28 @@ const defaultModelLists = {
 function modelList(value: string | undefined, fallback: string[]): string[] {
   if (value === undefined) return fallback;
   return [...new Set(value.split(",").map((id) => id.trim()).filter(Boolean))];
+}
+
+function knowledgeConfig(env: z.infer<typeof environmentSchema>): Config["knowledge"] {
+  const common = { vectorStore: env.PARLEY_VECTOR_STORE, annThreshold: env.PARLEY_VECTOR_ANN_THRESHOLD };
+  if (!env.PARLEY_EMBEDDINGS_PROVIDER && !env.PARLEY_EMBEDDINGS_BASE_URL) return common;
+  const provider = env.PARLEY_EMBEDDINGS_PROVIDER ?? "openai";
+  if (!env.PARLEY_EMBEDDINGS_MODEL || !env.PARLEY_EMBEDDINGS_DIMENSIONS) {
+    throw new ConfigError("Embeddings are configured: also set PARLEY_EMBEDDINGS_MODEL and PARLEY_EMBEDDINGS_DIMENSIONS");
+  }
+  const baseUrl = env.PARLEY_EMBEDDINGS_BASE_URL ?? (provider === "ollama" ? "http://127.0.0.1:11434" : "https://api.openai.com/v1");
+  return {
+    ...common,
+    embeddings: {
+      provider,
+      baseUrl: baseUrl.replace(/\/+$/, ""),
+      ...(env.PARLEY_EMBEDDINGS_API_KEY ? { apiKey: env.PARLEY_EMBEDDINGS_API_KEY } : {}),
+      model: env.PARLEY_EMBEDDINGS_MODEL,
+      dimensions: env.PARLEY_EMBEDDINGS_DIMENSIONS,
+      ...(env.PARLEY_EMBEDDINGS_QUERY_PREFIX ? { queryPrefix: env.PARLEY_EMBEDDINGS_QUERY_PREFIX } : {}),
+      ...(env.PARLEY_EMBEDDINGS_DOCUMENT_PREFIX ? { documentPrefix: env.PARLEY_EMBEDDINGS_DOCUMENT_PREFIX } : {}),
+    },
+  };
 }
 
 /**

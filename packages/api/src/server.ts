@@ -73,6 +73,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     close: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await worker.stop();
+      await deps.knowledge.close();
       await database.close();
     },
   };

@@ -1,6 +1,7 @@
 import type { Config } from "../config";
 import type { Db } from "../db/client";
 import type { Logger } from "../logger";
+import type { KnowledgeRuntime } from "../knowledge/runtime";
 import type { ModelCatalog } from "../models/catalog";
 import type { PluginRuntime } from "../plugins/runtime-types";
 import type { MailSender, OidcClient, SmsSender, WechatOAuthClient } from "../platform/ports";
@@ -21,6 +22,8 @@ export interface Deps {
   models: ModelCatalog;
   /** Plugins apps may call as tools. */
   plugins: PluginRuntime;
+  /** Embedders and vector tables of knowledge bases. */
+  knowledge: KnowledgeRuntime;
   /** Current time; tests may pass a fixed clock. */
   now: () => Date;
 }

@@ -176,6 +176,10 @@ export const messages = {
   docx_too_large: { en: "The Word document unpacks to more than the allowed size", "zh-CN": "Word 文档解压后超出允许大小" },
   document_empty: { en: "The document contains no text", "zh-CN": "文档中没有文本" },
   indexing_failed: { en: "Indexing failed; delete the file and import it again", "zh-CN": "索引失败，请删除文件后重新导入" },
+  embedding_model_unavailable: {
+    en: "The embedding model of this knowledge base is not configured any more",
+    "zh-CN": "该知识库使用的向量模型已不再配置",
+  },
 } as const satisfies Record<string, Record<Language, string>>;
 
 /** A key of {@link messages}. */

@@ -14,6 +14,8 @@ import {
   knowledgeFileSchema,
   previewSchema,
   renameFileBody,
+  retrievalTestBody,
+  retrievalTestSchema,
   segmentListQuery,
   segmentPageSchema,
   segmentSchema,
@@ -30,6 +32,7 @@ import {
   listKnowledgeBases,
   updateKnowledgeBase,
 } from "./service/knowledge-bases";
+import { testRetrieval } from "./service/retrieval";
 import { addSegment, deleteSegment, listSegments, updateSegment } from "./service/segments";
 
 const kbParam = idParam("knowledgeBaseId", "kb_01jd7w3k5q9x2m4n6p8r");
@@ -103,6 +106,19 @@ export function registerKnowledgeRoutes(app: OpenAPIHono<AppEnv>) {
       data: boundKnowledgeBasesSchema,
     }),
     async (c) => ok(c, await bindKnowledgeBases(c.var.deps, c.var.auth, c.req.valid("param").appId, c.req.valid("json").knowledgeBaseIds)),
+  );
+
+  app.openapi(
+    defineRoute({
+      method: "post",
+      path: "/api/v1/knowledge-bases/{knowledgeBaseId}/retrieval-test",
+      tags,
+      summary: "Retrieval test: the query searched semantically, by full text and both fused, 10 results of each with scores and sources",
+      request: { params: kbParam, body: jsonBody(retrievalTestBody) },
+      data: retrievalTestSchema,
+      extraErrors: { 409: "The knowledge base's embedding model is not configured" },
+    }),
+    async (c) => ok(c, await testRetrieval(c.var.deps, c.var.auth, c.req.valid("param").knowledgeBaseId, c.req.valid("json"))),
   );
 
   app.openapi(

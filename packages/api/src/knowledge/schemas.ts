@@ -86,9 +86,19 @@ export const uploadDocumentBody = z
 export const previewSchema = z
   .object({
     fileId: id("kf_01jd7w3k5q9x2m4n6p8r"),
+    type: z.enum(["document", "qa", "table", "website"]).openapi({ example: "document" }),
     totalSegments: z.number().int().openapi({ example: 120 }),
     tokenCount: z.number().int().openapi({ example: 54000 }),
-    segments: z.array(z.object({ ordinal: z.number().int(), content: z.string(), tokens: z.number().int() })).openapi({ description: "The first 50 segments" }),
+    segments: z
+      .array(
+        z.object({
+          ordinal: z.number().int(),
+          content: z.string(),
+          tokens: z.number().int(),
+          metadata: z.record(z.string(), z.unknown()).optional().openapi({ description: "Q&A pair or table row the segment was made from" }),
+        }),
+      )
+      .openapi({ description: "The first 50 segments (or rows)" }),
   })
   .openapi("KnowledgeFilePreview");
 
@@ -130,3 +140,37 @@ export const updateSegmentBody = z.object({
   content: z.string().max(20_000).optional().openapi({ example: "Returns are accepted within 30 days." }),
   enabled: z.boolean().optional().openapi({ example: false }),
 });
+
+/** Body of a retrieval test. */
+export const retrievalTestBody = z
+  .object({
+    query: z.string().trim().min(1).max(2000).openapi({ description: "What to search for", example: "How long do returns take?" }),
+    similarityThreshold: z.number().min(0).max(1).optional().openapi({ description: "Minimum cosine similarity of semantic hits (0–1); full-text hits are never filtered by it", example: 0.5 }),
+  })
+  .openapi("RetrievalTest");
+
+const retrievedChunkSchema = z
+  .object({
+    chunkId: id("kc_01jd7w3k5q9x2m4n6p8r"),
+    fileId: id("kf_01jd7w3k5q9x2m4n6p8r"),
+    fileName: z.string().openapi({ description: "Source file", example: "returns-policy" }),
+    content: z.string().openapi({ example: "Returns are accepted within 30 days." }),
+    score: z.number().openapi({ description: "Rank score of its list: cosine similarity, negated BM25, or fused RRF", example: 0.82 }),
+    similarity: z.number().nullable().openapi({ description: "Cosine similarity when found by semantic search", example: 0.82 }),
+    textScore: z.number().nullable().openapi({ description: "Full-text relevance (negated BM25) when found by full text", example: 7.4 }),
+    metadata: z.record(z.string(), z.unknown()).openapi({ description: "Heading breadcrumb, Q&A pair or table row" }),
+  })
+  .openapi("RetrievedChunk");
+
+/** Answer of a retrieval test: 10 results of each kind. */
+export const retrievalTestSchema = z
+  .object({
+    query: z.string(),
+    embeddingModel: z.string().openapi({ description: "Label of the embedding model", example: "Offline lexical fallback (feature hashing, no semantic model)" }),
+    lexicalEmbedder: z.boolean().openapi({ description: "True when semantic search is only the offline lexical fallback", example: true }),
+    elapsedMs: z.number().openapi({ example: 4.2 }),
+    semantic: z.array(retrievedChunkSchema),
+    fullText: z.array(retrievedChunkSchema),
+    hybrid: z.array(retrievedChunkSchema),
+  })
+  .openapi("RetrievalTestResult");

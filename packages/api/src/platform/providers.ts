@@ -1,6 +1,7 @@
 import type { Config } from "../config";
 import type { Db } from "../db/client";
 import type { Logger } from "../logger";
+import { createKnowledgeRuntime, type KnowledgeRuntime } from "../knowledge/runtime";
 import { createModelCatalog, type ModelCatalog } from "../models/catalog";
 import { createSmtpMailSender } from "./mail/smtp";
 import { createOidcClient } from "./oauth/oidc";
@@ -19,6 +20,7 @@ export function createProviders(config: Config, db: Db, logger: Logger): {
   wechat: WechatOAuthClient | undefined;
   models: ModelCatalog;
   plugins: PluginRuntime;
+  knowledge: KnowledgeRuntime;
 } {
   const outbox = createOutbox(db, logger);
   return {
@@ -35,5 +37,6 @@ export function createProviders(config: Config, db: Db, logger: Logger): {
     wechat: config.wechat ? createWechatOAuthClient(config.wechat) : undefined,
     models: createModelCatalog({ llm: config.llm, db, logger }),
     plugins: createPluginRuntime({ db, config, logger, now: () => new Date() }),
+    knowledge: createKnowledgeRuntime(config, logger),
   };
 }

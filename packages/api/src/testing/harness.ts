@@ -88,6 +88,7 @@ export async function createTestContext(env: Record<string, string> = {}, overri
         if ("closeAllConnections" in server) server.closeAllConnections();
         await closing;
       }
+      await deps.knowledge.close();
       await database.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },

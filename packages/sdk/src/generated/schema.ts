@@ -6684,6 +6684,110 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/knowledge-bases/{knowledgeBaseId}/retrieval-test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Retrieval test: the query searched semantically, by full text and both fused, 10 results of each with scores and sources */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    knowledgeBaseId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["RetrievalTest"];
+                };
+            };
+            responses: {
+                /** @description Retrieval test: the query searched semantically, by full text and both fused, 10 results of each with scores and sources */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["RetrievalTestResult"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description The knowledge base's embedding model is not configured */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/knowledge-bases/{knowledgeBaseId}/files": {
         parameters: {
             query?: never;
@@ -10188,6 +10292,68 @@ export interface components {
              */
             knowledgeBaseIds: string[];
         };
+        RetrievalTestResult: {
+            query: string;
+            /**
+             * @description Label of the embedding model
+             * @example Offline lexical fallback (feature hashing, no semantic model)
+             */
+            embeddingModel: string;
+            /**
+             * @description True when semantic search is only the offline lexical fallback
+             * @example true
+             */
+            lexicalEmbedder: boolean;
+            /** @example 4.2 */
+            elapsedMs: number;
+            semantic: components["schemas"]["RetrievedChunk"][];
+            fullText: components["schemas"]["RetrievedChunk"][];
+            hybrid: components["schemas"]["RetrievedChunk"][];
+        };
+        RetrievedChunk: {
+            /** @example kc_01jd7w3k5q9x2m4n6p8r */
+            chunkId: string;
+            /** @example kf_01jd7w3k5q9x2m4n6p8r */
+            fileId: string;
+            /**
+             * @description Source file
+             * @example returns-policy
+             */
+            fileName: string;
+            /** @example Returns are accepted within 30 days. */
+            content: string;
+            /**
+             * @description Rank score of its list: cosine similarity, negated BM25, or fused RRF
+             * @example 0.82
+             */
+            score: number;
+            /**
+             * @description Cosine similarity when found by semantic search
+             * @example 0.82
+             */
+            similarity: number | null;
+            /**
+             * @description Full-text relevance (negated BM25) when found by full text
+             * @example 7.4
+             */
+            textScore: number | null;
+            /** @description Heading breadcrumb, Q&A pair or table row */
+            metadata: {
+                [key: string]: unknown;
+            };
+        };
+        RetrievalTest: {
+            /**
+             * @description What to search for
+             * @example How long do returns take?
+             */
+            query: string;
+            /**
+             * @description Minimum cosine similarity of semantic hits (0–1); full-text hits are never filtered by it
+             * @example 0.5
+             */
+            similarityThreshold?: number;
+        };
         KnowledgeFile: {
             /** @example kf_01jd7w3k5q9x2m4n6p8r */
             id: string;
@@ -10249,15 +10415,24 @@ export interface components {
         KnowledgeFilePreview: {
             /** @example kf_01jd7w3k5q9x2m4n6p8r */
             fileId: string;
+            /**
+             * @example document
+             * @enum {string}
+             */
+            type: "document" | "qa" | "table" | "website";
             /** @example 120 */
             totalSegments: number;
             /** @example 54000 */
             tokenCount: number;
-            /** @description The first 50 segments */
+            /** @description The first 50 segments (or rows) */
             segments: {
                 ordinal: number;
                 content: string;
                 tokens: number;
+                /** @description Q&A pair or table row the segment was made from */
+                metadata?: {
+                    [key: string]: unknown;
+                };
             }[];
         };
         KnowledgeSegment: {

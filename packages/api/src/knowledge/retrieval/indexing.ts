@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { knowledgeChunks } from "../../db/schema/index";
 import { newId } from "../../crypto";
@@ -34,7 +35,7 @@ function indexedText(chunk: ChunkInput): string {
  * Stores a file's chunks: rows in `knowledge_chunks` (their segmented `search_text` feeds the
  * FTS5 index through triggers) and vectors in the knowledge base's vector table. Rows go in
  * batches, each one INSERT; `(file_id, ordinal)` is unique, so rerunning after a crash cannot
- * store a chunk twice (existing ordinals are skipped, their vectors rewritten). Returns the
+ * store a chunk twice (a stored ordinal keeps its id and gets this run's text and vector). Returns the
  * ids of the stored chunks in ordinal order.
  */
 export async function storeChunks(
@@ -49,7 +50,7 @@ export async function storeChunks(
     const vectors = await deps.embedder.embed(texts, { kind: "document" });
     const updatedAt = (deps.now?.() ?? new Date()).toISOString();
     const rows = batch.map((chunk, index) => ({
-      id: newId("chk"),
+      id: newId("kc"),
       spaceId: target.spaceId,
       knowledgeBaseId: target.knowledgeBaseId,
       fileId: target.fileId,
@@ -63,7 +64,16 @@ export async function storeChunks(
     const stored = await deps.db
       .insert(knowledgeChunks)
       .values(rows)
-      .onConflictDoUpdate({ target: [knowledgeChunks.fileId, knowledgeChunks.ordinal], set: { updatedAt } })
+      .onConflictDoUpdate({
+        target: [knowledgeChunks.fileId, knowledgeChunks.ordinal],
+        set: {
+          content: sql`excluded.content`,
+          searchText: sql`excluded.search_text`,
+          tokens: sql`excluded.tokens`,
+          metadata: sql`excluded.metadata`,
+          updatedAt,
+        },
+      })
       .returning({ id: knowledgeChunks.id, ordinal: knowledgeChunks.ordinal });
     const idByOrdinal = new Map(stored.map((row) => [row.ordinal, row.id]));
     const batchIds = batch.map((chunk) => idByOrdinal.get(chunk.ordinal)!);

@@ -43,6 +43,8 @@ export interface VectorIndex {
 /** Opens (creating on first use) the vector table of an embedding model. */
 export interface VectorStore {
   table(model: string, dimensions: number): VectorIndex;
+  /** Waits for pending writes and background work, then releases the store. */
+  close?(): Promise<void>;
 }
 
 interface Partition {

@@ -8,9 +8,10 @@ import type { Auth, Deps } from "../../http/context";
 import { enqueueJob } from "../../jobs/queue";
 import { appsBinding, checkTokenLimit, loadKnowledgeBase, tokensOf } from "./knowledge-bases";
 import { DocumentParseError, type DocumentExtension, documentExtensions, extractDocumentText } from "./parse";
-import { extractedTextPath, knowledgeDirectory, writeAtomically } from "./storage";
-import { estimateTokens } from "../../platform/llm/tokens";
-import { chunkText } from "../retrieval/chunker";
+import { knowledgeDirectory, writeAtomically } from "./storage";
+import type { ChunkInput } from "../retrieval/indexing";
+import { chunksOfPrepared, loadPrepared, type PreparedContent, removePrepared, savePrepared } from "./prepared";
+import { vectorTableOf } from "./vectors";
 
 /** A stored knowledge file row. */
 export type KnowledgeFileRow = typeof knowledgeFiles.$inferSelect;
@@ -82,6 +83,64 @@ export async function listFiles(deps: Deps, auth: Auth, knowledgeBaseId: string)
   return rows.map(fileView);
 }
 
+/** What an import hands over to become a pending (or failed) file. */
+export interface ImportedFileInput {
+  type: KnowledgeFileRow["type"];
+  /** Display name, already checked against {@link FILE_NAME_PATTERN}. */
+  name: string;
+  /** The uploaded file's name, the URL, or the document token. */
+  source: string;
+  sizeBytes: number;
+  mimeType?: string;
+  /** The original as received, kept beside the prepared content (export reads it). */
+  original?: { bytes: Uint8Array; extension: string };
+  /** Content ready to preview and index; absent when the import failed. */
+  prepared?: PreparedContent;
+  /** Message id of why the import failed; the file is then kept as failed. */
+  failureReason?: string | null;
+  /** Per-type options (Q&A search method, table fields and index column, Feishu document). */
+  options?: Record<string, unknown>;
+}
+
+/**
+ * Records an imported source as a file of a knowledge base: pending with its prepared content,
+ * or failed with its reason. Every import type (documents, Q&A, tables, websites, Feishu) ends
+ * here; confirm and indexing do not care where the content came from.
+ */
+export async function createImportedFile(deps: Deps, auth: Auth, knowledgeBaseId: string, input: ImportedFileInput) {
+  const now = deps.now().toISOString();
+  const id = newId("kf");
+  let failureReason = input.failureReason ?? null;
+  if (!failureReason && !input.prepared) failureReason = "document_empty";
+  let storagePath: string | null = null;
+  if (input.original) {
+    storagePath = path.join(knowledgeDirectory(deps, knowledgeBaseId), `${id}.${input.original.extension}`);
+    await writeAtomically(storagePath, input.original.bytes);
+  }
+  if (!failureReason && input.prepared) await savePrepared(deps, knowledgeBaseId, id, input.prepared);
+  const row: KnowledgeFileRow = {
+    id,
+    spaceId: auth.spaceId,
+    knowledgeBaseId,
+    name: input.name,
+    type: input.type,
+    source: input.source,
+    mimeType: input.mimeType ?? null,
+    sizeBytes: input.sizeBytes,
+    status: failureReason ? "failed" : "pending",
+    failureReason,
+    chunkCount: 0,
+    tokenCount: 0,
+    progress: 0,
+    storagePath,
+    options: JSON.stringify(input.options ?? {}),
+    createdAt: now,
+    updatedAt: now,
+  };
+  await deps.db.insert(knowledgeFiles).values(row);
+  return fileView(row);
+}
+
 /**
  * Stores an uploaded document and extracts its text (step "upload" of the import flow). A text
  * file that is not UTF-8 is refused; a PDF or docx that cannot be read is kept as a failed file
@@ -91,14 +150,13 @@ export async function uploadDocument(
   deps: Deps,
   auth: Auth,
   knowledgeBaseId: string,
-  input: { fileName: string; bytes: Uint8Array; mimeType?: string; name?: string },
+  input: { fileName: string; bytes: Uint8Array; mimeType?: string; name?: string; maxBytes?: number },
 ) {
   const base = await loadKnowledgeBase(deps, auth.spaceId, knowledgeBaseId);
   const { stem, extension } = checkFileName(input.name ? `${input.name}.${input.fileName.split(".").pop() ?? ""}` : input.fileName);
   if (input.bytes.byteLength === 0) throw fail.invalid("file_empty", "file");
-  if (input.bytes.byteLength > DOCUMENT_MAX_BYTES) {
-    throw fail.invalid("file_too_large", "file", { megabytes: DOCUMENT_MAX_BYTES / 1024 / 1024 });
-  }
+  const maxBytes = input.maxBytes ?? DOCUMENT_MAX_BYTES;
+  if (input.bytes.byteLength > maxBytes) throw fail.invalid("file_too_large", "file", { megabytes: maxBytes / 1024 / 1024 });
   let text: string | undefined;
   let failureReason: string | null = null;
   try {
@@ -108,59 +166,43 @@ export async function uploadDocument(
     else throw error;
   }
   if (text !== undefined && text.trim() === "") failureReason = "document_empty";
-  const now = deps.now().toISOString();
-  const id = newId("kf");
-  const directory = knowledgeDirectory(deps, base.id);
-  const storagePath = path.join(directory, `${id}.${extension}`);
-  await writeAtomically(storagePath, input.bytes);
-  if (failureReason === null && text !== undefined) await writeAtomically(extractedTextPath(deps, base.id, id), text);
-  const row: KnowledgeFileRow = {
-    id,
-    spaceId: auth.spaceId,
-    knowledgeBaseId: base.id,
-    name: stem,
+  return createImportedFile(deps, auth, base.id, {
     type: "document",
+    name: stem,
     source: input.fileName,
-    mimeType: input.mimeType ?? null,
     sizeBytes: input.bytes.byteLength,
-    status: failureReason ? "failed" : "pending",
+    ...(input.mimeType ? { mimeType: input.mimeType } : {}),
+    original: { bytes: input.bytes, extension },
+    ...(failureReason === null && text !== undefined ? { prepared: { kind: "text" as const, text } } : {}),
     failureReason,
-    chunkCount: 0,
-    tokenCount: 0,
-    progress: 0,
-    storagePath,
-    options: JSON.stringify({ extension }),
-    createdAt: now,
-    updatedAt: now,
-  };
-  await deps.db.insert(knowledgeFiles).values(row);
-  return fileView(row);
+    options: { extension },
+  });
 }
 
-async function readExtracted(deps: Deps, file: KnowledgeFileRow): Promise<string> {
-  try {
-    return await fs.readFile(extractedTextPath(deps, file.knowledgeBaseId, file.id), "utf8");
-  } catch {
-    throw new ServiceError("conflict", "file_not_previewable");
-  }
+/** The chunks a file is cut into with its knowledge base's current settings. */
+export async function chunksOfFile(deps: Pick<Deps, "db" | "config">, file: KnowledgeFileRow): Promise<ChunkInput[]> {
+  const base = await loadKnowledgeBase(deps as Deps, file.spaceId, file.knowledgeBaseId);
+  const prepared = await loadPrepared(deps, file.knowledgeBaseId, file.id);
+  if (!prepared) throw new ServiceError("conflict", "file_not_previewable");
+  return chunksOfPrepared(prepared, base);
 }
 
-/** Segments a file would be cut into with its knowledge base's settings. */
-export async function segmentsOfFile(deps: Deps, file: KnowledgeFileRow): Promise<string[]> {
-  const base = await loadKnowledgeBase(deps, file.spaceId, file.knowledgeBaseId);
-  return chunkText(await readExtracted(deps, file), { maxTokens: base.chunkTokens, overlapTokens: base.chunkOverlap }).map((chunk) => chunk.content);
-}
-
-/** The first 50 segments of an uploaded file, before it is confirmed (spec §4). */
+/** The first 50 segments (or rows) of an uploaded file, before it is confirmed (spec §4). */
 export async function previewFile(deps: Deps, auth: Auth, fileId: string) {
   const file = await loadFile(deps, auth.spaceId, fileId);
   if (file.status !== "pending") throw new ServiceError("conflict", "file_not_previewable");
-  const segments = await segmentsOfFile(deps, file);
+  const chunks = await chunksOfFile(deps, file);
   return {
     fileId: file.id,
-    totalSegments: segments.length,
-    tokenCount: segments.reduce((total, segment) => total + estimateTokens(segment), 0),
-    segments: segments.slice(0, PREVIEW_SEGMENTS).map((content, ordinal) => ({ ordinal, content, tokens: estimateTokens(content) })),
+    type: file.type,
+    totalSegments: chunks.length,
+    tokenCount: chunks.reduce((total, chunk) => total + chunk.tokens, 0),
+    segments: chunks.slice(0, PREVIEW_SEGMENTS).map((chunk) => ({
+      ordinal: chunk.ordinal,
+      content: chunk.content,
+      tokens: chunk.tokens,
+      ...(chunk.metadata ? { metadata: chunk.metadata } : {}),
+    })),
   };
 }
 
@@ -171,8 +213,8 @@ export async function previewFile(deps: Deps, auth: Auth, fileId: string) {
 export async function confirmFile(deps: Deps, auth: Auth, fileId: string) {
   const file = await loadFile(deps, auth.spaceId, fileId);
   if (file.status !== "pending") throw new ServiceError("conflict", "file_not_confirmable", { status: file.status });
-  const segments = await segmentsOfFile(deps, file);
-  const tokens = segments.reduce((total, segment) => total + estimateTokens(segment), 0);
+  const chunks = await chunksOfFile(deps, file);
+  const tokens = chunks.reduce((total, chunk) => total + chunk.tokens, 0);
   for (const app of await appsBinding(deps, auth.spaceId, file.knowledgeBaseId)) {
     checkTokenLimit((await tokensOf(deps, app.knowledgeBaseIds)) + tokens);
   }
@@ -202,8 +244,10 @@ export async function renameFile(deps: Deps, auth: Auth, fileId: string, name: s
 /** Deletes a file with its chunks and stored original; the rest of the knowledge base is untouched. */
 export async function deleteFile(deps: Deps, auth: Auth, fileId: string) {
   const file = await loadFile(deps, auth.spaceId, fileId);
+  const base = await loadKnowledgeBase(deps, auth.spaceId, file.knowledgeBaseId);
   await deps.db.delete(knowledgeFiles).where(eq(knowledgeFiles.id, file.id));
+  await vectorTableOf(deps, base)?.delete({ fileIds: [file.id] });
   if (file.storagePath) await fs.rm(file.storagePath, { force: true });
-  await fs.rm(extractedTextPath(deps, file.knowledgeBaseId, file.id), { force: true });
+  await removePrepared(deps, file.knowledgeBaseId, file.id);
   return { id: file.id, deleted: true as const };
 }

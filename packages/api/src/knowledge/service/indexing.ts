@@ -1,50 +1,50 @@
 import { and, count, eq, gte, sum } from "drizzle-orm";
-import { newId } from "../../crypto";
 import { knowledgeChunks, knowledgeFiles } from "../../db/schema/index";
 import type { Deps } from "../../http/context";
 import type { JobHandler } from "../../jobs/worker";
 import type { JobRow } from "../../jobs/queue";
-import { type KnowledgeFileRow, segmentsOfFile } from "./files";
-import { estimateTokens } from "../../platform/llm/tokens";
-import { segmentForSearch } from "../retrieval/text";
+import { storeChunks } from "../retrieval/indexing";
+import { chunksOfFile, type KnowledgeFileRow } from "./files";
+import { loadKnowledgeBase } from "./knowledge-bases";
+import { embedderOf, vectorTableOf } from "./vectors";
 
-/** Chunks written per statement; progress and the job lease are refreshed after each batch. */
+/** What indexing a file needs. */
+export type IndexFileDeps = Pick<Deps, "db" | "config" | "now" | "knowledge">;
+
+/** Chunks embedded and written per step; progress and the job lease are refreshed after each. */
 export const INDEX_BATCH = 200;
 
 /**
- * Indexes a confirmed file: cuts its text into segments and stores them as chunks, then marks
- * it effective. Safe to run again after a crash at any point: chunks are keyed by
- * `(file_id, ordinal)` and an ordinal already stored is left as it is, so a resumed run adds
- * only what is missing and never a duplicate. A file that is gone or no longer processing is
- * skipped.
+ * Indexes a confirmed file: cuts its prepared content into chunks, stores them (rows, full
+ * text and vectors) in batches, then marks it effective. Safe to run again after a crash at any
+ * point: chunks are keyed by `(file_id, ordinal)`, so a resumed run rewrites what was stored and
+ * adds what is missing, never a duplicate. A file that is gone or no longer processing is skipped.
  */
-export async function indexFile(deps: Pick<Deps, "db" | "config" | "now">, fileId: string, heartbeat: () => Promise<void> = async () => {}) {
+export async function indexFile(deps: IndexFileDeps, fileId: string, heartbeat: () => Promise<void> = async () => {}) {
   const file = await deps.db.select().from(knowledgeFiles).where(eq(knowledgeFiles.id, fileId)).get();
   if (!file || file.status !== "processing") return;
-  const segments = await segmentsOfFile(deps as Deps, file);
-  for (let start = 0; start < segments.length; start += INDEX_BATCH) {
-    const now = deps.now().toISOString();
-    const batch = segments.slice(start, start + INDEX_BATCH).map((content, offset) => ({
-      id: newId("kc"),
-      spaceId: file.spaceId,
-      knowledgeBaseId: file.knowledgeBaseId,
-      fileId: file.id,
-      ordinal: start + offset,
-      content,
-      searchText: segmentForSearch(content),
-      tokens: estimateTokens(content),
-      metadata: "{}",
-      enabled: true,
-      createdAt: now,
-      updatedAt: now,
-    }));
-    await deps.db.insert(knowledgeChunks).values(batch).onConflictDoNothing({ target: [knowledgeChunks.fileId, knowledgeChunks.ordinal] });
-    const progress = Math.min(99, Math.floor(((start + batch.length) / segments.length) * 100));
-    await deps.db.update(knowledgeFiles).set({ progress, updatedAt: now }).where(eq(knowledgeFiles.id, file.id));
+  const base = await loadKnowledgeBase(deps as Deps, file.spaceId, file.knowledgeBaseId);
+  const embedder = embedderOf(deps, base);
+  const vectors = vectorTableOf(deps, base);
+  if (!embedder || !vectors) {
+    await refreshFileTotals(deps, file.id, { status: "failed", failureReason: "embedding_model_unavailable" });
+    return;
+  }
+  const chunks = await chunksOfFile(deps, file);
+  const target = { spaceId: file.spaceId, knowledgeBaseId: file.knowledgeBaseId, fileId: file.id };
+  for (let start = 0; start < chunks.length; start += INDEX_BATCH) {
+    const batch = chunks.slice(start, start + INDEX_BATCH);
+    await storeChunks({ db: deps.db, embedder, vectors, now: deps.now }, target, batch);
+    const progress = Math.min(99, Math.floor(((start + batch.length) / chunks.length) * 100));
+    await deps.db.update(knowledgeFiles).set({ progress, updatedAt: deps.now().toISOString() }).where(eq(knowledgeFiles.id, file.id));
     await heartbeat();
   }
   // Chunks past the end can only come from an earlier run with other settings.
-  await deps.db.delete(knowledgeChunks).where(and(eq(knowledgeChunks.fileId, file.id), gte(knowledgeChunks.ordinal, segments.length)));
+  const stale = await deps.db
+    .delete(knowledgeChunks)
+    .where(and(eq(knowledgeChunks.fileId, file.id), gte(knowledgeChunks.ordinal, chunks.length)))
+    .returning({ id: knowledgeChunks.id });
+  if (stale.length > 0) await vectors.delete({ chunkIds: stale.map((row) => row.id) });
   await refreshFileTotals(deps, file.id, { status: "effective", progress: 100 });
 }
 
@@ -66,7 +66,7 @@ export async function refreshFileTotals(
 }
 
 /** The job handler that runs {@link indexFile}. */
-export function indexFileHandler(deps: Pick<Deps, "db" | "config" | "now">): JobHandler {
+export function indexFileHandler(deps: IndexFileDeps): JobHandler {
   return async ({ payload, heartbeat }) => {
     const { fileId } = payload as { fileId: string };
     await indexFile(deps, fileId, heartbeat);

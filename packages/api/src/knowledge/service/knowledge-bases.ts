@@ -1,18 +1,18 @@
+import { rm } from "node:fs/promises";
 import { and, desc, eq, inArray, sum } from "drizzle-orm";
 import { newId, newShortCode } from "../../crypto";
 import { apps, knowledgeBases, knowledgeFiles } from "../../db/schema/index";
 import { fail, ServiceError } from "../../errors";
 import type { Auth, Deps } from "../../http/context";
 import { loadApp, parseJsonArray } from "../../apps/service/load";
+import { knowledgeDirectory } from "./storage";
+import { vectorTableOf } from "./vectors";
 
 /** A stored knowledge base row. */
 export type KnowledgeBaseRow = typeof knowledgeBases.$inferSelect;
 
 /** One app may hold at most this many tokens of knowledge (spec §5 Files). */
 export const APP_TOKEN_LIMIT = 1_000_000;
-
-/** The embedding model recorded for new knowledge bases until an embeddings port chooses one. */
-export const DEFAULT_EMBEDDING_MODEL = "parley-lexical";
 
 /** What creating a knowledge base takes. */
 export interface CreateKnowledgeBaseInput {
@@ -84,7 +84,7 @@ export async function createKnowledgeBase(deps: Deps, auth: Auth, input: CreateK
     code: newShortCode(10),
     name: input.name.trim(),
     description: (input.description ?? "").trim(),
-    embeddingModel: DEFAULT_EMBEDDING_MODEL,
+    embeddingModel: deps.knowledge.defaultEmbedder.id,
     chunkTokens: input.chunkTokens ?? 500,
     chunkOverlap: input.chunkOverlap ?? 50,
     createdBy: auth.userId,
@@ -148,13 +148,12 @@ export async function deleteKnowledgeBase(deps: Deps, auth: Auth, knowledgeBaseI
     }
   }
   await deps.db.delete(knowledgeBases).where(eq(knowledgeBases.id, row.id));
+  await vectorTableOf(deps, row)?.delete({ knowledgeBaseIds: [row.id] });
   await removeStoredFiles(deps, row.id);
   return { id: row.id, deleted: true as const };
 }
 
 async function removeStoredFiles(deps: Deps, knowledgeBaseId: string) {
-  const { rm } = await import("node:fs/promises");
-  const { knowledgeDirectory } = await import("./storage");
   await rm(knowledgeDirectory(deps, knowledgeBaseId), { recursive: true, force: true });
 }
 

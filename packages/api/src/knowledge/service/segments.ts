@@ -1,12 +1,13 @@
 import { and, asc, count, eq, max } from "drizzle-orm";
-import { newId } from "../../crypto";
 import { knowledgeChunks } from "../../db/schema/index";
 import { fail, ServiceError } from "../../errors";
 import type { Auth, Deps } from "../../http/context";
 import { type KnowledgeFileRow, loadFile } from "./files";
 import { refreshFileTotals } from "./indexing";
 import { estimateTokens } from "../../platform/llm/tokens";
-import { segmentForSearch } from "../retrieval/text";
+import { type ChunkInput, storeChunks } from "../retrieval/indexing";
+import { loadKnowledgeBase } from "./knowledge-bases";
+import { embedderOf, vectorTableOf } from "./vectors";
 
 /** A stored chunk row. */
 export type ChunkRow = typeof knowledgeChunks.$inferSelect;
@@ -56,57 +57,65 @@ export async function listSegments(deps: Deps, auth: Auth, fileId: string, page:
   return { items: rows.map(segmentView), total: total?.n ?? 0, pageNo: page.pageNo, pageSize: page.pageSize };
 }
 
-/** Adds a segment at the end of an effective file. */
+async function indexingDepsOf(deps: Deps, file: KnowledgeFileRow) {
+  const base = await loadKnowledgeBase(deps, file.spaceId, file.knowledgeBaseId);
+  const embedder = embedderOf(deps, base);
+  const vectors = vectorTableOf(deps, base);
+  if (!embedder || !vectors) throw new ServiceError("conflict", "embedding_model_unavailable");
+  return { db: deps.db, embedder, vectors, now: deps.now };
+}
+
+function targetOf(file: KnowledgeFileRow) {
+  return { spaceId: file.spaceId, knowledgeBaseId: file.knowledgeBaseId, fileId: file.id };
+}
+
+function chunkOf(row: Pick<ChunkRow, "ordinal" | "content" | "metadata">, content: string): ChunkInput {
+  let metadata: Record<string, unknown> = {};
+  try {
+    metadata = JSON.parse(row.metadata) as Record<string, unknown>;
+  } catch {
+    // A malformed metadata cell is replaced rather than kept.
+  }
+  const headings = Array.isArray(metadata.headings) ? (metadata.headings as string[]) : [];
+  return { ordinal: row.ordinal, content, tokens: estimateTokens(content), headings, metadata };
+}
+
+/** Adds a segment at the end of an effective file; it is searchable (full text and vectors) at once. */
 export async function addSegment(deps: Deps, auth: Auth, fileId: string, input: { content: string }) {
   const file = await loadFile(deps, auth.spaceId, fileId);
   editable(file);
   const content = checkContent(input.content);
   const last = await deps.db.select({ ordinal: max(knowledgeChunks.ordinal) }).from(knowledgeChunks).where(eq(knowledgeChunks.fileId, file.id)).get();
-  const now = deps.now().toISOString();
-  const row: ChunkRow = {
-    id: newId("kc"),
-    spaceId: file.spaceId,
-    knowledgeBaseId: file.knowledgeBaseId,
-    fileId: file.id,
-    ordinal: (last?.ordinal ?? -1) + 1,
-    content,
-    searchText: segmentForSearch(content),
-    tokens: estimateTokens(content),
-    metadata: "{}",
-    enabled: true,
-    createdAt: now,
-    updatedAt: now,
-  };
-  await deps.db.insert(knowledgeChunks).values(row);
+  const ordinal = (last?.ordinal ?? -1) + 1;
+  const [id] = await storeChunks(await indexingDepsOf(deps, file), targetOf(file), [chunkOf({ ordinal, content, metadata: "{}" }, content)]);
   await refreshFileTotals(deps, file.id);
-  return segmentView(row);
+  return segmentView((await deps.db.select().from(knowledgeChunks).where(eq(knowledgeChunks.id, id!)).get())!);
 }
 
-/** Edits a segment's content and/or switches it on or off. */
+/** Edits a segment's content (re-indexed, vector included) and/or switches it on or off. */
 export async function updateSegment(deps: Deps, auth: Auth, segmentId: string, input: { content?: string; enabled?: boolean }) {
   const segment = await loadSegment(deps, auth, segmentId);
-  editable(await loadFile(deps, auth.spaceId, segment.fileId));
-  const content = input.content !== undefined ? checkContent(input.content) : segment.content;
-  const updated = await deps.db
-    .update(knowledgeChunks)
-    .set({
-      content,
-      searchText: segmentForSearch(content),
-      tokens: estimateTokens(content),
-      enabled: input.enabled ?? segment.enabled,
-      updatedAt: deps.now().toISOString(),
-    })
-    .where(eq(knowledgeChunks.id, segment.id))
-    .returning();
+  const file = await loadFile(deps, auth.spaceId, segment.fileId);
+  editable(file);
+  if (input.content !== undefined) {
+    const content = checkContent(input.content);
+    await storeChunks(await indexingDepsOf(deps, file), targetOf(file), [chunkOf(segment, content)]);
+  }
+  if (input.enabled !== undefined) {
+    await deps.db.update(knowledgeChunks).set({ enabled: input.enabled, updatedAt: deps.now().toISOString() }).where(eq(knowledgeChunks.id, segment.id));
+  }
   await refreshFileTotals(deps, segment.fileId);
-  return segmentView(updated[0]!);
+  return segmentView((await deps.db.select().from(knowledgeChunks).where(eq(knowledgeChunks.id, segment.id)).get())!);
 }
 
 /** Deletes a segment. */
 export async function deleteSegment(deps: Deps, auth: Auth, segmentId: string) {
   const segment = await loadSegment(deps, auth, segmentId);
   editable(await loadFile(deps, auth.spaceId, segment.fileId));
+  const file = await loadFile(deps, auth.spaceId, segment.fileId);
   await deps.db.delete(knowledgeChunks).where(eq(knowledgeChunks.id, segment.id));
+  const base = await loadKnowledgeBase(deps, file.spaceId, file.knowledgeBaseId);
+  await vectorTableOf(deps, base)?.delete({ chunkIds: [segment.id] });
   await refreshFileTotals(deps, segment.fileId);
   return { id: segment.id, deleted: true as const };
 }

@@ -7,11 +7,6 @@ export function knowledgeDirectory(deps: Pick<Deps, "config">, knowledgeBaseId: 
   return path.join(deps.config.dataDir, "knowledge", knowledgeBaseId);
 }
 
-/** Path of a file's extracted text, which preview and indexing read. */
-export function extractedTextPath(deps: Pick<Deps, "config">, knowledgeBaseId: string, fileId: string): string {
-  return path.join(knowledgeDirectory(deps, knowledgeBaseId), `${fileId}.txt`);
-}
-
 /** Writes a file atomically (temporary file, then rename) so a crash never leaves half of it. */
 export async function writeAtomically(target: string, data: Uint8Array | string): Promise<void> {
   await fs.mkdir(path.dirname(target), { recursive: true });

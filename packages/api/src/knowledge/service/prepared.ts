@@ -1,0 +1,65 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import type { Deps } from "../../http/context";
+import { estimateTokens } from "../../platform/llm/tokens";
+import { chunkText } from "../retrieval/chunker";
+import type { ChunkInput } from "../retrieval/indexing";
+import { knowledgeDirectory, writeAtomically } from "./storage";
+
+/**
+ * One record of a record-shaped source: a Q&A pair or a table row becomes exactly one chunk.
+ * `indexText` is what search finds it by when that differs from what is shown (a Q&A pair
+ * searched by its question only).
+ */
+export interface PreparedRecord {
+  content: string;
+  indexText?: string;
+  metadata?: Record<string, unknown>;
+}
+
+/**
+ * What an import leaves for preview and indexing, whatever its source: plain text (documents,
+ * web pages, Feishu documents), cut into chunks with the knowledge base's settings, or records
+ * (Q&A pairs, table rows), one chunk each.
+ */
+export type PreparedContent = { kind: "text"; text: string } | { kind: "records"; records: PreparedRecord[] };
+
+/** Where a file's prepared content is kept. */
+export function preparedPath(deps: Pick<Deps, "config">, knowledgeBaseId: string, fileId: string): string {
+  return path.join(knowledgeDirectory(deps, knowledgeBaseId), `${fileId}.prepared.json`);
+}
+
+/** Stores a file's prepared content atomically. */
+export async function savePrepared(deps: Pick<Deps, "config">, knowledgeBaseId: string, fileId: string, content: PreparedContent): Promise<void> {
+  await writeAtomically(preparedPath(deps, knowledgeBaseId, fileId), JSON.stringify(content));
+}
+
+/** A file's prepared content, or undefined when none was kept (a failed import). */
+export async function loadPrepared(deps: Pick<Deps, "config">, knowledgeBaseId: string, fileId: string): Promise<PreparedContent | undefined> {
+  try {
+    return JSON.parse(await fs.readFile(preparedPath(deps, knowledgeBaseId, fileId), "utf8")) as PreparedContent;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Removes a file's prepared content. */
+export async function removePrepared(deps: Pick<Deps, "config">, knowledgeBaseId: string, fileId: string): Promise<void> {
+  await fs.rm(preparedPath(deps, knowledgeBaseId, fileId), { force: true });
+}
+
+/**
+ * The chunks prepared content becomes: text through the chunker (headings, paragraphs,
+ * sentences, overlap) with the given sizes, records one chunk each in order.
+ */
+export function chunksOfPrepared(content: PreparedContent, options: { chunkTokens: number; chunkOverlap: number }): ChunkInput[] {
+  if (content.kind === "text") return chunkText(content.text, { maxTokens: options.chunkTokens, overlapTokens: options.chunkOverlap });
+  return content.records.map((record, ordinal) => ({
+    ordinal,
+    content: record.content,
+    tokens: estimateTokens(record.content),
+    headings: [],
+    ...(record.metadata ? { metadata: record.metadata } : {}),
+    ...(record.indexText !== undefined ? { indexText: record.indexText } : {}),
+  }));
+}
