@@ -16,6 +16,8 @@ export interface ParleyProcess {
   startupMs: number;
   output(): string;
   stop(): Promise<void>;
+  /** Kills the process with SIGKILL (no shutdown at all) and keeps its data directory. */
+  kill(): Promise<void>;
 }
 
 /** Starts `node packages/api/dist/server.js` on a free port with a fresh data directory. */
@@ -57,8 +59,14 @@ export async function startParley(env: Record<string, string> = {}, options: { d
     ...(signInUrl ? { signInUrl } : {}),
     startupMs: result.startupMs,
     output: () => output,
+    kill: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGKILL");
+      await exited;
+    },
     stop: async () => {
-      if (child.exitCode === null) {
+      if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((resolve) => child.once("exit", resolve));
         child.kill("SIGTERM");
         await exited;

@@ -86,7 +86,14 @@ export const environmentSchema = z.object({
   /** Where vectors live: LanceDB under the data directory (default) or process memory. */
   PARLEY_VECTOR_STORE: z.enum(["lancedb", "memory"]).default("lancedb"),
   /** Rows past which a vector table gets an ANN index. */
+  /** How long a background job's claim lasts without a heartbeat before another worker may take it. */
+  PARLEY_JOB_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   PARLEY_VECTOR_ANN_THRESHOLD: z.coerce.number().int().positive().default(100_000),
+  /** Website import: one deadline for the fetch (redirects included) and the most bytes read. */
+  PARLEY_KNOWLEDGE_WEBSITE_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
+  PARLEY_KNOWLEDGE_WEBSITE_MAX_BYTES: z.coerce.number().int().positive().default(5 * 1024 * 1024),
+  /** Feishu open platform for document import; tests point it at a local fake. */
+  PARLEY_FEISHU_BASE_URL: z.string().url().default("https://open.feishu.cn"),
 });
 
 /** Parley's configuration, derived from the environment once and passed in. */
@@ -148,7 +155,12 @@ export interface Config {
     };
     vectorStore: "lancedb" | "memory";
     annThreshold: number;
+    /** Website import limits; outbound addresses follow `plugins.allowPrivateNetwork` and `plugins.allowedHosts`. */
+    website: { timeoutMs: number; maxBytes: number };
+    /** Base URL of Feishu's open API (`https://open.feishu.cn`). */
+    feishuBaseUrl: string;
   };
+  jobs: { leaseSeconds: number };
 }
 
 /** Thrown when the environment cannot be turned into a configuration. */
@@ -256,6 +268,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     ),
     llm: llmConfig(env),
     knowledge: knowledgeConfig(env),
+    jobs: { leaseSeconds: env.PARLEY_JOB_LEASE_SECONDS },
     plugins: {
       timeoutMs: env.PARLEY_PLUGINS_TIMEOUT_MS,
       maxResponseBytes: env.PARLEY_PLUGINS_MAX_RESPONSE_BYTES,
@@ -297,7 +310,12 @@ function modelList(value: string | undefined, fallback: string[]): string[] {
 }
 
 function knowledgeConfig(env: z.infer<typeof environmentSchema>): Config["knowledge"] {
-  const common = { vectorStore: env.PARLEY_VECTOR_STORE, annThreshold: env.PARLEY_VECTOR_ANN_THRESHOLD };
+  const common = {
+    vectorStore: env.PARLEY_VECTOR_STORE,
+    annThreshold: env.PARLEY_VECTOR_ANN_THRESHOLD,
+    website: { timeoutMs: env.PARLEY_KNOWLEDGE_WEBSITE_TIMEOUT_MS, maxBytes: env.PARLEY_KNOWLEDGE_WEBSITE_MAX_BYTES },
+    feishuBaseUrl: env.PARLEY_FEISHU_BASE_URL.replace(/\/+$/, ""),
+  };
   if (!env.PARLEY_EMBEDDINGS_PROVIDER && !env.PARLEY_EMBEDDINGS_BASE_URL) return common;
   const provider = env.PARLEY_EMBEDDINGS_PROVIDER ?? "openai";
   if (!env.PARLEY_EMBEDDINGS_MODEL || !env.PARLEY_EMBEDDINGS_DIMENSIONS) {

@@ -44,7 +44,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   };
   const result = await bootstrap(deps);
   const app = createApp(deps);
-  const worker = createKnowledgeWorker(deps);
+  const worker = createKnowledgeWorker(deps, { leaseMs: config.jobs.leaseSeconds * 1000 });
   worker.start();
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const instance = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(instance));

@@ -38,6 +38,9 @@ export async function indexFile(deps: IndexFileDeps, fileId: string, heartbeat: 
     const progress = Math.min(99, Math.floor(((start + batch.length) / chunks.length) * 100));
     await deps.db.update(knowledgeFiles).set({ progress, updatedAt: deps.now().toISOString() }).where(eq(knowledgeFiles.id, file.id));
     await heartbeat();
+    // The embedded driver and the offline embedder never wait on I/O: without this a large file
+    // would hold the event loop, and every request, until it is done.
+    await new Promise((resolve) => setImmediate(resolve));
   }
   // Chunks past the end can only come from an earlier run with other settings.
   const stale = await deps.db
