@@ -85,9 +85,9 @@ export const environmentSchema = z.object({
   PARLEY_EMBEDDINGS_DOCUMENT_PREFIX: optionalString,
   /** Where vectors live: LanceDB under the data directory (default) or process memory. */
   PARLEY_VECTOR_STORE: z.enum(["lancedb", "memory"]).default("lancedb"),
-  /** Rows past which a vector table gets an ANN index. */
   /** How long a background job's claim lasts without a heartbeat before another worker may take it. */
   PARLEY_JOB_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  /** Rows past which a vector table gets an ANN index. */
   PARLEY_VECTOR_ANN_THRESHOLD: z.coerce.number().int().positive().default(100_000),
   /** Website import: one deadline for the fetch (redirects included) and the most bytes read. */
   PARLEY_KNOWLEDGE_WEBSITE_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
