@@ -1,24 +1,31 @@
 /**
- * Retrieval quality and speed on a BEIR-layout corpus, through the production chunker,
- * segmenter, embedder, indexing and search code.
+ * Retrieval quality and speed on a BEIR-layout corpus, through the production import flow
+ * (file with prepared text, confirm, the durable indexing job: chunker, segmenter, embedder,
+ * full text and vector store) and the production search service.
  *
- *   npm run bench:retrieval -- --corpus ../shared/data/scifact --qrels ../shared/data/scifact/qrels/train.tsv [--mode hybrid]
+ *   npm run bench:retrieval -- --corpus ../shared/data/scifact --qrels ../shared/data/scifact/qrels/train.tsv [--mode hybrid] [--vectors lancedb|memory]
  *
- * Prints ingest_chunks_per_s, query_p50_ms, query_p95_ms, then ndcg@10 and recall@10 last.
- * Each corpus document becomes one knowledge file (named by its id) of one knowledge base.
+ * Prints import_files_per_s, ingest_chunks_per_s, query_p50_ms, query_p95_ms, then ndcg@10 and
+ * recall@10 last. Each corpus document becomes one knowledge file of one knowledge base.
  */
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { count, eq } from "drizzle-orm";
+import { loadConfig } from "../packages/api/src/config";
 import { newId } from "../packages/api/src/crypto";
 import { openDatabase } from "../packages/api/src/db/client";
-import { knowledgeBases, knowledgeFiles, spaces } from "../packages/api/src/db/schema/index";
-import { chunkText } from "../packages/api/src/knowledge/retrieval/chunker";
-import { storeChunks } from "../packages/api/src/knowledge/retrieval/indexing";
-import { type RetrievalMode, retrievalModes, searchChunks } from "../packages/api/src/knowledge/retrieval/search";
-import { createMemoryVectorStore } from "../packages/api/src/knowledge/retrieval/vector-index";
-import { createHashingEmbedder } from "../packages/api/src/platform/embeddings/hashing";
+import { knowledgeChunks, knowledgeFiles, spaces } from "../packages/api/src/db/schema/index";
+import type { Auth, Deps } from "../packages/api/src/http/context";
+import { createMemoryThrottle } from "../packages/api/src/http/throttle";
+import { type RetrievalMode, retrievalModes } from "../packages/api/src/knowledge/retrieval/search";
+import { confirmFile, createImportedFile } from "../packages/api/src/knowledge/service/files";
+import { createKnowledgeBase } from "../packages/api/src/knowledge/service/knowledge-bases";
+import { searchKnowledgeBases } from "../packages/api/src/knowledge/service/retrieval";
+import { createKnowledgeWorker } from "../packages/api/src/knowledge/worker";
+import { createLogger } from "../packages/api/src/logger";
+import { createProviders } from "../packages/api/src/platform/providers";
 
 const { values } = parseArgs({
   options: {
@@ -26,6 +33,8 @@ const { values } = parseArgs({
     qrels: { type: "string" },
     mode: { type: "string", default: "hybrid" },
     driver: { type: "string", default: "better-sqlite3" },
+    /** Vector store: lancedb (the default, as the server) or memory. */
+    vectors: { type: "string" },
   },
 });
 if (!values.corpus || !values.qrels) throw new Error("usage: --corpus DIR --qrels FILE [--mode semantic|fulltext|hybrid]");
@@ -52,43 +61,46 @@ for (const line of fs.readFileSync(values.qrels, "utf8").split("\n").slice(1)) {
 }
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "parley-bench-retrieval-"));
-const database = await openDatabase({ driver, url: `file:${path.join(dataDir, "parley.db")}` });
+const config = loadConfig({
+  PARLEY_DATA_DIR: dataDir,
+  PARLEY_DATABASE_DRIVER: driver,
+  PARLEY_LOG_LEVEL: "silent",
+  ...(values.vectors ? { PARLEY_VECTOR_STORE: values.vectors } : {}),
+});
+const database = await openDatabase(config.database);
 const { db } = database;
-const embedder = createHashingEmbedder();
-const vectors = createMemoryVectorStore().table(embedder.id, embedder.dimensions);
+const logger = createLogger("silent");
+// The server's own dependencies: the configured embedder (offline lexical by default) and vector store.
+const deps: Deps = { config, db, logger, ...createProviders(config, db, logger), throttle: createMemoryThrottle(), now: () => new Date() };
 const now = new Date().toISOString();
 const spaceId = newId("spc");
-const knowledgeBaseId = newId("kb");
-await db.insert(spaces).values({ id: spaceId, code: "bench", name: "bench", kind: "team", ownerUserId: "usr_bench", updatedAt: now });
-await db.insert(knowledgeBases).values({ id: knowledgeBaseId, spaceId, code: "bench", name: "bench", embeddingModel: embedder.id, createdBy: "usr_bench", updatedAt: now });
+const auth: Auth = { userId: "usr_bench", spaceId, role: "owner", via: "api-key" };
+await db.insert(spaces).values({ id: spaceId, code: "bench", name: "bench", kind: "team", ownerUserId: auth.userId, updatedAt: now });
+const base = await createKnowledgeBase(deps, auth, { name: "bench" });
+const embedder = deps.knowledge.embedder(base.embeddingModel)!;
 
-// Files first (one per document), in batches; the timed part is chunking and indexing.
-const fileIds = corpus.map(() => newId("kf"));
-const docByFile = new Map(fileIds.map((fileId, index) => [fileId, corpus[index]!._id]));
-for (let start = 0; start < corpus.length; start += 500) {
-  await db.insert(knowledgeFiles).values(
-    corpus.slice(start, start + 500).map((doc, offset) => ({
-      id: fileIds[start + offset]!,
-      spaceId,
-      knowledgeBaseId,
-      name: doc._id,
-      type: "document" as const,
-      source: doc._id,
-      status: "processing" as const,
-      updatedAt: now,
-    })),
-  );
-}
-
-let chunkCount = 0;
+// The import flow of the console: each document becomes a file (prepared text), is confirmed,
+// and the durable indexing job stores its chunks, full text and vectors.
+const docByFile = new Map<string, string>();
 const ingestStart = performance.now();
 for (const [index, doc] of corpus.entries()) {
   const text = doc.title ? `${doc.title}\n\n${doc.text}` : doc.text;
-  const chunks = chunkText(text);
-  await storeChunks({ db, embedder, vectors }, { spaceId, knowledgeBaseId, fileId: fileIds[index]! }, chunks);
-  chunkCount += chunks.length;
+  const file = await createImportedFile(deps, auth, base.id, {
+    type: "document",
+    name: `doc-${index}`,
+    source: doc._id,
+    sizeBytes: Buffer.byteLength(text),
+    prepared: { kind: "text", text },
+  });
+  await confirmFile(deps, auth, file.id);
+  docByFile.set(file.id, doc._id);
 }
+const importSeconds = (performance.now() - ingestStart) / 1000;
+await createKnowledgeWorker(deps, { idleMs: 0 }).drain();
 const ingestSeconds = (performance.now() - ingestStart) / 1000;
+const chunkCount = (await db.select({ n: count() }).from(knowledgeChunks).where(eq(knowledgeChunks.knowledgeBaseId, base.id)).get())?.n ?? 0;
+const failed = (await db.select({ n: count() }).from(knowledgeFiles).where(eq(knowledgeFiles.status, "failed")).get())?.n ?? 0;
+if (failed > 0) throw new Error(`${failed} files failed to index`);
 
 const latencies: number[] = [];
 let ndcgSum = 0;
@@ -99,7 +111,7 @@ for (const [queryId, relevant] of qrels) {
   if (query === undefined) continue;
   const started = performance.now();
   // Long documents may give several chunks; ask for more and keep each document's best chunk.
-  const hits = await searchChunks({ db, embedder, vectors }, { mode, query, knowledgeBaseIds: [knowledgeBaseId], limit: 30 });
+  const hits = await searchKnowledgeBases(deps, spaceId, [base.id], { mode, query, limit: 30 });
   latencies.push(performance.now() - started);
   const ranked: string[] = [];
   for (const hit of hits) {
@@ -121,10 +133,12 @@ for (const [queryId, relevant] of qrels) {
 
 latencies.sort((left, right) => left - right);
 const percentile = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0;
+await deps.knowledge.close();
 await database.close();
 fs.rmSync(dataDir, { recursive: true, force: true });
 
-console.log(`corpus=${path.basename(path.resolve(values.corpus))} mode=${mode} docs=${corpus.length} chunks=${chunkCount} queries=${evaluated} embedder=${embedder.id} driver=${driver}`);
+console.log(`corpus=${path.basename(path.resolve(values.corpus))} mode=${mode} docs=${corpus.length} chunks=${chunkCount} queries=${evaluated} embedder=${embedder.id} vectors=${config.knowledge.vectorStore} driver=${driver}`);
+console.log(`import_files_per_s=${(corpus.length / importSeconds).toFixed(0)}`);
 console.log(`ingest_chunks_per_s=${(chunkCount / ingestSeconds).toFixed(0)}`);
 console.log(`query_p50_ms=${percentile(50).toFixed(2)}`);
 console.log(`query_p95_ms=${percentile(95).toFixed(2)}`);

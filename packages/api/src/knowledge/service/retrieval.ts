@@ -2,7 +2,16 @@ import { and, eq, inArray } from "drizzle-orm";
 import { knowledgeBases } from "../../db/schema/index";
 import { fail, ServiceError } from "../../errors";
 import type { Auth, Deps } from "../../http/context";
-import { MAX_RETRIEVED, type RetrievalDeps, type RetrievalSettings, type RetrievedChunk, retrievalTest, retrieve } from "../retrieval/search";
+import {
+  MAX_RETRIEVED,
+  type RetrievalDeps,
+  type RetrievalMode,
+  type RetrievalSettings,
+  type RetrievedChunk,
+  retrievalTest,
+  retrieve,
+  searchChunks,
+} from "../retrieval/search";
 import { loadKnowledgeBase } from "./knowledge-bases";
 import { embedderOf } from "./vectors";
 
@@ -61,6 +70,26 @@ export async function retrieveFromKnowledgeBases(
     .flat()
     .sort((left, right) => right.score - left.score)
     .slice(0, Math.min(MAX_RETRIEVED, semanticCount + fullTextCount));
+}
+
+/**
+ * A ranked search in one mode over knowledge bases of a space, `limit` results best first: the
+ * entry point of the retrieval benchmark. Knowledge bases with different embedding models are
+ * searched apart and merged by score.
+ */
+export async function searchKnowledgeBases(
+  deps: Deps,
+  spaceId: string,
+  knowledgeBaseIds: readonly string[],
+  request: { query: string; mode: RetrievalMode; limit: number; similarityThreshold?: number },
+): Promise<RetrievedChunk[]> {
+  const groups = await searchGroups(deps, spaceId, knowledgeBaseIds);
+  const lists = await Promise.all(groups.map((group) => searchChunks(group.deps, { ...request, knowledgeBaseIds: group.knowledgeBaseIds })));
+  if (lists.length === 1) return lists[0]!;
+  return lists
+    .flat()
+    .sort((left, right) => right.score - left.score)
+    .slice(0, request.limit);
 }
 
 /**
