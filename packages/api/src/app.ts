@@ -15,8 +15,8 @@ import { registerAuthRoutes, registerMeRoutes } from "./identity/routes";
 import { registerAppRoutes } from "./apps/routes";
 import { registerChatRoutes } from "./chat/routes";
 import { registerKeyRoutes } from "./keys/routes";
-import { KNOWLEDGE_UPLOAD_PATH, registerKnowledgeRoutes } from "./knowledge/routes";
-import { DOCUMENT_MAX_BYTES } from "./knowledge/service/files";
+import { registerKnowledgeImportRoutes } from "./knowledge/import-routes";
+import { KNOWLEDGE_UPLOAD_MAX_BYTES, KNOWLEDGE_UPLOAD_PATH, registerKnowledgeRoutes } from "./knowledge/routes";
 import { registerModelRoutes } from "./models/routes";
 import { registerOpenAiRoutes } from "./openai/routes";
 import { registerPluginRoutes } from "./plugins/routes";
@@ -54,8 +54,8 @@ export function createApp(deps: Deps) {
         onError: (c) => serviceErrorResponse(c as never, new ServiceError("payload_too_large", "payload_too_large", { limit: maxSize })),
       });
     const generalLimit = limitOf(deps.config.bodyLimitBytes);
-    // Document uploads may be 10 MB plus the multipart framing; everything else keeps the general limit.
-    const uploadLimit = limitOf(Math.max(deps.config.bodyLimitBytes, DOCUMENT_MAX_BYTES + 64 * 1024));
+    // Knowledge uploads may be up to 15 MB plus the multipart framing; everything else keeps the general limit.
+    const uploadLimit = limitOf(Math.max(deps.config.bodyLimitBytes, KNOWLEDGE_UPLOAD_MAX_BYTES));
     app.use(prefix, (c, next) => (c.req.method === "POST" && KNOWLEDGE_UPLOAD_PATH.test(c.req.path) ? uploadLimit : generalLimit)(c, next));
   }
   app.use("/api/*", async (c, next) => {
@@ -79,6 +79,7 @@ export function createApp(deps: Deps) {
   registerAppRoutes(app);
   registerPluginRoutes(app);
   registerKnowledgeRoutes(app);
+  registerKnowledgeImportRoutes(app);
   registerChatRoutes(app);
   registerOpenAiRoutes(app);
 

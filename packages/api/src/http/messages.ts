@@ -180,6 +180,64 @@ export const messages = {
     en: "The embedding model of this knowledge base is not configured any more",
     "zh-CN": "该知识库使用的向量模型已不再配置",
   },
+  // Knowledge imports: Q&A, tables, websites, Feishu documents, media materials, export.
+  "thing.media_material": { en: "Media material", "zh-CN": "媒体素材" },
+  import_failed_records: { en: "Import failed for {count} records", "zh-CN": "{count} 条记录导入失败" },
+  import_no_records: { en: "The file has no records below its header", "zh-CN": "文件表头下没有任何记录" },
+  import_all_records_failed: { en: "Import failed: all {count} records failed", "zh-CN": "导入失败：{count} 条记录全部失败" },
+  csv_unreadable: { en: "The CSV cannot be read: {reason}", "zh-CN": "CSV 文件无法解析：{reason}" },
+  file_kind_required: { en: "This works only on {kind} files", "zh-CN": "该操作仅适用于{kind}文件" },
+  file_not_exportable: { en: "This file has nothing to export", "zh-CN": "该文件没有可导出的内容" },
+  qa_columns_missing: { en: "The CSV does not match the template: missing column(s) {columns}", "zh-CN": "CSV 与模板不符：缺少列 {columns}" },
+  qa_columns_unknown: { en: "The CSV does not match the template: unknown column(s) {columns}", "zh-CN": "CSV 与模板不符：无法识别的列 {columns}" },
+  qa_question_empty: { en: "The question is empty", "zh-CN": "问题为空" },
+  qa_answer_empty: { en: "The answer is empty", "zh-CN": "答案为空" },
+  qa_search_method_invalid: {
+    en: "Unknown search method {value}; use question or question_answer (仅问题 / 问题和答案)",
+    "zh-CN": "检索方式 {value} 无效，请填写 仅问题 或 问题和答案",
+  },
+  qa_material_invalid: {
+    en: "The attached material must be a media material id of this knowledge base or an http(s) URL",
+    "zh-CN": "附带素材必须是本知识库的媒体素材 ID 或 http(s) 链接",
+  },
+  table_unreadable: { en: "The spreadsheet is damaged or cannot be read", "zh-CN": "表格文件已损坏或无法读取" },
+  table_field_empty: { en: "Column {column} of the header has no name", "zh-CN": "表头第 {column} 列没有名称" },
+  table_field_too_long: { en: "Field names are at most {max} characters", "zh-CN": "字段名最多 {max} 个字符" },
+  table_too_many_fields: { en: "A table may have at most {max} fields", "zh-CN": "表格最多 {max} 个字段" },
+  table_fields_duplicate: { en: "Field names must be unique: {fields} repeated", "zh-CN": "字段名不能重复：{fields} 重复" },
+  table_index_column_unknown: { en: "The index column {column} is not a field of the table", "zh-CN": "索引列 {column} 不是表格字段" },
+  table_index_column_fixed: {
+    en: "The index column cannot be changed once set (it is {column})",
+    "zh-CN": "索引列设置后不能修改（当前为 {column}）",
+  },
+  table_columns_mismatch: {
+    en: "Column names must match the table's fields; missing: {missing}; unexpected: {unexpected}",
+    "zh-CN": "列名必须与表格字段一致；缺少：{missing}；多出：{unexpected}",
+  },
+  table_fields_count: { en: "Send one name for each of the {count} fields, in order", "zh-CN": "请按顺序为全部 {count} 个字段各提供一个名称" },
+  table_field_unknown: { en: "Unknown field {field}", "zh-CN": "字段 {field} 不存在" },
+  table_index_value_empty: { en: "The index column {column} is empty", "zh-CN": "索引列 {column} 为空" },
+  table_row_too_long: { en: "The row has more cells than the header has fields", "zh-CN": "该行单元格数多于表头字段数" },
+  website_url_invalid: { en: "The website address must start with http:// or https://", "zh-CN": "网站地址必须以 http:// 或 https:// 开头" },
+  website_not_supported: { en: "This website does not support import", "zh-CN": "该网站不支持导入" },
+  feishu_url_invalid: { en: "Feishu addresses must start with https://", "zh-CN": "飞书文档地址必须以 https:// 开头" },
+  feishu_document_unsupported: {
+    en: "Only Feishu docx documents (https://…/docx/<token>) can be imported",
+    "zh-CN": "仅支持导入飞书新版文档（https://…/docx/<token>）",
+  },
+  feishu_not_authorized: {
+    en: "Save the Feishu authorization (App ID and App Secret) first",
+    "zh-CN": "请先保存飞书授权信息（App ID 和 App Secret）",
+  },
+  feishu_credentials_invalid: { en: "Feishu refused the App ID or App Secret: {reason}", "zh-CN": "飞书拒绝了该 App ID 或 App Secret：{reason}" },
+  feishu_unreachable: { en: "Feishu cannot be reached: {reason}", "zh-CN": "无法连接飞书：{reason}" },
+  media_type_unsupported: { en: "Unsupported media type; upload {types}", "zh-CN": "不支持的素材类型，请上传 {types}" },
+  media_content_mismatch: { en: "The file's content is not {type}", "zh-CN": "文件内容不是 {type} 格式" },
+  media_name_invalid: {
+    en: "The name must be 1–100 characters without slashes or control characters",
+    "zh-CN": "名称需为 1–100 个字符，且不能包含斜杠或控制字符",
+  },
+  // End of knowledge imports.
 } as const satisfies Record<string, Record<Language, string>>;
 
 /** A key of {@link messages}. */

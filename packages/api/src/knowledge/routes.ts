@@ -40,8 +40,15 @@ const fileParam = idParam("fileId", "kf_01jd7w3k5q9x2m4n6p8r");
 const segmentParam = idParam("segmentId", "kc_01jd7w3k5q9x2m4n6p8r");
 const appParam = idParam("appId", "app_01jd7w3k5q9x2m4n6p8r");
 
-/** Paths whose bodies are uploads and may exceed the general body limit. */
-export const KNOWLEDGE_UPLOAD_PATH = /^\/api\/v1\/knowledge-bases\/[^/]+\/files$/;
+/**
+ * Paths whose bodies are uploads and may exceed the general body limit: document upload, Q&A and
+ * table imports, appending to a table, media materials, and the create-app document upload.
+ */
+export const KNOWLEDGE_UPLOAD_PATH =
+  /^\/api\/v1\/(?:knowledge-bases\/[^/]+\/(?:files|media|imports\/(?:qa|table))|knowledge-files\/[^/]+\/table\/imports|apps\/[^/]+\/knowledge-files)$/;
+
+/** Largest upload body those paths accept: 15 MB (media, create-app) plus multipart framing; each route checks its own file limit. */
+export const KNOWLEDGE_UPLOAD_MAX_BYTES = 15 * 1024 * 1024 + 64 * 1024;
 
 function localized(language: Language, file: ReturnType<typeof fileView>) {
   return { ...file, failureReason: file.failureReason ? translate(language, file.failureReason) : null };

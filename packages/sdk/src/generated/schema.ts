@@ -7730,6 +7730,187 @@ export interface paths {
         };
         trace?: never;
     };
+    "/api/v1/knowledge-bases/{knowledgeBaseId}/qa-template": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The Q&A import template: a UTF-8 CSV (with BOM) whose column titles and examples are in the request's language */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Column titles' language; default: the Accept-Language of the request */
+                    language?: "en" | "zh-CN";
+                };
+                header?: never;
+                path: {
+                    knowledgeBaseId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The Q&A import template: a UTF-8 CSV (with BOM) whose column titles and examples are in the request's language */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/knowledge-bases/{knowledgeBaseId}/imports/qa": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Import Q&A pairs from a UTF-8 CSV made from the template. Each good row becomes one pending record (searched by its question only, or by question and answer); rows with an empty question or answer are counted as failed in the report. A non-UTF-8 CSV (file_encoding_error) or one with missing or unknown columns is refused with nothing stored */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    knowledgeBaseId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "multipart/form-data": components["schemas"]["QaImportUpload"];
+                };
+            };
+            responses: {
+                /** @description Import Q&A pairs from a UTF-8 CSV made from the template. Each good row becomes one pending record (searched by its question only, or by question and answer); rows with an empty question or answer are counted as failed in the report. A non-UTF-8 CSV (file_encoding_error) or one with missing or unknown columns is refused with nothing stored */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["KnowledgeImportResult"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/chat/stream": {
         parameters: {
             query?: never;
@@ -10453,6 +10634,57 @@ export interface components {
             enabled: boolean;
             /** @example 2026-03-01T10:00:00.000Z */
             updatedAt: string;
+        };
+        KnowledgeImportResult: {
+            file: components["schemas"]["KnowledgeFile"];
+            report: components["schemas"]["KnowledgeImportReport"];
+        };
+        KnowledgeImportReport: {
+            /**
+             * @description Non-empty rows below the header
+             * @example 120
+             */
+            totalRecords: number;
+            /**
+             * @description Rows kept as records
+             * @example 118
+             */
+            importedRecords: number;
+            /**
+             * @description Rows that failed (all counted)
+             * @example 2
+             */
+            failedRecords: number;
+            /**
+             * @description "Import failed for N records" in the request's language when some failed, else null
+             * @example Import failed for 2 records
+             */
+            message: string | null;
+            /** @description The first 100 failed rows */
+            failures: {
+                /**
+                 * @description 1-based line of the CSV (or row of the sheet), the header being line 1
+                 * @example 7
+                 */
+                row: number;
+                /**
+                 * @description Why, in the request's language
+                 * @example The answer is empty
+                 */
+                reason: string;
+            }[];
+        };
+        QaImportUpload: {
+            /**
+             * Format: binary
+             * @description A UTF-8 CSV made from the template (columns question, answer, search method, attached material; English or Chinese titles); at most 10 MB
+             */
+            file?: string;
+            /**
+             * @description File name without extension (default: the uploaded name); at most 50 letters, digits, _ or -
+             * @example faq-2026
+             */
+            name?: string;
         };
         ChatEvent: components["schemas"]["ChatMessageStart"] | components["schemas"]["ChatTextDelta"] | components["schemas"]["ChatToolCall"] | components["schemas"]["ChatToolResult"] | components["schemas"]["ChatCitation"] | components["schemas"]["ChatMessageEnd"] | components["schemas"]["ChatError"];
         ChatMessageStart: {

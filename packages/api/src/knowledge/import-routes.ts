@@ -1,0 +1,127 @@
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { fail } from "../errors";
+import { requireAuth } from "../http/auth";
+import type { AppEnv } from "../http/context";
+import { errorEnvelope, ok } from "../http/envelope";
+import { translate, type Language } from "../http/messages";
+import { defineRoute, idParam, standardErrors } from "../http/openapi";
+import { importResultSchema, qaImportBody, templateQuery } from "./import-schemas";
+import type { fileView } from "./service/files";
+import { loadKnowledgeBase } from "./service/knowledge-bases";
+import { type ImportReport, importQa, type UploadInput } from "./service/imports";
+import { qaTemplate } from "./service/sources/qa";
+
+const kbParam = idParam("knowledgeBaseId", "kb_01jd7w3k5q9x2m4n6p8r");
+
+/** A file view with its failure reason in the request's language. */
+export function localizedFile(language: Language, file: ReturnType<typeof fileView>) {
+  return { ...file, failureReason: file.failureReason ? translate(language, file.failureReason) : null };
+}
+
+/** An import report with its messages in the request's language. */
+export function localizedReport(language: Language, report: ImportReport) {
+  return {
+    totalRecords: report.totalRecords,
+    importedRecords: report.importedRecords,
+    failedRecords: report.failedRecords,
+    message: report.failedRecords > 0 ? translate(language, "import_failed_records", { count: report.failedRecords }) : null,
+    failures: report.failures.map((failure) => ({ row: failure.row, reason: translate(language, failure.reason, failure.params ?? {}) })),
+  };
+}
+
+/** The uploaded file (and optional display name) of a multipart form. */
+export async function uploadOf(c: Context<AppEnv>): Promise<UploadInput> {
+  const form = (await c.req.parseBody()) as { file?: unknown; name?: unknown };
+  const file = form.file;
+  if (!(file instanceof File)) throw fail.invalid("field_required", "file", { field: "file" });
+  const name = typeof form.name === "string" && form.name.trim() !== "" ? form.name.trim() : undefined;
+  return {
+    fileName: file.name,
+    bytes: new Uint8Array(await file.arrayBuffer()),
+    ...(file.type ? { mimeType: file.type } : {}),
+    ...(name ? { name } : {}),
+  };
+}
+
+/** A multipart request body. */
+function multipart<T extends z.ZodType>(schema: T) {
+  return { required: true, content: { "multipart/form-data": { schema } } } as const;
+}
+
+/**
+ * Defines a signed-in route whose 200 answer is a file, not an envelope: the bytes with the given
+ * content types. Errors still answer as envelopes.
+ */
+function defineDownloadRoute<const R extends { method: "get"; path: string; request?: Record<string, unknown> }>(
+  config: R & { tags: string[]; summary: string; description?: string; contentTypes: string[]; extraErrors?: Record<number, string> },
+) {
+  const { contentTypes, extraErrors = {}, ...rest } = config;
+  const errors = Object.fromEntries(
+    Object.entries(extraErrors).map(([code, description]) => [code, { description, content: { "application/json": { schema: errorEnvelope } } }]),
+  );
+  const content = Object.fromEntries(contentTypes.map((type) => [type, { schema: z.string().openapi({ type: "string", format: "binary" }) }]));
+  return createRoute({
+    ...rest,
+    security: [{ bearer: [] }],
+    middleware: [requireAuth()],
+    responses: { 200: { description: config.summary, content }, ...standardErrors, ...errors },
+  });
+}
+
+/** A download answer: the bytes, their type, and a Content-Disposition naming the file. */
+export function download(body: Uint8Array | string, contentType: string, fileName: string, disposition: "attachment" | "inline" = "attachment"): Response {
+  const ascii = fileName.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");
+  return new Response(typeof body === "string" ? body : (body as Uint8Array<ArrayBuffer>), {
+    status: 200,
+    headers: {
+      "Content-Type": contentType,
+      "Content-Disposition": `${disposition}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`,
+      "X-Content-Type-Options": "nosniff",
+      "Cache-Control": "private, no-store",
+    },
+  });
+}
+
+/**
+ * Imports of knowledge from other sources than documents: Q&A CSVs, tables (CSV, xlsx), web
+ * pages and Feishu documents; media materials; file export; and the create-app upload. Each
+ * import ends as a pending file (previewed and confirmed like a document) or a failed file with
+ * its reason. Everything is scoped to the caller's space: another space's ids answer 404.
+ */
+export function registerKnowledgeImportRoutes(app: OpenAPIHono<AppEnv>) {
+  const tags = ["Knowledge imports"];
+
+  app.openapi(
+    defineDownloadRoute({
+      method: "get",
+      path: "/api/v1/knowledge-bases/{knowledgeBaseId}/qa-template",
+      tags,
+      summary: "The Q&A import template: a UTF-8 CSV (with BOM) whose column titles and examples are in the request's language",
+      request: { params: kbParam, query: templateQuery },
+      contentTypes: ["text/csv"],
+    }),
+    async (c) => {
+      await loadKnowledgeBase(c.var.deps, c.var.auth.spaceId, c.req.valid("param").knowledgeBaseId);
+      const language = c.req.valid("query").language ?? c.var.language;
+      return download(qaTemplate(language), "text/csv; charset=utf-8", language === "zh-CN" ? "qa-template-zh-CN.csv" : "qa-template.csv");
+    },
+  );
+
+  app.openapi(
+    defineRoute({
+      method: "post",
+      path: "/api/v1/knowledge-bases/{knowledgeBaseId}/imports/qa",
+      tags,
+      status: 201,
+      summary:
+        "Import Q&A pairs from a UTF-8 CSV made from the template. Each good row becomes one pending record (searched by its question only, or by question and answer); rows with an empty question or answer are counted as failed in the report. A non-UTF-8 CSV (file_encoding_error) or one with missing or unknown columns is refused with nothing stored",
+      request: { params: kbParam, body: multipart(qaImportBody) },
+      data: importResultSchema,
+    }),
+    async (c) => {
+      const result = await importQa(c.var.deps, c.var.auth, c.req.valid("param").knowledgeBaseId, await uploadOf(c));
+      return ok(c, { file: localizedFile(c.var.language, result.file), report: localizedReport(c.var.language, result.report) }, 201);
+    },
+  );
+}
