@@ -15,6 +15,7 @@ import {
 } from "./schemas";
 import { getAppForChat, listRateLimitRules } from "./service/index";
 import { createAppVia, validAppBody } from "./testing";
+import { createKnowledgeBaseVia } from "../knowledge/testing";
 
 const clock = manualClock(Date.parse("2026-03-01T10:00:00.000Z"));
 let ctx: TestContext;
@@ -137,13 +138,14 @@ describe("list", () => {
 
 describe("detail and update", () => {
   it("answers the basic detail without, and the senior detail with, retrieval and advanced settings", async () => {
-    const created = await createAppVia(ctx, owner, { knowledgeBaseIds: ["kb_1"], citationEnabled: true, citationThreshold: 0.9 });
+    const base = await createKnowledgeBaseVia(ctx, owner);
+    const created = await createAppVia(ctx, owner, { knowledgeBaseIds: [base.id], citationEnabled: true, citationThreshold: 0.9 });
     const basic = await expectOk(await ctx.request(`/api/v1/apps/${created.id}`, { token: owner.token }), 200, appSchema);
     expect(basic).toMatchObject({ id: created.id, code: created.code, settingsPrompt: "You are a friendly support agent." });
     expect(basic).not.toHaveProperty("knowledgeBaseIds");
     expect(basic).not.toHaveProperty("advancedConfig");
     const senior = await expectOk(await ctx.request(`/api/v1/apps/${created.id}/senior`, { token: owner.token }), 200, appSeniorSchema);
-    expect(senior).toMatchObject({ knowledgeBaseIds: ["kb_1"], citationEnabled: true, citationThreshold: 0.9 });
+    expect(senior).toMatchObject({ knowledgeBaseIds: [base.id], citationEnabled: true, citationThreshold: 0.9 });
     expect(senior.advancedConfig.manualService.replyMode).toBe("none");
   });
 
@@ -210,7 +212,8 @@ describe("delete", () => {
 
 describe("copy", () => {
   it("makes a private copy with a new id and code, counts reset, settings and rate limits kept", async () => {
-    const source = await createAppVia(ctx, owner, { isPublic: true, temperature: 0.3, knowledgeBaseIds: ["kb_9"] });
+    const base = await createKnowledgeBaseVia(ctx, owner);
+    const source = await createAppVia(ctx, owner, { isPublic: true, temperature: 0.3, knowledgeBaseIds: [base.id] });
     await ctx.request(`/api/v1/apps/${source.id}/thumb`, { method: "POST", token: owner.token });
     await ctx.request(`/api/v1/apps/${source.id}/collect`, { method: "POST", token: owner.token });
     await ctx.request(`/api/v1/apps/${source.id}/rate-limits`, {
@@ -226,7 +229,7 @@ describe("copy", () => {
       name: "Support bot (copy)",
       isPublic: false,
       temperature: 0.3,
-      knowledgeBaseIds: ["kb_9"],
+      knowledgeBaseIds: [base.id],
       thumbCount: 0,
       collectCount: 0,
       thumbed: false,

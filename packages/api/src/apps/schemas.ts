@@ -43,7 +43,7 @@ const settingsFields = {
   retrievalLength: z.number().int().openapi({ description: "Tokens of retrieved context handed to the model; cannot be 0", example: 4000 }),
   knowledgeBaseIds: idList("Bound knowledge bases", ["kb_01jd7w3k5q9x2m4n6p8r"]),
   databaseIds: idList("Bound databases", []),
-  retrievalMode: z.enum(["semantic", "hybrid"]).openapi({ description: "Semantic, or enhanced (hybrid) retrieval", example: "semantic" }),
+  retrievalMode: z.enum(["semantic", "fulltext", "hybrid"]).openapi({ description: "Semantic, full text, or enhanced (hybrid: both, fused)", example: "semantic" }),
   similarityThreshold: z.number().openapi({ description: "Minimum matching degree, 0–1", example: 0.75 }),
   semanticCount: z.number().int().openapi({ description: "Semantic hits; semantic + full-text at most 10 (semantic takes priority)", example: 3 }),
   fullTextCount: z.number().int().openapi({ description: "Full-text hits", example: 1 }),

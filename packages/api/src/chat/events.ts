@@ -25,12 +25,20 @@ export const chatEventSchema = z
       .object({ type: z.literal("tool-result"), id: z.string(), name: z.string(), ok: z.boolean(), content: z.string(), durationMs: z.number() })
       .openapi("ChatToolResult"),
     z
-      .object({ type: z.literal("citation"), index: z.number().int(), source: z.string(), content: z.string(), score: z.number().optional() })
+      .object({
+        type: z.literal("citation"),
+        index: z.number().int().openapi({ description: "The source's number: the answer cites it as [index]" }),
+        source: z.string().openapi({ description: "File name of the source" }),
+        content: z.string().openapi({ description: "Excerpt of the cited segment" }),
+        score: z.number().optional().openapi({ description: "Cosine similarity of a semantic hit; absent for a full-text-only hit" }),
+      })
       .openapi("ChatCitation"),
     z
       .object({
         type: z.literal("message-end"),
-        finishReason: z.enum(["stop", "length", "tool-calls", "content-filter", "other", "stopped", "rate-limited"]),
+        finishReason: z
+          .enum(["stop", "length", "tool-calls", "content-filter", "other", "stopped", "rate-limited", "handover"])
+          .openapi({ description: "`handover`: nothing was found and the app hands the conversation to a person (no-hit strategy manual)" }),
         usage,
         credits: z.number().int().openapi({ description: "Credits charged for this answer" }),
         balance: z.number().int().nullable().openapi({ description: "The space's balance after the charge" }),

@@ -135,7 +135,17 @@ export function registerChatRoutes(app: OpenAPIHono<AppEnv>) {
   );
 
   const conversationSchema = z
-    .object({ id: z.string(), title: z.string().nullable(), channel: z.string(), createdAt: z.string(), updatedAt: z.string() })
+    .object({
+      id: z.string(),
+      title: z.string().nullable(),
+      channel: z.string(),
+      handoverRequestedAt: z.string().nullable().openapi({
+        description: "When the app handed the conversation to a person (no-hit strategy manual); null while the AI answers",
+        example: null,
+      }),
+      createdAt: z.string(),
+      updatedAt: z.string(),
+    })
     .openapi("Conversation");
   app.openapi(
     defineRoute({
@@ -167,6 +177,18 @@ export function registerChatRoutes(app: OpenAPIHono<AppEnv>) {
             content: z.string(),
             status: z.enum(["complete", "stopped", "error"]),
             model: z.string().nullable(),
+            citations: z
+              .array(
+                z
+                  .object({
+                    index: z.number().int().openapi({ description: "The source's number [n] in the answer", example: 1 }),
+                    source: z.string().openapi({ description: "File name", example: "store-guide" }),
+                    content: z.string().openapi({ description: "Excerpt of the cited segment", example: "Returns are accepted within thirty days…" }),
+                    score: z.number().optional().openapi({ description: "Similarity of a semantic hit; absent for full-text-only hits", example: 0.82 }),
+                  })
+                  .openapi("ChatMessageCitation"),
+              )
+              .openapi({ description: "Sources the answer cites (empty when none)" }),
             createdAt: z.string(),
           })
           .openapi("ChatMessage"),

@@ -68,6 +68,10 @@ export const messages = {
     en: "The citation threshold must be at least the similarity threshold",
     "zh-CN": "引用阈值不能低于相似度阈值",
   },
+  app_knowledge_base_unknown: {
+    en: "Knowledge base {id} does not exist in this space",
+    "zh-CN": "当前空间中不存在知识库 {id}",
+  },
   app_no_hit_text_required: { en: "Write the fixed reply used when nothing is found", "zh-CN": "请填写未命中时的固定回复" },
   app_value_range: { en: "{field} must be between {min} and {max}", "zh-CN": "{field} 需在 {min} 到 {max} 之间" },
   app_text_too_long: { en: "{field} can have at most {max} characters", "zh-CN": "{field} 最多 {max} 个字符" },
@@ -100,6 +104,10 @@ export const messages = {
   chat_model_aborted: { en: "The answer was stopped", "zh-CN": "回答已停止" },
   openai_model_not_found: { en: "The model `{model}` does not exist or you do not have access to it", "zh-CN": "模型 `{model}` 不存在或无权访问" },
   chat_failed: { en: "The answer failed; try again", "zh-CN": "回答失败，请重试" },
+  chat_handover_notice: {
+    en: "I could not find an answer to that. I am passing your question to a colleague, who will reply here as soon as possible.",
+    "zh-CN": "暂时没有找到相关答案，已为您转接人工客服，请稍候，工作人员会尽快在此回复您。",
+  },
   "thing.app": { en: "App", "zh-CN": "应用" },
   "thing.conversation": { en: "Conversation", "zh-CN": "会话" },
   // Names of things, used in {what}.
@@ -182,6 +190,8 @@ export const messages = {
   },
   // Knowledge imports: Q&A, tables, websites, Feishu documents, media materials, export.
   "thing.media_material": { en: "Media material", "zh-CN": "媒体素材" },
+  "thing.table_row": { en: "Table row", "zh-CN": "表格行" },
+  "thing.qa_pair": { en: "Q&A pair", "zh-CN": "问答对" },
   import_failed_records: { en: "Import failed for {count} records", "zh-CN": "{count} 条记录导入失败" },
   import_no_records: { en: "The file has no records below its header", "zh-CN": "文件表头下没有任何记录" },
   import_all_records_failed: { en: "Import failed: all {count} records failed", "zh-CN": "导入失败：{count} 条记录全部失败" },

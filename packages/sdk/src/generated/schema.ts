@@ -9325,11 +9325,11 @@ export interface components {
              */
             databaseIds: string[];
             /**
-             * @description Semantic, or enhanced (hybrid) retrieval
+             * @description Semantic, full text, or enhanced (hybrid: both, fused)
              * @example semantic
              * @enum {string}
              */
-            retrievalMode: "semantic" | "hybrid";
+            retrievalMode: "semantic" | "fulltext" | "hybrid";
             /**
              * @description Minimum matching degree, 0–1
              * @example 0.75
@@ -9727,11 +9727,11 @@ export interface components {
              */
             databaseIds?: string[];
             /**
-             * @description Semantic, or enhanced (hybrid) retrieval
+             * @description Semantic, full text, or enhanced (hybrid: both, fused)
              * @example semantic
              * @enum {string}
              */
-            retrievalMode?: "semantic" | "hybrid";
+            retrievalMode?: "semantic" | "fulltext" | "hybrid";
             /**
              * @description Minimum matching degree, 0–1
              * @example 0.75
@@ -9899,11 +9899,11 @@ export interface components {
              */
             databaseIds?: string[];
             /**
-             * @description Semantic, or enhanced (hybrid) retrieval
+             * @description Semantic, full text, or enhanced (hybrid: both, fused)
              * @example semantic
              * @enum {string}
              */
-            retrievalMode?: "semantic" | "hybrid";
+            retrievalMode?: "semantic" | "fulltext" | "hybrid";
             /**
              * @description Minimum matching degree, 0–1
              * @example 0.75
@@ -10736,9 +10736,13 @@ export interface components {
              * @enum {string}
              */
             type: "citation";
+            /** @description The source's number: the answer cites it as [index] */
             index: number;
+            /** @description File name of the source */
             source: string;
+            /** @description Excerpt of the cited segment */
             content: string;
+            /** @description Cosine similarity of a semantic hit; absent for a full-text-only hit */
             score?: number;
         };
         ChatMessageEnd: {
@@ -10747,8 +10751,11 @@ export interface components {
              * @enum {string}
              */
             type: "message-end";
-            /** @enum {string} */
-            finishReason: "stop" | "length" | "tool-calls" | "content-filter" | "other" | "stopped" | "rate-limited";
+            /**
+             * @description `handover`: nothing was found and the app hands the conversation to a person (no-hit strategy manual)
+             * @enum {string}
+             */
+            finishReason: "stop" | "length" | "tool-calls" | "content-filter" | "other" | "stopped" | "rate-limited" | "handover";
             usage: components["schemas"]["TokenUsage"];
             /** @description Credits charged for this answer */
             credits: number;
@@ -10800,6 +10807,11 @@ export interface components {
             id: string;
             title: string | null;
             channel: string;
+            /**
+             * @description When the app handed the conversation to a person (no-hit strategy manual); null while the AI answers
+             * @example null
+             */
+            handoverRequestedAt: string | null;
             createdAt: string;
             updatedAt: string;
         };
@@ -10811,7 +10823,31 @@ export interface components {
             /** @enum {string} */
             status: "complete" | "stopped" | "error";
             model: string | null;
+            /** @description Sources the answer cites (empty when none) */
+            citations: components["schemas"]["ChatMessageCitation"][];
             createdAt: string;
+        };
+        ChatMessageCitation: {
+            /**
+             * @description The source's number [n] in the answer
+             * @example 1
+             */
+            index: number;
+            /**
+             * @description File name
+             * @example store-guide
+             */
+            source: string;
+            /**
+             * @description Excerpt of the cited segment
+             * @example Returns are accepted within thirty days…
+             */
+            content: string;
+            /**
+             * @description Similarity of a semantic hit; absent for full-text-only hits
+             * @example 0.82
+             */
+            score?: number;
         };
         CreditBalance: {
             balance: number;

@@ -5,6 +5,7 @@ import { fail } from "../../errors";
 import type { Auth, Deps } from "../../http/context";
 import { parseAdvancedConfig } from "./advanced-config";
 import { APP_PAGE_SIZE } from "./catalogue";
+import { checkKnowledgeBinding } from "./knowledge-binding";
 import { type AppRow, loadApp, settingsOf } from "./load";
 import { type AppSettings, checkAppSettings, type creatableAppTypes, defaultAppSettings, normalizeAppSettings } from "./rules";
 
@@ -133,6 +134,7 @@ export async function createApp(deps: Deps, auth: Auth, input: CreateAppInput) {
   const { type = "LIGHT", ...given } = input;
   const settings = normalizeAppSettings({ ...defaultAppSettings(), ...definedOnly(given) });
   checkAppSettings(settings);
+  await checkKnowledgeBinding(deps, auth.spaceId, settings.knowledgeBaseIds, []);
   const now = deps.now().toISOString();
   const row = await insertWithCode(deps, {
     id: newId("app"),
@@ -153,8 +155,10 @@ function definedOnly<T extends object>(input: T): Partial<T> {
 /** Changes an app; the rules are checked on the whole result, so a change cannot break another field's rule. */
 export async function updateApp(deps: Deps, auth: Auth, appId: string, input: UpdateAppInput) {
   const row = await loadApp(deps, auth.spaceId, appId);
-  const settings = normalizeAppSettings({ ...settingsOf(row), ...definedOnly(input) });
+  const previous = settingsOf(row);
+  const settings = normalizeAppSettings({ ...previous, ...definedOnly(input) });
   checkAppSettings(settings);
+  await checkKnowledgeBinding(deps, auth.spaceId, settings.knowledgeBaseIds, previous.knowledgeBaseIds);
   const updated = await deps.db
     .update(apps)
     .set({ ...columnsOf(settings), updatedAt: deps.now().toISOString() })

@@ -44,7 +44,7 @@ export interface AppSettings {
   retrievalLength: number;
   knowledgeBaseIds: string[];
   databaseIds: string[];
-  retrievalMode: "semantic" | "hybrid";
+  retrievalMode: "semantic" | "fulltext" | "hybrid";
   similarityThreshold: number;
   semanticCount: number;
   fullTextCount: number;

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import { prepared } from "../../db/prepared";
 import { newId } from "../../crypto";
 import { conversations, messages } from "../../db/schema/index";
@@ -8,6 +8,24 @@ import type { ModelMessage } from "../../platform/llm/types";
 import type { ChatApp } from "../../apps/service/index";
 
 type ConversationRow = typeof conversations.$inferSelect;
+
+/** A source an answer cites: its number in the answer's references ([n]), file name, excerpt and score. */
+export interface MessageCitation {
+  index: number;
+  source: string;
+  content: string;
+  score?: number;
+}
+
+function parseCitations(stored: string | null): MessageCitation[] {
+  if (!stored) return [];
+  try {
+    const value: unknown = JSON.parse(stored);
+    return Array.isArray(value) ? (value as MessageCitation[]) : [];
+  } catch {
+    return [];
+  }
+}
 
 /** Finds the caller's conversation, or starts one. Someone else's conversation id is not found. */
 export async function openConversation(
@@ -32,6 +50,7 @@ export async function openConversation(
     channel: input.channel,
     title: input.title.slice(0, 80),
     contextClearedAt: null,
+    handoverRequestedAt: null,
     createdAt: now,
     updatedAt: now,
   };
@@ -85,6 +104,8 @@ export async function storeMessage(
     status?: "complete" | "stopped" | "error";
     model?: string;
     toolCalls?: unknown;
+    /** Sources the answer cites, kept so history shows them. */
+    citations?: MessageCitation[];
     id?: string;
     /** Move the conversation's `updatedAt`; the answer does it once per turn. */
     touch?: boolean;
@@ -104,6 +125,7 @@ export async function storeMessage(
         status: sql.placeholder("status"),
         model: sql.placeholder("model"),
         toolCalls: sql.placeholder("toolCalls"),
+        citations: sql.placeholder("citations"),
         createdAt: sql.placeholder("createdAt"),
       })
       .prepare(),
@@ -116,6 +138,7 @@ export async function storeMessage(
     status: input.status ?? "complete",
     model: input.model ?? null,
     toolCalls: input.toolCalls === undefined ? null : JSON.stringify(input.toolCalls),
+    citations: input.citations && input.citations.length > 0 ? JSON.stringify(input.citations) : null,
     createdAt: now,
   });
   if (input.touch !== false) {
@@ -133,7 +156,14 @@ export async function storeMessage(
 /** Conversations of an end user with an app, newest first. */
 export async function listConversations(deps: Deps, input: { appId: string; endUserId: string; limit: number }) {
   return deps.db
-    .select({ id: conversations.id, title: conversations.title, channel: conversations.channel, createdAt: conversations.createdAt, updatedAt: conversations.updatedAt })
+    .select({
+      id: conversations.id,
+      title: conversations.title,
+      channel: conversations.channel,
+      handoverRequestedAt: conversations.handoverRequestedAt,
+      createdAt: conversations.createdAt,
+      updatedAt: conversations.updatedAt,
+    })
     .from(conversations)
     .where(and(eq(conversations.appId, input.appId), eq(conversations.endUserId, input.endUserId)))
     .orderBy(desc(conversations.updatedAt))
@@ -148,11 +178,31 @@ export async function listMessages(deps: Deps, input: { conversationId: string; 
     .where(and(eq(conversations.id, input.conversationId), eq(conversations.endUserId, input.endUserId)))
     .get();
   if (!conversation) throw fail.notFound("conversation");
-  return deps.db
-    .select({ id: messages.id, role: messages.role, content: messages.content, status: messages.status, model: messages.model, createdAt: messages.createdAt })
+  const rows = await deps.db
+    .select({
+      id: messages.id,
+      role: messages.role,
+      content: messages.content,
+      status: messages.status,
+      model: messages.model,
+      citations: messages.citations,
+      createdAt: messages.createdAt,
+    })
     .from(messages)
     .where(and(eq(messages.conversationId, input.conversationId), inArray(messages.role, ["user", "assistant"])))
     .orderBy(asc(messages.createdAt), asc(messages.id));
+  return rows.map((row) => ({ ...row, citations: parseCitations(row.citations) }));
+}
+
+/**
+ * Marks a conversation as waiting for a person (no-hit strategy "manual"). The first request's
+ * time is kept; later ones do not move it. Chat management's inbox picks these up.
+ */
+export async function requestHandover(deps: Deps, conversationId: string): Promise<void> {
+  await deps.db
+    .update(conversations)
+    .set({ handoverRequestedAt: deps.now().toISOString() })
+    .where(and(eq(conversations.id, conversationId), isNull(conversations.handoverRequestedAt)));
 }
 
 /** Delete context: later answers no longer see earlier messages (they stay readable). */

@@ -8,12 +8,25 @@ import type { Language } from "../../http/messages";
 import { translate } from "../../http/messages";
 import { creditsFor } from "../../models/pricing";
 import { estimateTokens } from "../../platform/llm/tokens";
-import { type ModelMessage, ModelError, type TokenUsage, type ToolCall, type ToolDefinition } from "../../platform/llm/types";
+import { type ModelMessage, ModelError, type ModelRequest, type TokenUsage, type ToolCall, type ToolDefinition } from "../../platform/llm/types";
 import type { PluginTool } from "../../plugins/runtime-types";
 import { appendLedger, balanceOf } from "../../billing/service/ledger";
 import type { ChatEvent } from "../events";
 import type { ChatApp } from "../../apps/service/index";
-import { loadMemory, openConversation, storeMessage } from "./conversations";
+import { loadMemory, type MessageCitation, openConversation, requestHandover, storeMessage } from "./conversations";
+import {
+  citationsOf,
+  fitToBudget,
+  knowledgeForModel,
+  knowledgeHitsRecord,
+  noHitReply,
+  previousUserText,
+  referenceBudget,
+  referenceSection,
+  retrieveForTurn,
+  type TurnKnowledge,
+  usesKnowledge,
+} from "./knowledge";
 import { checkRateLimits } from "./rate-limit";
 
 /** One turn asked of an app. */
@@ -120,33 +133,51 @@ export async function* runTurn(deps: Deps, turn: ChatTurn, prepared: Awaited<Ret
     !clientTools && app.plugins.length > 0 ? await deps.plugins.toolsFor({ spaceId: app.spaceId, pluginCodes: app.plugins }) : [];
   const toolByName = new Map(tools.map((tool) => [tool.definition.name, tool]));
   const offered = clientTools ?? tools.map((tool) => tool.definition);
-  const prompt: ModelMessage[] = [
-    ...(app.settingsPrompt.trim() ? [{ role: "system" as const, content: app.settingsPrompt }] : []),
-    ...(turn.messages ?? [...history, { role: "user" as const, content: prepared.text }]),
-  ];
+  const conversationMessages: ModelMessage[] = turn.messages ?? [...history, { role: "user" as const, content: prepared.text }];
+  const promptWith = (reference: string | null): ModelMessage[] => {
+    const system = [app.settingsPrompt.trim() ? app.settingsPrompt : "", reference ?? ""].filter(Boolean).join("\n\n");
+    return [...(system ? [{ role: "system" as const, content: system }] : []), ...conversationMessages];
+  };
+  let prompt = promptWith(null);
   const toolRounds = offered.length === 0 ? 0 : clientTools ? 1 : app.multiRoundThinking ? Math.max(1, app.maxRounds) : 1;
   const usage: TokenUsage = { promptTokens: 0, completionTokens: 0 };
   let answer = "";
   let finishReason: Extract<ChatEvent, { type: "message-end" }>["finishReason"] = "stop";
   const toolLog: Array<{ call: ToolCall; ok: boolean; content: string }> = [];
   let failure: { code: number; message: string } | undefined;
+  let modelCalls = 0;
+  let knowledge: ModelRequest["knowledge"];
+  let citations: MessageCitation[] = [];
+  let knowledgeHits: string | null = null;
+  let noHit: { text: string; handover: boolean } | undefined;
 
-  try {
+  /**
+   * One exchange with the model: rounds of answer and tool calls on `messages`. With `probe`, the
+   * first round's text is held back; when the model calls no tool in it, the exchange ends there
+   * and answers that draft unshown, so the caller decides what the turn says instead.
+   */
+  async function* converse(messages: ModelMessage[], withTools: boolean, probe = false): AsyncGenerator<ChatEvent, { toolCalled: boolean; draft: string }> {
+    prompt = messages;
+    const rounds = withTools ? toolRounds : 0;
     for (let round = 0; ; round++) {
-      const offerTools = round < toolRounds;
+      const offerTools = round < rounds;
+      const holdBack = probe && round === 0;
       const calls: ToolCall[] = [];
       let roundText = "";
       let reported = false;
+      modelCalls += 1;
       for await (const part of provider.stream({
         model: model.id,
         messages: prompt,
         temperature: app.temperature,
         language: turn.language,
+        ...(knowledge ? { knowledge } : {}),
         ...(offerTools ? { tools: offered } : {}),
         ...(turn.signal ? { signal: turn.signal } : {}),
       })) {
         if (part.type === "text-delta") {
           roundText += part.text;
+          if (holdBack) continue;
           answer += part.text;
           yield { type: "text-delta", text: part.text };
         } else if (part.type === "tool-call") {
@@ -159,6 +190,13 @@ export async function* runTurn(deps: Deps, turn: ChatTurn, prepared: Awaited<Ret
         }
       }
       if (!reported) usage.completionTokens += estimateTokens(roundText);
+      if (holdBack) {
+        if (calls.length === 0 || !offerTools) return { toolCalled: false, draft: roundText };
+        if (roundText) {
+          answer += roundText;
+          yield { type: "text-delta", text: roundText };
+        }
+      }
       if (calls.length === 0 || !offerTools) break;
       if (clientTools) {
         // The caller runs its own tools: hand the calls back and end the turn.
@@ -182,6 +220,65 @@ export async function* runTurn(deps: Deps, turn: ChatTurn, prepared: Awaited<Ret
       }
       finishReason = "stop";
     }
+    return { toolCalled: toolLog.length > 0, draft: "" };
+  }
+
+  /** Retrieval for this turn; undefined when it failed (the turn then answers as if the app had no knowledge). */
+  const findKnowledge = async (): Promise<TurnKnowledge | undefined> => {
+    const query = (turn.messages ? turn.text : prepared.text).trim();
+    if (!query) return undefined;
+    try {
+      const hits = await retrieveForTurn(deps, app, { text: query, previousText: previousUserText(conversationMessages) });
+      const sources = fitToBudget(hits, referenceBudget(app.retrievalLength, model.contextWindow, promptWith(null)));
+      knowledgeHits = knowledgeHitsRecord(sources);
+      return { hits, sources };
+    } catch (error) {
+      deps.logger.warn("knowledge retrieval failed; answering without knowledge", { app: app.code, error: String(error) });
+      return undefined;
+    }
+  };
+  /** Answers from the found sources: they join the system prompt, and are cited when the app shows citations. */
+  const answerFrom = (found: TurnKnowledge, withTools: boolean) => {
+    knowledge = knowledgeForModel(found.sources);
+    citations = citationsOf(app, found.sources);
+    return converse(promptWith(referenceSection(found.sources, turn.language)), withTools);
+  };
+  // Tools the model can actually be offered (the offline responder never calls any).
+  const toolsUsable = offered.length > 0 && !model.offline;
+
+  try {
+    if (!usesKnowledge(app)) {
+      yield* converse(prompt, true);
+    } else if (app.pluginStrategy === "plugin_first" && toolsUsable) {
+      // Plugins first: the model sees the tools alone; knowledge is consulted only when it calls none.
+      const first = yield* converse(promptWith(null), true, true);
+      if (!first.toolCalled) {
+        const found = await findKnowledge();
+        if (found && found.sources.length > 0) yield* answerFrom(found, false);
+        else if (!found || app.noHitStrategy === "default") {
+          // Free style: the draft the model already wrote is the answer.
+          answer += first.draft;
+          if (first.draft) yield { type: "text-delta", text: first.draft };
+        } else noHit = noHitReply(app, turn.language);
+      }
+    } else {
+      const found = await findKnowledge();
+      if (!found) yield* converse(prompt, true);
+      // Knowledge first answers from its hits without tools; both offers them together.
+      else if (found.sources.length > 0) yield* answerFrom(found, app.pluginStrategy === "both");
+      else if (app.noHitStrategy === "default") yield* converse(prompt, true);
+      else if (toolsUsable) {
+        // Nothing found, but a plugin may still answer: the no-hit reply stands only when the model calls none.
+        const probe = yield* converse(promptWith(null), true, true);
+        if (!probe.toolCalled) noHit = noHitReply(app, turn.language);
+      } else noHit = noHitReply(app, turn.language);
+    }
+    if (noHit) {
+      answer = noHit.text;
+      finishReason = noHit.handover ? "handover" : "stop";
+      yield { type: "text-delta", text: noHit.text };
+      if (noHit.handover) await requestHandover(deps, conversation.id);
+    }
   } catch (error) {
     if (turn.signal?.aborted || (error instanceof ModelError && error.kind === "aborted")) {
       finishReason = "stopped";
@@ -192,9 +289,21 @@ export async function* runTurn(deps: Deps, turn: ChatTurn, prepared: Awaited<Ret
     usage.completionTokens = Math.max(usage.completionTokens, estimateTokens(answer));
     if (usage.promptTokens === 0) usage.promptTokens = estimateTokens(prompt.map((message) => message.content).join("\n"));
   }
+  if (failure) citations = [];
+  // A no-hit reply the model did not write is recorded under what answered it.
+  const answeredBy = noHit && modelCalls === 0 ? (noHit.handover ? "handover" : "no-hit") : model.id;
 
   const status = failure ? "error" : finishReason === "stopped" ? "stopped" : "complete";
-  await storeMessage(deps, { conversation, role: "assistant", content: answer, status, model: model.id, id: messageId, ...(toolLog.length ? { toolCalls: toolLog } : {}) });
+  await storeMessage(deps, {
+    conversation,
+    role: "assistant",
+    content: answer,
+    status,
+    model: answeredBy,
+    id: messageId,
+    ...(toolLog.length ? { toolCalls: toolLog } : {}),
+    ...(citations.length ? { citations } : {}),
+  });
   // Charge for what was delivered: nothing when nothing came out of a failed call.
   const credits = failure && answer === "" ? 0 : creditsFor(model.id, usage);
   let balance: number | null = null;
@@ -214,17 +323,18 @@ export async function* runTurn(deps: Deps, turn: ChatTurn, prepared: Awaited<Ret
     channel: turn.channel,
     prompt: prepared.text,
     answer,
-    model: model.id,
+    model: answeredBy,
     promptTokens: usage.promptTokens,
     completionTokens: usage.completionTokens,
     credits,
     context: JSON.stringify(history),
-    knowledgeHits: null,
+    knowledgeHits,
     createdAt: deps.now().toISOString(),
   });
   if (failure) {
     yield { type: "error", code: failure.code, message: failure.message };
     return;
   }
+  for (const citation of citations) yield { type: "citation", ...citation };
   yield { type: "message-end", finishReason, usage, credits, balance };
 }

@@ -34,7 +34,7 @@ export const apps = sqliteTable(
     retrievalLength: integer("retrieval_length").notNull().default(4000),
     knowledgeBaseIds: text("knowledge_base_ids").notNull().default("[]"),
     databaseIds: text("database_ids").notNull().default("[]"),
-    retrievalMode: text("retrieval_mode", { enum: ["semantic", "hybrid"] }).notNull().default("semantic"),
+    retrievalMode: text("retrieval_mode", { enum: ["semantic", "fulltext", "hybrid"] }).notNull().default("semantic"),
     similarityThreshold: real("similarity_threshold").notNull().default(0.75),
     semanticCount: integer("semantic_count").notNull().default(3),
     fullTextCount: integer("full_text_count").notNull().default(1),

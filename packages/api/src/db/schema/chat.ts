@@ -21,6 +21,11 @@ export const conversations = sqliteTable(
     title: text("title"),
     /** Messages before this time are no longer context (spec: delete context). */
     contextClearedAt: text("context_cleared_at"),
+    /**
+     * When the app asked for a person to take over (no-hit strategy "manual"); null while the AI
+     * answers. The inbox of chat management picks these conversations up.
+     */
+    handoverRequestedAt: text("handover_requested_at"),
     createdAt: createdAt(),
     updatedAt: text("updated_at").notNull(),
   },
@@ -40,6 +45,8 @@ export const messages = sqliteTable(
     content: text("content").notNull(),
     /** JSON: tool calls the assistant made, or the call a tool message answers. */
     toolCalls: text("tool_calls"),
+    /** JSON: the sources an answer cites (index, source, content excerpt, score), shown under it. */
+    citations: text("citations"),
     status: text("status", { enum: ["complete", "stopped", "error"] }).notNull().default("complete"),
     model: text("model"),
     createdAt: createdAt(),

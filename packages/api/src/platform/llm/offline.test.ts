@@ -65,6 +65,13 @@ describe("offline responder", () => {
     expect(text).toContain("未使用语言模型");
   });
 
+  it("answers a Q&A hit with its answer as it stands, and cites a document hit by its number", () => {
+    const qa = { content: "Q: Opening hours?\nA: 9:00-18:00 on weekdays.", source: "faq", score: 2, index: 1, answer: "9:00-18:00 on weekdays." };
+    const document = { content: "Parking is free on weekends.", source: "parking", score: 1, index: 2 };
+    expect(composeOfflineAnswer({ knowledge: [document, qa] })).toBe("9:00-18:00 on weekdays.");
+    expect(composeOfflineAnswer({ knowledge: [{ ...document, score: 3 }, qa] }).startsWith('Here is what I found in "parking" [2]:')).toBe(true);
+  });
+
   it("splits into word-sized deltas that add up to the whole text", () => {
     const text = "Hello, world!  Two spaces.\n\n> quoted 中文，字 OK";
     const deltas = wordDeltas(text);

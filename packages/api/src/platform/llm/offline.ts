@@ -12,7 +12,7 @@ const QUOTE_LIMIT = 600;
 
 const texts = {
   en: {
-    intro: (source?: string) => (source ? `Here is what I found in "${source}":` : "Here is what I found in the knowledge base:"),
+    intro: (source?: string, cite = "") => (source ? `Here is what I found in "${source}"${cite}:` : `Here is what I found in the knowledge base${cite}:`),
     also: (sources: string[]) => `Related sources: ${sources.map((source) => `"${source}"`).join(", ")}.`,
     note: "(Answered from the knowledge base without a language model.)",
     noModel:
@@ -20,7 +20,7 @@ const texts = {
       "The owner can add one in the console under Settings → Model providers, or start the server with OPENAI_API_KEY (or ANTHROPIC_API_KEY, GEMINI_API_KEY, or an OpenAI-compatible base URL) set.",
   },
   "zh-CN": {
-    intro: (source?: string) => (source ? `在《${source}》中找到以下内容：` : "在知识库中找到以下内容："),
+    intro: (source?: string, cite = "") => (source ? `在《${source}》${cite}中找到以下内容：` : `在知识库${cite}中找到以下内容：`),
     also: (sources: string[]) => `相关来源：${sources.map((source) => `《${source}》`).join("、")}。`,
     note: "（此回答直接来自知识库，未使用语言模型。）",
     noModel:
@@ -40,8 +40,10 @@ function quote(content: string): string {
 
 /**
  * Composes the offline answer: with knowledge hits, the best one (highest score, else first)
- * quoted and its source named, then the other hits' sources; without, a plain statement in the
- * request's language that no model is configured and how to configure one.
+ * answers. A Q&A pair answers with its answer text as it stands; any other hit is quoted (an
+ * extract of at most 600 characters) with its source named and cited as [index] when it has
+ * one, then the other hits' sources. Without hits, a plain statement in the request's language
+ * that no model is configured and how to configure one.
  */
 export function composeOfflineAnswer(request: Pick<ModelRequest, "knowledge" | "language">): string {
   const language = request.language === "zh-CN" ? "zh-CN" : "en";
@@ -53,8 +55,9 @@ export function composeOfflineAnswer(request: Pick<ModelRequest, "knowledge" | "
     .sort((a, b) => (b.hit.score ?? Number.NEGATIVE_INFINITY) - (a.hit.score ?? Number.NEGATIVE_INFINITY) || a.index - b.index)
     .map(({ hit }) => hit);
   const best = ranked[0]!;
+  if (best.answer !== undefined && best.answer.trim() !== "") return best.answer.trim();
   const others = [...new Set(ranked.slice(1).map((hit) => hit.source).filter((source): source is string => !!source && source !== best.source))];
-  const parts = [text.intro(best.source), quote(best.content)];
+  const parts = [text.intro(best.source, best.index !== undefined ? ` [${best.index}]` : ""), quote(best.content)];
   if (others.length > 0) parts.push(text.also(others));
   parts.push(text.note);
   return parts.join("\n\n");

@@ -52,7 +52,15 @@ export interface ModelRequest {
    * Knowledge hits retrieved for this turn, best first. Vendor providers ignore it (the engine
    * puts knowledge into the prompt); the offline responder answers from it.
    */
-  knowledge?: Array<{ content: string; source?: string; score?: number }>;
+  knowledge?: Array<{
+    content: string;
+    source?: string;
+    score?: number;
+    /** The hit's number in the prompt's references, cited as [index]. */
+    index?: number;
+    /** The answer of a Q&A pair: the offline responder gives it as the answer itself. */
+    answer?: string;
+  }>;
   /** The reader's language; the offline responder answers in it. Defaults to `en`. */
   language?: "en" | "zh-CN";
 }
