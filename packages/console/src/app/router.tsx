@@ -26,6 +26,17 @@ const AppChatPage = lazyNamed(() => import('../features/chat/app-chat-page'), 'A
 const PluginsPage = lazyNamed(() => import('../features/plugins/plugins-page'), 'PluginsPage');
 const PluginEditorPage = lazyNamed(() => import('../features/plugins/plugin-editor-page'), 'PluginEditorPage');
 const IntegrationsPage = lazyNamed(() => import('../features/integrations/integrations-page'), 'IntegrationsPage');
+const KnowledgeListPage = lazyNamed(() => import('../features/knowledge/knowledge-list-page'), 'KnowledgeListPage');
+const KnowledgeManageLayout = lazyNamed(() => import('../features/knowledge/knowledge-manage-layout'), 'KnowledgeManageLayout');
+const KnowledgeManageIndex = lazyNamed(() => import('../features/knowledge/knowledge-manage-layout'), 'KnowledgeManageIndex');
+const KNOWLEDGE_SCREENS = {
+  baseAll: lazyNamed(() => import('../features/knowledge/base-overview-page'), 'BaseOverviewPage'),
+  baseFile: lazyNamed(() => import('../features/knowledge/base-files-page'), 'BaseFilesPage'),
+  importFile: lazyNamed(() => import('../features/knowledge/import-file-page'), 'ImportFilePage'),
+  retrievalFile: lazyNamed(() => import('../features/knowledge/retrieval-test-page'), 'RetrievalTestPage'),
+  baseSetting: lazyNamed(() => import('../features/knowledge/base-settings-page'), 'BaseSettingsPage'),
+  mediaResource: lazyNamed(() => import('../features/knowledge/media-resource-page'), 'MediaResourcePage'),
+} satisfies Record<(typeof KNOWLEDGE_CHILDREN)[number], ComponentType>;
 const ComingSoonPage = lazy(async () => ({ default: (await import('../features/placeholders/coming-soon-page')).ComingSoonPage }));
 const SectionLayout = lazy(async () => ({ default: (await import('../features/placeholders/section-layout')).SectionLayout }));
 
@@ -104,13 +115,16 @@ export const routes: RouteObject[] = [
           {
             path: 'knowledge',
             children: [
-              { index: true, element: screen('knowledge') },
+              { index: true, element: <KnowledgeListPage /> },
               {
                 path: 'knowledgeManage',
-                element: <SectionLayout screen="knowledge" base={PATHS.knowledgeManage} tabs={KNOWLEDGE_CHILDREN} data-testid="knowledge-manage" />,
+                element: <KnowledgeManageLayout />,
                 children: [
-                  { index: true, element: redirect(`${PATHS.knowledgeManage}/${KNOWLEDGE_CHILDREN[0]}`) },
-                  ...KNOWLEDGE_CHILDREN.map((child) => ({ path: child, element: screen(child, { header: false }) })),
+                  { index: true, element: <KnowledgeManageIndex /> },
+                  ...KNOWLEDGE_CHILDREN.map((child) => {
+                    const Screen = KNOWLEDGE_SCREENS[child];
+                    return { path: child, element: <Screen /> };
+                  }),
                 ],
               },
             ],

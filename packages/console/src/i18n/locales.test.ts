@@ -2,6 +2,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import knowledgeEn from '../features/knowledge/i18n/en.json';
+import knowledgeZhCN from '../features/knowledge/i18n/zh-CN.json';
 import en from './en.json';
 import zhCN from './zh-CN.json';
 
@@ -33,9 +35,10 @@ function sourceFiles(directory: string): string[] {
   });
 }
 
-const english = flatten(en as Tree);
-const chinese = flatten(zhCN as Tree);
-const namespaces = new Set(Object.keys(en));
+// Feature locale files are merged under their own top-level key, as i18n/index.ts does.
+const english = flatten({ ...en, knowledge: knowledgeEn } as Tree);
+const chinese = flatten({ ...zhCN, knowledge: knowledgeZhCN } as Tree);
+const namespaces = new Set([...Object.keys(en), 'knowledge']);
 
 /**
  * Keys the code refers to: arguments of t('…') and i18n.t('…'), `…Key: '…'` fields, and

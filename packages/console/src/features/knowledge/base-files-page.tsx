@@ -1,0 +1,245 @@
+import { DeleteOutlined, DownloadOutlined, EditOutlined, EyeOutlined, FileAddOutlined, ReloadOutlined, UnorderedListOutlined } from '@ant-design/icons';
+import { Button, Flex, Form, Input, Modal, Popconfirm, Table, Tag, Tooltip, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { useCallback, useEffect, useRef, useState, type HTMLAttributes } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useSearchParams } from 'react-router';
+import { feedback } from '../../app/feedback';
+import { formatDateTime } from '../../app/format';
+import { EmptyState } from '../../components/empty-state';
+import { i18n } from '../../i18n';
+import { FileStatusTag } from './file-status-tag';
+import { knowledgeEndpoints, type KnowledgeFile } from './knowledge-endpoints';
+import { managePath, useKnowledgeBase } from './knowledge-manage-layout';
+import { checkFileName, hasActiveFiles, KNOWLEDGE_LIMITS } from './knowledge-rules';
+import { SegmentsDrawer } from './segments-drawer';
+
+/** How often the list is read again while a file is processing. */
+export const FILES_POLL_MS = 2000;
+
+/**
+ * knowledgeManage/baseFile: the knowledge base's files with type, size, segments, tokens,
+ * status and update time. Refreshed by hand (spec §4), and lightly polled while a file is
+ * processing; rename, delete, open segments, continue a pending import.
+ */
+export function BaseFilesPage() {
+  const { t, i18n: { language } } = useTranslation();
+  const navigate = useNavigate();
+  const [params, setParams] = useSearchParams();
+  const { base, reload: reloadBase } = useKnowledgeBase();
+  const [files, setFiles] = useState<KnowledgeFile[]>([]);
+  const [loading, setLoading] = useState(true);
+  const [loadFailed, setLoadFailed] = useState(false);
+  const [renaming, setRenaming] = useState<KnowledgeFile>();
+  const openFileId = params.get('file') ?? undefined;
+  const openFile = files.find((file) => file.id === openFileId);
+  const wasActive = useRef(false);
+
+  const load = useCallback(async (quiet = false) => {
+    if (!quiet) setLoading(true);
+    const result = await knowledgeEndpoints.files(base.id, quiet ? { silent: true } : {});
+    if (!result.ok && result.error.kind === 'aborted') return;
+    if (result.ok) setFiles(result.data);
+    if (!quiet) setLoadFailed(!result.ok);
+    setLoading(false);
+  }, [base.id]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  // Light polling while something is processing; the totals of the base move when it ends.
+  const active = hasActiveFiles(files);
+  useEffect(() => {
+    if (!active) {
+      if (wasActive.current) void reloadBase();
+      wasActive.current = false;
+      return undefined;
+    }
+    wasActive.current = true;
+    const timer = setTimeout(() => void load(true), FILES_POLL_MS);
+    return () => clearTimeout(timer);
+  }, [active, files, load, reloadBase]);
+
+  const setOpenFile = (fileId?: string) => {
+    const next = new URLSearchParams(params);
+    if (fileId) next.set('file', fileId);
+    else next.delete('file');
+    setParams(next, { replace: true });
+  };
+
+  const remove = async (file: KnowledgeFile) => {
+    const result = await knowledgeEndpoints.removeFile(file.id);
+    if (!result.ok) return;
+    setFiles((current) => current.filter((item) => item.id !== file.id));
+    feedback.success(t('knowledge.files.deleted', { name: file.name }));
+    void reloadBase();
+  };
+
+  const columns: ColumnsType<KnowledgeFile> = [
+    {
+      key: 'name',
+      title: t('knowledge.files.columns.name'),
+      render: (_, file) => (
+        <Flex vertical gap={2}>
+          {file.status === 'effective' || file.status === 'processing' ? (
+            <Typography.Link onClick={() => setOpenFile(file.id)} data-testid="file-name">{file.name}</Typography.Link>
+          ) : (
+            <Typography.Text data-testid="file-name">{file.name}</Typography.Text>
+          )}
+          {file.source && file.source !== file.name ? <Typography.Text type="secondary" className="pl-kb-muted" ellipsis={{ tooltip: file.source }}>{file.source}</Typography.Text> : null}
+        </Flex>
+      ),
+    },
+    { key: 'type', title: t('knowledge.files.columns.type'), width: 110, render: (_, file) => <Tag>{t(`knowledge.fileTypes.${file.type}`)}</Tag> },
+    { key: 'size', title: t('knowledge.files.columns.size'), width: 100, align: 'right', render: (_, file) => file.sizeKb.toLocaleString(language) },
+    { key: 'segments', title: t('knowledge.files.columns.segments'), width: 100, align: 'right', render: (_, file) => <span data-testid="file-segments">{file.chunkCount.toLocaleString(language)}</span> },
+    { key: 'tokens', title: t('knowledge.files.columns.tokens'), width: 100, align: 'right', render: (_, file) => file.tokenCount.toLocaleString(language) },
+    {
+      key: 'status',
+      title: t('knowledge.files.columns.status'),
+      width: 190,
+      render: (_, file) => <FileStatusTag status={file.status} progress={file.progress} failureReason={file.failureReason} data-testid="file-status" />,
+    },
+    { key: 'updated', title: t('knowledge.files.columns.updated'), width: 170, render: (_, file) => formatDateTime(file.updatedAt, language) },
+    {
+      key: 'actions',
+      title: t('knowledge.files.columns.actions'),
+      width: 290,
+      render: (_, file) => (
+        <Flex gap={0} wrap>
+          {file.status === 'pending' ? (
+            <Tooltip title={t('knowledge.files.continueHint')}>
+              <Button type="link" size="small" icon={<EyeOutlined />} onClick={() => navigate(managePath('importFile', base.id, { file: file.id }))} data-testid="file-continue">
+                {t('knowledge.files.continue')}
+              </Button>
+            </Tooltip>
+          ) : (
+            <Button type="link" size="small" icon={<UnorderedListOutlined />} disabled={file.status === 'failed'} onClick={() => setOpenFile(file.id)} data-testid="file-segments-open">
+              {t('knowledge.files.segments')}
+            </Button>
+          )}
+          <Button type="link" size="small" icon={<EditOutlined />} onClick={() => setRenaming(file)} data-testid="file-rename">{t('knowledge.files.rename')}</Button>
+          <Tooltip title={t('knowledge.files.exportUnavailable')}>
+            <Button type="link" size="small" icon={<DownloadOutlined />} disabled aria-label={t('knowledge.files.export')} data-testid="file-export" />
+          </Tooltip>
+          <Popconfirm
+            title={t('knowledge.files.deleteTitle')}
+            description={t('knowledge.files.deleteDescription', { name: file.name })}
+            okText={t('common.delete')}
+            cancelText={t('common.cancel')}
+            okButtonProps={{ danger: true, 'data-testid': 'file-delete-confirm' }}
+            onConfirm={() => remove(file)}
+          >
+            <Button type="link" size="small" danger icon={<DeleteOutlined />} aria-label={t('common.delete')} data-testid="file-delete" />
+          </Popconfirm>
+        </Flex>
+      ),
+    },
+  ];
+
+  const importButton = (
+    <Button type="primary" icon={<FileAddOutlined />} onClick={() => navigate(managePath('importFile', base.id))} data-testid="files-import">
+      {t('knowledge.files.import')}
+    </Button>
+  );
+
+  return (
+    <div className="pl-card pl-kb-panel" data-testid="knowledge-files">
+      <Flex justify="space-between" align="center" gap={12} wrap className="pl-kb-panel__head">
+        <div>
+          <Typography.Title level={5} className="pl-kb-panel__title">{t('knowledge.files.title')}</Typography.Title>
+          <Typography.Text type="secondary">{active ? t('knowledge.files.polling') : t('knowledge.files.hint')}</Typography.Text>
+        </div>
+        <Flex gap={8}>
+          <Button icon={<ReloadOutlined />} loading={loading && files.length > 0} onClick={() => void load()} data-testid="files-refresh">{t('common.refresh')}</Button>
+          {importButton}
+        </Flex>
+      </Flex>
+      {loadFailed && files.length === 0 ? (
+        <EmptyState compact title={t('knowledge.files.loadFailed')} action={<Button onClick={() => void load()}>{t('common.retry')}</Button>} data-testid="files-load-failed" />
+      ) : !loading && files.length === 0 ? (
+        <EmptyState compact title={t('knowledge.files.emptyTitle')} description={t('knowledge.files.emptyDescription')} action={importButton} data-testid="files-empty" />
+      ) : (
+        <Table<KnowledgeFile>
+          rowKey="id"
+          size="middle"
+          loading={loading && files.length === 0}
+          columns={columns}
+          dataSource={files}
+          pagination={files.length > 20 ? { pageSize: 20, showSizeChanger: false } : false}
+          scroll={{ x: 1200 }}
+          onRow={(file) => ({ 'data-testid': `file-row-${file.name}` } as HTMLAttributes<HTMLTableRowElement>)}
+          data-testid="files-table"
+        />
+      )}
+      <SegmentsDrawer file={openFile} onClose={() => setOpenFile()} onChanged={() => void load(true)} />
+      <RenameFileModal
+        file={renaming}
+        onClose={() => setRenaming(undefined)}
+        onRenamed={(file) => {
+          setRenaming(undefined);
+          setFiles((current) => current.map((item) => (item.id === file.id ? file : item)));
+          feedback.success(t('knowledge.files.renamed', { name: file.name }));
+        }}
+      />
+    </div>
+  );
+}
+
+function RenameFileModal({ file, onClose, onRenamed }: { file?: KnowledgeFile; onClose: () => void; onRenamed: (file: KnowledgeFile) => void }) {
+  const { t } = useTranslation();
+  const [form] = Form.useForm<{ name: string }>();
+  const [saving, setSaving] = useState(false);
+
+  useEffect(() => {
+    if (file) form.setFieldsValue({ name: file.name });
+  }, [file, form]);
+
+  const submit = async () => {
+    if (!file) return;
+    let name: string;
+    try {
+      name = (await form.validateFields()).name.trim();
+    } catch {
+      return;
+    }
+    setSaving(true);
+    try {
+      const result = await knowledgeEndpoints.renameFile(file.id, name);
+      if (result.ok) onRenamed(result.data);
+      else if (result.error.kind === 'http') form.setFields([{ name: 'name', errors: [result.error.message] }]);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Modal
+      open={Boolean(file)}
+      title={t('knowledge.files.renameTitle')}
+      okText={t('common.save')}
+      cancelText={t('common.cancel')}
+      confirmLoading={saving}
+      onOk={() => void submit()}
+      onCancel={onClose}
+      okButtonProps={{ 'data-testid': 'file-rename-save' }}
+      forceRender
+    >
+      <Form form={form} layout="vertical" onFinish={() => void submit()}>
+        <Form.Item
+          name="name"
+          label={t('knowledge.files.nameLabel')}
+          extra={t('knowledge.rules.fileNameHelp', { max: KNOWLEDGE_LIMITS.fileNameMax })}
+          rules={[{ validator: async (_rule, value: string) => {
+            const key = checkFileName(value);
+            if (key) throw new Error(i18n.t(key, { max: KNOWLEDGE_LIMITS.fileNameMax }));
+          } }]}
+        >
+          <Input maxLength={KNOWLEDGE_LIMITS.fileNameMax} data-testid="file-rename-input" />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}
+

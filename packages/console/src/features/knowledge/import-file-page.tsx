@@ -1,0 +1,335 @@
+import { ArrowLeftOutlined, CheckOutlined, CloudUploadOutlined, DeleteOutlined, FileTextOutlined, InboxOutlined } from '@ant-design/icons';
+import { Alert, Button, Descriptions, Flex, Form, Input, List, Result, Skeleton, Steps, Tag, Typography, Upload } from 'antd';
+import { useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useSearchParams } from 'react-router';
+import { feedback } from '../../app/feedback';
+import { i18n } from '../../i18n';
+import { ImportTypePicker, type ImportType } from './import-type-picker';
+import { knowledgeEndpoints, type KnowledgeFile, type KnowledgeFilePreview } from './knowledge-endpoints';
+import { managePath, useKnowledgeBase } from './knowledge-manage-layout';
+import { checkDocument, checkFileName, DOCUMENT_EXTENSIONS, KNOWLEDGE_LIMITS, suggestFileName } from './knowledge-rules';
+
+/** The import steps of spec §4, in order. */
+export const IMPORT_STEPS = ['type', 'upload', 'preview', 'confirm'] as const;
+type Step = (typeof IMPORT_STEPS)[number];
+
+/** Import types the server takes now. */
+const AVAILABLE_TYPES: readonly ImportType[] = ['document'];
+
+const ACCEPT = DOCUMENT_EXTENSIONS.map((extension) => `.${extension}`).join(',');
+
+/**
+ * knowledgeManage/importFile: select type → upload → preview (first 50 segments, totals) →
+ * confirm; confirming starts processing and lands on the file list. `&file=kf_…` resumes a
+ * pending upload at its preview.
+ */
+export function ImportFilePage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [params, setParams] = useSearchParams();
+  const { base } = useKnowledgeBase();
+  const resumeId = params.get('file') ?? undefined;
+  const [step, setStep] = useState<Step>(resumeId ? 'preview' : 'type');
+  const [type, setType] = useState<ImportType>('document');
+  const [uploaded, setUploaded] = useState<KnowledgeFile | { id: string; name?: string }>();
+  const [confirming, setConfirming] = useState(false);
+
+  useEffect(() => {
+    if (resumeId) {
+      setUploaded({ id: resumeId });
+      setStep('preview');
+    }
+  }, [resumeId]);
+
+  const restart = () => {
+    setUploaded(undefined);
+    setStep('upload');
+    if (resumeId) {
+      const next = new URLSearchParams(params);
+      next.delete('file');
+      setParams(next, { replace: true });
+    }
+  };
+
+  const cancelImport = async () => {
+    if (!uploaded) return;
+    const result = await knowledgeEndpoints.removeFile(uploaded.id);
+    if (!result.ok) return;
+    feedback.success(t('knowledge.import.cancelled'));
+    restart();
+  };
+
+  const confirm = async () => {
+    if (!uploaded) return;
+    setConfirming(true);
+    try {
+      const result = await knowledgeEndpoints.confirm(uploaded.id);
+      if (!result.ok) return;
+      feedback.success(t('knowledge.import.confirmed', { name: result.data.name }));
+      navigate(managePath('baseFile', base.id));
+    } finally {
+      setConfirming(false);
+    }
+  };
+
+  const current = IMPORT_STEPS.indexOf(step);
+  return (
+    <div className="pl-card pl-kb-panel" data-testid="knowledge-import">
+      <Steps
+        className="pl-kb-steps"
+        current={current}
+        size="small"
+        items={IMPORT_STEPS.map((key) => ({ title: <span data-testid={`import-step-${key}`}>{t(`knowledge.import.steps.${key}`)}</span> }))}
+        data-testid="import-steps"
+      />
+      {step === 'type' ? (
+        <div data-testid="import-type-step">
+          <Typography.Paragraph type="secondary">{t('knowledge.import.typeHint')}</Typography.Paragraph>
+          <ImportTypePicker value={type} onChange={setType} available={AVAILABLE_TYPES} />
+          <Flex justify="flex-end" className="pl-kb-actions">
+            <Button type="primary" onClick={() => setStep('upload')} disabled={!AVAILABLE_TYPES.includes(type)} data-testid="import-next">
+              {t('knowledge.import.next')}
+            </Button>
+          </Flex>
+        </div>
+      ) : null}
+      {step === 'upload' ? (
+        <DocumentUploadStep
+          knowledgeBaseId={base.id}
+          onBack={() => setStep('type')}
+          onUploaded={(file) => {
+            setUploaded(file);
+            setStep('preview');
+          }}
+          onShowFiles={() => navigate(managePath('baseFile', base.id))}
+        />
+      ) : null}
+      {step === 'preview' && uploaded ? (
+        <PreviewStep fileId={uploaded.id} onCancel={() => void cancelImport()} onNext={() => setStep('confirm')} onUnavailable={restart} />
+      ) : null}
+      {step === 'confirm' && uploaded ? (
+        <ConfirmStep
+          fileName={uploaded.name}
+          chunkTokens={base.chunkTokens}
+          chunkOverlap={base.chunkOverlap}
+          confirming={confirming}
+          onBack={() => setStep('preview')}
+          onConfirm={() => void confirm()}
+        />
+      ) : null}
+    </div>
+  );
+}
+
+function DocumentUploadStep({ knowledgeBaseId, onBack, onUploaded, onShowFiles }: {
+  knowledgeBaseId: string;
+  onBack: () => void;
+  onUploaded: (file: KnowledgeFile) => void;
+  onShowFiles: () => void;
+}) {
+  const { t } = useTranslation();
+  const [form] = Form.useForm<{ name: string }>();
+  const [picked, setPicked] = useState<File>();
+  const [pickError, setPickError] = useState<string>();
+  const [serverError, setServerError] = useState<string>();
+  const [failed, setFailed] = useState<KnowledgeFile>();
+  const [uploading, setUploading] = useState(false);
+
+  const pick = (file: File) => {
+    setServerError(undefined);
+    setFailed(undefined);
+    const broken = checkDocument(file);
+    if (broken) {
+      setPicked(undefined);
+      setPickError(t(broken, { types: DOCUMENT_EXTENSIONS.join(', '), megabytes: KNOWLEDGE_LIMITS.documentMaxBytes / 1024 / 1024, name: file.name }));
+      return;
+    }
+    setPickError(undefined);
+    setPicked(file);
+    form.setFieldsValue({ name: suggestFileName(file.name) });
+    void form.validateFields().catch(() => undefined);
+  };
+
+  const upload = async () => {
+    if (!picked) {
+      setPickError(t('knowledge.rules.fileRequired'));
+      return;
+    }
+    let name: string;
+    try {
+      name = (await form.validateFields()).name.trim();
+    } catch {
+      return;
+    }
+    setUploading(true);
+    setServerError(undefined);
+    setFailed(undefined);
+    try {
+      const result = await knowledgeEndpoints.uploadDocument(knowledgeBaseId, picked, picked.name, name);
+      if (!result.ok) {
+        if (result.error.kind === 'http') {
+          // The server's message, verbatim: it names the broken rule in the interface language.
+          setServerError(result.error.message);
+          if (result.error.field === 'name') form.setFields([{ name: 'name', errors: [result.error.message] }]);
+        }
+        return;
+      }
+      if (result.data.status === 'failed') setFailed(result.data);
+      else onUploaded(result.data);
+    } finally {
+      setUploading(false);
+    }
+  };
+
+  return (
+    <div data-testid="import-upload-step">
+      <Upload.Dragger
+        accept={ACCEPT}
+        multiple={false}
+        showUploadList={false}
+        beforeUpload={(file) => {
+          pick(file);
+          return Upload.LIST_IGNORE;
+        }}
+        data-testid="import-dragger"
+      >
+        <p className="ant-upload-drag-icon"><InboxOutlined /></p>
+        <p className="ant-upload-text">{t('knowledge.import.dragger')}</p>
+        <p className="ant-upload-hint">{t('knowledge.import.draggerHint', { types: DOCUMENT_EXTENSIONS.join(', '), megabytes: KNOWLEDGE_LIMITS.documentMaxBytes / 1024 / 1024 })}</p>
+      </Upload.Dragger>
+      {pickError ? <Alert type="error" showIcon className="pl-kb-alert" title={pickError} data-testid="import-pick-error" /> : null}
+      {picked ? (
+        <Flex align="center" gap={8} className="pl-kb-picked" data-testid="import-picked">
+          <FileTextOutlined />
+          <Typography.Text strong>{picked.name}</Typography.Text>
+          <Typography.Text type="secondary">{t('knowledge.import.sizeKb', { size: Math.max(1, Math.ceil(picked.size / 1024)).toLocaleString(i18n.language) })}</Typography.Text>
+        </Flex>
+      ) : null}
+      <Form form={form} layout="vertical" className="pl-kb-upload-form" onFinish={() => void upload()}>
+        <Form.Item
+          name="name"
+          label={t('knowledge.import.nameLabel')}
+          extra={t('knowledge.rules.fileNameHelp', { max: KNOWLEDGE_LIMITS.fileNameMax })}
+          rules={[{ validator: async (_rule, value: string) => {
+            const key = checkFileName(value);
+            if (key) throw new Error(i18n.t(key, { max: KNOWLEDGE_LIMITS.fileNameMax }));
+          } }]}
+        >
+          <Input maxLength={KNOWLEDGE_LIMITS.fileNameMax} placeholder={t('knowledge.import.namePlaceholder')} data-testid="import-name" />
+        </Form.Item>
+      </Form>
+      {serverError ? <Alert type="error" showIcon className="pl-kb-alert" title={serverError} data-testid="import-server-error" /> : null}
+      {failed ? (
+        <Alert
+          type="error"
+          showIcon
+          className="pl-kb-alert"
+          title={t('knowledge.import.failedTitle', { name: failed.name })}
+          description={failed.failureReason ?? undefined}
+          action={<Button size="small" onClick={onShowFiles}>{t('knowledge.import.showFiles')}</Button>}
+          data-testid="import-failed"
+        />
+      ) : null}
+      <Flex justify="space-between" className="pl-kb-actions">
+        <Button icon={<ArrowLeftOutlined />} onClick={onBack} data-testid="import-back">{t('knowledge.import.back')}</Button>
+        <Button type="primary" icon={<CloudUploadOutlined />} loading={uploading} onClick={() => void upload()} data-testid="import-upload">
+          {t('knowledge.import.upload')}
+        </Button>
+      </Flex>
+    </div>
+  );
+}
+
+function PreviewStep({ fileId, onCancel, onNext, onUnavailable }: { fileId: string; onCancel: () => void; onNext: () => void; onUnavailable: () => void }) {
+  const { t, i18n: { language } } = useTranslation();
+  const [preview, setPreview] = useState<KnowledgeFilePreview>();
+  const [error, setError] = useState<string>();
+
+  const load = useCallback(async () => {
+    setError(undefined);
+    const result = await knowledgeEndpoints.preview(fileId, { silent: true });
+    if (result.ok) setPreview(result.data);
+    else if (result.error.kind === 'http') setError(result.error.message);
+  }, [fileId]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  if (error) {
+    return (
+      <Result
+        status="warning"
+        title={t('knowledge.import.previewUnavailable')}
+        subTitle={error}
+        extra={<Button type="primary" onClick={onUnavailable} data-testid="import-restart">{t('knowledge.import.chooseAnother')}</Button>}
+        data-testid="import-preview-error"
+      />
+    );
+  }
+  if (!preview) return <Skeleton active paragraph={{ rows: 8 }} />;
+
+  const shown = preview.segments.length;
+  return (
+    <div data-testid="import-preview-step">
+      <Descriptions
+        size="small"
+        column={{ xs: 1, sm: 3 }}
+        className="pl-kb-descriptions"
+        items={[
+          { key: 'type', label: t('knowledge.import.previewType'), children: <Tag>{t(`knowledge.fileTypes.${preview.type}`)}</Tag> },
+          { key: 'segments', label: t('knowledge.import.previewSegments'), children: <span data-testid="preview-total">{preview.totalSegments.toLocaleString(language)}</span> },
+          { key: 'tokens', label: t('knowledge.import.previewTokens'), children: <span data-testid="preview-tokens">{preview.tokenCount.toLocaleString(language)}</span> },
+        ]}
+      />
+      <Typography.Paragraph type="secondary" data-testid="preview-shown">
+        {t(preview.type === 'table' || preview.type === 'qa' ? 'knowledge.import.previewShownRows' : 'knowledge.import.previewShown', { shown, total: preview.totalSegments })}
+      </Typography.Paragraph>
+      <List
+        className="pl-kb-preview"
+        dataSource={preview.segments}
+        data-testid="preview-segments"
+        renderItem={(segment) => (
+          <List.Item className="pl-kb-segment" data-testid="preview-segment">
+            <div className="pl-kb-segment__body">
+              <Flex gap={6} align="center">
+                <Tag>#{segment.ordinal + 1}</Tag>
+                <Typography.Text type="secondary">{t('knowledge.segments.tokens', { count: segment.tokens })}</Typography.Text>
+              </Flex>
+              <Typography.Paragraph className="pl-kb-segment__content" ellipsis={{ rows: 4, expandable: 'collapsible' }}>{segment.content}</Typography.Paragraph>
+            </div>
+          </List.Item>
+        )}
+      />
+      <Flex justify="space-between" className="pl-kb-actions">
+        <Button danger icon={<DeleteOutlined />} onClick={onCancel} data-testid="import-cancel">{t('knowledge.import.cancel')}</Button>
+        <Button type="primary" onClick={onNext} data-testid="import-next">{t('knowledge.import.next')}</Button>
+      </Flex>
+    </div>
+  );
+}
+
+function ConfirmStep({ fileName, chunkTokens, chunkOverlap, confirming, onBack, onConfirm }: {
+  fileName?: string;
+  chunkTokens: number;
+  chunkOverlap: number;
+  confirming: boolean;
+  onBack: () => void;
+  onConfirm: () => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <div data-testid="import-confirm-step">
+      <Result
+        icon={<CheckOutlined className="pl-kb-confirm-icon" />}
+        title={fileName ? t('knowledge.import.confirmTitleNamed', { name: fileName }) : t('knowledge.import.confirmTitle')}
+        subTitle={t('knowledge.import.confirmDescription', { chunkTokens, chunkOverlap })}
+      />
+      <Flex justify="space-between" className="pl-kb-actions">
+        <Button icon={<ArrowLeftOutlined />} onClick={onBack} data-testid="import-back">{t('knowledge.import.back')}</Button>
+        <Button type="primary" loading={confirming} onClick={onConfirm} data-testid="import-confirm">{t('knowledge.import.confirm')}</Button>
+      </Flex>
+    </div>
+  );
+}

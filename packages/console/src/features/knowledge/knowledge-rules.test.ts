@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import {
+  checkChunkOverlap, checkChunkTokens, checkDocument, checkFileName, extensionOf, filterByName, hasActiveFiles, isLexicalModel,
+  similarityHint, stemOf, suggestFileName,
+} from './knowledge-rules';
+
+describe('file name rule (spec §5)', () => {
+  it('accepts letters, digits, _ and - up to 50 characters', () => {
+    expect(checkFileName('returns-policy_2026')).toBeUndefined();
+    expect(checkFileName('a'.repeat(50))).toBeUndefined();
+  });
+  it('names what is wrong', () => {
+    expect(checkFileName('')).toBe('knowledge.rules.fileNameRequired');
+    expect(checkFileName('   ')).toBe('knowledge.rules.fileNameRequired');
+    expect(checkFileName('a'.repeat(51))).toBe('knowledge.rules.fileNameTooLong');
+    expect(checkFileName('returns policy')).toBe('knowledge.rules.fileNameCharacters');
+    expect(checkFileName('退货政策')).toBe('knowledge.rules.fileNameCharacters');
+    expect(checkFileName('policy.md')).toBe('knowledge.rules.fileNameCharacters');
+  });
+  it('suggests a valid name from any upload', () => {
+    expect(suggestFileName('Returns policy (v2).md')).toBe('Returns_policy_v2');
+    expect(suggestFileName('café-menu.pdf')).toBe('cafe-menu');
+    expect(suggestFileName('退货政策.docx')).toBe('');
+    expect(checkFileName(suggestFileName(`${'x'.repeat(80)}.txt`))).toBeUndefined();
+  });
+  it('splits extensions', () => {
+    expect(extensionOf('a.b.PDF')).toBe('pdf');
+    expect(extensionOf('.md')).toBe('');
+    expect(stemOf('a.b.PDF')).toBe('a.b');
+    expect(stemOf('README')).toBe('README');
+  });
+});
+
+describe('document checks mirror the server', () => {
+  it('accepts txt, md, pdf and docx up to 10 MB', () => {
+    for (const name of ['a.txt', 'a.md', 'a.PDF', 'a.docx']) expect(checkDocument({ name, size: 10 })).toBeUndefined();
+    expect(checkDocument({ name: 'a.md', size: 10 * 1024 * 1024 })).toBeUndefined();
+  });
+  it('refuses other types, empty files and larger ones', () => {
+    expect(checkDocument({ name: 'a.csv', size: 10 })).toBe('knowledge.rules.documentType');
+    expect(checkDocument({ name: 'md', size: 10 })).toBe('knowledge.rules.documentType');
+    expect(checkDocument({ name: 'a.md', size: 0 })).toBe('knowledge.rules.fileEmpty');
+    expect(checkDocument({ name: 'a.md', size: 10 * 1024 * 1024 + 1 })).toBe('knowledge.rules.fileTooLarge');
+  });
+});
+
+describe('chunking', () => {
+  it('keeps the segment size within 50–4000', () => {
+    expect(checkChunkTokens(50)).toBeUndefined();
+    expect(checkChunkTokens(4000)).toBeUndefined();
+    expect(checkChunkTokens(49)).toBe('knowledge.rules.chunkTokensRange');
+    expect(checkChunkTokens(4001)).toBe('knowledge.rules.chunkTokensRange');
+    expect(checkChunkTokens(100.5)).toBe('knowledge.rules.chunkTokensRange');
+    expect(checkChunkTokens(null)).toBe('knowledge.rules.chunkTokensRequired');
+  });
+  it('keeps the overlap below the size', () => {
+    expect(checkChunkOverlap(0, 500)).toBeUndefined();
+    expect(checkChunkOverlap(499, 500)).toBeUndefined();
+    expect(checkChunkOverlap(500, 500)).toBe('knowledge.rules.chunkOverlapBelowSize');
+    expect(checkChunkOverlap(1001, 4000)).toBe('knowledge.rules.chunkOverlapRange');
+    expect(checkChunkOverlap(-1, 500)).toBe('knowledge.rules.chunkOverlapRange');
+    expect(checkChunkOverlap(undefined, 500)).toBe('knowledge.rules.chunkOverlapRequired');
+  });
+});
+
+describe('small helpers', () => {
+  it('hints the similarity threshold (spec §9: 0.8 / 0.7)', () => {
+    expect(similarityHint(0.85)).toBe('strict');
+    expect(similarityHint(0.8)).toBe('strict');
+    expect(similarityHint(0.75)).toBe('balanced');
+    expect(similarityHint(0.7)).toBe('loose');
+    expect(similarityHint(0)).toBe('loose');
+  });
+  it('recognises the offline lexical embedder', () => {
+    expect(isLexicalModel('parley-lexical-hash-v1-512')).toBe(true);
+    expect(isLexicalModel('parley-lexical')).toBe(true);
+    expect(isLexicalModel('text-embedding-3-small')).toBe(false);
+  });
+  it('polls only while a file is processing', () => {
+    expect(hasActiveFiles([{ status: 'effective' }, { status: 'failed' }, { status: 'pending' }])).toBe(false);
+    expect(hasActiveFiles([{ status: 'effective' }, { status: 'processing' }])).toBe(true);
+  });
+  it('filters by name ignoring case', () => {
+    const items = [{ name: 'Product manuals' }, { name: 'FAQ' }];
+    expect(filterByName(items, ' manual ')).toEqual([{ name: 'Product manuals' }]);
+    expect(filterByName(items, '')).toHaveLength(2);
+  });
+});

@@ -1,0 +1,171 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser } from "./browser";
+import { type ParleyProcess, startParley } from "./parley-process";
+
+const ownerKey = "pk_knowledge_e2e_owner_key_0123456789";
+/** Set PARLEY_SCREENSHOTS to a directory to keep screenshots of the screens. */
+const shots = process.env.PARLEY_SCREENSHOTS;
+
+const policy = [
+  "# Returns policy",
+  "",
+  "Parcels can be returned within 30 days of delivery. The parcel must be unused and in its original packaging.",
+  "",
+  "## Refunds",
+  "",
+  "Refunds reach the original payment method within five working days after the returned parcel arrives at our warehouse in Rotterdam.",
+  "",
+  "## Damaged parcels",
+  "",
+  "A damaged parcel is replaced free of charge. Send a photo of the damage to the support desk before returning it.",
+].join("\n");
+
+let parley: ParleyProcess;
+let browser: Browser;
+let page: Page;
+let files: string;
+
+beforeAll(async () => {
+  files = fs.mkdtempSync(path.join(os.tmpdir(), "parley-knowledge-e2e-"));
+  fs.writeFileSync(path.join(files, "returns-policy.md"), policy);
+  fs.writeFileSync(path.join(files, "prices.csv"), "item,price\nbox,3\n");
+  [parley, browser] = await Promise.all([startParley({ PARLEY_BOOTSTRAP_API_KEY: ownerKey }), launchBrowser()]);
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  if (shots) fs.mkdirSync(shots, { recursive: true });
+});
+afterAll(async () => {
+  await browser?.close();
+  await parley?.stop();
+  if (files) fs.rmSync(files, { recursive: true, force: true });
+});
+
+const byTestId = (id: string) => page.locator(`[data-testid="${id}"]`);
+const snap = async (name: string) => {
+  if (!shots) return;
+  await page.waitForTimeout(400); // let antd's transitions settle
+  await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true });
+};
+const errorsShown = () => page.locator(".ant-form-item-explain-error").allInnerTexts();
+
+describe("knowledge in Chromium: create → import a document → effective → segments → retrieval test", () => {
+  let knowledgeBaseId = "";
+
+  it("signs in and shows the empty knowledge base list", async () => {
+    await page.goto(parley.signInUrl!);
+    await page.waitForURL(/\/console\/agents$/);
+    await page.goto(`${parley.url}/console/knowledge`);
+    await expect.poll(() => byTestId("knowledge-title").innerText()).toBe("Knowledge bases");
+    await expect.poll(() => byTestId("knowledge-empty").count()).toBe(1);
+  });
+
+  it("creates a knowledge base; the chunking rule speaks before the server", async () => {
+    await byTestId("knowledge-create").click();
+    await byTestId("kb-name").fill("Parcel policies");
+    await byTestId("kb-description").fill("How parcels are returned and refunded");
+    await byTestId("kb-chunk-overlap").fill("600");
+    await byTestId("kb-create-submit").click();
+    await expect.poll(errorsShown).toContain("The overlap must be smaller than the segment size");
+    await byTestId("kb-chunk-overlap").fill("40");
+    await byTestId("kb-chunk-tokens").fill("120");
+    await snap("knowledge-create-en");
+    await byTestId("kb-create-submit").click();
+    await page.waitForURL(/\/console\/knowledge\/knowledgeManage\/importFile\?id=kb_/);
+    knowledgeBaseId = new URL(page.url()).searchParams.get("id")!;
+    await expect.poll(() => byTestId("knowledge-base-name").innerText()).toBe("Parcel policies");
+
+    const stored = (await (await fetch(`${parley.url}/api/v1/knowledge-bases/${knowledgeBaseId}`, { headers: { authorization: `Bearer ${ownerKey}` } })).json()) as {
+      data: { name: string; chunkTokens: number; chunkOverlap: number };
+    };
+    expect(stored.data).toMatchObject({ name: "Parcel policies", chunkTokens: 120, chunkOverlap: 40 });
+  });
+
+  it("imports a Markdown file: type → upload (client checks first) → preview → confirm", async () => {
+    await byTestId("import-type-document").click();
+    expect(await byTestId("import-type-qa").isDisabled()).toBe(true);
+    await byTestId("import-next").click();
+
+    const input = page.locator('[data-testid="import-upload-step"] input[type="file"]');
+    await input.setInputFiles(path.join(files, "prices.csv"));
+    await expect.poll(() => byTestId("import-pick-error").innerText()).toContain("prices.csv cannot be imported: upload txt, md, pdf, docx");
+
+    await input.setInputFiles(path.join(files, "returns-policy.md"));
+    await expect.poll(() => byTestId("import-picked").innerText()).toContain("returns-policy.md");
+    expect(await byTestId("import-name").inputValue()).toBe("returns-policy");
+    await byTestId("import-name").fill("returns policy!");
+    await expect.poll(errorsShown).toContain("Use only letters, digits, underscores (_) and hyphens (-)");
+    await byTestId("import-name").fill("returns-policy");
+    await byTestId("import-upload").click();
+
+    await expect.poll(() => byTestId("import-preview-step").count()).toBe(1);
+    const total = Number(await byTestId("preview-total").innerText());
+    expect(total).toBeGreaterThanOrEqual(2);
+    await expect.poll(() => byTestId("preview-segment").count()).toBe(total);
+    expect(await byTestId("preview-segments").innerText()).toContain("returned within 30 days of delivery");
+    expect(await byTestId("preview-shown").innerText()).toBe(`Showing the first ${total} of ${total} segments.`);
+    await snap("knowledge-preview-en");
+
+    await byTestId("import-next").click();
+    await expect.poll(() => byTestId("import-confirm-step").innerText()).toContain("120 tokens (40 overlap)");
+    await byTestId("import-confirm").click();
+    await page.waitForURL(new RegExp(`/knowledgeManage/baseFile\\?id=${knowledgeBaseId}$`));
+  });
+
+  it("shows the file becoming effective on the file list, then its segments", async () => {
+    const row = byTestId("file-row-returns-policy");
+    await expect.poll(() => row.count()).toBe(1);
+    // The in-process worker indexes it; the list polls while it is processing.
+    await expect.poll(() => row.locator('[data-testid="file-status"]').getAttribute("data-status"), { timeout: 20_000 }).toBe("effective");
+    await byTestId("files-refresh").click();
+    await expect.poll(() => row.locator('[data-testid="file-status"]').innerText()).toBe("Effective");
+    const segments = Number(await row.locator('[data-testid="file-segments"]').innerText());
+    expect(segments).toBeGreaterThanOrEqual(2);
+    expect(await row.innerText()).toMatch(/Document/);
+    await snap("knowledge-files-en");
+
+    await row.locator('[data-testid="file-segments-open"]').click();
+    await expect.poll(() => byTestId("segment-item").count()).toBe(segments);
+    await expect.poll(() => byTestId("segments-total").innerText()).toBe(`${segments} segments in total`);
+    expect(await byTestId("segments-drawer").innerText()).toContain("Damaged parcels");
+    await snap("knowledge-segments-en");
+    await page.keyboard.press("Escape");
+    await expect.poll(() => new URL(page.url()).searchParams.has("file")).toBe(false);
+  });
+
+  it("finds the document in all three retrieval lists", async () => {
+    await byTestId("tab-retrievalFile").click();
+    await page.waitForURL(new RegExp(`/knowledgeManage/retrievalFile\\?id=${knowledgeBaseId}$`));
+    await byTestId("retrieval-query").fill("How many days do I have to return a parcel?");
+    // The offline lexical embedder scores low similarities: lower the threshold to 0 by keyboard.
+    await page.locator(".pl-kb-threshold .ant-slider-handle").focus();
+    await page.keyboard.press("Home");
+    await expect.poll(() => byTestId("retrieval-threshold-hint").innerText()).toBe("0.7 or less: more hits, some of them only loosely related.");
+    await byTestId("retrieval-run").click();
+    for (const kind of ["semantic", "fullText", "hybrid"]) {
+      const list = byTestId(`retrieval-${kind}`);
+      await expect.poll(() => list.locator('[data-testid="retrieval-hit"]').count(), { message: kind }).toBeGreaterThan(0);
+      expect(await list.locator('[data-testid="retrieval-hit-file"]').first().innerText()).toBe("returns-policy");
+      expect(await list.innerText()).toContain("returned within 30 days");
+    }
+    // The offline lexical embedder is the default: the screen says it is not semantic.
+    await expect.poll(() => byTestId("retrieval-lexical").innerText()).toContain("offline lexical fallback");
+    await snap("knowledge-retrieval-en");
+  });
+
+  it("speaks Chinese after switching the language", async () => {
+    await byTestId("language-switch").click();
+    await byTestId("language-option-zh-CN").click();
+    await expect.poll(() => byTestId("tab-retrievalFile").innerText()).toBe("检索测试");
+    expect(await byTestId("tab-baseFile").innerText()).toBe("文件管理");
+    expect(await byTestId("retrieval-column-hybrid").innerText()).toContain("混合检索");
+    await page.goto(`${parley.url}/console/knowledge`);
+    await expect.poll(() => byTestId("knowledge-title").innerText()).toBe("知识库");
+    await expect.poll(() => byTestId(`knowledge-card-${knowledgeBaseId}`).innerText()).toContain("文件：1");
+    await snap("knowledge-list-zh");
+  });
+});
