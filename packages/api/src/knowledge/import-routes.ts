@@ -5,14 +5,30 @@ import { requireAuth } from "../http/auth";
 import type { AppEnv } from "../http/context";
 import { errorEnvelope, ok } from "../http/envelope";
 import { translate, type Language } from "../http/messages";
-import { defineRoute, idParam, standardErrors } from "../http/openapi";
-import { importResultSchema, qaImportBody, templateQuery } from "./import-schemas";
+import { defineRoute, idParam, jsonBody, standardErrors } from "../http/openapi";
+import {
+  editColumnsBody,
+  importResultSchema,
+  pageQuery,
+  qaImportBody,
+  tableAppendBody,
+  tableImportBody,
+  tableRowBody,
+  tableRowPageSchema,
+  tableRowSchema,
+  tableSchema,
+  templateQuery,
+} from "./import-schemas";
+import { deletedSchema } from "./schemas";
 import type { fileView } from "./service/files";
 import { loadKnowledgeBase } from "./service/knowledge-bases";
 import { type ImportReport, importQa, type UploadInput } from "./service/imports";
 import { qaTemplate } from "./service/sources/qa";
+import { addTableRow, appendTableImport, deleteTableRow, editTableColumns, getTable, importTable, listTableRows, updateTableRow } from "./service/tables";
 
 const kbParam = idParam("knowledgeBaseId", "kb_01jd7w3k5q9x2m4n6p8r");
+const fileParam = idParam("fileId", "kf_01jd7w3k5q9x2m4n6p8r");
+const rowParams = fileParam.extend(idParam("rowId", "kc_01jd7w3k5q9x2m4n6p8r").shape);
 
 /** A file view with its failure reason in the request's language. */
 export function localizedFile(language: Language, file: ReturnType<typeof fileView>) {
@@ -122,6 +138,122 @@ export function registerKnowledgeImportRoutes(app: OpenAPIHono<AppEnv>) {
     async (c) => {
       const result = await importQa(c.var.deps, c.var.auth, c.req.valid("param").knowledgeBaseId, await uploadOf(c));
       return ok(c, { file: localizedFile(c.var.language, result.file), report: localizedReport(c.var.language, result.report) }, 201);
+    },
+  );
+
+  app.openapi(
+    defineRoute({
+      method: "post",
+      path: "/api/v1/knowledge-bases/{knowledgeBaseId}/imports/table",
+      tags,
+      status: 201,
+      summary:
+        "Import a table from a CSV (UTF-8) or xlsx: the first row names the fields (unique, else 400); each other row becomes one pending record shown as `field: value` lines. The index column (default the first field) is fixed once set. Rows with an empty index cell are counted as failed in the report",
+      request: { params: kbParam, body: multipart(tableImportBody) },
+      data: importResultSchema,
+    }),
+    async (c) => {
+      const upload = await uploadOf(c);
+      const form = (await c.req.parseBody()) as { indexColumn?: unknown };
+      const indexColumn = typeof form.indexColumn === "string" && form.indexColumn.trim() !== "" ? form.indexColumn : undefined;
+      const result = await importTable(c.var.deps, c.var.auth, c.req.valid("param").knowledgeBaseId, { ...upload, ...(indexColumn ? { indexColumn } : {}) });
+      return ok(c, { file: localizedFile(c.var.language, result.file), report: localizedReport(c.var.language, result.report) }, 201);
+    },
+  );
+  app.openapi(
+    defineRoute({
+      method: "post",
+      path: "/api/v1/knowledge-files/{fileId}/table/imports",
+      tags,
+      summary:
+        "Append the rows of another CSV or xlsx to a table file. Its column names must be exactly the table's fields (400 naming the missing and unexpected ones). A pending table grows before confirmation; an effective one indexes the new rows at once",
+      request: { params: fileParam, body: multipart(tableAppendBody) },
+      data: importResultSchema,
+      extraErrors: { 409: "Not a table file, or the file is being indexed or failed" },
+    }),
+    async (c) => {
+      const result = await appendTableImport(c.var.deps, c.var.auth, c.req.valid("param").fileId, await uploadOf(c));
+      return ok(c, { file: localizedFile(c.var.language, result.file), report: localizedReport(c.var.language, result.report) });
+    },
+  );
+  app.openapi(
+    defineRoute({
+      method: "get",
+      path: "/api/v1/knowledge-files/{fileId}/table",
+      tags,
+      summary: "A table file's fields, index column and row count",
+      request: { params: fileParam },
+      data: tableSchema,
+      extraErrors: { 409: "Not a table file" },
+    }),
+    async (c) => ok(c, await getTable(c.var.deps, c.var.auth, c.req.valid("param").fileId)),
+  );
+  app.openapi(
+    defineRoute({
+      method: "patch",
+      path: "/api/v1/knowledge-files/{fileId}/table/columns",
+      tags,
+      summary:
+        "Rename a table's fields (all names, in order, unique). The index column stays the same column; naming another one answers 409 (the index column cannot be changed once set). Every row is rewritten and re-indexed",
+      request: { params: fileParam, body: jsonBody(editColumnsBody) },
+      data: tableSchema,
+      extraErrors: { 409: "Not a table file, the index column would change, or the file is being indexed" },
+    }),
+    async (c) => ok(c, await editTableColumns(c.var.deps, c.var.auth, c.req.valid("param").fileId, c.req.valid("json"))),
+  );
+  app.openapi(
+    defineRoute({
+      method: "get",
+      path: "/api/v1/knowledge-files/{fileId}/table/rows",
+      tags,
+      summary: "Rows of a table file in order, with its fields",
+      request: { params: fileParam, query: pageQuery },
+      data: tableRowPageSchema,
+      extraErrors: { 409: "Not a table file" },
+    }),
+    async (c) => ok(c, await listTableRows(c.var.deps, c.var.auth, c.req.valid("param").fileId, c.req.valid("query"))),
+  );
+  app.openapi(
+    defineRoute({
+      method: "post",
+      path: "/api/v1/knowledge-files/{fileId}/table/rows",
+      tags,
+      status: 201,
+      summary: "Add a row at the end of an effective table; it is searchable at once",
+      request: { params: fileParam, body: jsonBody(tableRowBody) },
+      data: tableRowSchema,
+      extraErrors: { 409: "Not a table file, or not effective" },
+    }),
+    async (c) => ok(c, await addTableRow(c.var.deps, c.var.auth, c.req.valid("param").fileId, c.req.valid("json")), 201),
+  );
+  app.openapi(
+    defineRoute({
+      method: "patch",
+      path: "/api/v1/knowledge-files/{fileId}/table/rows/{rowId}",
+      tags,
+      summary: "Change values of a row of an effective table; it is re-indexed at once",
+      request: { params: rowParams, body: jsonBody(tableRowBody) },
+      data: tableRowSchema,
+      extraErrors: { 409: "Not a table file, or not effective" },
+    }),
+    async (c) => {
+      const { fileId, rowId } = c.req.valid("param");
+      return ok(c, await updateTableRow(c.var.deps, c.var.auth, fileId, rowId, c.req.valid("json")));
+    },
+  );
+  app.openapi(
+    defineRoute({
+      method: "delete",
+      path: "/api/v1/knowledge-files/{fileId}/table/rows/{rowId}",
+      tags,
+      summary: "Delete a row of an effective table",
+      request: { params: rowParams },
+      data: deletedSchema,
+      extraErrors: { 409: "Not a table file, or not effective" },
+    }),
+    async (c) => {
+      const { fileId, rowId } = c.req.valid("param");
+      return ok(c, await deleteTableRow(c.var.deps, c.var.auth, fileId, rowId));
     },
   );
 }

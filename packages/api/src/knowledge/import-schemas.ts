@@ -52,3 +52,84 @@ export const templateQuery = z.object({
 });
 
 export { id, timestamp };
+
+/** Multipart body of a table import. */
+export const tableImportBody = z
+  .object({
+    file: binary("CSV (UTF-8) or xlsx; the first row names the fields, which must be unique; at most 10 MB"),
+    name: fileName,
+    indexColumn: z.string().optional().openapi({ description: "The field rows are looked up by (default: the first); it cannot change afterwards", example: "SKU" }),
+  })
+  .openapi("TableImportUpload");
+
+/** Multipart body of appending rows to a table. */
+export const tableAppendBody = z
+  .object({
+    file: binary("CSV (UTF-8) or xlsx whose columns are exactly the table's fields, in any order; at most 10 MB"),
+  })
+  .openapi("TableAppendUpload");
+
+/** A table file's layout. */
+export const tableSchema = z
+  .object({
+    fileId: id("kf_01jd7w3k5q9x2m4n6p8r"),
+    fields: z.array(z.string()).openapi({ description: "Field names in column order", example: ["SKU", "Name", "Price"] }),
+    indexColumn: z.string().openapi({ description: "The index column; fixed once set", example: "SKU" }),
+    rowCount: z.number().int().openapi({ example: 240 }),
+    status: z.enum(["pending", "processing", "effective", "failed"]).openapi({ example: "effective" }),
+  })
+  .openapi("KnowledgeTable");
+
+/** Body of a column edit. */
+export const editColumnsBody = z
+  .object({
+    fields: z
+      .array(z.string().max(100))
+      .min(1)
+      .max(200)
+      .openapi({ description: "New names of all fields, in the table's order (renames by position); unique", example: ["SKU", "Product name", "Price"] }),
+    indexColumn: z
+      .string()
+      .optional()
+      .openapi({ description: "Optional check: must name the current index column (after renaming); another column answers 409", example: "SKU" }),
+  })
+  .openapi("EditTableColumns");
+
+/** A row of a table file. */
+export const tableRowSchema = z
+  .object({
+    id: z.string().nullable().openapi({ description: "The row's segment id; null while the file is pending", example: "kc_01jd7w3k5q9x2m4n6p8r" }),
+    ordinal: z.number().int().openapi({ example: 0 }),
+    values: z.record(z.string(), z.string()).openapi({ description: "Value of each field", example: { SKU: "A-100", Name: "Kettle", Price: "39" } }),
+    enabled: z.boolean().openapi({ example: true }),
+    tokens: z.number().int().openapi({ example: 12 }),
+    updatedAt: timestamp,
+  })
+  .openapi("KnowledgeTableRow");
+
+/** A page of table rows with the table's layout. */
+export const tableRowPageSchema = z
+  .object({
+    fields: z.array(z.string()),
+    indexColumn: z.string(),
+    items: z.array(tableRowSchema),
+    total: z.number().int().openapi({ example: 240 }),
+    pageNo: z.number().int().openapi({ example: 1 }),
+    pageSize: z.number().int().openapi({ example: 20 }),
+  })
+  .openapi("KnowledgeTableRowPage");
+
+/** Body of a row add or edit. */
+export const tableRowBody = z
+  .object({
+    values: z
+      .record(z.string(), z.string().max(10_000))
+      .openapi({ description: "Values by field name; on add, missing fields are empty; on edit, only the given fields change. The index column may not be empty", example: { Price: "42" } }),
+  })
+  .openapi("TableRowValues");
+
+/** Query of a paged list. */
+export const pageQuery = z.object({
+  pageNo: z.coerce.number().int().min(1).default(1).openapi({ example: 1 }),
+  pageSize: z.coerce.number().int().min(1).max(100).default(20).openapi({ example: 20 }),
+});

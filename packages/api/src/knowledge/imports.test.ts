@@ -4,8 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { knowledgeChunks, knowledgeFiles } from "../db/schema/index";
 import { createTestContext, registerUser, type TestContext, type TestUser } from "../testing/harness";
 import { expectError, expectOk } from "../testing/flows";
-import { importResultSchema } from "./import-schemas";
-import { knowledgeFileSchema, previewSchema, retrievalTestSchema } from "./schemas";
+import { importResultSchema, tableRowPageSchema, tableRowSchema, tableSchema } from "./import-schemas";
+import { xlsxOf } from "./imports-testing";
+import { deletedSchema, knowledgeFileSchema, previewSchema, retrievalTestSchema } from "./schemas";
 import { createKnowledgeBaseVia } from "./testing";
 import { createKnowledgeWorker } from "./worker";
 
@@ -123,3 +124,150 @@ describe("Q&A import", () => {
   });
 });
 
+
+describe("table import", () => {
+  const tablePath = (knowledgeBaseId: string) => `/api/v1/knowledge-bases/${knowledgeBaseId}/imports/table`;
+  const products = ["SKU,Name,Price", "A-100,Electric kettle,39", "A-200,Bread toaster,25", ",Nameless lamp,12", "A-300,Desk lamp,18"].join("\n");
+
+  async function effectiveTable(knowledgeBaseId: string) {
+    const result = await expectOk(await postFile(tablePath(knowledgeBaseId), "products.csv", products), 201, importResultSchema);
+    await confirmAndIndex(result.file.id);
+    return result.file;
+  }
+
+  it("imports a CSV: one record per row as field: value lines, the first field as index, failed rows reported", async () => {
+    const base = await createKnowledgeBaseVia(ctx, owner);
+    const result = await expectOk(await postFile(tablePath(base.id), "products.csv", products), 201, importResultSchema);
+    expect(result.file).toMatchObject({ type: "table", name: "products", status: "pending" });
+    expect(result.report).toMatchObject({ totalRecords: 4, importedRecords: 3, failedRecords: 1, failures: [{ row: 4, reason: "The index column SKU is empty" }] });
+    const row = await ctx.deps.db.select().from(knowledgeFiles).where(eq(knowledgeFiles.id, result.file.id)).get();
+    expect(JSON.parse(row!.options)).toMatchObject({ fields: ["SKU", "Name", "Price"], indexColumn: "SKU" });
+
+    const preview = await expectOk(await ctx.request(`/api/v1/knowledge-files/${result.file.id}/preview`, { token: owner.token }), 200, previewSchema);
+    expect(preview.segments[0]).toMatchObject({ content: "SKU: A-100\nName: Electric kettle\nPrice: 39", metadata: { row: { SKU: "A-100", Name: "Electric kettle", Price: "39" } } });
+    const pendingRows = await expectOk(await ctx.request(`/api/v1/knowledge-files/${result.file.id}/table/rows`, { token: owner.token }), 200, tableRowPageSchema);
+    expect(pendingRows).toMatchObject({ total: 3, fields: ["SKU", "Name", "Price"] });
+    expect(pendingRows.items[0]!.id).toBeNull();
+
+    await confirmAndIndex(result.file.id);
+    const found = await expectOk(await search(base.id, "bread toaster"), 200, retrievalTestSchema);
+    expect(found.fullText[0]!.content).toContain("A-200");
+    expect(found.fullText[0]!.metadata).toMatchObject({ row: { SKU: "A-200" } });
+  });
+
+  it("imports an xlsx with a chosen index column", async () => {
+    const base = await createKnowledgeBaseVia(ctx, owner);
+    const bytes = xlsxOf([["Code", "City", "Hotline"], ["SH", "Shanghai", "021-1234"], ["BJ", "Beijing", "010-5678"]]);
+    const result = await expectOk(await postFile(tablePath(base.id), "hotlines.xlsx", bytes, { indexColumn: "City" }), 201, importResultSchema);
+    expect(result.report).toMatchObject({ importedRecords: 2, failedRecords: 0, message: null });
+    const table = await expectOk(await ctx.request(`/api/v1/knowledge-files/${result.file.id}/table`, { token: owner.token }), 200, tableSchema);
+    expect(table).toMatchObject({ fields: ["Code", "City", "Hotline"], indexColumn: "City", rowCount: 2, status: "pending" });
+  });
+
+  it("refuses duplicate field names, an unknown index column, a GBK CSV and a damaged xlsx, storing nothing", async () => {
+    const base = await createKnowledgeBaseVia(ctx, owner);
+    await expectError(await postFile(tablePath(base.id), "dup.csv", "SKU,Name,SKU\n1,2,3\n"), 400, { field: "file", message: "Field names must be unique: SKU repeated" });
+    await expectError(await postFile(tablePath(base.id), "dup.xlsx", xlsxOf([["A", "A"], ["1", "2"]])), 400, { field: "file" });
+    await expectError(await postFile(tablePath(base.id), "p.csv", products, { indexColumn: "Colour" }), 400, { field: "indexColumn" });
+    // "编号,名称" saved as GBK.
+    const gbk = new Uint8Array([0xb1, 0xe0, 0xba, 0xc5, 0x2c, 0xc3, 0xfb, 0xb3, 0xc6, 0x0a, 0x31, 0x2c, 0x32, 0x0a]);
+    await expectError(await postFile(tablePath(base.id), "gbk.csv", gbk), 400, { field: "file", message: "File encoding error (save as UTF-8)" });
+    await expectError(await postFile(tablePath(base.id), "broken.xlsx", "not a zip at all"), 400, { field: "file", message: "The spreadsheet is damaged or cannot be read" });
+    await expectError(await postFile(tablePath(base.id), "big.csv", `a\n${"x".repeat(10 * 1024 * 1024)}`), 400, { field: "file" });
+    expect(await filesOf(base.id)).toEqual([]);
+  });
+
+  it("renames fields and re-indexes every row, but never moves the index column", async () => {
+    const base = await createKnowledgeBaseVia(ctx, owner);
+    const file = await effectiveTable(base.id);
+    const columns = (json: Record<string, unknown>) => ctx.request(`/api/v1/knowledge-files/${file.id}/table/columns`, { method: "PATCH", token: owner.token, json });
+
+    await expectError(await columns({ fields: ["SKU", "Name", "Price"], indexColumn: "Name" }), 409, { message: "The index column cannot be changed once set (it is SKU)" });
+    await expectError(await columns({ fields: ["SKU", "Name"] }), 400, { field: "fields" });
+    await expectError(await columns({ fields: ["SKU", "SKU", "Price"] }), 400, { field: "fields", message: "Field names must be unique: SKU repeated" });
+
+    const renamed = await expectOk(await columns({ fields: ["Article", "Product", "Cost"], indexColumn: "Article" }), 200, tableSchema);
+    expect(renamed).toMatchObject({ fields: ["Article", "Product", "Cost"], indexColumn: "Article", rowCount: 3 });
+    const chunks = await chunksOf(file.id);
+    expect(chunks[0]!.content).toBe("Article: A-100\nProduct: Electric kettle\nCost: 39");
+    expect(JSON.parse(chunks[0]!.metadata)).toEqual({ row: { Article: "A-100", Product: "Electric kettle", Cost: "39" } });
+    const found = await expectOk(await search(base.id, "Product Cost toaster"), 200, retrievalTestSchema);
+    expect(found.fullText[0]!.content).toContain("Product: Bread toaster");
+  });
+
+  it("lists, adds, edits and deletes rows, keeping the row metadata and the index in step", async () => {
+    const base = await createKnowledgeBaseVia(ctx, owner);
+    const file = await effectiveTable(base.id);
+    const rowsPath = `/api/v1/knowledge-files/${file.id}/table/rows`;
+    const page = await expectOk(await ctx.request(`${rowsPath}?pageSize=2`, { token: owner.token }), 200, tableRowPageSchema);
+    expect(page).toMatchObject({ total: 3, pageSize: 2, fields: ["SKU", "Name", "Price"], indexColumn: "SKU" });
+    expect(page.items.map((item) => item.values.SKU)).toEqual(["A-100", "A-200"]);
+
+    const added = await expectOk(await ctx.request(rowsPath, { method: "POST", token: owner.token, json: { values: { SKU: "A-400", Name: "Coffee grinder" } } }), 201, tableRowSchema);
+    expect(added).toMatchObject({ ordinal: 3, values: { SKU: "A-400", Name: "Coffee grinder", Price: "" } });
+    expect((await expectOk(await search(base.id, "coffee grinder"), 200, retrievalTestSchema)).fullText[0]!.chunkId).toBe(added.id);
+
+    const edited = await expectOk(
+      await ctx.request(`${rowsPath}/${added.id}`, { method: "PATCH", token: owner.token, json: { values: { Price: "59", Name: "Burr grinder" } } }),
+      200,
+      tableRowSchema,
+    );
+    expect(edited.values).toEqual({ SKU: "A-400", Name: "Burr grinder", Price: "59" });
+    const stored = (await chunksOf(file.id)).find((chunk) => chunk.id === added.id)!;
+    expect(stored.content).toBe("SKU: A-400\nName: Burr grinder\nPrice: 59");
+    expect(JSON.parse(stored.metadata)).toEqual({ row: { SKU: "A-400", Name: "Burr grinder", Price: "59" } });
+    expect((await expectOk(await search(base.id, "burr grinder"), 200, retrievalTestSchema)).fullText[0]!.chunkId).toBe(added.id);
+
+    await expectError(await ctx.request(rowsPath, { method: "POST", token: owner.token, json: { values: { Colour: "red", SKU: "A-9" } } }), 400, { message: "Unknown field Colour" });
+    await expectError(await ctx.request(`${rowsPath}/${added.id}`, { method: "PATCH", token: owner.token, json: { values: { SKU: "" } } }), 400, { field: "values" });
+
+    await expectOk(await ctx.request(`${rowsPath}/${added.id}`, { method: "DELETE", token: owner.token }), 200, deletedSchema);
+    expect((await chunksOf(file.id)).map((chunk) => chunk.id)).not.toContain(added.id);
+    const totals = await ctx.deps.db.select().from(knowledgeFiles).where(eq(knowledgeFiles.id, file.id)).get();
+    expect(totals!.chunkCount).toBe(3);
+  });
+
+  it("appends an import whose columns match the fields (any order), and names a mismatch", async () => {
+    const base = await createKnowledgeBaseVia(ctx, owner);
+    const file = await effectiveTable(base.id);
+    const appendPath = `/api/v1/knowledge-files/${file.id}/table/imports`;
+    await expectError(await postFile(appendPath, "more.csv", "SKU,Title,Price\nA-500,Blender,80\n"), 400, {
+      field: "file",
+      message: "Column names must match the table's fields; missing: Name; unexpected: Title",
+    });
+    await expectError(await postFile(appendPath, "more.csv", "SKU,Name,Price,Colour\nA-500,Blender,80,red\n"), 400, { message: /unexpected: Colour/ });
+    const appended = await expectOk(await postFile(appendPath, "more.xlsx", xlsxOf([["Price", "SKU", "Name"], ["80", "A-500", "Blender"]])), 200, importResultSchema);
+    expect(appended.report.importedRecords).toBe(1);
+    expect(appended.file.chunkCount).toBe(4);
+    const last = (await chunksOf(file.id)).at(-1)!;
+    expect(last.content).toBe("SKU: A-500\nName: Blender\nPrice: 80");
+    expect((await expectOk(await search(base.id, "blender"), 200, retrievalTestSchema)).fullText[0]!.chunkId).toBe(last.id);
+
+    // A pending table grows before it is confirmed.
+    const pending = await expectOk(await postFile(tablePath(base.id), "pending.csv", products), 201, importResultSchema);
+    await expectOk(await postFile(`/api/v1/knowledge-files/${pending.file.id}/table/imports`, "more.csv", "Name,SKU,Price\nMixer,A-600,70\n"), 200, importResultSchema);
+    const preview = await expectOk(await ctx.request(`/api/v1/knowledge-files/${pending.file.id}/preview`, { token: owner.token }), 200, previewSchema);
+    expect(preview.totalSegments).toBe(4);
+  });
+
+  it("answers 404 for another space's table and 409 for a file that is not a table", async () => {
+    const base = await createKnowledgeBaseVia(ctx, owner);
+    const file = await effectiveTable(base.id);
+    const before = await chunksOf(file.id);
+    const row = before[0];
+    const as = { token: stranger.token };
+    await expectError(await ctx.request(`/api/v1/knowledge-files/${file.id}/table`, as), 404);
+    await expectError(await ctx.request(`/api/v1/knowledge-files/${file.id}/table/rows`, as), 404);
+    await expectError(await ctx.request(`/api/v1/knowledge-files/${file.id}/table/rows`, { ...as, method: "POST", json: { values: { SKU: "X" } } }), 404);
+    await expectError(await ctx.request(`/api/v1/knowledge-files/${file.id}/table/rows/${row!.id}`, { ...as, method: "PATCH", json: { values: { SKU: "X" } } }), 404);
+    await expectError(await ctx.request(`/api/v1/knowledge-files/${file.id}/table/rows/${row!.id}`, { ...as, method: "DELETE" }), 404);
+    await expectError(await ctx.request(`/api/v1/knowledge-files/${file.id}/table/columns`, { ...as, method: "PATCH", json: { fields: ["a", "b", "c"] } }), 404);
+    await expectError(await postFile(`/api/v1/knowledge-files/${file.id}/table/imports`, "more.csv", products, {}, stranger.token), 404);
+    await expectError(await postFile(tablePath(base.id), "p.csv", products, {}, stranger.token), 404);
+    expect(await chunksOf(file.id)).toEqual(before);
+    expect(await filesOf(base.id)).toHaveLength(1);
+
+    const qa = await expectOk(await postFile(`/api/v1/knowledge-bases/${base.id}/imports/qa`, "faq.csv", "question,answer,search method\nq,a,question\n"), 201, importResultSchema);
+    await expectError(await ctx.request(`/api/v1/knowledge-files/${qa.file.id}/table`, { token: owner.token }), 409, { message: "This works only on table files" });
+  });
+});
