@@ -33,6 +33,11 @@ beforeAll(async () => {
   files = fs.mkdtempSync(path.join(os.tmpdir(), "parley-knowledge-e2e-"));
   fs.writeFileSync(path.join(files, "returns-policy.md"), policy);
   fs.writeFileSync(path.join(files, "prices.csv"), "item,price\nbox,3\n");
+  // Row 3 has no answer: it is counted as failed, the other pair is kept.
+  fs.writeFileSync(
+    path.join(files, "delivery-faq.csv"),
+    "question,answer,search method,attached material\nHow long does delivery take?,Two to three working days within the Netherlands.,question,\nDo you ship abroad?,,question,\n",
+  );
   [parley, browser] = await Promise.all([startParley({ PARLEY_BOOTSTRAP_API_KEY: ownerKey }), launchBrowser()]);
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   page = await context.newPage();
@@ -87,7 +92,7 @@ describe("knowledge in Chromium: create → import a document → effective → 
 
   it("imports a Markdown file: type → upload (client checks first) → preview → confirm", async () => {
     await byTestId("import-type-document").click();
-    expect(await byTestId("import-type-qa").isDisabled()).toBe(true);
+    expect(await byTestId("import-type-website").isDisabled()).toBe(true);
     await byTestId("import-next").click();
 
     const input = page.locator('[data-testid="import-upload-step"] input[type="file"]');
@@ -137,6 +142,34 @@ describe("knowledge in Chromium: create → import a document → effective → 
     await expect.poll(() => new URL(page.url()).searchParams.has("file")).toBe(false);
   });
 
+  it("imports Q&A pairs from a CSV: template download, import report with the failed row, pairs in the preview", async () => {
+    await byTestId("tab-importFile").click();
+    await page.waitForURL(new RegExp(`/knowledgeManage/importFile\\?id=${knowledgeBaseId}$`));
+    await byTestId("import-type-qa").click();
+    await byTestId("import-next").click();
+
+    const [download] = await Promise.all([page.waitForEvent("download"), byTestId("import-qa-template").click()]);
+    expect(download.suggestedFilename()).toBe("qa-template.csv");
+    const template = fs.readFileSync((await download.path())!, "utf8");
+    expect(template).toContain("question");
+    expect(template).toContain("answer");
+
+    await page.locator('[data-testid="import-upload-step"] input[type="file"]').setInputFiles(path.join(files, "delivery-faq.csv"));
+    expect(await byTestId("import-name").inputValue()).toBe("delivery-faq");
+    await byTestId("import-upload").click();
+    await expect.poll(() => byTestId("import-report").innerText()).toContain("Imported 1 of 2 records");
+    expect(await byTestId("import-report-message").innerText()).toBe("Import failed for 1 records");
+    expect(await byTestId("preview-segment").count()).toBe(1);
+    expect(await byTestId("preview-segments").innerText()).toMatch(/Question\s+How long does delivery take\?[\s\S]*Answer\s+Two to three working days/);
+    await snap("knowledge-qa-preview-en");
+    await byTestId("import-next").click();
+    await byTestId("import-confirm").click();
+    await page.waitForURL(new RegExp(`/knowledgeManage/baseFile\\?id=${knowledgeBaseId}$`));
+    const row = byTestId("file-row-delivery-faq");
+    await expect.poll(() => row.locator('[data-testid="file-status"]').getAttribute("data-status"), { timeout: 20_000 }).toBe("effective");
+    expect(await row.innerText()).toMatch(/Q&A/);
+  });
+
   it("finds the document in all three retrieval lists", async () => {
     await byTestId("tab-retrievalFile").click();
     await page.waitForURL(new RegExp(`/knowledgeManage/retrievalFile\\?id=${knowledgeBaseId}$`));
@@ -148,9 +181,9 @@ describe("knowledge in Chromium: create → import a document → effective → 
     await byTestId("retrieval-run").click();
     for (const kind of ["semantic", "fullText", "hybrid"]) {
       const list = byTestId(`retrieval-${kind}`);
-      await expect.poll(() => list.locator('[data-testid="retrieval-hit"]').count(), { message: kind }).toBeGreaterThan(0);
-      expect(await list.locator('[data-testid="retrieval-hit-file"]').first().innerText()).toBe("returns-policy");
-      expect(await list.innerText()).toContain("returned within 30 days");
+      const hit = list.locator('[data-testid="retrieval-hit"]', { hasText: "returned within 30 days" });
+      await expect.poll(() => hit.count(), { message: kind }).toBe(1);
+      expect(await hit.locator('[data-testid="retrieval-hit-file"]').innerText()).toBe("returns-policy");
     }
     // The offline lexical embedder is the default: the screen says it is not semantic.
     await expect.poll(() => byTestId("retrieval-lexical").innerText()).toContain("offline lexical fallback");
@@ -165,7 +198,7 @@ describe("knowledge in Chromium: create → import a document → effective → 
     expect(await byTestId("retrieval-column-hybrid").innerText()).toContain("混合检索");
     await page.goto(`${parley.url}/console/knowledge`);
     await expect.poll(() => byTestId("knowledge-title").innerText()).toBe("知识库");
-    await expect.poll(() => byTestId(`knowledge-card-${knowledgeBaseId}`).innerText()).toContain("文件：1");
+    await expect.poll(() => byTestId(`knowledge-card-${knowledgeBaseId}`).innerText()).toContain("文件：2");
     await snap("knowledge-list-zh");
   });
 });

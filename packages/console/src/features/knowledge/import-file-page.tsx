@@ -1,23 +1,41 @@
-import { ArrowLeftOutlined, CheckOutlined, CloudUploadOutlined, DeleteOutlined, FileTextOutlined, InboxOutlined } from '@ant-design/icons';
-import { Alert, Button, Descriptions, Flex, Form, Input, List, Result, Skeleton, Steps, Tag, Typography, Upload } from 'antd';
+import { ArrowLeftOutlined, CheckOutlined, CloudUploadOutlined, DeleteOutlined, DownloadOutlined, FileTextOutlined, InboxOutlined } from '@ant-design/icons';
+import { Alert, Button, Collapse, Descriptions, Flex, Form, Input, List, Result, Skeleton, Steps, Table, Tag, Typography, Upload } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { feedback } from '../../app/feedback';
-import { i18n } from '../../i18n';
 import { ImportTypePicker, type ImportType } from './import-type-picker';
-import { knowledgeEndpoints, type KnowledgeFile, type KnowledgeFilePreview } from './knowledge-endpoints';
+import { knowledgeEndpoints, type KnowledgeFile, type KnowledgeFilePreview, type KnowledgeImportReport } from './knowledge-endpoints';
 import { managePath, useKnowledgeBase } from './knowledge-manage-layout';
-import { checkDocument, checkFileName, DOCUMENT_EXTENSIONS, KNOWLEDGE_LIMITS, suggestFileName } from './knowledge-rules';
+import { currentLanguage, i18n } from '../../i18n';
+import { checkFileName, checkUpload, KNOWLEDGE_LIMITS, suggestFileName, UPLOAD_EXTENSIONS } from './knowledge-rules';
 
 /** The import steps of spec §4, in order. */
 export const IMPORT_STEPS = ['type', 'upload', 'preview', 'confirm'] as const;
 type Step = (typeof IMPORT_STEPS)[number];
 
+/** Import types that upload a file. */
+type UploadType = keyof typeof UPLOAD_EXTENSIONS & ImportType;
 /** Import types the server takes now. */
-const AVAILABLE_TYPES: readonly ImportType[] = ['document'];
+const AVAILABLE_TYPES: readonly ImportType[] = ['document', 'qa'];
+const isUploadType = (type: ImportType): type is UploadType => type in UPLOAD_EXTENSIONS;
 
-const ACCEPT = DOCUMENT_EXTENSIONS.map((extension) => `.${extension}`).join(',');
+/** What an upload answered: the pending (or failed) file, and for records the import report. */
+interface Uploaded {
+  id: string;
+  name?: string;
+  report?: KnowledgeImportReport;
+}
+
+/** Saves a downloaded file under `fileName`. */
+function saveBlob(blob: Blob, fileName: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
 
 /**
  * knowledgeManage/importFile: select type → upload → preview (first 50 segments, totals) →
@@ -32,7 +50,7 @@ export function ImportFilePage() {
   const resumeId = params.get('file') ?? undefined;
   const [step, setStep] = useState<Step>(resumeId ? 'preview' : 'type');
   const [type, setType] = useState<ImportType>('document');
-  const [uploaded, setUploaded] = useState<KnowledgeFile | { id: string; name?: string }>();
+  const [uploaded, setUploaded] = useState<Uploaded>();
   const [confirming, setConfirming] = useState(false);
 
   useEffect(() => {
@@ -94,19 +112,21 @@ export function ImportFilePage() {
           </Flex>
         </div>
       ) : null}
-      {step === 'upload' ? (
-        <DocumentUploadStep
+      {step === 'upload' && isUploadType(type) ? (
+        <UploadStep
+          key={type}
+          type={type}
           knowledgeBaseId={base.id}
           onBack={() => setStep('type')}
-          onUploaded={(file) => {
-            setUploaded(file);
+          onUploaded={(file, report) => {
+            setUploaded({ id: file.id, name: file.name, ...(report ? { report } : {}) });
             setStep('preview');
           }}
           onShowFiles={() => navigate(managePath('baseFile', base.id))}
         />
       ) : null}
       {step === 'preview' && uploaded ? (
-        <PreviewStep fileId={uploaded.id} onCancel={() => void cancelImport()} onNext={() => setStep('confirm')} onUnavailable={restart} />
+        <PreviewStep fileId={uploaded.id} report={uploaded.report} onCancel={() => void cancelImport()} onNext={() => setStep('confirm')} onUnavailable={restart} />
       ) : null}
       {step === 'confirm' && uploaded ? (
         <ConfirmStep
@@ -122,10 +142,11 @@ export function ImportFilePage() {
   );
 }
 
-function DocumentUploadStep({ knowledgeBaseId, onBack, onUploaded, onShowFiles }: {
+function UploadStep({ type, knowledgeBaseId, onBack, onUploaded, onShowFiles }: {
+  type: UploadType;
   knowledgeBaseId: string;
   onBack: () => void;
-  onUploaded: (file: KnowledgeFile) => void;
+  onUploaded: (file: KnowledgeFile, report?: KnowledgeImportReport) => void;
   onShowFiles: () => void;
 }) {
   const { t } = useTranslation();
@@ -135,20 +156,29 @@ function DocumentUploadStep({ knowledgeBaseId, onBack, onUploaded, onShowFiles }
   const [serverError, setServerError] = useState<string>();
   const [failed, setFailed] = useState<KnowledgeFile>();
   const [uploading, setUploading] = useState(false);
+  const extensions: readonly string[] = UPLOAD_EXTENSIONS[type];
+  const types = extensions.join(', ');
+  const megabytes = KNOWLEDGE_LIMITS.documentMaxBytes / 1024 / 1024;
 
   const pick = (file: File) => {
     setServerError(undefined);
     setFailed(undefined);
-    const broken = checkDocument(file);
+    const broken = checkUpload(file, extensions);
     if (broken) {
       setPicked(undefined);
-      setPickError(t(broken, { types: DOCUMENT_EXTENSIONS.join(', '), megabytes: KNOWLEDGE_LIMITS.documentMaxBytes / 1024 / 1024, name: file.name }));
+      setPickError(t(broken, { types, megabytes, name: file.name }));
       return;
     }
     setPickError(undefined);
     setPicked(file);
     form.setFieldsValue({ name: suggestFileName(file.name) });
     void form.validateFields().catch(() => undefined);
+  };
+
+  const downloadTemplate = async () => {
+    const language = currentLanguage();
+    const result = await knowledgeEndpoints.qaTemplate(knowledgeBaseId, language);
+    if (result.ok) saveBlob(result.data as Blob, t('knowledge.import.qaTemplateFile'));
   };
 
   const upload = async () => {
@@ -166,7 +196,9 @@ function DocumentUploadStep({ knowledgeBaseId, onBack, onUploaded, onShowFiles }
     setServerError(undefined);
     setFailed(undefined);
     try {
-      const result = await knowledgeEndpoints.uploadDocument(knowledgeBaseId, picked, picked.name, name);
+      const result = type === 'qa'
+        ? await knowledgeEndpoints.importQa(knowledgeBaseId, picked, picked.name, name)
+        : await knowledgeEndpoints.uploadDocument(knowledgeBaseId, picked, picked.name, name);
       if (!result.ok) {
         if (result.error.kind === 'http') {
           // The server's message, verbatim: it names the broken rule in the interface language.
@@ -175,17 +207,27 @@ function DocumentUploadStep({ knowledgeBaseId, onBack, onUploaded, onShowFiles }
         }
         return;
       }
-      if (result.data.status === 'failed') setFailed(result.data);
-      else onUploaded(result.data);
+      const { file, report } = 'report' in result.data ? result.data : { file: result.data, report: undefined };
+      if (file.status === 'failed') setFailed(file);
+      else onUploaded(file, report);
     } finally {
       setUploading(false);
     }
   };
 
   return (
-    <div data-testid="import-upload-step">
+    <div data-testid="import-upload-step" data-type={type}>
+      {type === 'qa' ? (
+        <Alert
+          type="info"
+          showIcon
+          className="pl-kb-alert"
+          title={t('knowledge.import.qaTemplateHint')}
+          action={<Button size="small" icon={<DownloadOutlined />} onClick={() => void downloadTemplate()} data-testid="import-qa-template">{t('knowledge.import.qaTemplate')}</Button>}
+        />
+      ) : null}
       <Upload.Dragger
-        accept={ACCEPT}
+        accept={extensions.map((extension) => `.${extension}`).join(',')}
         multiple={false}
         showUploadList={false}
         beforeUpload={(file) => {
@@ -195,8 +237,8 @@ function DocumentUploadStep({ knowledgeBaseId, onBack, onUploaded, onShowFiles }
         data-testid="import-dragger"
       >
         <p className="ant-upload-drag-icon"><InboxOutlined /></p>
-        <p className="ant-upload-text">{t('knowledge.import.dragger')}</p>
-        <p className="ant-upload-hint">{t('knowledge.import.draggerHint', { types: DOCUMENT_EXTENSIONS.join(', '), megabytes: KNOWLEDGE_LIMITS.documentMaxBytes / 1024 / 1024 })}</p>
+        <p className="ant-upload-text">{t(`knowledge.import.dragger.${type}`)}</p>
+        <p className="ant-upload-hint">{t('knowledge.import.draggerHint', { types, megabytes })}</p>
       </Upload.Dragger>
       {pickError ? <Alert type="error" showIcon className="pl-kb-alert" title={pickError} data-testid="import-pick-error" /> : null}
       {picked ? (
@@ -241,7 +283,60 @@ function DocumentUploadStep({ knowledgeBaseId, onBack, onUploaded, onShowFiles }
   );
 }
 
-function PreviewStep({ fileId, onCancel, onNext, onUnavailable }: { fileId: string; onCancel: () => void; onNext: () => void; onUnavailable: () => void }) {
+/** How a records import went: counts, the server's message, and the failed rows. */
+function ImportReportView({ report }: { report: KnowledgeImportReport }) {
+  const { t } = useTranslation();
+  const partial = report.failedRecords > 0;
+  return (
+    <Alert
+      type={partial ? 'warning' : 'success'}
+      showIcon
+      className="pl-kb-alert"
+      title={t('knowledge.import.report', { imported: report.importedRecords, total: report.totalRecords })}
+      description={partial ? (
+        <>
+          {report.message ? <Typography.Text data-testid="import-report-message">{report.message}</Typography.Text> : null}
+          <Collapse
+            ghost
+            size="small"
+            items={[{
+              key: 'failures',
+              label: t('knowledge.import.failures', { count: report.failures.length }),
+              children: (
+                <Table
+                  size="small"
+                  rowKey="row"
+                  pagination={false}
+                  dataSource={report.failures}
+                  columns={[
+                    { key: 'row', title: t('knowledge.import.failureRow'), dataIndex: 'row', width: 80 },
+                    { key: 'reason', title: t('knowledge.import.failureReason'), dataIndex: 'reason' },
+                  ]}
+                  data-testid="import-report-failures"
+                />
+              ),
+            }]}
+          />
+        </>
+      ) : undefined}
+      data-testid="import-report"
+    />
+  );
+}
+
+/** A Q&A pair kept in a segment's metadata, if it holds one. */
+function qaPairOf(metadata: Record<string, unknown> | undefined): { question: string; answer: string; searchMethod?: string } | undefined {
+  if (!metadata || typeof metadata.question !== 'string' || typeof metadata.answer !== 'string') return undefined;
+  return { question: metadata.question, answer: metadata.answer, ...(typeof metadata.searchMethod === 'string' ? { searchMethod: metadata.searchMethod } : {}) };
+}
+
+function PreviewStep({ fileId, report, onCancel, onNext, onUnavailable }: {
+  fileId: string;
+  report?: KnowledgeImportReport;
+  onCancel: () => void;
+  onNext: () => void;
+  onUnavailable: () => void;
+}) {
   const { t, i18n: { language } } = useTranslation();
   const [preview, setPreview] = useState<KnowledgeFilePreview>();
   const [error, setError] = useState<string>();
@@ -273,6 +368,7 @@ function PreviewStep({ fileId, onCancel, onNext, onUnavailable }: { fileId: stri
   const shown = preview.segments.length;
   return (
     <div data-testid="import-preview-step">
+      {report ? <ImportReportView report={report} /> : null}
       <Descriptions
         size="small"
         column={{ xs: 1, sm: 3 }}
@@ -290,17 +386,30 @@ function PreviewStep({ fileId, onCancel, onNext, onUnavailable }: { fileId: stri
         className="pl-kb-preview"
         dataSource={preview.segments}
         data-testid="preview-segments"
-        renderItem={(segment) => (
-          <List.Item className="pl-kb-segment" data-testid="preview-segment">
-            <div className="pl-kb-segment__body">
-              <Flex gap={6} align="center">
-                <Tag>#{segment.ordinal + 1}</Tag>
-                <Typography.Text type="secondary">{t('knowledge.segments.tokens', { count: segment.tokens })}</Typography.Text>
-              </Flex>
-              <Typography.Paragraph className="pl-kb-segment__content" ellipsis={{ rows: 4, expandable: 'collapsible' }}>{segment.content}</Typography.Paragraph>
-            </div>
-          </List.Item>
-        )}
+        renderItem={(segment) => {
+          const pair = qaPairOf(segment.metadata);
+          return (
+            <List.Item className="pl-kb-segment" data-testid="preview-segment">
+              <div className="pl-kb-segment__body">
+                <Flex gap={6} align="center" wrap>
+                  <Tag>#{segment.ordinal + 1}</Tag>
+                  <Typography.Text type="secondary">{t('knowledge.segments.tokens', { count: segment.tokens })}</Typography.Text>
+                  {pair?.searchMethod ? <Tag color="blue">{t(`knowledge.import.searchMethods.${pair.searchMethod === 'question' ? 'question' : 'questionAnswer'}`)}</Tag> : null}
+                </Flex>
+                {pair ? (
+                  <dl className="pl-kb-qa">
+                    <dt>{t('knowledge.import.question')}</dt>
+                    <dd>{pair.question}</dd>
+                    <dt>{t('knowledge.import.answer')}</dt>
+                    <dd><Typography.Paragraph className="pl-kb-segment__content" ellipsis={{ rows: 4, expandable: 'collapsible' }}>{pair.answer}</Typography.Paragraph></dd>
+                  </dl>
+                ) : (
+                  <Typography.Paragraph className="pl-kb-segment__content" ellipsis={{ rows: 4, expandable: 'collapsible' }}>{segment.content}</Typography.Paragraph>
+                )}
+              </div>
+            </List.Item>
+          );
+        }}
       />
       <Flex justify="space-between" className="pl-kb-actions">
         <Button danger icon={<DeleteOutlined />} onClick={onCancel} data-testid="import-cancel">{t('knowledge.import.cancel')}</Button>

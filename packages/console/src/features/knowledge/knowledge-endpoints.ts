@@ -20,6 +20,21 @@ export type RetrievedChunk = Schemas['RetrievedChunk'];
 export type CreateKnowledgeBase = Schemas['CreateKnowledgeBase'];
 /** Body of knowledge base update. */
 export type UpdateKnowledgeBase = Schemas['UpdateKnowledgeBase'];
+/** How an import of records (Q&A pairs, table rows) went. */
+export type KnowledgeImportReport = Schemas['KnowledgeImportReport'];
+/** A pending file with its import report. */
+export type KnowledgeImportResult = Schemas['KnowledgeImportResult'];
+
+/** A multipart body for openapi-fetch: FormData goes to fetch untouched, which sets the boundary. */
+function multipart<Body>(fields: Record<string, string | { blob: Blob; fileName: string } | undefined>) {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(fields)) {
+    if (value === undefined) continue;
+    if (typeof value === 'string') form.append(key, value);
+    else form.append(key, value.blob, value.fileName);
+  }
+  return { body: form as unknown as Body, bodySerializer: (body: unknown) => body as FormData };
+}
 
 const kb = (knowledgeBaseId: string) => ({ params: { path: { knowledgeBaseId } } });
 const file = (fileId: string) => ({ params: { path: { fileId } } });
@@ -42,18 +57,16 @@ export const knowledgeEndpoints = {
     call({ dedupeKey: `knowledge-files-${id}`, ...extra }, (init) => client.GET('/api/v1/knowledge-bases/{knowledgeBaseId}/files', { ...init, ...kb(id) })),
   /** Multipart upload of one document; `name` is the file name without extension. */
   uploadDocument: (id: string, upload: Blob, fileName: string, name: string, extra: Extra = {}) =>
-    call({ silent: true, ...extra }, (init) => {
-      const form = new FormData();
-      form.append('file', upload, fileName);
-      form.append('name', name);
-      // openapi-fetch hands FormData to fetch untouched, which sets the multipart boundary.
-      return client.POST('/api/v1/knowledge-bases/{knowledgeBaseId}/files', {
-        ...init,
-        ...kb(id),
-        body: form as unknown as Schemas['UploadDocument'],
-        bodySerializer: (body: unknown) => body as FormData,
-      });
-    }),
+    call({ silent: true, ...extra }, (init) =>
+      client.POST('/api/v1/knowledge-bases/{knowledgeBaseId}/files', { ...init, ...kb(id), ...multipart<Schemas['UploadDocument']>({ file: { blob: upload, fileName }, name }) })),
+  /** Q&A pairs from a UTF-8 CSV made from the template; answers the pending file and the import report. */
+  importQa: (id: string, upload: Blob, fileName: string, name: string, extra: Extra = {}) =>
+    call({ silent: true, ...extra }, (init) =>
+      client.POST('/api/v1/knowledge-bases/{knowledgeBaseId}/imports/qa', { ...init, ...kb(id), ...multipart<Schemas['QaImportUpload']>({ file: { blob: upload, fileName }, name }) })),
+  /** The Q&A template (CSV) with column titles in `language`. */
+  qaTemplate: (id: string, language: 'en' | 'zh-CN', extra: Extra = {}) =>
+    call(extra, (init) =>
+      client.GET('/api/v1/knowledge-bases/{knowledgeBaseId}/qa-template', { ...init, params: { path: { knowledgeBaseId: id }, query: { language } }, parseAs: 'blob' })),
   preview: (fileId: string, extra: Extra = {}) =>
     call(extra, (init) => client.GET('/api/v1/knowledge-files/{fileId}/preview', { ...init, ...file(fileId) })),
   confirm: (fileId: string, extra: Extra = {}) =>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  checkChunkOverlap, checkChunkTokens, checkDocument, checkFileName, extensionOf, filterByName, hasActiveFiles, isLexicalModel,
+  checkChunkOverlap, checkChunkTokens, checkDocument, checkUpload, UPLOAD_EXTENSIONS, checkFileName, extensionOf, filterByName, hasActiveFiles, isLexicalModel,
   similarityHint, stemOf, suggestFileName,
 } from './knowledge-rules';
 
@@ -41,6 +41,15 @@ describe('document checks mirror the server', () => {
     expect(checkDocument({ name: 'md', size: 10 })).toBe('knowledge.rules.documentType');
     expect(checkDocument({ name: 'a.md', size: 0 })).toBe('knowledge.rules.fileEmpty');
     expect(checkDocument({ name: 'a.md', size: 10 * 1024 * 1024 + 1 })).toBe('knowledge.rules.fileTooLarge');
+  });
+});
+
+describe('Q&A and table uploads', () => {
+  it('take a CSV (Q&A) or a csv/xlsx sheet (table)', () => {
+    expect(checkUpload({ name: 'faq.csv', size: 10 }, UPLOAD_EXTENSIONS.qa)).toBeUndefined();
+    expect(checkUpload({ name: 'faq.xlsx', size: 10 }, UPLOAD_EXTENSIONS.qa)).toBe('knowledge.rules.documentType');
+    expect(checkUpload({ name: 'prices.XLSX', size: 10 }, UPLOAD_EXTENSIONS.table)).toBeUndefined();
+    expect(checkUpload({ name: 'prices.csv', size: 11 * 1024 * 1024 }, UPLOAD_EXTENSIONS.table)).toBe('knowledge.rules.fileTooLarge');
   });
 });
 

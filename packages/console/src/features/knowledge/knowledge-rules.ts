@@ -69,12 +69,24 @@ export function suggestFileName(fileName: string): string {
   return cleaned.slice(0, KNOWLEDGE_LIMITS.fileNameMax).replace(/_+$/, '');
 }
 
-/** An uploaded document: one of the accepted types, not empty, at most 10 MB. */
-export function checkDocument(file: { name: string; size: number }): RuleResult {
-  if (!(DOCUMENT_EXTENSIONS as readonly string[]).includes(extensionOf(file.name))) return 'knowledge.rules.documentType';
+/** File types each upload-based import accepts (spec §5: documents; Q&A is a UTF-8 CSV; tables csv or xlsx). */
+export const UPLOAD_EXTENSIONS = {
+  document: DOCUMENT_EXTENSIONS,
+  qa: ['csv'],
+  table: ['csv', 'xlsx'],
+} as const satisfies Record<string, readonly string[]>;
+
+/** An uploaded file: one of `extensions`, not empty, at most 10 MB (what the server checks too). */
+export function checkUpload(file: { name: string; size: number }, extensions: readonly string[]): RuleResult {
+  if (!extensions.includes(extensionOf(file.name))) return 'knowledge.rules.documentType';
   if (file.size === 0) return 'knowledge.rules.fileEmpty';
   if (file.size > KNOWLEDGE_LIMITS.documentMaxBytes) return 'knowledge.rules.fileTooLarge';
   return undefined;
+}
+
+/** An uploaded document: txt, md, pdf or docx, not empty, at most 10 MB. */
+export function checkDocument(file: { name: string; size: number }): RuleResult {
+  return checkUpload(file, DOCUMENT_EXTENSIONS);
 }
 
 /** Target segment size: a whole number from 50 to 4000. */
