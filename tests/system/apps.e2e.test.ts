@@ -144,6 +144,42 @@ describe("apps in Chromium: create → preview chat → chat page", () => {
     await expect.poll(() => byTestId("preview-panel").innerText()).toContain("Powered by Acme");
   });
 
+  it("binds a knowledge base in full-text mode with citations; the preview answers from it and shows the sources", async () => {
+    const api = <T = { id: string }>(route: string, init: RequestInit = {}) =>
+      fetch(`${parley.url}${route}`, { ...init, headers: { authorization: `Bearer ${ownerKey}`, ...(init.headers ?? {}) } }).then((response) => response.json() as Promise<{ data: T }>);
+    const base = await api("/api/v1/knowledge-bases", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "Parcel guide" }) });
+    const form = new FormData();
+    form.append("file", new File(["# Warranty\n\nEvery parcel locker carries a two-year warranty covering defects."], "parcel-guide.md"));
+    const file = await api(`/api/v1/knowledge-bases/${base.data.id}/files`, { method: "POST", body: form });
+    await api(`/api/v1/knowledge-files/${file.data.id}/confirm`, { method: "POST" });
+    const status = async () => (await api<Array<{ id: string; status: string }>>(`/api/v1/knowledge-bases/${base.data.id}/files`)).data.find((row) => row.id === file.data.id)?.status;
+    await expect.poll(status, { timeout: 20_000 }).toBe("effective");
+
+    await page.reload();
+    await byTestId("editor-tab-advanced").click();
+    await choose("app-knowledge-bases", "Parcel guide");
+    await page.keyboard.press("Escape");
+    await choose("app-retrieval-mode", "Full text");
+    await expect.poll(() => byTestId("knowledge-settings").innerText()).toContain("does not use the similarity threshold");
+    await byTestId("app-citation").click();
+    await byTestId("app-save").click();
+    await expect.poll(() => page.locator(".ant-message").innerText()).toContain("Changes saved");
+    await byTestId("knowledge-settings").scrollIntoViewIfNeeded();
+    await snap("editor-knowledge-en");
+
+    fake.reply({ text: "Two years [1].", chunks: 2, delayMs: 10 });
+    const before = fake.requests.length;
+    await byTestId("preview-input").fill("warranty defects");
+    await byTestId("preview-send").click();
+    const answer = byTestId("chat-message-assistant").last();
+    await expect.poll(() => answer.getAttribute("data-status")).toBe("complete");
+    await expect.poll(() => answer.locator('[data-testid="chat-citations"]').innerText()).toContain("parcel-guide");
+    const system = messagesOf(before).find((message) => message.role === "system");
+    expect(JSON.stringify(system?.content)).toContain("two-year warranty");
+    await snap("preview-citations-en");
+    await byTestId("editor-tab-basic").click();
+  });
+
   it("opens /app/<code>, answers a guiding question and keeps the conversation in the list", async () => {
     await page.goto(`${parley.url}/app/${appCode}`);
     await expect.poll(() => byTestId("chat-app-name").innerText()).toBe("Parcel helper");

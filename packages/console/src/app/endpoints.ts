@@ -90,6 +90,9 @@ export const endpoints = {
       call(extra, (init) => client.PATCH('/api/v1/rate-limits/{id}', { ...init, params: { path: { id } }, body })),
     removeRateLimit: (id: string, extra: Extra = {}) =>
       call(extra, (init) => client.DELETE('/api/v1/rate-limits/{id}', { ...init, params: { path: { id } } })),
+    /** The space's knowledge bases an app may bind (the editor's knowledge section). */
+    knowledgeBases: (extra: Extra = {}) =>
+      call({ dedupeKey: 'app-knowledge-bases', ...extra }, (init) => client.GET('/api/v1/knowledge-bases', init)),
   },
   /** Localized app categories and role groups (public: the square shows them to guests). */
   appCatalogue: {

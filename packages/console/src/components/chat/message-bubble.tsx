@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { CODES } from '../../app/api';
 import { PATHS } from '../../app/paths';
 import type { ChatTurn } from '../../features/chat/chat-state';
+import { CitationList } from '../../features/chat/citation-list';
 import { AppAvatar } from '../app-avatar';
 import './chat.css';
 import { ReplyContent } from './reply-content';
@@ -64,16 +65,8 @@ export function MessageBubble({ turn, appName = '', appAvatarUrl }: MessageBubbl
             <span className="pl-visually-hidden">{t('chat.thinking')}</span>
           </div>
         )}
-        {turn.citations?.length ? (
-          <div className="pl-msg__citations" data-testid="chat-citations">
-            <Typography.Text type="secondary">{t('chat.sources')}</Typography.Text>
-            <ol>
-              {turn.citations.slice(0, 10).map((citation) => (
-                <li key={citation.index} title={citation.content}>{citation.source}</li>
-              ))}
-            </ol>
-          </div>
-        ) : null}
+        {turn.citations?.length ? <CitationList citations={turn.citations} /> : null}
+        {turn.handover ? <Typography.Text type="secondary" className="pl-msg__note" data-testid="chat-handover">{t('chat.handover')}</Typography.Text> : null}
         {turn.status === 'stopped' ? <Typography.Text type="secondary" className="pl-msg__note">{t('chat.stopped')}</Typography.Text> : null}
         {turn.rateLimited ? <Typography.Text type="warning" className="pl-msg__note">{t('chat.rateLimited')}</Typography.Text> : null}
         {turn.status === 'error' ? (

@@ -14,6 +14,7 @@ import { PageHeader } from '../../components/page-header';
 import { APP_LIMITS, appRules, guidingQuestionsOf } from './app-rules';
 import { chatPath } from './apps-page';
 import { ruleOf, showServerError } from './form-helpers';
+import { KnowledgeSettingsSection } from './knowledge-settings-section';
 import { PreviewPane } from './preview-pane';
 import { blockedByRateLimit, RateLimitTab } from './rate-limit-tab';
 import { modelOptions, useAppOptions } from './use-app-options';
@@ -46,7 +47,7 @@ function toValues(app: AppSeniorDetail): EditorValues {
     optionalModels: app.optionalModels.filter((model) => model !== app.defaultModel), temperature: app.temperature,
     memoryTurns: app.memoryTurns, memoryRetentionMinutes: app.memoryRetentionMinutes, bottomSlogan: app.bottomSlogan ?? '',
     plugins: app.plugins, multiRoundThinking: app.multiRoundThinking, maxRounds: app.maxRounds, pluginStrategy: app.pluginStrategy,
-    retrievalMode: app.retrievalMode, retrievalLength: app.retrievalLength, similarityThreshold: app.similarityThreshold,
+    knowledgeBaseIds: app.knowledgeBaseIds, retrievalMode: app.retrievalMode, retrievalLength: app.retrievalLength, similarityThreshold: app.similarityThreshold,
     semanticCount: app.semanticCount, fullTextCount: app.fullTextCount, noHitStrategy: app.noHitStrategy, noHitText: app.noHitText ?? '',
     citationEnabled: app.citationEnabled, citationThreshold: app.citationThreshold,
     humanization: { ...humanization, mergeDelaySeconds: humanization.mergeDelaySeconds ?? null },
@@ -343,8 +344,6 @@ function AdvancedTab({ pluginOptions }: { pluginOptions: { label: string; option
   const multiRound = Form.useWatch('multiRoundThinking', form);
   const mergeReply = Form.useWatch(['humanization', 'mergeReply'], form);
   const replyMode = Form.useWatch(['manualService', 'replyMode'], form);
-  const noHit = Form.useWatch('noHitStrategy', form);
-  const citation = Form.useWatch('citationEnabled', form);
   return (
     <>
       <Typography.Title level={5} className="pl-editor__section">{t('apps.advanced.plugins')}</Typography.Title>
@@ -445,67 +444,8 @@ function AdvancedTab({ pluginOptions }: { pluginOptions: { label: string; option
       </Form.Item>
 
       <Divider />
-      <Typography.Title level={5} className="pl-editor__section">{t('apps.advanced.retrieval')}</Typography.Title>
-      <Row gutter={16}>
-        <Col xs={24} md={12}>
-          <Form.Item name="retrievalMode" label={t('apps.advanced.retrievalMode')}>
-            <Radio.Group options={(['semantic', 'hybrid'] as const).map((value) => ({ value, label: t(`apps.advanced.retrievalModes.${value}`) }))} />
-          </Form.Item>
-        </Col>
-        <Col xs={24} md={12}>
-          <Form.Item name="retrievalLength" label={t('apps.advanced.retrievalLength')} rules={[{ type: 'number', min: 1, message: t('apps.validation.retrievalLength') }]}>
-            <InputNumber min={0} max={128000} precision={0} style={{ width: '100%' }} data-testid="app-retrieval-length" />
-          </Form.Item>
-        </Col>
-        <Col xs={24} md={8}>
-          <Form.Item name="similarityThreshold" label={t('apps.advanced.similarity')} extra={t('apps.advanced.similarityHint')}>
-            <InputNumber min={0} max={1} step={0.05} style={{ width: '100%' }} />
-          </Form.Item>
-        </Col>
-        <Col xs={12} md={8}>
-          <Form.Item name="semanticCount" label={t('apps.advanced.semanticCount')}>
-            <InputNumber min={0} max={10} precision={0} style={{ width: '100%' }} />
-          </Form.Item>
-        </Col>
-        <Col xs={12} md={8}>
-          <Form.Item
-            name="fullTextCount"
-            label={t('apps.advanced.fullTextCount')}
-            dependencies={['semanticCount']}
-            rules={[({ getFieldValue }) => ruleOf((value: number) => appRules.retrievalCounts(getFieldValue('semanticCount') as number, value))]}
-          >
-            <InputNumber min={0} max={10} precision={0} style={{ width: '100%' }} />
-          </Form.Item>
-        </Col>
-      </Row>
-      <Row gutter={16}>
-        <Col xs={24} md={12}>
-          <Form.Item name="noHitStrategy" label={t('apps.advanced.noHit')}>
-            <Radio.Group options={(['default', 'fixed', 'manual'] as const).map((value) => ({ value, label: t(`apps.advanced.noHitStrategies.${value}`) }))} />
-          </Form.Item>
-        </Col>
-        <Col xs={24} md={12}>
-          <Form.Item name="noHitText" label={t('apps.advanced.noHitText')} hidden={noHit !== 'fixed'} rules={[{ required: noHit === 'fixed', whitespace: true, message: t('apps.validation.noHitTextRequired') }]}>
-            <Input maxLength={2000} />
-          </Form.Item>
-        </Col>
-        <Col xs={12} md={12}>
-          <Form.Item name="citationEnabled" label={t('apps.advanced.citation')} valuePropName="checked">
-            <Switch />
-          </Form.Item>
-        </Col>
-        <Col xs={12} md={12}>
-          <Form.Item
-            name="citationThreshold"
-            label={t('apps.advanced.citationThreshold')}
-            hidden={!citation}
-            dependencies={['similarityThreshold', 'citationEnabled']}
-            rules={[({ getFieldValue }) => ruleOf((value: number) => appRules.citationThreshold(getFieldValue('citationEnabled') === true, value, getFieldValue('similarityThreshold') as number))]}
-          >
-            <InputNumber min={0} max={1} step={0.05} style={{ width: '100%' }} />
-          </Form.Item>
-        </Col>
-      </Row>
+      <KnowledgeSettingsSection />
+      <Divider />
       <Form.Item name="databaseEnabled" label={t('apps.advanced.database')} valuePropName="checked" extra={t('apps.advanced.databaseHint')}>
         <Switch />
       </Form.Item>

@@ -41,15 +41,11 @@ describe('spec §5 App rules as the console checks them', () => {
     expect(appRules.bottomSlogan(null)).toBeUndefined();
   });
 
-  it('merge reply needs a delay; retrieval counts total at most 10; citation threshold at least similarity', () => {
+  it('merge reply needs a delay', () => {
     expect(appRules.mergeDelay(true, null)).toBe('apps.validation.mergeDelayRequired');
     expect(appRules.mergeDelay(true, 0)).toBe('apps.validation.mergeDelayRequired');
     expect(appRules.mergeDelay(true, 5)).toBeUndefined();
     expect(appRules.mergeDelay(false, null)).toBeUndefined();
-    expect(appRules.retrievalCounts(7, 4)).toBe('apps.validation.retrievalTotal');
-    expect(appRules.retrievalCounts(7, 3)).toBeUndefined();
-    expect(appRules.citationThreshold(true, 0.5, 0.75)).toBe('apps.validation.citationLow');
-    expect(appRules.citationThreshold(false, 0.5, 0.75)).toBeUndefined();
   });
 });
 

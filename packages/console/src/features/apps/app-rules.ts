@@ -74,12 +74,6 @@ export const appRules = {
   /** Merge reply needs a delay time (spec §5). */
   mergeDelay: (mergeReply: boolean, delay: number | null | undefined): RuleResult =>
     mergeReply && !(typeof delay === 'number' && delay > 0) ? 'apps.validation.mergeDelayRequired' : undefined,
-  /** Semantic plus full-text hits at most 10 (spec §5 Knowledge). */
-  retrievalCounts: (semantic: number | undefined, fullText: number | undefined): RuleResult =>
-    (semantic ?? 0) + (fullText ?? 0) > APP_LIMITS.retrievalCountsTotalMax ? 'apps.validation.retrievalTotal' : undefined,
-  /** The citation threshold is at least the similarity threshold while citations are shown. */
-  citationThreshold: (enabled: boolean, citation: number | undefined, similarity: number | undefined): RuleResult =>
-    enabled && (citation ?? 0) < (similarity ?? 0) ? 'apps.validation.citationLow' : undefined,
 };
 
 export const rateLimitRules = {
@@ -122,6 +116,9 @@ export const SERVER_FIELD_PATHS: Record<string, (string | number)[]> = {
   memoryRetentionMinutes: ['memoryRetentionMinutes'],
   temperature: ['temperature'],
   retrievalLength: ['retrievalLength'],
+  knowledgeBaseIds: ['knowledgeBaseIds'],
+  retrievalMode: ['retrievalMode'],
+  noHitStrategy: ['noHitStrategy'],
   similarityThreshold: ['similarityThreshold'],
   semanticCount: ['semanticCount'],
   fullTextCount: ['fullTextCount'],

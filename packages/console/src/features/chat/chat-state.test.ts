@@ -40,6 +40,16 @@ describe('applyChatEvent', () => {
     expect(run([{ type: 'message-end', finishReason: 'rate-limited', usage, credits: 0, balance: null }]).rateLimited).toBe(true);
   });
 
+  it('keeps the similarity of a citation and marks a handover ending', () => {
+    const usage = { promptTokens: 0, completionTokens: 0 };
+    const turn = run([
+      { type: 'citation', index: 2, source: 'store-guide', content: 'Express arrives next day', score: 0.82 },
+      { type: 'message-end', finishReason: 'handover', usage, credits: 0, balance: null },
+    ]);
+    expect(turn.citations).toEqual([{ index: 2, source: 'store-guide', content: 'Express arrives next day', score: 0.82 }]);
+    expect(turn).toMatchObject({ status: 'complete', handover: true });
+  });
+
   it('settleTurn only changes an answer that is still streaming', () => {
     expect(settleTurn(start, 'stopped').status).toBe('stopped');
     expect(settleTurn({ ...start, status: 'error' }, 'stopped').status).toBe('error');

@@ -7,11 +7,13 @@ export interface ToolActivity {
   status: 'running' | 'ok' | 'failed';
 }
 
-/** A cited source of an answer. */
+/** A cited source of an answer: its number [index] in the answer, file name, excerpt and similarity. */
 export interface Citation {
   index: number;
   source: string;
   content: string;
+  /** Similarity of a semantic hit; absent for a full-text-only hit. */
+  score?: number;
 }
 
 /** One line of a chat as the console shows it. */
@@ -28,6 +30,8 @@ export interface ChatTurn {
   citations?: Citation[];
   /** The answer ended because a rate limit was hit. */
   rateLimited?: boolean;
+  /** Nothing was found and the app handed the conversation to a person. */
+  handover?: boolean;
 }
 
 /** Applies one stream event to the answer being written; pure, so it is tested without a server. */
@@ -45,12 +49,19 @@ export function applyChatEvent(turn: ChatTurn, event: ChatEvent): ChatTurn {
         tools: (turn.tools ?? []).map((tool) => (tool.id === event.id ? { ...tool, status: event.ok ? 'ok' : 'failed' } : tool)),
       };
     case 'citation':
-      return { ...turn, citations: [...(turn.citations ?? []), { index: event.index, source: event.source, content: event.content }] };
+      return {
+        ...turn,
+        citations: [
+          ...(turn.citations ?? []),
+          { index: event.index, source: event.source, content: event.content, ...(event.score !== undefined ? { score: event.score } : {}) },
+        ],
+      };
     case 'message-end':
       return {
         ...turn,
         status: event.finishReason === 'stopped' ? 'stopped' : 'complete',
         ...(event.finishReason === 'rate-limited' ? { rateLimited: true } : {}),
+        ...(event.finishReason === 'handover' ? { handover: true } : {}),
       };
     case 'error':
       return { ...turn, status: 'error', error: { code: event.code, message: event.message } };

@@ -132,6 +132,9 @@ export function useChat({ appCode, channel, model }: UseChatOptions) {
           content: message.content,
           status: message.status,
           ...(message.model ? { model: message.model } : {}),
+          ...(message.citations.length > 0 ? { citations: message.citations } : {}),
+          // A stored transfer notice is recorded under the model name `handover`.
+          ...(message.role === 'assistant' && message.model === 'handover' ? { handover: true } : {}),
         })),
     );
   }, []);
