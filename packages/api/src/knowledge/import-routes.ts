@@ -18,11 +18,12 @@ import {
   tableRowSchema,
   tableSchema,
   templateQuery,
+  websiteImportBody,
 } from "./import-schemas";
-import { deletedSchema } from "./schemas";
+import { deletedSchema, knowledgeFileSchema } from "./schemas";
 import type { fileView } from "./service/files";
 import { loadKnowledgeBase } from "./service/knowledge-bases";
-import { type ImportReport, importQa, type UploadInput } from "./service/imports";
+import { type ImportReport, importQa, importWebsite, type UploadInput } from "./service/imports";
 import { qaTemplate } from "./service/sources/qa";
 import { addTableRow, appendTableImport, deleteTableRow, editTableColumns, getTable, importTable, listTableRows, updateTableRow } from "./service/tables";
 
@@ -254,6 +255,23 @@ export function registerKnowledgeImportRoutes(app: OpenAPIHono<AppEnv>) {
     async (c) => {
       const { fileId, rowId } = c.req.valid("param");
       return ok(c, await deleteTableRow(c.var.deps, c.var.auth, fileId, rowId));
+    },
+  );
+
+  app.openapi(
+    defineRoute({
+      method: "post",
+      path: "/api/v1/knowledge-bases/{knowledgeBaseId}/imports/website",
+      tags,
+      status: 201,
+      summary:
+        "Import a web page: it is fetched (redirects followed, each hop checked against loopback, private and metadata addresses; configured timeout and size cap), its readable text is converted to Markdown and the file is created pending (parsed) under the page title. A page that cannot be fetched, is not HTML or has no readable text is kept as a failed file: \"This website does not support import\". An address not starting with http:// or https:// is a 400",
+      request: { params: kbParam, body: jsonBody(websiteImportBody) },
+      data: knowledgeFileSchema,
+    }),
+    async (c) => {
+      const file = await importWebsite(c.var.deps, c.var.auth, c.req.valid("param").knowledgeBaseId, c.req.valid("json"));
+      return ok(c, localizedFile(c.var.language, file), 201);
     },
   );
 }

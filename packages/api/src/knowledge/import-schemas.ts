@@ -133,3 +133,11 @@ export const pageQuery = z.object({
   pageNo: z.coerce.number().int().min(1).default(1).openapi({ example: 1 }),
   pageSize: z.coerce.number().int().min(1).max(100).default(20).openapi({ example: 20 }),
 });
+
+/** Body of a website import. */
+export const websiteImportBody = z
+  .object({
+    url: z.string().max(2048).openapi({ description: "The page's address; must start with http:// or https://", example: "https://example.com/help/returns" }),
+    name: z.string().optional().openapi({ description: "File name (default: from the page title); at most 50 letters, digits, _ or -", example: "returns-help" }),
+  })
+  .openapi("WebsiteImport");

@@ -5,7 +5,7 @@ import { knowledgeChunks, knowledgeFiles } from "../db/schema/index";
 import { createTestContext, registerUser, type TestContext, type TestUser } from "../testing/harness";
 import { expectError, expectOk } from "../testing/flows";
 import { importResultSchema, tableRowPageSchema, tableRowSchema, tableSchema } from "./import-schemas";
-import { xlsxOf } from "./imports-testing";
+import { articleHtml, startWebServer, type WebPage, type WebServer, xlsxOf } from "./imports-testing";
 import { deletedSchema, knowledgeFileSchema, previewSchema, retrievalTestSchema } from "./schemas";
 import { createKnowledgeBaseVia } from "./testing";
 import { createKnowledgeWorker } from "./worker";
@@ -13,13 +13,54 @@ import { createKnowledgeWorker } from "./worker";
 let ctx: TestContext;
 let owner: TestUser;
 let stranger: TestUser;
+/** A "public" site: its host is allowed by configuration, like any site on the internet. */
+let site: WebServer;
+/** An internal service on loopback that the address rules must keep out of reach. */
+let internal: WebServer;
+
+const returnsArticle = articleHtml("Returns Policy | Shop", [
+  "Returns are accepted within thirty days of delivery when the item is unused and in its original packaging.",
+  "Refunds are sent to the original payment method within five working days after the parcel arrives at our warehouse.",
+  "Exchanges are free for members; everyone else pays a flat fee of five euros per exchanged item.",
+]);
 
 beforeAll(async () => {
-  ctx = await createTestContext();
+  internal = await startWebServer(() => ({ body: articleHtml("Internal admin", ["Secret internal page that must never be imported by anyone outside."]) }));
+  site = await startWebServer((path, self): WebPage | undefined => {
+    switch (path) {
+      case "/returns":
+        return { body: returnsArticle };
+      case "/moved":
+        return { status: 301, headers: { location: `${self.url}/returns` } };
+      case "/to-internal":
+        return { status: 302, headers: { location: `${internal.url}/admin` } };
+      case "/slow":
+        return { body: returnsArticle, delayMs: 3_000 };
+      case "/data.json":
+        return { headers: { "content-type": "application/json" }, body: JSON.stringify({ text: "Returns are accepted within thirty days of delivery." }) };
+      case "/empty":
+        return { body: "<!doctype html><html><head><title>Nothing</title></head><body><div></div></body></html>" };
+      case "/huge":
+        return { body: articleHtml("Huge", ["word ".repeat(80_000)]) };
+      case "/gone":
+        return { status: 500, body: "oops" };
+      default:
+        return undefined;
+    }
+  });
+  ctx = await createTestContext({
+    PARLEY_PLUGINS_ALLOWED_HOSTS: `127.0.0.1:${site.port}`,
+    PARLEY_KNOWLEDGE_WEBSITE_TIMEOUT_MS: "800",
+    PARLEY_KNOWLEDGE_WEBSITE_MAX_BYTES: "200000",
+  });
   owner = await registerUser(ctx, "imports-owner@example.com");
   stranger = await registerUser(ctx, "imports-stranger@example.com");
 });
-afterAll(async () => ctx.close());
+afterAll(async () => {
+  await ctx.close();
+  await site.close();
+  await internal.close();
+});
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
 const filesOf = (knowledgeBaseId: string) => ctx.deps.db.select().from(knowledgeFiles).where(eq(knowledgeFiles.knowledgeBaseId, knowledgeBaseId)).all();
@@ -269,5 +310,77 @@ describe("table import", () => {
 
     const qa = await expectOk(await postFile(`/api/v1/knowledge-bases/${base.id}/imports/qa`, "faq.csv", "question,answer,search method\nq,a,question\n"), 201, importResultSchema);
     await expectError(await ctx.request(`/api/v1/knowledge-files/${qa.file.id}/table`, { token: owner.token }), 409, { message: "This works only on table files" });
+  });
+});
+
+describe("website import", () => {
+  const websitePath = (knowledgeBaseId: string) => `/api/v1/knowledge-bases/${knowledgeBaseId}/imports/website`;
+  const importSite = (knowledgeBaseId: string, json: Record<string, unknown>, token = owner.token, headers: Record<string, string> = {}) =>
+    ctx.request(websitePath(knowledgeBaseId), { method: "POST", token, json, headers });
+
+  it("fetches a page, keeps its readable text as Markdown under the page title, and indexes it", async () => {
+    const base = await createKnowledgeBaseVia(ctx, owner);
+    const file = await expectOk(await importSite(base.id, { url: `${site.url}/moved` }), 201, knowledgeFileSchema);
+    expect(file).toMatchObject({ type: "website", status: "pending", name: "Returns-Policy-Shop", source: `${site.url}/moved`, failureReason: null });
+    const preview = await expectOk(await ctx.request(`/api/v1/knowledge-files/${file.id}/preview`, { token: owner.token }), 200, previewSchema);
+    const text = preview.segments.map((segment) => segment.content).join("\n");
+    expect(text).toContain("# Returns Policy | Shop");
+    expect(text).toContain("within thirty days of delivery");
+    expect(text).toContain(`[terms](${site.url}/terms)`);
+    expect(text).not.toContain("Copyright the shop");
+    const row = await ctx.deps.db.select().from(knowledgeFiles).where(eq(knowledgeFiles.id, file.id)).get();
+    expect(JSON.parse(row!.options)).toMatchObject({ finalUrl: `${site.url}/returns` });
+
+    await confirmAndIndex(file.id);
+    const found = await expectOk(await search(base.id, "refund original payment method"), 200, retrievalTestSchema);
+    expect(found.fullText[0]!.fileId).toBe(file.id);
+
+    const named = await expectOk(await importSite(base.id, { url: `${site.url}/returns`, name: "returns-page" }), 201, knowledgeFileSchema);
+    expect(named.name).toBe("returns-page");
+  });
+
+  it("refuses an address that is not http(s) with a 400 and stores nothing", async () => {
+    const base = await createKnowledgeBaseVia(ctx, owner);
+    for (const url of ["ftp://example.com/file", "example.com/page", "javascript:alert(1)", "http://"]) {
+      await expectError(await importSite(base.id, { url }), 400, { field: "url", message: "The website address must start with http:// or https://" });
+    }
+    await expectError(await importSite(base.id, { url: `${site.url}/returns`, name: "no spaces allowed" }), 400, { field: "name" });
+    expect(await filesOf(base.id)).toEqual([]);
+  });
+
+  it("keeps a failed file, 'this website does not support import', for redirects to private addresses, timeouts, non-HTML and unreadable pages", async () => {
+    const base = await createKnowledgeBaseVia(ctx, owner);
+    const cases: Array<[string, RegExp]> = [
+      [`${site.url}/to-internal`, /^refused: .*loopback, private or link-local/],
+      [`${internal.url}/admin`, /^refused/],
+      [`http://localhost:${internal.port}/admin`, /^refused/],
+      [`${site.url}/slow`, /^timeout/],
+      [`${site.url}/data.json`, /not an HTML page \(application\/json\)/],
+      [`${site.url}/empty`, /no readable text/],
+      [`${site.url}/huge`, /larger than 200000 bytes/],
+      [`${site.url}/gone`, /HTTP 500/],
+      [`${site.url}/missing`, /HTTP 404/],
+    ];
+    for (const [url, detail] of cases) {
+      const started = Date.now();
+      const file = await expectOk(await importSite(base.id, { url }), 201, knowledgeFileSchema);
+      expect(file, url).toMatchObject({ type: "website", status: "failed", failureReason: "This website does not support import", chunkCount: 0 });
+      expect(Date.now() - started).toBeLessThan(2_500);
+      const row = await ctx.deps.db.select().from(knowledgeFiles).where(eq(knowledgeFiles.id, file.id)).get();
+      expect(JSON.parse(row!.options).error, url).toMatch(detail);
+    }
+    const chinese = await expectOk(await importSite(base.id, { url: `${site.url}/empty` }, owner.token, { "accept-language": "zh-CN" }), 201, knowledgeFileSchema);
+    expect(chinese.failureReason).toBe("该网站不支持导入");
+    // Nothing of the internal page was stored anywhere.
+    const stored = await ctx.deps.db.select().from(knowledgeChunks).where(eq(knowledgeChunks.knowledgeBaseId, base.id)).all();
+    expect(stored).toEqual([]);
+    await expectError(await ctx.request(`/api/v1/knowledge-files/${chinese.id}/preview`, { token: owner.token }), 409);
+  });
+
+  it("hides another space's knowledge base", async () => {
+    const base = await createKnowledgeBaseVia(ctx, owner);
+    await expectError(await importSite(base.id, { url: `${site.url}/returns` }, stranger.token), 404);
+    await expectError(await ctx.request(websitePath(base.id), { method: "POST", json: { url: `${site.url}/returns` } }), 401);
+    expect(await filesOf(base.id)).toEqual([]);
   });
 });

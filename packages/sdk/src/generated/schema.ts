@@ -8700,6 +8700,101 @@ export interface paths {
         };
         trace?: never;
     };
+    "/api/v1/knowledge-bases/{knowledgeBaseId}/imports/website": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Import a web page: it is fetched (redirects followed, each hop checked against loopback, private and metadata addresses; configured timeout and size cap), its readable text is converted to Markdown and the file is created pending (parsed) under the page title. A page that cannot be fetched, is not HTML or has no readable text is kept as a failed file: "This website does not support import". An address not starting with http:// or https:// is a 400 */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    knowledgeBaseId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebsiteImport"];
+                };
+            };
+            responses: {
+                /** @description Import a web page: it is fetched (redirects followed, each hop checked against loopback, private and metadata addresses; configured timeout and size cap), its readable text is converted to Markdown and the file is created pending (parsed) under the page title. A page that cannot be fetched, is not HTML or has no readable text is kept as a failed file: "This website does not support import". An address not starting with http:// or https:// is a 400 */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["KnowledgeFile"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/chat/stream": {
         parameters: {
             query?: never;
@@ -11587,6 +11682,18 @@ export interface components {
             values: {
                 [key: string]: string;
             };
+        };
+        WebsiteImport: {
+            /**
+             * @description The page's address; must start with http:// or https://
+             * @example https://example.com/help/returns
+             */
+            url: string;
+            /**
+             * @description File name (default: from the page title); at most 50 letters, digits, _ or -
+             * @example returns-help
+             */
+            name?: string;
         };
         ChatEvent: components["schemas"]["ChatMessageStart"] | components["schemas"]["ChatTextDelta"] | components["schemas"]["ChatToolCall"] | components["schemas"]["ChatToolResult"] | components["schemas"]["ChatCitation"] | components["schemas"]["ChatMessageEnd"] | components["schemas"]["ChatError"];
         ChatMessageStart: {

@@ -6,6 +6,7 @@ import { createImportedFile, DOCUMENT_MAX_BYTES, FILE_NAME_PATTERN } from "./fil
 import { loadKnowledgeBase } from "./knowledge-bases";
 import { parseQaCsv, qaRecord, type RecordFailure } from "./sources/qa";
 import { splitFileName } from "./sources/tabular";
+import { checkWebsiteUrl, extractReadable, fetchWebPage, fileNameFromTitle, WebsiteImportError } from "./sources/website";
 
 /** At most this many failed rows are listed in an import report (all are counted). */
 export const REPORT_FAILURES_LISTED = 100;
@@ -100,4 +101,56 @@ export async function importQa(deps: Deps, auth: Auth, knowledgeBaseId: string, 
     options: { extension: "csv", report },
   });
   return { file, report };
+}
+
+/** Checks a display name given with an import, when one is. */
+export function checkGivenName(name: string | undefined): string | undefined {
+  const trimmed = name?.trim();
+  if (!trimmed) return undefined;
+  if (!FILE_NAME_PATTERN.test(trimmed)) throw fail.invalid("file_name_invalid", "name");
+  return trimmed;
+}
+
+/**
+ * Imports a web page (spec §4: it ends parsed, as a pending file, or parse failed). The URL must
+ * start with http:// or https:// (else 400). The page is fetched under the plugins' address
+ * rules, every redirect hop included, with the configured deadline and size cap; its readable
+ * text becomes Markdown named after its title (or the given name). A page that cannot be fetched,
+ * is not HTML, or has nothing readable is kept as a failed file: "this website does not support
+ * import".
+ */
+export async function importWebsite(deps: Deps, auth: Auth, knowledgeBaseId: string, input: { url: string; name?: string }) {
+  const base = await loadKnowledgeBase(deps, auth.spaceId, knowledgeBaseId);
+  const url = checkWebsiteUrl(input.url);
+  const givenName = checkGivenName(input.name);
+  const source = url.toString();
+  const limits = deps.config.knowledge.website;
+  const policy = { allowPrivateNetwork: deps.config.plugins.allowPrivateNetwork, allowedHosts: deps.config.plugins.allowedHosts };
+  try {
+    const page = await fetchWebPage(url, { policy, timeoutMs: limits.timeoutMs, maxBytes: limits.maxBytes });
+    const readable = extractReadable(page.html, page.url);
+    if (!readable) throw new WebsiteImportError("no readable text on the page");
+    const markdown = new TextEncoder().encode(readable.markdown);
+    return await createImportedFile(deps, auth, base.id, {
+      type: "website",
+      name: givenName ?? fileNameFromTitle(readable.title, page.url),
+      source,
+      sizeBytes: page.bytes,
+      mimeType: "text/html",
+      original: { bytes: markdown, extension: "md" },
+      prepared: { kind: "text", text: readable.markdown },
+      options: { url: source, finalUrl: page.url, title: readable.title },
+    });
+  } catch (error) {
+    if (!(error instanceof WebsiteImportError)) throw error;
+    deps.logger.info("website import failed", { url: source, reason: error.message });
+    return createImportedFile(deps, auth, base.id, {
+      type: "website",
+      name: givenName ?? fileNameFromTitle("", source),
+      source,
+      sizeBytes: 0,
+      failureReason: "website_not_supported",
+      options: { url: source, error: error.message },
+    });
+  }
 }
