@@ -33,6 +33,7 @@ beforeAll(async () => {
   files = fs.mkdtempSync(path.join(os.tmpdir(), "parley-knowledge-e2e-"));
   fs.writeFileSync(path.join(files, "returns-policy.md"), policy);
   fs.writeFileSync(path.join(files, "prices.csv"), "item,price\nbox,3\n");
+  fs.writeFileSync(path.join(files, "kitchen-prices.csv"), "Name,SKU,Price\nKettle,A-100,39\nToaster,B-200,25\n");
   // Row 3 has no answer: it is counted as failed, the other pair is kept.
   fs.writeFileSync(
     path.join(files, "delivery-faq.csv"),
@@ -170,6 +171,49 @@ describe("knowledge in Chromium: create → import a document → effective → 
     expect(await row.innerText()).toMatch(/Q&A/);
   });
 
+  it("imports a table with a chosen index column, previews its rows, then adds a row once it is effective", async () => {
+    await byTestId("tab-importFile").click();
+    await byTestId("import-type-table").click();
+    await byTestId("import-next").click();
+    await page.locator('[data-testid="import-upload-step"] input[type="file"]').setInputFiles(path.join(files, "kitchen-prices.csv"));
+    // The header is read in the browser: the first field is the default index column.
+    const uploadStepText = () => byTestId("import-upload-step").evaluate((step) => `${(step as HTMLElement).innerText} ${[...step.querySelectorAll("input")].map((input) => input.placeholder).join(" ")}`);
+    await expect.poll(uploadStepText).toContain("Default: Name (the first field)");
+    await byTestId("import-index-column").locator("input").last().fill("Nope");
+    await byTestId("import-upload").click();
+    await expect.poll(errorsShown).toContain("Nope is not a field of the table");
+    await byTestId("import-index-column").locator("input").last().fill("SKU");
+    await byTestId("import-upload").click();
+
+    await expect.poll(() => byTestId("import-report").innerText()).toContain("Imported 2 of 2 records");
+    const preview = byTestId("preview-table");
+    await expect.poll(() => preview.locator("thead").locator(`[data-testid="table-index-column"]`).first().innerText()).toMatch(/^SKU/);
+    expect(await preview.locator("thead").innerText()).toMatch(/Name[\s\S]*SKU[\s\S]*Price/);
+    expect(await preview.locator("tbody").innerText()).toMatch(/Kettle\s+A-100\s+39[\s\S]*Toaster\s+B-200\s+25/);
+    await snap("knowledge-table-preview-en");
+    await byTestId("import-next").click();
+    await expect.poll(() => byTestId("import-confirm-step").innerText()).toContain("Each record becomes one segment");
+    await byTestId("import-confirm").click();
+    await page.waitForURL(new RegExp(`/knowledgeManage/baseFile\\?id=${knowledgeBaseId}$`));
+
+    const row = byTestId("file-row-kitchen-prices");
+    await expect.poll(() => row.locator('[data-testid="file-status"]').getAttribute("data-status"), { timeout: 20_000 }).toBe("effective");
+    await row.locator('[data-testid="file-segments-open"]').click();
+    await expect.poll(() => byTestId("table-total").innerText()).toBe("2 rows, 3 fields");
+    await byTestId("table-add-row").click();
+    await byTestId("table-row-value-Name").fill("Blender");
+    await byTestId("table-row-save").click();
+    await expect.poll(errorsShown).toContain("The index column SKU cannot be empty");
+    await byTestId("table-row-value-SKU").fill("C-300");
+    await byTestId("table-row-value-Price").fill("59");
+    await byTestId("table-row-save").click();
+    await expect.poll(() => byTestId("table-total").innerText()).toBe("3 rows, 3 fields");
+    expect(await byTestId("table-rows").locator("tbody").innerText()).toMatch(/Blender\s+C-300\s+59/);
+    await snap("knowledge-table-rows-en");
+    await page.locator(".ant-drawer-close:visible").click();
+    await expect.poll(() => new URL(page.url()).searchParams.has("file")).toBe(false);
+  });
+
   it("finds the document in all three retrieval lists", async () => {
     await byTestId("tab-retrievalFile").click();
     await page.waitForURL(new RegExp(`/knowledgeManage/retrievalFile\\?id=${knowledgeBaseId}$`));
@@ -198,7 +242,7 @@ describe("knowledge in Chromium: create → import a document → effective → 
     expect(await byTestId("retrieval-column-hybrid").innerText()).toContain("混合检索");
     await page.goto(`${parley.url}/console/knowledge`);
     await expect.poll(() => byTestId("knowledge-title").innerText()).toBe("知识库");
-    await expect.poll(() => byTestId(`knowledge-card-${knowledgeBaseId}`).innerText()).toContain("文件：2");
+    await expect.poll(() => byTestId(`knowledge-card-${knowledgeBaseId}`).innerText()).toContain("文件：3");
     await snap("knowledge-list-zh");
   });
 });

@@ -13,6 +13,7 @@ import { knowledgeEndpoints, type KnowledgeFile } from './knowledge-endpoints';
 import { managePath, useKnowledgeBase } from './knowledge-manage-layout';
 import { checkFileName, hasActiveFiles, KNOWLEDGE_LIMITS } from './knowledge-rules';
 import { SegmentsDrawer } from './segments-drawer';
+import { TableRowsDrawer } from './table-rows-drawer';
 
 /** How often the list is read again while a file is processing. */
 export const FILES_POLL_MS = 2000;
@@ -116,7 +117,7 @@ export function BaseFilesPage() {
             </Tooltip>
           ) : (
             <Button type="link" size="small" icon={<UnorderedListOutlined />} disabled={file.status === 'failed'} onClick={() => setOpenFile(file.id)} data-testid="file-segments-open">
-              {t('knowledge.files.segments')}
+              {t(file.type === 'table' ? 'knowledge.files.rows' : 'knowledge.files.segments')}
             </Button>
           )}
           <Button type="link" size="small" icon={<EditOutlined />} onClick={() => setRenaming(file)} data-testid="file-rename">{t('knowledge.files.rename')}</Button>
@@ -173,7 +174,8 @@ export function BaseFilesPage() {
           data-testid="files-table"
         />
       )}
-      <SegmentsDrawer file={openFile} onClose={() => setOpenFile()} onChanged={() => void load(true)} />
+      <SegmentsDrawer file={openFile?.type === 'table' ? undefined : openFile} onClose={() => setOpenFile()} onChanged={() => void load(true)} />
+      <TableRowsDrawer file={openFile?.type === 'table' ? openFile : undefined} onClose={() => setOpenFile()} onChanged={() => void load(true)} />
       <RenameFileModal
         file={renaming}
         onClose={() => setRenaming(undefined)}

@@ -1,14 +1,15 @@
 import { ArrowLeftOutlined, CheckOutlined, CloudUploadOutlined, DeleteOutlined, DownloadOutlined, FileTextOutlined, InboxOutlined } from '@ant-design/icons';
-import { Alert, Button, Collapse, Descriptions, Flex, Form, Input, List, Result, Skeleton, Steps, Table, Tag, Typography, Upload } from 'antd';
+import { Alert, AutoComplete, Button, Collapse, Descriptions, Flex, Form, Input, List, Result, Skeleton, Steps, Table, Tag, Typography, Upload } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { feedback } from '../../app/feedback';
 import { ImportTypePicker, type ImportType } from './import-type-picker';
-import { knowledgeEndpoints, type KnowledgeFile, type KnowledgeFilePreview, type KnowledgeImportReport } from './knowledge-endpoints';
+import { knowledgeEndpoints, type KnowledgeFile, type KnowledgeFilePreview, type KnowledgeImportReport, type KnowledgeTable } from './knowledge-endpoints';
 import { managePath, useKnowledgeBase } from './knowledge-manage-layout';
 import { currentLanguage, i18n } from '../../i18n';
-import { checkFileName, checkUpload, KNOWLEDGE_LIMITS, suggestFileName, UPLOAD_EXTENSIONS } from './knowledge-rules';
+import { checkFileName, checkUpload, csvHeader, duplicateFields, extensionOf, KNOWLEDGE_LIMITS, suggestFileName, UPLOAD_EXTENSIONS } from './knowledge-rules';
+import { rowValuesOf, TablePreview } from './table-preview';
 
 /** The import steps of spec §4, in order. */
 export const IMPORT_STEPS = ['type', 'upload', 'preview', 'confirm'] as const;
@@ -17,7 +18,7 @@ type Step = (typeof IMPORT_STEPS)[number];
 /** Import types that upload a file. */
 type UploadType = keyof typeof UPLOAD_EXTENSIONS & ImportType;
 /** Import types the server takes now. */
-const AVAILABLE_TYPES: readonly ImportType[] = ['document', 'qa'];
+const AVAILABLE_TYPES: readonly ImportType[] = ['document', 'qa', 'table'];
 const isUploadType = (type: ImportType): type is UploadType => type in UPLOAD_EXTENSIONS;
 
 /** What an upload answered: the pending (or failed) file, and for records the import report. */
@@ -25,7 +26,12 @@ interface Uploaded {
   id: string;
   name?: string;
   report?: KnowledgeImportReport;
+  /** Known once previewed. */
+  fileType?: KnowledgeFile['type'];
 }
+
+/** How much of a CSV is read to find its header row. */
+const HEADER_BYTES = 64 * 1024;
 
 /** Saves a downloaded file under `fileName`. */
 function saveBlob(blob: Blob, fileName: string): void {
@@ -126,11 +132,15 @@ export function ImportFilePage() {
         />
       ) : null}
       {step === 'preview' && uploaded ? (
-        <PreviewStep fileId={uploaded.id} report={uploaded.report} onCancel={() => void cancelImport()} onNext={() => setStep('confirm')} onUnavailable={restart} />
+        <PreviewStep fileId={uploaded.id} report={uploaded.report} onCancel={() => void cancelImport()} onNext={(fileType) => {
+          setUploaded((current) => (current ? { ...current, fileType } : current));
+          setStep('confirm');
+        }} onUnavailable={restart} />
       ) : null}
       {step === 'confirm' && uploaded ? (
         <ConfirmStep
           fileName={uploaded.name}
+          records={uploaded.fileType === 'qa' || uploaded.fileType === 'table'}
           chunkTokens={base.chunkTokens}
           chunkOverlap={base.chunkOverlap}
           confirming={confirming}
@@ -150,12 +160,14 @@ function UploadStep({ type, knowledgeBaseId, onBack, onUploaded, onShowFiles }: 
   onShowFiles: () => void;
 }) {
   const { t } = useTranslation();
-  const [form] = Form.useForm<{ name: string }>();
+  const [form] = Form.useForm<{ name: string; indexColumn?: string }>();
   const [picked, setPicked] = useState<File>();
   const [pickError, setPickError] = useState<string>();
   const [serverError, setServerError] = useState<string>();
   const [failed, setFailed] = useState<KnowledgeFile>();
   const [uploading, setUploading] = useState(false);
+  /** A CSV table's field names, read before uploading to offer the index column. */
+  const [fields, setFields] = useState<string[]>([]);
   const extensions: readonly string[] = UPLOAD_EXTENSIONS[type];
   const types = extensions.join(', ');
   const megabytes = KNOWLEDGE_LIMITS.documentMaxBytes / 1024 / 1024;
@@ -171,8 +183,17 @@ function UploadStep({ type, knowledgeBaseId, onBack, onUploaded, onShowFiles }: 
     }
     setPickError(undefined);
     setPicked(file);
-    form.setFieldsValue({ name: suggestFileName(file.name) });
-    void form.validateFields().catch(() => undefined);
+    setFields([]);
+    form.setFieldsValue({ name: suggestFileName(file.name), indexColumn: undefined });
+    void form.validateFields(['name']).catch(() => undefined);
+    if (type === 'table' && extensionOf(file.name) === 'csv') void readHeader(file);
+  };
+
+  const readHeader = async (file: File) => {
+    const header = csvHeader(await file.slice(0, HEADER_BYTES).text());
+    const repeated = duplicateFields(header);
+    if (repeated.length > 0) setPickError(t('knowledge.rules.tableFieldsDuplicate', { fields: repeated.join(', ') }));
+    setFields(header.filter((field, index) => field !== '' && header.indexOf(field) === index));
   };
 
   const downloadTemplate = async () => {
@@ -187,8 +208,11 @@ function UploadStep({ type, knowledgeBaseId, onBack, onUploaded, onShowFiles }: 
       return;
     }
     let name: string;
+    let indexColumn: string | undefined;
     try {
-      name = (await form.validateFields()).name.trim();
+      const values = await form.validateFields();
+      name = values.name.trim();
+      indexColumn = values.indexColumn?.trim() || undefined;
     } catch {
       return;
     }
@@ -198,12 +222,15 @@ function UploadStep({ type, knowledgeBaseId, onBack, onUploaded, onShowFiles }: 
     try {
       const result = type === 'qa'
         ? await knowledgeEndpoints.importQa(knowledgeBaseId, picked, picked.name, name)
-        : await knowledgeEndpoints.uploadDocument(knowledgeBaseId, picked, picked.name, name);
+        : type === 'table'
+          ? await knowledgeEndpoints.importTable(knowledgeBaseId, picked, picked.name, name, indexColumn)
+          : await knowledgeEndpoints.uploadDocument(knowledgeBaseId, picked, picked.name, name);
       if (!result.ok) {
         if (result.error.kind === 'http') {
           // The server's message, verbatim: it names the broken rule in the interface language.
           setServerError(result.error.message);
-          if (result.error.field === 'name') form.setFields([{ name: 'name', errors: [result.error.message] }]);
+          const field = result.error.field;
+          if (field === 'name' || field === 'indexColumn') form.setFields([{ name: field, errors: [result.error.message] }]);
         }
         return;
       }
@@ -260,6 +287,24 @@ function UploadStep({ type, knowledgeBaseId, onBack, onUploaded, onShowFiles }: 
         >
           <Input maxLength={KNOWLEDGE_LIMITS.fileNameMax} placeholder={t('knowledge.import.namePlaceholder')} data-testid="import-name" />
         </Form.Item>
+        {type === 'table' ? (
+          <Form.Item
+            name="indexColumn"
+            label={t('knowledge.table.indexColumn')}
+            extra={t('knowledge.table.indexColumnHint')}
+            rules={[{ validator: async (_rule, value?: string) => {
+              const chosen = value?.trim();
+              if (chosen && fields.length > 0 && !fields.includes(chosen)) throw new Error(t('knowledge.rules.indexColumnUnknown', { column: chosen }));
+            } }]}
+          >
+            <AutoComplete
+              allowClear
+              options={fields.map((field) => ({ value: field }))}
+              placeholder={fields[0] ? t('knowledge.table.indexColumnDefaultNamed', { field: fields[0] }) : t('knowledge.table.indexColumnDefault')}
+              data-testid="import-index-column"
+            />
+          </Form.Item>
+        ) : null}
       </Form>
       {serverError ? <Alert type="error" showIcon className="pl-kb-alert" title={serverError} data-testid="import-server-error" /> : null}
       {failed ? (
@@ -334,18 +379,24 @@ function PreviewStep({ fileId, report, onCancel, onNext, onUnavailable }: {
   fileId: string;
   report?: KnowledgeImportReport;
   onCancel: () => void;
-  onNext: () => void;
+  onNext: (fileType: KnowledgeFile['type']) => void;
   onUnavailable: () => void;
 }) {
   const { t, i18n: { language } } = useTranslation();
   const [preview, setPreview] = useState<KnowledgeFilePreview>();
+  const [table, setTable] = useState<KnowledgeTable>();
   const [error, setError] = useState<string>();
 
   const load = useCallback(async () => {
     setError(undefined);
     const result = await knowledgeEndpoints.preview(fileId, { silent: true });
-    if (result.ok) setPreview(result.data);
-    else if (result.error.kind === 'http') setError(result.error.message);
+    if (result.ok) {
+      setPreview(result.data);
+      if (result.data.type === 'table') {
+        const layout = await knowledgeEndpoints.table(fileId, { silent: true });
+        if (layout.ok) setTable(layout.data);
+      }
+    } else if (result.error.kind === 'http') setError(result.error.message);
   }, [fileId]);
 
   useEffect(() => {
@@ -382,45 +433,56 @@ function PreviewStep({ fileId, report, onCancel, onNext, onUnavailable }: {
       <Typography.Paragraph type="secondary" data-testid="preview-shown">
         {t(preview.type === 'table' || preview.type === 'qa' ? 'knowledge.import.previewShownRows' : 'knowledge.import.previewShown', { shown, total: preview.totalSegments })}
       </Typography.Paragraph>
-      <List
-        className="pl-kb-preview"
-        dataSource={preview.segments}
-        data-testid="preview-segments"
-        renderItem={(segment) => {
-          const pair = qaPairOf(segment.metadata);
-          return (
-            <List.Item className="pl-kb-segment" data-testid="preview-segment">
-              <div className="pl-kb-segment__body">
-                <Flex gap={6} align="center" wrap>
-                  <Tag>#{segment.ordinal + 1}</Tag>
-                  <Typography.Text type="secondary">{t('knowledge.segments.tokens', { count: segment.tokens })}</Typography.Text>
-                  {pair?.searchMethod ? <Tag color="blue">{t(`knowledge.import.searchMethods.${pair.searchMethod === 'question' ? 'question' : 'questionAnswer'}`)}</Tag> : null}
-                </Flex>
-                {pair ? (
-                  <dl className="pl-kb-qa">
-                    <dt>{t('knowledge.import.question')}</dt>
-                    <dd>{pair.question}</dd>
-                    <dt>{t('knowledge.import.answer')}</dt>
-                    <dd><Typography.Paragraph className="pl-kb-segment__content" ellipsis={{ rows: 4, expandable: 'collapsible' }}>{pair.answer}</Typography.Paragraph></dd>
-                  </dl>
-                ) : (
-                  <Typography.Paragraph className="pl-kb-segment__content" ellipsis={{ rows: 4, expandable: 'collapsible' }}>{segment.content}</Typography.Paragraph>
-                )}
-              </div>
-            </List.Item>
-          );
-        }}
-      />
+      {preview.type === 'table' ? (
+        <TablePreview
+          fields={table?.fields ?? Object.keys(rowValuesOf(preview.segments[0]?.metadata) ?? {})}
+          indexColumn={table?.indexColumn}
+          rows={preview.segments.map((segment) => ({ key: segment.ordinal, values: rowValuesOf(segment.metadata) ?? {} }))}
+          data-testid="preview-table"
+        />
+      ) : (
+        <List
+          className="pl-kb-preview"
+          dataSource={preview.segments}
+          data-testid="preview-segments"
+          renderItem={(segment) => {
+            const pair = qaPairOf(segment.metadata);
+            return (
+              <List.Item className="pl-kb-segment" data-testid="preview-segment">
+                <div className="pl-kb-segment__body">
+                  <Flex gap={6} align="center" wrap>
+                    <Tag>#{segment.ordinal + 1}</Tag>
+                    <Typography.Text type="secondary">{t('knowledge.segments.tokens', { count: segment.tokens })}</Typography.Text>
+                    {pair?.searchMethod ? <Tag color="blue">{t(`knowledge.import.searchMethods.${pair.searchMethod === 'question' ? 'question' : 'questionAnswer'}`)}</Tag> : null}
+                  </Flex>
+                  {pair ? (
+                    <dl className="pl-kb-qa">
+                      <dt>{t('knowledge.import.question')}</dt>
+                      <dd>{pair.question}</dd>
+                      <dt>{t('knowledge.import.answer')}</dt>
+                      <dd><Typography.Paragraph className="pl-kb-segment__content" ellipsis={{ rows: 4, expandable: 'collapsible' }}>{pair.answer}</Typography.Paragraph></dd>
+                    </dl>
+                  ) : (
+                    <Typography.Paragraph className="pl-kb-segment__content" ellipsis={{ rows: 4, expandable: 'collapsible' }}>{segment.content}</Typography.Paragraph>
+                  )}
+                </div>
+              </List.Item>
+            );
+          }}
+        />
+      )}
       <Flex justify="space-between" className="pl-kb-actions">
         <Button danger icon={<DeleteOutlined />} onClick={onCancel} data-testid="import-cancel">{t('knowledge.import.cancel')}</Button>
-        <Button type="primary" onClick={onNext} data-testid="import-next">{t('knowledge.import.next')}</Button>
+        <Button type="primary" onClick={() => onNext(preview.type)} data-testid="import-next">{t('knowledge.import.next')}</Button>
       </Flex>
     </div>
   );
 }
 
-function ConfirmStep({ fileName, chunkTokens, chunkOverlap, confirming, onBack, onConfirm }: {
+function ConfirmStep({ fileName, records, chunkTokens, chunkOverlap, confirming, onBack, onConfirm }: {
   fileName?: string;
+  /** Q&A pairs and table rows are one segment each; documents are cut by the chunking settings. */
+  records: boolean;
   chunkTokens: number;
   chunkOverlap: number;
   confirming: boolean;
@@ -433,7 +495,7 @@ function ConfirmStep({ fileName, chunkTokens, chunkOverlap, confirming, onBack, 
       <Result
         icon={<CheckOutlined className="pl-kb-confirm-icon" />}
         title={fileName ? t('knowledge.import.confirmTitleNamed', { name: fileName }) : t('knowledge.import.confirmTitle')}
-        subTitle={t('knowledge.import.confirmDescription', { chunkTokens, chunkOverlap })}
+        subTitle={records ? t('knowledge.import.confirmDescriptionRecords') : t('knowledge.import.confirmDescription', { chunkTokens, chunkOverlap })}
       />
       <Flex justify="space-between" className="pl-kb-actions">
         <Button icon={<ArrowLeftOutlined />} onClick={onBack} data-testid="import-back">{t('knowledge.import.back')}</Button>

@@ -24,6 +24,10 @@ export type UpdateKnowledgeBase = Schemas['UpdateKnowledgeBase'];
 export type KnowledgeImportReport = Schemas['KnowledgeImportReport'];
 /** A pending file with its import report. */
 export type KnowledgeImportResult = Schemas['KnowledgeImportResult'];
+/** A table file's fields, index column and row count. */
+export type KnowledgeTable = Schemas['KnowledgeTable'];
+/** A row of a table file. */
+export type KnowledgeTableRow = Schemas['KnowledgeTableRow'];
 
 /** A multipart body for openapi-fetch: FormData goes to fetch untouched, which sets the boundary. */
 function multipart<Body>(fields: Record<string, string | { blob: Blob; fileName: string } | undefined>) {
@@ -38,6 +42,7 @@ function multipart<Body>(fields: Record<string, string | { blob: Blob; fileName:
 
 const kb = (knowledgeBaseId: string) => ({ params: { path: { knowledgeBaseId } } });
 const file = (fileId: string) => ({ params: { path: { fileId } } });
+const row = (fileId: string, rowId: string) => ({ params: { path: { fileId, rowId } } });
 const segment = (segmentId: string) => ({ params: { path: { segmentId } } });
 
 /**
@@ -67,6 +72,31 @@ export const knowledgeEndpoints = {
   qaTemplate: (id: string, language: 'en' | 'zh-CN', extra: Extra = {}) =>
     call(extra, (init) =>
       client.GET('/api/v1/knowledge-bases/{knowledgeBaseId}/qa-template', { ...init, params: { path: { knowledgeBaseId: id }, query: { language } }, parseAs: 'blob' })),
+  /** A table from a CSV (UTF-8) or xlsx; the index column defaults to the first field and is fixed once set. */
+  importTable: (id: string, upload: Blob, fileName: string, name: string, indexColumn: string | undefined, extra: Extra = {}) =>
+    call({ silent: true, ...extra }, (init) =>
+      client.POST('/api/v1/knowledge-bases/{knowledgeBaseId}/imports/table', {
+        ...init,
+        ...kb(id),
+        ...multipart<Schemas['TableImportUpload']>({ file: { blob: upload, fileName }, name, indexColumn }),
+      })),
+  /** More rows for a table file from a sheet whose columns are exactly its fields. */
+  appendTable: (fileId: string, upload: Blob, fileName: string, extra: Extra = {}) =>
+    call({ silent: true, ...extra }, (init) =>
+      client.POST('/api/v1/knowledge-files/{fileId}/table/imports', { ...init, ...file(fileId), ...multipart<Schemas['TableAppendUpload']>({ file: { blob: upload, fileName } }) })),
+  table: (fileId: string, extra: Extra = {}) => call(extra, (init) => client.GET('/api/v1/knowledge-files/{fileId}/table', { ...init, ...file(fileId) })),
+  /** Renames every field (in order); the index column stays the same column. */
+  editColumns: (fileId: string, fields: string[], extra: Extra = {}) =>
+    call({ silent: true, ...extra }, (init) => client.PATCH('/api/v1/knowledge-files/{fileId}/table/columns', { ...init, ...file(fileId), body: { fields } })),
+  tableRows: (fileId: string, pageNo: number, pageSize: number, extra: Extra = {}) =>
+    call({ dedupeKey: `knowledge-table-rows-${fileId}`, ...extra }, (init) =>
+      client.GET('/api/v1/knowledge-files/{fileId}/table/rows', { ...init, params: { path: { fileId }, query: { pageNo, pageSize } } })),
+  addTableRow: (fileId: string, values: Record<string, string>, extra: Extra = {}) =>
+    call(extra, (init) => client.POST('/api/v1/knowledge-files/{fileId}/table/rows', { ...init, ...file(fileId), body: { values } })),
+  updateTableRow: (fileId: string, rowId: string, values: Record<string, string>, extra: Extra = {}) =>
+    call(extra, (init) => client.PATCH('/api/v1/knowledge-files/{fileId}/table/rows/{rowId}', { ...init, ...row(fileId, rowId), body: { values } })),
+  removeTableRow: (fileId: string, rowId: string, extra: Extra = {}) =>
+    call(extra, (init) => client.DELETE('/api/v1/knowledge-files/{fileId}/table/rows/{rowId}', { ...init, ...row(fileId, rowId) })),
   preview: (fileId: string, extra: Extra = {}) =>
     call(extra, (init) => client.GET('/api/v1/knowledge-files/{fileId}/preview', { ...init, ...file(fileId) })),
   confirm: (fileId: string, extra: Extra = {}) =>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  checkChunkOverlap, checkChunkTokens, checkDocument, checkUpload, UPLOAD_EXTENSIONS, checkFileName, extensionOf, filterByName, hasActiveFiles, isLexicalModel,
+  checkChunkOverlap, checkChunkTokens, checkDocument, checkUpload, csvHeader, duplicateFields, UPLOAD_EXTENSIONS, checkFileName, extensionOf, filterByName, hasActiveFiles, isLexicalModel,
   similarityHint, stemOf, suggestFileName,
 } from './knowledge-rules';
 
@@ -50,6 +50,27 @@ describe('Q&A and table uploads', () => {
     expect(checkUpload({ name: 'faq.xlsx', size: 10 }, UPLOAD_EXTENSIONS.qa)).toBe('knowledge.rules.documentType');
     expect(checkUpload({ name: 'prices.XLSX', size: 10 }, UPLOAD_EXTENSIONS.table)).toBeUndefined();
     expect(checkUpload({ name: 'prices.csv', size: 11 * 1024 * 1024 }, UPLOAD_EXTENSIONS.table)).toBe('knowledge.rules.fileTooLarge');
+  });
+});
+
+describe('csvHeader', () => {
+  it('reads the first row as field names', () => {
+    expect(csvHeader('SKU,Name,Price\nA-1,Kettle,39\n')).toEqual(['SKU', 'Name', 'Price']);
+    expect(csvHeader('\uFEFF编号, 名称 ,价格\r\n1,2,3')).toEqual(['编号', '名称', '价格']);
+  });
+  it('keeps commas, quotes and line breaks inside quoted names', () => {
+    expect(csvHeader('"Size, cm","The ""best"" name","two\nlines",last')).toEqual(['Size, cm', 'The "best" name', 'two\nlines', 'last']);
+  });
+  it('answers nothing for an empty text and keeps empty names for the server to refuse', () => {
+    expect(csvHeader('')).toEqual([]);
+    expect(csvHeader('a,,c')).toEqual(['a', '', 'c']);
+  });
+});
+
+describe('duplicateFields', () => {
+  it('names each repeated field once', () => {
+    expect(duplicateFields(['SKU', 'Name', 'SKU', 'Price', 'SKU', 'Name'])).toEqual(['SKU', 'Name']);
+    expect(duplicateFields(['SKU', 'sku'])).toEqual([]);
   });
 });
 

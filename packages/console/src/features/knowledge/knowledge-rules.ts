@@ -132,3 +132,43 @@ export function filterByName<Item extends { name: string }>(items: readonly Item
 export function formatTokens(count: number, language: string): string {
   return new Intl.NumberFormat(language, { notation: 'compact', maximumFractionDigits: 1 }).format(count);
 }
+
+/**
+ * The field names of a CSV's first row (the table import's header), for choosing the index
+ * column before uploading: a leading BOM is dropped, quoted cells may hold commas, doubled
+ * quotes and line breaks, and names are trimmed. An empty text gives no fields.
+ */
+export function csvHeader(text: string): string[] {
+  const source = text.replace(/^\uFEFF/, '');
+  const fields: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let index = 0; index < source.length; index++) {
+    const char = source[index];
+    if (quoted) {
+      if (char === '"' && source[index + 1] === '"') {
+        cell += '"';
+        index++;
+      } else if (char === '"') quoted = false;
+      else cell += char;
+    } else if (char === '"') quoted = true;
+    else if (char === ',') {
+      fields.push(cell.trim());
+      cell = '';
+    } else if (char === '\n' || char === '\r') break;
+    else cell += char;
+  }
+  if (cell.trim() !== '' || fields.length > 0) fields.push(cell.trim());
+  return fields;
+}
+
+/** Field names that occur more than once (spec §5: field names in knowledge tables must be unique). */
+export function duplicateFields(fields: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const repeated = new Set<string>();
+  for (const field of fields) {
+    if (seen.has(field)) repeated.add(field);
+    seen.add(field);
+  }
+  return [...repeated];
+}
