@@ -18,6 +18,8 @@ export const knowledgeBases = sqliteTable(
     embeddingModel: text("embedding_model").notNull(),
     chunkTokens: integer("chunk_tokens").notNull().default(500),
     chunkOverlap: integer("chunk_overlap").notNull().default(50),
+    /** The app whose own knowledge base this is (made by the create-app upload); null for shared ones. */
+    appId: text("app_id"),
     createdBy: text("created_by").notNull(),
     createdAt: createdAt(),
     updatedAt: text("updated_at").notNull(),
@@ -105,6 +107,19 @@ export const mediaMaterials = sqliteTable(
   },
   (table) => [index("media_materials_space_idx").on(table.spaceId)],
 );
+
+/**
+ * A space's Feishu (Lark) app credentials for importing Feishu documents. The secret is never
+ * answered back by the API.
+ */
+export const knowledgeFeishuAuth = sqliteTable("knowledge_feishu_auth", {
+  spaceId: text("space_id")
+    .primaryKey()
+    .references(() => spaces.id, { onDelete: "cascade" }),
+  appId: text("app_id").notNull(),
+  appSecret: text("app_secret").notNull(),
+  updatedAt: text("updated_at").notNull(),
+});
 
 /**
  * The durable job queue (ingestion now; scheduled runs and deliveries later). A job is claimed

@@ -20,6 +20,8 @@ export interface CreateKnowledgeBaseInput {
   description?: string;
   chunkTokens?: number;
   chunkOverlap?: number;
+  /** Set when the knowledge base is an app's own (the create-app upload makes it). */
+  appId?: string;
 }
 
 /** What an update may change. */
@@ -87,6 +89,7 @@ export async function createKnowledgeBase(deps: Deps, auth: Auth, input: CreateK
     embeddingModel: deps.knowledge.defaultEmbedder.id,
     chunkTokens: input.chunkTokens ?? 500,
     chunkOverlap: input.chunkOverlap ?? 50,
+    appId: input.appId ?? null,
     createdBy: auth.userId,
     createdAt: now,
     updatedAt: now,
