@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
+import { createLanceVectorStore } from "../../packages/api/src/knowledge/retrieval/lance-store";
 import { type ParleyProcess, startParley } from "./parley-process";
 
 const ownerKey = "pk_knowledge_crash_owner_key_0123456";
@@ -65,7 +66,7 @@ const paragraphs = (count: number, topic: string) =>
 describe("indexing survives kill -9", () => {
   it("resumes after a SIGKILL mid-file and ends effective with every chunk stored once", async () => {
     parley = await startParley(env, { dataDir });
-    const base = await call<{ id: string }>("POST", "/api/v1/knowledge-bases", { name: "Service manuals", chunkTokens: 50, chunkOverlap: 0 });
+    const base = await call<{ id: string; embeddingModel: string }>("POST", "/api/v1/knowledge-bases", { name: "Service manuals", chunkTokens: 50, chunkOverlap: 0 });
     const small = await upload(base.id, "boiler.txt", paragraphs(40, "boiler"));
     const before = await waitFor(base.id, small.id, (file) => file.status === "effective", 30_000);
 
@@ -102,5 +103,9 @@ describe("indexing survives kill -9", () => {
     } finally {
       db.close();
     }
+    // One vector per chunk of both files: the rerun replaced the vectors it had written, added none twice.
+    const vectors = createLanceVectorStore({ directory: path.join(dataDir, "vectors") });
+    expect(await vectors.table(base.embeddingModel, 384).count()).toBe(after.chunkCount + before.chunkCount);
+    await vectors.close();
   });
 });

@@ -4,6 +4,7 @@ import type { Logger } from "../logger";
 import { createHashingEmbedder } from "../platform/embeddings/hashing";
 import { createOllamaEmbedder, createOpenAiCompatibleEmbedder } from "../platform/embeddings/remote";
 import type { Embedder } from "../platform/embeddings/types";
+import { createLanceVectorStore } from "./retrieval/lance-store";
 import { createMemoryVectorStore, type VectorStore } from "./retrieval/vector-index";
 
 /** Model id recorded on knowledge bases made before the lexical embedder carried its full id. */
@@ -55,10 +56,12 @@ export function createKnowledgeRuntime(config: Config, logger: Logger, options: 
 
 function openVectorStore(config: Config, logger: Logger): VectorStore {
   if (config.knowledge.vectorStore === "memory") return createMemoryVectorStore();
-  return createLanceStoreLazily(path.join(config.dataDir, "vectors"), config.knowledge.annThreshold, logger);
-}
-
-/** Placeholder until the LanceDB store lands: memory-backed, same interface. */
-function createLanceStoreLazily(_directory: string, _annThreshold: number, _logger: Logger): VectorStore {
-  return createMemoryVectorStore();
+  return createLanceVectorStore({
+    directory: path.join(config.dataDir, "vectors"),
+    annThreshold: config.knowledge.annThreshold,
+    logger: {
+      info: (fields, message) => logger.info(message ?? "vector store", fields as Record<string, unknown>),
+      warn: (fields, message) => logger.warn(message ?? "vector store", fields as Record<string, unknown>),
+    },
+  });
 }
