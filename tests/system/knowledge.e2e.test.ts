@@ -1,4 +1,6 @@
 import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
@@ -24,6 +26,13 @@ const policy = [
   "A damaged parcel is replaced free of charge. Send a photo of the damage to the support desk before returning it.",
 ].join("\n");
 
+const shippingPage = `<!doctype html><html><head><meta charset="utf-8"><title>Shipping help</title></head><body>
+<nav>Home · Shop · Help</nav><article><h1>Shipping help</h1>
+<p>Express shipping delivers parcels within one working day to every address in the Benelux. Orders placed before noon leave our warehouse the same day.</p>
+<p>Standard shipping takes two to three working days and is free for orders above fifty euros.</p></article></body></html>`;
+
+let site: http.Server;
+let siteUrl = "";
 let parley: ParleyProcess;
 let browser: Browser;
 let page: Page;
@@ -39,7 +48,17 @@ beforeAll(async () => {
     path.join(files, "delivery-faq.csv"),
     "question,answer,search method,attached material\nHow long does delivery take?,Two to three working days within the Netherlands.,question,\nDo you ship abroad?,,question,\n",
   );
-  [parley, browser] = await Promise.all([startParley({ PARLEY_BOOTSTRAP_API_KEY: ownerKey }), launchBrowser()]);
+  // A local web site for the website import; the server may reach this one loopback host only.
+  site = http.createServer((request, response) => {
+    if (request.url === "/shipping.html") response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(shippingPage);
+    else response.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
+  siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+  [parley, browser] = await Promise.all([
+    startParley({ PARLEY_BOOTSTRAP_API_KEY: ownerKey, PARLEY_PLUGINS_ALLOWED_HOSTS: new URL(siteUrl).host }),
+    launchBrowser(),
+  ]);
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   page = await context.newPage();
   page.setDefaultTimeout(15_000);
@@ -48,6 +67,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await parley?.stop();
+  await new Promise((resolve) => site?.close(resolve));
   if (files) fs.rmSync(files, { recursive: true, force: true });
 });
 
@@ -93,7 +113,7 @@ describe("knowledge in Chromium: create → import a document → effective → 
 
   it("imports a Markdown file: type → upload (client checks first) → preview → confirm", async () => {
     await byTestId("import-type-document").click();
-    expect(await byTestId("import-type-website").isDisabled()).toBe(true);
+    expect(await byTestId("import-type-feishu").isDisabled()).toBe(true);
     await byTestId("import-next").click();
 
     const input = page.locator('[data-testid="import-upload-step"] input[type="file"]');
@@ -214,6 +234,35 @@ describe("knowledge in Chromium: create → import a document → effective → 
     await expect.poll(() => new URL(page.url()).searchParams.has("file")).toBe(false);
   });
 
+  it("imports a web page: the address rule first, a refused address kept as failed with the server's reason, then a page", async () => {
+    await byTestId("tab-importFile").click();
+    await byTestId("import-type-website").click();
+    await byTestId("import-next").click();
+    await byTestId("import-website-url").fill("ftp://example.com/help");
+    await byTestId("import-upload").click();
+    await expect.poll(errorsShown).toContain("The website address must start with http:// or https://");
+
+    // Another loopback port is a private address the server refuses to fetch.
+    await byTestId("import-website-url").fill("http://127.0.0.1:9/private");
+    await byTestId("import-name").fill("private-page");
+    await byTestId("import-upload").click();
+    await expect.poll(() => byTestId("import-failed").innerText()).toContain("This website does not support import");
+
+    await byTestId("import-website-url").fill(`${siteUrl}/shipping.html`);
+    await byTestId("import-name").fill("shipping-help");
+    await byTestId("import-upload").click();
+    await expect.poll(() => byTestId("import-preview-step").count()).toBe(1);
+    expect(await byTestId("preview-segments").innerText()).toContain("Express shipping delivers parcels within one working day");
+    await byTestId("import-next").click();
+    await byTestId("import-confirm").click();
+    await page.waitForURL(new RegExp(`/knowledgeManage/baseFile\\?id=${knowledgeBaseId}$`));
+    await expect.poll(() => byTestId("file-row-shipping-help").innerText()).toMatch(/Website/);
+    const failedRow = byTestId("file-row-private-page");
+    expect(await failedRow.locator('[data-testid="file-status"]').getAttribute("data-status")).toBe("failed");
+    await failedRow.locator('[data-testid="file-status-reason"]').hover();
+    await expect.poll(() => page.locator(".ant-tooltip:visible").innerText()).toBe("This website does not support import");
+  });
+
   it("finds the document in all three retrieval lists", async () => {
     await byTestId("tab-retrievalFile").click();
     await page.waitForURL(new RegExp(`/knowledgeManage/retrievalFile\\?id=${knowledgeBaseId}$`));
@@ -242,7 +291,9 @@ describe("knowledge in Chromium: create → import a document → effective → 
     expect(await byTestId("retrieval-column-hybrid").innerText()).toContain("混合检索");
     await page.goto(`${parley.url}/console/knowledge`);
     await expect.poll(() => byTestId("knowledge-title").innerText()).toBe("知识库");
-    await expect.poll(() => byTestId(`knowledge-card-${knowledgeBaseId}`).innerText()).toContain("文件：3");
+    const stored = (await (await fetch(`${parley.url}/api/v1/knowledge-bases/${knowledgeBaseId}`, { headers: { authorization: `Bearer ${ownerKey}` } })).json()) as { data: { fileCount: number } };
+    expect(stored.data.fileCount).toBe(5);
+    await expect.poll(() => byTestId(`knowledge-card-${knowledgeBaseId}`).innerText()).toContain("文件：5");
     await snap("knowledge-list-zh");
   });
 });

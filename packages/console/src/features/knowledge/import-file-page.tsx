@@ -1,4 +1,4 @@
-import { ArrowLeftOutlined, CheckOutlined, CloudUploadOutlined, DeleteOutlined, DownloadOutlined, FileTextOutlined, InboxOutlined } from '@ant-design/icons';
+import { ArrowLeftOutlined, CheckOutlined, CloudUploadOutlined, DeleteOutlined, DownloadOutlined, FileTextOutlined, GlobalOutlined, InboxOutlined } from '@ant-design/icons';
 import { Alert, AutoComplete, Button, Collapse, Descriptions, Flex, Form, Input, List, Result, Skeleton, Steps, Table, Tag, Typography, Upload } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,7 +8,7 @@ import { ImportTypePicker, type ImportType } from './import-type-picker';
 import { knowledgeEndpoints, type KnowledgeFile, type KnowledgeFilePreview, type KnowledgeImportReport, type KnowledgeTable } from './knowledge-endpoints';
 import { managePath, useKnowledgeBase } from './knowledge-manage-layout';
 import { currentLanguage, i18n } from '../../i18n';
-import { checkFileName, checkUpload, csvHeader, duplicateFields, extensionOf, KNOWLEDGE_LIMITS, suggestFileName, UPLOAD_EXTENSIONS } from './knowledge-rules';
+import { checkFileName, checkUpload, checkWebsiteUrl, csvHeader, duplicateFields, extensionOf, KNOWLEDGE_LIMITS, suggestFileName, UPLOAD_EXTENSIONS } from './knowledge-rules';
 import { rowValuesOf, TablePreview } from './table-preview';
 
 /** The import steps of spec §4, in order. */
@@ -18,7 +18,7 @@ type Step = (typeof IMPORT_STEPS)[number];
 /** Import types that upload a file. */
 type UploadType = keyof typeof UPLOAD_EXTENSIONS & ImportType;
 /** Import types the server takes now. */
-const AVAILABLE_TYPES: readonly ImportType[] = ['document', 'qa', 'table'];
+const AVAILABLE_TYPES: readonly ImportType[] = ['document', 'qa', 'table', 'website'];
 const isUploadType = (type: ImportType): type is UploadType => type in UPLOAD_EXTENSIONS;
 
 /** What an upload answered: the pending (or failed) file, and for records the import report. */
@@ -126,6 +126,17 @@ export function ImportFilePage() {
           onBack={() => setStep('type')}
           onUploaded={(file, report) => {
             setUploaded({ id: file.id, name: file.name, ...(report ? { report } : {}) });
+            setStep('preview');
+          }}
+          onShowFiles={() => navigate(managePath('baseFile', base.id))}
+        />
+      ) : null}
+      {step === 'upload' && type === 'website' ? (
+        <WebsiteStep
+          knowledgeBaseId={base.id}
+          onBack={() => setStep('type')}
+          onImported={(file) => {
+            setUploaded({ id: file.id, name: file.name });
             setStep('preview');
           }}
           onShowFiles={() => navigate(managePath('baseFile', base.id))}
@@ -280,10 +291,7 @@ function UploadStep({ type, knowledgeBaseId, onBack, onUploaded, onShowFiles }: 
           name="name"
           label={t('knowledge.import.nameLabel')}
           extra={t('knowledge.rules.fileNameHelp', { max: KNOWLEDGE_LIMITS.fileNameMax })}
-          rules={[{ validator: async (_rule, value: string) => {
-            const key = checkFileName(value);
-            if (key) throw new Error(i18n.t(key, { max: KNOWLEDGE_LIMITS.fileNameMax }));
-          } }]}
+          rules={[fileNameRule()]}
         >
           <Input maxLength={KNOWLEDGE_LIMITS.fileNameMax} placeholder={t('knowledge.import.namePlaceholder')} data-testid="import-name" />
         </Form.Item>
@@ -322,6 +330,97 @@ function UploadStep({ type, knowledgeBaseId, onBack, onUploaded, onShowFiles }: 
         <Button icon={<ArrowLeftOutlined />} onClick={onBack} data-testid="import-back">{t('knowledge.import.back')}</Button>
         <Button type="primary" icon={<CloudUploadOutlined />} loading={uploading} onClick={() => void upload()} data-testid="import-upload">
           {t('knowledge.import.upload')}
+        </Button>
+      </Flex>
+    </div>
+  );
+}
+
+/** The file-name rule as an antd rule; `optional` lets an empty name through (the server picks one). */
+function fileNameRule(optional = false) {
+  return {
+    validator: async (_rule: unknown, value?: string) => {
+      if (optional && !value?.trim()) return;
+      const key = checkFileName(value);
+      if (key) throw new Error(i18n.t(key, { max: KNOWLEDGE_LIMITS.fileNameMax }));
+    },
+  };
+}
+
+function WebsiteStep({ knowledgeBaseId, onBack, onImported, onShowFiles }: {
+  knowledgeBaseId: string;
+  onBack: () => void;
+  onImported: (file: KnowledgeFile) => void;
+  onShowFiles: () => void;
+}) {
+  const { t } = useTranslation();
+  const [form] = Form.useForm<{ url: string; name?: string }>();
+  const [importing, setImporting] = useState(false);
+  const [serverError, setServerError] = useState<string>();
+  const [failed, setFailed] = useState<KnowledgeFile>();
+
+  const submit = async () => {
+    let values: { url: string; name?: string };
+    try {
+      values = await form.validateFields();
+    } catch {
+      return;
+    }
+    setImporting(true);
+    setServerError(undefined);
+    setFailed(undefined);
+    try {
+      const name = values.name?.trim();
+      const result = await knowledgeEndpoints.importWebsite(knowledgeBaseId, { url: values.url.trim(), ...(name ? { name } : {}) });
+      if (!result.ok) {
+        if (result.error.kind === 'http') {
+          const field = result.error.field;
+          if (field === 'url' || field === 'name') form.setFields([{ name: field, errors: [result.error.message] }]);
+          else setServerError(result.error.message);
+        }
+        return;
+      }
+      if (result.data.status === 'failed') setFailed(result.data);
+      else onImported(result.data);
+    } finally {
+      setImporting(false);
+    }
+  };
+
+  return (
+    <div data-testid="import-website-step">
+      <Form form={form} layout="vertical" className="pl-kb-upload-form pl-kb-website-form" onFinish={() => void submit()}>
+        <Form.Item
+          name="url"
+          label={t('knowledge.import.websiteUrl')}
+          extra={t('knowledge.import.websiteUrlHint')}
+          rules={[{ validator: async (_rule, value?: string) => {
+            const key = checkWebsiteUrl(value);
+            if (key) throw new Error(t(key));
+          } }]}
+        >
+          <Input prefix={<GlobalOutlined />} placeholder="https://example.com/help/returns" inputMode="url" data-testid="import-website-url" />
+        </Form.Item>
+        <Form.Item name="name" label={t('knowledge.import.nameLabel')} extra={t('knowledge.import.websiteNameHint', { max: KNOWLEDGE_LIMITS.fileNameMax })} rules={[fileNameRule(true)]}>
+          <Input maxLength={KNOWLEDGE_LIMITS.fileNameMax} placeholder={t('knowledge.import.websiteNamePlaceholder')} data-testid="import-name" />
+        </Form.Item>
+      </Form>
+      {serverError ? <Alert type="error" showIcon className="pl-kb-alert" title={serverError} data-testid="import-server-error" /> : null}
+      {failed ? (
+        <Alert
+          type="error"
+          showIcon
+          className="pl-kb-alert"
+          title={t('knowledge.import.websiteFailedTitle', { name: failed.name })}
+          description={failed.failureReason ?? undefined}
+          action={<Button size="small" onClick={onShowFiles}>{t('knowledge.import.showFiles')}</Button>}
+          data-testid="import-failed"
+        />
+      ) : null}
+      <Flex justify="space-between" className="pl-kb-actions">
+        <Button icon={<ArrowLeftOutlined />} onClick={onBack} data-testid="import-back">{t('knowledge.import.back')}</Button>
+        <Button type="primary" icon={<CloudUploadOutlined />} loading={importing} onClick={() => void submit()} data-testid="import-upload">
+          {t('knowledge.import.fetch')}
         </Button>
       </Flex>
     </div>

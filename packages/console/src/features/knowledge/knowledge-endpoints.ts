@@ -97,6 +97,9 @@ export const knowledgeEndpoints = {
     call(extra, (init) => client.PATCH('/api/v1/knowledge-files/{fileId}/table/rows/{rowId}', { ...init, ...row(fileId, rowId), body: { values } })),
   removeTableRow: (fileId: string, rowId: string, extra: Extra = {}) =>
     call(extra, (init) => client.DELETE('/api/v1/knowledge-files/{fileId}/table/rows/{rowId}', { ...init, ...row(fileId, rowId) })),
+  /** A web page's readable text; a page that cannot be imported comes back as a failed file. */
+  importWebsite: (id: string, body: { url: string; name?: string }, extra: Extra = {}) =>
+    call({ silent: true, ...extra }, (init) => client.POST('/api/v1/knowledge-bases/{knowledgeBaseId}/imports/website', { ...init, ...kb(id), body })),
   preview: (fileId: string, extra: Extra = {}) =>
     call(extra, (init) => client.GET('/api/v1/knowledge-files/{fileId}/preview', { ...init, ...file(fileId) })),
   confirm: (fileId: string, extra: Extra = {}) =>

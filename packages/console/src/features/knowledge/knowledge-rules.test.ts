@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  checkChunkOverlap, checkChunkTokens, checkDocument, checkUpload, csvHeader, duplicateFields, UPLOAD_EXTENSIONS, checkFileName, extensionOf, filterByName, hasActiveFiles, isLexicalModel,
+  checkChunkOverlap, checkChunkTokens, checkDocument, checkFeishuUrl, checkUpload, checkWebsiteUrl, csvHeader, duplicateFields, UPLOAD_EXTENSIONS, checkFileName, extensionOf, filterByName, hasActiveFiles, isLexicalModel,
   similarityHint, stemOf, suggestFileName,
 } from './knowledge-rules';
 
@@ -71,6 +71,22 @@ describe('duplicateFields', () => {
   it('names each repeated field once', () => {
     expect(duplicateFields(['SKU', 'Name', 'SKU', 'Price', 'SKU', 'Name'])).toEqual(['SKU', 'Name']);
     expect(duplicateFields(['SKU', 'sku'])).toEqual([]);
+  });
+});
+
+describe('import addresses (spec §5)', () => {
+  it('takes websites over http or https', () => {
+    expect(checkWebsiteUrl('https://example.com/help')).toBeUndefined();
+    expect(checkWebsiteUrl(' http://example.com ')).toBeUndefined();
+    expect(checkWebsiteUrl('')).toBe('knowledge.rules.urlRequired');
+    expect(checkWebsiteUrl('example.com')).toBe('knowledge.rules.websiteUrl');
+    expect(checkWebsiteUrl('ftp://example.com')).toBe('knowledge.rules.websiteUrl');
+    expect(checkWebsiteUrl('https://')).toBe('knowledge.rules.websiteUrl');
+  });
+  it('takes Feishu documents over https only', () => {
+    expect(checkFeishuUrl('https://acme.feishu.cn/docx/AbC123')).toBeUndefined();
+    expect(checkFeishuUrl('http://acme.feishu.cn/docx/AbC123')).toBe('knowledge.rules.feishuUrl');
+    expect(checkFeishuUrl(undefined)).toBe('knowledge.rules.urlRequired');
   });
 });
 

@@ -172,3 +172,19 @@ export function duplicateFields(fields: readonly string[]): string[] {
   }
   return [...repeated];
 }
+
+/** A website to import: an absolute http:// or https:// address (spec §5). */
+export function checkWebsiteUrl(value: string | undefined): RuleResult {
+  const url = (value ?? '').trim();
+  if (!url) return 'knowledge.rules.urlRequired';
+  if (!/^https?:\/\//i.test(url) || !URL.canParse(url)) return 'knowledge.rules.websiteUrl';
+  return undefined;
+}
+
+/** A Feishu document address: https:// only (spec §5). */
+export function checkFeishuUrl(value: string | undefined): RuleResult {
+  const url = (value ?? '').trim();
+  if (!url) return 'knowledge.rules.urlRequired';
+  if (!/^https:\/\//i.test(url) || !URL.canParse(url)) return 'knowledge.rules.feishuUrl';
+  return undefined;
+}
