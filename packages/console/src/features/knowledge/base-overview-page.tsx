@@ -20,8 +20,13 @@ const RECENT = 5;
 export function BaseOverviewPage() {
   const { t, i18n: { language } } = useTranslation();
   const navigate = useNavigate();
-  const { base } = useKnowledgeBase();
+  const { base, reload } = useKnowledgeBase();
   const [files, setFiles] = useState<KnowledgeFile[]>();
+
+  // The totals move as files are imported elsewhere: read them afresh with the files.
+  useEffect(() => {
+    void reload();
+  }, [reload]);
 
   useEffect(() => {
     let live = true;
