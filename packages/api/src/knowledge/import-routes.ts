@@ -8,9 +8,12 @@ import { translate, type Language } from "../http/messages";
 import { defineRoute, idParam, jsonBody, standardErrors } from "../http/openapi";
 import {
   editColumnsBody,
+  feishuAuthorizationSchema,
+  feishuImportBody,
   importResultSchema,
   pageQuery,
   qaImportBody,
+  saveFeishuAuthorizationBody,
   tableAppendBody,
   tableImportBody,
   tableRowBody,
@@ -23,6 +26,7 @@ import {
 import { deletedSchema, knowledgeFileSchema } from "./schemas";
 import type { fileView } from "./service/files";
 import { loadKnowledgeBase } from "./service/knowledge-bases";
+import { getFeishuAuthorization, importFeishuDocument, saveFeishuAuthorization } from "./service/feishu";
 import { type ImportReport, importQa, importWebsite, type UploadInput } from "./service/imports";
 import { qaTemplate } from "./service/sources/qa";
 import { addTableRow, appendTableImport, deleteTableRow, editTableColumns, getTable, importTable, listTableRows, updateTableRow } from "./service/tables";
@@ -271,6 +275,47 @@ export function registerKnowledgeImportRoutes(app: OpenAPIHono<AppEnv>) {
     }),
     async (c) => {
       const file = await importWebsite(c.var.deps, c.var.auth, c.req.valid("param").knowledgeBaseId, c.req.valid("json"));
+      return ok(c, localizedFile(c.var.language, file), 201);
+    },
+  );
+
+  app.openapi(
+    defineRoute({
+      method: "get",
+      path: "/api/v1/knowledge-feishu/authorization",
+      tags,
+      summary: "The current space's Feishu authorization for document import: the App ID and whether a secret is saved (never the secret)",
+      data: feishuAuthorizationSchema,
+    }),
+    async (c) => ok(c, await getFeishuAuthorization(c.var.deps, c.var.auth)),
+  );
+  app.openapi(
+    defineRoute({
+      method: "put",
+      path: "/api/v1/knowledge-feishu/authorization",
+      tags,
+      summary:
+        "Save the space's Feishu app credentials (owner or admin). They are tried against Feishu first: a refusal answers 400 with Feishu's message and nothing is saved. Omitting appSecret keeps the saved one",
+      request: { body: jsonBody(saveFeishuAuthorizationBody) },
+      data: feishuAuthorizationSchema,
+      extraErrors: { 403: "Only the space owner or an admin can do this", 502: "Feishu could not be reached" },
+    }),
+    async (c) => ok(c, await saveFeishuAuthorization(c.var.deps, c.var.auth, c.req.valid("json"))),
+  );
+  app.openapi(
+    defineRoute({
+      method: "post",
+      path: "/api/v1/knowledge-bases/{knowledgeBaseId}/imports/feishu",
+      tags,
+      status: 201,
+      summary:
+        "Import a Feishu docx document (https://<tenant>.feishu.cn/docx/<document_id>; https only, else 400) with the space's saved authorization. It becomes a pending document named after its title. When Feishu refuses (credentials, permission, not found) the file is kept as failed with Feishu's message",
+      request: { params: kbParam, body: jsonBody(feishuImportBody) },
+      data: knowledgeFileSchema,
+      extraErrors: { 409: "The space has no Feishu authorization yet" },
+    }),
+    async (c) => {
+      const file = await importFeishuDocument(c.var.deps, c.var.auth, c.req.valid("param").knowledgeBaseId, c.req.valid("json"));
       return ok(c, localizedFile(c.var.language, file), 201);
     },
   );

@@ -141,3 +141,29 @@ export const websiteImportBody = z
     name: z.string().optional().openapi({ description: "File name (default: from the page title); at most 50 letters, digits, _ or -", example: "returns-help" }),
   })
   .openapi("WebsiteImport");
+
+/** A space's Feishu authorization, without its secret. */
+export const feishuAuthorizationSchema = z
+  .object({
+    appId: z.string().nullable().openapi({ description: "The Feishu app's App ID; null when not configured", example: "cli_a1b2c3d4e5f6" }),
+    configured: z.boolean().openapi({ example: true }),
+    secretSet: z.boolean().openapi({ description: "Whether an App Secret is saved (it is never answered)", example: true }),
+    updatedAt: z.string().nullable().openapi({ example: "2026-03-01T10:00:00.000Z" }),
+  })
+  .openapi("FeishuAuthorization");
+
+/** Body of saving the Feishu authorization. */
+export const saveFeishuAuthorizationBody = z
+  .object({
+    appId: z.string().min(1).max(200).openapi({ description: "App ID of a self-built Feishu app that can read the documents", example: "cli_a1b2c3d4e5f6" }),
+    appSecret: z.string().max(500).optional().openapi({ description: "App Secret; omit to keep the saved one", example: "dskLLdkasdjlasdKK" }),
+  })
+  .openapi("SaveFeishuAuthorization");
+
+/** Body of a Feishu document import. */
+export const feishuImportBody = z
+  .object({
+    url: z.string().max(2048).openapi({ description: "The document's https address, https://<tenant>.feishu.cn/docx/<document_id>", example: "https://example.feishu.cn/docx/B4EPdAYx8oi8HRxgPQQbM15UcBf" }),
+    name: z.string().optional().openapi({ description: "File name (default: from the document title); at most 50 letters, digits, _ or -", example: "onboarding-guide" }),
+  })
+  .openapi("FeishuImport");

@@ -2,9 +2,10 @@ import { eq } from "drizzle-orm";
 import { z } from "@hono/zod-openapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { knowledgeChunks, knowledgeFiles } from "../db/schema/index";
+import { type FeishuFake, startFeishuFake } from "../testing/fakes/feishu";
 import { createTestContext, registerUser, type TestContext, type TestUser } from "../testing/harness";
 import { expectError, expectOk } from "../testing/flows";
-import { importResultSchema, tableRowPageSchema, tableRowSchema, tableSchema } from "./import-schemas";
+import { feishuAuthorizationSchema, importResultSchema, tableRowPageSchema, tableRowSchema, tableSchema } from "./import-schemas";
 import { articleHtml, startWebServer, type WebPage, type WebServer, xlsxOf } from "./imports-testing";
 import { deletedSchema, knowledgeFileSchema, previewSchema, retrievalTestSchema } from "./schemas";
 import { createKnowledgeBaseVia } from "./testing";
@@ -17,6 +18,8 @@ let stranger: TestUser;
 let site: WebServer;
 /** An internal service on loopback that the address rules must keep out of reach. */
 let internal: WebServer;
+let feishu: FeishuFake;
+const feishuApp = { appId: "cli_a1b2c3d4e5f6a7b8", appSecret: "dskLLdkasdjlasdKK" };
 
 const returnsArticle = articleHtml("Returns Policy | Shop", [
   "Returns are accepted within thirty days of delivery when the item is unused and in its original packaging.",
@@ -48,7 +51,19 @@ beforeAll(async () => {
         return undefined;
     }
   });
+  feishu = await startFeishuFake({
+    apps: [feishuApp],
+    documents: [
+      {
+        documentId: "B4EPdAYx8oi8HRxgPQQbM15UcBf",
+        title: "Onboarding Guide",
+        content: "New colleagues collect their badge at the front desk on the first morning.\n\nThe coffee machine on the third floor is free for everyone.",
+      },
+      { documentId: "PrivateDoc0000000000000001", title: "Board minutes", content: "Confidential.", forbidden: true },
+    ],
+  });
   ctx = await createTestContext({
+    PARLEY_FEISHU_BASE_URL: feishu.url,
     PARLEY_PLUGINS_ALLOWED_HOSTS: `127.0.0.1:${site.port}`,
     PARLEY_KNOWLEDGE_WEBSITE_TIMEOUT_MS: "800",
     PARLEY_KNOWLEDGE_WEBSITE_MAX_BYTES: "200000",
@@ -60,6 +75,7 @@ afterAll(async () => {
   await ctx.close();
   await site.close();
   await internal.close();
+  await feishu.close();
 });
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
@@ -382,5 +398,101 @@ describe("website import", () => {
     await expectError(await importSite(base.id, { url: `${site.url}/returns` }, stranger.token), 404);
     await expectError(await ctx.request(websitePath(base.id), { method: "POST", json: { url: `${site.url}/returns` } }), 401);
     expect(await filesOf(base.id)).toEqual([]);
+  });
+});
+
+describe("Feishu document import", () => {
+  const authorizationPath = "/api/v1/knowledge-feishu/authorization";
+  const feishuPath = (knowledgeBaseId: string) => `/api/v1/knowledge-bases/${knowledgeBaseId}/imports/feishu`;
+  const saveAuthorization = (json: Record<string, unknown>, token = owner.token) => ctx.request(authorizationPath, { method: "PUT", token, json });
+  const importDocument = (knowledgeBaseId: string, json: Record<string, unknown>, token = owner.token) =>
+    ctx.request(feishuPath(knowledgeBaseId), { method: "POST", token, json });
+  const documentUrl = "https://example.feishu.cn/docx/B4EPdAYx8oi8HRxgPQQbM15UcBf";
+
+  it("saves the authorization only after Feishu accepts it, and never answers the secret", async () => {
+    expect(await expectOk(await ctx.request(authorizationPath, { token: owner.token }), 200, feishuAuthorizationSchema)).toEqual({
+      appId: null,
+      configured: false,
+      secretSet: false,
+      updatedAt: null,
+    });
+    await expectError(await saveAuthorization({ appId: feishuApp.appId, appSecret: "wrong-secret" }), 400, {
+      field: "appSecret",
+      message: "Feishu refused the App ID or App Secret: app secret invalid (code 10014)",
+    });
+    await expectError(await saveAuthorization({ appId: "cli_unknown", appSecret: "whatever" }), 400, { message: /invalid param \(code 10003\)/ });
+    await expectError(await saveAuthorization({ appId: feishuApp.appId }), 400, { field: "appSecret" });
+    expect((await expectOk(await ctx.request(authorizationPath, { token: owner.token }), 200, feishuAuthorizationSchema)).configured).toBe(false);
+
+    const response = await saveAuthorization(feishuApp);
+    const text = await response.clone().text();
+    expect(text).not.toContain(feishuApp.appSecret);
+    expect(await expectOk(response, 200, feishuAuthorizationSchema)).toMatchObject({ appId: feishuApp.appId, configured: true, secretSet: true });
+    // The secret may be left out to keep the saved one.
+    await expectOk(await saveAuthorization({ appId: feishuApp.appId }), 200, feishuAuthorizationSchema);
+    const read = await ctx.request(authorizationPath, { token: owner.token });
+    expect(await read.clone().text()).not.toContain(feishuApp.appSecret);
+    expect(await expectOk(read, 200, feishuAuthorizationSchema)).toMatchObject({ appId: feishuApp.appId, configured: true, secretSet: true });
+    // Another space has its own (none).
+    expect((await expectOk(await ctx.request(authorizationPath, { token: stranger.token }), 200, feishuAuthorizationSchema)).configured).toBe(false);
+  });
+
+  it("imports a docx document through Feishu's API, then indexes it so the retrieval test finds it", async () => {
+    await expectOk(await saveAuthorization(feishuApp), 200, feishuAuthorizationSchema);
+    const base = await createKnowledgeBaseVia(ctx, owner);
+    const before = feishu.requests.length;
+    const file = await expectOk(await importDocument(base.id, { url: documentUrl }), 201, knowledgeFileSchema);
+    expect(file).toMatchObject({ type: "document", status: "pending", name: "Onboarding-Guide", source: documentUrl, failureReason: null });
+    const calls = feishu.requests.slice(before);
+    expect(calls.map((call) => call.path)).toEqual([
+      "/open-apis/auth/v3/tenant_access_token/internal",
+      "/open-apis/docx/v1/documents/B4EPdAYx8oi8HRxgPQQbM15UcBf",
+      "/open-apis/docx/v1/documents/B4EPdAYx8oi8HRxgPQQbM15UcBf/raw_content",
+    ]);
+    expect(calls[1]!.authorization).toMatch(/^Bearer t-[0-9a-f]+$/);
+
+    await confirmAndIndex(file.id);
+    const found = await expectOk(await search(base.id, "where do I collect my badge"), 200, retrievalTestSchema);
+    expect(found.fullText[0]).toMatchObject({ fileId: file.id, fileName: "Onboarding-Guide" });
+    expect(found.fullText[0]!.content).toContain("front desk");
+  });
+
+  it("refuses addresses that are not https or not a docx document, and imports before authorization", async () => {
+    const base = await createKnowledgeBaseVia(ctx, owner);
+    await expectError(await importDocument(base.id, { url: "http://example.feishu.cn/docx/B4EPdAYx8oi8HRxgPQQbM15UcBf" }), 400, {
+      field: "url",
+      message: "Feishu addresses must start with https://",
+    });
+    await expectError(await importDocument(base.id, { url: "https://example.feishu.cn/wiki/B4EPdAYx8oi8HRxgPQQbM15UcBf" }), 400, { field: "url" });
+    const strangersBase = await createKnowledgeBaseVia(ctx, stranger);
+    await expectError(await importDocument(strangersBase.id, { url: documentUrl }, stranger.token), 409, { message: /Save the Feishu authorization/ });
+    await expectError(await importDocument(base.id, { url: documentUrl }, stranger.token), 404);
+    expect(await filesOf(base.id)).toEqual([]);
+    expect(await filesOf(strangersBase.id)).toEqual([]);
+  });
+
+  it("keeps a failed file with Feishu's message for bad credentials, no permission or a missing document, the rest untouched", async () => {
+    await expectOk(await saveAuthorization(feishuApp), 200, feishuAuthorizationSchema);
+    const base = await createKnowledgeBaseVia(ctx, owner);
+    const good = await expectOk(await importDocument(base.id, { url: documentUrl }), 201, knowledgeFileSchema);
+    await confirmAndIndex(good.id);
+    const chunksBefore = await chunksOf(good.id);
+
+    const forbidden = await expectOk(await importDocument(base.id, { url: "https://example.feishu.cn/docx/PrivateDoc0000000000000001" }), 201, knowledgeFileSchema);
+    expect(forbidden).toMatchObject({ status: "failed", failureReason: "Feishu: forbidden (code 1770032)", name: "feishu-PrivateDoc0000000000000001" });
+    const missing = await expectOk(await importDocument(base.id, { url: "https://example.feishu.cn/docx/NoSuchDocument000000000001" }), 201, knowledgeFileSchema);
+    expect(missing.failureReason).toBe("Feishu: not found (code 1770002)");
+
+    feishu.rotateSecret(feishuApp.appId, "rotated-secret");
+    try {
+      const refused = await expectOk(await importDocument(base.id, { url: documentUrl, name: "retry" }), 201, knowledgeFileSchema);
+      expect(refused).toMatchObject({ status: "failed", name: "retry", failureReason: "Feishu: app secret invalid (code 10014)" });
+    } finally {
+      feishu.rotateSecret(feishuApp.appId, feishuApp.appSecret);
+    }
+    expect(await chunksOf(good.id)).toEqual(chunksBefore);
+    const statuses = (await filesOf(base.id)).map((file) => [file.id, file.status]);
+    expect(statuses).toContainEqual([good.id, "effective"]);
+    expect(statuses.filter(([, status]) => status === "failed")).toHaveLength(3);
   });
 });

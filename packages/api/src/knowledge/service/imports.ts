@@ -6,7 +6,7 @@ import { createImportedFile, DOCUMENT_MAX_BYTES, FILE_NAME_PATTERN } from "./fil
 import { loadKnowledgeBase } from "./knowledge-bases";
 import { parseQaCsv, qaRecord, type RecordFailure } from "./sources/qa";
 import { splitFileName } from "./sources/tabular";
-import { checkWebsiteUrl, extractReadable, fetchWebPage, fileNameFromTitle, WebsiteImportError } from "./sources/website";
+import { checkWebsiteUrl, extractReadable, fetchWebPage, fileNameFromTitle, hostOf, WebsiteImportError } from "./sources/website";
 
 /** At most this many failed rows are listed in an import report (all are counted). */
 export const REPORT_FAILURES_LISTED = 100;
@@ -133,7 +133,7 @@ export async function importWebsite(deps: Deps, auth: Auth, knowledgeBaseId: str
     const markdown = new TextEncoder().encode(readable.markdown);
     return await createImportedFile(deps, auth, base.id, {
       type: "website",
-      name: givenName ?? fileNameFromTitle(readable.title, page.url),
+      name: givenName ?? fileNameFromTitle(readable.title, hostOf(page.url)),
       source,
       sizeBytes: page.bytes,
       mimeType: "text/html",
@@ -146,7 +146,7 @@ export async function importWebsite(deps: Deps, auth: Auth, knowledgeBaseId: str
     deps.logger.info("website import failed", { url: source, reason: error.message });
     return createImportedFile(deps, auth, base.id, {
       type: "website",
-      name: givenName ?? fileNameFromTitle("", source),
+      name: givenName ?? fileNameFromTitle("", hostOf(source)),
       source,
       sizeBytes: 0,
       failureReason: "website_not_supported",

@@ -3,6 +3,7 @@
  * speaking the vendor's protocol, for unit, integration and browser tests.
  */
 export { startAliyunSmsFake, type AliyunBusinessError, type AliyunSentSms, type AliyunSmsFake, type AliyunSmsFakeOptions } from "./aliyun-sms.js";
+export { startFeishuFake, type FeishuFake, type FeishuFakeApp, type FeishuFakeDocument, type FeishuFakeOptions } from "./feishu.js";
 export { createBrowser, type Browser, type BrowserOpenOptions, type BrowserVisit } from "./browser.js";
 export {
   startOidcProvider,

@@ -46,9 +46,10 @@ describe("website source", () => {
   });
 
   it("names files after the title under the file-name rule", () => {
-    expect(fileNameFromTitle("Returns Policy | Shop", "https://shop.example/")).toBe("Returns-Policy-Shop");
-    expect(fileNameFromTitle("退货政策", "https://shop.example/")).toBe("shop-example");
-    expect(fileNameFromTitle("a".repeat(80), "https://x.example/")).toHaveLength(50);
+    expect(fileNameFromTitle("Returns Policy | Shop", "shop.example")).toBe("Returns-Policy-Shop");
+    expect(fileNameFromTitle("退货政策", "shop.example")).toBe("shop-example");
+    expect(fileNameFromTitle("", "")).toBe("imported");
+    expect(fileNameFromTitle("a".repeat(80), "x.example")).toHaveLength(50);
   });
 
   it("decodes a page in the charset it declares, and refuses one that is not HTML", async () => {

@@ -143,11 +143,11 @@ export function extractReadable(html: string, pageUrl: string): ReadablePage | u
 }
 
 /**
- * A file name from a page title under the file-name rule (letters, digits, _ and -; at most 50):
- * other characters become hyphens. A title with nothing left (all Chinese, say) falls back to
- * the host name, then to "website".
+ * A file name from a title under the file-name rule (letters, digits, _ and -; at most 50): other
+ * characters become hyphens. A title with nothing left (all Chinese, say) falls back to
+ * `fallback` made to fit the same rule, then to "imported".
  */
-export function fileNameFromTitle(title: string, url: string): string {
+export function fileNameFromTitle(title: string, fallback: string): string {
   const clean = (value: string) =>
     value
       .normalize("NFKD")
@@ -156,11 +156,14 @@ export function fileNameFromTitle(title: string, url: string): string {
       .replace(/^-+|-+$/g, "")
       .slice(0, 50)
       .replace(/-+$/g, "");
-  let host = "";
+  return clean(title) || clean(fallback) || "imported";
+}
+
+/** The host name of a URL, for naming a file after it. */
+export function hostOf(url: string): string {
   try {
-    host = new URL(url).hostname;
+    return new URL(url).hostname;
   } catch {
-    // The URL was checked before; no host only means no fallback.
+    return "";
   }
-  return clean(title) || clean(host) || "website";
 }
