@@ -11,8 +11,12 @@ import {
   feishuAuthorizationSchema,
   feishuImportBody,
   importResultSchema,
+  mediaPageSchema,
+  mediaSchema,
+  mediaUploadBody,
   pageQuery,
   qaImportBody,
+  renameMediaBody,
   saveFeishuAuthorizationBody,
   tableAppendBody,
   tableImportBody,
@@ -26,6 +30,7 @@ import {
 import { deletedSchema, knowledgeFileSchema } from "./schemas";
 import type { fileView } from "./service/files";
 import { loadKnowledgeBase } from "./service/knowledge-bases";
+import { deleteMedia, listMedia, readMedia, renameMedia, uploadMedia } from "./service/media";
 import { getFeishuAuthorization, importFeishuDocument, saveFeishuAuthorization } from "./service/feishu";
 import { type ImportReport, importQa, importWebsite, type UploadInput } from "./service/imports";
 import { qaTemplate } from "./service/sources/qa";
@@ -33,6 +38,7 @@ import { addTableRow, appendTableImport, deleteTableRow, editTableColumns, getTa
 
 const kbParam = idParam("knowledgeBaseId", "kb_01jd7w3k5q9x2m4n6p8r");
 const fileParam = idParam("fileId", "kf_01jd7w3k5q9x2m4n6p8r");
+const mediaParam = idParam("mediaId", "mm_01jd7w3k5q9x2m4n6p8r");
 const rowParams = fileParam.extend(idParam("rowId", "kc_01jd7w3k5q9x2m4n6p8r").shape);
 
 /** A file view with its failure reason in the request's language. */
@@ -317,6 +323,66 @@ export function registerKnowledgeImportRoutes(app: OpenAPIHono<AppEnv>) {
     async (c) => {
       const file = await importFeishuDocument(c.var.deps, c.var.auth, c.req.valid("param").knowledgeBaseId, c.req.valid("json"));
       return ok(c, localizedFile(c.var.language, file), 201);
+    },
+  );
+
+  app.openapi(
+    defineRoute({
+      method: "post",
+      path: "/api/v1/knowledge-bases/{knowledgeBaseId}/media",
+      tags,
+      status: 201,
+      summary: "Upload a media material: a jpeg, png, gif or webp image, a pdf or an mp4, at most 15 MB; the bytes must match the extension",
+      request: { params: kbParam, body: multipart(mediaUploadBody) },
+      data: mediaSchema,
+    }),
+    async (c) => ok(c, await uploadMedia(c.var.deps, c.var.auth, c.req.valid("param").knowledgeBaseId, await uploadOf(c)), 201),
+  );
+  app.openapi(
+    defineRoute({
+      method: "get",
+      path: "/api/v1/knowledge-bases/{knowledgeBaseId}/media",
+      tags,
+      summary: "Media materials of a knowledge base, newest first",
+      request: { params: kbParam, query: pageQuery },
+      data: mediaPageSchema,
+    }),
+    async (c) => ok(c, await listMedia(c.var.deps, c.var.auth, c.req.valid("param").knowledgeBaseId, c.req.valid("query"))),
+  );
+  app.openapi(
+    defineRoute({
+      method: "patch",
+      path: "/api/v1/knowledge-media/{mediaId}",
+      tags,
+      summary: "Rename a media material",
+      request: { params: mediaParam, body: jsonBody(renameMediaBody) },
+      data: mediaSchema,
+    }),
+    async (c) => ok(c, await renameMedia(c.var.deps, c.var.auth, c.req.valid("param").mediaId, c.req.valid("json").name)),
+  );
+  app.openapi(
+    defineRoute({
+      method: "delete",
+      path: "/api/v1/knowledge-media/{mediaId}",
+      tags,
+      summary: "Delete a media material",
+      request: { params: mediaParam },
+      data: deletedSchema,
+    }),
+    async (c) => ok(c, await deleteMedia(c.var.deps, c.var.auth, c.req.valid("param").mediaId)),
+  );
+  app.openapi(
+    defineDownloadRoute({
+      method: "get",
+      path: "/api/v1/knowledge-media/{mediaId}/content",
+      tags,
+      summary: "A media material's bytes, with its content type (signed in; another space's material is 404)",
+      request: { params: mediaParam },
+      contentTypes: ["image/jpeg", "image/png", "image/gif", "image/webp", "application/pdf", "video/mp4"],
+    }),
+    async (c) => {
+      const media = await readMedia(c.var.deps, c.var.auth, c.req.valid("param").mediaId);
+      return download(media.bytes, media.mimeType, media.name, "inline");
     },
   );
 }

@@ -167,3 +167,41 @@ export const feishuImportBody = z
     name: z.string().optional().openapi({ description: "File name (default: from the document title); at most 50 letters, digits, _ or -", example: "onboarding-guide" }),
   })
   .openapi("FeishuImport");
+
+/** A media material of a knowledge base. */
+export const mediaSchema = z
+  .object({
+    id: id("mm_01jd7w3k5q9x2m4n6p8r"),
+    knowledgeBaseId: id("kb_01jd7w3k5q9x2m4n6p8r"),
+    name: z.string().openapi({ description: "Display name; can be changed", example: "shipping-map.png" }),
+    mimeType: z.enum(["image/jpeg", "image/png", "image/gif", "image/webp", "application/pdf", "video/mp4"]).openapi({ example: "image/png" }),
+    kind: z.enum(["image", "document", "video"]).openapi({ example: "image" }),
+    sizeBytes: z.number().int().openapi({ example: 48213 }),
+    url: z.string().openapi({ description: "Where its bytes are downloaded (signed-in GET)", example: "/api/v1/knowledge-media/mm_01jd7w3k5q9x2m4n6p8r/content" }),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .openapi("KnowledgeMedia");
+
+/** A page of media materials, newest first. */
+export const mediaPageSchema = z
+  .object({
+    items: z.array(mediaSchema),
+    total: z.number().int().openapi({ example: 12 }),
+    pageNo: z.number().int().openapi({ example: 1 }),
+    pageSize: z.number().int().openapi({ example: 20 }),
+  })
+  .openapi("KnowledgeMediaPage");
+
+/** Multipart body of a media upload. */
+export const mediaUploadBody = z
+  .object({
+    file: binary("jpeg, png, gif or webp image, pdf or mp4; at most 15 MB; the content must match the extension"),
+    name: z.string().optional().openapi({ description: "Display name (default: the uploaded file name); 1–100 characters", example: "shipping-map.png" }),
+  })
+  .openapi("MediaUpload");
+
+/** Body of a media rename. */
+export const renameMediaBody = z
+  .object({ name: z.string().max(200).openapi({ description: "1–100 characters, no slashes", example: "shipping-map-2026.png" }) })
+  .openapi("RenameMedia");

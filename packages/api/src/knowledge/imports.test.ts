@@ -1,11 +1,12 @@
+import fs from "node:fs";
 import { eq } from "drizzle-orm";
 import { z } from "@hono/zod-openapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { knowledgeChunks, knowledgeFiles } from "../db/schema/index";
+import { knowledgeChunks, knowledgeFiles, mediaMaterials } from "../db/schema/index";
 import { type FeishuFake, startFeishuFake } from "../testing/fakes/feishu";
 import { createTestContext, registerUser, type TestContext, type TestUser } from "../testing/harness";
 import { expectError, expectOk } from "../testing/flows";
-import { feishuAuthorizationSchema, importResultSchema, tableRowPageSchema, tableRowSchema, tableSchema } from "./import-schemas";
+import { feishuAuthorizationSchema, importResultSchema, mediaPageSchema, mediaSchema, tableRowPageSchema, tableRowSchema, tableSchema } from "./import-schemas";
 import { articleHtml, startWebServer, type WebPage, type WebServer, xlsxOf } from "./imports-testing";
 import { deletedSchema, knowledgeFileSchema, previewSchema, retrievalTestSchema } from "./schemas";
 import { createKnowledgeBaseVia } from "./testing";
@@ -494,5 +495,96 @@ describe("Feishu document import", () => {
     const statuses = (await filesOf(base.id)).map((file) => [file.id, file.status]);
     expect(statuses).toContainEqual([good.id, "effective"]);
     expect(statuses.filter(([, status]) => status === "failed")).toHaveLength(3);
+  });
+});
+
+describe("media materials", () => {
+  const mediaPath = (knowledgeBaseId: string) => `/api/v1/knowledge-bases/${knowledgeBaseId}/media`;
+  const bytesOf = (head: number[] | string, size = 64) => {
+    const start = typeof head === "string" ? [...head].map((character) => character.charCodeAt(0)) : head;
+    const out = new Uint8Array(Math.max(size, start.length + 4));
+    out.set(start);
+    return out;
+  };
+  const png = bytesOf([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
+  const jpeg = bytesOf([0xff, 0xd8, 0xff, 0xe0]);
+  const samples: Array<[string, Uint8Array, string]> = [
+    ["map.png", png, "image/png"],
+    ["photo.jpg", jpeg, "image/jpeg"],
+    ["spinner.gif", bytesOf("GIF89a"), "image/gif"],
+    ["banner.webp", bytesOf([...bytesOf("RIFF", 8).slice(0, 8), ...[..."WEBP"].map((c) => c.charCodeAt(0))]), "image/webp"],
+    ["manual.pdf", bytesOf("%PDF-1.7\n"), "application/pdf"],
+    ["tour.mp4", bytesOf([0, 0, 0, 0x18, ...[..."ftypisom"].map((c) => c.charCodeAt(0))]), "video/mp4"],
+  ];
+
+  it("uploads every accepted type, lists newest first in pages, renames, downloads and deletes", async () => {
+    const base = await createKnowledgeBaseVia(ctx, owner);
+    const uploaded = [];
+    for (const [fileName, bytes, mimeType] of samples) {
+      const media = await expectOk(await postFile(mediaPath(base.id), fileName, bytes), 201, mediaSchema);
+      expect(media, fileName).toMatchObject({ name: fileName, mimeType, sizeBytes: bytes.byteLength, knowledgeBaseId: base.id });
+      uploaded.push(media);
+    }
+    const page = await expectOk(await ctx.request(`${mediaPath(base.id)}?pageSize=4`, { token: owner.token }), 200, mediaPageSchema);
+    expect(page.total).toBe(6);
+    expect(page.items.map((item) => item.name)).toEqual(["tour.mp4", "manual.pdf", "banner.webp", "spinner.gif"]);
+    const second = await expectOk(await ctx.request(`${mediaPath(base.id)}?pageSize=4&pageNo=2`, { token: owner.token }), 200, mediaPageSchema);
+    expect(second.items.map((item) => item.name)).toEqual(["photo.jpg", "map.png"]);
+
+    const map = uploaded[0]!;
+    const renamed = await expectOk(await ctx.request(`/api/v1/knowledge-media/${map.id}`, { method: "PATCH", token: owner.token, json: { name: "Delivery map 2026" } }), 200, mediaSchema);
+    expect(renamed.name).toBe("Delivery map 2026");
+    await expectError(await ctx.request(`/api/v1/knowledge-media/${map.id}`, { method: "PATCH", token: owner.token, json: { name: "../etc/passwd" } }), 400, { field: "name" });
+
+    const content = await ctx.request(map.url, { token: owner.token });
+    expect(content.status).toBe(200);
+    expect(content.headers.get("content-type")).toBe("image/png");
+    expect(content.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(new Uint8Array(await content.arrayBuffer())).toEqual(png);
+    await expectError(await ctx.request(map.url), 401);
+
+    const stored = await ctx.deps.db.select().from(mediaMaterials).where(eq(mediaMaterials.id, map.id)).get();
+    expect(stored!.storagePath.startsWith(ctx.dataDir)).toBe(true);
+    await expectOk(await ctx.request(`/api/v1/knowledge-media/${map.id}`, { method: "DELETE", token: owner.token }), 200, deletedSchema);
+    expect(fs.existsSync(stored!.storagePath)).toBe(false);
+    await expectError(await ctx.request(map.url, { token: owner.token }), 404);
+  });
+
+  it("checks the bytes, not only the extension, and the 15 MB limit", async () => {
+    const base = await createKnowledgeBaseVia(ctx, owner);
+    await expectError(await postFile(mediaPath(base.id), "fake.png", jpeg), 400, { field: "file", message: "The file's content is not PNG" });
+    await expectError(await postFile(mediaPath(base.id), "script.png", "<script>alert(1)</script>"), 400, { field: "file" });
+    await expectError(await postFile(mediaPath(base.id), "vector.svg", "<svg/>"), 400, { field: "file", message: /^Unsupported media type/ });
+    await expectError(await postFile(mediaPath(base.id), "empty.png", new Uint8Array(0)), 400, { field: "file" });
+    const big = new Uint8Array(15 * 1024 * 1024 + 1);
+    big.set(png);
+    await expectError(await postFile(mediaPath(base.id), "big.png", big), 400, { field: "file", message: "The file is larger than 15 MB" });
+    const list = await expectOk(await ctx.request(mediaPath(base.id), { token: owner.token }), 200, mediaPageSchema);
+    expect(list.total).toBe(0);
+  });
+
+  it("lets Q&A pairs attach a material of the same knowledge base", async () => {
+    const base = await createKnowledgeBaseVia(ctx, owner);
+    const media = await expectOk(await postFile(mediaPath(base.id), "map.png", png), 201, mediaSchema);
+    const other = await createKnowledgeBaseVia(ctx, owner);
+    const foreign = await expectOk(await postFile(mediaPath(other.id), "map.png", png), 201, mediaSchema);
+    const csv = `question,answer,search method,attached material\nWhere is the shop?,Next to the station.,question,${media.id}\nAnd the depot?,Behind it.,question,${foreign.id}\n`;
+    const result = await expectOk(await postFile(`/api/v1/knowledge-bases/${base.id}/imports/qa`, "faq.csv", csv), 201, importResultSchema);
+    expect(result.report).toMatchObject({ importedRecords: 1, failedRecords: 1, failures: [{ row: 3 }] });
+    const preview = await expectOk(await ctx.request(`/api/v1/knowledge-files/${result.file.id}/preview`, { token: owner.token }), 200, previewSchema);
+    expect(preview.segments[0]!.metadata).toMatchObject({ material: { type: "media", id: media.id } });
+  });
+
+  it("hides another space's materials and knowledge base", async () => {
+    const base = await createKnowledgeBaseVia(ctx, owner);
+    const media = await expectOk(await postFile(mediaPath(base.id), "map.png", png), 201, mediaSchema);
+    const as = { token: stranger.token };
+    await expectError(await ctx.request(mediaPath(base.id), as), 404);
+    await expectError(await postFile(mediaPath(base.id), "map.png", png, {}, stranger.token), 404);
+    await expectError(await ctx.request(media.url, as), 404);
+    await expectError(await ctx.request(`/api/v1/knowledge-media/${media.id}`, { ...as, method: "PATCH", json: { name: "mine" } }), 404);
+    await expectError(await ctx.request(`/api/v1/knowledge-media/${media.id}`, { ...as, method: "DELETE" }), 404);
+    const still = await expectOk(await ctx.request(mediaPath(base.id), { token: owner.token }), 200, mediaPageSchema);
+    expect(still.items.map((item) => [item.id, item.name])).toEqual([[media.id, "map.png"]]);
   });
 });
