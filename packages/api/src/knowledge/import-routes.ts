@@ -30,6 +30,7 @@ import {
 import { deletedSchema, knowledgeFileSchema } from "./schemas";
 import type { fileView } from "./service/files";
 import { loadKnowledgeBase } from "./service/knowledge-bases";
+import { exportFile } from "./service/export";
 import { deleteMedia, listMedia, readMedia, renameMedia, uploadMedia } from "./service/media";
 import { getFeishuAuthorization, importFeishuDocument, saveFeishuAuthorization } from "./service/feishu";
 import { type ImportReport, importQa, importWebsite, type UploadInput } from "./service/imports";
@@ -383,6 +384,29 @@ export function registerKnowledgeImportRoutes(app: OpenAPIHono<AppEnv>) {
     async (c) => {
       const media = await readMedia(c.var.deps, c.var.auth, c.req.valid("param").mediaId);
       return download(media.bytes, media.mimeType, media.name, "inline");
+    },
+  );
+
+  app.openapi(
+    defineDownloadRoute({
+      method: "get",
+      path: "/api/v1/knowledge-files/{fileId}/export",
+      tags,
+      summary:
+        "Download a file: a document's original bytes; a Q&A file's current pairs as a UTF-8 CSV (with BOM) in the template's layout, titles in the request's language; a table's current rows as CSV; a web page's extracted text as Markdown",
+      request: { params: fileParam },
+      contentTypes: [
+        "text/csv",
+        "text/markdown",
+        "text/plain",
+        "application/pdf",
+        "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+      ],
+      extraErrors: { 409: "The file has nothing to export (its import failed before anything was kept)" },
+    }),
+    async (c) => {
+      const exported = await exportFile(c.var.deps, c.var.auth, c.req.valid("param").fileId, c.var.language);
+      return download(exported.body, exported.contentType, exported.fileName);
     },
   );
 }

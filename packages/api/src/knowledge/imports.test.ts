@@ -9,7 +9,7 @@ import { expectError, expectOk } from "../testing/flows";
 import { feishuAuthorizationSchema, importResultSchema, mediaPageSchema, mediaSchema, tableRowPageSchema, tableRowSchema, tableSchema } from "./import-schemas";
 import { articleHtml, startWebServer, type WebPage, type WebServer, xlsxOf } from "./imports-testing";
 import { deletedSchema, knowledgeFileSchema, previewSchema, retrievalTestSchema } from "./schemas";
-import { createKnowledgeBaseVia } from "./testing";
+import { createKnowledgeBaseVia, pdfOf, uploadOk } from "./testing";
 import { createKnowledgeWorker } from "./worker";
 
 let ctx: TestContext;
@@ -586,5 +586,79 @@ describe("media materials", () => {
     await expectError(await ctx.request(`/api/v1/knowledge-media/${media.id}`, { ...as, method: "DELETE" }), 404);
     const still = await expectOk(await ctx.request(mediaPath(base.id), { token: owner.token }), 200, mediaPageSchema);
     expect(still.items.map((item) => [item.id, item.name])).toEqual([[media.id, "map.png"]]);
+  });
+});
+
+describe("file export", () => {
+  const exportOf = (fileId: string, token = owner.token, headers: Record<string, string> = {}) => ctx.request(`/api/v1/knowledge-files/${fileId}/export`, { token, headers });
+
+  it("answers a document's original bytes with its name", async () => {
+    const base = await createKnowledgeBaseVia(ctx, owner);
+    const pdf = pdfOf("Returns are accepted within thirty days.");
+    const file = await uploadOk(ctx, owner, base.id, "returns.pdf", pdf);
+    const response = await exportOf(file.id);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("application/pdf");
+    expect(response.headers.get("content-disposition")).toContain('attachment; filename="returns.pdf"');
+    expect(new Uint8Array(await response.arrayBuffer())).toEqual(pdf);
+    const text = await uploadOk(ctx, owner, base.id, "notes.md", "# Notes\n\nKeep receipts.");
+    expect(await (await exportOf(text.id)).text()).toBe("# Notes\n\nKeep receipts.");
+  });
+
+  it("exports a Q&A file's current pairs as a UTF-8 CSV in the request's language", async () => {
+    const base = await createKnowledgeBaseVia(ctx, owner);
+    const csv = "question,answer,search method\nHow long do refunds take?,Five working days.,question\nDo you ship abroad?,Yes.,question_answer\nGift wrap?,Free.,question\n";
+    const result = await expectOk(await postFile(`/api/v1/knowledge-bases/${base.id}/imports/qa`, "faq.csv", csv), 201, importResultSchema);
+    await confirmAndIndex(result.file.id);
+    const [first, , third] = await chunksOf(result.file.id);
+    await ctx.request(`/api/v1/knowledge-segments/${first!.id}`, { method: "PATCH", token: owner.token, json: { content: "Q: How long do refunds take?\nA: Three working days." } });
+    await ctx.request(`/api/v1/knowledge-segments/${third!.id}`, { method: "DELETE", token: owner.token });
+
+    const english = await exportOf(result.file.id);
+    expect(english.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    const bytes = new Uint8Array(await english.arrayBuffer());
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    // Decoders drop the BOM checked above.
+    expect(new TextDecoder().decode(bytes)).toBe(
+      "question,answer,search method,attached material\r\nHow long do refunds take?,Three working days.,question,\r\nDo you ship abroad?,Yes.,question_answer,\r\n",
+    );
+    const chinese = await (await exportOf(result.file.id, owner.token, { "accept-language": "zh-CN" })).text();
+    expect(chinese).toContain("问题,答案,检索方式,附带素材\r\nHow long do refunds take?,Three working days.,仅问题,");
+    // The export imports again as the same pairs.
+    const again = await expectOk(await postFile(`/api/v1/knowledge-bases/${base.id}/imports/qa`, "again.csv", chinese), 201, importResultSchema);
+    expect(again.report).toMatchObject({ importedRecords: 2, failedRecords: 0 });
+  });
+
+  it("exports a table's current rows, and a web page as Markdown", async () => {
+    const base = await createKnowledgeBaseVia(ctx, owner);
+    const table = await expectOk(await postFile(`/api/v1/knowledge-bases/${base.id}/imports/table`, "prices.csv", "SKU,Price\nA-1,10\nA-2,20\n"), 201, importResultSchema);
+    expect(await (await exportOf(table.file.id)).text()).toBe("SKU,Price\r\nA-1,10\r\nA-2,20\r\n");
+    await confirmAndIndex(table.file.id);
+    const [row] = await chunksOf(table.file.id);
+    await expectOk(
+      await ctx.request(`/api/v1/knowledge-files/${table.file.id}/table/rows/${row!.id}`, { method: "PATCH", token: owner.token, json: { values: { Price: "12, incl. tax" } } }),
+      200,
+      tableRowSchema,
+    );
+    expect(await (await exportOf(table.file.id)).text()).toBe('SKU,Price\r\nA-1,"12, incl. tax"\r\nA-2,20\r\n');
+
+    const page = await expectOk(
+      await ctx.request(`/api/v1/knowledge-bases/${base.id}/imports/website`, { method: "POST", token: owner.token, json: { url: `${site.url}/returns` } }),
+      201,
+      knowledgeFileSchema,
+    );
+    const markdown = await exportOf(page.id);
+    expect(markdown.headers.get("content-type")).toBe("text/markdown; charset=utf-8");
+    expect(markdown.headers.get("content-disposition")).toContain("Returns-Policy-Shop.md");
+    expect(await markdown.text()).toMatch(/^# Returns Policy \| Shop\n\n[\s\S]*within thirty days/);
+
+    const failed = await expectOk(
+      await ctx.request(`/api/v1/knowledge-bases/${base.id}/imports/website`, { method: "POST", token: owner.token, json: { url: `${site.url}/gone` } }),
+      201,
+      knowledgeFileSchema,
+    );
+    await expectError(await exportOf(failed.id), 409, { message: "This file has nothing to export" });
+    await expectError(await exportOf(page.id, stranger.token), 404);
+    await expectError(await ctx.request(`/api/v1/knowledge-files/${page.id}/export`), 401);
   });
 });
