@@ -7,6 +7,7 @@ import { errorEnvelope, ok } from "../http/envelope";
 import { translate, type Language } from "../http/messages";
 import { defineRoute, idParam, jsonBody, standardErrors } from "../http/openapi";
 import {
+  appDocumentBody,
   editColumnsBody,
   feishuAuthorizationSchema,
   feishuImportBody,
@@ -30,6 +31,7 @@ import {
 import { deletedSchema, knowledgeFileSchema } from "./schemas";
 import type { fileView } from "./service/files";
 import { loadKnowledgeBase } from "./service/knowledge-bases";
+import { uploadAppDocument } from "./service/app-uploads";
 import { exportFile } from "./service/export";
 import { deleteMedia, listMedia, readMedia, renameMedia, uploadMedia } from "./service/media";
 import { getFeishuAuthorization, importFeishuDocument, saveFeishuAuthorization } from "./service/feishu";
@@ -39,6 +41,7 @@ import { addTableRow, appendTableImport, deleteTableRow, editTableColumns, getTa
 
 const kbParam = idParam("knowledgeBaseId", "kb_01jd7w3k5q9x2m4n6p8r");
 const fileParam = idParam("fileId", "kf_01jd7w3k5q9x2m4n6p8r");
+const appParam = idParam("appId", "app_01jd7w3k5q9x2m4n6p8r");
 const mediaParam = idParam("mediaId", "mm_01jd7w3k5q9x2m4n6p8r");
 const rowParams = fileParam.extend(idParam("rowId", "kc_01jd7w3k5q9x2m4n6p8r").shape);
 
@@ -408,5 +411,19 @@ export function registerKnowledgeImportRoutes(app: OpenAPIHono<AppEnv>) {
       const exported = await exportFile(c.var.deps, c.var.auth, c.req.valid("param").fileId, c.var.language);
       return download(exported.body, exported.contentType, exported.fileName);
     },
+  );
+
+  app.openapi(
+    defineRoute({
+      method: "post",
+      path: "/api/v1/apps/{appId}/knowledge-files",
+      tags,
+      status: 201,
+      summary:
+        "Create-app flow: upload a document (txt, md, pdf, docx; at most 15 MB) into the app's own knowledge base, which is made on first use (named after the app) and bound to the app (at most 1,000,000 tokens per app). Answers the pending file; preview and confirm it like any other",
+      request: { params: appParam, body: multipart(appDocumentBody) },
+      data: knowledgeFileSchema,
+    }),
+    async (c) => ok(c, localizedFile(c.var.language, await uploadAppDocument(c.var.deps, c.var.auth, c.req.valid("param").appId, await uploadOf(c))), 201),
   );
 }

@@ -205,3 +205,11 @@ export const mediaUploadBody = z
 export const renameMediaBody = z
   .object({ name: z.string().max(200).openapi({ description: "1–100 characters, no slashes", example: "shipping-map-2026.png" }) })
   .openapi("RenameMedia");
+
+/** Multipart body of the create-app document upload. */
+export const appDocumentBody = z
+  .object({
+    file: binary("txt, md, pdf or docx, at most 15 MB"),
+    name: fileName,
+  })
+  .openapi("AppDocumentUpload");

@@ -2,7 +2,8 @@ import fs from "node:fs";
 import { eq } from "drizzle-orm";
 import { z } from "@hono/zod-openapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { knowledgeChunks, knowledgeFiles, mediaMaterials } from "../db/schema/index";
+import { apps, knowledgeBases, knowledgeChunks, knowledgeFiles, mediaMaterials } from "../db/schema/index";
+import { createAppVia } from "../apps/testing";
 import { type FeishuFake, startFeishuFake } from "../testing/fakes/feishu";
 import { createTestContext, registerUser, type TestContext, type TestUser } from "../testing/harness";
 import { expectError, expectOk } from "../testing/flows";
@@ -660,5 +661,43 @@ describe("file export", () => {
     await expectError(await exportOf(failed.id), 409, { message: "This file has nothing to export" });
     await expectError(await exportOf(page.id, stranger.token), 404);
     await expectError(await ctx.request(`/api/v1/knowledge-files/${page.id}/export`), 401);
+  });
+});
+
+describe("create-app document upload", () => {
+  const appPath = (appId: string) => `/api/v1/apps/${appId}/knowledge-files`;
+  const boundOf = async (appId: string) => JSON.parse((await ctx.deps.db.select().from(apps).where(eq(apps.id, appId)).get())!.knowledgeBaseIds) as string[];
+
+  it("puts documents up to 15 MB into the app's own knowledge base, made and bound on first use", async () => {
+    const app = await createAppVia(ctx, owner, { name: "Returns helper" });
+    const first = await expectOk(await postFile(appPath(app.id), "returns.txt", "Returns are accepted within thirty days."), 201, knowledgeFileSchema);
+    expect(first).toMatchObject({ type: "document", status: "pending", name: "returns" });
+    const own = await ctx.deps.db.select().from(knowledgeBases).where(eq(knowledgeBases.id, first.knowledgeBaseId)).get();
+    expect(own).toMatchObject({ name: "Returns helper", appId: app.id });
+    expect(await boundOf(app.id)).toEqual([own!.id]);
+
+    const large = await expectOk(await postFile(appPath(app.id), "manual.txt", "word ".repeat(Math.ceil((12 * 1024 * 1024) / 5))), 201, knowledgeFileSchema);
+    expect(large.knowledgeBaseId).toBe(own!.id);
+    expect(large.sizeBytes).toBeGreaterThan(10 * 1024 * 1024);
+    await expectError(await postFile(appPath(app.id), "huge.txt", "a".repeat(15 * 1024 * 1024 + 1)), 400, { field: "file", message: "The file is larger than 15 MB" });
+    // Elsewhere the limit stays 10 MB.
+    await expectError(await postFile(`/api/v1/knowledge-bases/${own!.id}/files`, "manual.txt", "word ".repeat(Math.ceil((12 * 1024 * 1024) / 5))), 400, { field: "file" });
+    await expectError(await postFile(appPath(app.id), "tool.exe", "MZ"), 400, { field: "file" });
+    expect(await boundOf(app.id)).toEqual([own!.id]);
+
+    await expectOk(await ctx.request(`/api/v1/knowledge-files/${first.id}/confirm`, { method: "POST", token: owner.token }), 200, knowledgeFileSchema);
+  });
+
+  it("refuses another space's app, and an app already over the token limit, making nothing", async () => {
+    const app = await createAppVia(ctx, owner, { name: "Limit bot" });
+    await expectError(await postFile(appPath(app.id), "a.txt", "hello", {}, stranger.token), 404);
+
+    const big = await createKnowledgeBaseVia(ctx, owner);
+    const file = await uploadOk(ctx, owner, big.id, "big.txt", "some text");
+    await expectOk(await ctx.request(`/api/v1/apps/${app.id}/knowledge-bases`, { method: "POST", token: owner.token, json: { knowledgeBaseIds: [big.id] } }), 200, z.any());
+    await ctx.deps.db.update(knowledgeFiles).set({ tokenCount: 1_000_001 }).where(eq(knowledgeFiles.id, file.id));
+    await expectError(await postFile(appPath(app.id), "a.txt", "hello"), 400, { message: /Token limit exceeded/ });
+    expect(await ctx.deps.db.select().from(knowledgeBases).where(eq(knowledgeBases.appId, app.id)).all()).toEqual([]);
+    expect(await boundOf(app.id)).toEqual([big.id]);
   });
 });

@@ -9615,6 +9615,101 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/apps/{appId}/knowledge-files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create-app flow: upload a document (txt, md, pdf, docx; at most 15 MB) into the app's own knowledge base, which is made on first use (named after the app) and bound to the app (at most 1,000,000 tokens per app). Answers the pending file; preview and confirm it like any other */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "multipart/form-data": components["schemas"]["AppDocumentUpload"];
+                };
+            };
+            responses: {
+                /** @description Create-app flow: upload a document (txt, md, pdf, docx; at most 15 MB) into the app's own knowledge base, which is made on first use (named after the app) and bound to the app (at most 1,000,000 tokens per app). Answers the pending file; preview and confirm it like any other */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["KnowledgeFile"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/chat/stream": {
         parameters: {
             query?: never;
@@ -12614,6 +12709,18 @@ export interface components {
              * @example shipping-map-2026.png
              */
             name: string;
+        };
+        AppDocumentUpload: {
+            /**
+             * Format: binary
+             * @description txt, md, pdf or docx, at most 15 MB
+             */
+            file?: string;
+            /**
+             * @description File name without extension (default: the uploaded name); at most 50 letters, digits, _ or -
+             * @example faq-2026
+             */
+            name?: string;
         };
         ChatEvent: components["schemas"]["ChatMessageStart"] | components["schemas"]["ChatTextDelta"] | components["schemas"]["ChatToolCall"] | components["schemas"]["ChatToolResult"] | components["schemas"]["ChatCitation"] | components["schemas"]["ChatMessageEnd"] | components["schemas"]["ChatError"];
         ChatMessageStart: {
