@@ -23,10 +23,13 @@ export function BaseSettingsPage() {
   const [saving, setSaving] = useState(false);
   const [dirty, setDirty] = useState(false);
 
+  // Only a changed knowledge base resets the form: rereading the same one must not undo typing.
+  const { id, updatedAt } = base;
   useEffect(() => {
     form.setFieldsValue({ name: base.name, description: base.description, chunkTokens: base.chunkTokens, chunkOverlap: base.chunkOverlap });
     setDirty(false);
-  }, [base, form]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- keyed on identity and version on purpose
+  }, [id, updatedAt, form]);
 
   const save = async () => {
     let values: KnowledgeBaseValues;

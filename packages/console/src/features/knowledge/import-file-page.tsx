@@ -4,11 +4,13 @@ import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { feedback } from '../../app/feedback';
+import { FeishuImportStep } from './feishu-import-step';
 import { ImportTypePicker, type ImportType } from './import-type-picker';
 import { knowledgeEndpoints, type KnowledgeFile, type KnowledgeFilePreview, type KnowledgeImportReport, type KnowledgeTable } from './knowledge-endpoints';
 import { managePath, useKnowledgeBase } from './knowledge-manage-layout';
 import { currentLanguage, i18n } from '../../i18n';
 import { checkFileName, checkUpload, checkWebsiteUrl, csvHeader, duplicateFields, extensionOf, KNOWLEDGE_LIMITS, suggestFileName, UPLOAD_EXTENSIONS } from './knowledge-rules';
+import { saveBlob } from './save-blob';
 import { rowValuesOf, TablePreview } from './table-preview';
 
 /** The import steps of spec §4, in order. */
@@ -18,7 +20,7 @@ type Step = (typeof IMPORT_STEPS)[number];
 /** Import types that upload a file. */
 type UploadType = keyof typeof UPLOAD_EXTENSIONS & ImportType;
 /** Import types the server takes now. */
-const AVAILABLE_TYPES: readonly ImportType[] = ['document', 'qa', 'table', 'website'];
+const AVAILABLE_TYPES: readonly ImportType[] = ['document', 'qa', 'table', 'website', 'feishu'];
 const isUploadType = (type: ImportType): type is UploadType => type in UPLOAD_EXTENSIONS;
 
 /** What an upload answered: the pending (or failed) file, and for records the import report. */
@@ -33,15 +35,6 @@ interface Uploaded {
 /** How much of a CSV is read to find its header row. */
 const HEADER_BYTES = 64 * 1024;
 
-/** Saves a downloaded file under `fileName`. */
-function saveBlob(blob: Blob, fileName: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
 
 /**
  * knowledgeManage/importFile: select type → upload → preview (first 50 segments, totals) →
@@ -133,6 +126,17 @@ export function ImportFilePage() {
       ) : null}
       {step === 'upload' && type === 'website' ? (
         <WebsiteStep
+          knowledgeBaseId={base.id}
+          onBack={() => setStep('type')}
+          onImported={(file) => {
+            setUploaded({ id: file.id, name: file.name });
+            setStep('preview');
+          }}
+          onShowFiles={() => navigate(managePath('baseFile', base.id))}
+        />
+      ) : null}
+      {step === 'upload' && type === 'feishu' ? (
+        <FeishuImportStep
           knowledgeBaseId={base.id}
           onBack={() => setStep('type')}
           onImported={(file) => {

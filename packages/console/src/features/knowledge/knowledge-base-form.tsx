@@ -51,6 +51,7 @@ export function KnowledgeBaseFields() {
       <Form.Item name="description" label={t('knowledge.form.description')} rules={[{ max: KNOWLEDGE_LIMITS.descriptionMax, message: t('knowledge.rules.descriptionTooLong', { max: KNOWLEDGE_LIMITS.descriptionMax }) }]}>
         <Input.TextArea rows={3} showCount maxLength={KNOWLEDGE_LIMITS.descriptionMax} placeholder={t('knowledge.form.descriptionPlaceholder')} data-testid="kb-description" />
       </Form.Item>
+      {/* No min/max on the numbers: out-of-range input gets the rule's message instead of a silent clamp. */}
       <Row gutter={16}>
         <Col xs={24} sm={12}>
           <Form.Item
@@ -59,7 +60,7 @@ export function KnowledgeBaseFields() {
             tooltip={t('knowledge.form.chunkTokensHelp')}
             rules={[rule((value) => checkChunkTokens(value as number | null))]}
           >
-            <InputNumber className="pl-kb-number" min={KNOWLEDGE_LIMITS.chunkTokensMin} max={KNOWLEDGE_LIMITS.chunkTokensMax} step={50} precision={0} data-testid="kb-chunk-tokens" />
+            <InputNumber className="pl-kb-number" step={50} precision={0} data-testid="kb-chunk-tokens" />
           </Form.Item>
         </Col>
         <Col xs={24} sm={12}>
@@ -70,7 +71,7 @@ export function KnowledgeBaseFields() {
             dependencies={['chunkTokens']}
             rules={[rule((value, getField) => checkChunkOverlap(value as number | null, getField('chunkTokens') as number | null))]}
           >
-            <InputNumber className="pl-kb-number" min={0} max={KNOWLEDGE_LIMITS.chunkOverlapMax} step={10} precision={0} data-testid="kb-chunk-overlap" />
+            <InputNumber className="pl-kb-number" step={10} precision={0} data-testid="kb-chunk-overlap" />
           </Form.Item>
         </Col>
       </Row>

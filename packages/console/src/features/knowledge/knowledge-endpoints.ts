@@ -28,6 +28,10 @@ export type KnowledgeImportResult = Schemas['KnowledgeImportResult'];
 export type KnowledgeTable = Schemas['KnowledgeTable'];
 /** A row of a table file. */
 export type KnowledgeTableRow = Schemas['KnowledgeTableRow'];
+/** The space's Feishu app authorization (the secret is never answered). */
+export type FeishuAuthorization = Schemas['FeishuAuthorization'];
+/** A media material of a knowledge base. */
+export type KnowledgeMedia = Schemas['KnowledgeMedia'];
 
 /** A multipart body for openapi-fetch: FormData goes to fetch untouched, which sets the boundary. */
 function multipart<Body>(fields: Record<string, string | { blob: Blob; fileName: string } | undefined>) {
@@ -43,6 +47,7 @@ function multipart<Body>(fields: Record<string, string | { blob: Blob; fileName:
 const kb = (knowledgeBaseId: string) => ({ params: { path: { knowledgeBaseId } } });
 const file = (fileId: string) => ({ params: { path: { fileId } } });
 const row = (fileId: string, rowId: string) => ({ params: { path: { fileId, rowId } } });
+const media = (mediaId: string) => ({ params: { path: { mediaId } } });
 const segment = (segmentId: string) => ({ params: { path: { segmentId } } });
 
 /**
@@ -100,6 +105,26 @@ export const knowledgeEndpoints = {
   /** A web page's readable text; a page that cannot be imported comes back as a failed file. */
   importWebsite: (id: string, body: { url: string; name?: string }, extra: Extra = {}) =>
     call({ silent: true, ...extra }, (init) => client.POST('/api/v1/knowledge-bases/{knowledgeBaseId}/imports/website', { ...init, ...kb(id), body })),
+  feishuAuthorization: (extra: Extra = {}) => call(extra, (init) => client.GET('/api/v1/knowledge-feishu/authorization', init)),
+  /** The server tries the credentials against Feishu before saving; its refusal comes back as the message. */
+  saveFeishuAuthorization: (body: Schemas['SaveFeishuAuthorization'], extra: Extra = {}) =>
+    call({ silent: true, ...extra }, (init) => client.PUT('/api/v1/knowledge-feishu/authorization', { ...init, body })),
+  /** A Feishu docx document; when Feishu refuses, the file comes back failed with Feishu's message. */
+  importFeishu: (id: string, body: Schemas['FeishuImport'], extra: Extra = {}) =>
+    call({ silent: true, ...extra }, (init) => client.POST('/api/v1/knowledge-bases/{knowledgeBaseId}/imports/feishu', { ...init, ...kb(id), body })),
+  media: (id: string, pageNo: number, pageSize: number, extra: Extra = {}) =>
+    call({ dedupeKey: `knowledge-media-${id}`, ...extra }, (init) =>
+      client.GET('/api/v1/knowledge-bases/{knowledgeBaseId}/media', { ...init, params: { path: { knowledgeBaseId: id }, query: { pageNo, pageSize } } })),
+  uploadMedia: (id: string, upload: Blob, fileName: string, extra: Extra = {}) =>
+    call({ silent: true, ...extra }, (init) =>
+      client.POST('/api/v1/knowledge-bases/{knowledgeBaseId}/media', { ...init, ...kb(id), ...multipart<Schemas['MediaUpload']>({ file: { blob: upload, fileName } }) })),
+  renameMedia: (mediaId: string, name: string, extra: Extra = {}) =>
+    call({ silent: true, ...extra }, (init) => client.PATCH('/api/v1/knowledge-media/{mediaId}', { ...init, ...media(mediaId), body: { name } })),
+  removeMedia: (mediaId: string, extra: Extra = {}) =>
+    call(extra, (init) => client.DELETE('/api/v1/knowledge-media/{mediaId}', { ...init, ...media(mediaId) })),
+  /** A material's bytes (the address needs the session, so images are shown from these). */
+  mediaContent: (mediaId: string, extra: Extra = {}) =>
+    call(extra, (init) => client.GET('/api/v1/knowledge-media/{mediaId}/content', { ...init, ...media(mediaId), parseAs: 'blob' })),
   preview: (fileId: string, extra: Extra = {}) =>
     call(extra, (init) => client.GET('/api/v1/knowledge-files/{fileId}/preview', { ...init, ...file(fileId) })),
   confirm: (fileId: string, extra: Extra = {}) =>

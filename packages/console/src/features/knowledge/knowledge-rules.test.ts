@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  checkChunkOverlap, checkChunkTokens, checkDocument, checkFeishuUrl, checkUpload, checkWebsiteUrl, csvHeader, duplicateFields, UPLOAD_EXTENSIONS, checkFileName, extensionOf, filterByName, hasActiveFiles, isLexicalModel,
+  checkChunkOverlap, checkChunkTokens, checkDocument, checkFeishuUrl, checkMedia, checkMediaName, checkUpload, checkWebsiteUrl, csvHeader, duplicateFields, UPLOAD_EXTENSIONS, checkFileName, extensionOf, filterByName, hasActiveFiles, isLexicalModel,
   similarityHint, stemOf, suggestFileName,
 } from './knowledge-rules';
 
@@ -87,6 +87,21 @@ describe('import addresses (spec §5)', () => {
     expect(checkFeishuUrl('https://acme.feishu.cn/docx/AbC123')).toBeUndefined();
     expect(checkFeishuUrl('http://acme.feishu.cn/docx/AbC123')).toBe('knowledge.rules.feishuUrl');
     expect(checkFeishuUrl(undefined)).toBe('knowledge.rules.urlRequired');
+  });
+});
+
+describe('media materials', () => {
+  it('take images, PDFs and videos up to 15 MB', () => {
+    for (const name of ['map.png', 'map.JPG', 'a.jpeg', 'a.gif', 'a.webp', 'manual.pdf', 'clip.mp4']) expect(checkMedia({ name, size: 10 })).toBeUndefined();
+    expect(checkMedia({ name: 'clip.mov', size: 10 })).toBe('knowledge.rules.mediaType');
+    expect(checkMedia({ name: 'clip.mp4', size: 15 * 1024 * 1024 + 1 })).toBe('knowledge.rules.fileTooLarge');
+  });
+  it('are named with 1–100 characters and no slashes', () => {
+    expect(checkMediaName('shipping map 2026.png')).toBeUndefined();
+    expect(checkMediaName(' ')).toBe('knowledge.rules.mediaNameRequired');
+    expect(checkMediaName('x'.repeat(101))).toBe('knowledge.rules.mediaNameTooLong');
+    expect(checkMediaName('maps/2026.png')).toBe('knowledge.rules.mediaNameSlash');
+    expect(checkMediaName('maps\\2026.png')).toBe('knowledge.rules.mediaNameSlash');
   });
 });
 

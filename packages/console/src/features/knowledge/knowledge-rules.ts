@@ -10,6 +10,9 @@ export type RuleResult = string | undefined;
 export const KNOWLEDGE_LIMITS = {
   /** Largest document upload. */
   documentMaxBytes: 10 * 1024 * 1024,
+  /** Largest media material (spec §5: 15 MB for media). */
+  mediaMaxBytes: 15 * 1024 * 1024,
+  mediaNameMax: 100,
   fileNameMax: 50,
   baseNameMax: 100,
   descriptionMax: 1000,
@@ -186,5 +189,25 @@ export function checkFeishuUrl(value: string | undefined): RuleResult {
   const url = (value ?? '').trim();
   if (!url) return 'knowledge.rules.urlRequired';
   if (!/^https:\/\//i.test(url) || !URL.canParse(url)) return 'knowledge.rules.feishuUrl';
+  return undefined;
+}
+
+/** Media materials a knowledge base accepts (images, PDFs, videos), as the server does. */
+export const MEDIA_EXTENSIONS = ['jpg', 'jpeg', 'png', 'gif', 'webp', 'pdf', 'mp4'] as const;
+
+/** A media material to upload: an accepted type, not empty, at most 15 MB. */
+export function checkMedia(file: { name: string; size: number }): RuleResult {
+  if (!(MEDIA_EXTENSIONS as readonly string[]).includes(extensionOf(file.name))) return 'knowledge.rules.mediaType';
+  if (file.size === 0) return 'knowledge.rules.fileEmpty';
+  if (file.size > KNOWLEDGE_LIMITS.mediaMaxBytes) return 'knowledge.rules.fileTooLarge';
+  return undefined;
+}
+
+/** A media material's name: 1–100 characters, no slashes. */
+export function checkMediaName(value: string | undefined): RuleResult {
+  const name = (value ?? '').trim();
+  if (!name) return 'knowledge.rules.mediaNameRequired';
+  if (name.length > KNOWLEDGE_LIMITS.mediaNameMax) return 'knowledge.rules.mediaNameTooLong';
+  if (/[\\/]/.test(name)) return 'knowledge.rules.mediaNameSlash';
   return undefined;
 }
