@@ -7,6 +7,7 @@ import { errorEnvelope, ok } from "../http/envelope";
 import { translate, type Language } from "../http/messages";
 import { defineRoute, idParam, jsonBody, standardErrors } from "../http/openapi";
 import {
+  addQaPairBody,
   appDocumentBody,
   editColumnsBody,
   feishuAuthorizationSchema,
@@ -17,6 +18,8 @@ import {
   mediaUploadBody,
   pageQuery,
   qaImportBody,
+  qaPairPageSchema,
+  qaPairSchema,
   renameMediaBody,
   saveFeishuAuthorizationBody,
   tableAppendBody,
@@ -26,6 +29,7 @@ import {
   tableRowSchema,
   tableSchema,
   templateQuery,
+  updateQaPairBody,
   websiteImportBody,
 } from "./import-schemas";
 import { deletedSchema, knowledgeFileSchema } from "./schemas";
@@ -33,6 +37,7 @@ import type { fileView } from "./service/files";
 import { loadKnowledgeBase } from "./service/knowledge-bases";
 import { uploadAppDocument } from "./service/app-uploads";
 import { exportFile } from "./service/export";
+import { addQaPair, deleteQaPair, listQaPairs, updateQaPair } from "./service/qa-pairs";
 import { deleteMedia, listMedia, readMedia, renameMedia, uploadMedia } from "./service/media";
 import { getFeishuAuthorization, importFeishuDocument, saveFeishuAuthorization } from "./service/feishu";
 import { type ImportReport, importQa, importWebsite, type UploadInput } from "./service/imports";
@@ -42,6 +47,7 @@ import { addTableRow, appendTableImport, deleteTableRow, editTableColumns, getTa
 const kbParam = idParam("knowledgeBaseId", "kb_01jd7w3k5q9x2m4n6p8r");
 const fileParam = idParam("fileId", "kf_01jd7w3k5q9x2m4n6p8r");
 const appParam = idParam("appId", "app_01jd7w3k5q9x2m4n6p8r");
+const pairParams = fileParam.extend(idParam("pairId", "kc_01jd7w3k5q9x2m4n6p8r").shape);
 const mediaParam = idParam("mediaId", "mm_01jd7w3k5q9x2m4n6p8r");
 const rowParams = fileParam.extend(idParam("rowId", "kc_01jd7w3k5q9x2m4n6p8r").shape);
 
@@ -153,6 +159,62 @@ export function registerKnowledgeImportRoutes(app: OpenAPIHono<AppEnv>) {
     async (c) => {
       const result = await importQa(c.var.deps, c.var.auth, c.req.valid("param").knowledgeBaseId, await uploadOf(c));
       return ok(c, { file: localizedFile(c.var.language, result.file), report: localizedReport(c.var.language, result.report) }, 201);
+    },
+  );
+
+  app.openapi(
+    defineRoute({
+      method: "get",
+      path: "/api/v1/knowledge-files/{fileId}/qa/pairs",
+      tags,
+      summary: "Q&A pairs of a Q&A file in order",
+      request: { params: fileParam, query: pageQuery },
+      data: qaPairPageSchema,
+      extraErrors: { 409: "Not a Q&A file" },
+    }),
+    async (c) => ok(c, await listQaPairs(c.var.deps, c.var.auth, c.req.valid("param").fileId, c.req.valid("query"))),
+  );
+  app.openapi(
+    defineRoute({
+      method: "post",
+      path: "/api/v1/knowledge-files/{fileId}/qa/pairs",
+      tags,
+      status: 201,
+      summary: "Add a Q&A pair at the end of an effective Q&A file; it is searchable at once (by its question only, or by question and answer)",
+      request: { params: fileParam, body: jsonBody(addQaPairBody) },
+      data: qaPairSchema,
+      extraErrors: { 409: "Not a Q&A file, or not effective" },
+    }),
+    async (c) => ok(c, await addQaPair(c.var.deps, c.var.auth, c.req.valid("param").fileId, c.req.valid("json")), 201),
+  );
+  app.openapi(
+    defineRoute({
+      method: "patch",
+      path: "/api/v1/knowledge-files/{fileId}/qa/pairs/{pairId}",
+      tags,
+      summary: "Change a Q&A pair: its segment, metadata and search index change together",
+      request: { params: pairParams, body: jsonBody(updateQaPairBody) },
+      data: qaPairSchema,
+      extraErrors: { 409: "Not a Q&A file, or not effective" },
+    }),
+    async (c) => {
+      const { fileId, pairId } = c.req.valid("param");
+      return ok(c, await updateQaPair(c.var.deps, c.var.auth, fileId, pairId, c.req.valid("json")));
+    },
+  );
+  app.openapi(
+    defineRoute({
+      method: "delete",
+      path: "/api/v1/knowledge-files/{fileId}/qa/pairs/{pairId}",
+      tags,
+      summary: "Delete a Q&A pair",
+      request: { params: pairParams },
+      data: deletedSchema,
+      extraErrors: { 409: "Not a Q&A file, or not effective" },
+    }),
+    async (c) => {
+      const { fileId, pairId } = c.req.valid("param");
+      return ok(c, await deleteQaPair(c.var.deps, c.var.auth, fileId, pairId));
     },
   );
 

@@ -213,3 +213,55 @@ export const appDocumentBody = z
     name: fileName,
   })
   .openapi("AppDocumentUpload");
+
+const searchMethod = z
+  .enum(["question", "question_answer"])
+  .openapi({ description: "question: found by its question only; question_answer: by question and answer", example: "question" });
+
+/** A Q&A pair of a Q&A file. */
+export const qaPairSchema = z
+  .object({
+    id: z.string().nullable().openapi({ description: "The pair's segment id; null while the file is pending", example: "kc_01jd7w3k5q9x2m4n6p8r" }),
+    ordinal: z.number().int().openapi({ example: 0 }),
+    question: z.string().openapi({ example: "How long do refunds take?" }),
+    answer: z.string().openapi({ example: "Refunds reach your account within 5 working days." }),
+    searchMethod,
+    material: z
+      .union([
+        z.object({ type: z.literal("media"), id: z.string().openapi({ example: "mm_01jd7w3k5q9x2m4n6p8r" }) }),
+        z.object({ type: z.literal("url"), url: z.string().openapi({ example: "https://example.com/map.png" }) }),
+      ])
+      .nullable()
+      .openapi({ description: "Attached material: a media material of the knowledge base, or a link" }),
+    enabled: z.boolean().openapi({ example: true }),
+    updatedAt: timestamp,
+  })
+  .openapi("QaPair");
+
+/** A page of Q&A pairs. */
+export const qaPairPageSchema = z
+  .object({
+    items: z.array(qaPairSchema),
+    total: z.number().int().openapi({ example: 118 }),
+    pageNo: z.number().int().openapi({ example: 1 }),
+    pageSize: z.number().int().openapi({ example: 20 }),
+  })
+  .openapi("QaPairPage");
+
+const pairFields = {
+  question: z.string().max(10_000).openapi({ example: "How long do refunds take?" }),
+  answer: z.string().max(10_000).openapi({ example: "Refunds reach your account within 5 working days." }),
+  searchMethod: searchMethod.optional(),
+  material: z
+    .string()
+    .max(2048)
+    .nullable()
+    .optional()
+    .openapi({ description: "A media material id of this knowledge base or an http(s) URL; null or empty removes it", example: "mm_01jd7w3k5q9x2m4n6p8r" }),
+};
+
+/** Body of a pair add: question and answer required; search method defaults to question only. */
+export const addQaPairBody = z.object(pairFields).openapi("AddQaPair");
+
+/** Body of a pair edit: any field. */
+export const updateQaPairBody = z.object(pairFields).partial().openapi("UpdateQaPair");

@@ -7,7 +7,14 @@ import { createAppVia } from "../apps/testing";
 import { type FeishuFake, startFeishuFake } from "../testing/fakes/feishu";
 import { createTestContext, registerUser, type TestContext, type TestUser } from "../testing/harness";
 import { expectError, expectOk } from "../testing/flows";
-import { feishuAuthorizationSchema, importResultSchema, mediaPageSchema, mediaSchema, tableRowPageSchema, tableRowSchema, tableSchema } from "./import-schemas";
+import {
+  feishuAuthorizationSchema,
+  importResultSchema,
+  mediaPageSchema,
+  mediaSchema,
+  qaPairPageSchema,
+  qaPairSchema,
+  tableRowPageSchema, tableRowSchema, tableSchema } from "./import-schemas";
 import { articleHtml, startWebServer, type WebPage, type WebServer, xlsxOf } from "./imports-testing";
 import { deletedSchema, knowledgeFileSchema, previewSchema, retrievalTestSchema } from "./schemas";
 import { createKnowledgeBaseVia, pdfOf, uploadOk } from "./testing";
@@ -183,6 +190,49 @@ describe("Q&A import", () => {
   });
 });
 
+
+describe("Q&A pairs", () => {
+  it("lists, adds, edits and deletes pairs, keeping the segment, its metadata and its index in step", async () => {
+    const base = await createKnowledgeBaseVia(ctx, owner);
+    const csv = "question,answer,search method\nHow long do refunds take?,Five working days.,question\n";
+    const result = await expectOk(await postFile(`/api/v1/knowledge-bases/${base.id}/imports/qa`, "faq.csv", csv), 201, importResultSchema);
+    const pairsPath = `/api/v1/knowledge-files/${result.file.id}/qa/pairs`;
+    const pending = await expectOk(await ctx.request(pairsPath, { token: owner.token }), 200, qaPairPageSchema);
+    expect(pending.items).toMatchObject([{ id: null, question: "How long do refunds take?", searchMethod: "question", material: null }]);
+    await expectError(await ctx.request(pairsPath, { method: "POST", token: owner.token, json: { question: "q", answer: "a" } }), 409);
+    await confirmAndIndex(result.file.id);
+
+    const added = await expectOk(
+      await ctx.request(pairsPath, { method: "POST", token: owner.token, json: { question: "Can I pay by invoice?", answer: "Companies may pay within 30 days by bank transfer." } }),
+      201,
+      qaPairSchema,
+    );
+    expect(added).toMatchObject({ ordinal: 1, searchMethod: "question", material: null });
+    expect((await expectOk(await search(base.id, "pay by invoice"), 200, retrievalTestSchema)).fullText[0]!.chunkId).toBe(added.id);
+    // Searched by question only: the answer's words do not find it.
+    expect((await expectOk(await search(base.id, "bank transfer"), 200, retrievalTestSchema)).fullText.map((hit) => hit.chunkId)).not.toContain(added.id);
+
+    const edited = await expectOk(
+      await ctx.request(`${pairsPath}/${added.id}`, { method: "PATCH", token: owner.token, json: { searchMethod: "question_answer", material: "https://example.com/iban.png" } }),
+      200,
+      qaPairSchema,
+    );
+    expect(edited).toMatchObject({ question: "Can I pay by invoice?", searchMethod: "question_answer", material: { type: "url", url: "https://example.com/iban.png" } });
+    const stored = (await chunksOf(result.file.id)).find((chunk) => chunk.id === added.id)!;
+    expect(stored.content).toBe("Q: Can I pay by invoice?\nA: Companies may pay within 30 days by bank transfer.");
+    expect(JSON.parse(stored.metadata)).toMatchObject({ searchMethod: "question_answer", material: { type: "url" } });
+    expect((await expectOk(await search(base.id, "bank transfer"), 200, retrievalTestSchema)).fullText[0]!.chunkId).toBe(added.id);
+
+    await expectError(await ctx.request(`${pairsPath}/${added.id}`, { method: "PATCH", token: owner.token, json: { answer: "  " } }), 400, { field: "answer" });
+    await expectError(await ctx.request(`${pairsPath}/${added.id}`, { method: "PATCH", token: owner.token, json: { material: "mm_NOTHERE" } }), 400, { field: "material" });
+    await expectError(await ctx.request(`${pairsPath}/${added.id}`, { method: "PATCH", token: stranger.token, json: { answer: "mine" } }), 404);
+    await expectError(await ctx.request(`${pairsPath}/${added.id}`, { method: "DELETE", token: stranger.token }), 404);
+    await expectOk(await ctx.request(`${pairsPath}/${added.id}`, { method: "DELETE", token: owner.token }), 200, deletedSchema);
+    const after = await expectOk(await ctx.request(pairsPath, { token: owner.token }), 200, qaPairPageSchema);
+    expect(after.items.map((item) => item.question)).toEqual(["How long do refunds take?"]);
+    await expectError(await ctx.request(pairsPath, { token: stranger.token }), 404);
+  });
+});
 
 describe("table import", () => {
   const tablePath = (knowledgeBaseId: string) => `/api/v1/knowledge-bases/${knowledgeBaseId}/imports/table`;
