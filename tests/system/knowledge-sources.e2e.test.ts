@@ -113,6 +113,12 @@ describe("knowledge sources in Chromium: Q&A, table, website, Feishu, media mate
     const row = byTestId("file-row-delivery-faq");
     await expect.poll(() => row.locator('[data-testid="file-status"]').getAttribute("data-status"), { timeout: 20_000 }).toBe("effective");
     expect(await row.innerText()).toMatch(/Q&A/);
+    // Exported as a CSV in the template's layout: the kept pair, not the failed row.
+    const [exported] = await Promise.all([page.waitForEvent("download"), row.locator('[data-testid="file-export"]').click()]);
+    expect(exported.suggestedFilename()).toMatch(/\.csv$/);
+    const csv = fs.readFileSync((await exported.path())!, "utf8");
+    expect(csv).toContain("How long does delivery take?");
+    expect(csv).not.toContain("Do you ship abroad?");
   });
 
   it("imports a table with a chosen index column, previews its rows, then adds a row once it is effective", async () => {

@@ -135,6 +135,11 @@ describe("knowledge in Chromium: create → import a document → effective → 
     await snap("knowledge-segments-en");
     await page.keyboard.press("Escape");
     await expect.poll(() => new URL(page.url()).searchParams.has("file")).toBe(false);
+
+    // Export hands back the original document under its name.
+    const [download] = await Promise.all([page.waitForEvent("download"), row.locator('[data-testid="file-export"]').click()]);
+    expect(download.suggestedFilename()).toBe("returns-policy.md");
+    expect(fs.readFileSync((await download.path())!, "utf8")).toBe(policy);
   });
 
   it("sums the base up on the overview and edits it in settings", async () => {

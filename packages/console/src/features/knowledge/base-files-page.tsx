@@ -12,6 +12,7 @@ import { FileStatusTag } from './file-status-tag';
 import { knowledgeEndpoints, type KnowledgeFile } from './knowledge-endpoints';
 import { managePath, useKnowledgeBase } from './knowledge-manage-layout';
 import { checkFileName, hasActiveFiles, KNOWLEDGE_LIMITS } from './knowledge-rules';
+import { saveBlob } from './save-blob';
 import { SegmentsDrawer } from './segments-drawer';
 import { TableRowsDrawer } from './table-rows-drawer';
 
@@ -32,6 +33,7 @@ export function BaseFilesPage() {
   const [loading, setLoading] = useState(true);
   const [loadFailed, setLoadFailed] = useState(false);
   const [renaming, setRenaming] = useState<KnowledgeFile>();
+  const [exporting, setExporting] = useState<string>();
   const openFileId = params.get('file') ?? undefined;
   const openFile = files.find((file) => file.id === openFileId);
   const wasActive = useRef(false);
@@ -67,6 +69,16 @@ export function BaseFilesPage() {
     if (fileId) next.set('file', fileId);
     else next.delete('file');
     setParams(next, { replace: true });
+  };
+
+  const exportFile = async (file: KnowledgeFile) => {
+    setExporting(file.id);
+    try {
+      const result = await knowledgeEndpoints.exportFile(file.id);
+      if (result.ok) saveBlob(result.data.blob, result.data.fileName ?? file.name);
+    } finally {
+      setExporting(undefined);
+    }
   };
 
   const remove = async (file: KnowledgeFile) => {
@@ -121,8 +133,8 @@ export function BaseFilesPage() {
             </Button>
           )}
           <Button type="link" size="small" icon={<EditOutlined />} onClick={() => setRenaming(file)} data-testid="file-rename">{t('knowledge.files.rename')}</Button>
-          <Tooltip title={t('knowledge.files.exportUnavailable')}>
-            <Button type="link" size="small" icon={<DownloadOutlined />} disabled aria-label={t('knowledge.files.export')} data-testid="file-export" />
+          <Tooltip title={t('knowledge.files.exportHint')}>
+            <Button type="link" size="small" icon={<DownloadOutlined />} loading={exporting === file.id} onClick={() => void exportFile(file)} aria-label={t('knowledge.files.export')} data-testid="file-export" />
           </Tooltip>
           <Popconfirm
             title={t('knowledge.files.deleteTitle')}

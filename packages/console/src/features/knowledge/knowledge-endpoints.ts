@@ -1,5 +1,6 @@
 import type { components } from '@parley/sdk';
 import { call, client, type CallOptions } from '../../app/api';
+import { fileNameOfDisposition } from './save-blob';
 
 type Schemas = components['schemas'];
 type Extra = Pick<CallOptions, 'silent' | 'signal' | 'dedupeKey'>;
@@ -125,6 +126,19 @@ export const knowledgeEndpoints = {
   /** A material's bytes (the address needs the session, so images are shown from these). */
   mediaContent: (mediaId: string, extra: Extra = {}) =>
     call(extra, (init) => client.GET('/api/v1/knowledge-media/{mediaId}/content', { ...init, ...media(mediaId), parseAs: 'blob' })),
+  /**
+   * A file's download (document bytes, Q&A or table as CSV, web page as Markdown) with the name
+   * the server gives it in Content-Disposition.
+   */
+  exportFile: async (fileId: string, extra: Extra = {}) => {
+    let disposition: string | null = null;
+    const result = await call(extra, async (init) => {
+      const answer = await client.GET('/api/v1/knowledge-files/{fileId}/export', { ...init, ...file(fileId), parseAs: 'blob' });
+      disposition = answer.response?.headers.get('content-disposition') ?? null;
+      return answer;
+    });
+    return result.ok ? { ok: true as const, data: { blob: result.data as Blob, fileName: fileNameOfDisposition(disposition) } } : result;
+  },
   preview: (fileId: string, extra: Extra = {}) =>
     call(extra, (init) => client.GET('/api/v1/knowledge-files/{fileId}/preview', { ...init, ...file(fileId) })),
   confirm: (fileId: string, extra: Extra = {}) =>
