@@ -148,6 +148,7 @@ describe("knowledge in Chromium: create → import a document → effective → 
     await expect.poll(() => byTestId("overview-segments").innerText()).toContain("3");
     expect(await byTestId("overview-status-effective").innerText()).toBe("1");
     expect(await byTestId("overview-lexical").innerText()).toContain("offline lexical fallback");
+    await snap("knowledge-overview-en");
 
     await byTestId("tab-baseSetting").click();
     await expect.poll(() => byTestId("kb-name").inputValue()).toBe("Parcel policies");
@@ -158,6 +159,7 @@ describe("knowledge in Chromium: create → import a document → effective → 
     await byTestId("kb-description").fill("Returns, refunds and damaged parcels");
     await byTestId("kb-settings-save").click();
     await expect.poll(() => page.locator(".pl-page-header").innerText()).toContain("Returns, refunds and damaged parcels");
+    await snap("knowledge-settings-en");
   });
 
   it("finds the document in all three retrieval lists", async () => {
