@@ -9,7 +9,12 @@ export const knowledgeBaseSchema = z
     code: z.string().openapi({ description: "Short unique code", example: "K7M2Q9X4PA" }),
     name: z.string().openapi({ example: "Product manuals" }),
     description: z.string().openapi({ example: "Manuals of every product we sell" }),
-    embeddingModel: z.string().openapi({ description: "Model the vectors are made with", example: "parley-lexical" }),
+    embeddingModel: z.string().openapi({ description: "Model the vectors are made with", example: "parley-lexical-hash-v1-384" }),
+    embeddingModelLabel: z
+      .string()
+      .nullable()
+      .openapi({ description: "Human label of that model; null when it is no longer configured (semantic search then skips this base)", example: "Offline lexical fallback (feature hashing, no semantic model)" }),
+    lexicalEmbedder: z.boolean().openapi({ description: "True when the vectors come from the offline lexical fallback, which measures word overlap rather than meaning", example: true }),
     chunkTokens: z.number().int().openapi({ description: "Target segment size in tokens", example: 500 }),
     chunkOverlap: z.number().int().openapi({ description: "Tokens each segment repeats from the one before", example: 50 }),
     fileCount: z.number().int().openapi({ example: 3 }),

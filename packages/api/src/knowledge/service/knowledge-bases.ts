@@ -28,13 +28,16 @@ export interface CreateKnowledgeBaseInput {
 export type UpdateKnowledgeBaseInput = Partial<CreateKnowledgeBaseInput>;
 
 /** The contract view of a knowledge base, with its file and token totals. */
-export function knowledgeBaseView(row: KnowledgeBaseRow, totals: { fileCount: number; tokenCount: number }) {
+export function knowledgeBaseView(deps: Pick<Deps, "knowledge">, row: KnowledgeBaseRow, totals: { fileCount: number; tokenCount: number }) {
+  const embedder = deps.knowledge.embedder(row.embeddingModel);
   return {
     id: row.id,
     code: row.code,
     name: row.name,
     description: row.description,
     embeddingModel: row.embeddingModel,
+    embeddingModelLabel: embedder?.label ?? null,
+    lexicalEmbedder: embedder?.lexical === true,
     chunkTokens: row.chunkTokens,
     chunkOverlap: row.chunkOverlap,
     fileCount: totals.fileCount,
@@ -97,7 +100,7 @@ export async function createKnowledgeBase(deps: Deps, auth: Auth, input: CreateK
   if (!row.name) throw fail.invalid("field_required", "name", { field: "name" });
   checkChunking(row);
   await deps.db.insert(knowledgeBases).values(row);
-  return knowledgeBaseView(row, { fileCount: 0, tokenCount: 0 });
+  return knowledgeBaseView(deps, row, { fileCount: 0, tokenCount: 0 });
 }
 
 /** The knowledge bases of the caller's space, newest first. */
@@ -109,14 +112,14 @@ export async function listKnowledgeBases(deps: Deps, auth: Auth) {
     .orderBy(desc(knowledgeBases.createdAt), desc(knowledgeBases.id))
     .all();
   const totals = await totalsOf(deps, rows.map((row) => row.id));
-  return rows.map((row) => knowledgeBaseView(row, totals.get(row.id) ?? { fileCount: 0, tokenCount: 0 }));
+  return rows.map((row) => knowledgeBaseView(deps, row, totals.get(row.id) ?? { fileCount: 0, tokenCount: 0 }));
 }
 
 /** One knowledge base of the caller's space. */
 export async function getKnowledgeBase(deps: Deps, auth: Auth, knowledgeBaseId: string) {
   const row = await loadKnowledgeBase(deps, auth.spaceId, knowledgeBaseId);
   const totals = await totalsOf(deps, [row.id]);
-  return knowledgeBaseView(row, totals.get(row.id) ?? { fileCount: 0, tokenCount: 0 });
+  return knowledgeBaseView(deps, row, totals.get(row.id) ?? { fileCount: 0, tokenCount: 0 });
 }
 
 /** Changes a knowledge base's name, description or chunking (new chunking applies to later imports). */
