@@ -12584,9 +12584,19 @@ export interface components {
             description: string;
             /**
              * @description Model the vectors are made with
-             * @example parley-lexical
+             * @example parley-lexical-hash-v1-384
              */
             embeddingModel: string;
+            /**
+             * @description Human label of that model; null when it is no longer configured (semantic search then skips this base)
+             * @example Offline lexical fallback (feature hashing, no semantic model)
+             */
+            embeddingModelLabel: string | null;
+            /**
+             * @description True when the vectors come from the offline lexical fallback, which measures word overlap rather than meaning
+             * @example true
+             */
+            lexicalEmbedder: boolean;
             /**
              * @description Target segment size in tokens
              * @example 500
