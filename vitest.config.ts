@@ -6,6 +6,8 @@ export default defineConfig({
   test: {
     testTimeout: 20_000,
     hookTimeout: 60_000,
+    // expect.poll gives up after 1 s by default; a loaded CI machine needs longer for the browser and the indexer.
+    expect: { poll: { timeout: 10_000 } },
     projects: [
       {
         extends: true,

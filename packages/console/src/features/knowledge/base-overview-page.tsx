@@ -7,7 +7,6 @@ import { formatDateTime } from '../../app/format';
 import { FileStatusTag, type FileStatus } from './file-status-tag';
 import { knowledgeEndpoints, type KnowledgeFile } from './knowledge-endpoints';
 import { managePath, useKnowledgeBase } from './knowledge-manage-layout';
-import { isLexicalModel } from './knowledge-rules';
 
 const STATUSES: readonly FileStatus[] = ['effective', 'processing', 'pending', 'failed'];
 const RECENT = 5;
@@ -48,7 +47,7 @@ export function BaseOverviewPage() {
     return { byStatus, segments };
   }, [files]);
 
-  const lexical = isLexicalModel(base.embeddingModel);
+  const lexical = base.lexicalEmbedder;
   return (
     <Flex vertical gap={16} data-testid="knowledge-overview">
       <Row gutter={[16, 16]}>
@@ -77,7 +76,7 @@ export function BaseOverviewPage() {
               size="small"
               column={1}
               items={[
-                { key: 'model', label: t('knowledge.overview.embeddingModel'), children: <span data-testid="overview-model">{lexical ? t('knowledge.overview.lexicalModel') : base.embeddingModel}</span> },
+                { key: 'model', label: t('knowledge.overview.embeddingModel'), children: <span data-testid="overview-model">{lexical ? t('knowledge.overview.lexicalModel') : (base.embeddingModelLabel ?? base.embeddingModel)}</span> },
                 { key: 'chunking', label: t('knowledge.overview.chunking'), children: t('knowledge.overview.chunkingValue', { chunkTokens: base.chunkTokens, chunkOverlap: base.chunkOverlap }) },
                 { key: 'updated', label: t('knowledge.overview.updated'), children: formatDateTime(base.updatedAt, language) },
               ]}

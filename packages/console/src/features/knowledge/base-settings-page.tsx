@@ -9,7 +9,6 @@ import { PATHS } from '../../app/paths';
 import { KnowledgeBaseFields, showKnowledgeBaseError, type KnowledgeBaseValues } from './knowledge-base-form';
 import { knowledgeEndpoints } from './knowledge-endpoints';
 import { useKnowledgeBase } from './knowledge-manage-layout';
-import { isLexicalModel } from './knowledge-rules';
 
 /**
  * knowledgeManage/baseSetting: name, description and chunking (size 50–4000, overlap below
@@ -90,7 +89,7 @@ export function BaseSettingsPage() {
             { key: 'updated', label: t('knowledge.settings.updated'), children: formatDateTime(base.updatedAt, language) },
           ]}
         />
-        {isLexicalModel(base.embeddingModel) ? <Alert type="warning" showIcon className="pl-kb-alert" title={t('knowledge.lexicalNote')} /> : null}
+        {base.lexicalEmbedder ? <Alert type="warning" showIcon className="pl-kb-alert" title={t('knowledge.lexicalNote')} /> : null}
         <Typography.Text type="secondary">{t('knowledge.settings.modelReadOnly')}</Typography.Text>
       </div>
       <div className="pl-card pl-kb-panel pl-kb-danger">

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  checkChunkOverlap, checkChunkTokens, checkDocument, checkFeishuUrl, checkMedia, checkMediaName, checkUpload, checkWebsiteUrl, csvHeader, duplicateFields, UPLOAD_EXTENSIONS, checkFileName, extensionOf, filterByName, hasActiveFiles, isLexicalModel,
+  checkChunkOverlap, checkChunkTokens, checkDocument, checkFeishuUrl, checkMedia, checkMediaName, checkUpload, checkWebsiteUrl, csvHeader, duplicateFields, UPLOAD_EXTENSIONS, checkFileName, extensionOf, filterByName, hasActiveFiles,
   similarityHint, stemOf, suggestFileName,
 } from './knowledge-rules';
 
@@ -131,11 +131,6 @@ describe('small helpers', () => {
     expect(similarityHint(0.75)).toBe('balanced');
     expect(similarityHint(0.7)).toBe('loose');
     expect(similarityHint(0)).toBe('loose');
-  });
-  it('recognises the offline lexical embedder', () => {
-    expect(isLexicalModel('parley-lexical-hash-v1-512')).toBe(true);
-    expect(isLexicalModel('parley-lexical')).toBe(true);
-    expect(isLexicalModel('text-embedding-3-small')).toBe(false);
   });
   it('polls only while a file is processing', () => {
     expect(hasActiveFiles([{ status: 'effective' }, { status: 'failed' }, { status: 'pending' }])).toBe(false);

@@ -114,11 +114,6 @@ export function similarityHint(threshold: number): 'strict' | 'loose' | 'balance
   return 'balanced';
 }
 
-/** Whether the recorded embedding model is the offline lexical fallback (its ids start so). */
-export function isLexicalModel(embeddingModel: string): boolean {
-  return embeddingModel.startsWith('parley-lexical');
-}
-
 /** Whether any file is still moving (worth polling for). */
 export function hasActiveFiles(files: readonly { status: string }[]): boolean {
   return files.some((file) => file.status === 'processing');

@@ -8,8 +8,11 @@ import { KNOWLEDGE_LIMITS, SIMILARITY_HINTS, similarityHint } from './knowledge-
 import { RetrievalHitList, type RetrievalKind } from './retrieval-hit-list';
 
 const KINDS: readonly RetrievalKind[] = ['semantic', 'fullText', 'hybrid'];
-/** Where the threshold slider starts. */
-const DEFAULT_THRESHOLD = 0.5;
+/**
+ * Where the threshold slider starts: the offline lexical embedder's similarities for good
+ * matches sit around 0.3-0.4, a semantic model's well above 0.5.
+ */
+const defaultThreshold = (lexical: boolean) => (lexical ? 0.2 : 0.5);
 
 /**
  * knowledgeManage/retrievalFile: a query and a similarity threshold (hints at 0.8 and 0.7,
@@ -20,7 +23,7 @@ export function RetrievalTestPage() {
   const { t } = useTranslation();
   const { base } = useKnowledgeBase();
   const [query, setQuery] = useState('');
-  const [threshold, setThreshold] = useState(DEFAULT_THRESHOLD);
+  const [threshold, setThreshold] = useState(() => defaultThreshold(base.lexicalEmbedder));
   const [result, setResult] = useState<RetrievalTestResult>();
   const [running, setRunning] = useState(false);
   const [tab, setTab] = useState<RetrievalKind>('hybrid');
