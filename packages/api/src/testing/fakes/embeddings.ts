@@ -31,7 +31,7 @@ const CONCEPTS: ReadonlyArray<readonly string[]> = [
 ];
 
 function vectorOf(text: string, dimensions: number): number[] {
-  const vector = new Array<number>(dimensions).fill(0);
+  const vector: number[] = new Array<number>(dimensions).fill(0);
   const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
   for (const word of words) {
     const concept = CONCEPTS.findIndex((members) => members.some((member) => word === member || word.includes(member)));
