@@ -42,7 +42,7 @@ function vectorOf(text: string, dimensions: number): number[] {
       vector[CONCEPTS.length + (hash % (dimensions - CONCEPTS.length))]! += 0.5;
     }
   }
-  if (vector.every((value) => value === 0)) vector[dimensions - 1] = 1;
+  if (!vector.some((value) => value !== 0)) vector[dimensions - 1] = 1;
   return vector;
 }
 
