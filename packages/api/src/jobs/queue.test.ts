@@ -86,4 +86,37 @@ describe("job queue", () => {
     expect(await getJob(ctx.deps.db, bad.id)).toMatchObject({ status: "failed", lastError: "handler broke" });
     expect(logger.lines.some((line) => line.includes("job attempt failed"))).toBe(true);
   });
+
+  it("runs up to `concurrency` jobs at once, each exactly once, in drain and in the started loop", async () => {
+    const ids = await Promise.all(Array.from({ length: 7 }, (_, n) => enqueueJob(ctx.deps.db, clock.now(), "test.parallel", { n })));
+    let inFlight = 0;
+    let most = 0;
+    const seen: number[] = [];
+    const worker = createJobWorker({
+      db: ctx.deps.db,
+      logger: capturingLogger(),
+      now: clock.now,
+      concurrency: 3,
+      idleMs: 5,
+      handlers: {
+        "test.parallel": async ({ payload }) => {
+          inFlight += 1;
+          most = Math.max(most, inFlight);
+          await new Promise((resolve) => setTimeout(resolve, 15));
+          seen.push((payload as { n: number }).n);
+          inFlight -= 1;
+        },
+      },
+    });
+    expect(await worker.drain()).toBe(7);
+    expect(most).toBe(3);
+    expect([...seen].sort()).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    for (const job of ids) expect(await getJob(ctx.deps.db, job.id)).toMatchObject({ status: "done" });
+
+    await enqueueJob(ctx.deps.db, clock.now(), "test.parallel", { n: 7 });
+    worker.start();
+    await expect.poll(() => seen.length).toBe(8);
+    await worker.stop();
+    expect(inFlight).toBe(0);
+  });
 });

@@ -24,14 +24,19 @@ export interface JobWorkerOptions {
   /** Pause between polls when the queue is empty. */
   idleMs?: number;
   maxAttempts?: number;
+  /**
+   * Jobs run at once (default 1). Handlers waiting on I/O overlap, and writes they make at the
+   * same moment can be grouped (the vector store commits concurrent upserts together).
+   */
+  concurrency?: number;
   /** Called when a job has failed for the last time. */
   onGiveUp?: (job: JobRow, error: string) => Promise<void>;
 }
 
-/** An in-process worker: claims jobs one at a time until stopped. */
+/** An in-process worker: claims and runs up to `concurrency` jobs at a time until stopped. */
 export interface JobWorker {
   start(): void;
-  /** Stops claiming and waits for the job in hand, if any, to finish. */
+  /** Stops claiming and waits for the jobs in hand, if any, to finish. */
   stop(): Promise<void>;
   /** Claims and runs jobs until none is ready; answers how many ran. For tests and start-up. */
   drain(): Promise<number>;
@@ -45,7 +50,6 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
   const kinds = Object.keys(options.handlers);
   let running = false;
   let loop: Promise<void> | undefined;
-  let wake: (() => void) | undefined;
 
   async function runOne(): Promise<boolean> {
     const job = await claimJob(options.db, options.now(), { kinds, leaseMs });
@@ -67,40 +71,49 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
     return true;
   }
 
+  const concurrency = Math.max(1, Math.floor(options.concurrency ?? 1));
+
+  async function poll(): Promise<void> {
+    while (running) {
+      let worked = false;
+      try {
+        worked = await runOne();
+      } catch (error) {
+        options.logger.error("job worker poll failed", { error: error instanceof Error ? error.message : String(error) });
+      }
+      if (!worked && running) {
+        await new Promise<void>((resolve) => {
+          const wake = () => {
+            clearTimeout(timer);
+            sleepers.delete(wake);
+            resolve();
+          };
+          const timer = setTimeout(wake, idleMs);
+          sleepers.add(wake);
+        });
+      }
+    }
+  }
+  const sleepers = new Set<() => void>();
+
   return {
     start() {
       if (running) return;
       running = true;
-      loop = (async () => {
-        while (running) {
-          let worked = false;
-          try {
-            worked = await runOne();
-          } catch (error) {
-            options.logger.error("job worker poll failed", { error: error instanceof Error ? error.message : String(error) });
-          }
-          if (!worked && running) {
-            await new Promise<void>((resolve) => {
-              const timer = setTimeout(resolve, idleMs);
-              wake = () => {
-                clearTimeout(timer);
-                resolve();
-              };
-            });
-            wake = undefined;
-          }
-        }
-      })();
+      loop = Promise.all(Array.from({ length: concurrency }, () => poll())).then(() => undefined);
     },
     async stop() {
       running = false;
-      wake?.();
+      for (const wake of [...sleepers]) wake();
       await loop;
       loop = undefined;
     },
     async drain() {
       let count = 0;
-      while (await runOne()) count += 1;
+      const lane = async () => {
+        while (await runOne()) count += 1;
+      };
+      await Promise.all(Array.from({ length: concurrency }, lane));
       return count;
     },
   };

@@ -4,6 +4,7 @@ import type { Logger } from "../logger";
 import { createHashingEmbedder } from "../platform/embeddings/hashing";
 import { createOllamaEmbedder, createOpenAiCompatibleEmbedder } from "../platform/embeddings/remote";
 import type { Embedder } from "../platform/embeddings/types";
+import { coalescingStore } from "./retrieval/coalescing-index";
 import { createLanceVectorStore } from "./retrieval/lance-store";
 import { createMemoryVectorStore, type VectorStore } from "./retrieval/vector-index";
 
@@ -39,7 +40,7 @@ export function createKnowledgeRuntime(config: Config, logger: Logger, options: 
         ...(configured.documentPrefix ? { documentPrefix: configured.documentPrefix } : {}),
       })
     : undefined;
-  const vectors = options.vectors ?? openVectorStore(config, logger);
+  const vectors = coalescingStore(options.vectors ?? openVectorStore(config, logger));
   return {
     defaultEmbedder: remote ?? lexical,
     embedder(modelId) {
