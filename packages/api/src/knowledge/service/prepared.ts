@@ -54,12 +54,17 @@ export async function removePrepared(deps: Pick<Deps, "config">, knowledgeBaseId
  */
 export function chunksOfPrepared(content: PreparedContent, options: { chunkTokens: number; chunkOverlap: number }): ChunkInput[] {
   if (content.kind === "text") return chunkText(content.text, { maxTokens: options.chunkTokens, overlapTokens: options.chunkOverlap });
-  return content.records.map((record, ordinal) => ({
+  return content.records.map(chunkOfRecord);
+}
+
+/** A record as the chunk stored at `ordinal`. */
+export function chunkOfRecord(record: PreparedRecord, ordinal: number): ChunkInput {
+  return {
     ordinal,
     content: record.content,
     tokens: estimateTokens(record.content),
     headings: [],
     ...(record.metadata ? { metadata: record.metadata } : {}),
     ...(record.indexText !== undefined ? { indexText: record.indexText } : {}),
-  }));
+  };
 }

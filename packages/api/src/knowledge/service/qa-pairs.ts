@@ -8,7 +8,6 @@ import {
   type ChunkRow,
   checkEditable,
   checkRoomFor,
-  chunkOfRecord,
   deleteChunk,
   loadChunkOf,
   loadRecordFile,
@@ -19,6 +18,7 @@ import {
   reloadChunk,
   storeRecords,
 } from "./records";
+import { chunkOfRecord } from "./prepared";
 import { parseMaterial, type QaMaterial, type QaPair, qaPairOf, qaRecord, type QaSearchMethod } from "./sources/qa";
 
 /** What a pair add or edit may send. */

@@ -7,7 +7,7 @@ import { type ChunkInput, storeChunks } from "../retrieval/indexing";
 import { type KnowledgeFileRow, loadFile } from "./files";
 import { refreshFileTotals } from "./indexing";
 import { appsBinding, checkTokenLimit, loadKnowledgeBase, tokensOf } from "./knowledge-bases";
-import { loadPrepared, type PreparedRecord, savePrepared } from "./prepared";
+import { chunkOfRecord, loadPrepared, type PreparedRecord, savePrepared } from "./prepared";
 import { embedderOf, vectorTableOf } from "./vectors";
 
 /** A stored chunk row. */
@@ -62,17 +62,6 @@ export function metadataOf(row: Pick<ChunkRow, "metadata">): Record<string, unkn
   }
 }
 
-/** A record as the chunk stored at `ordinal`. */
-export function chunkOfRecord(record: PreparedRecord, ordinal: number): ChunkInput {
-  return {
-    ordinal,
-    content: record.content,
-    tokens: estimateTokens(record.content),
-    headings: [],
-    ...(record.metadata ? { metadata: record.metadata } : {}),
-    ...(record.indexText !== undefined ? { indexText: record.indexText } : {}),
-  };
-}
 
 /** The records of a pending file, as prepared at import. */
 export async function pendingRecords(deps: Deps, file: KnowledgeFileRow): Promise<PreparedRecord[]> {

@@ -7,6 +7,7 @@ import { refreshFileTotals } from "./indexing";
 import { estimateTokens } from "../../platform/llm/tokens";
 import { type ChunkInput, storeChunks } from "../retrieval/indexing";
 import { loadKnowledgeBase } from "./knowledge-bases";
+import { metadataOf } from "./records";
 import { embedderOf, vectorTableOf } from "./vectors";
 
 /** A stored chunk row. */
@@ -70,12 +71,7 @@ function targetOf(file: KnowledgeFileRow) {
 }
 
 function chunkOf(row: Pick<ChunkRow, "ordinal" | "content" | "metadata">, content: string): ChunkInput {
-  let metadata: Record<string, unknown> = {};
-  try {
-    metadata = JSON.parse(row.metadata) as Record<string, unknown>;
-  } catch {
-    // A malformed metadata cell is replaced rather than kept.
-  }
+  const metadata = metadataOf(row);
   const headings = Array.isArray(metadata.headings) ? (metadata.headings as string[]) : [];
   return { ordinal: row.ordinal, content, tokens: estimateTokens(content), headings, metadata };
 }

@@ -6,12 +6,11 @@ import { estimateTokens } from "../../platform/llm/tokens";
 import { createImportedFile, fileView, type KnowledgeFileRow } from "./files";
 import { checkSomeImported, checkUpload, type ImportReport, reportOf, type UploadInput } from "./imports";
 import { loadKnowledgeBase } from "./knowledge-bases";
-import type { PreparedRecord } from "./prepared";
+import { chunkOfRecord, type PreparedRecord } from "./prepared";
 import {
   type ChunkRow,
   checkEditable,
   checkRoomFor,
-  chunkOfRecord,
   chunksOfFileRows,
   deleteChunk,
   loadChunkOf,
