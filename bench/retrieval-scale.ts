@@ -1,0 +1,218 @@
+/**
+ * Retrieval latency at scale: a knowledge base of N chunks stored through the production
+ * indexing code (SQLite rows + FTS5, LanceDB vectors with its background ANN index), then
+ * ~300 real queries through the production search functions.
+ *
+ *   npm run bench:retrieval-scale [-- --chunks 100000 --queries 300 --ann-threshold 100000 --keep]
+ *
+ * Passages are the SciFact and CMRC2018 corpora (../shared/data), cut by the production
+ * chunker and repeated with a varying suffix until N chunks; one file row per 1,000 chunks.
+ * The embedder is the offline hashing one, so no time goes to a remote embedding service.
+ * `--keep` leaves the SQLite file and LanceDB directory in place (path printed) for profiling.
+ *
+ * Prints chunks, ingest_chunks_per_s, ann_index_build_s, then p50/p95 per query in ms for
+ * hybrid (limit 10), and for its two halves at the depth hybrid asks of them (50): semantic
+ * (embed + LanceDB + chunk rows) and fulltext (FTS5 bm25 + rows); lance_* is the LanceDB
+ * search alone; semantic_recall_at_10 compares LanceDB's top 10 with an exact scan (ties count).
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { newId } from "../packages/api/src/crypto";
+import { openDatabase } from "../packages/api/src/db/client";
+import { knowledgeBases, knowledgeFiles, spaces } from "../packages/api/src/db/schema/index";
+import { chunkText } from "../packages/api/src/knowledge/retrieval/chunker";
+import { type ChunkInput, storeChunks } from "../packages/api/src/knowledge/retrieval/indexing";
+import { createLanceVectorStore } from "../packages/api/src/knowledge/retrieval/lance-store";
+import { fullTextSearch, hybridSearch, semanticSearch } from "../packages/api/src/knowledge/retrieval/search";
+import { createMemoryVectorIndex, type VectorIndex } from "../packages/api/src/knowledge/retrieval/vector-index";
+import { createHashingEmbedder } from "../packages/api/src/platform/embeddings/hashing";
+
+const { values } = parseArgs({
+  options: {
+    chunks: { type: "string", default: "100000" },
+    queries: { type: "string", default: "300" },
+    "ann-threshold": { type: "string" },
+    data: { type: "string", default: path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../shared/data") },
+    driver: { type: "string", default: "better-sqlite3" },
+    keep: { type: "boolean", default: false },
+  },
+});
+const chunkTarget = Number(values.chunks);
+const queryTarget = Number(values.queries);
+const annThreshold = values["ann-threshold"] === undefined ? undefined : Number(values["ann-threshold"]);
+if (!Number.isInteger(chunkTarget) || chunkTarget <= 0 || !Number.isInteger(queryTarget) || queryTarget <= 0) throw new Error("--chunks and --queries take positive integers");
+const driver = values.driver === "libsql" ? "libsql" : "better-sqlite3";
+const CORPORA = ["scifact", "cmrc2018-retrieval"];
+const CHUNKS_PER_FILE = 1_000;
+/** What hybrid search asks of each list (search.ts FUSION_DEPTH); the halves are timed at it. */
+const HYBRID_DEPTH = 50;
+
+function readJsonl<T>(file: string): T[] {
+  return fs
+    .readFileSync(file, "utf8")
+    .split("\n")
+    .filter((line) => line.trim().length > 0)
+    .map((line) => JSON.parse(line) as T);
+}
+
+function basePassages(): ChunkInput[] {
+  const passages: ChunkInput[] = [];
+  for (const corpus of CORPORA) {
+    for (const doc of readJsonl<{ title?: string; text: string }>(path.join(values.data, corpus, "corpus.jsonl"))) {
+      passages.push(...chunkText(doc.title ? `${doc.title}\n\n${doc.text}` : doc.text));
+    }
+  }
+  return passages;
+}
+
+/** The i-th chunk: passages in turn, each round after the first with its own suffix. */
+function chunkAt(passages: readonly ChunkInput[], index: number): ChunkInput {
+  const passage = passages[index % passages.length]!;
+  const round = Math.floor(index / passages.length);
+  const content = round === 0 ? passage.content : `${passage.content}\n(variant ${round})`;
+  return { ordinal: index % CHUNKS_PER_FILE, content, tokens: passage.tokens + (round === 0 ? 0 : 3), headings: passage.headings };
+}
+
+/** Queries taken evenly from each corpus, alternating languages. */
+function benchQueries(): string[] {
+  const lists = CORPORA.map((corpus) => readJsonl<{ text: string }>(path.join(values.data, corpus, "queries.jsonl")).map((query) => query.text));
+  const perCorpus = Math.ceil(queryTarget / lists.length);
+  const picked = lists.map((list) => Array.from({ length: Math.min(perCorpus, list.length) }, (_, index) => list[Math.floor((index * list.length) / perCorpus)]!));
+  const queries: string[] = [];
+  for (let index = 0; queries.length < queryTarget && index < perCorpus; index += 1) {
+    for (const list of picked) if (index < list.length && queries.length < queryTarget) queries.push(list[index]!);
+  }
+  return queries;
+}
+
+/**
+ * Writes go to LanceDB and to an exact in-memory index, so LanceDB's recall can be measured;
+ * the time spent in LanceDB upserts is added to `writeMs`.
+ */
+function withExactCopy(lance: VectorIndex, exact: VectorIndex, writeMs: { total: number }): VectorIndex {
+  return {
+    model: lance.model,
+    dimensions: lance.dimensions,
+    async upsert(rows) {
+      const started = performance.now();
+      await lance.upsert(rows);
+      writeMs.total += performance.now() - started;
+      await exact.upsert(rows);
+    },
+    search: (vector, options) => lance.search(vector, options),
+    delete: (filter) => Promise.all([lance.delete(filter), exact.delete(filter)]).then(() => undefined),
+    count: () => lance.count(),
+  };
+}
+
+function percentile(samples: number[], p: number): number {
+  const sorted = [...samples].sort((left, right) => left - right);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
+async function timed<T>(samples: number[], run: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  const result = await run();
+  samples.push(performance.now() - started);
+  return result;
+}
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "parley-bench-retrieval-scale-"));
+const database = await openDatabase({ driver, url: `file:${path.join(dataDir, "parley.db")}` });
+const { db } = database;
+const embedder = createHashingEmbedder();
+let annBuildSeconds: number | undefined;
+const store = createLanceVectorStore({
+  directory: path.join(dataDir, "vectors"),
+  ...(annThreshold === undefined ? {} : { annThreshold }),
+  logger: {
+    info(fields, message) {
+      if (message === "LanceDB ANN index build finished") annBuildSeconds = (fields as { seconds: number }).seconds;
+    },
+    warn(fields, message) {
+      console.error(`# ${message} ${JSON.stringify(fields)}`);
+    },
+  },
+});
+const lance = store.table(embedder.id, embedder.dimensions);
+const exact = createMemoryVectorIndex(embedder.id, embedder.dimensions);
+const vectorWriteMs = { total: 0 };
+const vectors = withExactCopy(lance, exact, vectorWriteMs);
+
+const now = new Date().toISOString();
+const spaceId = newId("spc");
+const knowledgeBaseId = newId("kb");
+await db.insert(spaces).values({ id: spaceId, code: "bench", name: "bench", kind: "team", ownerUserId: "usr_bench", updatedAt: now });
+await db.insert(knowledgeBases).values({ id: knowledgeBaseId, spaceId, code: "bench", name: "bench", embeddingModel: embedder.id, createdBy: "usr_bench", updatedAt: now });
+
+const passages = basePassages();
+const fileCount = Math.ceil(chunkTarget / CHUNKS_PER_FILE);
+const fileIds = Array.from({ length: fileCount }, () => newId("kf"));
+await db.insert(knowledgeFiles).values(
+  fileIds.map((id, index) => ({ id, spaceId, knowledgeBaseId, name: `part-${index}.txt`, type: "document" as const, source: `part-${index}.txt`, status: "processing" as const, updatedAt: now })),
+);
+
+const ingestStart = performance.now();
+for (const [fileIndex, fileId] of fileIds.entries()) {
+  const start = fileIndex * CHUNKS_PER_FILE;
+  const chunks = Array.from({ length: Math.min(CHUNKS_PER_FILE, chunkTarget - start) }, (_, offset) => chunkAt(passages, start + offset));
+  await storeChunks({ db, embedder, vectors }, { spaceId, knowledgeBaseId, fileId }, chunks);
+}
+const ingestSeconds = (performance.now() - ingestStart) / 1000;
+const waitStart = performance.now();
+await store.whenIdle();
+const waitSeconds = (performance.now() - waitStart) / 1000;
+
+const deps = { db, embedder, vectors };
+const scope = [knowledgeBaseId];
+const queries = benchQueries();
+// Warm-up: the first searches load the index and SQLite pages; steady state is what counts.
+for (const query of queries.slice(0, 20)) await hybridSearch(deps, { query, knowledgeBaseIds: scope, limit: 10 });
+
+const hybrid: number[] = [];
+const semantic: number[] = [];
+const fullText: number[] = [];
+const lanceOnly: number[] = [];
+let recallSum = 0;
+let recallCount = 0;
+for (const query of queries) {
+  await timed(hybrid, () => hybridSearch(deps, { query, knowledgeBaseIds: scope, limit: 10 }));
+  await timed(semantic, () => semanticSearch(deps, { query, knowledgeBaseIds: scope, limit: HYBRID_DEPTH }));
+  await timed(fullText, () => fullTextSearch(db, { query, knowledgeBaseIds: scope, limit: HYBRID_DEPTH }));
+  const [vector] = await embedder.embed([query], { kind: "query" });
+  await timed(lanceOnly, () => lance.search(vector!, { knowledgeBaseIds: scope, limit: HYBRID_DEPTH + 10 }));
+  const expected = await exact.search(vector!, { knowledgeBaseIds: scope, limit: 10 });
+  if (expected.length > 0) {
+    // Repeated passages tie; any hit as similar as the exact 10th counts as found.
+    const cutoff = expected[expected.length - 1]!.similarity - 1e-5;
+    const found = (await lance.search(vector!, { knowledgeBaseIds: scope, limit: 10 })).filter((hit) => hit.similarity >= cutoff).length;
+    recallSum += Math.min(found, expected.length) / expected.length;
+    recallCount += 1;
+  }
+}
+
+const stored = await lance.count();
+await store.close();
+await database.close();
+if (values.keep) console.log(`# kept ${dataDir} (knowledge base ${knowledgeBaseId})`);
+else fs.rmSync(dataDir, { recursive: true, force: true });
+
+const ms = (value: number) => value.toFixed(2);
+console.log(`# corpora=${CORPORA.join("+")} base_passages=${passages.length} files=${fileCount} queries=${queries.length} embedder=${embedder.id} driver=${driver} cpus=${os.cpus().length}`);
+console.log(`chunks=${stored}`);
+console.log(`ingest_chunks_per_s=${(chunkTarget / ingestSeconds).toFixed(0)}`);
+console.log(`ingest_lance_share=${(vectorWriteMs.total / 1000 / ingestSeconds).toFixed(2)}`);
+console.log(`ann_index_build_s=${annBuildSeconds === undefined ? "none" : annBuildSeconds.toFixed(1)}`);
+console.log(`ann_index_wait_after_ingest_s=${waitSeconds.toFixed(1)}`);
+console.log(`hybrid_p50_ms=${ms(percentile(hybrid, 50))}`);
+console.log(`hybrid_p95_ms=${ms(percentile(hybrid, 95))}`);
+console.log(`semantic_p50_ms=${ms(percentile(semantic, 50))}`);
+console.log(`semantic_p95_ms=${ms(percentile(semantic, 95))}`);
+console.log(`fulltext_p50_ms=${ms(percentile(fullText, 50))}`);
+console.log(`fulltext_p95_ms=${ms(percentile(fullText, 95))}`);
+console.log(`lance_p50_ms=${ms(percentile(lanceOnly, 50))}`);
+console.log(`lance_p95_ms=${ms(percentile(lanceOnly, 95))}`);
+console.log(`semantic_recall_at_10=${(recallCount > 0 ? recallSum / recallCount : 0).toFixed(4)}`);
