@@ -73,6 +73,10 @@ export async function openDatabase(options: {
     sqlite.pragma("synchronous = NORMAL");
     sqlite.pragma("foreign_keys = ON");
     sqlite.pragma("busy_timeout = 5000");
+    // Full-text ranking walks large parts of the FTS index: a bigger page cache and memory-mapped
+    // reads cut its time by about 30% at 100k chunks (bench:retrieval-scale).
+    sqlite.pragma("cache_size = -131072");
+    sqlite.pragma("mmap_size = 1073741824");
     cacheStatements(sqlite);
     const db = drizzleBetterSqlite(sqlite, { schema });
     migrateBetterSqlite(db, migrations);

@@ -154,3 +154,30 @@ describe("retrievalTest", () => {
     expect(result.semantic).toEqual(sorted);
   });
 });
+
+describe("full-text search over common terms", () => {
+  it("leaves out terms most chunks hold, so the rare term decides what matches", async () => {
+    const own = await createTestContext();
+    try {
+      const now = new Date().toISOString();
+      const spaceId = newId("spc");
+      const knowledgeBaseId = newId("kb");
+      const fileId = newId("kf");
+      await own.deps.db.insert(spaces).values({ id: spaceId, code: `c${Date.now()}`, name: "c", kind: "team", ownerUserId: "usr_x", updatedAt: now });
+      await own.deps.db.insert(knowledgeBases).values({ id: knowledgeBaseId, spaceId, code: `kc${Date.now()}`, name: "c", embeddingModel: embedder.id, createdBy: "usr_x", updatedAt: now });
+      await own.deps.db.insert(knowledgeFiles).values({ id: fileId, spaceId, knowledgeBaseId, name: "logs", type: "document", source: "logs.txt", updatedAt: now });
+      const texts = Array.from({ length: 150 }, (_, index) => (index % 50 === 7 ? `Warehouse report ${index} mentions a flamingo.` : `Warehouse report ${index} lists pallets.`));
+      const table = createMemoryVectorStore().table(embedder.id, embedder.dimensions);
+      await storeChunks({ db: own.deps.db, embedder, vectors: table }, { spaceId, knowledgeBaseId, fileId }, texts.map((text, ordinal) => ({ ...chunkText(text)[0]!, ordinal })));
+
+      // "warehouse" and "report" are in every chunk: only "flamingo" is matched.
+      const hits = await fullTextSearch(own.deps.db, { query: "warehouse report flamingo", knowledgeBaseIds: [knowledgeBaseId], limit: 10 });
+      expect(hits.map((hit) => hit.content).sort()).toEqual(texts.filter((text) => text.includes("flamingo")).sort());
+      // A query of common terms only still answers, by its rarest term.
+      const common = await fullTextSearch(own.deps.db, { query: "warehouse report", knowledgeBaseIds: [knowledgeBaseId], limit: 10 });
+      expect(common).toHaveLength(10);
+    } finally {
+      await own.close();
+    }
+  });
+});

@@ -89,7 +89,10 @@ export function queryTerms(query: string): string[] {
  * string when the query holds no searchable word; callers then skip full-text search.
  */
 export function buildFtsQuery(query: string): string {
-  return queryTerms(query)
-    .map((term) => `"${term.replaceAll('"', '""')}"`)
-    .join(" OR ");
+  return ftsMatchOf(queryTerms(query));
+}
+
+/** Terms as an FTS5 MATCH expression: each a quoted string (quotes doubled), OR-ed. */
+export function ftsMatchOf(terms: readonly string[]): string {
+  return terms.map((term) => `"${term.replaceAll('"', '""')}"`).join(" OR ");
 }
