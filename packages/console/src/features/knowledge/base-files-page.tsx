@@ -1,5 +1,5 @@
 import { DeleteOutlined, DownloadOutlined, EditOutlined, EyeOutlined, FileAddOutlined, ReloadOutlined, UnorderedListOutlined } from '@ant-design/icons';
-import { Button, Flex, Form, Input, Modal, Popconfirm, Table, Tag, Tooltip, Typography } from 'antd';
+import { Button, Flex, Popconfirm, Table, Tag, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useCallback, useEffect, useRef, useState, type HTMLAttributes } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,11 +7,12 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { feedback } from '../../app/feedback';
 import { formatDateTime } from '../../app/format';
 import { EmptyState } from '../../components/empty-state';
-import { i18n } from '../../i18n';
 import { FileStatusTag } from './file-status-tag';
+import { fileNameRule } from './form-helpers';
 import { knowledgeEndpoints, type KnowledgeFile } from './knowledge-endpoints';
 import { managePath, useKnowledgeBase } from './knowledge-manage-layout';
-import { checkFileName, hasActiveFiles, KNOWLEDGE_LIMITS } from './knowledge-rules';
+import { hasActiveFiles, KNOWLEDGE_LIMITS } from './knowledge-rules';
+import { RenameModal } from './rename-modal';
 import { saveBlob } from './save-blob';
 import { SegmentsDrawer } from './segments-drawer';
 import { TableRowsDrawer } from './table-rows-drawer';
@@ -188,8 +189,16 @@ export function BaseFilesPage() {
       )}
       <SegmentsDrawer file={openFile?.type === 'table' ? undefined : openFile} onClose={() => setOpenFile()} onChanged={() => void load(true)} />
       <TableRowsDrawer file={openFile?.type === 'table' ? openFile : undefined} onClose={() => setOpenFile()} onChanged={() => void load(true)} />
-      <RenameFileModal
-        file={renaming}
+      <RenameModal
+        item={renaming}
+        title={t('knowledge.files.renameTitle')}
+        label={t('knowledge.files.nameLabel')}
+        extra={t('knowledge.rules.fileNameHelp', { max: KNOWLEDGE_LIMITS.fileNameMax })}
+        maxLength={KNOWLEDGE_LIMITS.fileNameMax}
+        rule={fileNameRule()}
+        save={knowledgeEndpoints.renameFile}
+        inputTestId="file-rename-input"
+        saveTestId="file-rename-save"
         onClose={() => setRenaming(undefined)}
         onRenamed={(file) => {
           setRenaming(undefined);
@@ -200,60 +209,3 @@ export function BaseFilesPage() {
     </div>
   );
 }
-
-function RenameFileModal({ file, onClose, onRenamed }: { file?: KnowledgeFile; onClose: () => void; onRenamed: (file: KnowledgeFile) => void }) {
-  const { t } = useTranslation();
-  const [form] = Form.useForm<{ name: string }>();
-  const [saving, setSaving] = useState(false);
-
-  useEffect(() => {
-    if (file) form.setFieldsValue({ name: file.name });
-  }, [file, form]);
-
-  const submit = async () => {
-    if (!file) return;
-    let name: string;
-    try {
-      name = (await form.validateFields()).name.trim();
-    } catch {
-      return;
-    }
-    setSaving(true);
-    try {
-      const result = await knowledgeEndpoints.renameFile(file.id, name);
-      if (result.ok) onRenamed(result.data);
-      else if (result.error.kind === 'http') form.setFields([{ name: 'name', errors: [result.error.message] }]);
-    } finally {
-      setSaving(false);
-    }
-  };
-
-  return (
-    <Modal
-      open={Boolean(file)}
-      title={t('knowledge.files.renameTitle')}
-      okText={t('common.save')}
-      cancelText={t('common.cancel')}
-      confirmLoading={saving}
-      onOk={() => void submit()}
-      onCancel={onClose}
-      okButtonProps={{ 'data-testid': 'file-rename-save' }}
-      forceRender
-    >
-      <Form form={form} layout="vertical" onFinish={() => void submit()}>
-        <Form.Item
-          name="name"
-          label={t('knowledge.files.nameLabel')}
-          extra={t('knowledge.rules.fileNameHelp', { max: KNOWLEDGE_LIMITS.fileNameMax })}
-          rules={[{ validator: async (_rule, value: string) => {
-            const key = checkFileName(value);
-            if (key) throw new Error(i18n.t(key, { max: KNOWLEDGE_LIMITS.fileNameMax }));
-          } }]}
-        >
-          <Input maxLength={KNOWLEDGE_LIMITS.fileNameMax} data-testid="file-rename-input" />
-        </Form.Item>
-      </Form>
-    </Modal>
-  );
-}
-

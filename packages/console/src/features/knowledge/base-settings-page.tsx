@@ -6,7 +6,8 @@ import { useNavigate } from 'react-router';
 import { feedback } from '../../app/feedback';
 import { formatDateTime } from '../../app/format';
 import { PATHS } from '../../app/paths';
-import { KnowledgeBaseFields, showKnowledgeBaseError, type KnowledgeBaseValues } from './knowledge-base-form';
+import { validValues } from './form-helpers';
+import { KnowledgeBaseFields, knowledgeBaseBody, showKnowledgeBaseError, type KnowledgeBaseValues } from './knowledge-base-form';
 import { knowledgeEndpoints } from './knowledge-endpoints';
 import { useKnowledgeBase } from './knowledge-manage-layout';
 
@@ -31,20 +32,11 @@ export function BaseSettingsPage() {
   }, [id, updatedAt, form]);
 
   const save = async () => {
-    let values: KnowledgeBaseValues;
-    try {
-      values = await form.validateFields();
-    } catch {
-      return;
-    }
+    const values = await validValues(form);
+    if (!values) return;
     setSaving(true);
     try {
-      const result = await knowledgeEndpoints.update(base.id, {
-        name: values.name.trim(),
-        description: (values.description ?? '').trim(),
-        chunkTokens: values.chunkTokens,
-        chunkOverlap: values.chunkOverlap,
-      });
+      const result = await knowledgeEndpoints.update(base.id, knowledgeBaseBody(values));
       if (!result.ok) {
         showKnowledgeBaseError(form, result.error);
         return;

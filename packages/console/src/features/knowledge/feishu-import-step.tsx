@@ -1,11 +1,12 @@
-import { ArrowLeftOutlined, CloudDownloadOutlined, EditOutlined, LinkOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
+import { CloudDownloadOutlined, EditOutlined, LinkOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
 import { Alert, Button, Descriptions, Flex, Form, Input, Skeleton, Tag, Typography } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { feedback } from '../../app/feedback';
-import { i18n } from '../../i18n';
+import { checkRule, fileNameRule, validValues } from './form-helpers';
+import { ImportStepFooter, useLinkImport, type LinkImportValues } from './import-step-parts';
 import { knowledgeEndpoints, type FeishuAuthorization, type KnowledgeFile } from './knowledge-endpoints';
-import { checkFeishuUrl, checkFileName, KNOWLEDGE_LIMITS } from './knowledge-rules';
+import { checkFeishuUrl, KNOWLEDGE_LIMITS } from './knowledge-rules';
 
 /** Props of {@link FeishuImportStep}. */
 export interface FeishuImportStepProps {
@@ -24,10 +25,8 @@ export function FeishuImportStep({ knowledgeBaseId, onBack, onImported, onShowFi
   const { t } = useTranslation();
   const [authorization, setAuthorization] = useState<FeishuAuthorization>();
   const [editing, setEditing] = useState(false);
-  const [form] = Form.useForm<{ url: string; name?: string }>();
-  const [importing, setImporting] = useState(false);
-  const [serverError, setServerError] = useState<string>();
-  const [failed, setFailed] = useState<KnowledgeFile>();
+  const [form] = Form.useForm<LinkImportValues>();
+  const { importing, serverError, failed, submit } = useLinkImport(form, (body) => knowledgeEndpoints.importFeishu(knowledgeBaseId, body), onImported);
 
   const load = useCallback(async () => {
     const result = await knowledgeEndpoints.feishuAuthorization();
@@ -40,34 +39,6 @@ export function FeishuImportStep({ knowledgeBaseId, onBack, onImported, onShowFi
   useEffect(() => {
     void load();
   }, [load]);
-
-  const submit = async () => {
-    let values: { url: string; name?: string };
-    try {
-      values = await form.validateFields();
-    } catch {
-      return;
-    }
-    setImporting(true);
-    setServerError(undefined);
-    setFailed(undefined);
-    try {
-      const name = values.name?.trim();
-      const result = await knowledgeEndpoints.importFeishu(knowledgeBaseId, { url: values.url.trim(), ...(name ? { name } : {}) });
-      if (!result.ok) {
-        if (result.error.kind === 'http') {
-          const field = result.error.field;
-          if (field === 'url' || field === 'name') form.setFields([{ name: field, errors: [result.error.message] }]);
-          else setServerError(result.error.message);
-        }
-        return;
-      }
-      if (result.data.status === 'failed') setFailed(result.data);
-      else onImported(result.data);
-    } finally {
-      setImporting(false);
-    }
-  };
 
   if (!authorization) return <Skeleton active paragraph={{ rows: 4 }} />;
   const ready = authorization.configured && !editing;
@@ -107,10 +78,7 @@ export function FeishuImportStep({ knowledgeBaseId, onBack, onImported, onShowFi
           name="url"
           label={t('knowledge.feishu.url')}
           extra={t('knowledge.feishu.urlHint')}
-          rules={[{ validator: async (_rule, value?: string) => {
-            const key = checkFeishuUrl(value);
-            if (key) throw new Error(t(key));
-          } }]}
+          rules={[checkRule(checkFeishuUrl)]}
         >
           <Input prefix={<LinkOutlined />} placeholder="https://example.feishu.cn/docx/…" inputMode="url" data-testid="import-feishu-url" />
         </Form.Item>
@@ -118,34 +86,24 @@ export function FeishuImportStep({ knowledgeBaseId, onBack, onImported, onShowFi
           name="name"
           label={t('knowledge.import.nameLabel')}
           extra={t('knowledge.feishu.nameHint', { max: KNOWLEDGE_LIMITS.fileNameMax })}
-          rules={[{ validator: async (_rule, value?: string) => {
-            if (!value?.trim()) return;
-            const key = checkFileName(value);
-            if (key) throw new Error(i18n.t(key, { max: KNOWLEDGE_LIMITS.fileNameMax }));
-          } }]}
+          rules={[fileNameRule(true)]}
         >
           <Input maxLength={KNOWLEDGE_LIMITS.fileNameMax} placeholder={t('knowledge.feishu.namePlaceholder')} data-testid="import-name" />
         </Form.Item>
       </Form>
       {!ready ? <Alert type="info" showIcon className="pl-kb-alert" title={t('knowledge.feishu.authorizeFirst')} /> : null}
-      {serverError ? <Alert type="error" showIcon className="pl-kb-alert" title={serverError} data-testid="import-server-error" /> : null}
-      {failed ? (
-        <Alert
-          type="error"
-          showIcon
-          className="pl-kb-alert"
-          title={t('knowledge.import.websiteFailedTitle', { name: failed.name })}
-          description={failed.failureReason ?? undefined}
-          action={<Button size="small" onClick={onShowFiles}>{t('knowledge.import.showFiles')}</Button>}
-          data-testid="import-failed"
-        />
-      ) : null}
-      <Flex justify="space-between" className="pl-kb-actions">
-        <Button icon={<ArrowLeftOutlined />} onClick={onBack} data-testid="import-back">{t('knowledge.import.back')}</Button>
-        <Button type="primary" icon={<CloudDownloadOutlined />} disabled={!ready} loading={importing} onClick={() => void submit()} data-testid="import-upload">
-          {t('knowledge.feishu.import')}
-        </Button>
-      </Flex>
+      <ImportStepFooter
+        serverError={serverError}
+        failed={failed}
+        failedTitleKey="knowledge.import.websiteFailedTitle"
+        onShowFiles={onShowFiles}
+        onBack={onBack}
+        submitIcon={<CloudDownloadOutlined />}
+        submitLabel={t('knowledge.feishu.import')}
+        submitting={importing}
+        submitDisabled={!ready}
+        onSubmit={() => void submit()}
+      />
     </div>
   );
 }
@@ -161,12 +119,8 @@ function FeishuAuthorizationForm({ current, onCancel, onSaved }: {
   const [error, setError] = useState<string>();
 
   const save = async () => {
-    let values: { appId: string; appSecret?: string };
-    try {
-      values = await form.validateFields();
-    } catch {
-      return;
-    }
+    const values = await validValues(form);
+    if (!values) return;
     setSaving(true);
     setError(undefined);
     try {

@@ -4,12 +4,14 @@ import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { feedback } from '../../app/feedback';
-import { FeishuImportStep } from './feishu-import-step';
+import { FeishuImportStep, type FeishuImportStepProps } from './feishu-import-step';
+import { checkRule, fileNameRule, validValues } from './form-helpers';
+import { ImportStepFooter, useLinkImport, type LinkImportValues } from './import-step-parts';
 import { ImportTypePicker, type ImportType } from './import-type-picker';
 import { knowledgeEndpoints, type KnowledgeFile, type KnowledgeFilePreview, type KnowledgeImportReport, type KnowledgeTable } from './knowledge-endpoints';
 import { managePath, useKnowledgeBase } from './knowledge-manage-layout';
 import { currentLanguage, i18n } from '../../i18n';
-import { checkFileName, checkUpload, checkWebsiteUrl, csvHeader, duplicateFields, extensionOf, KNOWLEDGE_LIMITS, suggestFileName, UPLOAD_EXTENSIONS } from './knowledge-rules';
+import { checkUpload, checkWebsiteUrl, csvHeader, duplicateFields, extensionOf, KNOWLEDGE_LIMITS, suggestFileName, UPLOAD_EXTENSIONS } from './knowledge-rules';
 import { saveBlob } from './save-blob';
 import { rowValuesOf, TablePreview } from './table-preview';
 
@@ -90,6 +92,17 @@ export function ImportFilePage() {
     }
   };
 
+  // The website and Feishu steps both answer the imported file, so they take the same props.
+  const linkStepProps: FeishuImportStepProps = {
+    knowledgeBaseId: base.id,
+    onBack: () => setStep('type'),
+    onImported: (file) => {
+      setUploaded({ id: file.id, name: file.name });
+      setStep('preview');
+    },
+    onShowFiles: () => navigate(managePath('baseFile', base.id)),
+  };
+
   const current = IMPORT_STEPS.indexOf(step);
   return (
     <div className="pl-card pl-kb-panel" data-testid="knowledge-import">
@@ -124,28 +137,8 @@ export function ImportFilePage() {
           onShowFiles={() => navigate(managePath('baseFile', base.id))}
         />
       ) : null}
-      {step === 'upload' && type === 'website' ? (
-        <WebsiteStep
-          knowledgeBaseId={base.id}
-          onBack={() => setStep('type')}
-          onImported={(file) => {
-            setUploaded({ id: file.id, name: file.name });
-            setStep('preview');
-          }}
-          onShowFiles={() => navigate(managePath('baseFile', base.id))}
-        />
-      ) : null}
-      {step === 'upload' && type === 'feishu' ? (
-        <FeishuImportStep
-          knowledgeBaseId={base.id}
-          onBack={() => setStep('type')}
-          onImported={(file) => {
-            setUploaded({ id: file.id, name: file.name });
-            setStep('preview');
-          }}
-          onShowFiles={() => navigate(managePath('baseFile', base.id))}
-        />
-      ) : null}
+      {step === 'upload' && type === 'website' ? <WebsiteStep {...linkStepProps} /> : null}
+      {step === 'upload' && type === 'feishu' ? <FeishuImportStep {...linkStepProps} /> : null}
       {step === 'preview' && uploaded ? (
         <PreviewStep fileId={uploaded.id} report={uploaded.report} onCancel={() => void cancelImport()} onNext={(fileType) => {
           setUploaded((current) => (current ? { ...current, fileType } : current));
@@ -222,15 +215,10 @@ function UploadStep({ type, knowledgeBaseId, onBack, onUploaded, onShowFiles }: 
       setPickError(t('knowledge.rules.fileRequired'));
       return;
     }
-    let name: string;
-    let indexColumn: string | undefined;
-    try {
-      const values = await form.validateFields();
-      name = values.name.trim();
-      indexColumn = values.indexColumn?.trim() || undefined;
-    } catch {
-      return;
-    }
+    const values = await validValues(form);
+    if (!values) return;
+    const name = values.name.trim();
+    const indexColumn = values.indexColumn?.trim() || undefined;
     setUploading(true);
     setServerError(undefined);
     setFailed(undefined);
@@ -318,78 +306,25 @@ function UploadStep({ type, knowledgeBaseId, onBack, onUploaded, onShowFiles }: 
           </Form.Item>
         ) : null}
       </Form>
-      {serverError ? <Alert type="error" showIcon className="pl-kb-alert" title={serverError} data-testid="import-server-error" /> : null}
-      {failed ? (
-        <Alert
-          type="error"
-          showIcon
-          className="pl-kb-alert"
-          title={t('knowledge.import.failedTitle', { name: failed.name })}
-          description={failed.failureReason ?? undefined}
-          action={<Button size="small" onClick={onShowFiles}>{t('knowledge.import.showFiles')}</Button>}
-          data-testid="import-failed"
-        />
-      ) : null}
-      <Flex justify="space-between" className="pl-kb-actions">
-        <Button icon={<ArrowLeftOutlined />} onClick={onBack} data-testid="import-back">{t('knowledge.import.back')}</Button>
-        <Button type="primary" icon={<CloudUploadOutlined />} loading={uploading} onClick={() => void upload()} data-testid="import-upload">
-          {t('knowledge.import.upload')}
-        </Button>
-      </Flex>
+      <ImportStepFooter
+        serverError={serverError}
+        failed={failed}
+        failedTitleKey="knowledge.import.failedTitle"
+        onShowFiles={onShowFiles}
+        onBack={onBack}
+        submitIcon={<CloudUploadOutlined />}
+        submitLabel={t('knowledge.import.upload')}
+        submitting={uploading}
+        onSubmit={() => void upload()}
+      />
     </div>
   );
 }
 
-/** The file-name rule as an antd rule; `optional` lets an empty name through (the server picks one). */
-function fileNameRule(optional = false) {
-  return {
-    validator: async (_rule: unknown, value?: string) => {
-      if (optional && !value?.trim()) return;
-      const key = checkFileName(value);
-      if (key) throw new Error(i18n.t(key, { max: KNOWLEDGE_LIMITS.fileNameMax }));
-    },
-  };
-}
-
-function WebsiteStep({ knowledgeBaseId, onBack, onImported, onShowFiles }: {
-  knowledgeBaseId: string;
-  onBack: () => void;
-  onImported: (file: KnowledgeFile) => void;
-  onShowFiles: () => void;
-}) {
+function WebsiteStep({ knowledgeBaseId, onBack, onImported, onShowFiles }: FeishuImportStepProps) {
   const { t } = useTranslation();
-  const [form] = Form.useForm<{ url: string; name?: string }>();
-  const [importing, setImporting] = useState(false);
-  const [serverError, setServerError] = useState<string>();
-  const [failed, setFailed] = useState<KnowledgeFile>();
-
-  const submit = async () => {
-    let values: { url: string; name?: string };
-    try {
-      values = await form.validateFields();
-    } catch {
-      return;
-    }
-    setImporting(true);
-    setServerError(undefined);
-    setFailed(undefined);
-    try {
-      const name = values.name?.trim();
-      const result = await knowledgeEndpoints.importWebsite(knowledgeBaseId, { url: values.url.trim(), ...(name ? { name } : {}) });
-      if (!result.ok) {
-        if (result.error.kind === 'http') {
-          const field = result.error.field;
-          if (field === 'url' || field === 'name') form.setFields([{ name: field, errors: [result.error.message] }]);
-          else setServerError(result.error.message);
-        }
-        return;
-      }
-      if (result.data.status === 'failed') setFailed(result.data);
-      else onImported(result.data);
-    } finally {
-      setImporting(false);
-    }
-  };
+  const [form] = Form.useForm<LinkImportValues>();
+  const { importing, serverError, failed, submit } = useLinkImport(form, (body) => knowledgeEndpoints.importWebsite(knowledgeBaseId, body), onImported);
 
   return (
     <div data-testid="import-website-step">
@@ -398,10 +333,7 @@ function WebsiteStep({ knowledgeBaseId, onBack, onImported, onShowFiles }: {
           name="url"
           label={t('knowledge.import.websiteUrl')}
           extra={t('knowledge.import.websiteUrlHint')}
-          rules={[{ validator: async (_rule, value?: string) => {
-            const key = checkWebsiteUrl(value);
-            if (key) throw new Error(t(key));
-          } }]}
+          rules={[checkRule(checkWebsiteUrl)]}
         >
           <Input prefix={<GlobalOutlined />} placeholder="https://example.com/help/returns" inputMode="url" data-testid="import-website-url" />
         </Form.Item>
@@ -409,24 +341,17 @@ function WebsiteStep({ knowledgeBaseId, onBack, onImported, onShowFiles }: {
           <Input maxLength={KNOWLEDGE_LIMITS.fileNameMax} placeholder={t('knowledge.import.websiteNamePlaceholder')} data-testid="import-name" />
         </Form.Item>
       </Form>
-      {serverError ? <Alert type="error" showIcon className="pl-kb-alert" title={serverError} data-testid="import-server-error" /> : null}
-      {failed ? (
-        <Alert
-          type="error"
-          showIcon
-          className="pl-kb-alert"
-          title={t('knowledge.import.websiteFailedTitle', { name: failed.name })}
-          description={failed.failureReason ?? undefined}
-          action={<Button size="small" onClick={onShowFiles}>{t('knowledge.import.showFiles')}</Button>}
-          data-testid="import-failed"
-        />
-      ) : null}
-      <Flex justify="space-between" className="pl-kb-actions">
-        <Button icon={<ArrowLeftOutlined />} onClick={onBack} data-testid="import-back">{t('knowledge.import.back')}</Button>
-        <Button type="primary" icon={<CloudUploadOutlined />} loading={importing} onClick={() => void submit()} data-testid="import-upload">
-          {t('knowledge.import.fetch')}
-        </Button>
-      </Flex>
+      <ImportStepFooter
+        serverError={serverError}
+        failed={failed}
+        failedTitleKey="knowledge.import.websiteFailedTitle"
+        onShowFiles={onShowFiles}
+        onBack={onBack}
+        submitIcon={<CloudUploadOutlined />}
+        submitLabel={t('knowledge.import.fetch')}
+        submitting={importing}
+        onSubmit={() => void submit()}
+      />
     </div>
   );
 }

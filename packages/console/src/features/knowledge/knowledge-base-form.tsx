@@ -36,6 +36,16 @@ export function showKnowledgeBaseError(form: FormInstance<KnowledgeBaseValues>, 
   return false;
 }
 
+/** What create and update send: the form's values, name and description trimmed. */
+export function knowledgeBaseBody(values: KnowledgeBaseValues): KnowledgeBaseValues {
+  return {
+    name: values.name.trim(),
+    description: (values.description ?? '').trim(),
+    chunkTokens: values.chunkTokens,
+    chunkOverlap: values.chunkOverlap,
+  };
+}
+
 /** The name, description and chunking fields shared by create and settings (spec §3 Knowledge base). */
 export function KnowledgeBaseFields() {
   const { t } = useTranslation();

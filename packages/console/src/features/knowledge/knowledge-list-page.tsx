@@ -7,7 +7,8 @@ import { feedback } from '../../app/feedback';
 import { formatDateTime } from '../../app/format';
 import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
-import { KnowledgeBaseFields, showKnowledgeBaseError, type KnowledgeBaseValues } from './knowledge-base-form';
+import { validValues } from './form-helpers';
+import { KnowledgeBaseFields, knowledgeBaseBody, showKnowledgeBaseError, type KnowledgeBaseValues } from './knowledge-base-form';
 import { knowledgeEndpoints, type KnowledgeBase } from './knowledge-endpoints';
 import { managePath } from './knowledge-manage-layout';
 import { DEFAULT_CHUNKING, filterByName, formatTokens } from './knowledge-rules';
@@ -187,20 +188,11 @@ function CreateKnowledgeBaseModal({ open, onClose, onCreated }: { open: boolean;
   const [saving, setSaving] = useState(false);
 
   const submit = async () => {
-    let values: KnowledgeBaseValues;
-    try {
-      values = await form.validateFields();
-    } catch {
-      return;
-    }
+    const values = await validValues(form);
+    if (!values) return;
     setSaving(true);
     try {
-      const result = await knowledgeEndpoints.create({
-        name: values.name.trim(),
-        description: (values.description ?? '').trim(),
-        chunkTokens: values.chunkTokens,
-        chunkOverlap: values.chunkOverlap,
-      });
+      const result = await knowledgeEndpoints.create(knowledgeBaseBody(values));
       if (!result.ok) {
         showKnowledgeBaseError(form, result.error);
         return;

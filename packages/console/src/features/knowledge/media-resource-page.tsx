@@ -1,16 +1,17 @@
 import {
   DeleteOutlined, DownloadOutlined, EditOutlined, EyeOutlined, FilePdfOutlined, PictureOutlined, ReloadOutlined, UploadOutlined, VideoCameraOutlined,
 } from '@ant-design/icons';
-import { Button, Card, Col, Flex, Form, Image, Input, Modal, Pagination, Popconfirm, Row, Skeleton, Tag, Tooltip, Typography, Upload } from 'antd';
+import { Button, Card, Col, Flex, Image, Modal, Pagination, Popconfirm, Row, Skeleton, Tag, Tooltip, Typography, Upload } from 'antd';
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { feedback } from '../../app/feedback';
 import { formatDateTime } from '../../app/format';
 import { EmptyState } from '../../components/empty-state';
-import { i18n } from '../../i18n';
+import { checkRule } from './form-helpers';
 import { knowledgeEndpoints, type KnowledgeMedia } from './knowledge-endpoints';
 import { useKnowledgeBase } from './knowledge-manage-layout';
 import { checkMedia, checkMediaName, KNOWLEDGE_LIMITS, MEDIA_EXTENSIONS } from './knowledge-rules';
+import { RenameModal } from './rename-modal';
 import { saveBlob } from './save-blob';
 
 const PAGE_SIZE = 24;
@@ -157,8 +158,15 @@ export function MediaResourcePage() {
           ) : null}
         </>
       )}
-      <RenameMediaModal
-        media={renaming}
+      <RenameModal
+        item={renaming}
+        title={t('knowledge.media.renameTitle')}
+        label={t('knowledge.media.name')}
+        maxLength={KNOWLEDGE_LIMITS.mediaNameMax}
+        rule={checkRule(checkMediaName, { max: KNOWLEDGE_LIMITS.mediaNameMax })}
+        save={knowledgeEndpoints.renameMedia}
+        inputTestId="media-rename-input"
+        saveTestId="media-rename-save"
         onClose={() => setRenaming(undefined)}
         onRenamed={(media) => {
           setRenaming(undefined);
@@ -231,61 +239,6 @@ function MediaPreviewModal({ media, onClose }: { media?: KnowledgeMedia; onClose
       ) : (
         <iframe src={url} title={media?.name ?? t('knowledge.media.preview')} className="pl-kb-media__frame" />
       )}
-    </Modal>
-  );
-}
-
-function RenameMediaModal({ media, onClose, onRenamed }: { media?: KnowledgeMedia; onClose: () => void; onRenamed: (media: KnowledgeMedia) => void }) {
-  const { t } = useTranslation();
-  const [form] = Form.useForm<{ name: string }>();
-  const [saving, setSaving] = useState(false);
-
-  useEffect(() => {
-    if (media) form.setFieldsValue({ name: media.name });
-  }, [media, form]);
-
-  const submit = async () => {
-    if (!media) return;
-    let name: string;
-    try {
-      name = (await form.validateFields()).name.trim();
-    } catch {
-      return;
-    }
-    setSaving(true);
-    try {
-      const result = await knowledgeEndpoints.renameMedia(media.id, name);
-      if (result.ok) onRenamed(result.data);
-      else if (result.error.kind === 'http') form.setFields([{ name: 'name', errors: [result.error.message] }]);
-    } finally {
-      setSaving(false);
-    }
-  };
-
-  return (
-    <Modal
-      open={Boolean(media)}
-      title={t('knowledge.media.renameTitle')}
-      okText={t('common.save')}
-      cancelText={t('common.cancel')}
-      confirmLoading={saving}
-      onOk={() => void submit()}
-      onCancel={onClose}
-      okButtonProps={{ 'data-testid': 'media-rename-save' }}
-      forceRender
-    >
-      <Form form={form} layout="vertical" onFinish={() => void submit()}>
-        <Form.Item
-          name="name"
-          label={t('knowledge.media.name')}
-          rules={[{ validator: async (_rule, value?: string) => {
-            const key = checkMediaName(value);
-            if (key) throw new Error(i18n.t(key, { max: KNOWLEDGE_LIMITS.mediaNameMax }));
-          } }]}
-        >
-          <Input maxLength={KNOWLEDGE_LIMITS.mediaNameMax} data-testid="media-rename-input" />
-        </Form.Item>
-      </Form>
     </Modal>
   );
 }

@@ -4,6 +4,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { feedback } from '../../app/feedback';
 import { knowledgeEndpoints, type KnowledgeFile, type KnowledgeImportReport, type KnowledgeTableRow } from './knowledge-endpoints';
+import { validValues } from './form-helpers';
 import { checkUpload, duplicateFields, KNOWLEDGE_LIMITS, UPLOAD_EXTENSIONS } from './knowledge-rules';
 import { TablePreview } from './table-preview';
 
@@ -218,12 +219,8 @@ function RowModal({ fileId, fields, indexColumn, editing, onClose, onSaved }: {
   }, [editing, fields, form]);
 
   const submit = async () => {
-    let values: Record<string, string>;
-    try {
-      values = (await form.validateFields()).values;
-    } catch {
-      return;
-    }
+    const values = (await validValues(form))?.values;
+    if (!values) return;
     setSaving(true);
     try {
       const row = editing?.row;
@@ -285,12 +282,8 @@ function RenameFieldsModal({ fileId, open, fields, indexColumn, onClose, onSaved
   }, [open, fields, form]);
 
   const submit = async () => {
-    let names: string[];
-    try {
-      names = (await form.validateFields()).names.map((name) => name.trim());
-    } catch {
-      return;
-    }
+    const names = (await validValues(form))?.names.map((name) => name.trim());
+    if (!names) return;
     const repeated = duplicateFields(names);
     if (repeated.length > 0) {
       setError(t('knowledge.rules.tableFieldsDuplicate', { fields: repeated.join(', ') }));
