@@ -1,6 +1,6 @@
 import { defineConfig } from "vitest/config";
 
-const apiDomains = "packages/api/src/{identity,spaces,keys,http,system,db,plugins,apps,models,chat,openai,billing,knowledge,jobs}/**/*.test.ts";
+const apiDomains = "packages/api/src/{identity,spaces,keys,http,system,db,plugins,apps,models,chat,clients,openai,billing,knowledge,jobs}/**/*.test.ts";
 
 export default defineConfig({
   test: {
@@ -27,6 +27,7 @@ export default defineConfig({
       },
       { extends: true, test: { name: "sdk", include: ["packages/sdk/src/**/*.test.ts"] } },
       { extends: true, test: { name: "channels", include: ["packages/channels/src/**/*.test.ts"], passWithNoTests: true } },
+      { extends: true, test: { name: "widget", include: ["packages/widget/src/**/*.test.{ts,tsx}"] } },
       { extends: true, test: { name: "console", include: ["packages/console/src/**/*.test.{ts,tsx}"] } },
       { extends: true, test: { name: "repo", include: ["tests/repo/**/*.test.ts"] } },
       {

@@ -14,6 +14,7 @@ import { pickLanguage, translate } from "./http/messages";
 import { registerAuthRoutes, registerMeRoutes } from "./identity/routes";
 import { registerAppRoutes } from "./apps/routes";
 import { registerChatRoutes } from "./chat/routes";
+import { registerClientRoutes, widgetCors } from "./clients/routes";
 import { registerKeyRoutes } from "./keys/routes";
 import { registerKnowledgeImportRoutes } from "./knowledge/import-routes";
 import { KNOWLEDGE_UPLOAD_MAX_BYTES, KNOWLEDGE_UPLOAD_PATH, registerKnowledgeRoutes } from "./knowledge/routes";
@@ -38,6 +39,7 @@ export function createApp(deps: Deps) {
     c.set("language", pickLanguage(c.req.header("accept-language")));
     await next();
   });
+  app.use("/api/v1/widget/*", widgetCors());
   for (const prefix of ["/api/*", "/v1/*"]) {
     app.use(
       prefix,
@@ -81,6 +83,7 @@ export function createApp(deps: Deps) {
   registerKnowledgeRoutes(app);
   registerKnowledgeImportRoutes(app);
   registerChatRoutes(app);
+  registerClientRoutes(app);
   registerOpenAiRoutes(app);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", {

@@ -4,3 +4,4 @@ export { externalIdentities, oauthStates, outbox, sessions, signInGrants, users,
 export { jobs, knowledgeBases, knowledgeChunks, knowledgeFeishuAuth, knowledgeFiles, knowledgeFileTypes, mediaMaterials } from "./knowledge";
 export { plugins } from "./plugins";
 export { apiKeys, spaceMembers, spaces, userKeys } from "./spaces";
+export { webClients, webClientSessions } from "./web-clients";

@@ -1,0 +1,282 @@
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import type { Context, MiddlewareHandler } from "hono";
+import { streamSSE } from "hono/streaming";
+import { getAppForChat } from "../apps/service/index";
+import { chatEventSchema } from "../chat/events";
+import { prepareTurn, runTurn } from "../chat/service/engine";
+import { webClients } from "../db/schema/index";
+import type { AppEnv } from "../http/context";
+import { errorEnvelope, ok } from "../http/envelope";
+import { defineRoute, idParam, jsonBody, standardErrors } from "../http/openapi";
+import { eq } from "drizzle-orm";
+import {
+  createClientBody,
+  createSessionBody,
+  updateClientBody,
+  webClientSchema,
+  webClientWithSecretSchema,
+  widgetConfigSchema,
+  widgetHistorySchema,
+  widgetMessageBody,
+  widgetSessionSchema,
+} from "./schemas";
+import {
+  clientForVisitor,
+  createClient,
+  createSession,
+  deleteClient,
+  getClient,
+  listClients,
+  rotateSecret,
+  sessionForVisitor,
+  sessionMessages,
+  updateClient,
+  WEB_EMBED_CHANNEL,
+  widgetConfig,
+} from "./service";
+
+const ownerTags = ["Web clients"];
+const widgetTags = ["Widget"];
+const clientParam = idParam("id", "demo");
+const visitorClientParam = idParam("clientId", "demo");
+const sessionParams = visitorClientParam.extend({
+  sessionId: z.string().min(1).max(64).openapi({ param: { name: "sessionId", in: "path" }, example: "wcs_01jd7w3k5q9x2m4n6p8r" }),
+});
+
+export const WIDGET_API_PREFIX = "/api/v1/widget/";
+
+/**
+ * CORS for the visitor API: any site may call it (the server itself refuses origins a client
+ * does not allow), so the answer names the request's Origin. Preflights are answered here;
+ * register before the general /api CORS so it never sees these paths.
+ */
+export function widgetCors(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (!c.req.path.startsWith(WIDGET_API_PREFIX)) return next();
+    const origin = c.req.header("origin");
+    if (c.req.method === "OPTIONS") {
+      const headers = new Headers({
+        "Access-Control-Allow-Methods": "GET, POST, OPTIONS",
+        "Access-Control-Allow-Headers": "Authorization, Content-Type, Accept-Language",
+        "Access-Control-Max-Age": "600",
+        Vary: "Origin",
+      });
+      if (origin) headers.set("Access-Control-Allow-Origin", origin);
+      return new Response(null, { status: 204, headers });
+    }
+    await next();
+    c.res.headers.delete("Access-Control-Allow-Credentials");
+    if (origin) c.res.headers.set("Access-Control-Allow-Origin", origin);
+    c.res.headers.set("Access-Control-Expose-Headers", "X-Request-Id, Retry-After");
+    c.res.headers.append("Vary", "Origin");
+  };
+}
+
+/** Web clients (owner API), the visitor API, the widget's files and the /web pages. */
+export function registerClientRoutes(app: OpenAPIHono<AppEnv>) {
+  app.openapi(
+    defineRoute({ method: "get", path: "/api/v1/web-clients", tags: ownerTags, summary: "The space's web clients", data: z.array(webClientSchema) }),
+    async (c) => ok(c, await listClients(c.var.deps, c.var.auth)),
+  );
+  app.openapi(
+    defineRoute({
+      method: "post",
+      path: "/api/v1/web-clients",
+      tags: ownerTags,
+      summary: "Create a web client; the identity secret is shown only in this answer",
+      status: 201,
+      request: { body: jsonBody(createClientBody) },
+      data: webClientWithSecretSchema,
+    }),
+    async (c) => ok(c, await createClient(c.var.deps, c.var.auth, c.req.valid("json")), 201),
+  );
+  app.openapi(
+    defineRoute({ method: "get", path: "/api/v1/web-clients/{id}", tags: ownerTags, summary: "One web client", request: { params: clientParam }, data: webClientSchema }),
+    async (c) => ok(c, await getClient(c.var.deps, c.var.auth, c.req.valid("param").id)),
+  );
+  app.openapi(
+    defineRoute({
+      method: "patch",
+      path: "/api/v1/web-clients/{id}",
+      tags: ownerTags,
+      summary: "Change a web client",
+      request: { params: clientParam, body: jsonBody(updateClientBody) },
+      data: webClientSchema,
+    }),
+    async (c) => ok(c, await updateClient(c.var.deps, c.var.auth, c.req.valid("param").id, c.req.valid("json"))),
+  );
+  app.openapi(
+    defineRoute({
+      method: "delete",
+      path: "/api/v1/web-clients/{id}",
+      tags: ownerTags,
+      summary: "Delete a web client and its visitor sessions",
+      request: { params: clientParam },
+      data: z.object({ deleted: z.literal(true) }),
+    }),
+    async (c) => ok(c, await deleteClient(c.var.deps, c.var.auth, c.req.valid("param").id)),
+  );
+  app.openapi(
+    defineRoute({
+      method: "post",
+      path: "/api/v1/web-clients/{id}/rotate-secret",
+      tags: ownerTags,
+      summary: "Replace the identity secret; the new one is shown only in this answer",
+      request: { params: clientParam },
+      data: webClientWithSecretSchema,
+    }),
+    async (c) => ok(c, await rotateSecret(c.var.deps, c.var.auth, c.req.valid("param").id)),
+  );
+
+  const visitorErrors = { 403: "The client is disabled (`web_client_disabled`) or the site's origin is not allowed (`origin_not_allowed`)" };
+  app.openapi(
+    defineRoute({
+      method: "get",
+      path: "/api/v1/widget/{clientId}/config",
+      tags: widgetTags,
+      public: true,
+      summary: "What the widget shows: appearance, opening introduction and guiding questions (cacheable 60 s)",
+      request: { params: visitorClientParam },
+      data: widgetConfigSchema,
+      extraErrors: visitorErrors,
+    }),
+    async (c) => {
+      const row = await clientForVisitor(c.var.deps, c.req.valid("param").clientId, c.req.header("origin"));
+      c.header("Cache-Control", "public, max-age=60");
+      return ok(c, await widgetConfig(c.var.deps, row));
+    },
+  );
+  app.openapi(
+    defineRoute({
+      method: "post",
+      path: "/api/v1/widget/{clientId}/sessions",
+      tags: widgetTags,
+      public: true,
+      status: 201,
+      summary: "Start a visitor session (a new conversation); answers the session's bearer token",
+      description: "With `identity`, `hash` must be hex HMAC-SHA256(the client's identity secret, userId), else 401 `identity_invalid`.",
+      request: { params: visitorClientParam, body: jsonBody(createSessionBody) },
+      data: widgetSessionSchema,
+      extraErrors: visitorErrors,
+    }),
+    async (c) => {
+      const row = await clientForVisitor(c.var.deps, c.req.valid("param").clientId, c.req.header("origin"));
+      return ok(c, await createSession(c.var.deps, row, c.req.valid("json")), 201);
+    },
+  );
+  app.openapi(
+    createRoute({
+      method: "post",
+      path: "/api/v1/widget/{clientId}/sessions/{sessionId}/messages",
+      tags: widgetTags,
+      summary: "Send a visitor message; the answer streams as server-sent events (ChatEvent, as /api/v1/chat/stream)",
+      description: "Authorization: `Bearer <visitorToken>`. Refusals before the stream starts (bad token 401, content over 2000 characters 400, 403, 404, 870) answer as envelopes.",
+      security: [],
+      request: { params: sessionParams, body: jsonBody(widgetMessageBody) },
+      responses: {
+        200: { description: "The answer as a stream of ChatEvents", content: { "text/event-stream": { schema: chatEventSchema } } },
+        402: { description: "Insufficient credits (code 870)", content: { "application/json": { schema: errorEnvelope } } },
+        403: { description: visitorErrors[403], content: { "application/json": { schema: errorEnvelope } } },
+        ...standardErrors,
+      },
+    }),
+    async (c) => {
+      const { deps, language } = c.var;
+      const params = c.req.valid("param");
+      const body = c.req.valid("json");
+      const row = await clientForVisitor(deps, params.clientId, c.req.header("origin"));
+      const { conversation } = await sessionForVisitor(deps, row, params.sessionId, c.req.header("authorization"));
+      const chatApp = await getAppForChat(deps, { appId: row.appId });
+      const stop = new AbortController();
+      c.req.raw.signal.addEventListener("abort", () => stop.abort(), { once: true });
+      const turn = {
+        app: chatApp,
+        endUserId: conversation.endUserId,
+        channel: WEB_EMBED_CHANNEL,
+        conversationId: conversation.id,
+        text: body.content,
+        language,
+        signal: stop.signal,
+      };
+      const prepared = await prepareTurn(deps, turn);
+      return streamSSE(c, async (stream) => {
+        stream.onAbort(() => stop.abort());
+        for await (const event of runTurn(deps, turn, prepared)) {
+          await stream.writeSSE({ event: event.type, data: JSON.stringify(event) });
+        }
+      });
+    },
+  );
+  app.openapi(
+    defineRoute({
+      method: "get",
+      path: "/api/v1/widget/{clientId}/sessions/{sessionId}/messages",
+      tags: widgetTags,
+      public: true,
+      summary: "The session's messages, oldest first (Authorization: Bearer <visitorToken>)",
+      request: { params: sessionParams },
+      data: widgetHistorySchema,
+      extraErrors: visitorErrors,
+    }),
+    async (c) => {
+      const params = c.req.valid("param");
+      const row = await clientForVisitor(c.var.deps, params.clientId, c.req.header("origin"));
+      const { conversation } = await sessionForVisitor(c.var.deps, row, params.sessionId, c.req.header("authorization"));
+      return ok(c, { items: await sessionMessages(c.var.deps, conversation.id) });
+    },
+  );
+
+  registerWidgetFiles(app);
+}
+
+/** packages/widget/dist, found next to this package the way the console's dist is. */
+export function widgetDistDir(): string {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  return path.resolve(here, "../../../widget/dist");
+}
+
+const PAGE_CSP = "default-src 'self'; connect-src 'self'; img-src 'self' data: https:; style-src 'self'";
+
+function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!);
+}
+
+/** `/widget.js`, `/widget/*` and the full-page and iframe chat pages. */
+function registerWidgetFiles(app: OpenAPIHono<AppEnv>) {
+  const distDir = widgetDistDir();
+  const serveFile = (relative: string) => {
+    const file = path.resolve(distDir, relative);
+    if (!file.startsWith(distDir + path.sep) || !fs.existsSync(file) || !fs.statSync(file).isFile()) return undefined;
+    return new Uint8Array(fs.readFileSync(file));
+  };
+  const typeOf = (file: string) =>
+    file.endsWith(".css") ? "text/css; charset=utf-8" : file.endsWith(".map") || file.endsWith(".json") ? "application/json; charset=utf-8" : "application/javascript; charset=utf-8";
+  const answer = (c: Context<AppEnv>, relative: string) => {
+    const content = serveFile(relative);
+    c.header("Access-Control-Allow-Origin", "*");
+    if (!content) return c.text("Widget file not found (is packages/widget built?)", 404);
+    c.header("Content-Type", typeOf(relative));
+    c.header("Cache-Control", "public, max-age=300");
+    return c.body(content as Uint8Array<ArrayBuffer>);
+  };
+  app.get("/widget.js", (c) => answer(c, "widget.js"));
+  app.get("/widget/*", (c) => answer(c, decodeURIComponent(c.req.path.slice("/widget/".length))));
+
+  for (const mode of ["agent", "iframe"] as const) {
+    app.get(`/web/${mode}/:clientId`, async (c) => {
+      const clientId = c.req.param("clientId");
+      c.header("Content-Security-Policy", PAGE_CSP);
+      const row = clientId.length <= 64 ? await c.var.deps.db.select({ id: webClients.id, name: webClients.name }).from(webClients).where(eq(webClients.id, clientId)).get() : undefined;
+      if (!row) {
+        return c.html('<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not found</title></head><body><p>This chat does not exist.</p></body></html>', 404);
+      }
+      const dataMode = mode === "agent" ? "page" : "iframe";
+      return c.html(
+        `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(row.name)}</title></head><body><script src="/widget.js" data-client-id="${escapeHtml(row.id)}" data-mode="${dataMode}"></script></body></html>`,
+      );
+    });
+  }
+}
