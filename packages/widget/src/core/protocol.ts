@@ -1,0 +1,78 @@
+/** The widget's view of the visitor API (server contract of issue 5). No Preact, no DOM. */
+
+/** `GET /api/v1/widget/{clientId}/config` → data. */
+export interface WidgetConfig {
+  clientId: string;
+  name: string;
+  avatarUrl?: string | null;
+  welcome?: string | null;
+  slogan?: string | null;
+  position?: 'left' | 'right';
+  primaryColor?: string | null;
+  manualTransfer?: boolean;
+  appName?: string | null;
+  openingIntroduction?: string | null;
+  guidingQuestions?: string[];
+}
+
+/** `POST …/sessions` → data. */
+export interface WidgetSession {
+  sessionId: string;
+  visitorToken: string;
+  visitorId: string;
+}
+
+/** One stored message of `GET …/sessions/{sessionId}/messages`. */
+export interface StoredMessage {
+  id: string;
+  role: 'user' | 'assistant' | string;
+  content: string;
+  createdAt: string;
+}
+
+/** The chat stream events the widget reads (see packages/api/src/chat/events.ts). */
+export type ChatEvent =
+  | { type: 'message-start'; conversationId?: string; messageId?: string }
+  | { type: 'text-delta'; text: string }
+  | { type: 'citation'; index: number; source: string; content: string }
+  | { type: 'message-end'; finishReason?: string }
+  | { type: 'error'; code: number; message: string };
+
+/** The options the loader reads from its script tag. */
+export interface LoaderOptions {
+  clientId: string;
+  api: string;
+  language?: string;
+  position?: 'left' | 'right';
+  mode: 'bubble' | 'page' | 'iframe';
+}
+
+/** The identity of a verified visitor (`Parley('identify', { userId, hash })`). */
+export interface VisitorIdentity {
+  userId: string;
+  hash: string;
+}
+
+/** What the loader hands the chat chunk when it loads. */
+export interface ChatContext {
+  options: LoaderOptions;
+  /** The shadow root both the bubble and the panel live in. */
+  root: ShadowRoot;
+  /** The bubble button (focus returns there on close). */
+  bubble: HTMLButtonElement | undefined;
+  /** The config request the loader already started (or undefined in page mode). */
+  config: Promise<ConfigResult>;
+  identity: VisitorIdentity | undefined;
+  language: string | undefined;
+  emit(event: string, payload?: unknown): void;
+  setUnread(count: number): void;
+  setOpen(open: boolean): void;
+}
+
+/** The config answer: the data, or the HTTP status (0 = network down) and the server's message. */
+export type ConfigResult = { ok: true; config: WidgetConfig } | { ok: false; status: number; message?: string };
+
+/** What the chat chunk answers the loader: the commands it takes over. */
+export interface ChatHandle {
+  command(name: string, args: unknown[]): void;
+}

@@ -1,0 +1,88 @@
+/** The visitor API over fetch; the stream is parsed by the SDK's event-stream parser. */
+import { parseEventStream } from '@parley/sdk';
+import type { ChatEvent, StoredMessage, VisitorIdentity, WidgetSession } from './protocol';
+
+/** A failed call: the HTTP status (0 when the network is down) and the server's message. */
+export class WidgetHttpError extends Error {
+  constructor(
+    readonly status: number,
+    message = '',
+  ) {
+    super(message || `HTTP ${status}`);
+  }
+}
+
+/** The calls the chat makes, bound to one API base URL and client id. */
+export interface Transport {
+  createSession(input: { visitorId?: string; language?: string; identity?: VisitorIdentity }): Promise<WidgetSession>;
+  history(session: WidgetSession): Promise<StoredMessage[]>;
+  send(session: WidgetSession, content: string, signal: AbortSignal): AsyncGenerator<ChatEvent>;
+}
+
+/** Parses the events of a chat stream body: each SSE event's data is one JSON ChatEvent. */
+export async function* readChatEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<ChatEvent> {
+  for await (const event of parseEventStream(body)) {
+    try {
+      const parsed = JSON.parse(event.data) as ChatEvent;
+      if (parsed && typeof parsed.type === 'string') yield parsed;
+    } catch {
+      // A malformed event is skipped rather than ending the answer.
+    }
+  }
+}
+
+/** Creates the transport for `${api}/api/v1/widget/${clientId}`. */
+export function createTransport(api: string, clientId: string, language: () => string, fetcher: typeof fetch = (...args) => fetch(...args)): Transport {
+  const base = `${api}/api/v1/widget/${encodeURIComponent(clientId)}`;
+  const call = async (path: string, init: RequestInit = {}, token?: string): Promise<Response> => {
+    let response: Response;
+    try {
+      response = await fetcher(base + path, {
+        ...init,
+        credentials: 'omit',
+        headers: {
+          'Accept-Language': language(),
+          ...(init.body ? { 'Content-Type': 'application/json' } : {}),
+          ...(token ? { Authorization: `Bearer ${token}` } : {}),
+        },
+      });
+    } catch (error) {
+      if ((error as Error)?.name === 'AbortError') throw error;
+      throw new WidgetHttpError(0);
+    }
+    if (!response.ok) {
+      const body = await response.json().catch(() => undefined);
+      throw new WidgetHttpError(response.status, body?.message);
+    }
+    return response;
+  };
+  const data = async <T>(response: Response): Promise<T> => ((await response.json()) as { data: T }).data;
+  return {
+    async createSession(input) {
+      return data(await call('/sessions', { method: 'POST', body: JSON.stringify(input) }));
+    },
+    async history(session) {
+      const result = await data<{ items: StoredMessage[] }>(await call(`/sessions/${encodeURIComponent(session.sessionId)}/messages`, {}, session.visitorToken));
+      return result.items;
+    },
+    async *send(session, content, signal) {
+      const response = await call(
+        `/sessions/${encodeURIComponent(session.sessionId)}/messages`,
+        { method: 'POST', body: JSON.stringify({ content }), signal },
+        session.visitorToken,
+      );
+      if (response.body) yield* readChatEvents(response.body);
+    },
+  };
+}
+
+/** GET the client's config; answers the result, never rejects. */
+export async function fetchConfig(api: string, clientId: string, language: string): Promise<import('./protocol').ConfigResult> {
+  try {
+    const response = await fetch(`${api}/api/v1/widget/${encodeURIComponent(clientId)}/config`, { credentials: 'omit', headers: { 'Accept-Language': language } });
+    const body = await response.json().catch(() => undefined);
+    return response.ok && body?.data ? { ok: true, config: body.data } : { ok: false, status: response.status, message: body?.message };
+  } catch {
+    return { ok: false, status: 0 };
+  }
+}

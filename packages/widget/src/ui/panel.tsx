@@ -1,0 +1,301 @@
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { stringsFor } from '../core/i18n';
+import type { ChatContext, ConfigResult, StoredMessage, VisitorIdentity, WidgetSession } from '../core/protocol';
+import { bracketQuestions, formatReply, isSafeUrl } from '../core/reply';
+import { createTransport, fetchConfig, WidgetHttpError } from '../core/transport';
+import { renderNodes } from './reply-view';
+
+/** One message in the log. */
+interface LogMessage {
+  id: string;
+  role: 'user' | 'assistant' | 'error';
+  content: string;
+  streaming?: boolean;
+}
+
+/** Props of {@link Panel}; the chat entry re-renders with new ones on each command. */
+export interface PanelProps {
+  context: ChatContext;
+  open: boolean;
+  language: string;
+  identity: VisitorIdentity | undefined;
+  onClose(): void;
+}
+
+const MAX_CONTENT = 2000;
+
+const storage = {
+  get<T>(key: string): T | undefined {
+    try {
+      return JSON.parse(sessionStorage.getItem(key) ?? 'null') ?? undefined;
+    } catch {
+      return undefined;
+    }
+  },
+  set(key: string, value: unknown): void {
+    try {
+      if (value === undefined) sessionStorage.removeItem(key);
+      else sessionStorage.setItem(key, JSON.stringify(value));
+    } catch {
+      // Storage refused (a sandboxed frame, say): the session lasts as long as the page.
+    }
+  },
+};
+
+let counter = 0;
+const nextId = () => `l${++counter}`;
+
+/** The chat panel: header, log, guiding questions, input with send and stop. */
+export function Panel({ context, open, language, identity, onClose }: PanelProps) {
+  const { options } = context;
+  const t = stringsFor(language);
+  const sessionKey = `parley:${options.clientId}`;
+  const pendingKey = `${sessionKey}:pending`;
+  const [config, setConfig] = useState<ConfigResult | undefined>();
+  const [messages, setMessages] = useState<LogMessage[]>([]);
+  const [input, setInput] = useState('');
+  const [busy, setBusy] = useState<AbortController | undefined>();
+  const [notice, setNotice] = useState<string | undefined>();
+  const [unread, setUnread] = useState(0);
+  const pending = useRef<string | undefined>(storage.get<string>(pendingKey));
+  const retries = useRef(0);
+  const retryTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const openRef = useRef(open);
+  openRef.current = open;
+  const inputRef = useRef<HTMLTextAreaElement>(null);
+  const logRef = useRef<HTMLDivElement>(null);
+  const languageRef = useRef(language);
+  languageRef.current = language;
+  const transport = useMemo(() => createTransport(options.api, options.clientId, () => languageRef.current), [options.api, options.clientId]);
+
+  const update = (id: string, change: (message: LogMessage) => LogMessage) => setMessages((list) => list.map((message) => (message.id === id ? change(message) : message)));
+
+  useEffect(() => {
+    context.config.then(setConfig);
+    const session = storage.get<WidgetSession>(sessionKey);
+    if (session)
+      transport
+        .history(session)
+        .then((items: StoredMessage[]) =>
+          setMessages(items.filter((item) => item.role === 'user' || item.role === 'assistant').map((item) => ({ id: item.id, role: item.role as 'user', content: item.content }))),
+        )
+        .catch(() => storage.set(sessionKey, undefined));
+    const online = () => {
+      if (pending.current) void deliver(pending.current);
+    };
+    addEventListener('online', online);
+    if (pending.current && navigator.onLine) setTimeout(online);
+    return () => removeEventListener('online', online);
+  }, []);
+
+  useEffect(() => {
+    if (open) {
+      setUnread(0);
+      inputRef.current?.focus();
+    }
+  }, [open]);
+  useEffect(() => context.setUnread(unread), [unread]);
+  useEffect(() => {
+    const log = logRef.current;
+    if (log) log.scrollTop = log.scrollHeight;
+  }, [messages]);
+
+  async function ensureSession(): Promise<WidgetSession> {
+    const stored = storage.get<WidgetSession>(sessionKey);
+    if (stored) return stored;
+    const visitorId = storage.get<string>('parley:visitor');
+    const session = await transport.createSession({ ...(visitorId ? { visitorId } : {}), language: languageRef.current, ...(identity ? { identity } : {}) });
+    storage.set(sessionKey, session);
+    storage.set('parley:visitor', session.visitorId);
+    return session;
+  }
+
+  function keepPending(text: string | undefined) {
+    pending.current = text;
+    storage.set(pendingKey, text);
+  }
+
+  async function deliver(text: string, renewed = false): Promise<void> {
+    clearTimeout(retryTimer.current);
+    if (!navigator.onLine) {
+      keepPending(text);
+      setNotice(t.offline);
+      return;
+    }
+    const controller = new AbortController();
+    const id = nextId();
+    setBusy(controller);
+    setNotice(undefined);
+    let answer = '';
+    try {
+      const session = await ensureSession();
+      keepPending(undefined);
+      setMessages((list) => [...list, { id, role: 'assistant', content: '', streaming: true }]);
+      for await (const event of transport.send(session, text, controller.signal)) {
+        if (event.type === 'text-delta') {
+          answer += event.text;
+          update(id, (message) => ({ ...message, content: answer }));
+        } else if (event.type === 'error') {
+          update(id, (message) => ({ ...message, role: 'error', content: event.message || t.failed }));
+          context.emit('error', event);
+        }
+      }
+      retries.current = 0;
+      context.emit('message', { role: 'assistant', content: answer });
+      if (!openRef.current) setUnread((count) => count + 1);
+    } catch (error) {
+      if ((error as Error)?.name === 'AbortError') {
+        update(id, (message) => ({ ...message, content: `${answer} ${t.stopped}` }));
+      } else if (error instanceof WidgetHttpError && error.status === 401 && !renewed) {
+        storage.set(sessionKey, undefined);
+        setMessages((list) => list.filter((message) => message.id !== id));
+        return deliver(text, true);
+      } else if (error instanceof WidgetHttpError && error.status === 0) {
+        // Network down: keep the message and try again with backoff (and at once when online).
+        setMessages((list) => list.filter((message) => message.id !== id || message.content));
+        keepPending(text);
+        setNotice(navigator.onLine ? t.network : t.offline);
+        const delay = Math.min(30_000, 1000 * 2 ** retries.current++);
+        retryTimer.current = setTimeout(() => pending.current && void deliver(pending.current), delay);
+      } else {
+        const status = (error as WidgetHttpError)?.status;
+        setMessages((list) => list.filter((message) => message.id !== id));
+        setNotice(status === 404 ? t.notFound : status === 403 ? t.forbidden : (error as Error)?.message || t.failed);
+        context.emit('error', error);
+      }
+    } finally {
+      update(id, (message) => ({ ...message, streaming: false }));
+      setBusy(undefined);
+    }
+  }
+
+  function ask(raw: string) {
+    const text = raw.trim();
+    if (!text || busy || pending.current) return;
+    if (text.length > MAX_CONTENT) {
+      setNotice(t.tooLong);
+      return;
+    }
+    setInput('');
+    setMessages((list) => [...list, { id: nextId(), role: 'user', content: text }]);
+    void deliver(text);
+  }
+
+  const failed = config && !config.ok ? config : undefined;
+  const loaded = config?.ok ? config.config : undefined;
+  const intro = bracketQuestions(loaded?.openingIntroduction ?? '');
+  const questions = loaded?.guidingQuestions?.length ? loaded.guidingQuestions : intro.questions;
+  const welcome = [loaded?.welcome, intro.text].filter(Boolean).join('\n\n');
+  const full = options.mode !== 'bubble';
+  const left = (options.position ?? loaded?.position) === 'left';
+
+  return (
+    <div
+      class={`p${full ? ' f' : ''}${left ? ' l' : ''}`}
+      role="dialog"
+      aria-label={loaded?.name || 'Chat'}
+      hidden={!open}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape' && !full) {
+          event.stopPropagation();
+          onClose();
+        }
+      }}
+    >
+      <div class="h">
+        {loaded?.avatarUrl && isSafeUrl(loaded.avatarUrl) && <img src={loaded.avatarUrl} alt="" />}
+        <h2>{loaded?.name || loaded?.appName || ''}</h2>
+        {!full && (
+          <button type="button" class="x" aria-label={t.close} onClick={onClose}>
+            ×
+          </button>
+        )}
+      </div>
+      <div class="g" role="log" aria-live="polite" aria-label={t.log} ref={logRef}>
+        {failed ? (
+          <div class="m e" role="alert">
+            {failed.status === 404 ? t.notFound : failed.status === 403 ? failed.message || t.forbidden : failed.status === 0 ? t.network : failed.message || t.failed}
+            {failed.status === 0 && (
+              <p>
+                <button
+                  type="button"
+                  class="s"
+                  onClick={() => {
+                    setConfig(undefined);
+                    fetchConfig(options.api, options.clientId, language).then(setConfig);
+                  }}
+                >
+                  {t.retry}
+                </button>
+              </p>
+            )}
+          </div>
+        ) : (
+          welcome && <div class="m">{renderNodes(formatReply(welcome))}</div>
+        )}
+        {loaded && questions.length > 0 && messages.length === 0 && (
+          <ul class="q" aria-label={t.questions}>
+            {questions.map((question) => (
+              <li key={question}>
+                <button type="button" onClick={() => ask(question)}>
+                  {question}
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+        {messages.map((message) =>
+          message.role === 'user' ? (
+            <div key={message.id} class="m u">
+              <span class="t">{t.you}: </span>
+              {message.content}
+            </div>
+          ) : (
+            <div key={message.id} class={message.role === 'error' ? 'm e' : 'm'} aria-busy={message.streaming ? 'true' : undefined}>
+              {message.role === 'error' ? message.content : renderNodes(formatReply(message.content))}
+            </div>
+          ),
+        )}
+      </div>
+      {notice && (
+        <p class="n" role="status">
+          {notice}
+        </p>
+      )}
+      <form
+        class="i"
+        onSubmit={(event) => {
+          event.preventDefault();
+          ask(input);
+        }}
+      >
+        <textarea
+          ref={inputRef}
+          rows={1}
+          value={input}
+          placeholder={t.placeholder}
+          aria-label={t.placeholder}
+          maxLength={MAX_CONTENT}
+          disabled={!!failed}
+          onInput={(event) => setInput(event.currentTarget.value)}
+          onKeyDown={(event) => {
+            if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+              event.preventDefault();
+              ask(input);
+            }
+          }}
+        />
+        {busy ? (
+          <button type="button" class="s" onClick={() => busy.abort()}>
+            {t.stop}
+          </button>
+        ) : (
+          <button type="submit" class="s" disabled={!!failed || !input.trim()}>
+            {t.send}
+          </button>
+        )}
+      </form>
+      {loaded?.slogan && <div class="o">{loaded.slogan}</div>}
+    </div>
+  );
+}
