@@ -5,6 +5,7 @@ import type { Deps } from "./http/context";
 import { createUser } from "./identity/service/accounts";
 import { issueGrant } from "./identity/service/sessions";
 import { createApiKey } from "./keys/service/keys";
+import { seedDemoClient } from "./clients/seed";
 
 /** What the first start did, for the start-up banner. */
 export interface BootstrapResult {
@@ -30,6 +31,7 @@ export async function bootstrap(deps: Deps): Promise<BootstrapResult> {
       isInstanceOwner: true,
     });
     ownerCreated = true;
+    await seedDemoClient(deps, owner.id);
     const key = deps.config.bootstrapApiKey;
     if (key) {
       const taken = await deps.db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.keyHash, sha256(key))).get();
