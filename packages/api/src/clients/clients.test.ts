@@ -146,6 +146,9 @@ describe("widget: visitor API", () => {
     const foreign = await ctx.request(`/api/v1/widget/${clientId}/config`, { headers: { origin: "https://evil.example.com", "accept-language": "zh-CN" } });
     expect(foreign.status).toBe(403);
     expect((await json(foreign)).message).toBe("此网站无权使用该聊天");
+    expect(foreign.headers.get("x-parley-error")).toBe("origin_not_allowed");
+    expect(foreign.headers.get("access-control-allow-origin")).toBe("https://evil.example.com");
+    expect(unknown.headers.get("x-parley-error")).toBe("web_client_not_found");
     const session = await ctx.request(`/api/v1/widget/${clientId}/sessions`, { method: "POST", headers: { origin: "https://evil.example.com" }, json: {} });
     expect(session.status).toBe(403);
 
@@ -153,6 +156,7 @@ describe("widget: visitor API", () => {
     const disabled = await ctx.request(`/api/v1/widget/${off.id}/config`);
     expect(disabled.status).toBe(403);
     expect((await json(disabled)).message).toBe("This chat is turned off");
+    expect(disabled.headers.get("x-parley-error")).toBe("web_client_disabled");
   });
 
   it("starts sessions, verifying a signed identity", async () => {

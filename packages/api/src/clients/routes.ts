@@ -8,8 +8,10 @@ import { getAppForChat } from "../apps/service/index";
 import { chatEventSchema } from "../chat/events";
 import { prepareTurn, runTurn } from "../chat/service/engine";
 import { webClients } from "../db/schema/index";
+import { ServiceError } from "../errors";
 import type { AppEnv } from "../http/context";
 import { errorEnvelope, ok } from "../http/envelope";
+import type { Language } from "../http/messages";
 import { defineRoute, idParam, jsonBody, standardErrors } from "../http/openapi";
 import { eq } from "drizzle-orm";
 import {
@@ -70,7 +72,9 @@ export function widgetCors(): MiddlewareHandler<AppEnv> {
     await next();
     c.res.headers.delete("Access-Control-Allow-Credentials");
     if (origin) c.res.headers.set("Access-Control-Allow-Origin", origin);
-    c.res.headers.set("Access-Control-Expose-Headers", "X-Request-Id, Retry-After");
+    // The widget tells "disabled" from "origin not allowed" (both 403) by this header.
+    if (c.error instanceof ServiceError) c.res.headers.set("X-Parley-Error", c.error.messageId);
+    c.res.headers.set("Access-Control-Expose-Headers", "X-Request-Id, Retry-After, X-Parley-Error");
     c.res.headers.append("Vary", "Origin");
   };
 }
@@ -139,6 +143,7 @@ export function registerClientRoutes(app: OpenAPIHono<AppEnv>) {
       tags: widgetTags,
       public: true,
       summary: "What the widget shows: appearance, opening introduction and guiding questions (cacheable 60 s)",
+      description: "Every visitor answer names the request Origin in Access-Control-Allow-Origin; refusals carry the message id in `X-Parley-Error` (`web_client_not_found`, `web_client_disabled`, `origin_not_allowed`, `identity_invalid`, `visitor_token_invalid`).",
       request: { params: visitorClientParam },
       data: widgetConfigSchema,
       extraErrors: visitorErrors,
@@ -184,11 +189,13 @@ export function registerClientRoutes(app: OpenAPIHono<AppEnv>) {
       },
     }),
     async (c) => {
-      const { deps, language } = c.var;
+      const { deps } = c.var;
       const params = c.req.valid("param");
       const body = c.req.valid("json");
       const row = await clientForVisitor(deps, params.clientId, c.req.header("origin"));
-      const { conversation } = await sessionForVisitor(deps, row, params.sessionId, c.req.header("authorization"));
+      const { session, conversation } = await sessionForVisitor(deps, row, params.sessionId, c.req.header("authorization"));
+      // Messages in the stream follow Accept-Language, else the language the session started with.
+      const language = c.req.header("accept-language") ? c.var.language : (session.language as Language);
       const chatApp = await getAppForChat(deps, { appId: row.appId });
       const stop = new AbortController();
       c.req.raw.signal.addEventListener("abort", () => stop.abort(), { once: true });

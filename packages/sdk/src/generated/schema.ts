@@ -11345,7 +11345,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** What the widget shows: appearance, opening introduction and guiding questions (cacheable 60 s) */
+        /**
+         * What the widget shows: appearance, opening introduction and guiding questions (cacheable 60 s)
+         * @description Every visitor answer names the request Origin in Access-Control-Allow-Origin; refusals carry the message id in `X-Parley-Error` (`web_client_not_found`, `web_client_disabled`, `origin_not_allowed`, `identity_invalid`, `visitor_token_invalid`).
+         */
         get: {
             parameters: {
                 query?: never;
