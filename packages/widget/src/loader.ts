@@ -10,7 +10,7 @@ type ParleyStub = ((...args: unknown[]) => void) & { q?: ArrayLike<ArrayLike<unk
 
 const warn = (error: unknown) => console.warn('[parley]', error);
 
-const BUBBLE_CSS = `:host{all:initial}.b{position:fixed;bottom:20px;right:20px;z-index:2147483000;width:56px;height:56px;border-radius:50%;border:0;cursor:pointer;background:var(--parley-primary,#2563eb);color:#fff;box-shadow:0 4px 14px rgba(0,0,0,.25);display:flex;align-items:center;justify-content:center;padding:0}.b.l{right:auto;left:20px}.b:focus-visible{outline:3px solid #111;outline-offset:2px}.b svg{width:28px;height:28px;fill:currentColor}.u{position:absolute;top:-4px;right:-4px;min-width:20px;height:20px;border-radius:10px;background:#dc2626;color:#fff;font:600 12px/20px system-ui,sans-serif;text-align:center;padding:0 4px;box-sizing:border-box}.u:empty,.b[hidden]{display:none}`;
+const BUBBLE_CSS = `:host{all:initial}.b{position:fixed;bottom:20px;right:20px;z-index:2147483000;width:56px;height:56px;border-radius:50%;border:0;cursor:pointer;background:var(--parley-primary,#2563eb);color:#fff;box-shadow:0 4px 14px rgba(0,0,0,.25);display:flex;align-items:center;justify-content:center;padding:0}.b.l{right:auto;left:20px}.b:focus-visible{outline:3px solid #111;outline-offset:2px}.b svg{width:28px;height:28px;fill:currentColor}.k{position:absolute;top:-4px;right:-4px;min-width:20px;height:20px;border-radius:10px;background:#dc2626;color:#fff;font:600 12px/20px system-ui,sans-serif;text-align:center;padding:0 4px;box-sizing:border-box}.k:empty,.b[hidden]{display:none}`;
 
 function readOptions(script: HTMLScriptElement | null): LoaderOptions | undefined {
   const data = script?.dataset;
@@ -72,7 +72,7 @@ function start(): void {
     path.setAttribute('d', 'M4 4h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H8l-4 4V6a2 2 0 0 1 2-2z');
     svg.append(path);
     badge = document.createElement('span');
-    badge.className = 'u';
+    badge.className = 'k';
     bubble.append(svg, badge);
     root.append(bubble);
     bubble.addEventListener('click', () => dispatch('toggle', []));

@@ -104,7 +104,7 @@ export function Panel({ context, open, language, identity, onClose }: PanelProps
     const stored = storage.get<WidgetSession>(sessionKey);
     if (stored) return stored;
     const visitorId = storage.get<string>('parley:visitor');
-    const session = await transport.createSession({ ...(visitorId ? { visitorId } : {}), language: languageRef.current, ...(identity ? { identity } : {}) });
+    const session = await transport.createSession({ ...(visitorId ? { visitorId } : {}), language: /^zh/i.test(languageRef.current) ? 'zh-CN' : 'en', ...(identity ? { identity } : {}) });
     storage.set(sessionKey, session);
     storage.set('parley:visitor', session.visitorId);
     return session;

@@ -1,6 +1,6 @@
 /** The panel's stylesheet, adopted into the shadow root (no inline styles, strict-CSP safe). */
 export const PANEL_CSS = `.p{position:fixed;bottom:88px;right:20px;z-index:2147483001;width:370px;height:min(600px,calc(100vh - 110px));display:flex;flex-direction:column;background:#fff;color:#111;border-radius:12px;box-shadow:0 8px 30px rgba(0,0,0,.25);overflow:hidden;font:14px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;box-sizing:border-box}
-.p *{box-sizing:border-box}.p.l{right:auto;left:20px}
+.p *{box-sizing:border-box}.p[hidden]{display:none}.p.l{right:auto;left:20px}
 .p.f{inset:0;width:auto;height:auto;border-radius:0}
 @media (max-width:480px){.p{inset:0;width:auto;height:auto;border-radius:0}}
 .h{display:flex;align-items:center;gap:10px;padding:12px 14px;background:var(--parley-primary,#2563eb);color:#fff}
