@@ -19,6 +19,7 @@ const steps = [
   { name: "typecheck", command: bin("turbo"), args: ["run", "typecheck", "--output-logs=errors-only"] },
   { name: "openapi:check", command: process.execPath, args: ["scripts/openapi-check.mjs"] },
   { name: "sdk size", command: "npm", args: ["run", "-s", "size", "-w", "@parley/sdk"] },
+  { name: "widget size", command: "npm", args: ["run", "-s", "size", "-w", "@parley/widget"] },
   { name: "tests", command: bin("vitest"), args: ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${results}`, ...process.argv.slice(2)] },
   { name: "storybook build", command: "npm", args: ["run", "-s", "build-storybook", "-w", "@parley/console"] },
 ];

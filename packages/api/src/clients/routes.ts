@@ -239,10 +239,14 @@ export function registerClientRoutes(app: OpenAPIHono<AppEnv>) {
   registerWidgetFiles(app);
 }
 
-/** packages/widget/dist, found next to this package the way the console's dist is. */
+/**
+ * packages/widget/dist, found next to this package the way the console's dist is: from the
+ * source (packages/api/src/clients) or from the built server (packages/api/dist).
+ */
 export function widgetDistDir(): string {
   const here = path.dirname(fileURLToPath(import.meta.url));
-  return path.resolve(here, "../../../widget/dist");
+  const candidates = [path.resolve(here, "../../../widget/dist"), path.resolve(here, "../../widget/dist")];
+  return candidates.find((candidate) => fs.existsSync(path.join(candidate, "widget.js"))) ?? candidates[0]!;
 }
 
 const PAGE_CSP = "default-src 'self'; connect-src 'self'; img-src 'self' data: https:; style-src 'self'";
