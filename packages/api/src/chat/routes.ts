@@ -1,6 +1,5 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import { and, desc, eq } from "drizzle-orm";
-import { streamSSE } from "hono/streaming";
 import { balanceOf, listLedger } from "../billing/service/ledger";
 import { spaceMembers, usageRecords } from "../db/schema/index";
 import { fail } from "../errors";
@@ -10,7 +9,7 @@ import { errorEnvelope, ok } from "../http/envelope";
 import { defineRoute, idParam, jsonBody, standardErrors } from "../http/openapi";
 import { type ChatApp, getAppForChat } from "../apps/service/index";
 import { clearContext, listConversations, listMessages } from "./service/conversations";
-import { prepareTurn, runTurn } from "./service/engine";
+import { streamChatTurn } from "./stream";
 import { parseOpening } from "./service/opening";
 import { chatEventSchema } from "./events";
 
@@ -88,13 +87,7 @@ export function registerChatRoutes(app: OpenAPIHono<AppEnv>) {
         ...(body.conversationId ? { conversationId: body.conversationId } : {}),
         ...(body.model ? { model: body.model } : {}),
       };
-      const prepared = await prepareTurn(deps, turn);
-      return streamSSE(c, async (stream) => {
-        stream.onAbort(() => stop.abort());
-        for await (const event of runTurn(deps, turn, prepared)) {
-          await stream.writeSSE({ event: event.type, data: JSON.stringify(event) });
-        }
-      });
+      return streamChatTurn(c, deps, turn, stop);
     },
   );
 

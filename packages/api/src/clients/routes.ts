@@ -3,10 +3,9 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
-import { streamSSE } from "hono/streaming";
 import { getAppForChat } from "../apps/service/index";
 import { chatEventSchema } from "../chat/events";
-import { prepareTurn, runTurn } from "../chat/service/engine";
+import { streamChatTurn } from "../chat/stream";
 import { webClients } from "../db/schema/index";
 import { ServiceError } from "../errors";
 import type { AppEnv } from "../http/context";
@@ -208,13 +207,7 @@ export function registerClientRoutes(app: OpenAPIHono<AppEnv>) {
         language,
         signal: stop.signal,
       };
-      const prepared = await prepareTurn(deps, turn);
-      return streamSSE(c, async (stream) => {
-        stream.onAbort(() => stop.abort());
-        for await (const event of runTurn(deps, turn, prepared)) {
-          await stream.writeSSE({ event: event.type, data: JSON.stringify(event) });
-        }
-      });
+      return streamChatTurn(c, deps, turn, stop);
     },
   );
   app.openapi(
