@@ -1,32 +1,23 @@
-import { createServer, type Server } from "node:http";
-import type { Browser, Page } from "playwright-core";
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import type { Server } from "node:http";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+// The example a website owner copies (examples/embed-html): its server is the host page here, so CI runs the example.
+import { createExampleServer } from "../../examples/embed-html/serve.mjs";
 import { launchBrowser } from "./browser";
 import { type ParleyProcess, startParley } from "./parley-process";
 
+const ownerKey = "pk_e2e_widget_owner_key_0123456789";
 let parley: ParleyProcess;
 let browser: Browser;
 let site: Server;
 let siteUrl: string;
 
-/** A host page on another origin: the one script tag, served under a strict Content-Security-Policy. */
-function hostPage(parleyUrl: string, clientId: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Acme parcels</title></head>
-<body><h1 id="host-title">Acme parcels</h1><p>Track your parcel below.</p>
-<script src="${parleyUrl}/widget.js" data-client-id="${clientId}"></script></body></html>`;
-}
-
 beforeAll(async () => {
-  [parley, browser] = await Promise.all([startParley(), launchBrowser()]);
-  site = createServer((request, response) => {
-    const clientId = new URL(request.url ?? "/", "http://site").searchParams.get("client") ?? "demo";
-    response.setHeader("content-type", "text/html; charset=utf-8");
-    response.setHeader(
-      "content-security-policy",
-      `default-src 'self'; script-src 'self' ${parley.url}; connect-src 'self' ${parley.url}; img-src 'self' data: ${parley.url}; style-src 'self'`,
-    );
-    response.end(hostPage(parley.url, clientId));
-  });
+  [parley, browser] = await Promise.all([startParley({ PARLEY_BOOTSTRAP_API_KEY: ownerKey }), launchBrowser()]);
+  // A host page on another origin: the one script tag, served under a strict Content-Security-Policy.
+  site = createExampleServer({ parleyUrl: parley.url });
   await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
   const address = site.address();
   siteUrl = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
@@ -37,12 +28,30 @@ afterAll(async () => {
   await new Promise<void>((resolve) => (site ? site.close(() => resolve()) : resolve()));
 });
 
-async function openHost(clientId = "demo"): Promise<{ page: Page; errors: string[]; requests: string[] }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+interface HostOptions {
+  /** The browser's language (navigator.language and Accept-Language). */
+  locale?: string;
+  /** data-language on the script tag. */
+  language?: string;
+  bypassCSP?: boolean;
+}
+
+interface Answered {
+  pathname: string;
+  status: number;
+  error: string | null;
+}
+
+async function openHost(
+  clientId = "demo",
+  options: HostOptions = {},
+): Promise<{ page: Page; context: BrowserContext; errors: string[]; requests: string[]; responses: Answered[] }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: options.locale ?? "en-US", bypassCSP: options.bypassCSP ?? false });
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   const errors: string[] = [];
   const requests: string[] = [];
+  const responses: Answered[] = [];
   page.on("pageerror", (error) => errors.push(error.message));
   page.on("console", (message) => {
     // A CSP violation is reported on the console: any of them fails the strict-CSP promise.
@@ -51,8 +60,34 @@ async function openHost(clientId = "demo"): Promise<{ page: Page; errors: string
   page.on("request", (request) => {
     if (request.url().startsWith(parley.url)) requests.push(new URL(request.url()).pathname);
   });
-  await page.goto(`${siteUrl}/?client=${clientId}`);
-  return { page, errors, requests };
+  page.on("response", async (response) => {
+    if (response.url().startsWith(parley.url))
+      responses.push({ pathname: new URL(response.url()).pathname, status: response.status(), error: await response.headerValue("x-parley-error") });
+  });
+  const query = new URLSearchParams({ client: clientId, ...(options.language ? { lang: options.language } : {}) });
+  await page.goto(`${siteUrl}/?${query}`);
+  return { page, context, errors, requests, responses };
+}
+
+async function owner(method: string, path: string, body?: unknown): Promise<any> {
+  const response = await fetch(`${parley.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${ownerKey}`, ...(body ? { "content-type": "application/json" } : {}) },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  const envelope = (await response.json()) as { data: any; message: string };
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${envelope.message}`);
+  return envelope.data;
+}
+
+/** Waits for the assistant's answer after the visitor's message to finish streaming; answers its text. */
+async function streamedAnswer(page: Page): Promise<string> {
+  const log = page.getByRole("dialog").getByRole("log");
+  const answer = log.locator(".m.u ~ .m").first();
+  await expect
+    .poll(async () => (await answer.count()) > 0 && (await answer.getAttribute("aria-busy")) !== "true" && (await answer.innerText()).trim().length, { timeout: 20_000 })
+    .toBeGreaterThan(10);
+  return answer.innerText();
 }
 
 describe("the script-tag widget on another origin", () => {
@@ -95,5 +130,96 @@ describe("the script-tag widget on another origin", () => {
     expect(await page.locator("#host-title").innerText()).toBe("Acme parcels");
     expect(errors).toEqual([]);
     await page.context().close();
+  });
+});
+
+describe("the widget's accessibility, refusals, offline use and language", () => {
+  it("has no serious or critical axe-core violations with the chat open, shadow root included", async () => {
+    // axe is injected as an inline script, which the strict CSP rightly blocks: this context bypasses CSP (the CSP itself is covered above).
+    const { page, context } = await openHost("demo", { bypassCSP: true });
+    await page.getByRole("button", { name: "Open chat" }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.waitFor();
+    // Wait for the config: the welcome text and the guiding questions are part of what is scanned.
+    await dialog.getByRole("button", { name: "What can Parley do?" }).waitFor();
+    const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+    await page.addScriptTag({ content: axeSource });
+    const results = await page.evaluate(async () => {
+      const axe = (window as unknown as { axe: { run(context: unknown, options: unknown): Promise<any> } }).axe;
+      const run = await axe.run(document, { resultTypes: ["violations"] });
+      const summarise = (items: any[]) =>
+        items.map((item) => ({ id: item.id, impact: item.impact, help: item.help, targets: item.nodes.map((node: any) => JSON.stringify(node.target)) }));
+      return { violations: summarise(run.violations), passes: summarise(run.passes) };
+    });
+    const severe = results.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
+    expect(severe, JSON.stringify(severe, null, 1)).toEqual([]);
+    // The scan really went inside the shadow root: a node target there is a path through the host (["div[data-parley]", "…"]).
+    const shadowTargets = results.passes.flatMap((rule) => rule.targets).filter((target) => target.startsWith("[["));
+    expect(shadowTargets.length, JSON.stringify(results.passes.map((rule) => rule.id))).toBeGreaterThan(0);
+    expect(results.passes.map((rule) => rule.id)).toEqual(expect.arrayContaining(["button-name", "aria-allowed-attr"]));
+    await context.close();
+  });
+
+  it("refuses a disallowed site origin in the visitor's language, the host page untouched", async () => {
+    const demo = await owner("GET", "/api/v1/web-clients/demo");
+    const client = await owner("POST", "/api/v1/web-clients", { appId: demo.appId, name: "Shop only", allowedOrigins: ["https://shop.example"] });
+    const { page, context, errors, responses } = await openHost(client.id, { locale: "zh-CN" });
+    await page.getByRole("button", { name: "打开聊天" }).click();
+    await expect.poll(() => responses.find((answer) => answer.pathname === `/api/v1/widget/${client.id}/config`)).toEqual({
+      pathname: `/api/v1/widget/${client.id}/config`,
+      status: 403,
+      error: "origin_not_allowed",
+    });
+    const alert = page.getByRole("dialog").getByRole("alert");
+    await alert.waitFor();
+    expect(await alert.innerText()).toContain("此网站无权使用该聊天");
+    await expect.poll(() => page.getByRole("dialog").getByRole("textbox").isDisabled()).toBe(true);
+    expect(await page.locator("#host-title").innerText()).toBe("Acme parcels");
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("keeps a message typed offline and sends it when the connection is back", async () => {
+    const { page, context, errors, requests } = await openHost();
+    await page.getByRole("button", { name: "Open chat" }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByRole("button", { name: "What can Parley do?" }).waitFor();
+
+    await context.setOffline(true);
+    const input = dialog.getByRole("textbox");
+    await input.fill("Can I change the delivery address?");
+    await input.press("Enter");
+    const log = dialog.getByRole("log");
+    // Kept: shown in the log, the visitor told it waits for the connection, nothing sent.
+    await expect.poll(() => log.locator(".m.u").innerText()).toContain("Can I change the delivery address?");
+    await expect.poll(() => dialog.getByRole("status").innerText()).toMatch(/offline/i);
+    expect(requests.filter((pathname) => pathname.endsWith("/messages"))).toEqual([]);
+
+    await context.setOffline(false);
+    expect(await streamedAnswer(page)).not.toBe("");
+    expect(requests.filter((pathname) => /^\/api\/v1\/widget\/demo\/sessions\/[^/]+\/messages$/.test(pathname))).toHaveLength(1);
+    expect(await log.locator(".m.u").count()).toBe(1);
+    expect(await log.locator(".m.e").count()).toBe(0);
+    await expect.poll(() => dialog.getByRole("status").count()).toBe(0);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("speaks Chinese from data-language or from the browser's language", async () => {
+    const tagged = await openHost("demo", { locale: "en-US", language: "zh-CN" });
+    await tagged.page.getByRole("button", { name: "打开聊天" }).click();
+    const dialog = tagged.page.getByRole("dialog");
+    await dialog.waitFor();
+    expect(await dialog.getByRole("textbox").getAttribute("placeholder")).toBe("请输入消息…");
+    expect(await dialog.getByRole("button", { name: "关闭聊天" }).count()).toBe(1);
+    expect(await tagged.page.getByRole("button", { name: "Open chat" }).count()).toBe(0);
+    expect(tagged.errors).toEqual([]);
+    await tagged.context.close();
+
+    const browserLanguage = await openHost("demo", { locale: "zh-CN" });
+    await browserLanguage.page.getByRole("button", { name: "打开聊天" }).waitFor();
+    expect(await browserLanguage.page.getByRole("button", { name: "Open chat" }).count()).toBe(0);
+    expect(browserLanguage.errors).toEqual([]);
+    await browserLanguage.context.close();
   });
 });
