@@ -37,6 +37,9 @@ const KNOWLEDGE_SCREENS = {
   baseSetting: lazyNamed(() => import('../features/knowledge/base-settings-page'), 'BaseSettingsPage'),
   mediaResource: lazyNamed(() => import('../features/knowledge/media-resource-page'), 'MediaResourcePage'),
 } satisfies Record<(typeof KNOWLEDGE_CHILDREN)[number], ComponentType>;
+const ClientsPage = lazyNamed(() => import('../features/clients/clients-page'), 'ClientsPage');
+const ClientConfigPage = lazyNamed(() => import('../features/clients/client-config-page'), 'ClientConfigPage');
+const ChannelPickerPage = lazyNamed(() => import('../features/clients/channel-picker-page'), 'ChannelPickerPage');
 const ComingSoonPage = lazy(async () => ({ default: (await import('../features/placeholders/coming-soon-page')).ComingSoonPage }));
 const SectionLayout = lazy(async () => ({ default: (await import('../features/placeholders/section-layout')).SectionLayout }));
 
@@ -108,9 +111,9 @@ export const routes: RouteObject[] = [
           { path: 'Integrations', element: <IntegrationsPage /> },
           { path: 'account', element: <AccountPage /> },
           placeholder('chatManage', 'chatManage'),
-          placeholder('clients', 'clients'),
-          placeholder('clients/configClient', 'clientConfig'),
-          placeholder('clients/config', 'webEmbedConfig'),
+          { path: 'clients', element: <ClientsPage /> },
+          { path: 'clients/configClient', element: <ChannelPickerPage /> },
+          { path: 'clients/config', element: <ClientConfigPage /> },
           placeholder('analysis', 'analysis'),
           {
             path: 'knowledge',

@@ -2,6 +2,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import clientsEn from '../features/clients/i18n/en.json';
+import clientsZhCN from '../features/clients/i18n/zh-CN.json';
 import knowledgeEn from '../features/knowledge/i18n/en.json';
 import knowledgeZhCN from '../features/knowledge/i18n/zh-CN.json';
 import en from './en.json';
@@ -36,9 +38,9 @@ function sourceFiles(directory: string): string[] {
 }
 
 // Feature locale files are merged under their own top-level key, as i18n/index.ts does.
-const english = flatten({ ...en, knowledge: knowledgeEn } as Tree);
-const chinese = flatten({ ...zhCN, knowledge: knowledgeZhCN } as Tree);
-const namespaces = new Set([...Object.keys(en), 'knowledge']);
+const english = flatten({ ...en, knowledge: knowledgeEn, clients: clientsEn } as Tree);
+const chinese = flatten({ ...zhCN, knowledge: knowledgeZhCN, clients: clientsZhCN } as Tree);
+const namespaces = new Set([...Object.keys(en), 'knowledge', 'clients']);
 
 /**
  * Keys the code refers to: arguments of t('…') and i18n.t('…'), `…Key: '…'` fields, and

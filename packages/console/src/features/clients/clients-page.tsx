@@ -1,0 +1,238 @@
+import { DeleteOutlined, PlusOutlined, ReloadOutlined, SettingOutlined } from '@ant-design/icons';
+import { Button, Form, Input, Modal, Popconfirm, Select, Space, Switch, Table, Tag, Typography } from 'antd';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { feedback } from '../../app/feedback';
+import { formatDateTime } from '../../app/format';
+import { PATHS } from '../../app/paths';
+import { EmptyState } from '../../components/empty-state';
+import { PageHeader } from '../../components/page-header';
+import { checkRule, validValues } from '../knowledge/form-helpers';
+import { checkName, CLIENT_LIMITS } from './client-rules';
+import { clientsEndpoints, type WebClient } from './clients-endpoints';
+import { useAppChoices, type AppChoice } from './use-app-choices';
+import './clients.css';
+
+/** The config page of a client. */
+export const configPath = (id: string) => `${PATHS.webEmbedConfig}?id=${encodeURIComponent(id)}`;
+
+/**
+ * /console/clients: the space's web clients (name, bound app, status with last active time,
+ * enabled switch, configure and delete), and create in a modal that lands on the config page.
+ */
+export function ClientsPage() {
+  const { t, i18n } = useTranslation();
+  const navigate = useNavigate();
+  const apps = useAppChoices();
+  const [clients, setClients] = useState<WebClient[]>([]);
+  const [loading, setLoading] = useState(true);
+  const [loadFailed, setLoadFailed] = useState(false);
+  const [creating, setCreating] = useState(false);
+  const [toggling, setToggling] = useState<string>();
+
+  const load = useCallback(async () => {
+    setLoading(true);
+    const result = await clientsEndpoints.list();
+    if (!result.ok && result.error.kind === 'aborted') return;
+    if (result.ok) setClients(result.data);
+    setLoadFailed(!result.ok);
+    setLoading(false);
+  }, []);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const appNames = useMemo(() => new Map(apps.map((app) => [app.id, app.name])), [apps]);
+
+  const toggle = async (client: WebClient, enabled: boolean) => {
+    setToggling(client.id);
+    const result = await clientsEndpoints.update(client.id, { enabled }, { silent: false });
+    setToggling(undefined);
+    if (result.ok) setClients((current) => current.map((item) => (item.id === client.id ? result.data : item)));
+  };
+
+  const remove = async (client: WebClient) => {
+    const result = await clientsEndpoints.remove(client.id);
+    if (!result.ok) return;
+    setClients((current) => current.filter((item) => item.id !== client.id));
+    feedback.success(t('clients.list.deleted', { name: client.name }));
+  };
+
+  const createButton = (testId: string) => (
+    <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)} data-testid={testId}>
+      {t('clients.list.create')}
+    </Button>
+  );
+
+  let body;
+  if (loadFailed && clients.length === 0) {
+    body = (
+      <div className="pl-card">
+        <EmptyState
+          title={t('clients.list.loadFailedTitle')}
+          description={t('clients.list.loadFailedDescription')}
+          action={<Button onClick={() => void load()} data-testid="clients-retry">{t('common.retry')}</Button>}
+          data-testid="clients-load-failed"
+        />
+      </div>
+    );
+  } else if (!loading && clients.length === 0) {
+    body = (
+      <div className="pl-card">
+        <EmptyState title={t('clients.list.emptyTitle')} description={t('clients.list.emptyDescription')} action={createButton('clients-create-empty')} data-testid="clients-empty" />
+      </div>
+    );
+  } else {
+    body = (
+      <div className="pl-card">
+        <Table<WebClient>
+          className="pl-clients-table"
+          rowKey="id"
+          loading={loading}
+          dataSource={clients}
+          pagination={false}
+          data-testid="clients-list"
+          onRow={(client) => ({ 'data-testid': `client-row-${client.id}` }) as React.HTMLAttributes<HTMLElement>}
+          columns={[
+            {
+              title: t('clients.list.columns.name'),
+              key: 'name',
+              render: (_, client) => (
+                <Space direction="vertical" size={0}>
+                  <Typography.Link onClick={() => navigate(configPath(client.id))} data-testid="client-name">{client.name}</Typography.Link>
+                  <Typography.Text type="secondary" copyable={{ text: client.id }} className="pl-client-id">{client.id}</Typography.Text>
+                </Space>
+              ),
+            },
+            { title: t('clients.list.columns.app'), key: 'app', render: (_, client) => appNames.get(client.appId) ?? client.appId },
+            {
+              title: t('clients.list.columns.status'),
+              key: 'status',
+              render: (_, client) => (
+                <Space direction="vertical" size={0}>
+                  <Tag color={client.status === 'online' ? 'green' : 'default'} data-testid="client-status">{t(`clients.status.${client.status}`)}</Tag>
+                  <Typography.Text type="secondary">
+                    {client.lastActiveAt ? t('clients.list.lastActive', { time: formatDateTime(client.lastActiveAt, i18n.language) }) : t('clients.list.neverActive')}
+                  </Typography.Text>
+                </Space>
+              ),
+            },
+            {
+              title: t('clients.list.columns.enabled'),
+              key: 'enabled',
+              render: (_, client) => (
+                <Switch checked={client.enabled} loading={toggling === client.id} onChange={(checked) => void toggle(client, checked)} aria-label={t('clients.list.columns.enabled')} data-testid="client-enabled" />
+              ),
+            },
+            {
+              title: t('clients.list.columns.actions'),
+              key: 'actions',
+              render: (_, client) => (
+                <Space>
+                  <Button type="link" icon={<SettingOutlined />} onClick={() => navigate(configPath(client.id))} data-testid="client-configure">{t('clients.list.configure')}</Button>
+                  <Popconfirm
+                    title={t('clients.list.deleteTitle')}
+                    description={t('clients.list.deleteDescription', { name: client.name })}
+                    okText={t('common.delete')}
+                    cancelText={t('common.cancel')}
+                    okButtonProps={{ danger: true, 'data-testid': 'client-delete-confirm' }}
+                    onConfirm={() => remove(client)}
+                  >
+                    <Button type="link" danger icon={<DeleteOutlined />} data-testid="client-delete">{t('common.delete')}</Button>
+                  </Popconfirm>
+                </Space>
+              ),
+            },
+          ]}
+        />
+      </div>
+    );
+  }
+
+  return (
+    <div className="pl-clients" data-testid="clients-page">
+      <PageHeader
+        title={<span data-testid="clients-title">{t('clients.list.title')}</span>}
+        subtitle={t('clients.list.subtitle')}
+        extra={
+          <>
+            <Button onClick={() => navigate(PATHS.clientConfig)} data-testid="clients-channels">{t('clients.list.channels')}</Button>
+            <Button icon={<ReloadOutlined />} onClick={() => void load()} data-testid="clients-refresh">{t('common.refresh')}</Button>
+            {createButton('clients-create')}
+          </>
+        }
+      />
+      {body}
+      <CreateClientModal
+        open={creating}
+        apps={apps}
+        onClose={() => setCreating(false)}
+        onCreated={(client) => {
+          setCreating(false);
+          feedback.success(t('clients.list.created', { name: client.name }));
+          navigate(configPath(client.id));
+        }}
+      />
+    </div>
+  );
+}
+
+interface CreateValues {
+  name: string;
+  appId: string;
+}
+
+/** Name and app of a new web client; a refusal shows under the field the server names. */
+export function CreateClientModal({ open, apps, onClose, onCreated }: { open: boolean; apps: AppChoice[]; onClose: () => void; onCreated: (client: WebClient) => void }) {
+  const { t } = useTranslation();
+  const [form] = Form.useForm<CreateValues>();
+  const [saving, setSaving] = useState(false);
+
+  const submit = async () => {
+    const values = await validValues(form);
+    if (!values) return;
+    setSaving(true);
+    try {
+      const result = await clientsEndpoints.create({ name: values.name.trim(), appId: values.appId });
+      if (!result.ok) {
+        if (result.error.kind === 'http') form.setFields([{ name: result.error.field === 'name' ? 'name' : 'appId', errors: [result.error.message] }]);
+        return;
+      }
+      form.resetFields();
+      onCreated(result.data);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Modal
+      open={open}
+      title={t('clients.create.title')}
+      okText={t('clients.create.submit')}
+      cancelText={t('common.cancel')}
+      confirmLoading={saving}
+      onOk={() => void submit()}
+      onCancel={onClose}
+      okButtonProps={{ 'data-testid': 'client-create-submit' }}
+      forceRender
+    >
+      <Form form={form} layout="vertical" onFinish={() => void submit()}>
+        <Form.Item name="name" label={t('clients.fields.name')} rules={[checkRule(checkName, { max: CLIENT_LIMITS.nameMax })]}>
+          <Input maxLength={CLIENT_LIMITS.nameMax} data-testid="client-create-name" />
+        </Form.Item>
+        <Form.Item name="appId" label={t('clients.fields.app')} rules={[{ required: true, message: t('clients.rules.appRequired') }]}>
+          <Select
+            showSearch
+            optionFilterProp="label"
+            placeholder={t('clients.fields.appPlaceholder')}
+            options={apps.map((app) => ({ value: app.id, label: app.name }))}
+            data-testid="client-create-app"
+          />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}
