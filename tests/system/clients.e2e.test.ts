@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import { createClient } from "@parley/sdk";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -5,6 +7,8 @@ import { launchBrowser } from "./browser";
 import { type ParleyProcess, startParley } from "./parley-process";
 
 const ownerKey = "pk_clients_e2e_owner_key_0123456789";
+/** Set PARLEY_SCREENSHOTS to a directory to keep screenshots of the screens. */
+const shots = process.env.PARLEY_SCREENSHOTS;
 
 let parley: ParleyProcess;
 let browser: Browser;
@@ -15,6 +19,7 @@ beforeAll(async () => {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   page = await context.newPage();
   page.setDefaultTimeout(15_000);
+  if (shots) fs.mkdirSync(shots, { recursive: true });
 });
 afterAll(async () => {
   await browser?.close();
@@ -22,6 +27,11 @@ afterAll(async () => {
 });
 
 const byTestId = (id: string) => page.locator(`[data-testid="${id}"]`);
+const snap = async (name: string) => {
+  if (!shots) return;
+  await page.waitForTimeout(400); // let antd's transitions settle
+  await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true });
+};
 const errorsShown = () => page.locator(".ant-form-item-explain-error").allInnerTexts();
 
 describe("web clients in Chromium: list → create → configure → snippet → Chinese", () => {
@@ -38,6 +48,7 @@ describe("web clients in Chromium: list → create → configure → snippet →
     await expect.poll(() => byTestId("clients-title").innerText()).toBe("Clients");
     await expect.poll(() => byTestId("client-row-demo").count()).toBe(1);
     expect(await byTestId("client-row-demo").innerText()).toMatch(/Offline|Online/);
+    await snap("clients-list-en");
   });
 
   it("creates a client bound to an app and lands on its config page", async () => {
@@ -90,6 +101,7 @@ describe("web clients in Chromium: list → create → configure → snippet →
     await byTestId("client-rotate").click();
     await byTestId("client-rotate-confirm").click();
     await expect.poll(async () => (await byTestId("client-secret").innerText()).length).toBeGreaterThan(10);
+    await snap("client-config-en");
   });
 
   it("speaks Chinese after switching the language", async () => {
@@ -99,5 +111,8 @@ describe("web clients in Chromium: list → create → configure → snippet →
     await page.goto(`${parley.url}/console/clients`);
     await expect.poll(() => byTestId("clients-title").innerText()).toBe("客户端");
     await expect.poll(() => byTestId(`client-row-${clientId}`).innerText()).toContain("Shop bubble");
+    await snap("clients-list-zh");
+    await page.goto(`${parley.url}/console/clients/configClient`);
+    await expect.poll(() => byTestId("channel-picker-title").innerText()).toBe("客户端渠道");
   });
 });
