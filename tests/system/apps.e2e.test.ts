@@ -19,7 +19,7 @@ let page: Page;
 beforeAll(async () => {
   fake = await startOpenAiFake();
   [parley, browser] = await Promise.all([
-    startParley({ PARLEY_BOOTSTRAP_API_KEY: ownerKey, OPENAI_API_KEY: "sk-apps-e2e", OPENAI_BASE_URL: fake.url }),
+    startParley({ PARLEY_BOOTSTRAP_API_KEY: ownerKey, OPENAI_API_KEY: "sk-apps-e2e", OPENAI_BASE_URL: fake.url, PARLEY_SEED_DEMO: "false" }),
     launchBrowser(),
   ]);
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });

@@ -31,7 +31,7 @@ export async function bootstrap(deps: Deps): Promise<BootstrapResult> {
       isInstanceOwner: true,
     });
     ownerCreated = true;
-    await seedDemoClient(deps, owner.id);
+    if (deps.config.seedDemo) await seedDemoClient(deps, owner.id);
     const key = deps.config.bootstrapApiKey;
     if (key) {
       const taken = await deps.db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.keyHash, sha256(key))).get();

@@ -85,6 +85,8 @@ export const environmentSchema = z.object({
   PARLEY_EMBEDDINGS_DOCUMENT_PREFIX: optionalString,
   /** Where vectors live: LanceDB under the data directory (default) or process memory. */
   PARLEY_VECTOR_STORE: z.enum(["lancedb", "memory"]).default("lancedb"),
+  /** Whether a first start seeds the demo app and the web client `demo`. */
+  PARLEY_SEED_DEMO: z.enum(["true", "false"]).default("true"),
   /** How long a background job's claim lasts without a heartbeat before another worker may take it. */
   PARLEY_JOB_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   /** Rows past which a vector table gets an ANN index. */
@@ -161,6 +163,8 @@ export interface Config {
     feishuBaseUrl: string;
   };
   jobs: { leaseSeconds: number };
+  /** Seed the demo app and web client `demo` on a first start. */
+  seedDemo: boolean;
 }
 
 /** Thrown when the environment cannot be turned into a configuration. */
@@ -269,6 +273,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     llm: llmConfig(env),
     knowledge: knowledgeConfig(env),
     jobs: { leaseSeconds: env.PARLEY_JOB_LEASE_SECONDS },
+    seedDemo: env.PARLEY_SEED_DEMO === "true",
     plugins: {
       timeoutMs: env.PARLEY_PLUGINS_TIMEOUT_MS,
       maxResponseBytes: env.PARLEY_PLUGINS_MAX_RESPONSE_BYTES,

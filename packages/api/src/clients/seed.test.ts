@@ -35,4 +35,15 @@ describe("demo client seeding", () => {
     expect(text).toContain("event: message-start");
     expect(text).toContain("event: message-end");
   });
+
+  it("seeds nothing when PARLEY_SEED_DEMO is false", async () => {
+    const quiet = await createTestContext({ PARLEY_SEED_DEMO: "false" });
+    try {
+      await bootstrap(quiet.deps);
+      expect(await quiet.deps.db.select().from(webClients)).toEqual([]);
+      expect(await quiet.deps.db.select().from(apps)).toEqual([]);
+    } finally {
+      await quiet.close();
+    }
+  });
 });
