@@ -222,4 +222,29 @@ describe("the widget's accessibility, refusals, offline use and language", () =>
     expect(browserLanguage.errors).toEqual([]);
     await browserLanguage.context.close();
   });
+
+  it("lists the sources of an answer drawn from a bound knowledge base", async () => {
+    const base = await owner("POST", "/api/v1/knowledge-bases", { name: "Parcel help" });
+    const form = new FormData();
+    form.append("file", new File(["# Lost parcels\n\nA lost parcel is refunded in full after ten working days of tracking silence."], "lost-parcels.md"));
+    const uploaded = await fetch(`${parley.url}/api/v1/knowledge-bases/${base.id}/files`, { method: "POST", headers: { authorization: `Bearer ${ownerKey}` }, body: form });
+    const file = ((await uploaded.json()) as { data: { id: string } }).data;
+    await owner("POST", `/api/v1/knowledge-files/${file.id}/confirm`);
+    await expect
+      .poll(async () => ((await owner("GET", `/api/v1/knowledge-bases/${base.id}/files`)) as Array<{ status: string }>)[0]!.status)
+      .toBe("effective");
+    const demo = await owner("GET", "/api/v1/web-clients/demo");
+    await owner("PATCH", `/api/v1/apps/${demo.appId}`, { knowledgeBaseIds: [base.id], retrievalMode: "fulltext", citationEnabled: true });
+
+    const { page, context, errors } = await openHost();
+    await page.getByRole("button", { name: "Open chat" }).click();
+    const input = page.getByRole("dialog").getByRole("textbox");
+    await input.fill("What happens to a lost parcel?");
+    await input.press("Enter");
+    expect(await streamedAnswer(page)).toContain("refunded");
+    const sources = page.getByRole("dialog").getByRole("list", { name: "Sources" });
+    await expect.poll(() => sources.innerText()).toContain("lost-parcels");
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });

@@ -16,6 +16,7 @@ export const en = {
   stopped: '(stopped)',
   questions: 'Suggested questions',
   retry: 'Retry',
+  sources: 'Sources',
 };
 
 /** Chinese strings; a test keeps their keys equal to {@link en}'s. */
@@ -36,6 +37,7 @@ export const zh: typeof en = {
   stopped: '（已停止）',
   questions: '推荐问题',
   retry: '重试',
+  sources: '来源',
 };
 
 /** The strings for a visitor language such as `zh-CN` or `en-US`; English by default. */

@@ -11,6 +11,8 @@ interface LogMessage {
   role: 'user' | 'assistant' | 'error';
   content: string;
   streaming?: boolean;
+  /** Source names of the answer's citations, in citation order, each once. */
+  sources?: string[];
 }
 
 /** Props of {@link Panel}; the chat entry re-renders with new ones on each command. */
@@ -135,6 +137,8 @@ export function Panel({ context, open, language, identity, onClose }: PanelProps
         if (event.type === 'text-delta') {
           answer += event.text;
           update(id, (message) => ({ ...message, content: answer }));
+        } else if (event.type === 'citation') {
+          update(id, (message) => (message.sources?.includes(event.source) ? message : { ...message, sources: [...(message.sources ?? []), event.source] }));
         } else if (event.type === 'error') {
           update(id, (message) => ({ ...message, role: 'error', content: event.message || t.failed }));
           context.emit('error', event);
@@ -253,6 +257,13 @@ export function Panel({ context, open, language, identity, onClose }: PanelProps
           ) : (
             <div key={message.id} class={message.role === 'error' ? 'm e' : 'm'} aria-busy={message.streaming ? 'true' : undefined}>
               {message.role === 'error' ? message.content : renderNodes(formatReply(message.content))}
+              {message.sources && (
+                <ul class="c" aria-label={t.sources}>
+                  {message.sources.map((source) => (
+                    <li key={source}>{source}</li>
+                  ))}
+                </ul>
+              )}
             </div>
           ),
         )}
