@@ -32,8 +32,8 @@ import {
   updateQaPairBody,
   websiteImportBody,
 } from "./import-schemas";
+import { appParam, fileParam, kbParam, localizedFile } from "./routes";
 import { deletedSchema, knowledgeFileSchema } from "./schemas";
-import type { fileView } from "./service/files";
 import { loadKnowledgeBase } from "./service/knowledge-bases";
 import { uploadAppDocument } from "./service/app-uploads";
 import { exportFile } from "./service/export";
@@ -44,17 +44,9 @@ import { type ImportReport, importQa, importWebsite, type UploadInput } from "./
 import { qaTemplate } from "./service/sources/qa";
 import { addTableRow, appendTableImport, deleteTableRow, editTableColumns, getTable, importTable, listTableRows, updateTableRow } from "./service/tables";
 
-const kbParam = idParam("knowledgeBaseId", "kb_01jd7w3k5q9x2m4n6p8r");
-const fileParam = idParam("fileId", "kf_01jd7w3k5q9x2m4n6p8r");
-const appParam = idParam("appId", "app_01jd7w3k5q9x2m4n6p8r");
 const pairParams = fileParam.extend(idParam("pairId", "kc_01jd7w3k5q9x2m4n6p8r").shape);
 const mediaParam = idParam("mediaId", "mm_01jd7w3k5q9x2m4n6p8r");
 const rowParams = fileParam.extend(idParam("rowId", "kc_01jd7w3k5q9x2m4n6p8r").shape);
-
-/** A file view with its failure reason in the request's language. */
-export function localizedFile(language: Language, file: ReturnType<typeof fileView>) {
-  return { ...file, failureReason: file.failureReason ? translate(language, file.failureReason) : null };
-}
 
 /** An import report with its messages in the request's language. */
 export function localizedReport(language: Language, report: ImportReport) {

@@ -35,10 +35,11 @@ import {
 import { testRetrieval } from "./service/retrieval";
 import { addSegment, deleteSegment, listSegments, updateSegment } from "./service/segments";
 
-const kbParam = idParam("knowledgeBaseId", "kb_01jd7w3k5q9x2m4n6p8r");
-const fileParam = idParam("fileId", "kf_01jd7w3k5q9x2m4n6p8r");
+/** Path parameters shared by the knowledge routes and the import routes. */
+export const kbParam = idParam("knowledgeBaseId", "kb_01jd7w3k5q9x2m4n6p8r");
+export const fileParam = idParam("fileId", "kf_01jd7w3k5q9x2m4n6p8r");
+export const appParam = idParam("appId", "app_01jd7w3k5q9x2m4n6p8r");
 const segmentParam = idParam("segmentId", "kc_01jd7w3k5q9x2m4n6p8r");
-const appParam = idParam("appId", "app_01jd7w3k5q9x2m4n6p8r");
 
 /**
  * Paths whose bodies are uploads and may exceed the general body limit: document upload, Q&A and
@@ -50,7 +51,8 @@ export const KNOWLEDGE_UPLOAD_PATH =
 /** Largest upload body those paths accept: 15 MB (media, create-app) plus multipart framing; each route checks its own file limit. */
 export const KNOWLEDGE_UPLOAD_MAX_BYTES = 15 * 1024 * 1024 + 64 * 1024;
 
-function localized(language: Language, file: ReturnType<typeof fileView>) {
+/** A file view with its failure reason in the request's language. */
+export function localizedFile(language: Language, file: ReturnType<typeof fileView>) {
   return { ...file, failureReason: file.failureReason ? translate(language, file.failureReason) : null };
 }
 
@@ -137,7 +139,7 @@ export function registerKnowledgeRoutes(app: OpenAPIHono<AppEnv>) {
       request: { params: kbParam },
       data: z.array(knowledgeFileSchema),
     }),
-    async (c) => ok(c, (await listFiles(c.var.deps, c.var.auth, c.req.valid("param").knowledgeBaseId)).map((file) => localized(c.var.language, file))),
+    async (c) => ok(c, (await listFiles(c.var.deps, c.var.auth, c.req.valid("param").knowledgeBaseId)).map((file) => localizedFile(c.var.language, file))),
   );
   app.openapi(
     defineRoute({
@@ -160,7 +162,7 @@ export function registerKnowledgeRoutes(app: OpenAPIHono<AppEnv>) {
         ...(file.type ? { mimeType: file.type } : {}),
         ...(name ? { name } : {}),
       });
-      return ok(c, localized(c.var.language, uploaded), 201);
+      return ok(c, localizedFile(c.var.language, uploaded), 201);
     },
   );
   app.openapi(
@@ -185,7 +187,7 @@ export function registerKnowledgeRoutes(app: OpenAPIHono<AppEnv>) {
       data: knowledgeFileSchema,
       extraErrors: { 409: "The file is not pending" },
     }),
-    async (c) => ok(c, localized(c.var.language, await confirmFile(c.var.deps, c.var.auth, c.req.valid("param").fileId))),
+    async (c) => ok(c, localizedFile(c.var.language, await confirmFile(c.var.deps, c.var.auth, c.req.valid("param").fileId))),
   );
   app.openapi(
     defineRoute({
@@ -196,7 +198,7 @@ export function registerKnowledgeRoutes(app: OpenAPIHono<AppEnv>) {
       request: { params: fileParam, body: jsonBody(renameFileBody) },
       data: knowledgeFileSchema,
     }),
-    async (c) => ok(c, localized(c.var.language, await renameFile(c.var.deps, c.var.auth, c.req.valid("param").fileId, c.req.valid("json").name))),
+    async (c) => ok(c, localizedFile(c.var.language, await renameFile(c.var.deps, c.var.auth, c.req.valid("param").fileId, c.req.valid("json").name))),
   );
   app.openapi(
     defineRoute({
