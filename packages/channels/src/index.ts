@@ -1,1 +1,4 @@
-export { platforms, type AdapterContext, type Capabilities, type ChannelAdapter, type NormalizedMessage, type Platform } from "./types";
+export * from "./types";
+export { createTokenCache, measure, memoryIO, memoryKeyValueStore, readInbound, splitText, TOKEN_REFRESH_MARGIN_SECONDS } from "./runtime";
+export { safeEqual } from "./crypto";
+export { adapters, catalogue, adapterFor } from "./registry";

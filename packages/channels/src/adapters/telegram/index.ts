@@ -1,0 +1,4 @@
+import type { ChannelAdapter } from "../../types";
+
+/** Not built yet. */
+export const adapter: ChannelAdapter | undefined = undefined;
