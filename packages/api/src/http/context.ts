@@ -7,6 +7,7 @@ import type { PluginRuntime } from "../plugins/runtime-types";
 import type { MailSender, OidcClient, SmsSender, WechatOAuthClient } from "../platform/ports";
 import type { Language } from "./messages";
 import type { Throttle } from "./throttle";
+import type { RealtimeHub } from "../realtime/hub";
 
 /** Everything the app needs from outside, injected into {@link createApp}. */
 export interface Deps {
@@ -24,6 +25,8 @@ export interface Deps {
   plugins: PluginRuntime;
   /** Embedders and vector tables of knowledge bases. */
   knowledge: KnowledgeRuntime;
+  /** Real-time fan-out to consoles and web visitors (socket.io in the server). */
+  realtime: RealtimeHub;
   /** Current time; tests may pass a fixed clock. */
   now: () => Date;
 }

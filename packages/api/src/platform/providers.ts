@@ -11,6 +11,7 @@ import { createPluginRuntime } from "../plugins/service/runtime";
 import type { PluginRuntime } from "../plugins/runtime-types";
 import type { MailSender, OidcClient, SmsSender, WechatOAuthClient } from "./ports";
 import { createAliyunSmsSender } from "./sms/aliyun";
+import { createRealtimeHub, type RealtimeHub } from "../realtime/hub";
 
 /** Picks each provider from the configuration: the real one when configured, else the embedded default. */
 export function createProviders(config: Config, db: Db, logger: Logger): {
@@ -21,6 +22,7 @@ export function createProviders(config: Config, db: Db, logger: Logger): {
   models: ModelCatalog;
   plugins: PluginRuntime;
   knowledge: KnowledgeRuntime;
+  realtime: RealtimeHub;
 } {
   const outbox = createOutbox(db, logger);
   return {
@@ -38,5 +40,6 @@ export function createProviders(config: Config, db: Db, logger: Logger): {
     models: createModelCatalog({ llm: config.llm, db, logger }),
     plugins: createPluginRuntime({ db, config, logger, now: () => new Date() }),
     knowledge: createKnowledgeRuntime(config, logger),
+    realtime: createRealtimeHub((error) => logger.error("realtime listener failed", { error: String(error) })),
   };
 }
