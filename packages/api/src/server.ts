@@ -11,6 +11,7 @@ import { createMemoryThrottle } from "./http/throttle";
 import { createLogger } from "./logger";
 import { createProviders } from "./platform/providers";
 import { createKnowledgeWorker } from "./knowledge/worker";
+import { attachRealtime } from "./realtime/socket";
 
 /** The console build next to this package in the monorepo, if it was built. */
 function defaultConsoleDir(): string | undefined {
@@ -55,6 +56,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     server.keepAliveTimeout = 65_000;
     server.headersTimeout = 66_000;
   }
+  const realtime = attachRealtime(server, deps);
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
   const url = `http://localhost:${port}`;
@@ -71,6 +73,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
     port,
     deps,
     close: async () => {
+      // Sockets first: open WebSockets would keep the HTTP server from closing.
+      await realtime.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await worker.stop();
       await deps.knowledge.close();

@@ -9,6 +9,7 @@ import type { Deps } from "../http/context";
 import { createMemoryThrottle } from "../http/throttle";
 import { createLogger } from "../logger";
 import { createProviders } from "../platform/providers";
+import { attachRealtime, type RealtimeServer } from "../realtime/socket";
 
 /** Which driver the API tests run on: set by the vitest project (both run in CI). */
 export function testDriver(): "better-sqlite3" | "libsql" {
@@ -23,7 +24,7 @@ export interface TestContext {
   dataDir: string;
   /** Calls the app in-process, like a client would over HTTP. */
   request(path: string, init?: RequestInit & { json?: unknown; token?: string; form?: Record<string, string> }): Promise<Response>;
-  /** Starts listening on 127.0.0.1 (on `port`, or a free one); resolves to the base URL. */
+  /** Starts listening on 127.0.0.1 (on `port`, or a free one) with the socket.io namespaces; resolves to the base URL. */
   listen(port?: number): Promise<string>;
   close(): Promise<void>;
 }
@@ -55,6 +56,7 @@ export async function createTestContext(env: Record<string, string> = {}, overri
   };
   const app = createApp(deps);
   let server: ReturnType<typeof serve> | undefined;
+  let realtime: RealtimeServer | undefined;
   return {
     app,
     deps,
@@ -78,10 +80,12 @@ export async function createTestContext(env: Record<string, string> = {}, overri
       server = await new Promise<ReturnType<typeof serve>>((resolve) => {
         const instance = serve({ fetch: app.fetch, port, hostname: "127.0.0.1" }, () => resolve(instance));
       });
+      realtime = attachRealtime(server, deps);
       const address = server.address();
       return `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
     },
     async close() {
+      await realtime?.close();
       if (server) {
         const closing = new Promise<void>((resolve) => server!.close(() => resolve()));
         // Keep-alive sockets from fetch would otherwise hold the server open.

@@ -1,0 +1,68 @@
+import { z } from "zod";
+import type { RealtimeHub } from "./hub";
+
+/**
+ * The real-time contract of the two socket.io namespaces (see {@link attachRealtime}):
+ * `/console` (signed-in consoles of one space) and `/visitor` (one web visitor's session).
+ * Services publish through {@link RealtimeHub}; the helpers below type the event names and data.
+ */
+
+/** Who wrote a message of a customer session. */
+export const sessionMessageRoles = ["user", "assistant", "operator"] as const;
+/** Read state of a customer session in the inbox. */
+export const readStatuses = ["UNREAD", "HAVE_READ"] as const;
+/** Who answers a customer session: the AI, an operator, or the AI in a group. */
+export const serviceModes = ["FULL_AUTO_MODE", "MANUAL_MODE", "GROUP_MODE"] as const;
+
+/** A message as the console's inbox shows it. */
+export const realtimeMessageSchema = z.object({
+  id: z.string(),
+  role: z.enum(sessionMessageRoles),
+  content: z.string(),
+  /** ISO timestamp. */
+  createdAt: z.string(),
+  /** The operator's (or, in a group, the sender's) name. */
+  senderName: z.string().optional(),
+});
+export type RealtimeMessage = z.infer<typeof realtimeMessageSchema>;
+
+/** Events of the `/console` namespace, sent to every console of the session's space. */
+export const consoleEventSchemas = {
+  /** A message was added to a session (visitor, AI or operator). */
+  "session.message": z.object({ sessionId: z.string(), message: realtimeMessageSchema }),
+  /** A session's summary changed (last message, tags, customer…); `session` is the inbox's session object. */
+  "session.updated": z.object({ session: z.record(z.string(), z.unknown()).and(z.object({ id: z.string() })) }),
+  /** A session was read or marked unread. */
+  "session.read": z.object({ sessionId: z.string(), readStatus: z.enum(readStatuses) }),
+  /** A session's service mode changed. */
+  "session.mode": z.object({ sessionId: z.string(), serviceMode: z.enum(serviceModes) }),
+} as const;
+
+/** Events of the `/visitor` namespace, sent to one web visitor's session. */
+export const visitorEventSchemas = {
+  /** A message for the visitor outside an answer stream: an operator's reply (or an AI one). */
+  message: z.object({
+    id: z.string(),
+    role: z.enum(["operator", "assistant"]),
+    content: z.string(),
+    createdAt: z.string(),
+    senderName: z.string().optional(),
+  }),
+  /** The session's service mode changed (e.g. an operator took over). */
+  mode: z.object({ serviceMode: z.enum(serviceModes) }),
+} as const;
+
+/** Event name → data of the `/console` namespace. */
+export type ConsoleEvents = { [K in keyof typeof consoleEventSchemas]: z.infer<(typeof consoleEventSchemas)[K]> };
+/** Event name → data of the `/visitor` namespace. */
+export type VisitorEvents = { [K in keyof typeof visitorEventSchemas]: z.infer<(typeof visitorEventSchemas)[K]> };
+
+/** Publishes a typed event to every console of a space. */
+export function publishToSpace<K extends keyof ConsoleEvents>(hub: RealtimeHub, spaceId: string, event: K, data: ConsoleEvents[K]): void {
+  hub.toSpace(spaceId, event, data);
+}
+
+/** Publishes a typed event to one web visitor's session. */
+export function publishToVisitor<K extends keyof VisitorEvents>(hub: RealtimeHub, clientId: string, sessionId: string, event: K, data: VisitorEvents[K]): void {
+  hub.toVisitor(clientId, sessionId, event, data);
+}
