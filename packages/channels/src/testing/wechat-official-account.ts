@@ -1,4 +1,126 @@
-import type { PlatformFake } from "./fake";
+import { randomBytes } from "node:crypto";
+import { callbackSignature, encryptMessage } from "../adapters/wechat-shared/crypto";
+import { buildXml } from "../adapters/wechat-shared/xml";
+import { fakeId, json, serveFetch, type FakeDelivery, type FakeSentMessage, type PlatformFake } from "./fake";
+import { FailureQueue, failureAnswer, invalidCredential, jsonBody, nonceNow, record, timestampNow, TokenDesk } from "./wechat-shared";
 
-/** Not built yet. */
-export const startFake: (() => Promise<PlatformFake>) | undefined = undefined;
+/** Options of the Official Account fake. */
+export interface OfficialAccountFakeOptions {
+  /** The account's message encryption mode (safe unless given). */
+  mode?: "plaintext" | "compatible" | "safe";
+}
+
+const replyWindowMs = 48 * 3600 * 1000;
+const replyQuota = 5;
+
+/** 43 random letters and digits, as the platform generates an EncodingAESKey. */
+export function randomEncodingAesKey(): string {
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+  return [...randomBytes(43)].map((byte) => alphabet[byte % alphabet.length]).join("");
+}
+
+/**
+ * A local WeChat Official Account platform: signs (and in compatible/safe mode encrypts) message
+ * pushes like WeChat, and serves `/cgi-bin/token` and `/cgi-bin/message/custom/send` with the
+ * customer-service window (45015 outside 48 h of the person's last message, 45047 past 5 replies).
+ */
+export async function startOfficialAccountFake(options: OfficialAccountFakeOptions = {}): Promise<PlatformFake> {
+  const mode = options.mode ?? "safe";
+  const config = {
+    appId: `wx${randomBytes(8).toString("hex")}`,
+    appSecret: randomBytes(16).toString("hex"),
+    token: `tok${randomBytes(8).toString("hex")}`,
+    encodingAesKey: randomEncodingAesKey(),
+    mode,
+  };
+  const account = "gh_0fa7e51dbe3c";
+  const tokens = new TokenDesk();
+  const failures = new FailureQueue();
+  const sent: FakeSentMessage[] = [];
+  /** Per openid: when the person last wrote and how many replies went out since. */
+  const windows = new Map<string, { since: number; replies: number }>();
+
+  async function handle(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    if (request.method === "GET" && url.pathname === "/cgi-bin/token") {
+      if (url.searchParams.get("grant_type") !== "client_credential") return json({ errcode: 40002, errmsg: "invalid grant_type" });
+      if (url.searchParams.get("appid") !== config.appId) return json({ errcode: 40013, errmsg: "invalid appid" });
+      if (url.searchParams.get("secret") !== config.appSecret) return json({ errcode: 40125, errmsg: "invalid appsecret" });
+      return json(tokens.issue());
+    }
+    if (request.method === "POST" && url.pathname === "/cgi-bin/message/custom/send") {
+      const failure = failures.take();
+      if (failure) return failureAnswer(failure, tokens, { errcode: 40003, errmsg: "invalid openid" });
+      const body = await jsonBody(request);
+      const touser = typeof body?.touser === "string" ? body.touser : "";
+      const text = body?.text as { content?: unknown } | undefined;
+      const content = typeof text?.content === "string" ? text.content : "";
+      if (!tokens.valid(url.searchParams.get("access_token"))) {
+        record(sent, touser, content, false);
+        return json(invalidCredential);
+      }
+      if (!body) return json({ errcode: 47001, errmsg: "data format error" });
+      if (body.msgtype !== "text") return json({ errcode: 40008, errmsg: "invalid message type" });
+      if (!content) return json({ errcode: 44003, errmsg: "empty news data" });
+      const window = windows.get(touser);
+      if (!window || Date.now() - window.since > replyWindowMs) return json({ errcode: 45015, errmsg: "response out of time limit or subscription is canceled" });
+      if (window.replies >= replyQuota) return json({ errcode: 45047, errmsg: "out of response count limit" });
+      window.replies += 1;
+      record(sent, touser, content, true);
+      return json({ errcode: 0, errmsg: "ok" });
+    }
+    return json({ errcode: 404, errmsg: "not found" }, 404);
+  }
+
+  const server = await serveFetch(handle);
+
+  function push(webhookUrl: string, message: FakeDelivery, signWith: string, timestamp: string): Request {
+    const openid = message.senderId ?? "oPerson4fK2Qm7Yd0ZxLq1Wn9Abc";
+    windows.set(openid, { since: Date.now(), replies: 0 });
+    const plain = {
+      ToUserName: account,
+      FromUserName: openid,
+      CreateTime: Number(timestamp),
+      MsgType: "text",
+      Content: message.text,
+      MsgId: message.id ?? fakeId("6054"),
+    };
+    const nonce = nonceNow();
+    const query = new URLSearchParams({ signature: callbackSignature(signWith, timestamp, nonce), timestamp, nonce, openid });
+    let body: string;
+    if (mode === "plaintext") {
+      body = buildXml(plain);
+    } else {
+      const encrypted = encryptMessage(buildXml(plain), config.encodingAesKey, config.appId);
+      query.set("encrypt_type", "aes");
+      query.set("msg_signature", callbackSignature(signWith, timestamp, nonce, encrypted));
+      body = mode === "compatible" ? buildXml({ ...plain, Encrypt: encrypted }) : buildXml({ ToUserName: account, Encrypt: encrypted });
+    }
+    return new Request(`${webhookUrl}?${query}`, { method: "POST", headers: { "content-type": "text/xml" }, body });
+  }
+
+  return {
+    kind: "wechat-official-account",
+    apiBase: server.url,
+    config,
+    delivery: async (webhookUrl, message) => push(webhookUrl, message, config.token, timestampNow()),
+    forged: async (webhookUrl, message) => push(webhookUrl, message, `${config.token}x`, timestampNow()),
+    stale: async (webhookUrl, message) => push(webhookUrl, message, config.token, timestampNow(-3600)),
+    async handshake(webhookUrl) {
+      const timestamp = timestampNow();
+      const nonce = nonceNow();
+      const echostr = String(randomBytes(8).readBigUInt64BE(0));
+      const query = new URLSearchParams({ signature: callbackSignature(config.token, timestamp, nonce), echostr, timestamp, nonce });
+      return { request: new Request(`${webhookUrl}?${query}`, { method: "GET" }), expectedBody: echostr };
+    },
+    sent,
+    get tokensIssued() {
+      return tokens.issued;
+    },
+    failNext: (failure, count) => failures.add(failure, count),
+    close: () => server.close(),
+  };
+}
+
+/** The Official Account fake in safe mode (what the contract suite runs against). */
+export const startFake: () => Promise<PlatformFake> = () => startOfficialAccountFake();

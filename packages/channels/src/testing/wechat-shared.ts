@@ -1,0 +1,96 @@
+import { randomBytes } from "node:crypto";
+import { json, type FakeFailure, type FakeSentMessage } from "./fake";
+
+/**
+ * Pieces the WeChat Official Account, WeCom and WeChat Customer Service fakes share: access tokens
+ * as the platforms issue and revoke them, the platforms' error answers, and the failure queue.
+ */
+
+/** The `{errcode, errmsg}` a WeChat/WeCom API answers a refusal with (HTTP 200). */
+export interface WechatError {
+  errcode: number;
+  errmsg: string;
+}
+
+/** Access tokens a fake has issued; `expireAll` makes every one of them stale, as a platform-side expiry does. */
+export class TokenDesk {
+  private readonly live = new Set<string>();
+  issued = 0;
+
+  /** A new token, as `{access_token, expires_in}`. */
+  issue(): { access_token: string; expires_in: number } {
+    this.issued += 1;
+    const token = randomBytes(24).toString("base64url");
+    this.live.add(token);
+    return { access_token: token, expires_in: 7200 };
+  }
+
+  /** True when `token` was issued and has not expired. */
+  valid(token: string | null): boolean {
+    return token !== null && this.live.has(token);
+  }
+
+  expireAll(): void {
+    this.live.clear();
+  }
+}
+
+/** The failures queued by `failNext`, taken one per API call. */
+export class FailureQueue {
+  private readonly queue: FakeFailure[] = [];
+
+  add(failure: FakeFailure, count = 1): void {
+    for (let index = 0; index < count; index += 1) this.queue.push(failure);
+  }
+
+  take(): FakeFailure | undefined {
+    return this.queue.shift();
+  }
+}
+
+/** 40001, as both platforms answer a token they did not issue or that expired. */
+export const invalidCredential: WechatError = { errcode: 40001, errmsg: "invalid credential, access_token is invalid or not latest" };
+
+/**
+ * The platform's answer to a queued failure: 45009 (API quota) for rate limits, -1 (system busy)
+ * for server errors, 42001 (access_token expired, which also revokes every issued token) and
+ * `rejected` (an invalid recipient) for refusals. All come with HTTP 200, as WeChat sends them.
+ */
+export function failureAnswer(failure: FakeFailure, tokens: TokenDesk, rejected: WechatError): Response {
+  switch (failure) {
+    case "rate-limited":
+      return json({ errcode: 45009, errmsg: "reach max api daily quota limit" });
+    case "server-error":
+      return json({ errcode: -1, errmsg: "system error" });
+    case "token-expired":
+      tokens.expireAll();
+      return json({ errcode: 42001, errmsg: "access_token expired" });
+    case "rejected":
+      return json(rejected);
+  }
+}
+
+/** The JSON body of a request, or undefined when it is not a JSON object. */
+export async function jsonBody(request: Request): Promise<Record<string, unknown> | undefined> {
+  try {
+    const body: unknown = await request.json();
+    return typeof body === "object" && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Records a send the fake received. */
+export function record(sent: FakeSentMessage[], to: string, text: string, authorized: boolean): void {
+  sent.push({ to, text, authorized, at: Date.now() });
+}
+
+/** A WeChat-style timestamp (seconds) for a delivery, `offsetSeconds` from now. */
+export function timestampNow(offsetSeconds = 0): string {
+  return String(Math.floor(Date.now() / 1000) + offsetSeconds);
+}
+
+/** A random WeChat-style nonce (digits). */
+export function nonceNow(): string {
+  return String(randomBytes(4).readUInt32BE(0));
+}
