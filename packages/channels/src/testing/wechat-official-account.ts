@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { callbackSignature, encryptMessage } from "../adapters/wechat-shared/crypto";
 import { buildXml } from "../adapters/wechat-shared/xml";
 import { fakeId, json, serveFetch, type FakeDelivery, type FakeSentMessage, type PlatformFake } from "./fake";
-import { FailureQueue, failureAnswer, invalidCredential, jsonBody, nonceNow, record, timestampNow, TokenDesk } from "./wechat-shared";
+import { FailureQueue, failureAnswer, invalidCredential, jsonBody, nonceNow, randomEncodingAesKey, record, timestampNow, TokenDesk } from "./wechat-shared";
 
 /** Options of the Official Account fake. */
 export interface OfficialAccountFakeOptions {
@@ -12,12 +12,6 @@ export interface OfficialAccountFakeOptions {
 
 const replyWindowMs = 48 * 3600 * 1000;
 const replyQuota = 5;
-
-/** 43 random letters and digits, as the platform generates an EncodingAESKey. */
-export function randomEncodingAesKey(): string {
-  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-  return [...randomBytes(43)].map((byte) => alphabet[byte % alphabet.length]).join("");
-}
 
 /**
  * A local WeChat Official Account platform: signs (and in compatible/safe mode encrypts) message

@@ -1,4 +1,6 @@
 import { randomBytes } from "node:crypto";
+import { callbackSignature, encryptMessage } from "../adapters/wechat-shared/crypto";
+import { buildXml } from "../adapters/wechat-shared/xml";
 import { json, type FakeFailure, type FakeSentMessage } from "./fake";
 
 /**
@@ -93,4 +95,51 @@ export function timestampNow(offsetSeconds = 0): string {
 /** A random WeChat-style nonce (digits). */
 export function nonceNow(): string {
   return String(randomBytes(4).readUInt32BE(0));
+}
+
+/** What a WeCom-style fake signs and encrypts with. */
+export interface WecomSecrets {
+  corpId: string;
+  token: string;
+  encodingAesKey: string;
+}
+
+/**
+ * A WeCom callback POST as the platform sends it: `inner` encrypted for the CorpID inside
+ * `<xml><ToUserName/><Encrypt/>…</xml>`, `msg_signature` over token, timestamp, nonce and ciphertext.
+ * `signingToken` differs from the configured token to forge one.
+ */
+export function wecomCallback(webhookUrl: string, inner: string, secrets: WecomSecrets, options: { signingToken?: string; timestamp?: string; outer?: Record<string, string | number> } = {}): Request {
+  const timestamp = options.timestamp ?? timestampNow();
+  const nonce = nonceNow();
+  const encrypted = encryptMessage(inner, secrets.encodingAesKey, secrets.corpId);
+  const query = new URLSearchParams({ msg_signature: callbackSignature(options.signingToken ?? secrets.token, timestamp, nonce, encrypted), timestamp, nonce });
+  const body = buildXml({ ToUserName: secrets.corpId, Encrypt: encrypted, ...options.outer });
+  return new Request(`${webhookUrl}?${query}`, { method: "POST", headers: { "content-type": "text/xml" }, body });
+}
+
+/** WeCom's URL check: a GET whose `echostr` is encrypted; Parley must answer the plaintext. */
+export function wecomHandshake(webhookUrl: string, secrets: WecomSecrets): { request: Request; expectedBody: string } {
+  const timestamp = timestampNow();
+  const nonce = nonceNow();
+  const plaintext = String(randomBytes(8).readBigUInt64BE(0));
+  const echostr = encryptMessage(plaintext, secrets.encodingAesKey, secrets.corpId);
+  const query = new URLSearchParams({ msg_signature: callbackSignature(secrets.token, timestamp, nonce, echostr), timestamp, nonce, echostr });
+  return { request: new Request(`${webhookUrl}?${query}`, { method: "GET" }), expectedBody: plaintext };
+}
+
+/** 43 random letters and digits, as the platforms generate an EncodingAESKey. */
+export function randomEncodingAesKey(): string {
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+  return [...randomBytes(43)].map((byte) => alphabet[byte % alphabet.length]).join("");
+}
+
+/**
+ * WeCom's `/cgi-bin/gettoken?corpid=…&corpsecret=…`: 40013 for an unknown corp, 40001 for a
+ * wrong secret, otherwise `{errcode: 0, access_token, expires_in}`.
+ */
+export function wecomGettoken(url: URL, corpId: string, secret: string, tokens: TokenDesk): Response {
+  if (url.searchParams.get("corpid") !== corpId) return json({ errcode: 40013, errmsg: "invalid corpid" });
+  if (url.searchParams.get("corpsecret") !== secret) return json({ errcode: 40001, errmsg: "invalid credential" });
+  return json({ errcode: 0, errmsg: "ok", ...tokens.issue() });
 }

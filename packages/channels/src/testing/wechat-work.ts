@@ -1,4 +1,95 @@
-import type { PlatformFake } from "./fake";
+import { randomBytes } from "node:crypto";
+import { buildXml } from "../adapters/wechat-shared/xml";
+import { fakeId, json, serveFetch, type FakeDelivery, type FakeSentMessage, type PlatformFake } from "./fake";
+import {
+  FailureQueue,
+  failureAnswer,
+  jsonBody,
+  randomEncodingAesKey,
+  record,
+  timestampNow,
+  TokenDesk,
+  wecomCallback,
+  wecomGettoken,
+  wecomHandshake,
+} from "./wechat-shared";
 
-/** Not built yet. */
-export const startFake: (() => Promise<PlatformFake>) | undefined = undefined;
+const defaultMember = "ZhangSan";
+
+/**
+ * A local WeCom platform for one self-built app: encrypted callbacks signed like WeCom's, the
+ * encrypted-echostr URL check, `/cgi-bin/gettoken` and `/cgi-bin/message/send` (members who wrote
+ * to the app are reachable; anyone else is answered 81013 with `invaliduser`).
+ */
+export const startFake: () => Promise<PlatformFake> = async () => {
+  const config = {
+    corpId: `ww${randomBytes(8).toString("hex")}`,
+    agentId: "1000002",
+    secret: randomBytes(32).toString("base64url").slice(0, 43),
+    token: `tok${randomBytes(8).toString("hex")}`,
+    encodingAesKey: randomEncodingAesKey(),
+  };
+  const tokens = new TokenDesk();
+  const failures = new FailureQueue();
+  const sent: FakeSentMessage[] = [];
+  const members = new Set<string>([defaultMember]);
+
+  async function handle(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    if (request.method === "GET" && url.pathname === "/cgi-bin/gettoken") return wecomGettoken(url, config.corpId, config.secret, tokens);
+    if (request.method === "POST" && url.pathname === "/cgi-bin/message/send") {
+      const failure = failures.take();
+      if (failure) return failureAnswer(failure, tokens, { errcode: 81013, errmsg: "user & party & tag all invalid" });
+      const body = await jsonBody(request);
+      const touser = typeof body?.touser === "string" ? body.touser : "";
+      const text = body?.text as { content?: unknown } | undefined;
+      const content = typeof text?.content === "string" ? text.content : "";
+      if (!tokens.valid(url.searchParams.get("access_token"))) {
+        record(sent, touser, content, false);
+        return json({ errcode: 40014, errmsg: "invalid access_token" });
+      }
+      if (!body) return json({ errcode: 47001, errmsg: "data format error" });
+      if (String(body.agentid) !== config.agentId) return json({ errcode: 40056, errmsg: "invalid agentid" });
+      if (body.msgtype !== "text") return json({ errcode: 40008, errmsg: "invalid message type" });
+      if (!content) return json({ errcode: 41016, errmsg: "missing content" });
+      if (!members.has(touser)) return json({ errcode: 81013, errmsg: "user & party & tag all invalid", invaliduser: touser });
+      record(sent, touser, content, true);
+      return json({ errcode: 0, errmsg: "ok", invaliduser: "", msgid: randomBytes(12).toString("base64url") });
+    }
+    return json({ errcode: 404, errmsg: "not found" }, 404);
+  }
+
+  const server = await serveFetch(handle);
+
+  function callback(webhookUrl: string, message: FakeDelivery, options: { signingToken?: string; timestamp?: string } = {}): Request {
+    const userid = message.senderId ?? defaultMember;
+    members.add(userid);
+    const timestamp = options.timestamp ?? timestampNow();
+    const inner = buildXml({
+      ToUserName: config.corpId,
+      FromUserName: userid,
+      CreateTime: Number(timestamp),
+      MsgType: "text",
+      Content: message.text,
+      MsgId: message.id ?? fakeId("4561"),
+      AgentID: Number(config.agentId),
+    });
+    return wecomCallback(webhookUrl, inner, config, { ...options, timestamp, outer: { AgentID: config.agentId } });
+  }
+
+  return {
+    kind: "wechat-work",
+    apiBase: server.url,
+    config,
+    delivery: async (webhookUrl, message) => callback(webhookUrl, message),
+    forged: async (webhookUrl, message) => callback(webhookUrl, message, { signingToken: `${config.token}x` }),
+    stale: async (webhookUrl, message) => callback(webhookUrl, message, { timestamp: timestampNow(-3600) }),
+    handshake: async (webhookUrl) => wecomHandshake(webhookUrl, config),
+    sent,
+    get tokensIssued() {
+      return tokens.issued;
+    },
+    failNext: (failure, count) => failures.add(failure, count),
+    close: () => server.close(),
+  };
+};
