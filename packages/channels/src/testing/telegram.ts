@@ -5,6 +5,8 @@ import { fakeId, json, serveFetch } from "./fake";
 export interface TelegramFake extends PlatformFake {
   /** The last `setWebhook` call's parameters (undefined before any). */
   readonly webhook: { url: string; secret_token?: string; allowed_updates?: string[] } | undefined;
+  /** Makes group `from` a supergroup `to`: sends to `from` then fail with Telegram's migrate_to_chat_id. */
+  migrateChat(from: string, to: string): void;
 }
 
 /**
@@ -21,6 +23,7 @@ export async function startTelegramFake(): Promise<TelegramFake> {
   let nextUpdateId = 500_000_000;
   let nextMessageId = 1;
   let webhook: TelegramFake["webhook"];
+  const migrated = new Map<string, string>();
 
   const error = (status: number, description: string, parameters?: Record<string, unknown>) =>
     json({ ok: false, error_code: status, description, ...(parameters ? { parameters } : {}) }, status);
@@ -51,6 +54,8 @@ export async function startTelegramFake(): Promise<TelegramFake> {
     if (failure === "server-error") return error(500, "Internal Server Error");
     if (failure === "token-expired") return error(401, "Unauthorized");
     if (failure === "rejected") return error(400, "Bad Request: chat not found");
+    const movedTo = migrated.get(String(body.chat_id));
+    if (movedTo) return error(400, "Bad Request: group chat was upgraded to a supergroup chat", { migrate_to_chat_id: Number(movedTo) });
     if (typeof body.text !== "string" || !body.text.trim()) return error(400, "Bad Request: message text is empty");
     if ([...body.text].length > 4096) return error(400, "Bad Request: message is too long");
     sent.push({ to: String(body.chat_id), text: body.text, authorized: true, at: Date.now() });
@@ -97,6 +102,9 @@ export async function startTelegramFake(): Promise<TelegramFake> {
     config: { botToken, secretToken },
     get webhook() {
       return webhook;
+    },
+    migrateChat(from, to) {
+      migrated.set(from, to);
     },
     async delivery(webhookUrl, message) {
       return deliver(webhookUrl, message, secretToken);

@@ -156,6 +156,17 @@ describe("telegram against the fake Bot API", () => {
     }
   });
 
+  it("follows a group that became a supergroup (migrate_to_chat_id)", async () => {
+    const fake = await startTelegramFake();
+    try {
+      fake.migrateChat("-4001", "-1004001");
+      await adapter.send({ chatId: "-4001", messageId: 5, isGroup: true }, "answer", fake.config, memoryIO(fake.apiBase));
+      expect(fake.sent).toEqual([expect.objectContaining({ to: "-1004001", text: "answer", authorized: true })]);
+    } finally {
+      await fake.close();
+    }
+  });
+
   it("treats an unreachable API as retryable", async () => {
     await expect(adapter.send({ chatId: "42" }, "hi", config, memoryIO("http://127.0.0.1:9"))).rejects.toMatchObject({ retryable: true });
   });

@@ -1,7 +1,7 @@
 import { safeEqual } from "../../crypto";
 import { ChannelError, type ChannelAdapter, type ChannelConfig } from "../../types";
 import { isObject, numberAt, parseJson } from "../global-shared/http";
-import { callBotApi } from "./client";
+import { callBotApi, TelegramApiError } from "./client";
 import { parseUpdate } from "./parse";
 import { webhookSecret } from "./secret";
 
@@ -88,7 +88,13 @@ export const adapter: ChannelAdapter = {
     if (to.isGroup === true && typeof to.messageId === "number") {
       body.reply_parameters = { message_id: to.messageId, allow_sending_without_reply: true };
     }
-    const result = await callBotApi("sendMessage", body, botToken(config), io);
+    const token = botToken(config);
+    const result = await callBotApi("sendMessage", body, token, io).catch((error: unknown) => {
+      // A group upgraded to a supergroup gets a new id; Telegram names it once, so follow it.
+      if (!(error instanceof TelegramApiError) || error.migrateToChatId === undefined) throw error;
+      delete body.reply_parameters;
+      return callBotApi("sendMessage", { ...body, chat_id: error.migrateToChatId }, token, io);
+    });
     return { ids: [String(numberAt(result, "message_id") ?? "")] };
   },
 
