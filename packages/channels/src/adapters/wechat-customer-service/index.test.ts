@@ -128,6 +128,26 @@ describe("wechat-customer-service pulling with sync_msg", () => {
       expect(fake.syncCalls).toHaveLength(5);
     }, 2));
 
+  it("a failure on a later page throws retryable and keeps the cursor, so the retry returns every message", () =>
+    withFake(async (fake) => {
+      let syncRequests = 0;
+      const flaky: typeof fetch = async (input, init) => {
+        if (String(input instanceof Request ? input.url : input).includes("/kf/sync_msg")) {
+          syncRequests += 1;
+          if (syncRequests === 2) return new Response("upstream down", { status: 502 });
+        }
+        return fetch(input, init);
+      };
+      const io = memoryIO(fake.apiBase, { fetch: flaky });
+      fake.enqueue(customerText("p1", "one", fake), customerText("p2", "two", fake), customerText("p3", "three", fake));
+      const verified = await adapter.verify(await readInbound(fake.notify(hook)), fake.config, io);
+      if (verified.kind !== "verified") throw new Error("not verified");
+      await expect(adapter.parse(verified.payload, fake.config, io)).rejects.toMatchObject({ retryable: true });
+      expect(await io.kv.get(cursorKey(fake.config.corpId ?? "", fake.openKfId))).toBeUndefined();
+      const retried = await adapter.parse(verified.payload, fake.config, io);
+      expect(retried.map((message) => message.text)).toEqual(["one", "two", "three"]);
+    }, 2));
+
   it("ignores other events and replays without calling the platform", () =>
     withFake(async (fake, io) => {
       fake.enqueue(customerText("r1", "once", fake));

@@ -87,8 +87,8 @@ export interface SyncRequest {
 }
 
 /**
- * Reads every page from the stored cursor onwards, saving the cursor after each page, and returns
- * the customers' messages (each msgid once).
+ * Reads every page from the stored cursor onwards and returns the customers' messages (each msgid
+ * once); the cursor is stored when the last page has been read.
  */
 export async function pullMessages(request: SyncRequest, io: AdapterIO): Promise<InboundMessage[]> {
   const corpId = request.config.corpId ?? "";
@@ -119,11 +119,11 @@ export async function pullMessages(request: SyncRequest, io: AdapterIO): Promise
         messages.push(message);
       }
     }
-    if (typeof answer.next_cursor === "string" && answer.next_cursor) {
-      cursor = answer.next_cursor;
-      await io.kv.set(key, cursor, cursorTtlSeconds);
-    }
+    if (typeof answer.next_cursor === "string" && answer.next_cursor) cursor = answer.next_cursor;
     if (answer.has_more !== 1) break;
   }
+  // Saved only once every page was read: a failure midway throws, and the retried parse reads the
+  // same pages again rather than skipping messages that were never returned.
+  if (cursor) await io.kv.set(key, cursor, cursorTtlSeconds);
   return messages;
 }

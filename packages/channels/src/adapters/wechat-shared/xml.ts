@@ -20,7 +20,9 @@ function safeCodePoint(code: number): string | undefined {
 
 /** The text of an element's content: CDATA sections and text joined, entities decoded. Child elements are kept as raw XML. */
 function contentValue(raw: string): string {
-  if (!raw.includes("<![CDATA[")) return /<[A-Za-z]/.test(raw) ? raw : decodeText(raw.trim());
+  const outsideCdata = raw.replace(/<!\[CDATA\[[\s\S]*?\]\]>/g, "");
+  if (/<[A-Za-z]/.test(outsideCdata)) return raw;
+  if (!raw.includes("<![CDATA[")) return decodeText(raw.trim());
   let value = "";
   let rest = raw;
   while (rest.length > 0) {
