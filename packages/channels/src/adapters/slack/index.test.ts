@@ -193,6 +193,17 @@ describe("Slack events", () => {
       ]);
     }));
 
+  it("refuses an unsigned or wrongly signed url_verification", () =>
+    withFake(async (fake, io) => {
+      const { request } = await fake.handshake?.(webhookUrl) ?? { request: undefined };
+      if (!request) throw new Error("no handshake");
+      const body = await request.clone().text();
+      const unsigned = new Request(webhookUrl, { method: "POST", body, headers: { "content-type": "application/json" } });
+      expect((await adapter.verify(await readInbound(unsigned), fake.config, io)).kind).toBe("rejected");
+      const wrong = await adapter.verify(await readInbound(request), { ...fake.config, signingSecret: "0".repeat(32) }, io);
+      expect(wrong.kind).toBe("rejected");
+    }));
+
   it("gives a retried delivery (X-Slack-Retry-Num) the same dedupe key", () =>
     withFake(async (fake, io) => {
       const keys: string[] = [];
