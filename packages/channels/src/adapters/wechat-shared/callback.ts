@@ -71,7 +71,8 @@ export async function verifyEncryptedCallback(request: InboundRequest, secrets: 
   if (!signature || !nonce || !timestamp) return reject(400, "msg_signature, timestamp and nonce are required");
   if (!timestampFresh(timestamp, io)) return reject(401, "timestamp outside the accepted window");
   if (request.method === "GET") {
-    const echostr = query.get("echostr");
+    // Base64 has no spaces: a space is a "+" that reached us without percent-encoding.
+    const echostr = query.get("echostr")?.replaceAll(" ", "+");
     if (!echostr) return reject(400, "echostr is required");
     if (!signatureMatches(callbackSignature(secrets.token, timestamp, nonce, echostr), signature)) return reject(401, "bad msg_signature");
     const opened = decryptMessage(echostr, secrets.encodingAesKey, secrets.receiveId);

@@ -65,6 +65,13 @@ describe("official vectors: WeCom WXBizMsgCrypt samples", () => {
     expect(await verified.response.text()).toBe(sample.echoPlain);
   });
 
+  it("URL verification still works when the echostr's '+' arrives without percent-encoding", async () => {
+    const raw = sample.verifyUrl.replaceAll("%2B", "+");
+    const verified = await adapter.verify(await readInbound(new Request(`https://parley.example${raw}`)), sampleConfig, ioAt(1409659589));
+    expect(verified.kind).toBe("handshake");
+    if (verified.kind === "handshake") expect(await verified.response.text()).toBe(sample.echoPlain);
+  });
+
   it("message: msg_signature 477715d1… matches, and it decrypts to mycreate's 'hello' (32-byte padding of 30)", () => {
     expect(callbackSignature(sample.token, "1409659813", "1372623149", sample.encrypt)).toBe("477715d11cdb4164915debcba66cb864d751f3e6");
     const opened = decryptMessage(sample.encrypt, sample.encodingAesKey, sample.corpId);
