@@ -1,6 +1,6 @@
 import { ChannelError, type VerifyResult } from "../../types";
 
-/** Helpers shared by the Feishu, DingTalk and Slack adapters (webhook checks and JSON calls). */
+// Helpers shared by the Feishu, DingTalk and Slack adapters: payload checks and JSON calls.
 
 /** A plain JSON object (not null, not an array). */
 export function isRecord(value: unknown): value is Record<string, unknown> {
