@@ -26,6 +26,8 @@ export interface TestContext {
   request(path: string, init?: RequestInit & { json?: unknown; token?: string; form?: Record<string, string> }): Promise<Response>;
   /** Starts listening on 127.0.0.1 (on `port`, or a free one) with the socket.io namespaces; resolves to the base URL. */
   listen(port?: number): Promise<string>;
+  /** The socket.io server attached by {@link TestContext.listen} (undefined before). */
+  realtime(): RealtimeServer | undefined;
   close(): Promise<void>;
 }
 
@@ -84,6 +86,7 @@ export async function createTestContext(env: Record<string, string> = {}, overri
       const address = server.address();
       return `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
     },
+    realtime: () => realtime,
     async close() {
       await realtime?.close();
       if (server) {

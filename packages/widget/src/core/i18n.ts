@@ -17,6 +17,8 @@ export const en = {
   questions: 'Suggested questions',
   retry: 'Retry',
   sources: 'Sources',
+  operator: 'Support agent',
+  manual: 'A person from our team will answer you here.',
 };
 
 /** Chinese strings; a test keeps their keys equal to {@link en}'s. */
@@ -38,6 +40,8 @@ export const zh: typeof en = {
   questions: '推荐问题',
   retry: '重试',
   sources: '来源',
+  operator: '人工客服',
+  manual: '人工客服将在这里回复你。',
 };
 
 /** The strings for a visitor language such as `zh-CN` or `en-US`; English by default. */

@@ -22,12 +22,16 @@ export interface WidgetSession {
   visitorId: string;
 }
 
-/** One stored message of `GET …/sessions/{sessionId}/messages`. */
+/**
+ * One stored message of `GET …/sessions/{sessionId}/messages`, or a `message` event of the
+ * visitor socket (an operator's reply; `senderName` is the operator's name when given).
+ */
 export interface StoredMessage {
   id: string;
-  role: 'user' | 'assistant' | string;
+  role: 'user' | 'assistant' | 'operator' | string;
   content: string;
   createdAt: string;
+  senderName?: string | null;
 }
 
 /** The chat stream events the widget reads (see packages/api/src/chat/events.ts). */

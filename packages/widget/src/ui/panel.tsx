@@ -2,14 +2,17 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { stringsFor } from '../core/i18n';
 import type { ChatContext, ConfigResult, StoredMessage, VisitorIdentity, WidgetSession } from '../core/protocol';
 import { bracketQuestions, formatReply, isSafeUrl } from '../core/reply';
+import { type ClientSocket, createSocket, VISITOR_RECONNECTION } from '../core/socket';
 import { createTransport, fetchConfig, WidgetHttpError } from '../core/transport';
 import { renderNodes } from './reply-view';
 
 /** One message in the log. */
 interface LogMessage {
   id: string;
-  role: 'user' | 'assistant' | 'error';
+  role: 'user' | 'assistant' | 'operator' | 'error';
   content: string;
+  /** The operator's name, when the server gave it. */
+  name?: string;
   streaming?: boolean;
   /** Source names of the answer's citations, in citation order, each once. */
   sources?: string[];
@@ -47,6 +50,14 @@ const storage = {
 let counter = 0;
 const nextId = () => `l${++counter}`;
 
+/** A stored or pushed message as a log entry. */
+const logOf = (item: StoredMessage): LogMessage => ({
+  id: item.id,
+  role: item.role === 'user' || item.role === 'operator' ? item.role : 'assistant',
+  content: item.content,
+  ...(item.senderName ? { name: item.senderName } : {}),
+});
+
 /** The chat panel: header, log, guiding questions, input with send and stop. */
 export function Panel({ context, open, language, identity, onClose }: PanelProps) {
   const { options } = context;
@@ -59,6 +70,10 @@ export function Panel({ context, open, language, identity, onClose }: PanelProps
   const [busy, setBusy] = useState<AbortController | undefined>();
   const [notice, setNotice] = useState<string | undefined>();
   const [unread, setUnread] = useState(0);
+  const [session, setSession] = useState<WidgetSession | undefined>(() => storage.get<WidgetSession>(sessionKey));
+  // Server ids of messages in the log: pushed or refetched messages are shown once.
+  const known = useRef(new Set<string>());
+  const live = useRef<{ id: string; socket: ClientSocket }>(undefined);
   const pending = useRef<string | undefined>(storage.get<string>(pendingKey));
   const retries = useRef(0);
   const retryTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
@@ -70,25 +85,68 @@ export function Panel({ context, open, language, identity, onClose }: PanelProps
   languageRef.current = language;
   const transport = useMemo(() => createTransport(options.api, options.clientId, () => languageRef.current), [options.api, options.clientId]);
 
+  const remember = (value: WidgetSession | undefined) => {
+    storage.set(sessionKey, value);
+    setSession(value);
+  };
+
+  /** Adds messages the visitor has not seen (operator replies, answers given while away). */
+  const receive = (items: StoredMessage[]) => {
+    const fresh = items.filter((item) => (item.role === 'operator' || item.role === 'assistant') && !known.current.has(item.id));
+    if (!fresh.length) return;
+    for (const item of fresh) {
+      known.current.add(item.id);
+      context.emit('message', { role: item.role, content: item.content, ...(item.senderName ? { senderName: item.senderName } : {}) });
+    }
+    setMessages((list) => [...list, ...fresh.map(logOf)]);
+    if (!openRef.current) setUnread((count) => count + fresh.length);
+  };
+
   const update = (id: string, change: (message: LogMessage) => LogMessage) => setMessages((list) => list.map((message) => (message.id === id ? change(message) : message)));
 
   useEffect(() => {
     context.config.then(setConfig);
-    const session = storage.get<WidgetSession>(sessionKey);
     if (session)
       transport
         .history(session)
-        .then((items: StoredMessage[]) =>
-          setMessages(items.filter((item) => item.role === 'user' || item.role === 'assistant').map((item) => ({ id: item.id, role: item.role as 'user', content: item.content }))),
-        )
-        .catch(() => storage.set(sessionKey, undefined));
+        .then((items: StoredMessage[]) => {
+          const shown = items.filter((item) => item.role === 'user' || item.role === 'assistant' || item.role === 'operator');
+          for (const item of shown) known.current.add(item.id);
+          setMessages(shown.map(logOf));
+        })
+        .catch(() => remember(undefined));
     const online = () => {
       if (pending.current) void deliver(pending.current);
     };
     addEventListener('online', online);
     if (pending.current && navigator.onLine) setTimeout(online);
-    return () => removeEventListener('online', online);
+    return () => {
+      removeEventListener('online', online);
+      live.current?.socket.disconnect();
+    };
   }, []);
+
+  // The visitor socket: opened once a session exists and the chat was opened, then kept (the
+  // badge counts operator replies while the panel is closed); a new session gets a new socket.
+  useEffect(() => {
+    if (live.current && live.current.id !== session?.sessionId) {
+      live.current.socket.disconnect();
+      live.current = undefined;
+    }
+    if (!open || !session || live.current) return;
+    const socket = createSocket({
+      url: options.api,
+      namespace: '/visitor',
+      auth: { clientId: options.clientId, sessionId: session.sessionId, token: session.visitorToken },
+      ...VISITOR_RECONNECTION,
+    });
+    live.current = { id: session.sessionId, socket };
+    socket.on('message', (item: StoredMessage) => receive([item]));
+    socket.on('mode', (data: { serviceMode?: string }) => data?.serviceMode === 'MANUAL_MODE' && setNotice(stringsFor(languageRef.current).manual));
+    // Back after a drop: what was said meanwhile comes from the history.
+    socket.on('connect', (again: boolean) => again && transport.history(session).then(receive, () => {}));
+    socket.connect();
+  }, [open, session]);
 
   useEffect(() => {
     if (open) {
@@ -107,7 +165,7 @@ export function Panel({ context, open, language, identity, onClose }: PanelProps
     if (stored) return stored;
     const visitorId = storage.get<string>('parley:visitor');
     const session = await transport.createSession({ ...(visitorId ? { visitorId } : {}), language: /^zh/i.test(languageRef.current) ? 'zh-CN' : 'en', ...(identity ? { identity } : {}) });
-    storage.set(sessionKey, session);
+    remember(session);
     storage.set('parley:visitor', session.visitorId);
     return session;
   }
@@ -134,7 +192,9 @@ export function Panel({ context, open, language, identity, onClose }: PanelProps
       keepPending(undefined);
       setMessages((list) => [...list, { id, role: 'assistant', content: '', streaming: true }]);
       for await (const event of transport.send(session, text, controller.signal)) {
-        if (event.type === 'text-delta') {
+        if (event.type === 'message-start') {
+          if (event.messageId) known.current.add(event.messageId);
+        } else if (event.type === 'text-delta') {
           answer += event.text;
           update(id, (message) => ({ ...message, content: answer }));
         } else if (event.type === 'citation') {
@@ -151,7 +211,7 @@ export function Panel({ context, open, language, identity, onClose }: PanelProps
       if ((error as Error)?.name === 'AbortError') {
         update(id, (message) => ({ ...message, content: `${answer} ${t.stopped}` }));
       } else if (error instanceof WidgetHttpError && error.status === 401 && !renewed) {
-        storage.set(sessionKey, undefined);
+        remember(undefined);
         setMessages((list) => list.filter((message) => message.id !== id));
         return deliver(text, true);
       } else if (error instanceof WidgetHttpError && error.status === 0) {
@@ -249,7 +309,12 @@ export function Panel({ context, open, language, identity, onClose }: PanelProps
           </ul>
         )}
         {messages.map((message) =>
-          message.role === 'user' ? (
+          message.role === 'operator' ? (
+            <div key={message.id} class="m r">
+              <b class="w">{message.name || t.operator}</b>
+              {renderNodes(formatReply(message.content))}
+            </div>
+          ) : message.role === 'user' ? (
             <div key={message.id} class="m u">
               <span class="t">{t.you}: </span>
               {message.content}

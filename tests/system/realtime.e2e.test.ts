@@ -1,0 +1,112 @@
+import type { Server } from "node:http";
+import { eq } from "drizzle-orm";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createExampleServer } from "../../examples/embed-html/serve.mjs";
+import { createAppVia } from "../../packages/api/src/apps/testing";
+import { conversations, messages, webClientSessions } from "../../packages/api/src/db/schema/index";
+import { publishToVisitor } from "../../packages/api/src/realtime/events";
+import { createTestContext, registerUser, type TestContext } from "../../packages/api/src/testing/harness";
+import { launchBrowser } from "./browser";
+
+// An in-process server (so the test can publish on its real-time hub), the widget on a host page
+// of another origin under the example's strict CSP, and headless Chromium.
+let ctx: TestContext;
+let base: string;
+let browser: Browser;
+let site: Server;
+let siteUrl: string;
+let clientId: string;
+
+beforeAll(async () => {
+  [ctx, browser] = await Promise.all([createTestContext(), launchBrowser()]);
+  base = await ctx.listen();
+  const owner = await registerUser(ctx, "owner-realtime-e2e@example.com");
+  const app = await createAppVia(ctx, owner, { name: "Parcel helper", openingIntroduction: "Hello! [Where is my parcel?]" });
+  const created = await ctx.request("/api/v1/web-clients", { method: "POST", token: owner.token, json: { appId: app.id, name: "Acme support" } });
+  clientId = ((await created.json()) as { data: { id: string } }).data.id;
+  site = createExampleServer({ parleyUrl: base });
+  await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
+  const address = site.address();
+  siteUrl = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+});
+afterAll(async () => {
+  await browser?.close();
+  await new Promise<void>((resolve) => (site ? site.close(() => resolve()) : resolve()));
+  await ctx?.close();
+});
+
+/** The visitor session the widget keeps in sessionStorage. */
+async function widgetSession(page: Page): Promise<{ sessionId: string; visitorToken: string }> {
+  const stored = await page.evaluate((key) => sessionStorage.getItem(key), `parley:${clientId}`);
+  if (!stored) throw new Error("the widget has no session yet");
+  return JSON.parse(stored);
+}
+
+describe("operator messages pushed to the widget (socket.io /visitor)", () => {
+  it("shows an operator's message as it is sent, counts it while closed, and fetches what it missed after a reconnection", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: "en-US" });
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    const errors: string[] = [];
+    const sockets: string[] = [];
+    page.on("pageerror", (error) => errors.push(error.message));
+    page.on("console", (message) => {
+      // A CSP violation is reported on the console: the socket must work under the example's strict CSP.
+      if (message.type() === "error" && /Content Security Policy/i.test(message.text())) errors.push(message.text());
+    });
+    page.on("request", (request) => {
+      if (request.url().includes("/socket.io/")) sockets.push(`${request.method()} ${new URL(request.url()).searchParams.get("transport")}`);
+    });
+    await page.goto(`${siteUrl}/?client=${clientId}`);
+
+    await page.getByRole("button", { name: "Open chat" }).click();
+    const dialog = page.getByRole("dialog");
+    const input = dialog.getByRole("textbox");
+    await input.fill("Where is my parcel?");
+    await input.press("Enter");
+    const log = dialog.getByRole("log");
+    const answer = log.locator(".m.u ~ .m").first();
+    await expect.poll(async () => (await answer.count()) > 0 && (await answer.getAttribute("aria-busy")) !== "true" && (await answer.innerText()).trim().length, { timeout: 20_000 }).toBeGreaterThan(5);
+    const session = await widgetSession(page);
+
+    // The same message id until it shows: the socket may still be connecting; the widget shows an id once.
+    const first = { id: "msg_operator_1", role: "operator" as const, content: "Hi, I am Dana from Acme. Your parcel left the depot today.", createdAt: new Date().toISOString(), senderName: "Dana" };
+    const operatorBubbles = log.locator(".m.r");
+    await expect
+      .poll(async () => {
+        publishToVisitor(ctx.deps.realtime, clientId, session.sessionId, "message", first);
+        return operatorBubbles.count();
+      })
+      .toBe(1);
+    await expect.poll(() => operatorBubbles.first().innerText()).toContain("Your parcel left the depot today.");
+    expect(await operatorBubbles.first().locator(".w").innerText()).toBe("Dana");
+    // In the log region (role=log, aria-live=polite): screen readers announce it.
+    expect(await log.getAttribute("aria-live")).toBe("polite");
+    // Engine.IO long-polling: plain requests to the API origin the CSP already allows.
+    expect(new Set(sockets)).toEqual(new Set(["GET polling", "POST polling"]));
+
+    // Closed panel: a message without a name says who it is from, and the bubble counts it.
+    await page.keyboard.press("Escape");
+    await expect.poll(() => dialog.isVisible()).toBe(false);
+    publishToVisitor(ctx.deps.realtime, clientId, session.sessionId, "message", { id: "msg_operator_2", role: "operator", content: "Anything else I can do?", createdAt: new Date().toISOString() });
+    const badge = page.locator("[data-parley]").locator(".k");
+    await expect.poll(() => badge.innerText()).toBe("1");
+    await page.getByRole("button", { name: "Open chat" }).click();
+    await expect.poll(() => operatorBubbles.count()).toBe(2);
+    expect(await operatorBubbles.nth(1).locator(".w").innerText()).toBe("Support agent");
+    await expect.poll(() => badge.innerText()).toBe("");
+
+    // A drop: an answer stored while the visitor was away shows after the reconnection (10 s later).
+    const row = await ctx.deps.db.select().from(webClientSessions).where(eq(webClientSessions.id, session.sessionId)).get();
+    // The transport ends (as when a network drops), not the namespace: that one would not be retried.
+    for (const socket of ctx.realtime()!.io.of("/visitor").sockets.values()) socket.conn.close();
+    const dropped = Date.now();
+    const conversation = await ctx.deps.db.select().from(conversations).where(eq(conversations.id, row!.conversationId)).get();
+    await ctx.deps.db.insert(messages).values({ id: "msg_missed_1", spaceId: conversation!.spaceId, conversationId: row!.conversationId, role: "assistant", content: "Update: your parcel is out for delivery.", createdAt: new Date().toISOString() });
+    await expect.poll(() => log.innerText(), { timeout: 25_000 }).toContain("your parcel is out for delivery");
+    expect(Date.now() - dropped).toBeGreaterThanOrEqual(9_000);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
