@@ -2,7 +2,12 @@ import { io, type Socket } from "socket.io-client";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { createAppVia } from "../apps/testing";
-import { createTestContext, registerUser, type TestContext, type TestUser } from "../testing/harness";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { loadConfig } from "../config";
+import { startServer } from "../server";
+import { createTestContext, registerUser, testDriver, type TestContext, type TestUser } from "../testing/harness";
 import { publishToSpace, publishToVisitor, visitorEventSchemas } from "./events";
 
 let ctx: TestContext;
@@ -219,5 +224,31 @@ describe("robustness", () => {
     publishToSpace(ctx.deps.realtime, alice.user.spaceId, "session.updated", { session: { id: "conv_3", lastMessage: "ok" } });
     await expect.poll(() => messages).toEqual([{ session: { id: "conv_3", lastMessage: "ok" } }]);
     expect(socket.connected).toBe(true);
+  });
+});
+
+describe("the server process", () => {
+  it("serves the namespaces next to the API and shuts down with sockets still open", async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "parley-realtime-"));
+    const running = await startServer(
+      loadConfig({ PARLEY_DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1", PARLEY_LOG_LEVEL: "silent", PARLEY_DATABASE_DRIVER: testDriver(), PARLEY_SEED_DEMO: "false" }),
+    );
+    try {
+      const url = `http://127.0.0.1:${running.port}`;
+      const refused = io(`${url}/console`, { auth: { token: "pst_nope" }, forceNew: true, reconnection: false, transports: ["websocket"] });
+      const error = await new Promise<Error>((resolve) => refused.once("connect_error", resolve));
+      expect(error.message).toBe("unauthorized");
+      refused.disconnect();
+      expect((await fetch(`${url}/api/v1/widget/nope/config`)).status).toBe(404);
+      // An Engine.IO session left open, as a tab would: close() must not wait for it.
+      const idle = new WebSocket(`${url.replace("http", "ws")}/socket.io/?EIO=4&transport=websocket`);
+      await new Promise((resolve) => idle.once("message", resolve));
+      const started = Date.now();
+      await running.close();
+      expect(Date.now() - started).toBeLessThan(3000);
+      await expect.poll(() => idle.readyState).toBe(WebSocket.CLOSED);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
