@@ -30,12 +30,23 @@ export type RealtimeMessage = z.infer<typeof realtimeMessageSchema>;
 export const consoleEventSchemas = {
   /** A message was added to a session (visitor, AI or operator). */
   "session.message": z.object({ sessionId: z.string(), message: realtimeMessageSchema }),
-  /** A session's summary changed (last message, tags, customer…); `session` is the inbox's session object. */
-  "session.updated": z.object({ session: z.record(z.string(), z.unknown()).and(z.object({ id: z.string() })) }),
+  /**
+   * A session's summary changed: the changed fields (e.g. `tags`) next to `sessionId`, or the
+   * inbox's whole session object as `session`.
+   */
+  "session.updated": z
+    .object({
+      sessionId: z.string(),
+      session: z.record(z.string(), z.unknown()).optional(),
+      tags: z.array(z.string()).optional(),
+    })
+    .passthrough(),
   /** A session was read or marked unread. */
   "session.read": z.object({ sessionId: z.string(), readStatus: z.enum(readStatuses) }),
   /** A session's service mode changed. */
   "session.mode": z.object({ sessionId: z.string(), serviceMode: z.enum(serviceModes) }),
+  /** A message sent out through a messaging channel was accepted by the platform, or failed. */
+  "session.delivery": z.object({ sessionId: z.string(), messageId: z.string(), delivery: z.enum(["sent", "failed"]), error: z.string().optional() }),
 } as const;
 
 /** Events of the `/visitor` namespace, sent to one web visitor's session. */

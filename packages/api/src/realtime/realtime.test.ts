@@ -220,9 +220,9 @@ describe("robustness", () => {
     const circular: Record<string, unknown> = { id: "conv_3" };
     circular.self = circular;
     expect(() => ctx.deps.realtime.toSpace(alice.user.spaceId, "connect", {})).not.toThrow();
-    expect(() => ctx.deps.realtime.toSpace(alice.user.spaceId, "session.updated", { session: circular })).not.toThrow();
-    publishToSpace(ctx.deps.realtime, alice.user.spaceId, "session.updated", { session: { id: "conv_3", lastMessage: "ok" } });
-    await expect.poll(() => messages).toEqual([{ session: { id: "conv_3", lastMessage: "ok" } }]);
+    expect(() => ctx.deps.realtime.toSpace(alice.user.spaceId, "session.updated", { sessionId: "conv_3", session: circular })).not.toThrow();
+    publishToSpace(ctx.deps.realtime, alice.user.spaceId, "session.updated", { sessionId: "conv_3", tags: ["refund"] });
+    await expect.poll(() => messages).toEqual([{ sessionId: "conv_3", tags: ["refund"] }]);
     expect(socket.connected).toBe(true);
   });
 });

@@ -28,10 +28,12 @@ export interface RealtimeMessage {
 /** Event name → data of the `/console` namespace. */
 export interface ConsoleEvents {
   'session.message': { sessionId: string; message: RealtimeMessage };
-  /** `session` is the inbox's session object. */
-  'session.updated': { session: { id: string; [field: string]: unknown } };
+  /** The changed fields (e.g. `tags`), or the inbox's whole session object as `session`. */
+  'session.updated': { sessionId: string; session?: Record<string, unknown>; tags?: string[]; [field: string]: unknown };
   'session.read': { sessionId: string; readStatus: 'UNREAD' | 'HAVE_READ' };
   'session.mode': { sessionId: string; serviceMode: ServiceMode };
+  /** A message sent through a messaging channel was accepted by the platform, or failed. */
+  'session.delivery': { sessionId: string; messageId: string; delivery: 'sent' | 'failed'; error?: string };
 }
 
 /** Where the connection is: `unauthorized` (refused) and `failed` (attempts used up) stay until a new session. */
