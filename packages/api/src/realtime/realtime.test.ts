@@ -167,6 +167,31 @@ describe("/visitor", () => {
   });
 });
 
+describe("credentials checked again", () => {
+  it("sends away a console that signed out and a visitor whose client was disabled", async () => {
+    const dana = await registerUser(ctx, "dana-realtime@example.com");
+    const consoleSocket = await connect("/console", { token: dana.token });
+    const clientId = await webClient();
+    const session = await visitorSession(clientId);
+    const visitor = await connect("/visitor", { clientId, sessionId: session.sessionId, token: session.visitorToken }, shop);
+    const staying = await connect("/console", { token: alice.token });
+    expect([consoleSocket.error, visitor.error, staying.error]).toEqual([undefined, undefined, undefined]);
+    const reasons: string[] = [];
+    consoleSocket.socket.on("disconnect", (reason) => reasons.push(`console ${reason}`));
+    visitor.socket.on("disconnect", (reason) => reasons.push(`visitor ${reason}`));
+
+    await ctx.realtime()!.recheck();
+    await settle();
+    expect(reasons).toEqual([]);
+
+    expect((await ctx.request("/api/v1/auth/logout", { method: "POST", token: dana.token })).status).toBeLessThan(300);
+    expect((await ctx.request(`/api/v1/web-clients/${clientId}`, { method: "PATCH", token: alice.token, json: { enabled: false } })).status).toBe(200);
+    await ctx.realtime()!.recheck();
+    await expect.poll(() => reasons.sort()).toEqual(["console io server disconnect", "visitor io server disconnect"]);
+    expect(staying.socket.connected).toBe(true);
+  });
+});
+
 describe("robustness", () => {
   /** Sends raw Engine.IO frames over a WebSocket and resolves when the server closes it (or after 2 s). */
   function raw(frames: (string | Buffer)[]): Promise<{ closed: boolean; received: string[] }> {

@@ -10,6 +10,8 @@ import { authenticate } from "../identity/service/sessions";
 export interface RealtimeServer {
   /** The socket.io server (tests and diagnostics). */
   io: Server;
+  /** Checks every connected socket's credentials again now (done every minute); refused ones are disconnected. */
+  recheck(): Promise<void>;
   /** Disconnects every socket and stops forwarding; leaves the HTTP server to its owner. */
   close(): Promise<void>;
 }
@@ -43,11 +45,16 @@ function isSameOrigin(deps: Deps, socket: Socket): boolean {
  * - `/visitor`: `auth.clientId`, `auth.sessionId` and `auth.token` (the visitor session's bearer
  *   token); the client must be enabled and the page's origin allowed, as on the visitor HTTP API.
  *
- * Refusals answer `connect_error` with the message `unauthorized`. Events published on
+ * Refusals answer `connect_error` with the message `unauthorized`; connected sockets are checked
+ * again every `recheckMs` (60 s) and sent away (`io server disconnect`) once refused. Events published on
  * `deps.realtime` are forwarded unchanged: space targets to `/console`, visitor targets to
  * `/visitor` (event names and data in ./events.ts).
  */
-export function attachRealtime(httpServer: HttpServer | Http2Server | Http2SecureServer, deps: Deps): RealtimeServer {
+export function attachRealtime(
+  httpServer: HttpServer | Http2Server | Http2SecureServer,
+  deps: Deps,
+  options: { recheckMs?: number } = {},
+): RealtimeServer {
   const io = new Server(httpServer as HttpServer, {
     serveClient: false,
     // Any site may open the visitor namespace (the namespace refuses origins a client does not
@@ -60,15 +67,29 @@ export function attachRealtime(httpServer: HttpServer | Http2Server | Http2Secur
   // A socket.io-client in a test or a tab that leaves without closing: never an unhandled error.
   io.engine.on("connection_error", (error: { code?: number; message?: string }) => deps.logger.debug("socket connection refused", { code: error.code, message: error.message }));
 
+  /** The console's space, or why not (a ServiceError: the credential or membership is gone). */
+  const consoleSpace = async (socket: Socket): Promise<string> => {
+    const auth = socket.handshake.auth as Record<string, unknown>;
+    const token = text(auth.token, 512);
+    if (!token || !isSameOrigin(deps, socket)) throw new ServiceError("unauthenticated", "session_ended");
+    return (await authenticate(deps, token, text(auth.spaceId, 64))).spaceId;
+  };
+  /** Checks the visitor's client, origin and session token. */
+  const visitorSession = async (socket: Socket): Promise<{ clientId: string; sessionId: string }> => {
+    const auth = socket.handshake.auth as Record<string, unknown>;
+    const clientId = text(auth.clientId, 64);
+    const sessionId = text(auth.sessionId, 64);
+    const token = text(auth.token, 512);
+    if (!clientId || !sessionId || !token) throw new ServiceError("unauthenticated", "visitor_token_invalid");
+    const client = await clientForVisitor(deps, clientId, socket.handshake.headers.origin);
+    await sessionForVisitor(deps, client, sessionId, `Bearer ${token}`);
+    return { clientId, sessionId };
+  };
+
   const consoles = io.of("/console");
   consoles.use(async (socket, next) => {
     try {
-      const auth = socket.handshake.auth as Record<string, unknown>;
-      const token = text(auth.token, 512);
-      if (!token || !isSameOrigin(deps, socket)) return next(new Error("unauthorized"));
-      const identity = await authenticate(deps, token, text(auth.spaceId, 64));
-      socket.data.spaceId = identity.spaceId;
-      socket.data.userId = identity.userId;
+      socket.data.spaceId = await consoleSpace(socket);
       next();
     } catch (error) {
       if (!(error instanceof ServiceError)) deps.logger.error("console socket auth failed", { error: String(error) });
@@ -82,15 +103,7 @@ export function attachRealtime(httpServer: HttpServer | Http2Server | Http2Secur
   const visitors = io.of("/visitor");
   visitors.use(async (socket, next) => {
     try {
-      const auth = socket.handshake.auth as Record<string, unknown>;
-      const clientId = text(auth.clientId, 64);
-      const sessionId = text(auth.sessionId, 64);
-      const token = text(auth.token, 512);
-      if (!clientId || !sessionId || !token) return next(new Error("unauthorized"));
-      const client = await clientForVisitor(deps, clientId, socket.handshake.headers.origin);
-      await sessionForVisitor(deps, client, sessionId, `Bearer ${token}`);
-      socket.data.clientId = clientId;
-      socket.data.sessionId = sessionId;
+      Object.assign(socket.data, await visitorSession(socket));
       next();
     } catch (error) {
       if (!(error instanceof ServiceError)) deps.logger.error("visitor socket auth failed", { error: String(error) });
@@ -111,9 +124,42 @@ export function attachRealtime(httpServer: HttpServer | Http2Server | Http2Secur
     }
   });
 
+  // A console that signed out (or left the space), a client disabled or a session deleted stops
+  // hearing events: every socket is checked again now and then, and sent away when refused.
+  const recheck = async () => {
+    const checks = [
+      ...[...consoles.sockets.values()].map(
+        (socket) =>
+          [
+            socket,
+            // Without auth.spaceId the console follows the user's current space, which may have changed.
+            consoleSpace(socket).then((spaceId) => {
+              if (spaceId === socket.data.spaceId) return;
+              void socket.leave(spaceRoom(socket.data.spaceId as string));
+              socket.data.spaceId = spaceId;
+              void socket.join(spaceRoom(spaceId));
+            }),
+          ] as const,
+      ),
+      ...[...visitors.sockets.values()].map((socket) => [socket, visitorSession(socket)] as const),
+    ];
+    for (const [socket, check] of checks) {
+      try {
+        await check;
+      } catch (error) {
+        if (error instanceof ServiceError) socket.disconnect(true);
+        else deps.logger.warn("realtime recheck failed", { error: String(error) });
+      }
+    }
+  };
+  const rechecking = setInterval(() => void recheck(), options.recheckMs ?? 60_000);
+  rechecking.unref();
+
   return {
     io,
+    recheck,
     async close() {
+      clearInterval(rechecking);
       unsubscribe();
       io.disconnectSockets(true);
       consoles.disconnectSockets(true);
