@@ -109,4 +109,32 @@ describe("operator messages pushed to the widget (socket.io /visitor)", () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  it("speaks Chinese: an operator taking over and an unnamed operator's message", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: "zh-CN" });
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    await page.goto(`${siteUrl}/?client=${clientId}`);
+    await page.getByRole("button", { name: "打开聊天" }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByRole("textbox").fill("我的包裹在哪里？");
+    await dialog.getByRole("textbox").press("Enter");
+    const log = dialog.getByRole("log");
+    await expect.poll(async () => (await log.locator(".m.u ~ .m").count()) > 0 && (await log.locator(".m.u ~ .m").first().getAttribute("aria-busy")) !== "true").toBe(true);
+    const session = await widgetSession(page);
+
+    const status = dialog.getByRole("status");
+    await expect
+      .poll(async () => {
+        publishToVisitor(ctx.deps.realtime, clientId, session.sessionId, "mode", { serviceMode: "MANUAL_MODE" });
+        return (await status.count()) > 0 ? status.innerText() : "";
+      })
+      .toBe("人工客服将在这里回复你。");
+    publishToVisitor(ctx.deps.realtime, clientId, session.sessionId, "message", { id: "msg_operator_zh", role: "operator", content: "您好，我来帮您查询。", createdAt: new Date().toISOString() });
+    const bubble = log.locator(".m.r");
+    await expect.poll(() => bubble.count()).toBe(1);
+    expect(await bubble.locator(".w").innerText()).toBe("人工客服");
+    expect(await bubble.innerText()).toContain("您好，我来帮您查询。");
+    await context.close();
+  });
 });
