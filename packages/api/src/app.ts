@@ -15,6 +15,8 @@ import { registerAuthRoutes, registerMeRoutes } from "./identity/routes";
 import { registerAppRoutes } from "./apps/routes";
 import { registerChatRoutes } from "./chat/routes";
 import { registerClientRoutes, widgetCors } from "./clients/routes";
+import { CHANNEL_WEBHOOK_PATH, registerChannelRoutes } from "./channels/routes";
+import { registerInboxRoutes } from "./inbox/routes";
 import { registerKeyRoutes } from "./keys/routes";
 import { registerKnowledgeImportRoutes } from "./knowledge/import-routes";
 import { KNOWLEDGE_UPLOAD_MAX_BYTES, KNOWLEDGE_UPLOAD_PATH, registerKnowledgeRoutes } from "./knowledge/routes";
@@ -62,7 +64,8 @@ export function createApp(deps: Deps) {
   }
   app.use("/api/*", async (c, next) => {
     const method = c.req.method;
-    if (method === "POST" || method === "PUT" || method === "PATCH") {
+    // Platform webhooks speak their own formats (WeChat posts XML); their adapters read the raw bytes.
+    if ((method === "POST" || method === "PUT" || method === "PATCH") && !CHANNEL_WEBHOOK_PATH.test(c.req.path)) {
       const type = (c.req.header("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
       const hasBody = c.req.header("content-length") !== "0" && (c.req.header("content-length") !== undefined || c.req.header("transfer-encoding") !== undefined);
       if (hasBody && !BODY_TYPES.includes(type)) {
@@ -84,6 +87,8 @@ export function createApp(deps: Deps) {
   registerKnowledgeImportRoutes(app);
   registerChatRoutes(app);
   registerClientRoutes(app);
+  registerChannelRoutes(app);
+  registerInboxRoutes(app);
   registerOpenAiRoutes(app);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", {

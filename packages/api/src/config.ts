@@ -42,6 +42,8 @@ export const environmentSchema = z.object({
   ALIYUN_SMS_ACCESS_KEY_SECRET: optionalString,
   ALIYUN_SMS_SIGN_NAME: optionalString,
   ALIYUN_SMS_TEMPLATE_CODE: optionalString,
+  /** Template for "a conversation waits for a person" notices (params: app, customer). */
+  ALIYUN_SMS_HANDOVER_TEMPLATE_CODE: optionalString,
   ALIYUN_SMS_ENDPOINT: optionalString,
   OIDC_ISSUER: optionalString,
   OIDC_CLIENT_ID: optionalString,
@@ -96,6 +98,13 @@ export const environmentSchema = z.object({
   PARLEY_KNOWLEDGE_WEBSITE_MAX_BYTES: z.coerce.number().int().positive().default(5 * 1024 * 1024),
   /** Feishu open platform for document import; tests point it at a local fake. */
   PARLEY_FEISHU_BASE_URL: z.string().url().default("https://open.feishu.cn"),
+  /** 32 bytes (64 hex digits or base64) sealing stored channel secrets; else `secret.key` in the data directory. */
+  PARLEY_SECRET_KEY: optionalString,
+  /**
+   * Messaging platform API bases, as `kind=url` pairs separated by commas (e.g. Lark instead of
+   * Feishu, a Telegram Bot API server of your own, or local fakes in tests). Instance-wide only.
+   */
+  PARLEY_CHANNEL_API_BASES: z.string().default(""),
 });
 
 /** Parley's configuration, derived from the environment once and passed in. */
@@ -123,9 +132,11 @@ export interface Config {
     codeResendSeconds: number;
   };
   smtp?: { host: string; port: number; secure: boolean; user?: string; password?: string; from: string };
-  aliyunSms?: { accessKeyId: string; accessKeySecret: string; signName: string; templateCode: string; endpoint?: string };
+  aliyunSms?: { accessKeyId: string; accessKeySecret: string; signName: string; templateCode: string; handoverTemplateCode?: string; endpoint?: string };
   oidc?: { issuer: string; clientId: string; clientSecret: string; name: string; allowInsecureHttp: boolean };
   wechat?: { appId: string; appSecret: string; openBaseUrl?: string; apiBaseUrl?: string };
+  /** Sealing of stored secrets and messaging platform API bases. */
+  channels: { secretKey?: string; apiBases: Record<string, string> };
   /** Language-model providers configured by environment (the owner adds more in the console). */
   llm: {
     /** The model apps use unless they choose one; `gpt-4.1-mini` by default. */
@@ -241,6 +252,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
         accessKeySecret: env.ALIYUN_SMS_ACCESS_KEY_SECRET!,
         signName: env.ALIYUN_SMS_SIGN_NAME!,
         templateCode: env.ALIYUN_SMS_TEMPLATE_CODE!,
+        ...(env.ALIYUN_SMS_HANDOVER_TEMPLATE_CODE ? { handoverTemplateCode: env.ALIYUN_SMS_HANDOVER_TEMPLATE_CODE } : {}),
         ...(env.ALIYUN_SMS_ENDPOINT ? { endpoint: env.ALIYUN_SMS_ENDPOINT } : {}),
       }),
     ),
@@ -273,6 +285,10 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     llm: llmConfig(env),
     knowledge: knowledgeConfig(env),
     jobs: { leaseSeconds: env.PARLEY_JOB_LEASE_SECONDS },
+    channels: {
+      ...(env.PARLEY_SECRET_KEY ? { secretKey: env.PARLEY_SECRET_KEY } : {}),
+      apiBases: parseApiBases(env.PARLEY_CHANNEL_API_BASES),
+    },
     seedDemo: env.PARLEY_SEED_DEMO === "true",
     plugins: {
       timeoutMs: env.PARLEY_PLUGINS_TIMEOUT_MS,
@@ -378,4 +394,17 @@ function llmConfig(env: z.infer<typeof environmentSchema>): Config["llm"] {
     });
   }
   return { defaultModel: env.PARLEY_DEFAULT_MODEL, timeoutSeconds: env.PARLEY_LLM_TIMEOUT_SECONDS, providers };
+}
+
+/** `kind=url,kind=url` → {kind: url}; a malformed pair is a configuration error, not a silent default. */
+function parseApiBases(value: string): Record<string, string> {
+  const bases: Record<string, string> = {};
+  for (const pair of value.split(",").map((item) => item.trim()).filter(Boolean)) {
+    const at = pair.indexOf("=");
+    const kind = pair.slice(0, at).trim();
+    const url = pair.slice(at + 1).trim();
+    if (at <= 0 || !/^https?:\/\/[^\s]+$/.test(url)) throw new ConfigError(`PARLEY_CHANNEL_API_BASES: "${pair}" is not kind=http(s)-url`);
+    bases[kind] = url.replace(/\/+$/, "");
+  }
+  return bases;
 }

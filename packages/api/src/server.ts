@@ -11,6 +11,7 @@ import { createMemoryThrottle } from "./http/throttle";
 import { createLogger } from "./logger";
 import { createProviders } from "./platform/providers";
 import { createKnowledgeWorker } from "./knowledge/worker";
+import { createChannelWorker } from "./channels/worker";
 import { attachRealtime } from "./realtime/socket";
 
 /** The console build next to this package in the monorepo, if it was built. */
@@ -47,6 +48,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const app = createApp(deps);
   const worker = createKnowledgeWorker(deps, { leaseMs: config.jobs.leaseSeconds * 1000 });
   worker.start();
+  // Messaging: answers, deliveries with retries, delayed replies after handover (resumed after a restart).
+  const channelWorker = createChannelWorker(deps);
+  channelWorker.start();
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const instance = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(instance));
   });
@@ -77,6 +81,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       await realtime.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await worker.stop();
+      await channelWorker.stop();
       await deps.knowledge.close();
       await database.close();
     },

@@ -113,7 +113,15 @@ export const widgetMessageBody = z.object({ content: z.string().min(1).max(2000)
 export const widgetHistorySchema = z
   .object({
     items: z.array(
-      z.object({ id: z.string(), role: z.enum(["user", "assistant", "tool"]), content: z.string(), createdAt: z.string() }).openapi("WidgetHistoryMessage"),
+      z
+        .object({
+          id: z.string(),
+          role: z.enum(["user", "assistant", "tool", "operator"]).openapi({ description: "`operator`: a person of the team answering by hand" }),
+          content: z.string(),
+          senderName: z.string().nullable().optional().openapi({ description: "The operator's name" }),
+          createdAt: z.string(),
+        })
+        .openapi("WidgetHistoryMessage"),
     ),
   })
   .openapi("WidgetHistory");

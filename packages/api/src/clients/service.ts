@@ -3,7 +3,7 @@ import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import { getAppForChat } from "../apps/service/index";
 import { parseOpening } from "../chat/service/opening";
 import { newId, safeEqual, sha256 } from "../crypto";
-import { conversations, messages, webClients, webClientSessions } from "../db/schema/index";
+import { conversations, customers, messages, webClients, webClientSessions } from "../db/schema/index";
 import { fail, ServiceError } from "../errors";
 import type { Auth, Deps } from "../http/context";
 import type { Language } from "../http/messages";
@@ -245,6 +245,11 @@ export async function createSession(
     endUserId: endUserOf(row.id, visitorId, userId),
     channel: WEB_EMBED_CHANNEL,
     title: null,
+    // Inbox fields: the session shows under this client, named after the verified user or the visitor.
+    clientId: row.id,
+    externalConversationId: visitorId,
+    customerId: await webCustomer(deps, row, userId ?? visitorId, now),
+    senderName: userId ?? `Visitor ${visitorId.slice(-6)}`,
     createdAt: now,
     updatedAt: now,
   });
@@ -264,6 +269,19 @@ export async function createSession(
   return { sessionId, visitorToken, visitorId };
 }
 
+/** The customer record of a web visitor (one per verified user, else per visitor id). */
+async function webCustomer(deps: Deps, row: ClientRow, externalId: string, now: string): Promise<string> {
+  const match = and(eq(customers.spaceId, row.spaceId), eq(customers.clientId, row.id), eq(customers.externalId, externalId));
+  const existing = await deps.db.select({ id: customers.id }).from(customers).where(match).get();
+  if (existing) {
+    await deps.db.update(customers).set({ lastConversationAt: now }).where(eq(customers.id, existing.id));
+    return existing.id;
+  }
+  const id = newId("cus");
+  await deps.db.insert(customers).values({ id, spaceId: row.spaceId, channel: "web", clientId: row.id, externalId, nickname: externalId.startsWith("v_") ? "" : externalId, lastConversationAt: now }).onConflictDoNothing();
+  return (await deps.db.select({ id: customers.id }).from(customers).where(match).get())!.id;
+}
+
 /** The session a bearer token opens; anything else is 401. */
 export async function sessionForVisitor(deps: Deps, row: ClientRow, sessionId: string, authorization: string | undefined) {
   const token = authorization?.match(/^Bearer\s+(\S+)$/i)?.[1];
@@ -280,12 +298,12 @@ export async function sessionForVisitor(deps: Deps, row: ClientRow, sessionId: s
   return { session, conversation };
 }
 
-/** The session's user and assistant messages, oldest first. */
+/** The session's messages (the visitor's, the app's answers and operators'), oldest first. */
 export async function sessionMessages(deps: Deps, conversationId: string) {
   return deps.db
-    .select({ id: messages.id, role: messages.role, content: messages.content, createdAt: messages.createdAt })
+    .select({ id: messages.id, role: messages.role, content: messages.content, senderName: messages.senderName, createdAt: messages.createdAt })
     .from(messages)
-    .where(and(eq(messages.conversationId, conversationId), inArray(messages.role, ["user", "assistant"])))
+    .where(and(eq(messages.conversationId, conversationId), inArray(messages.role, ["user", "assistant", "operator"])))
     .orderBy(asc(messages.createdAt), asc(messages.id));
 }
 

@@ -8,6 +8,7 @@ import type { MailSender, OidcClient, SmsSender, WechatOAuthClient } from "../pl
 import type { Language } from "./messages";
 import type { Throttle } from "./throttle";
 import type { RealtimeHub } from "../realtime/hub";
+import type { SecretBox } from "../platform/secret-box";
 
 /** Everything the app needs from outside, injected into {@link createApp}. */
 export interface Deps {
@@ -27,6 +28,8 @@ export interface Deps {
   knowledge: KnowledgeRuntime;
   /** Real-time fan-out to consoles and web visitors (socket.io in the server). */
   realtime: RealtimeHub;
+  /** Seals secrets kept in the database (channel credentials, webhook secrets). */
+  secrets: SecretBox;
   /** Current time; tests may pass a fixed clock. */
   now: () => Date;
 }

@@ -34,6 +34,28 @@ export async function enqueueJob(
 }
 
 /**
+ * Puts a job on the queue already claimed by the caller for `leaseMs`: the caller runs it now
+ * (e.g. to answer within a webhook's deadline); if the caller dies, the lease runs out and any
+ * worker takes it over.
+ */
+export async function enqueueClaimedJob(db: Db, now: Date, kind: string, payload: unknown, leaseMs: number): Promise<JobRow> {
+  const row = {
+    id: newId("job"),
+    kind,
+    payload: JSON.stringify(payload),
+    status: "running" as const,
+    attempts: 1,
+    runAfter: now.toISOString(),
+    lockedUntil: new Date(now.getTime() + leaseMs).toISOString(),
+    lastError: null,
+    createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+  };
+  await db.insert(jobs).values(row);
+  return row;
+}
+
+/**
  * Claims the next ready job of the given kinds with a lease, in one UPDATE … RETURNING so two
  * workers can never claim the same job. A job is ready when it is queued and due, or when it is
  * running but its lease has expired (the worker that held it crashed or stalled).

@@ -40,6 +40,8 @@ export interface JobWorker {
   stop(): Promise<void>;
   /** Claims and runs jobs until none is ready; answers how many ran. For tests and start-up. */
   drain(): Promise<number>;
+  /** Runs a job this process already holds the lease of (see enqueueClaimedJob), as a poll would. */
+  run(job: JobRow): Promise<void>;
 }
 
 /** Builds an in-process job worker over the durable queue. */
@@ -54,6 +56,11 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
   async function runOne(): Promise<boolean> {
     const job = await claimJob(options.db, options.now(), { kinds, leaseMs });
     if (!job) return false;
+    await runClaimed(job);
+    return true;
+  }
+
+  async function runClaimed(job: JobRow): Promise<void> {
     const handler = options.handlers[job.kind]!;
     try {
       await handler({
@@ -68,7 +75,6 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
       options.logger.warn("job attempt failed", { jobId: job.id, kind: job.kind, attempts: job.attempts, retrying, error: message });
       if (!retrying && options.onGiveUp) await options.onGiveUp(job, message);
     }
-    return true;
   }
 
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? 1));
@@ -97,6 +103,10 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
   const sleepers = new Set<() => void>();
 
   return {
+    async run(job) {
+      if (!options.handlers[job.kind]) throw new Error(`no handler for job kind ${job.kind}`);
+      await runClaimed(job);
+    },
     start() {
       if (running) return;
       running = true;

@@ -12,6 +12,7 @@ import type { PluginRuntime } from "../plugins/runtime-types";
 import type { MailSender, OidcClient, SmsSender, WechatOAuthClient } from "./ports";
 import { createAliyunSmsSender } from "./sms/aliyun";
 import { createRealtimeHub, type RealtimeHub } from "../realtime/hub";
+import { createSecretBox, loadSecretKey, type SecretBox } from "./secret-box";
 
 /** Picks each provider from the configuration: the real one when configured, else the embedded default. */
 export function createProviders(config: Config, db: Db, logger: Logger): {
@@ -23,6 +24,7 @@ export function createProviders(config: Config, db: Db, logger: Logger): {
   plugins: PluginRuntime;
   knowledge: KnowledgeRuntime;
   realtime: RealtimeHub;
+  secrets: SecretBox;
 } {
   const outbox = createOutbox(db, logger);
   return {
@@ -40,6 +42,7 @@ export function createProviders(config: Config, db: Db, logger: Logger): {
     models: createModelCatalog({ llm: config.llm, db, logger }),
     plugins: createPluginRuntime({ db, config, logger, now: () => new Date() }),
     knowledge: createKnowledgeRuntime(config, logger),
+    secrets: createSecretBox(loadSecretKey(config.dataDir, config.channels.secretKey)),
     realtime: createRealtimeHub((error) => logger.error("realtime listener failed", { error: String(error) })),
   };
 }

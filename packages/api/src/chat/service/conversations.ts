@@ -6,6 +6,7 @@ import { fail } from "../../errors";
 import type { Deps } from "../../http/context";
 import type { ModelMessage } from "../../platform/llm/types";
 import type { ChatApp } from "../../apps/service/index";
+import { recordSessionActivity } from "../../inbox/activity";
 
 type ConversationRow = typeof conversations.$inferSelect;
 
@@ -70,7 +71,9 @@ export async function openConversation(
       })
       .prepare(),
   ).run(row);
-  return row;
+  const stored = await deps.db.select().from(conversations).where(eq(conversations.id, row.id)).get();
+  if (!stored) throw new Error("conversation vanished after insert");
+  return stored;
 }
 
 /**
@@ -78,20 +81,21 @@ export async function openConversation(
  * its answer) newer than the retention window and the last context clear. Failed answers are
  * skipped; stopped ones count with what was delivered.
  */
-export async function loadMemory(deps: Deps, conversation: ConversationRow, app: ChatApp): Promise<ModelMessage[]> {
+export async function loadMemory(deps: Deps, conversation: ConversationRow, app: ChatApp, excludeMessageId?: string): Promise<ModelMessage[]> {
   if (app.memoryTurns <= 0) return [];
   const retentionStart = new Date(deps.now().getTime() - app.memoryRetentionMinutes * 60_000).toISOString();
   const since = conversation.contextClearedAt && conversation.contextClearedAt > retentionStart ? conversation.contextClearedAt : retentionStart;
   const rows = await deps.db
-    .select({ role: messages.role, content: messages.content, status: messages.status })
+    .select({ id: messages.id, role: messages.role, content: messages.content, status: messages.status })
     .from(messages)
-    .where(and(eq(messages.conversationId, conversation.id), gt(messages.createdAt, since), inArray(messages.role, ["user", "assistant"])))
+    .where(and(eq(messages.conversationId, conversation.id), gt(messages.createdAt, since), inArray(messages.role, ["user", "assistant", "operator"])))
     .orderBy(desc(messages.createdAt), desc(messages.id))
     .limit(app.memoryTurns * 2);
+  // What an operator wrote by hand is the service's side of the conversation, like an answer.
   return rows
     .reverse()
-    .filter((row) => row.status !== "error" && row.content.trim() !== "")
-    .map((row) => ({ role: row.role as "user" | "assistant", content: row.content }));
+    .filter((row) => row.id !== excludeMessageId && row.status !== "error" && row.content.trim() !== "")
+    .map((row) => ({ role: row.role === "user" ? ("user" as const) : ("assistant" as const), content: row.content }));
 }
 
 /** Stores one message. */
@@ -99,8 +103,12 @@ export async function storeMessage(
   deps: Deps,
   input: {
     conversation: ConversationRow;
-    role: "user" | "assistant";
+    role: "user" | "assistant" | "operator";
     content: string;
+    /** A group member's or an operator's name. */
+    senderName?: string;
+    /** Set for messages to be sent out through a channel. */
+    delivery?: "pending" | "sent" | "failed";
     status?: "complete" | "stopped" | "error";
     model?: string;
     toolCalls?: unknown;
@@ -126,6 +134,8 @@ export async function storeMessage(
         model: sql.placeholder("model"),
         toolCalls: sql.placeholder("toolCalls"),
         citations: sql.placeholder("citations"),
+        senderName: sql.placeholder("senderName"),
+        delivery: sql.placeholder("delivery"),
         createdAt: sql.placeholder("createdAt"),
       })
       .prepare(),
@@ -139,8 +149,13 @@ export async function storeMessage(
     model: input.model ?? null,
     toolCalls: input.toolCalls === undefined ? null : JSON.stringify(input.toolCalls),
     citations: input.citations && input.citations.length > 0 ? JSON.stringify(input.citations) : null,
+    senderName: input.senderName ?? null,
+    delivery: input.delivery ?? null,
     createdAt: now,
   });
+  if (input.conversation.clientId) {
+    await recordSessionActivity(deps, input.conversation, { id, role: input.role, content: input.content, createdAt: now, ...(input.senderName ? { senderName: input.senderName } : {}) });
+  }
   if (input.touch !== false) {
     await prepared(deps.db, "chat.touchConversation", () =>
       deps.db
@@ -186,10 +201,11 @@ export async function listMessages(deps: Deps, input: { conversationId: string; 
       status: messages.status,
       model: messages.model,
       citations: messages.citations,
+      senderName: messages.senderName,
       createdAt: messages.createdAt,
     })
     .from(messages)
-    .where(and(eq(messages.conversationId, input.conversationId), inArray(messages.role, ["user", "assistant"])))
+    .where(and(eq(messages.conversationId, input.conversationId), inArray(messages.role, ["user", "assistant", "operator"])))
     .orderBy(asc(messages.createdAt), asc(messages.id));
   return rows.map((row) => ({ ...row, citations: parseCitations(row.citations) }));
 }

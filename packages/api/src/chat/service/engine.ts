@@ -28,6 +28,7 @@ import {
   usesKnowledge,
 } from "./knowledge";
 import { checkRateLimits } from "./rate-limit";
+import { handoverGate, transferToHuman } from "../../inbox/handover";
 
 /** One turn asked of an app. */
 export interface ChatTurn {
@@ -48,6 +49,10 @@ export interface ChatTurn {
   messages?: ModelMessage[];
   /** Tools the caller defines and runs itself: offered to the model, calls are returned, not executed. */
   clientTools?: ToolDefinition[];
+  /** The person's message is already stored (a channel delivery stored on arrival): answer it without storing it again. */
+  storedMessageId?: string;
+  /** Answer even if a person has the conversation (the delayed reply after a handover). */
+  skipHandover?: boolean;
 }
 
 const USAGE_COLUMNS = [
@@ -112,11 +117,24 @@ function modelFailure(error: unknown, language: Language): { code: number; messa
 export async function* runTurn(deps: Deps, turn: ChatTurn, prepared: Awaited<ReturnType<typeof prepareTurn>>): AsyncGenerator<ChatEvent> {
   const { app } = turn;
   const conversation = await openConversation(deps, { app, endUserId: turn.endUserId, channel: turn.channel, title: prepared.text, ...(turn.conversationId ? { conversationId: turn.conversationId } : {}) });
-  const history = turn.messages ? [] : await loadMemory(deps, conversation, app);
-  await storeMessage(deps, { conversation, role: "user", content: prepared.text, touch: false });
+  const history = turn.messages ? [] : await loadMemory(deps, conversation, app, turn.storedMessageId);
+  const userMessageId = turn.storedMessageId ?? (await storeMessage(deps, { conversation, role: "user", content: prepared.text, touch: false }));
   const messageId = newId("msg");
   const { provider, model } = prepared.resolved;
   yield { type: "message-start", conversationId: conversation.id, messageId, model: model.id, offline: model.offline };
+
+  // An inbox session a person has (or that a trigger now hands over) is not answered by the AI.
+  if (conversation.clientId && !turn.messages && !turn.skipHandover) {
+    const gate = await handoverGate(deps, app, conversation, { text: prepared.text, messageId: userMessageId, language: turn.language });
+    if (gate.kind === "hold") {
+      if (gate.reply) {
+        yield { type: "text-delta", text: gate.reply };
+        await storeMessage(deps, { conversation, role: "assistant", content: gate.reply, id: messageId, model: "handover" });
+      }
+      yield { type: "message-end", finishReason: "handover", usage: { promptTokens: 0, completionTokens: 0 }, credits: 0, balance: null };
+      return;
+    }
+  }
 
   if (prepared.limited) {
     const reply = prepared.limited.replyWhenExceeded;
@@ -277,7 +295,10 @@ export async function* runTurn(deps: Deps, turn: ChatTurn, prepared: Awaited<Ret
       answer = noHit.text;
       finishReason = noHit.handover ? "handover" : "stop";
       yield { type: "text-delta", text: noHit.text };
-      if (noHit.handover) await requestHandover(deps, conversation.id);
+      if (noHit.handover) {
+        if (conversation.clientId) await transferToHuman(deps, app, conversation, { reason: "no-hit", language: turn.language });
+        else await requestHandover(deps, conversation.id);
+      }
     }
   } catch (error) {
     if (turn.signal?.aborted || (error instanceof ModelError && error.kind === "aborted")) {

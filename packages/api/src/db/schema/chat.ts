@@ -26,10 +26,35 @@ export const conversations = sqliteTable(
      * answers. The inbox of chat management picks these conversations up.
      */
     handoverRequestedAt: text("handover_requested_at"),
+    /**
+     * Inbox fields (spec §3 Customer session), set for conversations that came through a web or
+     * channel client: the client, the platform's conversation, who wrote, read state and reply mode.
+     */
+    clientId: text("client_id"),
+    externalConversationId: text("external_conversation_id"),
+    customerId: text("customer_id"),
+    isGroup: integer("is_group", { mode: "boolean" }).notNull().default(false),
+    groupName: text("group_name"),
+    senderName: text("sender_name"),
+    headImageUrl: text("head_image_url"),
+    readStatus: text("read_status", { enum: ["UNREAD", "HAVE_READ"] }).notNull().default("HAVE_READ"),
+    serviceMode: text("service_mode", { enum: ["FULL_AUTO_MODE", "MANUAL_MODE", "GROUP_MODE"] }).notNull().default("FULL_AUTO_MODE"),
+    /** When the session went to MANUAL_MODE (the delayed-reply mode counts from here). */
+    manualSince: text("manual_since"),
+    lastMessage: text("last_message"),
+    lastMessageAt: text("last_message_at"),
+    /** JSON: the platform's reply handle of the latest incoming message. */
+    replyHandle: text("reply_handle"),
+    /** JSON: tags given to the conversation (AI tagging on handover). */
+    tags: text("tags").notNull().default("[]"),
     createdAt: createdAt(),
     updatedAt: text("updated_at").notNull(),
   },
-  (table) => [index("conversations_lookup_idx").on(table.appId, table.endUserId, table.channel, table.updatedAt)],
+  (table) => [
+    index("conversations_lookup_idx").on(table.appId, table.endUserId, table.channel, table.updatedAt),
+    index("conversations_inbox_idx").on(table.spaceId, table.lastMessageAt),
+    index("conversations_client_idx").on(table.clientId, table.externalConversationId),
+  ],
 );
 
 /** A message of a conversation. */
@@ -41,7 +66,8 @@ export const messages = sqliteTable(
     conversationId: text("conversation_id")
       .notNull()
       .references(() => conversations.id, { onDelete: "cascade" }),
-    role: text("role", { enum: ["user", "assistant", "tool"] }).notNull(),
+    /** `operator`: a space member answering by hand in the inbox. */
+    role: text("role", { enum: ["user", "assistant", "tool", "operator"] }).notNull(),
     content: text("content").notNull(),
     /** JSON: tool calls the assistant made, or the call a tool message answers. */
     toolCalls: text("tool_calls"),
@@ -49,6 +75,11 @@ export const messages = sqliteTable(
     citations: text("citations"),
     status: text("status", { enum: ["complete", "stopped", "error"] }).notNull().default("complete"),
     model: text("model"),
+    /** Who wrote it, when the conversation has several people (a group) or it is an operator. */
+    senderName: text("sender_name"),
+    /** For messages sent out through a channel: pending until the platform accepted it. */
+    delivery: text("delivery", { enum: ["pending", "sent", "failed"] }),
+    deliveryError: text("delivery_error"),
     createdAt: createdAt(),
   },
   (table) => [index("messages_conversation_idx").on(table.conversationId, table.createdAt)],

@@ -5,3 +5,4 @@ export { jobs, knowledgeBases, knowledgeChunks, knowledgeFeishuAuth, knowledgeFi
 export { plugins } from "./plugins";
 export { apiKeys, spaceMembers, spaces, userKeys } from "./spaces";
 export { webClients, webClientSessions } from "./web-clients";
+export { channelClients, customers, keyValues } from "./channels";

@@ -9,6 +9,8 @@ export interface AliyunSmsConfig {
   signName: string;
   /** Vendor template code for the `verification-code` template, e.g. `SMS_123456789`. */
   templateCode: string;
+  /** Vendor template code for the `handover-notice` template (a conversation waits for a person); optional. */
+  handoverTemplateCode?: string;
   /** Defaults to `https://dysmsapi.aliyuncs.com`. */
   endpoint?: string;
   /** Defaults to `cn-hangzhou`. */
@@ -76,6 +78,8 @@ export function createAliyunSmsSender(config: AliyunSmsConfig): SmsSender {
   return {
     kind: "aliyun",
     async send(sms: OutgoingSms) {
+      const templateCode = sms.template === "handover-notice" ? config.handoverTemplateCode : config.templateCode;
+      if (!templateCode) throw new ExternalProviderError("sms", `No Aliyun template code is configured for ${sms.template}`);
       const params: Record<string, string> = {
         AccessKeyId: config.accessKeyId,
         Action: "SendSms",
@@ -86,7 +90,7 @@ export function createAliyunSmsSender(config: AliyunSmsConfig): SmsSender {
         SignatureMethod: "HMAC-SHA1",
         SignatureNonce: randomUUID(),
         SignatureVersion: "1.0",
-        TemplateCode: config.templateCode,
+        TemplateCode: templateCode,
         TemplateParam: JSON.stringify(sms.params),
         Timestamp: aliyunTimestamp(now()),
         Version: "2017-05-25",

@@ -1,0 +1,368 @@
+import { adapterFor, ChannelError, type ChannelAdapter, type InboundMessage, readInbound, type ReplyHandle, splitText } from "@parley/channels";
+import { and, asc, eq, gt, inArray } from "drizzle-orm";
+import { getAppForChat } from "../apps/service/index";
+import { answerStoredMessage } from "../inbox/answer";
+import { storeMessage } from "../chat/service/conversations";
+import { newId } from "../crypto";
+import { channelClients, conversations, customers, messages } from "../db/schema/index";
+import type { Deps } from "../http/context";
+import { failure } from "../http/envelope";
+import { type Language, translate } from "../http/messages";
+import type { ErrorKind } from "../errors";
+import { enqueueClaimedJob, enqueueJob, type JobRow } from "../jobs/queue";
+import type { JobHandler, JobWorker } from "../jobs/worker";
+import { type ChannelClientRow, adapterIO, adapterOf, fullConfig, markClient } from "./service";
+
+/** Answers the platform's message (runs the app, then queues the delivery). */
+export const CHANNEL_REPLY_JOB = "channel-reply";
+/** Delivers one stored message (an answer or an operator's message) through the platform's send API. */
+export const CHANNEL_SEND_JOB = "channel-send";
+
+/**
+ * Deliveries are remembered this long to drop the platform's retries: longer than the longest
+ * retry window (Meta retries for days; Feishu for over 7 hours).
+ */
+export const DEDUPE_TTL_SECONDS = 8 * 24 * 3600;
+/** How long a reply job is held by the process that started it before another may take it over. */
+export const REPLY_LEASE_MS = 120_000;
+/** Room left under a passive-reply deadline for the HTTP answer to travel back. */
+const PASSIVE_MARGIN_MS = 1_200;
+
+/** Payload of {@link CHANNEL_REPLY_JOB}. */
+interface ReplyJob {
+  clientId: string;
+  conversationId: string;
+  messageId: string;
+}
+
+/** Payload of {@link CHANNEL_SEND_JOB}. */
+interface SendJob {
+  clientId: string;
+  conversationId: string;
+  messageId: string;
+}
+
+
+/** The platform's error in the envelope shape: a status and code, no details of ours. */
+function refusal(status: 400 | 401 | 403 | 404 | 503, messageId: string, language: Language = "en"): Response {
+  const kinds: Record<typeof status, ErrorKind> = { 400: "validation", 401: "unauthenticated", 403: "forbidden", 404: "not_found", 503: "external" };
+  const { body } = failure(language, kinds[status], translate(language, messageId));
+  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+}
+
+/** Finds or creates the customer record of a sender. */
+async function upsertCustomer(deps: Deps, row: ChannelClientRow, message: InboundMessage, now: string): Promise<string> {
+  const existing = await deps.db
+    .select({ id: customers.id, nickname: customers.nickname, avatarUrl: customers.avatarUrl })
+    .from(customers)
+    .where(and(eq(customers.spaceId, row.spaceId), eq(customers.clientId, row.id), eq(customers.externalId, message.sender.id)))
+    .get();
+  if (existing) {
+    await deps.db
+      .update(customers)
+      .set({
+        lastConversationAt: now,
+        ...(message.sender.name && message.sender.name !== existing.nickname ? { nickname: message.sender.name } : {}),
+        ...(message.sender.avatarUrl && message.sender.avatarUrl !== existing.avatarUrl ? { avatarUrl: message.sender.avatarUrl } : {}),
+      })
+      .where(eq(customers.id, existing.id));
+    return existing.id;
+  }
+  const id = newId("cus");
+  await deps.db
+    .insert(customers)
+    .values({
+      id,
+      spaceId: row.spaceId,
+      channel: row.kind,
+      clientId: row.id,
+      externalId: message.sender.id,
+      nickname: message.sender.name ?? "",
+      avatarUrl: message.sender.avatarUrl ?? "",
+      lastConversationAt: now,
+    })
+    .onConflictDoNothing();
+  const stored = await deps.db
+    .select({ id: customers.id })
+    .from(customers)
+    .where(and(eq(customers.spaceId, row.spaceId), eq(customers.clientId, row.id), eq(customers.externalId, message.sender.id)))
+    .get();
+  return stored!.id;
+}
+
+/** The session of a platform conversation: one per client and platform conversation id. */
+async function sessionFor(deps: Deps, row: ChannelClientRow, message: InboundMessage, customerId: string, now: string) {
+  const existing = await deps.db
+    .select()
+    .from(conversations)
+    .where(and(eq(conversations.clientId, row.id), eq(conversations.externalConversationId, message.conversation.id)))
+    .get();
+  const replyHandle = JSON.stringify(message.reply);
+  if (existing) {
+    const changes = {
+      replyHandle,
+      updatedAt: now,
+      // A direct chat shows the person; a group shows its name and the latest speaker.
+      ...(message.sender.name ? { senderName: message.sender.name } : {}),
+      ...(message.sender.avatarUrl ? { headImageUrl: message.sender.avatarUrl } : {}),
+      ...(message.conversation.name ? { groupName: message.conversation.name } : {}),
+    };
+    await deps.db.update(conversations).set(changes).where(eq(conversations.id, existing.id));
+    return { ...existing, ...changes };
+  }
+  const id = newId("conv");
+  await deps.db.insert(conversations).values({
+    id,
+    spaceId: row.spaceId,
+    appId: row.appId,
+    endUserId: `${row.kind}:${row.id}:${message.conversation.id}`,
+    channel: row.kind,
+    title: (message.conversation.name ?? message.sender.name ?? message.text).slice(0, 80),
+    clientId: row.id,
+    externalConversationId: message.conversation.id,
+    customerId,
+    isGroup: message.conversation.isGroup,
+    groupName: message.conversation.name ?? null,
+    senderName: message.sender.name ?? null,
+    headImageUrl: message.sender.avatarUrl ?? null,
+    serviceMode: message.conversation.isGroup ? "GROUP_MODE" : "FULL_AUTO_MODE",
+    replyHandle,
+    createdAt: now,
+    updatedAt: now,
+  });
+  return (await deps.db.select().from(conversations).where(eq(conversations.id, id)).get())!;
+}
+
+/** Text stored for a message that carried only attachments. */
+function describe(message: InboundMessage): string {
+  if (message.text.trim()) return message.text;
+  return message.attachments.map((attachment) => `[${attachment.kind}${attachment.name ? `: ${attachment.name}` : ""}]`).join(" ") || "[message]";
+}
+
+/**
+ * Takes one platform message in: de-duplicated (a retried delivery changes nothing), the sender
+ * kept as a customer, the message stored in its session (which turns unread and moves to the
+ * top), and a reply job queued, already claimed by this process. Answers the job, or nothing for
+ * a duplicate.
+ */
+async function accept(deps: Deps, row: ChannelClientRow, message: InboundMessage) {
+  const io = adapterIO(deps, adapterOf(row.kind));
+  const fresh = await io.kv.setIfAbsent(`dedupe:${row.id}:${message.dedupeKey}`, "1", DEDUPE_TTL_SECONDS);
+  if (!fresh) return undefined;
+  try {
+    const now = deps.now().toISOString();
+    const customerId = await upsertCustomer(deps, row, message, now);
+    const conversation = await sessionFor(deps, row, message, customerId, now);
+    const messageId = await storeMessage(deps, {
+      conversation,
+      role: "user",
+      content: describe(message),
+      ...(message.sender.name ? { senderName: message.sender.name } : {}),
+    });
+    const job = await enqueueClaimedJob(deps.db, deps.now(), CHANNEL_REPLY_JOB, { clientId: row.id, conversationId: conversation.id, messageId } satisfies ReplyJob, REPLY_LEASE_MS);
+    return { job, message };
+  } catch (error) {
+    // Not stored: let the platform's retry in again.
+    await io.kv.delete(`dedupe:${row.id}:${message.dedupeKey}`);
+    throw error;
+  }
+}
+
+/** The channel worker of each running instance (by its database), so accepted jobs run at once in this process. */
+const workers = new WeakMap<object, JobWorker>();
+
+/** Makes `worker` the one that runs this instance's channel jobs at once. */
+export function useChannelWorker(deps: Deps, worker: JobWorker | undefined) {
+  if (worker) workers.set(deps.db, worker);
+  else workers.delete(deps.db);
+}
+
+function workerOf(deps: Deps): JobWorker | undefined {
+  return workers.get(deps.db);
+}
+
+/**
+ * A platform webhook: verified against the raw bytes (a forged, stale or malformed request is
+ * refused with nothing stored), handshakes answered, messages taken in, and the platform
+ * acknowledged within its deadline. Platforms with passive replies (WeChat) get the answer in
+ * the response when it is ready in time; otherwise it goes out through the send API.
+ */
+export async function handleWebhook(deps: Deps, clientId: string, request: Request): Promise<Response> {
+  const row = await deps.db.select().from(channelClients).where(eq(channelClients.id, clientId)).get();
+  const adapter = row ? adapterFor(row.kind) : undefined;
+  if (!row || !adapter) return refusal(404, "channel_client_not_found");
+  const inbound = await readInbound(request);
+  // Signatures cover the address the platform called: the public one, not how the proxy forwarded it.
+  inbound.url = new URL(`${deps.config.publicUrl}/api/v1/channels/${row.id}/webhook${inbound.url.search}`);
+  const config = fullConfig(deps, row);
+  const io = adapterIO(deps, adapter);
+  const verified = await adapter.verify(inbound, config, io).catch((error: unknown) => {
+    deps.logger.warn("channel verify threw", { clientId: row.id, error: String(error) });
+    return { kind: "rejected" as const, status: 400 as const, reason: "unreadable" };
+  });
+  if (verified.kind === "handshake") {
+    await markClient(deps, row.id, { ok: true });
+    return verified.response;
+  }
+  if (verified.kind === "rejected") {
+    deps.logger.info("channel webhook rejected", { clientId: row.id, kind: row.kind, reason: verified.reason });
+    return refusal(verified.status, "channel_request_rejected");
+  }
+  if (!row.enabled) return refusal(403, "channel_client_disabled");
+  let parsed: InboundMessage[];
+  try {
+    parsed = await adapter.parse(verified.payload, config, io);
+  } catch (error) {
+    // The platform (customer service sync_msg) failed: answer an error so it delivers again.
+    await markClient(deps, row.id, { ok: false, error: String(error) });
+    return refusal(503, "channel_platform_unavailable");
+  }
+  const accepted: NonNullable<Awaited<ReturnType<typeof accept>>>[] = [];
+  for (const message of parsed) {
+    if (message.sender.isBot) continue;
+    const taken = await accept(deps, row, message);
+    if (taken) accepted.push(taken);
+  }
+  await markClient(deps, row.id, { ok: true });
+  const worker = workerOf(deps);
+  // Without a worker in this process (tests of the webhook alone), the job waits for a lease to expire.
+  const run = (job: JobRow) => (worker ? worker.run(job) : Promise.resolve());
+  const only = accepted.length === 1 ? accepted[0] : undefined;
+  if (only && adapter.capabilities.passiveReply && adapter.passiveReply) {
+    // Race the answer against the platform's deadline: in time, it goes back in this response.
+    const passive = passiveSlot(only.job.id);
+    const running = run(only.job).finally(() => passive.settle(undefined));
+    const budget = Math.max(0, adapter.capabilities.ackDeadlineMs - PASSIVE_MARGIN_MS);
+    const text = await Promise.race([passive.answer, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), budget))]);
+    passive.close(text !== undefined);
+    void running;
+    if (text !== undefined) return text ? adapter.passiveReply(only.message, text, config, io) : adapter.ack(verified.payload, config);
+    return adapter.ack(verified.payload, config);
+  }
+  for (const taken of accepted) void run(taken.job);
+  return adapter.ack(verified.payload, config);
+}
+
+/**
+ * Hand-off between a webhook waiting to answer passively and the reply job: the job offers its
+ * text; if the webhook still waits, it takes it (and the job sends nothing), else the job sends.
+ */
+const passiveSlots = new Map<string, { offer(text: string): boolean }>();
+
+function passiveSlot(jobId: string) {
+  let resolve: (text: string | undefined) => void = () => {};
+  const answer = new Promise<string | undefined>((done) => (resolve = done));
+  let open = true;
+  passiveSlots.set(jobId, {
+    offer(text) {
+      if (!open) return false;
+      open = false;
+      resolve(text);
+      return true;
+    },
+  });
+  return {
+    answer,
+    settle: (text: string | undefined) => resolve(text),
+    close(taken: boolean) {
+      if (!taken) open = false;
+      passiveSlots.delete(jobId);
+    },
+  };
+}
+
+async function loadForJob(deps: Deps, payload: { clientId: string; conversationId: string; messageId: string }) {
+  const row = await deps.db.select().from(channelClients).where(eq(channelClients.id, payload.clientId)).get();
+  const conversation = await deps.db.select().from(conversations).where(eq(conversations.id, payload.conversationId)).get();
+  const message = await deps.db.select().from(messages).where(eq(messages.id, payload.messageId)).get();
+  return { row, conversation, message };
+}
+
+/** Answers one stored platform message with the app, then queues the delivery of the answer. */
+export function replyHandler(deps: Deps): JobHandler {
+  return async ({ job, payload, heartbeat }) => {
+    const input = payload as ReplyJob;
+    const { row, conversation, message } = await loadForJob(deps, input);
+    if (!row || !conversation || !message || !row.enabled) return;
+    // Already answered (a retried job after the answer was stored): only make sure it goes out.
+    const answered = await deps.db
+      .select({ id: messages.id, delivery: messages.delivery })
+      .from(messages)
+      .where(and(eq(messages.conversationId, conversation.id), gt(messages.createdAt, message.createdAt), inArray(messages.role, ["assistant"])))
+      .orderBy(asc(messages.createdAt))
+      .get();
+    if (answered) {
+      if (answered.delivery !== "sent" && answered.delivery !== "failed") await queueSend(deps, row, conversation.id, answered.id);
+      return;
+    }
+    const reply = await answerStoredMessage(deps, conversation, message, { channel: row.kind, heartbeat });
+    if (!reply) return;
+    const { id: answerId, text: answer } = reply;
+    // A webhook still waiting to answer passively takes the text; else it goes through the send API.
+    if (passiveSlots.get(job.id)?.offer(answer)) {
+      await deps.db.update(messages).set({ delivery: "sent" }).where(eq(messages.id, answerId));
+      return;
+    }
+    await deps.db.update(messages).set({ delivery: "pending" }).where(eq(messages.id, answerId));
+    await queueSend(deps, row, conversation.id, answerId);
+  };
+}
+
+/** Queues the delivery of a stored message and, with a worker in this process, runs it at once. */
+export async function queueSend(deps: Deps, row: Pick<ChannelClientRow, "id">, conversationId: string, messageId: string) {
+  const payload = { clientId: row.id, conversationId, messageId } satisfies SendJob;
+  const worker = workerOf(deps);
+  if (!worker) {
+    await enqueueJob(deps.db, deps.now(), CHANNEL_SEND_JOB, payload);
+    return;
+  }
+  await worker.run(await enqueueClaimedJob(deps.db, deps.now(), CHANNEL_SEND_JOB, payload, REPLY_LEASE_MS));
+}
+
+/**
+ * Delivers a stored message in parts the platform accepts, resuming after the last part sent
+ * when retried. Refusals (not retryable) mark the message failed; the rest retry with backoff.
+ */
+export function sendHandler(deps: Deps): JobHandler {
+  return async ({ payload }) => {
+    const input = payload as SendJob;
+    const { row, conversation, message } = await loadForJob(deps, input);
+    if (!row || !conversation || !message || message.delivery === "sent") return;
+    const adapter: ChannelAdapter = adapterOf(row.kind);
+    const io = adapterIO(deps, adapter);
+    const config = fullConfig(deps, row);
+    const handle = JSON.parse(conversation.replyHandle ?? "{}") as ReplyHandle;
+    const app = await getAppForChat(deps, { appId: conversation.appId }).catch(() => undefined);
+    const humanization = app?.advancedConfig.humanization;
+    const parts = splitText(message.content, adapter.capabilities.maxText);
+    const progressKey = `sent:${message.id}`;
+    const done = Number((await io.kv.get(progressKey)) ?? "0");
+    for (let index = done; index < parts.length; index++) {
+      if (index > 0 && humanization?.splitReply && humanization.delayReplySeconds > 0) {
+        await new Promise((resolve) => setTimeout(resolve, Math.min(humanization.delayReplySeconds, 10) * 1000));
+      }
+      try {
+        await adapter.send(handle, parts[index]!, config, io);
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        await markClient(deps, row.id, { ok: false, error: reason });
+        if (error instanceof ChannelError && !error.retryable) {
+          await deps.db.update(messages).set({ delivery: "failed", deliveryError: reason.slice(0, 500) }).where(eq(messages.id, message.id));
+          deps.realtime.toSpace(conversation.spaceId, "session.delivery", { sessionId: conversation.id, messageId: message.id, delivery: "failed", error: reason });
+          return;
+        }
+        throw error;
+      }
+      await io.kv.set(progressKey, String(index + 1), DEDUPE_TTL_SECONDS);
+    }
+    await deps.db.update(messages).set({ delivery: "sent", deliveryError: null }).where(eq(messages.id, message.id));
+    await markClient(deps, row.id, { ok: true });
+    deps.realtime.toSpace(conversation.spaceId, "session.delivery", { sessionId: conversation.id, messageId: message.id, delivery: "sent" });
+  };
+}
+
+/** Marks a message whose delivery was given up as failed. */
+export async function markSendGivenUp(deps: Deps, payload: unknown, error: string) {
+  const input = payload as SendJob;
+  await deps.db.update(messages).set({ delivery: "failed", deliveryError: error.slice(0, 500) }).where(eq(messages.id, input.messageId));
+}

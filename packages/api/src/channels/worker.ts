@@ -1,0 +1,34 @@
+import type { Deps } from "../http/context";
+import { createJobWorker, type JobWorker } from "../jobs/worker";
+import { delayedReplyHandler } from "../inbox/delayed";
+import { HANDOVER_DELAYED_JOB } from "../inbox/handover";
+import { CHANNEL_REPLY_JOB, CHANNEL_SEND_JOB, markSendGivenUp, replyHandler, sendHandler, useChannelWorker } from "./pipeline";
+
+/** Conversations answered at once by one server (each mostly waits on a model or a platform). */
+export const CHANNEL_CONCURRENCY = 32;
+
+/**
+ * The worker of messaging jobs: answers, deliveries (retried with backoff) and delayed replies
+ * after a handover. Jobs a webhook accepted run on it at once; the rest when due, also after a
+ * restart (a crashed process's leases run out).
+ */
+export function createChannelWorker(deps: Deps, options: { leaseMs?: number; idleMs?: number } = {}): JobWorker {
+  const worker = createJobWorker({
+    db: deps.db,
+    logger: deps.logger,
+    now: deps.now,
+    handlers: {
+      [CHANNEL_REPLY_JOB]: replyHandler(deps),
+      [CHANNEL_SEND_JOB]: sendHandler(deps),
+      [HANDOVER_DELAYED_JOB]: delayedReplyHandler(deps),
+    },
+    leaseMs: options.leaseMs ?? 120_000,
+    idleMs: options.idleMs ?? 500,
+    concurrency: CHANNEL_CONCURRENCY,
+    onGiveUp: async (job, error) => {
+      if (job.kind === CHANNEL_SEND_JOB) await markSendGivenUp(deps, JSON.parse(job.payload), error);
+    },
+  });
+  useChannelWorker(deps, worker);
+  return worker;
+}

@@ -1,0 +1,33 @@
+import { eq } from "drizzle-orm";
+import { conversations } from "../db/schema/index";
+import type { Deps } from "../http/context";
+
+type ConversationRow = typeof conversations.$inferSelect;
+
+/** A message as the inbox and its sockets show it. */
+export interface InboxMessage {
+  id: string;
+  role: "user" | "assistant" | "operator";
+  content: string;
+  createdAt: string;
+  senderName?: string;
+}
+
+/** The list shows this much of the last message. */
+const PREVIEW_CHARACTERS = 200;
+
+/**
+ * Keeps a client conversation's inbox fields in step with a new message: the last message and
+ * its time move the session to the top; a message from the customer marks it unread. Consoles of
+ * the space hear about it at once.
+ */
+export async function recordSessionActivity(deps: Deps, conversation: ConversationRow, message: InboxMessage): Promise<void> {
+  const incoming = message.role === "user";
+  const preview = message.content.replace(/\s+/g, " ").trim().slice(0, PREVIEW_CHARACTERS);
+  await deps.db
+    .update(conversations)
+    .set({ lastMessage: preview, lastMessageAt: message.createdAt, ...(incoming ? { readStatus: "UNREAD" as const } : {}) })
+    .where(eq(conversations.id, conversation.id));
+  deps.realtime.toSpace(conversation.spaceId, "session.message", { sessionId: conversation.id, message });
+  if (incoming) deps.realtime.toSpace(conversation.spaceId, "session.read", { sessionId: conversation.id, readStatus: "UNREAD" });
+}

@@ -1,0 +1,282 @@
+import { createHmac } from "node:crypto";
+import { and, asc, desc, eq, inArray } from "drizzle-orm";
+import { webClientSessions } from "../db/schema/index";
+import type { ChatApp } from "../apps/service/index";
+import type { ManualService } from "../apps/service/advanced-config";
+import { conversations, messages, spaceMembers, users } from "../db/schema/index";
+import type { Deps } from "../http/context";
+import { type Language, translate } from "../http/messages";
+import { enqueueJob } from "../jobs/queue";
+import { guardedFetch } from "../plugins/service/network";
+
+type ConversationRow = typeof conversations.$inferSelect;
+
+/** Job that lets the AI answer a message no person answered within the delayed-reply time. */
+export const HANDOVER_DELAYED_JOB = "handover-delayed-reply";
+
+/** What the turn does about a customer's message in view of handover. */
+export type HandoverGate =
+  | { kind: "answer" }
+  /** The AI stays silent (a person has the conversation, or will); `reply` is said instead when set. */
+  | { kind: "hold"; reply?: string; transferred: boolean };
+
+function matchesKeyword(text: string, content: string): boolean {
+  const haystack = text.toLowerCase();
+  return content
+    .split(/[,，;；\n]/)
+    .map((keyword) => keyword.trim().toLowerCase())
+    .some((keyword) => keyword.length > 0 && haystack.includes(keyword));
+}
+
+/** Cosine similarity of two vectors of the same length. */
+function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  let dot = 0;
+  let left = 0;
+  let right = 0;
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i]! * b[i]!;
+    left += a[i]! * a[i]!;
+    right += b[i]! * b[i]!;
+  }
+  return left && right ? dot / Math.sqrt(left * right) : 0;
+}
+
+/** An intent matches when the message means much the same as its content (the space's embedder decides). */
+export const INTENT_SIMILARITY = 0.55;
+
+async function matchesIntent(deps: Deps, text: string, content: string): Promise<boolean> {
+  const embedder = deps.knowledge.defaultEmbedder;
+  const [message, intent] = await embedder.embed([text, content], { kind: "query" });
+  return Boolean(message && intent && cosine(message, intent) >= INTENT_SIMILARITY);
+}
+
+/** The first trigger of the app's handover rules the message sets off, if any. */
+export async function matchTrigger(deps: Deps, manual: ManualService, text: string) {
+  for (const trigger of manual.triggers) {
+    if (trigger.type === "keyword" && matchesKeyword(text, trigger.content)) return trigger;
+    if (trigger.type === "intent") {
+      try {
+        if (await matchesIntent(deps, text, trigger.content)) return trigger;
+      } catch (error) {
+        deps.logger.warn("handover intent check failed", { error: String(error) });
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Decides, before the AI answers a customer's message in an inbox session, whether it should:
+ * a session a person has taken over follows the app's reply mode (silent, keep replying, or
+ * reply after N minutes unless a person did); otherwise a trigger hands the session over.
+ */
+export async function handoverGate(deps: Deps, app: ChatApp, conversation: ConversationRow, input: { text: string; messageId: string; language: Language }): Promise<HandoverGate> {
+  const manual = app.advancedConfig.manualService;
+  if (conversation.serviceMode === "MANUAL_MODE") {
+    if (manual.replyMode === "continue") return { kind: "answer" };
+    if (manual.replyMode === "delayed" && manual.delayMinutes) {
+      await enqueueJob(deps.db, deps.now(), HANDOVER_DELAYED_JOB, { conversationId: conversation.id, messageId: input.messageId }, {
+        runAfter: new Date(deps.now().getTime() + manual.delayMinutes * 60_000),
+      });
+    }
+    return { kind: "hold", transferred: false };
+  }
+  const trigger = await matchTrigger(deps, manual, input.text);
+  if (!trigger) return { kind: "answer" };
+  const reply = await transferToHuman(deps, app, conversation, { reason: trigger.type, detail: trigger.content, language: input.language });
+  return { kind: "hold", transferred: true, ...(reply ? { reply } : {}) };
+}
+
+/** Sets a session's reply mode and tells the consoles (and the web visitor) at once. */
+export async function setServiceMode(deps: Deps, conversation: ConversationRow, mode: ConversationRow["serviceMode"]) {
+  const now = deps.now().toISOString();
+  await deps.db
+    .update(conversations)
+    .set({
+      serviceMode: mode,
+      manualSince: mode === "MANUAL_MODE" ? (conversation.serviceMode === "MANUAL_MODE" ? conversation.manualSince : now) : null,
+      ...(mode === "MANUAL_MODE" ? {} : { handoverRequestedAt: null }),
+    })
+    .where(eq(conversations.id, conversation.id));
+  deps.realtime.toSpace(conversation.spaceId, "session.mode", { sessionId: conversation.id, serviceMode: mode });
+  const visitor = await webVisitorOf(deps, conversation);
+  if (visitor) deps.realtime.toVisitor(visitor.clientId, visitor.sessionId, "mode", { serviceMode: mode });
+}
+
+/** The web visitor session behind a conversation, when it came through the widget. */
+export async function webVisitorOf(deps: Deps, conversation: ConversationRow): Promise<{ clientId: string; sessionId: string } | undefined> {
+  if (!conversation.clientId || conversation.clientId.startsWith("ch_")) return undefined;
+  const row = await deps.db
+    .select({ id: webClientSessions.id, clientId: webClientSessions.clientId })
+    .from(webClientSessions)
+    .where(eq(webClientSessions.conversationId, conversation.id))
+    .get();
+  return row ? { clientId: row.clientId, sessionId: row.id } : undefined;
+}
+
+/**
+ * Hands a session to a person: MANUAL_MODE, the handover time kept, members notified by the
+ * app's channels with a summary, the conversation tagged when AI tagging is on. Answers the
+ * default reply the customer is told (none when the app has none).
+ */
+export async function transferToHuman(
+  deps: Deps,
+  app: ChatApp,
+  conversation: ConversationRow,
+  input: { reason: "keyword" | "intent" | "no-hit" | "customer" | "operator"; detail?: string; language: Language },
+): Promise<string | undefined> {
+  const now = deps.now().toISOString();
+  await deps.db
+    .update(conversations)
+    .set({ handoverRequestedAt: conversation.handoverRequestedAt ?? now })
+    .where(eq(conversations.id, conversation.id));
+  await setServiceMode(deps, conversation, "MANUAL_MODE");
+  const manual = app.advancedConfig.manualService;
+  // Notices, summary and tags take model and network calls: they must not hold up the reply.
+  void notifyHandover(deps, app, conversation, input).catch((error: unknown) => deps.logger.warn("handover notice failed", { error: String(error) }));
+  return manual.defaultReply ?? undefined;
+}
+
+async function transcript(deps: Deps, conversationId: string, limit = 20): Promise<string> {
+  const rows = await deps.db
+    .select({ role: messages.role, content: messages.content, senderName: messages.senderName })
+    .from(messages)
+    .where(and(eq(messages.conversationId, conversationId), inArray(messages.role, ["user", "assistant", "operator"])))
+    .orderBy(desc(messages.createdAt), desc(messages.id))
+    .limit(limit);
+  return rows
+    .reverse()
+    .map((row) => `${row.role === "user" ? (row.senderName ?? "Customer") : row.role === "operator" ? (row.senderName ?? "Operator") : "AI"}: ${row.content}`)
+    .join("\n");
+}
+
+/** Asks the app's model for text; undefined with the offline responder (it cannot summarise). */
+async function askModel(deps: Deps, app: ChatApp, prompt: string, language: Language): Promise<string | undefined> {
+  const resolved = deps.models.resolve(app.defaultModel) ?? deps.models.fallback();
+  if (resolved.model.offline) return undefined;
+  let text = "";
+  for await (const part of resolved.provider.stream({ model: resolved.model.id, messages: [{ role: "user", content: prompt }], temperature: 0, language })) {
+    if (part.type === "text-delta") text += part.text;
+  }
+  return text.trim() || undefined;
+}
+
+/** The summary the notice carries: the template's properties filled from the conversation. */
+export async function handoverSummary(deps: Deps, app: ChatApp, conversation: ConversationRow, language: Language): Promise<string> {
+  const manual = app.advancedConfig.manualService;
+  const history = await transcript(deps, conversation.id);
+  const properties = manual.summaryTemplate;
+  const lines = [
+    `${translate(language, "handover_notice_customer")}: ${conversation.senderName ?? conversation.endUserId}`,
+    `${translate(language, "handover_notice_channel")}: ${conversation.channel}`,
+  ];
+  if (properties.length > 0) {
+    const asked = await askModel(
+      deps,
+      app,
+      [
+        "From the conversation below, fill in each property. Answer one line per property as `property: value`; write `-` when the conversation does not say.",
+        ...properties.map((entry) => `- ${entry.property}: ${entry.content}${entry.description ? ` (${entry.description})` : ""}`),
+        "",
+        history,
+      ].join("\n"),
+      language,
+    ).catch(() => undefined);
+    if (asked) lines.push(asked);
+    else lines.push(...properties.map((entry) => `${entry.property}: -`));
+  }
+  const lastCustomer = history.split("\n").reverse().find((line) => !line.startsWith("AI:") && !line.startsWith("Operator:"));
+  if (lastCustomer) lines.push(`${translate(language, "handover_notice_last")}: ${lastCustomer.slice(0, 300)}`);
+  return lines.join("\n");
+}
+
+/** Tags the model gives the conversation (at most 3 short ones); none with the offline responder. */
+async function aiTags(deps: Deps, app: ChatApp, conversationId: string, language: Language): Promise<string[]> {
+  const answer = await askModel(
+    deps,
+    app,
+    `Give at most 3 short tags (1-3 words each) for this customer conversation, comma separated, nothing else.\n\n${await transcript(deps, conversationId)}`,
+    language,
+  ).catch(() => undefined);
+  if (!answer) return [];
+  return [...new Set(answer.split(/[,，\n]/).map((tag) => tag.trim().replace(/^[#"'`]+|["'`]+$/g, "")).filter((tag) => tag.length > 0 && tag.length <= 30))].slice(0, 3);
+}
+
+/** DingTalk and Feishu robots sign `timestamp\nsecret` with HMAC-SHA256 (DingTalk keys by the secret, Feishu by the string). */
+export function robotSignature(kind: "dingtalk" | "feishu", timestamp: string, secret: string): string {
+  const stringToSign = `${timestamp}\n${secret}`;
+  return kind === "dingtalk"
+    ? createHmac("sha256", secret).update(stringToSign).digest("base64")
+    : createHmac("sha256", stringToSign).update("").digest("base64");
+}
+
+/** Posts a notice to a group robot webhook the way each platform expects. */
+export async function postRobotNotice(deps: Deps, webhook: ManualService["notify"]["webhooks"][number], text: string): Promise<void> {
+  const nowMs = deps.now().getTime();
+  let url = webhook.url;
+  let body: unknown;
+  if (webhook.kind === "dingtalk") {
+    const timestamp = String(nowMs);
+    const sign = robotSignature("dingtalk", timestamp, webhook.secret);
+    url += `${url.includes("?") ? "&" : "?"}timestamp=${timestamp}&sign=${encodeURIComponent(sign)}`;
+    body = { msgtype: "text", text: { content: text } };
+  } else if (webhook.kind === "feishu") {
+    const timestamp = String(Math.floor(nowMs / 1000));
+    body = { timestamp, sign: robotSignature("feishu", timestamp, webhook.secret), msg_type: "text", content: { text } };
+  } else {
+    // WeChat Work group robots are addressed by the key in their URL and sign nothing.
+    body = { msgtype: "text", text: { content: text } };
+  }
+  const response = await guardedFetch(
+    { method: "POST", url, headers: { "content-type": "application/json" }, body: JSON.stringify(body) },
+    {
+      policy: { allowPrivateNetwork: deps.config.plugins.allowPrivateNetwork, allowedHosts: deps.config.plugins.allowedHosts },
+      timeoutMs: 10_000,
+      maxBytes: 64 * 1024,
+    },
+  );
+  if (response.status >= 300) throw new Error(`${webhook.kind} robot answered HTTP ${response.status}`);
+}
+
+async function notifyHandover(
+  deps: Deps,
+  app: ChatApp,
+  conversation: ConversationRow,
+  input: { reason: string; detail?: string; language: Language },
+): Promise<void> {
+  const manual = app.advancedConfig.manualService;
+  const language = input.language;
+  if (manual.aiTagging) {
+    const tags = await aiTags(deps, app, conversation.id, language);
+    if (tags.length) {
+      await deps.db.update(conversations).set({ tags: JSON.stringify(tags) }).where(eq(conversations.id, conversation.id));
+      deps.realtime.toSpace(conversation.spaceId, "session.updated", { sessionId: conversation.id, tags });
+    }
+  }
+  const { notify } = manual;
+  if (!notify.email && !notify.sms && !(notify.webhook && notify.webhooks.length)) return;
+  const summary = await handoverSummary(deps, app, conversation, language);
+  const title = translate(language, "handover_notice_title", { app: app.name });
+  const text = `${title}\n${summary}\n${deps.config.publicUrl}/console/chatManage?session=${conversation.id}`;
+  const failures: string[] = [];
+  if ((notify.email || notify.sms) && manual.notifyMemberIds.length) {
+    const members = await deps.db
+      .select({ email: users.email, phone: users.phone })
+      .from(spaceMembers)
+      .innerJoin(users, eq(users.id, spaceMembers.userId))
+      .where(and(eq(spaceMembers.spaceId, conversation.spaceId), inArray(spaceMembers.userId, manual.notifyMemberIds)))
+      .orderBy(asc(users.id));
+    for (const member of members) {
+      if (notify.email && member.email) await deps.mail.send({ to: member.email, subject: title, text }).catch((error: unknown) => failures.push(`email: ${String(error)}`));
+      if (notify.sms && member.phone && deps.sms) {
+        await deps.sms
+          .send({ phone: member.phone, template: "handover-notice", params: { app: app.name.slice(0, 20), customer: (conversation.senderName ?? "").slice(0, 20) }, text })
+          .catch((error: unknown) => failures.push(`sms: ${String(error)}`));
+      }
+    }
+  }
+  if (notify.webhook) {
+    for (const webhook of notify.webhooks) await postRobotNotice(deps, webhook, text).catch((error: unknown) => failures.push(`${webhook.kind}: ${String(error)}`));
+  }
+  if (failures.length) deps.logger.warn("some handover notices failed", { conversationId: conversation.id, failures });
+}

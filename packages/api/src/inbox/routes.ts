@@ -1,0 +1,202 @@
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import type { AppEnv } from "../http/context";
+import { ok } from "../http/envelope";
+import { requireAuth } from "../http/auth";
+import { defineRoute, idParam, jsonBody, standardErrors } from "../http/openapi";
+import {
+  changeServiceMode,
+  EXPORT_MAX_DAYS,
+  EXPORT_MAX_SESSIONS,
+  exportSessions,
+  getSession,
+  listCustomers,
+  listSessions,
+  markAllRead,
+  markRead,
+  pushOperatorMessage,
+  sessionHistory,
+} from "./service";
+
+const tags = ["Sessions inbox"];
+const sessionParam = idParam("sessionId", "conv_01jd7w3k5q9x2m4n6p8r");
+const serviceMode = z.enum(["FULL_AUTO_MODE", "MANUAL_MODE", "GROUP_MODE"]).openapi({
+  description: "Who replies: the AI (FULL_AUTO_MODE), a person (MANUAL_MODE), or the AI in a group (GROUP_MODE)",
+});
+
+const sessionSchema = z
+  .object({
+    sessionId: z.string(),
+    channelId: z.string().openapi({ description: "The web or channel client the session came through" }),
+    channelName: z.string(),
+    channel: z.string().openapi({ description: "The platform (`web-embed`, `telegram`, `wechat-official-account`…)" }),
+    appId: z.string(),
+    isGroup: z.boolean(),
+    groupName: z.string().nullable(),
+    senderName: z.string().nullable(),
+    headImageUrl: z.string().nullable(),
+    customerId: z.string().nullable(),
+    msgContent: z.string().openapi({ description: "The last message, shortened" }),
+    lastMessageAt: z.string().nullable(),
+    readStatus: z.enum(["UNREAD", "HAVE_READ"]),
+    serviceMode,
+    handoverRequestedAt: z.string().nullable(),
+    tags: z.array(z.string()),
+    createdAt: z.string(),
+  })
+  .openapi("InboxSession");
+
+const messageSchema = z
+  .object({
+    id: z.string(),
+    role: z.enum(["user", "assistant", "operator"]),
+    content: z.string(),
+    senderName: z.string().nullable(),
+    delivery: z.enum(["pending", "sent", "failed"]).nullable().openapi({ description: "For messages sent out through a channel" }),
+    deliveryError: z.string().nullable(),
+    createdAt: z.string(),
+  })
+  .openapi("InboxMessage");
+
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).openapi({ example: "2026-11-01" });
+
+/** The sessions inbox of chat management (/console/chatManage) and the customers senders become. */
+export function registerInboxRoutes(app: OpenAPIHono<AppEnv>) {
+  app.openapi(
+    defineRoute({
+      method: "get",
+      path: "/api/v1/inbox/sessions",
+      tags,
+      summary: "Sessions of the space's web and channel clients, latest message first",
+      request: {
+        query: z.object({
+          read: z.enum(["all", "unread", "read"]).default("all"),
+          clientId: z.string().max(64).optional(),
+          serviceMode: serviceMode.optional(),
+          keyword: z.string().max(100).optional(),
+          limit: z.coerce.number().int().min(1).max(100).default(30),
+          cursor: z.string().max(400).optional(),
+        }),
+      },
+      data: z.object({ items: z.array(sessionSchema), nextCursor: z.string().nullable(), unreadCount: z.number().int() }).openapi("InboxSessionPage"),
+    }),
+    async (c) => {
+      const query = c.req.valid("query");
+      return ok(c, await listSessions(c.var.deps, c.var.auth, { read: query.read, clientId: query.clientId, mode: query.serviceMode, keyword: query.keyword, limit: query.limit, cursor: query.cursor }));
+    },
+  );
+  app.openapi(
+    defineRoute({ method: "get", path: "/api/v1/inbox/sessions/{sessionId}", tags, summary: "One session", request: { params: sessionParam }, data: sessionSchema }),
+    async (c) => ok(c, await getSession(c.var.deps, c.var.auth, c.req.valid("param").sessionId)),
+  );
+  app.openapi(
+    defineRoute({
+      method: "get",
+      path: "/api/v1/inbox/sessions/{sessionId}/messages",
+      tags,
+      summary: "A session's history, oldest first (the latest page, or the page before `before`)",
+      request: { params: sessionParam, query: z.object({ limit: z.coerce.number().int().min(1).max(200).default(50), before: z.string().max(64).optional() }) },
+      data: z.object({ items: z.array(messageSchema), hasMore: z.boolean() }).openapi("InboxHistory"),
+    }),
+    async (c) => {
+      const query = c.req.valid("query");
+      return ok(c, await sessionHistory(c.var.deps, c.var.auth, c.req.valid("param").sessionId, { limit: query.limit, before: query.before }));
+    },
+  );
+  app.openapi(
+    defineRoute({
+      method: "post",
+      path: "/api/v1/inbox/sessions/{sessionId}/messages",
+      tags,
+      status: 201,
+      summary: "Reply as an operator: sent through the session's channel (or pushed to the web visitor); a session the AI runs is taken over",
+      request: { params: sessionParam, body: jsonBody(z.object({ content: z.string().trim().min(1).max(4000) }).openapi("OperatorMessage")) },
+      data: messageSchema,
+    }),
+    async (c) => ok(c, await pushOperatorMessage(c.var.deps, c.var.auth, c.req.valid("param").sessionId, c.req.valid("json")), 201),
+  );
+  app.openapi(
+    defineRoute({
+      method: "post",
+      path: "/api/v1/inbox/sessions/{sessionId}/read",
+      tags,
+      summary: "Mark a session read (opening it in the console does this)",
+      request: { params: sessionParam },
+      data: z.object({ sessionId: z.string(), readStatus: z.literal("HAVE_READ") }),
+    }),
+    async (c) => ok(c, await markRead(c.var.deps, c.var.auth, c.req.valid("param").sessionId)),
+  );
+  app.openapi(
+    defineRoute({
+      method: "post",
+      path: "/api/v1/inbox/read-all",
+      tags,
+      summary: "Mark every unread session read (of one client when given)",
+      request: { body: jsonBody(z.object({ clientId: z.string().max(64).optional() }).openapi("ReadAll")) },
+      data: z.object({ read: z.number().int() }),
+    }),
+    async (c) => ok(c, await markAllRead(c.var.deps, c.var.auth, c.req.valid("json").clientId)),
+  );
+  app.openapi(
+    defineRoute({
+      method: "put",
+      path: "/api/v1/inbox/sessions/{sessionId}/mode",
+      tags,
+      summary: "Take a session over (MANUAL_MODE) or hand it back to the AI; `confirm` must be true",
+      request: { params: sessionParam, body: jsonBody(z.object({ serviceMode, confirm: z.boolean() }).openapi("ChangeServiceMode")) },
+      data: sessionSchema,
+    }),
+    async (c) => ok(c, await changeServiceMode(c.var.deps, c.var.auth, c.req.valid("param").sessionId, c.req.valid("json"))),
+  );
+  app.openapi(
+    createRoute({
+      method: "post",
+      path: "/api/v1/inbox/export",
+      tags,
+      summary: `Download the messages of up to ${EXPORT_MAX_SESSIONS} sessions over at most ${EXPORT_MAX_DAYS} days as CSV`,
+      security: [{ bearer: [] }],
+      middleware: [requireAuth()],
+      request: {
+        body: jsonBody(
+          z
+            .object({ sessionIds: z.array(z.string().max(64)).min(1).max(EXPORT_MAX_SESSIONS), from: day, to: day })
+            .openapi("ExportSessions"),
+        ),
+      },
+      responses: {
+        200: { description: "CSV (UTF-8 with BOM), as an attachment", content: { "text/csv": { schema: z.string() } } },
+        ...standardErrors,
+      },
+    }),
+    async (c) => {
+      const file = await exportSessions(c.var.deps, c.var.auth, c.req.valid("json"));
+      return c.body(file.body, 200, { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": `attachment; filename="${file.filename}"` });
+    },
+  );
+  app.openapi(
+    defineRoute({
+      method: "get",
+      path: "/api/v1/customers",
+      tags: ["Customers"],
+      summary: "People who wrote through the space's clients, latest conversation first",
+      request: { query: z.object({ limit: z.coerce.number().int().min(1).max(200).default(50) }) },
+      data: z.array(
+        z
+          .object({
+            id: z.string(),
+            nickname: z.string(),
+            avatarUrl: z.string(),
+            channel: z.string(),
+            clientId: z.string(),
+            company: z.string(),
+            gender: z.string(),
+            remark: z.string(),
+            type: z.string(),
+            createdAt: z.string(),
+            lastConversationAt: z.string().nullable(),
+          })
+          .openapi("Customer"),
+      ),
+    }),
+    async (c) => ok(c, await listCustomers(c.var.deps, c.var.auth, { limit: c.req.valid("query").limit })),
+  );
+}

@@ -1,0 +1,300 @@
+import { and, asc, desc, eq, gte, inArray, isNotNull, lt, lte, or, sql } from "drizzle-orm";
+import { getAppForChat } from "../apps/service/index";
+import { queueSend } from "../channels/pipeline";
+import { storeMessage } from "../chat/service/conversations";
+import { channelClients, conversations, customers, messages, users, webClients } from "../db/schema/index";
+import { ServiceError } from "../errors";
+import type { Auth, Deps } from "../http/context";
+import { setServiceMode, transferToHuman, webVisitorOf } from "./handover";
+
+type ConversationRow = typeof conversations.$inferSelect;
+
+/** Sessions exported at once, and the longest span of days (spec §5 export limits). */
+export const EXPORT_MAX_SESSIONS = 30;
+export const EXPORT_MAX_DAYS = 31;
+
+/** Filters of the sessions list. */
+export interface SessionFilter {
+  read?: "all" | "unread" | "read" | undefined;
+  clientId?: string | undefined;
+  mode?: ConversationRow["serviceMode"] | undefined;
+  keyword?: string | undefined;
+  limit: number;
+  /** From the previous page's `nextCursor`. */
+  cursor?: string | undefined;
+}
+
+function parseTags(stored: string): string[] {
+  try {
+    const value: unknown = JSON.parse(stored);
+    return Array.isArray(value) ? value.filter((tag): tag is string => typeof tag === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+/** The inbox's view of a session (spec §3 Customer session). */
+function sessionView(row: ConversationRow, clientNames: Map<string, string>) {
+  return {
+    sessionId: row.id,
+    channelId: row.clientId!,
+    channelName: clientNames.get(row.clientId!) ?? "",
+    channel: row.channel,
+    appId: row.appId,
+    isGroup: row.isGroup,
+    groupName: row.groupName,
+    senderName: row.senderName,
+    headImageUrl: row.headImageUrl,
+    customerId: row.customerId,
+    msgContent: row.lastMessage ?? "",
+    lastMessageAt: row.lastMessageAt,
+    readStatus: row.readStatus,
+    serviceMode: row.serviceMode,
+    handoverRequestedAt: row.handoverRequestedAt,
+    tags: parseTags(row.tags),
+    createdAt: row.createdAt,
+  };
+}
+
+async function clientNamesOf(deps: Deps, spaceId: string): Promise<Map<string, string>> {
+  const [channels, web] = await Promise.all([
+    deps.db.select({ id: channelClients.id, name: channelClients.name }).from(channelClients).where(eq(channelClients.spaceId, spaceId)),
+    deps.db.select({ id: webClients.id, name: webClients.name }).from(webClients).where(eq(webClients.spaceId, spaceId)),
+  ]);
+  return new Map([...channels, ...web].map((client) => [client.id, client.name]));
+}
+
+function encodeCursor(row: Pick<ConversationRow, "lastMessageAt" | "id">): string {
+  return Buffer.from(JSON.stringify([row.lastMessageAt ?? "", row.id])).toString("base64url");
+}
+
+function decodeCursor(cursor: string): [string, string] {
+  try {
+    const value = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown;
+    if (Array.isArray(value) && value.length === 2 && value.every((item) => typeof item === "string")) return value as [string, string];
+  } catch {
+    // fall through
+  }
+  throw new ServiceError("validation", "validation_failed", { field: "cursor", reason: "not a cursor from this list" }, { field: "cursor" });
+}
+
+/** Sessions of the space's clients, latest message first, with the filters of the inbox. */
+export async function listSessions(deps: Deps, auth: Auth, filter: SessionFilter) {
+  const conditions = [eq(conversations.spaceId, auth.spaceId), isNotNull(conversations.clientId), isNotNull(conversations.lastMessageAt)];
+  if (filter.read === "unread") conditions.push(eq(conversations.readStatus, "UNREAD"));
+  if (filter.read === "read") conditions.push(eq(conversations.readStatus, "HAVE_READ"));
+  if (filter.clientId) conditions.push(eq(conversations.clientId, filter.clientId));
+  if (filter.mode) conditions.push(eq(conversations.serviceMode, filter.mode));
+  if (filter.keyword) {
+    const like = `%${filter.keyword.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+    conditions.push(sql`(${conversations.senderName} LIKE ${like} ESCAPE '\\' OR ${conversations.groupName} LIKE ${like} ESCAPE '\\' OR ${conversations.lastMessage} LIKE ${like} ESCAPE '\\')`);
+  }
+  if (filter.cursor) {
+    const [at, id] = decodeCursor(filter.cursor);
+    conditions.push(or(lt(conversations.lastMessageAt, at), and(eq(conversations.lastMessageAt, at), lt(conversations.id, id)))!);
+  }
+  const rows = await deps.db
+    .select()
+    .from(conversations)
+    .where(and(...conditions))
+    .orderBy(desc(conversations.lastMessageAt), desc(conversations.id))
+    .limit(filter.limit + 1);
+  const page = rows.slice(0, filter.limit);
+  const names = await clientNamesOf(deps, auth.spaceId);
+  const unread = await deps.db
+    .select({ count: sql<number>`count(*)` })
+    .from(conversations)
+    .where(and(eq(conversations.spaceId, auth.spaceId), isNotNull(conversations.clientId), eq(conversations.readStatus, "UNREAD")))
+    .get();
+  return {
+    items: page.map((row) => sessionView(row, names)),
+    nextCursor: rows.length > filter.limit ? encodeCursor(page.at(-1)!) : null,
+    unreadCount: Number(unread?.count ?? 0),
+  };
+}
+
+async function loadSession(deps: Deps, auth: Auth, sessionId: string): Promise<ConversationRow> {
+  const row = await deps.db
+    .select()
+    .from(conversations)
+    .where(and(eq(conversations.id, sessionId), eq(conversations.spaceId, auth.spaceId), isNotNull(conversations.clientId)))
+    .get();
+  if (!row) throw new ServiceError("not_found", "session_not_found");
+  return row;
+}
+
+export async function getSession(deps: Deps, auth: Auth, sessionId: string) {
+  return sessionView(await loadSession(deps, auth, sessionId), await clientNamesOf(deps, auth.spaceId));
+}
+
+/** A session's messages, oldest first: the last `limit`, or those before `before` (a message id). */
+export async function sessionHistory(deps: Deps, auth: Auth, sessionId: string, input: { limit: number; before?: string | undefined }) {
+  const session = await loadSession(deps, auth, sessionId);
+  const conditions = [eq(messages.conversationId, session.id), inArray(messages.role, ["user", "assistant", "operator"])];
+  if (input.before) {
+    const pivot = await deps.db.select({ createdAt: messages.createdAt }).from(messages).where(and(eq(messages.id, input.before), eq(messages.conversationId, session.id))).get();
+    if (!pivot) throw new ServiceError("validation", "validation_failed", { field: "before", reason: "not a message of this session" }, { field: "before" });
+    conditions.push(or(lt(messages.createdAt, pivot.createdAt), and(eq(messages.createdAt, pivot.createdAt), lt(messages.id, input.before)))!);
+  }
+  const rows = await deps.db
+    .select({
+      id: messages.id,
+      role: messages.role,
+      content: messages.content,
+      senderName: messages.senderName,
+      status: messages.status,
+      delivery: messages.delivery,
+      deliveryError: messages.deliveryError,
+      createdAt: messages.createdAt,
+    })
+    .from(messages)
+    .where(and(...conditions))
+    .orderBy(desc(messages.createdAt), desc(messages.id))
+    .limit(input.limit + 1);
+  const page = rows.slice(0, input.limit).reverse();
+  return { items: page.map((row) => ({ ...row, role: row.role as "user" | "assistant" | "operator" })), hasMore: rows.length > input.limit };
+}
+
+/** Opening a session reads it (UNREAD → HAVE_READ); the space's consoles follow. */
+export async function markRead(deps: Deps, auth: Auth, sessionId: string) {
+  const session = await loadSession(deps, auth, sessionId);
+  if (session.readStatus !== "HAVE_READ") {
+    await deps.db.update(conversations).set({ readStatus: "HAVE_READ" }).where(eq(conversations.id, session.id));
+    deps.realtime.toSpace(auth.spaceId, "session.read", { sessionId: session.id, readStatus: "HAVE_READ" });
+  }
+  return { sessionId: session.id, readStatus: "HAVE_READ" as const };
+}
+
+/** Reads every unread session (of one client when given). */
+export async function markAllRead(deps: Deps, auth: Auth, clientId?: string) {
+  const updated = await deps.db
+    .update(conversations)
+    .set({ readStatus: "HAVE_READ" })
+    .where(
+      and(
+        eq(conversations.spaceId, auth.spaceId),
+        isNotNull(conversations.clientId),
+        eq(conversations.readStatus, "UNREAD"),
+        ...(clientId ? [eq(conversations.clientId, clientId)] : []),
+      ),
+    )
+    .returning({ id: conversations.id });
+  for (const row of updated) deps.realtime.toSpace(auth.spaceId, "session.read", { sessionId: row.id, readStatus: "HAVE_READ" });
+  return { read: updated.length };
+}
+
+/**
+ * Switches a session's reply mode. Taking over (MANUAL_MODE) and handing back are confirmed
+ * steps (spec §4): without `confirm` nothing changes.
+ */
+export async function changeServiceMode(deps: Deps, auth: Auth, sessionId: string, input: { serviceMode: ConversationRow["serviceMode"]; confirm: boolean }) {
+  const session = await loadSession(deps, auth, sessionId);
+  if (!input.confirm) throw new ServiceError("validation", "session_mode_confirm", {}, { field: "confirm" });
+  if (input.serviceMode === "MANUAL_MODE" && session.serviceMode !== "MANUAL_MODE") {
+    const app = await getAppForChat(deps, { appId: session.appId });
+    await transferToHuman(deps, app, session, { reason: "operator", language: "en" });
+  } else if (input.serviceMode !== session.serviceMode) {
+    await setServiceMode(deps, session, input.serviceMode);
+  }
+  return getSession(deps, auth, sessionId);
+}
+
+/**
+ * An operator's message to the customer: stored, then sent through the session's channel (or
+ * pushed to the web visitor's socket). Writing in a session the AI runs takes it over.
+ */
+export async function pushOperatorMessage(deps: Deps, auth: Auth, sessionId: string, input: { content: string }) {
+  const session = await loadSession(deps, auth, sessionId);
+  const operator = await deps.db.select({ name: users.name }).from(users).where(eq(users.id, auth.userId)).get();
+  if (session.serviceMode !== "MANUAL_MODE") await setServiceMode(deps, session, "MANUAL_MODE");
+  const isChannel = session.clientId!.startsWith("ch_");
+  const senderName = operator?.name ?? "";
+  const id = await storeMessage(deps, {
+    conversation: session,
+    role: "operator",
+    content: input.content,
+    ...(senderName ? { senderName } : {}),
+    delivery: isChannel ? "pending" : "sent",
+  });
+  const createdAt = deps.now().toISOString();
+  if (isChannel) {
+    await queueSend(deps, { id: session.clientId! }, session.id, id);
+  } else {
+    const visitor = await webVisitorOf(deps, session);
+    if (visitor) deps.realtime.toVisitor(visitor.clientId, visitor.sessionId, "message", { id, role: "operator", content: input.content, createdAt, ...(senderName ? { senderName } : {}) });
+  }
+  const stored = await deps.db.select({ delivery: messages.delivery, deliveryError: messages.deliveryError, createdAt: messages.createdAt }).from(messages).where(eq(messages.id, id)).get();
+  return { id, role: "operator" as const, content: input.content, senderName: senderName || null, delivery: stored?.delivery ?? null, deliveryError: stored?.deliveryError ?? null, createdAt: stored?.createdAt ?? createdAt };
+}
+
+function csvCell(value: string): string {
+  // Cells starting with = + - @ would run as formulas in spreadsheets.
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+/**
+ * Messages of up to {@link EXPORT_MAX_SESSIONS} sessions between two days (at most
+ * {@link EXPORT_MAX_DAYS} apart) as CSV (UTF-8 with a byte-order mark, for spreadsheets).
+ */
+export async function exportSessions(deps: Deps, auth: Auth, input: { sessionIds: string[]; from: string; to: string }) {
+  const ids = [...new Set(input.sessionIds)];
+  if (ids.length === 0 || ids.length > EXPORT_MAX_SESSIONS) {
+    throw new ServiceError("validation", "session_export_too_many", { max: EXPORT_MAX_SESSIONS }, { field: "sessionIds" });
+  }
+  const from = new Date(`${input.from}T00:00:00.000Z`);
+  const to = new Date(`${input.to}T23:59:59.999Z`);
+  const days = (to.getTime() - from.getTime()) / 86_400_000;
+  if (!(days > 0) || days > EXPORT_MAX_DAYS) throw new ServiceError("validation", "session_export_span", { days: EXPORT_MAX_DAYS }, { field: "to" });
+  const sessions = await deps.db
+    .select()
+    .from(conversations)
+    .where(and(eq(conversations.spaceId, auth.spaceId), inArray(conversations.id, ids), isNotNull(conversations.clientId)));
+  if (sessions.length !== ids.length) throw new ServiceError("not_found", "session_not_found");
+  const names = await clientNamesOf(deps, auth.spaceId);
+  const rows = await deps.db
+    .select({ conversationId: messages.conversationId, role: messages.role, content: messages.content, senderName: messages.senderName, createdAt: messages.createdAt })
+    .from(messages)
+    .where(
+      and(
+        inArray(messages.conversationId, ids),
+        inArray(messages.role, ["user", "assistant", "operator"]),
+        gte(messages.createdAt, from.toISOString()),
+        lte(messages.createdAt, to.toISOString()),
+      ),
+    )
+    .orderBy(asc(messages.conversationId), asc(messages.createdAt), asc(messages.id));
+  const byId = new Map(sessions.map((session) => [session.id, session]));
+  const lines = [["session", "channel", "customer", "time", "from", "message"].join(",")];
+  for (const row of rows) {
+    const session = byId.get(row.conversationId)!;
+    const who = row.role === "user" ? (row.senderName ?? session.senderName ?? "customer") : row.role === "operator" ? `operator ${row.senderName ?? ""}`.trim() : "AI";
+    lines.push(
+      [row.conversationId, names.get(session.clientId!) ?? session.channel, session.groupName ?? session.senderName ?? "", row.createdAt, who, row.content].map((value) => csvCell(String(value))).join(","),
+    );
+  }
+  return { filename: `sessions-${input.from}-${input.to}.csv`, body: `\uFEFF${lines.join("\r\n")}\r\n` };
+}
+
+/** Customers of the space, latest conversation first (senders of every channel). */
+export async function listCustomers(deps: Deps, auth: Auth, input: { limit: number }) {
+  const rows = await deps.db
+    .select()
+    .from(customers)
+    .where(eq(customers.spaceId, auth.spaceId))
+    .orderBy(desc(customers.lastConversationAt), desc(customers.id))
+    .limit(input.limit);
+  return rows.map((row) => ({
+    id: row.id,
+    nickname: row.nickname,
+    avatarUrl: row.avatarUrl,
+    channel: row.channel,
+    clientId: row.clientId,
+    company: row.company,
+    gender: row.gender,
+    remark: row.remark,
+    type: row.type,
+    createdAt: row.createdAt,
+    lastConversationAt: row.lastConversationAt,
+  }));
+}
