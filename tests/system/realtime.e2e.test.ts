@@ -97,14 +97,28 @@ describe("operator messages pushed to the widget (socket.io /visitor)", () => {
     expect(await operatorBubbles.nth(1).locator(".w").innerText()).toBe("Support agent");
     await expect.poll(() => badge.innerText()).toBe("");
 
-    // A drop: an answer stored while the visitor was away shows after the reconnection (10 s later).
+    // A drop: a message stored while the visitor was away shows after the reconnection (10 s later).
     const row = await ctx.deps.db.select().from(webClientSessions).where(eq(webClientSessions.id, session.sessionId)).get();
     // The transport ends (as when a network drops), not the namespace: that one would not be retried.
     for (const socket of ctx.realtime()!.io.of("/visitor").sockets.values()) socket.conn.close();
     const dropped = Date.now();
     const conversation = await ctx.deps.db.select().from(conversations).where(eq(conversations.id, row!.conversationId)).get();
-    await ctx.deps.db.insert(messages).values({ id: "msg_missed_1", spaceId: conversation!.spaceId, conversationId: row!.conversationId, role: "assistant", content: "Update: your parcel is out for delivery.", createdAt: new Date().toISOString() });
-    await expect.poll(() => log.innerText(), { timeout: 25_000 }).toContain("your parcel is out for delivery");
+    // What an operator said while the visitor was away (stored, its push lost).
+    await ctx.deps.db.insert(messages).values({
+      id: "msg_missed_1",
+      spaceId: conversation!.spaceId,
+      conversationId: row!.conversationId,
+      role: "operator",
+      senderName: "Dana",
+      content: "Update: your parcel is out for delivery.",
+      createdAt: new Date().toISOString(),
+    });
+    await expect.poll(() => operatorBubbles.count(), { timeout: 25_000 }).toBe(3);
+    expect(await operatorBubbles.nth(2).innerText()).toContain("your parcel is out for delivery");
+    expect(await operatorBubbles.nth(2).locator(".w").innerText()).toBe("Dana");
+    // Nothing shown twice: the refetched history held the earlier messages too.
+    expect(await operatorBubbles.count()).toBe(3);
+    expect(await log.locator(".m.u").count()).toBe(1);
     expect(Date.now() - dropped).toBeGreaterThanOrEqual(9_000);
     expect(errors).toEqual([]);
     await context.close();
