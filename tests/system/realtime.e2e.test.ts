@@ -69,6 +69,7 @@ describe("operator messages pushed to the widget (socket.io /visitor)", () => {
     const answer = log.locator(".m.u ~ .m").first();
     await expect.poll(async () => (await answer.count()) > 0 && (await answer.getAttribute("aria-busy")) !== "true" && (await answer.innerText()).trim().length, { timeout: 20_000 }).toBeGreaterThan(5);
     const session = await widgetSession(page);
+    const answerText = await answer.innerText();
 
     // The same message id until it shows: the socket may still be connecting; the widget shows an id once.
     const first = { id: "msg_operator_1", role: "operator" as const, content: "Hi, I am Dana from Acme. Your parcel left the depot today.", createdAt: new Date().toISOString(), senderName: "Dana" };
@@ -119,6 +120,7 @@ describe("operator messages pushed to the widget (socket.io /visitor)", () => {
     // Nothing shown twice: the refetched history held the earlier messages too.
     expect(await operatorBubbles.count()).toBe(3);
     expect(await log.locator(".m.u").count()).toBe(1);
+    expect(await log.locator(".m").filter({ hasText: answerText }).count()).toBe(1);
     expect(Date.now() - dropped).toBeGreaterThanOrEqual(9_000);
     expect(errors).toEqual([]);
     await context.close();
