@@ -22,7 +22,10 @@ beforeEach(async () => {
 afterEach(async () => {
   for (const socket of sockets.splice(0)) socket.disconnect();
   vi.useRealTimers();
-  await new Promise<void>((resolve) => io.close(() => resolve()));
+  const closed = new Promise<void>((resolve) => io.close(() => resolve()));
+  // fetch keeps idle connections alive; the server would wait for them.
+  http.closeAllConnections();
+  await closed;
 });
 
 function socketFor(options: Partial<SocketOptions> = {}): ClientSocket {
