@@ -6,3 +6,4 @@ export { plugins } from "./plugins";
 export { apiKeys, spaceMembers, spaces, userKeys } from "./spaces";
 export { webClients, webClientSessions } from "./web-clients";
 export { channelClients, customers, keyValues } from "./channels";
+export { hostedAccounts, hostedGroups } from "./hosting";
