@@ -69,7 +69,7 @@ describe("advanced configuration", () => {
 
   it("round-trips; the database list is the app's bound databases", async () => {
     const saved = await expectOk(await put(fullConfig()), 200, advancedConfigSchema);
-    const expected = fullConfig();
+    const expected = fullConfig({ notify: { webhooks: [{ kind: "feishu", url: "https://open.feishu.cn/open-apis/bot/v2/hook/abc", secret: "", secretSet: true }] } });
     expected.manualService.triggers[0]!.content = "human";
     expect(saved).toEqual(expected);
     expect(await get()).toEqual(expected);
@@ -78,6 +78,7 @@ describe("advanced configuration", () => {
     expect(row?.databaseIds).toBe('["db_1","db_2"]');
     expect(JSON.parse(row!.advancedConfig)).toMatchObject({ humanization: { mergeDelaySeconds: 8 }, database: { enabled: true } });
     expect(JSON.parse(row!.advancedConfig).database).not.toHaveProperty("databaseIds");
+    expect(JSON.parse(row!.advancedConfig).manualService.notify.webhooks).toEqual([{ kind: "feishu", url: "https://open.feishu.cn/open-apis/bot/v2/hook/abc", secret: "SEC123" }]);
 
     const senior = await expectOk(await ctx.request(`/api/v1/apps/${appId}/senior`, { token: user.token }), 200, appSeniorSchema);
     expect(senior.databaseIds).toEqual(["db_1", "db_2"]);
@@ -134,6 +135,48 @@ describe("advanced configuration", () => {
     });
     const continuing = await expectOk(await put(fullConfig({ manualService: { replyMode: "continue", delayMinutes: 30 } })), 200, advancedConfigSchema);
     expect(continuing.manualService).toMatchObject({ replyMode: "continue", delayMinutes: null });
+  });
+
+  it("never answers a webhook secret; an empty secret keeps the stored one while the URL is unchanged", async () => {
+    const storedWebhooks = async () => {
+      const row = await ctx.deps.db.select().from(apps).where(eq(apps.id, appId)).get();
+      return JSON.parse(row!.advancedConfig).manualService.notify.webhooks as Array<{ kind: string; url: string; secret: string }>;
+    };
+    const ding = { kind: "dingtalk", url: "https://oapi.dingtalk.com/robot/send?access_token=t1", secret: "SECding-very-secret" };
+    const feishu = { kind: "feishu", url: "https://open.feishu.cn/open-apis/bot/v2/hook/abc", secret: "feishu-very-secret" };
+    const saved = await expectOk(await put(fullConfig({ notify: { webhooks: [ding, feishu] } })), 200, advancedConfigSchema);
+    for (const answer of [
+      JSON.stringify(saved),
+      await (await ctx.request(`/api/v1/apps/${appId}/advanced-config`, { token: user.token })).text(),
+      await (await ctx.request(`/api/v1/apps/${appId}/senior`, { token: user.token })).text(),
+    ]) {
+      expect(answer).not.toContain("very-secret");
+    }
+    const read = await get();
+    expect(read.manualService.notify.webhooks).toEqual([
+      { kind: "dingtalk", url: ding.url, secret: "", secretSet: true },
+      { kind: "feishu", url: feishu.url, secret: "", secretSet: true },
+    ]);
+
+    // What was read, sent back as it is (the console does this): the secrets stay, in the new order too.
+    await expectOk(await put({ ...read, manualService: { ...read.manualService, notify: { ...read.manualService.notify, webhooks: [...read.manualService.notify.webhooks].reverse() } } }), 200, advancedConfigSchema);
+    expect(await storedWebhooks()).toEqual([feishu, ding]);
+    // The chat side still signs with them.
+    expect((await getAppForChat(ctx.deps, { appId })).advancedConfig.manualService.notify.webhooks).toEqual([feishu, ding]);
+
+    // A new secret replaces the stored one.
+    await expectOk(await put(fullConfig({ notify: { webhooks: [{ ...ding, secret: "SECrotated" }, { ...feishu, secret: "" }] } })), 200, advancedConfigSchema);
+    expect(await storedWebhooks()).toEqual([{ ...ding, secret: "SECrotated" }, feishu]);
+
+    // A changed URL (or kind) with an empty secret needs the secret again, and nothing changes.
+    await expectError(await put(fullConfig({ notify: { webhooks: [{ ...ding, url: "https://oapi.dingtalk.com/robot/send?access_token=t2", secret: "" }] } })), 400, {
+      field: "manualService.notify.webhooks.0.secret",
+    });
+    await expectError(await put(fullConfig({ notify: { webhooks: [{ ...feishu, kind: "wecom", secret: "" }] } })), 400, { field: "manualService.notify.webhooks.0.secret" });
+    expect(await storedWebhooks()).toEqual([{ ...ding, secret: "SECrotated" }, feishu]);
+    // Removing a webhook forgets its secret: adding the URL back needs it.
+    await expectOk(await put(fullConfig({ notify: { webhooks: [{ ...feishu, secret: "" }] } })), 200, advancedConfigSchema);
+    await expectError(await put(fullConfig({ notify: { webhooks: [{ ...feishu, secret: "" }, { ...ding, secret: "" }] } })), 400, { field: "manualService.notify.webhooks.1.secret" });
   });
 
   it("answers 404 for an unknown app", async () => {

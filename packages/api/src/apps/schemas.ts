@@ -151,7 +151,12 @@ const webhookSchema = z
   .object({
     kind: z.enum(webhookKinds).openapi({ description: "DingTalk, Feishu or WeChat Work robot", example: "feishu" }),
     url: z.string().max(1000).openapi({ description: "Robot webhook URL", example: "https://open.feishu.cn/open-apis/bot/v2/hook/xxxx" }),
-    secret: z.string().max(200).openapi({ description: "Signing secret of the robot", example: "SEC0123456789" }),
+    secret: z.string().max(200).openapi({
+      description:
+        "Signing secret of the robot. Never answered: reads give an empty string with `secretSet`. Send it empty to keep the secret stored for a webhook of the same kind and URL; a new or changed URL needs it.",
+      example: "SEC0123456789",
+    }),
+    secretSet: z.boolean().optional().openapi({ description: "Answered: whether a secret is stored. Ignored when sent.", example: true }),
   })
   .openapi("HandoverWebhook");
 

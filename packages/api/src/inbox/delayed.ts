@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray } from "drizzle-orm";
+import { and, eq, gt, inArray, or } from "drizzle-orm";
 import { queueSend } from "../channels/pipeline";
 import { conversations, messages } from "../db/schema/index";
 import type { Deps } from "../http/context";
@@ -16,12 +16,20 @@ export function delayedReplyHandler(deps: Deps): JobHandler {
     const conversation = await deps.db.select().from(conversations).where(eq(conversations.id, input.conversationId)).get();
     const message = await deps.db.select().from(messages).where(eq(messages.id, input.messageId)).get();
     if (!conversation || !message || conversation.serviceMode !== "MANUAL_MODE") return;
-    const answeredSince = await deps.db
+    // Anything after this message: a person's or the AI's answer settles it; a later customer
+    // message has its own delayed job, which answers both (the AI sees this one as history).
+    const since = await deps.db
       .select({ id: messages.id })
       .from(messages)
-      .where(and(eq(messages.conversationId, conversation.id), gt(messages.createdAt, message.createdAt), inArray(messages.role, ["operator", "assistant"])))
+      .where(
+        and(
+          eq(messages.conversationId, conversation.id),
+          or(gt(messages.createdAt, message.createdAt), and(eq(messages.createdAt, message.createdAt), gt(messages.id, message.id))),
+          inArray(messages.role, ["operator", "assistant", "user"]),
+        ),
+      )
       .get();
-    if (answeredSince) return;
+    if (since) return;
     const answer = await answerStoredMessage(deps, conversation, message, { channel: conversation.channel, skipHandover: true, heartbeat });
     if (!answer) return;
     if (conversation.clientId?.startsWith("ch_")) {

@@ -14017,10 +14017,15 @@ export interface components {
              */
             url: string;
             /**
-             * @description Signing secret of the robot
+             * @description Signing secret of the robot. Never answered: reads give an empty string with `secretSet`. Send it empty to keep the secret stored for a webhook of the same kind and URL; a new or changed URL needs it.
              * @example SEC0123456789
              */
             secret: string;
+            /**
+             * @description Answered: whether a secret is stored. Ignored when sent.
+             * @example true
+             */
+            secretSet?: boolean;
         };
         AppDatabaseSettings: {
             /** @example false */

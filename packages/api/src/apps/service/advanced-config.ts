@@ -59,11 +59,50 @@ export interface AdvancedConfig {
   database: DatabaseSettings;
 }
 
-/** What a client sends: the optional delays may be left out. */
+/** A handover webhook as answered: the secret is never echoed, only whether one is stored. */
+export type AnsweredWebhook = Omit<ManualService["notify"]["webhooks"][number], "secret"> & { secret: ""; secretSet: boolean };
+
+/** The advanced configuration as the API answers it (webhook secrets withheld). */
+export interface AdvancedConfigView {
+  humanization: Humanization;
+  manualService: Omit<ManualService, "notify"> & { notify: Omit<ManualService["notify"], "webhooks"> & { webhooks: AnsweredWebhook[] } };
+  database: DatabaseSettings;
+}
+
+/** What a client sends: the optional delays may be left out; an empty webhook secret keeps the stored one. */
 export interface AdvancedConfigInput {
   humanization: Omit<Humanization, "mergeDelaySeconds"> & { mergeDelaySeconds?: number | null | undefined };
-  manualService: Omit<ManualService, "delayMinutes"> & { delayMinutes?: number | null | undefined };
+  manualService: Omit<ManualService, "delayMinutes" | "notify"> & {
+    delayMinutes?: number | null | undefined;
+    notify: Omit<ManualService["notify"], "webhooks"> & { webhooks: Array<ManualService["notify"]["webhooks"][number] & { secretSet?: boolean | undefined }> };
+  };
   database: DatabaseSettings;
+}
+
+/** Withholds the webhook secrets: answered as "" with `secretSet`. */
+export function redactAdvancedConfig(config: AdvancedConfig): AdvancedConfigView {
+  return {
+    ...config,
+    manualService: {
+      ...config.manualService,
+      notify: {
+        ...config.manualService.notify,
+        webhooks: config.manualService.notify.webhooks.map((webhook) => ({ kind: webhook.kind, url: webhook.url, secret: "" as const, secretSet: Boolean(webhook.secret) })),
+      },
+    },
+  };
+}
+
+/**
+ * The webhooks to store: a webhook sent with an empty secret keeps the secret stored for the
+ * same kind and URL (the console sends back what it was answered); a changed URL needs it again.
+ */
+function withStoredSecrets(sent: AdvancedConfigInput["manualService"]["notify"]["webhooks"], stored: ManualService["notify"]["webhooks"]): ManualService["notify"]["webhooks"] {
+  return sent.map((webhook) => {
+    const url = webhook.url.trim();
+    const secret = webhook.secret.trim() ? webhook.secret : (stored.find((old) => old.kind === webhook.kind && old.url === url)?.secret ?? "");
+    return { kind: webhook.kind, url, secret };
+  });
 }
 
 /** Advanced configuration of an app that has never saved one. */
@@ -149,19 +188,21 @@ async function checkAdvancedConfig(deps: Deps, spaceId: string, config: Advanced
   }
 }
 
-/** The advanced configuration of an app of the caller's space. */
-export async function getAdvancedConfig(deps: Deps, auth: Auth, appId: string): Promise<AdvancedConfig> {
+/** The advanced configuration of an app of the caller's space, webhook secrets withheld. */
+export async function getAdvancedConfig(deps: Deps, auth: Auth, appId: string): Promise<AdvancedConfigView> {
   const row = await loadApp(deps, auth.spaceId, appId);
-  return parseAdvancedConfig(row.advancedConfig, parseJsonArray(row.databaseIds));
+  return redactAdvancedConfig(parseAdvancedConfig(row.advancedConfig, parseJsonArray(row.databaseIds)));
 }
 
-/** Replaces the advanced configuration after checking it; answers what was stored. */
-export async function putAdvancedConfig(deps: Deps, auth: Auth, appId: string, input: AdvancedConfigInput): Promise<AdvancedConfig> {
-  await loadApp(deps, auth.spaceId, appId);
+/** Replaces the advanced configuration after checking it; answers what was stored (secrets withheld). */
+export async function putAdvancedConfig(deps: Deps, auth: Auth, appId: string, input: AdvancedConfigInput): Promise<AdvancedConfigView> {
+  const row = await loadApp(deps, auth.spaceId, appId);
+  const current = parseAdvancedConfig(row.advancedConfig, parseJsonArray(row.databaseIds));
   const config: AdvancedConfig = {
     humanization: { ...input.humanization, mergeDelaySeconds: input.humanization.mergeDelaySeconds ?? null },
     manualService: {
       ...input.manualService,
+      notify: { ...input.manualService.notify, webhooks: withStoredSecrets(input.manualService.notify.webhooks, current.manualService.notify.webhooks) },
       triggers: input.manualService.triggers.map((trigger) => ({ type: trigger.type, content: trigger.content.trim() })),
       defaultReply: input.manualService.defaultReply?.trim() || null,
       delayMinutes: input.manualService.replyMode === "delayed" ? (input.manualService.delayMinutes ?? null) : null,

@@ -3,7 +3,7 @@ import { newId, newShortCode } from "../../crypto";
 import { appReactions, apps, rateLimitRules } from "../../db/schema/index";
 import { fail } from "../../errors";
 import type { Auth, Deps } from "../../http/context";
-import { parseAdvancedConfig } from "./advanced-config";
+import { parseAdvancedConfig, redactAdvancedConfig } from "./advanced-config";
 import { APP_PAGE_SIZE } from "./catalogue";
 import { checkKnowledgeBinding } from "./knowledge-binding";
 import { type AppRow, loadApp, settingsOf } from "./load";
@@ -89,7 +89,8 @@ export function appSeniorView(row: AppRow, marks: Marks) {
     multiRoundThinking: settings.multiRoundThinking,
     maxRounds: settings.maxRounds,
     pluginStrategy: settings.pluginStrategy,
-    advancedConfig: parseAdvancedConfig(row.advancedConfig, settings.databaseIds),
+    // Webhook secrets are never answered (as in GET …/advanced-config).
+    advancedConfig: redactAdvancedConfig(parseAdvancedConfig(row.advancedConfig, settings.databaseIds)),
   };
 }
 
