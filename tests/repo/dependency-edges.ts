@@ -51,6 +51,15 @@ export function findViolations(packagesDir: string): Violation[] {
   const packages = fs
     .readdirSync(packagesDir, { withFileTypes: true })
     .filter((entry) => entry.isDirectory() && fs.existsSync(path.join(packagesDir, entry.name, "package.json")));
+  // Public entries: the package name and the subpaths its manifest exports (e.g. `@parley/channels/testing`).
+  const publicEntries = new Set<string>();
+  for (const entry of packages) {
+    const manifest = JSON.parse(fs.readFileSync(path.join(packagesDir, entry.name, "package.json"), "utf8")) as { name: string; exports?: unknown };
+    publicEntries.add(manifest.name);
+    if (manifest.exports && typeof manifest.exports === "object") {
+      for (const key of Object.keys(manifest.exports)) if (key.startsWith("./") && key !== "./") publicEntries.add(`${manifest.name}/${key.slice(2)}`);
+    }
+  }
   for (const entry of packages) {
     const dir = path.join(packagesDir, entry.name);
     const manifest = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")) as Record<string, Record<string, string> | string>;
@@ -67,8 +76,8 @@ export function findViolations(packagesDir: string): Violation[] {
         if (specifier.startsWith("@parley/")) {
           const target = specifier.split("/").slice(0, 2).join("/");
           if (target !== name && !allowed.has(target)) violations.push({ from: name, to: specifier, where });
-          // Only a package's public entry may be imported, never its internals.
-          else if (target !== name && specifier !== target) violations.push({ from: name, to: specifier, where });
+          // Only a package's public entries may be imported, never its internals.
+          else if (target !== name && !publicEntries.has(specifier)) violations.push({ from: name, to: specifier, where });
         } else if (specifier.startsWith(".")) {
           const resolved = path.resolve(path.dirname(file), specifier);
           if (!resolved.startsWith(dir + path.sep) && resolved !== dir) violations.push({ from: name, to: path.relative(packagesDir, resolved), where });

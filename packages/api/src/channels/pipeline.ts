@@ -2,6 +2,7 @@ import { adapterFor, ChannelError, type ChannelAdapter, type InboundMessage, rea
 import { and, asc, eq, gt, inArray } from "drizzle-orm";
 import { getAppForChat } from "../apps/service/index";
 import { answerStoredMessage } from "../inbox/answer";
+import { splitReply } from "../chat/service/humanization";
 import { storeMessage } from "../chat/service/conversations";
 import { newId } from "../crypto";
 import { channelClients, conversations, customers, messages } from "../db/schema/index";
@@ -25,6 +26,8 @@ export const CHANNEL_SEND_JOB = "channel-send";
 export const DEDUPE_TTL_SECONDS = 8 * 24 * 3600;
 /** How long a reply job is held by the process that started it before another may take it over. */
 export const REPLY_LEASE_MS = 120_000;
+/** Pause between the pieces of a split answer. */
+const SPLIT_PAUSE_MS = 600;
 /** Room left under a passive-reply deadline for the HTTP answer to travel back. */
 const PASSIVE_MARGIN_MS = 1_200;
 
@@ -159,7 +162,16 @@ async function accept(deps: Deps, row: ChannelClientRow, message: InboundMessage
       content: describe(message),
       ...(message.sender.name ? { senderName: message.sender.name } : {}),
     });
-    const job = await enqueueClaimedJob(deps.db, deps.now(), CHANNEL_REPLY_JOB, { clientId: row.id, conversationId: conversation.id, messageId } satisfies ReplyJob, REPLY_LEASE_MS);
+    const payload = { clientId: row.id, conversationId: conversation.id, messageId } satisfies ReplyJob;
+    // Humanization: merge waits for the person to finish typing; delay waits before any answer.
+    const app = await getAppForChat(deps, { appId: row.appId });
+    const { mergeReply, mergeDelaySeconds, delayReplySeconds } = app.advancedConfig.humanization;
+    const waitSeconds = Math.max(mergeReply ? (mergeDelaySeconds ?? 0) : 0, delayReplySeconds);
+    if (waitSeconds > 0) {
+      await enqueueJob(deps.db, deps.now(), CHANNEL_REPLY_JOB, payload, { runAfter: new Date(deps.now().getTime() + waitSeconds * 1000) });
+      return { job: undefined, message };
+    }
+    const job = await enqueueClaimedJob(deps.db, deps.now(), CHANNEL_REPLY_JOB, payload, REPLY_LEASE_MS);
     return { job, message };
   } catch (error) {
     // Not stored: let the platform's retry in again.
@@ -228,10 +240,10 @@ export async function handleWebhook(deps: Deps, clientId: string, request: Reque
   // Without a worker in this process (tests of the webhook alone), the job waits for a lease to expire.
   const run = (job: JobRow) => (worker ? worker.run(job) : Promise.resolve());
   const only = accepted.length === 1 ? accepted[0] : undefined;
-  if (only && adapter.capabilities.passiveReply && adapter.passiveReply) {
+  if (only?.job && adapter.capabilities.passiveReply && adapter.passiveReply) {
     // Race the answer against the platform's deadline: in time, it goes back in this response.
     const passive = passiveSlot(only.job.id);
-    const running = run(only.job).finally(() => passive.settle(undefined));
+    const running = run(only.job!).finally(() => passive.settle(undefined));
     const budget = Math.max(0, adapter.capabilities.ackDeadlineMs - PASSIVE_MARGIN_MS);
     const text = await Promise.race([passive.answer, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), budget))]);
     passive.close(text !== undefined);
@@ -239,7 +251,7 @@ export async function handleWebhook(deps: Deps, clientId: string, request: Reque
     if (text !== undefined) return text ? adapter.passiveReply(only.message, text, config, io) : adapter.ack(verified.payload, config);
     return adapter.ack(verified.payload, config);
   }
-  for (const taken of accepted) void run(taken.job);
+  for (const taken of accepted) if (taken.job) void run(taken.job);
   return adapter.ack(verified.payload, config);
 }
 
@@ -295,6 +307,14 @@ export function replyHandler(deps: Deps): JobHandler {
       if (answered.delivery !== "sent" && answered.delivery !== "failed") await queueSend(deps, row, conversation.id, answered.id);
       return;
     }
+    // Merge reply: a later message of the person has its own job, which answers them together.
+    const newer = await deps.db
+      .select({ id: messages.id })
+      .from(messages)
+      .where(and(eq(messages.conversationId, conversation.id), gt(messages.createdAt, message.createdAt), eq(messages.role, "user")))
+      .get();
+    const app = await getAppForChat(deps, { appId: conversation.appId });
+    if (newer && app.advancedConfig.humanization.mergeReply) return;
     const reply = await answerStoredMessage(deps, conversation, message, { channel: row.kind, heartbeat });
     if (!reply) return;
     const { id: answerId, text: answer } = reply;
@@ -334,13 +354,14 @@ export function sendHandler(deps: Deps): JobHandler {
     const handle = JSON.parse(conversation.replyHandle ?? "{}") as ReplyHandle;
     const app = await getAppForChat(deps, { appId: conversation.appId }).catch(() => undefined);
     const humanization = app?.advancedConfig.humanization;
-    const parts = splitText(message.content, adapter.capabilities.maxText);
+    // Split reply cuts the answer into message-sized pieces; every piece then fits the platform's limit.
+    const pieces = humanization?.splitReply && message.role === "assistant" ? splitReply(message.content) : [message.content];
+    const parts = pieces.flatMap((piece) => splitText(piece, adapter.capabilities.maxText));
     const progressKey = `sent:${message.id}`;
     const done = Number((await io.kv.get(progressKey)) ?? "0");
     for (let index = done; index < parts.length; index++) {
-      if (index > 0 && humanization?.splitReply && humanization.delayReplySeconds > 0) {
-        await new Promise((resolve) => setTimeout(resolve, Math.min(humanization.delayReplySeconds, 10) * 1000));
-      }
+      // Pieces of a split answer follow each other like typed messages, not all at once.
+      if (index > done && pieces.length > 1) await new Promise((resolve) => setTimeout(resolve, SPLIT_PAUSE_MS));
       try {
         await adapter.send(handle, parts[index]!, config, io);
       } catch (error) {

@@ -101,11 +101,19 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
     }
   }
   const sleepers = new Set<() => void>();
+  /** Jobs handed to `run` by their claimant, awaited by `stop`. */
+  const inline = new Set<Promise<void>>();
 
   return {
     async run(job) {
       if (!options.handlers[job.kind]) throw new Error(`no handler for job kind ${job.kind}`);
-      await runClaimed(job);
+      const running = runClaimed(job);
+      inline.add(running);
+      try {
+        await running;
+      } finally {
+        inline.delete(running);
+      }
     },
     start() {
       if (running) return;
@@ -116,6 +124,7 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
       running = false;
       for (const wake of [...sleepers]) wake();
       await loop;
+      await Promise.allSettled([...inline]);
       loop = undefined;
     },
     async drain() {

@@ -1,0 +1,183 @@
+import { type ChannelKind, channelKinds } from "@parley/channels";
+import { fakes, type PlatformFake } from "@parley/channels/testing";
+import { and, eq } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createAppVia } from "../apps/testing";
+import { jobs } from "../db/schema/index";
+import type { JobWorker } from "../jobs/worker";
+import { type LlmFake, startOpenAiFake } from "../testing/fakes/llm-openai";
+import { createTestContext, freePort, registerUser, type TestContext, type TestUser } from "../testing/harness";
+import { CHANNEL_REPLY_JOB } from "./pipeline";
+import { createChannelWorker } from "./worker";
+
+/**
+ * How answers reach a platform when things are not simple: slow answers past WeChat's passive
+ * window, platform failures (retried with backoff, never sent twice) and refusals, answers longer
+ * than the platform takes, and humanization (split, merge).
+ */
+
+let llm: LlmFake;
+let ctx: TestContext;
+let worker: JobWorker;
+let owner: TestUser;
+const running = new Map<ChannelKind, PlatformFake>();
+
+beforeAll(async () => {
+  llm = await startOpenAiFake();
+  for (const kind of ["telegram", "wechat-official-account"] as const) running.set(kind, await fakes[kind]!());
+  const port = await freePort();
+  ctx = await createTestContext({
+    OPENAI_API_KEY: "sk-test-parley",
+    OPENAI_BASE_URL: llm.url,
+    PARLEY_OPENAI_MODELS: "gpt-4.1-mini",
+    PARLEY_PUBLIC_URL: `http://127.0.0.1:${port}`,
+    PARLEY_CHANNEL_API_BASES: [...running].map(([kind, fake]) => `${kind}=${fake.apiBase}`).join(","),
+  });
+  await ctx.deps.models.ready();
+  await ctx.listen(port);
+  worker = createChannelWorker(ctx.deps, { idleMs: 50 });
+  worker.start();
+  owner = await registerUser(ctx, "owner-delivery@example.com");
+});
+
+afterAll(async () => {
+  await worker?.stop();
+  await ctx?.close();
+  await llm?.close();
+  await Promise.all([...running.values()].map((fake) => fake.close()));
+});
+
+beforeEach(() => llm.reset());
+
+async function json(response: Response) {
+  return (await response.json()) as { success: boolean; data: any };
+}
+
+/** A fresh app (optionally with humanization) connected to `kind`'s fake. */
+async function connect(kind: ChannelKind, humanization?: Record<string, unknown>) {
+  const app = await createAppVia(ctx, owner, { name: `Bot ${Math.random().toString(36).slice(2, 8)}` });
+  if (humanization) {
+    const current = (await json(await ctx.request(`/api/v1/apps/${app.id}/advanced-config`, { token: owner.token }))).data;
+    const put = await ctx.request(`/api/v1/apps/${app.id}/advanced-config`, { method: "PUT", token: owner.token, json: { ...current, humanization: { ...current.humanization, ...humanization } } });
+    expect(put.status, await put.clone().text()).toBe(200);
+  }
+  const fake = running.get(kind)!;
+  const created = await ctx.request("/api/v1/channel-clients", { method: "POST", token: owner.token, json: { appId: app.id, name: kind, kind, config: fake.config } });
+  expect(created.status).toBe(201);
+  const client = (await json(created)).data as { id: string; webhookUrl: string };
+  return { fake, client, appId: app.id };
+}
+
+async function historyOf(clientId: string) {
+  const list = await json(await ctx.request(`/api/v1/inbox/sessions?clientId=${clientId}`, { token: owner.token }));
+  const sessionId = list.data.items[0]?.sessionId as string | undefined;
+  if (!sessionId) return [];
+  return (await json(await ctx.request(`/api/v1/inbox/sessions/${sessionId}/messages`, { token: owner.token }))).data.items as {
+    role: string;
+    content: string;
+    delivery: string | null;
+    deliveryError: string | null;
+  }[];
+}
+
+const sentTo = (fake: PlatformFake, since: number) => fake.sent.slice(since);
+
+describe("channel delivery", () => {
+  it("sends a WeChat answer that misses the passive window through the customer-service API", async () => {
+    const { fake, client } = await connect("wechat-official-account");
+    // Pauses between the stream's events add up to well over the 3.8 s Parley waits for a passive reply.
+    llm.reply({ text: "Your parcel left the depot this morning.", chunks: 2, delayMs: 1_500 });
+    const before = fake.sent.length;
+    const started = Date.now();
+    const response = await fetch(await fake.delivery(client.webhookUrl, { text: "Where is my parcel?", id: "slow-1" }));
+    const body = await response.text();
+    // WeChat waits 5 s: Parley answers in time with the plain acknowledgement…
+    expect(Date.now() - started).toBeLessThan(4_900);
+    expect(body).toBe("success");
+    // …and the answer follows through the send API once the model is done.
+    await expect.poll(() => sentTo(fake, before).map((sent) => sent.text), { timeout: 15_000 }).toEqual(["Your parcel left the depot this morning."]).catch(async (error: unknown) => {
+      throw new Error(`${String(error)} history=${JSON.stringify(await historyOf(client.id))} sent=${JSON.stringify(fake.sent)}`);
+    });
+    expect(sentTo(fake, before)[0]!.authorized).toBe(true);
+    await expect.poll(async () => (await historyOf(client.id)).at(-1)?.delivery).toBe("sent");
+  }, 30_000);
+
+  it("retries a platform failure with backoff and delivers the answer exactly once", async () => {
+    const { fake, client } = await connect("telegram");
+    llm.reply("Retried answer.");
+    const before = fake.sent.length;
+    fake.failNext("server-error");
+    const response = await fetch(await fake.delivery(client.webhookUrl, { text: "hello", id: "retry-1" }));
+    expect(response.status).toBe(200);
+    await expect.poll(() => sentTo(fake, before).map((sent) => sent.text), { timeout: 15_000 }).toEqual(["Retried answer."]);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(sentTo(fake, before)).toHaveLength(1);
+    expect((await historyOf(client.id)).at(-1)).toMatchObject({ role: "assistant", delivery: "sent" });
+  }, 30_000);
+
+  it("marks an answer the platform refuses as failed and shows the error on the client", async () => {
+    const { fake, client } = await connect("telegram");
+    llm.reply("Nobody will read this.");
+    const before = fake.sent.length;
+    fake.failNext("rejected");
+    await fetch(await fake.delivery(client.webhookUrl, { text: "hello", id: "refused-1" }));
+    await expect.poll(async () => (await historyOf(client.id)).at(-1)?.delivery).toBe("failed");
+    expect((await historyOf(client.id)).at(-1)?.deliveryError).toBeTruthy();
+    expect(sentTo(fake, before)).toHaveLength(0);
+    const view = (await json(await ctx.request(`/api/v1/channel-clients/${client.id}`, { token: owner.token }))).data;
+    expect(view.status).toBe("offline");
+    expect(view.lastError).toBeTruthy();
+    // The next good exchange brings it back online.
+    llm.reply("Back again.");
+    await fetch(await fake.delivery(client.webhookUrl, { text: "hello again", id: "refused-2" }));
+    await expect.poll(async () => (await json(await ctx.request(`/api/v1/channel-clients/${client.id}`, { token: owner.token }))).data.status).toBe("online");
+  }, 30_000);
+
+  it("cuts an answer longer than the platform takes into parts that join back to it", async () => {
+    const { fake, client } = await connect("telegram");
+    const long = Array.from({ length: 150 }, (_, index) => `Sentence number ${index + 1} explains one more detail of the return policy.`).join(" ");
+    expect(long.length).toBeGreaterThan(8_192);
+    llm.reply({ text: long, chunks: 8 });
+    const before = fake.sent.length;
+    await fetch(await fake.delivery(client.webhookUrl, { text: "Tell me everything", id: "long-1" }));
+    await expect.poll(() => sentTo(fake, before).map((sent) => sent.text).join(" ").length, { timeout: 15_000 }).toBeGreaterThanOrEqual(long.length - 10);
+    const parts = sentTo(fake, before).map((sent) => sent.text);
+    expect(parts.length).toBeGreaterThanOrEqual(3);
+    for (const part of parts) expect([...part].length).toBeLessThanOrEqual(4_096);
+    expect(parts.join(" ")).toBe(long);
+  }, 30_000);
+
+  it("splits an answer into message-sized pieces when the app asks for split replies", async () => {
+    const { fake, client } = await connect("telegram", { splitReply: true });
+    const answer = `${"First paragraph about shipping times. ".repeat(6).trim()}\n\n${"Second paragraph about returns and refunds. ".repeat(6).trim()}`;
+    llm.reply(answer);
+    const before = fake.sent.length;
+    await fetch(await fake.delivery(client.webhookUrl, { text: "shipping and returns?", id: "split-1" }));
+    await expect.poll(() => sentTo(fake, before).length, { timeout: 15_000 }).toBe(2);
+    expect(sentTo(fake, before)[0]!.text, JSON.stringify(sentTo(fake, before))).toMatch(/^First paragraph/);
+    expect(sentTo(fake, before)[1]!.text.startsWith("Second paragraph")).toBe(true);
+  }, 30_000);
+
+  it("answers several quick messages once when the app merges replies", async () => {
+    const { fake, client } = await connect("telegram", { mergeReply: true, mergeDelaySeconds: 1 });
+    llm.always({ text: "One answer for both." });
+    const calls = llm.requests.length;
+    const before = fake.sent.length;
+    await fetch(await fake.delivery(client.webhookUrl, { text: "Hi", id: "merge-1" }));
+    await fetch(await fake.delivery(client.webhookUrl, { text: "where is order 42?", id: "merge-2" }));
+    await expect.poll(() => sentTo(fake, before).length, { timeout: 15_000 }).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(sentTo(fake, before).map((sent) => sent.text)).toEqual(["One answer for both."]);
+    expect(llm.requests.length - calls).toBe(1);
+    // The model saw both messages.
+    const prompt = JSON.stringify(llm.requests.at(-1)?.body.messages);
+    expect(prompt).toContain("Hi");
+    expect(prompt).toContain("where is order 42?");
+    const done = await ctx.deps.db.select().from(jobs).where(and(eq(jobs.kind, CHANNEL_REPLY_JOB), eq(jobs.status, "queued"))).all();
+    expect(done).toHaveLength(0);
+  }, 30_000);
+
+  it("covers every platform with a fake", () => {
+    expect(channelKinds.every((kind) => fakes[kind] !== undefined)).toBe(true);
+  });
+});
