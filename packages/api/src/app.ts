@@ -16,6 +16,7 @@ import { registerAppRoutes } from "./apps/routes";
 import { registerChatRoutes } from "./chat/routes";
 import { registerClientRoutes, widgetCors } from "./clients/routes";
 import { CHANNEL_WEBHOOK_PATH, registerChannelRoutes } from "./channels/routes";
+import { registerHostingRoutes } from "./hosting/routes";
 import { registerInboxRoutes } from "./inbox/routes";
 import { registerKeyRoutes } from "./keys/routes";
 import { registerKnowledgeImportRoutes } from "./knowledge/import-routes";
@@ -89,6 +90,7 @@ export function createApp(deps: Deps) {
   registerClientRoutes(app);
   registerChannelRoutes(app);
   registerInboxRoutes(app);
+  registerHostingRoutes(app);
   registerOpenAiRoutes(app);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", {
