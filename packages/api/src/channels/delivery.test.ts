@@ -130,6 +130,7 @@ describe("channel delivery", () => {
     // The next good exchange brings it back online.
     llm.reply("Back again.");
     await fetch(await fake.delivery(client.webhookUrl, { text: "hello again", id: "refused-2" }));
+    await expect.poll(() => fake.sent.at(-1)?.text).toBe("Back again.");
     await expect.poll(async () => (await json(await ctx.request(`/api/v1/channel-clients/${client.id}`, { token: owner.token }))).data.status).toBe("online");
   }, 30_000);
 
