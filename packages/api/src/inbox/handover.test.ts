@@ -160,7 +160,7 @@ describe("notices", () => {
       .select()
       .from(outbox)
       .where(and(eq(outbox.to, email), eq(outbox.channel, "email")))
-      .then((rows) => rows.filter((row) => row.subject.includes("waiting for a person")));
+      .then((rows) => rows.filter((row) => row.subject.includes("waiting for a person") || row.subject.includes("等待人工接待")));
 
   it("e-mails the members to notify, with the summary", async () => {
     await setManualService(ctx, space, {
@@ -201,15 +201,18 @@ describe("notices", () => {
     const before = (await mailsTo(alice.email)).length;
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(await mailsTo(alice.email)).toHaveLength(before);
-    const mode = (serviceMode: string) => ctx.request(`/api/v1/inbox/sessions/${visitor.sessionId}/mode`, { method: "PUT", token: alice.token, json: { serviceMode, confirm: true } });
+    const mode = (serviceMode: string) =>
+      ctx.request(`/api/v1/inbox/sessions/${visitor.sessionId}/mode`, { method: "PUT", token: alice.token, json: { serviceMode, confirm: true }, headers: { "accept-language": "zh-CN" } });
     expect((await mode("FULL_AUTO_MODE")).status).toBe(200);
     expect((await mode("MANUAL_MODE")).status).toBe(200);
     const mail = (await eventually(async () => {
       const rows = await mailsTo(alice.email);
       return rows.length > before ? rows : undefined;
     })).at(-1)!;
-    expect(mail.text).toContain("Last message: My parcel never arrived");
-    expect(mail.text).not.toContain("Last message: alice-handover");
+    // Written in the operator's language.
+    expect(mail.subject).toBe("Shop bot 有一个会话等待人工接待");
+    expect(mail.text).toContain("最后一条消息: My parcel never arrived");
+    expect(mail.text).not.toContain("最后一条消息: alice-handover");
   });
 
   it("posts exactly one correctly signed notice to each DingTalk, Feishu and WeCom robot", async () => {

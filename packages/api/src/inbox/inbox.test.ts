@@ -266,6 +266,24 @@ describe("another space", () => {
   });
 });
 
+describe("customers", () => {
+  it("a widget visitor becomes one customer of the space (per visitor id), latest conversation first; other spaces do not see it", async () => {
+    const first = await startVisitor(ctx, space.clientId, { visitorId: "v_returning-visitor" });
+    clock.advance(1000);
+    const again = await startVisitor(ctx, space.clientId, { visitorId: "v_returning-visitor" });
+    // Sessions nobody wrote in are not listed in the inbox yet, but their customer exists.
+    expect(ids((await list()).items)).not.toContain(first.sessionId);
+    const customers = z.array(z.object({ id: z.string(), nickname: z.string(), channel: z.string(), clientId: z.string(), lastConversationAt: z.string().nullable() }));
+    const listed = await expectOk(await ctx.request("/api/v1/customers", { token: alice.token }), 200, customers);
+    const rows = await Promise.all([first, again].map((visitor) => ctx.deps.db.query.conversations.findFirst({ where: (table, { eq }) => eq(table.id, visitor.sessionId) })));
+    expect(rows[0]!.customerId).toBe(rows[1]!.customerId);
+    expect(listed[0]).toMatchObject({ id: rows[0]!.customerId, channel: "web", clientId: space.clientId, nickname: "", lastConversationAt: clock.now().toISOString() });
+    expect(listed.filter((customer) => customer.id === rows[0]!.customerId)).toHaveLength(1);
+    const bobs = await expectOk(await ctx.request("/api/v1/customers", { token: bob.token }), 200, customers);
+    expect(bobs.map((customer) => customer.id)).not.toContain(rows[0]!.customerId);
+  });
+});
+
 describe("export", () => {
   it("refuses more than 30 sessions and a span over 31 days; answers a CSV attachment with a BOM, one line per message, formulas neutralised", async () => {
     const visitor = await startVisitor(ctx, space.clientId);

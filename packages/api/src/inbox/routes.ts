@@ -145,7 +145,7 @@ export function registerInboxRoutes(app: OpenAPIHono<AppEnv>) {
       request: { params: sessionParam, body: jsonBody(z.object({ serviceMode, confirm: z.boolean() }).openapi("ChangeServiceMode")) },
       data: sessionSchema,
     }),
-    async (c) => ok(c, await changeServiceMode(c.var.deps, c.var.auth, c.req.valid("param").sessionId, c.req.valid("json"))),
+    async (c) => ok(c, await changeServiceMode(c.var.deps, c.var.auth, c.req.valid("param").sessionId, c.req.valid("json"), c.var.language)),
   );
   app.openapi(
     createRoute({

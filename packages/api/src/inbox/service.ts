@@ -5,6 +5,7 @@ import { storeMessage } from "../chat/service/conversations";
 import { channelClients, conversations, customers, messages, users, webClients } from "../db/schema/index";
 import { ServiceError } from "../errors";
 import type { Auth, Deps } from "../http/context";
+import type { Language } from "../http/messages";
 import { setServiceMode, transferToHuman, webVisitorOf } from "./handover";
 
 type ConversationRow = typeof conversations.$inferSelect;
@@ -187,12 +188,19 @@ export async function markAllRead(deps: Deps, auth: Auth, clientId?: string) {
  * Switches a session's reply mode. Taking over (MANUAL_MODE) and handing back are confirmed
  * steps (spec §4): without `confirm` nothing changes.
  */
-export async function changeServiceMode(deps: Deps, auth: Auth, sessionId: string, input: { serviceMode: ConversationRow["serviceMode"]; confirm: boolean }) {
+export async function changeServiceMode(
+  deps: Deps,
+  auth: Auth,
+  sessionId: string,
+  input: { serviceMode: ConversationRow["serviceMode"]; confirm: boolean },
+  /** The operator's language: the notice members get is written in it. */
+  language: Language = "en",
+) {
   const session = await loadSession(deps, auth, sessionId);
   if (!input.confirm) throw new ServiceError("validation", "session_mode_confirm", {}, { field: "confirm" });
   if (input.serviceMode === "MANUAL_MODE" && session.serviceMode !== "MANUAL_MODE") {
     const app = await getAppForChat(deps, { appId: session.appId });
-    await transferToHuman(deps, app, session, { reason: "operator", language: "en" });
+    await transferToHuman(deps, app, session, { reason: "operator", language });
   } else if (input.serviceMode !== session.serviceMode) {
     await setServiceMode(deps, session, input.serviceMode);
   }
