@@ -6,11 +6,13 @@ import type { Context, MiddlewareHandler } from "hono";
 import { getAppForChat } from "../apps/service/index";
 import { chatEventSchema } from "../chat/events";
 import { streamChatTurn } from "../chat/stream";
+import { storeMessage } from "../chat/service/conversations";
+import { transferToHuman } from "../inbox/handover";
 import { webClients } from "../db/schema/index";
 import { ServiceError } from "../errors";
 import type { AppEnv } from "../http/context";
 import { errorEnvelope, ok } from "../http/envelope";
-import type { Language } from "../http/messages";
+import { type Language, translate } from "../http/messages";
 import { defineRoute, idParam, jsonBody, standardErrors } from "../http/openapi";
 import { eq } from "drizzle-orm";
 import {
@@ -226,6 +228,33 @@ export function registerClientRoutes(app: OpenAPIHono<AppEnv>) {
       const row = await clientForVisitor(c.var.deps, params.clientId, c.req.header("origin"));
       const { conversation } = await sessionForVisitor(c.var.deps, row, params.sessionId, c.req.header("authorization"));
       return ok(c, { items: await sessionMessages(c.var.deps, conversation.id) });
+    },
+  );
+
+  app.openapi(
+    defineRoute({
+      method: "post",
+      path: "/api/v1/widget/{clientId}/sessions/{sessionId}/handover",
+      tags: widgetTags,
+      public: true,
+      summary: "The visitor asks for a person (clients with manual transfer on); answers the session's reply mode and the app's default reply",
+      description: "Authorization: `Bearer <visitorToken>`. 403 `manual_transfer_off` when the client does not offer transfer.",
+      request: { params: sessionParams },
+      data: z.object({ serviceMode: z.enum(["FULL_AUTO_MODE", "MANUAL_MODE", "GROUP_MODE"]), reply: z.string().nullable() }).openapi("WidgetHandover"),
+      extraErrors: visitorErrors,
+    }),
+    async (c) => {
+      const { deps } = c.var;
+      const params = c.req.valid("param");
+      const row = await clientForVisitor(deps, params.clientId, c.req.header("origin"));
+      if (!row.manualTransfer) throw new ServiceError("forbidden", "manual_transfer_off");
+      const { session, conversation } = await sessionForVisitor(deps, row, params.sessionId, c.req.header("authorization"));
+      if (conversation.serviceMode === "MANUAL_MODE") return ok(c, { serviceMode: "MANUAL_MODE" as const, reply: null });
+      const chatApp = await getAppForChat(deps, { appId: row.appId });
+      const language = c.req.header("accept-language") ? c.var.language : (session.language as Language);
+      const reply = (await transferToHuman(deps, chatApp, conversation, { reason: "customer", language })) ?? translate(language, "handover_default_reply");
+      await storeMessage(deps, { conversation: { ...conversation, serviceMode: "MANUAL_MODE" }, role: "assistant", content: reply, model: "handover" });
+      return ok(c, { serviceMode: "MANUAL_MODE" as const, reply });
     },
   );
 

@@ -11742,6 +11742,110 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/widget/{clientId}/sessions/{sessionId}/handover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The visitor asks for a person (clients with manual transfer on); answers the session's reply mode and the app's default reply
+         * @description Authorization: `Bearer <visitorToken>`. 403 `manual_transfer_off` when the client does not offer transfer.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    clientId: string;
+                    sessionId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The visitor asks for a person (clients with manual transfer on); answers the session's reply mode and the app's default reply */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["WidgetHandover"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description The client is disabled (`web_client_disabled`) or the site's origin is not allowed (`origin_not_allowed`) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/channel-clients/catalogue": {
         parameters: {
             query?: never;
@@ -17636,6 +17740,11 @@ export interface components {
             /** @description The operator's name */
             senderName?: string | null;
             createdAt: string;
+        };
+        WidgetHandover: {
+            /** @enum {string} */
+            serviceMode: "FULL_AUTO_MODE" | "MANUAL_MODE" | "GROUP_MODE";
+            reply: string | null;
         };
         ChannelCatalogue: components["schemas"]["ChannelDescriptor"][];
         ChannelDescriptor: {
