@@ -305,6 +305,13 @@ describe("hosting with a bridge", () => {
     expect((await expectOk(await call(`/api/v1/hosting/accounts/${account.id}`), 200, hostedAccountSchema)).groups).toEqual({ total: 2, open: 1 });
   });
 
+  it("lets only one of two concurrent moves land", async () => {
+    const account = await onlineAccount();
+    const answers = await Promise.all([post(`/api/v1/hosting/accounts/${account.id}/off`), post(`/api/v1/hosting/accounts/${account.id}/off`)]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
+    expect((await storedAccount(account.id))?.state).toBe("paused");
+  });
+
   it("follows what the bridge reports: offline, back online, session expired", async () => {
     const account = await onlineAccount();
     expect((await reportHostingEvent(ctx.deps, account.id, { type: "connection_lost" })).state).toBe("offline");
