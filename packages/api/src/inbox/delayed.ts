@@ -1,4 +1,5 @@
 import { and, eq, gt, inArray, or } from "drizzle-orm";
+import { getAppForChat } from "../apps/service/index";
 import { queueSend } from "../channels/pipeline";
 import { conversations, messages } from "../db/schema/index";
 import type { Deps } from "../http/context";
@@ -30,6 +31,9 @@ export function delayedReplyHandler(deps: Deps): JobHandler {
       )
       .get();
     if (since) return;
+    // The app may have been told since to keep the AI silent (or to answer at once) after a handover.
+    const app = await getAppForChat(deps, { appId: conversation.appId }).catch(() => undefined);
+    if (app?.advancedConfig.manualService.replyMode !== "delayed") return;
     const answer = await answerStoredMessage(deps, conversation, message, { channel: conversation.channel, skipHandover: true, heartbeat });
     if (!answer) return;
     if (conversation.clientId?.startsWith("ch_")) {

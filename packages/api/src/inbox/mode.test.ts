@@ -223,6 +223,19 @@ describe("after a handover", () => {
     events.stop();
   });
 
+  it("delayed: a job queued before the app switched to silent answers nothing", async () => {
+    await setManualService(ctx, space, { replyMode: "delayed", delayMinutes: 1 });
+    const visitor = await startVisitor(ctx, space.clientId);
+    await say(visitor, "Hello");
+    await takeOver(visitor.sessionId);
+    await say(visitor, "Where is my parcel?");
+    await setManualService(ctx, space, { replyMode: "none" });
+    const before = await storedMessages(ctx, visitor.sessionId);
+    clock.advance(120_000);
+    expect(await createChannelWorker(ctx.deps).drain()).toBeGreaterThanOrEqual(1);
+    expect(await storedMessages(ctx, visitor.sessionId)).toEqual(before);
+  });
+
   it("delayed: a session handed back to the AI before the delay is not answered twice", async () => {
     await setManualService(ctx, space, { replyMode: "delayed", delayMinutes: 1 });
     const visitor = await startVisitor(ctx, space.clientId);
