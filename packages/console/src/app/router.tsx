@@ -40,6 +40,7 @@ const KNOWLEDGE_SCREENS = {
 const ClientsPage = lazyNamed(() => import('../features/clients/clients-page'), 'ClientsPage');
 const ClientConfigPage = lazyNamed(() => import('../features/clients/client-config-page'), 'ClientConfigPage');
 const ChannelPickerPage = lazyNamed(() => import('../features/clients/channel-picker-page'), 'ChannelPickerPage');
+const ChatManagePage = lazyNamed(() => import('../features/chatManage/chat-manage-page'), 'ChatManagePage');
 const ComingSoonPage = lazy(async () => ({ default: (await import('../features/placeholders/coming-soon-page')).ComingSoonPage }));
 const SectionLayout = lazy(async () => ({ default: (await import('../features/placeholders/section-layout')).SectionLayout }));
 
@@ -110,7 +111,7 @@ export const routes: RouteObject[] = [
           { path: 'agent', element: <AppEditorPage /> },
           { path: 'Integrations', element: <IntegrationsPage /> },
           { path: 'account', element: <AccountPage /> },
-          placeholder('chatManage', 'chatManage'),
+          { path: 'chatManage', element: <ChatManagePage /> },
           { path: 'clients', element: <ClientsPage /> },
           { path: 'clients/configClient', element: <ChannelPickerPage /> },
           { path: 'clients/config', element: <ClientConfigPage /> },

@@ -1,6 +1,8 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { readString, writeString } from '../app/storage';
+import chatManageEn from '../features/chatManage/i18n/en.json';
+import chatManageZhCN from '../features/chatManage/i18n/zh-CN.json';
 import clientsEn from '../features/clients/i18n/en.json';
 import clientsZhCN from '../features/clients/i18n/zh-CN.json';
 import knowledgeEn from '../features/knowledge/i18n/en.json';
@@ -15,7 +17,10 @@ export { LANGUAGES, DEFAULT_LANGUAGE, normaliseLanguage, type Language } from '.
 export const i18n = i18next.createInstance();
 
 void i18n.use(initReactI18next).init({
-  resources: { en: { translation: { ...en, knowledge: knowledgeEn, clients: clientsEn } }, 'zh-CN': { translation: { ...zhCN, knowledge: knowledgeZhCN, clients: clientsZhCN } } },
+  resources: {
+    en: { translation: { ...en, knowledge: knowledgeEn, clients: clientsEn, chatManage: chatManageEn } },
+    'zh-CN': { translation: { ...zhCN, knowledge: knowledgeZhCN, clients: clientsZhCN, chatManage: chatManageZhCN } },
+  },
   lng: normaliseLanguage(readString('language')),
   fallbackLng: 'en',
   interpolation: { escapeValue: false },

@@ -2,6 +2,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import chatManageEn from '../features/chatManage/i18n/en.json';
+import chatManageZhCN from '../features/chatManage/i18n/zh-CN.json';
 import clientsEn from '../features/clients/i18n/en.json';
 import clientsZhCN from '../features/clients/i18n/zh-CN.json';
 import knowledgeEn from '../features/knowledge/i18n/en.json';
@@ -38,9 +40,9 @@ function sourceFiles(directory: string): string[] {
 }
 
 // Feature locale files are merged under their own top-level key, as i18n/index.ts does.
-const english = flatten({ ...en, knowledge: knowledgeEn, clients: clientsEn } as Tree);
-const chinese = flatten({ ...zhCN, knowledge: knowledgeZhCN, clients: clientsZhCN } as Tree);
-const namespaces = new Set([...Object.keys(en), 'knowledge', 'clients']);
+const english = flatten({ ...en, knowledge: knowledgeEn, clients: clientsEn, chatManage: chatManageEn } as Tree);
+const chinese = flatten({ ...zhCN, knowledge: knowledgeZhCN, clients: clientsZhCN, chatManage: chatManageZhCN } as Tree);
+const namespaces = new Set([...Object.keys(en), 'knowledge', 'clients', 'chatManage']);
 
 /**
  * Keys the code refers to: arguments of t('…') and i18n.t('…'), `…Key: '…'` fields, and

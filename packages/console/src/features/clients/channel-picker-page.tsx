@@ -1,21 +1,39 @@
-import { CodeOutlined, MessageOutlined, WechatOutlined } from '@ant-design/icons';
-import { Button, Card, Col, Row, Tag, Typography } from 'antd';
+import { ApiOutlined, CodeOutlined } from '@ant-design/icons';
+import { Button, Card, Col, Row, Skeleton, Space, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { PATHS } from '../../app/paths';
 import { PageHeader } from '../../components/page-header';
+import { channelConfigPath } from './channel-client-page';
+import type { ChannelDescriptor } from './channel-endpoints';
+import { localized } from './channel-rules';
+import { useChannelCatalogue } from './use-channel-catalogue';
 
-const COMING = [
-  { key: 'wechat', icon: <WechatOutlined /> },
-  { key: 'officialAccount', icon: <WechatOutlined /> },
-  { key: 'feishu', icon: <MessageOutlined /> },
-  { key: 'dingtalk', icon: <MessageOutlined /> },
-] as const;
+/** One platform of the catalogue as a card: its name, what it can do, and connect. */
+export function PlatformCard({ descriptor, onConnect }: { descriptor: ChannelDescriptor; onConnect: () => void }) {
+  const { t, i18n } = useTranslation();
+  const { capabilities } = descriptor;
+  return (
+    <Card data-testid={`channel-${descriptor.kind}`} style={{ height: '100%' }}>
+      <Typography.Title level={5}><ApiOutlined /> {localized(descriptor.name, i18n.language)}</Typography.Title>
+      <Space size={[4, 4]} wrap style={{ marginBottom: 12 }}>
+        <Tag>{t('clients.channels.maxText', { count: capabilities.maxText.value })}</Tag>
+        {capabilities.replyWindow && <Tag>{t('clients.channels.replyWindow', { hours: capabilities.replyWindow.hours })}</Tag>}
+        {capabilities.markdown && <Tag>{t('clients.channels.markdown')}</Tag>}
+        {capabilities.passiveReply && <Tag>{t('clients.channels.passiveReply')}</Tag>}
+      </Space>
+      <div>
+        <Button type="primary" onClick={onConnect} data-testid={`channel-${descriptor.kind}-open`}>{t('clients.channels.connect')}</Button>
+      </div>
+    </Card>
+  );
+}
 
-/** /console/clients/configClient: choose a channel; web embed today, the rest with the channels work. */
+/** /console/clients/configClient: choose a channel — the web embed or any platform of the catalogue. */
 export function ChannelPickerPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const catalogue = useChannelCatalogue();
   return (
     <div data-testid="channel-picker-page">
       <PageHeader
@@ -25,18 +43,18 @@ export function ChannelPickerPage() {
       />
       <Row gutter={[16, 16]}>
         <Col xs={24} md={12} xl={8}>
-          <Card data-testid="channel-web">
+          <Card data-testid="channel-web" style={{ height: '100%' }}>
             <Typography.Title level={5}><CodeOutlined /> {t('clients.channels.web')}</Typography.Title>
             <Typography.Paragraph type="secondary">{t('clients.channels.webDescription')}</Typography.Paragraph>
             <Button type="primary" onClick={() => navigate(PATHS.clients)} data-testid="channel-web-open">{t('clients.channels.webOpen')}</Button>
           </Card>
         </Col>
-        {COMING.map((channel) => (
-          <Col key={channel.key} xs={24} md={12} xl={8}>
-            <Card data-testid={`channel-${channel.key}`}>
-              <Typography.Title level={5}>{channel.icon} {t(`clients.channels.names.${channel.key}`)}</Typography.Title>
-              <Tag>{t('clients.channels.coming')}</Tag>
-            </Card>
+        {catalogue === undefined && (
+          <Col xs={24} md={12} xl={8}><Card><Skeleton active /></Card></Col>
+        )}
+        {catalogue?.map((descriptor) => (
+          <Col key={descriptor.kind} xs={24} md={12} xl={8}>
+            <PlatformCard descriptor={descriptor} onConnect={() => navigate(channelConfigPath({ kind: descriptor.kind }))} />
           </Col>
         ))}
       </Row>

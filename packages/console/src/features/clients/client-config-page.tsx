@@ -9,6 +9,7 @@ import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
 import { checkRule, validValues } from '../knowledge/form-helpers';
 import { checkColor, checkName, checkOrigins, checkSlogan, CLIENT_LIMITS, DEFAULT_COLOR, embedSnippet, fullPageLink, iframeSnippet, parseOrigins } from './client-rules';
+import { ChannelClientPage } from './channel-client-page';
 import { clientsEndpoints, type UpdateWebClient, type WebClient } from './clients-endpoints';
 import { useAppChoices } from './use-app-choices';
 import { WidgetPreview } from './widget-preview';
@@ -70,10 +71,20 @@ function CodeBlock({ text, testId }: { text: string; testId: string }) {
 }
 
 /**
+ * /console/clients/config: a channel client (`?id=ch_…`, or `?kind=…` to connect one) or a web
+ * client (`?id=…`).
+ */
+export function ClientConfigPage() {
+  const [params] = useSearchParams();
+  const id = params.get('id') ?? '';
+  return params.get('kind') || id.startsWith('ch_') ? <ChannelClientPage /> : <WebClientConfigPage />;
+}
+
+/**
  * /console/clients/config?id=…: every field of a web client with the server's checks, a live
  * preview, the embed snippets and identity verification (rotate the secret, shown once).
  */
-export function ClientConfigPage() {
+function WebClientConfigPage() {
   const { t, i18n } = useTranslation();
   const [params] = useSearchParams();
   const id = params.get('id') ?? '';

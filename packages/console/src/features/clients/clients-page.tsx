@@ -9,9 +9,14 @@ import { PATHS } from '../../app/paths';
 import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
 import { checkRule, validValues } from '../knowledge/form-helpers';
+import { channelConfigPath } from './channel-client-page';
+import { channelEndpoints, type ChannelClient } from './channel-endpoints';
+import { localized } from './channel-rules';
+import { ChannelStatus } from './channel-status';
 import { checkName, CLIENT_LIMITS } from './client-rules';
 import { clientsEndpoints, type WebClient } from './clients-endpoints';
 import { useAppChoices, type AppChoice } from './use-app-choices';
+import { useChannelCatalogue } from './use-channel-catalogue';
 import './clients.css';
 
 /** The config page of a client. */
@@ -19,7 +24,9 @@ export const configPath = (id: string) => `${PATHS.webEmbedConfig}?id=${encodeUR
 
 /**
  * /console/clients: the space's web clients (name, bound app, status with last active time,
- * enabled switch, configure and delete), and create in a modal that lands on the config page.
+ * enabled switch, configure and delete), and create in a modal that lands on the config page;
+ * below them the channel clients (platform, app, status with the last error, enabled, configure
+ * and delete).
  */
 export function ClientsPage() {
   const { t, i18n } = useTranslation();
@@ -43,6 +50,19 @@ export function ClientsPage() {
   useEffect(() => {
     void load();
   }, [load]);
+
+  const [channels, setChannels] = useState<ChannelClient[]>([]);
+  const [channelsLoading, setChannelsLoading] = useState(true);
+  const loadChannels = useCallback(async () => {
+    setChannelsLoading(true);
+    const result = await channelEndpoints.list({ silent: true });
+    if (!result.ok && result.error.kind === 'aborted') return;
+    if (result.ok) setChannels(result.data);
+    setChannelsLoading(false);
+  }, []);
+  useEffect(() => {
+    void loadChannels();
+  }, [loadChannels]);
 
   const appNames = useMemo(() => new Map(apps.map((app) => [app.id, app.name])), [apps]);
 
@@ -159,12 +179,13 @@ export function ClientsPage() {
         extra={
           <>
             <Button onClick={() => navigate(PATHS.clientConfig)} data-testid="clients-channels">{t('clients.list.channels')}</Button>
-            <Button icon={<ReloadOutlined />} onClick={() => void load()} data-testid="clients-refresh">{t('common.refresh')}</Button>
+            <Button icon={<ReloadOutlined />} onClick={() => void Promise.all([load(), loadChannels()])} data-testid="clients-refresh">{t('common.refresh')}</Button>
             {createButton('clients-create')}
           </>
         }
       />
       {body}
+      <ChannelClientsSection channels={channels} loading={channelsLoading} appNames={appNames} onChange={setChannels} />
       <CreateClientModal
         open={creating}
         apps={apps}
@@ -234,5 +255,119 @@ export function CreateClientModal({ open, apps, onClose, onCreated }: { open: bo
         </Form.Item>
       </Form>
     </Modal>
+  );
+}
+
+/** The channel clients of the space, with enable, configure and delete. */
+function ChannelClientsSection({
+  channels,
+  loading,
+  appNames,
+  onChange,
+}: {
+  channels: ChannelClient[];
+  loading: boolean;
+  appNames: Map<string, string>;
+  onChange: (update: (current: ChannelClient[]) => ChannelClient[]) => void;
+}) {
+  const { t, i18n } = useTranslation();
+  const navigate = useNavigate();
+  const catalogue = useChannelCatalogue();
+  const [toggling, setToggling] = useState<string>();
+  const platformName = (kind: string) => {
+    const descriptor = catalogue?.find((item) => item.kind === kind);
+    return descriptor ? localized(descriptor.name, i18n.language) : kind;
+  };
+
+  const toggle = async (client: ChannelClient, enabled: boolean) => {
+    setToggling(client.id);
+    const result = await channelEndpoints.update(client.id, { enabled }, { silent: false });
+    setToggling(undefined);
+    if (result.ok) onChange((current) => current.map((item) => (item.id === client.id ? result.data : item)));
+  };
+
+  const remove = async (client: ChannelClient) => {
+    const result = await channelEndpoints.remove(client.id);
+    if (!result.ok) return;
+    onChange((current) => current.filter((item) => item.id !== client.id));
+    feedback.success(t('clients.channelList.deleted', { name: client.name }));
+  };
+
+  const connect = (
+    <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate(PATHS.clientConfig)} data-testid="channel-clients-connect">
+      {t('clients.channelList.connect')}
+    </Button>
+  );
+
+  return (
+    <div className="pl-card pl-channel-clients" data-testid="channel-clients">
+      <div className="pl-channel-clients__head">
+        <div>
+          <Typography.Title level={5} style={{ margin: 0 }} data-testid="channel-clients-title">{t('clients.channelList.title')}</Typography.Title>
+          <Typography.Text type="secondary">{t('clients.channelList.subtitle')}</Typography.Text>
+        </div>
+        {connect}
+      </div>
+      {!loading && channels.length === 0 ? (
+        <EmptyState compact title={t('clients.channelList.emptyTitle')} description={t('clients.channelList.emptyDescription')} data-testid="channel-clients-empty" />
+      ) : (
+        <Table<ChannelClient>
+          className="pl-clients-table"
+          rowKey="id"
+          loading={loading}
+          dataSource={channels}
+          pagination={false}
+          data-testid="channel-clients-list"
+          onRow={(client) => ({ 'data-testid': `channel-client-row-${client.id}` }) as React.HTMLAttributes<HTMLElement>}
+          columns={[
+            {
+              title: t('clients.list.columns.name'),
+              key: 'name',
+              render: (_, client) => (
+                <Space direction="vertical" size={0}>
+                  <Typography.Link onClick={() => navigate(channelConfigPath({ id: client.id }))} data-testid="channel-client-name">{client.name}</Typography.Link>
+                  <Typography.Text type="secondary" copyable={{ text: client.id }} className="pl-client-id">{client.id}</Typography.Text>
+                </Space>
+              ),
+            },
+            { title: t('clients.channelList.type'), key: 'kind', render: (_, client) => <Tag data-testid="channel-client-type">{platformName(client.kind)}</Tag> },
+            { title: t('clients.list.columns.app'), key: 'app', render: (_, client) => appNames.get(client.appId) ?? client.appId },
+            {
+              title: t('clients.list.columns.status'),
+              key: 'status',
+              render: (_, client) => (
+                <ChannelStatus status={client.status} lastActiveAt={client.lastActiveAt} lastError={client.lastError} lastErrorAt={client.lastErrorAt} configured={client.configured} />
+              ),
+            },
+            {
+              title: t('clients.list.columns.enabled'),
+              key: 'enabled',
+              render: (_, client) => (
+                <Switch checked={client.enabled} loading={toggling === client.id} onChange={(checked) => void toggle(client, checked)} aria-label={t('clients.list.columns.enabled')} data-testid="channel-client-enabled" />
+              ),
+            },
+            {
+              title: t('clients.list.columns.actions'),
+              key: 'actions',
+              render: (_, client) => (
+                <Space>
+                  <Button type="link" icon={<SettingOutlined />} onClick={() => navigate(channelConfigPath({ id: client.id }))} data-testid="channel-client-configure">{t('clients.list.configure')}</Button>
+                  <Popconfirm
+                    title={t('clients.channelList.deleteTitle')}
+                    description={t('clients.channelList.deleteDescription', { name: client.name })}
+                    okText={t('common.delete')}
+                    cancelText={t('common.cancel')}
+                    okButtonProps={{ danger: true, 'data-testid': 'channel-client-delete-confirm' }}
+                    onConfirm={() => remove(client)}
+                  >
+                    <Button type="link" danger icon={<DeleteOutlined />} data-testid="channel-client-delete">{t('common.delete')}</Button>
+                  </Popconfirm>
+                </Space>
+              ),
+            },
+          ]}
+        />
+      )}
+    </div>
   );
 }

@@ -1,0 +1,377 @@
+import { CheckOutlined, DownloadOutlined, ReloadOutlined, RobotOutlined, UserSwitchOutlined } from '@ant-design/icons';
+import { Avatar, Badge, Button, Modal, Segmented, Select, Space, Tag, Typography } from 'antd';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { feedback } from '../../app/feedback';
+import { PageHeader } from '../../components/page-header';
+import { useRealtimeEvent, useRealtimeState } from '../../lib/realtime';
+import { channelEndpoints } from '../clients/channel-endpoints';
+import { clientsEndpoints } from '../clients/clients-endpoints';
+import { saveBlob } from '../knowledge/save-blob';
+import { ConversationView } from './conversation-view';
+import { ExportModal } from './export-modal';
+import { inboxEndpoints, type InboxMessage, type InboxSession, type ReadFilter, type ServiceMode } from './inbox-endpoints';
+import { applyDelivery, applyMessage, fromIncoming, matchesFilters, patchSession, prependOlder, upsertMessage, type InboxFilters } from './inbox-state';
+import { ModeBadge } from './mode-badge';
+import { ReplyBox } from './reply-box';
+import { sessionTitle } from './session-format';
+import { SessionList } from './session-list';
+import './chat-manage.css';
+
+interface ClientOption {
+  value: string;
+  label: string;
+}
+
+/** The space's web and channel clients, for the client filter. */
+function useClientOptions(): ClientOption[] {
+  const [options, setOptions] = useState<ClientOption[]>([]);
+  useEffect(() => {
+    let live = true;
+    void Promise.all([clientsEndpoints.list({ silent: true, dedupeKey: 'inbox-web-clients' }), channelEndpoints.list({ silent: true, dedupeKey: 'inbox-channel-clients' })]).then(([web, channels]) => {
+      if (!live) return;
+      setOptions([
+        ...(channels.ok ? channels.data.map((client) => ({ value: client.id, label: client.name })) : []),
+        ...(web.ok ? web.data.map((client) => ({ value: client.id, label: client.name })) : []),
+      ]);
+    });
+    return () => {
+      live = false;
+    };
+  }, []);
+  return options;
+}
+
+interface History {
+  sessionId: string;
+  messages: InboxMessage[];
+  hasMore: boolean;
+  loading: boolean;
+  loadingOlder: boolean;
+}
+
+/**
+ * /console/chatManage: the sessions inbox. Left, the sessions of every client (filters by read
+ * type and client, live through the /console socket); right, the open conversation with take
+ * over / hand back (confirmed), the operator's reply, and export of ticked sessions.
+ */
+export function ChatManagePage() {
+  const { t } = useTranslation();
+  const clientOptions = useClientOptions();
+  const realtimeState = useRealtimeState();
+  const [filters, setFilters] = useState<InboxFilters>({ read: 'all' });
+  const [sessions, setSessions] = useState<InboxSession[]>([]);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [listLoading, setListLoading] = useState(true);
+  const [unreadCount, setUnreadCount] = useState(0);
+  const [open, setOpen] = useState<InboxSession>();
+  const [history, setHistory] = useState<History>();
+  const [checked, setChecked] = useState<Set<string>>(new Set());
+  const [exporting, setExporting] = useState(false);
+  const [confirming, setConfirming] = useState<ServiceMode>();
+  const [switching, setSwitching] = useState(false);
+  const filtersRef = useRef(filters);
+  filtersRef.current = filters;
+  const openRef = useRef(open);
+  openRef.current = open;
+  const sessionsRef = useRef(sessions);
+  sessionsRef.current = sessions;
+
+  const loadList = useCallback(async (next: InboxFilters) => {
+    setListLoading(true);
+    const result = await inboxEndpoints.sessions({ read: next.read, clientId: next.clientId });
+    if (!result.ok && result.error.kind === 'aborted') return;
+    setListLoading(false);
+    if (!result.ok) return;
+    setSessions(result.data.items);
+    setCursor(result.data.nextCursor);
+    setUnreadCount(result.data.unreadCount);
+  }, []);
+
+  useEffect(() => {
+    void loadList(filters);
+  }, [filters, loadList]);
+
+  const loadMore = async () => {
+    if (!cursor) return;
+    setListLoading(true);
+    const result = await inboxEndpoints.sessions({ read: filters.read, clientId: filters.clientId, cursor });
+    setListLoading(false);
+    if (!result.ok) return;
+    setSessions((current) => [...current, ...result.data.items.filter((item) => !current.some((known) => known.sessionId === item.sessionId))]);
+    setCursor(result.data.nextCursor);
+  };
+
+  // The unread total counts every client; after read changes it is asked for again (once per burst).
+  const countTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const refreshCount = useCallback(() => {
+    clearTimeout(countTimer.current);
+    countTimer.current = setTimeout(() => {
+      void inboxEndpoints.sessions({ read: 'unread', limit: 1 }, { silent: true, dedupeKey: 'inbox-unread-count' }).then((result) => {
+        if (result.ok) setUnreadCount(result.data.unreadCount);
+      });
+    }, 250);
+  }, []);
+  useEffect(() => () => clearTimeout(countTimer.current), []);
+
+  const patchBoth = useCallback((sessionId: string, patch: Partial<InboxSession>) => {
+    setSessions((current) => patchSession(current, sessionId, patch));
+    setOpen((current) => (current?.sessionId === sessionId ? { ...current, ...patch, sessionId } : current));
+  }, []);
+
+  const markRead = useCallback(
+    async (session: InboxSession) => {
+      patchBoth(session.sessionId, { readStatus: 'HAVE_READ' });
+      const result = await inboxEndpoints.markRead(session.sessionId);
+      if (result.ok) refreshCount();
+    },
+    [patchBoth, refreshCount],
+  );
+
+  const openSession = async (session: InboxSession) => {
+    setOpen(session);
+    setHistory({ sessionId: session.sessionId, messages: [], hasMore: false, loading: true, loadingOlder: false });
+    if (session.readStatus === 'UNREAD') void markRead(session);
+    const result = await inboxEndpoints.messages(session.sessionId, undefined, { dedupeKey: 'inbox-history' });
+    if (!result.ok) {
+      if (result.error.kind !== 'aborted') setHistory((current) => (current?.sessionId === session.sessionId ? { ...current, loading: false } : current));
+      return;
+    }
+    setHistory((current) =>
+      current?.sessionId === session.sessionId
+        ? { ...current, messages: result.data.items.reduce(upsertMessage, current.messages), hasMore: result.data.hasMore, loading: false }
+        : current,
+    );
+  };
+
+  const openSessionRef = useRef(openSession);
+  openSessionRef.current = openSession;
+
+  const loadOlder = async () => {
+    if (!history || !history.messages[0]) return;
+    const { sessionId } = history;
+    setHistory({ ...history, loadingOlder: true });
+    const result = await inboxEndpoints.messages(sessionId, history.messages[0].id);
+    setHistory((current) =>
+      current?.sessionId === sessionId
+        ? { ...current, loadingOlder: false, ...(result.ok ? { messages: prependOlder(current.messages, result.data.items), hasMore: result.data.hasMore } : {}) }
+        : current,
+    );
+  };
+
+  useRealtimeEvent('session.message', ({ sessionId, message }) => {
+    const current = openRef.current;
+    if (current?.sessionId === sessionId) {
+      setHistory((state) => (state?.sessionId === sessionId ? { ...state, messages: upsertMessage(state.messages, fromIncoming(message)) } : state));
+    }
+    if (sessionsRef.current.some((item) => item.sessionId === sessionId)) {
+      setSessions((list) => applyMessage(list, sessionId, message, filtersRef.current));
+    } else {
+      // A session the list does not hold (new, or further down): fetch it and place it if the filters take it.
+      void inboxEndpoints.session(sessionId, { silent: true }).then((result) => {
+        if (!result.ok) return;
+        setSessions((list) => applyMessage(list, sessionId, message, filtersRef.current, result.data));
+      });
+    }
+    if (current?.sessionId === sessionId) {
+      setOpen((state) => (state?.sessionId === sessionId ? { ...state, msgContent: message.content, lastMessageAt: message.createdAt } : state));
+      // The operator is looking at it: a customer's new message is read at once.
+      if (message.role === 'user' && document.visibilityState === 'visible') void markRead(current);
+    }
+  });
+
+  useRealtimeEvent('session.read', ({ sessionId, readStatus }) => {
+    setSessions((list) => patchSession(list, sessionId, { readStatus }));
+    setOpen((state) => (state?.sessionId === sessionId ? { ...state, readStatus } : state));
+    refreshCount();
+  });
+
+  useRealtimeEvent('session.mode', ({ sessionId, serviceMode }) => patchBoth(sessionId, { serviceMode }));
+
+  useRealtimeEvent('session.updated', ({ sessionId, session, ...fields }) => {
+    const patch = { ...fields, ...(session ?? {}) } as Partial<InboxSession>;
+    patchBoth(sessionId, patch);
+  });
+
+  useRealtimeEvent('session.delivery', ({ sessionId, messageId, delivery, error }) => {
+    setHistory((state) => (state?.sessionId === sessionId ? { ...state, messages: applyDelivery(state.messages, messageId, delivery, error) } : state));
+  });
+
+  // After a reconnection, events may have been missed: fetch the list (and the open history) again.
+  const previousState = useRef(realtimeState);
+  useEffect(() => {
+    const before = previousState.current;
+    previousState.current = realtimeState;
+    if (realtimeState === 'connected' && before === 'reconnecting') {
+      void loadList(filtersRef.current);
+      const current = openRef.current;
+      if (current) void openSessionRef.current(current);
+    }
+  }, [realtimeState, loadList]);
+
+  const readAll = async () => {
+    const result = await inboxEndpoints.readAll(filters.clientId);
+    if (!result.ok) return;
+    setSessions((list) => list.map((item) => (filters.clientId && item.channelId !== filters.clientId ? item : { ...item, readStatus: 'HAVE_READ' as const })).filter((item) => matchesFilters(item, filters)));
+    setOpen((state) => (state && (!filters.clientId || state.channelId === filters.clientId) ? { ...state, readStatus: 'HAVE_READ' } : state));
+    refreshCount();
+    feedback.success(t('chatManage.list.readAllDone', { count: result.data.read }));
+  };
+
+  const switchMode = async () => {
+    if (!open || !confirming) return;
+    setSwitching(true);
+    try {
+      const result = await inboxEndpoints.setMode(open.sessionId, confirming);
+      if (!result.ok) return;
+      patchBoth(open.sessionId, result.data);
+      feedback.success(t(confirming === 'MANUAL_MODE' ? 'chatManage.mode.tookOver' : 'chatManage.mode.handedBack'));
+      setConfirming(undefined);
+    } finally {
+      setSwitching(false);
+    }
+  };
+
+  const reply = async (content: string) => {
+    if (!open) return false;
+    const sessionId = open.sessionId;
+    const result = await inboxEndpoints.reply(sessionId, content);
+    if (!result.ok) return false;
+    setHistory((state) => (state?.sessionId === sessionId ? { ...state, messages: upsertMessage(state.messages, result.data) } : state));
+    patchBoth(sessionId, { serviceMode: 'MANUAL_MODE' });
+    return true;
+  };
+
+  const exportChecked = async (range: { from: string; to: string }) => {
+    const result = await inboxEndpoints.exportSessions({ sessionIds: [...checked], ...range });
+    if (!result.ok) return false;
+    saveBlob(result.data.blob, result.data.fileName ?? `sessions-${range.from}-${range.to}.csv`);
+    return true;
+  };
+
+  const setRead = (read: ReadFilter) => setFilters((current) => ({ ...current, read }));
+  const manual = open?.serviceMode === 'MANUAL_MODE';
+  const live = realtimeState === 'connected';
+
+  return (
+    <div className="pl-inbox" data-testid="chat-manage-page">
+      <PageHeader
+        title={<span data-testid="chat-manage-title">{t('chatManage.title')}</span>}
+        subtitle={t('chatManage.subtitle')}
+        extra={
+          <>
+            <Tag color={live ? 'green' : realtimeState === 'reconnecting' || realtimeState === 'connecting' ? 'gold' : 'default'} data-testid="inbox-realtime" data-state={realtimeState}>
+              {t(`chatManage.realtime.${live ? 'live' : realtimeState === 'reconnecting' || realtimeState === 'connecting' ? 'connecting' : 'offline'}`)}
+            </Tag>
+            <Button icon={<ReloadOutlined />} onClick={() => void loadList(filters)} data-testid="inbox-refresh">{t('common.refresh')}</Button>
+            <Button icon={<DownloadOutlined />} disabled={checked.size === 0} onClick={() => setExporting(true)} data-testid="inbox-export">
+              {t('chatManage.export.button', { count: checked.size })}
+            </Button>
+          </>
+        }
+      />
+      <div className="pl-inbox__panes">
+        <aside className="pl-inbox__left pl-card">
+          <div className="pl-inbox__filters">
+            <Segmented<ReadFilter>
+              block
+              value={filters.read}
+              onChange={setRead}
+              options={(['all', 'unread', 'read'] as const).map((value) => ({ value, label: <span data-testid={`inbox-filter-${value}`}>{t(`chatManage.filters.${value}`)}</span> }))}
+            />
+            <Select
+              allowClear
+              showSearch
+              optionFilterProp="label"
+              placeholder={t('chatManage.filters.allClients')}
+              value={filters.clientId}
+              onChange={(clientId?: string) => setFilters((current) => ({ ...current, clientId }))}
+              options={clientOptions}
+              style={{ width: '100%' }}
+              data-testid="inbox-filter-client"
+            />
+            <div className="pl-inbox__filters-row">
+              <Badge count={unreadCount} overflowCount={999} showZero={false} offset={[8, 0]}>
+                <Typography.Text type="secondary" data-testid="inbox-unread-count" data-count={unreadCount}>{t('chatManage.list.unread', { count: unreadCount })}</Typography.Text>
+              </Badge>
+              <Button size="small" icon={<CheckOutlined />} disabled={unreadCount === 0} onClick={() => void readAll()} data-testid="inbox-read-all">{t('chatManage.list.readAll')}</Button>
+            </div>
+          </div>
+          <SessionList
+            sessions={sessions}
+            selectedId={open?.sessionId}
+            onSelect={(session) => void openSession(session)}
+            checkedIds={checked}
+            onCheck={(sessionId, on) =>
+              setChecked((current) => {
+                const next = new Set(current);
+                if (on) next.add(sessionId);
+                else next.delete(sessionId);
+                return next;
+              })
+            }
+            loading={listLoading}
+            hasMore={cursor !== null}
+            onLoadMore={() => void loadMore()}
+          />
+        </aside>
+        <section className="pl-inbox__right pl-card" data-testid="conversation">
+          {open && history ? (
+            <>
+              <header className="pl-inbox__conversation-head">
+                <Space size={12}>
+                  <Avatar src={open.headImageUrl || undefined}>{(sessionTitle(open) || '?').slice(0, 1)}</Avatar>
+                  <div>
+                    <Typography.Text strong data-testid="conversation-title">{sessionTitle(open) || t('chatManage.roles.customer')}</Typography.Text>
+                    <div>
+                      <Typography.Text type="secondary">{open.channelName || open.channel}</Typography.Text>
+                      {open.isGroup && open.groupName && <Typography.Text type="secondary"> · {t('chatManage.conversation.group')}</Typography.Text>}
+                    </div>
+                  </div>
+                  <ModeBadge mode={open.serviceMode} />
+                  {open.handoverRequestedAt && !manual && <Tag color="red" data-testid="conversation-handover-requested">{t('chatManage.mode.requested')}</Tag>}
+                </Space>
+                {manual ? (
+                  <Button icon={<RobotOutlined />} onClick={() => setConfirming('FULL_AUTO_MODE')} data-testid="conversation-hand-back">{t('chatManage.mode.handBack')}</Button>
+                ) : (
+                  <Button type="primary" icon={<UserSwitchOutlined />} onClick={() => setConfirming('MANUAL_MODE')} data-testid="conversation-take-over">{t('chatManage.mode.takeOver')}</Button>
+                )}
+              </header>
+              <ConversationView
+                messages={history.messages}
+                customerName={open.senderName}
+                customerAvatarUrl={open.headImageUrl}
+                loading={history.loading}
+                hasMore={history.hasMore}
+                loadingOlder={history.loadingOlder}
+                onLoadOlder={() => void loadOlder()}
+              />
+              <ReplyBox key={open.sessionId} onSend={reply} takesOver={!manual} />
+            </>
+          ) : (
+            <div className="pl-inbox__placeholder" data-testid="conversation-none">
+              <Typography.Text type="secondary">{t('chatManage.conversation.choose')}</Typography.Text>
+            </div>
+          )}
+        </section>
+      </div>
+      <Modal
+        open={confirming !== undefined}
+        title={t(confirming === 'MANUAL_MODE' ? 'chatManage.mode.takeOverTitle' : 'chatManage.mode.handBackTitle')}
+        okText={t(confirming === 'MANUAL_MODE' ? 'chatManage.mode.takeOver' : 'chatManage.mode.handBack')}
+        cancelText={t('common.cancel')}
+        confirmLoading={switching}
+        onOk={() => void switchMode()}
+        onCancel={() => setConfirming(undefined)}
+        okButtonProps={{ 'data-testid': 'mode-confirm-ok' }}
+        cancelButtonProps={{ 'data-testid': 'mode-confirm-cancel' }}
+        data-testid="mode-confirm"
+      >
+        <Typography.Paragraph data-testid="mode-confirm-text">
+          {t(confirming === 'MANUAL_MODE' ? 'chatManage.mode.takeOverDescription' : 'chatManage.mode.handBackDescription')}
+        </Typography.Paragraph>
+      </Modal>
+      <ExportModal open={exporting} sessionIds={[...checked]} onClose={() => setExporting(false)} onExport={exportChecked} />
+    </div>
+  );
+}
