@@ -7,7 +7,8 @@ import { createAppVia } from "../apps/testing";
 import { outbox, usageRecords } from "../db/schema/index";
 import { createKnowledgeBaseVia } from "../knowledge/testing";
 import { createTestContext, registerUser, type TestContext, type TestUser } from "../testing/harness";
-import { manualClock } from "../testing/flows";
+import { capturingLogger, manualClock } from "../testing/flows";
+import robotAnswers from "./fixtures/robot-answers.json";
 import { INTENT_SIMILARITY, LEXICAL_INTENT_SIMILARITY, matchTrigger } from "./handover";
 import {
   conversationRow,
@@ -38,6 +39,9 @@ interface Received {
 let robots: Server;
 let robotUrl: string;
 const received: Received[] = [];
+const DING_SECRET = "SECding123";
+const FEISHU_SECRET = "feishu-secret";
+const logger = capturingLogger();
 
 beforeAll(async () => {
   robots = createServer((request, response) => {
@@ -45,15 +49,32 @@ beforeAll(async () => {
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
       const url = new URL(request.url ?? "/", "http://robots");
-      received.push({ path: url.pathname, query: url.searchParams, body: JSON.parse(Buffer.concat(chunks).toString("utf8") || "null") });
-      const failing = url.pathname.startsWith("/broken");
-      response.writeHead(failing ? 500 : 200, { "content-type": "application/json" });
-      response.end(failing ? '{"errcode":500}' : '{"errcode":0,"errmsg":"ok"}');
+      const body = JSON.parse(Buffer.concat(chunks).toString("utf8") || "null");
+      received.push({ path: url.pathname, query: url.searchParams, body });
+      if (url.pathname.startsWith("/broken")) {
+        response.writeHead(500, { "content-type": "text/plain" });
+        response.end("internal error");
+        return;
+      }
+      // Like the platforms: HTTP 200 either way, the signature (or key) checked, the outcome in the body.
+      let answer: unknown;
+      if (url.pathname.startsWith("/dingtalk")) {
+        const timestamp = url.searchParams.get("timestamp") ?? "";
+        const expected = createHmac("sha256", DING_SECRET).update(`${timestamp}\n${DING_SECRET}`).digest("base64");
+        answer = url.searchParams.get("sign") === expected ? robotAnswers.dingtalk.ok : robotAnswers.dingtalk.badSign;
+      } else if (url.pathname.startsWith("/feishu")) {
+        const expected = createHmac("sha256", `${body?.timestamp}\n${FEISHU_SECRET}`).update("").digest("base64");
+        answer = body?.sign === expected ? robotAnswers.feishu.ok : robotAnswers.feishu.badSign;
+      } else {
+        answer = url.searchParams.get("key") === "bad-key" ? robotAnswers.wecom.badKey : robotAnswers.wecom.ok;
+      }
+      response.writeHead(200, { "content-type": "application/json" });
+      response.end(JSON.stringify(answer));
     });
   });
   await new Promise<void>((resolve) => robots.listen(0, "127.0.0.1", resolve));
   robotUrl = `http://127.0.0.1:${(robots.address() as AddressInfo).port}`;
-  ctx = await createTestContext({ PARLEY_PLUGINS_ALLOW_PRIVATE_NETWORK: "true" }, { now: clock.now });
+  ctx = await createTestContext({ PARLEY_PLUGINS_ALLOW_PRIVATE_NETWORK: "true" }, { now: clock.now, logger });
   alice = await registerUser(ctx, "alice-handover@example.com");
   space = await inboxSpace(ctx, alice, { name: "Shop bot" });
 });
@@ -254,6 +275,9 @@ describe("notices", () => {
     const wecom = received.find((item) => item.path.startsWith("/wecom"))!;
     expect(wecom.query.get("key")).toBe("wecom-key");
     expect(wecom.body).toEqual({ msgtype: "text", text: { content: expect.stringContaining("waiting for a person") } });
+    // Every robot accepted its notice.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(logger.lines.filter((line) => line.includes("handover notice") && line.includes(visitor.sessionId))).toEqual([]);
   });
 
   it("a failing robot does not break the handover, and the other notices still go out", async () => {
@@ -266,6 +290,9 @@ describe("notices", () => {
         webhooks: [
           { kind: "dingtalk", url: `${robotUrl}/broken/dingtalk`, secret: "SECx" },
           { kind: "feishu", url: "http://127.0.0.1:1/unreachable", secret: "s" },
+          { kind: "dingtalk", url: `${robotUrl}/dingtalk/robot/send?access_token=t`, secret: "SECwrong" },
+          { kind: "feishu", url: `${robotUrl}/feishu/hook/x`, secret: "wrong-secret" },
+          { kind: "wecom", url: `${robotUrl}/wecom/send?key=bad-key`, secret: "s" },
           { kind: "wecom", url: `${robotUrl}/wecom/after-failures?key=k`, secret: "s" },
         ],
       },
@@ -280,5 +307,13 @@ describe("notices", () => {
     await eventually(() => received.some((item) => item.path === "/wecom/after-failures"));
     expect(received.filter((item) => item.path === "/broken/dingtalk")).toHaveLength(1);
     await eventually(async () => (await mailsTo(alice.email)).length > before);
+    // Each refusal is logged, also those answered with HTTP 200 and an error code in the body.
+    const warning = await eventually(() => logger.lines.find((line) => line.startsWith("warn some handover notices failed") && line.includes(visitor.sessionId)));
+    const failures = (JSON.parse(warning.slice(warning.indexOf("{"))) as { failures: string[] }).failures;
+    expect(failures).toHaveLength(5);
+    expect(failures[0]).toContain("HTTP 500");
+    expect(failures[2]).toContain("310000 sign not match");
+    expect(failures[3]).toContain("19021 sign match fail");
+    expect(failures[4]).toContain("93000 invalid webhook url");
   });
 });

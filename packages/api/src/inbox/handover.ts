@@ -260,6 +260,18 @@ export async function postRobotNotice(deps: Deps, webhook: ManualService["notify
     },
   );
   if (response.status >= 300) throw new Error(`${webhook.kind} robot answered HTTP ${response.status}`);
+  // The robots answer 200 also when they refuse (a bad signature or key): the outcome is in the body.
+  let answer: Record<string, unknown> | undefined;
+  try {
+    const parsed: unknown = JSON.parse(response.body.toString("utf8"));
+    if (parsed && typeof parsed === "object") answer = parsed as Record<string, unknown>;
+  } catch {
+    answer = undefined;
+  }
+  const code = webhook.kind === "feishu" ? (answer?.code ?? answer?.StatusCode) : answer?.errcode;
+  if (code !== undefined && code !== 0) {
+    throw new Error(`${webhook.kind} robot refused the notice: ${String(code)} ${String(answer?.errmsg ?? answer?.msg ?? "")}`.trim());
+  }
 }
 
 async function notifyHandover(

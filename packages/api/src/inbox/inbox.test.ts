@@ -2,30 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "@hono/zod-openapi";
 import { createTestContext, registerUser, type TestContext, type TestUser } from "../testing/harness";
 import { expectError, expectOk, manualClock } from "../testing/flows";
+import { historySchema, sessionPageSchema, sessionSchema } from "./routes";
 import { addWebClient, inboxSpace, type InboxSpace, recordRealtime, startVisitor, type Visitor, visitorSays } from "./testing";
 
 // The sessions inbox (spec §3 Customer session, §4 read states): widget visitors write, the
 // space's console lists, reads and exports their sessions.
-const session = z.object({
-  sessionId: z.string(),
-  channelId: z.string(),
-  channelName: z.string(),
-  channel: z.string(),
-  appId: z.string(),
-  senderName: z.string().nullable(),
-  customerId: z.string().nullable(),
-  msgContent: z.string(),
-  lastMessageAt: z.string().nullable(),
-  readStatus: z.enum(["UNREAD", "HAVE_READ"]),
-  serviceMode: z.enum(["FULL_AUTO_MODE", "MANUAL_MODE", "GROUP_MODE"]),
-  handoverRequestedAt: z.string().nullable(),
-  tags: z.array(z.string()),
-});
-const page = z.object({ items: z.array(session), nextCursor: z.string().nullable(), unreadCount: z.number() });
-const history = z.object({
-  items: z.array(z.object({ id: z.string(), role: z.enum(["user", "assistant", "operator"]), content: z.string(), senderName: z.string().nullable(), createdAt: z.string() })),
-  hasMore: z.boolean(),
-});
+const session = sessionSchema;
+const page = sessionPageSchema;
+const history = historySchema;
 
 const clock = manualClock(Date.parse("2026-11-10T09:00:00.000Z"));
 let ctx: TestContext;

@@ -1,11 +1,11 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { z } from "@hono/zod-openapi";
 import { createChannelWorker } from "../channels/worker";
 import { jobs } from "../db/schema/index";
 import { createTestContext, registerUser, type TestContext, type TestUser } from "../testing/harness";
 import { expectError, expectOk, manualClock } from "../testing/flows";
 import { HANDOVER_DELAYED_JOB } from "./handover";
+import { messageSchema, sessionSchema } from "./routes";
 import {
   conversationRow,
   inboxSpace,
@@ -22,8 +22,8 @@ import {
 // Reply modes of a session (spec §4): switching needs confirmation; an operator's message is
 // pushed to the visitor; after a handover the AI stays silent, keeps replying, or replies after N
 // minutes unless a person did.
-const session = z.object({ sessionId: z.string(), serviceMode: z.string(), handoverRequestedAt: z.string().nullable(), readStatus: z.string() });
-const operatorMessage = z.object({ id: z.string(), role: z.literal("operator"), content: z.string(), senderName: z.string().nullable(), delivery: z.string().nullable(), createdAt: z.string() });
+const session = sessionSchema;
+const operatorMessage = messageSchema;
 
 const clock = manualClock(Date.parse("2026-11-10T09:00:00.000Z"));
 let ctx: TestContext;

@@ -23,7 +23,8 @@ const serviceMode = z.enum(["FULL_AUTO_MODE", "MANUAL_MODE", "GROUP_MODE"]).open
   description: "Who replies: the AI (FULL_AUTO_MODE), a person (MANUAL_MODE), or the AI in a group (GROUP_MODE)",
 });
 
-const sessionSchema = z
+/** A session as the inbox lists it (spec §3 Customer session). */
+export const sessionSchema = z
   .object({
     sessionId: z.string(),
     channelId: z.string().openapi({ description: "The web or channel client the session came through" }),
@@ -45,7 +46,8 @@ const sessionSchema = z
   })
   .openapi("InboxSession");
 
-const messageSchema = z
+/** A message of a session's history. */
+export const messageSchema = z
   .object({
     id: z.string(),
     role: z.enum(["user", "assistant", "operator"]),
@@ -56,6 +58,12 @@ const messageSchema = z
     createdAt: z.string(),
   })
   .openapi("InboxMessage");
+
+/** A page of the sessions list. */
+export const sessionPageSchema = z.object({ items: z.array(sessionSchema), nextCursor: z.string().nullable(), unreadCount: z.number().int() }).openapi("InboxSessionPage");
+
+/** A page of a session's history. */
+export const historySchema = z.object({ items: z.array(messageSchema), hasMore: z.boolean() }).openapi("InboxHistory");
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).openapi({ example: "2026-11-01" });
 
@@ -77,7 +85,7 @@ export function registerInboxRoutes(app: OpenAPIHono<AppEnv>) {
           cursor: z.string().max(400).optional(),
         }),
       },
-      data: z.object({ items: z.array(sessionSchema), nextCursor: z.string().nullable(), unreadCount: z.number().int() }).openapi("InboxSessionPage"),
+      data: sessionPageSchema,
     }),
     async (c) => {
       const query = c.req.valid("query");
@@ -95,7 +103,7 @@ export function registerInboxRoutes(app: OpenAPIHono<AppEnv>) {
       tags,
       summary: "A session's history, oldest first (the latest page, or the page before `before`)",
       request: { params: sessionParam, query: z.object({ limit: z.coerce.number().int().min(1).max(200).default(50), before: z.string().max(64).optional() }) },
-      data: z.object({ items: z.array(messageSchema), hasMore: z.boolean() }).openapi("InboxHistory"),
+      data: historySchema,
     }),
     async (c) => {
       const query = c.req.valid("query");
