@@ -59,6 +59,8 @@ describe("switching the reply mode", () => {
     await expectError(await putMode(visitor.sessionId, { serviceMode: "MANUAL_MODE", confirm: false }), 400, { field: "confirm", message: "Confirm the switch of reply mode" });
     await expectError(await putMode(visitor.sessionId, { serviceMode: "MANUAL_MODE" }), 400, { field: "confirm" });
     await expectError(await putMode(visitor.sessionId, { serviceMode: "ROBOT", confirm: true }), 400, { field: "serviceMode" });
+    // A web visitor's session is one to one: there is no group reply for it.
+    await expectError(await putMode(visitor.sessionId, { serviceMode: "GROUP_MODE", confirm: true }), 400, { field: "serviceMode" });
     expect(await conversationRow(ctx, visitor.sessionId)).toEqual(before);
     expect(events.events).toEqual([]);
     events.stop();

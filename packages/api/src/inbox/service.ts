@@ -198,6 +198,10 @@ export async function changeServiceMode(
 ) {
   const session = await loadSession(deps, auth, sessionId);
   if (!input.confirm) throw new ServiceError("validation", "session_mode_confirm", {}, { field: "confirm" });
+  // Group reply is the AI answering in a group chat: a one-to-one session has no such mode.
+  if (input.serviceMode === "GROUP_MODE" && !session.isGroup) {
+    throw new ServiceError("validation", "validation_failed", { field: "serviceMode", reason: "only group sessions have group reply" }, { field: "serviceMode" });
+  }
   if (input.serviceMode === "MANUAL_MODE" && session.serviceMode !== "MANUAL_MODE") {
     const app = await getAppForChat(deps, { appId: session.appId });
     await transferToHuman(deps, app, session, { reason: "operator", language });
