@@ -106,7 +106,9 @@ export function ChannelClientPage() {
     setSaving(true);
     try {
       const config = configBody(descriptor.fields, values.config ?? {}, actions);
-      const body = { name: values.name.trim(), appId: values.appId, deployType: values.deployType, offlineNotify: values.offlineNotify, enabled: values.enabled, config };
+      // Sending a config resets the client's last error on the server: only when something in it changed.
+      const unchanged = client !== undefined && descriptor.fields.every((field) => (field.secret ? !(field.key in config) : (config[field.key] ?? '') === (client.config[field.key] ?? '')));
+      const body = { name: values.name.trim(), appId: values.appId, deployType: values.deployType, offlineNotify: values.offlineNotify, enabled: values.enabled, ...(unchanged ? {} : { config }) };
       const result = client ? await channelEndpoints.update(client.id, body) : await channelEndpoints.create({ ...body, kind: descriptor.kind });
       if (!result.ok) {
         if (result.error.kind !== 'http') return;
@@ -182,7 +184,7 @@ export function ChannelClientPage() {
                 <Switch data-testid="channel-config-enabled" />
               </Form.Item>
             )}
-            <Form.Item name="name" label={t('clients.fields.name')} rules={[checkRule(checkName, { max: CLIENT_LIMITS.nameMax })]}>
+            <Form.Item name="name" label={t('clients.fields.name')} required rules={[checkRule(checkName, { max: CLIENT_LIMITS.nameMax })]}>
               <Input maxLength={CLIENT_LIMITS.nameMax} data-testid="channel-config-name" />
             </Form.Item>
             <Form.Item name="appId" label={t('clients.fields.app')} rules={[{ required: true, message: t('clients.rules.appRequired') }]}>
