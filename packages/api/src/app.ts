@@ -26,6 +26,7 @@ import { registerOpenAiRoutes } from "./openai/routes";
 import { registerPluginRoutes } from "./plugins/routes";
 import { registerSpaceRoutes } from "./spaces/routes";
 import { APP_VERSION, registerSystemRoutes } from "./system/routes";
+import { registerWorkflowRoutes } from "./workflows/routes";
 
 const BODY_TYPES = ["application/json", "application/x-www-form-urlencoded", "multipart/form-data"];
 
@@ -92,6 +93,7 @@ export function createApp(deps: Deps) {
   registerInboxRoutes(app);
   registerHostingRoutes(app);
   registerOpenAiRoutes(app);
+  registerWorkflowRoutes(app);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", {
     type: "http",

@@ -15053,6 +15053,2212 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/workflow-node-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Node types as the palette groups them (basic, branch, individuality) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Node types as the palette groups them (basic, branch, individuality) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["WorkflowNodeTypeGroup"][];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workflow-system-args": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** System arguments the engine gives every node ({{sys.…}}) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description System arguments the engine gives every node ({{sys.…}}) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["WorkflowSystemArg"][];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workflows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Workflows of the current space, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    pageNo?: string;
+                    pageSize?: string;
+                    /** @description Matches the name */
+                    keyword?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Workflows of the current space, newest first */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["WorkflowPage"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Create a workflow (name, description, avatar and category required); the graph starts as start → end */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CreateWorkflowRequest"];
+                };
+            };
+            responses: {
+                /** @description Create a workflow (name, description, avatar and category required); the graph starts as start → end */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["Workflow"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workflows/{workflowId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Workflow detail with its graph */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    workflowId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Workflow detail with its graph */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["Workflow"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Delete a workflow with its runs (and its workflow app) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    workflowId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Delete a workflow with its runs (and its workflow app) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["WorkflowDeleted"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /** Info edit: name, description, avatar, category */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    workflowId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["UpdateWorkflowInfoRequest"];
+                };
+            };
+            responses: {
+                /** @description Info edit: name, description, avatar, category */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["Workflow"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/v1/workflows/{workflowId}/graph": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Save the graph (elements and lines); refused with the first broken rule, naming the node, unless draft
+         * @description Branch and intention `node_id`s are set from the lines leaving their handles. Unknown node types, malformed configs and clashing ids are refused even for drafts. A webhook secret answered as `••••••` keeps the stored one when sent back unchanged.
+         */
+        put: {
+            parameters: {
+                query?: {
+                    /** @description true: keep the graph even when rules of spec §5 fail (they are answered in `issues`) */
+                    draft?: "true" | "false";
+                };
+                header?: never;
+                path: {
+                    workflowId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["SaveWorkflowGraphRequest"];
+                };
+            };
+            responses: {
+                /** @description Save the graph (elements and lines); refused with the first broken rule, naming the node, unless draft */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["WorkflowSaved"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workflows/{workflowId}/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Every broken rule of spec §5 (card, graph, cron), each naming its node or field; a graph in the body is checked instead of the stored one */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    workflowId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ValidateWorkflowRequest"];
+                };
+            };
+            responses: {
+                /** @description Every broken rule of spec §5 (card, graph, cron), each naming its node or field; a graph in the body is checked instead of the stored one */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["WorkflowValidation"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workflows/{workflowId}/nodes/{nodeId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a node: its lines go, and branches or intentions that led to it lose their target */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    workflowId: string;
+                    nodeId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Delete a node: its lines go, and branches or intentions that led to it lose their target */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["Workflow"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workflows/{workflowId}/copy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Copy a workflow (not published, timer cleared, no app) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    workflowId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Copy a workflow (not published, timer cleared, no app) */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["Workflow"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workflows/{workflowId}/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Publish to the square (every rule must hold) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    workflowId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Publish to the square (every rule must hold) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["Workflow"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        /** Cancel publishing (take it off the square) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    workflowId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Cancel publishing (take it off the square) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["Workflow"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workflow-square": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Published workflows (the square), newest first */
+        get: {
+            parameters: {
+                query?: {
+                    pageNo?: string;
+                    pageSize?: string;
+                    /** @description Matches the name */
+                    keyword?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Published workflows (the square), newest first */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["WorkflowSquarePage"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workflow-square/{workflowId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Square detail: the public view of a published workflow (secrets and robot addresses masked) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    workflowId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Square detail: the public view of a published workflow (secrets and robot addresses masked) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["WorkflowSquareDetail"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workflows/{workflowId}/app": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The WORKFLOW app of this workflow (made on first call): chat with it, or call it as an OpenAI model; the end node's output answers */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    workflowId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The WORKFLOW app of this workflow (made on first call): chat with it, or call it as an OpenAI model; the end node's output answers */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["WorkflowApp"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workflows/{workflowId}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Run history, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    pageNo?: string;
+                    pageSize?: string;
+                    type?: "FLOW" | "TIME" | "NODE";
+                    status?: "running" | "success" | "failure";
+                };
+                header?: never;
+                path: {
+                    workflowId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Run history, newest first */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["WorkflowRunPage"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Run the workflow (FLOW) or one node with given inputs (NODE); the graph must pass every rule
+         * @description The run is executed by a durable job: it survives a restart (resumed, or failed with its reason). With `wait`, answers once it ended or parked on a timer (at most 60 s).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    workflowId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["StartWorkflowRunRequest"];
+                };
+            };
+            responses: {
+                /** @description Run the workflow (FLOW) or one node with given inputs (NODE); the graph must pass every rule */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["WorkflowRun"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workflow-runs/{runId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Run detail: status, inputs, output and every node's state (no_execution, running, success, failure) with inputs, outputs, timings and errors */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    runId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Run detail: status, inputs, output and every node's state (no_execution, running, success, failure) with inputs, outputs, timings and errors */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["WorkflowRun"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workflow-cron/generate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cron generate: a 5-field expression from a description (the configured model, else offline phrase rules) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CronGenerateRequest"];
+                };
+            };
+            responses: {
+                /** @description Cron generate: a 5-field expression from a description (the configured model, else offline phrase rules) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["CronGenerateResult"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workflow-cron/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Validate a cron expression (5 fields) and preview its next 10 run times */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CronPreviewRequest"];
+                };
+            };
+            responses: {
+                /** @description Validate a cron expression (5 fields) and preview its next 10 run times */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["CronPreview"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workflows/{workflowId}/scheduler": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Scheduler detail with the next 10 run times */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    workflowId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Scheduler detail with the next 10 run times */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["WorkflowScheduler"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        /** Scheduler save: create or change the timer (5-field cron) */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    workflowId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["SaveWorkflowSchedulerRequest"];
+                };
+            };
+            responses: {
+                /** @description Scheduler save: create or change the timer (5-field cron) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["WorkflowScheduler"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Delete the timer and its expression */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    workflowId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Delete the timer and its expression */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["WorkflowScheduler"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workflows/{workflowId}/scheduler/clear": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Clear the timer: it stops firing; the expression is kept */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    workflowId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Clear the timer: it stops firing; the expression is kept */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["WorkflowScheduler"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -18092,6 +20298,1080 @@ export interface components {
             accountId: string;
             /** @example 482913 */
             code: string;
+        };
+        WorkflowNodeTypeGroup: {
+            /** @enum {string} */
+            group: "basic" | "branch" | "individuality";
+            types: ("start" | "end" | "app" | "llm" | "knowledge_base" | "database" | "plugin" | "code_block" | "intent_branch" | "logic_branch" | "fixed_reply" | "channel_send" | "manual" | "timer")[];
+        };
+        WorkflowSystemArg: {
+            /** @example sys.query */
+            name: string;
+            /** @example string */
+            type: string;
+            description: string;
+        };
+        Workflow: components["schemas"]["WorkflowSummary"] & {
+            elements: components["schemas"]["WorkflowElement"][];
+            lines: components["schemas"]["WorkflowLine"][];
+        };
+        WorkflowElement: components["schemas"]["WorkflowStartElement"] | components["schemas"]["WorkflowEndElement"] | components["schemas"]["WorkflowAppElement"] | components["schemas"]["WorkflowLlmElement"] | components["schemas"]["WorkflowKnowledgeBaseElement"] | components["schemas"]["WorkflowDatabaseElement"] | components["schemas"]["WorkflowPluginElement"] | components["schemas"]["WorkflowCodeBlockElement"] | components["schemas"]["WorkflowIntentBranchElement"] | components["schemas"]["WorkflowLogicBranchElement"] | components["schemas"]["WorkflowFixedReplyElement"] | components["schemas"]["WorkflowChannelSendElement"] | components["schemas"]["WorkflowManualElement"] | components["schemas"]["WorkflowTimerElement"];
+        WorkflowStartElement: {
+            /**
+             * @description Node id, unique in the graph; templates refer to it as {{id.output}}
+             * @example llm_1
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "start";
+            config: components["schemas"]["WorkflowStartConfig"];
+            position: components["schemas"]["WorkflowPosition"];
+        };
+        WorkflowStartConfig: {
+            /**
+             * @description Display name of the node
+             * @example Answer
+             */
+            name: string;
+            /**
+             * @description What the node is for
+             * @example
+             */
+            desc?: string;
+            /**
+             * @description Kinds of input the run takes (text is {{sys.query}})
+             * @example {
+             *       "text": true,
+             *       "image": false,
+             *       "file": false
+             *     }
+             */
+            inputs?: {
+                text?: boolean;
+                image?: boolean;
+                file?: boolean;
+            };
+            variables?: components["schemas"]["WorkflowStartVariable"][];
+        };
+        WorkflowStartVariable: {
+            /**
+             * @description Letters, digits and underscore; unique; templates use {{start.identifier}}
+             * @example city
+             */
+            identifier: string;
+            /**
+             * @description Label shown to the person running the workflow
+             * @example City
+             */
+            displayName: string;
+            /**
+             * @example text
+             * @enum {string}
+             */
+            type: "text" | "paragraph" | "number" | "select" | "boolean";
+            /** @example true */
+            required: boolean;
+            /**
+             * @description Hint shown in the input
+             * @example Which city?
+             */
+            prompt?: string;
+            /**
+             * @description Choices of a select variable; not empty
+             * @example []
+             */
+            options?: string[];
+            /**
+             * @description Value when none is given
+             * @example null
+             */
+            default?: string | number | boolean | null;
+        };
+        WorkflowPosition: {
+            x: number;
+            y: number;
+        };
+        WorkflowEndElement: {
+            /**
+             * @description Node id, unique in the graph; templates refer to it as {{id.output}}
+             * @example llm_1
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "end";
+            config: components["schemas"]["WorkflowEndConfig"];
+            position: components["schemas"]["WorkflowPosition"];
+        };
+        WorkflowEndConfig: {
+            /**
+             * @description Display name of the node
+             * @example Answer
+             */
+            name: string;
+            /**
+             * @description What the node is for
+             * @example
+             */
+            desc?: string;
+            /**
+             * @description Template of the workflow's answer
+             * @example {{llm_1.output}}
+             */
+            output?: string;
+        };
+        WorkflowAppElement: {
+            /**
+             * @description Node id, unique in the graph; templates refer to it as {{id.output}}
+             * @example llm_1
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "app";
+            config: components["schemas"]["WorkflowAppConfig"];
+            position: components["schemas"]["WorkflowPosition"];
+        };
+        WorkflowAppConfig: {
+            /**
+             * @description Display name of the node
+             * @example Answer
+             */
+            name: string;
+            /**
+             * @description What the node is for
+             * @example
+             */
+            desc?: string;
+            /**
+             * @description An app of the space (not a workflow app)
+             * @example app_01jd7w3k5q9x2m4n6p8r
+             */
+            appId?: string;
+            /**
+             * @description Message sent to the app
+             * @example {{sys.query}}
+             */
+            input?: string;
+        };
+        WorkflowLlmElement: {
+            /**
+             * @description Node id, unique in the graph; templates refer to it as {{id.output}}
+             * @example llm_1
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "llm";
+            config: components["schemas"]["WorkflowLlmConfig"];
+            position: components["schemas"]["WorkflowPosition"];
+        };
+        WorkflowLlmConfig: {
+            /**
+             * @description Display name of the node
+             * @example Answer
+             */
+            name: string;
+            /**
+             * @description What the node is for
+             * @example
+             */
+            desc?: string;
+            /**
+             * @description A model of the catalogue (GET /api/v1/models)
+             * @example gpt-4.1-mini
+             */
+            model?: string;
+            /**
+             * @description Instructions
+             * @example You summarise text.
+             */
+            systemPrompt?: string;
+            /**
+             * @description The user message
+             * @example Summarise: {{start.text}}
+             */
+            input?: string;
+            /** @example 0.7 */
+            temperature?: number;
+            /** @description When set, the model answers JSON with these keys, each available as {{node.key}} */
+            structuredOutput?: components["schemas"]["WorkflowOutputVariable"][];
+        };
+        WorkflowOutputVariable: {
+            /**
+             * @description Key in the node's output; not repeated
+             * @example sentiment
+             */
+            name: string;
+            /**
+             * @example string
+             * @enum {string}
+             */
+            type: "string" | "number" | "boolean" | "object" | "array";
+            /** @example positive, neutral or negative */
+            description?: string;
+        };
+        WorkflowKnowledgeBaseElement: {
+            /**
+             * @description Node id, unique in the graph; templates refer to it as {{id.output}}
+             * @example llm_1
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "knowledge_base";
+            config: components["schemas"]["WorkflowKnowledgeBaseConfig"];
+            position: components["schemas"]["WorkflowPosition"];
+        };
+        WorkflowKnowledgeBaseConfig: {
+            /**
+             * @description Display name of the node
+             * @example Answer
+             */
+            name: string;
+            /**
+             * @description What the node is for
+             * @example
+             */
+            desc?: string;
+            /**
+             * @example [
+             *       "kb_01jd7w3k5q9x2m4n6p8r"
+             *     ]
+             */
+            knowledgeBaseIds?: string[];
+            /**
+             * @description The query
+             * @example {{sys.query}}
+             */
+            input?: string;
+            /** @example 3 */
+            topK?: number;
+            /**
+             * @description Minimum similarity
+             * @example 0.5
+             */
+            threshold?: number;
+        };
+        WorkflowDatabaseElement: {
+            /**
+             * @description Node id, unique in the graph; templates refer to it as {{id.output}}
+             * @example llm_1
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "database";
+            config: components["schemas"]["WorkflowDatabaseConfig"];
+            position: components["schemas"]["WorkflowPosition"];
+        };
+        WorkflowDatabaseConfig: {
+            /**
+             * @description Display name of the node
+             * @example Answer
+             */
+            name: string;
+            /**
+             * @description What the node is for
+             * @example
+             */
+            desc?: string;
+            /** @example db_01jd7w3k5q9x2m4n6p8r */
+            databaseId?: string;
+            /**
+             * @description The question or query
+             * @example {{sys.query}}
+             */
+            input?: string;
+        };
+        WorkflowPluginElement: {
+            /**
+             * @description Node id, unique in the graph; templates refer to it as {{id.output}}
+             * @example llm_1
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "plugin";
+            config: components["schemas"]["WorkflowPluginConfig"];
+            position: components["schemas"]["WorkflowPosition"];
+        };
+        WorkflowPluginConfig: {
+            /**
+             * @description Display name of the node
+             * @example Answer
+             */
+            name: string;
+            /**
+             * @description What the node is for
+             * @example
+             */
+            desc?: string;
+            /**
+             * @description A custom plugin code (plg_…) or a built-in plugin name
+             * @example current_time
+             */
+            pluginCode?: string;
+            /**
+             * @description The plugin's tool; its first when omitted
+             * @example current_time
+             */
+            toolName?: string;
+            /**
+             * @description Tool arguments, each a template
+             * @example {
+             *       "timezone": "UTC"
+             *     }
+             */
+            arguments?: {
+                [key: string]: string;
+            };
+        };
+        WorkflowCodeBlockElement: {
+            /**
+             * @description Node id, unique in the graph; templates refer to it as {{id.output}}
+             * @example llm_1
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "code_block";
+            config: components["schemas"]["WorkflowCodeBlockConfig"];
+            position: components["schemas"]["WorkflowPosition"];
+        };
+        WorkflowCodeBlockConfig: {
+            /**
+             * @description Display name of the node
+             * @example Answer
+             */
+            name: string;
+            /**
+             * @description What the node is for
+             * @example
+             */
+            desc?: string;
+            /**
+             * @description JavaScript run in a QuickJS sandbox: define `function main(input) { return {…} }`; input and result are JSON
+             * @example function main(input) { return { length: input.text.length } }
+             */
+            code?: string;
+            inputs?: components["schemas"]["WorkflowCodeInput"][];
+            /**
+             * @description Time limit (default 1000 ms)
+             * @example 1000
+             */
+            timeoutMs?: number;
+            /**
+             * @description Memory limit (default 32 MB)
+             * @example 32
+             */
+            memoryLimitMb?: number;
+        };
+        WorkflowCodeInput: {
+            /**
+             * @description Property of `input` in the code
+             * @example text
+             */
+            name: string;
+            /**
+             * @description Template giving the value
+             * @example {{start.query}}
+             */
+            value: string;
+        };
+        WorkflowIntentBranchElement: {
+            /**
+             * @description Node id, unique in the graph; templates refer to it as {{id.output}}
+             * @example llm_1
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "intent_branch";
+            config: components["schemas"]["WorkflowIntentBranchConfig"];
+            position: components["schemas"]["WorkflowPosition"];
+        };
+        WorkflowIntentBranchConfig: {
+            /**
+             * @description Display name of the node
+             * @example Answer
+             */
+            name: string;
+            /**
+             * @description What the node is for
+             * @example
+             */
+            desc?: string;
+            /** @example gpt-4.1-mini */
+            model?: string;
+            /**
+             * @description Text whose intention is recognised
+             * @example {{sys.query}}
+             */
+            input?: string;
+            intentions?: components["schemas"]["WorkflowIntention"][];
+        };
+        WorkflowIntention: {
+            /**
+             * @description Intention id; the line leaving it has it as sourceHandle
+             * @example i_refund
+             */
+            id: string;
+            /**
+             * @description What the person wants, as the model is told
+             * @example Ask for a refund
+             */
+            name: string;
+            /**
+             * @description The node this branch leads to (mirrors the line leaving the branch's handle); null when not connected
+             * @example reply_1
+             */
+            node_id: string | null;
+            /**
+             * @description Taken when no intention fits
+             * @example false
+             */
+            isElse?: boolean;
+        };
+        WorkflowLogicBranchElement: {
+            /**
+             * @description Node id, unique in the graph; templates refer to it as {{id.output}}
+             * @example llm_1
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "logic_branch";
+            config: components["schemas"]["WorkflowLogicBranchConfig"];
+            position: components["schemas"]["WorkflowPosition"];
+        };
+        WorkflowLogicBranchConfig: {
+            /**
+             * @description Display name of the node
+             * @example Answer
+             */
+            name: string;
+            /**
+             * @description What the node is for
+             * @example
+             */
+            desc?: string;
+            branches?: components["schemas"]["WorkflowLogicBranch"][];
+        };
+        WorkflowLogicBranch: {
+            /**
+             * @description Branch id; the line leaving this branch has it as sourceHandle
+             * @example b_paris
+             */
+            id: string;
+            /** @example Paris */
+            name?: string;
+            /**
+             * @description The node this branch leads to (mirrors the line leaving the branch's handle); null when not connected
+             * @example reply_1
+             */
+            node_id: string | null;
+            /**
+             * @description How the conditions combine (and when omitted)
+             * @example and
+             * @enum {string}
+             */
+            logic?: "and" | "or";
+            /** @description Empty on the else branch */
+            conditions?: components["schemas"]["WorkflowCondition"][];
+            /**
+             * @description The branch taken when no other matches; at most one
+             * @example false
+             */
+            isElse?: boolean;
+        };
+        WorkflowCondition: {
+            /**
+             * @description Template of the left operand
+             * @example {{start.city}}
+             */
+            left: string;
+            /**
+             * @description equals, not_equals, contains, not_contains, empty, not_empty, gt (>), lt (<), gte (≥), lte (≤)
+             * @example equals
+             * @enum {string}
+             */
+            operator: "equals" | "not_equals" | "contains" | "not_contains" | "empty" | "not_empty" | "gt" | "lt" | "gte" | "lte";
+            /**
+             * @description Template of the right operand (ignored by empty/not_empty)
+             * @example Paris
+             */
+            right?: string;
+        };
+        WorkflowFixedReplyElement: {
+            /**
+             * @description Node id, unique in the graph; templates refer to it as {{id.output}}
+             * @example llm_1
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "fixed_reply";
+            config: components["schemas"]["WorkflowFixedReplyConfig"];
+            position: components["schemas"]["WorkflowPosition"];
+        };
+        WorkflowFixedReplyConfig: {
+            /**
+             * @description Display name of the node
+             * @example Answer
+             */
+            name: string;
+            /**
+             * @description What the node is for
+             * @example
+             */
+            desc?: string;
+            /**
+             * @description The reply (templates allowed)
+             * @example Thanks, {{start.name}}!
+             */
+            content?: string;
+        };
+        WorkflowChannelSendElement: {
+            /**
+             * @description Node id, unique in the graph; templates refer to it as {{id.output}}
+             * @example llm_1
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "channel_send";
+            config: components["schemas"]["WorkflowChannelSendConfig"];
+            position: components["schemas"]["WorkflowPosition"];
+        };
+        WorkflowChannelSendConfig: {
+            /**
+             * @description Display name of the node
+             * @example Answer
+             */
+            name: string;
+            /**
+             * @description What the node is for
+             * @example
+             */
+            desc?: string;
+            /**
+             * @description Through a channel client, or to a group robot's webhook
+             * @example client
+             * @enum {string}
+             */
+            mode?: "client" | "webhook";
+            /**
+             * @description Channel client (mode client)
+             * @example chc_01jd7w3k5q9x2m4n6p8r
+             */
+            clientId?: string;
+            /**
+             * @description Who sends, as the channel names it (mode client; the client's account when omitted)
+             * @example
+             */
+            sender?: string;
+            /**
+             * @description Who receives: the platform's user or chat id (mode client)
+             * @example {{start.openid}}
+             */
+            receiver?: string;
+            /**
+             * @description Robot webhook URL (mode webhook)
+             * @example https://oapi.dingtalk.com/robot/send?access_token=…
+             */
+            webhookUrl?: string;
+            /**
+             * @description Robot signing secret (mode webhook); never answered back in full
+             * @example SEC…
+             */
+            webhookSecret?: string;
+            /**
+             * @description The message
+             * @example Report: {{llm_1.output}}
+             */
+            content?: string;
+        };
+        WorkflowManualElement: {
+            /**
+             * @description Node id, unique in the graph; templates refer to it as {{id.output}}
+             * @example llm_1
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "manual";
+            config: components["schemas"]["WorkflowManualConfig"];
+            position: components["schemas"]["WorkflowPosition"];
+        };
+        WorkflowManualConfig: {
+            /**
+             * @description Display name of the node
+             * @example Answer
+             */
+            name: string;
+            /**
+             * @description What the node is for
+             * @example
+             */
+            desc?: string;
+            /**
+             * @description Note for the person taking over
+             * @example Customer asks for a refund
+             */
+            content?: string;
+        };
+        WorkflowTimerElement: {
+            /**
+             * @description Node id, unique in the graph; templates refer to it as {{id.output}}
+             * @example llm_1
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "timer";
+            config: components["schemas"]["WorkflowTimerConfig"];
+            position: components["schemas"]["WorkflowPosition"];
+        };
+        WorkflowTimerConfig: {
+            /**
+             * @description Display name of the node
+             * @example Answer
+             */
+            name: string;
+            /**
+             * @description What the node is for
+             * @example
+             */
+            desc?: string;
+            /**
+             * @description Wait this long (at most 30 days)
+             * @example 60
+             */
+            delaySeconds?: number;
+            /**
+             * @description Or wait until this ISO time (template)
+             * @example
+             */
+            until?: string;
+        };
+        WorkflowLine: {
+            /** @example line_1 */
+            id: string;
+            /**
+             * @description Source node id
+             * @example start
+             */
+            source: string;
+            /**
+             * @description Branch or intention id when leaving a branch node
+             * @example null
+             */
+            sourceHandle?: string | null;
+            /**
+             * @description Target node id
+             * @example llm_1
+             */
+            target: string;
+        };
+        WorkflowSummary: {
+            /**
+             * @description Workflow id
+             * @example wf_01jd7w3k5q9x2m4n6p8r
+             */
+            id: string;
+            name: string;
+            description: string;
+            avatarUrl: string;
+            category: string;
+            isPublic: boolean;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T08:00:00.000Z
+             */
+            publishedAt: string | null;
+            /**
+             * @description Five-field cron expression; null when no timer exists
+             * @example 0 9 * * *
+             */
+            cron: string | null;
+            /**
+             * @description IANA time zone the expression is read in
+             * @example UTC
+             */
+            cronTimezone: string;
+            /**
+             * @description The timer fires (created) or is cleared
+             * @example false
+             */
+            cronEnabled: boolean;
+            /** @description The WORKFLOW app answering through this workflow */
+            appId: string | null;
+            /** @description That app's code (the OpenAI `model`) */
+            appCode: string | null;
+            nodeCount: number;
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T08:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T08:00:00.000Z
+             */
+            updatedAt: string;
+        };
+        CreateWorkflowRequest: {
+            /**
+             * @description Required; at most 50 characters
+             * @example Daily report
+             */
+            name: string;
+            /**
+             * @description Required
+             * @example Summarises yesterday's orders every morning
+             */
+            description: string;
+            /**
+             * @description Required
+             * @example https://cdn.example.com/avatars/report.png
+             */
+            avatarUrl: string;
+            /**
+             * @description Required
+             * @example office
+             */
+            category: string;
+            elements?: components["schemas"]["WorkflowElementInput"][];
+            lines?: components["schemas"]["WorkflowLine"][];
+        };
+        WorkflowElementInput: {
+            /** @example llm_1 */
+            id: string;
+            /**
+             * @description One of start, end, app, llm, knowledge_base, database, plugin, code_block, intent_branch, logic_branch, fixed_reply, channel_send, manual, timer
+             * @example llm
+             */
+            type: string;
+            /** @description The node type's config (see the Workflow…Config components) */
+            config: {
+                [key: string]: unknown;
+            };
+            position?: components["schemas"]["WorkflowPosition"];
+        };
+        WorkflowPage: {
+            items: components["schemas"]["WorkflowSummary"][];
+            total: number;
+            pageNo: number;
+            pageSize: number;
+        };
+        UpdateWorkflowInfoRequest: {
+            /**
+             * @description Required; at most 50 characters
+             * @example Daily report
+             */
+            name?: string;
+            /**
+             * @description Required
+             * @example Summarises yesterday's orders every morning
+             */
+            description?: string;
+            /**
+             * @description Required
+             * @example https://cdn.example.com/avatars/report.png
+             */
+            avatarUrl?: string;
+            /**
+             * @description Required
+             * @example office
+             */
+            category?: string;
+        };
+        WorkflowSaved: {
+            workflow: components["schemas"]["Workflow"];
+            issues: components["schemas"]["WorkflowIssue"][];
+        };
+        WorkflowIssue: {
+            /**
+             * @description Message id of the rule
+             * @example workflow_node_model_required
+             */
+            code: string;
+            /**
+             * @description The offending field: a card field, `cron`, `elements.<nodeId>.config.<key>`, `lines.<lineId>`
+             * @example elements.llm_1.config.model
+             */
+            field: string;
+            /**
+             * @description The offending node, when a node is at fault
+             * @example llm_1
+             */
+            nodeId: string | null;
+            /**
+             * @description In the request's language
+             * @example Node LLM (llm_1): choose a model
+             */
+            message: string;
+        };
+        SaveWorkflowGraphRequest: {
+            elements: components["schemas"]["WorkflowElementInput"][];
+            lines: components["schemas"]["WorkflowLine"][];
+        };
+        WorkflowValidation: {
+            valid: boolean;
+            issues: components["schemas"]["WorkflowIssue"][];
+        };
+        ValidateWorkflowRequest: {
+            elements?: components["schemas"]["WorkflowElementInput"][];
+            lines?: components["schemas"]["WorkflowLine"][];
+        };
+        WorkflowDeleted: {
+            /** @enum {boolean} */
+            deleted: true;
+            id: string;
+        };
+        WorkflowSquarePage: {
+            items: components["schemas"]["WorkflowSquareDetail"][];
+            total: number;
+            pageNo: number;
+            pageSize: number;
+        };
+        WorkflowSquareDetail: {
+            /**
+             * @description Workflow id
+             * @example wf_01jd7w3k5q9x2m4n6p8r
+             */
+            id: string;
+            name: string;
+            description: string;
+            avatarUrl: string;
+            category: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T08:00:00.000Z
+             */
+            publishedAt: string | null;
+            elements: components["schemas"]["WorkflowElement"][];
+            lines: components["schemas"]["WorkflowLine"][];
+        };
+        WorkflowApp: {
+            /**
+             * @description Workflow id
+             * @example wf_01jd7w3k5q9x2m4n6p8r
+             */
+            workflowId: string;
+            appId: string;
+            /** @description Chat with it (/api/v1/chat/stream) or use it as the OpenAI `model` */
+            appCode: string;
+        };
+        WorkflowRun: components["schemas"]["WorkflowRunSummary"] & {
+            inputs?: unknown;
+            /** @description The end node's output (a NODE run: the node's outputs) */
+            output?: unknown;
+            trigger?: unknown;
+            /** @description Every node of the graph, in graph order */
+            nodes: components["schemas"]["WorkflowNodeRun"][];
+        };
+        WorkflowNodeRun: {
+            nodeId: string;
+            nodeType: string;
+            nodeName: string;
+            /**
+             * @description no_execution: on a branch not taken (or not reached)
+             * @enum {string}
+             */
+            status: "no_execution" | "running" | "success" | "failure";
+            /** @description What the node was given (templates filled in) */
+            inputs?: unknown;
+            /** @description What the node produced */
+            outputs?: unknown;
+            /** @description Branch or intention a branch node took */
+            branch: string | null;
+            error: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T08:00:00.000Z
+             */
+            startedAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T08:00:00.000Z
+             */
+            finishedAt: string | null;
+            durationMs: number | null;
+        };
+        WorkflowRunSummary: {
+            /** @example wfr_01jd7w3k5q9x2m4n6p8r */
+            id: string;
+            /**
+             * @description Workflow id
+             * @example wf_01jd7w3k5q9x2m4n6p8r
+             */
+            workflowId: string;
+            /**
+             * @description FLOW whole graph, TIME scheduled, NODE one node
+             * @enum {string}
+             */
+            type: "FLOW" | "TIME" | "NODE";
+            /** @enum {string} */
+            status: "running" | "success" | "failure";
+            nodeId: string | null;
+            /**
+             * Format: date-time
+             * @description A timer node holds the run until then
+             * @example 2026-11-21T08:00:00.000Z
+             */
+            waitingUntil: string | null;
+            error: string | null;
+            steps: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T08:00:00.000Z
+             */
+            startedAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T08:00:00.000Z
+             */
+            finishedAt: string | null;
+            durationMs: number | null;
+        };
+        StartWorkflowRunRequest: {
+            /**
+             * @description FLOW when omitted
+             * @example FLOW
+             * @enum {string}
+             */
+            type?: "FLOW" | "NODE";
+            /**
+             * @description The text input ({{sys.query}})
+             * @example Summarise today's news
+             */
+            query?: string;
+            /**
+             * @description Start variables by identifier
+             * @example {
+             *       "city": "Paris"
+             *     }
+             */
+            variables?: {
+                [key: string]: unknown;
+            };
+            /** @description Image and file URLs ({{sys.files}}) */
+            files?: string[];
+            /**
+             * @description NODE runs: the node to run
+             * @example llm_1
+             */
+            nodeId?: string;
+            /** @description NODE runs: values of the references the node uses, by reference (e.g. {"start.city": "Paris", "llm_0.output": "…"}) */
+            nodeInputs?: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description Answer once the run ends or parks on a timer (at most 60 s); otherwise answer at once
+             * @example false
+             */
+            wait?: boolean;
+        };
+        WorkflowRunPage: {
+            items: components["schemas"]["WorkflowRunSummary"][];
+            total: number;
+            pageNo: number;
+            pageSize: number;
+        };
+        CronGenerateResult: {
+            /** @example 30 8 * * 1 */
+            cron: string;
+            /**
+             * @description Written by the configured model, or by the offline phrase rules
+             * @enum {string}
+             */
+            source: "model" | "rules";
+            nextRuns: string[];
+        };
+        CronGenerateRequest: {
+            /** @example every monday at 8:30 */
+            description: string;
+        };
+        CronPreview: {
+            cron: string;
+            /** @description The next 10 fire times */
+            nextRuns: string[];
+        };
+        CronPreviewRequest: {
+            /** @example *\/15 * * * * */
+            cron: string;
+            /** @example UTC */
+            cronTimezone?: string;
+        };
+        WorkflowScheduler: {
+            /**
+             * @description Workflow id
+             * @example wf_01jd7w3k5q9x2m4n6p8r
+             */
+            workflowId: string;
+            /**
+             * @description Five-field cron expression; null when no timer exists
+             * @example 0 9 * * *
+             */
+            cron: string | null;
+            /**
+             * @description IANA time zone the expression is read in
+             * @example UTC
+             */
+            cronTimezone: string;
+            /**
+             * @description The timer fires (created) or is cleared
+             * @example false
+             */
+            cronEnabled: boolean;
+            /** @description Next 10 fire times (empty when cleared) */
+            nextRuns: string[];
+        };
+        SaveWorkflowSchedulerRequest: {
+            /**
+             * @description Five fields: minute hour day-of-month month day-of-week
+             * @example 0 9 * * *
+             */
+            cron: string;
+            /**
+             * @description IANA time zone (UTC when omitted)
+             * @example Asia/Shanghai
+             */
+            cronTimezone?: string;
+            /** @description true (default) creates the timer; false saves it cleared */
+            enabled?: boolean;
         };
     };
     responses: never;

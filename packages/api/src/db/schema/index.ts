@@ -7,3 +7,4 @@ export { apiKeys, spaceMembers, spaces, userKeys } from "./spaces";
 export { webClients, webClientSessions } from "./web-clients";
 export { channelClients, customers, keyValues } from "./channels";
 export { hostedAccounts, hostedGroups } from "./hosting";
+export { workflowNodeRuns, workflowRuns, workflows, workflowScheduleTicks } from "./workflows";

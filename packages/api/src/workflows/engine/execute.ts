@@ -1,0 +1,345 @@
+import { and, eq, sql } from "drizzle-orm";
+import { prepared } from "../../db/prepared";
+import { workflowNodeRuns, workflowRuns } from "../../db/schema/index";
+import type { Deps } from "../../http/context";
+import type { Language } from "../../http/messages";
+import { incoming, nodeLabel } from "../graph";
+import type { NodeType, WorkflowElement, WorkflowGraph, WorkflowLine } from "../model";
+import { openGraph } from "../service/workflows";
+import { nodeExecutors } from "./nodes";
+import type { Scope } from "./template";
+import { DEFAULT_RUN_LIMITS, type EnginePorts, type NodeExecutor, type NodeResult, type RunInfo, type RunLimits, type RunTrigger, unboundDatabases } from "./types";
+
+/** How an execution ended: the run finished, or parked on a timer until `until`. */
+export type ExecutionOutcome = { state: "finished"; status: "success" | "failure" } | { state: "parked"; until: Date } | { state: "gone" };
+
+/** Options of {@link executeRun}. */
+export interface ExecuteOptions {
+  limits?: Partial<RunLimits>;
+  ports?: Partial<EnginePorts>;
+  /** Replace executors (tests, benchmarks). */
+  executors?: Partial<Record<NodeType, NodeExecutor>>;
+  /** Called now and then while the run executes (the job's lease). */
+  heartbeat?: () => Promise<void>;
+  /** Stops the run (server shutting down): it is left to be resumed. */
+  signal?: AbortSignal;
+}
+
+/** The stored inputs of a run. */
+export interface RunInputs {
+  query?: string;
+  files?: string[];
+  variables?: Record<string, unknown>;
+  nodeInputs?: Record<string, unknown>;
+}
+
+type RunRow = typeof workflowRuns.$inferSelect;
+type NodeRow = typeof workflowNodeRuns.$inferSelect;
+
+const HEARTBEAT_EVERY_MS = 5_000;
+const MAX_STORED_CHARS = 200_000;
+
+/** JSON of a value for the run's record, cut when huge. */
+function stored(value: unknown): string | null {
+  if (value === undefined) return null;
+  const text = JSON.stringify(value);
+  if (text === undefined) return null;
+  return text.length > MAX_STORED_CHARS ? JSON.stringify({ truncated: true, preview: text.slice(0, 10_000) }) : text;
+}
+
+/** Builds the scope templates read: `sys`, `start` (alias of the start node) and each node's outputs. */
+export function baseScope(run: Pick<RunRow, "id" | "workflowId" | "startedAt">, inputs: RunInputs, trigger: RunTrigger): Scope {
+  return {
+    sys: {
+      query: inputs.query ?? "",
+      user: trigger.endUserId ?? trigger.userId ?? "",
+      time: run.startedAt,
+      run_id: run.id,
+      workflow_id: run.workflowId,
+      conversation_id: trigger.conversationId ?? "",
+      files: inputs.files ?? [],
+    },
+    start: { query: inputs.query ?? "", files: inputs.files ?? [], ...(inputs.variables ?? {}) },
+  };
+}
+
+/** Sets `a.b.c` in a scope (NODE runs are given their references' values by path). */
+function assignPath(scope: Scope, path: string, value: unknown) {
+  const parts = path.replace(/^\{\{\s*|\s*\}\}$/g, "").split(".");
+  let target = scope as Record<string, unknown>;
+  for (const part of parts.slice(0, -1)) {
+    if (!target[part] || typeof target[part] !== "object") target[part] = {};
+    target = target[part] as Record<string, unknown>;
+  }
+  target[parts[parts.length - 1]!] = value;
+}
+
+/** Nodes in an order where each comes after every node with a line into it. */
+function topologicalOrder(graph: WorkflowGraph): WorkflowElement[] {
+  const byId = new Map(graph.elements.map((element) => [element.id, element]));
+  const indegree = new Map(graph.elements.map((element) => [element.id, 0]));
+  const next = new Map<string, string[]>();
+  for (const line of graph.lines) {
+    if (!byId.has(line.source) || !byId.has(line.target)) continue;
+    indegree.set(line.target, indegree.get(line.target)! + 1);
+    const list = next.get(line.source);
+    if (list) list.push(line.target);
+    else next.set(line.source, [line.target]);
+  }
+  const queue = graph.elements.filter((element) => indegree.get(element.id) === 0).map((element) => element.id);
+  const order: WorkflowElement[] = [];
+  for (let index = 0; index < queue.length; index++) {
+    const id = queue[index]!;
+    order.push(byId.get(id)!);
+    for (const target of next.get(id) ?? []) {
+      const left = indegree.get(target)! - 1;
+      indegree.set(target, left);
+      if (left === 0) queue.push(target);
+    }
+  }
+  return order;
+}
+
+const isBranchType = (type: string) => type === "logic_branch" || type === "intent_branch";
+
+/**
+ * Executes (or resumes) a run. Nodes already finished in an earlier attempt are not run again:
+ * their outputs are read back and the run continues after the last completed node; a node that
+ * was running when the process died runs again. Each node's state is written as it starts and
+ * ends. A failing node fails the run with its reason; a timer parks it (the caller schedules
+ * the wake-up); nodes on branches not taken end as "no execution".
+ */
+export async function executeRun(deps: Deps, runId: string, options: ExecuteOptions = {}): Promise<ExecutionOutcome> {
+  const run = await deps.db.select().from(workflowRuns).where(eq(workflowRuns.id, runId)).get();
+  if (!run) return { state: "gone" };
+  if (run.status !== "running") return { state: "finished", status: run.status };
+  const limits = { ...DEFAULT_RUN_LIMITS, ...options.limits };
+  const ports: EnginePorts = { databases: unboundDatabases, ...options.ports };
+  const executors = { ...nodeExecutors, ...options.executors };
+  const graph = openGraph(deps, JSON.parse(run.graph) as WorkflowGraph);
+  const inputs = JSON.parse(run.inputs) as RunInputs;
+  const trigger = JSON.parse(run.trigger) as RunTrigger;
+  const language: Language = trigger.language ?? "en";
+  const info: RunInfo = { id: run.id, spaceId: run.spaceId, workflowId: run.workflowId, type: run.type, trigger, language };
+  const previous = new Map<string, NodeRow>(
+    (await deps.db.select().from(workflowNodeRuns).where(eq(workflowNodeRuns.runId, run.id))).map((row) => [row.nodeId, row]),
+  );
+  const scope = baseScope(run, inputs, trigger);
+  const started = Date.now();
+  const deadline = started + limits.maxRunMs;
+  let lastBeat = started;
+  let steps = run.steps;
+  let sequence = previous.size;
+
+  const writes = nodeWrites(deps);
+  const finish = async (status: "success" | "failure", fields: { output?: unknown; error?: string }) => {
+    const now = deps.now().toISOString();
+    await deps.db
+      .update(workflowRuns)
+      .set({ status, output: stored(fields.output ?? null), error: fields.error ?? null, steps, waitingUntil: null, finishedAt: now, updatedAt: now })
+      .where(and(eq(workflowRuns.id, run.id), eq(workflowRuns.status, "running")));
+    return { state: "finished" as const, status };
+  };
+
+  /** Runs one node with the run's limits; answers its result or the reason it failed. */
+  const runNode = async (element: WorkflowElement, prior: NodeRow | undefined): Promise<{ ok: true; result: NodeResult } | { ok: false; error: string }> => {
+    if (steps >= limits.maxSteps) return { ok: false, error: `The run reached its limit of ${limits.maxSteps} steps` };
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) return { ok: false, error: `The run took longer than ${Math.round(limits.maxRunMs / 1000)} s` };
+    if (options.signal?.aborted) throw new Interrupted();
+    steps += 1;
+    const startedAt = deps.now();
+    const priorInputs = prior?.inputs ? (JSON.parse(prior.inputs) as unknown) : undefined;
+    await writes.start({ runId: run.id, nodeId: element.id, nodeType: element.type, nodeName: nodeLabel(element), inputs: prior?.inputs ?? null, startedAt: startedAt.toISOString() });
+    const budget = Math.min(remaining, limits.maxNodeMs);
+    const controller = new AbortController();
+    const onOuterAbort = () => controller.abort();
+    options.signal?.addEventListener("abort", onOuterAbort, { once: true });
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const executor = executors[element.type];
+      const pending = Promise.resolve().then(() => executor({ deps, run: info, element, scope, signal: controller.signal, previousInputs: priorInputs, ports }));
+      const result =
+        element.type === "fixed_reply" || element.type === "end" || element.type === "start" || element.type === "logic_branch"
+          ? await pending
+          : await Promise.race([
+              pending,
+              new Promise<never>((_, reject) => {
+                timer = setTimeout(() => {
+                  controller.abort();
+                  reject(new Error(`The node took longer than ${Math.round(budget / 1000)} s and was stopped`));
+                }, budget);
+              }),
+            ]);
+      return { ok: true, result };
+    } catch (error) {
+      if (options.signal?.aborted) throw new Interrupted();
+      return { ok: false, error: error instanceof Error ? error.message : String(error) };
+    } finally {
+      if (timer) clearTimeout(timer);
+      options.signal?.removeEventListener("abort", onOuterAbort);
+      if (Date.now() - lastBeat > HEARTBEAT_EVERY_MS && options.heartbeat) {
+        lastBeat = Date.now();
+        await options.heartbeat();
+      }
+    }
+  };
+
+  const park = async (element: WorkflowElement, result: NodeResult) => {
+    const until = result.parkUntil!;
+    await writes.park({ runId: run.id, nodeId: element.id, inputs: stored(result.inputs) });
+    await deps.db.update(workflowRuns).set({ waitingUntil: until.toISOString(), steps, updatedAt: deps.now().toISOString() }).where(eq(workflowRuns.id, run.id));
+    return { state: "parked" as const, until };
+  };
+
+  const succeed = async (element: WorkflowElement, result: NodeResult, startedAtMs: number) => {
+    const finishedAt = deps.now();
+    await writes.end({
+      runId: run.id,
+      nodeId: element.id,
+      status: "success",
+      sequence: ++sequence,
+      inputs: stored(result.inputs),
+      outputs: stored(result.outputs),
+      branch: result.branch ?? null,
+      error: null,
+      finishedAt: finishedAt.toISOString(),
+      durationMs: Math.max(0, finishedAt.getTime() - startedAtMs),
+    });
+  };
+  const failNode = async (element: WorkflowElement, error: string, startedAtMs: number) => {
+    const finishedAt = deps.now();
+    await writes.end({ runId: run.id, nodeId: element.id, status: "failure", sequence: ++sequence, inputs: null, outputs: null, branch: null, error: error.slice(0, 4000), finishedAt: finishedAt.toISOString(), durationMs: Math.max(0, finishedAt.getTime() - startedAtMs) });
+  };
+
+  try {
+    if (run.type === "NODE") {
+      const element = graph.elements.find((candidate) => candidate.id === run.nodeId);
+      if (!element) return await finish("failure", { error: `The node ${run.nodeId} is not in the workflow` });
+      const startId = graph.elements.find((candidate) => candidate.type === "start")?.id;
+      for (const [path, value] of Object.entries(inputs.nodeInputs ?? {})) assignPath(scope, path, value);
+      if (startId && scope[startId] === undefined) scope[startId] = scope.start;
+      const prior = previous.get(element.id);
+      const startedAtMs = deps.now().getTime();
+      const outcome = await runNode(element, prior?.status === "running" ? prior : undefined);
+      if (!outcome.ok) {
+        await failNode(element, outcome.error, startedAtMs);
+        return await finish("failure", { error: `${nodeLabel(element)}: ${outcome.error}` });
+      }
+      if (outcome.result.parkUntil) return await park(element, outcome.result);
+      await succeed(element, outcome.result, startedAtMs);
+      return await finish("success", { output: outcome.result.outputs });
+    }
+
+    const into = incoming(graph.lines);
+    const status = new Map<string, "success" | "skipped">();
+    const branchOf = new Map<string, string | null>();
+    const byId = new Map(graph.elements.map((element) => [element.id, element]));
+    const lineActive = (line: WorkflowLine) => {
+      if (status.get(line.source) !== "success") return false;
+      const source = byId.get(line.source)!;
+      if (!isBranchType(source.type) || !line.sourceHandle) return true;
+      return branchOf.get(line.source) === line.sourceHandle;
+    };
+    let endOutput: unknown = null;
+    for (const element of topologicalOrder(graph)) {
+      const prior = previous.get(element.id);
+      if (prior?.status === "success") {
+        // Completed before the restart: its outputs stand.
+        const outputs = prior.outputs ? (JSON.parse(prior.outputs) as Record<string, unknown>) : {};
+        scope[element.id] = outputs;
+        if (element.type === "start") scope.start = outputs;
+        if (element.type === "end") endOutput = outputs.output ?? null;
+        status.set(element.id, "success");
+        branchOf.set(element.id, prior.branch);
+        continue;
+      }
+      const active = element.type === "start" || (into.get(element.id) ?? []).some(lineActive);
+      if (!active) {
+        status.set(element.id, "skipped");
+        continue;
+      }
+      const startedAtMs = deps.now().getTime();
+      const outcome = await runNode(element, prior?.status === "running" ? prior : undefined);
+      if (!outcome.ok) {
+        await failNode(element, outcome.error, startedAtMs);
+        return await finish("failure", { error: `${nodeLabel(element)}: ${outcome.error}` });
+      }
+      if (outcome.result.parkUntil) return await park(element, outcome.result);
+      await succeed(element, outcome.result, startedAtMs);
+      scope[element.id] = outcome.result.outputs;
+      if (element.type === "start") scope.start = outcome.result.outputs;
+      if (element.type === "end") endOutput = outcome.result.outputs.output ?? null;
+      status.set(element.id, "success");
+      branchOf.set(element.id, outcome.result.branch ?? null);
+    }
+    return await finish("success", { output: endOutput });
+  } catch (error) {
+    if (error instanceof Interrupted) {
+      await deps.db.update(workflowRuns).set({ steps, updatedAt: deps.now().toISOString() }).where(eq(workflowRuns.id, run.id));
+      throw error;
+    }
+    return finish("failure", { error: `The engine failed: ${error instanceof Error ? error.message : String(error)}` });
+  }
+}
+
+/** The run was stopped from outside (shutdown): it stays running, to be resumed. */
+export class Interrupted extends Error {
+  override name = "Interrupted";
+}
+
+/** Prepared writes of node states: the hot path of a run (two per node). */
+function nodeWrites(deps: Deps) {
+  const start = prepared(deps.db, "workflows.nodeStart", () =>
+    deps.db
+      .insert(workflowNodeRuns)
+      .values({
+        runId: sql.placeholder("runId"),
+        nodeId: sql.placeholder("nodeId"),
+        nodeType: sql.placeholder("nodeType"),
+        nodeName: sql.placeholder("nodeName"),
+        status: "running",
+        inputs: sql.placeholder("inputs"),
+        startedAt: sql.placeholder("startedAt"),
+      } as never)
+      .onConflictDoUpdate({
+        target: [workflowNodeRuns.runId, workflowNodeRuns.nodeId],
+        set: { status: "running", error: null, startedAt: sql`excluded.started_at` },
+      })
+      .prepare(),
+  );
+  const end = prepared(deps.db, "workflows.nodeEnd", () =>
+    deps.db
+      .update(workflowNodeRuns)
+      .set({
+        status: sql.placeholder("status"),
+        sequence: sql.placeholder("sequence"),
+        inputs: sql`coalesce(${sql.placeholder("inputs")}, ${workflowNodeRuns.inputs})`,
+        outputs: sql.placeholder("outputs"),
+        branch: sql.placeholder("branch"),
+        error: sql.placeholder("error"),
+        finishedAt: sql.placeholder("finishedAt"),
+        durationMs: sql.placeholder("durationMs"),
+      } as never)
+      .where(and(eq(workflowNodeRuns.runId, sql.placeholder("runId")), eq(workflowNodeRuns.nodeId, sql.placeholder("nodeId"))))
+      .prepare(),
+  );
+  const park = prepared(deps.db, "workflows.nodePark", () =>
+    deps.db
+      .update(workflowNodeRuns)
+      .set({ inputs: sql.placeholder("inputs") } as never)
+      .where(and(eq(workflowNodeRuns.runId, sql.placeholder("runId")), eq(workflowNodeRuns.nodeId, sql.placeholder("nodeId"))))
+      .prepare(),
+  );
+  return {
+    start: async (values: Record<string, unknown>) => {
+      await start.run(values);
+    },
+    end: async (values: Record<string, unknown>) => {
+      await end.run(values);
+    },
+    park: async (values: Record<string, unknown>) => {
+      await park.run(values);
+    },
+  };
+}

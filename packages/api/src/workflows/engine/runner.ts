@@ -1,0 +1,299 @@
+import { and, eq, lt, sql } from "drizzle-orm";
+import { jobs, workflowRuns } from "../../db/schema/index";
+import type { Deps } from "../../http/context";
+import { completeJob, enqueueClaimedJob, enqueueJob, extendLease, type JobRow } from "../../jobs/queue";
+import { type ExecuteOptions, type ExecutionOutcome, executeRun, Interrupted } from "./execute";
+
+/** The job kind that executes (and resumes) workflow runs. */
+export const WORKFLOW_RUN_JOB = "workflow-run";
+
+/** Payload of a workflow-run job. */
+export interface WorkflowRunJob {
+  runId: string;
+  spaceId: string;
+}
+
+/** Options of {@link createWorkflowRunner}. */
+export interface WorkflowRunnerOptions {
+  /** Runs executed at once by this process (default 8). */
+  concurrency?: number;
+  /** Runs of one space executing at once across all processes (default 3): one space's slow runs cannot hold every lane. */
+  perSpace?: number;
+  /** How long a claim lasts without a heartbeat (default: the configured job lease). */
+  leaseMs?: number;
+  /** Pause between polls when nothing is ready (default 250 ms). */
+  idleMs?: number;
+  /** A run whose job was claimed this many times without finishing (the process died each time) is failed (default 3). */
+  maxAttempts?: number;
+  /** How often runs left without a job are looked for (default 60 s). */
+  sweepEveryMs?: number;
+  execute?: ExecuteOptions;
+}
+
+/** The in-process executor of workflow runs. */
+export interface WorkflowRunner {
+  start(): void;
+  /** Stops claiming; runs in hand are interrupted and handed back to the queue, to be resumed. */
+  stop(): Promise<void>;
+  /** Claims and runs until nothing is ready; answers how many jobs ran. */
+  drain(): Promise<number>;
+  /** Polls at once (a run was just queued). */
+  wake(): void;
+  /** Executes a run in this process now, under a claimed job (chat answers, `wait`). */
+  runNow(runId: string, spaceId: string): Promise<ExecutionOutcome>;
+  /** Resolves when the run finishes or parks (or after `timeoutMs`). */
+  settled(runId: string, timeoutMs: number): Promise<void>;
+  readonly options: WorkflowRunnerOptions;
+}
+
+const runners = new WeakMap<Deps, WorkflowRunner>();
+
+/** The runner working in this process for these deps, if any. */
+export function runnerOf(deps: Deps): WorkflowRunner | undefined {
+  return runners.get(deps);
+}
+
+/**
+ * Claims the next due workflow-run job whose space has fewer than `perSpace` runs executing
+ * (leases still valid, in any process), in one UPDATE … RETURNING so that two processes never
+ * claim the same job. A job whose lease ran out (its process died) is claimable again.
+ */
+export async function claimWorkflowJob(deps: Deps, now: Date, options: { leaseMs: number; perSpace: number }): Promise<JobRow | undefined> {
+  const at = now.toISOString();
+  const lockedUntil = new Date(now.getTime() + options.leaseMs).toISOString();
+  const rows = await deps.db.all<Record<string, unknown>>(sql`
+    UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_until = ${lockedUntil}, updated_at = ${at}
+    WHERE id = (
+      SELECT j.id FROM jobs j
+      WHERE j.kind = ${WORKFLOW_RUN_JOB}
+        AND ((j.status = 'queued' AND j.run_after <= ${at}) OR (j.status = 'running' AND j.locked_until < ${at}))
+        AND (
+          SELECT count(*) FROM jobs r
+          WHERE r.kind = ${WORKFLOW_RUN_JOB} AND r.status = 'running' AND r.locked_until >= ${at}
+            AND json_extract(r.payload, '$.spaceId') = json_extract(j.payload, '$.spaceId')
+        ) < ${options.perSpace}
+      ORDER BY j.run_after, j.id
+      LIMIT 1
+    )
+    AND (status = 'queued' OR (status = 'running' AND locked_until < ${at}))
+    RETURNING id, kind, payload, status, attempts, run_after, locked_until, last_error, created_at, updated_at`);
+  const row = rows[0];
+  if (!row) return undefined;
+  return {
+    id: String(row.id),
+    kind: String(row.kind),
+    payload: String(row.payload),
+    status: row.status as JobRow["status"],
+    attempts: Number(row.attempts),
+    runAfter: String(row.run_after),
+    lockedUntil: (row.locked_until as string | null) ?? null,
+    lastError: (row.last_error as string | null) ?? null,
+    createdAt: String(row.created_at),
+    updatedAt: String(row.updated_at),
+  };
+}
+
+/** Puts a run on the queue (to start now, or to wake at `runAfter`). */
+export async function enqueueRun(deps: Deps, job: WorkflowRunJob, runAfter?: Date): Promise<void> {
+  await enqueueJob(deps.db, deps.now(), WORKFLOW_RUN_JOB, job, runAfter ? { runAfter } : {});
+  runnerOf(deps)?.wake();
+}
+
+const settledListeners = new Map<string, Set<() => void>>();
+
+function announceSettled(runId: string) {
+  const listeners = settledListeners.get(runId);
+  if (!listeners) return;
+  settledListeners.delete(runId);
+  for (const listener of listeners) listener();
+}
+
+/** Resolves when this process sees the run finish or park, or after `timeoutMs`. */
+export function runSettled(runId: string, timeoutMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    let listeners = settledListeners.get(runId);
+    if (!listeners) {
+      listeners = new Set();
+      settledListeners.set(runId, listeners);
+    }
+    const done = () => {
+      clearTimeout(timer);
+      listeners!.delete(done);
+      resolve();
+    };
+    const timer = setTimeout(done, timeoutMs);
+    listeners.add(done);
+  });
+}
+
+/** Marks a run failed (when it is still running), with its reason. */
+export async function failRun(deps: Deps, runId: string, reason: string): Promise<void> {
+  const now = deps.now().toISOString();
+  await deps.db
+    .update(workflowRuns)
+    .set({ status: "failure", error: reason, waitingUntil: null, finishedAt: now, updatedAt: now })
+    .where(and(eq(workflowRuns.id, runId), eq(workflowRuns.status, "running")));
+  announceSettled(runId);
+}
+
+/**
+ * Handles one claimed workflow-run job: executes (or resumes) the run; a parked run gets a new
+ * job at its wake time; a run whose job keeps being claimed without finishing (its process died
+ * each time) is failed with that reason rather than left running.
+ */
+export async function handleRunJob(deps: Deps, job: JobRow, options: WorkflowRunnerOptions & { leaseMs: number; signal?: AbortSignal }): Promise<ExecutionOutcome> {
+  const payload = JSON.parse(job.payload) as WorkflowRunJob;
+  const maxAttempts = options.maxAttempts ?? 3;
+  if (job.attempts > maxAttempts) {
+    await failRun(deps, payload.runId, `The run was interrupted ${job.attempts - 1} times (the server stopped while it ran) and was given up`);
+    await completeJob(deps.db, deps.now(), job.id);
+    return { state: "finished", status: "failure" };
+  }
+  let outcome: ExecutionOutcome;
+  try {
+    outcome = await executeRun(deps, payload.runId, {
+      ...options.execute,
+      heartbeat: () => extendLease(deps.db, deps.now(), job.id, options.leaseMs),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+  } catch (error) {
+    if (error instanceof Interrupted) {
+      // Shutting down: hand the job back at once so the next process resumes the run.
+      await deps.db
+        .update(jobs)
+        .set({ status: "queued", lockedUntil: null, attempts: Math.max(0, job.attempts - 1), updatedAt: deps.now().toISOString() })
+        .where(eq(jobs.id, job.id));
+      return { state: "gone" };
+    }
+    await failRun(deps, payload.runId, `The engine failed: ${error instanceof Error ? error.message : String(error)}`);
+    await completeJob(deps.db, deps.now(), job.id);
+    return { state: "finished", status: "failure" };
+  }
+  if (outcome.state === "parked") await enqueueJob(deps.db, deps.now(), WORKFLOW_RUN_JOB, payload, { runAfter: outcome.until });
+  await completeJob(deps.db, deps.now(), job.id);
+  announceSettled(payload.runId);
+  return outcome;
+}
+
+/**
+ * Fails runs left "running" with no job to carry them (nothing queued or leased for them), so
+ * that no run stays running forever. Only runs untouched for `graceMs` are considered.
+ */
+export async function sweepOrphanRuns(deps: Deps, graceMs = 60_000): Promise<number> {
+  const before = new Date(deps.now().getTime() - graceMs).toISOString();
+  const candidates = await deps.db
+    .select({ id: workflowRuns.id })
+    .from(workflowRuns)
+    .where(and(eq(workflowRuns.status, "running"), lt(workflowRuns.updatedAt, before)));
+  let failed = 0;
+  for (const candidate of candidates) {
+    const live = await deps.db.all<{ id: string }>(
+      sql`SELECT id FROM jobs WHERE kind = ${WORKFLOW_RUN_JOB} AND status IN ('queued', 'running') AND json_extract(payload, '$.runId') = ${candidate.id} LIMIT 1`,
+    );
+    if (live.length === 0) {
+      await failRun(deps, candidate.id, "The run lost its job (it was stopped and could not be resumed)");
+      failed += 1;
+    }
+  }
+  return failed;
+}
+
+/** Builds the workflow runner of this process and registers it for these deps. */
+export function createWorkflowRunner(deps: Deps, options: WorkflowRunnerOptions = {}): WorkflowRunner {
+  const leaseMs = options.leaseMs ?? deps.config.jobs.leaseSeconds * 1000;
+  const perSpace = Math.max(1, options.perSpace ?? 3);
+  const concurrency = Math.max(1, options.concurrency ?? 8);
+  const idleMs = options.idleMs ?? 250;
+  const sweepEveryMs = options.sweepEveryMs ?? 60_000;
+  let running = false;
+  let loop: Promise<void> | undefined;
+  let stopper = new AbortController();
+  const sleepers = new Set<() => void>();
+  const inline = new Set<Promise<unknown>>();
+  let sweeper: NodeJS.Timeout | undefined;
+  const handleOptions = () => ({ ...options, leaseMs, signal: stopper.signal });
+
+  async function runOne(): Promise<boolean> {
+    const job = await claimWorkflowJob(deps, deps.now(), { leaseMs, perSpace });
+    if (!job) return false;
+    await handleRunJob(deps, job, handleOptions());
+    return true;
+  }
+
+  async function lane(): Promise<void> {
+    while (running) {
+      let worked = false;
+      try {
+        worked = await runOne();
+      } catch (error) {
+        deps.logger.error("workflow runner poll failed", { error: error instanceof Error ? error.message : String(error) });
+      }
+      if (!worked && running) {
+        await new Promise<void>((resolve) => {
+          const wake = () => {
+            clearTimeout(timer);
+            sleepers.delete(wake);
+            resolve();
+          };
+          const timer = setTimeout(wake, idleMs);
+          sleepers.add(wake);
+        });
+      }
+    }
+  }
+
+  const runner: WorkflowRunner = {
+    options,
+    start() {
+      if (running) return;
+      running = true;
+      stopper = new AbortController();
+      loop = Promise.all(Array.from({ length: concurrency }, () => lane())).then(() => undefined);
+      const sweep = () => void sweepOrphanRuns(deps).catch((error: unknown) => deps.logger.warn("workflow sweep failed", { error: String(error) }));
+      sweep();
+      sweeper = setInterval(sweep, sweepEveryMs);
+      sweeper.unref?.();
+    },
+    async stop() {
+      running = false;
+      stopper.abort();
+      if (sweeper) clearInterval(sweeper);
+      for (const wake of [...sleepers]) wake();
+      await loop;
+      await Promise.allSettled([...inline]);
+      loop = undefined;
+    },
+    async drain() {
+      let count = 0;
+      const drainLane = async () => {
+        while (await runOne()) count += 1;
+      };
+      await Promise.all(Array.from({ length: concurrency }, drainLane));
+      return count;
+    },
+    wake() {
+      for (const wake of [...sleepers].slice(0, 1)) wake();
+    },
+    async runNow(runId, spaceId) {
+      const job = await enqueueClaimedJob(deps.db, deps.now(), WORKFLOW_RUN_JOB, { runId, spaceId } satisfies WorkflowRunJob, leaseMs);
+      const work = handleRunJob(deps, job, handleOptions());
+      inline.add(work);
+      try {
+        return await work;
+      } finally {
+        inline.delete(work);
+      }
+    },
+    settled: (runId, timeoutMs) => runSettled(runId, timeoutMs),
+  };
+  runners.set(deps, runner);
+  return runner;
+}
+
+/** Executes a run now in this process: through the registered runner, or directly when none runs here. */
+export async function runInline(deps: Deps, runId: string, spaceId: string): Promise<ExecutionOutcome> {
+  const runner = runnerOf(deps);
+  if (runner) return runner.runNow(runId, spaceId);
+  const job = await enqueueClaimedJob(deps.db, deps.now(), WORKFLOW_RUN_JOB, { runId, spaceId } satisfies WorkflowRunJob, deps.config.jobs.leaseSeconds * 1000);
+  return handleRunJob(deps, job, { leaseMs: deps.config.jobs.leaseSeconds * 1000 });
+}

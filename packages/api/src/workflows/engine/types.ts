@@ -1,0 +1,90 @@
+import type { Deps } from "../../http/context";
+import type { Language } from "../../http/messages";
+import type { WorkflowElement } from "../model";
+import type { Scope } from "./template";
+
+/** Where a run comes from. */
+export interface RunTrigger {
+  by: "user" | "schedule" | "chat" | "api";
+  userId?: string;
+  endUserId?: string;
+  conversationId?: string;
+  appId?: string;
+  tick?: string;
+  language?: Language;
+}
+
+/** The run a node executes in. */
+export interface RunInfo {
+  id: string;
+  spaceId: string;
+  workflowId: string;
+  type: "FLOW" | "TIME" | "NODE";
+  trigger: RunTrigger;
+  language: Language;
+}
+
+/** What an executor is given. */
+export interface NodeContext {
+  deps: Deps;
+  run: RunInfo;
+  element: WorkflowElement;
+  scope: Scope;
+  /** Aborted when the run's time is up; long calls pass it on. */
+  signal: AbortSignal;
+  /** The node's earlier, interrupted attempt (a timer that parked keeps its wake time there). */
+  previousInputs: unknown;
+  ports: EnginePorts;
+}
+
+/** What a node produced. */
+export interface NodeResult {
+  /** What the node was given, templates filled in (shown in the run's detail). */
+  inputs?: unknown;
+  /** Readable by later nodes as {{node_id.key}}; `output` is the main one. */
+  outputs: Record<string, unknown>;
+  /** For branch nodes: the branch or intention taken (null: none). */
+  branch?: string | null;
+  /** For a timer: park the run until then. */
+  parkUntil?: Date;
+}
+
+/** Runs one node type. Throwing fails the node (and the run) with the error's message. */
+export type NodeExecutor = (context: NodeContext) => Promise<NodeResult> | NodeResult;
+
+/**
+ * Databases (built-in and remote) arrive in their own capability; the database node reaches
+ * them only through this port.
+ */
+export interface DatabasesPort {
+  query(input: { spaceId: string; databaseId: string; input: string; signal: AbortSignal }): Promise<{ output: unknown; rows?: unknown[] }>;
+}
+
+/** A node failed for a reason the run records as-is. */
+export class NodeFailure extends Error {
+  override name = "NodeFailure";
+}
+
+/** Until databases exist: every query answers that no database is bound. */
+export const unboundDatabases: DatabasesPort = {
+  async query({ databaseId }) {
+    throw new NodeFailure(`No database is bound: databases are not available on this instance yet (asked for ${databaseId})`);
+  },
+};
+
+/** The engine's outside dependencies beyond Deps. */
+export interface EnginePorts {
+  databases: DatabasesPort;
+}
+
+/** Limits of one run. */
+export interface RunLimits {
+  /** Nodes executed per run (a run cannot loop: graphs are acyclic; this bounds the rest). */
+  maxSteps: number;
+  /** Wall time a run may execute, not counting time parked on timers. */
+  maxRunMs: number;
+  /** Time one node may take (a plugin that hangs fails its node). */
+  maxNodeMs: number;
+}
+
+export const DEFAULT_RUN_LIMITS: RunLimits = { maxSteps: 5000, maxRunMs: 10 * 60_000, maxNodeMs: 120_000 };
