@@ -203,4 +203,30 @@ describe("channel client and sessions inbox in Chromium: connect Telegram → li
     expect(await byTestId("channel-clients-title").innerText()).toBe("渠道客户端");
     await snap("clients-with-channels-zh");
   });
+
+  it("keeps the unread filter live: new and returning senders appear, read all empties it", async () => {
+    await page.goto(`${parley.url}/console/chatManage`);
+    await expect.poll(() => byTestId("inbox-realtime").getAttribute("data-state")).toBe("connected");
+    await byTestId("inbox-filter-unread").click();
+    await expect.poll(() => byTestId("inbox-empty").count()).toBe(1);
+
+    await fetch(await telegram.delivery(webhookUrl, { text: "Do you ship to Oslo?", senderName: "Grace", senderId: "424242" }));
+    const items = page.locator('[data-testid="inbox-sessions"] [role="listitem"]');
+    await expect.poll(() => items.count()).toBe(1);
+    expect(await items.first().innerText()).toContain("Grace");
+    expect(await items.first().getAttribute("data-read")).toBe("UNREAD");
+
+    // Ada's session was read: a new message from her brings it (fetched, not listed before) to the top.
+    await fetch(await telegram.delivery(webhookUrl, { text: "One more question", senderName: "Ada" }));
+    await expect.poll(() => items.first().getAttribute("data-testid")).toBe(`inbox-session-${sessionId}`);
+    await expect.poll(() => items.count()).toBe(2);
+    await expect.poll(() => byTestId("inbox-unread-count").getAttribute("data-count")).toBe("2");
+
+    await byTestId("inbox-read-all").click();
+    await expect.poll(() => byTestId("inbox-unread-count").getAttribute("data-count")).toBe("0");
+    await expect.poll(() => byTestId("inbox-empty").count()).toBe(1);
+    expect((await api().GET("/api/v1/inbox/sessions", { params: { query: { read: "unread" } } })).data?.items).toEqual([]);
+    await byTestId("inbox-filter-read").click();
+    await expect.poll(() => items.count()).toBe(2);
+  });
 });
