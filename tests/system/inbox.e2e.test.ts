@@ -229,4 +229,17 @@ describe("channel client and sessions inbox in Chromium: connect Telegram → li
     await byTestId("inbox-filter-read").click();
     await expect.poll(() => items.count()).toBe(2);
   });
+
+  it("disables and deletes the channel client from the list", async () => {
+    await page.goto(`${parley.url}/console/clients`);
+    const row = byTestId(`channel-client-row-${clientId}`);
+    await row.locator('[data-testid="channel-client-enabled"]').click();
+    await expect.poll(async () => (await api().GET("/api/v1/channel-clients/{id}", { params: { path: { id: clientId } } })).data?.enabled).toBe(false);
+    await expect.poll(() => row.locator('[data-testid="client-status"]').innerText()).toBe("离线");
+    await row.locator('[data-testid="channel-client-delete"]').click();
+    await byTestId("channel-client-delete-confirm").click();
+    await expect.poll(() => row.count()).toBe(0);
+    expect((await api().GET("/api/v1/channel-clients")).data).toEqual([]);
+    await expect.poll(() => byTestId("channel-clients-empty").count()).toBe(1);
+  });
 });
