@@ -173,6 +173,35 @@ describe("knowledge no-hit: transfer to a person", () => {
     // With replyMode none the AI is silent from now on.
     expect(await say(visitor, "Hello?")).toMatchObject({ finishReason: "handover", text: "" });
   });
+
+  it("with replyMode continue, a further no-hit in a session a person already has does not hand over (or notify) again", async () => {
+    const base = await createKnowledgeBaseVia(ctx, alice);
+    const app = await createAppVia(ctx, alice, { name: "Continue bot", type: "KNOWLEDGE", knowledgeBaseIds: [base.id], retrievalMode: "semantic", similarityThreshold: 0.3, noHitStrategy: "manual" });
+    const created = await ctx.request("/api/v1/web-clients", { method: "POST", token: alice.token, json: { appId: app.id, name: "Continue widget" } });
+    const clientId = ((await created.json()) as { data: { id: string } }).data.id;
+    await setManualService(ctx, { user: alice, appId: app.id, clientId }, { replyMode: "continue", notify: { email: true }, notifyMemberIds: [alice.user.id] });
+    const notices = () =>
+      ctx.deps.db
+        .select()
+        .from(outbox)
+        .where(eq(outbox.to, alice.email))
+        .then((rows) => rows.filter((row) => row.subject.includes("Continue bot")));
+    const visitor = await startVisitor(ctx, clientId);
+    const events = recordRealtime(ctx);
+    expect((await say(visitor, "What is the capital of France?")).finishReason).toBe("handover");
+    const handedOverAt = (await conversationRow(ctx, visitor.sessionId)).handoverRequestedAt;
+    await eventually(async () => (await notices()).length === 1);
+    // The AI keeps replying after the handover, and finds nothing again.
+    const again = await say(visitor, "And the capital of Spain?");
+    expect(again.finishReason).toBe("handover");
+    expect(again.text).toMatch(/passing your question to a colleague/);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await notices()).toHaveLength(1);
+    expect(events.toVisitor(visitor, "mode")).toHaveLength(1);
+    expect(events.toSpace(alice.user.spaceId, "session.mode")).toHaveLength(1);
+    expect((await conversationRow(ctx, visitor.sessionId)).handoverRequestedAt).toBe(handedOverAt);
+    events.stop();
+  });
 });
 
 describe("notices", () => {

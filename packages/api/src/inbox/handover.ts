@@ -135,13 +135,15 @@ export async function transferToHuman(
   conversation: ConversationRow,
   input: { reason: "keyword" | "intent" | "no-hit" | "customer" | "operator"; detail?: string; language: Language },
 ): Promise<string | undefined> {
+  const manual = app.advancedConfig.manualService;
+  // A person has it already (the AI kept replying and, say, found nothing again): no second handover or notice.
+  if (conversation.serviceMode === "MANUAL_MODE") return manual.defaultReply ?? undefined;
   const now = deps.now().toISOString();
   await deps.db
     .update(conversations)
     .set({ handoverRequestedAt: conversation.handoverRequestedAt ?? now })
     .where(eq(conversations.id, conversation.id));
   await setServiceMode(deps, conversation, "MANUAL_MODE");
-  const manual = app.advancedConfig.manualService;
   // Notices, summary and tags take model and network calls: they must not hold up the reply.
   void notifyHandover(deps, app, conversation, input).catch((error: unknown) => deps.logger.warn("handover notice failed", { error: String(error) }));
   return manual.defaultReply ?? undefined;
