@@ -30,6 +30,8 @@ export const environmentSchema = z.object({
   PARLEY_THROTTLE_CODES_PER_TARGET: integer(5),
   PARLEY_THROTTLE_CODES_PER_IP: integer(30),
   PARLEY_THROTTLE_WINDOW_SECONDS: integer(15 * 60),
+  /** Widget visitor sessions one IP may start per 10 minutes. */
+  PARLEY_THROTTLE_WIDGET_SESSIONS_PER_IP: z.coerce.number().int().positive().default(30),
   PARLEY_CODE_RESEND_SECONDS: integer(60),
   PARLEY_WELCOME_CREDITS: integer(2000),
   SMTP_HOST: optionalString,
@@ -130,6 +132,8 @@ export interface Config {
     codesPerIp: number;
     windowSeconds: number;
     codeResendSeconds: number;
+    /** Widget visitor sessions one IP may start per 10 minutes. */
+    widgetSessionsPerIp: number;
   };
   smtp?: { host: string; port: number; secure: boolean; user?: string; password?: string; from: string };
   aliyunSms?: { accessKeyId: string; accessKeySecret: string; signName: string; templateCode: string; handoverTemplateCode?: string; endpoint?: string };
@@ -228,6 +232,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
       codesPerIp: env.PARLEY_THROTTLE_CODES_PER_IP,
       windowSeconds: env.PARLEY_THROTTLE_WINDOW_SECONDS,
       codeResendSeconds: env.PARLEY_CODE_RESEND_SECONDS,
+      widgetSessionsPerIp: env.PARLEY_THROTTLE_WIDGET_SESSIONS_PER_IP,
     },
     smtp:
       env.SMTP_HOST === undefined

@@ -1,14 +1,27 @@
 /**
  * The chat chunk (`/widget/chat.js`), loaded by the loader on first interaction. Renders the
- * panel into the loader's shadow root and takes over the `Parley` commands.
+ * panel into the loader's shadow root and takes over the `Parley` commands, `on` included.
  */
 import { render } from 'preact';
-import type { ChatContext, ChatHandle, VisitorIdentity } from './core/protocol';
+import type { ChatContext, ChatHandle, PanelContext, VisitorIdentity } from './core/protocol';
 import { PANEL_CSS } from './ui/styles';
 import { Panel } from './ui/panel';
 
-/** Mounts the panel; the loader calls this once and sends later commands to the handle. */
-export function mountChat(context: ChatContext): ChatHandle {
+/** Mounts the panel; the loader calls this once, then replays the queued commands to the handle. */
+export function mountChat(loaderContext: ChatContext): ChatHandle {
+  const listeners: Record<string, ((payload: unknown) => void)[]> = {};
+  const context: PanelContext = {
+    ...loaderContext,
+    emit(event, payload) {
+      for (const listener of listeners[event] ?? []) {
+        try {
+          listener(payload);
+        } catch (error) {
+          console.warn('[parley]', error);
+        }
+      }
+    },
+  };
   const sheet = new CSSStyleSheet();
   sheet.replaceSync(PANEL_CSS);
   context.root.adoptedStyleSheets = [...context.root.adoptedStyleSheets, sheet];
@@ -34,9 +47,15 @@ export function mountChat(context: ChatContext): ChatHandle {
     if (!open) context.bubble?.focus();
   }
   draw();
-  context.emit('ready');
+  // After the loader replayed the queued commands, so listeners added before loading hear it.
+  queueMicrotask(() => context.emit('ready'));
   return {
     command(name, args) {
+      if (name === 'on') {
+        const [event, listener] = args as [string, (payload: unknown) => void];
+        if (typeof listener === 'function') (listeners[event] ??= []).push(listener);
+        return;
+      }
       if (name === 'open') setOpen(true);
       else if (name === 'close') setOpen(false);
       else if (name === 'toggle') setOpen(!open);

@@ -9,7 +9,8 @@ import { streamChatTurn } from "../chat/stream";
 import { storeMessage } from "../chat/service/conversations";
 import { transferToHuman } from "../inbox/handover";
 import { webClients } from "../db/schema/index";
-import { ServiceError } from "../errors";
+import { fail, ServiceError } from "../errors";
+import { clientOf } from "../http/auth";
 import type { AppEnv } from "../http/context";
 import { errorEnvelope, ok } from "../http/envelope";
 import { type Language, translate } from "../http/messages";
@@ -45,6 +46,8 @@ const ownerTags = ["Web clients"];
 const widgetTags = ["Widget"];
 const clientParam = idParam("id", "demo");
 const visitorClientParam = idParam("clientId", "demo");
+/** The window of the per-IP visitor session throttle (its count is `PARLEY_THROTTLE_WIDGET_SESSIONS_PER_IP`). */
+export const WIDGET_SESSIONS_WINDOW_SECONDS = 10 * 60;
 const sessionParams = visitorClientParam.extend({
   sessionId: z.string().min(1).max(64).openapi({ param: { name: "sessionId", in: "path" }, example: "wcs_01jd7w3k5q9x2m4n6p8r" }),
 });
@@ -169,7 +172,10 @@ export function registerClientRoutes(app: OpenAPIHono<AppEnv>) {
       extraErrors: visitorErrors,
     }),
     async (c) => {
-      const row = await clientForVisitor(c.var.deps, c.req.valid("param").clientId, c.req.header("origin"));
+      const { deps } = c.var;
+      const row = await clientForVisitor(deps, c.req.valid("param").clientId, c.req.header("origin"));
+      const wait = deps.throttle.hit(`widget-sessions-ip:${clientOf(c).ip}`, deps.config.throttle.widgetSessionsPerIp, WIDGET_SESSIONS_WINDOW_SECONDS);
+      if (wait > 0) throw fail.rateLimited(wait);
       return ok(c, await createSession(c.var.deps, row, c.req.valid("json")), 201);
     },
   );

@@ -19,6 +19,10 @@ export const en = {
   sources: 'Sources',
   operator: 'Support agent',
   manual: 'A person from our team will answer you here.',
+  talk: 'Talk to a person',
+  sent: 'Sent — a person will reply here.',
+  tooMany: 'Too many attempts, try again in {s} s.',
+  transferOff: 'Talking to a person is not available here.',
 };
 
 /** Chinese strings; a test keeps their keys equal to {@link en}'s. */
@@ -42,6 +46,10 @@ export const zh: typeof en = {
   sources: '来源',
   operator: '人工客服',
   manual: '人工客服将在这里回复你。',
+  talk: '转人工客服',
+  sent: '已发送，人工客服将在这里回复你。',
+  tooMany: '尝试次数过多，请 {s} 秒后再试。',
+  transferOff: '此处暂不支持转人工客服。',
 };
 
 /** The strings for a visitor language such as `zh-CN` or `en-US`; English by default. */

@@ -1,4 +1,5 @@
 /** The widget's view of the visitor API (server contract of issue 5). No Preact, no DOM. */
+import type { components } from '@parley/sdk';
 
 /** `GET /api/v1/widget/{clientId}/config` → data. */
 export interface WidgetConfig {
@@ -21,6 +22,17 @@ export interface WidgetSession {
   visitorToken: string;
   visitorId: string;
 }
+
+/** A session as the widget keeps it in sessionStorage. */
+export interface StoredSession extends WidgetSession {
+  /** The identified user the session was created for; absent for an anonymous visitor. */
+  userId?: string;
+  /** A person has the session (MANUAL_MODE): the "talk to a person" button is gone. */
+  manual?: boolean;
+}
+
+/** `POST …/sessions/{sessionId}/handover` → data. */
+export type WidgetHandover = components['schemas']['WidgetHandover'];
 
 /**
  * One stored message of `GET …/sessions/{sessionId}/messages`, or a `message` event of the
@@ -68,9 +80,13 @@ export interface ChatContext {
   config: Promise<ConfigResult>;
   identity: VisitorIdentity | undefined;
   language: string | undefined;
-  emit(event: string, payload?: unknown): void;
   setUnread(count: number): void;
   setOpen(open: boolean): void;
+}
+
+/** The chat's view of {@link ChatContext}: events for `Parley('on', event, listener)` listeners. */
+export interface PanelContext extends ChatContext {
+  emit(event: string, payload?: unknown): void;
 }
 
 /** The config answer: the data, or the HTTP status (0 = network down) and the server's message. */

@@ -60,3 +60,30 @@ describe('strings', () => {
     expect(Object.keys(zh).sort()).toEqual(Object.keys(en).sort());
   });
 });
+
+describe('transport: handover and refusals', () => {
+  it('asks for a person with the bearer token and answers the mode and the reply', async () => {
+    const calls: [string, RequestInit][] = [];
+    const fetcher = (async (url: string, init: RequestInit) => {
+      calls.push([url, init]);
+      return Response.json({ success: true, data: { serviceMode: 'MANUAL_MODE', reply: 'A member of our team will be with you shortly.' } });
+    }) as typeof fetch;
+    const transport = createTransport('https://api.test', 'demo', () => 'en', fetcher);
+    expect(await transport.handover({ sessionId: 's 1', visitorToken: 'tok', visitorId: 'v1' })).toEqual({ serviceMode: 'MANUAL_MODE', reply: 'A member of our team will be with you shortly.' });
+    expect(calls[0]![0]).toBe('https://api.test/api/v1/widget/demo/sessions/s%201/handover');
+    expect(calls[0]![1]).toMatchObject({ method: 'POST', credentials: 'omit', headers: { Authorization: 'Bearer tok' } });
+  });
+
+  it('reads the message id and Retry-After of a refusal', async () => {
+    const off = createTransport('https://api.test', 'demo', () => 'en', (async () =>
+      Response.json({ success: false, code: 403, message: 'Not offered' }, { status: 403, headers: { 'X-Parley-Error': 'manual_transfer_off' } })) as typeof fetch);
+    await expect(off.handover({ sessionId: 's1', visitorToken: 't', visitorId: 'v' })).rejects.toMatchObject({ status: 403, code: 'manual_transfer_off', message: 'Not offered' });
+    const busy = createTransport('https://api.test', 'demo', () => 'en', (async () =>
+      Response.json({ success: false, code: 429, message: 'Too many attempts, try again in 42 s' }, { status: 429, headers: { 'Retry-After': '42', 'X-Parley-Error': 'rate_limited' } })) as typeof fetch);
+    await expect(busy.createSession({})).rejects.toMatchObject({ status: 429, retryAfter: 42, code: 'rate_limited' });
+    const long = createTransport('https://api.test', 'demo', () => 'en', (async () =>
+      Response.json({ success: false, code: 400, message: 'content: at most 2000 characters' }, { status: 400 })) as typeof fetch);
+    const refused = long.send({ sessionId: 's1', visitorToken: 't', visitorId: 'v' }, 'x'.repeat(2001), new AbortController().signal);
+    await expect(refused.next()).rejects.toMatchObject({ status: 400, message: 'content: at most 2000 characters', retryAfter: 0 });
+  });
+});

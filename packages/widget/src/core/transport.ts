@@ -1,12 +1,17 @@
 /** The visitor API over fetch; the stream is parsed by the SDK's event-stream parser. */
 import { parseEventStream } from '@parley/sdk';
-import type { ChatEvent, StoredMessage, VisitorIdentity, WidgetSession } from './protocol';
+import type { ChatEvent, StoredMessage, VisitorIdentity, WidgetHandover, WidgetSession } from './protocol';
 
-/** A failed call: the HTTP status (0 when the network is down) and the server's message. */
+/**
+ * A failed call: the HTTP status (0 when the network is down), the server's message, its
+ * message id (`X-Parley-Error`, e.g. `manual_transfer_off`) and `Retry-After` in seconds.
+ */
 export class WidgetHttpError extends Error {
   constructor(
     readonly status: number,
     message = '',
+    readonly code = '',
+    readonly retryAfter = 0,
   ) {
     super(message || `HTTP ${status}`);
   }
@@ -17,6 +22,8 @@ export interface Transport {
   createSession(input: { visitorId?: string; language?: string; identity?: VisitorIdentity }): Promise<WidgetSession>;
   history(session: WidgetSession): Promise<StoredMessage[]>;
   send(session: WidgetSession, content: string, signal: AbortSignal): AsyncGenerator<ChatEvent>;
+  /** Asks for a person (clients with manual transfer on). */
+  handover(session: WidgetSession): Promise<WidgetHandover>;
 }
 
 /** Parses the events of a chat stream body: each SSE event's data is one JSON ChatEvent. */
@@ -52,7 +59,7 @@ export function createTransport(api: string, clientId: string, language: () => s
     }
     if (!response.ok) {
       const body = await response.json().catch(() => undefined);
-      throw new WidgetHttpError(response.status, body?.message);
+      throw new WidgetHttpError(response.status, body?.message, response.headers.get('X-Parley-Error') ?? '', Number(response.headers.get('Retry-After')) || 0);
     }
     return response;
   };
@@ -72,6 +79,9 @@ export function createTransport(api: string, clientId: string, language: () => s
         session.visitorToken,
       );
       if (response.body) yield* readChatEvents(response.body);
+    },
+    async handover(session) {
+      return data(await call(`/sessions/${encodeURIComponent(session.sessionId)}/handover`, { method: 'POST' }, session.visitorToken));
     },
   };
 }

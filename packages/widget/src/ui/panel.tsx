@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { stringsFor } from '../core/i18n';
-import type { ChatContext, ConfigResult, StoredMessage, VisitorIdentity, WidgetSession } from '../core/protocol';
+import { identifyAction, isIdentity } from '../core/identity';
+import type { ConfigResult, PanelContext, StoredMessage, StoredSession, VisitorIdentity, WidgetSession } from '../core/protocol';
 import { bracketQuestions, formatReply, isSafeUrl } from '../core/reply';
 import { type ClientSocket, createSocket, VISITOR_RECONNECTION } from '../core/socket';
 import { createTransport, fetchConfig, WidgetHttpError } from '../core/transport';
@@ -9,7 +10,8 @@ import { renderNodes } from './reply-view';
 /** One message in the log. */
 interface LogMessage {
   id: string;
-  role: 'user' | 'assistant' | 'operator' | 'error';
+  /** `note`: a small line instead of a bubble (a message a person will answer). */
+  role: 'user' | 'assistant' | 'operator' | 'error' | 'note';
   content: string;
   /** The operator's name, when the server gave it. */
   name?: string;
@@ -20,7 +22,7 @@ interface LogMessage {
 
 /** Props of {@link Panel}; the chat entry re-renders with new ones on each command. */
 export interface PanelProps {
-  context: ChatContext;
+  context: PanelContext;
   open: boolean;
   language: string;
   identity: VisitorIdentity | undefined;
@@ -70,7 +72,16 @@ export function Panel({ context, open, language, identity, onClose }: PanelProps
   const [busy, setBusy] = useState<AbortController | undefined>();
   const [notice, setNotice] = useState<string | undefined>();
   const [unread, setUnread] = useState(0);
-  const [session, setSession] = useState<WidgetSession | undefined>(() => storage.get<WidgetSession>(sessionKey));
+  const [session, setSession] = useState<StoredSession | undefined>(() => {
+    const stored = storage.get<StoredSession>(sessionKey);
+    if (identifyAction(stored, identity) === 'keep') return stored;
+    storage.set(sessionKey, undefined);
+    return undefined;
+  });
+  const [asking, setAsking] = useState(false);
+  const [transferOff, setTransferOff] = useState(false);
+  // The visitor's last message, taken back into the input when the server refuses it.
+  const lastAsked = useRef<{ id: string; text: string }>(undefined);
   // Server ids of messages in the log: pushed or refetched messages are shown once.
   const known = useRef(new Set<string>());
   const live = useRef<{ id: string; socket: ClientSocket }>(undefined);
@@ -85,9 +96,26 @@ export function Panel({ context, open, language, identity, onClose }: PanelProps
   languageRef.current = language;
   const transport = useMemo(() => createTransport(options.api, options.clientId, () => languageRef.current), [options.api, options.clientId]);
 
-  const remember = (value: WidgetSession | undefined) => {
+  const remember = (value: StoredSession | undefined) => {
     storage.set(sessionKey, value);
     setSession(value);
+  };
+
+  /** A person has the session (or no longer has it): the transfer button goes (or comes back). */
+  const markManual = (manual: boolean) => {
+    const stored = storage.get<StoredSession>(sessionKey);
+    if (stored && !!stored.manual !== manual) remember({ ...stored, manual });
+    if (manual) setNotice(stringsFor(languageRef.current).manual);
+  };
+
+  /** What the visitor is told when a call fails. */
+  const explain = (error: unknown): string => {
+    const failure = error as WidgetHttpError;
+    if (failure?.status === 429) return t.tooMany.replace('{s}', String(failure.retryAfter || 60));
+    if (failure?.code === 'manual_transfer_off') return t.transferOff;
+    if (failure?.status === 0) return navigator.onLine ? t.network : t.offline;
+    if (failure?.status === 404) return t.notFound;
+    return failure?.message || (failure?.status === 403 ? t.forbidden : t.failed);
   };
 
   /** Adds messages the visitor has not seen (operator replies, answers given while away). */
@@ -106,6 +134,7 @@ export function Panel({ context, open, language, identity, onClose }: PanelProps
 
   useEffect(() => {
     context.config.then(setConfig);
+    if (session?.manual) setNotice(t.manual);
     if (session)
       transport
         .history(session)
@@ -142,7 +171,11 @@ export function Panel({ context, open, language, identity, onClose }: PanelProps
     });
     live.current = { id: session.sessionId, socket };
     socket.on('message', (item: StoredMessage) => receive([item]));
-    socket.on('mode', (data: { serviceMode?: string }) => data?.serviceMode === 'MANUAL_MODE' && setNotice(stringsFor(languageRef.current).manual));
+    socket.on('mode', (data: { serviceMode?: string }) => {
+      const manual = data?.serviceMode === 'MANUAL_MODE';
+      markManual(manual);
+      if (!manual) setNotice(undefined);
+    });
     // Back after a drop: what was said meanwhile comes from the history.
     socket.on('connect', (again: boolean) => again && transport.history(session).then(receive, () => {}));
     socket.connect();
@@ -155,19 +188,70 @@ export function Panel({ context, open, language, identity, onClose }: PanelProps
     }
   }, [open]);
   useEffect(() => context.setUnread(unread), [unread]);
+  // identify after a session exists: another user (or the first identification of an anonymous
+  // visitor) starts a new conversation without the old messages; the same user changes nothing.
+  useEffect(() => {
+    if (identifyAction(storage.get<StoredSession>(sessionKey), identity) === 'keep') return;
+    busy?.abort();
+    remember(undefined);
+    known.current.clear();
+    setMessages([]);
+    setNotice(undefined);
+  }, [identity?.userId]);
+  // The config could not be fetched (server or network down): try again until it answers.
+  useEffect(() => {
+    if (!config || config.ok || config.status !== 0) return;
+    const retry = () => fetchConfig(options.api, options.clientId, languageRef.current).then(setConfig);
+    const timer = setTimeout(retry, 5000);
+    addEventListener('online', retry);
+    return () => {
+      clearTimeout(timer);
+      removeEventListener('online', retry);
+    };
+  }, [config]);
   useEffect(() => {
     const log = logRef.current;
     if (log) log.scrollTop = log.scrollHeight;
   }, [messages]);
 
   async function ensureSession(): Promise<WidgetSession> {
-    const stored = storage.get<WidgetSession>(sessionKey);
+    const stored = storage.get<StoredSession>(sessionKey);
     if (stored) return stored;
     const visitorId = storage.get<string>('parley:visitor');
-    const session = await transport.createSession({ ...(visitorId ? { visitorId } : {}), language: /^zh/i.test(languageRef.current) ? 'zh-CN' : 'en', ...(identity ? { identity } : {}) });
-    remember(session);
-    storage.set('parley:visitor', session.visitorId);
-    return session;
+    const user = isIdentity(identity) ? { userId: identity.userId, hash: identity.hash } : undefined;
+    const created = await transport.createSession({ ...(visitorId ? { visitorId } : {}), language: /^zh/i.test(languageRef.current) ? 'zh-CN' : 'en', ...(user ? { identity: user } : {}) });
+    remember(user ? { ...created, userId: user.userId } : created);
+    storage.set('parley:visitor', created.visitorId);
+    return created;
+  }
+
+  /** "Talk to a person": the server hands the session over and answers its default reply. */
+  async function handover(renewed = false): Promise<void> {
+    setAsking(true);
+    setNotice(undefined);
+    try {
+      const current = await ensureSession();
+      const result = await transport.handover(current);
+      if (result.reply) {
+        setMessages((list) => [...list, { id: nextId(), role: 'assistant', content: result.reply! }]);
+        // The stored copy of the reply must not come back as new after a reconnection.
+        transport.history(current).then(
+          (items) => items.forEach((item) => item.role === 'assistant' && item.content === result.reply && known.current.add(item.id)),
+          () => {},
+        );
+      }
+      markManual(result.serviceMode === 'MANUAL_MODE');
+    } catch (error) {
+      if (error instanceof WidgetHttpError && error.status === 401 && !renewed) {
+        remember(undefined);
+        return handover(true);
+      }
+      if (error instanceof WidgetHttpError && error.code === 'manual_transfer_off') setTransferOff(true);
+      setNotice(explain(error));
+      context.emit('error', error);
+    } finally {
+      setAsking(false);
+    }
   }
 
   function keepPending(text: string | undefined) {
@@ -187,6 +271,8 @@ export function Panel({ context, open, language, identity, onClose }: PanelProps
     setBusy(controller);
     setNotice(undefined);
     let answer = '';
+    let reason: string | undefined;
+    let failedAnswer = false;
     try {
       const session = await ensureSession();
       keepPending(undefined);
@@ -199,12 +285,22 @@ export function Panel({ context, open, language, identity, onClose }: PanelProps
           update(id, (message) => ({ ...message, content: answer }));
         } else if (event.type === 'citation') {
           update(id, (message) => (message.sources?.includes(event.source) ? message : { ...message, sources: [...(message.sources ?? []), event.source] }));
+        } else if (event.type === 'message-end') {
+          reason = event.finishReason;
         } else if (event.type === 'error') {
+          failedAnswer = true;
           update(id, (message) => ({ ...message, role: 'error', content: event.message || t.failed }));
           context.emit('error', event);
         }
       }
       retries.current = 0;
+      // A person has the session: the AI stays silent, so no empty bubble, only a note.
+      if (reason === 'handover') markManual(true);
+      if (!answer && !failedAnswer) {
+        if (reason === 'handover') update(id, (message) => ({ ...message, role: 'note', content: t.sent }));
+        else setMessages((list) => list.filter((message) => message.id !== id));
+        return;
+      }
       context.emit('message', { role: 'assistant', content: answer });
       if (!openRef.current) setUnread((count) => count + 1);
     } catch (error) {
@@ -222,9 +318,12 @@ export function Panel({ context, open, language, identity, onClose }: PanelProps
         const delay = Math.min(30_000, 1000 * 2 ** retries.current++);
         retryTimer.current = setTimeout(() => pending.current && void deliver(pending.current), delay);
       } else {
-        const status = (error as WidgetHttpError)?.status;
-        setMessages((list) => list.filter((message) => message.id !== id));
-        setNotice(status === 404 ? t.notFound : status === 403 ? t.forbidden : (error as Error)?.message || t.failed);
+        // Refused (too long, too many sessions, not allowed…): the message was not taken, so it
+        // leaves the log and goes back into the input, with the reason.
+        const asked = lastAsked.current;
+        setMessages((list) => list.filter((message) => message.id !== id && message.id !== asked?.id));
+        if (asked?.text === text) setInput((current) => current || text);
+        setNotice(explain(error));
         context.emit('error', error);
       }
     } finally {
@@ -235,13 +334,11 @@ export function Panel({ context, open, language, identity, onClose }: PanelProps
 
   function ask(raw: string) {
     const text = raw.trim();
-    if (!text || busy || pending.current) return;
-    if (text.length > MAX_CONTENT) {
-      setNotice(t.tooLong);
-      return;
-    }
+    if (!text || busy || asking || pending.current || text.length > MAX_CONTENT) return;
     setInput('');
-    setMessages((list) => [...list, { id: nextId(), role: 'user', content: text }]);
+    const id = nextId();
+    lastAsked.current = { id, text };
+    setMessages((list) => [...list, { id, role: 'user', content: text }]);
     void deliver(text);
   }
 
@@ -252,6 +349,8 @@ export function Panel({ context, open, language, identity, onClose }: PanelProps
   const welcome = [loaded?.welcome, intro.text].filter(Boolean).join('\n\n');
   const full = options.mode !== 'bubble';
   const left = (options.position ?? loaded?.position) === 'left';
+  const tooLong = input.trim().length > MAX_CONTENT;
+  const manual = !!session?.manual;
 
   return (
     <div
@@ -278,7 +377,7 @@ export function Panel({ context, open, language, identity, onClose }: PanelProps
       <div class="g" role="log" aria-live="polite" aria-label={t.log} ref={logRef}>
         {failed ? (
           <div class="m e" role="alert">
-            {failed.status === 404 ? t.notFound : failed.status === 403 ? failed.message || t.forbidden : failed.status === 0 ? t.network : failed.message || t.failed}
+            {failed.status === 0 ? (navigator.onLine ? t.network : t.offline) : explain(new WidgetHttpError(failed.status, failed.message))}
             {failed.status === 0 && (
               <p>
                 <button
@@ -314,6 +413,10 @@ export function Panel({ context, open, language, identity, onClose }: PanelProps
               <b class="w">{message.name || t.operator}</b>
               {renderNodes(formatReply(message.content))}
             </div>
+          ) : message.role === 'note' ? (
+            <p key={message.id} class="z">
+              {message.content}
+            </p>
           ) : message.role === 'user' ? (
             <div key={message.id} class="m u">
               <span class="t">{t.you}: </span>
@@ -338,6 +441,16 @@ export function Panel({ context, open, language, identity, onClose }: PanelProps
           {notice}
         </p>
       )}
+      {tooLong && (
+        <p class="n" role="alert" id="parley-too-long">
+          {t.tooLong} {input.trim().length}/{MAX_CONTENT}
+        </p>
+      )}
+      {loaded?.manualTransfer && !manual && !transferOff && (
+        <button type="button" class="y" disabled={asking || !!busy} onClick={() => void handover()}>
+          {t.talk}
+        </button>
+      )}
       <form
         class="i"
         onSubmit={(event) => {
@@ -351,7 +464,8 @@ export function Panel({ context, open, language, identity, onClose }: PanelProps
           value={input}
           placeholder={t.placeholder}
           aria-label={t.placeholder}
-          maxLength={MAX_CONTENT}
+          aria-invalid={tooLong ? 'true' : undefined}
+          aria-describedby={tooLong ? 'parley-too-long' : undefined}
           disabled={!!failed}
           onInput={(event) => setInput(event.currentTarget.value)}
           onKeyDown={(event) => {
@@ -366,7 +480,7 @@ export function Panel({ context, open, language, identity, onClose }: PanelProps
             {t.stop}
           </button>
         ) : (
-          <button type="submit" class="s" disabled={!!failed || !input.trim()}>
+          <button type="submit" class="s" disabled={!!failed || !input.trim() || tooLong || asking}>
             {t.send}
           </button>
         )}

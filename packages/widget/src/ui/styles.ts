@@ -1,5 +1,6 @@
 /** The panel's stylesheet, adopted into the shadow root (no inline styles, strict-CSP safe). */
-export const PANEL_CSS = `.p{position:fixed;bottom:88px;right:20px;z-index:2147483001;width:370px;height:min(600px,calc(100vh - 110px));display:flex;flex-direction:column;background:#fff;color:#111;border-radius:12px;box-shadow:0 8px 30px rgba(0,0,0,.25);overflow:hidden;font:14px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;box-sizing:border-box}
+export const PANEL_CSS = `:host{all:initial!important}
+.p{position:fixed;bottom:88px;right:20px;z-index:2147483001;width:370px;height:min(600px,calc(100vh - 110px));display:flex;flex-direction:column;background:#fff;color:#111;border-radius:12px;box-shadow:0 8px 30px rgba(0,0,0,.25);overflow:hidden;font:14px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;box-sizing:border-box}
 .p *{box-sizing:border-box}.p[hidden]{display:none}.p.l{right:auto;left:20px}
 .p.f{inset:0;width:auto;height:auto;border-radius:0}
 @media (max-width:480px){.p{inset:0;width:auto;height:auto;border-radius:0}}
@@ -15,7 +16,9 @@ button:focus-visible,textarea:focus-visible,a:focus-visible{outline:2px solid #1
 .m .c{margin:6px 0 0;padding:6px 0 0 16px;border-top:1px solid #dee2e6;font-size:12px;color:#495057}.m code{font:13px ui-monospace,monospace}.m img,.m video{display:block;max-width:100%;border-radius:8px;margin-top:6px}
 .m a{color:inherit}.m.r{border-left:3px solid var(--parley-primary,#2563eb)}.w{display:block;font-size:12px;font-weight:600;color:#495057}.m.e{background:#fef2f2;color:#991b1b}
 .q{display:flex;flex-wrap:wrap;gap:6px;list-style:none;margin:0;padding:0}
-.q button{border:1px solid var(--parley-primary,#2563eb);color:var(--parley-primary,#2563eb);background:#fff;border-radius:16px;padding:4px 10px;cursor:pointer;font:inherit}
+.q button,.y{border:1px solid var(--parley-primary,#2563eb);color:var(--parley-primary,#2563eb);background:#fff;border-radius:16px;padding:4px 10px;cursor:pointer;font:inherit}
+.y{align-self:flex-start;margin:0 14px 8px}.y:disabled{opacity:.5}
+.z{align-self:center;margin:0;font-size:12px;color:#495057}
 .n{margin:0 14px 8px;padding:8px 10px;border-radius:8px;background:#fff7ed;color:#9a3412}
 .i{display:flex;gap:8px;padding:10px;border-top:1px solid #e5e7eb}
 .i textarea{flex:1;resize:none;border:1px solid #d1d5db;border-radius:8px;padding:8px;font:inherit;min-height:40px;max-height:120px}
