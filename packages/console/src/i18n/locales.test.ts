@@ -8,6 +8,8 @@ import clientsEn from '../features/clients/i18n/en.json';
 import clientsZhCN from '../features/clients/i18n/zh-CN.json';
 import knowledgeEn from '../features/knowledge/i18n/en.json';
 import knowledgeZhCN from '../features/knowledge/i18n/zh-CN.json';
+import workflowsEn from '../features/workflows/i18n/en.json';
+import workflowsZhCN from '../features/workflows/i18n/zh-CN.json';
 import en from './en.json';
 import zhCN from './zh-CN.json';
 
@@ -43,6 +45,9 @@ function sourceFiles(directory: string): string[] {
 const english = flatten({ ...en, knowledge: knowledgeEn, clients: clientsEn, chatManage: chatManageEn } as Tree);
 const chinese = flatten({ ...zhCN, knowledge: knowledgeZhCN, clients: clientsZhCN, chatManage: chatManageZhCN } as Tree);
 const namespaces = new Set([...Object.keys(en), 'knowledge', 'clients', 'chatManage']);
+for (const [key, text] of flatten({ workflows: workflowsEn } as Tree)) english.set(key, text);
+for (const [key, text] of flatten({ workflows: workflowsZhCN } as Tree)) chinese.set(key, text);
+namespaces.add('workflows');
 
 /**
  * Keys the code refers to: arguments of t('…') and i18n.t('…'), `…Key: '…'` fields, and

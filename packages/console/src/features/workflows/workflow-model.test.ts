@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import {
+  addNode, branchesOf, connect, createElement, groupOf, initialGraph, NODE_TYPES, removeLines, removeNode, sourceHandlesOf, uniqueName, updateConfig,
+  type WorkflowElement, type WorkflowGraph,
+} from './workflow-model';
+
+const at = { x: 0, y: 0 };
+
+function withBranch(): { graph: WorkflowGraph; branch: WorkflowElement; reply: WorkflowElement; start: WorkflowElement } {
+  const base = initialGraph('Start', 'End');
+  const start = base.elements[0]!;
+  const branch = createElement('logic_branch', at, 'If');
+  branch.config.branches = [
+    { id: 'b1', name: 'Yes', node_id: null },
+    { id: 'b2', name: 'No', node_id: null, isElse: true },
+  ];
+  const reply = createElement('fixed_reply', at, 'Reply');
+  let graph: WorkflowGraph = { ...base, elements: [...base.elements, branch, reply] };
+  graph = connect(graph, start.id, null, branch.id);
+  graph = connect(graph, branch.id, 'b1', reply.id);
+  return { graph, branch, reply, start };
+}
+
+describe('palette', () => {
+  it('has the fourteen node types of spec §3 in three groups', () => {
+    expect(NODE_TYPES).toHaveLength(14);
+    expect(groupOf('code_block')).toBe('basic');
+    expect(groupOf('intent_branch')).toBe('branch');
+    expect(groupOf('timer')).toBe('individuality');
+  });
+});
+
+describe('handles', () => {
+  it('gives branch nodes one handle per branch (else included), the end node none', () => {
+    const { branch } = withBranch();
+    expect(sourceHandlesOf(branch)).toEqual(['b1', 'b2']);
+    expect(sourceHandlesOf(createElement('end', at, 'End'))).toEqual([]);
+    expect(sourceHandlesOf(createElement('llm', at, 'LLM'))).toEqual([null]);
+  });
+});
+
+describe('connect', () => {
+  it('sets the branch target and replaces an earlier line from the same handle', () => {
+    const { graph, branch, reply } = withBranch();
+    expect(branchesOf(graph.elements.find((element) => element.id === branch.id)!)[0]!.node_id).toBe(reply.id);
+    const end = graph.elements.find((element) => element.type === 'end')!;
+    const next = connect(graph, branch.id, 'b1', end.id);
+    expect(next.lines.filter((line) => line.source === branch.id)).toEqual([expect.objectContaining({ sourceHandle: 'b1', target: end.id })]);
+    expect(branchesOf(next.elements.find((element) => element.id === branch.id)!)[0]!.node_id).toBe(end.id);
+  });
+  it('refuses lines into the start node, out of the end node and to itself', () => {
+    const { graph, start, reply } = withBranch();
+    const end = graph.elements.find((element) => element.type === 'end')!;
+    expect(connect(graph, reply.id, null, start.id)).toBe(graph);
+    expect(connect(graph, end.id, null, reply.id)).toBe(graph);
+    expect(connect(graph, reply.id, null, reply.id)).toBe(graph);
+  });
+  it('clears a branch target when its line is removed', () => {
+    const { graph, branch } = withBranch();
+    const line = graph.lines.find((item) => item.source === branch.id)!;
+    const next = removeLines(graph, [line.id]);
+    expect(branchesOf(next.elements.find((element) => element.id === branch.id)!)[0]!.node_id).toBeNull();
+  });
+});
+
+describe('deleting a node (spec §4)', () => {
+  it('removes its lines and clears branch targets pointing to it', () => {
+    const { graph, branch, reply } = withBranch();
+    const next = removeNode(graph, reply.id);
+    expect(next.elements.some((element) => element.id === reply.id)).toBe(false);
+    expect(next.lines.some((line) => line.source === reply.id || line.target === reply.id)).toBe(false);
+    expect(branchesOf(next.elements.find((element) => element.id === branch.id)!).map((item) => item.node_id)).toEqual([null, null]);
+    expect(next.lines).toHaveLength(1);
+  });
+});
+
+describe('editing branches', () => {
+  it('drops the lines of removed branches', () => {
+    const { graph, branch } = withBranch();
+    const next = updateConfig(graph, branch.id, { ...branch.config, branches: [{ id: 'b2', name: 'No', node_id: null, isElse: true }] });
+    expect(next.lines.some((line) => line.source === branch.id)).toBe(false);
+  });
+});
+
+describe('ids and names', () => {
+  it('gives readable ids templates can refer to', () => {
+    let graph = initialGraph('Start', 'End');
+    expect(graph.elements.map((element) => element.id)).toEqual(['start', 'end']);
+    const first = addNode(graph, 'llm', at, 'LLM');
+    graph = first.graph;
+    const second = addNode(graph, 'llm', at, 'LLM');
+    expect([first.element.id, second.element.id]).toEqual(['llm_1', 'llm_2']);
+    expect(second.element.config.name).toBe('LLM 2');
+  });
+  it('numbers repeated names', () => {
+    const graph = initialGraph('Start', 'End');
+    expect(uniqueName(graph, 'LLM')).toBe('LLM');
+    expect(uniqueName(graph, 'Start')).toBe('Start 2');
+  });
+});
