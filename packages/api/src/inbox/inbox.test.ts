@@ -276,13 +276,13 @@ describe("export", () => {
     const day = clock.now().toISOString().slice(0, 10);
     const tooMany = Array.from({ length: 31 }, (_, index) => `conv_${index}`);
     await expectError(await ctx.request("/api/v1/inbox/export", { method: "POST", token: alice.token, json: { sessionIds: tooMany, from: day, to: day } }), 400, { field: "sessionIds" });
-    await expectError(await ctx.request("/api/v1/inbox/export", { method: "POST", token: alice.token, json: { sessionIds: [visitor.sessionId], from: "2026-10-01", to: "2026-11-02" } }), 400, {
+    await expectError(await ctx.request("/api/v1/inbox/export", { method: "POST", token: alice.token, json: { sessionIds: [visitor.sessionId], from: "2026-10-20", to: "2026-11-20" } }), 400, {
       field: "to",
     });
     await expectError(await ctx.request("/api/v1/inbox/export", { method: "POST", token: alice.token, json: { sessionIds: [visitor.sessionId], from: "2026-11-12", to: "2026-11-10" } }), 400, {
       field: "to",
     });
-    // 31 days (the 1st to the 31st) is allowed.
+    // 32 days (above) is refused, 31 days (20 October to 19 November) is allowed.
     const month = await ctx.request("/api/v1/inbox/export", { method: "POST", token: alice.token, json: { sessionIds: [visitor.sessionId], from: "2026-10-20", to: "2026-11-19" } });
     expect(month.status).toBe(200);
 
