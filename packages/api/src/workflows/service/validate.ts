@@ -265,7 +265,8 @@ async function referenceIssues(deps: Deps, spaceId: string, elements: WorkflowEl
   const issues: WorkflowIssue[] = [];
   const add = (element: WorkflowElement, code: string, key: string, params: Record<string, string | number>) =>
     issues.push({ code, field: `elements.${element.id}.config.${key}`, nodeId: element.id, params: { node: nodeLabel(element), ...params } });
-  const known = new Set(deps.models.list().map((model) => model.id));
+  // The configured default model always counts: without a provider the offline responder stands in for it (as for apps).
+  const known = new Set([...deps.models.list().map((model) => model.id), deps.models.defaultModelId]);
   const wanted = { kb: new Set<string>(), app: new Set<string>(), client: new Set<string>(), plugin: new Set<string>() };
   for (const element of elements) {
     const config = element.config as Record<string, unknown>;

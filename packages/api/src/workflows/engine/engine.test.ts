@@ -1,0 +1,270 @@
+import http from "node:http";
+import { createHmac } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAppVia } from "../../apps/testing";
+import { jobs, workflowNodeRuns, workflowRuns } from "../../db/schema/index";
+import type { PluginRuntime } from "../../plugins/runtime-types";
+import { expectError, expectOk } from "../../testing/flows";
+import { createTestContext, registerUser, type TestContext, type TestUser } from "../../testing/harness";
+import { workflowRunPageSchema, workflowRunSchema } from "../schemas";
+import { createWorkflowVia, line, node, runVia, simpleGraph } from "../testing";
+import { createWorkflowRunner, type WorkflowRunner } from "./runner";
+
+let ctx: TestContext;
+let alice: TestUser;
+let runner: WorkflowRunner;
+let clock = new Date("2026-11-21T08:00:00.000Z");
+let hookServer: http.Server;
+let hookUrl = "";
+const hookRequests: Array<{ headers: http.IncomingHttpHeaders; body: string }> = [];
+
+/** A plugin runtime whose `slow` tool never answers and whose `echo` tool echoes its arguments. */
+const plugins: PluginRuntime = {
+  async toolsFor({ pluginCodes }) {
+    return pluginCodes
+      .filter((code) => code === "slow" || code === "echo")
+      .map((code) => ({ code, builtin: true, definition: { name: code, description: code, parameters: { type: "object", properties: {} } } }));
+  },
+  async execute({ tool, arguments: args }) {
+    if (tool.code === "slow") return new Promise(() => undefined);
+    return { ok: true, content: args, durationMs: 1 };
+  },
+};
+
+beforeAll(async () => {
+  hookServer = http.createServer((request, response) => {
+    let body = "";
+    request.on("data", (chunk: Buffer) => (body += chunk.toString()));
+    request.on("end", () => {
+      hookRequests.push({ headers: request.headers, body });
+      response.writeHead(200, { "content-type": "application/json" }).end('{"errcode":0}');
+    });
+  });
+  await new Promise<void>((resolve) => hookServer.listen(0, "127.0.0.1", resolve));
+  const address = hookServer.address();
+  hookUrl = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/robot`;
+  ctx = await createTestContext({ PARLEY_PLUGINS_ALLOW_PRIVATE_NETWORK: "true" }, { now: () => clock, plugins });
+  alice = await registerUser(ctx, "alice-engine@example.com");
+  runner = createWorkflowRunner(ctx.deps, { execute: { limits: { maxNodeMs: 800 } }, idleMs: 20 });
+});
+afterAll(async () => {
+  await runner.stop();
+  await ctx.close();
+  await new Promise<void>((resolve) => hookServer.close(() => resolve()));
+});
+
+const statusOf = (run: { nodes: Array<{ nodeId: string; status: string }> }) => Object.fromEntries(run.nodes.map((entry) => [entry.nodeId, entry.status]));
+
+describe("workflow engine", () => {
+  it("runs a graph: templates pass values, every node records inputs, outputs and timings, the end node answers", async () => {
+    const workflow = await createWorkflowVia(ctx, alice, simpleGraph());
+    const run = await runVia(ctx, alice, workflow.id, { query: "world" });
+    expect(run.status).toBe("success");
+    expect(run.output).toBe("Hello world");
+    expect(statusOf(run)).toEqual({ start: "success", reply: "success", end: "success" });
+    const reply = run.nodes.find((entry) => entry.nodeId === "reply")!;
+    expect(reply.outputs).toEqual({ output: "Hello world" });
+    expect(reply.startedAt).toBeTruthy();
+    expect(reply.finishedAt).toBeTruthy();
+    expect(run.type).toBe("FLOW");
+    const history = await expectOk(await ctx.request(`/api/v1/workflows/${workflow.id}/runs`, { token: alice.token }), 200, workflowRunPageSchema);
+    expect(history.items[0]!.id).toBe(run.id);
+    const detail = await expectOk(await ctx.request(`/api/v1/workflow-runs/${run.id}`, { token: alice.token }), 200, workflowRunSchema);
+    expect(detail.nodes).toHaveLength(3);
+  });
+
+  it("takes a logic branch by its conditions (and/or, numbers), the else branch otherwise; untaken nodes end as no execution", async () => {
+    const graph = {
+      elements: [
+        node("start", "start", { variables: [{ identifier: "age", displayName: "Age", type: "number", required: true }, { identifier: "city", displayName: "City", type: "text", required: false }] }),
+        node("check", "logic_branch", {
+          branches: [
+            { id: "adult_paris", logic: "and", conditions: [{ left: "{{start.age}}", operator: "gte", right: "18" }, { left: "{{start.city}}", operator: "equals", right: "Paris" }], node_id: null },
+            { id: "empty_city", logic: "or", conditions: [{ left: "{{start.city}}", operator: "empty" }, { left: "{{start.city}}", operator: "contains", right: "unknown" }], node_id: null },
+            { id: "other", isElse: true, node_id: null },
+          ],
+        }),
+        node("a", "fixed_reply", { content: "adult in Paris" }),
+        node("b", "fixed_reply", { content: "no city" }),
+        node("c", "fixed_reply", { content: "other" }),
+        node("end", "end", { output: "{{a.output}}{{b.output}}{{c.output}}" }),
+      ],
+      lines: [line("start", "check"), line("check", "a", "adult_paris"), line("check", "b", "empty_city"), line("check", "c", "other"), line("a", "end"), line("b", "end"), line("c", "end")],
+    };
+    const workflow = await createWorkflowVia(ctx, alice, graph);
+    const branchTargets = (workflow.elements.find((element) => element.id === "check")!.config as { branches: Array<{ node_id: string | null }> }).branches.map((branch) => branch.node_id);
+    expect(branchTargets).toEqual(["a", "b", "c"]);
+
+    const paris = await runVia(ctx, alice, workflow.id, { variables: { age: 30, city: "Paris" } });
+    expect(paris.output).toBe("adult in Paris");
+    expect(statusOf(paris)).toMatchObject({ a: "success", b: "no_execution", c: "no_execution", end: "success" });
+    expect(paris.nodes.find((entry) => entry.nodeId === "check")!.branch).toBe("adult_paris");
+
+    const noCity = await runVia(ctx, alice, workflow.id, { variables: { age: 30 } });
+    expect(noCity.output).toBe("no city");
+    const young = await runVia(ctx, alice, workflow.id, { variables: { age: "9", city: "Lyon" } });
+    expect(young.output).toBe("other");
+    expect(statusOf(young)).toMatchObject({ a: "no_execution", b: "no_execution", c: "success" });
+
+    await expectError(await ctx.request(`/api/v1/workflows/${workflow.id}/runs`, { method: "POST", token: alice.token, json: { variables: { city: "Paris" } } }), 400, { field: "variables.age" });
+  });
+
+  it("picks an intention offline by the best lexical match, else the else intention", async () => {
+    const graph = {
+      elements: [
+        node("start", "start"),
+        node("intent", "intent_branch", {
+          model: "gpt-4.1-mini",
+          input: "{{sys.query}}",
+          intentions: [
+            { id: "refund", name: "refund my order money back", node_id: null },
+            { id: "shipping", name: "where is my parcel delivery shipping", node_id: null },
+            { id: "else", name: "anything else", isElse: true, node_id: null },
+          ],
+        }),
+        node("r", "fixed_reply", { content: "refund" }),
+        node("s", "fixed_reply", { content: "shipping" }),
+        node("o", "fixed_reply", { content: "other" }),
+        node("end", "end", { output: "{{r.output}}{{s.output}}{{o.output}}" }),
+      ],
+      lines: [line("start", "intent"), line("intent", "r", "refund"), line("intent", "s", "shipping"), line("intent", "o", "else"), line("r", "end"), line("s", "end"), line("o", "end")],
+    };
+    const workflow = await createWorkflowVia(ctx, alice, graph);
+    expect((await runVia(ctx, alice, workflow.id, { query: "Where is my parcel?" })).output).toBe("shipping");
+    expect((await runVia(ctx, alice, workflow.id, { query: "I want my money back" })).output).toBe("refund");
+    expect((await runVia(ctx, alice, workflow.id, { query: "Tell me a joke" })).output).toBe("other");
+  });
+
+  it("runs a code block in the sandbox with JSON in and out; code that loops forever fails its node with the reason, and other runs go on", async () => {
+    const graph = {
+      elements: [
+        node("start", "start"),
+        node("code", "code_block", { code: "function main(input) { return { words: input.text.split(' ').length, shout: input.text.toUpperCase() } }", inputs: [{ name: "text", value: "{{sys.query}}" }] }),
+        node("end", "end", { output: "{{code.shout}} ({{code.words}})" }),
+      ],
+      lines: [line("start", "code"), line("code", "end")],
+    };
+    const workflow = await createWorkflowVia(ctx, alice, graph);
+    const run = await runVia(ctx, alice, workflow.id, { query: "hello big world" });
+    expect(run.output).toBe("HELLO BIG WORLD (3)");
+
+    graph.elements[1] = node("code", "code_block", { code: "function main() { for (;;) {} }", timeoutMs: 200 });
+    const looping = await createWorkflowVia(ctx, alice, graph);
+    const [failed, fine] = await Promise.all([runVia(ctx, alice, looping.id, { query: "x" }), runVia(ctx, alice, workflow.id, { query: "still fine" })]);
+    expect(failed.status).toBe("failure");
+    expect(failed.error).toMatch(/code \(code\): Code failed: the code ran longer than 200 ms/);
+    expect(statusOf(failed)).toEqual({ start: "success", code: "failure", end: "no_execution" });
+    expect(failed.nodes.find((entry) => entry.nodeId === "code")!.error).toMatch(/longer than 200 ms/);
+    expect(fine.status).toBe("success");
+  });
+
+  it("fails a plugin node that hangs at the node time limit, and the database node says no database is bound", async () => {
+    const hanging = await createWorkflowVia(ctx, alice, {
+      elements: [node("start", "start"), node("p", "plugin", { pluginCode: "slow" }), node("end", "end", { output: "{{p.output}}" })],
+      lines: [line("start", "p"), line("p", "end")],
+    });
+    const started = Date.now();
+    const run = await runVia(ctx, alice, hanging.id, { query: "x" });
+    expect(run.status).toBe("failure");
+    expect(run.error).toMatch(/took longer than 1 s and was stopped/);
+    expect(Date.now() - started).toBeLessThan(5000);
+
+    const echo = await createWorkflowVia(ctx, alice, {
+      elements: [node("start", "start"), node("p", "plugin", { pluginCode: "echo", arguments: { q: "{{sys.query}}" } }), node("end", "end", { output: "{{p.output.q}}" })],
+      lines: [line("start", "p"), line("p", "end")],
+    });
+    expect((await runVia(ctx, alice, echo.id, { query: "ping" })).output).toBe("ping");
+
+    const database = await createWorkflowVia(ctx, alice, {
+      elements: [node("start", "start"), node("db", "database", { databaseId: "db_1", input: "{{sys.query}}" }), node("end", "end", { output: "{{db.output}}" })],
+      lines: [line("start", "db"), line("db", "end")],
+    });
+    const dbRun = await runVia(ctx, alice, database.id, { query: "how many orders?" });
+    expect(dbRun.status).toBe("failure");
+    expect(dbRun.error).toMatch(/No database is bound/);
+  });
+
+  it("sends to a robot webhook, signed", async () => {
+    const workflow = await createWorkflowVia(ctx, alice, {
+      elements: [node("start", "start"), node("send", "channel_send", { mode: "webhook", webhookUrl: hookUrl, webhookSecret: "robot-secret", content: "Report: {{sys.query}}" }), node("end", "end", { output: "{{send.output}}" })],
+      lines: [line("start", "send"), line("send", "end")],
+    });
+    const run = await runVia(ctx, alice, workflow.id, { query: "all good" });
+    expect(run.status, run.error ?? "").toBe("success");
+    const received = hookRequests.at(-1)!;
+    expect(JSON.parse(received.body)).toEqual({ msgtype: "text", text: { content: "Report: all good" } });
+    const timestamp = String(received.headers["x-parley-timestamp"]);
+    expect(received.headers["x-parley-signature"]).toBe(createHmac("sha256", "robot-secret").update(`${timestamp}.${received.body}`).digest("hex"));
+  });
+
+  it("answers through an app node (the chat engine) and records a manual node without a conversation", async () => {
+    const app = await createAppVia(ctx, alice);
+    const workflow = await createWorkflowVia(ctx, alice, {
+      elements: [node("start", "start"), node("ask", "app", { appId: app.id, input: "{{sys.query}}" }), node("human", "manual", { content: "check {{sys.query}}" }), node("end", "end", { output: "{{ask.output}}|{{human.handedOver}}" })],
+      lines: [line("start", "ask"), line("ask", "human"), line("human", "end")],
+    });
+    const run = await runVia(ctx, alice, workflow.id, { query: "hello" });
+    expect(run.status, run.error ?? "").toBe("success");
+    const [answer, handed] = String(run.output).split("|");
+    expect(answer!.length).toBeGreaterThan(0);
+    expect(handed).toBe("false");
+  });
+
+  it("runs one node alone (NODE) with the given inputs", async () => {
+    const workflow = await createWorkflowVia(ctx, alice, simpleGraph());
+    const run = await runVia(ctx, alice, workflow.id, { type: "NODE", nodeId: "reply", nodeInputs: { "sys.query": "node" } });
+    expect(run.type).toBe("NODE");
+    expect(run.status).toBe("success");
+    expect(run.output).toEqual({ output: "Hello node" });
+    expect(run.nodes.map((entry) => entry.nodeId)).toEqual(["reply"]);
+    await expectError(await ctx.request(`/api/v1/workflows/${workflow.id}/runs`, { method: "POST", token: alice.token, json: { type: "NODE" } }), 400, { field: "nodeId" });
+  });
+
+  it("parks a run on a timer durably and resumes it when the time comes", async () => {
+    const workflow = await createWorkflowVia(ctx, alice, {
+      elements: [node("start", "start"), node("wait", "timer", { delaySeconds: 3600 }), node("after", "fixed_reply", { content: "done {{sys.query}}" }), node("end", "end", { output: "{{after.output}}" })],
+      lines: [line("start", "wait"), line("wait", "after"), line("after", "end")],
+    });
+    const parked = await runVia(ctx, alice, workflow.id, { query: "later" });
+    expect(parked.status).toBe("running");
+    expect(parked.waitingUntil).toBe("2026-11-21T09:00:00.000Z");
+    expect(statusOf(parked)).toMatchObject({ start: "success", wait: "running", after: "no_execution" });
+    expect(await runner.drain()).toBe(0);
+    clock = new Date("2026-11-21T09:00:01.000Z");
+    expect(await runner.drain()).toBe(1);
+    const done = await expectOk(await ctx.request(`/api/v1/workflow-runs/${parked.id}`, { token: alice.token }), 200, workflowRunSchema);
+    expect(done.status).toBe("success");
+    expect(done.output).toBe("done later");
+    expect(done.waitingUntil).toBeNull();
+    clock = new Date("2026-11-21T08:00:00.000Z");
+  });
+
+  it("resumes a run after a crash from the last completed node; a run that keeps dying is failed, never left running", async () => {
+    const workflow = await createWorkflowVia(ctx, alice, simpleGraph());
+    // A run that was executing when its process died: start done, the reply node cut off mid-way, its job's lease not renewed.
+    const queued = await expectOk(await ctx.request(`/api/v1/workflows/${workflow.id}/runs`, { method: "POST", token: alice.token, json: { query: "again" } }), 201, workflowRunSchema);
+    await runner.stop();
+    const lease = new Date(clock.getTime() - 1000).toISOString();
+    await ctx.deps.db.update(jobs).set({ status: "running", attempts: 1, lockedUntil: lease }).where(eq(jobs.kind, "workflow-run"));
+    await ctx.deps.db.insert(workflowNodeRuns).values([
+      { runId: queued.id, nodeId: "start", nodeType: "start", nodeName: "start", status: "success", sequence: 1, outputs: JSON.stringify({ query: "again", marker: "from-before" }) },
+      { runId: queued.id, nodeId: "reply", nodeType: "fixed_reply", nodeName: "reply", status: "running" },
+    ]);
+    const resumed = createWorkflowRunner(ctx.deps, { idleMs: 20 });
+    expect(await resumed.drain()).toBeGreaterThanOrEqual(1);
+    const detail = await expectOk(await ctx.request(`/api/v1/workflow-runs/${queued.id}`, { token: alice.token }), 200, workflowRunSchema);
+    expect(detail.status).toBe("success");
+    expect(detail.output).toBe("Hello again");
+    // The start node was not run again: its stored outputs stand.
+    expect(detail.nodes.find((entry) => entry.nodeId === "start")!.outputs).toMatchObject({ marker: "from-before" });
+
+    const doomed = await expectOk(await ctx.request(`/api/v1/workflows/${workflow.id}/runs`, { method: "POST", token: alice.token, json: { query: "x" } }), 201, workflowRunSchema);
+    await ctx.deps.db.update(jobs).set({ status: "running", attempts: 3, lockedUntil: lease }).where(eq(jobs.kind, "workflow-run"));
+    await resumed.drain();
+    const failed = await ctx.deps.db.select().from(workflowRuns).where(eq(workflowRuns.id, doomed.id)).get();
+    expect(failed!.status).toBe("failure");
+    expect(failed!.error).toMatch(/interrupted 3 times/);
+    runner = createWorkflowRunner(ctx.deps, { execute: { limits: { maxNodeMs: 800 } }, idleMs: 20 });
+  });
+});
