@@ -211,7 +211,7 @@ export async function updateChannelClient(deps: Deps, auth: Auth, id: string, in
       config: JSON.stringify(plain),
       secrets: Object.keys(secrets).length ? deps.secrets.seal(JSON.stringify(secrets)) : "",
       // New credentials deserve a fresh start: an old failure no longer describes them.
-      ...(input.config ? { lastError: null, lastErrorAt: null } : {}),
+      ...(input.config && Object.keys(input.config).length > 0 ? { lastError: null, lastErrorAt: null } : {}),
       updatedAt: deps.now().toISOString(),
     })
     .where(eq(channelClients.id, row.id))
