@@ -54,7 +54,7 @@ interface Visitor {
   errors: string[];
 }
 
-async function visit(clientId: string, locale = "en-US"): Promise<Visitor> {
+async function visit(clientId: string, locale = "en-US", beforeOpen?: (page: Page) => Promise<void>): Promise<Visitor> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale });
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
@@ -64,6 +64,7 @@ async function visit(clientId: string, locale = "en-US"): Promise<Visitor> {
     if (message.type() === "error" && !/^Failed to load resource/.test(message.text())) errors.push(message.text());
   });
   await page.goto(`${siteUrl}/?client=${encodeURIComponent(clientId)}`);
+  await beforeOpen?.(page);
   await page.getByRole("button", { name: locale === "zh-CN" ? "打开聊天" : "Open chat" }).click();
   return { page, context, errors };
 }
@@ -85,7 +86,16 @@ async function inboxSession(clientId: string): Promise<any> {
 
 describe("an operator takes over a web visitor's conversation", () => {
   it("visitor asks → the operator takes over and replies → the reply shows in the widget at once; the AI stays silent after", async () => {
-    const visitor = await visit("demo");
+    // Listeners added before the chat loads hear everything from `ready` on.
+    const visitor = await visit("demo", "en-US", (page) =>
+      page.evaluate(() => {
+        const heard: string[] = [];
+        (window as unknown as { heard: string[] }).heard = heard;
+        const parley = (window as unknown as { Parley(...args: unknown[]): void }).Parley;
+        for (const event of ["ready", "open", "close", "message"])
+          parley("on", event, (payload?: { role?: string }) => heard.push(payload?.role ? `${event}:${payload.role}` : event));
+      }),
+    );
     const dialog = visitor.page.getByRole("dialog");
     const log = dialog.getByRole("log");
     await ask(visitor, "Where is my parcel AX-1042?", 1);
@@ -112,6 +122,7 @@ describe("an operator takes over a web visitor's conversation", () => {
     expect((await bubbles.first().locator(".w").innerText()).trim().length).toBeGreaterThan(0);
     // Pushed, not polled: well under the socket's 10 s reconnection delay.
     expect(shownAfter).toBeLessThan(5_000);
+    expect(await visitor.page.evaluate(() => (window as unknown as { heard: string[] }).heard)).toEqual(["ready", "open", "message:assistant", "message:operator"]);
 
     // The visitor writes back while the person has the session: stored for the operator, no AI answer, no empty bubble.
     await dialog.getByRole("textbox").fill("Great, thank you! Can it come on Friday?");

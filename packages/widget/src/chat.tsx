@@ -47,8 +47,15 @@ export function mountChat(loaderContext: ChatContext): ChatHandle {
     if (!open) context.bubble?.focus();
   }
   draw();
-  // After the loader replayed the queued commands, so listeners added before loading hear it.
-  queueMicrotask(() => context.emit('ready'));
+  // `ready` comes once the listeners queued before loading are in, before any other command acts
+  // (the loader replays the queue right after this returns), else after the replay.
+  let ready = false;
+  const announce = () => {
+    if (ready) return;
+    ready = true;
+    context.emit('ready');
+  };
+  queueMicrotask(announce);
   return {
     command(name, args) {
       if (name === 'on') {
@@ -56,6 +63,7 @@ export function mountChat(loaderContext: ChatContext): ChatHandle {
         if (typeof listener === 'function') (listeners[event] ??= []).push(listener);
         return;
       }
+      announce();
       if (name === 'open') setOpen(true);
       else if (name === 'close') setOpen(false);
       else if (name === 'toggle') setOpen(!open);
