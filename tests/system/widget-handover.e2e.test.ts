@@ -1,4 +1,6 @@
 import { createHmac } from "node:crypto";
+import fs from "node:fs";
+import { createRequire } from "node:module";
 import type { Server } from "node:http";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -190,6 +192,42 @@ describe("an operator takes over a web visitor's conversation", () => {
     const off = await fetch(`${parley.url}/api/v1/widget/demo/sessions/${demoSession.sessionId}/handover`, { method: "POST", headers: { authorization: `Bearer ${demoSession.visitorToken}` } });
     expect(off.status).toBe(403);
     expect(off.headers.get("x-parley-error")).toBe("manual_transfer_off");
+  });
+});
+
+describe("accessibility of the handover states", () => {
+  it("has no serious or critical axe-core violations with the transfer button, then with the person's reply and the silent-handover note", async () => {
+    const demo = await owner("GET", "/api/v1/web-clients/demo");
+    const client = await owner("POST", "/api/v1/web-clients", { appId: demo.appId, name: "Acme accessible", manualTransfer: true });
+    // axe is injected as an inline script, which the strict CSP rightly blocks: this context bypasses CSP.
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: "en-US", bypassCSP: true });
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    await page.goto(`${siteUrl}/?client=${client.id}`);
+    await page.getByRole("button", { name: "Open chat" }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByRole("button", { name: "Talk to a person" }).waitFor();
+    await page.addScriptTag({ content: fs.readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8") });
+    const severe = () =>
+      page.evaluate(async () => {
+        const axe = (window as unknown as { axe: { run(context: unknown, options: unknown): Promise<any> } }).axe;
+        const run = await axe.run(document, { resultTypes: ["violations"] });
+        return run.violations
+          .filter((violation: any) => violation.impact === "serious" || violation.impact === "critical")
+          .map((violation: any) => ({ id: violation.id, targets: violation.nodes.map((node: any) => JSON.stringify(node.target)) }));
+      });
+    expect(await severe()).toEqual([]);
+
+    await dialog.getByRole("button", { name: "Talk to a person" }).click();
+    await expect.poll(() => dialog.getByRole("status").innerText()).toBe("A person from our team will answer you here.");
+    const session = await inboxSession(client.id);
+    await operator("POST", `/api/v1/inbox/sessions/${session.sessionId}/messages`, { content: "Dana here." });
+    await dialog.getByRole("textbox").fill("Thanks");
+    await dialog.getByRole("textbox").press("Enter");
+    await expect.poll(() => dialog.getByRole("log").locator(".z").count()).toBe(1);
+    await expect.poll(() => dialog.getByRole("log").locator(".m.r").count()).toBe(1);
+    expect(await severe()).toEqual([]);
+    await context.close();
   });
 });
 
