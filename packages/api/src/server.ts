@@ -13,6 +13,7 @@ import { createProviders } from "./platform/providers";
 import { createKnowledgeWorker } from "./knowledge/worker";
 import { createChannelWorker } from "./channels/worker";
 import { attachRealtime } from "./realtime/socket";
+import { startWorkflowWorkers } from "./workflows/workers";
 
 /** The console build next to this package in the monorepo, if it was built. */
 function defaultConsoleDir(): string | undefined {
@@ -51,6 +52,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
   // Messaging: answers, deliveries with retries, delayed replies after handover (resumed after a restart).
   const channelWorker = createChannelWorker(deps);
   channelWorker.start();
+  // Workflows: durable runs (resumed after a restart) and the cron scheduler.
+  const workflowWorkers = startWorkflowWorkers(deps);
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const instance = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(instance));
   });
@@ -82,6 +85,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await worker.stop();
       await channelWorker.stop();
+      await workflowWorkers.stop();
       await deps.knowledge.close();
       await database.close();
     },

@@ -1,7 +1,8 @@
 import type { Context } from "hono";
 import { streamSSE } from "hono/streaming";
 import type { Deps } from "../http/context";
-import { type ChatTurn, prepareTurn, runTurn } from "./service/engine";
+import { runAppTurn } from "../workflows/chat-turn";
+import { type ChatTurn, prepareTurn } from "./service/engine";
 
 /**
  * Prepares a chat turn (refusals such as unknown model or no credits throw before anything is
@@ -12,7 +13,8 @@ export async function streamChatTurn(c: Context, deps: Deps, turn: ChatTurn, sto
   const prepared = await prepareTurn(deps, turn);
   return streamSSE(c, async (stream) => {
     stream.onAbort(() => stop.abort());
-    for await (const event of runTurn(deps, turn, prepared)) {
+    // A WORKFLOW app answers through its workflow; every other app through the chat engine.
+    for await (const event of runAppTurn(deps, turn, prepared)) {
       await stream.writeSSE({ event: event.type, data: JSON.stringify(event) });
     }
   });

@@ -46,7 +46,7 @@ beforeAll(async () => {
   hookUrl = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/robot`;
   ctx = await createTestContext({ PARLEY_PLUGINS_ALLOW_PRIVATE_NETWORK: "true" }, { now: () => clock, plugins });
   alice = await registerUser(ctx, "alice-engine@example.com");
-  runner = createWorkflowRunner(ctx.deps, { execute: { limits: { maxNodeMs: 800 } }, idleMs: 20 });
+  runner = createWorkflowRunner(ctx.deps, { execute: { limits: { maxNodeMs: 2500 } }, idleMs: 20 });
 });
 afterAll(async () => {
   await runner.stop();
@@ -167,8 +167,8 @@ describe("workflow engine", () => {
     const started = Date.now();
     const run = await runVia(ctx, alice, hanging.id, { query: "x" });
     expect(run.status).toBe("failure");
-    expect(run.error).toMatch(/took longer than 1 s and was stopped/);
-    expect(Date.now() - started).toBeLessThan(5000);
+    expect(run.error).toMatch(/took longer than 3 s and was stopped/);
+    expect(Date.now() - started).toBeLessThan(8000);
 
     const echo = await createWorkflowVia(ctx, alice, {
       elements: [node("start", "start"), node("p", "plugin", { pluginCode: "echo", arguments: { q: "{{sys.query}}" } }), node("end", "end", { output: "{{p.output.q}}" })],
@@ -265,6 +265,6 @@ describe("workflow engine", () => {
     const failed = await ctx.deps.db.select().from(workflowRuns).where(eq(workflowRuns.id, doomed.id)).get();
     expect(failed!.status).toBe("failure");
     expect(failed!.error).toMatch(/interrupted 3 times/);
-    runner = createWorkflowRunner(ctx.deps, { execute: { limits: { maxNodeMs: 800 } }, idleMs: 20 });
+    runner = createWorkflowRunner(ctx.deps, { execute: { limits: { maxNodeMs: 2500 } }, idleMs: 20 });
   });
 });

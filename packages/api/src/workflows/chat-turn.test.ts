@@ -1,0 +1,131 @@
+import { appendLedger, balanceOf } from "../billing/service/ledger";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type LlmFake, startOpenAiFake } from "../testing/fakes/llm-openai";
+import { expectOk } from "../testing/flows";
+import { createTestContext, registerUser, type TestContext, type TestUser } from "../testing/harness";
+import { workflowAppSchema } from "./schemas";
+import { createWorkflowVia, line, node, runVia } from "./testing";
+
+let ctx: TestContext;
+let fake: LlmFake;
+let alice: TestUser;
+
+beforeAll(async () => {
+  fake = await startOpenAiFake();
+  ctx = await createTestContext({ OPENAI_API_KEY: "sk-test-parley", OPENAI_BASE_URL: fake.url, PARLEY_OPENAI_MODELS: "gpt-4.1-mini" });
+  alice = await registerUser(ctx, "alice-wfchat@example.com");
+  await appendLedger(ctx.deps, { spaceId: alice.user.spaceId, delta: 1_000_000, reason: "adjustment", reference: "test" });
+});
+afterAll(async () => {
+  await ctx.close();
+  await fake.close();
+});
+
+/** start → llm (the fake model) → end. */
+function llmGraph() {
+  return {
+    elements: [
+      node("start", "start", { inputs: { text: true } }),
+      node("llm", "llm", { model: "gpt-4.1-mini", systemPrompt: "Be brief.", input: "Answer: {{sys.query}}", structuredOutput: [] }),
+      node("end", "end", { output: "{{llm.output}}" }),
+    ],
+    lines: [line("start", "llm"), line("llm", "end")],
+  };
+}
+
+function sseEvents(text: string): Array<{ type: string; [key: string]: unknown }> {
+  return text
+    .split("\n")
+    .filter((row) => row.startsWith("data:"))
+    .map((row) => JSON.parse(row.slice(5).trim()) as { type: string });
+}
+
+describe("llm node and WORKFLOW apps", () => {
+  it("runs an llm node through the model catalogue, and reads structured output", async () => {
+    const workflow = await createWorkflowVia(ctx, alice, llmGraph());
+    const before = (await balanceOf(ctx.deps, alice.user.spaceId)) - 1_000_000;
+    fake.reply("Forty-two.");
+    const run = await runVia(ctx, alice, workflow.id, { query: "the answer?" });
+    expect(run.status, run.error ?? "").toBe("success");
+    expect(run.output).toBe("Forty-two.");
+    // The model's tokens are charged to the space, as a chat answer's are.
+    expect(await balanceOf(ctx.deps, alice.user.spaceId)).toBeLessThan(1_000_000 + before);
+    const sent = fake.requests.at(-1)!;
+    expect(JSON.stringify(sent.body)).toContain("Answer: the answer?");
+    expect(JSON.stringify(sent.body)).toContain("Be brief.");
+
+    const structured = llmGraph();
+    structured.elements[1] = node("llm", "llm", { model: "gpt-4.1-mini", input: "{{sys.query}}", structuredOutput: [{ name: "mood", type: "string" }, { name: "score", type: "number" }] });
+    structured.elements[2] = node("end", "end", { output: "{{llm.mood}}/{{llm.score}}" });
+    const second = await createWorkflowVia(ctx, alice, structured);
+    fake.reply('```json\n{"mood": "happy", "score": 9}\n```');
+    expect((await runVia(ctx, alice, second.id, { query: "great day" })).output).toBe("happy/9");
+  });
+
+  it("intent branch asks the model when one is configured", async () => {
+    const workflow = await createWorkflowVia(ctx, alice, {
+      elements: [
+        node("start", "start"),
+        node("intent", "intent_branch", { model: "gpt-4.1-mini", input: "{{sys.query}}", intentions: [{ id: "a", name: "greeting", node_id: null }, { id: "b", name: "complaint", node_id: null }] }),
+        node("ra", "fixed_reply", { content: "hi!" }),
+        node("rb", "fixed_reply", { content: "sorry!" }),
+        node("end", "end", { output: "{{ra.output}}{{rb.output}}" }),
+      ],
+      lines: [line("start", "intent"), line("intent", "ra", "a"), line("intent", "rb", "b"), line("ra", "end"), line("rb", "end")],
+    });
+    fake.reply("2");
+    const run = await runVia(ctx, alice, workflow.id, { query: "hello there" });
+    expect(run.output).toBe("sorry!");
+    expect(run.nodes.find((entry) => entry.nodeId === "intent")!.outputs).toMatchObject({ by: "model", intentionId: "b" });
+  });
+
+  it("a WORKFLOW app answers in the chat and through the OpenAI-compatible API with the end node's output", async () => {
+    const workflow = await createWorkflowVia(ctx, alice, llmGraph());
+    const app = await expectOk(await ctx.request(`/api/v1/workflows/${workflow.id}/app`, { method: "POST", token: alice.token }), 200, workflowAppSchema);
+    const again = await expectOk(await ctx.request(`/api/v1/workflows/${workflow.id}/app`, { method: "POST", token: alice.token }), 200, workflowAppSchema);
+    expect(again.appCode).toBe(app.appCode);
+
+    fake.reply("From the workflow.");
+    const chat = await ctx.request("/api/v1/chat/stream", { method: "POST", token: alice.token, json: { appCode: app.appCode, message: "hi" } });
+    expect(chat.status).toBe(200);
+    const events = sseEvents(await chat.text());
+    expect(events.map((event) => event.type)).toEqual(["message-start", "text-delta", "message-end"]);
+    expect(events[1]).toMatchObject({ text: "From the workflow." });
+    expect(JSON.stringify(fake.requests.at(-1)!.body)).toContain("Answer: hi");
+
+    const created = await ctx.request("/api/v1/me/api-keys", { method: "POST", token: alice.token, json: { name: "workflow" } });
+    const key = ((await created.json()) as { data: { key: string } }).data.key;
+    fake.reply("OpenAI says hi.");
+    const completion = await ctx.request("/v1/chat/completions", {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}` },
+      json: { model: app.appCode, messages: [{ role: "user", content: "hello?" }] },
+    });
+    expect(completion.status).toBe(200);
+    const body = (await completion.json()) as { choices: Array<{ message: { content: string } }> };
+    expect(body.choices[0]!.message.content).toBe("OpenAI says hi.");
+    expect(JSON.stringify(fake.requests.at(-1)!.body)).toContain("Answer: hello?");
+
+    fake.reply("streamed");
+    const streamed = await ctx.request("/v1/chat/completions", {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}` },
+      json: { model: app.appCode, stream: true, messages: [{ role: "user", content: "stream?" }] },
+    });
+    const text = await streamed.text();
+    expect(text).toContain('"content":"streamed"');
+    expect(text.trim().endsWith("data: [DONE]")).toBe(true);
+  });
+
+  it("a failing workflow answers the chat with an error event naming the reason", async () => {
+    const workflow = await createWorkflowVia(ctx, alice, {
+      elements: [node("start", "start"), node("db", "database", { databaseId: "db_x", input: "{{sys.query}}" }), node("end", "end", { output: "{{db.output}}" })],
+      lines: [line("start", "db"), line("db", "end")],
+    });
+    const app = await expectOk(await ctx.request(`/api/v1/workflows/${workflow.id}/app`, { method: "POST", token: alice.token }), 200, workflowAppSchema);
+    const chat = await ctx.request("/api/v1/chat/stream", { method: "POST", token: alice.token, json: { appCode: app.appCode, message: "rows?" } });
+    const events = sseEvents(await chat.text());
+    expect(events.at(-1)).toMatchObject({ type: "error" });
+    expect(String(events.at(-1)!.message)).toMatch(/No database is bound/);
+  });
+});
