@@ -123,7 +123,10 @@ export function registerWorkflowRoutes(app: OpenAPIHono<AppEnv>) {
       request: { params: workflowParam, query: saveQuery, body: jsonBody(saveWorkflowGraphBody) },
       data: savedSchema,
     }),
-    async (c) => ok(c, await saveWorkflowGraph(c.var.deps, c.var.auth, c.req.valid("param").workflowId, c.req.valid("json"), c.req.valid("query").draft === "true")),
+    async (c) => {
+      const saved = await saveWorkflowGraph(c.var.deps, c.var.auth, c.req.valid("param").workflowId, c.req.valid("json"), c.req.valid("query").draft === "true");
+      return ok(c, { workflow: saved.workflow, issues: localized(c.var.language, saved.issues) });
+    },
   );
   app.openapi(
     defineRoute({
