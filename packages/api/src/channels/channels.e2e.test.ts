@@ -106,6 +106,8 @@ describe.each(channelKinds.map((kind) => [kind]))("%s end to end", (kind) => {
       expect(fake.sent.every((sent) => sent.authorized)).toBe(true);
       answered = fake.sent.map((sent) => sent.text).join("");
     }
+    // Customers get a customer's answer from the offline responder, never the server's setup hints.
+    expect(answered).not.toContain("OPENAI_API_KEY");
     const session = await sessionOf(client.id);
     expect(session.readStatus).toBe("UNREAD");
     await expect.poll(async () => (await historyOf(session.sessionId)).map((message) => message.role)).toEqual(["user", "assistant"]);

@@ -189,6 +189,8 @@ export async function* runTurn(deps: Deps, turn: ChatTurn, prepared: Awaited<Ret
         messages: prompt,
         temperature: app.temperature,
         language: turn.language,
+        // Widget visitors and channel customers are not the people who configure the server.
+        audience: conversation.clientId ? "customer" : "operator",
         ...(knowledge ? { knowledge } : {}),
         ...(offerTools ? { tools: offered } : {}),
         ...(turn.signal ? { signal: turn.signal } : {}),

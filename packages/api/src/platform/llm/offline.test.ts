@@ -101,3 +101,11 @@ describe("offline responder", () => {
     expect(composeOfflineAnswer({ knowledge: [{ content: "   " }] })).toMatch(/No language model/);
   });
 });
+
+describe("offline answers for customers", () => {
+  it("tells customers only that the question cannot be answered now, in their language", () => {
+    expect(composeOfflineAnswer({ language: "en", audience: "customer" })).toBe("Sorry, I cannot answer this right now. Please try again later, or ask to talk to a person.");
+    expect(composeOfflineAnswer({ language: "zh-CN", audience: "customer" })).toContain("转人工");
+    expect(composeOfflineAnswer({ language: "en", audience: "operator" })).toContain("OPENAI_API_KEY");
+  });
+});

@@ -18,6 +18,7 @@ const texts = {
     noModel:
       "No language model is configured on this Parley server, so I cannot answer this question yet. " +
       "The owner can add one in the console under Settings → Model providers, or start the server with OPENAI_API_KEY (or ANTHROPIC_API_KEY, GEMINI_API_KEY, or an OpenAI-compatible base URL) set.",
+    noModelCustomer: "Sorry, I cannot answer this right now. Please try again later, or ask to talk to a person.",
   },
   "zh-CN": {
     intro: (source?: string, cite = "") => (source ? `在《${source}》${cite}中找到以下内容：` : `在知识库${cite}中找到以下内容：`),
@@ -26,6 +27,7 @@ const texts = {
     noModel:
       "本 Parley 服务器尚未配置语言模型，暂时无法回答这个问题。" +
       "实例所有者可以在控制台的“设置 → 模型供应商”中添加，或在启动服务器时设置 OPENAI_API_KEY（或 ANTHROPIC_API_KEY、GEMINI_API_KEY、OpenAI 兼容接口的地址）。",
+    noModelCustomer: "抱歉，暂时无法回答这个问题。请稍后再试，或请求转人工客服。",
   },
 } as const;
 
@@ -45,11 +47,11 @@ function quote(content: string): string {
  * one, then the other hits' sources. Without hits, a plain statement in the request's language
  * that no model is configured and how to configure one.
  */
-export function composeOfflineAnswer(request: Pick<ModelRequest, "knowledge" | "language">): string {
+export function composeOfflineAnswer(request: Pick<ModelRequest, "knowledge" | "language" | "audience">): string {
   const language = request.language === "zh-CN" ? "zh-CN" : "en";
   const text = texts[language];
   const hits = (request.knowledge ?? []).filter((hit) => hit.content.trim().length > 0);
-  if (hits.length === 0) return text.noModel;
+  if (hits.length === 0) return request.audience === "customer" ? text.noModelCustomer : text.noModel;
   const ranked = hits
     .map((hit, index) => ({ hit, index }))
     .sort((a, b) => (b.hit.score ?? Number.NEGATIVE_INFINITY) - (a.hit.score ?? Number.NEGATIVE_INFINITY) || a.index - b.index)

@@ -63,6 +63,12 @@ export interface ModelRequest {
   }>;
   /** The reader's language; the offline responder answers in it. Defaults to `en`. */
   language?: "en" | "zh-CN";
+  /**
+   * Who reads the answer: the space's own people (console, API) or its customers (widget and
+   * channels). The offline responder tells operators how to configure a model, customers only
+   * that the question could not be answered now.
+   */
+  audience?: "operator" | "customer";
 }
 
 /** A model the catalogue offers. */
