@@ -41,6 +41,8 @@ const ClientsPage = lazyNamed(() => import('../features/clients/clients-page'), 
 const ClientConfigPage = lazyNamed(() => import('../features/clients/client-config-page'), 'ClientConfigPage');
 const ChannelPickerPage = lazyNamed(() => import('../features/clients/channel-picker-page'), 'ChannelPickerPage');
 const ChatManagePage = lazyNamed(() => import('../features/chatManage/chat-manage-page'), 'ChatManagePage');
+const WorkflowsPage = lazyNamed(() => import('../features/workflows/workflows-page'), 'WorkflowsPage');
+const WorkflowEditorPage = lazyNamed(() => import('../features/workflows/workflow-editor-page'), 'WorkflowEditorPage');
 const ComingSoonPage = lazy(async () => ({ default: (await import('../features/placeholders/coming-soon-page')).ComingSoonPage }));
 const SectionLayout = lazy(async () => ({ default: (await import('../features/placeholders/section-layout')).SectionLayout }));
 
@@ -147,8 +149,8 @@ export const routes: RouteObject[] = [
           { path: 'plugins/detail', element: <PluginEditorPage /> },
           placeholder('templates', 'templates'),
           placeholder('template/:code', 'template'),
-          placeholder('workflows', 'workflows'),
-          placeholder('workflow', 'workflow'),
+          { path: 'workflows', element: <WorkflowsPage /> },
+          { path: 'workflow', element: <WorkflowEditorPage /> },
           placeholder('teamSpace', 'teamSpace'),
           placeholder('teamSpace/roleEdit', 'roleEdit'),
           placeholder('price', 'price'),
