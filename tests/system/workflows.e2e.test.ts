@@ -124,7 +124,7 @@ describe("workflows in Chromium: build start → llm → end, save, run", () => 
     expect((await byTestId("wf-run-output").innerText()).trim().length).toBeGreaterThan(0);
     for (const node of ["start", "llm_1", "end"]) {
       await expect.poll(() => byTestId(`wf-node-${node}`).getAttribute("data-status")).toBe("success");
-      expect(await byTestId(`wf-run-node-${node}`).getAttribute("data-status")).toBe("success");
+      expect(await byTestId("wf-run-panel").locator(`[data-testid="wf-run-node-${node}"]`).getAttribute("data-status")).toBe("success");
     }
     await snap("workflow-run-en");
 
@@ -134,7 +134,7 @@ describe("workflows in Chromium: build start → llm → end, save, run", () => 
     await expect.poll(() => row.innerText()).toMatch(/Whole flow[\s\S]*Succeeded/);
     await row.click();
     await expect.poll(() => byTestId("wf-history-detail").innerText()).toContain("Succeeded");
-    expect(await byTestId("wf-run-node-llm_1").getAttribute("data-status")).toBe("success");
+    expect(await byTestId("wf-history-detail").locator('[data-testid="wf-run-node-llm_1"]').getAttribute("data-status")).toBe("success");
   });
 
   it("runs one node alone (NODE)", async () => {
