@@ -128,4 +128,43 @@ describe("llm node and WORKFLOW apps", () => {
     expect(events.at(-1)).toMatchObject({ type: "error" });
     expect(String(events.at(-1)!.message)).toMatch(/No database is bound/);
   });
+
+  it("a manual node hands the chat's conversation to a person", async () => {
+    const { conversations } = await import("../db/schema/index");
+    const { eq } = await import("drizzle-orm");
+    const workflow = await createWorkflowVia(ctx, alice, {
+      elements: [node("start", "start"), node("human", "manual", { content: "Customer asks: {{sys.query}}" }), node("end", "end", { output: "A colleague will answer." })],
+      lines: [line("start", "human"), line("human", "end")],
+    });
+    const app = await expectOk(await ctx.request(`/api/v1/workflows/${workflow.id}/app`, { method: "POST", token: alice.token }), 200, workflowAppSchema);
+    const chat = await ctx.request("/api/v1/chat/stream", { method: "POST", token: alice.token, json: { appCode: app.appCode, message: "I want a person" } });
+    const events = sseEvents(await chat.text());
+    expect(events[1]).toMatchObject({ type: "text-delta", text: "A colleague will answer." });
+    const conversationId = String(events[0]!.conversationId);
+    const row = await ctx.deps.db.select().from(conversations).where(eq(conversations.id, conversationId)).get();
+    expect(row!.handoverRequestedAt).not.toBeNull();
+  });
+
+  it("publishes node states and the run's end to the space's consoles", async () => {
+    const seen: Array<{ event: string; data: Record<string, unknown> }> = [];
+    const unsubscribe = ctx.deps.realtime.subscribe((target, event, data) => {
+      if (target.kind === "space" && target.spaceId === alice.user.spaceId && event.startsWith("workflow.")) seen.push({ event, data: data as Record<string, unknown> });
+    });
+    const workflow = await createWorkflowVia(ctx, alice, {
+      elements: [node("start", "start"), node("reply", "fixed_reply", { content: "ok" }), node("end", "end", { output: "{{reply.output}}" })],
+      lines: [line("start", "reply"), line("reply", "end")],
+    });
+    const run = await runVia(ctx, alice, workflow.id, { query: "x" });
+    unsubscribe();
+    const mine = seen.filter((entry) => entry.data.runId === run.id);
+    expect(mine.map((entry) => `${entry.event}:${String(entry.data.nodeId ?? "")}:${String(entry.data.status)}`)).toEqual([
+      "workflow.node:start:running",
+      "workflow.node:start:success",
+      "workflow.node:reply:running",
+      "workflow.node:reply:success",
+      "workflow.node:end:running",
+      "workflow.node:end:success",
+      "workflow.run::success",
+    ]);
+  });
 });

@@ -268,3 +268,85 @@ describe("workflow engine", () => {
     runner = createWorkflowRunner(ctx.deps, { execute: { limits: { maxNodeMs: 2500 } }, idleMs: 20 });
   });
 });
+
+describe("limits, orphans, channels, knowledge", () => {
+  it("fails a run past its step limit or its time limit, with the reason", async () => {
+    const { executeRun } = await import("./execute");
+    const { startRun } = await import("../service/runs");
+    const { loadWorkflow } = await import("../service/workflows");
+    const workflow = await createWorkflowVia(ctx, alice, simpleGraph());
+    const row = await loadWorkflow(ctx.deps, alice.user.spaceId, workflow.id);
+    const steps = await startRun(ctx.deps, row, { type: "FLOW", query: "x", trigger: { by: "user" } });
+    expect(await executeRun(ctx.deps, steps, { limits: { maxSteps: 2 } })).toEqual({ state: "finished", status: "failure" });
+    const stepped = await ctx.deps.db.select().from(workflowRuns).where(eq(workflowRuns.id, steps)).get();
+    expect(stepped!.error).toMatch(/end \(end\): The run reached its limit of 2 steps/);
+
+    const slow = await createWorkflowVia(ctx, alice, {
+      elements: [node("start", "start"), node("p", "plugin", { pluginCode: "slow" }), node("end", "end", { output: "{{p.output}}" })],
+      lines: [line("start", "p"), line("p", "end")],
+    });
+    const slowRow = await loadWorkflow(ctx.deps, alice.user.spaceId, slow.id);
+    const timed = await startRun(ctx.deps, slowRow, { type: "FLOW", query: "x", trigger: { by: "user" } });
+    expect(await executeRun(ctx.deps, timed, { limits: { maxRunMs: 300 } })).toEqual({ state: "finished", status: "failure" });
+    const timedRow = await ctx.deps.db.select().from(workflowRuns).where(eq(workflowRuns.id, timed)).get();
+    expect(timedRow!.error).toMatch(/The run took longer than its limit of 300 ms/);
+  });
+
+  it("fails runs left running without a job (never running forever)", async () => {
+    const { sweepOrphanRuns } = await import("./runner");
+    const workflow = await createWorkflowVia(ctx, alice, simpleGraph());
+    const old = new Date(clock.getTime() - 3600_000).toISOString();
+    await ctx.deps.db.insert(workflowRuns).values({ id: "wfr_orphan", spaceId: alice.user.spaceId, workflowId: workflow.id, type: "FLOW", status: "running", graph: "{}", startedAt: old, createdAt: old, updatedAt: old });
+    expect(await sweepOrphanRuns(ctx.deps)).toBe(1);
+    const row = await ctx.deps.db.select().from(workflowRuns).where(eq(workflowRuns.id, "wfr_orphan")).get();
+    expect(row).toMatchObject({ status: "failure", error: expect.stringMatching(/lost its job/) });
+  });
+
+  it("keeps runs to their space", async () => {
+    const bob = await registerUser(ctx, "bob-engine@example.com");
+    const workflow = await createWorkflowVia(ctx, alice, simpleGraph());
+    const run = await runVia(ctx, alice, workflow.id, { query: "mine" });
+    await expectError(await ctx.request(`/api/v1/workflow-runs/${run.id}`, { token: bob.token }), 404);
+    await expectError(await ctx.request(`/api/v1/workflows/${workflow.id}/runs`, { token: bob.token }), 404);
+  });
+
+  it("sends through a channel client into the receiver's conversation (queued for delivery)", async () => {
+    const { channelClients, conversations, messages } = await import("../../db/schema/index");
+    const app = await createAppVia(ctx, alice);
+    const now = clock.toISOString();
+    await ctx.deps.db.insert(channelClients).values({ id: "chc_wf", spaceId: alice.user.spaceId, appId: app.id, name: "Telegram bot", kind: "telegram", createdAt: now, updatedAt: now });
+    await ctx.deps.db.insert(conversations).values({ id: "conv_wf", spaceId: alice.user.spaceId, appId: app.id, endUserId: "tg:42", channel: "telegram", title: "t", clientId: "chc_wf", externalConversationId: "42", createdAt: now, updatedAt: now });
+    const workflow = await createWorkflowVia(ctx, alice, {
+      elements: [node("start", "start"), node("send", "channel_send", { mode: "client", clientId: "chc_wf", receiver: "{{sys.query}}", content: "Your order shipped" }), node("end", "end", { output: "{{send.output}}" })],
+      lines: [line("start", "send"), line("send", "end")],
+    });
+    const run = await runVia(ctx, alice, workflow.id, { query: "42" });
+    expect(run.status, run.error ?? "").toBe("success");
+    expect(run.output).toBe("queued");
+    const stored = await ctx.deps.db.select().from(messages).where(eq(messages.conversationId, "conv_wf"));
+    expect(stored.map((message) => [message.role, message.content, message.delivery])).toEqual([["assistant", "Your order shipped", "pending"]]);
+    const queued = await ctx.deps.db.select().from(jobs).where(eq(jobs.kind, "channel-send"));
+    expect(queued.some((job) => JSON.parse(job.payload).messageId === stored[0]!.id)).toBe(true);
+
+    const nobody = await runVia(ctx, alice, workflow.id, { query: "999" });
+    expect(nobody.status).toBe("failure");
+    expect(nobody.error).toMatch(/No conversation with 999/);
+  });
+
+  it("retrieves from a knowledge base", async () => {
+    const { createKnowledgeBaseVia, uploadOk } = await import("../../knowledge/testing");
+    const { createKnowledgeWorker } = await import("../../knowledge/worker");
+    const { knowledgeFileSchema } = await import("../../knowledge/schemas");
+    const base = await createKnowledgeBaseVia(ctx, alice);
+    const file = await uploadOk(ctx, alice, base.id, "warranty.txt", "Every kettle comes with a two-year warranty covering the heating element.\n\nShipping takes three days.");
+    await expectOk(await ctx.request(`/api/v1/knowledge-files/${file.id}/confirm`, { method: "POST", token: alice.token }), 200, knowledgeFileSchema);
+    await createKnowledgeWorker(ctx.deps).drain();
+    const workflow = await createWorkflowVia(ctx, alice, {
+      elements: [node("start", "start"), node("kb", "knowledge_base", { knowledgeBaseIds: [base.id], input: "{{sys.query}}", topK: 3 }), node("end", "end", { output: "{{kb.output}}" })],
+      lines: [line("start", "kb"), line("kb", "end")],
+    });
+    const run = await runVia(ctx, alice, workflow.id, { query: "kettle warranty" });
+    expect(run.status, run.error ?? "").toBe("success");
+    expect(String(run.output)).toContain("two-year warranty");
+  });
+});

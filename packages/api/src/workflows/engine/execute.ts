@@ -39,6 +39,9 @@ type NodeRow = typeof workflowNodeRuns.$inferSelect;
 const HEARTBEAT_EVERY_MS = 5_000;
 const MAX_STORED_CHARS = 200_000;
 
+/** A duration for a message: seconds, or milliseconds under one second. */
+const duration = (ms: number) => (ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`);
+
 /** JSON of a value for the run's record, cut when huge. */
 function stored(value: unknown): string | null {
   if (value === undefined) return null;
@@ -132,12 +135,15 @@ export async function executeRun(deps: Deps, runId: string, options: ExecuteOpti
   let sequence = previous.size;
 
   const writes = nodeWrites(deps);
+  // Consoles of the space follow a run live (`/console` namespace): node states as they change, then the run's end.
+  const publish = (event: "workflow.node" | "workflow.run", data: Record<string, unknown>) => deps.realtime.toSpace(run.spaceId, event, data);
   const finish = async (status: "success" | "failure", fields: { output?: unknown; error?: string }) => {
     const now = deps.now().toISOString();
     await deps.db
       .update(workflowRuns)
       .set({ status, output: stored(fields.output ?? null), error: fields.error ?? null, steps, waitingUntil: null, finishedAt: now, updatedAt: now })
       .where(and(eq(workflowRuns.id, run.id), eq(workflowRuns.status, "running")));
+    publish("workflow.run", { runId: run.id, workflowId: run.workflowId, status, error: fields.error ?? null, waitingUntil: null });
     return { state: "finished" as const, status };
   };
 
@@ -145,12 +151,13 @@ export async function executeRun(deps: Deps, runId: string, options: ExecuteOpti
   const runNode = async (element: WorkflowElement, prior: NodeRow | undefined): Promise<{ ok: true; result: NodeResult } | { ok: false; error: string }> => {
     if (steps >= limits.maxSteps) return { ok: false, error: `The run reached its limit of ${limits.maxSteps} steps` };
     const remaining = deadline - Date.now();
-    if (remaining <= 0) return { ok: false, error: `The run took longer than ${Math.round(limits.maxRunMs / 1000)} s` };
+    if (remaining <= 0) return { ok: false, error: `The run took longer than its limit of ${duration(limits.maxRunMs)} and was stopped` };
     if (options.signal?.aborted) throw new Interrupted();
     steps += 1;
     const startedAt = deps.now();
     const priorInputs = prior?.inputs ? (JSON.parse(prior.inputs) as unknown) : undefined;
     await writes.start({ runId: run.id, nodeId: element.id, nodeType: element.type, nodeName: nodeLabel(element), inputs: prior?.inputs ?? null, startedAt: startedAt.toISOString() });
+    publish("workflow.node", { runId: run.id, workflowId: run.workflowId, nodeId: element.id, status: "running", startedAt: startedAt.toISOString() });
     const budget = Math.min(remaining, limits.maxNodeMs);
     const controller = new AbortController();
     const onOuterAbort = () => controller.abort();
@@ -167,7 +174,13 @@ export async function executeRun(deps: Deps, runId: string, options: ExecuteOpti
               new Promise<never>((_, reject) => {
                 timer = setTimeout(() => {
                   controller.abort();
-                  reject(new Error(`The node took longer than ${Math.round(budget / 1000)} s and was stopped`));
+                  reject(
+                    new Error(
+                      budget < limits.maxNodeMs
+                        ? `The run took longer than its limit of ${duration(limits.maxRunMs)} and was stopped`
+                        : `The node took longer than ${duration(budget)} and was stopped`,
+                    ),
+                  );
                 }, budget);
               }),
             ]);
@@ -189,6 +202,7 @@ export async function executeRun(deps: Deps, runId: string, options: ExecuteOpti
     const until = result.parkUntil!;
     await writes.park({ runId: run.id, nodeId: element.id, inputs: stored(result.inputs) });
     await deps.db.update(workflowRuns).set({ waitingUntil: until.toISOString(), steps, updatedAt: deps.now().toISOString() }).where(eq(workflowRuns.id, run.id));
+    publish("workflow.run", { runId: run.id, workflowId: run.workflowId, status: "running", error: null, waitingUntil: until.toISOString() });
     return { state: "parked" as const, until };
   };
 
@@ -206,10 +220,12 @@ export async function executeRun(deps: Deps, runId: string, options: ExecuteOpti
       finishedAt: finishedAt.toISOString(),
       durationMs: Math.max(0, finishedAt.getTime() - startedAtMs),
     });
+    publish("workflow.node", { runId: run.id, workflowId: run.workflowId, nodeId: element.id, status: "success", branch: result.branch ?? null, finishedAt: finishedAt.toISOString(), durationMs: Math.max(0, finishedAt.getTime() - startedAtMs) });
   };
   const failNode = async (element: WorkflowElement, error: string, startedAtMs: number) => {
     const finishedAt = deps.now();
     await writes.end({ runId: run.id, nodeId: element.id, status: "failure", sequence: ++sequence, inputs: null, outputs: null, branch: null, error: error.slice(0, 4000), finishedAt: finishedAt.toISOString(), durationMs: Math.max(0, finishedAt.getTime() - startedAtMs) });
+    publish("workflow.node", { runId: run.id, workflowId: run.workflowId, nodeId: element.id, status: "failure", error: error.slice(0, 4000), finishedAt: finishedAt.toISOString() });
   };
 
   try {

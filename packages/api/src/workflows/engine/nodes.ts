@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import { and, desc, eq, or } from "drizzle-orm";
 import { getAppForChat } from "../../apps/service/index";
-import { appendLedger } from "../../billing/service/ledger";
+import { appendLedger, balanceOf } from "../../billing/service/ledger";
 import { prepareTurn, runTurn } from "../../chat/service/engine";
 import { requestHandover, storeMessage } from "../../chat/service/conversations";
 import { queueSend } from "../../channels/pipeline";
@@ -25,6 +25,10 @@ const configOf = <T extends NodeType>(context: NodeContext) => context.element.c
 async function askModel(context: NodeContext, modelId: string | undefined, messages: ModelMessage[], temperature = 0.7) {
   const { deps } = context;
   const resolved = (modelId ? deps.models.resolve(modelId) : undefined) ?? deps.models.fallback();
+  // A model that costs credits is not called for a space with none left (as a chat turn is refused).
+  if (creditsFor(resolved.model.id, { promptTokens: 1000, completionTokens: 1000 }) > 0 && (await balanceOf(deps, context.run.spaceId)) <= 0) {
+    throw new NodeFailure(translate(context.run.language, "insufficient_credits"));
+  }
   let text = "";
   let usage = { promptTokens: 0, completionTokens: 0 };
   for await (const part of resolved.provider.stream({ model: resolved.model.id, messages, temperature, language: context.run.language, signal: context.signal })) {

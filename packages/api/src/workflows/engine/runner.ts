@@ -150,6 +150,8 @@ export async function handleRunJob(deps: Deps, job: JobRow, options: WorkflowRun
     return { state: "finished", status: "failure" };
   }
   let outcome: ExecutionOutcome;
+  // The lease is renewed on a timer, not only between nodes: one node may take longer than a lease.
+  const renew = setInterval(() => void extendLease(deps.db, deps.now(), job.id, options.leaseMs).catch(() => undefined), Math.max(200, Math.floor(options.leaseMs / 3)));
   try {
     outcome = await executeRun(deps, payload.runId, {
       ...options.execute,
@@ -168,6 +170,8 @@ export async function handleRunJob(deps: Deps, job: JobRow, options: WorkflowRun
     await failRun(deps, payload.runId, `The engine failed: ${error instanceof Error ? error.message : String(error)}`);
     await completeJob(deps.db, deps.now(), job.id);
     return { state: "finished", status: "failure" };
+  } finally {
+    clearInterval(renew);
   }
   if (outcome.state === "parked") await enqueueJob(deps.db, deps.now(), WORKFLOW_RUN_JOB, payload, { runAfter: outcome.until });
   await completeJob(deps.db, deps.now(), job.id);
