@@ -167,7 +167,10 @@ export const nodeConfigSchemas = {
       input: template("Text whose intention is recognised", "{{sys.query}}").optional(),
       intentions: z.array(intentionSchema).max(50).optional(),
     })
-    .openapi("WorkflowIntentBranchConfig"),
+    .openapi("WorkflowIntentBranchConfig", {
+      description:
+        "The model picks the intention. Without a usable model (the offline responder) the rule is lexical and deterministic: the intention whose name shares the largest share of its words with the input wins (Chinese: characters and character pairs), ties go to the earlier intention, no shared word takes the else intention; no else intention: nothing after the node runs.",
+    }),
   logic_branch: z.object({ ...base, branches: z.array(logicBranchSchema).max(50).optional() }).openapi("WorkflowLogicBranchConfig"),
   fixed_reply: z.object({ ...base, content: template("The reply (templates allowed)", "Thanks, {{start.name}}!").optional() }).openapi("WorkflowFixedReplyConfig"),
   channel_send: z

@@ -20710,6 +20710,7 @@ export interface components {
             config: components["schemas"]["WorkflowIntentBranchConfig"];
             position: components["schemas"]["WorkflowPosition"];
         };
+        /** @description The model picks the intention. Without a usable model (the offline responder) the rule is lexical and deterministic: the intention whose name shares the largest share of its words with the input wins (Chinese: characters and character pairs), ties go to the earlier intention, no shared word takes the else intention; no else intention: nothing after the node runs. */
         WorkflowIntentBranchConfig: {
             /**
              * @description Display name of the node

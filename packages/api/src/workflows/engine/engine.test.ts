@@ -349,4 +349,22 @@ describe("limits, orphans, channels, knowledge", () => {
     expect(run.status, run.error ?? "").toBe("success");
     expect(String(run.output)).toContain("two-year warranty");
   });
+
+  it("a timer waits until a time given by a template; a time already past goes on at once, a non-date fails", async () => {
+    const workflow = await createWorkflowVia(ctx, alice, {
+      elements: [
+        node("start", "start", { variables: [{ identifier: "when", displayName: "When", type: "text", required: true }] }),
+        node("wait", "timer", { until: "{{start.when}}" }),
+        node("end", "end", { output: "{{wait.waitedUntil}}" }),
+      ],
+      lines: [line("start", "wait"), line("wait", "end")],
+    });
+    const past = await runVia(ctx, alice, workflow.id, { variables: { when: "2020-01-01T00:00:00Z" } });
+    expect(past).toMatchObject({ status: "success", output: "2020-01-01T00:00:00.000Z" });
+    const later = await runVia(ctx, alice, workflow.id, { variables: { when: "2026-11-22T00:00:00Z" } });
+    expect(later).toMatchObject({ status: "running", waitingUntil: "2026-11-22T00:00:00.000Z" });
+    const broken = await runVia(ctx, alice, workflow.id, { variables: { when: "tomorrow-ish" } });
+    expect(broken.status).toBe("failure");
+    expect(broken.error).toMatch(/"tomorrow-ish" is not a date/);
+  });
 });

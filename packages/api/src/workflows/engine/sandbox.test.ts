@@ -37,6 +37,10 @@ describe("code sandbox (QuickJS)", () => {
     ]);
   });
 
+  it("cannot reach the host through constructors or globals", async () => {
+    expect(await runInSandbox("function main() { const F = (function () {}).constructor; const g = F('return this')(); return [typeof g.process, typeof g.require, Object.keys(g).filter((key) => key !== 'main').length] }", {})).toEqual(["undefined", "undefined", 0]);
+  });
+
   it("reports thrown errors and syntax errors", async () => {
     await expect(runInSandbox("function main() { throw new TypeError('bad input') }", {})).rejects.toThrow(/TypeError: bad input/);
     await expect(runInSandbox("function main( {", {})).rejects.toThrow(/SyntaxError/);
