@@ -142,8 +142,11 @@ describe("workflows in Chromium: build start → llm → end, save, run", () => 
     await byTestId("wf-node-run").click();
     await byTestId("wf-node-run-input-sys.query").fill("Just this node.");
     await byTestId("wf-node-run-start").click();
-    await expect.poll(() => byTestId("wf-run-panel").locator('[data-testid="wf-run-status"]').innerText(), { timeout: 30_000 }).toBe("Succeeded");
-    expect(await byTestId("wf-run-panel").innerText()).toContain("Single node");
+    // The panel showed the FLOW run until now: wait for the NODE run, then for its end.
+    const detail = byTestId("wf-run-panel").locator('[data-testid="wf-run-detail"]');
+    await expect.poll(() => detail.innerText()).toContain("Single node");
+    await expect.poll(() => detail.locator('[data-testid="wf-run-status"]').innerText(), { timeout: 30_000 }).toBe("Succeeded");
+    expect(await detail.locator('[data-testid="wf-run-node-llm_1"]').getAttribute("data-status")).toBe("success");
   });
 
   it("previews a schedule: generate from a description, 10 next runs, a 6-field expression refused", async () => {
@@ -163,6 +166,29 @@ describe("workflows in Chromium: build start → llm → end, save, run", () => 
     await expect.poll(() => byTestId("wf-scheduler-state").innerText()).toBe("Not running");
   });
 
+  it("gives a logic branch one handle per branch; deleting the node a branch leads to clears its line", async () => {
+    await byTestId("wf-palette-logic_branch").dragTo(byTestId("wf-canvas"), { targetPosition: { x: 120, y: 60 } });
+    await byTestId("wf-node-logic_branch_1").waitFor();
+    // A condition branch and the else branch, each with its own outgoing handle.
+    await expect.poll(() => byTestId("wf-node-logic_branch_1").locator(".react-flow__handle.source").count()).toBe(2);
+    await byTestId("wf-branch-add").click();
+    await expect.poll(() => byTestId("wf-node-logic_branch_1").locator(".react-flow__handle.source").count()).toBe(3);
+
+    await byTestId("wf-palette-fixed_reply").click();
+    await byTestId("wf-node-fixed_reply_1").waitFor();
+    const edges = await page.locator(".react-flow__edge").count();
+    const elseHandle = byTestId("wf-node-logic_branch_1").locator(".react-flow__handle.source").last();
+    await drawLine(elseHandle, byTestId("wf-handle-in-fixed_reply_1"));
+    await expect.poll(() => page.locator(".react-flow__edge").count()).toBe(edges + 1);
+
+    await byTestId("wf-node-fixed_reply_1").click();
+    await byTestId("wf-node-delete").click();
+    await byTestId("wf-node-delete-confirm").click();
+    await expect.poll(() => byTestId("wf-node-fixed_reply_1").count()).toBe(0);
+    await expect.poll(() => page.locator(".react-flow__edge").count()).toBe(edges);
+    expect(await byTestId("wf-dirty").count()).toBe(1);
+  });
+
   it("shows the editor in Chinese", async () => {
     await page.evaluate(() => localStorage.setItem("language", "zh-CN"));
     await page.goto(editorUrl);
@@ -174,5 +200,34 @@ describe("workflows in Chromium: build start → llm → end, save, run", () => 
     expect(await byTestId("wf-form-llm").innerText()).toContain("模型");
     await snap("workflow-editor-zh");
     await page.evaluate(() => localStorage.setItem("language", "en"));
+  });
+
+  it("edits the card, copies, publishes and cancels, and deletes after a confirmation from the list", async () => {
+    await page.goto(`${parley.url}/console/workflows`);
+    const table = byTestId("workflows-table");
+    await expect.poll(() => table.innerText()).toContain("Capital helper");
+    const id = new URL(editorUrl).searchParams.get("id")!;
+
+    await byTestId(`workflow-edit-${id}`).click();
+    await expect.poll(() => byTestId("wf-info-name").inputValue()).toBe("Capital helper");
+    await byTestId("wf-info-name").fill("Capital answers");
+    await byTestId("wf-info-submit").click();
+    await expect.poll(() => table.innerText()).toContain("Capital answers");
+
+    await byTestId(`workflow-publish-${id}`).click();
+    await expect.poll(() => table.locator("tr", { hasText: "Capital answers" }).first().innerText()).toMatch(/Published/);
+    await byTestId(`workflow-publish-${id}`).click();
+    await expect.poll(() => table.locator("tr", { hasText: "Capital answers" }).first().innerText()).toMatch(/Not published/);
+
+    await byTestId(`workflow-copy-${id}`).click();
+    await expect.poll(() => table.locator("tbody tr").count()).toBe(2);
+    const copyRow = table.locator("tbody tr").first();
+    const copyName = await copyRow.locator('[data-testid^="workflow-open-"]').innerText();
+    expect(copyName).not.toBe("Capital answers");
+    expect(copyName).toContain("Capital answers");
+    await copyRow.locator('[data-testid^="workflow-delete-"]').click();
+    await page.locator('[data-testid="workflow-delete-confirm"]:visible').click();
+    await expect.poll(() => table.locator("tbody tr").count()).toBe(1);
+    await snap("workflows-list-en");
   });
 });
