@@ -83,7 +83,7 @@ describe("workflows in Chromium: build start → llm → end, save, run", () => 
 
     await byTestId("wf-save").click();
     // §5: no model chosen — named on the node, and under the field in its form.
-    await expect.poll(() => page.locator(".ant-message").innerText()).toMatch(/1 problem/);
+    await expect.poll(() => page.locator(".ant-message").innerText()).toMatch(/Problems to fix before it can run: 1/);
     await expect.poll(() => byTestId("wf-node-issues-llm_1").innerText()).toMatch(/choose a model/i);
     await expect.poll(() => byTestId("wf-error-model").innerText()).toMatch(/choose a model/i);
     await snap("workflow-issues-en");
@@ -187,6 +187,14 @@ describe("workflows in Chromium: build start → llm → end, save, run", () => 
     await expect.poll(() => byTestId("wf-node-fixed_reply_1").count()).toBe(0);
     await expect.poll(() => page.locator(".react-flow__edge").count()).toBe(edges);
     expect(await byTestId("wf-dirty").count()).toBe(1);
+
+    // Unsaved: leaving for the list asks first; staying keeps the editor.
+    await byTestId("wf-back").click();
+    const confirm = page.locator(".ant-modal-confirm", { hasText: "Leave without saving?" });
+    await confirm.waitFor();
+    await confirm.getByRole("button", { name: "Cancel" }).click();
+    await expect.poll(() => page.url()).toBe(editorUrl);
+    expect(await byTestId("wf-node-logic_branch_1").count()).toBe(1);
   });
 
   it("shows the editor in Chinese", async () => {

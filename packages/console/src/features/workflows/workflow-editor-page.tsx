@@ -1,9 +1,9 @@
 import { ArrowLeftOutlined, CaretRightOutlined, ClockCircleOutlined, DeleteOutlined, HistoryOutlined, SaveOutlined } from '@ant-design/icons';
 import { ReactFlowProvider } from '@xyflow/react';
-import { Alert, Button, Empty, Flex, Popconfirm, Skeleton, Tabs, Tag, Typography } from 'antd';
+import { Alert, App, Button, Empty, Flex, Popconfirm, Skeleton, Tabs, Tag, Typography } from 'antd';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useBlocker, useNavigate, useSearchParams } from 'react-router';
 import { feedback } from '../../app/feedback';
 import { PATHS } from '../../app/paths';
 import { AppAvatar } from '../../components/app-avatar';
@@ -70,6 +70,22 @@ function WorkflowEditor({ id }: { id: string }) {
   const [historyDetail, setHistoryDetail] = useState<RunView>();
   const [scheduler, setScheduler] = useState<SchedulerView>();
   const [nodeRunFor, setNodeRunFor] = useState<string>();
+  const { modal } = App.useApp();
+
+  // Leaving the editor inside the console with unsaved changes asks first.
+  const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && `${currentLocation.pathname}${currentLocation.search}` !== `${nextLocation.pathname}${nextLocation.search}`);
+  useEffect(() => {
+    if (blocker.state !== 'blocked') return;
+    modal.confirm({
+      title: t('workflows.editor.leaveTitle'),
+      content: t('workflows.editor.leaveDescription'),
+      okText: t('workflows.editor.leave'),
+      cancelText: t('common.cancel'),
+      okButtonProps: { danger: true },
+      onOk: () => blocker.proceed(),
+      onCancel: () => blocker.reset(),
+    });
+  }, [blocker, modal, t]);
 
   const load = useCallback(async () => {
     const result = await workflowEndpoints.get(id);

@@ -163,7 +163,7 @@ export function WorkflowsPage() {
             render: (_, item) => <Typography.Paragraph type="secondary" ellipsis={{ rows: 2, tooltip: item.description }} className="pl-wf-table__description">{item.description}</Typography.Paragraph>,
           },
           {
-            title: t('workflows.list.published'),
+            title: t('workflows.list.publishedColumn'),
             key: 'published',
             render: (_, item) => (item.isPublic ? <Tag color="success">{t('workflows.list.publishedYes')}</Tag> : <Tag>{t('workflows.list.publishedNo')}</Tag>),
           },
@@ -172,7 +172,7 @@ export function WorkflowsPage() {
             title: t('workflows.list.actions'),
             key: 'actions',
             render: (_, item) => (
-              <Flex gap={4} wrap>
+              <Flex gap={4} align="center">
                 <Tooltip title={t('workflows.list.editInfo')}>
                   <Button type="text" icon={<EditOutlined />} onClick={() => setEditing(item)} aria-label={t('workflows.list.editInfo')} data-testid={`workflow-edit-${item.id}`} />
                 </Tooltip>
