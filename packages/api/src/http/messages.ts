@@ -381,6 +381,7 @@ export const messages = {
   workflow_app_unbound: { en: "This workflow app is not bound to a workflow", "zh-CN": "该工作流应用未绑定工作流" },
   workflow_run_failed_answer: { en: "The workflow failed: {reason}", "zh-CN": "工作流运行失败：{reason}" },
   workflow_run_waiting_answer: { en: "The workflow is waiting (timer) and will continue later.", "zh-CN": "工作流正在等待（定时器），稍后继续。" },
+  workflow_run_cancelled: { en: "Cancelled by {name}", "zh-CN": "已被 {name} 取消" },
   // End of workflows.
 } as const satisfies Record<string, Record<Language, string>>;
 

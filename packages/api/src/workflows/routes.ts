@@ -30,7 +30,7 @@ import {
 } from "./schemas";
 import { generateCron, previewCron } from "./scheduler/generate";
 import { clearSchedule, deleteSchedule, getSchedule, saveSchedule } from "./scheduler/schedule";
-import { getRun, listRuns, startRunFromRequest } from "./service/runs";
+import { cancelRunFromRequest, getRun, listRuns, startRunFromRequest } from "./service/runs";
 import type { WorkflowIssue } from "./service/validate";
 import {
   checkWorkflow,
@@ -254,6 +254,17 @@ export function registerWorkflowRoutes(app: OpenAPIHono<AppEnv>) {
       data: workflowRunSchema,
     }),
     async (c) => ok(c, await getRun(c.var.deps, c.var.auth, c.req.valid("param").runId)),
+  );
+  app.openapi(
+    defineRoute({
+      method: "post",
+      path: "/api/v1/workflow-runs/{runId}/cancel",
+      tags: runTags,
+      summary: "Cancel a run: it ends as a failure (\"Cancelled by …\"); a node in hand is stopped, a timer does not wake. A run already ended is answered as it is",
+      request: { params: runParam },
+      data: workflowRunSchema,
+    }),
+    async (c) => ok(c, await cancelRunFromRequest(c.var.deps, c.var.auth, c.req.valid("param").runId, c.var.language)),
   );
 
   app.openapi(

@@ -367,4 +367,43 @@ describe("limits, orphans, channels, knowledge", () => {
     expect(broken.status).toBe("failure");
     expect(broken.error).toMatch(/"tomorrow-ish" is not a date/);
   });
+
+  it("cancels a run: the node in hand stops, a parked run does not wake, an ended run stays as it is", async () => {
+    const slow = await createWorkflowVia(ctx, alice, {
+      elements: [node("start", "start"), node("p", "plugin", { pluginCode: "slow" }), node("end", "end", { output: "{{p.output}}" })],
+      lines: [line("start", "p"), line("p", "end")],
+    });
+    const started = await expectOk(await ctx.request(`/api/v1/workflows/${slow.id}/runs`, { method: "POST", token: alice.token, json: { query: "x" } }), 201, workflowRunSchema);
+    runner.start();
+    for (let attempt = 0; attempt < 200; attempt++) {
+      const rows = await ctx.deps.db.select().from(workflowNodeRuns).where(eq(workflowNodeRuns.runId, started.id));
+      if (rows.some((row) => row.nodeId === "p" && row.status === "running")) break;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const cancelled = await expectOk(await ctx.request(`/api/v1/workflow-runs/${started.id}/cancel`, { method: "POST", token: alice.token }), 200, workflowRunSchema);
+    expect(cancelled.status).toBe("failure");
+    expect(cancelled.error).toMatch(/^Cancelled by alice-engine/);
+    expect(statusOf(cancelled)).toMatchObject({ start: "success", p: "failure", end: "no_execution" });
+    await runner.stop();
+
+    const timer = await createWorkflowVia(ctx, alice, {
+      elements: [node("start", "start"), node("wait", "timer", { delaySeconds: 60 }), node("end", "end", { output: "woke" })],
+      lines: [line("start", "wait"), line("wait", "end")],
+    });
+    const parked = await runVia(ctx, alice, timer.id, { query: "x" });
+    expect(parked.status).toBe("running");
+    await expectOk(await ctx.request(`/api/v1/workflow-runs/${parked.id}/cancel`, { method: "POST", token: alice.token }), 200, workflowRunSchema);
+    const saved = clock;
+    clock = new Date(clock.getTime() + 120_000);
+    await createWorkflowRunner(ctx.deps).drain();
+    clock = saved;
+    const after = await expectOk(await ctx.request(`/api/v1/workflow-runs/${parked.id}`, { token: alice.token }), 200, workflowRunSchema);
+    expect(after.status).toBe("failure");
+    expect(after.output).toBeNull();
+
+    const done = await runVia(ctx, alice, (await createWorkflowVia(ctx, alice, simpleGraph())).id, { query: "x" });
+    const again = await expectOk(await ctx.request(`/api/v1/workflow-runs/${done.id}/cancel`, { method: "POST", token: alice.token }), 200, workflowRunSchema);
+    expect(again.status).toBe("success");
+    runner = createWorkflowRunner(ctx.deps, { execute: { limits: { maxNodeMs: 2500 } }, idleMs: 20 });
+  });
 });

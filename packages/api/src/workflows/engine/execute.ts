@@ -103,6 +103,9 @@ function topologicalOrder(graph: WorkflowGraph): WorkflowElement[] {
   return order;
 }
 
+/** Node types without effects outside the run: no need to look for a cancel before them. */
+const PURE_NODES = new Set<string>(["start", "end", "fixed_reply", "logic_branch"]);
+
 const isBranchType = (type: string) => type === "logic_branch" || type === "intent_branch";
 
 /**
@@ -135,6 +138,7 @@ export async function executeRun(deps: Deps, runId: string, options: ExecuteOpti
   let sequence = previous.size;
 
   const writes = nodeWrites(deps);
+  const stillRunning = async () => (await deps.db.select({ status: workflowRuns.status }).from(workflowRuns).where(eq(workflowRuns.id, run.id)).get())?.status === "running";
   // Consoles of the space follow a run live (`/console` namespace): node states as they change, then the run's end.
   const publish = (event: "workflow.node" | "workflow.run", data: Record<string, unknown>) => deps.realtime.toSpace(run.spaceId, event, data);
   const finish = async (status: "success" | "failure", fields: { output?: unknown; error?: string }) => {
@@ -275,6 +279,8 @@ export async function executeRun(deps: Deps, runId: string, options: ExecuteOpti
         status.set(element.id, "skipped");
         continue;
       }
+      // A run cancelled from elsewhere stops before its next node with effects (and every 100 others).
+      if ((!PURE_NODES.has(element.type) || steps % 100 === 99) && !(await stillRunning())) return { state: "finished", status: "failure" };
       const startedAtMs = deps.now().getTime();
       const outcome = await runNode(element, prior?.status === "running" ? prior : undefined);
       if (!outcome.ok) {

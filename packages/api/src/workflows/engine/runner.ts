@@ -1,5 +1,5 @@
 import { and, eq, lt, sql } from "drizzle-orm";
-import { jobs, workflowRuns } from "../../db/schema/index";
+import { jobs, workflowNodeRuns, workflowRuns } from "../../db/schema/index";
 import type { Deps } from "../../http/context";
 import { completeJob, enqueueClaimedJob, enqueueJob, extendLease, type JobRow } from "../../jobs/queue";
 import { type ExecuteOptions, type ExecutionOutcome, executeRun, Interrupted } from "./execute";
@@ -126,6 +126,32 @@ export function runSettled(runId: string, timeoutMs: number): Promise<void> {
   });
 }
 
+/** Runs executing in this process, by run id: cancelling one stops it at once. */
+const executing = new Map<string, AbortController>();
+
+/**
+ * Cancels a run: it ends as a failure with the reason, its running nodes fail, and if this
+ * process is executing it, the node in hand is stopped. Elsewhere it stops before its next node
+ * with effects; a parked run does not wake. Answers whether it was still running.
+ */
+export async function cancelRun(deps: Deps, runId: string, reason: string): Promise<boolean> {
+  const now = deps.now().toISOString();
+  const cancelled = await deps.db
+    .update(workflowRuns)
+    .set({ status: "failure", error: reason, waitingUntil: null, finishedAt: now, updatedAt: now })
+    .where(and(eq(workflowRuns.id, runId), eq(workflowRuns.status, "running")))
+    .returning({ id: workflowRuns.id, spaceId: workflowRuns.spaceId, workflowId: workflowRuns.workflowId });
+  if (cancelled.length === 0) return false;
+  await deps.db
+    .update(workflowNodeRuns)
+    .set({ status: "failure", error: reason, finishedAt: now })
+    .where(and(eq(workflowNodeRuns.runId, runId), eq(workflowNodeRuns.status, "running")));
+  executing.get(runId)?.abort();
+  deps.realtime.toSpace(cancelled[0]!.spaceId, "workflow.run", { runId, workflowId: cancelled[0]!.workflowId, status: "failure", error: reason, waitingUntil: null });
+  announceSettled(runId);
+  return true;
+}
+
 /** Marks a run failed (when it is still running), with its reason. */
 export async function failRun(deps: Deps, runId: string, reason: string): Promise<void> {
   const now = deps.now().toISOString();
@@ -150,15 +176,26 @@ export async function handleRunJob(deps: Deps, job: JobRow, options: WorkflowRun
     return { state: "finished", status: "failure" };
   }
   let outcome: ExecutionOutcome;
+  // Stopped by shutdown (the run is handed back) or by a cancel (the run is over).
+  const stop = new AbortController();
+  const onShutdown = () => stop.abort();
+  options.signal?.addEventListener("abort", onShutdown, { once: true });
+  if (options.signal?.aborted) stop.abort();
+  executing.set(payload.runId, stop);
   // The lease is renewed on a timer, not only between nodes: one node may take longer than a lease.
   const renew = setInterval(() => void extendLease(deps.db, deps.now(), job.id, options.leaseMs).catch(() => undefined), Math.max(200, Math.floor(options.leaseMs / 3)));
   try {
     outcome = await executeRun(deps, payload.runId, {
       ...options.execute,
       heartbeat: () => extendLease(deps.db, deps.now(), job.id, options.leaseMs),
-      ...(options.signal ? { signal: options.signal } : {}),
+      signal: stop.signal,
     });
   } catch (error) {
+    if (error instanceof Interrupted && !options.signal?.aborted) {
+      // Cancelled while a node ran: the run is already over.
+      await completeJob(deps.db, deps.now(), job.id);
+      return { state: "finished", status: "failure" };
+    }
     if (error instanceof Interrupted) {
       // Shutting down: hand the job back at once so the next process resumes the run.
       await deps.db
@@ -172,6 +209,8 @@ export async function handleRunJob(deps: Deps, job: JobRow, options: WorkflowRun
     return { state: "finished", status: "failure" };
   } finally {
     clearInterval(renew);
+    executing.delete(payload.runId);
+    options.signal?.removeEventListener("abort", onShutdown);
   }
   if (outcome.state === "parked") await enqueueJob(deps.db, deps.now(), WORKFLOW_RUN_JOB, payload, { runAfter: outcome.until });
   await completeJob(deps.db, deps.now(), job.id);

@@ -7,7 +7,9 @@ import type { Language } from "../../http/messages";
 import { nodeLabel } from "../graph";
 import type { NodeConfig, WorkflowElement, WorkflowGraph } from "../model";
 import type { RunInputs } from "../engine/execute";
-import { enqueueRun, runInline, runnerOf } from "../engine/runner";
+import { cancelRun, enqueueRun, runInline, runnerOf } from "../engine/runner";
+import { users } from "../../db/schema/index";
+import { translate } from "../../http/messages";
 import type { RunTrigger } from "../engine/types";
 import { validateWorkflow } from "./validate";
 import { graphOf, issueError, loadWorkflow, type WorkflowRow } from "./workflows";
@@ -227,4 +229,12 @@ export async function listRuns(
     deps.db.select({ value: count() }).from(workflowRuns).where(where).get(),
   ]);
   return { items: rows.map(summaryView), total: total?.value ?? 0, pageNo, pageSize };
+}
+
+/** Cancels a run of the caller's space (nothing happens to a run that already ended); answers the run. */
+export async function cancelRunFromRequest(deps: Deps, auth: Auth, runId: string, language: Language) {
+  await getRun(deps, auth, runId);
+  const user = await deps.db.select({ name: users.name }).from(users).where(eq(users.id, auth.userId)).get();
+  await cancelRun(deps, runId, translate(language, "workflow_run_cancelled", { name: user?.name ?? auth.userId }));
+  return getRun(deps, auth, runId);
 }
