@@ -97,7 +97,16 @@ describe("workflows in Chromium: build start → llm → end, save, run", () => 
 
     await byTestId("wf-node-llm_1").click();
     await choose("wf-field-model", /offline/i);
-    await byTestId("wf-field-input").fill("What is the capital of France? {{sys.query}}");
+    await byTestId("wf-field-input").fill("What is the capital of {{start.country}}? {{sys.query}}");
+
+    // A start variable: the identifier rule speaks under the field as it is typed.
+    await byTestId("wf-node-start").click();
+    await byTestId("wf-variable-add").click();
+    await byTestId("wf-variable-identifier-0").fill("my-country");
+    await expect.poll(() => byTestId("wf-error-variables.0.identifier").innerText()).toMatch(/letters, digits and underscore only/);
+    await byTestId("wf-variable-identifier-0").fill("country");
+    await byTestId("wf-variable-display-0").fill("Country");
+    await expect.poll(() => byTestId("wf-error-variables.0.identifier").count()).toBe(0);
 
     await byTestId("wf-node-end").click();
     await byTestId("wf-form-end").waitFor();
@@ -118,10 +127,14 @@ describe("workflows in Chromium: build start → llm → end, save, run", () => 
   it("runs the flow and shows the output and every node's state", async () => {
     await byTestId("wf-open-run").click();
     await byTestId("wf-run-query").fill("Please answer briefly.");
+    await byTestId("wf-run-variable-country").fill("France");
     await byTestId("wf-run-start").click();
 
     await expect.poll(() => byTestId("wf-run-status").innerText(), { timeout: 30_000 }).toBe("Succeeded");
     expect((await byTestId("wf-run-output").innerText()).trim().length).toBeGreaterThan(0);
+    // The llm node was given the start variable and the text, templates filled in.
+    await byTestId("wf-run-panel").locator('[data-testid="wf-run-node-llm_1"]').click();
+    await expect.poll(() => byTestId("wf-run-panel").innerText()).toContain("What is the capital of France? Please answer briefly.");
     for (const node of ["start", "llm_1", "end"]) {
       await expect.poll(() => byTestId(`wf-node-${node}`).getAttribute("data-status")).toBe("success");
       expect(await byTestId("wf-run-panel").locator(`[data-testid="wf-run-node-${node}"]`).getAttribute("data-status")).toBe("success");
