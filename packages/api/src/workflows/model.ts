@@ -247,6 +247,28 @@ export interface WorkflowGraph {
   lines: WorkflowLine[];
 }
 
+/**
+ * What each node type puts in its outputs, readable as {{node_id.key}} (`output` is the main
+ * one). Start nodes add their variables; llm nodes their structured output names; code blocks
+ * the keys of the object `main` returns.
+ */
+export const nodeOutputs: Record<NodeType, string[]> = {
+  start: ["query", "files"],
+  end: ["output"],
+  app: ["output", "conversationId"],
+  llm: ["output", "model"],
+  knowledge_base: ["output", "results"],
+  database: ["output", "rows"],
+  plugin: ["output", "durationMs"],
+  code_block: ["output"],
+  intent_branch: ["output", "intentionId", "by"],
+  logic_branch: ["output"],
+  fixed_reply: ["output"],
+  channel_send: ["output", "status", "conversationId", "messageId"],
+  manual: ["output", "handedOver", "conversationId", "reason"],
+  timer: ["output", "waitedUntil"],
+};
+
 /** Variables the engine provides to every node as {{sys.…}}. */
 export const systemArgs = [
   { name: "sys.query", type: "string", description: { en: "The text the run started with (the person's message)", "zh-CN": "运行时输入的文本（用户消息）" } },

@@ -3,13 +3,14 @@ import type { AppEnv } from "../http/context";
 import { ok } from "../http/envelope";
 import { translate } from "../http/messages";
 import { defineRoute, idParam, jsonBody } from "../http/openapi";
-import { nodeTypeGroups, systemArgs } from "./model";
+import { nodeOutputs, nodeTypeGroups, systemArgs } from "./model";
 import {
   createWorkflowBody,
   cronGenerateBody,
   cronGenerateSchema,
   cronPreviewBody,
   cronPreviewSchema,
+  nodeReferencesSchema,
   nodeTypeGroupSchema,
   runListQuery,
   saveSchedulerBody,
@@ -43,6 +44,7 @@ import {
   getWorkflow,
   listSquareWorkflows,
   listWorkflows,
+  nodeReferences,
   saveWorkflowGraph,
   setWorkflowPublished,
   updateWorkflowInfo,
@@ -74,7 +76,15 @@ export function registerWorkflowRoutes(app: OpenAPIHono<AppEnv>) {
 
   app.openapi(
     defineRoute({ method: "get", path: "/api/v1/workflow-node-types", tags, public: true, summary: "Node types as the palette groups them (basic, branch, individuality)", data: z.array(nodeTypeGroupSchema) }),
-    (c) => ok(c, Object.entries(nodeTypeGroups).map(([group, types]) => ({ group: group as keyof typeof nodeTypeGroups, types: [...types] }))),
+    (c) =>
+      ok(
+        c,
+        Object.entries(nodeTypeGroups).map(([group, types]) => ({
+          group: group as keyof typeof nodeTypeGroups,
+          types: [...types],
+          outputs: Object.fromEntries(types.map((type) => [type, nodeOutputs[type]])),
+        })),
+      ),
   );
   app.openapi(
     defineRoute({ method: "get", path: "/api/v1/workflow-system-args", tags, summary: "System arguments the engine gives every node ({{sys.…}})", data: z.array(systemArgSchema) }),
@@ -143,6 +153,17 @@ export function registerWorkflowRoutes(app: OpenAPIHono<AppEnv>) {
       const issues = await checkWorkflow(c.var.deps, c.var.auth, c.req.valid("param").workflowId, graph);
       return ok(c, { valid: issues.length === 0, issues: localized(c.var.language, issues) });
     },
+  );
+  app.openapi(
+    defineRoute({
+      method: "get",
+      path: "/api/v1/workflows/{workflowId}/nodes/{nodeId}/references",
+      tags,
+      summary: "The references a stored node reads ({{sys.query}}, {{start.city}}, {{llm_1.output}}…): the inputs a NODE run of it takes",
+      request: { params: nodeParam },
+      data: nodeReferencesSchema,
+    }),
+    async (c) => ok(c, await nodeReferences(c.var.deps, c.var.auth, c.req.valid("param").workflowId, c.req.valid("param").nodeId)),
   );
   app.openapi(
     defineRoute({

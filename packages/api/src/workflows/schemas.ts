@@ -109,8 +109,22 @@ export const systemArgSchema = z
   .openapi("WorkflowSystemArg");
 
 export const nodeTypeGroupSchema = z
-  .object({ group: z.enum(Object.keys(nodeTypeGroups) as ["basic", "branch", "individuality"]), types: z.array(z.enum(nodeTypes)) })
+  .object({
+    group: z.enum(Object.keys(nodeTypeGroups) as ["basic", "branch", "individuality"]),
+    types: z.array(z.enum(nodeTypes)),
+    outputs: z
+      .record(z.string(), z.array(z.string()))
+      .openapi({ description: "Per type of the group: the keys of its outputs, readable as {{node_id.key}} (start adds its variables, llm its structured output names, code_block the keys main returns)", example: { llm: ["output", "model"] } }),
+  })
   .openapi("WorkflowNodeTypeGroup");
+
+/** The references a node reads, for the inputs form of a NODE run. */
+export const nodeReferencesSchema = z
+  .object({
+    nodeId: z.string(),
+    references: z.array(z.string()).openapi({ description: "Each {{…}} the node's config uses, without braces; give their values as `nodeInputs` of a NODE run", example: ["sys.query", "start.city", "llm_1.output"] }),
+  })
+  .openapi("WorkflowNodeReferences");
 
 /** A node's state in a run. */
 export const workflowNodeRunSchema = z

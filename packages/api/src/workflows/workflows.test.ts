@@ -94,7 +94,19 @@ describe("workflow CRUD", () => {
     expect(args.map((arg) => arg.name)).toEqual(expect.arrayContaining(["sys.query", "sys.user", "sys.time"]));
     const zh = await expectOk(await ctx.request("/api/v1/workflow-system-args", { token: alice.token, headers: { "accept-language": "zh-CN" } }), 200, z.array(systemArgSchema));
     expect(zh[0]!.description).toMatch(/[\u4e00-\u9fff]/);
-    const palette = (await (await ctx.request("/api/v1/workflow-node-types")).json()) as { data: Array<{ types: string[] }> };
+    const palette = (await (await ctx.request("/api/v1/workflow-node-types")).json()) as { data: Array<{ group: string; types: string[]; outputs: Record<string, string[]> }> };
     expect(palette.data.flatMap((group) => group.types)).toHaveLength(14);
+    expect(palette.data.map((group) => group.group)).toEqual(["basic", "branch", "individuality"]);
+    expect(palette.data[0]!.outputs.llm).toEqual(["output", "model"]);
+  });
+
+  it("lists the references a node reads (the inputs of a NODE run)", async () => {
+    const graph = simpleGraph();
+    graph.elements[1] = node("reply", "fixed_reply", { content: "{{sys.query}} in {{start.city}} and {{sys.query}}" });
+    const workflow = await createWorkflowVia(ctx, alice, graph);
+    const references = (await (await ctx.request(`/api/v1/workflows/${workflow.id}/nodes/reply/references`, { token: alice.token })).json()) as { data: { references: string[] } };
+    expect(references.data.references).toEqual(["sys.query", "start.city"]);
+    await expectError(await ctx.request(`/api/v1/workflows/${workflow.id}/nodes/ghost/references`, { token: alice.token }), 404);
+    await expectError(await ctx.request(`/api/v1/workflows/${workflow.id}/nodes/reply/references`, { token: bob.token }), 404);
   });
 });

@@ -15843,6 +15843,98 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/workflows/{workflowId}/nodes/{nodeId}/references": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The references a stored node reads ({{sys.query}}, {{start.city}}, {{llm_1.output}}…): the inputs a NODE run of it takes */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    workflowId: string;
+                    nodeId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The references a stored node reads ({{sys.query}}, {{start.city}}, {{llm_1.output}}…): the inputs a NODE run of it takes */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["WorkflowNodeReferences"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/workflows/{workflowId}/nodes/{nodeId}": {
         parameters: {
             query?: never;
@@ -20394,6 +20486,18 @@ export interface components {
             /** @enum {string} */
             group: "basic" | "branch" | "individuality";
             types: ("start" | "end" | "app" | "llm" | "knowledge_base" | "database" | "plugin" | "code_block" | "intent_branch" | "logic_branch" | "fixed_reply" | "channel_send" | "manual" | "timer")[];
+            /**
+             * @description Per type of the group: the keys of its outputs, readable as {{node_id.key}} (start adds its variables, llm its structured output names, code_block the keys main returns)
+             * @example {
+             *       "llm": [
+             *         "output",
+             *         "model"
+             *       ]
+             *     }
+             */
+            outputs: {
+                [key: string]: string[];
+            };
         };
         WorkflowSystemArg: {
             /** @example sys.query */
@@ -21246,6 +21350,18 @@ export interface components {
         ValidateWorkflowRequest: {
             elements?: components["schemas"]["WorkflowElementInput"][];
             lines?: components["schemas"]["WorkflowLine"][];
+        };
+        WorkflowNodeReferences: {
+            nodeId: string;
+            /**
+             * @description Each {{…}} the node's config uses, without braces; give their values as `nodeInputs` of a NODE run
+             * @example [
+             *       "sys.query",
+             *       "start.city",
+             *       "llm_1.output"
+             *     ]
+             */
+            references: string[];
         };
         WorkflowDeleted: {
             /** @enum {boolean} */

@@ -3,6 +3,7 @@ import { newId, newShortCode } from "../../crypto";
 import { apps, workflows } from "../../db/schema/index";
 import { fail, ServiceError } from "../../errors";
 import type { Auth, Deps } from "../../http/context";
+import { referencesIn } from "../engine/template";
 import { removeNode, syncBranchTargets } from "../graph";
 import type { WorkflowElement, WorkflowGraph, WorkflowLine } from "../model";
 import { infoIssues, type RawElement, validateWorkflow, type WorkflowIssue } from "./validate";
@@ -377,4 +378,12 @@ export async function ensureWorkflowApp(deps: Deps, auth: Auth, workflowId: stri
 /** The workflow a WORKFLOW app answers through. */
 export async function workflowOfApp(deps: Deps, appId: string): Promise<WorkflowRow | undefined> {
   return deps.db.select().from(workflows).where(eq(workflows.appId, appId)).get();
+}
+
+/** The references a stored node reads, each once, in order. */
+export async function nodeReferences(deps: Deps, auth: Auth, workflowId: string, nodeId: string) {
+  const row = await loadWorkflow(deps, auth.spaceId, workflowId);
+  const element = graphOf(row).elements.find((candidate) => candidate.id === nodeId);
+  if (!element) throw fail.notFound("workflow_node");
+  return { nodeId, references: [...new Set(referencesIn(element.config))] };
 }
