@@ -39,7 +39,7 @@ export const LogicBranch: Story = {
 export const RunStates: Story = {
   render: () => (
     <Flex gap={24} wrap>
-      <NodeCard id="start" type="start" name="Start" summary="1 variable(s)" status="success" durationMs={1} />
+      <NodeCard id="start" type="start" name="Start" summary="Variables: 1" status="success" durationMs={1} />
       <NodeCard id="llm_1" type="llm" name="Answer" summary="Offline responder" status="running" />
       <NodeCard id="code_block_1" type="code_block" name="Parse" summary="JavaScript" status="failure" durationMs={1000} issues={['Time limit of 1000 ms exceeded']} />
       <NodeCard id="fixed_reply_1" type="fixed_reply" name="Sorry" summary="Sorry, try again" status="no_execution" />

@@ -223,7 +223,11 @@ export function NodeForm({ element, onChange, errors = {}, options = EMPTY_OPTIO
       <Field label={t('workflows.form.description')} field="desc" errors={errors}>
         <Input value={text('desc')} onChange={(event) => set('desc', event.target.value)} maxLength={1000} data-testid="wf-field-desc" />
       </Field>
-      <Typography.Text type="secondary" className="pl-wf-form__id">{t('workflows.form.nodeId', { id: element.id, reference: `{{${element.id}.output}}` })}</Typography.Text>
+      {type === 'end' ? null : (
+        <Typography.Text type="secondary" className="pl-wf-form__id">
+          {t('workflows.form.nodeId', { id: element.id, reference: type === 'start' ? '{{start.identifier}}' : `{{${element.id}.output}}` })}
+        </Typography.Text>
+      )}
       <Divider className="pl-wf-form__divider" />
       {body}
     </Form>
