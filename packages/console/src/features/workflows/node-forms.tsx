@@ -217,7 +217,7 @@ export function NodeForm({ element, onChange, errors = {}, options = EMPTY_OPTIO
 
   return (
     <Form layout="vertical" className="pl-wf-form" data-testid={`wf-form-${type}`} onSubmitCapture={(event) => event.preventDefault()}>
-      <Field label={t('workflows.form.name')} field="name" errors={errors} required>
+      <Field label={t('workflows.form.name')} field="name" errors={errors}>
         <Input value={text('name')} onChange={(event) => set('name', event.target.value)} maxLength={100} data-testid="wf-field-name" />
       </Field>
       <Field label={t('workflows.form.description')} field="desc" errors={errors}>
@@ -260,7 +260,7 @@ function StartFields({ config, set, errors }: SectionProps) {
             <Field label={t('workflows.form.identifier')} field={`variables.${index}.identifier`} errors={errors} required>
               <Input value={variable.identifier} onChange={(event) => update(index, { identifier: event.target.value })} data-testid={`wf-variable-identifier-${index}`} />
             </Field>
-            <Field label={t('workflows.form.displayName')} field={`variables.${index}.displayName`} errors={errors} required>
+            <Field label={t('workflows.form.displayName')} field={`variables.${index}.displayName`} errors={errors}>
               <Input value={variable.displayName} onChange={(event) => update(index, { displayName: event.target.value })} data-testid={`wf-variable-display-${index}`} />
             </Field>
           </Flex>
