@@ -32,7 +32,7 @@ function fullConfig(overrides: { humanization?: object; manualService?: object; 
       notify: {
         email: true,
         sms: false,
-        wechat: true,
+        wechat: false,
         webhook: true,
         webhooks: [{ kind: "feishu", url: "https://open.feishu.cn/open-apis/bot/v2/hook/abc", secret: "SEC123" }],
         ...overrides.notify,
@@ -50,6 +50,15 @@ const put = (json: unknown) => ctx.request(`/api/v1/apps/${appId}/advanced-confi
 const get = async () => expectOk(await ctx.request(`/api/v1/apps/${appId}/advanced-config`, { token: user.token }), 200, advancedConfigSchema);
 
 describe("advanced configuration", () => {
+  it("refuses WeChat notices (not available yet) by field, storing nothing", async () => {
+    const before = await get();
+    const response = await put(fullConfig({ notify: { wechat: true } }));
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { data: { field: string } };
+    expect(body.data.field).toBe("manualService.notify.wechat");
+    expect(await get()).toEqual(before);
+  });
+
   it("starts from defaults", async () => {
     expect(await get()).toEqual({
       humanization: { splitReply: false, mergeReply: false, mergeDelaySeconds: null, delayReplySeconds: 0 },

@@ -45,6 +45,10 @@ export const messages = {
   handover_notice_customer: { en: "Customer", "zh-CN": "客户" },
   handover_notice_channel: { en: "Channel", "zh-CN": "渠道" },
   handover_notice_last: { en: "Last message", "zh-CN": "最后一条消息" },
+  manual_notify_wechat_unavailable: {
+    en: "WeChat notices are not available yet: use e-mail, SMS or a DingTalk, Feishu or WeChat Work robot webhook",
+    "zh-CN": "暂不支持微信通知：请使用邮件、短信或钉钉、飞书、企业微信机器人 Webhook",
+  },
   manual_transfer_off: { en: "This chat does not offer a person to talk to", "zh-CN": "该聊天未开启转人工" },
   handover_default_reply: { en: "A member of our team will be with you shortly.", "zh-CN": "正在为您转接人工客服，请稍候。" },
   web_client_color_invalid: { en: "must be a colour like #2563eb", "zh-CN": "必须是 #2563eb 这样的颜色" },

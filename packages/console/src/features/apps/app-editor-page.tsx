@@ -438,7 +438,9 @@ function AdvancedTab({ pluginOptions }: { pluginOptions: { label: string; option
         <Flex gap={16} wrap>
           <Form.Item name={['manualService', 'notify', 'email']} valuePropName="checked" noStyle><Checkbox>{t('apps.advanced.notifyEmail')}</Checkbox></Form.Item>
           <Form.Item name={['manualService', 'notify', 'sms']} valuePropName="checked" noStyle><Checkbox>{t('apps.advanced.notifySms')}</Checkbox></Form.Item>
-          <Form.Item name={['manualService', 'notify', 'wechat']} valuePropName="checked" noStyle><Checkbox>{t('apps.advanced.notifyWechat')}</Checkbox></Form.Item>
+          <Form.Item name={['manualService', 'notify', 'wechat']} valuePropName="checked" noStyle>
+            <Checkbox disabled title={t('apps.advanced.notifyWechatUnavailable')}>{t('apps.advanced.notifyWechat')}</Checkbox>
+          </Form.Item>
           <Form.Item name={['manualService', 'aiTagging']} valuePropName="checked" noStyle><Checkbox>{t('apps.advanced.aiTagging')}</Checkbox></Form.Item>
         </Flex>
       </Form.Item>
