@@ -46,6 +46,8 @@ export const environmentSchema = z.object({
   ALIYUN_SMS_TEMPLATE_CODE: optionalString,
   /** Template for "a conversation waits for a person" notices (params: app, customer). */
   ALIYUN_SMS_HANDOVER_TEMPLATE_CODE: optionalString,
+  /** Template for "a channel client went offline" notices (param: client). */
+  ALIYUN_SMS_OFFLINE_TEMPLATE_CODE: optionalString,
   ALIYUN_SMS_ENDPOINT: optionalString,
   OIDC_ISSUER: optionalString,
   OIDC_CLIENT_ID: optionalString,
@@ -136,7 +138,7 @@ export interface Config {
     widgetSessionsPerIp: number;
   };
   smtp?: { host: string; port: number; secure: boolean; user?: string; password?: string; from: string };
-  aliyunSms?: { accessKeyId: string; accessKeySecret: string; signName: string; templateCode: string; handoverTemplateCode?: string; endpoint?: string };
+  aliyunSms?: { accessKeyId: string; accessKeySecret: string; signName: string; templateCode: string; handoverTemplateCode?: string; offlineTemplateCode?: string; endpoint?: string };
   oidc?: { issuer: string; clientId: string; clientSecret: string; name: string; allowInsecureHttp: boolean };
   wechat?: { appId: string; appSecret: string; openBaseUrl?: string; apiBaseUrl?: string };
   /** Sealing of stored secrets and messaging platform API bases. */
@@ -258,6 +260,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
         signName: env.ALIYUN_SMS_SIGN_NAME!,
         templateCode: env.ALIYUN_SMS_TEMPLATE_CODE!,
         ...(env.ALIYUN_SMS_HANDOVER_TEMPLATE_CODE ? { handoverTemplateCode: env.ALIYUN_SMS_HANDOVER_TEMPLATE_CODE } : {}),
+        ...(env.ALIYUN_SMS_OFFLINE_TEMPLATE_CODE ? { offlineTemplateCode: env.ALIYUN_SMS_OFFLINE_TEMPLATE_CODE } : {}),
         ...(env.ALIYUN_SMS_ENDPOINT ? { endpoint: env.ALIYUN_SMS_ENDPOINT } : {}),
       }),
     ),

@@ -3,7 +3,7 @@ import { fakes, type PlatformFake } from "@parley/channels/testing";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createAppVia } from "../apps/testing";
-import { jobs } from "../db/schema/index";
+import { jobs, outbox, users } from "../db/schema/index";
 import type { JobWorker } from "../jobs/worker";
 import { type LlmFake, startOpenAiFake } from "../testing/fakes/llm-openai";
 import { createTestContext, freePort, registerUser, type TestContext, type TestUser } from "../testing/harness";
@@ -117,6 +117,14 @@ describe("channel delivery", () => {
 
   it("marks an answer the platform refuses as failed and shows the error on the client", async () => {
     const { fake, client } = await connect("telegram");
+    // The owner asked for an SMS when the client goes offline.
+    await ctx.deps.db.update(users).set({ phone: "+8613800000042" }).where(eq(users.id, owner.user.id));
+    expect((await ctx.request(`/api/v1/channel-clients/${client.id}`, { method: "PATCH", token: owner.token, json: { offlineNotify: "sms" } })).status).toBe(200);
+    const refusedOa = await ctx.request(`/api/v1/channel-clients/${client.id}`, { method: "PATCH", token: owner.token, json: { offlineNotify: "wechat-official-account" } });
+    expect(refusedOa.status).toBe(400);
+    llm.reply("Warm up.");
+    await fetch(await fake.delivery(client.webhookUrl, { text: "hi", id: "refused-0" }));
+    await expect.poll(() => fake.sent.at(-1)?.text).toBe("Warm up.");
     llm.reply("Nobody will read this.");
     const before = fake.sent.length;
     fake.failNext("rejected");
@@ -127,6 +135,9 @@ describe("channel delivery", () => {
     const view = (await json(await ctx.request(`/api/v1/channel-clients/${client.id}`, { token: owner.token }))).data;
     expect(view.status).toBe("offline");
     expect(view.lastError).toBeTruthy();
+    await expect.poll(async () => (await ctx.deps.db.select().from(outbox).where(eq(outbox.to, "+8613800000042")).all()).map((row) => row.text)).toEqual([
+      expect.stringContaining("telegram went offline"),
+    ]);
     // The next good exchange brings it back online.
     llm.reply("Back again.");
     await fetch(await fake.delivery(client.webhookUrl, { text: "hello again", id: "refused-2" }));

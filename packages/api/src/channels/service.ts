@@ -2,7 +2,8 @@ import { randomBytes } from "node:crypto";
 import { adapterFor, catalogue, type ChannelAdapter, type ChannelConfig, channelKinds, createTokenCache, type AdapterIO } from "@parley/channels";
 import { and, desc, eq } from "drizzle-orm";
 import { getAppForChat } from "../apps/service/index";
-import { channelClients } from "../db/schema/index";
+import { channelClients, spaces, users } from "../db/schema/index";
+import { translate } from "../http/messages";
 import { ServiceError } from "../errors";
 import type { Auth, Deps } from "../http/context";
 import { databaseKeyValueStore } from "./kv";
@@ -169,8 +170,14 @@ export async function getChannelClient(deps: Deps, auth: Auth, id: string) {
   return channelClientView(deps, await loadOwned(deps, auth, id));
 }
 
+/** Offline notices by WeChat official account need members bound to it, which does not exist yet. */
+function checkOfflineNotify(value: ChannelClientInput["offlineNotify"]) {
+  if (value === "wechat-official-account") throw new ServiceError("validation", "channel_offline_notify_unavailable", {}, { field: "offlineNotify" });
+}
+
 export async function createChannelClient(deps: Deps, auth: Auth, input: ChannelClientInput & { appId: string; name: string; kind: string }) {
   const adapter = adapterOf(input.kind);
+  checkOfflineNotify(input.offlineNotify);
   await checkApp(deps, auth.spaceId, input.appId);
   const { plain, secrets } = applyConfig(adapter, { plain: {}, secrets: {} }, input.config ?? {});
   const now = deps.now().toISOString();
@@ -196,6 +203,7 @@ export async function createChannelClient(deps: Deps, auth: Auth, input: Channel
 
 export async function updateChannelClient(deps: Deps, auth: Auth, id: string, input: ChannelClientInput) {
   const row = await loadOwned(deps, auth, id);
+  checkOfflineNotify(input.offlineNotify);
   if (input.kind !== undefined && input.kind !== row.kind) throw new ServiceError("validation", "channel_kind_fixed", {}, { field: "kind" });
   if (input.appId !== undefined) await checkApp(deps, auth.spaceId, input.appId);
   const adapter = adapterOf(row.kind);
@@ -240,10 +248,34 @@ export function adapterIO(deps: Deps, adapter: ChannelAdapter): AdapterIO {
 /** Records the outcome of an exchange with the platform (drives online/offline). */
 export async function markClient(deps: Deps, id: string, outcome: { ok: true } | { ok: false; error: string }) {
   const now = deps.now().toISOString();
+  const before = outcome.ok ? undefined : await deps.db.select().from(channelClients).where(eq(channelClients.id, id)).get();
   await deps.db
     .update(channelClients)
     .set(outcome.ok ? { lastActiveAt: now } : { lastError: outcome.error.slice(0, 500), lastErrorAt: now })
     .where(eq(channelClients.id, id));
+  // Going from working to failing is what the owner asked to hear about, once per outage.
+  const wasOnline = before && before.enabled && (!before.lastErrorAt || (before.lastActiveAt !== null && before.lastErrorAt <= before.lastActiveAt));
+  if (before && wasOnline && !outcome.ok && before.offlineNotify === "sms") {
+    void notifyOffline(deps, before, outcome.error).catch((error: unknown) => deps.logger.warn("offline notice failed", { clientId: id, error: String(error) }));
+  }
+}
+
+/** Tells the space owner by SMS that a client stopped working (template `client-offline`). */
+async function notifyOffline(deps: Deps, row: ChannelClientRow, reason: string) {
+  const owner = await deps.db
+    .select({ phone: users.phone, language: users.language })
+    .from(spaces)
+    .innerJoin(users, eq(users.id, spaces.ownerUserId))
+    .where(eq(spaces.id, row.spaceId))
+    .get();
+  if (!owner?.phone || !deps.sms) return;
+  const language = owner.language === "zh-CN" ? "zh-CN" : "en";
+  await deps.sms.send({
+    phone: owner.phone,
+    template: "client-offline",
+    params: { client: row.name.slice(0, 20) },
+    text: translate(language, "channel_client_offline_notice", { client: row.name, reason: reason.slice(0, 120) }),
+  });
 }
 
 /**

@@ -49,6 +49,11 @@ export const messages = {
     en: "WeChat notices are not available yet: use e-mail, SMS or a DingTalk, Feishu or WeChat Work robot webhook",
     "zh-CN": "暂不支持微信通知：请使用邮件、短信或钉钉、飞书、企业微信机器人 Webhook",
   },
+  channel_offline_notify_unavailable: {
+    en: "Offline notices by WeChat official account are not available yet; choose SMS",
+    "zh-CN": "暂不支持通过微信公众号发送离线通知，请选择短信",
+  },
+  channel_client_offline_notice: { en: "Parley: the channel client {client} went offline ({reason})", "zh-CN": "Parley：渠道客户端 {client} 已离线（{reason}）" },
   manual_transfer_off: { en: "This chat does not offer a person to talk to", "zh-CN": "该聊天未开启转人工" },
   handover_default_reply: { en: "A member of our team will be with you shortly.", "zh-CN": "正在为您转接人工客服，请稍候。" },
   web_client_color_invalid: { en: "must be a colour like #2563eb", "zh-CN": "必须是 #2563eb 这样的颜色" },

@@ -11,6 +11,8 @@ export interface AliyunSmsConfig {
   templateCode: string;
   /** Vendor template code for the `handover-notice` template (a conversation waits for a person); optional. */
   handoverTemplateCode?: string;
+  /** Vendor template code for the `client-offline` template (a channel client stopped working); optional. */
+  offlineTemplateCode?: string;
   /** Defaults to `https://dysmsapi.aliyuncs.com`. */
   endpoint?: string;
   /** Defaults to `cn-hangzhou`. */
@@ -78,7 +80,8 @@ export function createAliyunSmsSender(config: AliyunSmsConfig): SmsSender {
   return {
     kind: "aliyun",
     async send(sms: OutgoingSms) {
-      const templateCode = sms.template === "handover-notice" ? config.handoverTemplateCode : config.templateCode;
+      const templateCode =
+        sms.template === "handover-notice" ? config.handoverTemplateCode : sms.template === "client-offline" ? config.offlineTemplateCode : config.templateCode;
       if (!templateCode) throw new ExternalProviderError("sms", `No Aliyun template code is configured for ${sms.template}`);
       const params: Record<string, string> = {
         AccessKeyId: config.accessKeyId,
