@@ -211,7 +211,8 @@ export function ChannelClientPage() {
                 options={[
                   { value: 'none', label: t('clients.channelConfig.notifyNone') },
                   { value: 'sms', label: t('clients.channelConfig.notifySms') },
-                  { value: 'wechat-official-account', label: t('clients.channelConfig.notifyWechat') },
+                  // Not offered by the server yet (members cannot be bound to an official account).
+                  { value: 'wechat-official-account', label: t('clients.channelConfig.notifyWechatSoon'), disabled: true },
                 ]}
                 data-testid="channel-config-notify"
               />
