@@ -11,7 +11,7 @@ import { createMemoryThrottle } from "./http/throttle";
 import { createLogger } from "./logger";
 import { createProviders } from "./platform/providers";
 import { createKnowledgeWorker } from "./knowledge/worker";
-import { createChannelWorker } from "./channels/worker";
+import { createChannelWorker, startKeyValueSweeper } from "./channels/worker";
 import { attachRealtime } from "./realtime/socket";
 import { startWorkflowWorkers } from "./workflows/workers";
 
@@ -52,6 +52,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   // Messaging: answers, deliveries with retries, delayed replies after handover (resumed after a restart).
   const channelWorker = createChannelWorker(deps);
   channelWorker.start();
+  const stopSweeper = startKeyValueSweeper(deps);
   // Workflows: durable runs (resumed after a restart) and the cron scheduler.
   const workflowWorkers = startWorkflowWorkers(deps);
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
@@ -84,6 +85,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       await realtime.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await worker.stop();
+      stopSweeper();
       await channelWorker.stop();
       await workflowWorkers.stop();
       await deps.knowledge.close();

@@ -1,4 +1,5 @@
 import type { Deps } from "../http/context";
+import { sweepKeyValues } from "./kv";
 import { createJobWorker, type JobWorker } from "../jobs/worker";
 import { delayedReplyHandler } from "../inbox/delayed";
 import { HANDOVER_DELAYED_JOB } from "../inbox/handover";
@@ -31,4 +32,21 @@ export function createChannelWorker(deps: Deps, options: { leaseMs?: number; idl
   });
   useChannelWorker(deps, worker);
   return worker;
+}
+
+/** How often expired key-value entries (old dedupe keys, tokens) are deleted. */
+export const KEY_VALUE_SWEEP_MS = 60 * 60_000;
+
+/** Deletes expired key-value entries now and then every hour; answers a stop function. */
+export function startKeyValueSweeper(deps: Deps, everyMs = KEY_VALUE_SWEEP_MS): () => void {
+  const sweep = () =>
+    void sweepKeyValues(deps.db, deps.now().getTime())
+      .then((removed) => {
+        if (removed > 0) deps.logger.debug("swept expired key-value entries", { removed });
+      })
+      .catch((error: unknown) => deps.logger.warn("key-value sweep failed", { error: String(error) }));
+  sweep();
+  const timer = setInterval(sweep, everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
 }
