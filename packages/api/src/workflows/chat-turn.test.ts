@@ -167,4 +167,23 @@ describe("llm node and WORKFLOW apps", () => {
       "workflow.run::success",
     ]);
   });
+
+  it("a chat whose workflow waits on a timer is told so, then gets the answer in its conversation when the run ends", async () => {
+    const { messages } = await import("../db/schema/index");
+    const { eq } = await import("drizzle-orm");
+    const { createWorkflowRunner } = await import("./engine/runner");
+    const workflow = await createWorkflowVia(ctx, alice, {
+      elements: [node("start", "start"), node("wait", "timer", { delaySeconds: 1 }), node("reply", "fixed_reply", { content: "Later: {{sys.query}}" }), node("end", "end", { output: "{{reply.output}}" })],
+      lines: [line("start", "wait"), line("wait", "reply"), line("reply", "end")],
+    });
+    const app = await expectOk(await ctx.request(`/api/v1/workflows/${workflow.id}/app`, { method: "POST", token: alice.token }), 200, workflowAppSchema);
+    const chat = await ctx.request("/api/v1/chat/stream", { method: "POST", token: alice.token, json: { appCode: app.appCode, message: "remind me" } });
+    const events = sseEvents(await chat.text());
+    expect(events[1]).toMatchObject({ type: "text-delta", text: "The workflow is waiting (timer) and will continue later." });
+    const conversationId = String(events[0]!.conversationId);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await createWorkflowRunner(ctx.deps).drain();
+    const stored = await ctx.deps.db.select().from(messages).where(eq(messages.conversationId, conversationId));
+    expect(stored.map((message) => message.content)).toEqual(["remind me", "The workflow is waiting (timer) and will continue later.", "Later: remind me"]);
+  });
 });

@@ -1,4 +1,4 @@
-import { type NodeType, nodeTypes, type WorkflowElement, type WorkflowGraph, type WorkflowLine } from "./model";
+import { type NodeType, nodeTypes, type WorkflowGraph, type WorkflowLine } from "./model";
 
 const TYPES = new Set<string>(nodeTypes);
 

@@ -1,13 +1,15 @@
 import { and, eq, sql } from "drizzle-orm";
 import { prepared } from "../../db/prepared";
-import { workflowNodeRuns, workflowRuns } from "../../db/schema/index";
+import { storeMessage } from "../../chat/service/conversations";
+import { queueSend } from "../../channels/pipeline";
+import { channelClients, conversations, workflowNodeRuns, workflowRuns } from "../../db/schema/index";
 import type { Deps } from "../../http/context";
 import type { Language } from "../../http/messages";
 import { incoming, nodeLabel } from "../graph";
 import type { NodeType, WorkflowElement, WorkflowGraph, WorkflowLine } from "../model";
 import { openGraph } from "../service/workflows";
 import { nodeExecutors } from "./nodes";
-import type { Scope } from "./template";
+import { asText, type Scope } from "./template";
 import { DEFAULT_RUN_LIMITS, type EnginePorts, type NodeExecutor, type NodeResult, type RunInfo, type RunLimits, type RunTrigger, unboundDatabases } from "./types";
 
 /** How an execution ended: the run finished, or parked on a timer until `until`. */
@@ -148,6 +150,8 @@ export async function executeRun(deps: Deps, runId: string, options: ExecuteOpti
       .set({ status, output: stored(fields.output ?? null), error: fields.error ?? null, steps, waitingUntil: null, finishedAt: now, updatedAt: now })
       .where(and(eq(workflowRuns.id, run.id), eq(workflowRuns.status, "running")));
     publish("workflow.run", { runId: run.id, workflowId: run.workflowId, status, error: fields.error ?? null, waitingUntil: null });
+    // A chat answered "waiting" when the run parked hears the end node's output once it comes.
+    if (trigger.answerLater && trigger.conversationId && status === "success") await answerLater(deps, trigger.conversationId, asText(fields.output ?? ""));
     return { state: "finished" as const, status };
   };
 
@@ -205,7 +209,11 @@ export async function executeRun(deps: Deps, runId: string, options: ExecuteOpti
   const park = async (element: WorkflowElement, result: NodeResult) => {
     const until = result.parkUntil!;
     await writes.park({ runId: run.id, nodeId: element.id, inputs: stored(result.inputs) });
-    await deps.db.update(workflowRuns).set({ waitingUntil: until.toISOString(), steps, updatedAt: deps.now().toISOString() }).where(eq(workflowRuns.id, run.id));
+    const parkedTrigger = trigger.by === "chat" && trigger.conversationId ? { ...trigger, answerLater: true } : trigger;
+    await deps.db
+      .update(workflowRuns)
+      .set({ waitingUntil: until.toISOString(), steps, trigger: JSON.stringify(parkedTrigger), updatedAt: deps.now().toISOString() })
+      .where(eq(workflowRuns.id, run.id));
     publish("workflow.run", { runId: run.id, workflowId: run.workflowId, status: "running", error: null, waitingUntil: until.toISOString() });
     return { state: "parked" as const, until };
   };
@@ -302,6 +310,18 @@ export async function executeRun(deps: Deps, runId: string, options: ExecuteOpti
       throw error;
     }
     return finish("failure", { error: `The engine failed: ${error instanceof Error ? error.message : String(error)}` });
+  }
+}
+
+/** Adds a late answer to a conversation; through its channel client when it came from one. */
+async function answerLater(deps: Deps, conversationId: string, text: string) {
+  if (!text) return;
+  const conversation = await deps.db.select().from(conversations).where(eq(conversations.id, conversationId)).get();
+  if (!conversation) return;
+  const messageId = await storeMessage(deps, { conversation, role: "assistant", content: text, model: "workflow", ...(conversation.clientId ? { delivery: "pending" as const } : {}) });
+  if (conversation.clientId) {
+    const client = await deps.db.select({ id: channelClients.id }).from(channelClients).where(eq(channelClients.id, conversation.clientId)).get();
+    if (client) await queueSend(deps, client, conversation.id, messageId);
   }
 }
 

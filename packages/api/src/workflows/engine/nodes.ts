@@ -16,8 +16,8 @@ import { guardedFetch } from "../../plugins/service/network";
 import type { ModelMessage } from "../../platform/llm/types";
 import type { NodeConfig, NodeType } from "../model";
 import { DEFAULT_SANDBOX_LIMITS, runInSandbox } from "./sandbox";
-import { asText, lookup, render, renderDeep, renderText } from "./template";
-import { type NodeContext, type NodeExecutor, NodeFailure, type NodeResult } from "./types";
+import { asText, render, renderDeep, renderText } from "./template";
+import { type NodeContext, type NodeExecutor, NodeFailure } from "./types";
 
 const configOf = <T extends NodeType>(context: NodeContext) => context.element.config as NodeConfig<T>;
 
@@ -397,4 +397,3 @@ export const nodeExecutors: Record<NodeType, NodeExecutor> = {
   },
 };
 
-export { lookup };

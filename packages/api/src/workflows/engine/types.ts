@@ -12,6 +12,8 @@ export interface RunTrigger {
   appId?: string;
   tick?: string;
   language?: Language;
+  /** Set when a chat run parked: its output is added to the conversation when it ends. */
+  answerLater?: boolean;
 }
 
 /** The run a node executes in. */
