@@ -157,6 +157,12 @@ describe("workflow engine", () => {
     expect(statusOf(failed)).toEqual({ start: "success", code: "failure", end: "no_execution" });
     expect(failed.nodes.find((entry) => entry.nodeId === "code")!.error).toMatch(/longer than 200 ms/);
     expect(fine.status).toBe("success");
+
+    graph.elements[1] = node("code", "code_block", { code: "function main() { let size = 1024; const keep = []; while (true) { keep.push(new Array(size).fill(1)); size *= 2; } }", timeoutMs: 2000, memoryLimitMb: 8 });
+    const hungry = await createWorkflowVia(ctx, alice, graph);
+    const greedy = await runVia(ctx, alice, hungry.id, { query: "x" });
+    expect(greedy.status).toBe("failure");
+    expect(greedy.error).toMatch(/code \(code\): Code failed: the code used more than 8 MB of memory/);
   });
 
   it("fails a plugin node that hangs at the node time limit, and the database node says no database is bound", async () => {
