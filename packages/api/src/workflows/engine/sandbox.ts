@@ -11,6 +11,9 @@ export interface SandboxLimits {
 export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = { timeoutMs: 1000, memoryBytes: 32 * 1024 * 1024 };
 /** Past the time limit, the host gives QuickJS this long to stop by itself before it ends the thread. */
 const KILL_GRACE_MS = 500;
+/** How much the process may grow while one code block runs before its thread is ended. */
+const HOST_MEMORY_ALLOWANCE = 256 * 1024 * 1024;
+const MEMORY_WATCH_MS = 20;
 /** Worker threads kept warm (each holds one QuickJS WebAssembly module). */
 const POOL_SIZE = 2;
 
@@ -41,11 +44,21 @@ parentPort.on("message", async (task) => {
   runtime.setMemoryLimit(task.memoryBytes);
   runtime.setMaxStackSize(1024 * 1024);
   const deadline = Date.now() + task.timeoutMs;
+  // QuickJS does not count every allocation against its limit (concatenated strings escape it):
+  // the WebAssembly memory itself is watched too, and the run stopped when it grows past the limit.
+  const wasmBytes = () => (quick.module && quick.module.HEAPU8 ? quick.module.HEAPU8.byteLength : 0);
+  const ceiling = wasmBytes() + task.memoryBytes * 2 + 32 * 1024 * 1024;
   let interrupted = false;
-  runtime.setInterruptHandler(() => (interrupted = interrupted || Date.now() > deadline));
+  let overMemory = false;
+  runtime.setInterruptHandler(() => {
+    if (wasmBytes() > ceiling) overMemory = true;
+    interrupted = interrupted || overMemory || Date.now() > deadline;
+    return interrupted;
+  });
   // Typed arrays are left out: their buffers escape the runtime's memory limit.
   const context = runtime.newContext({ intrinsics: { BaseObjects: true, Date: true, Eval: true, StringNormalize: true, RegExp: true, JSON: true, Proxy: true, MapSet: true, Promise: true } });
-  const answer = (message) => parentPort.postMessage({ id: task.id, ...message });
+  // A module whose memory grew large is not reused (WebAssembly memory never shrinks).
+  const answer = (message) => parentPort.postMessage({ id: task.id, ...message, ...(overMemory ? { error: "out of memory", interrupted: false } : {}), recycle: wasmBytes() > 256 * 1024 * 1024 });
   try {
     const source = task.code + "\\n;(function(){ if (typeof main !== 'function') throw new Error('define a function main(input)'); return main(JSON.parse(" + JSON.stringify(task.input) + ")); })()";
     const evaluated = context.evalCode(source, "code_block.js");
@@ -133,9 +146,13 @@ function release(entry: PoolWorker) {
   entry.busy = false;
 }
 
+function memoryError(limits: SandboxLimits): SandboxError {
+  return new SandboxError(`the code used more than ${Math.round(limits.memoryBytes / 1024 / 1024)} MB of memory and was stopped`);
+}
+
 function failureOf(error: string, interrupted: boolean, limits: SandboxLimits): SandboxError {
   if (interrupted) return new SandboxError(`the code ran longer than ${limits.timeoutMs} ms and was stopped`);
-  if (/out of memory/i.test(error)) return new SandboxError(`the code used more than ${Math.round(limits.memoryBytes / 1024 / 1024)} MB of memory and was stopped`);
+  if (/out of memory/i.test(error)) return memoryError(limits);
   if (/stack overflow/i.test(error)) return new SandboxError("the code recursed too deeply (stack overflow)");
   return new SandboxError(error.slice(0, 2000));
 }
@@ -156,19 +173,29 @@ export async function runInSandbox(code: string, input: unknown, limits: Sandbox
       if (done) return;
       done = true;
       clearTimeout(killer);
+      stopWatching();
       entry.worker.off("message", onMessage);
       entry.worker.off("exit", onExit);
       if (!healthy) replace(entry);
       release(entry);
       outcome();
     };
-    const onMessage = (message: { id: number; result?: string; error?: string; interrupted?: boolean }) => {
+    const onMessage = (message: { id: number; result?: string; error?: string; interrupted?: boolean; recycle?: boolean }) => {
       if (message.id !== id) return;
-      if (message.error !== undefined) finish(() => reject(failureOf(message.error!, message.interrupted === true, limits)), true);
-      else finish(() => resolve(JSON.parse(message.result ?? "null") as unknown), true);
+      const healthy = message.recycle !== true;
+      if (message.error !== undefined) finish(() => reject(failureOf(message.error!, message.interrupted === true, limits)), healthy);
+      else finish(() => resolve(JSON.parse(message.result ?? "null") as unknown), healthy);
     };
     const onExit = () => finish(() => reject(new SandboxError(`the code used more memory than the sandbox allows and was stopped`)), false);
     const killer = setTimeout(() => finish(() => reject(new SandboxError(`the code ran longer than ${limits.timeoutMs} ms and was stopped`)), false), limits.timeoutMs + KILL_GRACE_MS);
+    // The host's backstop: QuickJS checks its limits only every few thousand operations, so a
+    // loop of large allocations can outrun them; the process's memory is watched while the code runs.
+    const startRss = process.memoryUsage.rss();
+    const allowance = Math.max(limits.memoryBytes * 8, HOST_MEMORY_ALLOWANCE);
+    const watcher = setInterval(() => {
+      if (process.memoryUsage.rss() - startRss > allowance) finish(() => reject(memoryError(limits)), false);
+    }, MEMORY_WATCH_MS);
+    const stopWatching = () => clearInterval(watcher);
     entry.worker.on("message", onMessage);
     entry.worker.on("exit", onExit);
     entry.worker.postMessage({ id, code, input: JSON.stringify(input ?? {}), timeoutMs: limits.timeoutMs, memoryBytes: limits.memoryBytes });
