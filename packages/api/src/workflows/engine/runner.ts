@@ -21,7 +21,7 @@ export interface WorkflowRunnerOptions {
   perSpace?: number;
   /** How long a claim lasts without a heartbeat (default: the configured job lease). */
   leaseMs?: number;
-  /** Pause between polls when nothing is ready (default 250 ms). */
+  /** Pause between polls when nothing is ready (default 1 s; a run queued in this process wakes the lanes at once). */
   idleMs?: number;
   /** A run whose job was claimed this many times without finishing (the process died each time) is failed (default 3). */
   maxAttempts?: number;
@@ -246,7 +246,7 @@ export function createWorkflowRunner(deps: Deps, options: WorkflowRunnerOptions 
   const leaseMs = options.leaseMs ?? deps.config.jobs.leaseSeconds * 1000;
   const perSpace = Math.max(1, options.perSpace ?? 3);
   const concurrency = Math.max(1, options.concurrency ?? 8);
-  const idleMs = options.idleMs ?? 250;
+  const idleMs = options.idleMs ?? 1000;
   const sweepEveryMs = options.sweepEveryMs ?? 60_000;
   let running = false;
   let loop: Promise<void> | undefined;
@@ -315,7 +315,7 @@ export function createWorkflowRunner(deps: Deps, options: WorkflowRunnerOptions 
       return count;
     },
     wake() {
-      for (const wake of [...sleepers].slice(0, 1)) wake();
+      for (const wake of [...sleepers]) wake();
     },
     async runNow(runId, spaceId) {
       const job = await enqueueClaimedJob(deps.db, deps.now(), WORKFLOW_RUN_JOB, { runId, spaceId } satisfies WorkflowRunJob, leaseMs);
