@@ -186,4 +186,15 @@ describe("llm node and WORKFLOW apps", () => {
     const stored = await ctx.deps.db.select().from(messages).where(eq(messages.conversationId, conversationId));
     expect(stored.map((message) => message.content)).toEqual(["remind me", "The workflow is waiting (timer) and will continue later.", "Later: remind me"]);
   });
+
+  it("cron generate asks the configured model, and falls back to the phrase rules when its answer is unusable", async () => {
+    const { cronGenerateSchema } = await import("./schemas");
+    fake.reply("`0 9 * * 1`");
+    const byModel = await expectOk(await ctx.request("/api/v1/workflow-cron/generate", { method: "POST", token: alice.token, json: { description: "Mondays at nine" } }), 200, cronGenerateSchema);
+    expect(byModel).toMatchObject({ cron: "0 9 * * 1", source: "model" });
+    expect(JSON.stringify(fake.requests.at(-1)!.body)).toContain("Mondays at nine");
+    fake.reply("I think you mean every day");
+    const byRules = await expectOk(await ctx.request("/api/v1/workflow-cron/generate", { method: "POST", token: alice.token, json: { description: "every day at 7" } }), 200, cronGenerateSchema);
+    expect(byRules).toMatchObject({ cron: "0 7 * * *", source: "rules" });
+  });
 });
