@@ -11,6 +11,8 @@ import { workflowRunPageSchema, workflowRunSchema } from "../schemas";
 import { createWorkflowVia, line, node, runVia, simpleGraph } from "../testing";
 import { createWorkflowRunner, type WorkflowRunner } from "./runner";
 
+const barrier = { waiting: 0, open: () => undefined as void, opened: Promise.resolve() };
+barrier.opened = new Promise<void>((resolve) => (barrier.open = resolve));
 let ctx: TestContext;
 let alice: TestUser;
 let runner: WorkflowRunner;
@@ -23,11 +25,18 @@ const hookRequests: Array<{ headers: http.IncomingHttpHeaders; body: string }> =
 const plugins: PluginRuntime = {
   async toolsFor({ pluginCodes }) {
     return pluginCodes
-      .filter((code) => code === "slow" || code === "echo")
+      .filter((code) => code === "slow" || code === "echo" || code === "barrier")
       .map((code) => ({ code, builtin: true, definition: { name: code, description: code, parameters: { type: "object", properties: {} } } }));
   },
   async execute({ tool, arguments: args }) {
     if (tool.code === "slow") return new Promise(() => undefined);
+    if (tool.code === "barrier") {
+      // Answers only once two calls are in flight together: passes only when branches run in parallel.
+      barrier.waiting += 1;
+      if (barrier.waiting >= 2) barrier.open();
+      const opened = await Promise.race([barrier.opened.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 1500))]);
+      return opened ? { ok: true, content: args, durationMs: 1 } : { ok: false, content: "alone", durationMs: 1500 };
+    }
     return { ok: true, content: args, durationMs: 1 };
   },
 };
@@ -411,5 +420,22 @@ describe("limits, orphans, channels, knowledge", () => {
     const again = await expectOk(await ctx.request(`/api/v1/workflow-runs/${done.id}/cancel`, { method: "POST", token: alice.token }), 200, workflowRunSchema);
     expect(again.status).toBe("success");
     runner = createWorkflowRunner(ctx.deps, { execute: { limits: { maxNodeMs: 2500 } }, idleMs: 20 });
+  });
+
+  it("runs parallel branches at the same time and joins them", async () => {
+    const workflow = await createWorkflowVia(ctx, alice, {
+      elements: [
+        node("start", "start"),
+        node("left", "plugin", { pluginCode: "barrier", arguments: { side: "left" } }),
+        node("right", "plugin", { pluginCode: "barrier", arguments: { side: "right" } }),
+        node("join", "fixed_reply", { content: "{{left.output.side}}+{{right.output.side}}" }),
+        node("end", "end", { output: "{{join.output}}" }),
+      ],
+      lines: [line("start", "left"), line("start", "right"), line("left", "join"), line("right", "join"), line("join", "end")],
+    });
+    const run = await runVia(ctx, alice, workflow.id, { query: "x" });
+    expect(run.status, run.error ?? "").toBe("success");
+    expect(run.output).toBe("left+right");
+    expect(statusOf(run)).toEqual({ start: "success", left: "success", right: "success", join: "success", end: "success" });
   });
 });

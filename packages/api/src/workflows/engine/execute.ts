@@ -5,7 +5,7 @@ import { queueSend } from "../../channels/pipeline";
 import { channelClients, conversations, workflowNodeRuns, workflowRuns } from "../../db/schema/index";
 import type { Deps } from "../../http/context";
 import type { Language } from "../../http/messages";
-import { incoming, nodeLabel } from "../graph";
+import { incoming, nodeLabel, outgoing } from "../graph";
 import type { NodeType, WorkflowElement, WorkflowGraph, WorkflowLine } from "../model";
 import { openGraph } from "../service/workflows";
 import { nodeExecutors } from "./nodes";
@@ -79,31 +79,8 @@ function assignPath(scope: Scope, path: string, value: unknown) {
   target[parts[parts.length - 1]!] = value;
 }
 
-/** Nodes in an order where each comes after every node with a line into it. */
-function topologicalOrder(graph: WorkflowGraph): WorkflowElement[] {
-  const byId = new Map(graph.elements.map((element) => [element.id, element]));
-  const indegree = new Map(graph.elements.map((element) => [element.id, 0]));
-  const next = new Map<string, string[]>();
-  for (const line of graph.lines) {
-    if (!byId.has(line.source) || !byId.has(line.target)) continue;
-    indegree.set(line.target, indegree.get(line.target)! + 1);
-    const list = next.get(line.source);
-    if (list) list.push(line.target);
-    else next.set(line.source, [line.target]);
-  }
-  const queue = graph.elements.filter((element) => indegree.get(element.id) === 0).map((element) => element.id);
-  const order: WorkflowElement[] = [];
-  for (let index = 0; index < queue.length; index++) {
-    const id = queue[index]!;
-    order.push(byId.get(id)!);
-    for (const target of next.get(id) ?? []) {
-      const left = indegree.get(target)! - 1;
-      indegree.set(target, left);
-      if (left === 0) queue.push(target);
-    }
-  }
-  return order;
-}
+/** Nodes of one run executed at once (ready nodes of parallel branches). */
+const MAX_PARALLEL = 8;
 
 /** Node types without effects outside the run: no need to look for a cancel before them. */
 const PURE_NODES = new Set<string>(["start", "end", "fixed_reply", "logic_branch"]);
@@ -207,8 +184,10 @@ export async function executeRun(deps: Deps, runId: string, options: ExecuteOpti
   };
 
   const park = async (element: WorkflowElement, result: NodeResult) => {
-    const until = result.parkUntil!;
     await writes.park({ runId: run.id, nodeId: element.id, inputs: stored(result.inputs) });
+    return parkRun(result.parkUntil!);
+  };
+  const parkRun = async (until: Date) => {
     const parkedTrigger = trigger.by === "chat" && trigger.conversationId ? { ...trigger, answerLater: true } : trigger;
     await deps.db
       .update(workflowRuns)
@@ -270,39 +249,75 @@ export async function executeRun(deps: Deps, runId: string, options: ExecuteOpti
       return branchOf.get(line.source) === line.sourceHandle;
     };
     let endOutput: unknown = null;
-    for (const element of topologicalOrder(graph)) {
-      const prior = previous.get(element.id);
-      if (prior?.status === "success") {
-        // Completed before the restart: its outputs stand.
-        const outputs = prior.outputs ? (JSON.parse(prior.outputs) as Record<string, unknown>) : {};
-        scope[element.id] = outputs;
-        if (element.type === "start") scope.start = outputs;
-        if (element.type === "end") endOutput = outputs.output ?? null;
-        status.set(element.id, "success");
-        branchOf.set(element.id, prior.branch);
-        continue;
+    // Nodes become ready when every node with a line into them is decided; ready nodes run
+    // together (parallel branches overlap), at most MAX_PARALLEL at a time.
+    const known = graph.lines.filter((entry) => byId.has(entry.source) && byId.has(entry.target));
+    const next = outgoing(known);
+    const waiting = new Map(graph.elements.map((element) => [element.id, 0]));
+    for (const entry of known) waiting.set(entry.target, waiting.get(entry.target)! + 1);
+    const ready = graph.elements.filter((element) => waiting.get(element.id) === 0).map((element) => element.id);
+    const decide = (id: string, state: "success" | "skipped") => {
+      status.set(id, state);
+      for (const entry of next.get(id) ?? []) {
+        const left = waiting.get(entry.target)! - 1;
+        waiting.set(entry.target, left);
+        if (left === 0) ready.push(entry.target);
       }
-      const active = element.type === "start" || (into.get(element.id) ?? []).some(lineActive);
-      if (!active) {
-        status.set(element.id, "skipped");
-        continue;
+    };
+    const accept = (element: WorkflowElement, outputs: Record<string, unknown>, branch: string | null) => {
+      scope[element.id] = outputs;
+      if (element.type === "start") scope.start = outputs;
+      if (element.type === "end") endOutput = outputs.output ?? null;
+      branchOf.set(element.id, branch);
+      decide(element.id, "success");
+    };
+    let failed: { element: WorkflowElement; error: string } | undefined;
+    let parkedUntil: Date | undefined;
+    while (ready.length > 0 && !failed) {
+      const toRun: WorkflowElement[] = [];
+      for (const id of ready.splice(0)) {
+        const element = byId.get(id)!;
+        const prior = previous.get(id);
+        if (prior?.status === "success") {
+          // Completed before the restart: its outputs stand.
+          accept(element, prior.outputs ? (JSON.parse(prior.outputs) as Record<string, unknown>) : {}, prior.branch);
+          continue;
+        }
+        if (element.type === "start" || (into.get(id) ?? []).some(lineActive)) toRun.push(element);
+        else decide(id, "skipped");
       }
-      // A run cancelled from elsewhere stops before its next node with effects (and every 100 others).
-      if ((!PURE_NODES.has(element.type) || steps % 100 === 99) && !(await stillRunning())) return { state: "finished", status: "failure" };
-      const startedAtMs = deps.now().getTime();
-      const outcome = await runNode(element, prior?.status === "running" ? prior : undefined);
-      if (!outcome.ok) {
-        await failNode(element, outcome.error, startedAtMs);
-        return await finish("failure", { error: `${nodeLabel(element)}: ${outcome.error}` });
+      for (let offset = 0; offset < toRun.length && !failed; offset += MAX_PARALLEL) {
+        const batch = toRun.slice(offset, offset + MAX_PARALLEL);
+        // A run cancelled from elsewhere stops before its next node with effects (and every 100 others).
+        if ((batch.some((element) => !PURE_NODES.has(element.type)) || steps % 100 >= 100 - batch.length) && !(await stillRunning())) {
+          return { state: "finished", status: "failure" };
+        }
+        const outcomes = await Promise.allSettled(
+          batch.map(async (element) => {
+            const prior = previous.get(element.id);
+            const startedAtMs = deps.now().getTime();
+            return { element, startedAtMs, outcome: await runNode(element, prior?.status === "running" ? prior : undefined) };
+          }),
+        );
+        const interrupted = outcomes.find((entry) => entry.status === "rejected");
+        if (interrupted) throw (interrupted as PromiseRejectedResult).reason;
+        for (const entry of outcomes as Array<PromiseFulfilledResult<{ element: WorkflowElement; startedAtMs: number; outcome: Awaited<ReturnType<typeof runNode>> }>>) {
+          const { element, startedAtMs, outcome } = entry.value;
+          if (!outcome.ok) {
+            await failNode(element, outcome.error, startedAtMs);
+            failed ??= { element, error: outcome.error };
+          } else if (outcome.result.parkUntil) {
+            await writes.park({ runId: run.id, nodeId: element.id, inputs: stored(outcome.result.inputs) });
+            if (!parkedUntil || outcome.result.parkUntil < parkedUntil) parkedUntil = outcome.result.parkUntil;
+          } else {
+            await succeed(element, outcome.result, startedAtMs);
+            accept(element, outcome.result.outputs, outcome.result.branch ?? null);
+          }
+        }
       }
-      if (outcome.result.parkUntil) return await park(element, outcome.result);
-      await succeed(element, outcome.result, startedAtMs);
-      scope[element.id] = outcome.result.outputs;
-      if (element.type === "start") scope.start = outcome.result.outputs;
-      if (element.type === "end") endOutput = outcome.result.outputs.output ?? null;
-      status.set(element.id, "success");
-      branchOf.set(element.id, outcome.result.branch ?? null);
     }
+    if (failed) return await finish("failure", { error: `${nodeLabel(failed.element)}: ${failed.error}` });
+    if (parkedUntil) return await parkRun(parkedUntil);
     return await finish("success", { output: endOutput });
   } catch (error) {
     if (error instanceof Interrupted) {
