@@ -31,7 +31,7 @@ import {
 } from "./schemas";
 import { generateCron, previewCron } from "./scheduler/generate";
 import { clearSchedule, deleteSchedule, getSchedule, saveSchedule } from "./scheduler/schedule";
-import { cancelRunFromRequest, getRun, listRuns, startRunFromRequest } from "./service/runs";
+import { cancelRunFromRequest, getRun, listRuns, runScheduleNow, startRunFromRequest } from "./service/runs";
 import type { WorkflowIssue } from "./service/validate";
 import {
   checkWorkflow,
@@ -335,6 +335,18 @@ export function registerWorkflowRoutes(app: OpenAPIHono<AppEnv>) {
       data: schedulerSchema,
     }),
     async (c) => ok(c, await clearSchedule(c.var.deps, c.var.auth, c.req.valid("param").workflowId)),
+  );
+  app.openapi(
+    defineRoute({
+      method: "post",
+      path: "/api/v1/workflows/{workflowId}/scheduler/run",
+      tags: scheduleTags,
+      status: 201,
+      summary: "Cron run: start the scheduled run now (type TIME, queued like a tick), to try the timer without waiting",
+      request: { params: workflowParam },
+      data: workflowRunSchema,
+    }),
+    async (c) => ok(c, await runScheduleNow(c.var.deps, c.var.auth, c.req.valid("param").workflowId, c.var.language), 201),
   );
   app.openapi(
     defineRoute({ method: "delete", path: "/api/v1/workflows/{workflowId}/scheduler", tags: scheduleTags, summary: "Delete the timer and its expression", request: { params: workflowParam }, data: schedulerSchema }),

@@ -116,6 +116,16 @@ describe("the scheduler", () => {
     expect(await first.tick()).toBe(0);
   });
 
+  it("runs the scheduled run now on request (cron run)", async () => {
+    const workflow = await createWorkflowVia(ctx, alice, simpleGraph());
+    const queued = await expectOk(await ctx.request(`/api/v1/workflows/${workflow.id}/scheduler/run`, { method: "POST", token: alice.token }), 201, workflowRunSchema);
+    expect(queued).toMatchObject({ type: "TIME", status: "running" });
+    await runner.drain();
+    const done = await expectOk(await ctx.request(`/api/v1/workflow-runs/${queued.id}`, { token: alice.token }), 200, workflowRunSchema);
+    expect(done.status).toBe("success");
+    expect(done.trigger).toMatchObject({ by: "schedule" });
+  });
+
   it("does not fire a cleared timer, nor ticks from before the timer was saved", async () => {
     clock = new Date("2026-11-21T10:30:00.000Z");
     const workflow = await createWorkflowVia(ctx, alice, simpleGraph());

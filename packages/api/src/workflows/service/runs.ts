@@ -238,3 +238,11 @@ export async function cancelRunFromRequest(deps: Deps, auth: Auth, runId: string
   await cancelRun(deps, runId, translate(language, "workflow_run_cancelled", { name: user?.name ?? auth.userId }));
   return getRun(deps, auth, runId);
 }
+
+/** Runs the timer's workflow now, as the schedule would (a TIME run through the queue). */
+export async function runScheduleNow(deps: Deps, auth: Auth, workflowId: string, language: Language) {
+  const workflow = await loadWorkflow(deps, auth.spaceId, workflowId);
+  const runId = await startRun(deps, workflow, { type: "TIME", trigger: { by: "schedule", userId: auth.userId, language, tick: deps.now().toISOString() } });
+  await enqueueRun(deps, { runId, spaceId: workflow.spaceId });
+  return getRun(deps, auth, runId);
+}
