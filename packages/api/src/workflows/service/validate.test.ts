@@ -192,6 +192,8 @@ describe("workflow rules (spec §5)", () => {
     );
     await expectRule(graphWith(node("mid", "intent_branch", { model: "gpt-4.1-mini", input: "x", intentions: [] })), "workflow_node_intentions_empty", "elements.mid.config.intentions");
     await expectRule(graphWith(node("mid", "fixed_reply", { content: "{{ghost.output}}" })), "workflow_reference_unknown", "elements.mid.config.content", /ghost/);
+    // Code is JavaScript: braces in it are not references.
+    expect(await issuesOf(graphWith(node("mid", "code_block", { code: "function main() { return '{{ghost.output}}' }" })))).toEqual([]);
   });
 
   it("checks the cron expression: 5 fields, not empty", async () => {

@@ -230,6 +230,8 @@ function nodeIssues(element: WorkflowElement, ids: Set<string>, startId: string 
   }
 
   for (const [key, value] of Object.entries(config)) {
+    // A code block's source is JavaScript, not a template: its inputs carry the references.
+    if (element.type === "code_block" && key === "code") continue;
     for (const reference of referencesIn(value)) {
       const head = reference.split(".")[0]!;
       if (head === "sys" || head === "start" || head === startId || ids.has(head)) continue;
