@@ -177,7 +177,11 @@ export function Panel({ context, open, language, identity, onClose }: PanelProps
       if (!manual) setNotice(undefined);
     });
     // Back after a drop: what was said meanwhile comes from the history.
-    socket.on('connect', (again: boolean) => again && transport.history(session).then(receive, () => {}));
+    // An operator may write between the session's start and the socket's first connection: that
+    // first time only operators' messages are taken (answers streamed here are already shown).
+    socket.on('connect', (again: boolean) =>
+      transport.history(session).then((items: StoredMessage[]) => receive(again ? items : items.filter((item) => item.role === 'operator')), () => {}),
+    );
     socket.connect();
   }, [open, session]);
 
