@@ -8,6 +8,7 @@ import { conversations, customers, messages } from "../db/schema/index";
 import type { JobWorker } from "../jobs/worker";
 import { createTestContext, freePort, registerUser, type TestContext, type TestUser } from "../testing/harness";
 import { createChannelWorker } from "./worker";
+import { createWorkflowVia, simpleGraph } from "../workflows/testing";
 
 /**
  * Every platform end to end: its local fake signs a message the way the platform does and posts
@@ -138,6 +139,25 @@ describe.each(channelKinds.map((kind) => [kind]))("%s end to end", (kind) => {
     await expect.poll(() => fake.sent.some((sent) => sent.text === `A person here (${kind})` && sent.authorized)).toBe(true);
     expect((await json(operator)).data.delivery).toBe("sent");
     expect((await json(await ctx.request(`/api/v1/inbox/sessions/${session.sessionId}`, { token: owner.token }))).data.serviceMode).toBe("MANUAL_MODE");
+  });
+});
+
+describe("a WORKFLOW app on a channel", () => {
+  it("answers with its end node, and stays silent once a person has the session", async () => {
+    const workflow = await createWorkflowVia(ctx, owner, simpleGraph());
+    const app = (await json(await ctx.request(`/api/v1/workflows/${workflow.id}/app`, { method: "POST", token: owner.token }))).data as { appId: string };
+    const fake = running.get("slack")!;
+    const client = (await json(await ctx.request("/api/v1/channel-clients", { method: "POST", token: owner.token, json: { appId: app.appId, name: "Flow on Slack", kind: "slack", config: fake.config } }))).data;
+    const before = fake.sent.length;
+    await fetch(await fake.delivery(client.webhookUrl, { text: "Ada", id: "wf-1", senderId: "U-wf" }));
+    await expect.poll(() => fake.sent.slice(before).map((sent) => sent.text)).toEqual(["Hello Ada"]);
+    const session = await sessionOf(client.id);
+    const mode = await ctx.request(`/api/v1/inbox/sessions/${session.sessionId}/mode`, { method: "PUT", token: owner.token, json: { serviceMode: "MANUAL_MODE", confirm: true } });
+    expect(mode.status).toBe(200);
+    await fetch(await fake.delivery(client.webhookUrl, { text: "Bob", id: "wf-2", senderId: "U-wf" }));
+    await expect.poll(async () => (await historyOf(session.sessionId)).map((message) => message.content)).toContain("Bob");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(fake.sent.slice(before).map((sent) => sent.text)).toEqual(["Hello Ada"]);
   });
 });
 

@@ -1,5 +1,6 @@
 import { getAppForChat } from "../apps/service/index";
-import { prepareTurn, runTurn } from "../chat/service/engine";
+import { prepareTurn } from "../chat/service/engine";
+import { runAppTurn } from "../workflows/chat-turn";
 import { conversations, messages } from "../db/schema/index";
 import { ServiceError } from "../errors";
 import type { Deps } from "../http/context";
@@ -50,7 +51,8 @@ export async function answerStoredMessage(
   let id: string | undefined;
   const beat = options.heartbeat ? setInterval(() => void options.heartbeat!().catch(() => {}), 20_000) : undefined;
   try {
-    for await (const event of runTurn(deps, turn, prepared)) {
+    // A WORKFLOW app answers with its workflow's end node, the others with the chat engine.
+    for await (const event of runAppTurn(deps, turn, prepared)) {
       if (event.type === "message-start") id = event.messageId;
       else if (event.type === "text-delta") text += event.text;
     }

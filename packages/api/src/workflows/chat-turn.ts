@@ -5,6 +5,7 @@ import { type ChatTurn, type prepareTurn, runTurn } from "../chat/service/engine
 import { ServiceError } from "../errors";
 import type { Deps } from "../http/context";
 import { translate } from "../http/messages";
+import { handoverGate } from "../inbox/handover";
 import { asText } from "./engine/template";
 import { runInline } from "./engine/runner";
 import { loadRunView, startRun } from "./service/runs";
@@ -27,9 +28,21 @@ async function* runWorkflowTurn(deps: Deps, turn: ChatTurn, text: string): Async
   const { app } = turn;
   const query = (turn.messages ? turn.text : text).trim();
   const conversation = await openConversation(deps, { app, endUserId: turn.endUserId, channel: turn.channel, title: query, ...(turn.conversationId ? { conversationId: turn.conversationId } : {}) });
-  if (!turn.storedMessageId && !turn.messages) await storeMessage(deps, { conversation, role: "user", content: query, touch: false });
+  const userMessageId = turn.storedMessageId ?? (turn.messages ? undefined : await storeMessage(deps, { conversation, role: "user", content: query, touch: false }));
   const messageId = newId("msg");
   yield { type: "message-start", conversationId: conversation.id, messageId, model: "workflow", offline: false };
+  // Inbox sessions a person has (or that a trigger hands over now) are not answered by the workflow either.
+  if (conversation.clientId && userMessageId && !turn.skipHandover) {
+    const gate = await handoverGate(deps, app, conversation, { text: query, messageId: userMessageId, language: turn.language });
+    if (gate.kind === "hold") {
+      if (gate.reply) {
+        yield { type: "text-delta", text: gate.reply };
+        await storeMessage(deps, { conversation, role: "assistant", content: gate.reply, id: messageId, model: "handover" });
+      }
+      yield { type: "message-end", finishReason: "handover", usage: { promptTokens: 0, completionTokens: 0 }, credits: 0, balance: null };
+      return;
+    }
+  }
   const fail = async (code: number, message: string): Promise<ChatEvent> => {
     await storeMessage(deps, { conversation, role: "assistant", content: "", status: "error", model: "workflow", id: messageId });
     return { type: "error", code, message };
