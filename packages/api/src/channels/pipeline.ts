@@ -1,4 +1,4 @@
-import { adapterFor, ChannelError, type ChannelAdapter, type InboundMessage, readInbound, type ReplyHandle, splitText } from "@parley/channels";
+import { adapterFor, type AdapterIO, ChannelError, type ChannelAdapter, type InboundMessage, readInbound, type ReplyHandle, splitText } from "@parley/channels";
 import { and, asc, eq, gt, inArray } from "drizzle-orm";
 import { getAppForChat } from "../apps/service/index";
 import { answerStoredMessage } from "../inbox/answer";
@@ -148,8 +148,7 @@ function describe(message: InboundMessage): string {
  * top), and a reply job queued, already claimed by this process. Answers the job, or nothing for
  * a duplicate.
  */
-async function accept(deps: Deps, row: ChannelClientRow, message: InboundMessage) {
-  const io = adapterIO(deps, adapterOf(row.kind));
+async function accept(deps: Deps, row: ChannelClientRow, io: AdapterIO, message: InboundMessage) {
   const fresh = await io.kv.setIfAbsent(`dedupe:${row.id}:${message.dedupeKey}`, "1", DEDUPE_TTL_SECONDS);
   if (!fresh) return undefined;
   try {
@@ -232,7 +231,7 @@ export async function handleWebhook(deps: Deps, clientId: string, request: Reque
   const accepted: NonNullable<Awaited<ReturnType<typeof accept>>>[] = [];
   for (const message of parsed) {
     if (message.sender.isBot) continue;
-    const taken = await accept(deps, row, message);
+    const taken = await accept(deps, row, io, message);
     if (taken) accepted.push(taken);
   }
   await markClient(deps, row.id, { ok: true });
@@ -242,45 +241,37 @@ export async function handleWebhook(deps: Deps, clientId: string, request: Reque
   const only = accepted.length === 1 ? accepted[0] : undefined;
   if (only?.job && adapter.capabilities.passiveReply && adapter.passiveReply) {
     // Race the answer against the platform's deadline: in time, it goes back in this response.
-    const passive = passiveSlot(only.job.id);
-    const running = run(only.job!).finally(() => passive.settle(undefined));
-    const budget = Math.max(0, adapter.capabilities.ackDeadlineMs - PASSIVE_MARGIN_MS);
-    const text = await Promise.race([passive.answer, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), budget))]);
-    passive.close(text !== undefined);
-    void running;
-    if (text !== undefined) return text ? adapter.passiveReply(only.message, text, config, io) : adapter.ack(verified.payload, config);
-    return adapter.ack(verified.payload, config);
+    const slot = passiveSlot(only.job.id, Math.max(0, adapter.capabilities.ackDeadlineMs - PASSIVE_MARGIN_MS));
+    void run(only.job).finally(() => slot.settle(undefined));
+    const text = await slot.answer;
+    return text ? adapter.passiveReply(only.message, text, config, io) : adapter.ack(verified.payload, config);
   }
   for (const taken of accepted) if (taken.job) void run(taken.job);
   return adapter.ack(verified.payload, config);
 }
 
-/**
- * Hand-off between a webhook waiting to answer passively and the reply job: the job offers its
- * text; if the webhook still waits, it takes it (and the job sends nothing), else the job sends.
- */
-const passiveSlots = new Map<string, { offer(text: string): boolean }>();
+/** Reply jobs a webhook is waiting on to answer passively, by job id. */
+const passiveSlots = new Map<string, (text: string | undefined) => boolean>();
 
-function passiveSlot(jobId: string) {
-  let resolve: (text: string | undefined) => void = () => {};
-  const answer = new Promise<string | undefined>((done) => (resolve = done));
-  let open = true;
-  passiveSlots.set(jobId, {
-    offer(text) {
-      if (!open) return false;
-      open = false;
+/**
+ * Hand-off between a webhook waiting to answer passively and its reply job. The first of three
+ * settles it: the job offers its text (the webhook answers with it and the job sends nothing),
+ * the job ends without text, or the deadline passes (the job then sends through the API).
+ */
+function passiveSlot(jobId: string, budgetMs: number) {
+  let settle: (text: string | undefined) => boolean = () => false;
+  const answer = new Promise<string | undefined>((resolve) => {
+    const timer = setTimeout(() => settle(undefined), budgetMs);
+    settle = (text) => {
+      if (!passiveSlots.has(jobId)) return false;
+      passiveSlots.delete(jobId);
+      clearTimeout(timer);
       resolve(text);
       return true;
-    },
+    };
+    passiveSlots.set(jobId, settle);
   });
-  return {
-    answer,
-    settle: (text: string | undefined) => resolve(text),
-    close(taken: boolean) {
-      if (!taken) open = false;
-      passiveSlots.delete(jobId);
-    },
-  };
+  return { answer, settle };
 }
 
 async function loadForJob(deps: Deps, payload: { clientId: string; conversationId: string; messageId: string }) {
@@ -319,7 +310,7 @@ export function replyHandler(deps: Deps): JobHandler {
     if (!reply) return;
     const { id: answerId, text: answer } = reply;
     // A webhook still waiting to answer passively takes the text; else it goes through the send API.
-    if (passiveSlots.get(job.id)?.offer(answer)) {
+    if (passiveSlots.get(job.id)?.(answer)) {
       await deps.db.update(messages).set({ delivery: "sent" }).where(eq(messages.id, answerId));
       return;
     }
