@@ -44,6 +44,22 @@ export interface JobWorker {
   run(job: JobRow): Promise<void>;
 }
 
+/**
+ * Waits `ms`, or less when one of `sleepers` is called (a stop, or work queued in this process).
+ * Pollers of the job tables share it.
+ */
+export function idle(sleepers: Set<() => void>, ms: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const wake = () => {
+      clearTimeout(timer);
+      sleepers.delete(wake);
+      resolve();
+    };
+    const timer = setTimeout(wake, ms);
+    sleepers.add(wake);
+  });
+}
+
 /** Builds an in-process job worker over the durable queue. */
 export function createJobWorker(options: JobWorkerOptions): JobWorker {
   const leaseMs = options.leaseMs ?? 60_000;
@@ -87,17 +103,7 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
       } catch (error) {
         options.logger.error("job worker poll failed", { error: error instanceof Error ? error.message : String(error) });
       }
-      if (!worked && running) {
-        await new Promise<void>((resolve) => {
-          const wake = () => {
-            clearTimeout(timer);
-            sleepers.delete(wake);
-            resolve();
-          };
-          const timer = setTimeout(wake, idleMs);
-          sleepers.add(wake);
-        });
-      }
+      if (!worked && running) await idle(sleepers, idleMs);
     }
   }
   const sleepers = new Set<() => void>();

@@ -2,6 +2,7 @@ import { and, eq, lt, sql } from "drizzle-orm";
 import { jobs, workflowNodeRuns, workflowRuns } from "../../db/schema/index";
 import type { Deps } from "../../http/context";
 import { completeJob, enqueueClaimedJob, enqueueJob, extendLease, type JobRow } from "../../jobs/queue";
+import { idle } from "../../jobs/worker";
 import { type ExecuteOptions, type ExecutionOutcome, executeRun, Interrupted } from "./execute";
 
 /** The job kind that executes (and resumes) workflow runs. */
@@ -271,17 +272,7 @@ export function createWorkflowRunner(deps: Deps, options: WorkflowRunnerOptions 
       } catch (error) {
         deps.logger.error("workflow runner poll failed", { error: error instanceof Error ? error.message : String(error) });
       }
-      if (!worked && running) {
-        await new Promise<void>((resolve) => {
-          const wake = () => {
-            clearTimeout(timer);
-            sleepers.delete(wake);
-            resolve();
-          };
-          const timer = setTimeout(wake, idleMs);
-          sleepers.add(wake);
-        });
-      }
+      if (!worked && running) await idle(sleepers, idleMs);
     }
   }
 
