@@ -2,3 +2,4 @@ export * from "./types";
 export { createTokenCache, measure, memoryIO, memoryKeyValueStore, readInbound, splitText, TOKEN_REFRESH_MARGIN_SECONDS } from "./runtime";
 export { safeEqual } from "./crypto";
 export { adapters, catalogue, adapterFor } from "./registry";
+export { sendOfficialAccountNotice, type OfficialAccountNotice, type OfficialAccountNoticeResult } from "./adapters/wechat-official-account/index";

@@ -50,15 +50,6 @@ const put = (json: unknown) => ctx.request(`/api/v1/apps/${appId}/advanced-confi
 const get = async () => expectOk(await ctx.request(`/api/v1/apps/${appId}/advanced-config`, { token: user.token }), 200, advancedConfigSchema);
 
 describe("advanced configuration", () => {
-  it("refuses WeChat notices (not available yet) by field, storing nothing", async () => {
-    const before = await get();
-    const response = await put(fullConfig({ notify: { wechat: true } }));
-    expect(response.status).toBe(400);
-    const body = (await response.json()) as { data: { field: string } };
-    expect(body.data.field).toBe("manualService.notify.wechat");
-    expect(await get()).toEqual(before);
-  });
-
   it("starts from defaults", async () => {
     expect(await get()).toEqual({
       humanization: { splitReply: false, mergeReply: false, mergeDelaySeconds: null, delayReplySeconds: 0 },
@@ -93,6 +84,13 @@ describe("advanced configuration", () => {
     expect(senior.databaseIds).toEqual(["db_1", "db_2"]);
     expect(senior.advancedConfig).toEqual(expected);
     expect((await getAppForChat(ctx.deps, { appId })).advancedConfig.humanization).toEqual(expected.humanization);
+  });
+
+  it("accepts WeChat notices (members bind their WeChat to an official account client)", async () => {
+    const saved = await expectOk(await put(fullConfig({ notify: { wechat: true } })), 200, advancedConfigSchema);
+    expect(saved.manualService.notify.wechat).toBe(true);
+    expect((await get()).manualService.notify.wechat).toBe(true);
+    await expectOk(await put(fullConfig()), 200, advancedConfigSchema);
   });
 
   it("merge reply needs a delay time", async () => {

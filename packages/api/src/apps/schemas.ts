@@ -176,7 +176,7 @@ const manualServiceSchema = z
     notify: z.object({
       email: z.boolean().openapi({ example: true }),
       sms: z.boolean().openapi({ example: false }),
-      wechat: z.boolean().openapi({ example: false }),
+      wechat: z.boolean().openapi({ description: "Notify by WeChat: each chosen member on the official account clients of the space they bound their WeChat to (POST /api/v1/channel-clients/{id}/wechat-binding-code)", example: false }),
       webhook: z.boolean().default(false).openapi({ description: "Notify through webhooks; needs at least one webhook", example: false }),
       webhooks: z.array(webhookSchema).max(10),
     }),

@@ -13,6 +13,7 @@ import type { ErrorKind } from "../errors";
 import { enqueueClaimedJob, enqueueJob, type JobRow } from "../jobs/queue";
 import type { JobHandler, JobWorker } from "../jobs/worker";
 import { type ChannelClientRow, adapterIO, adapterOf, fullConfig, markClient } from "./service";
+import { bindByMessage } from "./wechat-bindings";
 
 /** Answers the platform's message (runs the app, then queues the delivery). */
 export const CHANNEL_REPLY_JOB = "channel-reply";
@@ -229,12 +230,26 @@ export async function handleWebhook(deps: Deps, clientId: string, request: Reque
     return refusal(503, "channel_platform_unavailable");
   }
   const accepted: NonNullable<Awaited<ReturnType<typeof accept>>>[] = [];
+  const bound: { message: InboundMessage; reply: string }[] = [];
   for (const message of parsed) {
     if (message.sender.isBot) continue;
+    // A member binding their WeChat for notices is not a customer: no session, no answer from the app.
+    const binding = await bindByMessage(deps, row, io, message);
+    if (binding === "duplicate") continue;
+    if (binding) {
+      bound.push({ message, reply: binding.reply });
+      continue;
+    }
     const taken = await accept(deps, row, io, message);
     if (taken) accepted.push(taken);
   }
   await markClient(deps, row.id, { ok: true });
+  if (bound.length) {
+    if (parsed.length === 1 && adapter.passiveReply) return adapter.passiveReply(bound[0]!.message, bound[0]!.reply, config, io);
+    for (const { message, reply } of bound) {
+      void adapter.send(message.reply, reply, config, io).catch((error: unknown) => deps.logger.warn("binding reply failed", { clientId: row.id, error: String(error) }));
+    }
+  }
   const worker = workerOf(deps);
   // Without a worker in this process (tests of the webhook alone), the job waits for a lease to expire.
   const run = (job: JobRow) => (worker ? worker.run(job) : Promise.resolve());

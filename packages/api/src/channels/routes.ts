@@ -4,7 +4,8 @@ import type { AppEnv } from "../http/context";
 import { ok } from "../http/envelope";
 import { defineRoute, idParam, jsonBody } from "../http/openapi";
 import { handleWebhook } from "./pipeline";
-import { channelCatalogueSchema, channelClientSchema, createChannelClientBody, updateChannelClientBody } from "./schemas";
+import { channelCatalogueSchema, channelClientSchema, createChannelClientBody, updateChannelClientBody, wechatBindingCodeSchema, wechatBindingSchema } from "./schemas";
+import { createBindingCode, deleteMyBinding, listMyBindings } from "./wechat-bindings";
 import {
   channelCatalogue,
   checkChannelClient,
@@ -86,6 +87,32 @@ export function registerChannelRoutes(app: OpenAPIHono<AppEnv>) {
       extraErrors: { 502: "The platform refused the settings (`channel_check_failed`)" },
     }),
     async (c) => ok(c, await checkChannelClient(c.var.deps, c.var.auth, c.req.valid("param").id)),
+  );
+  app.openapi(
+    defineRoute({
+      method: "post",
+      path: "/api/v1/channel-clients/{id}/wechat-binding-code",
+      tags,
+      summary: "A code for the signed-in member to bind their WeChat to this official account for notices: send \"BIND <code>\" to the account within 10 minutes",
+      request: { params: idOf },
+      data: wechatBindingCodeSchema,
+    }),
+    async (c) => ok(c, await createBindingCode(c.var.deps, c.var.auth, c.req.valid("param").id)),
+  );
+  app.openapi(
+    defineRoute({ method: "get", path: "/api/v1/me/wechat-bindings", tags, summary: "The signed-in member's WeChat bindings in the current space (where their WeChat notices go)", data: z.array(wechatBindingSchema) }),
+    async (c) => ok(c, await listMyBindings(c.var.deps, c.var.auth)),
+  );
+  app.openapi(
+    defineRoute({
+      method: "delete",
+      path: "/api/v1/me/wechat-bindings/{id}",
+      tags,
+      summary: "Remove one of the signed-in member's WeChat bindings",
+      request: { params: idParam("id", "wxb_01jd7w3k5q9x2m4n6p8r") },
+      data: z.object({ deleted: z.literal(true) }),
+    }),
+    async (c) => ok(c, await deleteMyBinding(c.var.deps, c.var.auth, c.req.valid("param").id)),
   );
   // The platforms' own protocols (XML, JSON, form bodies; handshakes by GET): raw, not the envelope.
   app.on(["GET", "POST"], "/api/v1/channels/:id/webhook", (c) => handleWebhook(c.var.deps, c.req.param("id"), c.req.raw));

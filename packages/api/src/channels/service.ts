@@ -7,6 +7,7 @@ import { translate } from "../http/messages";
 import { ServiceError } from "../errors";
 import type { Auth, Deps } from "../http/context";
 import { databaseKeyValueStore } from "./kv";
+import { sendWechatNotices } from "./wechat-bindings";
 
 export type ChannelClientRow = typeof channelClients.$inferSelect;
 
@@ -170,14 +171,8 @@ export async function getChannelClient(deps: Deps, auth: Auth, id: string) {
   return channelClientView(deps, await loadOwned(deps, auth, id));
 }
 
-/** Offline notices by WeChat official account need members bound to it, which does not exist yet. */
-function checkOfflineNotify(value: ChannelClientInput["offlineNotify"]) {
-  if (value === "wechat-official-account") throw new ServiceError("validation", "channel_offline_notify_unavailable", {}, { field: "offlineNotify" });
-}
-
 export async function createChannelClient(deps: Deps, auth: Auth, input: ChannelClientInput & { appId: string; name: string; kind: string }) {
   const adapter = adapterOf(input.kind);
-  checkOfflineNotify(input.offlineNotify);
   await checkApp(deps, auth.spaceId, input.appId);
   const { plain, secrets } = applyConfig(adapter, { plain: {}, secrets: {} }, input.config ?? {});
   const now = deps.now().toISOString();
@@ -203,7 +198,6 @@ export async function createChannelClient(deps: Deps, auth: Auth, input: Channel
 
 export async function updateChannelClient(deps: Deps, auth: Auth, id: string, input: ChannelClientInput) {
   const row = await loadOwned(deps, auth, id);
-  checkOfflineNotify(input.offlineNotify);
   if (input.kind !== undefined && input.kind !== row.kind) throw new ServiceError("validation", "channel_kind_fixed", {}, { field: "kind" });
   if (input.appId !== undefined) await checkApp(deps, auth.spaceId, input.appId);
   const adapter = adapterOf(row.kind);
@@ -255,21 +249,35 @@ export async function markClient(deps: Deps, id: string, outcome: { ok: true } |
     .where(eq(channelClients.id, id));
   // Going from working to failing is what the owner asked to hear about, once per outage.
   const wasOnline = before && before.enabled && (!before.lastErrorAt || (before.lastActiveAt !== null && before.lastErrorAt <= before.lastActiveAt));
-  if (before && wasOnline && !outcome.ok && before.offlineNotify === "sms") {
+  if (before && wasOnline && !outcome.ok && before.offlineNotify !== "none") {
     void notifyOffline(deps, before, outcome.error).catch((error: unknown) => deps.logger.warn("offline notice failed", { clientId: id, error: String(error) }));
   }
 }
 
-/** Tells the space owner by SMS that a client stopped working (template `client-offline`). */
+/**
+ * Tells the space owner that a client stopped working: by SMS (template `client-offline`), or by
+ * WeChat to every binding the owner has on the space's official account clients.
+ */
 async function notifyOffline(deps: Deps, row: ChannelClientRow, reason: string) {
   const owner = await deps.db
-    .select({ phone: users.phone, language: users.language })
+    .select({ id: users.id, phone: users.phone, language: users.language })
     .from(spaces)
     .innerJoin(users, eq(users.id, spaces.ownerUserId))
     .where(eq(spaces.id, row.spaceId))
     .get();
-  if (!owner?.phone || !deps.sms) return;
+  if (!owner) return;
   const language = owner.language === "zh-CN" ? "zh-CN" : "en";
+  if (row.offlineNotify === "wechat-official-account") {
+    const failures = await sendWechatNotices(deps, row.spaceId, [owner.id], {
+      title: translate(language, "channel_client_offline_title", { client: row.name }),
+      subject: row.name,
+      text: reason.slice(0, 200),
+      url: `${deps.config.publicUrl}/console/clients/config?id=${encodeURIComponent(row.id)}`,
+    });
+    if (failures.length) deps.logger.warn("offline notice by WeChat failed", { clientId: row.id, failures });
+    return;
+  }
+  if (!owner.phone || !deps.sms) return;
   await deps.sms.send({
     phone: owner.phone,
     template: "client-offline",

@@ -45,14 +45,13 @@ export const messages = {
   handover_notice_customer: { en: "Customer", "zh-CN": "客户" },
   handover_notice_channel: { en: "Channel", "zh-CN": "渠道" },
   handover_notice_last: { en: "Last message", "zh-CN": "最后一条消息" },
-  manual_notify_wechat_unavailable: {
-    en: "WeChat notices are not available yet: use e-mail, SMS or a DingTalk, Feishu or WeChat Work robot webhook",
-    "zh-CN": "暂不支持微信通知：请使用邮件、短信或钉钉、飞书、企业微信机器人 Webhook",
+  wechat_binding_official_account_only: {
+    en: "WeChat notices are bound to a WeChat official account client",
+    "zh-CN": "微信通知只能绑定到微信公众号客户端",
   },
-  channel_offline_notify_unavailable: {
-    en: "Offline notices by WeChat official account are not available yet; choose SMS",
-    "zh-CN": "暂不支持通过微信公众号发送离线通知，请选择短信",
-  },
+  wechat_binding_not_found: { en: "WeChat binding not found", "zh-CN": "未找到微信绑定" },
+  wechat_binding_done: { en: "Bound to Parley notices", "zh-CN": "已绑定 Parley 通知" },
+  channel_client_offline_title: { en: "Channel client {client} went offline", "zh-CN": "渠道客户端 {client} 已离线" },
   channel_client_offline_notice: { en: "Parley: the channel client {client} went offline ({reason})", "zh-CN": "Parley：渠道客户端 {client} 已离线（{reason}）" },
   manual_transfer_off: { en: "This chat does not offer a person to talk to", "zh-CN": "该聊天未开启转人工" },
   handover_default_reply: { en: "A member of our team will be with you shortly.", "zh-CN": "正在为您转接人工客服，请稍候。" },

@@ -8,6 +8,7 @@ import type { Deps } from "../http/context";
 import { type Language, translate } from "../http/messages";
 import { enqueueJob } from "../jobs/queue";
 import { guardedFetch } from "../plugins/service/network";
+import { sendWechatNotices } from "../channels/wechat-bindings";
 
 type ConversationRow = typeof conversations.$inferSelect;
 
@@ -292,10 +293,11 @@ async function notifyHandover(
     }
   }
   const { notify } = manual;
-  if (!notify.email && !notify.sms && !(notify.webhook && notify.webhooks.length)) return;
+  if (!notify.email && !notify.sms && !notify.wechat && !(notify.webhook && notify.webhooks.length)) return;
   const summary = await handoverSummary(deps, app, conversation, language);
   const title = translate(language, "handover_notice_title", { app: app.name });
-  const text = `${title}\n${summary}\n${deps.config.publicUrl}/console/chatManage?session=${conversation.id}`;
+  const link = `${deps.config.publicUrl}/console/chatManage?session=${conversation.id}`;
+  const text = `${title}\n${summary}\n${link}`;
   const failures: string[] = [];
   if ((notify.email || notify.sms) && manual.notifyMemberIds.length) {
     const members = await deps.db
@@ -312,6 +314,15 @@ async function notifyHandover(
           .catch((error: unknown) => failures.push(`sms: ${String(error)}`));
       }
     }
+  }
+  if (notify.wechat && manual.notifyMemberIds.length) {
+    // Only members still in the space; each gets the notice on every official account they bound.
+    const members = await deps.db
+      .select({ userId: spaceMembers.userId })
+      .from(spaceMembers)
+      .where(and(eq(spaceMembers.spaceId, conversation.spaceId), inArray(spaceMembers.userId, manual.notifyMemberIds)));
+    const notice = { title, subject: conversation.senderName ?? conversation.groupName ?? conversation.channel, text: summary, url: link };
+    failures.push(...(await sendWechatNotices(deps, conversation.spaceId, members.map((member) => member.userId), notice)));
   }
   if (notify.webhook) {
     for (const webhook of notify.webhooks) await postRobotNotice(deps, webhook, text).catch((error: unknown) => failures.push(`${webhook.kind}: ${String(error)}`));

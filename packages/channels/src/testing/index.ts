@@ -28,3 +28,4 @@ export const fakes: Partial<Record<ChannelKind, () => Promise<PlatformFake>>> = 
     ["whatsapp", whatsapp],
   ] as const).filter((entry) => entry[1] !== undefined),
 );
+export { startOfficialAccountFake, type FakeTemplateMessage, type OfficialAccountFake, type OfficialAccountFakeOptions } from "./wechat-official-account";

@@ -10,15 +10,36 @@ export interface OfficialAccountFakeOptions {
   mode?: "plaintext" | "compatible" | "safe";
 }
 
+/** A template message the fake received on `/cgi-bin/message/template/send`. */
+export interface FakeTemplateMessage {
+  touser: string;
+  templateId: string;
+  url: string;
+  data: Record<string, { value?: unknown }>;
+  /** The request carried a valid access token. */
+  authorized: boolean;
+  at: number;
+}
+
+/** The Official Account fake: a {@link PlatformFake} that also takes template messages. */
+export interface OfficialAccountFake extends PlatformFake {
+  /** The one template the account has added (what an operator enters as `noticeTemplateId`). */
+  noticeTemplateId: string;
+  /** Template messages received, accepted or not. */
+  readonly templateMessages: FakeTemplateMessage[];
+}
+
 const replyWindowMs = 48 * 3600 * 1000;
 const replyQuota = 5;
 
 /**
  * A local WeChat Official Account platform: signs (and in compatible/safe mode encrypts) message
  * pushes like WeChat, and serves `/cgi-bin/token` and `/cgi-bin/message/custom/send` with the
- * customer-service window (45015 outside 48 h of the person's last message, 45047 past 5 replies).
+ * customer-service window (45015 outside 48 h of the person's last message, 45047 past 5 replies),
+ * and `/cgi-bin/message/template/send` for followers (anyone who wrote to the account) with the
+ * account's one template.
  */
-export async function startOfficialAccountFake(options: OfficialAccountFakeOptions = {}): Promise<PlatformFake> {
+export async function startOfficialAccountFake(options: OfficialAccountFakeOptions = {}): Promise<OfficialAccountFake> {
   const mode = options.mode ?? "safe";
   const config = {
     appId: `wx${randomBytes(8).toString("hex")}`,
@@ -31,6 +52,8 @@ export async function startOfficialAccountFake(options: OfficialAccountFakeOptio
   const tokens = new TokenDesk();
   const failures = new FailureQueue();
   const sent: FakeSentMessage[] = [];
+  const templateMessages: FakeTemplateMessage[] = [];
+  const noticeTemplateId = `tpl${randomBytes(12).toString("base64url")}`;
   /** Per openid: when the person last wrote and how many replies went out since. */
   const windows = new Map<string, { since: number; replies: number }>();
 
@@ -62,6 +85,28 @@ export async function startOfficialAccountFake(options: OfficialAccountFakeOptio
       window.replies += 1;
       record(sent, touser, content, true);
       return json({ errcode: 0, errmsg: "ok" });
+    }
+    if (request.method === "POST" && url.pathname === "/cgi-bin/message/template/send") {
+      const failure = failures.take();
+      if (failure) return failureAnswer(failure, tokens, { errcode: 40003, errmsg: "invalid openid" });
+      const body = await jsonBody(request);
+      const authorized = tokens.valid(url.searchParams.get("access_token"));
+      const data = body?.data && typeof body.data === "object" && !Array.isArray(body.data) ? (body.data as Record<string, { value?: unknown }>) : {};
+      const touser = typeof body?.touser === "string" ? body.touser : "";
+      templateMessages.push({
+        touser,
+        templateId: typeof body?.template_id === "string" ? body.template_id : "",
+        url: typeof body?.url === "string" ? body.url : "",
+        data,
+        authorized,
+        at: Date.now(),
+      });
+      if (!authorized) return json(invalidCredential);
+      if (!body) return json({ errcode: 47001, errmsg: "data format error" });
+      if (body.template_id !== noticeTemplateId) return json({ errcode: 40037, errmsg: "invalid template_id" });
+      if (!windows.has(touser)) return json({ errcode: 43004, errmsg: "require subscribe" });
+      if (Object.values(data).some((field) => typeof field?.value !== "string")) return json({ errcode: 47003, errmsg: "argument invalid! data.value invalid" });
+      return json({ errcode: 0, errmsg: "ok", msgid: Number(`2000${templateMessages.length}`) });
     }
     return json({ errcode: 404, errmsg: "not found" }, 404);
   }
@@ -108,6 +153,8 @@ export async function startOfficialAccountFake(options: OfficialAccountFakeOptio
       return { request: new Request(`${webhookUrl}?${query}`, { method: "GET" }), expectedBody: echostr };
     },
     sent,
+    noticeTemplateId,
+    templateMessages,
     get tokensIssued() {
       return tokens.issued;
     },

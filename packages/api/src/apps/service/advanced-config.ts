@@ -170,7 +170,6 @@ async function checkAdvancedConfig(deps: Deps, spaceId: string, config: Advanced
   const { notify } = manualService;
   // WeChat notices need each member bound to the space's official account (template messages);
   // until that binding exists the option is refused rather than silently doing nothing.
-  if (notify.wechat) throw fail.invalid("manual_notify_wechat_unavailable", "manualService.notify.wechat");
   if (notify.webhook && notify.webhooks.length === 0) throw fail.invalid("webhook_config_required", "manualService.notify.webhooks");
   notify.webhooks.forEach((webhook, index) => {
     if (!/^https?:\/\/\S+$/i.test(webhook.url.trim())) throw fail.invalid("webhook_config_required", `manualService.notify.webhooks.${index}.url`);

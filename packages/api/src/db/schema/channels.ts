@@ -1,6 +1,7 @@
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { apps } from "./apps";
 import { createdAt } from "./columns";
+import { users } from "./identity";
 import { spaces } from "./spaces";
 
 /**
@@ -78,4 +79,33 @@ export const customers = sqliteTable(
     uniqueIndex("customers_identity_idx").on(table.spaceId, table.clientId, table.externalId),
     index("customers_recent_idx").on(table.spaceId, table.lastConversationAt),
   ],
+);
+
+/**
+ * A space member's WeChat, bound to one of the space's official account clients (by sending
+ * "BIND <code>" to it): where their WeChat notices go.
+ */
+export const wechatBindings = sqliteTable(
+  "wechat_bindings",
+  {
+    id: text("id").primaryKey(),
+    spaceId: text("space_id")
+      .notNull()
+      .references(() => spaces.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    clientId: text("client_id")
+      .notNull()
+      .references(() => channelClients.id, { onDelete: "cascade" }),
+    /** The member's openid on that official account. */
+    openid: text("openid").notNull(),
+    /** The member's latest message to the account (customer-service messages need one within 48 h). */
+    lastMessageAt: text("last_message_at"),
+    lastNoticeAt: text("last_notice_at"),
+    /** Why the latest notice did not go out; null once one does. */
+    lastNoticeError: text("last_notice_error"),
+    createdAt: createdAt(),
+  },
+  (table) => [uniqueIndex("wechat_bindings_openid_idx").on(table.clientId, table.openid), index("wechat_bindings_user_idx").on(table.spaceId, table.userId)],
 );

@@ -8,3 +8,4 @@ export { webClients, webClientSessions } from "./web-clients";
 export { channelClients, customers, keyValues } from "./channels";
 export { hostedAccounts, hostedGroups } from "./hosting";
 export { workflowNodeRuns, workflowRuns, workflows, workflowScheduleTicks } from "./workflows";
+export { wechatBindings } from "./channels";

@@ -8,7 +8,7 @@ import { errorForCode } from "../wechat-shared/api";
 import { encryptedEnvelope } from "../wechat-shared/callback";
 import { aesKeyFrom, callbackSignature, decryptMessage, encryptMessage, signatureMatches } from "../wechat-shared/crypto";
 import { buildXml, parseXml } from "../wechat-shared/xml";
-import { adapter } from "./index";
+import { adapter, sendOfficialAccountNotice } from "./index";
 
 channelContract(adapter, () => startOfficialAccountFake({ mode: "safe" }));
 channelContract(adapter, () => startOfficialAccountFake({ mode: "compatible" }));
@@ -338,5 +338,53 @@ describe("wechat-official-account descriptor", () => {
     expect(adapter.descriptor.fields.find((field) => field.key === "mode")?.options?.map((option) => option.value)).toEqual(["plaintext", "compatible", "safe"]);
     expect(new RegExp(adapter.descriptor.fields.find((field) => field.key === "encodingAesKey")?.pattern ?? "").test(demo.encodingAesKey)).toBe(true);
     expect(adapter.capabilities).toMatchObject({ ackDeadlineMs: 5000, passiveReply: true, maxText: { unit: "utf8-bytes", value: 2048 }, replyWindow: { hours: 48 } });
+  });
+});
+
+describe("wechat-official-account notices", () => {
+  const notice = { title: "A conversation with Support bot is waiting for a person", subject: "Ada Lovelace, customer of the shop", text: "Customer: Ada\nLast message: I want a human", url: "https://parley.example/console/chatManage?session=conv_1", at: Date.UTC(2026, 10, 21, 4, 5) };
+
+  it("go as template messages (first, keyword1, keyword2, remark; a link to the console) with the cached token", async () => {
+    const fake = await startOfficialAccountFake();
+    try {
+      const io = memoryIO(fake.apiBase);
+      await parsed(await fake.delivery(hook, { text: "BIND 123456", senderId: "oMember" }), fake.config, io);
+      const config = { ...fake.config, noticeTemplateId: fake.noticeTemplateId };
+      await expect(sendOfficialAccountNotice("oMember", notice, config, io)).resolves.toMatchObject({ via: "template" });
+      await sendOfficialAccountNotice("oMember", notice, config, io);
+      expect(fake.tokensIssued).toBe(1);
+      expect(fake.templateMessages).toHaveLength(2);
+      expect(fake.templateMessages[0]).toMatchObject({
+        touser: "oMember",
+        templateId: fake.noticeTemplateId,
+        url: notice.url,
+        authorized: true,
+        data: { first: { value: notice.title }, keyword1: { value: "Ada Lovelace, custo…" }, keyword2: { value: "2026-11-21 12:05" }, remark: { value: "Customer: Ada Last message: I want a human" } },
+      });
+      expect(fake.sent).toHaveLength(0);
+      // A template the account does not have is refused for good.
+      const wrong = await sendOfficialAccountNotice("oMember", notice, { ...config, noticeTemplateId: "tplUnknown0001" }, io).catch((error: unknown) => error);
+      expect(wrong).toMatchObject({ retryable: false, platformCode: "40037" });
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it("go as customer-service text without a template, refused outside the 48 h window (45015)", async () => {
+    const fake = await startOfficialAccountFake();
+    try {
+      const io = memoryIO(fake.apiBase);
+      const outside = await sendOfficialAccountNotice("oSilent", notice, fake.config, io).catch((error: unknown) => error);
+      expect(outside).toMatchObject({ retryable: false, platformCode: "45015" });
+      await parsed(await fake.delivery(hook, { text: "hello", senderId: "oMember" }), fake.config, io);
+      await expect(sendOfficialAccountNotice("oMember", { ...notice, text: "长".repeat(2000) }, fake.config, io)).resolves.toMatchObject({ via: "customer-service" });
+      expect(fake.sent).toHaveLength(1);
+      expect(fake.sent[0]!.text.startsWith(notice.title)).toBe(true);
+      expect(fake.sent[0]!.text.endsWith(notice.url)).toBe(true);
+      expect(Buffer.byteLength(fake.sent[0]!.text)).toBeLessThanOrEqual(2048);
+      expect(fake.templateMessages).toHaveLength(0);
+    } finally {
+      await fake.close();
+    }
   });
 });

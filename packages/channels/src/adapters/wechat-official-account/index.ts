@@ -1,4 +1,5 @@
 import { ChannelError, type AdapterIO, type Capabilities, type ChannelAdapter, type ChannelConfig, type ChannelDescriptor, type InboundMessage } from "../../types";
+import { measure, splitText } from "../../runtime";
 import { issueToken, postWithToken } from "../wechat-shared/api";
 import { encryptedEnvelope, isCallbackPayload, plainResponse, xmlResponse } from "../wechat-shared/callback";
 import { callbackTokenField, encodingAesKeyField } from "../wechat-shared/fields";
@@ -43,6 +44,17 @@ export const descriptor: ChannelDescriptor = {
         { value: "compatible", label: { en: "Compatible", "zh-CN": "兼容模式" } },
         { value: "safe", label: { en: "Safe (recommended)", "zh-CN": "安全模式（推荐）" } },
       ],
+    },
+    {
+      key: "noticeTemplateId",
+      label: { en: "Notice template ID (optional)", "zh-CN": "通知模板 ID（选填）" },
+      help: {
+        en: "For Parley's notices to bound members (handover, client offline). Add a template from the library with the fields {{first.DATA}} (title), {{keyword1.DATA}} (subject: the customer or client), {{keyword2.DATA}} (time) and {{remark.DATA}} (summary); tapping it opens the console. Without it, notices go as customer-service messages, which WeChat accepts only within 48 hours of the member's last message to this account.",
+        "zh-CN": "用于 Parley 发给已绑定成员的通知（转人工、客户端离线）。请在模板库中添加含 {{first.DATA}}（标题）、{{keyword1.DATA}}（事项：客户或客户端）、{{keyword2.DATA}}（时间）、{{remark.DATA}}（摘要）字段的模板；点击通知打开控制台。不填时以客服消息发送，微信只在成员最后一次给本公众号发消息后 48 小时内接受。",
+      },
+      secret: false,
+      required: false,
+      pattern: "^[A-Za-z0-9_-]{8,64}$",
     },
   ],
 };
@@ -90,6 +102,73 @@ function parseDelivery(payload: unknown, config: ChannelConfig, io: AdapterIO): 
       reply: { openid, account: fields.ToUserName ?? "" },
     },
   ];
+}
+
+/** A notice from Parley to a member who bound their WeChat to the account. */
+export interface OfficialAccountNotice {
+  /** What happened, e.g. "A conversation with Support bot is waiting for a person". */
+  title: string;
+  /** Who or what it is about (the customer, the client); at most 20 characters are shown. */
+  subject: string;
+  /** The details (summary). */
+  text: string;
+  /** Where tapping the notice leads (the console). */
+  url: string;
+  /** When it happened, milliseconds since the epoch. */
+  at: number;
+}
+
+/** How a notice went out. */
+export interface OfficialAccountNoticeResult {
+  via: "template" | "customer-service";
+  ids: string[];
+}
+
+function cut(text: string, max: number): string {
+  const chars = [...text.replace(/\s+/g, " ").trim()];
+  return chars.length <= max ? chars.join("") : `${chars.slice(0, max - 1).join("")}…`;
+}
+
+/** `YYYY-MM-DD HH:mm` in China Standard Time (UTC+8), how WeChat users read times. */
+function chinaTime(ms: number): string {
+  return new Date(ms + 8 * 3600 * 1000).toISOString().slice(0, 16).replace("T", " ");
+}
+
+/**
+ * Sends a notice to `openid`: as a template message when the account has a `noticeTemplateId`
+ * (fields first, keyword1, keyword2, remark; the notice opens `url`), else as a customer-service
+ * text message, which WeChat accepts only within 48 h of the person's last message (45015
+ * otherwise). Uses the account's cached access token. Throws a {@link ChannelError} when refused.
+ */
+export async function sendOfficialAccountNotice(openid: string, notice: OfficialAccountNotice, config: ChannelConfig, io: AdapterIO): Promise<OfficialAccountNoticeResult> {
+  if (!openid) throw new ChannelError("no openid to send the notice to", { retryable: false });
+  const templateId = config.noticeTemplateId?.trim();
+  if (templateId) {
+    const answer = await postWithToken(
+      io,
+      tokenKey(config),
+      issue(config, io),
+      "/cgi-bin/message/template/send",
+      {
+        touser: openid,
+        template_id: templateId,
+        url: notice.url,
+        data: {
+          first: { value: cut(notice.title, 60) },
+          keyword1: { value: cut(notice.subject, 20) },
+          keyword2: { value: chinaTime(notice.at) },
+          remark: { value: cut(notice.text, 200) },
+        },
+      },
+      "WeChat template message",
+    );
+    return { via: "template", ids: answer.msgid === undefined ? [] : [String(answer.msgid)] };
+  }
+  // The link must survive the cut: the body is shortened to leave room for it.
+  const room = capabilities.maxText.value - measure(`\n${notice.url}`, "utf8-bytes");
+  const body = splitText(`${notice.title}\n${notice.text}`, { unit: "utf8-bytes", value: room })[0] ?? notice.title;
+  const sent = await adapter.send({ openid }, `${body}\n${notice.url}`, config, io);
+  return { via: "customer-service", ids: sent.ids };
 }
 
 /** WeChat Official Account (公众号): message push in, customer-service messages or passive replies out. */

@@ -434,12 +434,12 @@ function AdvancedTab({ pluginOptions }: { pluginOptions: { label: string; option
           </Form.Item>
         </Col>
       </Row>
-      <Form.Item label={t('apps.advanced.notify')}>
+      <Form.Item label={t('apps.advanced.notify')} extra={t('apps.advanced.notifyWechatHelp')}>
         <Flex gap={16} wrap>
           <Form.Item name={['manualService', 'notify', 'email']} valuePropName="checked" noStyle><Checkbox>{t('apps.advanced.notifyEmail')}</Checkbox></Form.Item>
           <Form.Item name={['manualService', 'notify', 'sms']} valuePropName="checked" noStyle><Checkbox>{t('apps.advanced.notifySms')}</Checkbox></Form.Item>
           <Form.Item name={['manualService', 'notify', 'wechat']} valuePropName="checked" noStyle>
-            <Checkbox disabled title={t('apps.advanced.notifyWechatUnavailable')}>{t('apps.advanced.notifyWechat')}</Checkbox>
+            <Checkbox data-testid="app-notify-wechat">{t('apps.advanced.notifyWechat')}</Checkbox>
           </Form.Item>
           <Form.Item name={['manualService', 'aiTagging']} valuePropName="checked" noStyle><Checkbox>{t('apps.advanced.aiTagging')}</Checkbox></Form.Item>
         </Flex>

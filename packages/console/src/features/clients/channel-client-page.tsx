@@ -15,6 +15,7 @@ import { ChannelStatus } from './channel-status';
 import { checkName, CLIENT_LIMITS } from './client-rules';
 import { useAppChoices } from './use-app-choices';
 import { useChannelCatalogue } from './use-channel-catalogue';
+import { WechatBindingCard } from './wechat-binding-card';
 import './clients.css';
 
 interface ChannelValues {
@@ -58,6 +59,7 @@ export function ChannelClientPage() {
   const kind = client?.kind ?? params.get('kind') ?? '';
   const descriptor = useMemo(() => catalogue?.find((item) => item.kind === kind), [catalogue, kind]);
   const platform = descriptor ? localized(descriptor.name, i18n.language) : kind;
+  const offlineNotify = Form.useWatch('offlineNotify', form);
 
   const show = useCallback(
     (next: ChannelClient, platformForm: ChannelDescriptor | undefined) => {
@@ -206,13 +208,16 @@ export function ChannelClientPage() {
                 data-testid="channel-config-deploy"
               />
             </Form.Item>
-            <Form.Item name="offlineNotify" label={t('clients.channelConfig.offlineNotify')} extra={t('clients.channelConfig.offlineNotifyHelp')}>
+            <Form.Item
+              name="offlineNotify"
+              label={t('clients.channelConfig.offlineNotify')}
+              extra={offlineNotify === 'wechat-official-account' ? t('clients.channelConfig.notifyWechatHelp') : t('clients.channelConfig.offlineNotifyHelp')}
+            >
               <Select
                 options={[
                   { value: 'none', label: t('clients.channelConfig.notifyNone') },
                   { value: 'sms', label: t('clients.channelConfig.notifySms') },
-                  // Not offered by the server yet (members cannot be bound to an official account).
-                  { value: 'wechat-official-account', label: t('clients.channelConfig.notifyWechatSoon'), disabled: true },
+                  { value: 'wechat-official-account', label: t('clients.channelConfig.notifyWechat') },
                 ]}
                 data-testid="channel-config-notify"
               />
@@ -263,6 +268,14 @@ export function ChannelClientPage() {
               <Typography.Text type="secondary" data-testid="channel-connect-pending">{t('clients.channelConfig.saveFirst')}</Typography.Text>
             )}
           </Card>
+          {kind === 'wechat-official-account' &&
+            (client ? (
+              <WechatBindingCard clientId={client.id} />
+            ) : (
+              <Card title={t('clients.channelConfig.bindTitle')}>
+                <Typography.Text type="secondary">{t('clients.channelConfig.bindSaveFirst')}</Typography.Text>
+              </Card>
+            ))}
         </div>
       </div>
     </div>

@@ -14,6 +14,10 @@ export type LocalizedText = Schemas['LocalizedText'];
 export type ChannelClient = Schemas['ChannelClient'];
 /** Body of channel client create. */
 export type CreateChannelClient = Schemas['CreateChannelClient'];
+/** A code the member sends to an official account to bind their WeChat for notices. */
+export type WechatBindingCode = Schemas['WechatBindingCode'];
+/** The member's WeChat bound to an official account client (where their notices go). */
+export type WechatBinding = Schemas['WechatBinding'];
 /** Body of channel client update. */
 export type UpdateChannelClient = Schemas['UpdateChannelClient'];
 
@@ -35,4 +39,9 @@ export const channelEndpoints = {
   /** Checks the credentials with the platform (and registers the webhook where it is set by API). */
   check: (id: string, extra: Extra = {}) =>
     call({ silent: true, ...extra }, (init) => client.POST('/api/v1/channel-clients/{id}/check', { ...init, ...byId(id) })),
+  /** A 6-digit code, valid 10 minutes, for the signed-in member to send to this official account. */
+  wechatBindingCode: (id: string, extra: Extra = {}) => call(extra, (init) => client.POST('/api/v1/channel-clients/{id}/wechat-binding-code', { ...init, ...byId(id) })),
+  /** The signed-in member's WeChat bindings in the current space. */
+  wechatBindings: (extra: Extra = {}) => call(extra, (init) => client.GET('/api/v1/me/wechat-bindings', init)),
+  removeWechatBinding: (id: string, extra: Extra = {}) => call(extra, (init) => client.DELETE('/api/v1/me/wechat-bindings/{id}', { ...init, ...byId(id) })),
 };
