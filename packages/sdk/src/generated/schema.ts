@@ -20631,9 +20631,6 @@ export interface components {
                 [key: string]: string;
             };
         };
-        InboxSessionPage: {
-            items: components["schemas"]["InboxSession"][];
-            nextCursor: string | null;
         WechatBindingCode: {
             /**
              * @description The official account client the code is for
@@ -20671,6 +20668,9 @@ export interface components {
             lastNoticeError: string | null;
             createdAt: string;
         };
+        InboxSessionPage: {
+            items: components["schemas"]["InboxSession"][];
+            nextCursor: string | null;
             unreadCount: number;
         };
         InboxSession: {
