@@ -60,6 +60,7 @@ const snap = async (name: string) => {
   await page.waitForTimeout(400); // let antd's transitions settle
   await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true });
 };
+const searchBox = () => page.locator('input[data-testid="inbox-search"], [data-testid="inbox-search"] input').first();
 const errorsShown = () => page.locator(".ant-form-item-explain-error").allInnerTexts();
 const api = () => createClient({ baseUrl: parley.url, apiKey: ownerKey });
 
@@ -228,6 +229,25 @@ describe("channel client and sessions inbox in Chromium: connect Telegram → li
     expect((await api().GET("/api/v1/inbox/sessions", { params: { query: { read: "unread" } } })).data?.items).toEqual([]);
     await byTestId("inbox-filter-read").click();
     await expect.poll(() => items.count()).toBe(2);
+  });
+
+  it("narrows the list with the search box; a live message of a session the keyword does not match stays out", async () => {
+    await byTestId("inbox-filter-all").click();
+    const items = page.locator('[data-testid="inbox-sessions"] [role="listitem"]');
+    await expect.poll(() => items.count()).toBe(2);
+    await searchBox().fill("grace");
+    await expect.poll(() => items.count()).toBe(1);
+    expect(await items.first().innerText()).toContain("Grace");
+
+    await fetch(await telegram.delivery(webhookUrl, { text: "Still waiting for the parcel", senderName: "Ada" }));
+    await expect.poll(async () => (await api().GET("/api/v1/inbox/sessions/{sessionId}", { params: { path: { sessionId } } })).data?.readStatus).toBe("UNREAD");
+    await page.waitForTimeout(500);
+    expect(await items.count()).toBe(1);
+    expect(await items.first().innerText()).toContain("Grace");
+
+    await searchBox().fill("");
+    await expect.poll(() => items.count()).toBe(2);
+    expect(await items.first().getAttribute("data-testid")).toBe(`inbox-session-${sessionId}`);
   });
 
   it("disables and deletes the channel client from the list", async () => {

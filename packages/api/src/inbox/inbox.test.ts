@@ -116,6 +116,14 @@ describe("sessions list", () => {
     await expectOk(await ctx.request(`/api/v1/inbox/sessions/${b.sessionId}/messages`, { method: "POST", token: alice.token, json: { content: "Parcel zebra-4411 ships today" } }), 201, z.object({ id: z.string() }));
     expect(ids((await list("?keyword=ZEBRA-4411")).items)).toEqual([b.sessionId]);
     expect(ids((await list("?keyword=zebra_4411")).items)).toEqual([]);
+    // The keyword combines with the other filters.
+    expect(ids((await list(`?keyword=ZEBRA-4411&clientId=${space.clientId}`)).items)).toEqual([]);
+    expect(ids((await list(`?keyword=ZEBRA-4411&clientId=${otherClient}&read=unread`)).items)).toEqual([b.sessionId]);
+    // One session, when the filters take it (how the console checks a live event): else none.
+    expect(ids((await list(`?sessionId=${b.sessionId}&keyword=zebra`)).items)).toEqual([b.sessionId]);
+    expect(ids((await list(`?sessionId=${a.sessionId}&keyword=zebra`)).items)).toEqual([]);
+    expect(ids((await list(`?sessionId=${a.sessionId}&read=unread`)).items)).toEqual([]);
+    expect(ids((await list(`?sessionId=${a.sessionId}`, bob)).items)).toEqual([]);
     await expectError(await ctx.request("/api/v1/inbox/sessions?read=maybe", { token: alice.token }), 400, { field: "read" });
   });
 

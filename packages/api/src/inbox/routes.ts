@@ -80,7 +80,8 @@ export function registerInboxRoutes(app: OpenAPIHono<AppEnv>) {
           read: z.enum(["all", "unread", "read"]).default("all"),
           clientId: z.string().max(64).optional(),
           serviceMode: serviceMode.optional(),
-          keyword: z.string().max(100).optional(),
+          keyword: z.string().max(100).optional().openapi({ description: "Part of the sender's name, the group's name or the last message (case-insensitive for ASCII)" }),
+          sessionId: z.string().max(64).optional().openapi({ description: "Only this session, when it passes the other filters (to check a live event against them)" }),
           limit: z.coerce.number().int().min(1).max(100).default(30),
           cursor: z.string().max(400).optional(),
         }),
@@ -89,7 +90,7 @@ export function registerInboxRoutes(app: OpenAPIHono<AppEnv>) {
     }),
     async (c) => {
       const query = c.req.valid("query");
-      return ok(c, await listSessions(c.var.deps, c.var.auth, { read: query.read, clientId: query.clientId, mode: query.serviceMode, keyword: query.keyword, limit: query.limit, cursor: query.cursor }));
+      return ok(c, await listSessions(c.var.deps, c.var.auth, { read: query.read, clientId: query.clientId, mode: query.serviceMode, keyword: query.keyword, sessionId: query.sessionId, limit: query.limit, cursor: query.cursor }));
     },
   );
   app.openapi(

@@ -20,6 +20,8 @@ export interface SessionFilter {
   clientId?: string | undefined;
   mode?: ConversationRow["serviceMode"] | undefined;
   keyword?: string | undefined;
+  /** Only this session (when it passes the other filters): how a console checks a live event against its filters. */
+  sessionId?: string | undefined;
   limit: number;
   /** From the previous page's `nextCursor`. */
   cursor?: string | undefined;
@@ -86,6 +88,7 @@ export async function listSessions(deps: Deps, auth: Auth, filter: SessionFilter
   if (filter.read === "read") conditions.push(eq(conversations.readStatus, "HAVE_READ"));
   if (filter.clientId) conditions.push(eq(conversations.clientId, filter.clientId));
   if (filter.mode) conditions.push(eq(conversations.serviceMode, filter.mode));
+  if (filter.sessionId) conditions.push(eq(conversations.id, filter.sessionId));
   if (filter.keyword) {
     const like = `%${filter.keyword.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
     conditions.push(sql`(${conversations.senderName} LIKE ${like} ESCAPE '\\' OR ${conversations.groupName} LIKE ${like} ESCAPE '\\' OR ${conversations.lastMessage} LIKE ${like} ESCAPE '\\')`);

@@ -12738,7 +12738,10 @@ export interface paths {
                     clientId?: string;
                     /** @description Who replies: the AI (FULL_AUTO_MODE), a person (MANUAL_MODE), or the AI in a group (GROUP_MODE) */
                     serviceMode?: "FULL_AUTO_MODE" | "MANUAL_MODE" | "GROUP_MODE";
+                    /** @description Part of the sender's name, the group's name or the last message (case-insensitive for ASCII) */
                     keyword?: string;
+                    /** @description Only this session, when it passes the other filters (to check a live event against them) */
+                    sessionId?: string;
                     limit?: number;
                     cursor?: string;
                 };

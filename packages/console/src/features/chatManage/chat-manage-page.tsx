@@ -1,5 +1,5 @@
-import { CheckOutlined, DownloadOutlined, ReloadOutlined, RobotOutlined, UserSwitchOutlined } from '@ant-design/icons';
-import { Avatar, Badge, Button, Modal, Segmented, Select, Space, Tag, Typography } from 'antd';
+import { CheckOutlined, DownloadOutlined, ReloadOutlined, RobotOutlined, SearchOutlined, UserSwitchOutlined } from '@ant-design/icons';
+import { Avatar, Badge, Button, Input, Modal, Segmented, Select, Space, Tag, Typography } from 'antd';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { feedback } from '../../app/feedback';
@@ -22,6 +22,9 @@ interface ClientOption {
   value: string;
   label: string;
 }
+
+/** How long typing pauses before the keyword is asked for. */
+const SEARCH_DEBOUNCE_MS = 300;
 
 /** The space's web and channel clients, for the client filter. */
 function useClientOptions(): ClientOption[] {
@@ -60,6 +63,7 @@ export function ChatManagePage() {
   const clientOptions = useClientOptions();
   const realtimeState = useRealtimeState();
   const [filters, setFilters] = useState<InboxFilters>({ read: 'all' });
+  const [search, setSearch] = useState('');
   const [sessions, setSessions] = useState<InboxSession[]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
   const [listLoading, setListLoading] = useState(true);
@@ -79,7 +83,7 @@ export function ChatManagePage() {
 
   const loadList = useCallback(async (next: InboxFilters) => {
     setListLoading(true);
-    const result = await inboxEndpoints.sessions({ read: next.read, clientId: next.clientId });
+    const result = await inboxEndpoints.sessions({ read: next.read, clientId: next.clientId, keyword: next.keyword });
     if (!result.ok && result.error.kind === 'aborted') return;
     setListLoading(false);
     if (!result.ok) return;
@@ -92,10 +96,16 @@ export function ChatManagePage() {
     void loadList(filters);
   }, [filters, loadList]);
 
+  useEffect(() => {
+    const keyword = search.trim() || undefined;
+    const timer = setTimeout(() => setFilters((current) => (current.keyword === keyword ? current : { ...current, keyword })), SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [search]);
+
   const loadMore = async () => {
     if (!cursor) return;
     setListLoading(true);
-    const result = await inboxEndpoints.sessions({ read: filters.read, clientId: filters.clientId, cursor });
+    const result = await inboxEndpoints.sessions({ read: filters.read, clientId: filters.clientId, keyword: filters.keyword, cursor });
     setListLoading(false);
     if (!result.ok) return;
     setSessions((current) => [...current, ...result.data.items.filter((item) => !current.some((known) => known.sessionId === item.sessionId))]);
@@ -167,11 +177,17 @@ export function ChatManagePage() {
     if (sessionsRef.current.some((item) => item.sessionId === sessionId)) {
       setSessions((list) => applyMessage(list, sessionId, message, filtersRef.current));
     } else {
-      // A session the list does not hold (new, or further down): fetch it and place it if the filters take it.
-      void inboxEndpoints.session(sessionId, { silent: true }).then((result) => {
-        if (!result.ok) return;
-        setSessions((list) => applyMessage(list, sessionId, message, filtersRef.current, result.data));
-      });
+      // A session the list does not hold (new, or further down): the server says whether the
+      // filters (keyword included) take it; only then is it placed.
+      const asked = filtersRef.current;
+      void inboxEndpoints
+        .sessions({ read: asked.read, clientId: asked.clientId, keyword: asked.keyword, sessionId, limit: 1 }, { silent: true, dedupeKey: `inbox-live-${sessionId}` })
+        .then((result) => {
+          const found = result.ok ? result.data.items.find((item) => item.sessionId === sessionId) : undefined;
+          // Filters changed meanwhile: the list was fetched again with them.
+          if (!found || filtersRef.current !== asked) return;
+          setSessions((list) => applyMessage(list, sessionId, message, asked, found));
+        });
     }
     if (current?.sessionId === sessionId) {
       setOpen((state) => (state?.sessionId === sessionId ? { ...state, msgContent: message.content, lastMessageAt: message.createdAt } : state));
@@ -273,6 +289,16 @@ export function ChatManagePage() {
       <div className="pl-inbox__panes">
         <aside className="pl-inbox__left pl-card">
           <div className="pl-inbox__filters">
+            <Input
+              allowClear
+              prefix={<SearchOutlined />}
+              placeholder={t('chatManage.filters.search')}
+              aria-label={t('chatManage.filters.search')}
+              value={search}
+              maxLength={100}
+              onChange={(event) => setSearch(event.target.value)}
+              data-testid="inbox-search"
+            />
             <Segmented<ReadFilter>
               block
               value={filters.read}

@@ -18,7 +18,11 @@ const bySession = (sessionId: string) => ({ params: { path: { sessionId } } });
 
 /** The sessions inbox calls of /console/chatManage, through the SDK and the request layer. */
 export const inboxEndpoints = {
-  sessions: (query: { read: ReadFilter; clientId?: string | undefined; cursor?: string | undefined; limit?: number }, extra: Extra = {}) =>
+  /** A page of the list; with `sessionId`, that session alone when the filters take it. */
+  sessions: (
+    query: { read: ReadFilter; clientId?: string | undefined; keyword?: string | undefined; sessionId?: string | undefined; cursor?: string | undefined; limit?: number },
+    extra: Extra = {},
+  ) =>
     call({ dedupeKey: query.cursor ? 'inbox-sessions-more' : 'inbox-sessions', ...extra }, (init) =>
       client.GET('/api/v1/inbox/sessions', {
         ...init,
@@ -27,6 +31,8 @@ export const inboxEndpoints = {
             read: query.read,
             limit: query.limit ?? 30,
             ...(query.clientId ? { clientId: query.clientId } : {}),
+            ...(query.keyword ? { keyword: query.keyword } : {}),
+            ...(query.sessionId ? { sessionId: query.sessionId } : {}),
             ...(query.cursor ? { cursor: query.cursor } : {}),
           },
         },

@@ -1,9 +1,11 @@
 import type { InboxMessage, InboxSession, ReadFilter } from './inbox-endpoints';
 
-/** The list's filters: read type and client (spec §4). */
+/** The list's filters: read type, client (spec §4) and a keyword the server matches. */
 export interface InboxFilters {
   read: ReadFilter;
   clientId?: string | undefined;
+  /** Part of the sender's name, group name or last message; only the server judges it. */
+  keyword?: string | undefined;
 }
 
 /** Sessions exported at once and the longest span of days, as the server checks them (spec §5). */
