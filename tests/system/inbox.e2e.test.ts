@@ -181,6 +181,8 @@ describe("channel client and sessions inbox in Chromium: connect Telegram → li
     const file = await download;
     expect(file.suggestedFilename()).toBe(`sessions-${today}-${today}.csv`);
     const text = fs.readFileSync((await file.path())!, "utf8");
+    // The browser's offset was sent: the file has a local time column after the UTC one.
+    expect(text.split("\r\n")[0]).toBe("\uFEFFsession,channel,customer,time,local time,from,message");
     expect(text).toContain("Hello, where is my parcel?");
     expect(text).toContain("Your parcel left the depot this morning.");
   });

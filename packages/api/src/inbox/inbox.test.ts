@@ -315,6 +315,51 @@ describe("export", () => {
     const empty = await ctx.request("/api/v1/inbox/export", { method: "POST", token: alice.token, json: { sessionIds: [visitor.sessionId], from: "2026-01-01", to: "2026-01-02" } });
     expect(parseCsv(new TextDecoder().decode(new Uint8Array(await empty.arrayBuffer()).slice(3)))).toHaveLength(1);
   });
+
+  it("reads from/to as the operator's days when given timezoneOffsetMinutes, with a local time column", async () => {
+    const visitor = await startVisitor(ctx, space.clientId);
+    // say() moves the clock one second on: the question and its answer are stored at 23:30 UTC on 20 November.
+    clock.set(new Date("2026-11-20T23:29:59.000Z"));
+    await say(visitor, "Late question");
+    const exportCsv = async (from: string, to: string, timezoneOffsetMinutes?: number) => {
+      const response = await ctx.request("/api/v1/inbox/export", {
+        method: "POST",
+        token: alice.token,
+        json: { sessionIds: [visitor.sessionId], from, to, ...(timezoneOffsetMinutes === undefined ? {} : { timezoneOffsetMinutes }) },
+      });
+      expect(response.status, await response.clone().text()).toBe(200);
+      return parseCsv(new TextDecoder().decode(new Uint8Array(await response.arrayBuffer()).slice(3)));
+    };
+    // UTC (the default): the 20th.
+    const utc = await exportCsv("2026-11-20", "2026-11-20");
+    expect(utc[0]).toEqual(["session", "channel", "customer", "time", "from", "message"]);
+    expect(utc.slice(1).map((row) => [row[3], row[5]])).toEqual([
+      ["2026-11-20T23:30:00.000Z", "Late question"],
+      ["2026-11-20T23:30:00.000Z", expect.any(String)],
+    ]);
+    expect(await exportCsv("2026-11-21", "2026-11-21")).toHaveLength(1);
+    // UTC+8 (offset -480): already the morning of the 21st.
+    expect(await exportCsv("2026-11-20", "2026-11-20", -480)).toHaveLength(1);
+    const east = await exportCsv("2026-11-21", "2026-11-21", -480);
+    expect(east[0]).toEqual(["session", "channel", "customer", "time", "local time", "from", "message"]);
+    expect(east.slice(1).map((row) => [row[3], row[4], row[6]])).toEqual([
+      ["2026-11-20T23:30:00.000Z", "2026-11-21T07:30:00.000+08:00", "Late question"],
+      ["2026-11-20T23:30:00.000Z", "2026-11-21T07:30:00.000+08:00", expect.any(String)],
+    ]);
+    // UTC-5 (offset 300): still the evening of the 20th; an explicit 0 adds the column in UTC.
+    expect((await exportCsv("2026-11-20", "2026-11-20", 300)).slice(1).map((row) => row[4])).toEqual(["2026-11-20T18:30:00.000-05:00", "2026-11-20T18:30:00.000-05:00"]);
+    expect(await exportCsv("2026-11-21", "2026-11-21", 300)).toHaveLength(1);
+    expect((await exportCsv("2026-11-20", "2026-11-20", 0))[1]![4]).toBe("2026-11-20T23:30:00.000+00:00");
+    // India's half hour (-330) and the limits of the field.
+    expect((await exportCsv("2026-11-21", "2026-11-21", -330))[1]![4]).toBe("2026-11-21T05:00:00.000+05:30");
+    for (const timezoneOffsetMinutes of [841, -841, 1.5, "60"]) {
+      await expectError(
+        await ctx.request("/api/v1/inbox/export", { method: "POST", token: alice.token, json: { sessionIds: [visitor.sessionId], from: "2026-11-20", to: "2026-11-20", timezoneOffsetMinutes } }),
+        400,
+        { field: "timezoneOffsetMinutes" },
+      );
+    }
+  });
 });
 
 /** A small RFC 4180 reader: quoted cells may hold commas, quotes and line breaks. */

@@ -167,7 +167,15 @@ export function registerInboxRoutes(app: OpenAPIHono<AppEnv>) {
       request: {
         body: jsonBody(
           z
-            .object({ sessionIds: z.array(z.string().max(64)).min(1).max(EXPORT_MAX_SESSIONS), from: day, to: day })
+            .object({
+              sessionIds: z.array(z.string().max(64)).min(1).max(EXPORT_MAX_SESSIONS),
+              from: day.openapi({ description: "First day, in the zone of timezoneOffsetMinutes" }),
+              to: day.openapi({ description: "Last day (included), in the zone of timezoneOffsetMinutes" }),
+              timezoneOffsetMinutes: z.number().int().min(-840).max(840).optional().openapi({
+                description: "Minutes the operator's zone is behind UTC, as JavaScript's Date#getTimezoneOffset gives it (-480 for UTC+8); from/to are that zone's days and the CSV gets a local time column. Default: UTC",
+                example: -480,
+              }),
+            })
             .openapi("ExportSessions"),
         ),
       },

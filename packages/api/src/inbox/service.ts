@@ -248,17 +248,29 @@ function csvCell(value: string): string {
   return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
+/** An ISO time in a zone `offsetMinutes` behind UTC (Date#getTimezoneOffset's sign): `2026-11-11T07:30:00.000+08:00`. */
+export function localIso(utc: string, offsetMinutes: number): string {
+  const shifted = new Date(Date.parse(utc) - offsetMinutes * 60_000).toISOString().slice(0, -1);
+  const ahead = -offsetMinutes;
+  const pad = (value: number) => String(value).padStart(2, "0");
+  return `${shifted}${ahead < 0 ? "-" : "+"}${pad(Math.floor(Math.abs(ahead) / 60))}:${pad(Math.abs(ahead) % 60)}`;
+}
+
 /**
  * Messages of up to {@link EXPORT_MAX_SESSIONS} sessions between two days (at most
- * {@link EXPORT_MAX_DAYS} apart) as CSV (UTF-8 with a byte-order mark, for spreadsheets).
+ * {@link EXPORT_MAX_DAYS} apart) as CSV (UTF-8 with a byte-order mark, for spreadsheets). The days
+ * are those of the zone `timezoneOffsetMinutes` behind UTC (as Date#getTimezoneOffset gives it;
+ * UTC when absent); with an offset, a "local time" column follows the UTC one.
  */
-export async function exportSessions(deps: Deps, auth: Auth, input: { sessionIds: string[]; from: string; to: string }) {
+export async function exportSessions(deps: Deps, auth: Auth, input: { sessionIds: string[]; from: string; to: string; timezoneOffsetMinutes?: number | undefined }) {
   const ids = [...new Set(input.sessionIds)];
   if (ids.length === 0 || ids.length > EXPORT_MAX_SESSIONS) {
     throw new ServiceError("validation", "session_export_too_many", { max: EXPORT_MAX_SESSIONS }, { field: "sessionIds" });
   }
-  const from = new Date(`${input.from}T00:00:00.000Z`);
-  const to = new Date(`${input.to}T23:59:59.999Z`);
+  const offset = input.timezoneOffsetMinutes ?? 0;
+  // Midnight in a zone 480 minutes ahead (offset -480) is 16:00 UTC the day before.
+  const from = new Date(Date.parse(`${input.from}T00:00:00.000Z`) + offset * 60_000);
+  const to = new Date(Date.parse(`${input.to}T23:59:59.999Z`) + offset * 60_000);
   const days = (to.getTime() - from.getTime()) / 86_400_000;
   if (!(days > 0) || days > EXPORT_MAX_DAYS) throw new ServiceError("validation", "session_export_span", { days: EXPORT_MAX_DAYS }, { field: "to" });
   const sessions = await deps.db
@@ -280,12 +292,23 @@ export async function exportSessions(deps: Deps, auth: Auth, input: { sessionIds
     )
     .orderBy(asc(messages.conversationId), asc(messages.createdAt), asc(messages.id));
   const byId = new Map(sessions.map((session) => [session.id, session]));
-  const lines = [["session", "channel", "customer", "time", "from", "message"].join(",")];
+  const local = input.timezoneOffsetMinutes !== undefined;
+  const lines = [["session", "channel", "customer", "time", ...(local ? ["local time"] : []), "from", "message"].join(",")];
   for (const row of rows) {
     const session = byId.get(row.conversationId)!;
     const who = row.role === "user" ? (row.senderName ?? session.senderName ?? "customer") : row.role === "operator" ? `operator ${row.senderName ?? ""}`.trim() : "AI";
     lines.push(
-      [row.conversationId, names.get(session.clientId!) ?? session.channel, session.groupName ?? session.senderName ?? "", row.createdAt, who, row.content].map((value) => csvCell(String(value))).join(","),
+      [
+        row.conversationId,
+        names.get(session.clientId!) ?? session.channel,
+        session.groupName ?? session.senderName ?? "",
+        row.createdAt,
+        ...(local ? [localIso(row.createdAt, offset)] : []),
+        who,
+        row.content,
+      ]
+        .map((value) => csvCell(String(value)))
+        .join(","),
     );
   }
   return { filename: `sessions-${input.from}-${input.to}.csv`, body: `\uFEFF${lines.join("\r\n")}\r\n` };

@@ -20737,10 +20737,21 @@ export interface components {
         };
         ExportSessions: {
             sessionIds: string[];
-            /** @example 2026-11-01 */
+            /**
+             * @description First day, in the zone of timezoneOffsetMinutes
+             * @example 2026-11-01
+             */
             from: string;
-            /** @example 2026-11-01 */
+            /**
+             * @description Last day (included), in the zone of timezoneOffsetMinutes
+             * @example 2026-11-01
+             */
             to: string;
+            /**
+             * @description Minutes the operator's zone is behind UTC, as JavaScript's Date#getTimezoneOffset gives it (-480 for UTC+8); from/to are that zone's days and the CSV gets a local time column. Default: UTC
+             * @example -480
+             */
+            timezoneOffsetMinutes?: number;
         };
         Customer: {
             id: string;

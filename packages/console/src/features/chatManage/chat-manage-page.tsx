@@ -259,7 +259,9 @@ export function ChatManagePage() {
   };
 
   const exportChecked = async (range: { from: string; to: string }) => {
-    const result = await inboxEndpoints.exportSessions({ sessionIds: [...checked], ...range });
+    // The days the operator picked are the browser's days; the file also gets their local times.
+    const timezoneOffsetMinutes = new Date(`${range.from}T12:00:00`).getTimezoneOffset();
+    const result = await inboxEndpoints.exportSessions({ sessionIds: [...checked], ...range, timezoneOffsetMinutes });
     if (!result.ok) return false;
     saveBlob(result.data.blob, result.data.fileName ?? `sessions-${range.from}-${range.to}.csv`);
     return true;

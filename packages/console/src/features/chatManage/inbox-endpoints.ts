@@ -56,8 +56,11 @@ export const inboxEndpoints = {
   setMode: (sessionId: string, serviceMode: ServiceMode, extra: Extra = {}) =>
     call(extra, (init) =>
       client.PUT('/api/v1/inbox/sessions/{sessionId}/mode', { ...init, ...bySession(sessionId), body: { serviceMode, confirm: true } })),
-  /** The CSV of the chosen sessions between two days, with the file name the server gives. */
-  exportSessions: async (body: { sessionIds: string[]; from: string; to: string }, extra: Extra = {}) => {
+  /**
+   * The CSV of the chosen sessions between two days of the operator's zone (`timezoneOffsetMinutes`
+   * as Date#getTimezoneOffset gives it), with the file name the server gives.
+   */
+  exportSessions: async (body: { sessionIds: string[]; from: string; to: string; timezoneOffsetMinutes?: number }, extra: Extra = {}) => {
     let disposition: string | null = null;
     const result = await call(extra, async (init) => {
       const answer = await client.POST('/api/v1/inbox/export', { ...init, body, parseAs: 'blob' });
