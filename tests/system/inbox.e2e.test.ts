@@ -252,6 +252,24 @@ describe("channel client and sessions inbox in Chromium: connect Telegram → li
     expect(await items.first().getAttribute("data-testid")).toBe(`inbox-session-${sessionId}`);
   });
 
+  it("sends a refused reply again with Retry, delivered once", async () => {
+    await byTestId(`inbox-session-${sessionId}`).click();
+    await expect.poll(() => byTestId("message-user").count()).toBeGreaterThan(0);
+    telegram.failNext("rejected");
+    await byTestId("reply-input").fill("Sorry for the wait, it ships today.");
+    await byTestId("reply-send").click();
+    const refused = byTestId("message-operator").last();
+    await expect.poll(() => refused.innerText()).toContain("Sorry for the wait, it ships today.");
+    await expect.poll(() => refused.locator('[data-testid="message-delivery"]').getAttribute("data-delivery")).toBe("failed");
+    expect(telegram.sent.filter((message) => message.text === "Sorry for the wait, it ships today.")).toHaveLength(0);
+    await snap("inbox-delivery-failed-zh");
+
+    await refused.locator('[data-testid="message-retry"]').click();
+    await expect.poll(() => refused.locator('[data-testid="message-delivery"]').getAttribute("data-delivery")).toBe("sent");
+    expect(await refused.locator('[data-testid="message-retry"]').count()).toBe(0);
+    await expect.poll(() => telegram.sent.filter((message) => message.text === "Sorry for the wait, it ships today.").length).toBe(1);
+  });
+
   it("disables and deletes the channel client from the list", async () => {
     await page.goto(`${parley.url}/console/clients`);
     const row = byTestId(`channel-client-row-${clientId}`);

@@ -391,6 +391,8 @@ export const messages = {
   workflow_run_waiting_answer: { en: "The workflow is waiting (timer) and will continue later.", "zh-CN": "工作流正在等待（定时器），稍后继续。" },
   workflow_run_cancelled: { en: "Cancelled by {name}", "zh-CN": "已被 {name} 取消" },
   // End of workflows.
+  message_not_found: { en: "Message not found", "zh-CN": "未找到消息" },
+  message_retry_not_failed: { en: "Only a message whose delivery failed can be sent again", "zh-CN": "只有发送失败的消息才能重新发送" },
 } as const satisfies Record<string, Record<Language, string>>;
 
 /** A key of {@link messages}. */

@@ -14,6 +14,7 @@ import {
   markAllRead,
   markRead,
   pushOperatorMessage,
+  retryDelivery,
   sessionHistory,
 } from "./service";
 
@@ -122,6 +123,20 @@ export function registerInboxRoutes(app: OpenAPIHono<AppEnv>) {
       data: messageSchema,
     }),
     async (c) => ok(c, await pushOperatorMessage(c.var.deps, c.var.auth, c.req.valid("param").sessionId, c.req.valid("json")), 201),
+  );
+  app.openapi(
+    defineRoute({
+      method: "post",
+      path: "/api/v1/inbox/sessions/{sessionId}/messages/{messageId}/retry",
+      tags,
+      summary: "Send again a message whose delivery failed: back to pending and queued (409 when its delivery is not failed)",
+      request: { params: sessionParam.merge(idParam("messageId", "msg_01jd7w3k5q9x2m4n6p8r")) },
+      data: messageSchema,
+    }),
+    async (c) => {
+      const { sessionId, messageId } = c.req.valid("param");
+      return ok(c, await retryDelivery(c.var.deps, c.var.auth, sessionId, messageId));
+    },
   );
   app.openapi(
     defineRoute({

@@ -242,6 +242,36 @@ export async function pushOperatorMessage(deps: Deps, auth: Auth, sessionId: str
   return { id, role: "operator" as const, content: input.content, senderName: senderName || null, delivery: stored?.delivery ?? null, deliveryError: stored?.deliveryError ?? null, createdAt: stored?.createdAt ?? createdAt };
 }
 
+/**
+ * Sends again a message of the session whose delivery failed (a refusal such as a blocked bot):
+ * back to pending, then queued like a first send. Anything else is a conflict — a delivered or
+ * pending message is never sent twice.
+ */
+export async function retryDelivery(deps: Deps, auth: Auth, sessionId: string, messageId: string) {
+  const session = await loadSession(deps, auth, sessionId);
+  const message = await deps.db
+    .select({ id: messages.id, role: messages.role, delivery: messages.delivery })
+    .from(messages)
+    .where(and(eq(messages.id, messageId), eq(messages.conversationId, session.id), inArray(messages.role, ["user", "assistant", "operator"])))
+    .get();
+  if (!message) throw new ServiceError("not_found", "message_not_found");
+  if (!session.clientId!.startsWith("ch_")) throw new ServiceError("conflict", "message_retry_not_failed");
+  // The check and the change are one statement: of two retries at once, one wins.
+  const reset = await deps.db
+    .update(messages)
+    .set({ delivery: "pending", deliveryError: null })
+    .where(and(eq(messages.id, message.id), eq(messages.delivery, "failed")))
+    .returning({ id: messages.id });
+  if (reset.length === 0) throw new ServiceError("conflict", "message_retry_not_failed");
+  await queueSend(deps, { id: session.clientId! }, session.id, message.id);
+  const stored = await deps.db
+    .select({ id: messages.id, role: messages.role, content: messages.content, senderName: messages.senderName, delivery: messages.delivery, deliveryError: messages.deliveryError, createdAt: messages.createdAt })
+    .from(messages)
+    .where(eq(messages.id, message.id))
+    .get();
+  return { ...stored!, role: stored!.role as "user" | "assistant" | "operator" };
+}
+
 function csvCell(value: string): string {
   // Cells starting with = + - @ would run as formulas in spreadsheets.
   const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;

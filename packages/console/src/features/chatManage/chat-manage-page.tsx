@@ -11,7 +11,7 @@ import { saveBlob } from '../knowledge/save-blob';
 import { ConversationView } from './conversation-view';
 import { ExportModal } from './export-modal';
 import { inboxEndpoints, type InboxMessage, type InboxSession, type ReadFilter, type ServiceMode } from './inbox-endpoints';
-import { applyDelivery, applyMessage, fromIncoming, matchesFilters, patchSession, prependOlder, upsertMessage, type InboxFilters } from './inbox-state';
+import { applyDelivery, applyMessage, applyRetry, fromIncoming, matchesFilters, patchSession, prependOlder, upsertMessage, type InboxFilters } from './inbox-state';
 import { ModeBadge } from './mode-badge';
 import { ReplyBox } from './reply-box';
 import { sessionTitle } from './session-format';
@@ -258,6 +258,14 @@ export function ChatManagePage() {
     return true;
   };
 
+  const retry = async (message: InboxMessage) => {
+    if (!open) return;
+    const sessionId = open.sessionId;
+    const result = await inboxEndpoints.retry(sessionId, message.id);
+    if (!result.ok) return;
+    setHistory((state) => (state?.sessionId === sessionId ? { ...state, messages: applyRetry(state.messages, result.data) } : state));
+  };
+
   const exportChecked = async (range: { from: string; to: string }) => {
     // The days the operator picked are the browser's days; the file also gets their local times.
     const timezoneOffsetMinutes = new Date(`${range.from}T12:00:00`).getTimezoneOffset();
@@ -373,6 +381,7 @@ export function ChatManagePage() {
                 hasMore={history.hasMore}
                 loadingOlder={history.loadingOlder}
                 onLoadOlder={() => void loadOlder()}
+                onRetry={(message) => void retry(message)}
               />
               <ReplyBox key={open.sessionId} onSend={reply} takesOver={!manual} />
             </>

@@ -1,4 +1,4 @@
-import { CheckOutlined, ClockCircleOutlined, ExclamationCircleFilled, RobotOutlined, UserOutlined } from '@ant-design/icons';
+import { CheckOutlined, ClockCircleOutlined, ExclamationCircleFilled, RedoOutlined, RobotOutlined, UserOutlined } from '@ant-design/icons';
 import { Avatar, Button, Skeleton, Tooltip, Typography } from 'antd';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -14,10 +14,12 @@ export interface ConversationViewProps {
   hasMore?: boolean;
   loadingOlder?: boolean;
   onLoadOlder?: () => void;
+  /** Sends a failed message again; without it, failed messages show no Retry action. */
+  onRetry?: ((message: InboxMessage) => void) | undefined;
 }
 
 /** Where a message sent through a channel stands: sending, delivered, or failed with the reason. */
-export function DeliveryState({ message }: { message: Pick<InboxMessage, 'delivery' | 'deliveryError'> }) {
+export function DeliveryState({ message, onRetry }: { message: Pick<InboxMessage, 'delivery' | 'deliveryError'>; onRetry?: (() => void) | undefined }) {
   const { t } = useTranslation();
   if (message.delivery === 'pending') {
     return <span className="pl-inbox__delivery" data-testid="message-delivery" data-delivery="pending"><ClockCircleOutlined /> {t('chatManage.delivery.pending')}</span>;
@@ -30,6 +32,11 @@ export function DeliveryState({ message }: { message: Pick<InboxMessage, 'delive
       <Typography.Text type="danger" className="pl-inbox__delivery pl-inbox__delivery--failed" data-testid="message-delivery" data-delivery="failed">
         <ExclamationCircleFilled /> {t('chatManage.delivery.failed')}
         {message.deliveryError ? `: ${message.deliveryError}` : ''}
+        {onRetry && (
+          <Button type="link" size="small" icon={<RedoOutlined />} onClick={onRetry} data-testid="message-retry">
+            {t('chatManage.delivery.retry')}
+          </Button>
+        )}
       </Typography.Text>
     );
   }
@@ -37,7 +44,7 @@ export function DeliveryState({ message }: { message: Pick<InboxMessage, 'delive
 }
 
 /** A session's history, oldest first: the customer on the left, the AI and operators on the right, with names and delivery states. */
-export function ConversationView({ messages, customerName, customerAvatarUrl, loading = false, hasMore = false, loadingOlder = false, onLoadOlder }: ConversationViewProps) {
+export function ConversationView({ messages, customerName, customerAvatarUrl, loading = false, hasMore = false, loadingOlder = false, onLoadOlder, onRetry }: ConversationViewProps) {
   const { t, i18n } = useTranslation();
   const bottom = useRef<HTMLDivElement>(null);
   const lastId = messages.at(-1)?.id;
@@ -85,7 +92,7 @@ export function ConversationView({ messages, customerName, customerAvatarUrl, lo
                 </Tooltip>
               </div>
               <div className="pl-inbox__bubble" data-testid="message-content">{message.content}</div>
-              <DeliveryState message={message} />
+              <DeliveryState message={message} onRetry={onRetry ? () => onRetry(message) : undefined} />
             </div>
           </div>
         );

@@ -48,6 +48,9 @@ export const inboxEndpoints = {
       })),
   reply: (sessionId: string, content: string, extra: Extra = {}) =>
     call(extra, (init) => client.POST('/api/v1/inbox/sessions/{sessionId}/messages', { ...init, ...bySession(sessionId), body: { content } })),
+  /** Sends again a message whose delivery failed; answers it (pending, or already sent). */
+  retry: (sessionId: string, messageId: string, extra: Extra = {}) =>
+    call(extra, (init) => client.POST('/api/v1/inbox/sessions/{sessionId}/messages/{messageId}/retry', { ...init, params: { path: { sessionId, messageId } } })),
   markRead: (sessionId: string, extra: Extra = {}) =>
     call({ silent: true, ...extra }, (init) => client.POST('/api/v1/inbox/sessions/{sessionId}/read', { ...init, ...bySession(sessionId) })),
   readAll: (clientId: string | undefined, extra: Extra = {}) =>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { InboxMessage, InboxSession } from './inbox-endpoints';
-import { applyDelivery, applyMessage, checkExport, daySpan, fromIncoming, matchesFilters, patchSession, prependOlder, sortSessions, upsertMessage } from './inbox-state';
+import { applyDelivery, applyMessage, applyRetry, checkExport, daySpan, fromIncoming, matchesFilters, patchSession, prependOlder, sortSessions, upsertMessage } from './inbox-state';
 
 function session(id: string, at: string, patch: Partial<InboxSession> = {}): InboxSession {
   return {
@@ -82,5 +82,16 @@ describe('export checks (the server rules)', () => {
     expect(checkExport(ids(1), '2026-11-01', '2026-12-02')).toBe('chatManage.export.rangeTooLong');
     expect(checkExport(ids(1), '2026-11-02', '2026-11-01')).toBe('chatManage.export.rangeOrder');
     expect(checkExport(ids(1), '', '2026-11-01')).toBe('chatManage.export.rangeRequired');
+  });
+});
+
+describe('retry of a failed delivery', () => {
+  it('shows the retried message as answered (pending), but never undoes a delivery the socket reported first', () => {
+    const failed = [message('m1', '2026-11-21T10:00:00Z', { role: 'operator', delivery: 'failed', deliveryError: 'blocked' }), message('m2', '2026-11-21T10:01:00Z')];
+    const pending = applyRetry(failed, { ...failed[0]!, delivery: 'pending', deliveryError: null });
+    expect(pending[0]).toMatchObject({ delivery: 'pending', deliveryError: null });
+    expect(pending[1]).toBe(failed[1]);
+    const delivered = applyDelivery(failed, 'm1', 'sent');
+    expect(applyRetry(delivered, { ...failed[0]!, delivery: 'pending', deliveryError: null })[0]!.delivery).toBe('sent');
   });
 });

@@ -94,6 +94,11 @@ export function applyDelivery(history: readonly InboxMessage[], messageId: strin
   return history.map((message) => (message.id === messageId ? { ...message, delivery, deliveryError: delivery === 'failed' ? (error ?? message.deliveryError) : null } : message));
 }
 
+/** The history after a retry was accepted: the message as answered, unless it was delivered meanwhile. */
+export function applyRetry(history: readonly InboxMessage[], retried: InboxMessage): InboxMessage[] {
+  return history.map((message) => (message.id === retried.id && message.delivery !== 'sent' ? { ...message, ...retried } : message));
+}
+
 /** Older messages placed before the loaded ones, without duplicates. */
 export function prependOlder(history: readonly InboxMessage[], older: readonly InboxMessage[]): InboxMessage[] {
   const ids = new Set(history.map((message) => message.id));
