@@ -1,8 +1,14 @@
 import { eq } from "drizzle-orm";
 import { conversations } from "../db/schema/index";
 import type { Deps } from "../http/context";
+import { WEB_EMBED_CHANNEL } from "../clients/service";
 
 type ConversationRow = typeof conversations.$inferSelect;
+
+/** A session of a messaging platform (its answers go out through a channel client), not of the web widget. */
+export function isChannelSession(conversation: Pick<ConversationRow, "clientId" | "channel">): boolean {
+  return conversation.clientId !== null && conversation.channel !== WEB_EMBED_CHANNEL;
+}
 
 /** A message as the inbox and its sockets show it. */
 export interface InboxMessage {

@@ -3,6 +3,7 @@ import { getAppForChat } from "../apps/service/index";
 import { queueSend } from "../channels/pipeline";
 import { conversations, messages } from "../db/schema/index";
 import type { Deps } from "../http/context";
+import { isChannelSession } from "./activity";
 import type { JobHandler } from "../jobs/worker";
 import { answerStoredMessage } from "./answer";
 import { webVisitorOf } from "./handover";
@@ -36,7 +37,7 @@ export function delayedReplyHandler(deps: Deps): JobHandler {
     if (app?.advancedConfig.manualService.replyMode !== "delayed") return;
     const answer = await answerStoredMessage(deps, conversation, message, { channel: conversation.channel, skipHandover: true, heartbeat });
     if (!answer) return;
-    if (conversation.clientId?.startsWith("ch_")) {
+    if (conversation.clientId && isChannelSession(conversation)) {
       await deps.db.update(messages).set({ delivery: "pending" }).where(eq(messages.id, answer.id));
       await queueSend(deps, { id: conversation.clientId }, conversation.id, answer.id);
       return;

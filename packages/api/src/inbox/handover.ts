@@ -1,10 +1,10 @@
 import { createHmac } from "node:crypto";
 import { and, asc, desc, eq, inArray } from "drizzle-orm";
-import { webClientSessions } from "../db/schema/index";
 import type { ChatApp } from "../apps/service/index";
 import type { ManualService } from "../apps/service/advanced-config";
-import { conversations, messages, spaceMembers, users } from "../db/schema/index";
+import { conversations, messages, spaceMembers, users, webClientSessions } from "../db/schema/index";
 import type { Deps } from "../http/context";
+import { isChannelSession } from "./activity";
 import { type Language, translate } from "../http/messages";
 import { enqueueJob } from "../jobs/queue";
 import { guardedFetch } from "../plugins/service/network";
@@ -116,7 +116,7 @@ export async function setServiceMode(deps: Deps, conversation: ConversationRow, 
 
 /** The web visitor session behind a conversation, when it came through the widget. */
 export async function webVisitorOf(deps: Deps, conversation: ConversationRow): Promise<{ clientId: string; sessionId: string } | undefined> {
-  if (!conversation.clientId || conversation.clientId.startsWith("ch_")) return undefined;
+  if (!conversation.clientId || isChannelSession(conversation)) return undefined;
   const row = await deps.db
     .select({ id: webClientSessions.id, clientId: webClientSessions.clientId })
     .from(webClientSessions)

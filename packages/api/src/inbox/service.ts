@@ -6,6 +6,7 @@ import { channelClients, conversations, customers, messages, users, webClients }
 import { ServiceError } from "../errors";
 import type { Auth, Deps } from "../http/context";
 import type { Language } from "../http/messages";
+import { isChannelSession } from "./activity";
 import { setServiceMode, transferToHuman, webVisitorOf } from "./handover";
 
 type ConversationRow = typeof conversations.$inferSelect;
@@ -222,7 +223,7 @@ export async function pushOperatorMessage(deps: Deps, auth: Auth, sessionId: str
   const session = await loadSession(deps, auth, sessionId);
   const operator = await deps.db.select({ name: users.name }).from(users).where(eq(users.id, auth.userId)).get();
   if (session.serviceMode !== "MANUAL_MODE") await setServiceMode(deps, session, "MANUAL_MODE");
-  const isChannel = session.clientId!.startsWith("ch_");
+  const isChannel = isChannelSession(session);
   const senderName = operator?.name ?? "";
   const id = await storeMessage(deps, {
     conversation: session,
@@ -255,7 +256,7 @@ export async function retryDelivery(deps: Deps, auth: Auth, sessionId: string, m
     .where(and(eq(messages.id, messageId), eq(messages.conversationId, session.id), inArray(messages.role, ["user", "assistant", "operator"])))
     .get();
   if (!message) throw new ServiceError("not_found", "message_not_found");
-  if (!session.clientId!.startsWith("ch_")) throw new ServiceError("conflict", "message_retry_not_failed");
+  if (!isChannelSession(session)) throw new ServiceError("conflict", "message_retry_not_failed");
   // The check and the change are one statement: of two retries at once, one wins.
   const reset = await deps.db
     .update(messages)
