@@ -121,7 +121,10 @@ async function timed<T>(samples: number[], run: () => Promise<T>): Promise<T> {
 }
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "parley-bench-retrieval-scale-"));
-const database = await openDatabase({ driver, url: `file:${path.join(dataDir, "parley.db")}` });
+// The server's memory settings, from the same variables (defaults 32 MB cache, no mmap).
+const sqliteCacheMb = Number(process.env.PARLEY_SQLITE_CACHE_MB ?? 32);
+const sqliteMmapMb = Number(process.env.PARLEY_SQLITE_MMAP_MB ?? 0);
+const database = await openDatabase({ driver, url: `file:${path.join(dataDir, "parley.db")}`, cacheMb: sqliteCacheMb, mmapMb: sqliteMmapMb });
 const { db } = database;
 const embedder = createHashingEmbedder();
 let annBuildSeconds: number | undefined;
@@ -201,7 +204,7 @@ if (values.keep) console.log(`# kept ${dataDir} (knowledge base ${knowledgeBaseI
 else fs.rmSync(dataDir, { recursive: true, force: true });
 
 const ms = (value: number) => value.toFixed(2);
-console.log(`# corpora=${CORPORA.join("+")} base_passages=${passages.length} files=${fileCount} queries=${queries.length} embedder=${embedder.id} driver=${driver} cpus=${os.cpus().length}`);
+console.log(`# corpora=${CORPORA.join("+")} base_passages=${passages.length} files=${fileCount} queries=${queries.length} embedder=${embedder.id} driver=${driver} sqlite_cache_mb=${sqliteCacheMb} sqlite_mmap_mb=${sqliteMmapMb} cpus=${os.cpus().length}`);
 console.log(`chunks=${stored}`);
 console.log(`ingest_chunks_per_s=${(chunkTarget / ingestSeconds).toFixed(0)}`);
 console.log(`ingest_lance_share=${(vectorWriteMs.total / 1000 / ingestSeconds).toFixed(2)}`);

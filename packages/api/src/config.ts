@@ -17,6 +17,10 @@ export const environmentSchema = z.object({
   PARLEY_DATABASE_URL: optionalString,
   PARLEY_DATABASE_DRIVER: z.enum(["better-sqlite3", "libsql"]).optional(),
   PARLEY_DATABASE_AUTH_TOKEN: optionalString,
+  /** SQLite page cache per connection, in MB (better-sqlite3 only). */
+  PARLEY_SQLITE_CACHE_MB: z.coerce.number().int().min(1).max(65536).default(32),
+  /** Memory-mapped reads of the SQLite file, in MB; 0 turns them off (better-sqlite3 only). */
+  PARLEY_SQLITE_MMAP_MB: z.coerce.number().int().min(0).max(1048576).default(0),
   PARLEY_PUBLIC_URL: optionalString,
   PARLEY_BOOTSTRAP_API_KEY: optionalString,
   PARLEY_OWNER_EMAIL: optionalString,
@@ -117,7 +121,7 @@ export interface Config {
   host: string;
   dataDir: string;
   publicUrl: string;
-  database: { driver: "better-sqlite3" | "libsql"; url: string; authToken?: string };
+  database: { driver: "better-sqlite3" | "libsql"; url: string; authToken?: string; cacheMb: number; mmapMb: number };
   bootstrapApiKey?: string;
   ownerEmail?: string;
   consoleDir?: string;
@@ -218,7 +222,13 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     host: env.HOST,
     dataDir,
     publicUrl: (env.PARLEY_PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ""),
-    database: { driver, url, ...(env.PARLEY_DATABASE_AUTH_TOKEN ? { authToken: env.PARLEY_DATABASE_AUTH_TOKEN } : {}) },
+    database: {
+      driver,
+      url,
+      ...(env.PARLEY_DATABASE_AUTH_TOKEN ? { authToken: env.PARLEY_DATABASE_AUTH_TOKEN } : {}),
+      cacheMb: env.PARLEY_SQLITE_CACHE_MB,
+      mmapMb: env.PARLEY_SQLITE_MMAP_MB,
+    },
     bootstrapApiKey: env.PARLEY_BOOTSTRAP_API_KEY,
     ownerEmail: env.PARLEY_OWNER_EMAIL?.toLowerCase(),
     consoleDir: env.PARLEY_CONSOLE_DIR,

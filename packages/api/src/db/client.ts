@@ -61,6 +61,10 @@ export async function openDatabase(options: {
   driver: "better-sqlite3" | "libsql";
   url: string;
   authToken?: string;
+  /** SQLite page cache in MB (default 32). */
+  cacheMb?: number;
+  /** Memory-mapped reads in MB (default 0: off). */
+  mmapMb?: number;
 }): Promise<Database_> {
   const migrations = { migrationsFolder: migrationsFolder() };
   if (options.driver === "better-sqlite3") {
@@ -73,10 +77,12 @@ export async function openDatabase(options: {
     sqlite.pragma("synchronous = NORMAL");
     sqlite.pragma("foreign_keys = ON");
     sqlite.pragma("busy_timeout = 5000");
-    // Full-text ranking walks large parts of the FTS index: a bigger page cache and memory-mapped
-    // reads cut its time by about 30% at 100k chunks (bench:retrieval-scale).
-    sqlite.pragma("cache_size = -131072");
-    sqlite.pragma("mmap_size = 1073741824");
+    // Both count in the process's RSS as they fill, so the defaults suit a small host (32 MB
+    // cache, no mmap; the operating system's page cache still holds the file). A large
+    // knowledge base ranks full text about 30% faster at 100k chunks with a 128 MB cache and
+    // 1 GB of mmap (bench:retrieval-scale): PARLEY_SQLITE_CACHE_MB / PARLEY_SQLITE_MMAP_MB.
+    sqlite.pragma(`cache_size = -${Math.round((options.cacheMb ?? 32) * 1024)}`);
+    sqlite.pragma(`mmap_size = ${Math.round((options.mmapMb ?? 0) * 1024 * 1024)}`);
     cacheStatements(sqlite);
     const db = drizzleBetterSqlite(sqlite, { schema });
     migrateBetterSqlite(db, migrations);
