@@ -11,6 +11,7 @@ import { MEMBER_GRADES, type MemberGrade } from '../../app/types';
 import { PageHeader } from '../../components/page-header';
 import { PageLoader } from '../../components/page-loader';
 import { PLAN_LABEL_KEYS } from '../account/plan-labels';
+import './instance.css';
 
 type InstanceUser = components['schemas']['InstanceUser'];
 type InstanceSpace = components['schemas']['InstanceSpace'];
@@ -233,7 +234,7 @@ export function InstancePage() {
   return (
     <div data-testid="instance-page">
       <PageHeader title={t('instance.title')} subtitle={t('instance.subtitle')} />
-      <div className="pl-card">
+      <div className="pl-card pl-instance__card">
         <Tabs
           items={[
             { key: 'users', label: <span data-testid="instance-tab-users">{t('instance.tabs.users')}</span>, children: <UsersTab /> },
