@@ -18,6 +18,7 @@ import { registerClientRoutes, widgetCors } from "./clients/routes";
 import { CHANNEL_WEBHOOK_PATH, registerChannelRoutes } from "./channels/routes";
 import { registerHostingRoutes } from "./hosting/routes";
 import { registerInboxRoutes } from "./inbox/routes";
+import { registerInstanceRoutes } from "./instance/routes";
 import { registerKeyRoutes } from "./keys/routes";
 import { registerKnowledgeImportRoutes } from "./knowledge/import-routes";
 import { KNOWLEDGE_UPLOAD_MAX_BYTES, KNOWLEDGE_UPLOAD_PATH, registerKnowledgeRoutes } from "./knowledge/routes";
@@ -83,6 +84,7 @@ export function createApp(deps: Deps) {
   registerSpaceRoutes(app);
   registerKeyRoutes(app);
   registerModelRoutes(app);
+  registerInstanceRoutes(app);
   registerAppRoutes(app);
   registerPluginRoutes(app);
   registerKnowledgeRoutes(app);

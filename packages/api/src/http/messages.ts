@@ -16,6 +16,11 @@ export const messages = {
   session_ended: { en: "Your session has ended, please log in again", "zh-CN": "登录已失效，请重新登录" },
   forbidden: { en: "You do not have permission to do this", "zh-CN": "您没有执行此操作的权限" },
   owner_only: { en: "Only the instance owner can do this", "zh-CN": "只有实例所有者可以执行此操作" },
+  instance_admin_only: {
+    en: "Only the instance administrator can do this",
+    "zh-CN": "只有实例管理员可以执行此操作",
+  },
+  instance_space_change_required: { en: "send memberGrade, quotas or both", "zh-CN": "请提供 memberGrade、quotas 或两者" },
   space_admin_only: { en: "Only the space owner or an admin can do this", "zh-CN": "只有空间所有者或管理员可以执行此操作" },
   api_key_not_allowed: {
     en: "This action needs a signed-in session, not an API key",

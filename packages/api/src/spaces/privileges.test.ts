@@ -28,6 +28,7 @@ describe("computePrivileges (spec §6)", () => {
       "manage:account",
       "manage:analysis",
       "manage:team",
+      "manage:instance",
       "discover:templates",
       "discover:store",
     ]);
@@ -88,11 +89,17 @@ describe("computePrivileges (spec §6)", () => {
     }
     const open = computePrivileges({ ...base, grade: "ENTERPRISE", kind: "team", role: "member", authorizedRoutes: null });
     expect(open.authorizedRoute).toBe(false);
-    // Enterprise grades see every gated entry regardless of quota.
-    expect(open.menus.filter((menu) => menu.key !== "customers").every((menu) => menu.visible)).toBe(true);
+    // Enterprise grades see every gated entry regardless of quota (instance is the administrator's alone).
+    expect(open.menus.filter((menu) => menu.key !== "customers" && menu.key !== "instance").every((menu) => menu.visible)).toBe(true);
     expect(computePrivileges({ ...base, grade: "PROFESSION", kind: "team", role: "member", authorizedRoutes: routes }).authorizedRoute).toBe(false);
     // An empty list leaves only templates and store.
     expect(visible({ grade: "ENTERPRISE", kind: "team", role: "member", authorizedRoutes: [] })).toEqual(["templates", "store"]);
+  });
+
+  it("shows the instance entry to the instance administrator only, whatever the grade or route list", () => {
+    expect(visible({ grade: "CUSTOM" })).not.toContain("instance");
+    expect(visible({ instanceAdmin: true })).toContain("instance");
+    expect(visible({ grade: "ENTERPRISE", kind: "team", role: "member", authorizedRoutes: [], instanceAdmin: true })).toEqual(["instance", "templates", "store"]);
   });
 
   it("applies quota overrides (CUSTOM plans)", () => {

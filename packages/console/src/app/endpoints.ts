@@ -4,6 +4,13 @@ import { call, client, type CallOptions } from './api';
 type Schemas = components['schemas'];
 type Extra = Pick<CallOptions, 'silent' | 'startup' | 'signal' | 'dedupeKey'>;
 
+/** Paging and search of the instance lists. */
+export interface InstanceListQuery {
+  pageNo?: number;
+  pageSize?: number;
+  keyword?: string;
+}
+
 /** Where a newly registered or exchanged account came from (spec §7 start-up calls). */
 export type Attribution = Pick<Schemas['ExchangeRequest'], 'share' | 'source' | 'sourceDetail'>;
 
@@ -117,6 +124,17 @@ export const endpoints = {
     create: (body: Schemas['CreateSpaceRequest'], extra: Extra = {}) => call(extra, (init) => client.POST('/api/v1/spaces', { ...init, body })),
     select: (spaceId: string, extra: Extra = {}) =>
       call(extra, (init) => client.POST('/api/v1/spaces/{spaceId}/select', { ...init, params: { path: { spaceId } } })),
+  },
+  /** Instance administration: users' grades and spaces' capabilities (the administrator only). */
+  instance: {
+    users: (query: InstanceListQuery, extra: Extra = {}) =>
+      call({ dedupeKey: 'instance-users', ...extra }, (init) => client.GET('/api/v1/instance/users', { ...init, params: { query } })),
+    setUserGrade: (userId: string, body: Schemas['UpdateInstanceUserRequest'], extra: Extra = {}) =>
+      call(extra, (init) => client.PATCH('/api/v1/instance/users/{userId}', { ...init, params: { path: { userId } }, body })),
+    spaces: (query: InstanceListQuery, extra: Extra = {}) =>
+      call({ dedupeKey: 'instance-spaces', ...extra }, (init) => client.GET('/api/v1/instance/spaces', { ...init, params: { query } })),
+    setSpaceCapabilities: (spaceId: string, body: Schemas['UpdateInstanceSpaceRequest'], extra: Extra = {}) =>
+      call(extra, (init) => client.PATCH('/api/v1/instance/spaces/{spaceId}', { ...init, params: { path: { spaceId } }, body })),
   },
   /** Messages of the embedded outbox (instance owner only). */
   outbox: (extra: Extra = {}) =>

@@ -38,7 +38,16 @@ describe('buildMenu', () => {
 
   it('gives unrestricted enterprise members the whole menu except customers', () => {
     const result = keys({ ...base, memberGrade: 'ENTERPRISE' });
-    expect(result).toEqual(MENU_CATALOGUE.map((entry) => entry.key).filter((key) => key !== 'customers'));
+    expect(result).toEqual(MENU_CATALOGUE.map((entry) => entry.key).filter((key) => key !== 'customers' && key !== 'instance'));
+  });
+
+  it('shows the instance entry only when the server lists it as visible, whatever the grade or route list', () => {
+    const instance = { key: 'instance', group: 'manage' as const, route: '/console/instance' };
+    expect(keys({ ...base, memberGrade: 'CUSTOM' })).not.toContain('instance');
+    expect(keys({ ...base, menus: [{ ...instance, visible: false }] })).not.toContain('instance');
+    expect(keys({ ...base, menus: [{ ...instance, visible: true }] })).toContain('instance');
+    const restricted = { ...base, memberGrade: 'ENTERPRISE' as const, authorizedRoute: true, authorizedRouteList: [] };
+    expect(keys({ ...restricted, menus: [{ ...instance, visible: true }] })).toEqual(['instance', 'templates', 'store']);
   });
 
   it('keeps the plan hints only while the plan is below them', () => {

@@ -12,6 +12,8 @@ export interface MenuEntry {
   labelKey: string;
   /** The plan this entry advertises, shown as a tag when the user's plan is below it. */
   hint?: MenuHint;
+  /** Shown only when the privileges answer lists it as visible (the server alone decides). */
+  serverOnly?: boolean;
 }
 
 /** The menu of spec §2 and its default plan hints (spec §6). */
@@ -28,6 +30,7 @@ export const MENU_CATALOGUE: readonly MenuEntry[] = [
   { key: 'account', group: 'manage', route: PATHS.account, labelKey: 'menu.account' },
   { key: 'dashboard', group: 'manage', route: PATHS.analysis, labelKey: 'menu.dashboard', hint: 'standard' },
   { key: 'team', group: 'manage', route: PATHS.teamSpace, labelKey: 'menu.team', hint: 'pro' },
+  { key: 'instance', group: 'manage', route: PATHS.instance, labelKey: 'menu.instance', serverOnly: true },
   { key: 'templates', group: 'discover', route: PATHS.consoleTemplates, labelKey: 'menu.templates' },
   { key: 'store', group: 'discover', route: PATHS.home, labelKey: 'menu.store' },
 ];
@@ -79,7 +82,8 @@ export function menuFacts(user: User | undefined, privileges: Privileges | undef
  * - otherwise clients, chat management and team need clientManage, customerManage and
  *   memberNumber above zero for non-enterprise users;
  * - customers show only when customerAdmin is 'Y';
- * - a hint is kept only when the user's plan is below the plan it names.
+ * - a hint is kept only when the user's plan is below the plan it names;
+ * - server-only entries (instance administration) show only when the server lists them visible.
  */
 export function buildMenu(facts: MenuFacts | undefined): Array<{ group: MenuGroup; entries: MenuEntry[] }> {
   const grade = facts?.memberGrade ?? 'FREE';
@@ -89,6 +93,11 @@ export function buildMenu(facts: MenuFacts | undefined): Array<{ group: MenuGrou
   const visible = MENU_CATALOGUE.flatMap((entry): MenuEntry[] => {
     const server = facts?.menus?.find((menu) => menu.route === entry.route || menu.key === entry.key);
     if (server && !server.visible) return [];
+    if (entry.serverOnly) {
+      if (!server) return [];
+      const { serverOnly: _server, ...shown } = entry;
+      return [shown];
+    }
     const hint = server?.hint ?? entry.hint;
 
     if (restricted) {
@@ -101,7 +110,7 @@ export function buildMenu(facts: MenuFacts | undefined): Array<{ group: MenuGrou
     if (entry.key === 'customers' && facts?.customerAdmin !== 'Y') return [];
 
     const showHint = hint !== undefined && GRADE_RANK[grade] < HINT_RANK[hint];
-    const { hint: _ignored, ...rest } = entry;
+    const { hint: _ignored, serverOnly: _none, ...rest } = entry;
     return [showHint ? { ...rest, hint } : rest];
   });
 

@@ -33,6 +33,7 @@ export const PATHS = {
   workflows: '/console/workflows',
   workflow: '/console/workflow',
   teamSpace: '/console/teamSpace',
+  instance: '/console/instance',
   roleEdit: '/console/teamSpace/roleEdit',
   price: '/console/price',
   customManage: '/console/customManage',

@@ -41,6 +41,7 @@ const ClientsPage = lazyNamed(() => import('../features/clients/clients-page'), 
 const ClientConfigPage = lazyNamed(() => import('../features/clients/client-config-page'), 'ClientConfigPage');
 const ChannelPickerPage = lazyNamed(() => import('../features/clients/channel-picker-page'), 'ChannelPickerPage');
 const ChatManagePage = lazyNamed(() => import('../features/chatManage/chat-manage-page'), 'ChatManagePage');
+const InstancePage = lazyNamed(() => import('../features/instance/instance-page'), 'InstancePage');
 const WorkflowsPage = lazyNamed(() => import('../features/workflows/workflows-page'), 'WorkflowsPage');
 const WorkflowEditorPage = lazyNamed(() => import('../features/workflows/workflow-editor-page'), 'WorkflowEditorPage');
 const ComingSoonPage = lazy(async () => ({ default: (await import('../features/placeholders/coming-soon-page')).ComingSoonPage }));
@@ -151,6 +152,7 @@ export const routes: RouteObject[] = [
           placeholder('template/:code', 'template'),
           { path: 'workflows', element: <WorkflowsPage /> },
           { path: 'workflow', element: <WorkflowEditorPage /> },
+          { path: 'instance', element: <InstancePage /> },
           placeholder('teamSpace', 'teamSpace'),
           placeholder('teamSpace/roleEdit', 'roleEdit'),
           placeholder('price', 'price'),

@@ -3462,6 +3462,436 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/instance/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Users of the instance (administrator only)
+         * @description Every account, oldest first. A user's `memberGrade` is the grade of their personal space.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description 1-based page number */
+                    pageNo?: number;
+                    /** @description Default 20; larger values are capped at 100 */
+                    pageSize?: number;
+                    /** @description Matches part of the name, e-mail or phone (users); the name, code or owner (spaces) */
+                    keyword?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Users of the instance (administrator only) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["InstanceUserPage"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Only the instance administrator (the first owner) administers the instance */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/instance/users/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Set a user's member grade (administrator only)
+         * @description Sets the grade of the user's personal space; its quota overrides stay. The user's menus follow on their next privileges or me call, without signing in again.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    userId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["UpdateInstanceUserRequest"];
+                };
+            };
+            responses: {
+                /** @description Set a user's member grade (administrator only) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["InstanceUser"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Only the instance administrator (the first owner) administers the instance */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/v1/instance/spaces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Spaces of the instance (administrator only)
+         * @description Personal and team spaces, oldest first, with their owner, grade, overrides and the quotas they have.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description 1-based page number */
+                    pageNo?: number;
+                    /** @description Default 20; larger values are capped at 100 */
+                    pageSize?: number;
+                    /** @description Matches part of the name, e-mail or phone (users); the name, code or owner (spaces) */
+                    keyword?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Spaces of the instance (administrator only) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["InstanceSpacePage"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Only the instance administrator (the first owner) administers the instance */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/instance/spaces/{spaceId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Set a space's grade and quotas (administrator only)
+         * @description Send `memberGrade`, `quotas` or both. `quotas` replaces the overrides (an omitted quota follows the grade; `null` removes them). Menus follow spec §6 from these values on the members' next privileges call.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    spaceId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["UpdateInstanceSpaceRequest"];
+                };
+            };
+            responses: {
+                /** @description Set a space's grade and quotas (administrator only) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["InstanceSpace"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Only the instance administrator (the first owner) administers the instance */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
     "/api/v1/app-categories": {
         parameters: {
             query?: never;
@@ -18520,6 +18950,173 @@ export interface components {
                  * @example 401
                  */
                 status: number | null;
+            } | null;
+        };
+        InstanceUserPage: {
+            items: components["schemas"]["InstanceUser"][];
+            /**
+             * @description Rows matching the keyword
+             * @example 1
+             */
+            total: number;
+            /** @example 1 */
+            pageNo: number;
+            /**
+             * @description The page size applied (after the cap)
+             * @example 20
+             */
+            pageSize: number;
+        };
+        InstanceUser: {
+            /** @example usr_01jd7w3k5q9x2m4n6p8r */
+            userId: string;
+            /** @example Lin Wei */
+            name: string;
+            /** @example lin@example.com */
+            email: string | null;
+            /** @example null */
+            phone: string | null;
+            /** @description The instance administrator (the first owner) */
+            isInstanceOwner: boolean;
+            /**
+             * @description The user's grade: the grade of their personal space
+             * @example FREE
+             * @enum {string}
+             */
+            memberGrade: "FREE" | "NORMAL" | "PROFESSION" | "ENTERPRISE" | "CUSTOM";
+            /** @example spc_01jd7w3k5q9x2m4n6p8r */
+            personalSpaceId: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T08:00:00.000Z
+             */
+            createdAt: string;
+        };
+        /**
+         * @example {
+         *       "memberGrade": "PROFESSION"
+         *     }
+         */
+        UpdateInstanceUserRequest: {
+            /**
+             * @description The new grade of the user's personal space
+             * @example PROFESSION
+             * @enum {string}
+             */
+            memberGrade: "FREE" | "NORMAL" | "PROFESSION" | "ENTERPRISE" | "CUSTOM";
+        };
+        InstanceSpacePage: {
+            items: components["schemas"]["InstanceSpace"][];
+            /**
+             * @description Rows matching the keyword
+             * @example 1
+             */
+            total: number;
+            /** @example 1 */
+            pageNo: number;
+            /**
+             * @description The page size applied (after the cap)
+             * @example 20
+             */
+            pageSize: number;
+        };
+        InstanceSpace: {
+            /** @example spc_01jd7w3k5q9x2m4n6p8r */
+            spaceId: string;
+            /** @example K7P2QX9M */
+            companyCode: string;
+            /** @example Acme Support */
+            companyName: string;
+            /** @enum {string} */
+            kind: "personal" | "team";
+            /** @example usr_01jd7w3k5q9x2m4n6p8r */
+            ownerUserId: string;
+            /** @example Lin Wei */
+            ownerName: string;
+            /** @example lin@example.com */
+            ownerEmail: string | null;
+            /**
+             * @example PROFESSION
+             * @enum {string}
+             */
+            memberGrade: "FREE" | "NORMAL" | "PROFESSION" | "ENTERPRISE" | "CUSTOM";
+            quotaOverrides: components["schemas"]["InstanceQuotaOverrides"];
+            quotas: components["schemas"]["InstanceQuotas"];
+            /** @example 3 */
+            memberCount: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T08:00:00.000Z
+             */
+            createdAt: string;
+        };
+        /** @description Quotas set by the administrator; an omitted one follows the grade */
+        InstanceQuotaOverrides: {
+            /**
+             * @description Client (channel) quota; > 0 opens Clients and Dashboard
+             * @example 10
+             */
+            clientManage?: number;
+            /**
+             * @description Chat-management quota; > 0 opens Chat management and Customers
+             * @example 3
+             */
+            customerManage?: number;
+            /**
+             * @description Member quota; > 0 opens Team
+             * @example 5
+             */
+            memberNumber?: number;
+        } | null;
+        /** @description The quotas the space has: the grade's, the overrides, and the team minimum applied */
+        InstanceQuotas: {
+            /**
+             * @description Client (channel) quota; > 0 opens Clients and Dashboard
+             * @example 10
+             */
+            clientManage: number;
+            /**
+             * @description Chat-management quota; > 0 opens Chat management and Customers
+             * @example 3
+             */
+            customerManage: number;
+            /**
+             * @description Member quota; > 0 opens Team
+             * @example 5
+             */
+            memberNumber: number;
+        };
+        /**
+         * @example {
+         *       "memberGrade": "PROFESSION",
+         *       "quotas": {
+         *         "clientManage": 20
+         *       }
+         *     }
+         */
+        UpdateInstanceSpaceRequest: {
+            /**
+             * @example ENTERPRISE
+             * @enum {string}
+             */
+            memberGrade?: "FREE" | "NORMAL" | "PROFESSION" | "ENTERPRISE" | "CUSTOM";
+            /** @description Replaces the space's overrides; an omitted quota follows the grade; null removes them all */
+            quotas?: {
+                /**
+                 * @description Client (channel) quota; > 0 opens Clients and Dashboard
+                 * @example 10
+                 */
+                clientManage?: number;
+                /**
+                 * @description Chat-management quota; > 0 opens Chat management and Customers
+                 * @example 3
+                 */
+                customerManage?: number;
+                /**
+                 * @description Member quota; > 0 opens Team
+                 * @example 5
+                 */
+                memberNumber?: number;
             } | null;
         };
         AppCategory: {

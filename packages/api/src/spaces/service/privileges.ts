@@ -22,6 +22,12 @@ export const gradeQuotas: Record<MemberGrade, Quotas> = {
   CUSTOM: { clientManage: 200, customerManage: 100, memberNumber: 1000 },
 };
 
+/**
+ * The grade the instance administrator's spaces get. Until plans are sold, the administrator
+ * has every capability (docs/decisions/0009-instance-administration.md).
+ */
+export const ADMINISTRATOR_GRADE: MemberGrade = "CUSTOM";
+
 /** A team space always has room for a few members, whatever its grade. */
 const TEAM_MINIMUM_MEMBERS = 3;
 
@@ -55,7 +61,7 @@ export interface MenuItem {
   hint?: "standard" | "pro";
 }
 
-const menuDefinitions: ReadonlyArray<Omit<MenuItem, "visible"> & { gate?: keyof Quotas | "customerAdmin" }> = [
+const menuDefinitions: ReadonlyArray<Omit<MenuItem, "visible"> & { gate?: keyof Quotas | "customerAdmin" | "instanceAdmin" }> = [
   { key: "apps", group: "create", route: "/console/agents" },
   { key: "knowledge", group: "create", route: "/console/knowledge" },
   { key: "database", group: "create", route: "/console/database" },
@@ -68,6 +74,7 @@ const menuDefinitions: ReadonlyArray<Omit<MenuItem, "visible"> & { gate?: keyof 
   { key: "account", group: "manage", route: "/console/account" },
   { key: "analysis", group: "manage", route: "/console/analysis", hint: "standard", gate: "clientManage" },
   { key: "team", group: "manage", route: "/console/teamSpace", hint: "pro", gate: "memberNumber" },
+  { key: "instance", group: "manage", route: "/console/instance", gate: "instanceAdmin" },
   { key: "templates", group: "discover", route: "/console/templates" },
   { key: "store", group: "discover", route: "/home" },
 ];
@@ -87,7 +94,8 @@ export interface Privileges extends Quotas {
 /**
  * Applies spec §6: gated entries for non-enterprise users open when their quota exceeds zero;
  * the customer entry needs customerAdmin Y and customer permissions; enterprise members with
- * an authorised route list see only that list plus templates and store.
+ * an authorised route list see only that list plus templates and store. The instance entry is
+ * the administrator's alone, in every space they open.
  */
 export function computePrivileges(input: {
   grade: MemberGrade;
@@ -96,12 +104,15 @@ export function computePrivileges(input: {
   role: "owner" | "admin" | "member";
   customerAdminFlag: boolean;
   authorizedRoutes: string[] | null;
+  /** The caller is the instance administrator (users.isInstanceOwner). */
+  instanceAdmin?: boolean;
 }): Privileges {
   const quotas = quotasFor(input);
   const customerAdmin = (input.role !== "member" || input.customerAdminFlag) && quotas.customerManage > 0 ? "Y" : "N";
   const restricted = isEnterprise(input.grade) && input.role === "member" && input.authorizedRoutes !== null;
   const allowedRoutes = restricted ? new Set(input.authorizedRoutes) : null;
   const menus = menuDefinitions.map(({ gate, ...item }) => {
+    if (gate === "instanceAdmin") return { ...item, visible: input.instanceAdmin === true };
     let visible = true;
     if (gate === "customerAdmin") visible = customerAdmin === "Y";
     else if (gate && !isEnterprise(input.grade)) visible = quotas[gate] > 0;

@@ -3,7 +3,7 @@ import { newId, newShortCode } from "../../crypto";
 import { spaceMembers, spaces, users } from "../../db/schema/index";
 import { fail } from "../../errors";
 import type { Auth, Deps } from "../../http/context";
-import { computePrivileges, type MemberGrade, type Privileges, type Quotas } from "./privileges";
+import { ADMINISTRATOR_GRADE, computePrivileges, type MemberGrade, type Privileges, type Quotas } from "./privileges";
 
 type SpaceRow = typeof spaces.$inferSelect;
 type MemberRow = typeof spaceMembers.$inferSelect;
@@ -17,8 +17,13 @@ function parseJson<T>(value: string | null): T | null {
   }
 }
 
-/** Privileges of one member in one space. */
-export function privilegesOf(space: SpaceRow, member: MemberRow): Privileges {
+/** Reads stored quota overrides; anything unreadable counts as none. */
+export function parseQuotaOverrides(value: string | null): Partial<Quotas> | null {
+  return parseJson<Partial<Quotas>>(value);
+}
+
+/** Privileges of one member in one space; `instanceAdmin` adds the instance entry. */
+export function privilegesOf(space: SpaceRow, member: MemberRow, instanceAdmin = false): Privileges {
   return computePrivileges({
     grade: space.memberGrade as MemberGrade,
     kind: space.kind,
@@ -26,6 +31,7 @@ export function privilegesOf(space: SpaceRow, member: MemberRow): Privileges {
     role: member.role,
     customerAdminFlag: member.customerAdmin,
     authorizedRoutes: parseJson<string[]>(member.authorizedRoutes),
+    instanceAdmin,
   });
 }
 
@@ -35,6 +41,7 @@ export async function insertSpace(
   input: { name: string; kind: "personal" | "team"; ownerUserId: string; id?: string },
 ): Promise<SpaceRow> {
   const now = deps.now().toISOString();
+  const owner = await deps.db.select({ admin: users.isInstanceOwner }).from(users).where(eq(users.id, input.ownerUserId)).get();
   for (let attempt = 0; ; attempt++) {
     const row = {
       id: input.id ?? newId("spc"),
@@ -42,6 +49,8 @@ export async function insertSpace(
       name: input.name,
       kind: input.kind,
       ownerUserId: input.ownerUserId,
+      // Until plans are sold, the administrator's spaces have every capability.
+      ...(owner?.admin ? { memberGrade: ADMINISTRATOR_GRADE } : {}),
       createdAt: now,
       updatedAt: now,
     };
@@ -104,7 +113,7 @@ export async function userView(deps: Deps, userId: string, spaceId: string) {
   const user = await deps.db.select().from(users).where(eq(users.id, userId)).get();
   if (!user) throw fail.notFound("user");
   const { space, member } = await loadMembership(deps, userId, spaceId);
-  const privileges = privilegesOf(space, member);
+  const privileges = privilegesOf(space, member, user.isInstanceOwner);
   return {
     id: user.id,
     name: user.name,
@@ -184,5 +193,6 @@ export async function selectSpace(deps: Deps, auth: Auth, spaceId: string) {
 /** Privileges of the caller in the space the request acts in. */
 export async function getPrivileges(deps: Deps, auth: Auth): Promise<Privileges> {
   const { space, member } = await loadMembership(deps, auth.userId, auth.spaceId);
-  return privilegesOf(space, member);
+  const user = await deps.db.select({ admin: users.isInstanceOwner }).from(users).where(eq(users.id, auth.userId)).get();
+  return privilegesOf(space, member, user?.admin === true);
 }

@@ -1,5 +1,5 @@
 import {
-  ApiOutlined, AppstoreOutlined, BarChartOutlined, BookOutlined, ClusterOutlined, CommentOutlined, DatabaseOutlined,
+  ApiOutlined, AppstoreOutlined, BarChartOutlined, BookOutlined, ClusterOutlined, CommentOutlined, DatabaseOutlined, SafetyCertificateOutlined,
   LayoutOutlined, NodeIndexOutlined, ShopOutlined, TeamOutlined, UserOutlined, UsergroupAddOutlined, WifiOutlined,
 } from '@ant-design/icons';
 import type { ReactNode } from 'react';
@@ -18,6 +18,7 @@ export const MENU_ICONS: Record<string, ReactNode> = {
   account: <UserOutlined />,
   dashboard: <BarChartOutlined />,
   team: <TeamOutlined />,
+  instance: <SafetyCertificateOutlined />,
   templates: <LayoutOutlined />,
   store: <ShopOutlined />,
 };

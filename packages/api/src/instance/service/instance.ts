@@ -1,0 +1,170 @@
+import { asc, count, eq, or, sql, type SQL } from "drizzle-orm";
+import { alias, type SQLiteColumn } from "drizzle-orm/sqlite-core";
+import type { z } from "@hono/zod-openapi";
+import { spaceMembers, spaces, users } from "../../db/schema/index";
+import { fail } from "../../errors";
+import type { Auth, Deps } from "../../http/context";
+import { type MemberGrade, type Quotas, quotasFor } from "../../spaces/service/privileges";
+import { parseQuotaOverrides } from "../../spaces/service/spaces";
+import {
+  INSTANCE_PAGE_SIZE,
+  INSTANCE_PAGE_SIZE_MAX,
+  type instanceSpaceSchema,
+  type instanceUserSchema,
+  type updateInstanceSpaceBody,
+} from "../schemas";
+
+type InstanceUser = z.infer<typeof instanceUserSchema>;
+type InstanceSpace = z.infer<typeof instanceSpaceSchema>;
+type SpaceRow = typeof spaces.$inferSelect;
+/** Paging and search of the instance lists. */
+export interface ListQuery {
+  pageNo?: number;
+  pageSize?: number;
+  keyword?: string;
+}
+
+/**
+ * Only the instance administrator (the first owner, users.isInstanceOwner) administers the
+ * instance, signed in or with one of their own API keys.
+ */
+export async function requireInstanceAdmin(deps: Deps, auth: Auth): Promise<void> {
+  const user = await deps.db.select({ admin: users.isInstanceOwner }).from(users).where(eq(users.id, auth.userId)).get();
+  if (!user?.admin) throw fail.forbidden("instance_admin_only");
+}
+
+function paging(query: ListQuery) {
+  const pageNo = query.pageNo ?? 1;
+  const pageSize = Math.min(query.pageSize ?? INSTANCE_PAGE_SIZE, INSTANCE_PAGE_SIZE_MAX);
+  return { pageNo, pageSize, offset: (pageNo - 1) * pageSize };
+}
+
+/** `%keyword%` with LIKE's wildcards taken literally. */
+function contains(keyword: string): SQL {
+  return sql`${`%${keyword.replace(/[\\%_]/g, (char) => `\\${char}`)}%`}`;
+}
+
+function matching(columns: SQLiteColumn[], keyword: string | undefined): SQL | undefined {
+  const text = keyword?.trim();
+  if (!text) return undefined;
+  const pattern = contains(text);
+  return or(...columns.map((column) => sql`${column} LIKE ${pattern} ESCAPE '\\'`));
+}
+
+const personal = alias(spaces, "personal_space");
+
+const userColumns = {
+  userId: users.id,
+  name: users.name,
+  email: users.email,
+  phone: users.phone,
+  isInstanceOwner: users.isInstanceOwner,
+  memberGrade: personal.memberGrade,
+  personalSpaceId: users.personalSpaceId,
+  createdAt: users.createdAt,
+};
+
+/** Every user of the instance, oldest first; a user's grade is their personal space's. */
+export async function listInstanceUsers(deps: Deps, query: ListQuery) {
+  const { pageNo, pageSize, offset } = paging(query);
+  const where = matching([users.name, users.email, users.phone], query.keyword);
+  const [items, total] = await Promise.all([
+    deps.db
+      .select(userColumns)
+      .from(users)
+      .innerJoin(personal, eq(personal.id, users.personalSpaceId))
+      .where(where)
+      .orderBy(asc(users.createdAt), asc(users.id))
+      .limit(pageSize)
+      .offset(offset)
+      .all(),
+    deps.db.select({ value: count() }).from(users).where(where).get(),
+  ]);
+  return { items: items as InstanceUser[], total: total?.value ?? 0, pageNo, pageSize };
+}
+
+async function instanceUser(deps: Deps, userId: string): Promise<InstanceUser> {
+  const row = await deps.db.select(userColumns).from(users).innerJoin(personal, eq(personal.id, users.personalSpaceId)).where(eq(users.id, userId)).get();
+  if (!row) throw fail.notFound("user");
+  return row as InstanceUser;
+}
+
+/** Sets a user's grade, which is the grade of their personal space; quota overrides stay. */
+export async function setUserGrade(deps: Deps, userId: string, memberGrade: MemberGrade): Promise<InstanceUser> {
+  const user = await deps.db.select({ personalSpaceId: users.personalSpaceId }).from(users).where(eq(users.id, userId)).get();
+  if (!user) throw fail.notFound("user");
+  await deps.db.update(spaces).set({ memberGrade, updatedAt: deps.now().toISOString() }).where(eq(spaces.id, user.personalSpaceId));
+  return instanceUser(deps, userId);
+}
+
+const memberCount = sql<number>`(select count(*) from ${spaceMembers} where ${spaceMembers.spaceId} = ${spaces.id})`.mapWith(Number);
+
+function spaceView(row: { space: SpaceRow; ownerName: string; ownerEmail: string | null; memberCount: number }): InstanceSpace {
+  const { space } = row;
+  const overrides = parseQuotaOverrides(space.quotaOverrides);
+  const grade = space.memberGrade as MemberGrade;
+  return {
+    spaceId: space.id,
+    companyCode: space.code,
+    companyName: space.name,
+    kind: space.kind,
+    ownerUserId: space.ownerUserId,
+    ownerName: row.ownerName,
+    ownerEmail: row.ownerEmail,
+    memberGrade: grade,
+    quotaOverrides: overrides,
+    quotas: quotasFor({ grade, kind: space.kind, overrides }),
+    memberCount: row.memberCount,
+    createdAt: space.createdAt,
+  };
+}
+
+const spaceColumns = { space: spaces, ownerName: users.name, ownerEmail: users.email, memberCount };
+
+/** Every space of the instance, oldest first, with its owner and the quotas it has. */
+export async function listInstanceSpaces(deps: Deps, query: ListQuery) {
+  const { pageNo, pageSize, offset } = paging(query);
+  const where = matching([spaces.name, spaces.code, users.name, users.email], query.keyword);
+  const [rows, total] = await Promise.all([
+    deps.db
+      .select(spaceColumns)
+      .from(spaces)
+      .innerJoin(users, eq(users.id, spaces.ownerUserId))
+      .where(where)
+      .orderBy(asc(spaces.createdAt), asc(spaces.id))
+      .limit(pageSize)
+      .offset(offset)
+      .all(),
+    deps.db.select({ value: count() }).from(spaces).innerJoin(users, eq(users.id, spaces.ownerUserId)).where(where).get(),
+  ]);
+  return { items: rows.map(spaceView), total: total?.value ?? 0, pageNo, pageSize };
+}
+
+async function instanceSpace(deps: Deps, spaceId: string): Promise<InstanceSpace> {
+  const row = await deps.db.select(spaceColumns).from(spaces).innerJoin(users, eq(users.id, spaces.ownerUserId)).where(eq(spaces.id, spaceId)).get();
+  if (!row) throw fail.notFound("space");
+  return spaceView(row);
+}
+
+/**
+ * Sets a space's grade and/or its quota overrides. `quotas` replaces the stored overrides
+ * (an omitted quota follows the grade); null or an empty object removes them.
+ */
+export async function setSpaceCapabilities(deps: Deps, spaceId: string, input: z.infer<typeof updateInstanceSpaceBody>): Promise<InstanceSpace> {
+  const exists = await deps.db.select({ id: spaces.id }).from(spaces).where(eq(spaces.id, spaceId)).get();
+  if (!exists) throw fail.notFound("space");
+  let quotaOverrides: string | null | undefined;
+  if (input.quotas !== undefined) {
+    const entries = Object.entries(input.quotas ?? {}).filter(([, value]) => value !== undefined);
+    quotaOverrides = entries.length > 0 ? JSON.stringify(Object.fromEntries(entries) as Partial<Quotas>) : null;
+  }
+  await deps.db
+    .update(spaces)
+    .set({
+      ...(input.memberGrade ? { memberGrade: input.memberGrade } : {}),
+      ...(quotaOverrides !== undefined ? { quotaOverrides } : {}),
+      updatedAt: deps.now().toISOString(),
+    })
+    .where(eq(spaces.id, spaceId));
+  return instanceSpace(deps, spaceId);
+}
