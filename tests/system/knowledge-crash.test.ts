@@ -9,7 +9,7 @@ import { type ParleyProcess, startParley } from "./parley-process";
 const ownerKey = "pk_knowledge_crash_owner_key_0123456";
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "parley-crash-"));
 // A short lease so the restarted server takes over the dead one's job within seconds.
-const env = { PARLEY_BOOTSTRAP_API_KEY: ownerKey, PARLEY_JOB_LEASE_SECONDS: "2" };
+const env = { PARLEY_BOOTSTRAP_API_KEY: ownerKey, PARLEY_JOB_LEASE_SECONDS: "2", PARLEY_SEED_DEMO: "false" };
 let parley: ParleyProcess | undefined;
 
 afterAll(async () => {

@@ -33,7 +33,7 @@ beforeAll(async () => {
   files = fs.mkdtempSync(path.join(os.tmpdir(), "parley-knowledge-e2e-"));
   fs.writeFileSync(path.join(files, "returns-policy.md"), policy);
   fs.writeFileSync(path.join(files, "prices.csv"), "item,price\nbox,3\n");
-  [parley, browser] = await Promise.all([startParley({ PARLEY_BOOTSTRAP_API_KEY: ownerKey }), launchBrowser()]);
+  [parley, browser] = await Promise.all([startParley({ PARLEY_BOOTSTRAP_API_KEY: ownerKey, PARLEY_SEED_DEMO: "false" }), launchBrowser()]);
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   page = await context.newPage();
   page.setDefaultTimeout(15_000);

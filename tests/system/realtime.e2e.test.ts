@@ -36,9 +36,9 @@ afterAll(async () => {
   await ctx?.close();
 });
 
-/** The visitor session the widget keeps in sessionStorage. */
+/** The visitor session the widget keeps in localStorage. */
 async function widgetSession(page: Page): Promise<{ sessionId: string; visitorToken: string }> {
-  const stored = await page.evaluate((key) => sessionStorage.getItem(key), `parley:${clientId}`);
+  const stored = await page.evaluate((key) => localStorage.getItem(key), `parley:${clientId}`);
   if (!stored) throw new Error("the widget has no session yet");
   return JSON.parse(stored);
 }

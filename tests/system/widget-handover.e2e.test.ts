@@ -89,7 +89,9 @@ async function inboxSession(clientId: string): Promise<any> {
 describe("an operator takes over a web visitor's conversation", () => {
   it("visitor asks → the operator takes over and replies → the reply shows in the widget at once; the AI stays silent after", async () => {
     // Listeners added before the chat loads hear everything from `ready` on.
-    const visitor = await visit("demo", "en-US", (page) =>
+    const demo = await owner("GET", "/api/v1/web-clients/demo");
+    const client = await owner("POST", "/api/v1/web-clients", { appId: demo.appId, name: "Acme AI only", manualTransfer: false });
+    const visitor = await visit(client.id, "en-US", (page) =>
       page.evaluate(() => {
         const heard: string[] = [];
         (window as unknown as { heard: string[] }).heard = heard;
@@ -101,10 +103,10 @@ describe("an operator takes over a web visitor's conversation", () => {
     const dialog = visitor.page.getByRole("dialog");
     const log = dialog.getByRole("log");
     await ask(visitor, "Where is my parcel AX-1042?", 1);
-    // demo does not offer manual transfer: no button.
-    expect(await dialog.getByRole("button", { name: "Talk to a person" }).count()).toBe(0);
+    // This client does not offer manual transfer: no button.
+    expect(await dialog.getByRole("button", { name: "Talk to a person", exact: true }).count()).toBe(0);
 
-    const session = await inboxSession("demo");
+    const session = await inboxSession(client.id);
     const history = await operator("GET", `/api/v1/inbox/sessions/${session.sessionId}/messages`);
     expect(history.items.map((item: { content: string }) => item.content)).toContain("Where is my parcel AX-1042?");
     expect(session.serviceMode).toBe("FULL_AUTO_MODE");
@@ -153,10 +155,10 @@ describe("an operator takes over a web visitor's conversation", () => {
     const visitor = await visit(client.id);
     const dialog = visitor.page.getByRole("dialog");
     const log = dialog.getByRole("log");
-    const talk = dialog.getByRole("button", { name: "Talk to a person" });
+    const talk = dialog.getByRole("button", { name: "Talk to a person", exact: true });
     await talk.waitFor();
     // No message yet, so no session: the button makes one first.
-    expect(await visitor.page.evaluate((key) => sessionStorage.getItem(key), `parley:${client.id}`)).toBeNull();
+    expect(await visitor.page.evaluate((key) => localStorage.getItem(key), `parley:${client.id}`)).toBeNull();
     await talk.click();
     await expect.poll(() => log.locator(".m:not(.u)").filter({ hasText: "A member of our team will be with you shortly." }).count()).toBe(1);
     await expect.poll(() => dialog.getByRole("status").innerText()).toBe("A person from our team will answer you here.");
@@ -173,23 +175,24 @@ describe("an operator takes over a web visitor's conversation", () => {
     await visitor.page.getByRole("button", { name: "Open chat" }).click();
     await expect.poll(() => log.locator(".m.r").count()).toBe(1);
     expect(await log.locator(".m").filter({ hasText: "A member of our team will be with you shortly." }).count()).toBe(1);
-    expect(await dialog.getByRole("button", { name: "Talk to a person" }).count()).toBe(0);
+    expect(await dialog.getByRole("button", { name: "Talk to a person", exact: true }).count()).toBe(0);
     expect(visitor.errors).toEqual([]);
     await visitor.context.close();
 
     // In Chinese: the button and the default reply.
     const zh = await visit(client.id, "zh-CN");
     const zhDialog = zh.page.getByRole("dialog");
-    await zhDialog.getByRole("button", { name: "转人工客服" }).click();
+    await zhDialog.getByRole("button", { name: "转人工客服", exact: true }).click();
     await expect.poll(() => zhDialog.getByRole("log").locator(".m").filter({ hasText: "正在为您转接人工客服，请稍候。" }).count()).toBe(1);
     await expect.poll(() => zhDialog.getByRole("status").innerText()).toBe("人工客服将在这里回复你。");
     expect(zh.errors).toEqual([]);
     await zh.context.close();
 
     // A client without manual transfer refuses the call itself.
-    const refused = await fetch(`${parley.url}/api/v1/widget/demo/sessions`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
-    const demoSession = ((await refused.json()) as { data: { sessionId: string; visitorToken: string } }).data;
-    const off = await fetch(`${parley.url}/api/v1/widget/demo/sessions/${demoSession.sessionId}/handover`, { method: "POST", headers: { authorization: `Bearer ${demoSession.visitorToken}` } });
+    const aiOnly = await owner("POST", "/api/v1/web-clients", { appId: demo.appId, name: "Acme no people", manualTransfer: false });
+    const refused = await fetch(`${parley.url}/api/v1/widget/${aiOnly.id}/sessions`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    const aiOnlySession = ((await refused.json()) as { data: { sessionId: string; visitorToken: string } }).data;
+    const off = await fetch(`${parley.url}/api/v1/widget/${aiOnly.id}/sessions/${aiOnlySession.sessionId}/handover`, { method: "POST", headers: { authorization: `Bearer ${aiOnlySession.visitorToken}` } });
     expect(off.status).toBe(403);
     expect(off.headers.get("x-parley-error")).toBe("manual_transfer_off");
   });
@@ -206,7 +209,7 @@ describe("accessibility of the handover states", () => {
     await page.goto(`${siteUrl}/?client=${client.id}`);
     await page.getByRole("button", { name: "Open chat" }).click();
     const dialog = page.getByRole("dialog");
-    await dialog.getByRole("button", { name: "Talk to a person" }).waitFor();
+    await dialog.getByRole("button", { name: "Talk to a person", exact: true }).waitFor();
     await page.addScriptTag({ content: fs.readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8") });
     const severe = () =>
       page.evaluate(async () => {
@@ -218,7 +221,7 @@ describe("accessibility of the handover states", () => {
       });
     expect(await severe()).toEqual([]);
 
-    await dialog.getByRole("button", { name: "Talk to a person" }).click();
+    await dialog.getByRole("button", { name: "Talk to a person", exact: true }).click();
     await expect.poll(() => dialog.getByRole("status").innerText()).toBe("A person from our team will answer you here.");
     const session = await inboxSession(client.id);
     await operator("POST", `/api/v1/inbox/sessions/${session.sessionId}/messages`, { content: "Dana here." });
@@ -241,7 +244,7 @@ describe("identify", () => {
     const dialog = visitor.page.getByRole("dialog");
     const log = dialog.getByRole("log");
     await ask(visitor, "Anonymous question about parcels", 1);
-    const stored = () => visitor.page.evaluate((key) => JSON.parse(sessionStorage.getItem(key) ?? "null"), `parley:${client.id}`);
+    const stored = () => visitor.page.evaluate((key) => JSON.parse(localStorage.getItem(key) ?? "null"), `parley:${client.id}`);
     const anonymous = await stored();
 
     await visitor.page.evaluate((identity) => (window as unknown as { Parley(...args: unknown[]): void }).Parley("identify", identity), { userId: "alice@example.com", hash });

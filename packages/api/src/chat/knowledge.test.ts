@@ -393,4 +393,27 @@ describe("offline responder", () => {
     expect(extract).toContain("> Every appliance carries a two-year warranty covering manufacturing defects.");
     expect(fake.requests).toHaveLength(0);
   });
+
+  it("answers a short follow-up with its own Q&A pair, not with the earlier question's (scores of the longer query do not outrank it)", async () => {
+    const base = await createKnowledgeBaseVia(ctx, owner);
+    const auth = { userId: owner.user.id, spaceId: owner.user.spaceId, role: "owner" as const, via: "session" as const };
+    const pairs = [
+      ["How do I reset my forgotten account password today?", "Use the reset link on the sign-in page."],
+      ["Where is my parcel?", "Your parcel is tracked under Orders."],
+    ] as const;
+    const file = await createImportedFile(ctx.deps, auth, base.id, {
+      type: "qa",
+      name: "help",
+      source: "help.csv",
+      sizeBytes: 100,
+      prepared: { kind: "records", records: pairs.map(([question, answer]) => ({ content: `Q: ${question}\nA: ${answer}`, indexText: question, metadata: { question, answer, searchMethod: "question" } })) },
+    });
+    await confirmAndIndex(owner, file.id);
+    const app = await knowledgeApp({ defaultModel: "parley-offline", optionalModels: ["parley-offline"], retrievalMode: "fulltext", fullTextCount: 3 }, owner, base.id);
+    const first = await ask(owner, { appCode: app.code, message: pairs[0][0] });
+    expect(textOf(first)).toBe(pairs[0][1]);
+    // "parcel?" alone finds one pair, fewer than the app takes: the earlier question fills the rest.
+    const followUp = await ask(owner, { appCode: app.code, message: "parcel?", conversationId: startOf(first).conversationId });
+    expect(textOf(followUp)).toBe(pairs[1][1]);
+  });
 });

@@ -23,7 +23,7 @@ export interface WidgetSession {
   visitorId: string;
 }
 
-/** A session as the widget keeps it in sessionStorage. */
+/** A session as the widget keeps it (localStorage, shared by the tabs of the browser). */
 export interface StoredSession extends WidgetSession {
   /** The identified user the session was created for; absent for an anonymous visitor. */
   userId?: string;

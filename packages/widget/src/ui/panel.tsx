@@ -4,6 +4,7 @@ import { identifyAction, isIdentity } from '../core/identity';
 import type { ConfigResult, PanelContext, StoredMessage, StoredSession, VisitorIdentity, WidgetSession } from '../core/protocol';
 import { bracketQuestions, formatReply, isSafeUrl } from '../core/reply';
 import { type ClientSocket, createSocket, VISITOR_RECONNECTION } from '../core/socket';
+import { browserStore, tabStore } from '../core/storage';
 import { createTransport, fetchConfig, WidgetHttpError } from '../core/transport';
 import { renderNodes } from './reply-view';
 
@@ -31,23 +32,9 @@ export interface PanelProps {
 
 const MAX_CONTENT = 2000;
 
-const storage = {
-  get<T>(key: string): T | undefined {
-    try {
-      return JSON.parse(sessionStorage.getItem(key) ?? 'null') ?? undefined;
-    } catch {
-      return undefined;
-    }
-  },
-  set(key: string, value: unknown): void {
-    try {
-      if (value === undefined) sessionStorage.removeItem(key);
-      else sessionStorage.setItem(key, JSON.stringify(value));
-    } catch {
-      // Storage refused (a sandboxed frame, say): the session lasts as long as the page.
-    }
-  },
-};
+// The session is shared by the tabs of this browser; a message waiting for the network is this tab's.
+const storage = browserStore();
+const tabStorage = tabStore();
 
 let counter = 0;
 const nextId = () => `l${++counter}`;
@@ -78,6 +65,9 @@ export function Panel({ context, open, language, identity, onClose }: PanelProps
     storage.set(sessionKey, undefined);
     return undefined;
   });
+  const sessionRef = useRef(session);
+  const identityRef = useRef(identity);
+  identityRef.current = identity;
   const [asking, setAsking] = useState(false);
   const [transferOff, setTransferOff] = useState(false);
   // The visitor's last message, taken back into the input when the server refuses it.
@@ -85,7 +75,7 @@ export function Panel({ context, open, language, identity, onClose }: PanelProps
   // Server ids of messages in the log: pushed or refetched messages are shown once.
   const known = useRef(new Set<string>());
   const live = useRef<{ id: string; socket: ClientSocket }>(undefined);
-  const pending = useRef<string | undefined>(storage.get<string>(pendingKey));
+  const pending = useRef<string | undefined>(tabStorage.get<string>(pendingKey));
   const retries = useRef(0);
   const retryTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const openRef = useRef(open);
@@ -98,6 +88,7 @@ export function Panel({ context, open, language, identity, onClose }: PanelProps
 
   const remember = (value: StoredSession | undefined) => {
     storage.set(sessionKey, value);
+    sessionRef.current = value;
     setSession(value);
   };
 
@@ -132,25 +123,52 @@ export function Panel({ context, open, language, identity, onClose }: PanelProps
 
   const update = (id: string, change: (message: LogMessage) => LogMessage) => setMessages((list) => list.map((message) => (message.id === id ? change(message) : message)));
 
+  /** Shows a session's conversation so far; a session the server no longer knows is dropped. */
+  const load = (from: StoredSession) =>
+    transport.history(from).then(
+      (items: StoredMessage[]) => {
+        if (sessionRef.current?.sessionId !== from.sessionId) return;
+        const shown = items.filter((item) => item.role === 'user' || item.role === 'assistant' || item.role === 'operator');
+        for (const item of shown) known.current.add(item.id);
+        setMessages(shown.map(logOf));
+      },
+      (error: WidgetHttpError) => {
+        // Network down: keep the session (the socket refetches once connected).
+        if (error?.status !== 401 && error?.status !== 404) return;
+        if (storage.get<StoredSession>(sessionKey)?.sessionId === from.sessionId) storage.set(sessionKey, undefined);
+        if (sessionRef.current?.sessionId === from.sessionId) follow(undefined);
+      },
+    );
+
+  /** Another tab of this browser started, ended or handed over the session: this one follows. */
+  const follow = (next: StoredSession | undefined) => {
+    const current = sessionRef.current;
+    if (next && identifyAction(next, identityRef.current) === 'restart') return;
+    sessionRef.current = next;
+    setSession(next);
+    if (!!next?.manual !== !!current?.manual) setNotice(next?.manual ? stringsFor(languageRef.current).manual : undefined);
+    if (next?.sessionId === current?.sessionId) return;
+    known.current.clear();
+    setMessages([]);
+    if (next) void load(next);
+  };
+
   useEffect(() => {
     context.config.then(setConfig);
     if (session?.manual) setNotice(t.manual);
-    if (session)
-      transport
-        .history(session)
-        .then((items: StoredMessage[]) => {
-          const shown = items.filter((item) => item.role === 'user' || item.role === 'assistant' || item.role === 'operator');
-          for (const item of shown) known.current.add(item.id);
-          setMessages(shown.map(logOf));
-        })
-        .catch(() => remember(undefined));
+    if (session) void load(session);
     const online = () => {
       if (pending.current) void deliver(pending.current);
     };
+    const shared = (event: StorageEvent) => {
+      if (event.key === sessionKey || event.key === null) follow(storage.get<StoredSession>(sessionKey));
+    };
     addEventListener('online', online);
+    addEventListener('storage', shared);
     if (pending.current && navigator.onLine) setTimeout(online);
     return () => {
       removeEventListener('online', online);
+      removeEventListener('storage', shared);
       live.current?.socket.disconnect();
     };
   }, []);
@@ -260,7 +278,7 @@ export function Panel({ context, open, language, identity, onClose }: PanelProps
 
   function keepPending(text: string | undefined) {
     pending.current = text;
-    storage.set(pendingKey, text);
+    tabStorage.set(pendingKey, text);
   }
 
   async function deliver(text: string, renewed = false): Promise<void> {

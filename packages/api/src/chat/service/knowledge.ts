@@ -73,7 +73,12 @@ export async function retrieveForTurn(deps: Deps, app: ChatApp, input: { text: s
   if (!previous || hits.length >= limit || estimateTokens(input.text) > FOLLOW_UP_MAX_TOKENS) return hits;
   const more = await retrieveFromKnowledgeBases(deps, app.spaceId, app.knowledgeBaseIds, { query: `${previous}\n${input.text}`, ...settings });
   const seen = new Set(hits.map((chunk) => chunk.chunkId));
-  return [...hits, ...more.filter((chunk) => !seen.has(chunk.chunkId))].slice(0, limit);
+  // Scores of the longer query are not comparable with the message's own: capped at the lowest
+  // own score, a follow-up hit never outranks them where hits are ranked by score (the offline
+  // responder answers with the best).
+  const floor = Math.min(...hits.map((chunk) => chunk.score));
+  const extra = more.filter((chunk) => !seen.has(chunk.chunkId)).map((chunk) => (chunk.score > floor ? { ...chunk, score: floor } : chunk));
+  return [...hits, ...extra].slice(0, limit);
 }
 
 /** Cuts a text to at most `budget` estimated tokens, at a character boundary. */
