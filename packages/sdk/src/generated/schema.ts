@@ -21301,8 +21301,8 @@ export interface components {
             /** @example 3 */
             topK?: number;
             /**
-             * @description Minimum similarity
-             * @example 0.5
+             * @description Minimum similarity of semantic hits, on the calibrated scale of an app's threshold (0.8 strict, 0.7 loose)
+             * @example 0.75
              */
             threshold?: number;
         };
