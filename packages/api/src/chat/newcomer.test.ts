@@ -72,6 +72,15 @@ function newcomerJourney(label: string, env: () => Record<string, string>) {
       expect(citations.some((citation) => citation.content.includes("five working days"))).toBe(true);
     });
 
+    it("answers the same for an app that kept the old stored settings (semantic, threshold 0.75)", async () => {
+      const old = await createAppVia(ctx, owner, { type: "KNOWLEDGE", knowledgeBaseIds: [baseId], retrievalMode: "semantic", similarityThreshold: 0.75, citationEnabled: true, citationThreshold: 0.75 });
+      const events = await ctx
+        .request("/api/v1/chat/stream", { method: "POST", token: owner.token, json: { appCode: old.code, message: "How long do refunds take to reach my card?" } })
+        .then(readEvents);
+      expect(textOf(events)).toContain("five working days");
+      expect(citationsIn(events).length).toBeGreaterThan(0);
+    });
+
     it("gives the one offline message in Chinese, linking API access → Models, when there is nothing to answer from", async () => {
       // An app of its own, without knowledge: whether a hashed fake vector happens to meet a segment is beside the point.
       const plain = await createAppVia(ctx, owner, { type: "KNOWLEDGE" });
