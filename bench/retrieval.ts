@@ -3,7 +3,10 @@
  * (file with prepared text, confirm, the durable indexing job: chunker, segmenter, embedder,
  * full text and vector store) and the production search service.
  *
- *   npm run bench:retrieval -- --corpus ../shared/data/scifact --qrels ../shared/data/scifact/qrels/train.tsv [--mode hybrid] [--vectors lancedb|memory]
+ *   npm run bench:retrieval -- --corpus ../shared/data/scifact --qrels ../shared/data/scifact/qrels/train.tsv [--mode hybrid] [--threshold 0.75] [--vectors lancedb|memory]
+ *
+ * Mode and similarity threshold default to what a new app gets (decision 0010); the first line
+ * says which were used.
  *
  * Prints import_files_per_s, ingest_chunks_per_s, query_p50_ms, query_p95_ms, then ndcg@10 and
  * recall@10 last. Each corpus document becomes one knowledge file of one knowledge base.
@@ -13,6 +16,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { count, eq } from "drizzle-orm";
+import { defaultAppSettings } from "../packages/api/src/apps/service/rules";
 import { loadConfig } from "../packages/api/src/config";
 import { newId } from "../packages/api/src/crypto";
 import { openDatabase } from "../packages/api/src/db/client";
@@ -27,17 +31,22 @@ import { createKnowledgeWorker } from "../packages/api/src/knowledge/worker";
 import { createLogger } from "../packages/api/src/logger";
 import { createProviders } from "../packages/api/src/platform/providers";
 
+const appDefaults = defaultAppSettings();
 const { values } = parseArgs({
   options: {
     corpus: { type: "string" },
     qrels: { type: "string" },
-    mode: { type: "string", default: "hybrid" },
+    mode: { type: "string", default: appDefaults.retrievalMode },
+    /** Calibrated similarity threshold of semantic hits (0–1), as an app's. */
+    threshold: { type: "string", default: String(appDefaults.similarityThreshold) },
     driver: { type: "string", default: "better-sqlite3" },
     /** Vector store: lancedb (the default, as the server) or memory. */
     vectors: { type: "string" },
   },
 });
-if (!values.corpus || !values.qrels) throw new Error("usage: --corpus DIR --qrels FILE [--mode semantic|fulltext|hybrid]");
+if (!values.corpus || !values.qrels) throw new Error("usage: --corpus DIR --qrels FILE [--mode semantic|fulltext|hybrid] [--threshold 0..1]");
+const threshold = Number(values.threshold);
+if (!Number.isFinite(threshold) || threshold < 0 || threshold > 1) throw new Error("--threshold must be a number from 0 to 1");
 const mode = values.mode as RetrievalMode;
 if (!retrievalModes.includes(mode)) throw new Error(`--mode must be one of ${retrievalModes.join(", ")}`);
 const driver = values.driver === "libsql" ? "libsql" : "better-sqlite3";
@@ -111,7 +120,7 @@ for (const [queryId, relevant] of qrels) {
   if (query === undefined) continue;
   const started = performance.now();
   // Long documents may give several chunks; ask for more and keep each document's best chunk.
-  const hits = await searchKnowledgeBases(deps, spaceId, [base.id], { mode, query, limit: 30 });
+  const hits = await searchKnowledgeBases(deps, spaceId, [base.id], { mode, query, limit: 30, similarityThreshold: threshold });
   latencies.push(performance.now() - started);
   const ranked: string[] = [];
   for (const hit of hits) {
@@ -137,7 +146,7 @@ await deps.knowledge.close();
 await database.close();
 fs.rmSync(dataDir, { recursive: true, force: true });
 
-console.log(`corpus=${path.basename(path.resolve(values.corpus))} mode=${mode} docs=${corpus.length} chunks=${chunkCount} queries=${evaluated} embedder=${embedder.id} vectors=${config.knowledge.vectorStore} driver=${driver}`);
+console.log(`corpus=${path.basename(path.resolve(values.corpus))} mode=${mode} threshold=${threshold} docs=${corpus.length} chunks=${chunkCount} queries=${evaluated} embedder=${embedder.id} vectors=${config.knowledge.vectorStore} driver=${driver}`);
 console.log(`import_files_per_s=${(corpus.length / importSeconds).toFixed(0)}`);
 console.log(`ingest_chunks_per_s=${(chunkCount / ingestSeconds).toFixed(0)}`);
 console.log(`query_p50_ms=${percentile(50).toFixed(2)}`);

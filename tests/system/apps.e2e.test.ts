@@ -161,7 +161,8 @@ describe("apps in Chromium: create → preview chat → chat page", () => {
     await page.keyboard.press("Escape");
     await choose("app-retrieval-mode", "Full text");
     await expect.poll(() => byTestId("knowledge-settings").innerText()).toContain("does not use the similarity threshold");
-    await byTestId("app-citation").click();
+    // Citations are on for a new app (decision 0010).
+    expect(await byTestId("app-citation").getAttribute("aria-checked")).toBe("true");
     await byTestId("app-save").click();
     await expect.poll(() => page.locator(".ant-message").innerText()).toContain("Changes saved");
     await byTestId("knowledge-settings").scrollIntoViewIfNeeded();

@@ -162,16 +162,18 @@ describe("knowledge in Chromium: create → import a document → effective → 
     await snap("knowledge-settings-en");
   });
 
-  it("finds the document in all three retrieval lists", async () => {
+  it("finds the document in all three retrieval lists and in what an app answers from, starting from a new app's settings", async () => {
     await byTestId("tab-retrievalFile").click();
     await page.waitForURL(new RegExp(`/knowledgeManage/retrievalFile\\?id=${knowledgeBaseId}$`));
     await byTestId("retrieval-query").fill("How many days do I have to return a parcel?");
-    // The offline lexical embedder scores low similarities: lower the threshold to 0 by keyboard.
-    await page.locator(".pl-kb-threshold .ant-slider-handle").focus();
-    await page.keyboard.press("Home");
-    await expect.poll(() => byTestId("retrieval-threshold-hint").innerText()).toBe("0.7 or less: more hits, some of them only loosely related.");
+    // A new app's threshold (0.75, calibrated per embedder, decision 0010) finds it with the offline lexical embedder too.
+    await expect.poll(() => page.locator(".pl-kb-threshold").innerText()).toContain("Similarity threshold: 0.75");
+    expect(await byTestId("retrieval-threshold-hint").innerText()).toBe("Between 0.7 and 0.8: a balance of recall and precision.");
     await byTestId("retrieval-run").click();
-    for (const kind of ["semantic", "fullText", "hybrid"]) {
+    await expect.poll(() => byTestId("retrieval-app-settings").innerText()).toContain("Hybrid, 3 semantic + 1 full-text hits, similarity threshold 0.75");
+    // Full-text hits show the share of the query's words they hold, not a BM25 of about 0.
+    await expect.poll(() => byTestId("retrieval-fullText").locator('[data-testid="retrieval-hit-match"]').first().innerText()).toMatch(/^Words matched [1-9]\d*%$/);
+    for (const kind of ["semantic", "fullText", "hybrid", "app"]) {
       const list = byTestId(`retrieval-${kind}`);
       await expect.poll(() => list.locator('[data-testid="retrieval-hit"]').count(), { message: kind }).toBeGreaterThan(0);
       const hit = list.locator('[data-testid="retrieval-hit"]', { hasText: "returned within 30 days" });
@@ -195,5 +197,42 @@ describe("knowledge in Chromium: create → import a document → effective → 
     expect(stored.data.fileCount).toBe(1);
     await expect.poll(() => byTestId(`knowledge-card-${knowledgeBaseId}`).innerText()).toContain("文件：1");
     await snap("knowledge-list-zh");
+  });
+
+  it("a knowledge app with default settings answers from the file with a citation; in Chinese, the offline message links API access → Models", async () => {
+    const headers = { authorization: `Bearer ${ownerKey}`, "content-type": "application/json" };
+    const create = (body: Record<string, unknown>) =>
+      fetch(`${parley.url}/api/v1/apps`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({
+          type: "KNOWLEDGE",
+          name: "Returns helper",
+          description: "Answers questions about returns",
+          openingIntroduction: "Ask me about returns.",
+          avatarUrl: "https://cdn.example.com/avatars/returns.png",
+          category: "customer_service",
+          settingsPrompt: "You answer questions about returns.",
+          ...body,
+        }),
+      }).then(async (response) => ((await response.json()) as { data: { code: string } }).data.code);
+    await page.goto(`${parley.url}/app/${await create({ knowledgeBaseIds: [knowledgeBaseId] })}`);
+    // Words only the returns section holds: in a base of three sections, BM25 weighs the others' words at about 0.
+    await byTestId("chat-input").fill("Can a parcel be returned after delivery?");
+    await byTestId("chat-send").click();
+    const answer = byTestId("chat-message-assistant").last();
+    await expect.poll(() => answer.innerText()).toContain("returned within 30 days");
+    await expect.poll(() => answer.locator('[data-testid="chat-citations"]').innerText()).toContain("returns-policy");
+
+    // Nothing to answer from and no model: the one offline message, its place a link the console follows in place.
+    await page.goto(`${parley.url}/app/${await create({ name: "No knowledge" })}`);
+    await byTestId("chat-input").fill("今天天气怎么样？");
+    await byTestId("chat-send").click();
+    const offline = byTestId("chat-message-assistant").last();
+    // The console is in Chinese now (the test before): so is the offline message.
+    await expect.poll(() => offline.innerText()).toContain("这个应用还没有可用的语言模型");
+    await offline.locator('[data-testid="reply-console-link"]').click();
+    await page.waitForURL(/\/console\/Integrations\?tab=models$/);
+    await expect.poll(() => page.locator('[role="tab"][aria-selected="true"]').innerText()).toBe("模型");
   });
 });

@@ -59,8 +59,11 @@ const cases: { rule: string; change: Record<string, unknown>; field: string; mes
     change: { citationEnabled: true, similarityThreshold: 0.8, citationThreshold: 0.7 },
     field: "citationThreshold",
     message: "The citation threshold must be at least the similarity threshold",
+    zh: "引用阈值不能低于相似度阈值",
   },
-  { rule: "similarity threshold within 0–1", change: { similarityThreshold: 1.5 }, field: "similarityThreshold" },
+  { rule: "similarity threshold within 0–1", change: { similarityThreshold: 1.5 }, field: "similarityThreshold", message: "similarityThreshold must be between 0 and 1" },
+  { rule: "similarity threshold not negative", change: { similarityThreshold: -0.1 }, field: "similarityThreshold", zh: "similarityThreshold 需在 0 到 1 之间" },
+  { rule: "citation threshold within 0–1", change: { citationThreshold: 1.2 }, field: "citationThreshold" },
   { rule: "fixed no-hit strategy needs its text", change: { noHitStrategy: "fixed", noHitText: " " }, field: "noHitText" },
   { rule: "memory turns within range", change: { memoryTurns: 101 }, field: "memoryTurns", message: "memoryTurns must be between 0 and 100" },
   { rule: "memory turns not negative", change: { memoryTurns: -1 }, field: "memoryTurns" },
@@ -120,6 +123,13 @@ describe("spec §5 App rules", () => {
   it("the default avatar is fine while the app stays private", async () => {
     const created = await createAppVia(ctx, user, { avatarUrl: DEFAULT_APP_AVATAR });
     expect(created.avatarUrl).toBe(DEFAULT_APP_AVATAR);
+  });
+
+  it("citations are on by default; a similarity threshold sent alone raises the default citation threshold with it", async () => {
+    const plain = await createAppVia(ctx, user);
+    expect(plain).toMatchObject({ retrievalMode: "hybrid", similarityThreshold: 0.75, citationEnabled: true, citationThreshold: 0.8 });
+    const strict = await createAppVia(ctx, user, { similarityThreshold: 0.9 });
+    expect(strict).toMatchObject({ similarityThreshold: 0.9, citationEnabled: true, citationThreshold: 0.9 });
   });
 
   it("a lower citation threshold is fine while citations are hidden", async () => {

@@ -38,8 +38,8 @@ async function indexedBase() {
   return { base, file };
 }
 
-const search = (knowledgeBaseId: string, json: Record<string, unknown>, token = owner.token) =>
-  ctx.request(`/api/v1/knowledge-bases/${knowledgeBaseId}/retrieval-test`, { method: "POST", token, json });
+const search = (knowledgeBaseId: string, json: Record<string, unknown>, token = owner.token, language?: string) =>
+  ctx.request(`/api/v1/knowledge-bases/${knowledgeBaseId}/retrieval-test`, { method: "POST", token, json, ...(language ? { headers: { "accept-language": language } } : {}) });
 
 describe("retrieval test", () => {
   it("finds indexed chunks semantically, by full text and fused, with scores and their source file", async () => {
@@ -108,6 +108,17 @@ describe("retrieval test", () => {
     expect(gone).toMatchObject({ semantic: [], fullText: [], hybrid: [] });
     // The table holds every knowledge base of its model: only this file's vectors went.
     expect(await table.count()).toBe(before - fileChunks);
+  });
+
+  it("refuses a threshold outside 0–1 and counts over 10, naming the field, in the request's language", async () => {
+    const { base } = await indexedBase();
+    const high = await expectError(await search(base.id, { query: "shipping", similarityThreshold: 1.5 }), 400);
+    expect(high.data).toMatchObject({ field: "similarityThreshold" });
+    const negative = await expectError(await search(base.id, { query: "shipping", similarityThreshold: -0.2 }, owner.token, "zh-CN"), 400);
+    expect(negative.data).toMatchObject({ field: "similarityThreshold" });
+    expect(negative.message).toMatch(/[\u4e00-\u9fff]/);
+    const counts = await expectError(await search(base.id, { query: "shipping", semanticCount: 8, fullTextCount: 3 }), 400, { field: "fullTextCount", message: "Semantic and full-text counts together can be at most 10" });
+    expect(counts.data).toMatchObject({ field: "fullTextCount" });
   });
 
   it("refuses an empty query and hides another space's knowledge base", async () => {

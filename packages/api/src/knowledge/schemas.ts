@@ -150,7 +150,15 @@ export const updateSegmentBody = z.object({
 export const retrievalTestBody = z
   .object({
     query: z.string().trim().min(1).max(2000).openapi({ description: "What to search for", example: "How long do returns take?" }),
-    similarityThreshold: z.number().min(0).max(1).optional().openapi({ description: "Minimum cosine similarity of semantic hits (0–1); full-text hits are never filtered by it", example: 0.5 }),
+    similarityThreshold: z
+      .number()
+      .min(0)
+      .max(1)
+      .optional()
+      .openapi({ description: "Minimum calibrated similarity of semantic hits (0–1, the scale of an app's threshold); full-text hits are never filtered by it. Default: a new app's (0.75)", example: 0.75 }),
+    mode: z.enum(["semantic", "fulltext", "hybrid"]).optional().openapi({ description: "Retrieval mode of the `app` list. Default: a new app's (hybrid)", example: "hybrid" }),
+    semanticCount: z.number().int().min(0).max(10).optional().openapi({ description: "Semantic hits of the `app` list. Default: a new app's (3)", example: 3 }),
+    fullTextCount: z.number().int().min(0).max(10).optional().openapi({ description: "Full-text hits of the `app` list. Default: a new app's (1)", example: 1 }),
   })
   .openapi("RetrievalTest");
 
@@ -160,9 +168,11 @@ const retrievedChunkSchema = z
     fileId: id("kf_01jd7w3k5q9x2m4n6p8r"),
     fileName: z.string().openapi({ description: "Source file", example: "returns-policy" }),
     content: z.string().openapi({ example: "Returns are accepted within 30 days." }),
-    score: z.number().openapi({ description: "Rank score of its list: cosine similarity, negated BM25, or fused RRF", example: 0.82 }),
-    similarity: z.number().nullable().openapi({ description: "Cosine similarity when found by semantic search", example: 0.82 }),
+    score: z.number().openapi({ description: "Rank score of its list: calibrated similarity, negated BM25, or the fused RRF score as a share (0–1) of a hit first in every list", example: 0.82 }),
+    similarity: z.number().nullable().openapi({ description: "Calibrated similarity (0–1, the scale of the similarity threshold) when found by semantic search", example: 0.82 }),
+    cosine: z.number().nullable().openapi({ description: "The embedding model's raw cosine similarity when found by semantic search", example: 0.46 }),
     textScore: z.number().nullable().openapi({ description: "Full-text relevance (negated BM25) when found by full text", example: 7.4 }),
+    textMatch: z.number().nullable().openapi({ description: "Share of the query's search terms the segment holds (0–1) when found by full text", example: 0.75 }),
     metadata: z.record(z.string(), z.unknown()).openapi({ description: "Heading breadcrumb, Q&A pair or table row" }),
   })
   .openapi("RetrievedChunk");
@@ -174,8 +184,17 @@ export const retrievalTestSchema = z
     embeddingModel: z.string().openapi({ description: "Label of the embedding model", example: "Offline lexical fallback (feature hashing, no semantic model)" }),
     lexicalEmbedder: z.boolean().openapi({ description: "True when semantic search is only the offline lexical fallback", example: true }),
     elapsedMs: z.number().openapi({ example: 4.2 }),
+    settings: z
+      .object({
+        mode: z.enum(["semantic", "fulltext", "hybrid"]),
+        similarityThreshold: z.number(),
+        semanticCount: z.number().int(),
+        fullTextCount: z.number().int(),
+      })
+      .openapi({ description: "The settings the test ran with: those sent, else a new app's defaults" }),
     semantic: z.array(retrievedChunkSchema),
     fullText: z.array(retrievedChunkSchema),
     hybrid: z.array(retrievedChunkSchema),
+    app: z.array(retrievedChunkSchema).openapi({ description: "What an app with these settings retrieves for the query, as chat does" }),
   })
   .openapi("RetrievalTestResult");

@@ -134,7 +134,7 @@ export const nodeConfigSchemas = {
       knowledgeBaseIds: z.array(z.string().max(64)).max(20).optional().openapi({ example: ["kb_01jd7w3k5q9x2m4n6p8r"] }),
       input: template("The query", "{{sys.query}}").optional(),
       topK: z.number().int().min(1).max(20).optional().openapi({ example: 3 }),
-      threshold: z.number().min(0).max(1).optional().openapi({ description: "Minimum similarity", example: 0.5 }),
+      threshold: z.number().min(0).max(1).optional().openapi({ description: "Minimum similarity of semantic hits, on the calibrated scale of an app's threshold (0.8 strict, 0.7 loose)", example: 0.75 }),
     })
     .openapi("WorkflowKnowledgeBaseConfig"),
   database: z

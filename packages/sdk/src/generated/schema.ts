@@ -19176,13 +19176,13 @@ export interface components {
              */
             databaseIds: string[];
             /**
-             * @description Semantic, full text, or enhanced (hybrid: both, fused)
-             * @example semantic
+             * @description Semantic, full text, or enhanced (hybrid: both, fused). Default: hybrid
+             * @example hybrid
              * @enum {string}
              */
             retrievalMode: "semantic" | "fulltext" | "hybrid";
             /**
-             * @description Minimum matching degree, 0–1
+             * @description Minimum matching degree, 0–1, on a scale calibrated per embedding model (0.8 or more strict, 0.7 or less loose); semantic hits only. Default: 0.75
              * @example 0.75
              */
             similarityThreshold: number;
@@ -19208,12 +19208,12 @@ export interface components {
              */
             noHitText: string | null;
             /**
-             * @description Show source citations
-             * @example false
+             * @description Show source citations. Default: true
+             * @example true
              */
             citationEnabled: boolean;
             /**
-             * @description 0–1; at least the similarity threshold while citations are shown
+             * @description 0–1 on the similarity threshold's scale; at least the similarity threshold while citations are shown. Default: 0.8
              * @example 0.8
              */
             citationThreshold: number;
@@ -19586,13 +19586,13 @@ export interface components {
              */
             databaseIds?: string[];
             /**
-             * @description Semantic, full text, or enhanced (hybrid: both, fused)
-             * @example semantic
+             * @description Semantic, full text, or enhanced (hybrid: both, fused). Default: hybrid
+             * @example hybrid
              * @enum {string}
              */
             retrievalMode?: "semantic" | "fulltext" | "hybrid";
             /**
-             * @description Minimum matching degree, 0–1
+             * @description Minimum matching degree, 0–1, on a scale calibrated per embedding model (0.8 or more strict, 0.7 or less loose); semantic hits only. Default: 0.75
              * @example 0.75
              */
             similarityThreshold?: number;
@@ -19618,12 +19618,12 @@ export interface components {
              */
             noHitText?: string | null;
             /**
-             * @description Show source citations
-             * @example false
+             * @description Show source citations. Default: true
+             * @example true
              */
             citationEnabled?: boolean;
             /**
-             * @description 0–1; at least the similarity threshold while citations are shown
+             * @description 0–1 on the similarity threshold's scale; at least the similarity threshold while citations are shown. Default: 0.8
              * @example 0.8
              */
             citationThreshold?: number;
@@ -19758,13 +19758,13 @@ export interface components {
              */
             databaseIds?: string[];
             /**
-             * @description Semantic, full text, or enhanced (hybrid: both, fused)
-             * @example semantic
+             * @description Semantic, full text, or enhanced (hybrid: both, fused). Default: hybrid
+             * @example hybrid
              * @enum {string}
              */
             retrievalMode?: "semantic" | "fulltext" | "hybrid";
             /**
-             * @description Minimum matching degree, 0–1
+             * @description Minimum matching degree, 0–1, on a scale calibrated per embedding model (0.8 or more strict, 0.7 or less loose); semantic hits only. Default: 0.75
              * @example 0.75
              */
             similarityThreshold?: number;
@@ -19790,12 +19790,12 @@ export interface components {
              */
             noHitText?: string | null;
             /**
-             * @description Show source citations
-             * @example false
+             * @description Show source citations. Default: true
+             * @example true
              */
             citationEnabled?: boolean;
             /**
-             * @description 0–1; at least the similarity threshold while citations are shown
+             * @description 0–1 on the similarity threshold's scale; at least the similarity threshold while citations are shown. Default: 0.8
              * @example 0.8
              */
             citationThreshold?: number;
@@ -20356,9 +20356,19 @@ export interface components {
             lexicalEmbedder: boolean;
             /** @example 4.2 */
             elapsedMs: number;
+            /** @description The settings the test ran with: those sent, else a new app's defaults */
+            settings: {
+                /** @enum {string} */
+                mode: "semantic" | "fulltext" | "hybrid";
+                similarityThreshold: number;
+                semanticCount: number;
+                fullTextCount: number;
+            };
             semantic: components["schemas"]["RetrievedChunk"][];
             fullText: components["schemas"]["RetrievedChunk"][];
             hybrid: components["schemas"]["RetrievedChunk"][];
+            /** @description What an app with these settings retrieves for the query, as chat does */
+            app: components["schemas"]["RetrievedChunk"][];
         };
         RetrievedChunk: {
             /** @example kc_01jd7w3k5q9x2m4n6p8r */
@@ -20373,20 +20383,30 @@ export interface components {
             /** @example Returns are accepted within 30 days. */
             content: string;
             /**
-             * @description Rank score of its list: cosine similarity, negated BM25, or fused RRF
+             * @description Rank score of its list: calibrated similarity, negated BM25, or the fused RRF score as a share (0–1) of a hit first in every list
              * @example 0.82
              */
             score: number;
             /**
-             * @description Cosine similarity when found by semantic search
+             * @description Calibrated similarity (0–1, the scale of the similarity threshold) when found by semantic search
              * @example 0.82
              */
             similarity: number | null;
+            /**
+             * @description The embedding model's raw cosine similarity when found by semantic search
+             * @example 0.46
+             */
+            cosine: number | null;
             /**
              * @description Full-text relevance (negated BM25) when found by full text
              * @example 7.4
              */
             textScore: number | null;
+            /**
+             * @description Share of the query's search terms the segment holds (0–1) when found by full text
+             * @example 0.75
+             */
+            textMatch: number | null;
             /** @description Heading breadcrumb, Q&A pair or table row */
             metadata: {
                 [key: string]: unknown;
@@ -20399,10 +20419,26 @@ export interface components {
              */
             query: string;
             /**
-             * @description Minimum cosine similarity of semantic hits (0–1); full-text hits are never filtered by it
-             * @example 0.5
+             * @description Minimum calibrated similarity of semantic hits (0–1, the scale of an app's threshold); full-text hits are never filtered by it. Default: a new app's (0.75)
+             * @example 0.75
              */
             similarityThreshold?: number;
+            /**
+             * @description Retrieval mode of the `app` list. Default: a new app's (hybrid)
+             * @example hybrid
+             * @enum {string}
+             */
+            mode?: "semantic" | "fulltext" | "hybrid";
+            /**
+             * @description Semantic hits of the `app` list. Default: a new app's (3)
+             * @example 3
+             */
+            semanticCount?: number;
+            /**
+             * @description Full-text hits of the `app` list. Default: a new app's (1)
+             * @example 1
+             */
+            fullTextCount?: number;
         };
         KnowledgeFile: {
             /** @example kf_01jd7w3k5q9x2m4n6p8r */
@@ -21862,8 +21898,8 @@ export interface components {
             /** @example 3 */
             topK?: number;
             /**
-             * @description Minimum similarity
-             * @example 0.5
+             * @description Minimum similarity of semantic hits, on the calibrated scale of an app's threshold (0.8 strict, 0.7 loose)
+             * @example 0.75
              */
             threshold?: number;
         };

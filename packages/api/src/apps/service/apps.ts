@@ -133,7 +133,14 @@ async function insertWithCode(deps: Deps, row: Omit<typeof apps.$inferInsert, "c
 /** Creates an app in the caller's space after checking every rule of spec §5 App. */
 export async function createApp(deps: Deps, auth: Auth, input: CreateAppInput) {
   const { type = "LIGHT", ...given } = input;
-  const settings = normalizeAppSettings({ ...defaultAppSettings(), ...definedOnly(given) });
+  const defined = definedOnly(given);
+  const defaults = defaultAppSettings();
+  // Citations are on by default: a similarity threshold sent above the default citation threshold
+  // raises the citation threshold with it instead of refusing a rule the caller never touched.
+  if (defined.citationThreshold === undefined && typeof defined.similarityThreshold === "number") {
+    defaults.citationThreshold = Math.max(defaults.citationThreshold, defined.similarityThreshold);
+  }
+  const settings = normalizeAppSettings({ ...defaults, ...defined });
   checkAppSettings(settings);
   await checkKnowledgeBinding(deps, auth.spaceId, settings.knowledgeBaseIds, []);
   const now = deps.now().toISOString();

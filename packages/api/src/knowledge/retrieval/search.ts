@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import { anchorsOf, calibrateSimilarity } from "../../platform/embeddings/calibration";
 import type { Embedder } from "../../platform/embeddings/types";
 import { ftsMatchOf, queryTerms } from "./text";
 import type { VectorIndex } from "./vector-index";
@@ -24,12 +25,25 @@ export interface RetrievedChunk {
   fileName: string;
   content: string;
   metadata: Record<string, unknown>;
-  /** Higher is better: cosine similarity (semantic), negated BM25 (full text), RRF (hybrid). */
+  /**
+   * Higher is better: calibrated similarity (semantic), negated BM25 (full text), or the RRF
+   * score as a share of the best possible one, first in every list (hybrid, 0–1).
+   */
   score: number;
-  /** Cosine similarity, when the chunk was found by semantic search. */
+  /**
+   * Calibrated similarity (0–1, decision 0010), when the chunk was found by semantic search: the
+   * value similarity and citation thresholds are compared with, whatever the embedder.
+   */
   similarity?: number;
+  /** The embedder's raw cosine similarity, when found by semantic search. */
+  cosine?: number;
   /** Full-text relevance (negated BM25, higher is better), when found by full text. */
   textScore?: number;
+  /**
+   * Share of the query's search terms the chunk holds (0–1), when found by full text: readable
+   * where BM25 is not (a knowledge base of a few chunks gives every term a BM25 weight near 0).
+   */
+  textMatch?: number;
 }
 
 /** Scope and size of one search. */
@@ -49,6 +63,7 @@ interface ChunkRow {
   file_name: string;
   content: string;
   metadata: string;
+  search_text?: string;
   rank?: number;
 }
 
@@ -119,7 +134,8 @@ async function selectiveTerms(db: Db, terms: readonly string[]): Promise<string[
  */
 export async function fullTextSearch(db: Db, request: SearchRequest): Promise<RetrievedChunk[]> {
   if (request.knowledgeBaseIds.length === 0 || request.limit <= 0) return [];
-  const terms = await selectiveTerms(db, queryTerms(request.query));
+  const allTerms = queryTerms(request.query);
+  const terms = await selectiveTerms(db, allTerms);
   const match = ftsMatchOf(terms);
   if (match.length === 0) return [];
   const ranked = await db.all<{ id: string; rank: number }>(sql`
@@ -136,15 +152,24 @@ export async function fullTextSearch(db: Db, request: SearchRequest): Promise<Re
   const result: RetrievedChunk[] = [];
   for (const { id, rank } of ranked) {
     const row = rows.get(id);
-    if (row) result.push({ ...toChunk(row, -rank), textScore: -rank });
+    if (row) result.push({ ...toChunk(row, -rank), textScore: -rank, textMatch: termShare(allTerms, row.search_text ?? "") });
   }
   return result;
 }
 
+/** The share of `terms` found among a chunk's stored search terms (FTS5 folds case and diacritics, so this does too). */
+function termShare(terms: readonly string[], searchText: string): number {
+  if (terms.length === 0) return 0;
+  const fold = (term: string) => term.toLowerCase().normalize("NFKD").replace(/\p{M}/gu, "");
+  const held = new Set(searchText.split(" ").map(fold));
+  return Math.round((terms.filter((term) => held.has(fold(term))).length / terms.length) * 10_000) / 10_000;
+}
+
 /**
  * Semantic search: the query embedded as a query, the nearest vectors among the given
- * knowledge bases, kept when their cosine similarity reaches `similarityThreshold` (0 when
- * absent) and their chunk is still enabled. `score` and `similarity` are the cosine similarity.
+ * knowledge bases, kept when their calibrated similarity (decision 0010) reaches
+ * `similarityThreshold` (0 when absent) and their chunk is still enabled. `score` and
+ * `similarity` are the calibrated similarity, `cosine` the raw one.
  */
 export async function semanticSearch(deps: RetrievalDeps, request: SearchRequest & { similarityThreshold?: number }): Promise<RetrievedChunk[]> {
   if (request.query.trim().length === 0 || request.knowledgeBaseIds.length === 0 || request.limit <= 0) return [];
@@ -152,7 +177,8 @@ export async function semanticSearch(deps: RetrievalDeps, request: SearchRequest
   // Disabled chunks keep their vectors; ask for a few more so filtering them rarely leaves gaps.
   const hits = await deps.vectors.search(vector!, { knowledgeBaseIds: request.knowledgeBaseIds, limit: request.limit + 10 });
   const threshold = request.similarityThreshold ?? 0;
-  const kept = hits.filter((hit) => hit.similarity >= threshold);
+  const anchors = anchorsOf(deps.embedder);
+  const kept = hits.map((hit) => ({ ...hit, calibrated: calibrateSimilarity(hit.similarity, anchors) })).filter((hit) => hit.calibrated >= threshold);
   if (kept.length === 0) return [];
   const rows = await chunksById(deps.db, kept.map((hit) => hit.chunkId));
   const byId = new Map(rows.map((row) => [row.id, row]));
@@ -160,7 +186,7 @@ export async function semanticSearch(deps: RetrievalDeps, request: SearchRequest
   for (const hit of kept) {
     const row = byId.get(hit.chunkId);
     if (!row) continue;
-    result.push({ ...toChunk(row, hit.similarity), similarity: hit.similarity });
+    result.push({ ...toChunk(row, hit.calibrated), similarity: hit.calibrated, cosine: hit.similarity });
     if (result.length === request.limit) break;
   }
   return result;
@@ -168,7 +194,7 @@ export async function semanticSearch(deps: RetrievalDeps, request: SearchRequest
 
 async function chunksById(db: Db, ids: readonly string[]): Promise<ChunkRow[]> {
   return db.all<ChunkRow>(sql`
-    SELECT c.id, c.knowledge_base_id, c.file_id, f.name AS file_name, c.content, c.metadata
+    SELECT c.id, c.knowledge_base_id, c.file_id, f.name AS file_name, c.content, c.metadata, c.search_text
     FROM knowledge_chunks c JOIN knowledge_files f ON f.id = c.file_id
     WHERE c.id IN (${inList(ids)}) AND c.enabled = 1`);
 }
@@ -189,13 +215,24 @@ export function reciprocalRankFusion(lists: ReadonlyArray<readonly RetrievedChun
       if (existing) {
         existing.score += contribution;
         if (chunk.similarity !== undefined) existing.similarity = chunk.similarity;
+        if (chunk.cosine !== undefined) existing.cosine = chunk.cosine;
         if (chunk.textScore !== undefined) existing.textScore = chunk.textScore;
+        if (chunk.textMatch !== undefined) existing.textMatch = chunk.textMatch;
       } else {
         fused.set(chunk.chunkId, { ...chunk, score: contribution });
       }
     });
   }
   return [...fused.values()].sort((left, right) => right.score - left.score);
+}
+
+/**
+ * Reciprocal rank fusion with the fused score as a share (0–1) of the best one possible, a chunk
+ * first in every list: comparable between searches, and readable in the retrieval test.
+ */
+export function fuseRanked(lists: ReadonlyArray<readonly RetrievedChunk[]>, weights: readonly number[]): RetrievedChunk[] {
+  const best = lists.reduce((sum, _, index) => sum + (weights[index] ?? 1) / (RRF_K + 1), 0);
+  return reciprocalRankFusion(lists, RRF_K, weights).map((chunk) => ({ ...chunk, score: best > 0 ? chunk.score / best : 0 }));
 }
 
 /**
@@ -229,7 +266,7 @@ export async function hybridSearch(
     semanticSearch(deps, { ...request, limit: depth }),
     fullTextSearch(deps.db, { ...request, limit: depth }),
   ]);
-  return reciprocalRankFusion([semantic, fullText], RRF_K, [request.semanticWeight ?? defaultSemanticWeight(deps.embedder), 1]).slice(0, request.limit);
+  return fuseRanked([semantic, fullText], [request.semanticWeight ?? defaultSemanticWeight(deps.embedder), 1]).slice(0, request.limit);
 }
 
 /** Ranked search in one mode: the entry point benchmarks and the retrieval test share. */
@@ -249,7 +286,7 @@ export interface RetrievalSettings {
   semanticCount?: number;
   /** Chunks from full-text search (default 1). */
   fullTextCount?: number;
-  /** Minimum cosine similarity of semantic hits (default 0); never applied to full-text scores. */
+  /** Minimum calibrated similarity of semantic hits (default 0, decision 0010); never applied to full-text scores. */
   similarityThreshold?: number;
 }
 
@@ -283,7 +320,7 @@ export async function retrieve(deps: RetrievalDeps, request: { query: string; kn
     chosen.add(chunk.chunkId);
     added += 1;
   }
-  return reciprocalRankFusion([semantic, fullText], RRF_K, [defaultSemanticWeight(deps.embedder), 1]).filter((chunk) => chosen.has(chunk.chunkId));
+  return fuseRanked([semantic, fullText], [defaultSemanticWeight(deps.embedder), 1]).filter((chunk) => chosen.has(chunk.chunkId));
 }
 
 function clampCount(value: number, max: number): number {

@@ -1,5 +1,6 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { knowledgeBases } from "../../db/schema/index";
+import { defaultAppSettings } from "../../apps/service/rules";
 import { fail, ServiceError } from "../../errors";
 import type { Auth, Deps } from "../../http/context";
 import {
@@ -96,15 +97,34 @@ export async function searchKnowledgeBases(
  * The retrieval test of one knowledge base (spec §3/§9): the query in all three modes, 10
  * results of each kind with their scores and sources.
  */
-export async function testRetrieval(deps: Deps, auth: Auth, knowledgeBaseId: string, input: { query: string; similarityThreshold?: number }) {
+export async function testRetrieval(
+  deps: Deps,
+  auth: Auth,
+  knowledgeBaseId: string,
+  input: { query: string; similarityThreshold?: number | undefined; mode?: RetrievalMode | undefined; semanticCount?: number | undefined; fullTextCount?: number | undefined },
+) {
   const base = await loadKnowledgeBase(deps, auth.spaceId, knowledgeBaseId);
   const [group] = await searchGroups(deps, auth.spaceId, [base.id]);
   const query = input.query.trim();
   if (!group) throw new ServiceError("conflict", "embedding_model_unavailable");
   if (query === "") throw fail.invalid("field_required", "query", { field: "query" });
+  // What a new app gets, so the screen and chat mean the same thing by the same numbers.
+  const defaults = defaultAppSettings();
+  const settings = {
+    mode: input.mode ?? defaults.retrievalMode,
+    similarityThreshold: input.similarityThreshold ?? defaults.similarityThreshold,
+    semanticCount: input.semanticCount ?? defaults.semanticCount,
+    fullTextCount: input.fullTextCount ?? defaults.fullTextCount,
+  };
+  if (settings.semanticCount + settings.fullTextCount > MAX_RETRIEVED) {
+    throw fail.invalid("app_retrieval_counts_total", "fullTextCount", { max: MAX_RETRIEVED });
+  }
   const started = performance.now();
-  const threshold = input.similarityThreshold !== undefined ? { similarityThreshold: input.similarityThreshold } : {};
-  const result = await retrievalTest(group.deps, { query, knowledgeBaseIds: group.knowledgeBaseIds, ...threshold });
+  const scope = { query, knowledgeBaseIds: group.knowledgeBaseIds };
+  const [result, app] = await Promise.all([
+    retrievalTest(group.deps, { ...scope, similarityThreshold: settings.similarityThreshold }),
+    retrieve(group.deps, { ...scope, ...settings }),
+  ]);
   const view = (chunk: RetrievedChunk) => ({
     chunkId: chunk.chunkId,
     fileId: chunk.fileId,
@@ -112,7 +132,9 @@ export async function testRetrieval(deps: Deps, auth: Auth, knowledgeBaseId: str
     content: chunk.content,
     score: chunk.score,
     similarity: chunk.similarity ?? null,
+    cosine: chunk.cosine ?? null,
     textScore: chunk.textScore ?? null,
+    textMatch: chunk.textMatch ?? null,
     metadata: chunk.metadata,
   });
   return {
@@ -120,8 +142,10 @@ export async function testRetrieval(deps: Deps, auth: Auth, knowledgeBaseId: str
     embeddingModel: group.deps.embedder.label,
     lexicalEmbedder: group.deps.embedder.lexical === true,
     elapsedMs: Math.round((performance.now() - started) * 10) / 10,
+    settings,
     semantic: result.semantic.map(view),
     fullText: result.fullText.map(view),
     hybrid: result.hybrid.map(view),
+    app: app.map(view),
   };
 }

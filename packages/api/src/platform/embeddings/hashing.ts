@@ -1,3 +1,4 @@
+import { LEXICAL_ANCHORS } from "./calibration";
 import type { Embedder } from "./types";
 import { normalize } from "./types";
 
@@ -58,6 +59,7 @@ export function createHashingEmbedder(options: HashingEmbedderOptions = {}): Emb
     dimensions,
     label: "Offline lexical fallback (feature hashing, no semantic model)",
     lexical: true,
+    similarityAnchors: LEXICAL_ANCHORS,
     async embed(texts) {
       return texts.map((text) => {
         const vector = new Float32Array(dimensions);

@@ -1,3 +1,13 @@
+/**
+ * Where an embedder's raw cosine similarities sit: `loose` is the cosine of a passage that just
+ * starts to be about the question (calibrated to 0.7, the spec's "loose" hint), `strict` the
+ * cosine of a clear answer (calibrated to 0.8, the "strict" hint).
+ */
+export interface SimilarityAnchors {
+  loose: number;
+  strict: number;
+}
+
 /** Whether a text is a search query or a stored document; some models embed them differently. */
 export type EmbeddingKind = "query" | "document";
 
@@ -10,6 +20,12 @@ export interface Embedder {
   readonly label: string;
   /** True when the vectors only measure word overlap (the offline fallback), not meaning. */
   readonly lexical?: boolean;
+  /**
+   * Raw cosine similarities of a loose and of a strict match for this embedder; scores are
+   * calibrated with them so that a threshold means the same for every embedder (decision 0010).
+   * Absent: a semantic model's usual band.
+   */
+  readonly similarityAnchors?: SimilarityAnchors;
   embed(texts: readonly string[], options: { kind: EmbeddingKind; signal?: AbortSignal }): Promise<Float32Array[]>;
 }
 

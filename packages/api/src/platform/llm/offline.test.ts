@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { composeOfflineAnswer, createOfflineProvider, OFFLINE_MODEL_ID, wordDeltas } from "./offline";
+import { composeOfflineAnswer, createOfflineProvider, MODELS_PAGE_PATH, OFFLINE_MODEL_ID, offlineNoModelText, wordDeltas } from "./offline";
 import { estimateTokens } from "./tokens";
 import { ModelError, type ModelRequest, type ModelStreamPart } from "./types";
 
@@ -21,11 +21,11 @@ describe("offline responder", () => {
     expect(info!.label).toMatch(/offline/i);
   });
 
-  it("says in English that no model is configured and how to configure one", async () => {
+  it("says in English that no model is set up, linking the console's API access → Models page", async () => {
     const { text, finish, parts } = await collect(question("What are your opening hours?"));
-    expect(text).toMatch(/No language model is configured/);
-    expect(text).toMatch(/Model providers/);
-    expect(text).toMatch(/OPENAI_API_KEY/);
+    expect(text).toBe(
+      "No language model is set up for this app yet, so I cannot answer this question. The owner can add one in the Parley console under [API access → Models](/console/Integrations?tab=models).",
+    );
     expect(parts.length).toBeGreaterThan(10);
     expect(finish).toMatchObject({ reason: "stop", usage: { completionTokens: estimateTokens(text) } });
     expect(finish.usage.promptTokens).toBe(4 + estimateTokens("What are your opening hours?"));
@@ -33,8 +33,7 @@ describe("offline responder", () => {
 
   it("says it in Chinese for zh-CN", async () => {
     const { text, parts } = await collect({ ...question("营业时间？"), language: "zh-CN" });
-    expect(text).toMatch(/尚未配置语言模型/);
-    expect(text).toMatch(/模型供应商/);
+    expect(text).toBe("这个应用还没有可用的语言模型，暂时无法回答这个问题。所有者可以在 Parley 控制台的“[API 接入 → 模型](/console/Integrations?tab=models)”中添加。");
     // Chinese streams about one character per delta.
     expect(parts.length).toBeGreaterThan(40);
   });
@@ -103,9 +102,11 @@ describe("offline responder", () => {
 });
 
 describe("offline answers for customers", () => {
-  it("tells customers only that the question cannot be answered now, in their language", () => {
-    expect(composeOfflineAnswer({ language: "en", audience: "customer" })).toBe("Sorry, I cannot answer this right now. Please try again later, or ask to talk to a person.");
-    expect(composeOfflineAnswer({ language: "zh-CN", audience: "customer" })).toContain("转人工");
-    expect(composeOfflineAnswer({ language: "en", audience: "operator" })).toContain("OPENAI_API_KEY");
+  it("gives customers the same message, in their language, without the console link", () => {
+    expect(composeOfflineAnswer({ language: "en", audience: "customer" })).toBe(
+      "No language model is set up for this app yet, so I cannot answer this question. The owner can add one in the Parley console under API access → Models.",
+    );
+    expect(composeOfflineAnswer({ language: "zh-CN", audience: "customer" })).toBe("这个应用还没有可用的语言模型，暂时无法回答这个问题。所有者可以在 Parley 控制台的“API 接入 → 模型”中添加。");
+    expect(offlineNoModelText("en", "operator")).toContain(`(${MODELS_PAGE_PATH})`);
   });
 });

@@ -10,26 +10,37 @@ export const OFFLINE_PROVIDER_ID = "offline";
 
 const QUOTE_LIMIT = 600;
 
+/** Where the console configures model providers: API access → Models (owner only). */
+export const MODELS_PAGE_PATH = "/console/Integrations?tab=models";
+
 const texts = {
   en: {
     intro: (source?: string, cite = "") => (source ? `Here is what I found in "${source}"${cite}:` : `Here is what I found in the knowledge base${cite}:`),
     also: (sources: string[]) => `Related sources: ${sources.map((source) => `"${source}"`).join(", ")}.`,
     note: "(Answered from the knowledge base without a language model.)",
-    noModel:
-      "No language model is configured on this Parley server, so I cannot answer this question yet. " +
-      "The owner can add one in the console under Settings → Model providers, or start the server with OPENAI_API_KEY (or ANTHROPIC_API_KEY, GEMINI_API_KEY, or an OpenAI-compatible base URL) set.",
-    noModelCustomer: "Sorry, I cannot answer this right now. Please try again later, or ask to talk to a person.",
+    noModel: (place: string) => `No language model is set up for this app yet, so I cannot answer this question. The owner can add one in the Parley console under ${place}.`,
+    place: "API access → Models",
   },
   "zh-CN": {
     intro: (source?: string, cite = "") => (source ? `在《${source}》${cite}中找到以下内容：` : `在知识库${cite}中找到以下内容：`),
     also: (sources: string[]) => `相关来源：${sources.map((source) => `《${source}》`).join("、")}。`,
     note: "（此回答直接来自知识库，未使用语言模型。）",
-    noModel:
-      "本 Parley 服务器尚未配置语言模型，暂时无法回答这个问题。" +
-      "实例所有者可以在控制台的“设置 → 模型供应商”中添加，或在启动服务器时设置 OPENAI_API_KEY（或 ANTHROPIC_API_KEY、GEMINI_API_KEY、OpenAI 兼容接口的地址）。",
-    noModelCustomer: "抱歉，暂时无法回答这个问题。请稍后再试，或请求转人工客服。",
+    noModel: (place: string) => `这个应用还没有可用的语言模型，暂时无法回答这个问题。所有者可以在 Parley 控制台的${place}中添加。`,
+    place: "“API 接入 → 模型”",
   },
 } as const;
+
+/**
+ * The one answer given when no model serves the app and nothing was found, in the request's
+ * language. The console (operator audience) gets the place as a Markdown link it routes
+ * internally; a visitor, whose widget may sit on another site, gets the same words unlinked.
+ */
+export function offlineNoModelText(language: "en" | "zh-CN", audience: ModelRequest["audience"]): string {
+  const text = texts[language];
+  const place = text.place.replace(/^“|”$/g, "");
+  const shown = audience === "customer" ? text.place : language === "zh-CN" ? `“[${place}](${MODELS_PAGE_PATH})”` : `[${place}](${MODELS_PAGE_PATH})`;
+  return text.noModel(shown);
+}
 
 function quote(content: string): string {
   const trimmed = content.trim().replace(/\s+\n/g, "\n");
@@ -44,14 +55,13 @@ function quote(content: string): string {
  * Composes the offline answer: with knowledge hits, the best one (highest score, else first)
  * answers. A Q&A pair answers with its answer text as it stands; any other hit is quoted (an
  * extract of at most 600 characters) with its source named and cited as [index] when it has
- * one, then the other hits' sources. Without hits, a plain statement in the request's language
- * that no model is configured and how to configure one.
+ * one, then the other hits' sources. Without hits, {@link offlineNoModelText}.
  */
 export function composeOfflineAnswer(request: Pick<ModelRequest, "knowledge" | "language" | "audience">): string {
   const language = request.language === "zh-CN" ? "zh-CN" : "en";
   const text = texts[language];
   const hits = (request.knowledge ?? []).filter((hit) => hit.content.trim().length > 0);
-  if (hits.length === 0) return request.audience === "customer" ? text.noModelCustomer : text.noModel;
+  if (hits.length === 0) return offlineNoModelText(language, request.audience);
   const ranked = hits
     .map((hit, index) => ({ hit, index }))
     .sort((a, b) => (b.hit.score ?? Number.NEGATIVE_INFINITY) - (a.hit.score ?? Number.NEGATIVE_INFINITY) || a.index - b.index)

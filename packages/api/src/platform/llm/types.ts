@@ -65,8 +65,8 @@ export interface ModelRequest {
   language?: "en" | "zh-CN";
   /**
    * Who reads the answer: the space's own people (console, API) or its customers (widget and
-   * channels). The offline responder tells operators how to configure a model, customers only
-   * that the question could not be answered now.
+   * channels). The offline responder gives both the same words; only operators get the place
+   * where a model is configured as a console link.
    */
   audience?: "operator" | "customer";
 }

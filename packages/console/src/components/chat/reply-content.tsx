@@ -1,6 +1,7 @@
 import { Typography } from 'antd';
 import { Fragment, useMemo, type ReactNode } from 'react';
-import { formatReply, type Block, type Inline } from '../../features/chat/reply-format';
+import { Link } from 'react-router';
+import { formatReply, isConsolePath, type Block, type Inline } from '../../features/chat/reply-format';
 import './chat.css';
 
 function renderInline(nodes: Inline[], keyPrefix = ''): ReactNode[] {
@@ -18,6 +19,13 @@ function renderInline(nodes: Inline[], keyPrefix = ''): ReactNode[] {
       case 'math':
         return <span key={key} className="pl-reply__math" data-math="inline">{node.text}</span>;
       case 'link':
+        if (isConsolePath(node.href)) {
+          return (
+            <Link key={key} to={node.href} data-testid="reply-console-link">
+              {renderInline(node.children, `${key}-`)}
+            </Link>
+          );
+        }
         return (
           <a key={key} href={node.href} target="_blank" rel="noopener noreferrer nofollow">
             {renderInline(node.children, `${key}-`)}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  ELLIPSIS, extractMedia, formatReply, isSafeUrl, normaliseMath, parseBlocks, parseInline, REPLY_MAX_CHARS, splitCode, truncateReply,
+  ELLIPSIS, extractMedia, formatReply, isConsolePath, isSafeUrl, normaliseMath, parseBlocks, parseInline, REPLY_MAX_CHARS, splitCode, truncateReply,
 } from './reply-format';
 
 describe('truncateReply (spec §5/§9: 2000 characters plus an ellipsis)', () => {
@@ -117,6 +117,15 @@ describe('parseInline', () => {
     expect(isSafeUrl('data:text/html,hi')).toBe(false);
     expect(isSafeUrl('//evil.test/x')).toBe(false);
     expect(isSafeUrl('/assets/a.png')).toBe(true);
+  });
+
+  it("links the offline answer's console place, which the chat follows in place", () => {
+    const text = 'The owner can add one in the Parley console under [API access → Models](/console/Integrations?tab=models).';
+    const [, link] = parseInline(text);
+    expect(link).toEqual({ type: 'link', href: '/console/Integrations?tab=models', children: [{ type: 'text', text: 'API access → Models' }] });
+    expect(isConsolePath('/console/Integrations?tab=models')).toBe(true);
+    expect(isConsolePath('/consoles/x')).toBe(false);
+    expect(isConsolePath('https://x.test/console/x')).toBe(false);
   });
 });
 

@@ -112,6 +112,11 @@ const extensionOf = (url: string): string => {
   return dot < 0 ? '' : path.slice(dot + 1).toLowerCase();
 };
 
+/** Whether a link points inside the console (e.g. the offline answer's API access → Models): followed in place, not in a new tab. */
+export function isConsolePath(url: string): boolean {
+  return /^\/console(?:[/?#]|$)/.test(url);
+}
+
 /** Whether a URL may be followed or loaded: http(s) only, and site paths. */
 export function isSafeUrl(url: string): boolean {
   if (url.startsWith('/') && !url.startsWith('//')) return true;

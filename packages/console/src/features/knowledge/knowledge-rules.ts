@@ -35,6 +35,12 @@ export const DEFAULT_CHUNKING = { chunkTokens: 500, chunkOverlap: 50 } as const;
 /** Spec §9 similarity hints: 0.8 or more is strict, 0.7 or less is loose. */
 export const SIMILARITY_HINTS = { strict: 0.8, loose: 0.7 } as const;
 
+/**
+ * What a new app retrieves with (the server's app defaults; thresholds are calibrated per
+ * embedder, decision 0010): the retrieval test starts from them, so it shows what chat uses.
+ */
+export const APP_RETRIEVAL_DEFAULTS = { mode: 'hybrid', similarityThreshold: 0.75, semanticCount: 3, fullTextCount: 1 } as const;
+
 const FILE_NAME_PATTERN = /^[A-Za-z0-9_-]+$/;
 
 /** The lower-cased extension of `report.PDF` (`pdf`), or '' when there is none. */

@@ -11,11 +11,13 @@ export interface RetrievalHit {
   content: string;
   score: number;
   similarity: number | null;
+  cosine?: number | null;
   textScore: number | null;
+  textMatch?: number | null;
 }
 
-/** Which list a column shows: its scores read differently. */
-export type RetrievalKind = 'semantic' | 'fullText' | 'hybrid';
+/** Which list a column shows: its scores read differently ('app': what an app's chat would use). */
+export type RetrievalKind = 'semantic' | 'fullText' | 'hybrid' | 'app';
 
 /** Props of {@link RetrievalHitList}. */
 export interface RetrievalHitListProps {
@@ -27,8 +29,10 @@ export interface RetrievalHitListProps {
 const fixed = (value: number, digits: number) => value.toFixed(digits);
 
 /**
- * The hits of one retrieval mode, best first: rank, source file, scores (similarity for
- * semantic, text score for full text, the fused score for hybrid) and the segment's content.
+ * The hits of one retrieval mode, best first: rank, source file, scores and the segment's
+ * content. Scores: calibrated similarity (the threshold's scale) with the raw cosine, the share
+ * of query words a full-text hit holds (BM25 too when it is not about zero, as it is in a base
+ * of a few segments), and the fused score (0–1) of hybrid hits.
  */
 export function RetrievalHitList({ kind, hits, 'data-testid': testId }: RetrievalHitListProps) {
   const { t } = useTranslation();
@@ -49,9 +53,17 @@ export function RetrievalHitList({ kind, hits, 'data-testid': testId }: Retrieva
             <Typography.Text strong ellipsis={{ tooltip: hit.fileName }} data-testid="retrieval-hit-file">{hit.fileName}</Typography.Text>
           </Flex>
           <Flex gap={4} wrap className="pl-kb-hit__scores">
-              {kind === 'hybrid' ? <Tag color="purple">{t('knowledge.retrieval.score', { value: fixed(hit.score, 4) })}</Tag> : null}
-              {hit.similarity !== null ? <Tag color="blue">{t('knowledge.retrieval.similarity', { value: fixed(hit.similarity, 3) })}</Tag> : null}
-            {hit.textScore !== null ? <Tag color="green">{t('knowledge.retrieval.textScore', { value: fixed(hit.textScore, 2) })}</Tag> : null}
+            {kind === 'hybrid' || kind === 'app' ? <Tag color="purple" data-testid="retrieval-hit-score">{t('knowledge.retrieval.score', { value: fixed(hit.score, 3) })}</Tag> : null}
+            {hit.similarity !== null ? (
+              <Tag color="blue" data-testid="retrieval-hit-similarity">
+                {t('knowledge.retrieval.similarity', { value: fixed(hit.similarity, 3) })}
+                {hit.cosine !== null && hit.cosine !== undefined ? ` ${t('knowledge.retrieval.cosine', { value: fixed(hit.cosine, 3) })}` : ''}
+              </Tag>
+            ) : null}
+            {hit.textMatch !== null && hit.textMatch !== undefined ? (
+              <Tag color="green" data-testid="retrieval-hit-match">{t('knowledge.retrieval.textMatch', { value: Math.round(hit.textMatch * 100) })}</Tag>
+            ) : null}
+            {hit.textScore !== null && Math.abs(hit.textScore) >= 0.01 ? <Tag color="green">{t('knowledge.retrieval.textScore', { value: fixed(hit.textScore, 2) })}</Tag> : null}
           </Flex>
           <Typography.Paragraph className="pl-kb-hit__content" ellipsis={{ rows: 6, expandable: 'collapsible' }} data-testid="retrieval-hit-content">
             {hit.content}

@@ -4,29 +4,26 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { knowledgeEndpoints, type RetrievalTestResult } from './knowledge-endpoints';
 import { useKnowledgeBase } from './knowledge-manage-layout';
-import { KNOWLEDGE_LIMITS, SIMILARITY_HINTS, similarityHint } from './knowledge-rules';
+import { APP_RETRIEVAL_DEFAULTS, KNOWLEDGE_LIMITS, SIMILARITY_HINTS, similarityHint } from './knowledge-rules';
 import { RetrievalHitList, type RetrievalKind } from './retrieval-hit-list';
 
-const KINDS: readonly RetrievalKind[] = ['semantic', 'fullText', 'hybrid'];
-/**
- * Where the threshold slider starts: the offline lexical embedder's similarities for good
- * matches sit around 0.3-0.4, a semantic model's well above 0.5.
- */
-const defaultThreshold = (lexical: boolean) => (lexical ? 0.2 : 0.5);
-
+type ModeKind = Exclude<RetrievalKind, 'app'>;
+const KINDS: readonly ModeKind[] = ['semantic', 'fullText', 'hybrid'];
 /**
  * knowledgeManage/retrievalFile: a query and a similarity threshold (hints at 0.8 and 0.7,
- * spec §9); the answer's semantic, full-text and hybrid hits side by side (tabs on narrow
+ * spec §9), starting from a new app's settings; first what an app with those settings would
+ * answer from, then the semantic, full-text and hybrid hits side by side (tabs on narrow
  * screens), each with its scores, source file and content.
  */
 export function RetrievalTestPage() {
   const { t } = useTranslation();
   const { base } = useKnowledgeBase();
   const [query, setQuery] = useState('');
-  const [threshold, setThreshold] = useState(() => defaultThreshold(base.lexicalEmbedder));
+  // Thresholds are calibrated per embedder, so an app's default means the same here for every model.
+  const [threshold, setThreshold] = useState<number>(APP_RETRIEVAL_DEFAULTS.similarityThreshold);
   const [result, setResult] = useState<RetrievalTestResult>();
   const [running, setRunning] = useState(false);
-  const [tab, setTab] = useState<RetrievalKind>('hybrid');
+  const [tab, setTab] = useState<ModeKind>('hybrid');
   // Three columns side by side when there is room, tabs otherwise.
   const wide = Grid.useBreakpoint().lg !== false;
 
@@ -43,7 +40,7 @@ export function RetrievalTestPage() {
   };
 
   const hint = similarityHint(threshold);
-  const column = (kind: RetrievalKind) => (
+  const column = (kind: ModeKind) => (
     <div className="pl-kb-column" data-testid={`retrieval-column-${kind}`}>
       <Flex justify="space-between" align="center" className="pl-kb-column__head">
         <Typography.Text strong>{t(`knowledge.retrieval.kinds.${kind}`)}</Typography.Text>
@@ -106,12 +103,27 @@ export function RetrievalTestPage() {
             <Typography.Text type="secondary">{t('knowledge.retrieval.elapsed', { ms: result.elapsedMs.toFixed(1) })}</Typography.Text>
           </Flex>
           {result.lexicalEmbedder ? <Alert type="warning" showIcon className="pl-kb-alert" title={t('knowledge.lexicalNote')} data-testid="retrieval-lexical" /> : null}
+          <div className="pl-kb-column pl-kb-column--app" data-testid="retrieval-column-app">
+            <Flex justify="space-between" align="center" className="pl-kb-column__head">
+              <Typography.Text strong>{t('knowledge.retrieval.kinds.app')}</Typography.Text>
+              <Badge count={result.app.length} showZero color="#4f5bd5" />
+            </Flex>
+            <Typography.Text type="secondary" className="pl-kb-column__hint" data-testid="retrieval-app-settings">
+              {t('knowledge.retrieval.appSettings', {
+                mode: t(`knowledge.retrieval.modes.${result.settings.mode}`),
+                semantic: result.settings.semanticCount,
+                fullText: result.settings.fullTextCount,
+                threshold: result.settings.similarityThreshold.toFixed(2),
+              })}
+            </Typography.Text>
+            <RetrievalHitList kind="app" hits={result.app} data-testid="retrieval-app" />
+          </div>
           {wide ? (
             <Row gutter={[16, 16]} className="pl-kb-columns">
               {KINDS.map((kind) => <Col key={kind} span={8}>{column(kind)}</Col>)}
             </Row>
           ) : (
-            <Tabs activeKey={tab} onChange={(key) => setTab(key as RetrievalKind)} items={KINDS.map((kind) => ({ key: kind, label: t(`knowledge.retrieval.kinds.${kind}`), children: column(kind) }))} />
+            <Tabs activeKey={tab} onChange={(key) => setTab(key as ModeKind)} items={KINDS.map((kind) => ({ key: kind, label: t(`knowledge.retrieval.kinds.${kind}`), children: column(kind) }))} />
           )}
         </>
       ) : null}
