@@ -98,6 +98,16 @@ describe('createClient', () => {
     expect(server.requests[2]?.headers['x-parley-space']).toBe('spc_call');
   });
 
+  it('reads a language function before every request, so a UI can switch language in place', async () => {
+    server = await startServer((_request, response) => sendEnvelope(response, 200, user));
+    let language = 'en';
+    const client = createClient<FixturePaths>({ baseUrl: server.url, apiKey: 'pk_test', language: () => language });
+    await client.GET('/api/v1/me');
+    language = 'zh-CN';
+    await client.GET('/api/v1/me');
+    expect(server.requests.map((request) => request.headers['accept-language'])).toEqual(['en', 'zh-CN']);
+  });
+
   it('types data from the contract and checks paths, params and bodies', async () => {
     server = await startServer((request, response) =>
       sendEnvelope(response, 200, { id: request.url.split('/').pop(), name: request.body && JSON.parse(request.body).name }),

@@ -27,8 +27,8 @@ export interface ClientOptions {
   timeoutMs?: number;
   /** Extra attempts for GET, PUT and DELETE after a network error, a 429 or a 5xx. Default 2. */
   retries?: number;
-  /** Sent as `Accept-Language`: `en` or `zh-CN`. */
-  language?: string;
+  /** Sent as `Accept-Language` (`en` or `zh-CN`), or a function read before every request, so a UI can switch language without a new client. */
+  language?: string | (() => string | undefined);
   /** The space to act in (`X-Parley-Space`), or a function read before every request. */
   space?: string | (() => string | undefined);
   /** Headers sent with every request. */
@@ -208,7 +208,7 @@ export function createClient<Paths extends {} = paths>(options: ClientOptions): 
       };
       setDefault('Authorization', credential && `Bearer ${credential}`);
       setDefault('X-Parley-Space', typeof space === 'function' ? space() : space);
-      setDefault('Accept-Language', language);
+      setDefault('Accept-Language', typeof language === 'function' ? language() : language);
       if (form) request.headers.set('Content-Type', 'application/x-www-form-urlencoded');
       for (let attempt = 0; ; attempt++) {
         let wait: number;

@@ -64,7 +64,9 @@ const pending = new Map<string, AbortController>();
 export const client = createClient({
   baseUrl: typeof window === 'undefined' ? '' : window.location.origin,
   token: () => sessionStore.get().token,
-  language: currentLanguage(),
+  // Read at each request: switching the language must not need a reload (the chat stream and
+  // every call without an explicit header follow it).
+  language: () => currentLanguage(),
   timeoutMs: REQUEST_TIMEOUT_MS,
 });
 
