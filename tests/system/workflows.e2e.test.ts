@@ -110,7 +110,9 @@ describe("workflows in Chromium: build start → llm → end, save, run", () => 
 
     await byTestId("wf-node-end").click();
     await byTestId("wf-form-end").waitFor();
-    await byTestId("wf-field-output").fill("{{llm_1.output}}");
+    // The answer box is named by its label (what a screen reader announces).
+    await byTestId("wf-form-end").getByLabel("Answer", { exact: true }).fill("{{llm_1.output}}");
+    expect(await byTestId("wf-field-output").inputValue()).toBe("{{llm_1.output}}");
 
     await byTestId("wf-save").click();
     await expect.poll(() => page.locator(".ant-message").innerText()).toContain("Saved");
@@ -139,6 +141,9 @@ describe("workflows in Chromium: build start → llm → end, save, run", () => 
       await expect.poll(() => byTestId(`wf-node-${node}`).getAttribute("data-status")).toBe("success");
       expect(await byTestId("wf-run-panel").locator(`[data-testid="wf-run-node-${node}"]`).getAttribute("data-status")).toBe("success");
     }
+    // The nodes are listed in the order they ran (the graph holds end before llm_1).
+    const listed = await byTestId("wf-run-panel").locator('[data-testid^="wf-run-node-"][data-status]').evaluateAll((nodes) => nodes.map((node) => node.getAttribute("data-testid")));
+    expect(listed).toEqual(["wf-run-node-start", "wf-run-node-llm_1", "wf-run-node-end"]);
     await snap("workflow-run-en");
 
     // The run is in the history with its type and status; its detail has the node states.
@@ -187,12 +192,15 @@ describe("workflows in Chromium: build start → llm → end, save, run", () => 
     await byTestId("wf-branch-add").click();
     await expect.poll(() => byTestId("wf-node-logic_branch_1").locator(".react-flow__handle.source").count()).toBe(3);
 
+    // A click in the palette inserts the node after the selected one, on its first free branch.
+    const edges = await page.locator(".react-flow__edge").count();
     await byTestId("wf-palette-fixed_reply").click();
     await byTestId("wf-node-fixed_reply_1").waitFor();
-    const edges = await page.locator(".react-flow__edge").count();
+    await expect.poll(() => page.locator(".react-flow__edge").count()).toBe(edges + 1);
+    expect(await page.locator('.react-flow__edge[aria-label="Edge from logic_branch_1 to fixed_reply_1"]').count()).toBe(1);
     const elseHandle = byTestId("wf-node-logic_branch_1").locator(".react-flow__handle.source").last();
     await drawLine(elseHandle, byTestId("wf-handle-in-fixed_reply_1"));
-    await expect.poll(() => page.locator(".react-flow__edge").count()).toBe(edges + 1);
+    await expect.poll(() => page.locator(".react-flow__edge").count()).toBe(edges + 2);
 
     await byTestId("wf-node-fixed_reply_1").click();
     await byTestId("wf-node-delete").click();

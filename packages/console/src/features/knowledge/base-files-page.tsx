@@ -94,7 +94,7 @@ export function BaseFilesPage() {
     {
       key: 'name',
       title: t('knowledge.files.columns.name'),
-      width: 240,
+      width: 230,
       render: (_, file) => (
         <Flex vertical gap={2} className="pl-kb-file-name">
           {file.status === 'effective' || file.status === 'processing' ? (
@@ -106,23 +106,23 @@ export function BaseFilesPage() {
         </Flex>
       ),
     },
-    { key: 'type', title: t('knowledge.files.columns.type'), width: 110, render: (_, file) => <Tag>{t(`knowledge.fileTypes.${file.type}`)}</Tag> },
-    { key: 'size', title: t('knowledge.files.columns.size'), width: 90, align: 'right', render: (_, file) => file.sizeKb.toLocaleString(language) },
-    { key: 'segments', title: t('knowledge.files.columns.segments'), width: 90, align: 'right', render: (_, file) => <span data-testid="file-segments">{file.chunkCount.toLocaleString(language)}</span> },
-    { key: 'tokens', title: t('knowledge.files.columns.tokens'), width: 90, align: 'right', render: (_, file) => file.tokenCount.toLocaleString(language) },
+    { key: 'type', title: t('knowledge.files.columns.type'), width: 100, render: (_, file) => <Tag>{t(`knowledge.fileTypes.${file.type}`)}</Tag> },
+    { key: 'size', title: t('knowledge.files.columns.size'), width: 85, align: 'right', render: (_, file) => file.sizeKb.toLocaleString(language) },
+    { key: 'segments', title: t('knowledge.files.columns.segments'), width: 95, align: 'right', render: (_, file) => <span data-testid="file-segments">{file.chunkCount.toLocaleString(language)}</span> },
+    { key: 'tokens', title: t('knowledge.files.columns.tokens'), width: 80, align: 'right', render: (_, file) => file.tokenCount.toLocaleString(language) },
     {
       key: 'status',
       title: t('knowledge.files.columns.status'),
-      width: 170,
+      width: 150,
       render: (_, file) => <FileStatusTag status={file.status} progress={file.progress} failureReason={file.failureReason} data-testid="file-status" />,
     },
-    { key: 'updated', title: t('knowledge.files.columns.updated'), width: 160, render: (_, file) => formatDateTime(file.updatedAt, language) },
+    { key: 'updated', title: t('knowledge.files.columns.updated'), width: 150, render: (_, file) => formatDateTime(file.updatedAt, language) },
     {
       key: 'actions',
       title: t('knowledge.files.columns.actions'),
       // Fixed to the right edge: when the table is wider than the page, the other columns
       // scroll under it and the file's actions stay in view.
-      width: 250,
+      width: 200,
       fixed: 'right',
       render: (_, file) => (
         <Flex gap={0} data-testid="file-actions">
@@ -137,7 +137,9 @@ export function BaseFilesPage() {
               {t(file.type === 'table' ? 'knowledge.files.rows' : 'knowledge.files.segments')}
             </Button>
           )}
-          <Button type="link" size="small" icon={<EditOutlined />} onClick={() => setRenaming(file)} data-testid="file-rename">{t('knowledge.files.rename')}</Button>
+          <Tooltip title={t('knowledge.files.rename')}>
+            <Button type="link" size="small" icon={<EditOutlined />} onClick={() => setRenaming(file)} aria-label={t('knowledge.files.rename')} data-testid="file-rename" />
+          </Tooltip>
           <Tooltip title={t('knowledge.files.exportHint')}>
             <Button type="link" size="small" icon={<DownloadOutlined />} loading={exporting === file.id} onClick={() => void exportFile(file)} aria-label={t('knowledge.files.export')} data-testid="file-export" />
           </Tooltip>

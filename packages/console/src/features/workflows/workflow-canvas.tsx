@@ -188,7 +188,7 @@ export function WorkflowCanvas({ graph, selectedId, decorations, summarize, onSe
             <PictureOutlined />
           </ControlButton>
         </Controls>
-        {minimap ? <MiniMap pannable zoomable position="top-right" className="pl-wf-minimap" data-testid="wf-minimap" /> : null}
+        {minimap ? <MiniMap pannable zoomable position="top-right" className="pl-wf-minimap" /> : null}
       </ReactFlow>
     </div>
   );
