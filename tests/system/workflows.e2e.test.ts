@@ -39,6 +39,19 @@ async function choose(testId: string, option: string | RegExp) {
   await page.locator(".ant-select-dropdown:visible .ant-select-item-option", { hasText: option }).first().click();
 }
 
+/** Waits until an element stops moving (the canvas animates its view). */
+async function settled(locator: Locator) {
+  let last = "";
+  await expect
+    .poll(async () => {
+      const now = JSON.stringify(await locator.boundingBox());
+      const still = now === last;
+      last = now;
+      return still;
+    }, { intervals: [150] })
+    .toBe(true);
+}
+
 /** Draws a line on the canvas from one handle to another with the mouse, as a person would. */
 async function drawLine(from: Locator, to: Locator) {
   const start = (await from.boundingBox())!;
@@ -198,6 +211,8 @@ describe("workflows in Chromium: build start → llm → end, save, run", () => 
     await byTestId("wf-node-fixed_reply_1").waitFor();
     await expect.poll(() => page.locator(".react-flow__edge").count()).toBe(edges + 1);
     expect(await page.locator('.react-flow__edge[aria-label="Edge from logic_branch_1 to fixed_reply_1"]').count()).toBe(1);
+    // The view fits the flow after an insertion: draw once the nodes stop moving.
+    await settled(byTestId("wf-node-fixed_reply_1"));
     const elseHandle = byTestId("wf-node-logic_branch_1").locator(".react-flow__handle.source").last();
     await drawLine(elseHandle, byTestId("wf-handle-in-fixed_reply_1"));
     await expect.poll(() => page.locator(".react-flow__edge").count()).toBe(edges + 2);
