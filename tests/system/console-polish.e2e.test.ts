@@ -157,6 +157,12 @@ describe("console polish in Chromium at 1440 px", () => {
       expect(await inView(button), `${action} is inside the window`).toBe(true);
       expect(await onTop(button), `${action} is not covered`).toBe(true);
     }
+    // The whole table fits: nothing scrolls sideways; the long name is cut with an ellipsis.
+    const scroller = byTestId("files-table").locator(".ant-table-content");
+    expect(await scroller.evaluate((element) => element.scrollWidth - element.clientWidth)).toBeLessThanOrEqual(1);
+    const name = row.locator('[data-testid="file-name"]');
+    expect(await name.getAttribute("title")).toBe(await name.textContent());
+    expect(await name.evaluate((element) => element.scrollWidth > element.clientWidth)).toBe(true);
     // The delete confirmation opens on click, its buttons in view.
     await row.locator('[data-testid="file-delete"]').click();
     expect(await inView(byTestId("file-delete-confirm"))).toBe(true);

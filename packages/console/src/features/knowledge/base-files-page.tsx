@@ -90,11 +90,14 @@ export function BaseFilesPage() {
     void reloadBase();
   };
 
+  // The fixed columns (100 + 85 + 95 + 80 + 150 + 150 + 200 = 860) and at least 200 for the
+  // name: at 1440 px the whole table fits; narrower, it scrolls under the fixed action column.
+  const FILE_TABLE_MIN_WIDTH = 1060;
   const columns: ColumnsType<KnowledgeFile> = [
     {
       key: 'name',
       title: t('knowledge.files.columns.name'),
-      width: 230,
+      // No width: the name takes what the other columns leave, cut with an ellipsis.
       render: (_, file) => (
         <Flex vertical gap={2} className="pl-kb-file-name">
           {file.status === 'effective' || file.status === 'processing' ? (
@@ -189,7 +192,7 @@ export function BaseFilesPage() {
           dataSource={files}
           pagination={files.length > 20 ? { pageSize: 20, showSizeChanger: false } : false}
           tableLayout="fixed"
-          scroll={{ x: 'max-content' }}
+          scroll={{ x: FILE_TABLE_MIN_WIDTH }}
           onRow={(file) => ({ 'data-testid': `file-row-${file.name}` } as HTMLAttributes<HTMLTableRowElement>)}
           data-testid="files-table"
         />
