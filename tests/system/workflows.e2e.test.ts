@@ -39,6 +39,19 @@ async function choose(testId: string, option: string | RegExp) {
   await page.locator(".ant-select-dropdown:visible .ant-select-item-option", { hasText: option }).first().click();
 }
 
+/** Waits until an element stops moving (the canvas animates its view). */
+async function settled(locator: Locator) {
+  let last = "";
+  await expect
+    .poll(async () => {
+      const now = JSON.stringify(await locator.boundingBox());
+      const still = now === last;
+      last = now;
+      return still;
+    }, { intervals: [150] })
+    .toBe(true);
+}
+
 /** Draws a line on the canvas from one handle to another with the mouse, as a person would. */
 async function drawLine(from: Locator, to: Locator) {
   const start = (await from.boundingBox())!;
@@ -110,7 +123,9 @@ describe("workflows in Chromium: build start → llm → end, save, run", () => 
 
     await byTestId("wf-node-end").click();
     await byTestId("wf-form-end").waitFor();
-    await byTestId("wf-field-output").fill("{{llm_1.output}}");
+    // The answer box is named by its label (what a screen reader announces).
+    await byTestId("wf-form-end").getByLabel("Answer", { exact: true }).fill("{{llm_1.output}}");
+    expect(await byTestId("wf-field-output").inputValue()).toBe("{{llm_1.output}}");
 
     await byTestId("wf-save").click();
     await expect.poll(() => page.locator(".ant-message").innerText()).toContain("Saved");
@@ -139,6 +154,9 @@ describe("workflows in Chromium: build start → llm → end, save, run", () => 
       await expect.poll(() => byTestId(`wf-node-${node}`).getAttribute("data-status")).toBe("success");
       expect(await byTestId("wf-run-panel").locator(`[data-testid="wf-run-node-${node}"]`).getAttribute("data-status")).toBe("success");
     }
+    // The nodes are listed in the order they ran (the graph holds end before llm_1).
+    const listed = await byTestId("wf-run-panel").locator('[data-testid^="wf-run-node-"][data-status]').evaluateAll((nodes) => nodes.map((node) => node.getAttribute("data-testid")));
+    expect(listed).toEqual(["wf-run-node-start", "wf-run-node-llm_1", "wf-run-node-end"]);
     await snap("workflow-run-en");
 
     // The run is in the history with its type and status; its detail has the node states.
@@ -187,12 +205,17 @@ describe("workflows in Chromium: build start → llm → end, save, run", () => 
     await byTestId("wf-branch-add").click();
     await expect.poll(() => byTestId("wf-node-logic_branch_1").locator(".react-flow__handle.source").count()).toBe(3);
 
+    // A click in the palette inserts the node after the selected one, on its first free branch.
+    const edges = await page.locator(".react-flow__edge").count();
     await byTestId("wf-palette-fixed_reply").click();
     await byTestId("wf-node-fixed_reply_1").waitFor();
-    const edges = await page.locator(".react-flow__edge").count();
+    await expect.poll(() => page.locator(".react-flow__edge").count()).toBe(edges + 1);
+    expect(await page.locator('.react-flow__edge[aria-label="Edge from logic_branch_1 to fixed_reply_1"]').count()).toBe(1);
+    // The view fits the flow after an insertion: draw once the nodes stop moving.
+    await settled(byTestId("wf-node-fixed_reply_1"));
     const elseHandle = byTestId("wf-node-logic_branch_1").locator(".react-flow__handle.source").last();
     await drawLine(elseHandle, byTestId("wf-handle-in-fixed_reply_1"));
-    await expect.poll(() => page.locator(".react-flow__edge").count()).toBe(edges + 1);
+    await expect.poll(() => page.locator(".react-flow__edge").count()).toBe(edges + 2);
 
     await byTestId("wf-node-fixed_reply_1").click();
     await byTestId("wf-node-delete").click();

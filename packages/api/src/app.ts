@@ -116,7 +116,23 @@ export function createApp(deps: Deps) {
     c.header("Cache-Control", "public, max-age=86400");
     return c.body(scalarBundle as Uint8Array<ArrayBuffer>);
   });
-  app.get("/docs", Scalar({ url: "/openapi.json", cdn: "/docs/scalar.js", pageTitle: "Parley API reference" }));
+  // Nothing on the page may leave the machine (an instance can run offline): Scalar's defaults
+  // fetch its fonts from fonts.scalar.com, route "Try it" and the AI agent's registry search
+  // through proxy.scalar.com, and show the developer toolbar (share/deploy to scalar.com) on
+  // localhost. System fonts, direct requests to this server, and no agent or toolbar instead.
+  app.get(
+    "/docs",
+    Scalar({
+      url: "/openapi.json",
+      cdn: "/docs/scalar.js",
+      pageTitle: "Parley API reference",
+      withDefaultFonts: false,
+      proxyUrl: "",
+      showDeveloperTools: "never",
+      telemetry: false,
+      agent: { disabled: true },
+    }),
+  );
 
   app.all("/api/*", (c) => {
     const { body, status } = failure(

@@ -164,7 +164,7 @@ export const workflowRunSchema = workflowRunSummarySchema
     inputs: z.unknown(),
     output: z.unknown().openapi({ description: "The end node's output (a NODE run: the node's outputs)" }),
     trigger: z.unknown(),
-    nodes: z.array(workflowNodeRunSchema).openapi({ description: "Every node of the graph, in graph order" }),
+    nodes: z.array(workflowNodeRunSchema).openapi({ description: "Every node of the graph in the order they ran (finished nodes first, then running ones), then the nodes that did not run, in graph order" }),
   })
   .openapi("WorkflowRun");
 

@@ -22551,7 +22551,7 @@ export interface components {
             /** @description The end node's output (a NODE run: the node's outputs) */
             output?: unknown;
             trigger?: unknown;
-            /** @description Every node of the graph, in graph order */
+            /** @description Every node of the graph in the order they ran (finished nodes first, then running ones), then the nodes that did not run, in graph order */
             nodes: components["schemas"]["WorkflowNodeRun"][];
         };
         WorkflowNodeRun: {

@@ -119,6 +119,31 @@ describe("workflow engine", () => {
     await expectError(await ctx.request(`/api/v1/workflows/${workflow.id}/runs`, { method: "POST", token: alice.token, json: { variables: { city: "Paris" } } }), 400, { field: "variables.age" });
   });
 
+  it("lists a run's nodes in the order they ran, whatever the graph's order; nodes that did not run come last", async () => {
+    const graph = {
+      elements: [
+        node("end", "end", { output: "{{second.output}}" }),
+        node("skipped", "fixed_reply", { content: "never" }),
+        node("second", "fixed_reply", { content: "two {{first.output}}" }),
+        node("check", "logic_branch", {
+          branches: [
+            { id: "never", logic: "and", conditions: [{ left: "{{sys.query}}", operator: "equals", right: "no such query" }], node_id: null },
+            { id: "otherwise", isElse: true, node_id: null },
+          ],
+        }),
+        node("first", "fixed_reply", { content: "one" }),
+        node("start", "start", { inputs: { text: true } }),
+      ],
+      lines: [line("start", "first"), line("first", "check"), line("check", "skipped", "never"), line("check", "second", "otherwise"), line("skipped", "end"), line("second", "end")],
+    };
+    const workflow = await createWorkflowVia(ctx, alice, graph);
+    const run = await runVia(ctx, alice, workflow.id, { query: "hello" });
+    expect(run.output).toBe("two one");
+    expect(run.nodes.map((entry) => entry.nodeId)).toEqual(["start", "first", "check", "second", "end", "skipped"]);
+    const detail = await expectOk(await ctx.request(`/api/v1/workflow-runs/${run.id}`, { token: alice.token }), 200, workflowRunSchema);
+    expect(detail.nodes.map((entry) => entry.nodeId)).toEqual(["start", "first", "check", "second", "end", "skipped"]);
+  });
+
   it("picks an intention offline by the best lexical match, else the else intention", async () => {
     const graph = {
       elements: [

@@ -158,7 +158,8 @@ const parse = (text: string | null) => (text === null ? null : (JSON.parse(text)
 export function runView(row: RunRow, nodes: NodeRow[]) {
   const graph = JSON.parse(row.graph) as WorkflowGraph;
   const byNode = new Map(nodes.map((node) => [node.nodeId, node]));
-  const elements: WorkflowElement[] = row.type === "NODE" ? graph.elements.filter((element) => element.id === row.nodeId) : graph.elements;
+  const inGraph: WorkflowElement[] = row.type === "NODE" ? graph.elements.filter((element) => element.id === row.nodeId) : graph.elements;
+  const elements = inRunOrder(inGraph, byNode);
   return {
     ...summaryView(row),
     inputs: parse(row.inputs),
@@ -181,6 +182,24 @@ export function runView(row: RunRow, nodes: NodeRow[]) {
       };
     }),
   };
+}
+
+/**
+ * The graph's nodes in the order they ran: by start time, ties (same millisecond, or a frozen
+ * clock) by `sequence`, the order they finished, a node still running after those; then the
+ * nodes that did not run, in graph order. Graph order says nothing about what ran when.
+ */
+function inRunOrder(elements: WorkflowElement[], byNode: ReadonlyMap<string, NodeRow>): WorkflowElement[] {
+  const ran = (element: WorkflowElement) => byNode.get(element.id);
+  const finishOrder = (node: NodeRow) => (node.sequence > 0 ? node.sequence : Number.MAX_SAFE_INTEGER);
+  return elements
+    .map((element, index) => ({ node: ran(element), element, index }))
+    .sort((a, b) => {
+      if (a.node && b.node) return (a.node.startedAt ?? "").localeCompare(b.node.startedAt ?? "") || finishOrder(a.node) - finishOrder(b.node) || a.index - b.index;
+      if (a.node || b.node) return a.node ? -1 : 1;
+      return a.index - b.index;
+    })
+    .map((entry) => entry.element);
 }
 
 /** Loads a run with its nodes (any space: internal callers). */

@@ -1,5 +1,5 @@
 import { ArrowUpOutlined, ClearOutlined, PauseCircleOutlined } from '@ant-design/icons';
-import { Button, Flex, Input, Popconfirm, Tooltip, Typography } from 'antd';
+import { Button, Flex, Input, Popconfirm, Typography } from 'antd';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ChatTurn } from '../../features/chat/chat-state';
@@ -105,25 +105,29 @@ export function ChatPanel({
         <Flex justify="space-between" align="center" gap={8}>
           <Flex gap={4} align="center">
             {onClearContext ? (
+              // No tooltip on this button: it already says "Delete context", and a tooltip opened
+              // above it lay over the confirmation's Cancel button. The confirmation opens from the
+              // button's left edge, inside the panel.
               <Popconfirm
                 title={t('chat.clearContextTitle')}
                 description={t('chat.clearContextDescription')}
                 okText={t('chat.clearContext')}
                 cancelText={t('common.cancel')}
+                placement="topLeft"
                 onConfirm={onClearContext}
                 disabled={streaming || turns.length === 0}
+                okButtonProps={{ 'data-testid': `${testIdPrefix}-clear-context-confirm` }}
+                cancelButtonProps={{ 'data-testid': `${testIdPrefix}-clear-context-cancel` }}
               >
-                <Tooltip title={t('chat.clearContext')}>
-                  <Button
-                    type="text"
-                    size="small"
-                    icon={<ClearOutlined />}
-                    disabled={streaming || turns.length === 0}
-                    data-testid={`${testIdPrefix}-clear-context`}
-                  >
-                    {t('chat.clearContext')}
-                  </Button>
-                </Tooltip>
+                <Button
+                  type="text"
+                  size="small"
+                  icon={<ClearOutlined />}
+                  disabled={streaming || turns.length === 0}
+                  data-testid={`${testIdPrefix}-clear-context`}
+                >
+                  {t('chat.clearContext')}
+                </Button>
               </Popconfirm>
             ) : null}
             {toolbar}

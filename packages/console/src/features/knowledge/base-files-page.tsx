@@ -90,38 +90,45 @@ export function BaseFilesPage() {
     void reloadBase();
   };
 
+  // The fixed columns (100 + 85 + 95 + 80 + 150 + 150 + 200 = 860) and at least 200 for the
+  // name: at 1440 px the whole table fits; narrower, it scrolls under the fixed action column.
+  const FILE_TABLE_MIN_WIDTH = 1060;
   const columns: ColumnsType<KnowledgeFile> = [
     {
       key: 'name',
       title: t('knowledge.files.columns.name'),
+      // No width: the name takes what the other columns leave, cut with an ellipsis.
       render: (_, file) => (
-        <Flex vertical gap={2}>
+        <Flex vertical gap={2} className="pl-kb-file-name">
           {file.status === 'effective' || file.status === 'processing' ? (
-            <Typography.Link onClick={() => setOpenFile(file.id)} data-testid="file-name">{file.name}</Typography.Link>
+            <Typography.Link onClick={() => setOpenFile(file.id)} ellipsis title={file.name} data-testid="file-name">{file.name}</Typography.Link>
           ) : (
-            <Typography.Text data-testid="file-name">{file.name}</Typography.Text>
+            <Typography.Text ellipsis={{ tooltip: file.name }} data-testid="file-name">{file.name}</Typography.Text>
           )}
           {file.source && file.source !== file.name ? <Typography.Text type="secondary" className="pl-kb-muted" ellipsis={{ tooltip: file.source }}>{file.source}</Typography.Text> : null}
         </Flex>
       ),
     },
-    { key: 'type', title: t('knowledge.files.columns.type'), width: 110, render: (_, file) => <Tag>{t(`knowledge.fileTypes.${file.type}`)}</Tag> },
-    { key: 'size', title: t('knowledge.files.columns.size'), width: 100, align: 'right', render: (_, file) => file.sizeKb.toLocaleString(language) },
-    { key: 'segments', title: t('knowledge.files.columns.segments'), width: 100, align: 'right', render: (_, file) => <span data-testid="file-segments">{file.chunkCount.toLocaleString(language)}</span> },
-    { key: 'tokens', title: t('knowledge.files.columns.tokens'), width: 100, align: 'right', render: (_, file) => file.tokenCount.toLocaleString(language) },
+    { key: 'type', title: t('knowledge.files.columns.type'), width: 100, render: (_, file) => <Tag>{t(`knowledge.fileTypes.${file.type}`)}</Tag> },
+    { key: 'size', title: t('knowledge.files.columns.size'), width: 85, align: 'right', render: (_, file) => file.sizeKb.toLocaleString(language) },
+    { key: 'segments', title: t('knowledge.files.columns.segments'), width: 95, align: 'right', render: (_, file) => <span data-testid="file-segments">{file.chunkCount.toLocaleString(language)}</span> },
+    { key: 'tokens', title: t('knowledge.files.columns.tokens'), width: 80, align: 'right', render: (_, file) => file.tokenCount.toLocaleString(language) },
     {
       key: 'status',
       title: t('knowledge.files.columns.status'),
-      width: 190,
+      width: 150,
       render: (_, file) => <FileStatusTag status={file.status} progress={file.progress} failureReason={file.failureReason} data-testid="file-status" />,
     },
-    { key: 'updated', title: t('knowledge.files.columns.updated'), width: 170, render: (_, file) => formatDateTime(file.updatedAt, language) },
+    { key: 'updated', title: t('knowledge.files.columns.updated'), width: 150, render: (_, file) => formatDateTime(file.updatedAt, language) },
     {
       key: 'actions',
       title: t('knowledge.files.columns.actions'),
-      width: 290,
+      // Fixed to the right edge: when the table is wider than the page, the other columns
+      // scroll under it and the file's actions stay in view.
+      width: 200,
+      fixed: 'right',
       render: (_, file) => (
-        <Flex gap={0} wrap>
+        <Flex gap={0} data-testid="file-actions">
           {file.status === 'pending' ? (
             <Tooltip title={t('knowledge.files.continueHint')}>
               <Button type="link" size="small" icon={<EyeOutlined />} onClick={() => navigate(managePath('importFile', base.id, { file: file.id }))} data-testid="file-continue">
@@ -133,7 +140,9 @@ export function BaseFilesPage() {
               {t(file.type === 'table' ? 'knowledge.files.rows' : 'knowledge.files.segments')}
             </Button>
           )}
-          <Button type="link" size="small" icon={<EditOutlined />} onClick={() => setRenaming(file)} data-testid="file-rename">{t('knowledge.files.rename')}</Button>
+          <Tooltip title={t('knowledge.files.rename')}>
+            <Button type="link" size="small" icon={<EditOutlined />} onClick={() => setRenaming(file)} aria-label={t('knowledge.files.rename')} data-testid="file-rename" />
+          </Tooltip>
           <Tooltip title={t('knowledge.files.exportHint')}>
             <Button type="link" size="small" icon={<DownloadOutlined />} loading={exporting === file.id} onClick={() => void exportFile(file)} aria-label={t('knowledge.files.export')} data-testid="file-export" />
           </Tooltip>
@@ -182,7 +191,8 @@ export function BaseFilesPage() {
           columns={columns}
           dataSource={files}
           pagination={files.length > 20 ? { pageSize: 20, showSizeChanger: false } : false}
-          scroll={{ x: 1200 }}
+          tableLayout="fixed"
+          scroll={{ x: FILE_TABLE_MIN_WIDTH }}
           onRow={(file) => ({ 'data-testid': `file-row-${file.name}` } as HTMLAttributes<HTMLTableRowElement>)}
           data-testid="files-table"
         />

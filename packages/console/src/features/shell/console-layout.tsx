@@ -55,22 +55,24 @@ export function ConsoleLayout() {
   const selectSpace = async (spaceId: string) => {
     const result = await endpoints.spaces.select(spaceId);
     if (!result.ok) return;
+    // Leave the old space's screen before the space changes: the screens are keyed by the
+    // space, and a detail page (an app, a knowledge base) would reload its item in the new one.
+    await navigate(PATHS.agents);
     sessionStore.setUser(result.data);
     sessionStore.setPrivileges(undefined);
     await Promise.all([refreshSpaces(), refreshPrivileges()]);
     feedback.success(t('spaces.switched', { name: result.data.companyName }));
-    navigate(PATHS.agents);
   };
 
   const createTeam = async (companyName: string): Promise<boolean> => {
     const result = await endpoints.spaces.create({ companyName });
     if (!result.ok) return false;
+    await navigate(PATHS.agents);
     const me = await endpoints.me.get();
     if (me.ok) sessionStore.setUser(me.data);
     sessionStore.setPrivileges(undefined);
     await Promise.all([refreshSpaces(), refreshPrivileges()]);
     feedback.success(t('spaces.createTeam.created', { name: companyName }));
-    navigate(PATHS.agents);
     return true;
   };
 
@@ -159,7 +161,10 @@ export function ConsoleLayout() {
           {decision.kind === 'forbidden' ? (
             <Result status="403" title={t('errors.noPermissionTitle')} subTitle={t('errors.noPermission')} data-testid="no-permission" />
           ) : (
-            <Suspense fallback={<PageLoader />}>
+            // Every screen below holds data of the current space (lists, forms, editors), so
+            // the subtree is keyed by the space: a switch remounts it and each screen loads the
+            // new space's data, instead of each screen having to watch for the switch.
+            <Suspense key={session.user?.spaceId ?? ''} fallback={<PageLoader />}>
               <Outlet />
             </Suspense>
           )}

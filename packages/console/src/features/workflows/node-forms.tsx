@@ -1,6 +1,6 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { Button, Checkbox, Divider, Flex, Form, Input, InputNumber, Radio, Select, Slider, Switch, Typography } from 'antd';
-import type { ReactNode } from 'react';
+import { cloneElement, isValidElement, useId, type ReactElement, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   CONDITION_OPERATORS, newId, OUTPUT_TYPES, VARIABLE_TYPES, type Branch, type Condition, type NodeConfig, type OutputVariable, type StartVariable, type WorkflowElement,
@@ -36,12 +36,26 @@ export interface NodeFormProps {
 
 type FieldProps = { label: ReactNode; field: string; errors: Record<string, string>; children: ReactNode; extra?: ReactNode; required?: boolean };
 
-/** A labelled field showing its problem under it. */
+/**
+ * A labelled field showing its problem under it. The label names its control: these items
+ * have no form `name`, so antd would not link them; the control gets an id and the label
+ * `htmlFor` it (screen readers announce the label, a click on it focuses the control).
+ */
 function Field({ label, field, errors, children, extra, required }: FieldProps) {
   const message = errors[field];
+  const generated = useId();
+  const control = isValidElement<{ id?: string }>(children) ? (children as ReactElement<{ id?: string }>) : undefined;
+  const id = control?.props.id ?? `${generated}${field}`;
   return (
-    <Form.Item label={label} required={required} validateStatus={message ? 'error' : undefined} help={message ? <span data-testid={`wf-error-${field}`}>{message}</span> : undefined} extra={extra}>
-      {children}
+    <Form.Item
+      label={label}
+      htmlFor={control ? id : undefined}
+      required={required}
+      validateStatus={message ? 'error' : undefined}
+      help={message ? <span data-testid={`wf-error-${field}`}>{message}</span> : undefined}
+      extra={extra}
+    >
+      {control ? cloneElement(control, { id }) : children}
     </Form.Item>
   );
 }

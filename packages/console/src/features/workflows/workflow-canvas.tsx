@@ -1,7 +1,8 @@
 import {
-  applyNodeChanges, Background, Controls, Handle, MiniMap, Position, ReactFlow, useReactFlow, type Connection, type Edge, type EdgeChange, type Node, type NodeChange, type NodeProps,
+  applyNodeChanges, Background, ControlButton, Controls, Handle, MiniMap, Position, ReactFlow, useReactFlow, type Connection, type Edge, type EdgeChange, type Node, type NodeChange, type NodeProps,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
+import { PictureOutlined } from '@ant-design/icons';
 import { useCallback, useEffect, useMemo, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NodeCard, type NodeRunStatus } from './node-card';
@@ -79,6 +80,8 @@ export function WorkflowCanvas({ graph, selectedId, decorations, summarize, onSe
   const { screenToFlowPosition } = useReactFlow();
   const [nodes, setNodes] = useState<FlowNode[]>([]);
   const [selectedLines, setSelectedLines] = useState<ReadonlySet<string>>(new Set());
+  // Off by default: in the corner of a canvas beside the side panel it lay over the nodes.
+  const [minimap, setMinimap] = useState(false);
 
   useEffect(() => {
     setNodes((previous) =>
@@ -174,8 +177,18 @@ export function WorkflowCanvas({ graph, selectedId, decorations, summarize, onSe
         proOptions={{ hideAttribution: true }}
       >
         <Background gap={16} />
-        <Controls showInteractive={false} />
-        <MiniMap pannable zoomable className="pl-wf-minimap" />
+        <Controls showInteractive={false}>
+          <ControlButton
+            onClick={() => setMinimap((shown) => !shown)}
+            title={t(minimap ? 'workflows.canvas.hideMinimap' : 'workflows.canvas.showMinimap')}
+            aria-label={t(minimap ? 'workflows.canvas.hideMinimap' : 'workflows.canvas.showMinimap')}
+            aria-pressed={minimap}
+            data-testid="wf-minimap-toggle"
+          >
+            <PictureOutlined />
+          </ControlButton>
+        </Controls>
+        {minimap ? <MiniMap pannable zoomable position="top-right" className="pl-wf-minimap" /> : null}
       </ReactFlow>
     </div>
   );

@@ -1,5 +1,5 @@
 import { ArrowLeftOutlined, CaretRightOutlined, ClockCircleOutlined, DeleteOutlined, HistoryOutlined, SaveOutlined } from '@ant-design/icons';
-import { ReactFlowProvider } from '@xyflow/react';
+import { ReactFlowProvider, useReactFlow } from '@xyflow/react';
 import { Alert, App, Button, Empty, Flex, Popconfirm, Skeleton, Tabs, Tag, Typography } from 'antd';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -20,7 +20,7 @@ import { useNodeOptions } from './use-node-options';
 import { WorkflowCanvas, type NodeDecoration } from './workflow-canvas';
 import { workflowEndpoints, type ServerIssue, type Workflow, type WorkflowRun } from './workflow-endpoints';
 import { fieldOfIssue, graphOf, wireOf } from './workflow-wire';
-import { addNode, connect, moveNode, removeLines, removeNode, updateConfig, type NodeConfig, type NodeType, type WorkflowElement, type WorkflowGraph } from './workflow-model';
+import { addNode, connect, insertNode, moveNode, removeLines, removeNode, updateConfig, type NodeConfig, type NodeType, type WorkflowElement, type WorkflowGraph } from './workflow-model';
 import { checkGraph, type WorkflowIssue } from './workflow-rules';
 import './workflows.css';
 
@@ -53,6 +53,7 @@ function WorkflowEditor({ id }: { id: string }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const options = useNodeOptions();
+  const { fitView } = useReactFlow();
   const [workflow, setWorkflow] = useState<Workflow>();
   const [loadFailed, setLoadFailed] = useState(false);
   const [graph, setGraph] = useState<WorkflowGraph>({ elements: [], lines: [] });
@@ -178,10 +179,15 @@ function WorkflowEditor({ id }: { id: string }) {
     [change],
   );
   const onRemoveLines = useCallback((lineIds: string[]) => change((current) => removeLines(current, lineIds)), [change]);
+  /** A palette drop lands where it was dropped; a palette click is inserted into the flow, connected. */
   const add = (type: NodeType, position?: { x: number; y: number }) => {
-    const result = addNode(graph, type, position ?? freeSpot(graph), t(nodeTypeLabelKey(type)), t('workflows.form.elseBranch'));
+    const name = t(nodeTypeLabelKey(type));
+    const elseName = t('workflows.form.elseBranch');
+    const result = position ? addNode(graph, type, position, name, elseName) : insertNode(graph, type, name, { selectedId, elseName });
     change(() => result.graph);
     onSelect(result.element.id);
+    // An insertion can move nodes right, out of view: show the whole flow once it is drawn.
+    if (!position) requestAnimationFrame(() => requestAnimationFrame(() => void fitView({ maxZoom: 1, padding: 0.2, duration: 200 })));
   };
   const updateNode = (nodeId: string, config: NodeConfig) => {
     change((current) => updateConfig(current, nodeId, config));
@@ -417,17 +423,6 @@ function WorkflowEditor({ id }: { id: string }) {
       </div>
     </div>
   );
-}
-
-/** A spot right of the rightmost node, for nodes added by a click. */
-function freeSpot(graph: WorkflowGraph): { x: number; y: number } {
-  const positions = graph.elements.map((element) => element.position).filter((position): position is { x: number; y: number } => position !== undefined);
-  if (positions.length === 0) return { x: 100, y: 200 };
-  const nonEnd = graph.elements.filter((element) => element.type !== 'end' && element.position).map((element) => element.position!);
-  const base = nonEnd.length > 0 ? nonEnd : positions;
-  const x = Math.max(...base.map((position) => position.x)) + 280;
-  const y = base.reduce((sum, position) => sum + position.y, 0) / base.length + 40;
-  return { x, y };
 }
 
 /** The line under a node's name on the canvas. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  addNode, branchesOf, connect, createElement, groupOf, initialGraph, NODE_TYPES, removeLines, removeNode, sourceHandlesOf, uniqueName, updateConfig,
+  addNode, branchesOf, connect, createElement, groupOf, initialGraph, insertNode, NODE_SPACING, NODE_TYPES, removeLines, removeNode, sourceHandlesOf, uniqueName, updateConfig,
   type WorkflowElement, type WorkflowGraph,
 } from './workflow-model';
 
@@ -96,5 +96,62 @@ describe('ids and names', () => {
     const graph = initialGraph('Start', 'End');
     expect(uniqueName(graph, 'LLM')).toBe('LLM');
     expect(uniqueName(graph, 'Start')).toBe('Start 2');
+  });
+});
+
+describe('a node clicked in the palette', () => {
+  const chain = (graph: WorkflowGraph) => {
+    const order: string[] = [];
+    let at: string | undefined = 'start';
+    while (at && !order.includes(at)) {
+      order.push(at);
+      at = graph.lines.find((line) => line.source === at)?.target;
+    }
+    return order;
+  };
+  /** No two nodes overlap (only the new one against the others when `only` is given). */
+  const noOverlap = (graph: WorkflowGraph, only?: string) => {
+    for (const a of graph.elements.filter((element) => !only || element.id === only)) {
+      for (const b of graph.elements) {
+        if (a === b) continue;
+        const apart = Math.abs(a.position!.x - b.position!.x) >= NODE_SPACING.x - 20 || Math.abs(a.position!.y - b.position!.y) >= NODE_SPACING.y - 20;
+        expect(apart, `${a.id} overlaps ${b.id}`).toBe(true);
+      }
+    }
+  };
+
+  it('goes between start and an unconnected end, connected both ways, off the start → end line', () => {
+    const { graph, element } = insertNode(initialGraph('Start', 'End'), 'llm', 'LLM');
+    expect(chain(graph)).toEqual(['start', element.id, 'end']);
+    noOverlap(graph);
+  });
+
+  it('goes after the selected node, before what followed it; later nodes move right to make room', () => {
+    const first = insertNode(initialGraph('Start', 'End'), 'llm', 'LLM');
+    const second = insertNode(first.graph, 'fixed_reply', 'Reply', { selectedId: first.element.id });
+    expect(chain(second.graph)).toEqual(['start', first.element.id, second.element.id, 'end']);
+    noOverlap(second.graph);
+    const x = (id: string) => second.graph.elements.find((element) => element.id === id)!.position!.x;
+    expect(x(second.element.id)).toBeGreaterThan(x(first.element.id));
+    expect(x('end')).toBeGreaterThan(x(second.element.id));
+  });
+
+  it('with nothing selected goes just before the end node', () => {
+    const first = insertNode(initialGraph('Start', 'End'), 'llm', 'LLM');
+    const second = insertNode(first.graph, 'code_block', 'Code');
+    expect(chain(second.graph)).toEqual(['start', first.element.id, second.element.id, 'end']);
+  });
+
+  it('after a branch node hangs from its first free branch and leads nowhere yet', () => {
+    const { graph, branch } = withBranch();
+    const { graph: next, element } = insertNode(graph, 'fixed_reply', 'Reply', { selectedId: branch.id });
+    expect(next.lines).toContainEqual(expect.objectContaining({ source: branch.id, sourceHandle: 'b2', target: element.id }));
+    expect(branchesOf(next.elements.find((item) => item.id === branch.id)!).find((item) => item.id === 'b2')!.node_id).toBe(element.id);
+    noOverlap(next, element.id);
+  });
+
+  it('a branch node inserted before the end gets the line in, and its branches stay for the user to lead', () => {
+    const first = insertNode(initialGraph('Start', 'End'), 'intent_branch', 'Intent');
+    expect(first.graph.lines.map((line) => [line.source, line.target])).toEqual([['start', first.element.id]]);
   });
 });

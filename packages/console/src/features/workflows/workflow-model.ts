@@ -303,3 +303,108 @@ export function uniqueName(graph: WorkflowGraph, base: string): string {
   if (!taken.has(base)) return base;
   for (let index = 2; ; index += 1) if (!taken.has(`${base} ${index}`)) return `${base} ${index}`;
 }
+
+/** The room a node takes on the canvas (a card is 220 px wide; branch nodes grow taller). */
+export const NODE_SPACING = { x: 280, y: 150 } as const;
+
+/** Where a node added by a click goes: after which node (and branch), and before which node. */
+interface Insertion {
+  after: WorkflowElement;
+  handle: string | null;
+  before?: WorkflowElement;
+}
+
+function outgoing(graph: WorkflowGraph, nodeId: string, handle: string | null): WorkflowLine | undefined {
+  return graph.lines.find((line) => line.source === nodeId && (line.sourceHandle ?? null) === handle);
+}
+
+/** The handle of `element` a new node hangs from: its only one, or its first free branch. */
+function handleFor(graph: WorkflowGraph, element: WorkflowElement): string | null | undefined {
+  const handles = sourceHandlesOf(element);
+  if (handles.length === 0) return undefined;
+  return handles.find((handle) => !outgoing(graph, element.id, handle)) ?? handles[0];
+}
+
+/**
+ * Where a clicked palette node belongs: after the selected node (between it and what follows
+ * it); with nothing usable selected, just before the end node (after the node leading into it),
+ * or at the end of the chain from the start node.
+ */
+function insertionPoint(graph: WorkflowGraph, selectedId?: string): Insertion | undefined {
+  const byId = new Map(graph.elements.map((element) => [element.id, element]));
+  const end = graph.elements.find((element) => element.type === 'end');
+  const around = (after: WorkflowElement, handle: string | null): Insertion => {
+    const line = outgoing(graph, after.id, handle);
+    const before = line ? byId.get(line.target) : end && !graph.lines.some((item) => item.target === end.id) ? end : undefined;
+    return { after, handle, ...(before && before.id !== after.id ? { before } : {}) };
+  };
+
+  const selected = selectedId ? byId.get(selectedId) : undefined;
+  if (selected) {
+    const handle = handleFor(graph, selected);
+    if (handle !== undefined) return around(selected, handle);
+  }
+  const intoEnd = end ? graph.lines.find((line) => line.target === end.id) : undefined;
+  const beforeEnd = intoEnd ? byId.get(intoEnd.source) : undefined;
+  if (beforeEnd && intoEnd) return around(beforeEnd, intoEnd.sourceHandle ?? null);
+
+  // Follow the first line out of each node from the start, to the last node of that chain.
+  let last = graph.elements.find((element) => element.type === 'start');
+  const seen = new Set<string>();
+  while (last && !seen.has(last.id)) {
+    seen.add(last.id);
+    const handle = handleFor(graph, last);
+    if (handle === undefined) return undefined;
+    const next = outgoing(graph, last.id, handle);
+    const target = next ? byId.get(next.target) : undefined;
+    if (!target || target.type === 'end') return around(last, handle);
+    last = target;
+  }
+  return undefined;
+}
+
+function overlaps(a: { x: number; y: number }, b: { x: number; y: number }): boolean {
+  return Math.abs(a.x - b.x) < NODE_SPACING.x - 20 && Math.abs(a.y - b.y) < NODE_SPACING.y - 20;
+}
+
+/**
+ * Adds a node clicked in the palette where it is useful: connected after the selected node
+ * (or before the end node) and, when that node led somewhere, on to it, so the flow runs
+ * through the new node. Nodes right of the insertion move right to make room; the new node
+ * moves down until it overlaps no other. With no place to insert (an empty graph, a second
+ * start node) it goes right of the rightmost node, unconnected.
+ */
+export function insertNode(
+  graph: WorkflowGraph,
+  type: NodeType,
+  name: string,
+  options: { selectedId?: string; elseName?: string } = {},
+): { graph: WorkflowGraph; element: WorkflowElement } {
+  const point = type === 'start' ? undefined : insertionPoint(graph, options.selectedId);
+  const positionOf = (element: WorkflowElement, index: number) => element.position ?? { x: 80 + index * NODE_SPACING.x, y: 200 };
+
+  if (!point) {
+    const positions = graph.elements.map(positionOf);
+    const x = positions.length > 0 ? Math.min(...positions.map((position) => position.x)) - NODE_SPACING.x : 80;
+    const spot = type === 'start' ? { x, y: 200 } : { x: Math.max(80, ...positions.map((position) => position.x + NODE_SPACING.x)), y: 200 };
+    return addNode(graph, type, spot, name, options.elseName);
+  }
+
+  const afterAt = positionOf(point.after, graph.elements.indexOf(point.after));
+  let spot = { x: afterAt.x + NODE_SPACING.x, y: afterAt.y };
+  // Make room: everything from the new node's column rightwards moves one column right,
+  // when the node after the insertion sits closer than a column.
+  const beforeAt = point.before ? positionOf(point.before, graph.elements.indexOf(point.before)) : undefined;
+  const shift = beforeAt && beforeAt.x < spot.x + NODE_SPACING.x && beforeAt.x > afterAt.x ? spot.x + NODE_SPACING.x - beforeAt.x : 0;
+  const elements = graph.elements.map((element, index) => {
+    const position = positionOf(element, index);
+    return shift > 0 && element.id !== point.after.id && position.x > afterAt.x ? { ...element, position: { x: position.x + shift, y: position.y } } : { ...element, position };
+  });
+  for (let tries = 0; tries < 50 && elements.some((element) => overlaps(element.position!, spot)); tries += 1) spot = { x: spot.x, y: spot.y + NODE_SPACING.y };
+
+  const added = addNode({ ...graph, elements }, type, spot, name, options.elseName);
+  let next = connect(added.graph, point.after.id, point.handle, added.element.id);
+  const onward = sourceHandlesOf(added.element);
+  if (point.before && onward.length === 1 && onward[0] === null) next = connect(next, added.element.id, null, point.before.id);
+  return { graph: next, element: next.elements.find((element) => element.id === added.element.id) ?? added.element };
+}
