@@ -6,6 +6,7 @@ export const messages = {
   ok: { en: "OK", "zh-CN": "成功" },
   created: { en: "Created", "zh-CN": "已创建" },
   validation_failed: { en: "Invalid {field}: {reason}", "zh-CN": "{field} 无效：{reason}" },
+  json_too_deep: { en: "nested more than 64 levels deep", "zh-CN": "嵌套超过 64 层" },
   malformed_json: { en: "The request body is not valid JSON", "zh-CN": "请求体不是有效的 JSON" },
   unsupported_media_type: {
     en: "Unsupported content type; send {expected}",
