@@ -10659,8 +10659,10 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    pageNo?: string;
-                    pageSize?: string;
+                    /** @description 1-based page number (at most 1000000) */
+                    pageNo?: number;
+                    /** @description Items per page (at most 1000; the list may cap it lower) */
+                    pageSize?: number;
                 };
                 header?: never;
                 path?: never;
@@ -10751,8 +10753,10 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    pageNo?: string;
-                    pageSize?: string;
+                    /** @description 1-based page number (at most 1000000) */
+                    pageNo?: number;
+                    /** @description Items per page (at most 1000; the list may cap it lower) */
+                    pageSize?: number;
                     appId?: string;
                 };
                 header?: never;
@@ -15611,8 +15615,10 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    pageNo?: string;
-                    pageSize?: string;
+                    /** @description 1-based page number (at most 1000000) */
+                    pageNo?: number;
+                    /** @description Items per page (at most 1000; the list may cap it lower) */
+                    pageSize?: number;
                     /** @description Matches the name */
                     keyword?: string;
                 };
@@ -16664,8 +16670,10 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    pageNo?: string;
-                    pageSize?: string;
+                    /** @description 1-based page number (at most 1000000) */
+                    pageNo?: number;
+                    /** @description Items per page (at most 1000; the list may cap it lower) */
+                    pageSize?: number;
                     /** @description Matches the name */
                     keyword?: string;
                 };
@@ -16940,8 +16948,10 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    pageNo?: string;
-                    pageSize?: string;
+                    /** @description 1-based page number (at most 1000000) */
+                    pageNo?: number;
+                    /** @description Items per page (at most 1000; the list may cap it lower) */
+                    pageSize?: number;
                     type?: "FLOW" | "TIME" | "NODE";
                     status?: "running" | "success" | "failure";
                 };
