@@ -160,9 +160,12 @@ export interface Config {
   plugins: {
     timeoutMs: number;
     maxResponseBytes: number;
-    /** When true, plugins may reach loopback, private and link-local addresses. */
+    /**
+     * When true, every server-side fetch of a user-supplied URL may reach private and link-local
+     * addresses. Loopback and cloud metadata stay refused unless the host is in `allowedHosts`.
+     */
     allowPrivateNetwork: boolean;
-    /** Hosts (`host` or `host:port`) exempt from the address rules. */
+    /** Hosts (`host` or `host:port`) exempt from the address rules, loopback included. */
     allowedHosts: string[];
     /** The web_search built-in's provider; absent means web search is not configured. */
     webSearch?: { provider: "searxng"; url: string; apiKey?: string };
