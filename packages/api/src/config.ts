@@ -29,8 +29,11 @@ export const environmentSchema = z.object({
   PARLEY_BODY_LIMIT_BYTES: integer(1024 * 1024),
   PARLEY_SESSION_TTL_HOURS: integer(24 * 14),
   PARLEY_LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  /** Failed sign-ins one address may make on one account per window before it backs off. */
   PARLEY_THROTTLE_LOGIN_PER_ACCOUNT: integer(10),
   PARLEY_THROTTLE_LOGIN_PER_IP: integer(60),
+  /** Password attempts on one account from every address together per window (known addresses exempt). */
+  PARLEY_THROTTLE_LOGIN_ACCOUNT_CEILING: integer(100),
   PARLEY_THROTTLE_CODES_PER_TARGET: integer(5),
   PARLEY_THROTTLE_CODES_PER_IP: integer(30),
   PARLEY_THROTTLE_WINDOW_SECONDS: integer(15 * 60),
@@ -132,8 +135,11 @@ export interface Config {
   welcomeCredits: number;
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
   throttle: {
+    /** Failed sign-ins per account and address pair per window; each further lockout of the pair doubles its wait. */
     loginPerAccount: number;
     loginPerIp: number;
+    /** Password attempts per account from all addresses per window; addresses that signed in before are exempt. */
+    loginAccountCeiling: number;
     codesPerTarget: number;
     codesPerIp: number;
     windowSeconds: number;
@@ -158,9 +164,12 @@ export interface Config {
   plugins: {
     timeoutMs: number;
     maxResponseBytes: number;
-    /** When true, plugins may reach loopback, private and link-local addresses. */
+    /**
+     * When true, every server-side fetch of a user-supplied URL may reach private and link-local
+     * addresses. Loopback and cloud metadata stay refused unless the host is in `allowedHosts`.
+     */
     allowPrivateNetwork: boolean;
-    /** Hosts (`host` or `host:port`) exempt from the address rules. */
+    /** Hosts (`host` or `host:port`) exempt from the address rules, loopback included. */
     allowedHosts: string[];
     /** The web_search built-in's provider; absent means web search is not configured. */
     webSearch?: { provider: "searxng"; url: string; apiKey?: string };
@@ -240,6 +249,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     throttle: {
       loginPerAccount: env.PARLEY_THROTTLE_LOGIN_PER_ACCOUNT,
       loginPerIp: env.PARLEY_THROTTLE_LOGIN_PER_IP,
+      loginAccountCeiling: env.PARLEY_THROTTLE_LOGIN_ACCOUNT_CEILING,
       codesPerTarget: env.PARLEY_THROTTLE_CODES_PER_TARGET,
       codesPerIp: env.PARLEY_THROTTLE_CODES_PER_IP,
       windowSeconds: env.PARLEY_THROTTLE_WINDOW_SECONDS,

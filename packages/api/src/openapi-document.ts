@@ -19,7 +19,7 @@ export function buildOpenApiDocument() {
     sms: { kind: "outbox", send: unused },
     oidc: undefined,
     wechat: undefined,
-    throttle: { hit: unused, peek: unused, reset: unused },
+    throttle: { hit: unused, peek: unused, reset: unused, count: unused, undo: unused },
     now: () => new Date(),
   } as unknown as Deps;
   const app = createApp({ ...deps, config: { ...deps.config, consoleDir: undefined } });

@@ -5,6 +5,7 @@ import { APP_PAGE_SIZE, appCategoryIds, appGroupIds, DEFAULT_APP_AVATAR, DEFAULT
 import { RATE_LIMIT_COUNT_MAX, RATE_LIMIT_REPLY_MAX, rateLimitChannels, rateLimitPeriods } from "./service/rate-limits";
 import { APP_LIMITS, creatableAppTypes } from "./service/rules";
 import { thresholdScenes } from "./service/thresholds";
+import { pageNoSchema, pageSizeSchema } from "../http/schemas";
 
 const timestamp = z.string().openapi({ format: "date-time", example: "2026-11-21T08:00:00.000Z" });
 const appId = z.string().openapi({ description: "App id", example: "app_01jd7w3k5q9x2m4n6p8r" });
@@ -233,11 +234,8 @@ export const appSeniorSchema = appSchema
 
 /** Query of the apps list. */
 export const appListQuery = z.object({
-  pageNo: z.coerce.number().int().min(1).optional().openapi({ description: "1-based page number", example: 1 }),
-  pageSize: z.coerce
-    .number()
-    .int()
-    .min(1)
+  pageNo: pageNoSchema.optional().openapi({ description: "1-based page number", example: 1 }),
+  pageSize: pageSizeSchema()
     .optional()
     .openapi({ description: `Default ${APP_PAGE_SIZE}; larger values are capped at ${APP_PAGE_SIZE}`, example: APP_PAGE_SIZE }),
 });

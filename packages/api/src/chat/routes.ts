@@ -12,6 +12,7 @@ import { clearContext, listConversations, listMessages } from "./service/convers
 import { streamChatTurn } from "./stream";
 import { parseOpening } from "./service/opening";
 import { chatEventSchema } from "./events";
+import { pageQuerySchema } from "../http/schemas";
 
 const tags = ["Chat"];
 
@@ -40,14 +41,11 @@ const chatRequest = z
   })
   .openapi("ChatRequest");
 
-const pageQuery = z.object({
-  pageNo: z.string().regex(/^\d+$/).optional().openapi({ example: "1" }),
-  pageSize: z.string().regex(/^\d+$/).optional().openapi({ example: "20" }),
-});
+const pageQuery = pageQuerySchema;
 
-function page(query: { pageNo?: string | undefined; pageSize?: string | undefined }) {
-  const size = Math.min(100, Math.max(1, Number(query.pageSize ?? 20)));
-  const number = Math.max(1, Number(query.pageNo ?? 1));
+function page(query: { pageNo?: number | undefined; pageSize?: number | undefined }) {
+  const size = Math.min(100, query.pageSize ?? 20);
+  const number = query.pageNo ?? 1;
   return { limit: size, offset: (number - 1) * size };
 }
 

@@ -6,6 +6,7 @@ export const messages = {
   ok: { en: "OK", "zh-CN": "成功" },
   created: { en: "Created", "zh-CN": "已创建" },
   validation_failed: { en: "Invalid {field}: {reason}", "zh-CN": "{field} 无效：{reason}" },
+  json_too_deep: { en: "nested more than 64 levels deep", "zh-CN": "嵌套超过 64 层" },
   malformed_json: { en: "The request body is not valid JSON", "zh-CN": "请求体不是有效的 JSON" },
   unsupported_media_type: {
     en: "Unsupported content type; send {expected}",
@@ -64,6 +65,10 @@ export const messages = {
   web_client_origin_invalid: { en: "must be a site origin like https://shop.example.com", "zh-CN": "必须是 https://shop.example.com 这样的网站来源" },
   route_not_found: { en: "No such endpoint: {method} {path}", "zh-CN": "接口不存在：{method} {path}" },
   rate_limited: { en: "Too many attempts, try again in {seconds} s", "zh-CN": "尝试次数过多，请 {seconds} 秒后再试" },
+  login_paused: {
+    en: "Too many password attempts on this account; sign in with a code sent to your e-mail or phone, or try again in {seconds} s",
+    "zh-CN": "该账号密码尝试次数过多，请使用发送到邮箱或手机的验证码登录，或 {seconds} 秒后再试",
+  },
   code_resend_wait: { en: "A code was just sent; wait {seconds} s to resend", "zh-CN": "验证码刚刚已发送，请 {seconds} 秒后再重发" },
   code_invalid: { en: "The verification code is wrong or has expired", "zh-CN": "验证码错误或已过期" },
   email_taken: { en: "This e-mail address is already registered", "zh-CN": "该邮箱已注册" },

@@ -8,6 +8,10 @@ export interface Throttle {
   /** Seconds until the key may be used again, without counting. */
   peek(key: string, limit: number): number;
   reset(key: string): void;
+  /** Attempts counted for the key in its current window (0 when none or expired). */
+  count(key: string): number;
+  /** Takes back one counted attempt (an attempt that turned out legitimate). */
+  undo(key: string): void;
 }
 
 /** An in-memory {@link Throttle}. */
@@ -40,6 +44,14 @@ export function createMemoryThrottle(now: () => number = Date.now): Throttle {
     },
     reset(key) {
       windows.delete(key);
+    },
+    count(key) {
+      const window = windows.get(key);
+      return window && window.resetAt > now() ? window.count : 0;
+    },
+    undo(key) {
+      const window = windows.get(key);
+      if (window && window.count > 0) window.count -= 1;
     },
   };
 }

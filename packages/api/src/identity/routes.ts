@@ -96,7 +96,8 @@ export function registerAuthRoutes(app: OpenAPIHono<AppEnv>) {
       tags,
       public: true,
       summary: "Sign in with a password (form-encoded)",
-      description: "Throttled per account and per IP. The answer does not reveal whether the account exists.",
+      description:
+        "Attempts are counted before the password is checked: per address, per account and address (with growing waits), and per account from all addresses — past that ceiling only addresses that signed in before, and sign-in by code, get through (429 with Retry-After). Neither the answer nor its timing reveals whether the account exists.",
       request: { body: formBody(s.loginForm) },
       data: s.sessionSchema,
     }),

@@ -74,7 +74,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => robots.listen(0, "127.0.0.1", resolve));
   robotUrl = `http://127.0.0.1:${(robots.address() as AddressInfo).port}`;
-  ctx = await createTestContext({ PARLEY_PLUGINS_ALLOW_PRIVATE_NETWORK: "true" }, { now: clock.now, logger });
+  ctx = await createTestContext({ PARLEY_PLUGINS_ALLOW_PRIVATE_NETWORK: "true", PARLEY_PLUGINS_ALLOWED_HOSTS: "127.0.0.1" }, { now: clock.now, logger });
   alice = await registerUser(ctx, "alice-handover@example.com");
   space = await inboxSpace(ctx, alice, { name: "Shop bot" });
 });

@@ -7,7 +7,7 @@ import type { Deps } from "../http/context";
 import { isChannelSession } from "./activity";
 import { type Language, translate } from "../http/messages";
 import { enqueueJob } from "../jobs/queue";
-import { guardedFetch } from "../plugins/service/network";
+import { guardedFetch, outboundPolicy } from "../plugins/service/network";
 import { sendWechatNotices } from "../channels/wechat-bindings";
 
 type ConversationRow = typeof conversations.$inferSelect;
@@ -257,7 +257,7 @@ export async function postRobotNotice(deps: Deps, webhook: ManualService["notify
   const response = await guardedFetch(
     { method: "POST", url, headers: { "content-type": "application/json" }, body: JSON.stringify(body) },
     {
-      policy: { allowPrivateNetwork: deps.config.plugins.allowPrivateNetwork, allowedHosts: deps.config.plugins.allowedHosts },
+      policy: outboundPolicy(deps.config),
       timeoutMs: 10_000,
       maxBytes: 64 * 1024,
     },

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { pageNoSchema, pageSizeSchema } from "../http/schemas";
 
 const id = (example: string) => z.string().openapi({ example });
 
@@ -133,8 +134,8 @@ export const segmentPageSchema = z.object({
 
 /** Query of the segment list. */
 export const segmentListQuery = z.object({
-  pageNo: z.coerce.number().int().min(1).default(1).openapi({ example: 1 }),
-  pageSize: z.coerce.number().int().min(1).max(100).default(20).openapi({ example: 20 }),
+  pageNo: pageNoSchema.default(1).openapi({ example: 1 }),
+  pageSize: pageSizeSchema(100).default(20).openapi({ example: 20 }),
 });
 
 /** Body of segment add. */

@@ -5,6 +5,7 @@ import type { Logger } from "../logger";
 import { createOfflineProvider } from "../platform/llm/offline";
 import type { LanguageModelProvider, ModelInfo } from "../platform/llm/types";
 import { createVendorProvider, type VendorSettings } from "../platform/llm/vendors";
+import { type AddressPolicy, policedFetch } from "../plugins/service/network";
 
 /** A model the catalogue can serve, with the provider that serves it. */
 export interface ResolvedModel {
@@ -59,6 +60,11 @@ export interface ModelCatalogOptions {
   logger?: Logger;
   /** HTTP client handed to every vendor provider. */
   fetch?: typeof globalThis.fetch;
+  /**
+   * Address rules for providers the owner added in the console (config providers are the
+   * operator's own choice and are trusted). Without it, console providers are not policed.
+   */
+  policy?: AddressPolicy;
 }
 
 interface Snapshot {
@@ -89,6 +95,9 @@ export function createModelCatalog(options: ModelCatalogOptions): ModelCatalog {
   const timeoutMs = options.llm.timeoutSeconds * 1000;
   const vendor = (settings: Omit<VendorSettings, "timeoutMs" | "fetch">) =>
     createVendorProvider({ ...settings, timeoutMs, ...(options.fetch ? { fetch: options.fetch } : {}) });
+  const policed = options.policy ? policedFetch(options.policy) : undefined;
+  const consoleVendor = (settings: Omit<VendorSettings, "timeoutMs" | "fetch">) =>
+    createVendorProvider({ ...settings, timeoutMs, ...(options.fetch ? { fetch: options.fetch } : policed ? { fetch: policed } : {}) });
 
   const configEntries: CatalogProvider[] = options.llm.providers.map((entry) => ({
     provider: vendor({
@@ -128,7 +137,7 @@ export function createModelCatalog(options: ModelCatalogOptions): ModelCatalog {
       if (!row.enabled) continue;
       try {
         consoleEntries.push({
-          provider: vendor({
+          provider: consoleVendor({
             id: row.id,
             kind: row.kind,
             name: row.name,

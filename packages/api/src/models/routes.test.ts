@@ -31,7 +31,8 @@ describe.each(drivers)("model routes on %s", (driver) => {
   beforeAll(async () => {
     fake = await startOpenAiFake({ apiKey: ENV_KEY });
     ctx = await createTestContext(
-      { PARLEY_DATABASE_DRIVER: driver, PARLEY_BOOTSTRAP_API_KEY: OWNER_KEY, OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: ENV_KEY, PARLEY_OPENAI_MODELS: "gpt-4.1-mini,gpt-4o-mini", PARLEY_LOG_LEVEL: "debug" },
+      // Console providers follow the address rules: the fake on loopback is listed as an allowed host.
+      { PARLEY_DATABASE_DRIVER: driver, PARLEY_BOOTSTRAP_API_KEY: OWNER_KEY, OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: ENV_KEY, PARLEY_OPENAI_MODELS: "gpt-4.1-mini,gpt-4o-mini", PARLEY_LOG_LEVEL: "debug", PARLEY_PLUGINS_ALLOWED_HOSTS: new URL(fake.url).host },
       { logger },
     );
     await bootstrap(ctx.deps);

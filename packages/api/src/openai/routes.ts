@@ -14,6 +14,7 @@ import { type ChatApp, getAppForChat } from "../apps/service/index";
 import { prepareTurn } from "../chat/service/engine";
 import { runAppTurn } from "../workflows/chat-turn";
 import type { ChatEvent } from "../chat/events";
+import { boundedJson } from "../http/schemas";
 
 /** Who may call the OpenAI-compatible API: a space, through a personal API key or a user key. */
 interface OpenAiCaller {
@@ -97,7 +98,7 @@ const completionRequest = z.object({
   stream_options: z.object({ include_usage: z.boolean().optional() }).nullable().optional(),
   temperature: z.number().min(0).max(2).nullable().optional(),
   tools: z
-    .array(z.object({ type: z.literal("function"), function: z.object({ name: z.string(), description: z.string().optional(), parameters: z.record(z.string(), z.unknown()).optional() }) }))
+    .array(z.object({ type: z.literal("function"), function: z.object({ name: z.string(), description: z.string().optional(), parameters: boundedJson(z.record(z.string(), z.unknown())).optional() }) }))
     .optional(),
   user: z.string().max(200).optional(),
 });

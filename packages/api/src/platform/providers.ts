@@ -2,6 +2,7 @@ import type { Config } from "../config";
 import type { Db } from "../db/client";
 import type { Logger } from "../logger";
 import { createKnowledgeRuntime, type KnowledgeRuntime } from "../knowledge/runtime";
+import { outboundPolicy } from "../plugins/service/network";
 import { createModelCatalog, type ModelCatalog } from "../models/catalog";
 import { createSmtpMailSender } from "./mail/smtp";
 import { createOidcClient } from "./oauth/oidc";
@@ -39,7 +40,7 @@ export function createProviders(config: Config, db: Db, logger: Logger): {
         })
       : undefined,
     wechat: config.wechat ? createWechatOAuthClient(config.wechat) : undefined,
-    models: createModelCatalog({ llm: config.llm, db, logger }),
+    models: createModelCatalog({ llm: config.llm, db, logger, policy: outboundPolicy(config) }),
     plugins: createPluginRuntime({ db, config, logger, now: () => new Date() }),
     knowledge: createKnowledgeRuntime(config, logger),
     secrets: createSecretBox(loadSecretKey(config.dataDir, config.channels.secretKey)),

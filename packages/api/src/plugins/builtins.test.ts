@@ -177,7 +177,7 @@ describe("fetch_webpage and web_search against local servers", () => {
     await searxng.close();
   });
 
-  const context = (env: Record<string, string> = {}) => ({ config: loadConfig({ PARLEY_PLUGINS_ALLOW_PRIVATE_NETWORK: "true", ...env }).plugins, now: () => new Date() });
+  const context = (env: Record<string, string> = {}) => ({ config: loadConfig({ PARLEY_PLUGINS_ALLOW_PRIVATE_NETWORK: "true", PARLEY_PLUGINS_ALLOWED_HOSTS: "127.0.0.1", ...env }).plugins, now: () => new Date() });
 
   it("fetch_webpage returns the title and text, cut at max_characters", async () => {
     const plugin = findBuiltin("fetch_webpage")!;

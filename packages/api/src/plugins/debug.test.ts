@@ -22,7 +22,7 @@ beforeAll(async () => {
     if (request.headers.authorization !== `Bearer ${secret}`) return sendJson(response, 401, { error: "bad key" });
     sendJson(response, 200, { city: url.searchParams.get("city"), temperature: 21.5, body: request.body ? JSON.parse(request.body) : null });
   });
-  ctx = await createTestContext({ PARLEY_PLUGINS_ALLOW_PRIVATE_NETWORK: "true" });
+  ctx = await createTestContext({ PARLEY_PLUGINS_ALLOW_PRIVATE_NETWORK: "true", PARLEY_PLUGINS_ALLOWED_HOSTS: "127.0.0.1" });
   offCtx = await createTestContext();
   user = await registerUser(ctx, "debugger@example.com");
   offUser = await registerUser(offCtx, "debugger@example.com");

@@ -4,6 +4,7 @@ import { expectOk } from "../testing/flows";
 import type { PluginRuntime, PluginTool } from "./runtime-types";
 import { pluginSchema } from "./schemas";
 import { createPluginRuntime } from "./service/runtime";
+import { guardedLookup, outboundPolicy } from "./service/network";
 import { type FakeServer, sendJson, startFakeServer } from "./testing";
 
 const secret = "tok-0123456789abcdef";
@@ -53,7 +54,7 @@ describe("plugin runtime with the private network allowed (local fakes)", () => 
       if (url.pathname === "/fail") return sendJson(response, 503, { error: "maintenance" });
       sendJson(response, 200, { method: request.method, path: url.pathname, query: Object.fromEntries(url.searchParams), body: request.body ? JSON.parse(request.body) : null, auth: request.headers.authorization ?? null });
     });
-    ctx = await createTestContext({ PARLEY_PLUGINS_ALLOW_PRIVATE_NETWORK: "true", PARLEY_PLUGINS_TIMEOUT_MS: "600" });
+    ctx = await createTestContext({ PARLEY_PLUGINS_ALLOW_PRIVATE_NETWORK: "true", PARLEY_PLUGINS_ALLOWED_HOSTS: "127.0.0.1", PARLEY_PLUGINS_TIMEOUT_MS: "600" });
     user = await registerUser(ctx, "runtime@example.com");
     runtime = createPluginRuntime(ctx.deps);
   });
@@ -225,12 +226,18 @@ describe("plugin runtime with the private network allowed (local fakes)", () => 
     expect(await runtime.execute({ spaceId: user.user.spaceId, tool: calculator, arguments: "nope" })).toMatchObject({ ok: false, content: expect.stringMatching(/not valid JSON/) });
   });
 
-  it("a host name is called at the address DNS gave (the one that was checked)", async () => {
+  it("a host name is called at the address DNS gave (the one that was checked); loopback stays refused with the private network open", async () => {
+    const lookup = guardedLookup(outboundPolicy(ctx.deps.config), async () => [{ address: "10.1.2.3", family: 4 }]);
+    const resolved = await new Promise<unknown>((resolve, reject) =>
+      lookup("orders.internal.test", { all: true }, (error, address) => (error ? reject(error) : resolve(address))),
+    );
+    expect(resolved).toEqual([{ address: "10.1.2.3", family: 4 }]);
     const viaName = createPluginRuntime({ ...ctx.deps, resolver: async () => [{ address: "127.0.0.1", family: 4 }] });
     const plugin = await createPlugin(ctx, user, { requestUrl: `http://orders.internal.test:${api.port}/named`, requestParams: [{ name: "q", type: "string", description: "", required: false }] });
+    const before = api.requests.length;
     const result = await viaName.execute({ spaceId: user.user.spaceId, tool: await toolFor(viaName, user, plugin.code), arguments: '{"q":"1"}' });
-    expect(result.ok, result.content).toBe(true);
-    expect(api.requests.at(-1)?.headers.host).toBe(`orders.internal.test:${api.port}`);
+    expect(result).toMatchObject({ ok: false, content: expect.stringMatching(/resolves to 127\.0\.0\.1 is a loopback/) });
+    expect(api.requests.length).toBe(before);
   });
 });
 

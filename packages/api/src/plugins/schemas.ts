@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { itemTypes, parameterLocations, parameterTypes, type PluginParameter } from "./service/parameters";
+import { boundedJson } from "../http/schemas";
 
 const timestamp = z.string().openapi({ format: "date-time", example: "2026-11-21T08:00:00.000Z" });
 
@@ -11,7 +12,7 @@ const parameterBase = z.object({
   type: z.enum(parameterTypes).openapi({ example: "string" }),
   description: z.string().max(1000).default("").openapi({ example: "City name, e.g. Hangzhou" }),
   required: z.boolean().default(false),
-  default: z.unknown().optional().openapi({ description: "Used when the model leaves the argument out" }),
+  default: boundedJson(z.unknown()).optional().openapi({ description: "Used when the model leaves the argument out" }),
   itemType: z.enum(itemTypes).optional().openapi({ description: "Item type of an array without sub-parameters" }),
   location: z.enum(parameterLocations).optional().openapi({
     description: "Where the argument travels. Absent: the path when the URL holds `{name}`, else the query for GET/DELETE and the JSON body otherwise",
@@ -144,8 +145,7 @@ export const debugBody = z
   .object({
     pluginId: z.string().max(64).optional().openapi({ description: "A saved plugin of this space; with `plugin`, masked header values come from it" }),
     plugin: pluginDraftSchema.optional(),
-    arguments: z
-      .union([z.record(z.string(), z.unknown()), z.string()])
+    arguments: boundedJson(z.union([z.record(z.string(), z.unknown()), z.string()]))
       .default({})
       .openapi({ description: "Arguments as the model would send them: an object or its JSON text", example: { city: "Hangzhou" } }),
   })

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { boundedJson } from "../http/schemas";
 
 /**
  * The workflow graph (spec §3 Workflow): elements (nodes) with a type, a config and a position,
@@ -217,7 +218,7 @@ export const workflowElementInput = z
   .object({
     id: z.string().max(64).openapi({ example: "llm_1" }),
     type: z.string().max(64).openapi({ description: `One of ${nodeTypes.join(", ")}`, example: "llm" }),
-    config: z.record(z.string(), z.unknown()).openapi({ description: "The node type's config (see the Workflow…Config components)" }),
+    config: boundedJson(z.record(z.string(), z.unknown())).openapi({ description: "The node type's config (see the Workflow…Config components)" }),
     position: position.optional(),
   })
   .openapi("WorkflowElementInput");

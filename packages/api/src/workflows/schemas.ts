@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { workflowNodeStatuses, workflowRunStatuses, workflowRunTypes } from "../db/schema/workflows";
 import { nodeTypeGroups, nodeTypes, workflowElementInput, workflowElementSchema, workflowLineSchema } from "./model";
+import { boundedJson, pageQuerySchema } from "../http/schemas";
 
 const timestamp = z.string().openapi({ format: "date-time", example: "2026-11-21T08:00:00.000Z" });
 const workflowId = z.string().openapi({ description: "Workflow id", example: "wf_01jd7w3k5q9x2m4n6p8r" });
@@ -84,9 +85,7 @@ export const workflowPageSchema = z
   .object({ items: z.array(workflowSummarySchema), total: z.number().int(), pageNo: z.number().int(), pageSize: z.number().int() })
   .openapi("WorkflowPage");
 
-export const workflowListQuery = z.object({
-  pageNo: z.string().regex(/^\d+$/).optional().openapi({ example: "1" }),
-  pageSize: z.string().regex(/^\d+$/).optional().openapi({ example: "20" }),
+export const workflowListQuery = pageQuerySchema.extend({
   keyword: z.string().max(100).optional().openapi({ description: "Matches the name", example: "report" }),
 });
 
@@ -182,11 +181,10 @@ export const startRunBody = z
   .object({
     type: z.enum(["FLOW", "NODE"]).optional().openapi({ description: "FLOW when omitted", example: "FLOW" }),
     query: z.string().max(20_000).optional().openapi({ description: "The text input ({{sys.query}})", example: "Summarise today's news" }),
-    variables: z.record(z.string(), z.unknown()).optional().openapi({ description: "Start variables by identifier", example: { city: "Paris" } }),
+    variables: boundedJson(z.record(z.string(), z.unknown())).optional().openapi({ description: "Start variables by identifier", example: { city: "Paris" } }),
     files: z.array(z.string().max(2000)).max(20).optional().openapi({ description: "Image and file URLs ({{sys.files}})" }),
     nodeId: z.string().max(64).optional().openapi({ description: "NODE runs: the node to run", example: "llm_1" }),
-    nodeInputs: z
-      .record(z.string(), z.unknown())
+    nodeInputs: boundedJson(z.record(z.string(), z.unknown()))
       .optional()
       .openapi({ description: "NODE runs: values of the references the node uses, by reference (e.g. {\"start.city\": \"Paris\", \"llm_0.output\": \"…\"})" }),
     wait: z.boolean().optional().openapi({ description: "Answer once the run ends or parks on a timer (at most 60 s); otherwise answer at once", example: false }),

@@ -181,10 +181,10 @@ export const endpoints = {
     balance: (extra: Extra = {}) => call(extra, (init) => client.GET('/api/v1/credits', init)),
     ledger: (pageNo: number, pageSize: number, extra: Extra = {}) =>
       call({ dedupeKey: 'credit-ledger', ...extra }, (init) =>
-        client.GET('/api/v1/credits/ledger', { ...init, params: { query: { pageNo: String(pageNo), pageSize: String(pageSize) } } })),
+        client.GET('/api/v1/credits/ledger', { ...init, params: { query: { pageNo, pageSize } } })),
     usage: (pageNo: number, pageSize: number, extra: Extra = {}) =>
       call({ dedupeKey: 'usage-records', ...extra }, (init) =>
-        client.GET('/api/v1/usage-records', { ...init, params: { query: { pageNo: String(pageNo), pageSize: String(pageSize) } } })),
+        client.GET('/api/v1/usage-records', { ...init, params: { query: { pageNo, pageSize } } })),
   },
   /** The space's app codes, for the API-access snippets (first page of my apps). */
   apiAccessApps: (extra: Extra = {}) =>

@@ -596,7 +596,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in with a password (form-encoded)
-         * @description Throttled per account and per IP. The answer does not reveal whether the account exists.
+         * @description Attempts are counted before the password is checked: per address, per account and address (with growing waits), and per account from all addresses — past that ceiling only addresses that signed in before, and sign-in by code, get through (429 with Retry-After). Neither the answer nor its timing reveals whether the account exists.
          */
         post: {
             parameters: {
@@ -11089,8 +11089,10 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    pageNo?: string;
-                    pageSize?: string;
+                    /** @description 1-based page number (at most 1000000) */
+                    pageNo?: number;
+                    /** @description Items per page (at most 1000; the list may cap it lower) */
+                    pageSize?: number;
                 };
                 header?: never;
                 path?: never;
@@ -11181,8 +11183,10 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    pageNo?: string;
-                    pageSize?: string;
+                    /** @description 1-based page number (at most 1000000) */
+                    pageNo?: number;
+                    /** @description Items per page (at most 1000; the list may cap it lower) */
+                    pageSize?: number;
                     appId?: string;
                 };
                 header?: never;
@@ -16041,8 +16045,10 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    pageNo?: string;
-                    pageSize?: string;
+                    /** @description 1-based page number (at most 1000000) */
+                    pageNo?: number;
+                    /** @description Items per page (at most 1000; the list may cap it lower) */
+                    pageSize?: number;
                     /** @description Matches the name */
                     keyword?: string;
                 };
@@ -17094,8 +17100,10 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    pageNo?: string;
-                    pageSize?: string;
+                    /** @description 1-based page number (at most 1000000) */
+                    pageNo?: number;
+                    /** @description Items per page (at most 1000; the list may cap it lower) */
+                    pageSize?: number;
                     /** @description Matches the name */
                     keyword?: string;
                 };
@@ -17370,8 +17378,10 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    pageNo?: string;
-                    pageSize?: string;
+                    /** @description 1-based page number (at most 1000000) */
+                    pageNo?: number;
+                    /** @description Items per page (at most 1000; the list may cap it lower) */
+                    pageSize?: number;
                     type?: "FLOW" | "TIME" | "NODE";
                     status?: "running" | "success" | "failure";
                 };

@@ -7,6 +7,7 @@ import type { Language } from "../../http/messages";
 import { insertSpace, userView } from "../../spaces/service/spaces";
 import { consumeCode, issueCode, type CodePurpose } from "./codes";
 import { assertPasswordStrength, type Channel, channelOf, normalizeTarget } from "./contact";
+import { admitCodeAttempt, admitPasswordAttempt, verifyOrPretend } from "./login-guard";
 import { createSession, revokeOtherSessions, type SignInMethod } from "./sessions";
 
 /** Where a sign-up came from (spec: share, source, sourceDetail). */
@@ -123,54 +124,48 @@ export async function register(
 }
 
 /**
- * Password sign-in. Throttled per account and per IP; the answer never tells whether the
- * account exists.
+ * Password sign-in. Counted per address, per account and address pair (with backoff) and per
+ * account from all addresses, before the password is checked (see {@link admitPasswordAttempt});
+ * the answer and the work done never tell whether the account exists.
  */
 export async function loginWithPassword(
   deps: Deps,
   input: { username: string; password: string },
   client: { ip: string; userAgent?: string },
 ) {
-  const { throttle, config } = deps;
   const channel = channelOf(input.username);
   const target = normalizeTarget(channel, input.username, "username");
-  const accountKey = `login-account:${channel}:${target}`;
-  const ipKey = `login-ip:${client.ip}`;
-  const ipWait = throttle.hit(ipKey, config.throttle.loginPerIp, config.throttle.windowSeconds);
-  if (ipWait > 0) throw fail.rateLimited(ipWait);
-  const accountWait = throttle.peek(accountKey, config.throttle.loginPerAccount);
-  if (accountWait > 0) throw fail.rateLimited(accountWait);
+  const attempt = admitPasswordAttempt(deps, `${channel}:${target}`, client.ip);
   const user = await findUserByContact(deps, channel, target);
-  const valid = user?.passwordHash ? await verifyPassword(input.password, user.passwordHash) : false;
+  const valid = await verifyOrPretend(input.password, user?.passwordHash);
   if (!user || !valid) {
-    throttle.hit(accountKey, config.throttle.loginPerAccount, config.throttle.windowSeconds);
+    attempt.failed();
     throw new ServiceError("unauthenticated", "login_failed");
   }
-  throttle.reset(accountKey);
+  attempt.succeeded();
   return signedIn(deps, user.id, "password", client);
 }
 
-/** Code sign-in: a login code sent to the account's e-mail or phone. */
+/**
+ * Code sign-in: a login code sent to the account's e-mail or phone. Not held back by the
+ * account's password ceiling, so the owner gets in while strangers guess the password.
+ */
 export async function loginWithCode(
   deps: Deps,
   input: { channel: Channel; target: string; code: string },
   client: { ip: string; userAgent?: string },
 ) {
-  const { throttle, config } = deps;
   const target = normalizeTarget(input.channel, input.target);
-  const accountKey = `login-account:${input.channel}:${target}`;
-  // Same account counter as password sign-in: failures count, a success clears it.
-  const accountWait = throttle.peek(accountKey, config.throttle.loginPerAccount);
-  if (accountWait > 0) throw fail.rateLimited(accountWait);
+  const attempt = admitCodeAttempt(deps, `${input.channel}:${target}`, client.ip);
   try {
     await consumeCode(deps, { channel: input.channel, target, purpose: "login", code: input.code });
   } catch (error) {
-    throttle.hit(accountKey, config.throttle.loginPerAccount, config.throttle.windowSeconds);
+    attempt.failed();
     throw error;
   }
   const user = await findUserByContact(deps, input.channel, target);
   if (!user) throw fail.invalid("code_invalid", "code");
-  throttle.reset(accountKey);
+  attempt.succeeded();
   return signedIn(deps, user.id, "code", client);
 }
 

@@ -2,6 +2,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import { mediaMaterials } from "../../db/schema/index";
 import { fail } from "../../errors";
 import type { Auth, Deps } from "../../http/context";
+import { outboundPolicy } from "../../plugins/service/network";
 import { createImportedFile, DOCUMENT_MAX_BYTES, FILE_NAME_PATTERN } from "./files";
 import { loadKnowledgeBase } from "./knowledge-bases";
 import { parseQaCsv, qaRecord, type RecordFailure } from "./sources/qa";
@@ -125,7 +126,7 @@ export async function importWebsite(deps: Deps, auth: Auth, knowledgeBaseId: str
   const givenName = checkGivenName(input.name);
   const source = url.toString();
   const limits = deps.config.knowledge.website;
-  const policy = { allowPrivateNetwork: deps.config.plugins.allowPrivateNetwork, allowedHosts: deps.config.plugins.allowedHosts };
+  const policy = outboundPolicy(deps.config);
   try {
     const page = await fetchWebPage(url, { policy, timeoutMs: limits.timeoutMs, maxBytes: limits.maxBytes });
     const readable = extractReadable(page.html, page.url);

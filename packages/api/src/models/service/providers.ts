@@ -6,6 +6,7 @@ import { fail, ServiceError } from "../../errors";
 import type { Auth, Deps } from "../../http/context";
 import { type LanguageModelProvider, ModelError } from "../../platform/llm/types";
 import { createVendorProvider } from "../../platform/llm/vendors";
+import { outboundPolicy, policedFetch } from "../../plugins/service/network";
 import type { createModelProviderBody, modelProviderSchema, providerTestSchema, updateModelProviderBody } from "../schemas";
 
 type ProviderView = z.infer<typeof modelProviderSchema>;
@@ -162,6 +163,8 @@ export async function testModelProvider(deps: Deps, id: string, model?: string):
       ...(row.baseUrl ? { baseUrl: row.baseUrl } : {}),
       ...(row.apiKey ? { apiKey: row.apiKey } : {}),
       timeoutMs: Math.min(TEST_TIMEOUT_MS, deps.config.llm.timeoutSeconds * 1000),
+      // The owner typed this base URL: it follows the instance's address rules.
+      fetch: policedFetch(outboundPolicy(deps.config)),
     });
   }
   const target = model ?? models[0];

@@ -2,34 +2,54 @@ import dns from "node:dns";
 import http from "node:http";
 import https from "node:https";
 import net from "node:net";
+import { Readable } from "node:stream";
 
-/** The address rules of one plugin call. */
+/**
+ * The address rules of one server-side fetch. Every fetch to a URL that did not come from the
+ * operator's own configuration goes through them: plugins, website import, workflow HTTP nodes,
+ * handover webhooks and model providers added in the console.
+ */
 export interface AddressPolicy {
-  /** Loopback, private and link-local addresses are reachable (cloud metadata never is, unless listed below). */
+  /** Private and link-local ranges are reachable. Loopback and cloud metadata never are, unless listed below. */
   allowPrivateNetwork: boolean;
   /** `host` or `host:port` entries reachable whatever they resolve to. */
   allowedHosts: string[];
 }
 
+/** The instance's one policy, from `PARLEY_PLUGINS_ALLOW_PRIVATE_NETWORK` and `PARLEY_PLUGINS_ALLOWED_HOSTS`. */
+export function outboundPolicy(config: { plugins: AddressPolicy }): AddressPolicy {
+  return { allowPrivateNetwork: config.plugins.allowPrivateNetwork, allowedHosts: config.plugins.allowedHosts };
+}
+
 /** Resolves a host name to addresses; tests may replace DNS. */
 export type Resolver = (hostname: string) => Promise<Array<{ address: string; family: 4 | 6 }>>;
 
-// Loopback, RFC 1918, link-local, "this network", carrier-grade NAT, multicast and reserved ranges.
+// This host: refused whatever the private-network setting says (only a listed host reaches it).
+const loopbackRanges = new net.BlockList();
+loopbackRanges.addSubnet("0.0.0.0", 8, "ipv4");
+loopbackRanges.addSubnet("127.0.0.0", 8, "ipv4");
+loopbackRanges.addSubnet("::", 96, "ipv6");
+loopbackRanges.addAddress("::1", "ipv6");
+
+// RFC 1918, link-local, carrier-grade NAT, multicast, documentation and reserved ranges.
 const privateRanges = new net.BlockList();
-privateRanges.addSubnet("0.0.0.0", 8, "ipv4");
 privateRanges.addSubnet("10.0.0.0", 8, "ipv4");
 privateRanges.addSubnet("100.64.0.0", 10, "ipv4");
-privateRanges.addSubnet("127.0.0.0", 8, "ipv4");
 privateRanges.addSubnet("169.254.0.0", 16, "ipv4");
 privateRanges.addSubnet("172.16.0.0", 12, "ipv4");
 privateRanges.addSubnet("192.0.0.0", 24, "ipv4");
+privateRanges.addSubnet("192.0.2.0", 24, "ipv4");
 privateRanges.addSubnet("192.168.0.0", 16, "ipv4");
 privateRanges.addSubnet("198.18.0.0", 15, "ipv4");
+privateRanges.addSubnet("198.51.100.0", 24, "ipv4");
+privateRanges.addSubnet("203.0.113.0", 24, "ipv4");
 privateRanges.addSubnet("224.0.0.0", 3, "ipv4");
-privateRanges.addAddress("::", "ipv6");
-privateRanges.addAddress("::1", "ipv6");
+privateRanges.addSubnet("64:ff9b:1::", 48, "ipv6");
+privateRanges.addSubnet("100::", 64, "ipv6");
+privateRanges.addSubnet("2001:db8::", 32, "ipv6");
 privateRanges.addSubnet("fc00::", 7, "ipv6");
 privateRanges.addSubnet("fe80::", 10, "ipv6");
+privateRanges.addSubnet("fec0::", 10, "ipv6");
 privateRanges.addSubnet("ff00::", 8, "ipv6");
 
 // Instance metadata services (AWS, GCP, Azure, Alibaba, ECS task roles): credentials live there,
@@ -39,22 +59,43 @@ const metadataHosts = new Set(["metadata.google.internal", "metadata.goog", "met
 
 /** Why an address was refused, or undefined when it may be reached. */
 export function refusalFor(address: string, policy: AddressPolicy): string | undefined {
-  const plain = embeddedIpv4(address) ?? address;
+  const bare = address.replace(/^\[|\]$/g, "").replace(/%.*$/, "");
+  const plain = embeddedIpv4(bare) ?? bare;
   const family = net.isIPv4(plain) ? "ipv4" : net.isIPv6(plain) ? "ipv6" : undefined;
   if (!family) return `${address} is not an IP address`;
-  if (metadataAddresses.has(plain.toLowerCase())) return `${address} is a cloud metadata address`;
+  if (metadataAddresses.has(canonical(plain, family))) return `${address} is a cloud metadata address`;
+  if (loopbackRanges.check(plain, family)) return `${address} is a loopback, private or link-local address`;
   if (!policy.allowPrivateNetwork && privateRanges.check(plain, family)) return `${address} is a loopback, private or link-local address`;
   return undefined;
 }
 
-/** The IPv4 address inside an IPv4-mapped (`::ffff:a.b.c.d`) or NAT64 (`64:ff9b::a.b.c.d`) IPv6 address. */
+// One spelling per address, so that fd00:ec2:0::254 matches fd00:ec2::254.
+function canonical(address: string, family: "ipv4" | "ipv6"): string {
+  if (family === "ipv4") return address;
+  try {
+    return new URL(`http://[${address}]/`).hostname.replace(/^\[|\]$/g, "");
+  } catch {
+    return address.toLowerCase();
+  }
+}
+
+/**
+ * The IPv4 address inside an IPv4-mapped (`::ffff:a.b.c.d`, `::ffff:7f00:1`), IPv4-translated
+ * (`::ffff:0:a.b.c.d`), NAT64 (`64:ff9b::a.b.c.d`) or 6to4 (`2002:aabb:ccdd::`) IPv6 address.
+ */
 function embeddedIpv4(address: string): string | undefined {
   if (!net.isIPv6(address)) return undefined;
-  const match = /^(?:::ffff:|64:ff9b::)(?:(\d+\.\d+\.\d+\.\d+)|([0-9a-f]{1,4}):([0-9a-f]{1,4}))$/i.exec(address);
+  const spelled = canonical(address, "ipv6");
+  const sixToFour = /^2002:([0-9a-f]{1,4}):([0-9a-f]{1,4})(?::|$)/i.exec(spelled);
+  if (sixToFour) return quad(sixToFour[1]!, sixToFour[2]!);
+  const match = /^(?:::ffff:(?:0:)?|64:ff9b::)(?:(\d+\.\d+\.\d+\.\d+)|([0-9a-f]{1,4}):([0-9a-f]{1,4}))$/i.exec(spelled);
   if (!match) return undefined;
-  if (match[1]) return match[1];
-  const high = Number.parseInt(match[2]!, 16);
-  const low = Number.parseInt(match[3]!, 16);
+  return match[1] ?? quad(match[2]!, match[3]!);
+}
+
+function quad(highWord: string, lowWord: string): string {
+  const high = Number.parseInt(highWord, 16);
+  const low = Number.parseInt(lowWord, 16);
   return `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
 }
 
@@ -92,7 +133,7 @@ export function checkUrl(url: URL, policy: AddressPolicy): void {
   if (net.isIP(host)) {
     const refusal = refusalFor(host, policy);
     if (refusal) throw new PluginNetworkError("refused", `refused to call ${url.host}: ${refusal}`);
-  } else if (!policy.allowPrivateNetwork && (host === "localhost" || host.endsWith(".localhost"))) {
+  } else if (host === "localhost" || host.endsWith(".localhost")) {
     throw new PluginNetworkError("refused", `refused to call ${url.host}: it is a loopback address`);
   }
 }
@@ -289,4 +330,63 @@ function flattenHeaders(headers: http.IncomingHttpHeaders): Record<string, strin
 export function bodyText(response: Pick<GuardedResponse, "body" | "truncated">): string {
   const text = response.body.toString("utf8");
   return response.truncated ? text.replace(/\uFFFD+$/, "") : text;
+}
+
+/**
+ * A `fetch` that obeys the address rules, for clients that want the standard interface and a
+ * streamed body (the AI SDK's model providers). Redirects are not followed: the caller gets the
+ * 3xx, so a redirect cannot lead past the rules. Refusals reject with a {@link PluginNetworkError}.
+ */
+export function policedFetch(policy: AddressPolicy, resolver: Resolver = systemResolver): typeof globalThis.fetch {
+  const lookup = guardedLookup(policy, resolver);
+  return async (input, init) => {
+    const request = new Request(input, init);
+    let url: URL;
+    try {
+      url = new URL(request.url);
+    } catch {
+      throw new PluginNetworkError("url", `${request.url} is not a valid URL`);
+    }
+    checkUrl(url, policy);
+    const body = request.body ? Buffer.from(await request.arrayBuffer()) : undefined;
+    const headers: Record<string, string> = { "accept-encoding": "identity" };
+    request.headers.forEach((value, name) => {
+      if (name !== "accept-encoding") headers[name] = value;
+    });
+    if (body) headers["content-length"] = String(body.length);
+    return new Promise<Response>((resolve, reject) => {
+      const client = url.protocol === "https:" ? https : http;
+      const outgoing = client.request(
+        url,
+        {
+          method: request.method,
+          headers,
+          signal: request.signal,
+          ...(isAllowedHost(url, policy) ? {} : { lookup: lookup as unknown as typeof dns.lookup }),
+        },
+        (incoming) => {
+          const status = incoming.statusCode ?? 502;
+          const responseHeaders = new Headers();
+          for (let index = 0; index + 1 < incoming.rawHeaders.length; index += 2) {
+            responseHeaders.append(incoming.rawHeaders[index]!, incoming.rawHeaders[index + 1]!);
+          }
+          const empty = request.method === "HEAD" || [204, 205, 304].includes(status);
+          if (empty) incoming.resume();
+          resolve(
+            new Response(empty ? null : (Readable.toWeb(incoming) as ReadableStream<Uint8Array>), {
+              status: status >= 200 && status <= 599 ? status : 502,
+              statusText: incoming.statusMessage ?? "",
+              headers: responseHeaders,
+            }),
+          );
+        },
+      );
+      outgoing.on("error", (error: NodeJS.ErrnoException & { cause?: unknown }) => {
+        if (error.cause instanceof PluginNetworkError) reject(error.cause);
+        else if (error instanceof PluginNetworkError) reject(error);
+        else reject(Object.assign(new TypeError(`fetch failed: ${describeNetworkError(error)}`), { cause: error }));
+      });
+      outgoing.end(body);
+    });
+  };
 }

@@ -53,7 +53,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => hookServer.listen(0, "127.0.0.1", resolve));
   const address = hookServer.address();
   hookUrl = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/robot`;
-  ctx = await createTestContext({ PARLEY_PLUGINS_ALLOW_PRIVATE_NETWORK: "true" }, { now: () => clock, plugins });
+  ctx = await createTestContext({ PARLEY_PLUGINS_ALLOW_PRIVATE_NETWORK: "true", PARLEY_PLUGINS_ALLOWED_HOSTS: "127.0.0.1" }, { now: () => clock, plugins });
   alice = await registerUser(ctx, "alice-engine@example.com");
   runner = createWorkflowRunner(ctx.deps, { execute: { limits: { maxNodeMs: 2500 } }, idleMs: 20 });
 });

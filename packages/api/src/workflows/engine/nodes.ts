@@ -12,7 +12,7 @@ import { translate } from "../../http/messages";
 import { transferToHuman } from "../../inbox/handover";
 import { retrieveFromKnowledgeBases } from "../../knowledge/service/retrieval";
 import { creditsFor } from "../../models/pricing";
-import { guardedFetch } from "../../plugins/service/network";
+import { guardedFetch, outboundPolicy } from "../../plugins/service/network";
 import type { ModelMessage } from "../../platform/llm/types";
 import type { NodeConfig, NodeType } from "../model";
 import { DEFAULT_SANDBOX_LIMITS, runInSandbox } from "./sandbox";
@@ -157,7 +157,7 @@ async function postToRobot(deps: Deps, url: string, secret: string, text: string
   if (signal.aborted) throw new NodeFailure("stopped");
   const response = await guardedFetch(
     { method: "POST", url: target, headers, body: JSON.stringify(body) },
-    { policy: { allowPrivateNetwork: deps.config.plugins.allowPrivateNetwork, allowedHosts: deps.config.plugins.allowedHosts }, timeoutMs: 10_000, maxBytes: 64 * 1024 },
+    { policy: outboundPolicy(deps.config), timeoutMs: 10_000, maxBytes: 64 * 1024 },
   );
   if (response.status >= 300) throw new NodeFailure(`The robot webhook answered HTTP ${response.status}`);
   return response.status;

@@ -227,7 +227,7 @@ export async function listRuns(
   deps: Deps,
   auth: Auth,
   workflowId: string,
-  query: { pageNo?: string | undefined; pageSize?: string | undefined; type?: RunRow["type"] | undefined; status?: RunRow["status"] | undefined },
+  query: { pageNo?: number | undefined; pageSize?: number | undefined; type?: RunRow["type"] | undefined; status?: RunRow["status"] | undefined },
 ) {
   const workflow = await loadWorkflow(deps, auth.spaceId, workflowId);
   const pageSize = Math.min(100, Math.max(1, Number(query.pageSize ?? PAGE_SIZE)));

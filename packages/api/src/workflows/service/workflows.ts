@@ -165,7 +165,7 @@ export async function createWorkflow(
 }
 
 /** Workflows of the caller's space, newest first. */
-export async function listWorkflows(deps: Deps, auth: Auth, query: { pageNo?: string | undefined; pageSize?: string | undefined; keyword?: string | undefined }) {
+export async function listWorkflows(deps: Deps, auth: Auth, query: { pageNo?: number | undefined; pageSize?: number | undefined; keyword?: string | undefined }) {
   const pageSize = Math.min(100, Math.max(1, Number(query.pageSize ?? PAGE_SIZE)));
   const pageNo = Math.max(1, Number(query.pageNo ?? 1));
   const keyword = query.keyword?.trim();
@@ -328,7 +328,7 @@ export async function getSquareWorkflow(deps: Deps, workflowId: string) {
 }
 
 /** Published workflows, newest first. */
-export async function listSquareWorkflows(deps: Deps, query: { pageNo?: string | undefined; pageSize?: string | undefined; keyword?: string | undefined }) {
+export async function listSquareWorkflows(deps: Deps, query: { pageNo?: number | undefined; pageSize?: number | undefined; keyword?: string | undefined }) {
   const pageSize = Math.min(100, Math.max(1, Number(query.pageSize ?? PAGE_SIZE)));
   const pageNo = Math.max(1, Number(query.pageNo ?? 1));
   const keyword = query.keyword?.trim();

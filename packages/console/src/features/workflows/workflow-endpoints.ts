@@ -36,7 +36,7 @@ const wf = (workflowId: string) => ({ params: { path: { workflowId } } });
 export const workflowEndpoints = {
   list: (pageNo = 1, pageSize = 100, keyword?: string, extra: Extra = {}) =>
     call({ dedupeKey: 'workflows', ...extra }, (init) =>
-      client.GET('/api/v1/workflows', { ...init, params: { query: { pageNo: String(pageNo), pageSize: String(pageSize), ...(keyword ? { keyword } : {}) } } })),
+      client.GET('/api/v1/workflows', { ...init, params: { query: { pageNo, pageSize, ...(keyword ? { keyword } : {}) } } })),
   get: (id: string, extra: Extra = {}) => call(extra, (init) => client.GET('/api/v1/workflows/{workflowId}', { ...init, ...wf(id) })),
   create: (body: CreateWorkflow, extra: Extra = {}) => call({ silent: true, ...extra }, (init) => client.POST('/api/v1/workflows', { ...init, body })),
   updateInfo: (id: string, body: UpdateWorkflowInfo, extra: Extra = {}) =>
@@ -55,7 +55,7 @@ export const workflowEndpoints = {
     call({ silent: true, ...extra }, (init) => client.POST('/api/v1/workflows/{workflowId}/runs', { ...init, ...wf(id), body })),
   runs: (id: string, pageNo = 1, pageSize = 20, extra: Extra = {}) =>
     call({ dedupeKey: `workflow-runs-${id}`, ...extra }, (init) =>
-      client.GET('/api/v1/workflows/{workflowId}/runs', { ...init, params: { path: { workflowId: id }, query: { pageNo: String(pageNo), pageSize: String(pageSize) } } })),
+      client.GET('/api/v1/workflows/{workflowId}/runs', { ...init, params: { path: { workflowId: id }, query: { pageNo, pageSize } } })),
   runDetail: (runId: string, extra: Extra = {}) => call(extra, (init) => client.GET('/api/v1/workflow-runs/{runId}', { ...init, params: { path: { runId } } })),
   scheduler: (id: string, extra: Extra = {}) => call(extra, (init) => client.GET('/api/v1/workflows/{workflowId}/scheduler', { ...init, ...wf(id) })),
   saveScheduler: (id: string, body: Schemas['SaveWorkflowSchedulerRequest'], extra: Extra = {}) =>

@@ -23,7 +23,7 @@ beforeAll(async () => {
 });
 afterAll(async () => server.close());
 
-const open = { allowPrivateNetwork: true, allowedHosts: [] };
+const open = { allowPrivateNetwork: true, allowedHosts: ["127.0.0.1"] };
 
 describe("website source", () => {
   it("accepts only http(s) addresses", () => {

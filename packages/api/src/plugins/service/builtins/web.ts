@@ -100,11 +100,12 @@ export async function webSearch(context: WebContext, input: { query: string; cou
   const headers: Record<string, string> = { accept: "application/json", "user-agent": "Parley-Plugin/1.0 (web_search)" };
   if (provider.apiKey) headers.authorization = `Bearer ${provider.apiKey}`;
   try {
-    // The owner chose this endpoint (often a SearXNG on the private network), so it is trusted.
+    // The operator configured this endpoint (often a SearXNG on this host), so its host is trusted;
+    // redirects elsewhere still follow the rules.
     const response = await guardedFetch(
       { method: "GET", url: url.toString(), headers },
       {
-        policy: { allowPrivateNetwork: true, allowedHosts: [] },
+        policy: { allowPrivateNetwork: true, allowedHosts: [url.host.toLowerCase(), url.hostname.replace(/^\[|\]$/g, "").toLowerCase()] },
         timeoutMs: context.config.timeoutMs,
         maxBytes: Math.max(context.config.maxResponseBytes, 1024 * 1024),
         ...(context.signal ? { signal: context.signal } : {}),
