@@ -10,7 +10,7 @@ import { creditsFor, priceOf } from "../../models/pricing";
 import { estimateTokens } from "../../platform/llm/tokens";
 import { type ModelMessage, ModelError, type ModelRequest, type TokenUsage, type ToolCall, type ToolDefinition } from "../../platform/llm/types";
 import type { PluginTool } from "../../plugins/runtime-types";
-import { availableBalance, type CreditHold, extendHold, settleHold, takeHold } from "../../billing/service/holds";
+import { availableBalance, type CreditHold, extendHold, releaseHold, settleHold, takeHold } from "../../billing/service/holds";
 import type { ChatEvent } from "../events";
 import type { ChatApp } from "../../apps/service/index";
 import { loadMemory, type MessageCitation, openConversation, requestHandover, storeMessage } from "./conversations";
@@ -242,8 +242,12 @@ async function* answerTurn(deps: Deps, turn: ChatTurn, prepared: Awaited<ReturnT
   if (conversation.clientId && !turn.messages && !turn.skipHandover) {
     const gate = await handoverGate(deps, app, conversation, { text: prepared.text, messageId: userMessageId, language: turn.language });
     if (gate.kind === "hold") {
+      // No model is called: the credits held for it go back at once.
+      if (prepared.hold) await releaseHold(deps, prepared.hold);
+      meter.settled = true;
       if (gate.reply) {
         yield { type: "text-delta", text: gate.reply };
+        meter.stored = true;
         await storeMessage(deps, { conversation, role: "assistant", content: gate.reply, id: messageId, model: "handover" });
       }
       yield { type: "message-end", finishReason: "handover", usage: { promptTokens: 0, completionTokens: 0 }, credits: 0, balance: null };
@@ -255,6 +259,7 @@ async function* answerTurn(deps: Deps, turn: ChatTurn, prepared: Awaited<ReturnT
     const reply = prepared.limited.replyWhenExceeded;
     if (reply) {
       yield { type: "text-delta", text: reply };
+      meter.stored = true;
       await storeMessage(deps, { conversation, role: "assistant", content: reply, id: messageId, model: "rate-limit" });
     }
     yield { type: "message-end", finishReason: "rate-limited", usage: { promptTokens: 0, completionTokens: 0 }, credits: 0, balance: null };
