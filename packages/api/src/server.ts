@@ -12,6 +12,7 @@ import { createLogger } from "./logger";
 import { createProviders } from "./platform/providers";
 import { createKnowledgeWorker } from "./knowledge/worker";
 import { createChannelWorker, startKeyValueSweeper } from "./channels/worker";
+import { markInterruptedAnswers } from "./chat/service/engine";
 import { attachRealtime } from "./realtime/socket";
 import { startWorkflowWorkers } from "./workflows/workers";
 
@@ -46,6 +47,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
     now: () => new Date(),
   };
   const result = await bootstrap(deps);
+  // Answers a previous process was still streaming when it died keep their text, marked interrupted.
+  const interrupted = await markInterruptedAnswers(deps);
+  if (interrupted > 0) logger.warn("marked answers cut off by the previous shutdown as interrupted", { interrupted });
   const app = createApp(deps);
   const worker = createKnowledgeWorker(deps, { leaseMs: config.jobs.leaseSeconds * 1000 });
   worker.start();

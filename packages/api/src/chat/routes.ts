@@ -166,7 +166,9 @@ export function registerChatRoutes(app: OpenAPIHono<AppEnv>) {
             id: z.string(),
             role: z.enum(["user", "assistant", "tool"]),
             content: z.string(),
-            status: z.enum(["complete", "stopped", "error"]),
+            status: z.enum(["complete", "stopped", "error", "streaming", "interrupted"]).openapi({
+              description: "`streaming`: the answer is being written (the content so far); `interrupted`: the server stopped mid-answer and the content is what had been sent",
+            }),
             model: z.string().nullable(),
             citations: z
               .array(

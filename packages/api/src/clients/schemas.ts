@@ -119,6 +119,9 @@ export const widgetHistorySchema = z
           role: z.enum(["user", "assistant", "tool", "operator"]).openapi({ description: "`operator`: a person of the team answering by hand" }),
           content: z.string(),
           senderName: z.string().nullable().optional().openapi({ description: "The operator's name" }),
+          status: z.enum(["complete", "stopped", "error", "streaming", "interrupted"]).optional().openapi({
+            description: "`interrupted`: the server stopped mid-answer; the content is what the visitor had been sent",
+          }),
           createdAt: z.string(),
         })
         .openapi("WidgetHistoryMessage"),

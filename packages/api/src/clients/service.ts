@@ -301,7 +301,7 @@ export async function sessionForVisitor(deps: Deps, row: ClientRow, sessionId: s
 /** The session's messages (the visitor's, the app's answers and operators'), oldest first. */
 export async function sessionMessages(deps: Deps, conversationId: string) {
   return deps.db
-    .select({ id: messages.id, role: messages.role, content: messages.content, senderName: messages.senderName, createdAt: messages.createdAt })
+    .select({ id: messages.id, role: messages.role, content: messages.content, senderName: messages.senderName, status: messages.status, createdAt: messages.createdAt })
     .from(messages)
     .where(and(eq(messages.conversationId, conversationId), inArray(messages.role, ["user", "assistant", "operator"])))
     .orderBy(asc(messages.createdAt), asc(messages.id));

@@ -1,5 +1,5 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import type { Context } from "hono";
 import { stream } from "hono/streaming";
 import { z } from "zod";
@@ -140,19 +140,6 @@ export function toModelMessages(messages: z.infer<typeof completionRequest>["mes
 
 const FINISH: Record<string, string> = { stop: "stop", length: "length", "tool-calls": "tool_calls", "content-filter": "content_filter", other: "stop", stopped: "stop", "rate-limited": "stop" };
 
-/** Runs a turn, adding what it cost to the user key's spending when a user key called. */
-async function* metered(deps: Deps, caller: OpenAiCaller, events: AsyncGenerator<ChatEvent>): AsyncGenerator<ChatEvent> {
-  for await (const event of events) {
-    if (event.type === "message-end" && caller.userKeyId && event.credits > 0) {
-      await deps.db
-        .update(userKeys)
-        .set({ creditsUsed: sql`${userKeys.creditsUsed} + ${event.credits}`, lastUsedAt: deps.now().toISOString() })
-        .where(eq(userKeys.id, caller.userKeyId));
-    }
-    yield event;
-  }
-}
-
 /** The OpenAI-compatible open API: an app's code is the model; the bearer is a personal API key or a user key. */
 export function registerOpenAiRoutes(app: OpenAPIHono<AppEnv>) {
   app.get("/v1/models", async (c) => {
@@ -209,6 +196,8 @@ export function registerOpenAiRoutes(app: OpenAPIHono<AppEnv>) {
         signal: c.req.raw.signal,
         messages,
         ...(clientTools?.length ? { clientTools } : {}),
+        // A user key's credit limit is held with the space's balance before the model is called.
+        ...(caller.userKeyId ? { userKeyId: caller.userKeyId } : {}),
       };
       const prepared = await prepareTurn(deps, turn);
       const id = `chatcmpl-${newId("x").slice(2)}`;
@@ -218,7 +207,7 @@ export function registerOpenAiRoutes(app: OpenAPIHono<AppEnv>) {
         let content = "";
         const toolCalls: Array<{ id: string; type: "function"; function: { name: string; arguments: string } }> = [];
         let end: Extract<ChatEvent, { type: "message-end" }> | undefined;
-        for await (const event of metered(deps, caller, runAppTurn(deps, turn, prepared))) {
+        for await (const event of runAppTurn(deps, turn, prepared)) {
           if (event.type === "text-delta") content += event.text;
           else if (event.type === "tool-call") toolCalls.push({ id: event.id, type: "function", function: { name: event.name, arguments: event.arguments } });
           else if (event.type === "message-end") end = event;
@@ -248,7 +237,7 @@ export function registerOpenAiRoutes(app: OpenAPIHono<AppEnv>) {
         const chunk = (choice: Record<string, unknown> | null, extra: Record<string, unknown> = {}) =>
           out.write(`data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model, choices: choice ? [choice] : [], ...extra })}\n\n`);
         let toolIndex = 0;
-        for await (const event of metered(deps, caller, runAppTurn(deps, turn, prepared))) {
+        for await (const event of runAppTurn(deps, turn, prepared)) {
           if (event.type === "message-start") await chunk({ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null, logprobs: null });
           else if (event.type === "text-delta") await chunk({ index: 0, delta: { content: event.text }, finish_reason: null, logprobs: null });
           else if (event.type === "tool-call") {

@@ -21050,8 +21050,11 @@ export interface components {
             /** @enum {string} */
             role: "user" | "assistant" | "tool";
             content: string;
-            /** @enum {string} */
-            status: "complete" | "stopped" | "error";
+            /**
+             * @description `streaming`: the answer is being written (the content so far); `interrupted`: the server stopped mid-answer and the content is what had been sent
+             * @enum {string}
+             */
+            status: "complete" | "stopped" | "error" | "streaming" | "interrupted";
             model: string | null;
             /** @description Sources the answer cites (empty when none) */
             citations: components["schemas"]["ChatMessageCitation"][];
@@ -21234,6 +21237,11 @@ export interface components {
             content: string;
             /** @description The operator's name */
             senderName?: string | null;
+            /**
+             * @description `interrupted`: the server stopped mid-answer; the content is what the visitor had been sent
+             * @enum {string}
+             */
+            status?: "complete" | "stopped" | "error" | "streaming" | "interrupted";
             createdAt: string;
         };
         WidgetHandover: {

@@ -138,6 +138,17 @@ export async function storeMessage(
         delivery: sql.placeholder("delivery"),
         createdAt: sql.placeholder("createdAt"),
       })
+      // An answer stored while it streamed (status `streaming`) is completed in place.
+      .onConflictDoUpdate({
+        target: messages.id,
+        set: {
+          content: sql`excluded.content`,
+          status: sql`excluded.status`,
+          model: sql`excluded.model`,
+          toolCalls: sql`excluded.tool_calls`,
+          citations: sql`excluded.citations`,
+        },
+      })
       .prepare(),
   ).run({
     id,

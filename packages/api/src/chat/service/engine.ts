@@ -6,11 +6,11 @@ import { ServiceError } from "../../errors";
 import type { Deps } from "../../http/context";
 import type { Language } from "../../http/messages";
 import { translate } from "../../http/messages";
-import { creditsFor } from "../../models/pricing";
+import { creditsFor, priceOf } from "../../models/pricing";
 import { estimateTokens } from "../../platform/llm/tokens";
 import { type ModelMessage, ModelError, type ModelRequest, type TokenUsage, type ToolCall, type ToolDefinition } from "../../platform/llm/types";
 import type { PluginTool } from "../../plugins/runtime-types";
-import { appendLedger, balanceOf } from "../../billing/service/ledger";
+import { availableBalance, type CreditHold, extendHold, releaseHold, settleHold, takeHold } from "../../billing/service/holds";
 import type { ChatEvent } from "../events";
 import type { ChatApp } from "../../apps/service/index";
 import { loadMemory, type MessageCitation, openConversation, requestHandover, storeMessage } from "./conversations";
@@ -53,7 +53,14 @@ export interface ChatTurn {
   storedMessageId?: string;
   /** Answer even if a person has the conversation (the delayed reply after a handover). */
   skipHandover?: boolean;
+  /** The user key that called: its credit limit is held and charged with the space's balance. */
+  userKeyId?: string;
 }
+
+/** The most a turn's model call may write: the credit hold is sized for it (decision 0011). */
+export const TURN_MAX_OUTPUT_TOKENS = 4096;
+/** A turn is refused when the credits left cannot pay for even this many tokens of answer. */
+const TURN_MIN_OUTPUT_TOKENS = 16;
 
 const USAGE_COLUMNS = [
   "id",
@@ -96,10 +103,35 @@ export async function prepareTurn(deps: Deps, turn: ChatTurn) {
     throw new ServiceError("validation", "chat_model_context_length", {}, { field: turn.messages ? "messages" : "message" });
   }
   const free = creditsFor(resolved.model.id, { promptTokens: 1000, completionTokens: 1000 }) === 0;
-  if (!free && (await balanceOf(deps, turn.app.spaceId)) <= 0) throw new ServiceError("insufficient_credits", "insufficient_credits");
   const limited = await checkRateLimits(deps, { appId: turn.app.id, endUserId: turn.endUserId, channel: turn.channel });
-  return { text, resolved, limited };
+  let hold: CreditHold | undefined;
+  let maxOutputTokens: number | undefined;
+  if (turn.app.type === "WORKFLOW") {
+    // A workflow's model nodes hold credits call by call; the turn itself calls no model.
+    if (!free && (await availableBalance(deps, turn.app.spaceId)) <= 0) throw new ServiceError("insufficient_credits", "insufficient_credits");
+  } else if (!free && !limited) {
+    // Reserved before the model is called, in one statement, so concurrent turns cannot all pass
+    // a check and overrun the balance; the answer is capped at what the hold pays for.
+    const promptTokens = estimateTokens(promptText) + estimateTokens(turn.app.settingsPrompt);
+    hold = await takeHold(deps, {
+      spaceId: turn.app.spaceId,
+      userKeyId: turn.userKeyId ?? null,
+      amount: creditsFor(resolved.model.id, { promptTokens, completionTokens: TURN_MAX_OUTPUT_TOKENS }),
+      minimum: creditsFor(resolved.model.id, { promptTokens, completionTokens: TURN_MIN_OUTPUT_TOKENS }),
+      reference: turn.app.id,
+    });
+    const price = priceOf(resolved.model.id);
+    maxOutputTokens = price.completion > 0
+      ? Math.max(1, Math.min(TURN_MAX_OUTPUT_TOKENS, Math.floor((hold.amount * 1000 - promptTokens * price.prompt) / price.completion)))
+      : TURN_MAX_OUTPUT_TOKENS;
+  }
+  return { text, resolved, limited, hold, maxOutputTokens };
 }
+
+/** How often an answer's text so far is written while it streams. */
+export const PARTIAL_SAVE_MS = 500;
+/** A hold of a running turn is extended this often (its expiry is what frees it after a crash). */
+const HOLD_EXTEND_MS = 60_000;
 
 function modelFailure(error: unknown, language: Language): { code: number; message: string } {
   if (error instanceof ModelError) {
@@ -115,6 +147,89 @@ function modelFailure(error: unknown, language: Language): { code: number; messa
  * credits are charged for the tokens actually produced.
  */
 export async function* runTurn(deps: Deps, turn: ChatTurn, prepared: Awaited<ReturnType<typeof prepareTurn>>): AsyncGenerator<ChatEvent> {
+  const meter: TurnMeter = { settled: false };
+  const { hold } = prepared;
+  let answer = "";
+  let messageId: string | undefined;
+  let conversation: { id: string; spaceId: string } | undefined;
+  // The text so far is written at most every PARTIAL_SAVE_MS, one write at a time and off the
+  // stream's path, so a crash leaves what the reader saw (marked interrupted at the next start).
+  let writing: Promise<void> = Promise.resolve();
+  let savedAt = 0;
+  let extendedAt = Date.now();
+  let inserted = false;
+  const savePartial = () => {
+    if (!messageId || !conversation) return;
+    const id = messageId;
+    const { id: conversationId, spaceId } = conversation;
+    const content = answer;
+    const first = !inserted;
+    inserted = true;
+    writing = writing
+      .then(() => writePartialAnswer(deps, { id, conversationId, spaceId, content, model: prepared.resolved.model.id, first }))
+      .catch((error: unknown) => deps.logger.warn("could not store a partial answer", { error: String(error) }));
+  };
+  try {
+    for await (const event of answerTurn(deps, turn, prepared, meter)) {
+      if (event.type === "message-start") {
+        messageId = event.messageId;
+        conversation = { id: event.conversationId, spaceId: turn.app.spaceId };
+      } else if (event.type === "text-delta" && !meter.stored) {
+        answer += event.text;
+        const now = Date.now();
+        if (now - savedAt >= PARTIAL_SAVE_MS) {
+          savedAt = now;
+          savePartial();
+        }
+        if (hold && now - extendedAt >= HOLD_EXTEND_MS) {
+          extendedAt = now;
+          void extendHold(deps, hold).catch(() => {});
+        }
+      }
+      yield event;
+    }
+  } finally {
+    await writing;
+    if (hold && !meter.settled) {
+      // The reader went away mid-answer: what was delivered is charged, the rest of the hold freed.
+      const usage = { promptTokens: estimateTokens(prepared.text) + estimateTokens(turn.app.settingsPrompt), completionTokens: estimateTokens(answer) };
+      const credits = answer ? creditsFor(prepared.resolved.model.id, usage) : 0;
+      await settleHold(deps, hold, { credits, reference: messageId ?? hold.id }).catch((error: unknown) =>
+        deps.logger.warn("could not settle a credit hold; it lapses on expiry", { error: String(error) }),
+      );
+    }
+    if (!meter.stored && inserted && messageId) {
+      await Promise.resolve(deps.db.run(sql`UPDATE messages SET content = ${answer}, status = 'stopped' WHERE id = ${messageId} AND status = 'streaming'`)).catch(() => {});
+    }
+  }
+}
+
+/** What the outer turn needs to know of the inner one's bookkeeping. */
+interface TurnMeter {
+  /** The hold was settled (the turn charged what it cost). */
+  settled: boolean;
+  /** The answer's final row was written: partial writes must stop. */
+  stored?: boolean;
+}
+
+/** Writes the answer so far as a `streaming` message: inserted on the first write, then updated while still streaming. */
+async function writePartialAnswer(deps: Deps, input: { id: string; conversationId: string; spaceId: string; content: string; model: string; first: boolean }) {
+  if (input.first) {
+    await deps.db.run(sql`INSERT INTO messages (id, space_id, conversation_id, role, content, status, model, created_at)
+      VALUES (${input.id}, ${input.spaceId}, ${input.conversationId}, 'assistant', ${input.content}, 'streaming', ${input.model}, ${deps.now().toISOString()})
+      ON CONFLICT (id) DO NOTHING`);
+  } else {
+    await deps.db.run(sql`UPDATE messages SET content = ${input.content} WHERE id = ${input.id} AND status = 'streaming'`);
+  }
+}
+
+/** Marks answers left `streaming` by a process that died as `interrupted`; run at start-up. Answers how many. */
+export async function markInterruptedAnswers(deps: Deps): Promise<number> {
+  const rows = await deps.db.all<{ id: string }>(sql`UPDATE messages SET status = 'interrupted' WHERE status = 'streaming' RETURNING id`);
+  return rows.length;
+}
+
+async function* answerTurn(deps: Deps, turn: ChatTurn, prepared: Awaited<ReturnType<typeof prepareTurn>>, meter: TurnMeter): AsyncGenerator<ChatEvent> {
   const { app } = turn;
   const conversation = await openConversation(deps, { app, endUserId: turn.endUserId, channel: turn.channel, title: prepared.text, ...(turn.conversationId ? { conversationId: turn.conversationId } : {}) });
   const history = turn.messages ? [] : await loadMemory(deps, conversation, app, turn.storedMessageId);
@@ -127,8 +242,12 @@ export async function* runTurn(deps: Deps, turn: ChatTurn, prepared: Awaited<Ret
   if (conversation.clientId && !turn.messages && !turn.skipHandover) {
     const gate = await handoverGate(deps, app, conversation, { text: prepared.text, messageId: userMessageId, language: turn.language });
     if (gate.kind === "hold") {
+      // No model is called: the credits held for it go back at once.
+      if (prepared.hold) await releaseHold(deps, prepared.hold);
+      meter.settled = true;
       if (gate.reply) {
         yield { type: "text-delta", text: gate.reply };
+        meter.stored = true;
         await storeMessage(deps, { conversation, role: "assistant", content: gate.reply, id: messageId, model: "handover" });
       }
       yield { type: "message-end", finishReason: "handover", usage: { promptTokens: 0, completionTokens: 0 }, credits: 0, balance: null };
@@ -140,6 +259,7 @@ export async function* runTurn(deps: Deps, turn: ChatTurn, prepared: Awaited<Ret
     const reply = prepared.limited.replyWhenExceeded;
     if (reply) {
       yield { type: "text-delta", text: reply };
+      meter.stored = true;
       await storeMessage(deps, { conversation, role: "assistant", content: reply, id: messageId, model: "rate-limit" });
     }
     yield { type: "message-end", finishReason: "rate-limited", usage: { promptTokens: 0, completionTokens: 0 }, credits: 0, balance: null };
@@ -192,6 +312,7 @@ export async function* runTurn(deps: Deps, turn: ChatTurn, prepared: Awaited<Ret
         // Widget visitors and channel customers are not the people who configure the server.
         audience: conversation.clientId ? "customer" : "operator",
         ...(knowledge ? { knowledge } : {}),
+        ...(prepared.maxOutputTokens ? { maxOutputTokens: prepared.maxOutputTokens } : {}),
         ...(offerTools ? { tools: offered } : {}),
         ...(turn.signal ? { signal: turn.signal } : {}),
       })) {
@@ -317,6 +438,7 @@ export async function* runTurn(deps: Deps, turn: ChatTurn, prepared: Awaited<Ret
   const answeredBy = noHit && modelCalls === 0 ? (noHit.handover ? "handover" : "no-hit") : model.id;
 
   const status = failure ? "error" : finishReason === "stopped" ? "stopped" : "complete";
+  meter.stored = true;
   await storeMessage(deps, {
     conversation,
     role: "assistant",
@@ -330,7 +452,11 @@ export async function* runTurn(deps: Deps, turn: ChatTurn, prepared: Awaited<Ret
   // Charge for what was delivered: nothing when nothing came out of a failed call.
   const credits = failure && answer === "" ? 0 : creditsFor(model.id, usage);
   let balance: number | null = null;
-  if (credits > 0) balance = (await appendLedger(deps, { spaceId: app.spaceId, delta: -credits, reason: "usage", reference: messageId })).balanceAfter;
+  let charged = credits;
+  if (prepared.hold) {
+    ({ charged, balance } = await settleHold(deps, prepared.hold, { credits, reference: messageId }));
+    meter.settled = true;
+  }
   await preparedQuery(deps.db, "chat.insertUsage", () =>
     deps.db
       .insert(usageRecords)
@@ -349,7 +475,7 @@ export async function* runTurn(deps: Deps, turn: ChatTurn, prepared: Awaited<Ret
     model: answeredBy,
     promptTokens: usage.promptTokens,
     completionTokens: usage.completionTokens,
-    credits,
+    credits: charged,
     context: JSON.stringify(history),
     knowledgeHits,
     createdAt: deps.now().toISOString(),
@@ -359,5 +485,5 @@ export async function* runTurn(deps: Deps, turn: ChatTurn, prepared: Awaited<Ret
     return;
   }
   for (const citation of citations) yield { type: "citation", ...citation };
-  yield { type: "message-end", finishReason, usage, credits, balance };
+  yield { type: "message-end", finishReason, usage, credits: charged, balance };
 }

@@ -73,7 +73,7 @@ export const messages = sqliteTable(
     toolCalls: text("tool_calls"),
     /** JSON: the sources an answer cites (index, source, content excerpt, score), shown under it. */
     citations: text("citations"),
-    status: text("status", { enum: ["complete", "stopped", "error"] }).notNull().default("complete"),
+    status: text("status", { enum: ["complete", "stopped", "error", "streaming", "interrupted"] }).notNull().default("complete"),
     model: text("model"),
     /** Who wrote it, when the conversation has several people (a group) or it is an operator. */
     senderName: text("sender_name"),

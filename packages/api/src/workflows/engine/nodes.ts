@@ -1,8 +1,8 @@
 import { createHmac } from "node:crypto";
 import { and, desc, eq, or } from "drizzle-orm";
 import { getAppForChat } from "../../apps/service/index";
-import { appendLedger, balanceOf } from "../../billing/service/ledger";
-import { prepareTurn, runTurn } from "../../chat/service/engine";
+import { releaseHold, settleHold, takeHold } from "../../billing/service/holds";
+import { prepareTurn, runTurn, TURN_MAX_OUTPUT_TOKENS } from "../../chat/service/engine";
 import { requestHandover, storeMessage } from "../../chat/service/conversations";
 import { queueSend } from "../../channels/pipeline";
 import { channelClients, conversations } from "../../db/schema/index";
@@ -11,9 +11,10 @@ import type { Deps } from "../../http/context";
 import { translate } from "../../http/messages";
 import { transferToHuman } from "../../inbox/handover";
 import { retrieveFromKnowledgeBases } from "../../knowledge/service/retrieval";
-import { creditsFor } from "../../models/pricing";
+import { creditsFor, priceOf } from "../../models/pricing";
 import { guardedFetch, outboundPolicy } from "../../plugins/service/network";
 import type { ModelMessage } from "../../platform/llm/types";
+import { estimateTokens } from "../../platform/llm/tokens";
 import type { NodeConfig, NodeType } from "../model";
 import { DEFAULT_SANDBOX_LIMITS, runInSandbox } from "./sandbox";
 import { asText, render, renderDeep, renderText } from "./template";
@@ -25,18 +26,45 @@ const configOf = <T extends NodeType>(context: NodeContext) => context.element.c
 async function askModel(context: NodeContext, modelId: string | undefined, messages: ModelMessage[], temperature = 0.7) {
   const { deps } = context;
   const resolved = (modelId ? deps.models.resolve(modelId) : undefined) ?? deps.models.fallback();
-  // A model that costs credits is not called for a space with none left (as a chat turn is refused).
-  if (creditsFor(resolved.model.id, { promptTokens: 1000, completionTokens: 1000 }) > 0 && (await balanceOf(deps, context.run.spaceId)) <= 0) {
-    throw new NodeFailure(translate(context.run.language, "insufficient_credits"));
+  const reference = `${context.run.id}:${context.element.id}`;
+  // A model that costs credits is called only under a hold (decision 0011), as a chat turn is.
+  const price = priceOf(resolved.model.id);
+  let hold;
+  let maxOutputTokens: number | undefined;
+  if (price.prompt + price.completion > 0) {
+    const promptTokens = estimateTokens(messages.map((message) => message.content).join("\n"));
+    try {
+      hold = await takeHold(deps, {
+        spaceId: context.run.spaceId,
+        amount: creditsFor(resolved.model.id, { promptTokens, completionTokens: TURN_MAX_OUTPUT_TOKENS }),
+        minimum: creditsFor(resolved.model.id, { promptTokens, completionTokens: 16 }),
+        reference,
+      });
+    } catch (error) {
+      if (error instanceof ServiceError) throw new NodeFailure(translate(context.run.language, "insufficient_credits"));
+      throw error;
+    }
+    if (price.completion > 0) maxOutputTokens = Math.max(1, Math.min(TURN_MAX_OUTPUT_TOKENS, Math.floor((hold.amount * 1000 - promptTokens * price.prompt) / price.completion)));
   }
   let text = "";
   let usage = { promptTokens: 0, completionTokens: 0 };
-  for await (const part of resolved.provider.stream({ model: resolved.model.id, messages, temperature, language: context.run.language, signal: context.signal })) {
-    if (part.type === "text-delta") text += part.text;
-    else if (part.type !== "tool-call") usage = part.usage;
+  try {
+    for await (const part of resolved.provider.stream({
+      model: resolved.model.id,
+      messages,
+      temperature,
+      language: context.run.language,
+      signal: context.signal,
+      ...(maxOutputTokens ? { maxOutputTokens } : {}),
+    })) {
+      if (part.type === "text-delta") text += part.text;
+      else if (part.type !== "tool-call") usage = part.usage;
+    }
+  } catch (error) {
+    if (hold) await releaseHold(deps, hold);
+    throw error;
   }
-  const credits = creditsFor(resolved.model.id, usage);
-  if (credits > 0) await appendLedger(deps, { spaceId: context.run.spaceId, delta: -credits, reason: "usage", reference: `${context.run.id}:${context.element.id}` });
+  if (hold) await settleHold(deps, hold, { credits: creditsFor(resolved.model.id, usage), reference });
   return { text, model: resolved.model.id, offline: resolved.model.offline, usage };
 }
 

@@ -68,6 +68,7 @@ export function MessageBubble({ turn, appName = '', appAvatarUrl }: MessageBubbl
         {turn.citations?.length ? <CitationList citations={turn.citations} /> : null}
         {turn.handover ? <Typography.Text type="secondary" className="pl-msg__note" data-testid="chat-handover">{t('chat.handover')}</Typography.Text> : null}
         {turn.status === 'stopped' ? <Typography.Text type="secondary" className="pl-msg__note">{t('chat.stopped')}</Typography.Text> : null}
+        {turn.status === 'interrupted' ? <Typography.Text type="secondary" className="pl-msg__note" data-testid="chat-interrupted">{t('chat.interrupted')}</Typography.Text> : null}
         {turn.rateLimited ? <Typography.Text type="warning" className="pl-msg__note">{t('chat.rateLimited')}</Typography.Text> : null}
         {turn.status === 'error' ? (
           turn.error?.code === CODES.insufficientCredits ? (

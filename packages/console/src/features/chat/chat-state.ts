@@ -22,7 +22,8 @@ export interface ChatTurn {
   /** `divider` marks where the context was deleted. */
   role: 'user' | 'assistant' | 'divider';
   content: string;
-  status: 'streaming' | 'complete' | 'stopped' | 'error';
+  /** `interrupted`: the server stopped mid-answer (history keeps what had been sent). */
+  status: 'streaming' | 'complete' | 'stopped' | 'error' | 'interrupted';
   /** Why the answer failed (code 870: points not enough). */
   error?: { code?: number; message: string };
   model?: string;

@@ -130,7 +130,8 @@ export function useChat({ appCode, channel, model }: UseChatOptions) {
           id: message.id,
           role: message.role === 'user' ? 'user' : 'assistant',
           content: message.content,
-          status: message.status,
+          // An answer another tab is still streaming shows what is stored so far, without a cursor.
+          status: message.status === 'streaming' ? 'complete' : message.status,
           ...(message.model ? { model: message.model } : {}),
           ...(message.citations.length > 0 ? { citations: message.citations } : {}),
           // A stored transfer notice is recorded under the model name `handover`.
