@@ -92,7 +92,7 @@ async function chatTurn(conversationId: string | undefined, text: string): Promi
   });
   if (!response.ok) throw new Error(`chat/stream: HTTP ${response.status}`);
   const body = await response.text();
-  if (!body.includes("message-end")) throw new Error("chat/stream ended without message-end");
+  if (!body.includes("message-end")) throw new Error(`chat/stream ended without message-end: …${body.slice(-300)}`);
   return /"conversationId":"([^"]+)"/.exec(body)?.[1] ?? conversationId;
 }
 

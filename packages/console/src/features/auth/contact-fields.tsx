@@ -58,6 +58,7 @@ export function ContactFields({ form, purpose, phoneEnabled, testIdPrefix }: Con
       <Form.Item name="channel" initialValue="email" hidden={!phoneEnabled}>
         <Segmented<CodeChannel>
           block
+          aria-label={t('auth.channel.label')}
           data-testid={`${testIdPrefix}-channel`}
           options={[
             { value: 'email', label: t('auth.channel.email'), icon: <MailOutlined /> },

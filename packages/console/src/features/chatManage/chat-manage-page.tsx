@@ -311,6 +311,7 @@ export function ChatManagePage() {
             />
             <Segmented<ReadFilter>
               block
+              aria-label={t('chatManage.filters.readLabel')}
               value={filters.read}
               onChange={setRead}
               options={(['all', 'unread', 'read'] as const).map((value) => ({ value, label: <span data-testid={`inbox-filter-${value}`}>{t(`chatManage.filters.${value}`)}</span> }))}
