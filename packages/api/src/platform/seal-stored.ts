@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { parseAdvancedConfig, sealAdvancedConfig } from "../apps/service/advanced-config";
 import { apps, knowledgeFeishuAuth, modelProviders, plugins, webClients } from "../db/schema/index";
 import type { Deps } from "../http/context";
@@ -23,6 +23,20 @@ export interface SealedCounts {
 export async function sealStoredSecrets(deps: Pick<Deps, "db" | "secrets">): Promise<SealedCounts> {
   const { db, secrets } = deps;
   const counts: SealedCounts = { modelProviders: 0, plugins: 0, feishu: 0, webClients: 0, apps: 0 };
+  // The plain values replaced must not linger in freed space of the file: zeroed as they are freed.
+  await db.run(sql`PRAGMA secure_delete = ON`);
+  try {
+    await sealAll(deps, counts);
+  } finally {
+    await db.run(sql`PRAGMA secure_delete = OFF`);
+  }
+  // Nor in the write-ahead log: copied into the database and the log emptied.
+  if (Object.values(counts).some((n) => n > 0)) await db.run(sql`PRAGMA wal_checkpoint(TRUNCATE)`);
+  return counts;
+}
+
+async function sealAll(deps: Pick<Deps, "db" | "secrets">, counts: SealedCounts): Promise<void> {
+  const { db, secrets } = deps;
 
   for (const row of await db.select({ id: modelProviders.id, apiKey: modelProviders.apiKey }).from(modelProviders).all()) {
     if (!row.apiKey || isSealed(row.apiKey)) continue;
@@ -54,5 +68,4 @@ export async function sealStoredSecrets(deps: Pick<Deps, "db" | "secrets">): Pro
     await db.update(apps).set({ advancedConfig: JSON.stringify(stored) }).where(eq(apps.id, row.id));
     counts.apps++;
   }
-  return counts;
 }
