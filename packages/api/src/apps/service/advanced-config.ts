@@ -127,11 +127,9 @@ export function redactAdvancedConfig(box: SecretBox, stored: AdvancedConfig): Ad
 function withStoredSecrets(sent: AdvancedConfigInput["manualService"]["notify"]["webhooks"], stored: ManualService["notify"]["webhooks"]): ManualService["notify"]["webhooks"] {
   return sent.map((webhook, index) => {
     let url = webhook.url.trim();
-    if (isMaskedUrl(url)) {
-      const kept = stored.find((old) => old.kind === webhook.kind && maskCredentialUrl(old.url) === url);
-      if (!kept) throw fail.invalid("webhook_config_required", `manualService.notify.webhooks.${index}.url`);
-      url = kept.url;
-    }
+    const kept = stored.find((old) => old.kind === webhook.kind && (old.url === url || maskCredentialUrl(old.url) === url));
+    if (kept) url = kept.url;
+    else if (isMaskedUrl(url)) throw fail.invalid("webhook_config_required", `manualService.notify.webhooks.${index}.url`);
     const secret = webhook.secret.trim() ? webhook.secret : (stored.find((old) => old.kind === webhook.kind && old.url === url)?.secret ?? "");
     return { kind: webhook.kind, url, secret };
   });
