@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { serve } from "@hono/node-server";
 import { createApp } from "./app";
 import { bootstrap } from "./bootstrap";
+import { sealStoredSecrets } from "./platform/seal-stored";
 import { type Config, ConfigError, loadConfig } from "./config";
 import { openDatabase } from "./db/client";
 import type { Deps } from "./http/context";
@@ -46,6 +47,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
     throttle: createMemoryThrottle(),
     now: () => new Date(),
   };
+  // Databases written before secrets were sealed at rest get theirs sealed now (idempotent).
+  const sealed = await sealStoredSecrets(deps);
+  if (Object.values(sealed).some((n) => n > 0)) logger.info("sealed secrets stored in plain text by an earlier version", { ...sealed });
   const result = await bootstrap(deps);
   // Answers a previous process was still streaming when it died keep their text, marked interrupted.
   const interrupted = await markInterruptedAnswers(deps);

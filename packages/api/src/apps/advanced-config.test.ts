@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apps } from "../db/schema/index";
+import { openValue } from "../platform/sealed";
 import { createTestContext, registerUser, type TestContext, type TestUser } from "../testing/harness";
 import { expectError, expectOk } from "../testing/flows";
 import { advancedConfigSchema, appSeniorSchema } from "./schemas";
@@ -8,6 +9,14 @@ import { getAppForChat } from "./service/index";
 import { createAppVia } from "./testing";
 
 let ctx: TestContext;
+
+/** Stored webhooks with their sealed URL and secret opened (and checked to be sealed). */
+function openWebhooks(webhooks: Array<{ kind: string; url: string; secret: string }>) {
+  return webhooks.map((webhook) => {
+    expect(webhook.url.startsWith("sealed:") && webhook.secret.startsWith("sealed:")).toBe(true);
+    return { kind: webhook.kind, url: openValue(ctx.deps.secrets, webhook.url), secret: openValue(ctx.deps.secrets, webhook.secret) };
+  });
+}
 let user: TestUser;
 let appId: string;
 
@@ -69,7 +78,8 @@ describe("advanced configuration", () => {
 
   it("round-trips; the database list is the app's bound databases", async () => {
     const saved = await expectOk(await put(fullConfig()), 200, advancedConfigSchema);
-    const expected = fullConfig({ notify: { webhooks: [{ kind: "feishu", url: "https://open.feishu.cn/open-apis/bot/v2/hook/abc", secret: "", secretSet: true }] } });
+    // The hook id in a Feishu URL is its credential: answered masked.
+    const expected = fullConfig({ notify: { webhooks: [{ kind: "feishu", url: "https://open.feishu.cn/open-apis/bot/v2/hook/••••", secret: "", secretSet: true }] } });
     expected.manualService.triggers[0]!.content = "human";
     expect(saved).toEqual(expected);
     expect(await get()).toEqual(expected);
@@ -78,7 +88,10 @@ describe("advanced configuration", () => {
     expect(row?.databaseIds).toBe('["db_1","db_2"]');
     expect(JSON.parse(row!.advancedConfig)).toMatchObject({ humanization: { mergeDelaySeconds: 8 }, database: { enabled: true } });
     expect(JSON.parse(row!.advancedConfig).database).not.toHaveProperty("databaseIds");
-    expect(JSON.parse(row!.advancedConfig).manualService.notify.webhooks).toEqual([{ kind: "feishu", url: "https://open.feishu.cn/open-apis/bot/v2/hook/abc", secret: "SEC123" }]);
+    // Stored sealed under the instance key: neither the URL nor the secret is in the row.
+    expect(row!.advancedConfig).not.toContain("SEC123");
+    expect(row!.advancedConfig).not.toContain("hook/abc");
+    expect(openWebhooks(JSON.parse(row!.advancedConfig).manualService.notify.webhooks)).toEqual([{ kind: "feishu", url: "https://open.feishu.cn/open-apis/bot/v2/hook/abc", secret: "SEC123" }]);
 
     const senior = await expectOk(await ctx.request(`/api/v1/apps/${appId}/senior`, { token: user.token }), 200, appSeniorSchema);
     expect(senior.databaseIds).toEqual(["db_1", "db_2"]);
@@ -147,10 +160,10 @@ describe("advanced configuration", () => {
   it("never answers a webhook secret; an empty secret keeps the stored one while the URL is unchanged", async () => {
     const storedWebhooks = async () => {
       const row = await ctx.deps.db.select().from(apps).where(eq(apps.id, appId)).get();
-      return JSON.parse(row!.advancedConfig).manualService.notify.webhooks as Array<{ kind: string; url: string; secret: string }>;
+      return openWebhooks(JSON.parse(row!.advancedConfig).manualService.notify.webhooks as Array<{ kind: string; url: string; secret: string }>);
     };
-    const ding = { kind: "dingtalk", url: "https://oapi.dingtalk.com/robot/send?access_token=t1", secret: "SECding-very-secret" };
-    const feishu = { kind: "feishu", url: "https://open.feishu.cn/open-apis/bot/v2/hook/abc", secret: "feishu-very-secret" };
+    const ding = { kind: "dingtalk", url: "https://oapi.dingtalk.com/robot/send?access_token=tok-very-secret-1a2b", secret: "SECding-very-secret" };
+    const feishu = { kind: "feishu", url: "https://open.feishu.cn/open-apis/bot/v2/hook/hook-very-secret-9f8e", secret: "feishu-very-secret" };
     const saved = await expectOk(await put(fullConfig({ notify: { webhooks: [ding, feishu] } })), 200, advancedConfigSchema);
     for (const answer of [
       JSON.stringify(saved),
@@ -161,8 +174,8 @@ describe("advanced configuration", () => {
     }
     const read = await get();
     expect(read.manualService.notify.webhooks).toEqual([
-      { kind: "dingtalk", url: ding.url, secret: "", secretSet: true },
-      { kind: "feishu", url: feishu.url, secret: "", secretSet: true },
+      { kind: "dingtalk", url: "https://oapi.dingtalk.com/robot/send?access_token=••••1a2b", secret: "", secretSet: true },
+      { kind: "feishu", url: "https://open.feishu.cn/open-apis/bot/v2/hook/••••9f8e", secret: "", secretSet: true },
     ]);
 
     // What was read, sent back as it is (the console does this): the secrets stay, in the new order too.
@@ -184,6 +197,11 @@ describe("advanced configuration", () => {
     // Removing a webhook forgets its secret: adding the URL back needs it.
     await expectOk(await put(fullConfig({ notify: { webhooks: [{ ...feishu, secret: "" }] } })), 200, advancedConfigSchema);
     await expectError(await put(fullConfig({ notify: { webhooks: [{ ...feishu, secret: "" }, { ...ding, secret: "" }] } })), 400, { field: "manualService.notify.webhooks.1.secret" });
+    // A masked URL that masks no stored webhook is not an address: refused, nothing stored.
+    await expectError(await put(fullConfig({ notify: { webhooks: [{ kind: "dingtalk", url: "https://oapi.dingtalk.com/robot/send?access_token=••••zzzz", secret: "s" }] } })), 400, {
+      field: "manualService.notify.webhooks.0.url",
+    });
+    expect(await storedWebhooks()).toEqual([feishu]);
   });
 
   it("answers 404 for an unknown app", async () => {

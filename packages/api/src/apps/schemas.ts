@@ -151,7 +151,11 @@ const humanizationSchema = z
 const webhookSchema = z
   .object({
     kind: z.enum(webhookKinds).openapi({ description: "DingTalk, Feishu or WeChat Work robot", example: "feishu" }),
-    url: z.string().max(1000).openapi({ description: "Robot webhook URL", example: "https://open.feishu.cn/open-apis/bot/v2/hook/xxxx" }),
+    url: z.string().max(1000).openapi({
+      description:
+        "Robot webhook URL. Stored sealed; answered with its credential masked (DingTalk `access_token`, WeChat Work `key`, the Feishu hook id), e.g. `https://oapi.dingtalk.com/robot/send?access_token=••••1a2b`. Sending the masked URL back keeps the stored one.",
+      example: "https://open.feishu.cn/open-apis/bot/v2/hook/xxxx",
+    }),
     secret: z.string().max(200).openapi({
       description:
         "Signing secret of the robot. Never answered: reads give an empty string with `secretSet`. Send it empty to keep the secret stored for a webhook of the same kind and URL; a new or changed URL needs it.",

@@ -7,6 +7,7 @@ import { conversations, customers, messages, webClients, webClientSessions } fro
 import { fail, ServiceError } from "../errors";
 import type { Auth, Deps } from "../http/context";
 import type { Language } from "../http/messages";
+import { openValue, sealValue } from "../platform/sealed";
 
 type ClientRow = typeof webClients.$inferSelect;
 
@@ -107,7 +108,7 @@ export async function insertClient(
     allowedOrigins: JSON.stringify(input.allowedOrigins ?? []),
     manualTransfer: input.manualTransfer ?? false,
     enabled: input.enabled ?? true,
-    identitySecret,
+    identitySecret: sealValue(deps.secrets, identitySecret),
     lastActiveAt: null,
     createdAt: now,
     updatedAt: now,
@@ -159,7 +160,7 @@ export async function rotateSecret(deps: Deps, auth: Auth, id: string) {
   const identitySecret = newIdentitySecret();
   const [row] = await deps.db
     .update(webClients)
-    .set({ identitySecret, updatedAt: deps.now().toISOString() })
+    .set({ identitySecret: sealValue(deps.secrets, identitySecret), updatedAt: deps.now().toISOString() })
     .where(and(eq(webClients.id, id), eq(webClients.spaceId, auth.spaceId)))
     .returning();
   return { ...clientView(deps, row!), identitySecret };
@@ -230,8 +231,9 @@ export async function createSession(
 ) {
   let userId: string | null = null;
   if (input.identity) {
-    const expected = identityHash(row.identitySecret, input.identity.userId);
-    if (!safeEqual(expected, input.identity.hash.toLowerCase())) throw new ServiceError("unauthenticated", "identity_invalid");
+    // A secret that no longer opens (another instance key) must not become an empty HMAC key anyone can use.
+    const secret = openValue(deps.secrets, row.identitySecret);
+    if (!secret || !safeEqual(identityHash(secret, input.identity.userId), input.identity.hash.toLowerCase())) throw new ServiceError("unauthenticated", "identity_invalid");
     userId = input.identity.userId;
   }
   const visitorId = input.visitorId ?? `v_${randomBytes(12).toString("base64url")}`;

@@ -1,5 +1,7 @@
 import type { Config } from "../config";
 import type { Db } from "../db/client";
+import { openValue } from "../platform/sealed";
+import type { SecretBox } from "../platform/secret-box";
 import { modelProviders } from "../db/schema/index";
 import type { Logger } from "../logger";
 import { createOfflineProvider } from "../platform/llm/offline";
@@ -65,6 +67,8 @@ export interface ModelCatalogOptions {
    * operator's own choice and are trusted). Without it, console providers are not policed.
    */
   policy?: AddressPolicy;
+  /** Opens the API keys stored sealed; without it stored keys are used as they are. */
+  secrets?: SecretBox;
 }
 
 interface Snapshot {
@@ -143,7 +147,7 @@ export function createModelCatalog(options: ModelCatalogOptions): ModelCatalog {
             name: row.name,
             models: parseModels(row.models),
             ...(row.baseUrl ? { baseUrl: row.baseUrl } : {}),
-            ...(row.apiKey ? { apiKey: row.apiKey } : {}),
+            ...(row.apiKey ? { apiKey: options.secrets ? openValue(options.secrets, row.apiKey) : row.apiKey } : {}),
           }),
           name: row.name,
           source: "console",

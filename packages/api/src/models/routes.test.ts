@@ -3,6 +3,7 @@ import { z } from "@hono/zod-openapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bootstrap } from "../bootstrap";
 import { modelProviders } from "../db/schema/index";
+import { openValue } from "../platform/sealed";
 import type { LlmFake } from "../testing/fakes/llm-common";
 import { startOpenAiFake } from "../testing/fakes/llm-openai";
 import { capturingLogger, expectError, expectOk } from "../testing/flows";
@@ -135,7 +136,9 @@ describe.each(drivers)("model routes on %s", (driver) => {
     });
     expect(created).not.toHaveProperty("apiKey");
     const stored = await ctx.deps.db.select().from(modelProviders).where(eq(modelProviders.id, created.id)).get();
-    expect(stored).toMatchObject({ apiKey: ROW_KEY, models: '["deepseek-chat","deepseek-reasoner"]', enabled: true });
+    expect(stored!.apiKey).toMatch(/^sealed:/);
+    expect(openValue(ctx.deps.secrets, stored!.apiKey!)).toBe(ROW_KEY);
+    expect(stored).toMatchObject({ models: '["deepseek-chat","deepseek-reasoner"]', enabled: true });
 
     let models = await expectOk(await call("/api/v1/models"), 200, z.array(modelSchema));
     expect(models.find((model) => model.id === "deepseek-chat")).toMatchObject({ providerId: created.id, providerKind: "openai-compatible", contextWindow: 128_000 });
@@ -165,7 +168,7 @@ describe.each(drivers)("model routes on %s", (driver) => {
 
     // An OpenAI-compatible provider cannot lose its base URL; nothing of the request is applied.
     await expectError(await call(`/api/v1/model-providers/${created.id}`, { method: "PATCH", json: { baseUrl: null, apiKey: null } }), 400, { field: "baseUrl" });
-    expect((await ctx.deps.db.select().from(modelProviders).where(eq(modelProviders.id, created.id)).get())?.apiKey).toBe(NEW_KEY);
+    expect(openValue(ctx.deps.secrets, (await ctx.deps.db.select().from(modelProviders).where(eq(modelProviders.id, created.id)).get())!.apiKey!)).toBe(NEW_KEY);
     const keyless = await expectOk(await call(`/api/v1/model-providers/${created.id}`, { method: "PATCH", json: { apiKey: null } }), 200, modelProviderSchema);
     expect(keyless).toMatchObject({ hasApiKey: false, apiKeyHint: null });
 

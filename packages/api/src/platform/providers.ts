@@ -28,6 +28,7 @@ export function createProviders(config: Config, db: Db, logger: Logger): {
   secrets: SecretBox;
 } {
   const outbox = createOutbox(db, logger);
+  const secrets = createSecretBox(loadSecretKey(config.dataDir, config.channels.secretKey));
   return {
     mail: config.smtp ? createSmtpMailSender(config.smtp) : outbox.mail,
     sms: config.aliyunSms ? createAliyunSmsSender(config.aliyunSms) : outbox.sms,
@@ -40,10 +41,10 @@ export function createProviders(config: Config, db: Db, logger: Logger): {
         })
       : undefined,
     wechat: config.wechat ? createWechatOAuthClient(config.wechat) : undefined,
-    models: createModelCatalog({ llm: config.llm, db, logger, policy: outboundPolicy(config) }),
-    plugins: createPluginRuntime({ db, config, logger, now: () => new Date() }),
+    models: createModelCatalog({ llm: config.llm, db, logger, policy: outboundPolicy(config), secrets }),
+    plugins: createPluginRuntime({ db, secrets, config, logger, now: () => new Date() }),
     knowledge: createKnowledgeRuntime(config, logger),
-    secrets: createSecretBox(loadSecretKey(config.dataDir, config.channels.secretKey)),
+    secrets,
     realtime: createRealtimeHub((error) => logger.error("realtime listener failed", { error: String(error) })),
   };
 }

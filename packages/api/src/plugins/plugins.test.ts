@@ -6,6 +6,7 @@ import { spaceSchema } from "../identity/schemas";
 import { createTestContext, registerUser, type TestContext, type TestUser } from "../testing/harness";
 import { expectError, expectOk } from "../testing/flows";
 import { builtinPluginSchema, pluginSchema } from "./schemas";
+import { openValue } from "../platform/sealed";
 
 let ctx: TestContext;
 let owner: TestUser;
@@ -64,7 +65,7 @@ describe("custom plugin CRUD", () => {
 
     const row = await ctx.deps.db.select().from(plugins).where(eq(plugins.id, plugin.id)).get();
     expect(row).toMatchObject({ spaceId: owner.user.spaceId, createdBy: owner.user.id, code: plugin.code, avatarUrl: "https://cdn.example.com/icons/weather.png" });
-    expect(JSON.parse(row!.headers)).toEqual({ Authorization: `Bearer ${secret}`, "X-Trace": "abc" });
+    expect(JSON.parse(openValue(ctx.deps.secrets, row!.headers))).toEqual({ Authorization: `Bearer ${secret}`, "X-Trace": "abc" });
 
     const second = await expectOk(await create(owner.token, weatherPlugin({ name: "Weather 2" })), 201, pluginSchema);
     expect(second.code).not.toBe(plugin.code);
@@ -122,7 +123,7 @@ describe("custom plugin CRUD", () => {
     expect(updated).toMatchObject({ name: "Edited", description: plugin.description, requestParams: plugin.requestParams, responseParams: plugin.responseParams });
     expect(updated.updatedAt >= plugin.updatedAt).toBe(true);
     const row = await ctx.deps.db.select().from(plugins).where(eq(plugins.id, plugin.id)).get();
-    expect(JSON.parse(row!.headers)).toEqual({ Authorization: `Bearer ${secret}`, "X-Trace": "new-trace" });
+    expect(JSON.parse(openValue(ctx.deps.secrets, row!.headers))).toEqual({ Authorization: `Bearer ${secret}`, "X-Trace": "new-trace" });
 
     // An update must still meet every rule.
     await expectError(

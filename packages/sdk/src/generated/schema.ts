@@ -19357,7 +19357,7 @@ export interface components {
              */
             kind: "dingtalk" | "feishu" | "wecom";
             /**
-             * @description Robot webhook URL
+             * @description Robot webhook URL. Stored sealed; answered with its credential masked (DingTalk `access_token`, WeChat Work `key`, the Feishu hook id), e.g. `https://oapi.dingtalk.com/robot/send?access_token=••••1a2b`. Sending the masked URL back keeps the stored one.
              * @example https://open.feishu.cn/open-apis/bot/v2/hook/xxxx
              */
             url: string;

@@ -2,6 +2,8 @@ import { and, eq, inArray } from "drizzle-orm";
 import { apps, spaceMembers } from "../../db/schema/index";
 import { fail } from "../../errors";
 import type { Auth, Deps } from "../../http/context";
+import type { SecretBox } from "../../platform/secret-box";
+import { isMaskedUrl, maskCredentialUrl, openValue, sealValue } from "../../platform/sealed";
 import { loadApp, parseJsonArray } from "./load";
 
 /** Humanization (spec §3): how replies are shaped in time. */
@@ -79,27 +81,55 @@ export interface AdvancedConfigInput {
   database: DatabaseSettings;
 }
 
-/** Withholds the webhook secrets: answered as "" with `secretSet`. */
-export function redactAdvancedConfig(config: AdvancedConfig): AdvancedConfigView {
+function mapWebhooks(config: AdvancedConfig, change: (value: string) => string): AdvancedConfig {
+  const { notify } = config.manualService;
+  return {
+    ...config,
+    manualService: { ...config.manualService, notify: { ...notify, webhooks: notify.webhooks.map((webhook) => ({ kind: webhook.kind, url: change(webhook.url), secret: change(webhook.secret) })) } },
+  };
+}
+
+/** The configuration with its webhook URLs and secrets opened, for the server's own use (posting notices). */
+export function openAdvancedConfig(box: SecretBox, config: AdvancedConfig): AdvancedConfig {
+  return mapWebhooks(config, (value) => openValue(box, value));
+}
+
+/** The configuration with its webhook URLs and secrets sealed, for storage (already sealed values stay). */
+export function sealAdvancedConfig(box: SecretBox, config: AdvancedConfig): AdvancedConfig {
+  return mapWebhooks(config, (value) => sealValue(box, value));
+}
+
+/** Withholds the webhook credentials: URLs masked, secrets answered as "" with `secretSet`. */
+export function redactAdvancedConfig(box: SecretBox, stored: AdvancedConfig): AdvancedConfigView {
+  const config = openAdvancedConfig(box, stored);
   return {
     ...config,
     manualService: {
       ...config.manualService,
       notify: {
         ...config.manualService.notify,
-        webhooks: config.manualService.notify.webhooks.map((webhook) => ({ kind: webhook.kind, url: webhook.url, secret: "" as const, secretSet: Boolean(webhook.secret) })),
+        webhooks: config.manualService.notify.webhooks.map((webhook) => ({
+          kind: webhook.kind,
+          url: maskCredentialUrl(webhook.url),
+          secret: "" as const,
+          secretSet: Boolean(webhook.secret),
+        })),
       },
     },
   };
 }
 
 /**
- * The webhooks to store: a webhook sent with an empty secret keeps the secret stored for the
- * same kind and URL (the console sends back what it was answered); a changed URL needs it again.
+ * The webhooks to store: a URL sent back masked stands for the stored URL it masks; a webhook sent
+ * with an empty secret keeps the secret stored for the same kind and URL (the console sends back
+ * what it was answered); a changed URL needs it again. `stored` is opened.
  */
 function withStoredSecrets(sent: AdvancedConfigInput["manualService"]["notify"]["webhooks"], stored: ManualService["notify"]["webhooks"]): ManualService["notify"]["webhooks"] {
-  return sent.map((webhook) => {
-    const url = webhook.url.trim();
+  return sent.map((webhook, index) => {
+    let url = webhook.url.trim();
+    const kept = stored.find((old) => old.kind === webhook.kind && (old.url === url || maskCredentialUrl(old.url) === url));
+    if (kept) url = kept.url;
+    else if (isMaskedUrl(url)) throw fail.invalid("webhook_config_required", `manualService.notify.webhooks.${index}.url`);
     const secret = webhook.secret.trim() ? webhook.secret : (stored.find((old) => old.kind === webhook.kind && old.url === url)?.secret ?? "");
     return { kind: webhook.kind, url, secret };
   });
@@ -190,16 +220,16 @@ async function checkAdvancedConfig(deps: Deps, spaceId: string, config: Advanced
   }
 }
 
-/** The advanced configuration of an app of the caller's space, webhook secrets withheld. */
+/** The advanced configuration of an app of the caller's space, webhook credentials withheld. */
 export async function getAdvancedConfig(deps: Deps, auth: Auth, appId: string): Promise<AdvancedConfigView> {
   const row = await loadApp(deps, auth.spaceId, appId);
-  return redactAdvancedConfig(parseAdvancedConfig(row.advancedConfig, parseJsonArray(row.databaseIds)));
+  return redactAdvancedConfig(deps.secrets, parseAdvancedConfig(row.advancedConfig, parseJsonArray(row.databaseIds)));
 }
 
 /** Replaces the advanced configuration after checking it; answers what was stored (secrets withheld). */
 export async function putAdvancedConfig(deps: Deps, auth: Auth, appId: string, input: AdvancedConfigInput): Promise<AdvancedConfigView> {
   const row = await loadApp(deps, auth.spaceId, appId);
-  const current = parseAdvancedConfig(row.advancedConfig, parseJsonArray(row.databaseIds));
+  const current = openAdvancedConfig(deps.secrets, parseAdvancedConfig(row.advancedConfig, parseJsonArray(row.databaseIds)));
   const config: AdvancedConfig = {
     humanization: { ...input.humanization, mergeDelaySeconds: input.humanization.mergeDelaySeconds ?? null },
     manualService: {
@@ -214,7 +244,8 @@ export async function putAdvancedConfig(deps: Deps, auth: Auth, appId: string, i
   };
   await checkAdvancedConfig(deps, auth.spaceId, config);
   const { databaseIds, ...databaseRest } = config.database;
-  const stored = { humanization: config.humanization, manualService: config.manualService, database: databaseRest };
+  const sealed = sealAdvancedConfig(deps.secrets, config);
+  const stored = { humanization: sealed.humanization, manualService: sealed.manualService, database: databaseRest };
   await deps.db
     .update(apps)
     .set({ advancedConfig: JSON.stringify(stored), databaseIds: JSON.stringify(databaseIds), updatedAt: deps.now().toISOString() })

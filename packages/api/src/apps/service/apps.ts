@@ -3,6 +3,7 @@ import { newId, newShortCode } from "../../crypto";
 import { appReactions, apps, rateLimitRules } from "../../db/schema/index";
 import { fail } from "../../errors";
 import type { Auth, Deps } from "../../http/context";
+import type { SecretBox } from "../../platform/secret-box";
 import { parseAdvancedConfig, redactAdvancedConfig } from "./advanced-config";
 import { APP_PAGE_SIZE } from "./catalogue";
 import { checkKnowledgeBinding } from "./knowledge-binding";
@@ -70,7 +71,7 @@ export function appView(row: AppRow, marks: Marks) {
 }
 
 /** The "senior" detail: the basic detail plus retrieval, plugin and advanced settings. */
-export function appSeniorView(row: AppRow, marks: Marks) {
+export function appSeniorView(box: SecretBox, row: AppRow, marks: Marks) {
   const settings = settingsOf(row);
   return {
     ...appView(row, marks),
@@ -90,7 +91,7 @@ export function appSeniorView(row: AppRow, marks: Marks) {
     maxRounds: settings.maxRounds,
     pluginStrategy: settings.pluginStrategy,
     // Webhook secrets are never answered (as in GET …/advanced-config).
-    advancedConfig: redactAdvancedConfig(parseAdvancedConfig(row.advancedConfig, settings.databaseIds)),
+    advancedConfig: redactAdvancedConfig(box, parseAdvancedConfig(row.advancedConfig, settings.databaseIds)),
   };
 }
 
@@ -153,7 +154,7 @@ export async function createApp(deps: Deps, auth: Auth, input: CreateAppInput) {
     createdAt: now,
     updatedAt: now,
   });
-  return appSeniorView(row, { thumbed: false, collected: false });
+  return appSeniorView(deps.secrets, row, { thumbed: false, collected: false });
 }
 
 function definedOnly<T extends object>(input: T): Partial<T> {
@@ -173,7 +174,7 @@ export async function updateApp(deps: Deps, auth: Auth, appId: string, input: Up
     .where(and(eq(apps.id, appId), eq(apps.spaceId, auth.spaceId)))
     .returning();
   if (!updated[0]) throw fail.notFound("app");
-  return appSeniorView(updated[0], await markOf(deps, auth.userId, appId));
+  return appSeniorView(deps.secrets, updated[0], await markOf(deps, auth.userId, appId));
 }
 
 /** The basic detail of an app of the caller's space. */
@@ -185,7 +186,7 @@ export async function getApp(deps: Deps, auth: Auth, appId: string) {
 /** The senior detail of an app of the caller's space. */
 export async function getAppSenior(deps: Deps, auth: Auth, appId: string) {
   const row = await loadApp(deps, auth.spaceId, appId);
-  return appSeniorView(row, await markOf(deps, auth.userId, appId));
+  return appSeniorView(deps.secrets, row, await markOf(deps, auth.userId, appId));
 }
 
 const newestFirst = [desc(apps.createdAt), desc(apps.id)] as const;
@@ -256,7 +257,7 @@ export async function copyApp(deps: Deps, auth: Auth, appId: string, options: { 
       rules.map((rule) => ({ ...rule, id: newId("rlr"), appId: row.id, createdAt: now, updatedAt: now })),
     );
   }
-  return appSeniorView(row, { thumbed: false, collected: false });
+  return appSeniorView(deps.secrets, row, { thumbed: false, collected: false });
 }
 
 /** Upgrades a light app to a knowledge app (spec §4); any other kind is a conflict. */
@@ -270,5 +271,5 @@ export async function upgradeApp(deps: Deps, auth: Auth, appId: string) {
     .where(and(eq(apps.id, appId), eq(apps.spaceId, auth.spaceId), eq(apps.type, "LIGHT")))
     .returning();
   if (!updated[0]) throw fail.conflict("app_upgrade_not_allowed", { type: "KNOWLEDGE" });
-  return appSeniorView(updated[0], await markOf(deps, auth.userId, appId));
+  return appSeniorView(deps.secrets, updated[0], await markOf(deps, auth.userId, appId));
 }

@@ -3,7 +3,7 @@ import { prepared } from "../../db/prepared";
 import { apps } from "../../db/schema/index";
 import { fail } from "../../errors";
 import type { Deps } from "../../http/context";
-import { type AdvancedConfig, parseAdvancedConfig } from "./advanced-config";
+import { type AdvancedConfig, openAdvancedConfig, parseAdvancedConfig } from "./advanced-config";
 import { settingsOf } from "./load";
 import type { AppSettings } from "./rules";
 
@@ -49,7 +49,7 @@ export async function getAppForChat(
     code: row.code,
     type: row.type,
     ...settings,
-    advancedConfig: parseAdvancedConfig(row.advancedConfig, settings.databaseIds),
+    advancedConfig: openAdvancedConfig(deps.secrets, parseAdvancedConfig(row.advancedConfig, settings.databaseIds)),
     createdBy: row.createdBy,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,

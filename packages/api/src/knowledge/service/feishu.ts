@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { knowledgeFeishuAuth } from "../../db/schema/index";
 import { fail, ServiceError } from "../../errors";
 import type { Auth, Deps } from "../../http/context";
+import { openValue, sealValue } from "../../platform/sealed";
 import { createImportedFile } from "./files";
 import { checkGivenName } from "./imports";
 import { loadKnowledgeBase } from "./knowledge-bases";
@@ -15,8 +16,10 @@ function authorizationView(row: typeof knowledgeFeishuAuth.$inferSelect | undefi
     : { appId: null, configured: false, secretSet: false, updatedAt: null };
 }
 
+/** The space's authorization with its secret opened (stored sealed under the instance key). */
 async function loadAuthorization(deps: Deps, spaceId: string) {
-  return deps.db.select().from(knowledgeFeishuAuth).where(eq(knowledgeFeishuAuth.spaceId, spaceId)).get();
+  const row = await deps.db.select().from(knowledgeFeishuAuth).where(eq(knowledgeFeishuAuth.spaceId, spaceId)).get();
+  return row ? { ...row, appSecret: openValue(deps.secrets, row.appSecret) } : undefined;
 }
 
 /** The caller's space's Feishu authorization: the app id and whether a secret is set. */
@@ -44,10 +47,11 @@ export async function saveFeishuAuthorization(deps: Deps, auth: Auth, input: { a
     throw fail.invalid("feishu_credentials_invalid", "appSecret", { reason: `${error.feishuMessage} (code ${error.code})` });
   }
   const row = { spaceId: auth.spaceId, appId, appSecret, updatedAt: deps.now().toISOString() };
+  const sealed = sealValue(deps.secrets, appSecret);
   await deps.db
     .insert(knowledgeFeishuAuth)
-    .values(row)
-    .onConflictDoUpdate({ target: knowledgeFeishuAuth.spaceId, set: { appId, appSecret, updatedAt: row.updatedAt } });
+    .values({ ...row, appSecret: sealed })
+    .onConflictDoUpdate({ target: knowledgeFeishuAuth.spaceId, set: { appId, appSecret: sealed, updatedAt: row.updatedAt } });
   return authorizationView(row);
 }
 

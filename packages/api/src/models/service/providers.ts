@@ -6,6 +6,8 @@ import { fail, ServiceError } from "../../errors";
 import type { Auth, Deps } from "../../http/context";
 import { type LanguageModelProvider, ModelError } from "../../platform/llm/types";
 import { createVendorProvider } from "../../platform/llm/vendors";
+import { openValue, sealValue } from "../../platform/sealed";
+import type { SecretBox } from "../../platform/secret-box";
 import { outboundPolicy, policedFetch } from "../../plugins/service/network";
 import type { createModelProviderBody, modelProviderSchema, providerTestSchema, updateModelProviderBody } from "../schemas";
 
@@ -35,7 +37,8 @@ function parseModels(text: string): string[] {
   }
 }
 
-function rowView(row: Row): ProviderView {
+function rowView(box: SecretBox, stored: Row): ProviderView {
+  const row = { ...stored, apiKey: stored.apiKey ? openValue(box, stored.apiKey) : null };
   return {
     id: row.id,
     kind: row.kind,
@@ -73,7 +76,7 @@ export async function listModelProviders(deps: Deps): Promise<ProviderView[]> {
     createdAt: null,
     updatedAt: null,
   }));
-  return [...rows.map(rowView), ...fromConfig];
+  return [...rows.map((row) => rowView(deps.secrets, row)), ...fromConfig];
 }
 
 /** Adds a provider and rebuilds the catalogue. An OpenAI-compatible provider needs a base URL. */
@@ -87,7 +90,7 @@ export async function createModelProvider(deps: Deps, input: z.infer<typeof crea
     kind: input.kind,
     name: input.name,
     baseUrl: input.baseUrl?.replace(/\/+$/, "") ?? null,
-    apiKey: input.apiKey ?? null,
+    apiKey: input.apiKey ? sealValue(deps.secrets, input.apiKey) : null,
     models: JSON.stringify(unique(input.models)),
     enabled: input.enabled,
     createdAt: now,
@@ -95,7 +98,7 @@ export async function createModelProvider(deps: Deps, input: z.infer<typeof crea
   };
   await deps.db.insert(modelProviders).values(row);
   await deps.models.reload();
-  return rowView(row);
+  return rowView(deps.secrets, row);
 }
 
 async function findRow(deps: Deps, id: string): Promise<Row> {
@@ -105,6 +108,13 @@ async function findRow(deps: Deps, id: string): Promise<Row> {
   return row;
 }
 
+/** The key to store: its hint sent back keeps the stored key, a new one is sealed, null removes it. */
+function nextApiKey(box: SecretBox, stored: string | null, sent: string | null): string | null {
+  if (sent === null) return null;
+  if (stored && sent === maskApiKey(openValue(box, stored))) return stored;
+  return sealValue(box, sent);
+}
+
 /** Changes a console provider; an absent field stays, `apiKey: null` removes the key. */
 export async function updateModelProvider(deps: Deps, id: string, input: z.infer<typeof updateModelProviderBody>): Promise<ProviderView> {
   const row = await findRow(deps, id);
@@ -112,7 +122,7 @@ export async function updateModelProvider(deps: Deps, id: string, input: z.infer
     ...row,
     ...(input.name !== undefined ? { name: input.name } : {}),
     ...(input.baseUrl !== undefined ? { baseUrl: input.baseUrl?.replace(/\/+$/, "") ?? null } : {}),
-    ...(input.apiKey !== undefined ? { apiKey: input.apiKey } : {}),
+    ...(input.apiKey !== undefined ? { apiKey: nextApiKey(deps.secrets, row.apiKey, input.apiKey) } : {}),
     ...(input.models !== undefined ? { models: JSON.stringify(unique(input.models)) } : {}),
     ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
     updatedAt: deps.now().toISOString(),
@@ -125,7 +135,7 @@ export async function updateModelProvider(deps: Deps, id: string, input: z.infer
     .set({ name: next.name, baseUrl: next.baseUrl, apiKey: next.apiKey, models: next.models, enabled: next.enabled, updatedAt: next.updatedAt })
     .where(eq(modelProviders.id, id));
   await deps.models.reload();
-  return rowView(next);
+  return rowView(deps.secrets, next);
 }
 
 /** Removes a console provider; its models leave the catalogue at once. */
@@ -161,7 +171,7 @@ export async function testModelProvider(deps: Deps, id: string, model?: string):
       name: row.name,
       models,
       ...(row.baseUrl ? { baseUrl: row.baseUrl } : {}),
-      ...(row.apiKey ? { apiKey: row.apiKey } : {}),
+      ...(row.apiKey ? { apiKey: openValue(deps.secrets, row.apiKey) } : {}),
       timeoutMs: Math.min(TEST_TIMEOUT_MS, deps.config.llm.timeoutSeconds * 1000),
       // The owner typed this base URL: it follows the instance's address rules.
       fetch: policedFetch(outboundPolicy(deps.config)),

@@ -4,6 +4,8 @@ import { newId } from "../../crypto";
 import { plugins } from "../../db/schema/index";
 import { fail, ServiceError } from "../../errors";
 import type { Auth, Deps } from "../../http/context";
+import { openValue, sealValue } from "../../platform/sealed";
+import type { SecretBox } from "../../platform/secret-box";
 import { maskHeaders, maskSecret } from "./http-call";
 import { findParameterProblem, normalizeParameters, type PluginParameter } from "./parameters";
 
@@ -93,7 +95,21 @@ export function checkPlugin(input: PluginInput): PluginInput {
   return { ...parts, name, description, avatar, ...(input.enabled !== undefined ? { enabled: input.enabled } : {}) };
 }
 
-function decode(row: typeof plugins.$inferSelect): StoredPlugin {
+/** Header values stored: the JSON object sealed whole under the instance key. */
+export function sealHeaders(box: SecretBox, headers: Record<string, string>): string {
+  return sealValue(box, JSON.stringify(headers));
+}
+
+function openHeaders(box: SecretBox, stored: string): Record<string, string> {
+  try {
+    const value: unknown = JSON.parse(openValue(box, stored));
+    return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, string>) : {};
+  } catch {
+    return {};
+  }
+}
+
+function decode(box: SecretBox, row: typeof plugins.$inferSelect): StoredPlugin {
   return {
     id: row.id,
     spaceId: row.spaceId,
@@ -106,7 +122,7 @@ function decode(row: typeof plugins.$inferSelect): StoredPlugin {
     requestMethod: row.requestMethod,
     requestParams: JSON.parse(row.requestParams) as PluginParameter[],
     responseParams: JSON.parse(row.responseParams) as PluginParameter[],
-    headers: JSON.parse(row.headers) as Record<string, string>,
+    headers: openHeaders(box, row.headers),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
@@ -154,22 +170,22 @@ export async function listPlugins(deps: Deps, auth: Auth, filter: { enabled?: bo
     .from(plugins)
     .where(and(eq(plugins.spaceId, auth.spaceId), ...(filter.enabled === undefined ? [] : [eq(plugins.enabled, filter.enabled)])))
     .orderBy(desc(plugins.createdAt), desc(plugins.id));
-  return rows.map((row) => pluginView(decode(row)));
+  return rows.map((row) => pluginView(decode(deps.secrets, row)));
 }
 
 /** One plugin of the space, decoded (headers in clear); another space's plugin does not exist. */
-export async function loadPlugin(deps: Pick<Deps, "db">, spaceId: string, id: string): Promise<StoredPlugin> {
+export async function loadPlugin(deps: Pick<Deps, "db" | "secrets">, spaceId: string, id: string): Promise<StoredPlugin> {
   const row = await deps.db.select().from(plugins).where(and(eq(plugins.id, id), eq(plugins.spaceId, spaceId))).get();
   if (!row) throw fail.notFound("plugin");
-  return decode(row);
+  return decode(deps.secrets, row);
 }
 
 /** Enabled plugins of a space among the given codes. */
-export async function loadPluginsByCode(deps: Pick<Deps, "db">, spaceId: string, codes: string[]): Promise<StoredPlugin[]> {
+export async function loadPluginsByCode(deps: Pick<Deps, "db" | "secrets">, spaceId: string, codes: string[]): Promise<StoredPlugin[]> {
   if (codes.length === 0) return [];
   const rows = await deps.db.select().from(plugins).where(eq(plugins.spaceId, spaceId));
   const wanted = new Set(codes);
-  return rows.filter((row) => wanted.has(row.code)).map(decode);
+  return rows.filter((row) => wanted.has(row.code)).map((row) => decode(deps.secrets, row));
 }
 
 /** A plugin's detail. */
@@ -194,7 +210,7 @@ export async function createPlugin(deps: Deps, auth: Auth, input: PluginInput) {
     requestMethod: checked.requestMethod,
     requestParams: JSON.stringify(checked.requestParams),
     responseParams: JSON.stringify(checked.responseParams),
-    headers: JSON.stringify(checked.headers),
+    headers: sealHeaders(deps.secrets, checked.headers),
     createdBy: auth.userId,
     createdAt: now,
     updatedAt: now,
@@ -228,7 +244,7 @@ export async function updatePlugin(deps: Deps, auth: Auth, id: string, input: Pa
       requestMethod: checked.requestMethod,
       requestParams: JSON.stringify(checked.requestParams),
       responseParams: JSON.stringify(checked.responseParams),
-      headers: JSON.stringify(checked.headers),
+      headers: sealHeaders(deps.secrets, checked.headers),
       updatedAt: deps.now().toISOString(),
     })
     .where(and(eq(plugins.id, id), eq(plugins.spaceId, auth.spaceId)));

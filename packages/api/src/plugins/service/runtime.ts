@@ -1,6 +1,7 @@
 import type { Config } from "../../config";
 import type { Db } from "../../db/client";
 import type { Logger } from "../../logger";
+import type { SecretBox } from "../../platform/secret-box";
 import type { PluginResult, PluginRuntime, PluginTool } from "../runtime-types";
 import { builtinSchema, findBuiltin, runBuiltin } from "./builtins/index";
 import { callHttpPlugin, parseArguments, resultText } from "./http-call";
@@ -11,6 +12,8 @@ import { loadPluginsByCode } from "./plugins";
 /** What the runtime needs. */
 export interface PluginRuntimeDeps {
   db: Db;
+  /** Opens the header values stored sealed. */
+  secrets: SecretBox;
   config: Pick<Config, "plugins">;
   logger: Logger;
   now: () => Date;
