@@ -2,6 +2,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import { apps, spaceMembers } from "../../db/schema/index";
 import { fail } from "../../errors";
 import type { Auth, Deps } from "../../http/context";
+import { checkDatabaseBinding } from "./bindings";
 import { loadApp, parseJsonArray } from "./load";
 
 /** Humanization (spec §3): how replies are shaped in time. */
@@ -213,6 +214,7 @@ export async function putAdvancedConfig(deps: Deps, auth: Auth, appId: string, i
     database: { enabled: input.database.enabled, databaseIds: [...new Set(input.database.databaseIds)] },
   };
   await checkAdvancedConfig(deps, auth.spaceId, config);
+  checkDatabaseBinding(config.database.databaseIds, current.database.databaseIds);
   const { databaseIds, ...databaseRest } = config.database;
   const stored = { humanization: config.humanization, manualService: config.manualService, database: databaseRest };
   await deps.db
