@@ -115,7 +115,7 @@ function operations(): Operation[] {
       out.push({
         method: method.toUpperCase(),
         path: route,
-        parameters: [...((item.parameters as Operation["parameters"]) ?? []), ...((op.parameters as Operation["parameters"]) ?? [])],
+        parameters: [...((item.parameters as unknown as Operation["parameters"]) ?? []), ...((op.parameters as Operation["parameters"]) ?? [])],
         ...(bodyType && content ? { body: { type: bodyType, schema: content[bodyType]!.schema } } : {}),
         responseTypes,
       });
