@@ -383,4 +383,59 @@ describe("contract fuzz", () => {
     expect(health.status).toBe(200);
     expect(failures).toEqual([]);
   });
+
+  // The OpenAI-compatible routes are outside openapi.yaml (they follow OpenAI's format), so their
+  // operations are described here and fuzzed the same way; refusals are OpenAI's error object.
+  it("the OpenAI-compatible routes answer malformed input with OpenAI errors, never a 5xx", { timeout: 120_000 }, async () => {
+    const created = await ctx.request("/api/v1/user-keys", { method: "POST", token: owner.token, headers: { "x-parley-space": owner.user.spaceId }, json: { name: "Fuzz key" } });
+    const key = ((await created.json()) as { data: { key: string } }).data.key;
+    const message = { type: "object", properties: { role: { type: "string", enum: ["user"] }, content: { type: "string", example: "hi" } } };
+    const completion: Operation = {
+      method: "POST",
+      path: "/v1/chat/completions",
+      parameters: [],
+      body: {
+        type: "application/json",
+        schema: {
+          type: "object",
+          properties: {
+            model: { type: "string", example: ids.appCode },
+            messages: { type: "array", minItems: 1, items: message },
+            stream: { type: "boolean", example: false },
+            temperature: { type: "number", example: 0.5 },
+            max_tokens: { type: "integer", example: 16 },
+            user: { type: "string", example: "u1" },
+            tools: { type: "array", minItems: 1, items: { type: "object", properties: { type: { type: "string", enum: ["function"] }, function: { type: "object", properties: { name: { type: "string", example: "f" }, description: { type: "string", example: "d" }, parameters: { type: "object", properties: { type: { type: "string", example: "object" } } } } } } } },
+          },
+        },
+      },
+      responseTypes: new Set(["application/json", "text/event-stream"]),
+    };
+    const models: Operation = { method: "GET", path: "/v1/models", parameters: [], responseTypes: new Set(["application/json"]) };
+    const next = random(SEED + 1);
+    const failures: string[] = [];
+    let sent = 0;
+    for (const op of [completion, models]) {
+      for (const testCase of casesFor(op, ids, next)) {
+        const headers: Record<string, string> = { authorization: `Bearer ${key}` };
+        if (testCase.body !== undefined) {
+          headers["content-length"] = String(Buffer.byteLength(testCase.body));
+          if (testCase.contentType) headers["content-type"] = testCase.contentType;
+        }
+        sent += 1;
+        const response = await ctx.request(testCase.path, { method: op.method, headers, ...(testCase.body !== undefined ? { body: testCase.body } : {}) });
+        const type = (response.headers.get("content-type") ?? "").split(";")[0]!.trim();
+        const text = await response.text();
+        const where = `${op.method} ${op.path} [${testCase.label}]`;
+        if (response.status >= 500) failures.push(`${where}: ${response.status} ${text.slice(0, 200)}`);
+        else if (response.status >= 400) {
+          const body = type === "application/json" ? (JSON.parse(text) as { error?: { message?: unknown; type?: unknown } }) : {};
+          if (typeof body.error?.message !== "string" || typeof body.error.type !== "string") failures.push(`${where}: ${response.status} not an OpenAI error: ${text.slice(0, 200)}`);
+        } else if (!op.responseTypes.has(type)) failures.push(`${where}: ${response.status} undocumented content type "${type}"`);
+      }
+    }
+    console.info(`OpenAI-compatible fuzz: 2 operations, ${sent} cases, ${failures.length} failures`);
+    expect((await ctx.request("/api/v1/health")).status).toBe(200);
+    expect(failures).toEqual([]);
+  });
 });
