@@ -86,6 +86,14 @@ describe("object-naming fields are checked against the caller's space", () => {
     });
   }
 
+  it("a user key keeps its bound app after the app is deleted: only a changed appCode is checked", async () => {
+    const doomed = await createAppVia(ctx, alice);
+    const key = await data<{ id: string }>(await ctx.request("/api/v1/user-keys", { method: "POST", token: alice.token, json: { name: "Bound", appCode: doomed.code } }));
+    await data(await ctx.request(`/api/v1/apps/${doomed.id}`, { method: "DELETE", token: alice.token }), 200);
+    const kept = await data<{ appCode: string; enabled: boolean }>(await ctx.request(`/api/v1/user-keys/${key.id}`, { method: "PATCH", token: alice.token, json: { appCode: doomed.code, enabled: false } }), 200);
+    expect(kept).toMatchObject({ appCode: doomed.code, enabled: false });
+  });
+
   it("the caller's own objects are still accepted", async () => {
     const ownPlugin = await ctx.request("/api/v1/plugins", {
       method: "POST",

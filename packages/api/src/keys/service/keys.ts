@@ -119,7 +119,11 @@ export async function createUserKey(deps: Deps, auth: Auth, input: UserKeyInput)
 /** Updates a user key of the current space. */
 export async function updateUserKey(deps: Deps, auth: Auth, id: string, input: Partial<UserKeyInput>) {
   const name = input.name === undefined ? undefined : keyName(input.name);
-  await checkKeyApp(deps, auth.spaceId, input.appCode);
+  if (input.appCode !== undefined && input.appCode !== null) {
+    // A binding already stored is not re-checked (its app may have been deleted since): only a change is.
+    const current = await deps.db.select({ appCode: userKeys.appCode }).from(userKeys).where(and(eq(userKeys.id, id), eq(userKeys.spaceId, auth.spaceId))).get();
+    if (current && current.appCode !== input.appCode) await checkKeyApp(deps, auth.spaceId, input.appCode);
+  }
   const updated = await deps.db
     .update(userKeys)
     .set({
