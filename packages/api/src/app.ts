@@ -58,7 +58,11 @@ export function createApp(deps: Deps) {
     const limitOf = (maxSize: number) =>
       bodyLimit({
         maxSize,
-        onError: (c) => serviceErrorResponse(c as never, new ServiceError("payload_too_large", "payload_too_large", { limit: maxSize })),
+        onError: (c) =>
+          // The OpenAI-compatible routes answer in OpenAI's error format, this refusal included.
+          c.req.path.startsWith("/v1/")
+            ? c.json({ error: { message: translate(c.var.language, "payload_too_large", { limit: maxSize }), type: "invalid_request_error", param: null, code: "payload_too_large" } }, 413)
+            : serviceErrorResponse(c as never, new ServiceError("payload_too_large", "payload_too_large", { limit: maxSize })),
       });
     const generalLimit = limitOf(deps.config.bodyLimitBytes);
     // Knowledge uploads may be up to 15 MB plus the multipart framing; everything else keeps the general limit.

@@ -77,6 +77,9 @@ describe("advanced configuration", () => {
   });
 
   it("round-trips; the database list is the app's bound databases", async () => {
+    // Bound databases predate this version's checks (no database is stored yet, so a new id is
+    // refused); ids already bound are kept, which is what these round-trips exercise.
+    await ctx.deps.db.update(apps).set({ databaseIds: '["db_1","db_2"]' }).where(eq(apps.id, appId));
     const saved = await expectOk(await put(fullConfig()), 200, advancedConfigSchema);
     // The hook id in a Feishu URL is its credential: answered masked.
     const expected = fullConfig({ notify: { webhooks: [{ kind: "feishu", url: "https://open.feishu.cn/open-apis/bot/v2/hook/••••", secret: "", secretSet: true }] } });

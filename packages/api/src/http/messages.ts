@@ -117,6 +117,12 @@ export const messages = {
     en: "Knowledge base {id} does not exist in this space",
     "zh-CN": "当前空间中不存在知识库 {id}",
   },
+  // Fields that name an object of the caller's space (issue 13): another space's id or an unknown one.
+  app_plugin_unknown: { en: "Plugin {id} is not available in this space", "zh-CN": "当前空间中没有插件 {id}" },
+  app_database_unknown: { en: "Database {id} does not exist in this space", "zh-CN": "当前空间中不存在数据库 {id}" },
+  user_key_app_unknown: { en: "App {id} does not exist in this space", "zh-CN": "当前空间中不存在应用 {id}" },
+  chat_conversation_unknown: { en: "Conversation {id} does not exist for this app", "zh-CN": "该应用中不存在会话 {id}" },
+  inbox_client_unknown: { en: "Client {id} does not exist in this space", "zh-CN": "当前空间中不存在客户端 {id}" },
   app_no_hit_text_required: { en: "Write the fixed reply used when nothing is found", "zh-CN": "请填写未命中时的固定回复" },
   app_value_range: { en: "{field} must be between {min} and {max}", "zh-CN": "{field} 需在 {min} 到 {max} 之间" },
   app_text_too_long: { en: "{field} can have at most {max} characters", "zh-CN": "{field} 最多 {max} 个字符" },

@@ -170,8 +170,17 @@ export async function markRead(deps: Deps, auth: Auth, sessionId: string) {
   return { sessionId: session.id, readStatus: "HAVE_READ" as const };
 }
 
+/** A session filter's client must be a web or channel client of the caller's space (400 naming `clientId` otherwise). */
+async function checkInboxClient(deps: Deps, spaceId: string, clientId: string) {
+  const web = await deps.db.select({ id: webClients.id }).from(webClients).where(and(eq(webClients.id, clientId), eq(webClients.spaceId, spaceId))).get();
+  if (web) return;
+  const channel = await deps.db.select({ id: channelClients.id }).from(channelClients).where(and(eq(channelClients.id, clientId), eq(channelClients.spaceId, spaceId))).get();
+  if (!channel) throw new ServiceError("validation", "inbox_client_unknown", { id: clientId }, { field: "clientId" });
+}
+
 /** Reads every unread session (of one client when given). */
 export async function markAllRead(deps: Deps, auth: Auth, clientId?: string) {
+  if (clientId) await checkInboxClient(deps, auth.spaceId, clientId);
   const updated = await deps.db
     .update(conversations)
     .set({ readStatus: "HAVE_READ" })

@@ -6,13 +6,19 @@ import { userKeys } from "../db/schema/index";
 import { createdUserKeySchema, userKeySchema } from "../identity/schemas";
 import { createTestContext, registerUser, type TestContext, type TestUser } from "../testing/harness";
 import { expectError, expectOk, manualClock, rowCounts } from "../testing/flows";
+import { createAppVia } from "../apps/testing";
 
 const clock = manualClock();
 let ctx: TestContext;
 let abel: TestUser;
+// Keys may only be bound to apps of their own space, so the codes are of real apps.
+let supportCode: string;
+let otherCode: string;
 beforeAll(async () => {
   ctx = await createTestContext({}, { now: clock.now });
   abel = await registerUser(ctx, "abel@example.com");
+  supportCode = (await createAppVia(ctx, abel)).code;
+  otherCode = (await createAppVia(ctx, abel)).code;
 });
 afterAll(async () => ctx.close());
 
@@ -48,12 +54,12 @@ describe("user keys", () => {
 
   it("stores every optional field", async () => {
     const created = await expectOk(
-      await create({ name: "Bound", appCode: "app_support", enabled: false, creditLimit: 500, expiresAt: "2030-01-01T00:00:00.000Z" }),
+      await create({ name: "Bound", appCode: supportCode, enabled: false, creditLimit: 500, expiresAt: "2030-01-01T00:00:00.000Z" }),
       201,
       createdUserKeySchema,
     );
-    expect(created).toMatchObject({ appCode: "app_support", enabled: false, creditLimit: 500, expiresAt: "2030-01-01T00:00:00.000Z" });
-    expect(await rowOf(created.id)).toMatchObject({ appCode: "app_support", enabled: false, creditLimit: 500, expiresAt: "2030-01-01T00:00:00.000Z" });
+    expect(created).toMatchObject({ appCode: supportCode, enabled: false, creditLimit: 500, expiresAt: "2030-01-01T00:00:00.000Z" });
+    expect(await rowOf(created.id)).toMatchObject({ appCode: supportCode, enabled: false, creditLimit: 500, expiresAt: "2030-01-01T00:00:00.000Z" });
   });
 
   it("refuses invalid input naming the field, storing nothing", async () => {
@@ -74,11 +80,11 @@ describe("user keys", () => {
   it("updates only the given fields and moves updatedAt", async () => {
     const created = await expectOk(await create({ name: "Edit me", creditLimit: 100 }), 201, createdUserKeySchema);
     clock.advance(5_000);
-    const updated = await expectOk(await update(created.id, { enabled: false, creditLimit: null, appCode: "app_x" }), 200, userKeySchema);
-    expect(updated).toMatchObject({ name: "Edit me", enabled: false, creditLimit: null, appCode: "app_x" });
+    const updated = await expectOk(await update(created.id, { enabled: false, creditLimit: null, appCode: otherCode }), 200, userKeySchema);
+    expect(updated).toMatchObject({ name: "Edit me", enabled: false, creditLimit: null, appCode: otherCode });
     expect(Date.parse(updated.updatedAt)).toBeGreaterThan(Date.parse(created.updatedAt));
     expect(updated).not.toHaveProperty("key");
-    expect(await rowOf(created.id)).toMatchObject({ name: "Edit me", enabled: false, creditLimit: null, appCode: "app_x", keyHash: sha256(created.key) });
+    expect(await rowOf(created.id)).toMatchObject({ name: "Edit me", enabled: false, creditLimit: null, appCode: otherCode, keyHash: sha256(created.key) });
 
     const before = await rowOf(created.id);
     await expectError(await update(created.id, { name: "  " }), 400, { field: "name" });

@@ -4,6 +4,7 @@ import { fail } from "../../errors";
 import type { Auth, Deps } from "../../http/context";
 import type { SecretBox } from "../../platform/secret-box";
 import { isMaskedUrl, maskCredentialUrl, openValue, sealValue } from "../../platform/sealed";
+import { checkDatabaseBinding } from "./bindings";
 import { loadApp, parseJsonArray } from "./load";
 
 /** Humanization (spec §3): how replies are shaped in time. */
@@ -243,6 +244,7 @@ export async function putAdvancedConfig(deps: Deps, auth: Auth, appId: string, i
     database: { enabled: input.database.enabled, databaseIds: [...new Set(input.database.databaseIds)] },
   };
   await checkAdvancedConfig(deps, auth.spaceId, config);
+  checkDatabaseBinding(config.database.databaseIds, current.database.databaseIds);
   const { databaseIds, ...databaseRest } = config.database;
   const sealed = sealAdvancedConfig(deps.secrets, config);
   const stored = { humanization: sealed.humanization, manualService: sealed.manualService, database: databaseRest };

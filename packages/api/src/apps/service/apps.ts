@@ -6,7 +6,7 @@ import type { Auth, Deps } from "../../http/context";
 import type { SecretBox } from "../../platform/secret-box";
 import { parseAdvancedConfig, redactAdvancedConfig } from "./advanced-config";
 import { APP_PAGE_SIZE } from "./catalogue";
-import { checkKnowledgeBinding } from "./knowledge-binding";
+import { checkAppBindings } from "./bindings";
 import { type AppRow, loadApp, settingsOf } from "./load";
 import { type AppSettings, checkAppSettings, type creatableAppTypes, defaultAppSettings, normalizeAppSettings } from "./rules";
 
@@ -143,7 +143,7 @@ export async function createApp(deps: Deps, auth: Auth, input: CreateAppInput) {
   }
   const settings = normalizeAppSettings({ ...defaults, ...defined });
   checkAppSettings(settings);
-  await checkKnowledgeBinding(deps, auth.spaceId, settings.knowledgeBaseIds, []);
+  await checkAppBindings(deps, auth.spaceId, settings);
   const now = deps.now().toISOString();
   const row = await insertWithCode(deps, {
     id: newId("app"),
@@ -167,7 +167,7 @@ export async function updateApp(deps: Deps, auth: Auth, appId: string, input: Up
   const previous = settingsOf(row);
   const settings = normalizeAppSettings({ ...previous, ...definedOnly(input) });
   checkAppSettings(settings);
-  await checkKnowledgeBinding(deps, auth.spaceId, settings.knowledgeBaseIds, previous.knowledgeBaseIds);
+  await checkAppBindings(deps, auth.spaceId, settings, previous);
   const updated = await deps.db
     .update(apps)
     .set({ ...columnsOf(settings), updatedAt: deps.now().toISOString() })

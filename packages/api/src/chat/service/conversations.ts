@@ -28,6 +28,16 @@ function parseCitations(stored: string | null): MessageCitation[] {
   }
 }
 
+/** Whether `id` is a conversation of this app and end user (the only one a turn may continue). */
+export async function conversationExists(deps: Deps, input: { id: string; app: ChatApp; endUserId: string }): Promise<boolean> {
+  const row = await deps.db
+    .select({ id: conversations.id })
+    .from(conversations)
+    .where(and(eq(conversations.id, input.id), eq(conversations.appId, input.app.id), eq(conversations.endUserId, input.endUserId)))
+    .get();
+  return row !== undefined;
+}
+
 /** Finds the caller's conversation, or starts one. Someone else's conversation id is not found. */
 export async function openConversation(
   deps: Deps,

@@ -13,7 +13,7 @@ import type { PluginTool } from "../../plugins/runtime-types";
 import { availableBalance, type CreditHold, extendHold, releaseHold, settleHold, takeHold } from "../../billing/service/holds";
 import type { ChatEvent } from "../events";
 import type { ChatApp } from "../../apps/service/index";
-import { loadMemory, type MessageCitation, openConversation, requestHandover, storeMessage } from "./conversations";
+import { conversationExists, loadMemory, type MessageCitation, openConversation, requestHandover, storeMessage } from "./conversations";
 import {
   citationsOf,
   fitToBudget,
@@ -96,6 +96,11 @@ export async function prepareTurn(deps: Deps, turn: ChatTurn) {
   }
   const modelId = turn.model ?? turn.app.defaultModel;
   if (modelId !== turn.app.defaultModel && !turn.app.optionalModels.includes(modelId)) throw new ServiceError("validation", "chat_unknown_model", { model: modelId }, { field: "model" });
+  // A conversation named but not the caller's (another space's, another user's, or unknown) is a
+  // 400 before anything is held or streamed, instead of an error event inside a 200 stream.
+  if (turn.conversationId && !(await conversationExists(deps, { id: turn.conversationId, app: turn.app, endUserId: turn.endUserId }))) {
+    throw new ServiceError("validation", "chat_conversation_unknown", { id: turn.conversationId }, { field: "conversationId" });
+  }
   const resolved = deps.models.resolve(modelId) ?? deps.models.fallback();
   // A prompt that cannot fit the model's context window is refused before any call is paid for.
   const promptText = turn.messages ? turn.messages.map((message) => message.content).join("\n") : text;

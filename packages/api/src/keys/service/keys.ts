@@ -1,6 +1,6 @@
 import { and, desc, eq } from "drizzle-orm";
 import { newId, newSecret, sha256 } from "../../crypto";
-import { apiKeys, userKeys, users } from "../../db/schema/index";
+import { apiKeys, apps, userKeys, users } from "../../db/schema/index";
 import { fail } from "../../errors";
 import type { Auth, Deps } from "../../http/context";
 
@@ -84,9 +84,17 @@ function keyName(name: string): string {
   return trimmed;
 }
 
+/** A key may only be bound to an app of its own space: another space's code, or an unknown one, is refused. */
+async function checkKeyApp(deps: Deps, spaceId: string, appCode: string | null | undefined) {
+  if (appCode === undefined || appCode === null) return;
+  const app = await deps.db.select({ id: apps.id }).from(apps).where(and(eq(apps.code, appCode), eq(apps.spaceId, spaceId))).get();
+  if (!app) throw fail.invalid("user_key_app_unknown", "appCode", { id: appCode });
+}
+
 /** Creates a user key in the current space; the key is shown once. */
 export async function createUserKey(deps: Deps, auth: Auth, input: UserKeyInput) {
   const name = keyName(input.name);
+  await checkKeyApp(deps, auth.spaceId, input.appCode);
   const key = newSecret("uk");
   const now = deps.now().toISOString();
   const row = {
@@ -111,6 +119,11 @@ export async function createUserKey(deps: Deps, auth: Auth, input: UserKeyInput)
 /** Updates a user key of the current space. */
 export async function updateUserKey(deps: Deps, auth: Auth, id: string, input: Partial<UserKeyInput>) {
   const name = input.name === undefined ? undefined : keyName(input.name);
+  if (input.appCode !== undefined && input.appCode !== null) {
+    // A binding already stored is not re-checked (its app may have been deleted since): only a change is.
+    const current = await deps.db.select({ appCode: userKeys.appCode }).from(userKeys).where(and(eq(userKeys.id, id), eq(userKeys.spaceId, auth.spaceId))).get();
+    if (current && current.appCode !== input.appCode) await checkKeyApp(deps, auth.spaceId, input.appCode);
+  }
   const updated = await deps.db
     .update(userKeys)
     .set({

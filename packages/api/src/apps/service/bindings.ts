@@ -1,0 +1,38 @@
+import { and, eq, inArray } from "drizzle-orm";
+import { plugins } from "../../db/schema/index";
+import { fail } from "../../errors";
+import type { Deps } from "../../http/context";
+import { findBuiltin } from "../../plugins/service/builtins/index";
+import type { AppSettings } from "./rules";
+import { checkKnowledgeBinding } from "./knowledge-binding";
+
+/**
+ * Checks every field of an app's settings that names another object against the app's space:
+ * knowledge bases, plugins (a built-in, or a custom plugin of the space) and databases. Like
+ * {@link checkKnowledgeBinding}, only ids newly added are checked, so a save never fails on what
+ * it did not change; an id of another space, or an unknown one, is a 400 naming the field.
+ */
+export async function checkAppBindings(deps: Deps, spaceId: string, next: AppSettings, previous?: AppSettings): Promise<void> {
+  await checkKnowledgeBinding(deps, spaceId, next.knowledgeBaseIds, previous?.knowledgeBaseIds ?? []);
+  const addedPlugins = next.plugins.filter((code) => !previous?.plugins.includes(code) && !findBuiltin(code));
+  if (addedPlugins.length > 0) {
+    const found = await deps.db
+      .select({ code: plugins.code })
+      .from(plugins)
+      .where(and(eq(plugins.spaceId, spaceId), inArray(plugins.code, addedPlugins)))
+      .all();
+    const known = new Set(found.map((row) => row.code));
+    const unknown = addedPlugins.find((code) => !known.has(code));
+    if (unknown !== undefined) throw fail.invalid("app_plugin_unknown", "plugins", { id: unknown });
+  }
+  checkDatabaseBinding(next.databaseIds, previous?.databaseIds ?? []);
+}
+
+/**
+ * Databases are not stored by this version (spec §3 Database is not built yet), so no id names a
+ * database of the space: any newly bound id is refused rather than kept as a dangling reference.
+ */
+export function checkDatabaseBinding(next: readonly string[], previous: readonly string[]): void {
+  const unknown = next.find((id) => !previous.includes(id));
+  if (unknown !== undefined) throw fail.invalid("app_database_unknown", "databaseIds", { id: unknown });
+}
