@@ -64,7 +64,7 @@ const base = await new Promise<string>((resolve, reject) => {
   child.once("exit", (code) => reject(new Error(`server exited with ${code}:\n${serverOutput}`)));
 });
 
-const memory = () => JSON.parse(fs.readFileSync(probeFile, "utf8")) as { rss: number; heapUsed: number };
+const memory = () => JSON.parse(fs.readFileSync(probeFile, "utf8")) as { rss: number; heapUsed: number; external: number; arrayBuffers: number };
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
 const headers = { authorization: `Bearer ${ownerKey}`, "content-type": "application/json" };
 
@@ -126,7 +126,7 @@ async function worker(index: number): Promise<void> {
 
 const idle = memory();
 const started = Date.now();
-let start: { rss: number; heapUsed: number } | undefined;
+let start: ReturnType<typeof memory> | undefined;
 const warmupTimer = setTimeout(() => (start = memory()), warmupSeconds * 1000);
 let peakRss = 0;
 const sampler = setInterval(() => (peakRss = Math.max(peakRss, memory().rss)), 1000);
@@ -154,4 +154,6 @@ console.log(`rss_end_mb=${mb(end.rss)}`);
 console.log(`rss_growth_mb=${mb(end.rss - start.rss)}`);
 console.log(`heap_start_mb=${mb(start.heapUsed)}`);
 console.log(`heap_end_mb=${mb(end.heapUsed)}`);
+console.log(`external_end_mb=${mb(end.external)}`);
+console.log(`array_buffers_end_mb=${mb(end.arrayBuffers)}`);
 console.log(`errors=${errors}`);
