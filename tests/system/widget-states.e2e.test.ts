@@ -224,7 +224,9 @@ describe("refusals shown in the visitor's language, the host page untouched", ()
     await host.page.getByRole("button", { name: openLabel }).click();
     const dialog = host.page.getByRole("dialog");
     const alert = dialog.getByRole("alert");
-    await alert.waitFor();
+    // A new browser context loads the page, the loader, the chat and the refused config: on a
+    // loaded 2-core machine that has taken longer than the 15 s default once.
+    await alert.waitFor({ timeout: 30_000 });
     const text = await alert.innerText();
     await expect.poll(() => dialog.getByRole("textbox").isDisabled()).toBe(true);
     // Nothing but the config and the chat itself was asked for: no session for a refused client.
