@@ -288,6 +288,24 @@ describe.each(cases)("$kind provider against its fake", (testCase) => {
     expect(error).toMatchObject({ kind: "timeout" });
   });
 
+  it("sends the call again, once, when the connection closes before any answer byte", async () => {
+    fake.dropConnection().reply("Answered on a fresh connection");
+    const { text, error } = await run(provider().stream(ask()));
+    expect(error).toBeUndefined();
+    expect(text).toBe("Answered on a fresh connection");
+    expect(fake.requests).toHaveLength(2);
+    expect(fake.requests[1]!.body).toEqual(fake.requests[0]!.body);
+  });
+
+  it("reports a connection that closes twice as unavailable, after one retry", async () => {
+    fake.dropConnection().dropConnection().reply("never sent");
+    const { text, error } = await run(provider().stream(ask()));
+    expect(text).toBe("");
+    expect(error).toMatchObject({ kind: "unavailable" });
+    expect(fake.requests).toHaveLength(2);
+    expect(fake.pending()).toBe(1);
+  });
+
   it("reports an unreachable server as unavailable", async () => {
     const { error } = await run(provider({ baseUrl: "http://127.0.0.1:1" }).stream(ask()));
     expect(error).toMatchObject({ kind: "unavailable" });

@@ -57,10 +57,40 @@ function withoutEmptyAuthorization(base: typeof globalThis.fetch): typeof global
   };
 }
 
+// Connection failures that happen before any byte of an answer: most often a kept-alive socket
+// the vendor (or a proxy) closed just as it was reused. Vendors' own SDKs retry these.
+const connectionResetCodes = new Set(["ECONNRESET", "EPIPE", "UND_ERR_SOCKET", "UND_ERR_CLOSED"]);
+
+function isConnectionReset(error: unknown): boolean {
+  for (let cause = error, depth = 0; cause && depth < 5; cause = (cause as { cause?: unknown }).cause, depth++) {
+    const code = (cause as { code?: unknown }).code;
+    if (typeof code === "string" && connectionResetCodes.has(code)) return true;
+  }
+  return false;
+}
+
+/**
+ * Sends a request again, once, when its connection was reset before the answer began. Only a
+ * rejected fetch is retried (a reset after the headers surfaces from the body, where bytes may
+ * already have reached the reader), and only a body that can be sent twice.
+ */
+export function retryingConnectionResets(base: typeof globalThis.fetch): typeof globalThis.fetch {
+  return async (input, init) => {
+    try {
+      return await base(input, init);
+    } catch (error) {
+      const body = init?.body;
+      const resendable = body === undefined || body === null || typeof body === "string";
+      if (!resendable || init?.signal?.aborted || !isConnectionReset(error)) throw error;
+      return base(input, init);
+    }
+  };
+}
+
 function languageModelFactory(settings: VendorSettings): (modelId: string) => LanguageModelV3 {
   const apiKey = settings.apiKey ?? "";
   const baseURL = normalizeBaseUrl(settings.kind, settings.baseUrl);
-  const fetch = withoutEmptyAuthorization(settings.fetch ?? globalThis.fetch);
+  const fetch = retryingConnectionResets(withoutEmptyAuthorization(settings.fetch ?? globalThis.fetch));
   switch (settings.kind) {
     case "openai": {
       // `.chat` speaks Chat Completions, which every OpenAI-compatible server also serves.

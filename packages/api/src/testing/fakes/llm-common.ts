@@ -42,6 +42,7 @@ export type FakeScript =
   | { kind: "tool-call"; calls: FakeToolCall[]; text?: string; usage?: Partial<FakeUsage>; chunks?: number }
   | ({ kind: "fail"; status: number } & FakeFailOptions)
   | { kind: "hang"; afterText?: string }
+  | { kind: "drop" }
   | { kind: "malformed"; afterText?: string }
   | { kind: "stream-error"; afterText?: string; type?: string; message?: string };
 
@@ -73,6 +74,8 @@ export interface LlmFake {
   fail(status: number, options?: FakeFailOptions): LlmFake;
   /** Queues a call that never answers (or stops answering after `afterText`), until the client gives up. */
   hang(options?: { afterText?: string }): LlmFake;
+  /** Queues a call whose connection is closed once the request is read, before any answer byte (a stale kept-alive socket). */
+  dropConnection(): LlmFake;
   /** Queues a stream with a chunk that is not valid JSON (after `afterText`). */
   malformed(options?: { afterText?: string }): LlmFake;
   /** Queues a stream that starts, then carries the vendor's in-stream error event. */
@@ -251,6 +254,10 @@ export async function startLlmFake(wire: VendorWire): Promise<LlmFake> {
     const context: CallContext = { model: matched.model, id: fakeId(), created: Math.floor(Date.now() / 1000), includeUsage: body_.stream_options?.include_usage === true };
 
     if (script.kind === "fail") return sendError(response, script.status, script);
+    if (script.kind === "drop") {
+      incoming.socket.destroy();
+      return;
+    }
     if (script.kind === "hang" && script.afterText === undefined) {
       hanging.add(response);
       response.on("close", () => hanging.delete(response));
@@ -327,6 +334,10 @@ export async function startLlmFake(wire: VendorWire): Promise<LlmFake> {
     },
     hang(options = {}) {
       queue.push({ kind: "hang", ...options });
+      return fake;
+    },
+    dropConnection() {
+      queue.push({ kind: "drop" });
       return fake;
     },
     malformed(options = {}) {
