@@ -3,7 +3,7 @@
 // second. Prints name=value lines, among them rss_start_mb (after the warm-up), rss_end_mb,
 // heap_end_mb and errors.
 //
-//   npm run bench:soak [-- --seconds 600 --workers 8 --pause-ms 20 --warmup-seconds 30]
+//   npm run bench:soak [-- --seconds 600 --workers 8 --pause-ms 20 --warmup-seconds 60]
 //
 // Extra server settings go through the environment (e.g. PARLEY_SQLITE_CACHE_MB=128).
 import { type ChildProcess, spawn } from "node:child_process";
@@ -20,7 +20,7 @@ const { values } = parseArgs({
     seconds: { type: "string", default: "600" },
     workers: { type: "string", default: "8" },
     "pause-ms": { type: "string", default: "20" },
-    "warmup-seconds": { type: "string", default: "30" },
+    "warmup-seconds": { type: "string", default: "60" },
   },
 });
 const seconds = Number(values.seconds);
@@ -129,7 +129,15 @@ const started = Date.now();
 let start: ReturnType<typeof memory> | undefined;
 const warmupTimer = setTimeout(() => (start = memory()), warmupSeconds * 1000);
 let peakRss = 0;
-const sampler = setInterval(() => (peakRss = Math.max(peakRss, memory().rss)), 1000);
+const timeline: string[] = [];
+let ticks = 0;
+const sampler = setInterval(() => {
+  const now = memory();
+  peakRss = Math.max(peakRss, now.rss);
+  const second = ++ticks;
+  // One line a minute (every 10 s on short runs), so growth can be told from a plateau.
+  if (second > 0 && second % (seconds >= 300 ? 60 : 10) === 0) timeline.push(`# t=${second}s rss_mb=${mb(now.rss)} heap_mb=${mb(now.heapUsed)} external_mb=${mb(now.external)} turns=${turns}`);
+}, 1000);
 await Promise.all(Array.from({ length: workers }, (_, index) => worker(index)));
 clearTimeout(warmupTimer);
 clearInterval(sampler);
@@ -144,6 +152,7 @@ await fake.close();
 fs.rmSync(dataDir, { recursive: true, force: true });
 
 console.log(`# seconds=${seconds} workers=${workers} pause_ms=${pauseMs} warmup_s=${warmupSeconds} sqlite_cache_mb=${process.env.PARLEY_SQLITE_CACHE_MB ?? "default"} sqlite_mmap_mb=${process.env.PARLEY_SQLITE_MMAP_MB ?? "default"} cpus=${os.cpus().length}`);
+for (const line of timeline) console.log(line);
 for (const line of firstErrors) console.log(`# error: ${line}`);
 console.log(`turns=${turns}`);
 console.log(`turns_per_s=${(turns / ((Date.now() - started) / 1000)).toFixed(1)}`);
