@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LlmFake, startOpenAiFake } from "../../packages/api/src/testing/fakes/llm-openai";
-import { type ParleyProcess, startParley } from "./parley-process";
+import { apiCall, type ParleyProcess, startParley } from "./parley-process";
 
 const ownerKey = "pk_chat_crash_owner_key_0123456789ab";
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "parley-chat-crash-"));
@@ -21,16 +21,7 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function call<T>(method: string, pathname: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${parley!.url}${pathname}`, {
-    method,
-    headers: { authorization: `Bearer ${ownerKey}`, ...(body !== undefined ? { "content-type": "application/json" } : {}) },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
-  const envelope = (await response.json()) as { success: boolean; message: string; data: T };
-  if (!envelope.success) throw new Error(`${method} ${pathname}: ${response.status} ${envelope.message}`);
-  return envelope.data;
-}
+const call = <T>(method: string, pathname: string, body?: unknown) => apiCall<T>(parley!.url, ownerKey, method, pathname, body);
 
 /** A chat stream read as it arrives: what the visitor has seen so far, and its conversation. */
 function openStream(appCode: string, message: string) {

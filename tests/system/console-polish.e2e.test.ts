@@ -4,7 +4,7 @@ import path from "node:path";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "./browser";
-import { type ParleyProcess, startParley } from "./parley-process";
+import { apiCall, type ParleyProcess, startParley } from "./parley-process";
 
 /**
  * The console at a newcomer's 1440 × 900 window: lists follow a space switch without a
@@ -41,16 +41,7 @@ afterAll(async () => {
 const byTestId = (id: string) => page.locator(`[data-testid="${id}"]`);
 
 /** Calls the API as the signed-in owner, in a given space. */
-async function api<T>(method: string, pathname: string, body?: unknown, spaceId?: string): Promise<T> {
-  const response = await fetch(`${parley.url}${pathname}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...(spaceId ? { "x-parley-space": spaceId } : {}) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${pathname}: ${response.status} ${text}`);
-  return (JSON.parse(text) as { data: T }).data;
-}
+const api = <T>(method: string, pathname: string, body?: unknown, spaceId?: string) => apiCall<T>(parley.url, token, method, pathname, body, spaceId ? { spaceId } : {});
 
 const appBody = (name: string) => ({
   name,

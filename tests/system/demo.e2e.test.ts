@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_QUESTIONS } from "../../packages/api/src/clients/demo-content";
 import { launchBrowser } from "./browser";
-import { type ParleyProcess, startParley } from "./parley-process";
+import { apiCall, type ParleyProcess, startParley } from "./parley-process";
 
 // The seeded demo as a newcomer meets it: the built server started fresh (no model provider),
 // /web/agent/demo in Chromium, each guiding question answered offline from the seeded knowledge,
@@ -20,16 +20,7 @@ afterAll(async () => {
   await parley?.stop();
 });
 
-async function owner(method: string, pathname: string, body?: unknown): Promise<any> {
-  const response = await fetch(`${parley.url}${pathname}`, {
-    method,
-    headers: { authorization: `Bearer ${ownerKey}`, ...(body ? { "content-type": "application/json" } : {}) },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  const envelope = (await response.json()) as { data: any; message: string };
-  if (!response.ok) throw new Error(`${method} ${pathname}: ${response.status} ${envelope.message}`);
-  return envelope.data;
-}
+const owner = (method: string, pathname: string, body?: unknown) => apiCall(parley.url, ownerKey, method, pathname, body);
 
 /** Engine.IO POSTs (the namespace's connect packet first) each tab sent: its visitor socket is joining. */
 const socketPosts = new WeakMap<Page, number>();

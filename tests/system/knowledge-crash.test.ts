@@ -4,7 +4,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { createLanceVectorStore } from "../../packages/api/src/knowledge/retrieval/lance-store";
-import { type ParleyProcess, startParley } from "./parley-process";
+import { apiCall, type ParleyProcess, startParley } from "./parley-process";
 
 const ownerKey = "pk_knowledge_crash_owner_key_0123456";
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "parley-crash-"));
@@ -25,18 +25,7 @@ interface FileView {
   failureReason: string | null;
 }
 
-async function call<T>(method: string, pathname: string, body?: unknown): Promise<T> {
-  const init: RequestInit = { method, headers: { authorization: `Bearer ${ownerKey}` } };
-  if (body instanceof FormData) init.body = body;
-  else if (body !== undefined) {
-    init.body = JSON.stringify(body);
-    (init.headers as Record<string, string>)["content-type"] = "application/json";
-  }
-  const response = await fetch(`${parley!.url}${pathname}`, init);
-  const envelope = (await response.json()) as { success: boolean; message: string; data: T };
-  if (!envelope.success) throw new Error(`${method} ${pathname}: ${response.status} ${envelope.message}`);
-  return envelope.data;
-}
+const call = <T>(method: string, pathname: string, body?: unknown) => apiCall<T>(parley!.url, ownerKey, method, pathname, body);
 
 async function upload(knowledgeBaseId: string, name: string, text: string): Promise<FileView> {
   const form = new FormData();

@@ -87,3 +87,36 @@ export async function codeFromOutbox(url: string, ownerKey: string, to: string):
   }
   throw new Error(`no code reached the outbox for ${to}`);
 }
+
+/**
+ * Calls the API with a bearer token and answers the envelope's `data`; throws, naming the call,
+ * on an error status or an unsuccessful envelope. A FormData body is sent as it is, anything
+ * else as JSON. `spaceId` picks the space (`x-parley-space`).
+ */
+export async function apiCall<T = any>(
+  base: string,
+  token: string,
+  method: string,
+  pathname: string,
+  body?: unknown,
+  options: { spaceId?: string } = {},
+): Promise<T> {
+  const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+  if (options.spaceId) headers["x-parley-space"] = options.spaceId;
+  const init: RequestInit = { method, headers };
+  if (body instanceof FormData) init.body = body;
+  else if (body !== undefined) {
+    init.body = JSON.stringify(body);
+    headers["content-type"] = "application/json";
+  }
+  const response = await fetch(`${base}${pathname}`, init);
+  const text = await response.text();
+  let envelope: { success?: boolean; message?: string; data: T } | undefined;
+  try {
+    envelope = JSON.parse(text) as { success?: boolean; message?: string; data: T };
+  } catch {
+    envelope = undefined;
+  }
+  if (!response.ok || !envelope || envelope.success === false) throw new Error(`${method} ${pathname}: ${response.status} ${envelope?.message ?? text.slice(0, 300)}`);
+  return envelope.data;
+}

@@ -6,7 +6,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createExampleServer } from "../../examples/embed-html/serve.mjs";
 import { launchBrowser } from "./browser";
-import { type ParleyProcess, startParley } from "./parley-process";
+import { apiCall, type ParleyProcess, startParley } from "./parley-process";
 
 // The real path, end to end: the built server in its own process, the example host page on a
 // second origin under its strict CSP, headless Chromium as the visitor, and an operator signed in
@@ -37,16 +37,7 @@ afterAll(async () => {
   await new Promise<void>((resolve) => (site ? site.close(() => resolve()) : resolve()));
 });
 
-async function api(token: string, method: string, pathname: string, body?: unknown): Promise<any> {
-  const response = await fetch(`${parley.url}${pathname}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body ? { "content-type": "application/json" } : {}) },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  const envelope = (await response.json()) as { data: any; message: string };
-  if (!response.ok) throw new Error(`${method} ${pathname}: ${response.status} ${envelope.message}`);
-  return envelope.data;
-}
+const api = (token: string, method: string, pathname: string, body?: unknown) => apiCall(parley.url, token, method, pathname, body);
 const operator = (method: string, pathname: string, body?: unknown) => api(operatorToken, method, pathname, body);
 const owner = (method: string, pathname: string, body?: unknown) => api(ownerKey, method, pathname, body);
 

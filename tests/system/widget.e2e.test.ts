@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // The example a website owner copies (examples/embed-html): its server is the host page here, so CI runs the example.
 import { createExampleServer } from "../../examples/embed-html/serve.mjs";
 import { launchBrowser } from "./browser";
-import { type ParleyProcess, startParley } from "./parley-process";
+import { apiCall, type ParleyProcess, startParley } from "./parley-process";
 
 const ownerKey = "pk_e2e_widget_owner_key_0123456789";
 let parley: ParleyProcess;
@@ -73,16 +73,7 @@ async function openHost(
   return { page, context, errors, requests, posts, responses };
 }
 
-async function owner(method: string, path: string, body?: unknown): Promise<any> {
-  const response = await fetch(`${parley.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${ownerKey}`, ...(body ? { "content-type": "application/json" } : {}) },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  const envelope = (await response.json()) as { data: any; message: string };
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${envelope.message}`);
-  return envelope.data;
-}
+const owner = (method: string, pathname: string, body?: unknown) => apiCall(parley.url, ownerKey, method, pathname, body);
 
 /** Waits for the assistant's answer after the visitor's message to finish streaming; answers its text. */
 async function streamedAnswer(page: Page): Promise<string> {

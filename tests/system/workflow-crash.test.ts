@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { type ParleyProcess, startParley } from "./parley-process";
+import { apiCall, type ParleyProcess, startParley } from "./parley-process";
 
 const ownerKey = "pk_workflow_crash_owner_key_0123456";
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "parley-workflow-crash-"));
@@ -30,16 +30,7 @@ interface RunView {
   nodes: NodeView[];
 }
 
-async function call<T>(method: string, pathname: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${parley!.url}${pathname}`, {
-    method,
-    headers: { authorization: `Bearer ${ownerKey}`, ...(body !== undefined ? { "content-type": "application/json" } : {}) },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
-  const envelope = (await response.json()) as { success: boolean; message: string; data: T };
-  if (!envelope.success) throw new Error(`${method} ${pathname}: ${response.status} ${envelope.message}`);
-  return envelope.data;
-}
+const call = <T>(method: string, pathname: string, body?: unknown) => apiCall<T>(parley!.url, ownerKey, method, pathname, body);
 
 async function waitForRun(runId: string, done: (run: RunView) => boolean, timeoutMs: number): Promise<RunView> {
   const deadline = Date.now() + timeoutMs;
