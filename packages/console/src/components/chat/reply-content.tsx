@@ -1,9 +1,11 @@
 import { lazy, Suspense } from 'react';
-import { truncateReply } from '../../features/chat/reply/truncate';
+import { mayHoldMath, truncateReply } from '../../features/chat/reply/truncate';
 import './chat.css';
 
-// The Markdown stack (parser, KaTeX, grammars) is its own chunk: the chat paints without it.
+// The Markdown stack (parser, grammars) is its own chunk, so the chat paints without it; KaTeX
+// is a further chunk, loaded only for a reply that may hold math.
 const ReplyMarkdown = lazy(() => import('../../features/chat/reply/reply-markdown'));
+const ReplyMarkdownMath = lazy(() => import('../../features/chat/reply/reply-markdown-math'));
 
 /** Props of {@link ReplyContent}. */
 export interface ReplyContentProps {
@@ -18,10 +20,11 @@ export interface ReplyContentProps {
  * shows as plain text, already cut to its length. Text never becomes HTML.
  */
 export function ReplyContent({ text, cursor = false }: ReplyContentProps) {
+  const Renderer = mayHoldMath(text) ? ReplyMarkdownMath : ReplyMarkdown;
   return (
     <div className={cursor ? 'pl-reply pl-reply--streaming' : 'pl-reply'}>
       <Suspense fallback={<p>{truncateReply(text)}</p>}>
-        <ReplyMarkdown text={text} />
+        <Renderer text={text} />
       </Suspense>
     </div>
   );

@@ -8,6 +8,8 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { MemoryRouter } from 'react-router';
 import ReplyMarkdown from './reply-markdown';
+import ReplyMarkdownMath from './reply-markdown-math';
+import { mayHoldMath } from './truncate';
 
 /** What a rendered reply shows. */
 export interface ReplyFacts {
@@ -49,9 +51,10 @@ export function textOf(node: Root | ElementContent, skip: (element: Element) => 
   return '';
 }
 
-/** Renders `text` and reads its facts. */
+/** Renders `text` with the renderer `ReplyContent` picks for it, and reads its facts. */
 export function renderReply(text: string): ReplyFacts {
-  const html = renderToStaticMarkup(createElement(MemoryRouter, null, createElement(ReplyMarkdown, { text })));
+  const renderer = mayHoldMath(text) ? ReplyMarkdownMath : ReplyMarkdown;
+  const html = renderToStaticMarkup(createElement(MemoryRouter, null, createElement(renderer, { text })));
   const tree = fromHtml(html, { fragment: true });
   const all = elements(tree);
   const row = all.find((element) => classes(element).includes('pl-reply__media'));

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { codeRanges, normaliseMath, prepareReply } from './prepare';
 import { elements, renderReply, textOf } from './reply-facts';
-import { ELLIPSIS, REPLY_MAX_CHARS, truncateReply } from './truncate';
+import { ELLIPSIS, mayHoldMath, REPLY_MAX_CHARS, truncateReply } from './truncate';
 import { isConsolePath, isSafeUrl, mediaKind } from './urls';
 
 describe('truncateReply (spec §5/§9: 2000 characters plus an ellipsis)', () => {
@@ -187,6 +187,26 @@ describe('blocks', () => {
     expect(reply.math[0]).toBe('\\pi r^2');
     expect(reply.html).toContain('class="katex"');
     expect(reply.text).not.toContain('\\(');
+  });
+});
+
+describe('which renderer a reply gets', () => {
+  it('sends replies that may hold math to the KaTeX renderer, and others not', () => {
+    for (const text of ['costs $5', 'area \\(x\\)', 'display \\[x\\]', '```math\nx^2\n```', 'intro\n  ~~~ math\nx']) expect(mayHoldMath(text)).toBe(true);
+    for (const text of ['plain **bold**', '```ts\nconst a = 1;\n```', 'mathematics is fun', '(x) and [y]']) expect(mayHoldMath(text)).toBe(false);
+  });
+
+  it('a reply without a math sign renders through the plain renderer with the same rules', () => {
+    const reply = renderReply('| a | b |\n| - | - |\n| 1 | 2 |\n\n![p](https://x.test/p.png) ```js\nlet x = 1;\n```');
+    expect(reply.media.map((item) => item.url)).toEqual(['https://x.test/p.png']);
+    expect(elements(reply.tree).filter((element) => element.tagName === 'td').map((cell) => textOf(cell))).toEqual(['1', '2']);
+    expect(reply.math).toEqual([]);
+  });
+
+  it('a ```math fence is typeset in display mode', () => {
+    const reply = renderReply('```math\nx^2\n```');
+    expect(reply.math.map((tex) => tex.trim())).toEqual(['x^2']);
+    expect(reply.html).toContain('class="katex-display"');
   });
 });
 

@@ -1,19 +1,18 @@
 /**
  * An assistant reply rendered by the Markdown stack: react-markdown with GFM (tables, task
- * lists, autolinks), math by remark-math + KaTeX, code highlighted by rehype-highlight, and
+ * lists, autolinks), math parsed by remark-math, code highlighted by rehype-highlight, and
  * spec §5's reply rules as a pre-parse step ({@link prepareReply}) and remark plugins
  * ({@link remarkReplyMedia}, {@link remarkDisplayMath}). Raw HTML in a reply is shown as text,
  * never as markup, and only http(s) and site URLs are ever linked or loaded.
  *
- * This module is heavy (parser, KaTeX, grammars): it is loaded lazily by `ReplyContent`.
+ * This module is heavy (parser, grammars): it is loaded lazily by `ReplyContent`. Formulas are
+ * typeset by KaTeX in a second chunk (reply-markdown-math.tsx), loaded only for replies with math.
  */
 import { Typography } from 'antd';
-import 'katex/dist/katex.min.css';
 import { type ComponentProps, type ReactNode, useMemo } from 'react';
 import Markdown, { type Components, type Options } from 'react-markdown';
 import { Link } from 'react-router';
 import rehypeHighlight from 'rehype-highlight';
-import rehypeKatex from 'rehype-katex';
 import remarkGfm from 'remark-gfm';
 import remarkMath from 'remark-math';
 import { HIGHLIGHT_LANGUAGES } from './highlight-languages';
@@ -23,7 +22,7 @@ import { isConsolePath, isSafeUrl } from './urls';
 import './reply-markdown.css';
 
 const remarkPlugins: Options['remarkPlugins'] = [remarkGfm, remarkMath, remarkDisplayMath, remarkReplyMedia];
-const rehypePlugins: Options['rehypePlugins'] = [rehypeKatex, [rehypeHighlight, { languages: HIGHLIGHT_LANGUAGES }]];
+const highlight: NonNullable<Options['rehypePlugins']>[number] = [rehypeHighlight, { languages: HIGHLIGHT_LANGUAGES }];
 
 /** Keeps http(s) and site URLs; any other (javascript:, data:, //host) is dropped. */
 const urlTransform = (url: string): string | undefined => (isSafeUrl(url) ? url : undefined);
@@ -91,18 +90,28 @@ const components: Components = {
   h6: heading(5),
 };
 
-/** Props of {@link ReplyMarkdown}. */
+/** Props of a reply renderer. */
 export interface ReplyMarkdownProps {
   /** The reply as written by the model (Markdown). */
   text: string;
 }
 
-/** The reply's blocks, then its media row. */
-export default function ReplyMarkdown({ text }: ReplyMarkdownProps) {
-  const source = useMemo(() => prepareReply(text), [text]);
-  return (
-    <Markdown remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins} components={components} urlTransform={urlTransform}>
-      {source}
-    </Markdown>
-  );
+/**
+ * A reply renderer with `before` run ahead of the highlighter (the math chunk adds KaTeX
+ * there, so formulas are typeset before code is highlighted). Renders the reply's blocks, then
+ * its media row.
+ */
+export function createReplyMarkdown(before: NonNullable<Options['rehypePlugins']> = []) {
+  const rehypePlugins = [...before, highlight];
+  return function ReplyMarkdown({ text }: ReplyMarkdownProps) {
+    const source = useMemo(() => prepareReply(text), [text]);
+    return (
+      <Markdown remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins} components={components} urlTransform={urlTransform}>
+        {source}
+      </Markdown>
+    );
+  };
 }
+
+/** The renderer for replies without math. */
+export default createReplyMarkdown();
