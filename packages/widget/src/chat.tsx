@@ -3,7 +3,11 @@
  * panel into the loader's shadow root and takes over the `Parley` commands, `on` included.
  */
 import { render } from 'preact';
+import { createChatStore } from './core/chat-store';
 import type { ChatContext, ChatHandle, PanelContext, VisitorIdentity } from './core/protocol';
+import { createSocket, VISITOR_RECONNECTION } from './core/socket';
+import { browserStore, tabStore } from './core/storage';
+import { createTransport, fetchConfig } from './core/transport';
 import { PANEL_CSS } from './ui/styles';
 import { Panel } from './ui/panel';
 
@@ -27,24 +31,44 @@ export function mountChat(loaderContext: ChatContext): ChatHandle {
   context.root.adoptedStyleSheets = [...context.root.adoptedStyleSheets, sheet];
   const container = document.createElement('div');
   context.root.append(container);
-  let open = false;
+  const { options } = context;
   let language = context.language || navigator.language || 'en';
-  let identity: VisitorIdentity | undefined = context.identity;
+  const store = createChatStore({
+    clientId: options.clientId,
+    transport: createTransport(options.api, options.clientId, () => language),
+    storage: browserStore(),
+    tabStorage: tabStore(),
+    config: context.config,
+    fetchConfig: (current) => fetchConfig(options.api, options.clientId, current),
+    openSocket: (session) =>
+      createSocket({
+        url: options.api,
+        namespace: '/visitor',
+        auth: { clientId: options.clientId, sessionId: session.sessionId, token: session.visitorToken },
+        ...VISITOR_RECONNECTION,
+      }),
+    online: () => navigator.onLine,
+    events: window,
+    emit: context.emit,
+    setUnread: context.setUnread,
+    identity: context.identity,
+    language,
+  });
 
   const draw = () => {
     try {
-      render(<Panel context={context} open={open} language={language} identity={identity} onClose={() => setOpen(false)} />, container);
+      render(<Panel options={options} store={store} onClose={() => setOpen(false)} />, container);
     } catch (error) {
       console.warn('[parley]', error);
     }
   };
+  store.subscribe(draw);
   function setOpen(next: boolean) {
-    if (next === open) return;
-    open = next;
-    context.setOpen(open);
-    draw();
-    context.emit(open ? 'open' : 'close');
-    if (!open) context.bubble?.focus();
+    if (next === store.getState().open) return;
+    context.setOpen(next);
+    store.setOpen(next);
+    context.emit(next ? 'open' : 'close');
+    if (!next) context.bubble?.focus();
   }
   draw();
   // `ready` comes once the listeners queued before loading are in, before any other command acts
@@ -66,11 +90,12 @@ export function mountChat(loaderContext: ChatContext): ChatHandle {
       announce();
       if (name === 'open') setOpen(true);
       else if (name === 'close') setOpen(false);
-      else if (name === 'toggle') setOpen(!open);
-      else if (name === 'identify') identity = args[0] as VisitorIdentity;
-      else if (name === 'setLanguage') language = String(args[0]);
-      else return;
-      draw();
+      else if (name === 'toggle') setOpen(!store.getState().open);
+      else if (name === 'identify') store.identify(args[0] as VisitorIdentity);
+      else if (name === 'setLanguage') {
+        language = String(args[0]);
+        store.setLanguage(language);
+      }
     },
   };
 }

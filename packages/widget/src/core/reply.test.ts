@@ -1,5 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { bracketQuestions, extractMedia, formatReply, normaliseMath, parseInline, parseMarkdown, truncateReply } from './reply';
+import { bracketQuestions, extractMedia, formatReply, normaliseMath, parseInline, parseMarkdown, type ReplyElement, type ReplyNode, truncateReply } from './reply';
 
 describe('reply rendering rules (§5)', () => {
   it('cuts long text at 2000 characters plus an ellipsis, keeping emoji whole', () => {
@@ -75,5 +76,52 @@ describe('markdown subset to nodes', () => {
       text: 'Hello!   see [docs](https://a.io)',
       questions: ['What is Parley?', 'Pricing'],
     });
+  });
+});
+
+/** A case of the §5 rules shared with the console's Markdown renderer tests. */
+interface RuleCase {
+  name: string;
+  input: string | { repeat: string; times: number };
+  media?: { kind: 'image' | 'video'; url: string; alt?: string }[];
+  links?: string[];
+  code?: string[];
+  math?: string[];
+  textContains?: string[];
+  textExcludes?: string[];
+  textLength?: number;
+  textEndsWith?: string;
+  absentTags?: string[];
+}
+
+const { cases } = JSON.parse(readFileSync(new URL('../../../../tests/fixtures/reply-rules.json', import.meta.url), 'utf8')) as { cases: RuleCase[] };
+
+const textOf = (nodes: ReplyNode[]): string => nodes.map((node) => (typeof node === 'string' ? node : textOf(node.children))).join('');
+const elementsOf = (nodes: ReplyNode[]): ReplyElement[] => nodes.flatMap((node) => (typeof node === 'string' ? [] : [node, ...elementsOf(node.children)]));
+
+describe('spec §5 rules shared with the console (tests/fixtures/reply-rules.json)', () => {
+  it.each(cases.map((rule) => [rule.name, rule] as const))('%s', (_name, rule) => {
+    const input = typeof rule.input === 'string' ? rule.input : rule.input.repeat.repeat(rule.input.times);
+    const nodes = formatReply(input);
+    const media = nodes.filter((node) => node.tag === 'img' || node.tag === 'video');
+    const prose = nodes.filter((node) => !media.includes(node));
+    const text = textOf(prose).trim();
+    const all = elementsOf(prose);
+    if (rule.media) {
+      const found = media.map((node, index) => {
+        const item = { kind: node.tag === 'img' ? 'image' : 'video', url: node.href };
+        return rule.media?.[index]?.alt === undefined ? item : { ...item, alt: (node.children[0] as string | undefined) ?? '' };
+      });
+      expect(found).toEqual(rule.media);
+    }
+    if (rule.links) expect(all.filter((node) => node.tag === 'a').map((node) => node.href)).toEqual(rule.links);
+    for (const code of rule.code ?? []) expect(all.filter((node) => node.tag === 'code').map((node) => textOf(node.children))).toContain(code);
+    // The widget shows formulas as their normalised TeX source.
+    for (const math of rule.math ?? []) expect(text.includes(`$${math}$`) || text.includes(`$$${math}$$`)).toBe(true);
+    for (const part of rule.textContains ?? []) expect(text).toContain(part);
+    for (const part of rule.textExcludes ?? []) expect(text).not.toContain(part);
+    if (rule.textLength !== undefined) expect([...text].length).toBe(rule.textLength);
+    if (rule.textEndsWith !== undefined) expect(text.endsWith(rule.textEndsWith)).toBe(true);
+    for (const tag of rule.absentTags ?? []) expect(all.map((node) => node.tag)).not.toContain(tag);
   });
 });

@@ -3,6 +3,7 @@ import { Avatar, Button, Skeleton, Tooltip, Typography } from 'antd';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../app/format';
+import { ReplyContent } from '../../components/chat/reply-content';
 import type { InboxMessage } from './inbox-endpoints';
 
 export interface ConversationViewProps {
@@ -91,7 +92,7 @@ export function ConversationView({ messages, customerName, customerAvatarUrl, lo
                   <Typography.Text type="secondary">{new Intl.DateTimeFormat(i18n.language, { hour: '2-digit', minute: '2-digit' }).format(new Date(message.createdAt))}</Typography.Text>
                 </Tooltip>
               </div>
-              <div className="pl-inbox__bubble" data-testid="message-content">{message.content}</div>
+              <div className="pl-inbox__bubble" data-testid="message-content">{customer ? message.content : <ReplyContent text={message.content} />}</div>
               <DeliveryState message={message} onRetry={onRetry ? () => onRetry(message) : undefined} />
             </div>
           </div>

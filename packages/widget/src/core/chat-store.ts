@@ -1,0 +1,445 @@
+/**
+ * The chat's state and its transitions, framework-free: the panel renders {@link ChatState}
+ * and calls the store's actions; the store talks to the visitor API, the visitor socket and
+ * the browser's stores through the ports it is given. No Preact, no DOM.
+ */
+import { type en, stringsFor } from './i18n';
+import { identifyAction, isIdentity } from './identity';
+import type { ConfigResult, StoredMessage, StoredSession, VisitorIdentity, WidgetSession } from './protocol';
+import type { ClientSocket } from './socket';
+import type { Store } from './storage';
+import { type Transport, WidgetHttpError } from './transport';
+
+/** The most characters a visitor's message may have. */
+export const MAX_CONTENT = 2000;
+
+/** One message in the log. */
+export interface LogMessage {
+  id: string;
+  /** `note`: a small line instead of a bubble (a message a person will answer). */
+  role: 'user' | 'assistant' | 'operator' | 'error' | 'note';
+  content: string;
+  /** The operator's name, when the server gave it. */
+  name?: string;
+  streaming?: boolean;
+  /** Source names of the answer's citations, in citation order, each once. */
+  sources?: string[];
+}
+
+/** What the panel shows. */
+export interface ChatState {
+  open: boolean;
+  language: string;
+  /** The client's config; undefined while it loads. */
+  config: ConfigResult | undefined;
+  messages: LogMessage[];
+  input: string;
+  /** An answer is streaming (it can be stopped). */
+  busy: boolean;
+  /** A line under the log: offline, a person will answer, why a message was refused… */
+  notice: string | undefined;
+  /** Answers and operator replies that came while the panel was closed. */
+  unread: number;
+  session: StoredSession | undefined;
+  /** "Talk to a person" was asked and has not been answered yet. */
+  asking: boolean;
+  /** The server said talking to a person is off here: the button goes. */
+  transferOff: boolean;
+}
+
+/** What the store is built on: the outside world, as ports. */
+export interface ChatStoreDeps {
+  clientId: string;
+  transport: Transport;
+  /** The session and visitor id, shared by the tabs of this browser. */
+  storage: Store;
+  /** What belongs to this tab only: a message waiting for the network. */
+  tabStorage: Store;
+  /** The config request the loader already started. */
+  config: Promise<ConfigResult>;
+  fetchConfig(language: string): Promise<ConfigResult>;
+  /** A visitor socket for `session`, not yet connected. */
+  openSocket(session: StoredSession): ClientSocket;
+  /** Whether the browser thinks it is online. */
+  online(): boolean;
+  /** Where `online` and `storage` events come from (the window). */
+  events: Pick<EventTarget, 'addEventListener' | 'removeEventListener'>;
+  /** Events for the page's `Parley('on', …)` listeners. */
+  emit(event: string, payload?: unknown): void;
+  /** The badge on the bubble. */
+  setUnread(count: number): void;
+  identity: VisitorIdentity | undefined;
+  language: string;
+}
+
+/** The chat store: state, subscription and actions. */
+export interface ChatStore {
+  getState(): ChatState;
+  /** Calls `listener` after every change; answers the unsubscribe. */
+  subscribe(listener: () => void): () => void;
+  setOpen(open: boolean): void;
+  setLanguage(language: string): void;
+  /** `Parley('identify', …)`: another user starts a new conversation; the same one changes nothing. */
+  identify(identity: VisitorIdentity | undefined): void;
+  setInput(input: string): void;
+  /** Sends a visitor's message (ignored while another is under way, empty or too long). */
+  ask(text: string): void;
+  /** Stops the streaming answer. */
+  stop(): void;
+  /** "Talk to a person": the server hands the session over and answers its default reply. */
+  handover(): Promise<void>;
+  /** Asks for the config again (after a network failure). */
+  retryConfig(): void;
+  /** Stops listening and disconnects the socket. */
+  dispose(): void;
+}
+
+const logOf = (item: StoredMessage): LogMessage => ({
+  id: item.id,
+  role: item.role === 'user' || item.role === 'operator' ? item.role : 'assistant',
+  content: item.content,
+  ...(item.senderName ? { name: item.senderName } : {}),
+});
+
+/** What the visitor is told when a call fails. */
+export function explainError(error: unknown, strings: typeof en, online: boolean): string {
+  const failure = error as WidgetHttpError;
+  if (failure?.status === 429) return strings.tooMany.replace('{s}', String(failure.retryAfter || 60));
+  if (failure?.code === 'manual_transfer_off') return strings.transferOff;
+  if (failure?.status === 0) return online ? strings.network : strings.offline;
+  if (failure?.status === 404) return strings.notFound;
+  return failure?.message || (failure?.status === 403 ? strings.forbidden : strings.failed);
+}
+
+let counter = 0;
+const nextId = () => `l${++counter}`;
+
+/** Creates the store and starts it: config, stored session, listeners. */
+export function createChatStore(deps: ChatStoreDeps): ChatStore {
+  const { transport, storage, tabStorage } = deps;
+  const sessionKey = `parley:${deps.clientId}`;
+  const pendingKey = `${sessionKey}:pending`;
+  const listeners = new Set<() => void>();
+  let identity = deps.identity;
+
+  const stored = storage.get<StoredSession>(sessionKey);
+  const kept = identifyAction(stored, identity) === 'keep' ? stored : undefined;
+  if (!kept) storage.set(sessionKey, undefined);
+  let state: ChatState = {
+    open: false,
+    language: deps.language,
+    config: undefined,
+    messages: [],
+    input: '',
+    busy: false,
+    notice: undefined,
+    unread: 0,
+    session: kept,
+    asking: false,
+    transferOff: false,
+  };
+
+  // The visitor's last message, taken back into the input when the server refuses it.
+  let lastAsked: { id: string; text: string } | undefined;
+  // Server ids of messages in the log: pushed or refetched messages are shown once.
+  const known = new Set<string>();
+  let live: { id: string; socket: ClientSocket } | undefined;
+  let pending = tabStorage.get<string>(pendingKey);
+  let retries = 0;
+  let retryTimer: ReturnType<typeof setTimeout> | undefined;
+  let controller: AbortController | undefined;
+  let configRetry: (() => void) | undefined;
+  let configTimer: ReturnType<typeof setTimeout> | undefined;
+
+  const t = () => stringsFor(state.language);
+  const set = (change: Partial<ChatState>) => {
+    const before = state;
+    state = { ...state, ...change };
+    if (state.unread !== before.unread) deps.setUnread(state.unread);
+    if (state.open !== before.open || state.session !== before.session) syncSocket();
+    if (state.config !== before.config) watchConfig();
+    for (const listener of listeners) listener();
+  };
+  const setMessages = (change: (list: LogMessage[]) => LogMessage[]) => set({ messages: change(state.messages) });
+  const update = (id: string, change: (message: LogMessage) => LogMessage) => setMessages((list) => list.map((message) => (message.id === id ? change(message) : message)));
+
+  const remember = (value: StoredSession | undefined) => {
+    storage.set(sessionKey, value);
+    set({ session: value });
+  };
+
+  /** A person has the session (or no longer has it): the transfer button goes (or comes back). */
+  const markManual = (manual: boolean) => {
+    const current = storage.get<StoredSession>(sessionKey);
+    if (current && !!current.manual !== manual) remember({ ...current, manual });
+    if (manual) set({ notice: t().manual });
+  };
+
+  const explain = (error: unknown, strings: typeof en = t()) => explainError(error, strings, deps.online());
+
+  /** Adds messages the visitor has not seen (operator replies, answers given while away). */
+  const receive = (items: StoredMessage[]) => {
+    const fresh = items.filter((item) => (item.role === 'operator' || item.role === 'assistant') && !known.has(item.id));
+    if (!fresh.length) return;
+    for (const item of fresh) {
+      known.add(item.id);
+      deps.emit('message', { role: item.role, content: item.content, ...(item.senderName ? { senderName: item.senderName } : {}) });
+    }
+    set({ messages: [...state.messages, ...fresh.map(logOf)], ...(state.open ? {} : { unread: state.unread + fresh.length }) });
+  };
+
+  /** Shows a session's conversation so far; a session the server no longer knows is dropped. */
+  const load = (from: StoredSession) =>
+    transport.history(from).then(
+      (items) => {
+        if (state.session?.sessionId !== from.sessionId) return;
+        const shown = items.filter((item) => item.role === 'user' || item.role === 'assistant' || item.role === 'operator');
+        for (const item of shown) known.add(item.id);
+        set({ messages: shown.map(logOf) });
+      },
+      (error: WidgetHttpError) => {
+        // Network down: keep the session (the socket refetches once connected).
+        if (error?.status !== 401 && error?.status !== 404) return;
+        if (storage.get<StoredSession>(sessionKey)?.sessionId === from.sessionId) storage.set(sessionKey, undefined);
+        if (state.session?.sessionId === from.sessionId) follow(undefined);
+      },
+    );
+
+  /** Another tab of this browser started, ended or handed over the session: this one follows. */
+  const follow = (next: StoredSession | undefined) => {
+    const current = state.session;
+    if (next && identifyAction(next, identity) === 'restart') return;
+    set({ session: next, ...(!!next?.manual !== !!current?.manual ? { notice: next?.manual ? t().manual : undefined } : {}) });
+    if (next?.sessionId === current?.sessionId) return;
+    known.clear();
+    set({ messages: [] });
+    if (next) void load(next);
+  };
+
+  // The visitor socket: opened once a session exists and the chat was opened, then kept (the
+  // badge counts operator replies while the panel is closed); a new session gets a new socket.
+  function syncSocket() {
+    const session = state.session;
+    if (live && live.id !== session?.sessionId) {
+      live.socket.disconnect();
+      live = undefined;
+    }
+    if (!state.open || !session || live) return;
+    const socket = deps.openSocket(session);
+    live = { id: session.sessionId, socket };
+    socket.on('message', (item: StoredMessage) => receive([item]));
+    socket.on('mode', (data: { serviceMode?: string }) => {
+      const manual = data?.serviceMode === 'MANUAL_MODE';
+      markManual(manual);
+      if (!manual) set({ notice: undefined });
+    });
+    // Back after a drop: what was said meanwhile comes from the history.
+    // An operator may write between the session's start and the socket's first connection: that
+    // first time only operators' messages are taken (answers streamed here are already shown).
+    socket.on('connect', (again: boolean) =>
+      transport.history(session).then((items) => receive(again ? items : items.filter((item) => item.role === 'operator')), () => {}),
+    );
+    socket.connect();
+  }
+
+  // The config could not be fetched (server or network down): try again until it answers.
+  function watchConfig() {
+    clearTimeout(configTimer);
+    if (configRetry) deps.events.removeEventListener('online', configRetry);
+    configRetry = undefined;
+    const config = state.config;
+    if (!config || config.ok || config.status !== 0) return;
+    const retry = () => void deps.fetchConfig(state.language).then((result) => set({ config: result }));
+    configTimer = setTimeout(retry, 5000);
+    configRetry = retry;
+    deps.events.addEventListener('online', retry);
+  }
+
+  async function ensureSession(): Promise<WidgetSession> {
+    const current = storage.get<StoredSession>(sessionKey);
+    if (current) return current;
+    const visitorId = storage.get<string>('parley:visitor');
+    const user = isIdentity(identity) ? { userId: identity.userId, hash: identity.hash } : undefined;
+    const created = await transport.createSession({ ...(visitorId ? { visitorId } : {}), language: /^zh/i.test(state.language) ? 'zh-CN' : 'en', ...(user ? { identity: user } : {}) });
+    remember(user ? { ...created, userId: user.userId } : created);
+    storage.set('parley:visitor', created.visitorId);
+    return created;
+  }
+
+  async function handover(renewed = false): Promise<void> {
+    set({ asking: true, notice: undefined });
+    try {
+      const current = await ensureSession();
+      const result = await transport.handover(current);
+      if (result.reply) {
+        const reply = result.reply;
+        setMessages((list) => [...list, { id: nextId(), role: 'assistant', content: reply }]);
+        // The stored copy of the reply must not come back as new after a reconnection.
+        transport.history(current).then(
+          (items) => items.forEach((item) => item.role === 'assistant' && item.content === reply && known.add(item.id)),
+          () => {},
+        );
+      }
+      markManual(result.serviceMode === 'MANUAL_MODE');
+    } catch (error) {
+      if (error instanceof WidgetHttpError && error.status === 401 && !renewed) {
+        remember(undefined);
+        return handover(true);
+      }
+      if (error instanceof WidgetHttpError && error.code === 'manual_transfer_off') set({ transferOff: true });
+      set({ notice: explain(error) });
+      deps.emit('error', error);
+    } finally {
+      set({ asking: false });
+    }
+  }
+
+  function keepPending(text: string | undefined) {
+    pending = text;
+    tabStorage.set(pendingKey, text);
+  }
+
+  async function deliver(text: string, renewed = false): Promise<void> {
+    clearTimeout(retryTimer);
+    const strings = t();
+    if (!deps.online()) {
+      keepPending(text);
+      set({ notice: strings.offline });
+      return;
+    }
+    const abort = new AbortController();
+    controller = abort;
+    const id = nextId();
+    set({ busy: true, notice: undefined });
+    let answer = '';
+    let reason: string | undefined;
+    let failedAnswer = false;
+    try {
+      const session = await ensureSession();
+      keepPending(undefined);
+      setMessages((list) => [...list, { id, role: 'assistant', content: '', streaming: true }]);
+      for await (const event of transport.send(session, text, abort.signal)) {
+        if (event.type === 'message-start') {
+          if (event.messageId) known.add(event.messageId);
+        } else if (event.type === 'text-delta') {
+          answer += event.text;
+          update(id, (message) => ({ ...message, content: answer }));
+        } else if (event.type === 'citation') {
+          update(id, (message) => (message.sources?.includes(event.source) ? message : { ...message, sources: [...(message.sources ?? []), event.source] }));
+        } else if (event.type === 'message-end') {
+          reason = event.finishReason;
+        } else if (event.type === 'error') {
+          failedAnswer = true;
+          update(id, (message) => ({ ...message, role: 'error', content: event.message || strings.failed }));
+          deps.emit('error', event);
+        }
+      }
+      retries = 0;
+      // A person has the session: the AI stays silent, so no empty bubble, only a note.
+      if (reason === 'handover') markManual(true);
+      if (!answer && !failedAnswer) {
+        if (reason === 'handover') update(id, (message) => ({ ...message, role: 'note', content: strings.sent }));
+        else setMessages((list) => list.filter((message) => message.id !== id));
+        return;
+      }
+      deps.emit('message', { role: 'assistant', content: answer });
+      if (!state.open) set({ unread: state.unread + 1 });
+    } catch (error) {
+      if ((error as Error)?.name === 'AbortError') {
+        update(id, (message) => ({ ...message, content: `${answer} ${strings.stopped}` }));
+      } else if (error instanceof WidgetHttpError && error.status === 401 && !renewed) {
+        remember(undefined);
+        setMessages((list) => list.filter((message) => message.id !== id));
+        return deliver(text, true);
+      } else if (error instanceof WidgetHttpError && error.status === 0) {
+        // Network down: keep the message and try again with backoff (and at once when online).
+        setMessages((list) => list.filter((message) => message.id !== id || message.content));
+        keepPending(text);
+        set({ notice: deps.online() ? strings.network : strings.offline });
+        const delay = Math.min(30_000, 1000 * 2 ** retries++);
+        retryTimer = setTimeout(() => pending && void deliver(pending), delay);
+      } else {
+        // Refused (too long, too many sessions, not allowed…): the message was not taken, so it
+        // leaves the log and goes back into the input, with the reason.
+        const asked = lastAsked;
+        setMessages((list) => list.filter((message) => message.id !== id && message.id !== asked?.id));
+        if (asked?.text === text) set({ input: state.input || text });
+        set({ notice: explain(error, strings) });
+        deps.emit('error', error);
+      }
+    } finally {
+      update(id, (message) => ({ ...message, streaming: false }));
+      if (controller === abort) controller = undefined;
+      set({ busy: false });
+    }
+  }
+
+  function subscribe(listener: () => void) {
+    listeners.add(listener);
+    return () => void listeners.delete(listener);
+  }
+
+  const online = () => {
+    if (pending) void deliver(pending);
+  };
+  const shared = (event: Event) => {
+    const key = (event as StorageEvent).key;
+    if (key === sessionKey || key === null) follow(storage.get<StoredSession>(sessionKey));
+  };
+  deps.events.addEventListener('online', online);
+  deps.events.addEventListener('storage', shared);
+  void deps.config.then((config) => set({ config }));
+  if (kept?.manual) state.notice = t().manual;
+  deps.setUnread(0);
+  if (kept) void load(kept);
+  if (pending && deps.online()) setTimeout(online);
+
+  return {
+    getState: () => state,
+    subscribe,
+    setOpen(open) {
+      if (open === state.open) return;
+      set({ open, ...(open ? { unread: 0 } : {}) });
+    },
+    setLanguage(language) {
+      set({ language });
+    },
+    identify(next) {
+      const previous = identity;
+      identity = next;
+      if (previous?.userId === next?.userId) return;
+      if (identifyAction(storage.get<StoredSession>(sessionKey), next) === 'keep') return;
+      controller?.abort();
+      remember(undefined);
+      known.clear();
+      set({ messages: [], notice: undefined });
+    },
+    setInput(input) {
+      set({ input });
+    },
+    ask(raw) {
+      const text = raw.trim();
+      if (!text || state.busy || state.asking || pending || text.length > MAX_CONTENT) return;
+      const id = nextId();
+      lastAsked = { id, text };
+      set({ input: '', messages: [...state.messages, { id, role: 'user', content: text }] });
+      void deliver(text);
+    },
+    stop() {
+      controller?.abort();
+    },
+    handover: () => handover(),
+    retryConfig() {
+      set({ config: undefined });
+      void deps.fetchConfig(state.language).then((config) => set({ config }));
+    },
+    dispose() {
+      deps.events.removeEventListener('online', online);
+      deps.events.removeEventListener('storage', shared);
+      if (configRetry) deps.events.removeEventListener('online', configRetry);
+      clearTimeout(configTimer);
+      clearTimeout(retryTimer);
+      live?.socket.disconnect();
+    },
+  };
+}
