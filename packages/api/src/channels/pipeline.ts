@@ -12,7 +12,8 @@ import { type Language, translate } from "../http/messages";
 import type { ErrorKind } from "../errors";
 import { enqueueClaimedJob, enqueueJob, type JobRow } from "../jobs/queue";
 import type { JobHandler, JobWorker } from "../jobs/worker";
-import { type ChannelClientRow, adapterIO, adapterOf, fullConfig, markClient } from "./service";
+import { adapterIO, adapterOf, type ChannelClientRow, fullConfig } from "./adapters";
+import { markClient } from "./service";
 import { bindByMessage } from "./wechat-bindings";
 
 /** Answers the platform's message (runs the app, then queues the delivery). */
