@@ -13,9 +13,10 @@ import { createLogger } from "./logger";
 import { createProviders } from "./platform/providers";
 import { createKnowledgeWorker } from "./knowledge/worker";
 import { createChannelWorker, startKeyValueSweeper } from "./channels/worker";
-import { markInterruptedAnswers } from "./chat/service/engine";
+import { markInterruptedAnswers } from "./conversation/metering";
 import { attachRealtime } from "./realtime/socket";
 import { startWorkflowWorkers } from "./workflows/workers";
+import { connectConversation } from "./wiring";
 
 /** The console build next to this package in the monorepo, if it was built. */
 function defaultConsoleDir(): string | undefined {
@@ -54,6 +55,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   // Answers a previous process was still streaming when it died keep their text, marked interrupted.
   const interrupted = await markInterruptedAnswers(deps);
   if (interrupted > 0) logger.warn("marked answers cut off by the previous shutdown as interrupted", { interrupted });
+  connectConversation();
   const app = createApp(deps);
   const worker = createKnowledgeWorker(deps, { leaseMs: config.jobs.leaseSeconds * 1000 });
   worker.start();

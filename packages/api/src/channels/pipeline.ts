@@ -1,9 +1,10 @@
 import { adapterFor, type AdapterIO, ChannelError, type ChannelAdapter, type InboundMessage, readInbound, type ReplyHandle, splitText } from "@parley/channels";
 import { and, asc, eq, gt, inArray } from "drizzle-orm";
 import { getAppForChat } from "../apps/service/index";
-import { answerStoredMessage } from "../inbox/answer";
 import { splitReply } from "../chat/service/humanization";
-import { storeMessage } from "../chat/service/conversations";
+import { conversationEvents, type ConversationEvents } from "../conversation/bus";
+import { storeMessage } from "../conversation/store";
+import { answerStoredMessage } from "../conversation/stored";
 import { newId } from "../crypto";
 import { channelClients, conversations, customers, messages } from "../db/schema/index";
 import type { Deps } from "../http/context";
@@ -12,7 +13,9 @@ import { type Language, translate } from "../http/messages";
 import type { ErrorKind } from "../errors";
 import { enqueueClaimedJob, enqueueJob, type JobRow } from "../jobs/queue";
 import type { JobHandler, JobWorker } from "../jobs/worker";
-import { type ChannelClientRow, adapterIO, adapterOf, fullConfig, markClient } from "./service";
+import { isChannelSession } from "../inbox/activity";
+import { adapterIO, adapterOf, type ChannelClientRow, fullConfig } from "./adapters";
+import { markClient } from "./service";
 import { bindByMessage } from "./wechat-bindings";
 
 /** Answers the platform's message (runs the app, then queues the delivery). */
@@ -332,6 +335,20 @@ export function replyHandler(deps: Deps): JobHandler {
     await deps.db.update(messages).set({ delivery: "pending" }).where(eq(messages.id, answerId));
     await queueSend(deps, row, conversation.id, answerId);
   };
+}
+
+/**
+ * Delivers every message stored as `pending` in a platform's session (a workflow's answer, an
+ * operator's message) through its channel. Subscribed at start-up: whoever stores such a message
+ * (the workflows, the inbox) does not import the pipeline.
+ */
+export function deliverStoredMessages(): void {
+  conversationEvents.on("message.stored", deliverIfPending);
+}
+
+async function deliverIfPending({ deps, conversation, message }: ConversationEvents["message.stored"]) {
+  if (message.delivery !== "pending" || !conversation.clientId || !isChannelSession(conversation)) return;
+  await queueSend(deps, { id: conversation.clientId }, conversation.id, message.id);
 }
 
 /** Queues the delivery of a stored message and, with a worker in this process, runs it at once. */

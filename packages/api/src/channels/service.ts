@@ -1,15 +1,13 @@
 import { randomBytes } from "node:crypto";
-import { adapterFor, catalogue, type ChannelAdapter, type ChannelConfig, channelKinds, createTokenCache, type AdapterIO } from "@parley/channels";
+import { adapterFor, catalogue, type ChannelAdapter, type ChannelConfig, channelKinds } from "@parley/channels";
 import { and, desc, eq } from "drizzle-orm";
 import { getAppForChat } from "../apps/service/index";
 import { channelClients, spaces, users } from "../db/schema/index";
 import { translate } from "../http/messages";
 import { ServiceError } from "../errors";
 import type { Auth, Deps } from "../http/context";
-import { databaseKeyValueStore } from "./kv";
+import { adapterIO, adapterOf, type ChannelClientRow, fullConfig, openSecrets, parseJson } from "./adapters";
 import { sendWechatNotices } from "./wechat-bindings";
-
-export type ChannelClientRow = typeof channelClients.$inferSelect;
 
 /** What an owner may set on a channel client. */
 export interface ChannelClientInput {
@@ -28,38 +26,9 @@ function newChannelClientId(): string {
   return `ch_${randomBytes(12).toString("base64url")}`;
 }
 
-function parseJson(stored: string): Record<string, string> {
-  try {
-    const value: unknown = JSON.parse(stored);
-    return value && typeof value === "object" ? (value as Record<string, string>) : {};
-  } catch {
-    return {};
-  }
-}
 
-/** The adapter of a stored or requested kind; an unknown kind is a validation error. */
-export function adapterOf(kind: string): ChannelAdapter {
-  const adapter = adapterFor(kind);
-  if (!adapter) throw new ServiceError("validation", "channel_kind_unknown", { kind }, { field: "kind" });
-  return adapter;
-}
 
-/** The secret values of a client, unsealed. */
-function openSecrets(deps: Deps, row: ChannelClientRow): Record<string, string> {
-  if (!row.secrets) return {};
-  try {
-    return parseJson(deps.secrets.open(row.secrets));
-  } catch {
-    // Sealed with another instance key: treat as unset so the owner re-enters them.
-    deps.logger.warn("channel client secrets cannot be opened with this instance key", { clientId: row.id });
-    return {};
-  }
-}
 
-/** The whole configuration an adapter is given: plain fields and secrets together. */
-export function fullConfig(deps: Deps, row: ChannelClientRow): ChannelConfig {
-  return { ...parseJson(row.config), ...openSecrets(deps, row) };
-}
 
 /** Where the platform delivers for this client. */
 export function webhookUrl(deps: Deps, id: string): string {
@@ -227,17 +196,6 @@ export async function deleteChannelClient(deps: Deps, auth: Auth, id: string) {
   return { deleted: true as const };
 }
 
-/** The adapter's I/O for one client: the database key-value store, the instance's API base for the platform. */
-export function adapterIO(deps: Deps, adapter: ChannelAdapter): AdapterIO {
-  const kv = databaseKeyValueStore(deps.db, () => deps.now().getTime());
-  return {
-    fetch: (input, init) => fetch(input, { ...init, signal: init?.signal ?? AbortSignal.timeout(15_000) }),
-    apiBase: (deps.config.channels.apiBases[adapter.kind] ?? adapter.descriptor.defaultApiBase).replace(/\/+$/, ""),
-    now: () => deps.now().getTime(),
-    kv,
-    tokens: createTokenCache(kv),
-  };
-}
 
 /** Records the outcome of an exchange with the platform (drives online/offline). */
 export async function markClient(deps: Deps, id: string, outcome: { ok: true } | { ok: false; error: string }) {

@@ -5,7 +5,7 @@ import { channelClients, wechatBindings } from "../db/schema/index";
 import { ServiceError } from "../errors";
 import type { Auth, Deps } from "../http/context";
 import { translate } from "../http/messages";
-import { type ChannelClientRow, adapterIO, adapterOf, fullConfig } from "./service";
+import { adapterIO, adapterOf, type ChannelClientRow, fullConfig } from "./adapters";
 
 /** As long as the pipeline remembers deliveries (8 days). */
 const DEDUPE_TTL_SECONDS = 8 * 24 * 3600;

@@ -6,7 +6,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { getAppForChat } from "../apps/service/index";
 import { chatEventSchema } from "../chat/events";
 import { streamChatTurn } from "../chat/stream";
-import { storeMessage } from "../chat/service/conversations";
+import { storeMessage } from "../conversation/store";
 import { transferToHuman } from "../inbox/handover";
 import { webClients } from "../db/schema/index";
 import { fail, ServiceError } from "../errors";

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { conversations } from "../db/schema/index";
 import type { Deps } from "../http/context";
 import { WEB_EMBED_CHANNEL } from "../clients/service";
+import { conversationEvents, type ConversationEvents } from "../conversation/bus";
 
 type ConversationRow = typeof conversations.$inferSelect;
 
@@ -36,4 +37,18 @@ export async function recordSessionActivity(deps: Deps, conversation: Conversati
     .where(eq(conversations.id, conversation.id));
   deps.realtime.toSpace(conversation.spaceId, "session.message", { sessionId: conversation.id, message });
   if (incoming) deps.realtime.toSpace(conversation.spaceId, "session.read", { sessionId: conversation.id, readStatus: "UNREAD" });
+}
+
+/**
+ * Keeps inbox sessions in step with every message stored in a client's conversation. Subscribed
+ * at start-up, so the conversation core does not import the inbox.
+ */
+export function followStoredMessages(): void {
+  conversationEvents.on("message.stored", recordOnStore);
+}
+
+async function recordOnStore({ deps, conversation, message }: ConversationEvents["message.stored"]) {
+  if (!conversation.clientId) return;
+  const { id, role, content, createdAt, senderName } = message;
+  await recordSessionActivity(deps, conversation, { id, role, content, createdAt, ...(senderName ? { senderName } : {}) });
 }

@@ -5,7 +5,7 @@ import { conversations, messages } from "../db/schema/index";
 import type { Deps } from "../http/context";
 import { isChannelSession } from "./activity";
 import type { JobHandler } from "../jobs/worker";
-import { answerStoredMessage } from "./answer";
+import { answerStoredMessage } from "../conversation/stored";
 import { webVisitorOf } from "./handover";
 
 /**

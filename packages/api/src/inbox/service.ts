@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gte, inArray, isNotNull, lt, lte, or, sql } from "drizzle-orm";
 import { getAppForChat } from "../apps/service/index";
 import { queueSend } from "../channels/pipeline";
-import { storeMessage } from "../chat/service/conversations";
+import { storeMessage } from "../conversation/store";
 import { channelClients, conversations, customers, messages, users, webClients } from "../db/schema/index";
 import { ServiceError } from "../errors";
 import type { Auth, Deps } from "../http/context";
@@ -242,9 +242,8 @@ export async function pushOperatorMessage(deps: Deps, auth: Auth, sessionId: str
     delivery: isChannel ? "pending" : "sent",
   });
   const createdAt = deps.now().toISOString();
-  if (isChannel) {
-    await queueSend(deps, { id: session.clientId! }, session.id, id);
-  } else {
+  // A pending message goes out through the session's channel when stored (the channels listen for it).
+  if (!isChannel) {
     const visitor = await webVisitorOf(deps, session);
     if (visitor) deps.realtime.toVisitor(visitor.clientId, visitor.sessionId, "message", { id, role: "operator", content: input.content, createdAt, ...(senderName ? { senderName } : {}) });
   }

@@ -11,9 +11,8 @@ import { translate } from "../http/messages";
 import { authenticate } from "../identity/service/sessions";
 import type { ModelMessage, ToolDefinition } from "../platform/llm/types";
 import { type ChatApp, getAppForChat } from "../apps/service/index";
-import { prepareTurn } from "../chat/service/engine";
-import { runAppTurn } from "../workflows/chat-turn";
 import type { ChatEvent } from "../chat/events";
+import { answerTurn } from "../conversation/answer";
 import { boundedJson } from "../http/schemas";
 
 /** Who may call the OpenAI-compatible API: a space, through a personal API key or a user key. */
@@ -199,7 +198,7 @@ export function registerOpenAiRoutes(app: OpenAPIHono<AppEnv>) {
         // A user key's credit limit is held with the space's balance before the model is called.
         ...(caller.userKeyId ? { userKeyId: caller.userKeyId } : {}),
       };
-      const prepared = await prepareTurn(deps, turn);
+      const events = await answerTurn(deps, turn);
       const id = `chatcmpl-${newId("x").slice(2)}`;
       const created = Math.floor(deps.now().getTime() / 1000);
       const model = body.model;
@@ -207,7 +206,7 @@ export function registerOpenAiRoutes(app: OpenAPIHono<AppEnv>) {
         let content = "";
         const toolCalls: Array<{ id: string; type: "function"; function: { name: string; arguments: string } }> = [];
         let end: Extract<ChatEvent, { type: "message-end" }> | undefined;
-        for await (const event of runAppTurn(deps, turn, prepared)) {
+        for await (const event of events) {
           if (event.type === "text-delta") content += event.text;
           else if (event.type === "tool-call") toolCalls.push({ id: event.id, type: "function", function: { name: event.name, arguments: event.arguments } });
           else if (event.type === "message-end") end = event;
@@ -237,7 +236,7 @@ export function registerOpenAiRoutes(app: OpenAPIHono<AppEnv>) {
         const chunk = (choice: Record<string, unknown> | null, extra: Record<string, unknown> = {}) =>
           out.write(`data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model, choices: choice ? [choice] : [], ...extra })}\n\n`);
         let toolIndex = 0;
-        for await (const event of runAppTurn(deps, turn, prepared)) {
+        for await (const event of events) {
           if (event.type === "message-start") await chunk({ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null, logprobs: null });
           else if (event.type === "text-delta") await chunk({ index: 0, delta: { content: event.text }, finish_reason: null, logprobs: null });
           else if (event.type === "tool-call") {

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { serve } from "@hono/node-server";
 import { createApp } from "../app";
+import { connectConversation } from "../wiring";
 import { type Config, loadConfig } from "../config";
 import { openDatabase } from "../db/client";
 import type { Deps } from "../http/context";
@@ -56,6 +57,7 @@ export async function createTestContext(env: Record<string, string> = {}, overri
     now: () => new Date(),
     ...overrides,
   };
+  connectConversation();
   const app = createApp(deps);
   let server: ReturnType<typeof serve> | undefined;
   let realtime: RealtimeServer | undefined;

@@ -5,7 +5,7 @@ import { MAX_RETRIEVED, type RetrievedChunk } from "../../knowledge/retrieval/se
 import { retrieveFromKnowledgeBases } from "../../knowledge/service/retrieval";
 import { estimatePromptTokens, estimateTokens } from "../../platform/llm/tokens";
 import type { ModelMessage, ModelRequest } from "../../platform/llm/types";
-import type { MessageCitation } from "./conversations";
+import type { MessageCitation } from "../../conversation/store";
 
 /** A message this short (in tokens) with an earlier question before it reads as a follow-up. */
 export const FOLLOW_UP_MAX_TOKENS = 12;

@@ -1,8 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { prepared } from "../../db/prepared";
-import { storeMessage } from "../../chat/service/conversations";
-import { queueSend } from "../../channels/pipeline";
-import { channelClients, conversations, workflowNodeRuns, workflowRuns } from "../../db/schema/index";
+import { storeMessage } from "../../conversation/store";
+import { conversations, workflowNodeRuns, workflowRuns } from "../../db/schema/index";
 import type { Deps } from "../../http/context";
 import type { Language } from "../../http/messages";
 import { incoming, nodeLabel, outgoing } from "../graph";
@@ -333,11 +332,8 @@ async function answerLater(deps: Deps, conversationId: string, text: string) {
   if (!text) return;
   const conversation = await deps.db.select().from(conversations).where(eq(conversations.id, conversationId)).get();
   if (!conversation) return;
-  const messageId = await storeMessage(deps, { conversation, role: "assistant", content: text, model: "workflow", ...(conversation.clientId ? { delivery: "pending" as const } : {}) });
-  if (conversation.clientId) {
-    const client = await deps.db.select({ id: channelClients.id }).from(channelClients).where(eq(channelClients.id, conversation.clientId)).get();
-    if (client) await queueSend(deps, client, conversation.id, messageId);
-  }
+  // In a platform's session the answer goes out through its channel: the channels listen for pending messages.
+  await storeMessage(deps, { conversation, role: "assistant", content: text, model: "workflow", ...(conversation.clientId ? { delivery: "pending" as const } : {}) });
 }
 
 /** The run was stopped from outside (shutdown): it stays running, to be resumed. */

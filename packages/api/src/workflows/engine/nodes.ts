@@ -2,9 +2,9 @@ import { createHmac } from "node:crypto";
 import { and, desc, eq, or } from "drizzle-orm";
 import { getAppForChat } from "../../apps/service/index";
 import { releaseHold, settleHold, takeHold } from "../../billing/service/holds";
-import { prepareTurn, runTurn, TURN_MAX_OUTPUT_TOKENS } from "../../chat/service/engine";
-import { requestHandover, storeMessage } from "../../chat/service/conversations";
-import { queueSend } from "../../channels/pipeline";
+import { answerTurn } from "../../conversation/answer";
+import { TURN_MAX_OUTPUT_TOKENS } from "../../conversation/metering";
+import { requestHandover, storeMessage } from "../../conversation/store";
 import { channelClients, conversations } from "../../db/schema/index";
 import { ServiceError } from "../../errors";
 import type { Deps } from "../../http/context";
@@ -239,10 +239,10 @@ export const nodeExecutors: Record<NodeType, NodeExecutor> = {
       const app = await getAppForChat(deps, { appId: config.appId ?? "", spaceId: run.spaceId });
       if (app.type === "WORKFLOW") throw new NodeFailure("A workflow app cannot be called from a workflow node");
       const turn = { app, endUserId: `workflow:${run.id}`, channel: "workflow", text, language: run.language, signal: context.signal };
-      const prepared = await prepareTurn(deps, turn);
+      const events = await answerTurn(deps, turn);
       let answer = "";
       let conversationId: string | undefined;
-      for await (const event of runTurn(deps, turn, prepared)) {
+      for await (const event of events) {
         if (event.type === "message-start") conversationId = event.conversationId;
         else if (event.type === "text-delta") answer += event.text;
         else if (event.type === "error") throw new NodeFailure(event.message);
@@ -387,8 +387,8 @@ export const nodeExecutors: Record<NodeType, NodeExecutor> = {
       .orderBy(desc(conversations.updatedAt))
       .get();
     if (!conversation) throw new NodeFailure(`No conversation with ${receiver} on ${client.name} yet: the platform only lets the bot write to someone who wrote to it`);
+    // Stored as pending, it goes out through the client's channel (the channels listen for it).
     const messageId = await storeMessage(deps, { conversation, role: "assistant", content: text, delivery: "pending", model: "workflow", ...(config.sender ? { senderName: config.sender } : {}) });
-    await queueSend(deps, client, conversation.id, messageId);
     return { inputs: { mode: "client", clientId: client.id, receiver, content: text }, outputs: { output: "queued", conversationId: conversation.id, messageId } };
   },
 

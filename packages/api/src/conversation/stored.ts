@@ -1,10 +1,10 @@
 import { getAppForChat } from "../apps/service/index";
-import { prepareTurn } from "../chat/service/engine";
-import { runAppTurn } from "../workflows/chat-turn";
-import { conversations, messages } from "../db/schema/index";
+import type { ChatEvent } from "../chat/events";
+import type { conversations, messages } from "../db/schema/index";
 import { ServiceError } from "../errors";
 import type { Deps } from "../http/context";
 import type { Language } from "../http/messages";
+import { answerTurn } from "./answer";
 
 type ConversationRow = typeof conversations.$inferSelect;
 type MessageRow = typeof messages.$inferSelect;
@@ -16,9 +16,10 @@ export function languageOf(text: string): Language {
 }
 
 /**
- * Lets the app answer a customer's message that is already stored in an inbox session. Answers
- * the stored answer's id and text; nothing when the app refused (no credits, rate limit without
- * a reply) or stayed silent for a person.
+ * Lets the app answer a customer's message that is already stored in an inbox session (a
+ * channel's message, a delayed reply after a handover). Answers the stored answer's id and
+ * text; nothing when the app refused (no credits, rate limit without a reply) or stayed silent
+ * for a person.
  */
 export async function answerStoredMessage(
   deps: Deps,
@@ -37,9 +38,9 @@ export async function answerStoredMessage(
     storedMessageId: message.id,
     ...(options.skipHandover ? { skipHandover: true } : {}),
   };
-  let prepared;
+  let events: AsyncGenerator<ChatEvent>;
   try {
-    prepared = await prepareTurn(deps, turn);
+    events = await answerTurn(deps, turn);
   } catch (error) {
     if (error instanceof ServiceError) {
       deps.logger.warn("inbox message not answered", { conversationId: conversation.id, reason: error.messageId });
@@ -51,8 +52,7 @@ export async function answerStoredMessage(
   let id: string | undefined;
   const beat = options.heartbeat ? setInterval(() => void options.heartbeat!().catch(() => {}), 20_000) : undefined;
   try {
-    // A WORKFLOW app answers with its workflow's end node, the others with the chat engine.
-    for await (const event of runAppTurn(deps, turn, prepared)) {
+    for await (const event of events) {
       if (event.type === "message-start") id = event.messageId;
       else if (event.type === "text-delta") text += event.text;
     }

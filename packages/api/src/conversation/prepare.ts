@@ -1,0 +1,50 @@
+import { availableBalance } from "../billing/service/holds";
+import { ServiceError } from "../errors";
+import type { Deps } from "../http/context";
+import { creditsFor } from "../models/pricing";
+import { estimateTokens } from "../platform/llm/tokens";
+import { holdForTurn } from "./metering";
+import { checkRateLimits } from "./rate-limit";
+import { conversationExists } from "./store";
+import type { ChatTurn, PreparedTurn, ResponderPolicy } from "./types";
+
+/** Longest message accepted from a person. */
+export const MAX_INPUT_CHARACTERS = 20_000;
+
+/**
+ * Everything that can refuse a turn before anything streams: the checks run first so that the
+ * caller can answer with an envelope error (400, 404, 429, 870) instead of a broken stream. Rate
+ * limits are counted here; credits are held here for responders metered per turn.
+ */
+export async function prepareTurn(deps: Deps, turn: ChatTurn, policy: ResponderPolicy): Promise<PreparedTurn> {
+  const text = turn.messages ? turn.text.trim() || "(tool results)" : turn.text.trim();
+  if (!text) throw new ServiceError("validation", "validation_failed", { field: "message", reason: "empty" }, { field: "message" });
+  if (!turn.messages && text.length > MAX_INPUT_CHARACTERS) {
+    throw new ServiceError("validation", "validation_failed", { field: "message", reason: `longer than ${MAX_INPUT_CHARACTERS} characters` }, { field: "message" });
+  }
+  const modelId = turn.model ?? turn.app.defaultModel;
+  if (modelId !== turn.app.defaultModel && !turn.app.optionalModels.includes(modelId)) throw new ServiceError("validation", "chat_unknown_model", { model: modelId }, { field: "model" });
+  // A conversation named but not the caller's (another space's, another user's, or unknown) is a
+  // 400 before anything is held or streamed, instead of an error event inside a 200 stream.
+  if (turn.conversationId && !(await conversationExists(deps, { id: turn.conversationId, app: turn.app, endUserId: turn.endUserId }))) {
+    throw new ServiceError("validation", "chat_conversation_unknown", { id: turn.conversationId }, { field: "conversationId" });
+  }
+  const resolved = deps.models.resolve(modelId) ?? deps.models.fallback();
+  // A prompt that cannot fit the model's context window is refused before any call is paid for.
+  const promptText = turn.messages ? turn.messages.map((message) => message.content).join("\n") : text;
+  if (!resolved.model.offline && estimateTokens(promptText) + estimateTokens(turn.app.settingsPrompt) > resolved.model.contextWindow) {
+    throw new ServiceError("validation", "chat_model_context_length", {}, { field: turn.messages ? "messages" : "message" });
+  }
+  const free = creditsFor(resolved.model.id, { promptTokens: 1000, completionTokens: 1000 }) === 0;
+  const limited = await checkRateLimits(deps, { appId: turn.app.id, endUserId: turn.endUserId, channel: turn.channel });
+  const query = (turn.messages ? turn.text : text).trim();
+  const base = { text, query, resolved, limited, hold: undefined, maxOutputTokens: undefined };
+  if (policy.credits === "per-call") {
+    // The responder's model calls hold credits call by call; the turn itself calls no model.
+    if (!free && (await availableBalance(deps, turn.app.spaceId)) <= 0) throw new ServiceError("insufficient_credits", "insufficient_credits");
+    return base;
+  }
+  if (free || limited) return base;
+  const promptTokens = estimateTokens(promptText) + estimateTokens(turn.app.settingsPrompt);
+  return { ...base, ...(await holdForTurn(deps, turn, resolved.model.id, promptTokens)) };
+}
