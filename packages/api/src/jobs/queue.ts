@@ -120,15 +120,19 @@ export async function claimFairJob(db: Db, now: Date, options: FairClaimOptions)
   const rows = await db.all<Record<string, unknown>>(sql`
     UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_until = ${lockedUntil}, updated_at = ${at}
     WHERE id = (
+      WITH busy AS (
+        SELECT json_extract(payload, '$.spaceId') AS space, count(*) AS running FROM jobs
+        WHERE kind IN (${kinds}) AND status = 'running' AND locked_until >= ${at}
+        GROUP BY space
+      ),
+      turns AS (SELECT value AS space, key AS turn FROM json_each(${JSON.stringify(options.served)}))
       SELECT j.id FROM jobs j
+      LEFT JOIN busy b ON b.space = json_extract(j.payload, '$.spaceId')
+      LEFT JOIN turns t ON t.space = json_extract(j.payload, '$.spaceId')
       WHERE j.kind IN (${kinds})
         AND ((j.status = 'queued' AND j.run_after <= ${at}) OR (j.status = 'running' AND j.locked_until < ${at}))
-        AND (
-          SELECT count(*) FROM jobs r
-          WHERE r.kind IN (${kinds}) AND r.status = 'running' AND r.locked_until >= ${at}
-            AND json_extract(r.payload, '$.spaceId') = json_extract(j.payload, '$.spaceId')
-        ) < ${options.perSpace}
-      ORDER BY coalesce((SELECT s.key FROM json_each(${JSON.stringify(options.served)}) s WHERE s.value = json_extract(j.payload, '$.spaceId')), -1), j.run_after, j.id
+        AND coalesce(b.running, 0) < ${options.perSpace}
+      ORDER BY coalesce(t.turn, -1), j.run_after, j.id
       LIMIT 1
     )
     AND (status = 'queued' OR (status = 'running' AND locked_until < ${at}))
