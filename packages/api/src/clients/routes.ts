@@ -1,4 +1,3 @@
-import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
@@ -15,6 +14,7 @@ import type { AppEnv } from "../http/context";
 import { errorEnvelope, ok } from "../http/envelope";
 import { type Language, translate } from "../http/messages";
 import { defineRoute, idParam, jsonBody, standardErrors } from "../http/openapi";
+import { createDiskFileStore, findBuildFolder } from "../kernel/files/disk";
 import { eq } from "drizzle-orm";
 import {
   createClientBody,
@@ -274,7 +274,7 @@ export function registerClientRoutes(app: OpenAPIHono<AppEnv>) {
 export function widgetDistDir(): string {
   const here = path.dirname(fileURLToPath(import.meta.url));
   const candidates = [path.resolve(here, "../../../widget/dist"), path.resolve(here, "../../widget/dist")];
-  return candidates.find((candidate) => fs.existsSync(path.join(candidate, "widget.js"))) ?? candidates[0]!;
+  return findBuildFolder(candidates, "widget.js");
 }
 
 const PAGE_CSP = "default-src 'self'; connect-src 'self'; img-src 'self' data: https:; style-src 'self'";
@@ -285,16 +285,13 @@ function escapeHtml(value: string): string {
 
 /** `/widget.js`, `/widget/*` and the full-page and iframe chat pages. */
 function registerWidgetFiles(app: OpenAPIHono<AppEnv>) {
-  const distDir = widgetDistDir();
-  const serveFile = (relative: string) => {
-    const file = path.resolve(distDir, relative);
-    if (!file.startsWith(distDir + path.sep) || !fs.existsSync(file) || !fs.statSync(file).isFile()) return undefined;
-    return new Uint8Array(fs.readFileSync(file));
-  };
+  const widgetFiles = createDiskFileStore(widgetDistDir());
+  // A path that is not a plain key (`..`, backslashes) is refused by the store: not found.
+  const serveFile = (relative: string) => widgetFiles.read(relative).catch(() => undefined);
   const typeOf = (file: string) =>
     file.endsWith(".css") ? "text/css; charset=utf-8" : file.endsWith(".map") || file.endsWith(".json") ? "application/json; charset=utf-8" : "application/javascript; charset=utf-8";
-  const answer = (c: Context<AppEnv>, relative: string) => {
-    const content = serveFile(relative);
+  const answer = async (c: Context<AppEnv>, relative: string) => {
+    const content = await serveFile(relative);
     c.header("Access-Control-Allow-Origin", "*");
     if (!content) return c.text("Widget file not found (is packages/widget built?)", 404);
     c.header("Content-Type", typeOf(relative));

@@ -1,18 +1,6 @@
-/**
- * Fixed-window attempt counters kept in memory: enough for one process. A cluster swaps in a
- * shared store behind the same interface.
- */
-export interface Throttle {
-  /** Counts one attempt; returns seconds to wait when the limit was already reached, else 0. */
-  hit(key: string, limit: number, windowSeconds: number): number;
-  /** Seconds until the key may be used again, without counting. */
-  peek(key: string, limit: number): number;
-  reset(key: string): void;
-  /** Attempts counted for the key in its current window (0 when none or expired). */
-  count(key: string): number;
-  /** Takes back one counted attempt (an attempt that turned out legitimate). */
-  undo(key: string): void;
-}
+import type { Throttle } from "../kernel/throttle";
+
+export type { Throttle };
 
 /** An in-memory {@link Throttle}. */
 export function createMemoryThrottle(now: () => number = Date.now): Throttle {

@@ -93,6 +93,77 @@ export async function claimJob(db: Db, now: Date, options: { kinds: string[]; le
   return claimed[0];
 }
 
+/** How a fair claim picks among spaces (see {@link claimFairJob}). */
+export interface FairClaimOptions {
+  kinds: string[];
+  leaseMs: number;
+  /** Jobs of one space (the payload's `spaceId`) running at once, across all processes. */
+  perSpace: number;
+  /** Spaces this worker served, least recently first; spaces not named come before all of them. */
+  served: string[];
+}
+
+/**
+ * Claims the next ready job like {@link claimJob}, but fairly between spaces: a space with
+ * `perSpace` jobs running (leases still valid, in any process) gets no more, and among the
+ * others the space served least recently goes first, so one space's backlog cannot starve
+ * another's. One UPDATE … RETURNING, as with claimJob.
+ */
+export async function claimFairJob(db: Db, now: Date, options: FairClaimOptions): Promise<JobRow | undefined> {
+  if (options.kinds.length === 0) return undefined;
+  const at = now.toISOString();
+  const lockedUntil = new Date(now.getTime() + options.leaseMs).toISOString();
+  const kinds = sql.join(
+    options.kinds.map((kind) => sql`${kind}`),
+    sql`, `,
+  );
+  const rows = await db.all<Record<string, unknown>>(sql`
+    UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_until = ${lockedUntil}, updated_at = ${at}
+    WHERE id = (
+      WITH busy AS (
+        SELECT json_extract(payload, '$.spaceId') AS space, count(*) AS running FROM jobs
+        WHERE kind IN (${kinds}) AND status = 'running' AND locked_until >= ${at}
+        GROUP BY space
+      ),
+      turns AS (SELECT value AS space, key AS turn FROM json_each(${JSON.stringify(options.served)}))
+      SELECT j.id FROM jobs j
+      LEFT JOIN busy b ON b.space = json_extract(j.payload, '$.spaceId')
+      LEFT JOIN turns t ON t.space = json_extract(j.payload, '$.spaceId')
+      WHERE j.kind IN (${kinds})
+        AND ((j.status = 'queued' AND j.run_after <= ${at}) OR (j.status = 'running' AND j.locked_until < ${at}))
+        AND coalesce(b.running, 0) < ${options.perSpace}
+      ORDER BY coalesce(t.turn, -1), j.run_after, j.id
+      LIMIT 1
+    )
+    AND (status = 'queued' OR (status = 'running' AND locked_until < ${at}))
+    RETURNING id, kind, payload, status, attempts, run_after, locked_until, last_error, created_at, updated_at`);
+  const row = rows[0];
+  if (!row) return undefined;
+  return {
+    id: String(row.id),
+    kind: String(row.kind),
+    payload: String(row.payload),
+    status: row.status as JobRow["status"],
+    attempts: Number(row.attempts),
+    runAfter: String(row.run_after),
+    lockedUntil: (row.locked_until as string | null) ?? null,
+    lastError: (row.last_error as string | null) ?? null,
+    createdAt: String(row.created_at),
+    updatedAt: String(row.updated_at),
+  };
+}
+
+/**
+ * Hands a claimed job back to the queue at once, its attempt not counted (the process is
+ * stopping): the next worker to poll takes it over.
+ */
+export async function releaseJob(db: Db, now: Date, job: Pick<JobRow, "id" | "attempts">): Promise<void> {
+  await db
+    .update(jobs)
+    .set({ status: "queued", lockedUntil: null, attempts: Math.max(0, job.attempts - 1), updatedAt: now.toISOString() })
+    .where(eq(jobs.id, job.id));
+}
+
 /** Extends a running job's lease, for long jobs that report progress. */
 export async function extendLease(db: Db, now: Date, jobId: string, leaseMs: number): Promise<void> {
   await db

@@ -1,6 +1,6 @@
 import type { Db } from "../db/client";
 import type { Logger } from "../logger";
-import { claimJob, completeJob, DEFAULT_MAX_ATTEMPTS, extendLease, failJob, type JobRow } from "./queue";
+import { claimFairJob, claimJob, completeJob, DEFAULT_MAX_ATTEMPTS, extendLease, failJob, type JobRow, releaseJob } from "./queue";
 
 /** What a handler is given for one job. */
 export interface JobContext {
@@ -8,10 +8,17 @@ export interface JobContext {
   payload: unknown;
   /** Extends the lease; long handlers call it as they make progress. */
   heartbeat(): Promise<void>;
+  /** Aborted when the worker stops; a handler that can stop early hands its job back ({@link JobContext.release}). */
+  signal: AbortSignal;
+  /** Hands the job back to the queue, its attempt not counted, instead of completing it. */
+  release(): Promise<void>;
 }
 
-/** Runs one kind of job. Throwing marks the attempt failed (retried with backoff). */
-export type JobHandler = (context: JobContext) => Promise<void>;
+/**
+ * Runs one kind of job. Throwing marks the attempt failed (retried with backoff). What it
+ * answers is handed to the caller of {@link JobWorker.run}.
+ */
+export type JobHandler = (context: JobContext) => Promise<unknown>;
 
 /** Options of {@link createJobWorker}. */
 export interface JobWorkerOptions {
@@ -29,6 +36,11 @@ export interface JobWorkerOptions {
    * same moment can be grouped (the vector store commits concurrent upserts together).
    */
   concurrency?: number;
+  /**
+   * Fairness between spaces (jobs whose payload names a `spaceId`): at most `perSpace` jobs of
+   * one space run at once across all processes, and the space served least recently goes first.
+   */
+  fairness?: { perSpace: number };
   /** Called when a job has failed for the last time. */
   onGiveUp?: (job: JobRow, error: string) => Promise<void>;
 }
@@ -36,12 +48,14 @@ export interface JobWorkerOptions {
 /** An in-process worker: claims and runs up to `concurrency` jobs at a time until stopped. */
 export interface JobWorker {
   start(): void;
-  /** Stops claiming and waits for the jobs in hand, if any, to finish. */
+  /** Stops claiming, aborts the handlers' signal and waits for the jobs in hand, if any, to finish. */
   stop(): Promise<void>;
   /** Claims and runs jobs until none is ready; answers how many ran. For tests and start-up. */
   drain(): Promise<number>;
-  /** Runs a job this process already holds the lease of (see enqueueClaimedJob), as a poll would. */
-  run(job: JobRow): Promise<void>;
+  /** Polls at once (a job was just queued in this process). */
+  wake(): void;
+  /** Runs a job this process already holds the lease of (see enqueueClaimedJob), as a poll would; answers what its handler answered. */
+  run(job: JobRow): Promise<unknown>;
 }
 
 /**
@@ -60,40 +74,71 @@ export function idle(sleepers: Set<() => void>, ms: number): Promise<void> {
   });
 }
 
+/** Spaces a fair worker remembers having served; the ones forgotten count as never served, so go first. */
+const MAX_REMEMBERED_SPACES = 10_000;
+
 /** Builds an in-process job worker over the durable queue. */
 export function createJobWorker(options: JobWorkerOptions): JobWorker {
   const leaseMs = options.leaseMs ?? 60_000;
   const idleMs = options.idleMs ?? 500;
   const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
   const kinds = Object.keys(options.handlers);
+  const concurrency = Math.max(1, Math.floor(options.concurrency ?? 1));
   let running = false;
   let loop: Promise<void> | undefined;
+  let stopper = new AbortController();
+  const sleepers = new Set<() => void>();
+  /** Jobs handed to `run` by their claimant, awaited by `stop`. */
+  const inline = new Set<Promise<unknown>>();
+  /** Spaces served, least recently first (a Map keeps insertion order). */
+  const served = new Map<string, true>();
+
+  function claim(): Promise<JobRow | undefined> {
+    if (!options.fairness) return claimJob(options.db, options.now(), { kinds, leaseMs });
+    return claimFairJob(options.db, options.now(), { kinds, leaseMs, perSpace: Math.max(1, options.fairness.perSpace), served: [...served.keys()] });
+  }
+
+  function noteServed(job: JobRow) {
+    if (!options.fairness) return;
+    const spaceId = (JSON.parse(job.payload) as { spaceId?: unknown }).spaceId;
+    if (typeof spaceId !== "string") return;
+    served.delete(spaceId);
+    served.set(spaceId, true);
+    if (served.size > MAX_REMEMBERED_SPACES) served.delete(served.keys().next().value!);
+  }
 
   async function runOne(): Promise<boolean> {
-    const job = await claimJob(options.db, options.now(), { kinds, leaseMs });
+    const job = await claim();
     if (!job) return false;
+    noteServed(job);
     await runClaimed(job);
     return true;
   }
 
-  async function runClaimed(job: JobRow): Promise<void> {
+  async function runClaimed(job: JobRow): Promise<unknown> {
     const handler = options.handlers[job.kind]!;
+    let released = false;
     try {
-      await handler({
+      const result = await handler({
         job,
         payload: JSON.parse(job.payload) as unknown,
         heartbeat: () => extendLease(options.db, options.now(), job.id, leaseMs),
+        signal: stopper.signal,
+        release: async () => {
+          released = true;
+          await releaseJob(options.db, options.now(), job);
+        },
       });
-      await completeJob(options.db, options.now(), job.id);
+      if (!released) await completeJob(options.db, options.now(), job.id);
+      return result;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       const { retrying } = await failJob(options.db, options.now(), job, message, maxAttempts);
       options.logger.warn("job attempt failed", { jobId: job.id, kind: job.kind, attempts: job.attempts, retrying, error: message });
       if (!retrying && options.onGiveUp) await options.onGiveUp(job, message);
+      return undefined;
     }
   }
-
-  const concurrency = Math.max(1, Math.floor(options.concurrency ?? 1));
 
   async function poll(): Promise<void> {
     while (running) {
@@ -106,28 +151,27 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
       if (!worked && running) await idle(sleepers, idleMs);
     }
   }
-  const sleepers = new Set<() => void>();
-  /** Jobs handed to `run` by their claimant, awaited by `stop`. */
-  const inline = new Set<Promise<void>>();
 
   return {
     async run(job) {
       if (!options.handlers[job.kind]) throw new Error(`no handler for job kind ${job.kind}`);
-      const running = runClaimed(job);
-      inline.add(running);
+      const work = runClaimed(job);
+      inline.add(work);
       try {
-        await running;
+        return await work;
       } finally {
-        inline.delete(running);
+        inline.delete(work);
       }
     },
     start() {
       if (running) return;
       running = true;
+      if (stopper.signal.aborted) stopper = new AbortController();
       loop = Promise.all(Array.from({ length: concurrency }, () => poll())).then(() => undefined);
     },
     async stop() {
       running = false;
+      stopper.abort();
       for (const wake of [...sleepers]) wake();
       await loop;
       await Promise.allSettled([...inline]);
@@ -140,6 +184,9 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
       };
       await Promise.all(Array.from({ length: concurrency }, lane));
       return count;
+    },
+    wake() {
+      for (const wake of [...sleepers]) wake();
     },
   };
 }

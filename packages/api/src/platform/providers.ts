@@ -14,6 +14,8 @@ import type { MailSender, OidcClient, SmsSender, WechatOAuthClient } from "./por
 import { createAliyunSmsSender } from "./sms/aliyun";
 import { createRealtimeHub, type RealtimeHub } from "../realtime/hub";
 import { createSecretBox, loadSecretKey, type SecretBox } from "./secret-box";
+import { createDiskFileStore } from "../kernel/files/disk";
+import type { FileStore } from "../kernel/files/port";
 
 /** Picks each provider from the configuration: the real one when configured, else the embedded default. */
 export function createProviders(config: Config, db: Db, logger: Logger): {
@@ -26,6 +28,7 @@ export function createProviders(config: Config, db: Db, logger: Logger): {
   knowledge: KnowledgeRuntime;
   realtime: RealtimeHub;
   secrets: SecretBox;
+  files: FileStore;
 } {
   const outbox = createOutbox(db, logger);
   const secrets = createSecretBox(loadSecretKey(config.dataDir, config.channels.secretKey));
@@ -45,6 +48,8 @@ export function createProviders(config: Config, db: Db, logger: Logger): {
     plugins: createPluginRuntime({ db, secrets, config, logger, now: () => new Date() }),
     knowledge: createKnowledgeRuntime(config, logger),
     secrets,
+    // Stored files live under the data folder, in the layout they always had.
+    files: createDiskFileStore(config.dataDir),
     realtime: createRealtimeHub((error) => logger.error("realtime listener failed", { error: String(error) })),
   };
 }

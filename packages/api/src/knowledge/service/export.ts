@@ -1,9 +1,8 @@
-import fs from "node:fs/promises";
-import path from "node:path";
 import { ServiceError } from "../../errors";
 import type { Auth, Deps } from "../../http/context";
 import type { Language } from "../../http/messages";
-import { type KnowledgeFileRow, loadFile } from "./files";
+import { lastSegment } from "../../kernel/files/port";
+import { type KnowledgeFileRow, loadFile, originalKey } from "./files";
 import { loadPrepared } from "./prepared";
 import { chunksOfFileRows, metadataOf, optionsOf, pendingRecords } from "./records";
 import { type QaPair, qaCsvOf, qaPairOf } from "./sources/qa";
@@ -24,17 +23,20 @@ const documentTypes: Record<string, string> = {
   docx: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
 };
 
+/** The extension of a stored location's last segment (`kf_1.pdf` → `pdf`), or "" without one. */
+function extensionOf(location: string): string {
+  const name = lastSegment(location);
+  const dot = name.lastIndexOf(".");
+  return dot > 0 ? name.slice(dot + 1) : "";
+}
+
 function nothingToExport(): never {
   throw new ServiceError("conflict", "file_not_exportable");
 }
 
-async function readOriginal(file: KnowledgeFileRow): Promise<Uint8Array> {
+async function readOriginal(deps: Pick<Deps, "files">, file: KnowledgeFileRow): Promise<Uint8Array> {
   if (!file.storagePath) nothingToExport();
-  try {
-    return new Uint8Array(await fs.readFile(file.storagePath));
-  } catch {
-    return nothingToExport();
-  }
+  return (await deps.files.read(originalKey(file))) ?? nothingToExport();
 }
 
 /**
@@ -68,8 +70,8 @@ export async function exportFile(deps: Deps, auth: Auth, fileId: string, languag
     case "document": {
       const options = optionsOf(file);
       const extension =
-        typeof options.extension === "string" ? options.extension : path.extname(file.storagePath ?? "").slice(1) || "txt";
-      return { body: await readOriginal(file), contentType: documentTypes[extension] ?? "application/octet-stream", fileName: `${file.name}.${extension}` };
+        typeof options.extension === "string" ? options.extension : extensionOf(file.storagePath ?? "") || "txt";
+      return { body: await readOriginal(deps, file), contentType: documentTypes[extension] ?? "application/octet-stream", fileName: `${file.name}.${extension}` };
     }
     case "qa": {
       const pairs = await currentPairs(deps, file);
@@ -83,7 +85,7 @@ export async function exportFile(deps: Deps, auth: Auth, fileId: string, languag
     }
     case "website": {
       const prepared = await loadPrepared(deps, file.knowledgeBaseId, file.id);
-      const markdown = prepared?.kind === "text" ? prepared.text : new TextDecoder().decode(await readOriginal(file));
+      const markdown = prepared?.kind === "text" ? prepared.text : new TextDecoder().decode(await readOriginal(deps, file));
       return { body: markdown, contentType: "text/markdown; charset=utf-8", fileName: `${file.name}.md` };
     }
   }

@@ -1,5 +1,3 @@
-import fs from "node:fs/promises";
-import path from "node:path";
 import { and, desc, eq } from "drizzle-orm";
 import { newId } from "../../crypto";
 import { knowledgeFiles } from "../../db/schema/index";
@@ -8,7 +6,7 @@ import type { Auth, Deps } from "../../http/context";
 import { enqueueJob } from "../../jobs/queue";
 import { appsBinding, checkTokenLimit, loadKnowledgeBase, tokensOf } from "./knowledge-bases";
 import { DocumentParseError, type DocumentExtension, documentExtensions, extractDocumentText } from "./parse";
-import { knowledgeDirectory, writeAtomically } from "./storage";
+import { keyOfStored, knowledgeKeys, storeObject } from "./storage";
 import type { ChunkInput } from "../retrieval/indexing";
 import { chunksOfPrepared, loadPrepared, type PreparedContent, removePrepared, savePrepared } from "./prepared";
 import { vectorTableOf } from "./vectors";
@@ -57,6 +55,11 @@ export async function loadFile(deps: Deps, spaceId: string, fileId: string): Pro
     .get();
   if (!row) throw fail.notFound("knowledge_file");
   return row;
+}
+
+/** The file-store key of a file's uploaded original (recorded in `storagePath`). */
+export function originalKey(file: Pick<KnowledgeFileRow, "knowledgeBaseId" | "storagePath">): string {
+  return keyOfStored(knowledgeKeys.base(file.knowledgeBaseId), file.storagePath ?? "");
 }
 
 /** Splits `report.pdf` into its checked stem and extension, or says which rule it breaks. */
@@ -114,8 +117,7 @@ export async function createImportedFile(deps: Deps, auth: Auth, knowledgeBaseId
   if (!failureReason && !input.prepared) failureReason = "document_empty";
   let storagePath: string | null = null;
   if (input.original) {
-    storagePath = path.join(knowledgeDirectory(deps, knowledgeBaseId), `${id}.${input.original.extension}`);
-    await writeAtomically(storagePath, input.original.bytes);
+    storagePath = await storeObject(deps, knowledgeKeys.original(knowledgeBaseId, id, input.original.extension), input.original.bytes);
   }
   if (!failureReason && input.prepared) await savePrepared(deps, knowledgeBaseId, id, input.prepared);
   const row: KnowledgeFileRow = {
@@ -180,7 +182,7 @@ export async function uploadDocument(
 }
 
 /** The chunks a file is cut into with its knowledge base's current settings. */
-export async function chunksOfFile(deps: Pick<Deps, "db" | "config">, file: KnowledgeFileRow): Promise<ChunkInput[]> {
+export async function chunksOfFile(deps: Pick<Deps, "db" | "config" | "files">, file: KnowledgeFileRow): Promise<ChunkInput[]> {
   const base = await loadKnowledgeBase(deps as Deps, file.spaceId, file.knowledgeBaseId);
   const prepared = await loadPrepared(deps, file.knowledgeBaseId, file.id);
   if (!prepared) throw new ServiceError("conflict", "file_not_previewable");
@@ -247,7 +249,7 @@ export async function deleteFile(deps: Deps, auth: Auth, fileId: string) {
   const base = await loadKnowledgeBase(deps, auth.spaceId, file.knowledgeBaseId);
   await deps.db.delete(knowledgeFiles).where(eq(knowledgeFiles.id, file.id));
   await vectorTableOf(deps, base)?.delete({ fileIds: [file.id] });
-  if (file.storagePath) await fs.rm(file.storagePath, { force: true });
+  if (file.storagePath) await deps.files.delete(originalKey(file));
   await removePrepared(deps, file.knowledgeBaseId, file.id);
   return { id: file.id, deleted: true as const };
 }

@@ -9,7 +9,7 @@ import { loadKnowledgeBase } from "./knowledge-bases";
 import { embedderOf, vectorTableOf } from "./vectors";
 
 /** What indexing a file needs. */
-export type IndexFileDeps = Pick<Deps, "db" | "config" | "now" | "knowledge">;
+export type IndexFileDeps = Pick<Deps, "db" | "config" | "now" | "knowledge" | "files">;
 
 /** Chunks embedded and written per step; progress and the job lease are refreshed after each. */
 export const INDEX_BATCH = 200;

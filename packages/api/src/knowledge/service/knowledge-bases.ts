@@ -1,11 +1,10 @@
-import { rm } from "node:fs/promises";
 import { and, desc, eq, inArray, sum } from "drizzle-orm";
 import { newId, newShortCode } from "../../crypto";
 import { apps, knowledgeBases, knowledgeFiles } from "../../db/schema/index";
 import { fail, ServiceError } from "../../errors";
 import type { Auth, Deps } from "../../http/context";
 import { loadApp, parseJsonArray } from "../../apps/service/load";
-import { knowledgeDirectory } from "./storage";
+import { knowledgeKeys } from "./storage";
 import { vectorTableOf } from "./vectors";
 
 /** A stored knowledge base row. */
@@ -159,8 +158,8 @@ export async function deleteKnowledgeBase(deps: Deps, auth: Auth, knowledgeBaseI
   return { id: row.id, deleted: true as const };
 }
 
-async function removeStoredFiles(deps: Deps, knowledgeBaseId: string) {
-  await rm(knowledgeDirectory(deps, knowledgeBaseId), { recursive: true, force: true });
+async function removeStoredFiles(deps: Pick<Deps, "files">, knowledgeBaseId: string) {
+  await deps.files.deletePrefix(knowledgeKeys.base(knowledgeBaseId));
 }
 
 /** Tokens held by a set of knowledge bases (every file counts, whatever its status). */

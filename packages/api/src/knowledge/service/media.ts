@@ -1,5 +1,3 @@
-import fs from "node:fs/promises";
-import path from "node:path";
 import { and, count, desc, eq } from "drizzle-orm";
 import { newId } from "../../crypto";
 import { mediaMaterials } from "../../db/schema/index";
@@ -7,7 +5,7 @@ import { fail } from "../../errors";
 import type { Auth, Deps } from "../../http/context";
 import type { UploadInput } from "./imports";
 import { loadKnowledgeBase } from "./knowledge-bases";
-import { knowledgeDirectory, writeAtomically } from "./storage";
+import { keyOfStored, knowledgeKeys, storeObject } from "./storage";
 import { splitFileName } from "./sources/tabular";
 
 /** Largest media material (spec §5: 15 MB for media uploads). */
@@ -63,6 +61,11 @@ export function mediaView(row: MediaRow) {
   };
 }
 
+/** The file-store key of a material's bytes (recorded in `storagePath`). */
+function mediaKey(row: Pick<MediaRow, "knowledgeBaseId" | "storagePath">): string {
+  return keyOfStored(`${knowledgeKeys.base(row.knowledgeBaseId ?? "")}media/`, row.storagePath);
+}
+
 async function loadMedia(deps: Deps, auth: Auth, mediaId: string): Promise<MediaRow> {
   const row = await deps.db
     .select()
@@ -87,8 +90,7 @@ export async function uploadMedia(deps: Deps, auth: Auth, knowledgeBaseId: strin
   if (!type.matches(input.bytes)) throw fail.invalid("media_content_mismatch", "file", { type: extension.toUpperCase() });
   const name = checkMediaName(input.name ?? input.fileName);
   const id = newId("mm");
-  const storagePath = path.join(knowledgeDirectory(deps, base.id), "media", `${id}.${type.extensions[0]}`);
-  await writeAtomically(storagePath, input.bytes);
+  const storagePath = await storeObject(deps, knowledgeKeys.media(base.id, id, type.extensions[0]!), input.bytes);
   const now = deps.now().toISOString();
   const row: MediaRow = {
     id,
@@ -135,18 +137,14 @@ export async function renameMedia(deps: Deps, auth: Auth, mediaId: string, name:
 export async function deleteMedia(deps: Deps, auth: Auth, mediaId: string) {
   const row = await loadMedia(deps, auth, mediaId);
   await deps.db.delete(mediaMaterials).where(eq(mediaMaterials.id, row.id));
-  await fs.rm(row.storagePath, { force: true });
+  if (row.knowledgeBaseId) await deps.files.delete(mediaKey(row));
   return { id: row.id, deleted: true as const };
 }
 
 /** A media material's bytes with its type and name, for download. */
 export async function readMedia(deps: Deps, auth: Auth, mediaId: string) {
   const row = await loadMedia(deps, auth, mediaId);
-  let bytes: Uint8Array;
-  try {
-    bytes = new Uint8Array(await fs.readFile(row.storagePath));
-  } catch {
-    throw fail.notFound("media_material");
-  }
+  const bytes = row.knowledgeBaseId ? await deps.files.read(mediaKey(row)) : undefined;
+  if (!bytes) throw fail.notFound("media_material");
   return { bytes, mimeType: row.mimeType, name: row.name };
 }

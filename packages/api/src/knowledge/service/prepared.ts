@@ -1,10 +1,8 @@
-import fs from "node:fs/promises";
-import path from "node:path";
-import type { Deps } from "../../http/context";
+import type { Deps } from "../../kernel/deps";
 import { estimateTokens } from "../../platform/llm/tokens";
 import { chunkText } from "../retrieval/chunker";
 import type { ChunkInput } from "../retrieval/indexing";
-import { knowledgeDirectory, writeAtomically } from "./storage";
+import { knowledgeKeys } from "./storage";
 
 /**
  * One record of a record-shaped source: a Q&A pair or a table row becomes exactly one chunk.
@@ -24,28 +22,24 @@ export interface PreparedRecord {
  */
 export type PreparedContent = { kind: "text"; text: string } | { kind: "records"; records: PreparedRecord[] };
 
-/** Where a file's prepared content is kept. */
-export function preparedPath(deps: Pick<Deps, "config">, knowledgeBaseId: string, fileId: string): string {
-  return path.join(knowledgeDirectory(deps, knowledgeBaseId), `${fileId}.prepared.json`);
-}
-
-/** Stores a file's prepared content atomically. */
-export async function savePrepared(deps: Pick<Deps, "config">, knowledgeBaseId: string, fileId: string, content: PreparedContent): Promise<void> {
-  await writeAtomically(preparedPath(deps, knowledgeBaseId, fileId), JSON.stringify(content));
+/** Stores a file's prepared content (whole or not at all). */
+export async function savePrepared(deps: Pick<Deps, "files">, knowledgeBaseId: string, fileId: string, content: PreparedContent): Promise<void> {
+  await deps.files.put(knowledgeKeys.prepared(knowledgeBaseId, fileId), JSON.stringify(content));
 }
 
 /** A file's prepared content, or undefined when none was kept (a failed import). */
-export async function loadPrepared(deps: Pick<Deps, "config">, knowledgeBaseId: string, fileId: string): Promise<PreparedContent | undefined> {
+export async function loadPrepared(deps: Pick<Deps, "files">, knowledgeBaseId: string, fileId: string): Promise<PreparedContent | undefined> {
   try {
-    return JSON.parse(await fs.readFile(preparedPath(deps, knowledgeBaseId, fileId), "utf8")) as PreparedContent;
+    const bytes = await deps.files.read(knowledgeKeys.prepared(knowledgeBaseId, fileId));
+    return bytes ? (JSON.parse(new TextDecoder().decode(bytes)) as PreparedContent) : undefined;
   } catch {
     return undefined;
   }
 }
 
 /** Removes a file's prepared content. */
-export async function removePrepared(deps: Pick<Deps, "config">, knowledgeBaseId: string, fileId: string): Promise<void> {
-  await fs.rm(preparedPath(deps, knowledgeBaseId, fileId), { force: true });
+export async function removePrepared(deps: Pick<Deps, "files">, knowledgeBaseId: string, fileId: string): Promise<void> {
+  await deps.files.delete(knowledgeKeys.prepared(knowledgeBaseId, fileId));
 }
 
 /**

@@ -1,8 +1,8 @@
 import { and, eq, lt, sql } from "drizzle-orm";
-import { jobs, workflowNodeRuns, workflowRuns } from "../../db/schema/index";
-import type { Deps } from "../../http/context";
-import { completeJob, enqueueClaimedJob, enqueueJob, extendLease, type JobRow } from "../../jobs/queue";
-import { idle } from "../../jobs/worker";
+import { workflowNodeRuns, workflowRuns } from "../../db/schema/index";
+import { enqueueClaimedJob, enqueueJob } from "../../jobs/queue";
+import { createJobWorker, type JobHandler, type JobWorker } from "../../jobs/worker";
+import type { Deps } from "../../kernel/deps";
 import { type ExecuteOptions, type ExecutionOutcome, executeRun, Interrupted } from "./execute";
 
 /** The job kind that executes (and resumes) workflow runs. */
@@ -52,46 +52,6 @@ const runners = new WeakMap<Deps, WorkflowRunner>();
 /** The runner working in this process for these deps, if any. */
 export function runnerOf(deps: Deps): WorkflowRunner | undefined {
   return runners.get(deps);
-}
-
-/**
- * Claims the next due workflow-run job whose space has fewer than `perSpace` runs executing
- * (leases still valid, in any process), in one UPDATE … RETURNING so that two processes never
- * claim the same job. A job whose lease ran out (its process died) is claimable again.
- */
-export async function claimWorkflowJob(deps: Deps, now: Date, options: { leaseMs: number; perSpace: number }): Promise<JobRow | undefined> {
-  const at = now.toISOString();
-  const lockedUntil = new Date(now.getTime() + options.leaseMs).toISOString();
-  const rows = await deps.db.all<Record<string, unknown>>(sql`
-    UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_until = ${lockedUntil}, updated_at = ${at}
-    WHERE id = (
-      SELECT j.id FROM jobs j
-      WHERE j.kind = ${WORKFLOW_RUN_JOB}
-        AND ((j.status = 'queued' AND j.run_after <= ${at}) OR (j.status = 'running' AND j.locked_until < ${at}))
-        AND (
-          SELECT count(*) FROM jobs r
-          WHERE r.kind = ${WORKFLOW_RUN_JOB} AND r.status = 'running' AND r.locked_until >= ${at}
-            AND json_extract(r.payload, '$.spaceId') = json_extract(j.payload, '$.spaceId')
-        ) < ${options.perSpace}
-      ORDER BY j.run_after, j.id
-      LIMIT 1
-    )
-    AND (status = 'queued' OR (status = 'running' AND locked_until < ${at}))
-    RETURNING id, kind, payload, status, attempts, run_after, locked_until, last_error, created_at, updated_at`);
-  const row = rows[0];
-  if (!row) return undefined;
-  return {
-    id: String(row.id),
-    kind: String(row.kind),
-    payload: String(row.payload),
-    status: row.status as JobRow["status"],
-    attempts: Number(row.attempts),
-    runAfter: String(row.run_after),
-    lockedUntil: (row.locked_until as string | null) ?? null,
-    lastError: (row.last_error as string | null) ?? null,
-    createdAt: String(row.created_at),
-    updatedAt: String(row.updated_at),
-  };
 }
 
 /** Puts a run on the queue (to start now, or to wake at `runAfter`). */
@@ -164,59 +124,49 @@ export async function failRun(deps: Deps, runId: string, reason: string): Promis
 }
 
 /**
- * Handles one claimed workflow-run job: executes (or resumes) the run; a parked run gets a new
- * job at its wake time; a run whose job keeps being claimed without finishing (its process died
- * each time) is failed with that reason rather than left running.
+ * The handler of workflow-run jobs: executes (or resumes) the run; a parked run gets a new job
+ * at its wake time; a run whose job keeps being claimed without finishing (its process died
+ * each time) is failed with that reason rather than left running. When the worker stops, the
+ * run is interrupted and its job handed back, to be resumed by the next process.
  */
-export async function handleRunJob(deps: Deps, job: JobRow, options: WorkflowRunnerOptions & { leaseMs: number; signal?: AbortSignal }): Promise<ExecutionOutcome> {
-  const payload = JSON.parse(job.payload) as WorkflowRunJob;
+export function workflowRunHandler(deps: Deps, options: WorkflowRunnerOptions & { leaseMs: number }): JobHandler {
   const maxAttempts = options.maxAttempts ?? 3;
-  if (job.attempts > maxAttempts) {
-    await failRun(deps, payload.runId, `The run was interrupted ${job.attempts - 1} times (the server stopped while it ran) and was given up`);
-    await completeJob(deps.db, deps.now(), job.id);
-    return { state: "finished", status: "failure" };
-  }
-  let outcome: ExecutionOutcome;
-  // Stopped by shutdown (the run is handed back) or by a cancel (the run is over).
-  const stop = new AbortController();
-  const onShutdown = () => stop.abort();
-  options.signal?.addEventListener("abort", onShutdown, { once: true });
-  if (options.signal?.aborted) stop.abort();
-  executing.set(payload.runId, stop);
-  // The lease is renewed on a timer, not only between nodes: one node may take longer than a lease.
-  const renew = setInterval(() => void extendLease(deps.db, deps.now(), job.id, options.leaseMs).catch(() => undefined), Math.max(200, Math.floor(options.leaseMs / 3)));
-  try {
-    outcome = await executeRun(deps, payload.runId, {
-      ...options.execute,
-      heartbeat: () => extendLease(deps.db, deps.now(), job.id, options.leaseMs),
-      signal: stop.signal,
-    });
-  } catch (error) {
-    if (error instanceof Interrupted && !options.signal?.aborted) {
-      // Cancelled while a node ran: the run is already over.
-      await completeJob(deps.db, deps.now(), job.id);
+  return async ({ job, payload, heartbeat, signal, release }): Promise<ExecutionOutcome> => {
+    const { runId } = payload as WorkflowRunJob;
+    if (job.attempts > maxAttempts) {
+      await failRun(deps, runId, `The run was interrupted ${job.attempts - 1} times (the server stopped while it ran) and was given up`);
       return { state: "finished", status: "failure" };
     }
-    if (error instanceof Interrupted) {
-      // Shutting down: hand the job back at once so the next process resumes the run.
-      await deps.db
-        .update(jobs)
-        .set({ status: "queued", lockedUntil: null, attempts: Math.max(0, job.attempts - 1), updatedAt: deps.now().toISOString() })
-        .where(eq(jobs.id, job.id));
-      return { state: "gone" };
+    let outcome: ExecutionOutcome;
+    // Stopped by shutdown (the run is handed back) or by a cancel (the run is over).
+    const stop = new AbortController();
+    const onShutdown = () => stop.abort();
+    signal.addEventListener("abort", onShutdown, { once: true });
+    if (signal.aborted) stop.abort();
+    executing.set(runId, stop);
+    // The lease is renewed on a timer, not only between nodes: one node may take longer than a lease.
+    const renew = setInterval(() => void heartbeat().catch(() => undefined), Math.max(200, Math.floor(options.leaseMs / 3)));
+    try {
+      outcome = await executeRun(deps, runId, { ...options.execute, heartbeat, signal: stop.signal });
+    } catch (error) {
+      // Cancelled while a node ran: the run is already over.
+      if (error instanceof Interrupted && !signal.aborted) return { state: "finished", status: "failure" };
+      if (error instanceof Interrupted) {
+        // Shutting down: hand the job back at once so the next process resumes the run.
+        await release();
+        return { state: "gone" };
+      }
+      await failRun(deps, runId, `The engine failed: ${error instanceof Error ? error.message : String(error)}`);
+      return { state: "finished", status: "failure" };
+    } finally {
+      clearInterval(renew);
+      executing.delete(runId);
+      signal.removeEventListener("abort", onShutdown);
     }
-    await failRun(deps, payload.runId, `The engine failed: ${error instanceof Error ? error.message : String(error)}`);
-    await completeJob(deps.db, deps.now(), job.id);
-    return { state: "finished", status: "failure" };
-  } finally {
-    clearInterval(renew);
-    executing.delete(payload.runId);
-    options.signal?.removeEventListener("abort", onShutdown);
-  }
-  if (outcome.state === "parked") await enqueueJob(deps.db, deps.now(), WORKFLOW_RUN_JOB, payload, { runAfter: outcome.until });
-  await completeJob(deps.db, deps.now(), job.id);
-  announceSettled(payload.runId);
-  return outcome;
+    if (outcome.state === "parked") await enqueueJob(deps.db, deps.now(), WORKFLOW_RUN_JOB, payload, { runAfter: outcome.until });
+    announceSettled(runId);
+    return outcome;
+  };
 }
 
 /**
@@ -242,81 +192,50 @@ export async function sweepOrphanRuns(deps: Deps, graceMs = 60_000): Promise<num
   return failed;
 }
 
-/** Builds the workflow runner of this process and registers it for these deps. */
+/** The job worker that executes workflow runs, fair between spaces. */
+function workflowJobWorker(deps: Deps, options: WorkflowRunnerOptions, leaseMs: number): JobWorker {
+  return createJobWorker({
+    db: deps.db,
+    logger: deps.logger,
+    now: deps.now,
+    handlers: { [WORKFLOW_RUN_JOB]: workflowRunHandler(deps, { ...options, leaseMs }) },
+    leaseMs,
+    idleMs: options.idleMs ?? 1000,
+    concurrency: Math.max(1, options.concurrency ?? 8),
+    fairness: { perSpace: Math.max(1, options.perSpace ?? 3) },
+  });
+}
+
+/**
+ * Builds the workflow runner of this process and registers it for these deps: the job worker
+ * with the workflow-run handler, plus a sweep of runs left without a job.
+ */
 export function createWorkflowRunner(deps: Deps, options: WorkflowRunnerOptions = {}): WorkflowRunner {
   const leaseMs = options.leaseMs ?? deps.config.jobs.leaseSeconds * 1000;
-  const perSpace = Math.max(1, options.perSpace ?? 3);
-  const concurrency = Math.max(1, options.concurrency ?? 8);
-  const idleMs = options.idleMs ?? 1000;
   const sweepEveryMs = options.sweepEveryMs ?? 60_000;
-  let running = false;
-  let loop: Promise<void> | undefined;
-  let stopper = new AbortController();
-  const sleepers = new Set<() => void>();
-  const inline = new Set<Promise<unknown>>();
+  const worker = workflowJobWorker(deps, options, leaseMs);
   let sweeper: NodeJS.Timeout | undefined;
-  const handleOptions = () => ({ ...options, leaseMs, signal: stopper.signal });
-
-  async function runOne(): Promise<boolean> {
-    const job = await claimWorkflowJob(deps, deps.now(), { leaseMs, perSpace });
-    if (!job) return false;
-    await handleRunJob(deps, job, handleOptions());
-    return true;
-  }
-
-  async function lane(): Promise<void> {
-    while (running) {
-      let worked = false;
-      try {
-        worked = await runOne();
-      } catch (error) {
-        deps.logger.error("workflow runner poll failed", { error: error instanceof Error ? error.message : String(error) });
-      }
-      if (!worked && running) await idle(sleepers, idleMs);
-    }
-  }
 
   const runner: WorkflowRunner = {
     options,
     start() {
-      if (running) return;
-      running = true;
-      stopper = new AbortController();
-      loop = Promise.all(Array.from({ length: concurrency }, () => lane())).then(() => undefined);
+      if (sweeper) return;
+      worker.start();
       const sweep = () => void sweepOrphanRuns(deps).catch((error: unknown) => deps.logger.warn("workflow sweep failed", { error: String(error) }));
       sweep();
       sweeper = setInterval(sweep, sweepEveryMs);
       sweeper.unref?.();
     },
     async stop() {
-      running = false;
-      stopper.abort();
       if (sweeper) clearInterval(sweeper);
-      for (const wake of [...sleepers]) wake();
-      await loop;
-      await Promise.allSettled([...inline]);
-      loop = undefined;
+      sweeper = undefined;
+      await worker.stop();
     },
-    async drain() {
-      let count = 0;
-      const drainLane = async () => {
-        while (await runOne()) count += 1;
-      };
-      await Promise.all(Array.from({ length: concurrency }, drainLane));
-      return count;
-    },
-    wake() {
-      for (const wake of [...sleepers]) wake();
-    },
+    drain: () => worker.drain(),
+    wake: () => worker.wake(),
     async runNow(runId, spaceId) {
       const job = await enqueueClaimedJob(deps.db, deps.now(), WORKFLOW_RUN_JOB, { runId, spaceId } satisfies WorkflowRunJob, leaseMs);
-      const work = handleRunJob(deps, job, handleOptions());
-      inline.add(work);
-      try {
-        return await work;
-      } finally {
-        inline.delete(work);
-      }
+      return (await worker.run(job)) as ExecutionOutcome;
     },
     settled: (runId, timeoutMs) => runSettled(runId, timeoutMs),
   };
@@ -324,10 +243,11 @@ export function createWorkflowRunner(deps: Deps, options: WorkflowRunnerOptions 
   return runner;
 }
 
-/** Executes a run now in this process: through the registered runner, or directly when none runs here. */
+/** Executes a run now in this process: through the registered runner, or through a worker made for it when none runs here. */
 export async function runInline(deps: Deps, runId: string, spaceId: string): Promise<ExecutionOutcome> {
   const runner = runnerOf(deps);
   if (runner) return runner.runNow(runId, spaceId);
-  const job = await enqueueClaimedJob(deps.db, deps.now(), WORKFLOW_RUN_JOB, { runId, spaceId } satisfies WorkflowRunJob, deps.config.jobs.leaseSeconds * 1000);
-  return handleRunJob(deps, job, { leaseMs: deps.config.jobs.leaseSeconds * 1000 });
+  const leaseMs = deps.config.jobs.leaseSeconds * 1000;
+  const job = await enqueueClaimedJob(deps.db, deps.now(), WORKFLOW_RUN_JOB, { runId, spaceId } satisfies WorkflowRunJob, leaseMs);
+  return (await workflowJobWorker(deps, {}, leaseMs).run(job)) as ExecutionOutcome;
 }
