@@ -19,13 +19,19 @@ export interface MessageCitation {
   score?: number;
 }
 
+/** A conversation by id, only when it is this app's and this end user's: every turn looks it up. */
+const ownConversation = (deps: Deps) =>
+  prepared(deps.db, "chat.ownConversation", () =>
+    deps.db
+      .select()
+      .from(conversations)
+      .where(and(eq(conversations.id, sql.placeholder("id")), eq(conversations.appId, sql.placeholder("appId")), eq(conversations.endUserId, sql.placeholder("endUserId"))))
+      .prepare(),
+  );
+
 /** Whether `id` is a conversation of this app and end user (the only one a turn may continue). */
 export async function conversationExists(deps: Deps, input: { id: string; app: ChatApp; endUserId: string }): Promise<boolean> {
-  const row = await deps.db
-    .select({ id: conversations.id })
-    .from(conversations)
-    .where(and(eq(conversations.id, input.id), eq(conversations.appId, input.app.id), eq(conversations.endUserId, input.endUserId)))
-    .get();
+  const row = await ownConversation(deps).get({ id: input.id, appId: input.app.id, endUserId: input.endUserId });
   return row !== undefined;
 }
 
@@ -35,11 +41,7 @@ export async function openConversation(
   input: { app: ChatApp; endUserId: string; channel: string; conversationId?: string; title: string },
 ): Promise<ConversationRow> {
   if (input.conversationId) {
-    const row = await deps.db
-      .select()
-      .from(conversations)
-      .where(and(eq(conversations.id, input.conversationId), eq(conversations.appId, input.app.id), eq(conversations.endUserId, input.endUserId)))
-      .get();
+    const row = await ownConversation(deps).get({ id: input.conversationId, appId: input.app.id, endUserId: input.endUserId });
     if (!row) throw fail.notFound("conversation");
     return row;
   }
