@@ -54,6 +54,9 @@ export const messages = {
 /** The id of a message: a key of {@link messages}. */
 export type MessageId = keyof typeof messages;
 
+/** The name of a thing (`thing.<name>` is a message), as `{what}` of `not_found` takes it. */
+export type Thing = MessageId extends infer Id ? (Id extends `thing.${infer Name}` ? Name : never) : never;
+
 /** Parameters of a message; a value that names a thing (`thing.<value>` exists) is itself translated. */
 export type MessageParams = Readonly<Record<string, string | number>>;
 
