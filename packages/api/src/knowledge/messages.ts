@@ -59,4 +59,11 @@ export const knowledgeMessages = defineMessages({
   media_type_unsupported: { en: "Unsupported media type; upload {types}", "zh-CN": "不支持的素材类型，请上传 {types}" },
   media_content_mismatch: { en: "The file's content is not {type}", "zh-CN": "文件内容不是 {type} 格式" },
   media_name_invalid: { en: "The name must be 1–100 characters without slashes or control characters", "zh-CN": "名称需为 1–100 个字符，且不能包含斜杠或控制字符" },
+  // Words of the Q&A CSV (template and export).
+  "qa.column.question": { en: "question", "zh-CN": "问题" },
+  "qa.column.answer": { en: "answer", "zh-CN": "答案" },
+  "qa.column.search_method": { en: "search method", "zh-CN": "检索方式" },
+  "qa.column.material": { en: "attached material", "zh-CN": "附带素材" },
+  "qa.search_method.question": { en: "question", "zh-CN": "仅问题" },
+  "qa.search_method.question_answer": { en: "question_answer", "zh-CN": "问题和答案" },
 });

@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { ServiceError } from "../../errors";
 import type { Auth, Deps } from "../../http/context";
-import type { Language } from "../../http/messages";
+import type { Language } from "../../i18n/language";
 import { type KnowledgeFileRow, loadFile } from "./files";
 import { loadPrepared } from "./prepared";
 import { chunksOfFileRows, metadataOf, optionsOf, pendingRecords } from "./records";
