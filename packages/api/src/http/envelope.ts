@@ -3,8 +3,8 @@ import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { type ErrorKind, ServiceError } from "../errors";
-import type { AppEnv } from "./context";
 import type { Language } from "../i18n/language";
+import type { AppEnv } from "./context";
 import { translate, translateStored } from "./translate";
 
 /**
