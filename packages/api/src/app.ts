@@ -10,7 +10,7 @@ import { requestId } from "hono/request-id";
 import { ServiceError } from "./errors";
 import type { AppEnv, Deps } from "./http/context";
 import { failure, handleError, serviceErrorResponse, validationHook } from "./http/envelope";
-import { pickLanguage, translate } from "./http/messages";
+import { pickLanguage, translate } from "./http/translate";
 import { registerAuthRoutes, registerMeRoutes } from "./identity/routes";
 import { registerAppRoutes } from "./apps/routes";
 import { registerChatRoutes } from "./chat/routes";

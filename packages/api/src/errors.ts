@@ -1,3 +1,5 @@
+import type { MessageId, MessageParams, Thing } from "./i18n/catalogue";
+
 /**
  * Transport-free errors thrown by services. The HTTP layer maps each kind once to the
  * envelope's code and status (see http/envelope.ts).
@@ -22,28 +24,37 @@ export const errorKinds = [
 /** One of {@link errorKinds}. */
 export type ErrorKind = (typeof errorKinds)[number];
 
-/** An expected failure: the request cannot be served as asked. */
+/**
+ * An expected failure: the request cannot be served as asked. It carries a message id and its
+ * parameters, never text: the edges (HTTP, channels) translate it into the reader's language.
+ */
 export class ServiceError extends Error {
   override name = "ServiceError";
   constructor(
     readonly kind: ErrorKind,
-    /** Key into the message catalogue (http/messages.ts). */
-    readonly messageId: string,
-    readonly params: Record<string, string | number> = {},
+    /** Key into the message catalogue (i18n/catalogue.ts). */
+    readonly messageId: MessageId,
+    readonly params: MessageParams = {},
     readonly extra: { retryAfterSeconds?: number; field?: string } = {},
   ) {
     super(messageId);
   }
 }
 
+/**
+ * Things that are reported as not found but have no `thing.*` message yet, so `{what}` shows
+ * the raw name. Listed here so the gap is visible; adding the message changes the wording.
+ */
+type UnnamedThing = "model_provider";
+
 /** Shorthand constructors for the common cases. */
 export const fail = {
-  notFound: (what: string) => new ServiceError("not_found", "not_found", { what }),
-  conflict: (messageId: string, params?: Record<string, string | number>) => new ServiceError("conflict", messageId, params),
-  invalid: (messageId: string, field?: string, params?: Record<string, string | number>) =>
+  notFound: (what: Thing | UnnamedThing) => new ServiceError("not_found", "not_found", { what }),
+  conflict: (messageId: MessageId, params?: MessageParams) => new ServiceError("conflict", messageId, params),
+  invalid: (messageId: MessageId, field?: string, params?: MessageParams) =>
     new ServiceError("validation", messageId, params, field ? { field } : {}),
-  forbidden: (messageId = "forbidden") => new ServiceError("forbidden", messageId),
-  unauthenticated: (messageId = "login_required") => new ServiceError("unauthenticated", messageId),
+  forbidden: (messageId: MessageId = "forbidden") => new ServiceError("forbidden", messageId),
+  unauthenticated: (messageId: MessageId = "login_required") => new ServiceError("unauthenticated", messageId),
   rateLimited: (retryAfterSeconds: number) =>
     new ServiceError("rate_limited", "rate_limited", { seconds: retryAfterSeconds }, { retryAfterSeconds }),
 };

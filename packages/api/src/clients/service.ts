@@ -6,7 +6,7 @@ import { newId, safeEqual, sha256 } from "../crypto";
 import { conversations, customers, messages, webClients, webClientSessions } from "../db/schema/index";
 import { fail, ServiceError } from "../errors";
 import type { Auth, Deps } from "../http/context";
-import type { Language } from "../http/messages";
+import type { Language } from "../i18n/language";
 import { openValue, sealValue } from "../platform/sealed";
 
 type ClientRow = typeof webClients.$inferSelect;

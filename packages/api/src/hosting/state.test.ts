@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ServiceError } from "../errors";
-import { translate } from "../http/messages";
+import { translate } from "../http/translate";
 import {
   type AccountAction,
   accountTransitions,

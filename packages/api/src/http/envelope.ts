@@ -3,8 +3,9 @@ import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { type ErrorKind, ServiceError } from "../errors";
+import type { Language } from "../i18n/language";
 import type { AppEnv } from "./context";
-import { type Language, translate } from "./messages";
+import { translate, translateStored } from "./translate";
 
 /**
  * The error catalogue: each kind of failure has one envelope code and one HTTP status.
@@ -138,7 +139,7 @@ const enLocale = z.locales.en();
 
 function localIssueMessage(language: Language, issue: z.core.$ZodIssue): string {
   // Custom messages written in our schemas are message ids; zod's own are rendered per language.
-  if (issue.message && issue.message.startsWith("msg:")) return translate(language, issue.message.slice(4));
+  if (issue.message && issue.message.startsWith("msg:")) return translateStored(language, issue.message.slice(4));
   const locale = language === "zh-CN" ? zhLocale : enLocale;
   const raw = { ...issue, input: undefined } as unknown as z.core.$ZodRawIssue;
   const rendered = locale.localeError(raw);

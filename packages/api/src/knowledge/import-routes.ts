@@ -4,7 +4,8 @@ import { fail } from "../errors";
 import { requireAuth } from "../http/auth";
 import type { AppEnv } from "../http/context";
 import { errorEnvelope, ok } from "../http/envelope";
-import { translate, type Language } from "../http/messages";
+import { translate } from "../http/translate";
+import type { Language } from "../i18n/language";
 import { defineRoute, idParam, jsonBody, standardErrors } from "../http/openapi";
 import {
   addQaPairBody,

@@ -2,7 +2,8 @@ import { type OpenAPIHono, z } from "@hono/zod-openapi";
 import { fail } from "../errors";
 import type { AppEnv } from "../http/context";
 import { ok } from "../http/envelope";
-import { translate, type Language } from "../http/messages";
+import { translateStored } from "../http/translate";
+import type { Language } from "../i18n/language";
 import { defineRoute, idParam, jsonBody } from "../http/openapi";
 import {
   addSegmentBody,
@@ -53,7 +54,7 @@ export const KNOWLEDGE_UPLOAD_MAX_BYTES = 15 * 1024 * 1024 + 64 * 1024;
 
 /** A file view with its failure reason in the request's language. */
 export function localizedFile(language: Language, file: ReturnType<typeof fileView>) {
-  return { ...file, failureReason: file.failureReason ? translate(language, file.failureReason) : null };
+  return { ...file, failureReason: file.failureReason ? translateStored(language, file.failureReason) : null };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../http/context";
 import { ok } from "../http/envelope";
-import { translate } from "../http/messages";
+import { translate } from "../http/translate";
 import { defineRoute, idParam, jsonBody } from "../http/openapi";
 import { nodeOutputs, nodeTypeGroups, systemArgs } from "./model";
 import {

@@ -3,7 +3,7 @@ import { hashPassword, newId, verifyPassword } from "../../crypto";
 import { users } from "../../db/schema/index";
 import { fail, ServiceError } from "../../errors";
 import type { Auth, Deps } from "../../http/context";
-import type { Language } from "../../http/messages";
+import type { Language } from "../../i18n/language";
 import { insertSpace, userView } from "../../spaces/service/spaces";
 import { consumeCode, issueCode, type CodePurpose } from "./codes";
 import { assertPasswordStrength, type Channel, channelOf, normalizeTarget } from "./contact";

@@ -3,7 +3,8 @@ import { newId, newNumericCode, safeEqual, sha256 } from "../../crypto";
 import { verificationCodes } from "../../db/schema/index";
 import { fail, ServiceError } from "../../errors";
 import type { Deps } from "../../http/context";
-import { type Language, translate } from "../../http/messages";
+import { messageText } from "../../i18n/catalogue";
+import type { Language } from "../../i18n/language";
 import { type Channel, maskTarget } from "./contact";
 
 /** What a code may be used for. */
@@ -38,10 +39,10 @@ export async function issueCode(
   const code = newNumericCode(6);
   const now = deps.now();
   const expiresAt = new Date(now.getTime() + CODE_TTL_MINUTES * 60_000).toISOString();
-  const text = translate(input.language, "mail.code.text", { code, minutes: CODE_TTL_MINUTES });
+  const text = messageText(input.language, "mail.code.text", { code, minutes: CODE_TTL_MINUTES });
   try {
     if (channel === "email") {
-      await deps.mail.send({ to: target, subject: translate(input.language, "mail.code.subject", { code }), text });
+      await deps.mail.send({ to: target, subject: messageText(input.language, "mail.code.subject", { code }), text });
     } else {
       if (!deps.sms) throw new ServiceError("validation", "sms_disabled");
       await deps.sms.send({ phone: target, template: "verification-code", params: { code }, text });

@@ -3,7 +3,7 @@ import { newId, newSecret } from "../../crypto";
 import { externalIdentities, oauthStates, users } from "../../db/schema/index";
 import { fail, ServiceError } from "../../errors";
 import type { Deps } from "../../http/context";
-import type { Language } from "../../http/messages";
+import type { Language } from "../../i18n/language";
 import { type ExternalIdentity, ExternalProviderError } from "../../platform/ports";
 import { consumeCode } from "./codes";
 import { type Channel, normalizeTarget } from "./contact";

@@ -1,6 +1,6 @@
 import { ServiceError } from "../../errors";
 import type { Auth, Deps } from "../../http/context";
-import type { Language } from "../../http/messages";
+import type { Language } from "../../i18n/language";
 import { lastSegment } from "../../kernel/files/port";
 import { type KnowledgeFileRow, loadFile, originalKey } from "./files";
 import { loadPrepared } from "./prepared";

@@ -2,6 +2,7 @@ import { and, asc, count, eq, max } from "drizzle-orm";
 import { knowledgeChunks, knowledgeFiles } from "../../db/schema/index";
 import { fail, ServiceError } from "../../errors";
 import type { Auth, Deps } from "../../http/context";
+import type { Thing } from "../../i18n/catalogue";
 import { estimateTokens } from "../../platform/llm/tokens";
 import { type ChunkInput, storeChunks } from "../retrieval/indexing";
 import { type KnowledgeFileRow, loadFile } from "./files";
@@ -94,7 +95,7 @@ export async function pageOfChunks(deps: Deps, fileId: string, page: { pageNo: n
 }
 
 /** One chunk of a file; a chunk of another file (or space) is not found. */
-export async function loadChunkOf(deps: Deps, file: KnowledgeFileRow, chunkId: string, what: string): Promise<ChunkRow> {
+export async function loadChunkOf(deps: Deps, file: KnowledgeFileRow, chunkId: string, what: Thing): Promise<ChunkRow> {
   const row = await deps.db
     .select()
     .from(knowledgeChunks)

@@ -4,6 +4,7 @@ import { newId } from "../../crypto";
 import { plugins } from "../../db/schema/index";
 import { fail, ServiceError } from "../../errors";
 import type { Auth, Deps } from "../../http/context";
+import type { MessageId } from "../../i18n/catalogue";
 import { openValue, sealValue } from "../../platform/sealed";
 import type { SecretBox } from "../../platform/secret-box";
 import { maskHeaders, maskSecret } from "./http-call";
@@ -39,7 +40,7 @@ export interface StoredPlugin extends PluginRequestParts {
   updatedAt: string;
 }
 
-const invalid = (messageId: string, field: string, params: Record<string, string> = {}) =>
+const invalid = (messageId: MessageId, field: string, params: Record<string, string> = {}) =>
   new ServiceError("validation", messageId, params, { field });
 
 // Names a plugin must not set: the transport owns them.

@@ -8,7 +8,7 @@ import { requestHandover, storeMessage } from "../../conversation/store";
 import { channelClients, conversations } from "../../db/schema/index";
 import { ServiceError } from "../../errors";
 import type { Deps } from "../../http/context";
-import { translate } from "../../http/messages";
+import { messageText } from "../../i18n/catalogue";
 import { transferToHuman } from "../../inbox/handover";
 import { retrieveFromKnowledgeBases } from "../../knowledge/service/retrieval";
 import { creditsFor, priceOf } from "../../models/pricing";
@@ -41,7 +41,7 @@ async function askModel(context: NodeContext, modelId: string | undefined, messa
         reference,
       });
     } catch (error) {
-      if (error instanceof ServiceError) throw new NodeFailure(translate(context.run.language, "insufficient_credits"));
+      if (error instanceof ServiceError) throw new NodeFailure(messageText(context.run.language, "insufficient_credits"));
       throw error;
     }
     if (price.completion > 0) maxOutputTokens = Math.max(1, Math.min(TURN_MAX_OUTPUT_TOKENS, Math.floor((hold.amount * 1000 - promptTokens * price.prompt) / price.completion)));
@@ -158,7 +158,7 @@ export function evaluateCondition(left: unknown, operator: string, right: unknow
 }
 
 function messageOf(context: NodeContext, error: unknown): string {
-  if (error instanceof ServiceError) return translate(context.run.language, error.messageId, error.params);
+  if (error instanceof ServiceError) return messageText(context.run.language, error.messageId, error.params);
   return error instanceof Error ? error.message : String(error);
 }
 

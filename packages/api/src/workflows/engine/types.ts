@@ -1,5 +1,5 @@
 import type { Deps } from "../../http/context";
-import type { Language } from "../../http/messages";
+import type { Language } from "../../i18n/language";
 import type { WorkflowElement } from "../model";
 import type { Scope } from "./template";
 

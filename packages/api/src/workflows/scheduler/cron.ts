@@ -1,10 +1,11 @@
 import { Cron } from "croner";
+import type { MessageId } from "../../i18n/catalogue";
 
 /** How many fire times a preview shows. */
 export const PREVIEW_COUNT = 10;
 
 /** What is wrong with a cron expression, if anything: empty, not exactly 5 fields, or not parseable. */
-export function cronIssue(expression: string, timezone?: string): { code: string; params: Record<string, string | number> } | undefined {
+export function cronIssue(expression: string, timezone?: string): { code: MessageId; params: Record<string, string | number> } | undefined {
   const trimmed = expression.trim();
   if (trimmed === "") return { code: "workflow_cron_required", params: {} };
   const count = trimmed.split(/\s+/).length;

@@ -1,6 +1,6 @@
 import { fail, ServiceError } from "../../errors";
 import type { Deps } from "../../http/context";
-import type { Language } from "../../http/messages";
+import type { Language } from "../../i18n/language";
 import { cronIssue, nextRuns } from "./cron";
 
 const WEEKDAYS: Record<string, number> = {

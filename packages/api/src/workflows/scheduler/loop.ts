@@ -3,11 +3,15 @@ import { newId } from "../../crypto";
 import { workflowRuns, workflows, workflowScheduleTicks } from "../../db/schema/index";
 import { ServiceError } from "../../errors";
 import type { Deps } from "../../http/context";
-import { translate } from "../../http/messages";
+import { messageText } from "../../i18n/catalogue";
+import type { Language } from "../../i18n/language";
 import { enqueueRun } from "../engine/runner";
 import { startRun } from "../service/runs";
 import { graphOf } from "../service/workflows";
 import { cronIssue, runsBetween } from "./cron";
+
+// A timer has no reader to ask: the failed run it records says why in English.
+const TIMER_LANGUAGE: Language = "en";
 
 /** Options of {@link createWorkflowScheduler}. */
 export interface WorkflowSchedulerOptions {
@@ -52,7 +56,7 @@ export function createWorkflowScheduler(deps: Deps, options: WorkflowSchedulerOp
       await enqueueRun(deps, { runId, spaceId: workflow.spaceId });
     } catch (error) {
       // A timer whose workflow no longer passes the rules: the failed run in history says why.
-      const reason = error instanceof ServiceError ? translate("en", error.messageId, error.params) : String(error);
+      const reason = error instanceof ServiceError ? messageText(TIMER_LANGUAGE, error.messageId, error.params) : String(error);
       runId = newId("wfr");
       const now = deps.now().toISOString();
       await deps.db.insert(workflowRuns).values({

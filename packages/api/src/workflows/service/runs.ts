@@ -3,13 +3,13 @@ import { newId } from "../../crypto";
 import { workflowNodeRuns, workflowRuns } from "../../db/schema/index";
 import { fail, ServiceError } from "../../errors";
 import type { Auth, Deps } from "../../http/context";
-import type { Language } from "../../http/messages";
+import { messageText } from "../../i18n/catalogue";
+import type { Language } from "../../i18n/language";
 import { nodeLabel } from "../graph";
 import type { NodeConfig, WorkflowElement, WorkflowGraph } from "../model";
 import type { RunInputs } from "../engine/execute";
 import { cancelRun, enqueueRun, runInline, runnerOf } from "../engine/runner";
 import { users } from "../../db/schema/index";
-import { translate } from "../../http/messages";
 import type { RunTrigger } from "../engine/types";
 import { validateWorkflow } from "./validate";
 import { graphOf, issueError, loadWorkflow, type WorkflowRow } from "./workflows";
@@ -254,7 +254,7 @@ export async function listRuns(
 export async function cancelRunFromRequest(deps: Deps, auth: Auth, runId: string, language: Language) {
   await getRun(deps, auth, runId);
   const user = await deps.db.select({ name: users.name }).from(users).where(eq(users.id, auth.userId)).get();
-  await cancelRun(deps, runId, translate(language, "workflow_run_cancelled", { name: user?.name ?? auth.userId }));
+  await cancelRun(deps, runId, messageText(language, "workflow_run_cancelled", { name: user?.name ?? auth.userId }));
   return getRun(deps, auth, runId);
 }
 

@@ -1,6 +1,7 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { apps, channelClients, knowledgeBases } from "../../db/schema/index";
 import type { Deps } from "../../http/context";
+import type { MessageId } from "../../i18n/catalogue";
 import { branchesOf, findCycle, isNodeType, nodeLabel, reachableFrom } from "../graph";
 import { nodeConfigSchemas, type WorkflowElement, type WorkflowLine } from "../model";
 import { cronIssue } from "../scheduler/cron";
@@ -9,7 +10,7 @@ import { WORKFLOW_LIMITS } from "../schemas";
 
 /** One broken rule: a message id with its parameters, and the field (and node) at fault. */
 export interface WorkflowIssue {
-  code: string;
+  code: MessageId;
   field: string;
   nodeId: string | null;
   params: Record<string, string | number>;
@@ -156,7 +157,7 @@ function nodeIssues(element: WorkflowElement, ids: Set<string>, startId: string 
   const node = nodeLabel(element);
   const config = element.config as Record<string, unknown>;
   const at = (key: string) => `elements.${element.id}.config.${key}`;
-  const add = (code: string, key: string, params: Record<string, string | number> = {}) => issues.push({ code, field: at(key), nodeId: element.id, params: { node, ...params } });
+  const add = (code: MessageId, key: string, params: Record<string, string | number> = {}) => issues.push({ code, field: at(key), nodeId: element.id, params: { node, ...params } });
 
   const inputField = INPUT_FIELDS[element.type];
   if (inputField && blank(config[inputField])) add("workflow_node_input_required", inputField);
@@ -265,7 +266,7 @@ export async function validateWorkflow(deps: Deps, spaceId: string, input: Valid
 /** Checks that what nodes name exists: models in the catalogue, the space's knowledge bases, apps, plugins and channel clients. */
 async function referenceIssues(deps: Deps, spaceId: string, elements: WorkflowElement[]): Promise<WorkflowIssue[]> {
   const issues: WorkflowIssue[] = [];
-  const add = (element: WorkflowElement, code: string, key: string, params: Record<string, string | number>) =>
+  const add = (element: WorkflowElement, code: MessageId, key: string, params: Record<string, string | number>) =>
     issues.push({ code, field: `elements.${element.id}.config.${key}`, nodeId: element.id, params: { node: nodeLabel(element), ...params } });
   // The configured default model always counts: without a provider the offline responder stands in for it (as for apps).
   const known = new Set([...deps.models.list().map((model) => model.id), deps.models.defaultModelId]);

@@ -1,5 +1,6 @@
-import type { Language } from "../../../http/messages";
 import { fail } from "../../../errors";
+import { type MessageId, messageText } from "../../../i18n/catalogue";
+import type { Language } from "../../../i18n/language";
 import type { PreparedRecord } from "../prepared";
 import { csvOf, readCsv, splitHeader } from "./tabular";
 
@@ -23,7 +24,7 @@ export interface QaPair {
 /** A row that could not be imported: its line in the CSV and a message id saying why. */
 export interface RecordFailure {
   row: number;
-  reason: string;
+  reason: MessageId;
   params?: Record<string, string | number>;
 }
 
@@ -38,9 +39,11 @@ export interface QaImport {
 
 type Column = "question" | "answer" | "searchMethod" | "material";
 
-const columnTitles: Record<Language, Record<Column, string>> = {
-  en: { question: "question", answer: "answer", searchMethod: "search method", material: "attached material" },
-  "zh-CN": { question: "问题", answer: "答案", searchMethod: "检索方式", material: "附带素材" },
+const columnTitles: Record<Column, MessageId> = {
+  question: "qa.column.question",
+  answer: "qa.column.answer",
+  searchMethod: "qa.column.search_method",
+  material: "qa.column.material",
 };
 
 // Header cells are compared lower-cased with spaces, underscores and hyphens removed.
@@ -62,11 +65,6 @@ const methodAliases: Record<string, QaSearchMethod> = {
   问题和答案: "question_answer",
   问题与答案: "question_answer",
   问题加答案: "question_answer",
-};
-
-const methodLabels: Record<Language, Record<QaSearchMethod, string>> = {
-  en: { question: "question", question_answer: "question_answer" },
-  "zh-CN": { question: "仅问题", question_answer: "问题和答案" },
 };
 
 function squash(value: string): string {
@@ -114,7 +112,7 @@ export function parseQaCsv(bytes: Uint8Array): QaImport {
     if (!column || positions.has(column)) unknown.push(title);
     else positions.set(column, index);
   });
-  const missing = required.filter((column) => !positions.has(column)).map((column) => columnTitles.en[column]);
+  const missing = required.filter((column) => !positions.has(column)).map((column) => messageText("en", columnTitles[column]));
   if (missing.length > 0) throw fail.invalid("qa_columns_missing", "file", { columns: missing.join(", ") });
   if (unknown.length > 0) throw fail.invalid("qa_columns_unknown", "file", { columns: unknown.join(", ") });
 
@@ -187,11 +185,10 @@ function materialText(material: QaMaterial | undefined): string {
 
 /** Q&A pairs as a CSV in the template's layout, titles in the given language. */
 export function qaCsvOf(pairs: QaPair[], language: Language): string {
-  const titles = columnTitles[language];
-  const labels = methodLabels[language];
+  const title = (column: Column) => messageText(language, columnTitles[column]);
   return csvOf([
-    [titles.question, titles.answer, titles.searchMethod, titles.material],
-    ...pairs.map((pair) => [pair.question, pair.answer, labels[pair.searchMethod], materialText(pair.material)]),
+    [title("question"), title("answer"), title("searchMethod"), title("material")],
+    ...pairs.map((pair) => [pair.question, pair.answer, messageText(language, `qa.search_method.${pair.searchMethod}`), materialText(pair.material)]),
   ]);
 }
 

@@ -1,5 +1,6 @@
 import type { Config } from "../../../config";
-import { type Language, translate } from "../../../http/messages";
+import { messageText } from "../../../i18n/catalogue";
+import type { Language } from "../../../i18n/language";
 import type { Resolver } from "../network";
 import { coerceObject, objectSchema, type PluginParameter } from "../parameters";
 import { CalculatorError, evaluateExpression, formatNumber } from "./calculator";
@@ -14,9 +15,12 @@ export interface BuiltinContext {
   resolver?: Resolver;
 }
 
+/** Codes of the plugins that ship with Parley; each has its name and description in plugins/messages.ts. */
+export type BuiltinCode = "current_time" | "calculator" | "fetch_webpage" | "web_search";
+
 /** A plugin that ships with Parley. */
 export interface BuiltinPlugin {
-  code: string;
+  code: BuiltinCode;
   scope: "utility" | "web";
   /** What the model reads (English: models follow it best). */
   toolDescription: string;
@@ -108,8 +112,8 @@ export function builtinView(plugin: BuiltinPlugin, config: Config["plugins"], la
     code: plugin.code,
     builtin: true as const,
     scope: plugin.scope,
-    name: translate(language, `plugin.builtin.${plugin.code}.name`),
-    description: translate(language, `plugin.builtin.${plugin.code}.description`),
+    name: messageText(language, `plugin.builtin.${plugin.code}.name`),
+    description: messageText(language, `plugin.builtin.${plugin.code}.description`),
     available: plugin.available(config),
     requestParams: plugin.parameters,
   };

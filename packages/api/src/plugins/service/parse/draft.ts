@@ -1,4 +1,5 @@
 import { ServiceError } from "../../../errors";
+import type { MessageId } from "../../../i18n/catalogue";
 import { isPlainObject, PARAMETER_NAME, type ParameterLocation, type PluginParameter } from "../parameters";
 import type { PluginRequestParts } from "../plugins";
 
@@ -17,7 +18,7 @@ export interface ParseResult {
 }
 
 /** A 400 naming what could not be parsed (the field is always `content` unless given). */
-export function parseFailure(messageId: string, params: Record<string, string> = {}, field = "content"): ServiceError {
+export function parseFailure(messageId: MessageId, params: Record<string, string> = {}, field = "content"): ServiceError {
   return new ServiceError("validation", messageId, params, { field });
 }
 

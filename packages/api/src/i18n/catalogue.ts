@@ -1,0 +1,92 @@
+import { appsMessages } from "../apps/messages";
+import { channelsMessages } from "../channels/messages";
+import { chatMessages } from "../chat/messages";
+import { clientsMessages } from "../clients/messages";
+import { hostingMessages } from "../hosting/messages";
+import { identityMessages } from "../identity/messages";
+import { inboxMessages } from "../inbox/messages";
+import { instanceMessages } from "../instance/messages";
+import { keysMessages } from "../keys/messages";
+import { knowledgeMessages } from "../knowledge/messages";
+import { pluginsMessages } from "../plugins/messages";
+import { spacesMessages } from "../spaces/messages";
+import { workflowsMessages } from "../workflows/messages";
+import type { Message } from "./define";
+import { generalMessages } from "./general-messages";
+import type { Language } from "./language";
+
+/** Each area's catalogue by name; an id belongs to exactly one of them (a test checks). */
+export const catalogues = {
+  general: generalMessages,
+  identity: identityMessages,
+  spaces: spacesMessages,
+  instance: instanceMessages,
+  keys: keysMessages,
+  apps: appsMessages,
+  chat: chatMessages,
+  clients: clientsMessages,
+  channels: channelsMessages,
+  inbox: inboxMessages,
+  plugins: pluginsMessages,
+  knowledge: knowledgeMessages,
+  hosting: hostingMessages,
+  workflows: workflowsMessages,
+} as const;
+
+/** Every message Parley can show or send, in English and Chinese: the areas' catalogues in one. */
+export const messages = {
+  ...generalMessages,
+  ...identityMessages,
+  ...spacesMessages,
+  ...instanceMessages,
+  ...keysMessages,
+  ...appsMessages,
+  ...chatMessages,
+  ...clientsMessages,
+  ...channelsMessages,
+  ...inboxMessages,
+  ...pluginsMessages,
+  ...knowledgeMessages,
+  ...hostingMessages,
+  ...workflowsMessages,
+};
+
+/** The id of a message: a key of {@link messages}. */
+export type MessageId = keyof typeof messages;
+
+/** The name of a thing (`thing.<name>` is a message), as `{what}` of `not_found` takes it. */
+export type Thing = MessageId extends infer Id ? (Id extends `thing.${infer Name}` ? Name : never) : never;
+
+/** Parameters of a message; a value that names a thing (`thing.<value>` exists) is itself translated. */
+export type MessageParams = Readonly<Record<string, string | number>>;
+
+const lookup: Readonly<Record<string, Message>> = messages;
+
+/** Whether a string read from storage or a schema issue is a known message id. */
+export function isMessageId(id: string): id is MessageId {
+  return Object.hasOwn(lookup, id);
+}
+
+/**
+ * Renders a message in a language, filling `{name}` parameters. For services that write text
+ * which is stored or sent (an e-mail, a run's failure, an export); answers are translated at
+ * the edges.
+ */
+export function messageText(language: Language, id: MessageId, params: MessageParams = {}): string {
+  return renderMessage(language, id, params);
+}
+
+/**
+ * Like {@link messageText} for an id that is only known at run time (stored, or carried by a
+ * schema issue): an unknown id renders as itself.
+ */
+export function renderMessage(language: Language, id: string, params: MessageParams = {}): string {
+  const entry = isMessageId(id) ? lookup[id] : undefined;
+  const template = entry ? entry[language] : id;
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) return `{${name}}`;
+    const thing = lookup[`thing.${value}`];
+    return thing ? thing[language] : String(value);
+  });
+}
