@@ -8,13 +8,11 @@ import { answerStoredMessage } from "../conversation/stored";
 import { newId } from "../crypto";
 import { channelClients, conversations, customers, messages } from "../db/schema/index";
 import type { Deps } from "../http/context";
-import { failure } from "../http/envelope";
-import { type Language, translate } from "../http/messages";
-import type { ErrorKind } from "../errors";
 import { enqueueClaimedJob, enqueueJob, type JobRow } from "../jobs/queue";
 import type { JobHandler, JobWorker } from "../jobs/worker";
 import { isChannelSession } from "../inbox/activity";
 import { adapterIO, adapterOf, type ChannelClientRow, fullConfig } from "./adapters";
+import { channelRefusal } from "./edge";
 import { markClient } from "./service";
 import { bindByMessage } from "./wechat-bindings";
 
@@ -51,11 +49,7 @@ interface SendJob {
 
 
 /** The platform's error in the envelope shape: a status and code, no details of ours. */
-function refusal(status: 400 | 401 | 403 | 404 | 503, messageId: string, language: Language = "en"): Response {
-  const kinds: Record<typeof status, ErrorKind> = { 400: "validation", 401: "unauthenticated", 403: "forbidden", 404: "not_found", 503: "external" };
-  const { body } = failure(language, kinds[status], translate(language, messageId));
-  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
-}
+const refusal = channelRefusal;
 
 /** Finds or creates the customer record of a sender. */
 async function upsertCustomer(deps: Deps, row: ChannelClientRow, message: InboundMessage, now: string): Promise<string> {

@@ -3,11 +3,11 @@ import { adapterFor, catalogue, type ChannelAdapter, type ChannelConfig, channel
 import { and, desc, eq } from "drizzle-orm";
 import { getAppForChat } from "../apps/service/index";
 import { channelClients, spaces, users } from "../db/schema/index";
-import { translate } from "../http/messages";
 import { ServiceError } from "../errors";
 import type { Auth, Deps } from "../http/context";
 import { adapterIO, adapterOf, type ChannelClientRow, fullConfig, openSecrets, parseJson } from "./adapters";
 import { sendWechatNotices } from "./wechat-bindings";
+import { messageText } from "../i18n/catalogue";
 
 /** What an owner may set on a channel client. */
 export interface ChannelClientInput {
@@ -227,7 +227,7 @@ async function notifyOffline(deps: Deps, row: ChannelClientRow, reason: string) 
   const language = owner.language === "zh-CN" ? "zh-CN" : "en";
   if (row.offlineNotify === "wechat-official-account") {
     const failures = await sendWechatNotices(deps, row.spaceId, [owner.id], {
-      title: translate(language, "channel_client_offline_title", { client: row.name }),
+      title: messageText(language, "channel_client_offline_title", { client: row.name }),
       subject: row.name,
       text: reason.slice(0, 200),
       url: `${deps.config.publicUrl}/console/clients/config?id=${encodeURIComponent(row.id)}`,
@@ -240,7 +240,7 @@ async function notifyOffline(deps: Deps, row: ChannelClientRow, reason: string) 
     phone: owner.phone,
     template: "client-offline",
     params: { client: row.name.slice(0, 20) },
-    text: translate(language, "channel_client_offline_notice", { client: row.name, reason: reason.slice(0, 120) }),
+    text: messageText(language, "channel_client_offline_notice", { client: row.name, reason: reason.slice(0, 120) }),
   });
 }
 

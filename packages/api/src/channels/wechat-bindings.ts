@@ -4,8 +4,8 @@ import { newId, newNumericCode, sha256 } from "../crypto";
 import { channelClients, wechatBindings } from "../db/schema/index";
 import { ServiceError } from "../errors";
 import type { Auth, Deps } from "../http/context";
-import { translate } from "../http/messages";
 import { adapterIO, adapterOf, type ChannelClientRow, fullConfig } from "./adapters";
+import { messageText } from "../i18n/catalogue";
 
 /** As long as the pipeline remembers deliveries (8 days). */
 const DEDUPE_TTL_SECONDS = 8 * 24 * 3600;
@@ -135,7 +135,7 @@ export async function bindByMessage(deps: Deps, row: ChannelClientRow, io: Adapt
       set: { userId, lastMessageAt: now, lastNoticeAt: null, lastNoticeError: null, createdAt: now },
     });
   deps.logger.info("wechat bound for notices", { clientId: row.id, userId });
-  return { reply: translate(command[1] === "绑定" ? "zh-CN" : "en", "wechat_binding_done") };
+  return { reply: messageText(command[1] === "绑定" ? "zh-CN" : "en", "wechat_binding_done") };
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { ChatApp } from "../apps/service/index";
-import type { Language } from "../http/messages";
+import type { Language } from "../i18n/language";
 import type { Deps } from "../http/context";
 import { handoverGate, transferToHuman } from "../inbox/handover";
 import { type ConversationRow, requestHandover } from "./store";

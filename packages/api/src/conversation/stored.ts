@@ -3,7 +3,7 @@ import type { ChatEvent } from "../chat/events";
 import type { conversations, messages } from "../db/schema/index";
 import { ServiceError } from "../errors";
 import type { Deps } from "../http/context";
-import type { Language } from "../http/messages";
+import type { Language } from "../i18n/language";
 import { answerTurn } from "./answer";
 
 type ConversationRow = typeof conversations.$inferSelect;

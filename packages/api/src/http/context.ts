@@ -1,5 +1,5 @@
 import type { Deps } from "../kernel/deps";
-import type { Language } from "./messages";
+import type { Language } from "../i18n/language";
 
 /** The kernel's dependencies; re-exported here while routes and services still import them from HTTP. */
 export type { Deps };

@@ -5,10 +5,11 @@ import type { ManualService } from "../apps/service/advanced-config";
 import { conversations, messages, spaceMembers, users, webClientSessions } from "../db/schema/index";
 import type { Deps } from "../http/context";
 import { isChannelSession } from "./activity";
-import { type Language, translate } from "../http/messages";
 import { enqueueJob } from "../jobs/queue";
 import { guardedFetch, outboundPolicy } from "../plugins/service/network";
 import { sendWechatNotices } from "../channels/wechat-bindings";
+import { messageText } from "../i18n/catalogue";
+import type { Language } from "../i18n/language";
 
 type ConversationRow = typeof conversations.$inferSelect;
 
@@ -193,8 +194,8 @@ export async function handoverSummary(deps: Deps, app: ChatApp, conversation: Co
   const history = transcriptOf(conversation, recent);
   const properties = manual.summaryTemplate;
   const lines = [
-    `${translate(language, "handover_notice_customer")}: ${conversation.senderName ?? conversation.endUserId}`,
-    `${translate(language, "handover_notice_channel")}: ${conversation.channel}`,
+    `${messageText(language, "handover_notice_customer")}: ${conversation.senderName ?? conversation.endUserId}`,
+    `${messageText(language, "handover_notice_channel")}: ${conversation.channel}`,
   ];
   if (properties.length > 0) {
     const asked = await askModel(
@@ -213,7 +214,7 @@ export async function handoverSummary(deps: Deps, app: ChatApp, conversation: Co
   }
   // The customer's last message (an operator's, named after the operator, is not one).
   const lastCustomer = recent.findLast((row) => row.role === "user");
-  if (lastCustomer) lines.push(`${translate(language, "handover_notice_last")}: ${lastCustomer.content.replace(/\s+/g, " ").trim().slice(0, 300)}`);
+  if (lastCustomer) lines.push(`${messageText(language, "handover_notice_last")}: ${lastCustomer.content.replace(/\s+/g, " ").trim().slice(0, 300)}`);
   return lines.join("\n");
 }
 
@@ -295,7 +296,7 @@ async function notifyHandover(
   const { notify } = manual;
   if (!notify.email && !notify.sms && !notify.wechat && !(notify.webhook && notify.webhooks.length)) return;
   const summary = await handoverSummary(deps, app, conversation, language);
-  const title = translate(language, "handover_notice_title", { app: app.name });
+  const title = messageText(language, "handover_notice_title", { app: app.name });
   const link = `${deps.config.publicUrl}/console/chatManage?session=${conversation.id}`;
   const text = `${title}\n${summary}\n${link}`;
   const failures: string[] = [];

@@ -7,7 +7,7 @@ import { newId, sha256 } from "../crypto";
 import { apps, userKeys } from "../db/schema/index";
 import { ServiceError } from "../errors";
 import type { AppEnv, Deps } from "../http/context";
-import { translate } from "../http/messages";
+import { translate } from "../http/translate";
 import { authenticate } from "../identity/service/sessions";
 import type { ModelMessage, ToolDefinition } from "../platform/llm/types";
 import { type ChatApp, getAppForChat } from "../apps/service/index";

@@ -2,11 +2,11 @@ import type { ChatEvent } from "../chat/events";
 import type { Responder, ResponderContext, TurnOutcome } from "../conversation/types";
 import { ServiceError } from "../errors";
 import type { Deps } from "../http/context";
-import { translate } from "../http/messages";
 import { asText } from "./engine/template";
 import { runInline } from "./engine/runner";
 import { loadRunView, startRun } from "./service/runs";
 import { workflowOfApp } from "./service/workflows";
+import { messageText, renderMessage } from "../i18n/catalogue";
 
 /**
  * How a WORKFLOW app answers a chat turn: its workflow runs (the person's message is
@@ -28,7 +28,7 @@ const failed = (code: number, message: string): TurnOutcome => ({ text: "", stat
 async function* runWorkflowTurn(deps: Deps, { turn, prepared, conversation }: ResponderContext): AsyncGenerator<ChatEvent, TurnOutcome> {
   const { app } = turn;
   const workflow = await workflowOfApp(deps, app.id);
-  if (!workflow) return failed(404, translate(turn.language, "workflow_app_unbound"));
+  if (!workflow) return failed(404, messageText(turn.language, "workflow_app_unbound"));
   let runId: string;
   try {
     runId = await startRun(deps, workflow, {
@@ -37,13 +37,13 @@ async function* runWorkflowTurn(deps: Deps, { turn, prepared, conversation }: Re
       trigger: { by: "chat", endUserId: turn.endUserId, conversationId: conversation.id, appId: app.id, language: turn.language },
     });
   } catch (error) {
-    const reason = error instanceof ServiceError ? translate(turn.language, error.messageId, error.params) : String(error);
-    return failed(400, translate(turn.language, "workflow_run_failed_answer", { reason }));
+    const reason = error instanceof ServiceError ? messageText(turn.language, error.messageId, error.params) : String(error);
+    return failed(400, messageText(turn.language, "workflow_run_failed_answer", { reason }));
   }
   await runInline(deps, runId, workflow.spaceId);
   const run = await loadRunView(deps, runId);
-  if (run.status === "failure") return failed(500, translate(turn.language, "workflow_run_failed_answer", { reason: run.error ?? "" }));
-  const answer = run.status === "success" ? asText(run.output) : translate(turn.language, "workflow_run_waiting_answer");
+  if (run.status === "failure") return failed(500, messageText(turn.language, "workflow_run_failed_answer", { reason: run.error ?? "" }));
+  const answer = run.status === "success" ? asText(run.output) : messageText(turn.language, "workflow_run_waiting_answer");
   if (answer) yield { type: "text-delta", text: answer };
   return { text: answer, status: "complete", model: "workflow", finishReason: "stop", usage: NO_USAGE };
 }

@@ -2,13 +2,13 @@ import type { ChatApp } from "../../apps/service/index";
 import type { MessageCitation } from "../../conversation/store";
 import type { ChatTurn, PreparedTurn, Responder, ResponderContext, TurnOutcome } from "../../conversation/types";
 import type { Deps } from "../../http/context";
-import type { Language } from "../../http/messages";
-import { translate } from "../../http/messages";
 import type { ResolvedModel } from "../../models/catalog";
 import { estimateTokens } from "../../platform/llm/tokens";
 import { type ModelMessage, ModelError, type ModelRequest, type TokenUsage, type ToolCall, type ToolDefinition } from "../../platform/llm/types";
 import type { PluginTool } from "../../plugins/runtime-types";
 import type { ChatEvent } from "../events";
+import { messageText, renderMessage } from "../../i18n/catalogue";
+import type { Language } from "../../i18n/language";
 import {
   citationsOf,
   fitToBudget,
@@ -284,9 +284,9 @@ function recordFailure(run: ModelRun, error: unknown) {
 function modelFailure(error: unknown, language: Language): { code: number; message: string } {
   if (error instanceof ModelError) {
     const code = error.kind === "timeout" ? 504 : error.kind === "rate_limited" ? 429 : error.kind === "context_length" ? 400 : 502;
-    return { code, message: translate(language, `chat_model_${error.kind}`, { seconds: error.details.retryAfterSeconds ?? 0 }) };
+    return { code, message: renderMessage(language, `chat_model_${error.kind}`, { seconds: error.details.retryAfterSeconds ?? 0 }) };
   }
-  return { code: 500, message: translate(language, "chat_failed") };
+  return { code: 500, message: messageText(language, "chat_failed") };
 }
 
 /** What the turn came to, for the core to store, meter and close with. */

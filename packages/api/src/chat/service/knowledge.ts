@@ -1,11 +1,12 @@
 import type { ChatApp } from "../../apps/service/index";
 import type { Deps } from "../../http/context";
-import { type Language, translate } from "../../http/messages";
 import { MAX_RETRIEVED, type RetrievedChunk } from "../../knowledge/retrieval/search";
 import { retrieveFromKnowledgeBases } from "../../knowledge/service/retrieval";
 import { estimatePromptTokens, estimateTokens } from "../../platform/llm/tokens";
 import type { ModelMessage, ModelRequest } from "../../platform/llm/types";
 import type { MessageCitation } from "../../conversation/store";
+import { messageText } from "../../i18n/catalogue";
+import type { Language } from "../../i18n/language";
 
 /** A message this short (in tokens) with an earlier question before it reads as a follow-up. */
 export const FOLLOW_UP_MAX_TOKENS = 12;
@@ -217,7 +218,7 @@ export function knowledgeHitsRecord(sources: readonly KnowledgeSource[]): string
 export function noHitReply(app: ChatApp, language: Language): { text: string; handover: boolean } {
   if (app.noHitStrategy === "fixed") return { text: app.noHitText ?? "", handover: false };
   const configured = app.advancedConfig.manualService.defaultReply?.trim();
-  return { text: configured || translate(language, "chat_handover_notice"), handover: true };
+  return { text: configured || messageText(language, "chat_handover_notice"), handover: true };
 }
 
 /** The text of the last user message before the current one, for follow-up retrieval. */
