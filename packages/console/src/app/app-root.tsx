@@ -5,7 +5,7 @@ import zhCN from 'antd/locale/zh_CN';
 import type { ReactNode } from 'react';
 import { I18nextProvider, useTranslation } from 'react-i18next';
 import { i18n, normaliseLanguage, type Language } from '../i18n';
-import { FeedbackBridge } from './feedback';
+import { FeedbackBridge } from '../lib/feedback';
 import { parleyTheme } from './theme';
 
 const ANTD_LOCALES: Record<Language, Locale> = { en: enUS, 'zh-CN': zhCN };

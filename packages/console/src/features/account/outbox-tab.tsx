@@ -2,9 +2,9 @@ import { InboxOutlined, ReloadOutlined } from '@ant-design/icons';
 import { Button, Card, Table, Tag, Typography } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { endpoints } from '../../app/endpoints';
-import { formatDateTime } from '../../app/format';
-import type { OutboxMessage } from '../../app/types';
+import { endpoints } from '../../lib/api/endpoints';
+import { formatDateTime } from '../../lib/format';
+import type { OutboxMessage } from '../../lib/api/types';
 import { EmptyState } from '../../components/empty-state';
 
 /** The embedded outbox (instance owner only): codes and notices sent while no SMTP server or SMS vendor is set up. */

@@ -3,9 +3,9 @@ import type { components } from '@parley/sdk';
 import { Button, Card, Flex, Statistic, Table, Tag, Typography } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ApiResult } from '../../app/api';
-import { endpoints } from '../../app/endpoints';
-import { formatDateTime } from '../../app/format';
+import type { ApiResult } from '../../lib/api/request';
+import { endpoints } from '../../lib/api/endpoints';
+import { formatDateTime } from '../../lib/format';
 import { EmptyState } from '../../components/empty-state';
 
 type CreditMovement = components['schemas']['CreditMovement'];

@@ -6,9 +6,9 @@ import {
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
-import { endpoints } from '../../app/endpoints';
-import { feedback } from '../../app/feedback';
-import { PATHS } from '../../app/paths';
+import { endpoints } from '../../lib/api/endpoints';
+import { feedback } from '../../lib/feedback';
+import { PATHS } from '../../lib/paths';
 import { AppAvatar } from '../../components/app-avatar';
 import { PageHeader } from '../../components/page-header';
 import { APP_LIMITS, appRules, guidingQuestionsOf } from './app-rules';

@@ -4,8 +4,8 @@ import { Alert, Col, Flex, Form, Input, InputNumber, Radio, Row, Select, Switch,
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { endpoints } from '../../app/endpoints';
-import { PATHS } from '../../app/paths';
+import { endpoints } from '../../lib/api/endpoints';
+import { PATHS } from '../../lib/paths';
 import { ruleOf } from './form-helpers';
 import { countsUsedBy, KNOWLEDGE_LIMITS, knowledgeRules, NO_HIT_STRATEGIES, RETRIEVAL_MODES, type RetrievalMode, similarityApplies, similarityHintKey } from './knowledge-settings-rules';
 

@@ -3,8 +3,8 @@ import type { components } from '@parley/sdk';
 import { Alert, Button, Flex, Input, InputNumber, Popconfirm, Select, Table, Typography } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { endpoints } from '../../app/endpoints';
-import { feedback } from '../../app/feedback';
+import { endpoints } from '../../lib/api/endpoints';
+import { feedback } from '../../lib/feedback';
 import { APP_LIMITS, rateLimitRules } from './app-rules';
 
 type RateLimitRule = components['schemas']['RateLimitRule'];

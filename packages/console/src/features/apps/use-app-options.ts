@@ -1,7 +1,7 @@
 import type { components } from '@parley/sdk';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { endpoints } from '../../app/endpoints';
+import { endpoints } from '../../lib/api/endpoints';
 import { DEFAULT_MODEL } from './app-rules';
 
 type Schemas = components['schemas'];

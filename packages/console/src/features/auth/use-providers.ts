@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import { endpoints } from '../../app/endpoints';
-import type { AuthProviders } from '../../app/types';
+import { endpoints } from '../../lib/api/endpoints';
+import type { AuthProviders } from '../../lib/api/types';
 
 const FALLBACK: AuthProviders = { email: true, phone: false, oidc: { enabled: false, name: '' }, wechat: { enabled: false } };
 let cached: AuthProviders | undefined;

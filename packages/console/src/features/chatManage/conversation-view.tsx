@@ -2,8 +2,8 @@ import { CheckOutlined, ClockCircleOutlined, ExclamationCircleFilled, RedoOutlin
 import { Avatar, Button, Skeleton, Tooltip, Typography } from 'antd';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime } from '../../app/format';
-import type { InboxMessage } from './inbox-endpoints';
+import { formatDateTime } from '../../lib/format';
+import type { InboxMessage } from '../../lib/api/inbox';
 
 export interface ConversationViewProps {
   messages: readonly InboxMessage[];

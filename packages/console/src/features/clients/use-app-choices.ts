@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { endpoints } from '../../app/endpoints';
+import { endpoints } from '../../lib/api/endpoints';
 
 /** An app a web client can be bound to. */
 export interface AppChoice {

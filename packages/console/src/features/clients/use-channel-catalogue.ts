@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { channelEndpoints, type ChannelDescriptor } from './channel-endpoints';
+import { channelEndpoints, type ChannelDescriptor } from '../../lib/api/channel-clients';
 
 /** The platforms that can be connected (undefined while loading, [] when the call failed). */
 export function useChannelCatalogue(): ChannelDescriptor[] | undefined {

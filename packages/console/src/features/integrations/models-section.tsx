@@ -3,8 +3,8 @@ import type { components } from '@parley/sdk';
 import { Alert, Button, Card, Flex, Form, Input, Modal, Popconfirm, Select, Space, Switch, Table, Tag, Tooltip, Typography } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { endpoints } from '../../app/endpoints';
-import { feedback } from '../../app/feedback';
+import { endpoints } from '../../lib/api/endpoints';
+import { feedback } from '../../lib/feedback';
 
 type Model = components['schemas']['Model'];
 type Provider = components['schemas']['ModelProvider'];

@@ -3,9 +3,9 @@ import { Alert, Button, Col, Descriptions, Flex, List, Row, Statistic, Typograph
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { formatDateTime } from '../../app/format';
+import { formatDateTime } from '../../lib/format';
 import { FileStatusTag, type FileStatus } from './file-status-tag';
-import { knowledgeEndpoints, type KnowledgeFile } from './knowledge-endpoints';
+import { knowledgeEndpoints, type KnowledgeFile } from '../../lib/api/knowledge';
 import { managePath, useKnowledgeBase } from './knowledge-manage-layout';
 
 const STATUSES: readonly FileStatus[] = ['effective', 'processing', 'pending', 'failed'];

@@ -3,13 +3,13 @@ import { Button, Card, Col, Flex, Form, Input, Modal, Popconfirm, Row, Skeleton,
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { feedback } from '../../app/feedback';
-import { formatDateTime } from '../../app/format';
+import { feedback } from '../../lib/feedback';
+import { formatDateTime } from '../../lib/format';
 import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
 import { validValues } from './form-helpers';
 import { KnowledgeBaseFields, knowledgeBaseBody, showKnowledgeBaseError, type KnowledgeBaseValues } from './knowledge-base-form';
-import { knowledgeEndpoints, type KnowledgeBase } from './knowledge-endpoints';
+import { knowledgeEndpoints, type KnowledgeBase } from '../../lib/api/knowledge';
 import { managePath } from './knowledge-manage-layout';
 import { DEFAULT_CHUNKING, filterByName, formatTokens } from './knowledge-rules';
 import './knowledge.css';

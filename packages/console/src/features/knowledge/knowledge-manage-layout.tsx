@@ -2,9 +2,9 @@ import { Button, Result, Skeleton, Tabs, Typography } from 'antd';
 import { Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation, useNavigate, useOutletContext, useSearchParams } from 'react-router';
-import { KNOWLEDGE_CHILDREN, PATHS } from '../../app/paths';
+import { KNOWLEDGE_CHILDREN, PATHS } from '../../lib/paths';
 import { PageHeader } from '../../components/page-header';
-import { knowledgeEndpoints, type KnowledgeBase } from './knowledge-endpoints';
+import { knowledgeEndpoints, type KnowledgeBase } from '../../lib/api/knowledge';
 import './knowledge.css';
 
 /** One tab of knowledge management. */

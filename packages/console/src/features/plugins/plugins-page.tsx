@@ -3,13 +3,13 @@ import { Avatar, Badge, Button, Card, Col, Popconfirm, Row, Switch, Table, Tabs,
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { endpoints } from '../../app/endpoints';
-import { feedback } from '../../app/feedback';
-import { formatDateTime } from '../../app/format';
-import { PATHS } from '../../app/paths';
+import { endpoints } from '../../lib/api/endpoints';
+import { feedback } from '../../lib/feedback';
+import { formatDateTime } from '../../lib/format';
+import { PATHS } from '../../lib/paths';
 import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
-import type { BuiltinPlugin, Plugin } from './parameters';
+import type { BuiltinPlugin, Plugin } from '../../components/parameters';
 import './plugins.css';
 
 const detailPath = (id?: string) => (id ? `${PATHS.pluginDetail}?id=${encodeURIComponent(id)}` : PATHS.pluginDetail);

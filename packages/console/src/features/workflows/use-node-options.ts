@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { call, client } from '../../app/api';
-import { endpoints } from '../../app/endpoints';
+import { call, client } from '../../lib/api/request';
+import { endpoints } from '../../lib/api/endpoints';
 import { modelOptions } from '../apps/use-app-options';
-import { knowledgeEndpoints } from '../knowledge/knowledge-endpoints';
+import { knowledgeEndpoints } from '../../lib/api/knowledge';
 import { EMPTY_OPTIONS, type NodeFormOptions } from './node-forms';
 
 /**

@@ -3,14 +3,14 @@ import { Button, Flex, Input, Popconfirm, Table, Tag, Tooltip, Typography } from
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { feedback } from '../../app/feedback';
-import { formatDateTime } from '../../app/format';
-import { PATHS } from '../../app/paths';
+import { feedback } from '../../lib/feedback';
+import { formatDateTime } from '../../lib/format';
+import { PATHS } from '../../lib/paths';
 import { AppAvatar } from '../../components/app-avatar';
 import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
 import { useAppOptions } from '../apps/use-app-options';
-import { workflowEndpoints, type WorkflowSummary } from './workflow-endpoints';
+import { workflowEndpoints, type WorkflowSummary } from '../../lib/api/workflows';
 import { WorkflowInfoModal, type WorkflowInfoValues } from './workflow-info-form';
 import './workflows.css';
 
