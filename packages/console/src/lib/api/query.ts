@@ -64,6 +64,8 @@ export interface SpaceQueryOptions<T> {
   /** The call; it receives the query's abort signal (an unmounted screen cancels its load). */
   fetch: (signal: AbortSignal) => Promise<ApiResult<T>>;
   enabled?: boolean;
+  /** How long an answer stays fresh (ms); data fetched once per visit passes Infinity. */
+  staleTime?: number;
 }
 
 /**
@@ -76,11 +78,12 @@ export function useSpaceQuery<T>(options: SpaceQueryOptions<T>): UseQueryResult<
 }
 
 /** The TanStack options {@link useSpaceQuery} passes for a space (exported for the key-rule test). */
-export function spaceQueryOptions<T>(spaceId: string | undefined, { key, fetch, enabled = true }: SpaceQueryOptions<T>) {
+export function spaceQueryOptions<T>(spaceId: string | undefined, { key, fetch, enabled = true, staleTime = 0 }: SpaceQueryOptions<T>) {
   return {
     queryKey: spaceKey(spaceId, ...key),
     queryFn: ({ signal }: { signal: AbortSignal }) => unwrap(fetch(signal)),
     enabled,
+    staleTime,
   };
 }
 
