@@ -3,6 +3,7 @@ import {
   useMutation,
   useQuery,
   type QueryKey,
+  type QueryObserverOptions,
   type UseMutationOptions,
   type UseQueryResult,
 } from '@tanstack/react-query';
@@ -66,6 +67,11 @@ export interface SpaceQueryOptions<T> {
   enabled?: boolean;
   /** How long an answer stays fresh (ms); data fetched once per visit passes Infinity. */
   staleTime?: number;
+  /**
+   * While another page or search of the same list loads, keep showing the last one, as long
+   * as it belongs to the same space (never across a switch).
+   */
+  keepPreviousPage?: boolean;
 }
 
 /**
@@ -78,12 +84,14 @@ export function useSpaceQuery<T>(options: SpaceQueryOptions<T>): UseQueryResult<
 }
 
 /** The TanStack options {@link useSpaceQuery} passes for a space (exported for the key-rule test). */
-export function spaceQueryOptions<T>(spaceId: string | undefined, { key, fetch, enabled = true, staleTime = 0 }: SpaceQueryOptions<T>) {
+export function spaceQueryOptions<T>(spaceId: string | undefined, { key, fetch, enabled = true, staleTime = 0, keepPreviousPage = false }: SpaceQueryOptions<T>): QueryObserverOptions<T, QueryFailure, T, T, QueryKey> {
+  const queryKey = spaceKey(spaceId, ...key);
   return {
-    queryKey: spaceKey(spaceId, ...key),
-    queryFn: ({ signal }: { signal: AbortSignal }) => unwrap(fetch(signal)),
+    queryKey,
+    queryFn: ({ signal }) => unwrap(fetch(signal)),
     enabled,
     staleTime,
+    ...(keepPreviousPage ? { placeholderData: (previous, previousQuery) => (previousQuery?.queryKey[1] === queryKey[1] ? previous : undefined) } : {}),
   };
 }
 
@@ -118,4 +126,38 @@ export function useSpaceMutation<Variables, T>({ run, invalidates = [], onSucces
       await onSuccess?.(...args);
     },
   });
+}
+
+/** A call's result with its data reshaped (e.g. a page's items), for caching only what a screen uses. */
+export async function mapData<T, U>(result: Promise<ApiResult<T>>, map: (data: T) => U): Promise<ApiResult<U>> {
+  const settled = await result;
+  return settled.ok ? { ok: true, data: map(settled.data) } : settled;
+}
+
+/** What {@link useSpaceResource} answers: the query's state and a cache writer for changes answered in full. */
+export interface SpaceResource<T> {
+  query: UseQueryResult<T, QueryFailure>;
+  data: T | undefined;
+  /** A load is on its way (the first or a refetch). */
+  loading: boolean;
+  /** The last load failed (the call has already said why). */
+  loadFailed: boolean;
+  reload: () => Promise<unknown>;
+  /** Replaces the cached data (a change whose answer holds the new state), without a refetch. */
+  set: (update: (current: T) => T) => void;
+}
+
+/** {@link useSpaceQuery} for a screen that also edits what it shows in place. */
+export function useSpaceResource<T>(options: SpaceQueryOptions<T>): SpaceResource<T> {
+  const query = useSpaceQuery(options);
+  const spaceId = useSession().user?.spaceId;
+  const queryKey = spaceKey(spaceId, ...options.key);
+  return {
+    query,
+    data: query.data,
+    loading: query.isFetching,
+    loadFailed: query.isError,
+    reload: () => query.refetch(),
+    set: (update) => queryClient.setQueryData<T>(queryKey, (current) => (current === undefined ? current : update(current))),
+  };
 }
