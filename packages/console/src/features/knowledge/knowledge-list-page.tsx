@@ -10,13 +10,10 @@ import { FormDialog } from '../../components/form-dialog';
 import { invalidateSpace, useSpaceQuery } from '../../lib/api/query';
 import { PageHeader } from '../../components/page-header';
 import { KnowledgeBaseFields, knowledgeBaseBody, showKnowledgeBaseError, type KnowledgeBaseValues } from './knowledge-base-form';
-import { knowledgeEndpoints, type KnowledgeBase } from '../../lib/api/knowledge';
+import { KNOWLEDGE_BASES, knowledgeEndpoints, type KnowledgeBase } from '../../lib/api/knowledge';
 import { managePath } from './knowledge-manage-layout';
 import { DEFAULT_CHUNKING, filterByName, formatTokens } from './knowledge-rules';
 import './knowledge.css';
-
-/** The knowledge bases of the space (below the space id, see lib/api/query). */
-export const KNOWLEDGE_BASES = ['knowledge-bases'];
 
 /**
  * /console/knowledge: the space's knowledge bases as cards (name, description, files, tokens,

@@ -51,6 +51,9 @@ const row = (fileId: string, rowId: string) => ({ params: { path: { fileId, rowI
 const media = (mediaId: string) => ({ params: { path: { mediaId } } });
 const segment = (segmentId: string) => ({ params: { path: { segmentId } } });
 
+/** The space's knowledge bases; one base and its files are below it (cache keys, see query.ts). */
+export const KNOWLEDGE_BASES = ['knowledge-bases'];
+
 /**
  * The knowledge calls the console makes, through the SDK and the request layer (spec §7
  * Knowledge). Forms that show a refusal on a field call with `silent`.
