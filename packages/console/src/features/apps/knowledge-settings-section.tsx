@@ -4,6 +4,7 @@ import { Alert, Col, Flex, Form, Input, InputNumber, Radio, Row, Select, Switch,
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useSpaceQuery } from '../../lib/api/query';
 import { endpoints } from '../../lib/api/endpoints';
 import { PATHS } from '../../lib/paths';
 import { ruleOf } from './form-helpers';
@@ -12,18 +13,11 @@ import { countsUsedBy, KNOWLEDGE_LIMITS, knowledgeRules, NO_HIT_STRATEGIES, RETR
 type KnowledgeBase = components['schemas']['KnowledgeBase'];
 
 /** The knowledge bases of the current space, for the binding select; undefined while loading. */
+const NO_BASES: KnowledgeBase[] = [];
+
 function useKnowledgeBases(): KnowledgeBase[] | undefined {
-  const [bases, setBases] = useState<KnowledgeBase[]>();
-  useEffect(() => {
-    let live = true;
-    void endpoints.apps.knowledgeBases({ silent: true }).then((result) => {
-      if (live) setBases(result.ok ? result.data : []);
-    });
-    return () => {
-      live = false;
-    };
-  }, []);
-  return bases;
+  const { data, isError } = useSpaceQuery({ key: ['knowledge-bases', 'app-editor'], fetch: (signal) => endpoints.apps.knowledgeBases({ silent: true, signal }) });
+  return isError ? NO_BASES : data;
 }
 
 /**

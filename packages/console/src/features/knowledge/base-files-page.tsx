@@ -44,6 +44,7 @@ export function BaseFilesPage() {
   const openFileId = params.get('file') ?? undefined;
   const openFile = files.find((file) => file.id === openFileId);
   const wasActive = useRef(false);
+  const [reads, setReads] = useState(0);
 
   // A quiet read (polling, a drawer's change) says nothing when it fails and keeps what is shown.
   const { refetch } = query;
@@ -54,6 +55,8 @@ export function BaseFilesPage() {
     }
     const result = await knowledgeEndpoints.files(base.id, { silent: true });
     if (result.ok) setSpaceData<KnowledgeFile[]>([...KNOWLEDGE_BASES, base.id, 'files'], () => result.data);
+    // An unchanged answer keeps the cached list as it was: count the reads so polling goes on.
+    setReads((count) => count + 1);
   }, [base.id, refetch]);
 
   // Light polling while something is processing; the totals of the base move when it ends.
@@ -67,7 +70,7 @@ export function BaseFilesPage() {
     wasActive.current = true;
     const timer = setTimeout(() => void load(true), FILES_POLL_MS);
     return () => clearTimeout(timer);
-  }, [active, files, load, reloadBase]);
+  }, [active, files, reads, load, reloadBase]);
 
   const setOpenFile = (fileId?: string) => {
     const next = new URLSearchParams(params);

@@ -4,6 +4,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import type { ApiFailure } from '../../lib/api/request';
+import { invalidateSpace } from '../../lib/api/query';
 import { endpoints } from '../../lib/api/endpoints';
 import { feedback } from '../../lib/feedback';
 import { PATHS } from '../../lib/paths';
@@ -173,6 +174,7 @@ export function PluginEditorPage() {
         showServerError(result.error);
         return;
       }
+      void invalidateSpace(['plugins']);
       feedback.success(t(id ? 'plugins.editor.saved' : 'plugins.editor.created', { name: result.data.name }));
       if (id) {
         setLoaded(result.data);
