@@ -1,6 +1,6 @@
 import { QueryObserver } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
-import { createQueryClient, spaceKey, spaceQueryOptions } from './query';
+import { createQueryClient, forgetSpace, queryClient, spaceKey, spaceQueryOptions } from './query';
 import type { ApiResult } from './request';
 
 interface Deferred<T> {
@@ -55,5 +55,16 @@ describe('space query keys', () => {
       client.fetchQuery(spaceQueryOptions('space-a', { key: ['app', 'missing'], fetch: async () => ({ ok: false as const, error: failure }) })),
     ).rejects.toMatchObject({ failure });
     client.clear();
+  });
+
+  it('switching away forgets everything cached for the old space and keeps the others', async () => {
+    queryClient.setQueryData(spaceKey('space-a', 'apps'), ['Bike desk']);
+    queryClient.setQueryData(spaceKey('space-a', 'knowledge-bases', 'kb-1'), { name: 'Handbook' });
+    queryClient.setQueryData(spaceKey('space-b', 'apps'), ['Team desk']);
+    await forgetSpace('space-a');
+    expect(queryClient.getQueryData(spaceKey('space-a', 'apps'))).toBeUndefined();
+    expect(queryClient.getQueryData(spaceKey('space-a', 'knowledge-bases', 'kb-1'))).toBeUndefined();
+    expect(queryClient.getQueryData(spaceKey('space-b', 'apps'))).toEqual(['Team desk']);
+    queryClient.clear();
   });
 });

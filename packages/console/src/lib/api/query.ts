@@ -161,3 +161,14 @@ export function useSpaceResource<T>(options: SpaceQueryOptions<T>): SpaceResourc
     set: (update) => queryClient.setQueryData<T>(queryKey, (current) => (current === undefined ? current : update(current))),
   };
 }
+
+/**
+ * Drops every cached answer of a space (after switching away from it). A screen that loads
+ * while the switch is on its way asks under the old space's key but the server answers for the
+ * new space; nothing of that may stay cached for the old space.
+ */
+export async function forgetSpace(spaceId: string | undefined): Promise<void> {
+  const queryKey = spaceKey(spaceId);
+  await queryClient.cancelQueries({ queryKey });
+  queryClient.removeQueries({ queryKey });
+}
