@@ -12,9 +12,9 @@ import { countsUsedBy, KNOWLEDGE_LIMITS, knowledgeRules, NO_HIT_STRATEGIES, RETR
 
 type KnowledgeBase = components['schemas']['KnowledgeBase'];
 
-/** The knowledge bases of the current space, for the binding select; undefined while loading. */
 const NO_BASES: KnowledgeBase[] = [];
 
+/** The knowledge bases of the current space, for the binding select; undefined while loading. */
 function useKnowledgeBases(): KnowledgeBase[] | undefined {
   const { data, isError } = useSpaceQuery({ key: ['knowledge-bases', 'app-editor'], fetch: (signal) => endpoints.apps.knowledgeBases({ silent: true, signal }) });
   return isError ? NO_BASES : data;
