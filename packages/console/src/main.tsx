@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
-import { setNavigator } from './app/api';
+import { setNavigator } from './lib/api/request';
 import { AppProviders } from './app/app-root';
 import { createConsoleRouter } from './app/router';
 import { exchangeFromAddress, refreshSession } from './app/startup';

@@ -1,3 +1,4 @@
+import { QueryClientProvider } from '@tanstack/react-query';
 import { App as AntApp, ConfigProvider } from 'antd';
 import type { Locale } from 'antd/es/locale';
 import enUS from 'antd/locale/en_US';
@@ -5,7 +6,8 @@ import zhCN from 'antd/locale/zh_CN';
 import type { ReactNode } from 'react';
 import { I18nextProvider, useTranslation } from 'react-i18next';
 import { i18n, normaliseLanguage, type Language } from '../i18n';
-import { FeedbackBridge } from './feedback';
+import { queryClient } from '../lib/api/query';
+import { FeedbackBridge } from '../lib/feedback';
 import { parleyTheme } from './theme';
 
 const ANTD_LOCALES: Record<Language, Locale> = { en: enUS, 'zh-CN': zhCN };
@@ -28,11 +30,13 @@ export interface AppProvidersProps {
   children: ReactNode;
 }
 
-/** i18n, antd's theme and locale (following the interface language), and the feedback bridge. */
+/** The server-state cache, i18n, antd's theme and locale (following the interface language), and the feedback bridge. */
 export function AppProviders({ children }: AppProvidersProps) {
   return (
-    <I18nextProvider i18n={i18n}>
-      <Themed>{children}</Themed>
-    </I18nextProvider>
+    <QueryClientProvider client={queryClient}>
+      <I18nextProvider i18n={i18n}>
+        <Themed>{children}</Themed>
+      </I18nextProvider>
+    </QueryClientProvider>
   );
 }

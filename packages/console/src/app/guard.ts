@@ -1,4 +1,4 @@
-import { PATHS, isUnder, requiresAuth } from './paths';
+import { PATHS, isUnder, requiresAuth } from '../lib/paths';
 
 /** What the route guard does with a navigation. */
 export type GuardDecision =

@@ -1,7 +1,7 @@
 import { isRouteListed } from './guard';
-import { PATHS } from './paths';
-import type { MemberGrade, MenuGroup, MenuHint, Privileges, User } from './types';
-import { MENU_GROUPS } from './types';
+import { PATHS } from '../lib/paths';
+import type { MemberGrade, MenuGroup, MenuHint, Privileges, User } from '../lib/api/types';
+import { MENU_GROUPS } from '../lib/api/types';
 
 /** One entry of the console's left menu. */
 export interface MenuEntry {

@@ -1,4 +1,4 @@
-import { PATHS } from './paths';
+import { PATHS } from '../lib/paths';
 
 const AUTH_PAGES: readonly string[] = [PATHS.login, PATHS.register, PATHS.forgotPassword];
 

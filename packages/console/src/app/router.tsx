@@ -4,9 +4,9 @@ import { PageLoader } from '../components/page-loader';
 import type { ScreenId } from '../features/placeholders/screens';
 import { NotFoundPage } from '../features/shell/not-found-page';
 import { RouteErrorPage } from '../features/shell/route-error-page';
-import { DATABASE_CHILDREN, KNOWLEDGE_CHILDREN, PATHS } from './paths';
+import { DATABASE_CHILDREN, KNOWLEDGE_CHILDREN, PATHS } from '../lib/paths';
 import { safeReturnTo } from './return-to';
-import { useSession } from './session';
+import { useSession } from '../lib/api/session';
 
 /** React.lazy for a module's named export. */
 function lazyNamed<Module, Name extends keyof Module>(load: () => Promise<Module>, name: Name) {

@@ -1,7 +1,7 @@
 import { changeLanguage, normaliseLanguage, currentLanguage } from '../i18n';
-import { endpoints } from './endpoints';
-import { sessionStore } from './session';
-import { readString, writeString } from './storage';
+import { endpoints } from '../lib/api/endpoints';
+import { sessionStore } from '../lib/api/session';
+import { readString, writeString } from '../lib/api/storage';
 import { readStartupParams, STARTUP_PARAMS, stripStartupParams } from './startup-params';
 
 /** The attribution to send with a registration or exchange, from what start-up stored. */

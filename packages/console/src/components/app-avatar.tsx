@@ -1,6 +1,6 @@
 import { Avatar } from 'antd';
 import { useState } from 'react';
-import { isSafeUrl } from '../features/chat/reply/urls';
+import { isSafeUrl } from '../lib/safe-url';
 import './app-avatar.css';
 
 /** Props of {@link AppAvatar}. */

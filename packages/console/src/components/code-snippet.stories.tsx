@@ -1,8 +1,18 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { buildSnippets } from '../features/integrations/snippets';
 import { CodeSnippet } from './code-snippet';
 
-const snippets = buildSnippets({ origin: 'https://parley.example.com', appCode: 'K7P2QX9MRT' });
+// Sample snippets (the integrations screen builds the real ones); a component's story needs no feature code.
+const snippets = {
+  curl: `curl https://parley.example.com/v1/chat/completions \\
+  -H "Authorization: Bearer $PARLEY_API_KEY" \\
+  -H "Content-Type: application/json" \\
+  -d '{"model":"K7P2QX9MRT","messages":[{"role":"user","content":"Hello!"}]}'`,
+  openai: `import OpenAI from 'openai';
+
+const client = new OpenAI({ baseURL: 'https://parley.example.com/v1', apiKey: process.env.PARLEY_API_KEY });
+const answer = await client.chat.completions.create({ model: 'K7P2QX9MRT', messages: [{ role: 'user', content: 'Hello!' }] });
+console.log(answer.choices[0]?.message.content);`,
+};
 
 const meta = {
   title: 'Components/CodeSnippet',

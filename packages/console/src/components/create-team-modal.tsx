@@ -1,6 +1,6 @@
-import { Form, Input, Modal } from 'antd';
-import { useState } from 'react';
+import { Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { FormDialog } from './form-dialog';
 
 /** Props of {@link CreateTeamModal}. */
 export interface CreateTeamModalProps {
@@ -13,48 +13,31 @@ export interface CreateTeamModalProps {
 /** Asks for a team's company name (required, spec §5) and creates the team space. */
 export function CreateTeamModal({ open, onCreate, onClose }: CreateTeamModalProps) {
   const { t } = useTranslation();
-  const [form] = Form.useForm<{ companyName: string }>();
-  const [saving, setSaving] = useState(false);
   return (
-    <Modal
+    <FormDialog<{ companyName: string }>
       open={open}
       title={t('spaces.createTeam.title')}
       okText={t('spaces.createTeam.submit')}
-      cancelText={t('common.cancel')}
-      confirmLoading={saving}
-      onCancel={onClose}
-      onOk={() => form.submit()}
-      okButtonProps={{ 'data-testid': 'create-team-submit' } as Record<string, string>}
-      destroyOnHidden
+      submitTestId="create-team-submit"
+      requiredMark={false}
+      onClose={onClose}
+      onSubmit={async ({ companyName }) => {
+        const created = await onCreate(companyName.trim());
+        if (created) onClose();
+        return created;
+      }}
     >
-      <Form
-        form={form}
-        layout="vertical"
-        requiredMark={false}
-        onFinish={async ({ companyName }) => {
-          setSaving(true);
-          try {
-            if (await onCreate(companyName.trim())) {
-              form.resetFields();
-              onClose();
-            }
-          } finally {
-            setSaving(false);
-          }
-        }}
+      <Form.Item
+        name="companyName"
+        label={t('spaces.createTeam.companyName')}
+        extra={t('spaces.createTeam.hint')}
+        rules={[
+          { required: true, whitespace: true, message: t('spaces.createTeam.companyNameRequired') },
+          { max: 100, message: t('spaces.createTeam.companyNameTooLong', { max: 100 }) },
+        ]}
       >
-        <Form.Item
-          name="companyName"
-          label={t('spaces.createTeam.companyName')}
-          extra={t('spaces.createTeam.hint')}
-          rules={[
-            { required: true, whitespace: true, message: t('spaces.createTeam.companyNameRequired') },
-            { max: 100, message: t('spaces.createTeam.companyNameTooLong', { max: 100 }) },
-          ]}
-        >
-          <Input autoFocus maxLength={100} placeholder={t('spaces.createTeam.placeholder')} data-testid="create-team-name" />
-        </Form.Item>
-      </Form>
-    </Modal>
+        <Input autoFocus maxLength={100} placeholder={t('spaces.createTeam.placeholder')} data-testid="create-team-name" />
+      </Form.Item>
+    </FormDialog>
   );
 }

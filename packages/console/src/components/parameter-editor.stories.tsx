@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { useState } from 'react';
-import { fromApi, type EditableParameter } from '../features/plugins/parameters';
+import { fromApi, type EditableParameter } from './parameters';
 import { ParameterEditor, type ParameterEditorProps } from './parameter-editor';
 
 function Stateful(props: Omit<ParameterEditorProps, 'value' | 'onChange'> & { initial: EditableParameter[] }) {

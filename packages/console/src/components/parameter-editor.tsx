@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import {
   blankParameter, findNameProblems, hasChildren, PARAMETER_LOCATIONS, PARAMETER_TYPES, removeRow, updateRow,
   type EditableParameter, type ParameterLocation, type ParameterType,
-} from '../features/plugins/parameters';
+} from './parameters';
 import './parameter-editor.css';
 
 /** A message for one field of one row, e.g. from the server's `requestParams.0.children.1.name`. */

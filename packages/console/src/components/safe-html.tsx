@@ -1,5 +1,5 @@
 import { useLayoutEffect, useRef } from 'react';
-import { sanitizeHtml } from '../app/sanitize-html';
+import { sanitizeHtml } from '../lib/sanitize-html';
 
 /** Props of {@link SafeHtml}. */
 export interface SafeHtmlProps {

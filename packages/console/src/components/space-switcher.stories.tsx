@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { fn } from 'storybook/test';
-import type { SpaceEntry } from '../app/types';
+import type { SpaceEntry } from '../lib/api/types';
 import { SpaceSwitcher } from './space-switcher';
 
 const space = (overrides: Partial<SpaceEntry>): SpaceEntry => ({

@@ -3,7 +3,7 @@ import { Avatar, Button, Dropdown, Flex, Tag, Typography } from 'antd';
 import type { MenuProps } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { SpaceEntry } from '../app/types';
+import type { SpaceEntry } from '../lib/api/types';
 import { CreateTeamModal } from './create-team-modal';
 
 /** Props of {@link SpaceSwitcher}. */

@@ -1,6 +1,6 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { readString, writeString } from '../app/storage';
+import { readString, writeString } from '../lib/api/storage';
 import chatManageEn from '../features/chatManage/i18n/en.json';
 import chatManageZhCN from '../features/chatManage/i18n/zh-CN.json';
 import clientsEn from '../features/clients/i18n/en.json';

@@ -8,7 +8,7 @@
  */
 import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { io, type Socket } from 'socket.io-client';
-import { sessionStore, useSession } from '../app/session';
+import { sessionStore, useSession } from './api/session';
 
 /** Who wrote a message of a customer session. */
 export type RealtimeMessageRole = 'user' | 'assistant' | 'operator';

@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { Select } from 'antd';
 import { useState } from 'react';
 import { fn } from 'storybook/test';
-import type { ChatTurn } from '../../features/chat/chat-state';
+import type { ChatTurn } from './chat-state';
 import { ChatPanel } from './chat-panel';
 
 const opening = 'Hi! I am **Support bot**. I can help with orders and returns.';

@@ -2,7 +2,7 @@ import { ArrowUpOutlined, ClearOutlined, PauseCircleOutlined } from '@ant-design
 import { Button, Flex, Input, Popconfirm, Typography } from 'antd';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ChatTurn } from '../../features/chat/chat-state';
+import type { ChatTurn } from './chat-state';
 import { AppAvatar } from '../app-avatar';
 import './chat.css';
 import { GuidingQuestions } from './guiding-questions';

@@ -2,10 +2,10 @@ import { ApiOutlined, CheckCircleFilled, CloseCircleFilled, LoadingOutlined, Use
 import { Alert, Avatar, Flex, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { CODES } from '../../app/api';
-import { PATHS } from '../../app/paths';
-import type { ChatTurn } from '../../features/chat/chat-state';
-import { CitationList } from '../../features/chat/citation-list';
+import { CODES } from '../../lib/api/request';
+import { PATHS } from '../../lib/paths';
+import type { ChatTurn } from './chat-state';
+import { CitationList } from './citation-list';
 import { AppAvatar } from '../app-avatar';
 import './chat.css';
 import { ReplyContent } from './reply-content';

@@ -1,11 +1,11 @@
 import { lazy, Suspense } from 'react';
-import { mayHoldMath, truncateReply } from '../../features/chat/reply/truncate';
+import { mayHoldMath, truncateReply } from './reply/truncate';
 import './chat.css';
 
 // The Markdown stack (parser, grammars) is its own chunk, so the chat paints without it; KaTeX
 // is a further chunk, loaded only for a reply that may hold math.
-const ReplyMarkdown = lazy(() => import('../../features/chat/reply/reply-markdown'));
-const ReplyMarkdownMath = lazy(() => import('../../features/chat/reply/reply-markdown-math'));
+const ReplyMarkdown = lazy(() => import('./reply/reply-markdown'));
+const ReplyMarkdownMath = lazy(() => import('./reply/reply-markdown-math'));
 
 /** Props of {@link ReplyContent}. */
 export interface ReplyContentProps {
@@ -16,7 +16,7 @@ export interface ReplyContentProps {
 
 /**
  * An assistant reply rendered from Markdown under spec §5's rules (see
- * features/chat/reply/reply-markdown.tsx). Until the renderer's chunk has loaded, the reply
+ * components/chat/reply/reply-markdown.tsx). Until the renderer's chunk has loaded, the reply
  * shows as plain text, already cut to its length. Text never becomes HTML.
  */
 export function ReplyContent({ text, cursor = false }: ReplyContentProps) {

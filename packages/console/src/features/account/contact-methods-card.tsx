@@ -2,10 +2,10 @@ import { MailOutlined, MobileOutlined, SafetyOutlined } from '@ant-design/icons'
 import { Button, Card, Flex, Form, Input, Modal, Typography } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { endpoints } from '../../app/endpoints';
-import { feedback } from '../../app/feedback';
-import { sessionStore } from '../../app/session';
-import type { CodeChannel, User } from '../../app/types';
+import { endpoints } from '../../lib/api/endpoints';
+import { feedback } from '../../lib/feedback';
+import { sessionStore } from '../../lib/api/session';
+import type { CodeChannel, User } from '../../lib/api/types';
 import { VerificationCodeButton } from '../../components/verification-code-button';
 import { isValidTarget } from '../auth/contact-fields';
 

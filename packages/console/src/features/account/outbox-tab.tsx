@@ -1,61 +1,38 @@
 import { InboxOutlined, ReloadOutlined } from '@ant-design/icons';
-import { Button, Card, Table, Tag, Typography } from 'antd';
-import { useCallback, useEffect, useState } from 'react';
+import { Button, Card, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { endpoints } from '../../app/endpoints';
-import { formatDateTime } from '../../app/format';
-import type { OutboxMessage } from '../../app/types';
-import { EmptyState } from '../../components/empty-state';
+import { mapData, useSpaceQuery } from '../../lib/api/query';
+import { CrudTable } from '../../components/crud-table';
+import { endpoints } from '../../lib/api/endpoints';
+import { formatDateTime } from '../../lib/format';
+import type { OutboxMessage } from '../../lib/api/types';
 
 /** The embedded outbox (instance owner only): codes and notices sent while no SMTP server or SMS vendor is set up. */
 export function OutboxTab() {
   const { t, i18n } = useTranslation();
-  const [messages, setMessages] = useState<OutboxMessage[]>([]);
-  const [loading, setLoading] = useState(true);
-  const [loadFailed, setLoadFailed] = useState(false);
-
-  const load = useCallback(async () => {
-    setLoading(true);
-    const result = await endpoints.outbox();
-    if (!result.ok && result.error.kind === 'aborted') return;
-    if (result.ok) setMessages([...result.data].sort((a, b) => b.createdAt.localeCompare(a.createdAt)));
-    setLoadFailed(!result.ok);
-    setLoading(false);
-  }, []);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const messages = useSpaceQuery({
+    key: ['outbox'],
+    fetch: (signal) => mapData(endpoints.outbox({ signal }), (list) => [...list].sort((a, b) => b.createdAt.localeCompare(a.createdAt))),
+  });
 
   return (
     <Card
       className="pl-card-plain"
       title={t('account.outbox.title')}
       extra={
-        <Button icon={<ReloadOutlined />} onClick={() => void load()} loading={loading} data-testid="outbox-refresh">
+        <Button icon={<ReloadOutlined />} onClick={() => void messages.refetch()} loading={messages.isFetching} data-testid="outbox-refresh">
           {t('common.refresh')}
         </Button>
       }
     >
       <Typography.Paragraph type="secondary">{t('account.outbox.intro')}</Typography.Paragraph>
-      <Table<OutboxMessage>
+      <CrudTable<OutboxMessage>
         rowKey="id"
-        loading={loading}
-        dataSource={messages}
-        pagination={{ pageSize: 20, hideOnSinglePage: true }}
+        query={messages}
+        pageSize={20}
         data-testid="outbox-table"
-        locale={{
-          emptyText: loadFailed ? (
-            <EmptyState
-              compact
-              title={t('account.outbox.loadFailedTitle')}
-              description={t('account.outbox.loadFailedDescription')}
-              action={<Button onClick={() => void load()}>{t('common.retry')}</Button>}
-            />
-          ) : (
-            <EmptyState compact icon={<InboxOutlined className="pl-empty__glyph" />} title={t('account.outbox.emptyTitle')} description={t('account.outbox.emptyDescription')} />
-          ),
-        }}
+        failed={{ title: t('account.outbox.loadFailedTitle'), description: t('account.outbox.loadFailedDescription') }}
+        empty={{ icon: <InboxOutlined className="pl-empty__glyph" />, title: t('account.outbox.emptyTitle'), description: t('account.outbox.emptyDescription') }}
         columns={[
           {
             key: 'channel',

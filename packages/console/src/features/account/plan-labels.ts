@@ -1,4 +1,4 @@
-import type { MemberGrade, SpaceRole } from '../../app/types';
+import type { MemberGrade, SpaceRole } from '../../lib/api/types';
 
 /** i18n keys of the plan grades' names. */
 export const PLAN_LABEL_KEYS: Record<MemberGrade, string> = {

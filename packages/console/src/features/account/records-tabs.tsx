@@ -1,81 +1,66 @@
 import { ReloadOutlined, WalletOutlined } from '@ant-design/icons';
 import type { components } from '@parley/sdk';
 import { Button, Card, Flex, Statistic, Table, Tag, Typography } from 'antd';
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
+import { mapData, useSpaceQuery } from '../../lib/api/query';
 import { useTranslation } from 'react-i18next';
-import type { ApiResult } from '../../app/api';
-import { endpoints } from '../../app/endpoints';
-import { formatDateTime } from '../../app/format';
+import type { ApiResult } from '../../lib/api/request';
+import { endpoints } from '../../lib/api/endpoints';
+import { formatDateTime } from '../../lib/format';
 import { EmptyState } from '../../components/empty-state';
 
 type CreditMovement = components['schemas']['CreditMovement'];
 type UsageRecord = components['schemas']['UsageRecord'];
 
 export const RECORDS_PAGE_SIZE = 20;
+const NO_NAMES: Record<string, string> = {};
 
 /**
  * One page of a newest-first list the server pages without a total: a full page means there
  * may be another. Tracks the highest page reached so the pager can offer one page beyond it.
  */
-function usePagedList<T>(fetchPage: (pageNo: number, pageSize: number) => Promise<ApiResult<T[]>>) {
+function usePagedList<T>(name: string, fetchPage: (pageNo: number, pageSize: number, signal: AbortSignal) => Promise<ApiResult<T[]>>) {
   const [pageNo, setPageNo] = useState(1);
-  const [rows, setRows] = useState<T[]>([]);
-  const [loading, setLoading] = useState(true);
-  const [failed, setFailed] = useState(false);
   const [known, setKnown] = useState(0);
-
-  const load = useCallback(
-    async (page: number) => {
-      setLoading(true);
-      const result = await fetchPage(page, RECORDS_PAGE_SIZE);
-      if (!result.ok && result.error.kind === 'aborted') return;
-      setFailed(!result.ok);
+  const query = useSpaceQuery({
+    key: ['records', name, pageNo],
+    keepPreviousPage: true,
+    fetch: async (signal) => {
+      const result = await fetchPage(pageNo, RECORDS_PAGE_SIZE, signal);
       if (result.ok) {
-        setRows(result.data);
-        setPageNo(page);
-        const seen = (page - 1) * RECORDS_PAGE_SIZE + result.data.length;
+        const seen = (pageNo - 1) * RECORDS_PAGE_SIZE + result.data.length;
         const more = result.data.length === RECORDS_PAGE_SIZE ? 1 : 0;
-        setKnown((current) => Math.max(page === 1 ? 0 : current, seen + more));
+        setKnown((current) => Math.max(pageNo === 1 ? 0 : current, seen + more));
       }
-      setLoading(false);
+      return result;
     },
-    [fetchPage],
-  );
-
-  useEffect(() => {
-    void load(1);
-  }, [load]);
+  });
+  const rows = query.data ?? [];
 
   return {
     rows,
-    loading,
-    failed,
-    reload: () => void load(pageNo),
+    loading: query.isFetching,
+    failed: query.isError,
+    reload: () => void query.refetch(),
     pagination: {
       current: pageNo,
       pageSize: RECORDS_PAGE_SIZE,
       total: Math.max(known, rows.length),
       showSizeChanger: false,
       hideOnSinglePage: true,
-      onChange: (page: number) => void load(page),
+      onChange: (page: number) => setPageNo(page),
     },
   };
 }
 
-const fetchLedger = (pageNo: number, pageSize: number) => endpoints.billing.ledger(pageNo, pageSize);
-const fetchUsage = (pageNo: number, pageSize: number) => endpoints.billing.usage(pageNo, pageSize);
+const fetchLedger = (pageNo: number, pageSize: number, signal: AbortSignal) => endpoints.billing.ledger(pageNo, pageSize, { signal });
+const fetchUsage = (pageNo: number, pageSize: number, signal: AbortSignal) => endpoints.billing.usage(pageNo, pageSize, { signal });
 
 /** Credits record: the space's balance and its append-only ledger, newest first. */
 export function CreditsTab() {
   const { t, i18n } = useTranslation();
-  const [balance, setBalance] = useState<number>();
-  const list = usePagedList<CreditMovement>(fetchLedger);
-
-  useEffect(() => {
-    void endpoints.billing.balance().then((result) => {
-      if (result.ok) setBalance(result.data.balance);
-    });
-  }, []);
+  const balance = useSpaceQuery({ key: ['credits', 'balance'], fetch: (signal) => endpoints.billing.balance({ signal }) }).data?.balance;
+  const list = usePagedList<CreditMovement>('ledger', fetchLedger);
 
   return (
     <Flex vertical gap={16}>
@@ -116,14 +101,12 @@ export function CreditsTab() {
 /** Usage records: one row per answer — app, model, prompt and answer, tokens and credits. */
 export function UsageTab() {
   const { t, i18n } = useTranslation();
-  const list = usePagedList<UsageRecord>(fetchUsage);
-  const [apps, setApps] = useState<Record<string, string>>({});
-
-  useEffect(() => {
-    void endpoints.apiAccessApps({ silent: true }).then((result) => {
-      if (result.ok) setApps(Object.fromEntries(result.data.items.map((app) => [app.id, app.name])));
-    });
-  }, []);
+  const list = usePagedList<UsageRecord>('usage', fetchUsage);
+  const apps =
+    useSpaceQuery({
+      key: ['apps', 'usage-names'],
+      fetch: (signal) => mapData(endpoints.apiAccessApps({ silent: true, signal }), (page): Record<string, string> => Object.fromEntries(page.items.map((app) => [app.id, app.name]))),
+    }).data ?? NO_NAMES;
 
   return (
     <Card

@@ -3,12 +3,13 @@ import type { components } from '@parley/sdk';
 import {
   Button, Card, Checkbox, Col, Divider, Flex, Form, Input, InputNumber, Radio, Result, Row, Select, Skeleton, Slider, Switch, Tabs, Tag, Typography,
 } from 'antd';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
-import { endpoints } from '../../app/endpoints';
-import { feedback } from '../../app/feedback';
-import { PATHS } from '../../app/paths';
+import { invalidateSpace, useSpaceQuery } from '../../lib/api/query';
+import { endpoints } from '../../lib/api/endpoints';
+import { feedback } from '../../lib/feedback';
+import { PATHS } from '../../lib/paths';
 import { AppAvatar } from '../../components/app-avatar';
 import { PageHeader } from '../../components/page-header';
 import { APP_LIMITS, appRules, guidingQuestionsOf } from './app-rules';
@@ -94,7 +95,7 @@ function toRequests(values: EditorValues, current: AdvancedConfig): { app: Schem
 
 /** /console/agent?id=…: the app editor with Basic, Advanced and Rate Limit tabs, Save, and a live preview. */
 export function AppEditorPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const appId = params.get('id') ?? '';
@@ -107,7 +108,6 @@ export function AppEditorPage() {
   const [dirty, setDirty] = useState(false);
   const [rateLimitDirty, setRateLimitDirty] = useState(false);
   const [version, setVersion] = useState(0);
-  const [pluginOptions, setPluginOptions] = useState<{ label: string; options: { value: string; label: string }[] }[]>([]);
 
   const load = useCallback(async () => {
     if (!appId) {
@@ -130,19 +130,15 @@ export function AppEditorPage() {
     void load();
   }, [load]);
 
-  useEffect(() => {
-    let live = true;
-    void Promise.all([endpoints.plugins.builtin({ silent: true }), endpoints.plugins.list({ silent: true })]).then(([builtin, custom]) => {
-      if (!live) return;
-      const groups = [];
-      if (builtin.ok) groups.push({ label: t('apps.advanced.builtinPlugins'), options: builtin.data.map((plugin) => ({ value: plugin.code, label: plugin.name })) });
-      if (custom.ok) groups.push({ label: t('apps.advanced.customPlugins'), options: custom.data.map((plugin) => ({ value: plugin.code, label: plugin.name })) });
-      setPluginOptions(groups);
-    });
-    return () => {
-      live = false;
-    };
-  }, [t]);
+  const builtinPlugins = useSpaceQuery({ key: ['plugins', 'builtin', 'app-editor', i18n.language], fetch: (signal) => endpoints.plugins.builtin({ silent: true, signal }) });
+  const customPlugins = useSpaceQuery({ key: ['plugins', 'app-editor'], fetch: (signal) => endpoints.plugins.list({ silent: true, signal }) });
+  const pluginOptions = useMemo(() => {
+    if (builtinPlugins.isPending || customPlugins.isPending) return [];
+    const groups = [];
+    if (builtinPlugins.data) groups.push({ label: t('apps.advanced.builtinPlugins'), options: builtinPlugins.data.map((plugin) => ({ value: plugin.code, label: plugin.name })) });
+    if (customPlugins.data) groups.push({ label: t('apps.advanced.customPlugins'), options: customPlugins.data.map((plugin) => ({ value: plugin.code, label: plugin.name })) });
+    return groups;
+  }, [t, builtinPlugins.isPending, builtinPlugins.data, customPlugins.isPending, customPlugins.data]);
 
   const defaultModel = Form.useWatch('defaultModel', form);
   const onRateLimitDirty = useCallback((value: boolean) => setRateLimitDirty(value), []);
@@ -172,6 +168,7 @@ export function AppEditorPage() {
         return;
       }
       const next = { ...updated.data, advancedConfig: config.data };
+      void invalidateSpace(['apps']);
       setApp(next);
       form.setFieldsValue(toValues(next));
       setDirty(false);

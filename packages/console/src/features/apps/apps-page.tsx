@@ -1,16 +1,22 @@
 import { AppstoreAddOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { Button, Col, Row, Skeleton } from 'antd';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
-import { endpoints } from '../../app/endpoints';
-import { feedback } from '../../app/feedback';
-import { PATHS } from '../../app/paths';
+import { endpoints } from '../../lib/api/endpoints';
+import { invalidateSpace, setSpaceData, useSpaceQuery } from '../../lib/api/query';
+import { feedback } from '../../lib/feedback';
+import { PATHS } from '../../lib/paths';
 import { AppCard, type AppCardApp } from '../../components/app-card';
 import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
 import { useAppOptions } from './use-app-options';
 import './apps.css';
+
+/** Every app key of the space; the list page is below it (see lib/api/query). */
+export const APPS = ['apps'];
+const APPS_LIST = [...APPS, 'list'];
+type AppsPage = NonNullable<Awaited<ReturnType<typeof endpoints.apps.list>> & { ok: true }>['data'];
 
 /** Where the editor of an app lives. */
 export const editorPath = (appId: string) => `${PATHS.agent}?id=${encodeURIComponent(appId)}`;
@@ -26,24 +32,13 @@ export function AppsPage() {
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
   const { categories } = useAppOptions();
-  const [apps, setApps] = useState<AppCardApp[]>([]);
-  const [loading, setLoading] = useState(true);
-  const [loadFailed, setLoadFailed] = useState(false);
+  const query = useSpaceQuery({ key: APPS_LIST, fetch: (signal) => endpoints.apps.list(1, { signal }) });
+  const apps: AppCardApp[] = useMemo(() => query.data?.items ?? [], [query.data]);
+  const loading = query.isFetching;
+  const loadFailed = query.isError;
+  const load = () => query.refetch();
   const [busy, setBusy] = useState<string>();
   const selected = params.get('selected') ?? undefined;
-
-  const load = useCallback(async () => {
-    setLoading(true);
-    const result = await endpoints.apps.list(1);
-    if (!result.ok && result.error.kind === 'aborted') return;
-    if (result.ok) setApps(result.data.items);
-    setLoadFailed(!result.ok);
-    setLoading(false);
-  }, []);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
 
   // Bring the selected card into view (after a delete, the neighbour).
   useEffect(() => {
@@ -53,6 +48,7 @@ export function AppsPage() {
   }, [selected, apps]);
 
   const categoryNames = useMemo(() => new Map(categories.map((category) => [category.id as string, category.name])), [categories]);
+  const setApps = (update: (current: AppCardApp[]) => AppCardApp[]) => setSpaceData<AppsPage>(APPS_LIST, (page) => page && { ...page, items: update(page.items) as AppsPage['items'] });
   const replace = (id: string, change: Partial<AppCardApp>) => setApps((current) => current.map((app) => (app.id === id ? { ...app, ...change } : app)));
 
   const thumb = async (app: AppCardApp) => {
@@ -70,6 +66,7 @@ export function AppsPage() {
       if (!result.ok) return;
       // The list shows summaries; keep the copy's card like the others.
       setApps((current) => [{ ...result.data, defaultModel: undefined }, ...current]);
+      void invalidateSpace(APPS);
       setParams({ selected: result.data.id }, { replace: true });
       feedback.success(t('apps.copied', { name: result.data.name }));
     } finally {
@@ -83,7 +80,8 @@ export function AppsPage() {
       if (!result.ok) return;
       feedback.success(t('apps.deleted', { name: app.name }));
       const remaining = apps.filter((item) => item.id !== app.id);
-      setApps(remaining);
+      setApps(() => remaining);
+      void invalidateSpace(APPS);
       // Spec §4: select the neighbour, or go home when none remain.
       if (result.data.nextAppId && remaining.length > 0) setParams({ selected: result.data.nextAppId }, { replace: true });
       else navigate(PATHS.home);

@@ -2,9 +2,10 @@ import { Button, Card, Flex, Form, Input, Radio, Select, Tag, Typography } from 
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { endpoints } from '../../app/endpoints';
-import { feedback } from '../../app/feedback';
-import { PATHS } from '../../app/paths';
+import { invalidateSpace } from '../../lib/api/query';
+import { endpoints } from '../../lib/api/endpoints';
+import { feedback } from '../../lib/feedback';
+import { PATHS } from '../../lib/paths';
 import { AppAvatar } from '../../components/app-avatar';
 import { PageHeader } from '../../components/page-header';
 import { APP_LIMITS, appRules, DEFAULT_APP_AVATAR, guidingQuestionsOf } from './app-rules';
@@ -58,6 +59,7 @@ export function CreateAppPage() {
         showServerError(form, result.error);
         return;
       }
+      void invalidateSpace(['apps']);
       feedback.success(t('apps.createdMessage', { name: result.data.name }));
       navigate(editorPath(result.data.id));
     } finally {

@@ -1,6 +1,6 @@
 import type { FormInstance, FormRule } from 'antd';
-import type { ApiFailure } from '../../app/api';
-import { feedback } from '../../app/feedback';
+import type { ApiFailure } from '../../lib/api/request';
+import { feedback } from '../../lib/feedback';
 import { i18n } from '../../i18n';
 import { formPathOf, type RuleResult } from './app-rules';
 

@@ -4,26 +4,20 @@ import { Alert, Col, Flex, Form, Input, InputNumber, Radio, Row, Select, Switch,
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { endpoints } from '../../app/endpoints';
-import { PATHS } from '../../app/paths';
+import { useSpaceQuery } from '../../lib/api/query';
+import { endpoints } from '../../lib/api/endpoints';
+import { PATHS } from '../../lib/paths';
 import { ruleOf } from './form-helpers';
 import { countsUsedBy, KNOWLEDGE_LIMITS, knowledgeRules, NO_HIT_STRATEGIES, RETRIEVAL_MODES, type RetrievalMode, similarityApplies, similarityHintKey } from './knowledge-settings-rules';
 
 type KnowledgeBase = components['schemas']['KnowledgeBase'];
 
+const NO_BASES: KnowledgeBase[] = [];
+
 /** The knowledge bases of the current space, for the binding select; undefined while loading. */
 function useKnowledgeBases(): KnowledgeBase[] | undefined {
-  const [bases, setBases] = useState<KnowledgeBase[]>();
-  useEffect(() => {
-    let live = true;
-    void endpoints.apps.knowledgeBases({ silent: true }).then((result) => {
-      if (live) setBases(result.ok ? result.data : []);
-    });
-    return () => {
-      live = false;
-    };
-  }, []);
-  return bases;
+  const { data, isError } = useSpaceQuery({ key: ['knowledge-bases', 'app-editor'], fetch: (signal) => endpoints.apps.knowledgeBases({ silent: true, signal }) });
+  return isError ? NO_BASES : data;
 }
 
 /**

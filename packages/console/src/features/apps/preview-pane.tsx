@@ -3,7 +3,7 @@ import type { components } from '@parley/sdk';
 import { Button, Flex, Select, Tag, Tooltip, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { endpoints } from '../../app/endpoints';
+import { endpoints } from '../../lib/api/endpoints';
 import { ChatPanel } from '../../components/chat/chat-panel';
 import { useChat } from '../chat/use-chat';
 

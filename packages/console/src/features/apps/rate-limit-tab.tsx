@@ -1,10 +1,11 @@
 import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import type { components } from '@parley/sdk';
 import { Alert, Button, Flex, Input, InputNumber, Popconfirm, Select, Table, Typography } from 'antd';
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { endpoints } from '../../app/endpoints';
-import { feedback } from '../../app/feedback';
+import { useSpaceResource } from '../../lib/api/query';
+import { endpoints } from '../../lib/api/endpoints';
+import { feedback } from '../../lib/feedback';
 import { APP_LIMITS, rateLimitRules } from './app-rules';
 
 type RateLimitRule = components['schemas']['RateLimitRule'];
@@ -26,6 +27,8 @@ export function blockedByRateLimit(dirty: boolean, message: string): boolean {
   return dirty;
 }
 
+const NO_RULES: RateLimitRule[] = [];
+
 /**
  * The Rate Limit tab: rules per target channel and period, a count per single user (at least
  * 1) and the reply when exceeded (none by default). One rule is edited at a time; while it is
@@ -33,22 +36,13 @@ export function blockedByRateLimit(dirty: boolean, message: string): boolean {
  */
 export function RateLimitTab({ appId, onDirtyChange }: RateLimitTabProps) {
   const { t } = useTranslation();
-  const [rules, setRules] = useState<RateLimitRule[]>([]);
-  const [loading, setLoading] = useState(true);
+  const list = useSpaceResource({ key: ['apps', appId, 'rate-limits'], fetch: (signal) => endpoints.apps.rateLimits(appId, { signal }) });
+  const rules = list.data ?? NO_RULES;
+  const { loading, set: setRules } = list;
   const [draft, setDraft] = useState<Draft>();
   const [error, setError] = useState<string>();
   const [saving, setSaving] = useState(false);
 
-  const load = useCallback(async () => {
-    setLoading(true);
-    const result = await endpoints.apps.rateLimits(appId);
-    if (result.ok) setRules(result.data);
-    setLoading(false);
-  }, [appId]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
 
   useEffect(() => {
     onDirtyChange(draft !== undefined);

@@ -1,43 +1,22 @@
 import type { components } from '@parley/sdk';
-import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { endpoints } from '../../app/endpoints';
+import { endpoints } from '../../lib/api/endpoints';
+import { useSpaceQuery } from '../../lib/api/query';
 import { DEFAULT_MODEL } from './app-rules';
 
 type Schemas = components['schemas'];
 export type AppCategory = Schemas['AppCategory'];
 export type Model = Schemas['Model'];
 
+const NO_CATEGORIES: AppCategory[] = [];
+const NO_MODELS: Model[] = [];
+
 /** Categories (localized, reloaded when the language changes) and the model catalogue. */
 export function useAppOptions() {
   const { i18n } = useTranslation();
-  const [categories, setCategories] = useState<AppCategory[]>([]);
-  const [models, setModels] = useState<Model[]>([]);
-  const [modelsLoaded, setModelsLoaded] = useState(false);
-
-  useEffect(() => {
-    let live = true;
-    void endpoints.appCatalogue.categories({ silent: true }).then((result) => {
-      if (live && result.ok) setCategories(result.data);
-    });
-    return () => {
-      live = false;
-    };
-  }, [i18n.language]);
-
-  useEffect(() => {
-    let live = true;
-    void endpoints.models.list({ silent: true }).then((result) => {
-      if (!live) return;
-      if (result.ok) setModels(result.data);
-      if (result.ok || result.error.kind !== 'aborted') setModelsLoaded(true);
-    });
-    return () => {
-      live = false;
-    };
-  }, []);
-
-  return { categories, models, modelsLoaded };
+  const categories = useSpaceQuery({ key: ['app-categories', i18n.language], fetch: (signal) => endpoints.appCatalogue.categories({ silent: true, signal }) });
+  const models = useSpaceQuery({ key: ['models', 'app-options'], fetch: (signal) => endpoints.models.list({ silent: true, signal }) });
+  return { categories: categories.data ?? NO_CATEGORIES, models: models.data ?? NO_MODELS, modelsLoaded: !models.isPending };
 }
 
 /** The model a new app starts with: gpt-4.1-mini when served, else the catalogue's default. */

@@ -2,9 +2,9 @@ import { LockOutlined, MailOutlined, MobileOutlined, SafetyOutlined } from '@ant
 import { Flex, Form, Input, Segmented } from 'antd';
 import type { FormInstance } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { endpoints } from '../../app/endpoints';
-import { feedback } from '../../app/feedback';
-import type { CodeChannel, CodePurpose } from '../../app/types';
+import { endpoints } from '../../lib/api/endpoints';
+import { feedback } from '../../lib/feedback';
+import type { CodeChannel, CodePurpose } from '../../lib/api/types';
 import { VerificationCodeButton } from '../../components/verification-code-button';
 
 /** Form values shared by every code-based form. */

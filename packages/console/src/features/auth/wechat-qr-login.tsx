@@ -1,8 +1,8 @@
 import { Button, Flex, Form, QRCode, Typography } from 'antd';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { endpoints } from '../../app/endpoints';
-import type { Session, WechatQr } from '../../app/types';
+import { endpoints } from '../../lib/api/endpoints';
+import type { Session, WechatQr } from '../../lib/api/types';
 import { ContactFields, type ContactValues } from './contact-fields';
 
 /** How often the QR state is asked for. */

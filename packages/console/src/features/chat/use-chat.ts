@@ -1,10 +1,10 @@
 import { ParleyError } from '@parley/sdk';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { client, CODES, endSession, warnLoginFirst } from '../../app/api';
-import { endpoints } from '../../app/endpoints';
-import { sessionStore } from '../../app/session';
+import { client, CODES, endSession, warnLoginFirst } from '../../lib/api/request';
+import { endpoints } from '../../lib/api/endpoints';
+import { sessionStore } from '../../lib/api/session';
 import { i18n } from '../../i18n';
-import { applyChatEvent, type ChatTurn, settleTurn } from './chat-state';
+import { applyChatEvent, type ChatTurn, settleTurn } from '../../components/chat/chat-state';
 
 /** Options of {@link useChat}. */
 export interface UseChatOptions {

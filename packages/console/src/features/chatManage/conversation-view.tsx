@@ -2,9 +2,9 @@ import { CheckOutlined, ClockCircleOutlined, ExclamationCircleFilled, RedoOutlin
 import { Avatar, Button, Skeleton, Tooltip, Typography } from 'antd';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime } from '../../app/format';
+import { formatDateTime } from '../../lib/format';
+import type { InboxMessage } from '../../lib/api/inbox';
 import { ReplyContent } from '../../components/chat/reply-content';
-import type { InboxMessage } from './inbox-endpoints';
 
 export interface ConversationViewProps {
   messages: readonly InboxMessage[];

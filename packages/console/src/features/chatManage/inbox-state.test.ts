@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { InboxMessage, InboxSession } from './inbox-endpoints';
+import type { InboxMessage, InboxSession } from '../../lib/api/inbox';
 import { applyDelivery, applyMessage, applyRetry, checkExport, daySpan, fromIncoming, matchesFilters, patchSession, prependOlder, sortSessions, upsertMessage } from './inbox-state';
 
 function session(id: string, at: string, patch: Partial<InboxSession> = {}): InboxSession {

@@ -1,4 +1,4 @@
-import type { InboxMessage, InboxSession, ReadFilter } from './inbox-endpoints';
+import type { InboxMessage, InboxSession, ReadFilter } from '../../lib/api/inbox';
 
 /** The list's filters: read type, client (spec §4) and a keyword the server matches. */
 export interface InboxFilters {

@@ -1,7 +1,7 @@
 import { RobotOutlined, TeamOutlined, UserOutlined } from '@ant-design/icons';
 import { Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
-import type { ServiceMode } from './inbox-endpoints';
+import type { ServiceMode } from '../../lib/api/inbox';
 
 const LOOK: Record<ServiceMode, { color: string; icon: React.ReactNode; key: string }> = {
   FULL_AUTO_MODE: { color: 'blue', icon: <RobotOutlined />, key: 'chatManage.mode.FULL_AUTO_MODE' },

@@ -1,4 +1,4 @@
-import type { InboxSession } from './inbox-endpoints';
+import type { InboxSession } from '../../lib/api/inbox';
 
 /** A list time: the clock today, else the date (in the interface language). */
 export function formatListTime(value: string | null | undefined, language: string, now: Date = new Date()): string {

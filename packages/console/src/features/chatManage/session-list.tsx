@@ -2,7 +2,7 @@ import { TeamOutlined, UserOutlined } from '@ant-design/icons';
 import { Avatar, Badge, Button, Checkbox, Skeleton, Tag, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { EmptyState } from '../../components/empty-state';
-import type { InboxSession } from './inbox-endpoints';
+import type { InboxSession } from '../../lib/api/inbox';
 import { ModeBadge } from './mode-badge';
 import { formatListTime, sessionTitle } from './session-format';
 

@@ -1,4 +1,4 @@
-import type { InboxMessage, InboxSession } from './inbox-endpoints';
+import type { InboxMessage, InboxSession } from '../../lib/api/inbox';
 
 /** A session for stories. */
 export function storySession(id: string, patch: Partial<InboxSession> = {}): InboxSession {

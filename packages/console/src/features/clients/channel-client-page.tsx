@@ -3,13 +3,13 @@ import { Alert, Button, Card, Divider, Form, Input, Radio, Select, Skeleton, Spa
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { feedback } from '../../app/feedback';
-import { PATHS } from '../../app/paths';
+import { feedback } from '../../lib/feedback';
+import { PATHS } from '../../lib/paths';
 import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
 import { checkRule, validValues } from '../knowledge/form-helpers';
 import { ChannelConfigFields, defaultSecretAction } from './channel-config-fields';
-import { channelEndpoints, type ChannelClient, type ChannelDescriptor } from './channel-endpoints';
+import { channelEndpoints, type ChannelClient, type ChannelDescriptor } from '../../lib/api/channel-clients';
 import { configBody, configFieldOf, initialConfig, localized, type SecretAction } from './channel-rules';
 import { ChannelStatus } from './channel-status';
 import { checkName, CLIENT_LIMITS } from './client-rules';

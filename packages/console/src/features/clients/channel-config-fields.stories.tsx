@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { Button, Form } from 'antd';
 import { useState } from 'react';
 import { ChannelConfigFields, defaultSecretAction } from './channel-config-fields';
-import type { ChannelField } from './channel-endpoints';
+import type { ChannelField } from '../../lib/api/channel-clients';
 import type { SecretAction } from './channel-rules';
 
 const telegram: ChannelField[] = [

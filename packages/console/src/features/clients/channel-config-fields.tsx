@@ -1,7 +1,7 @@
 import { Button, Form, Input, Select, Space, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { checkChannelField, CHANNEL_VALUE_MAX, localized, type SecretAction } from './channel-rules';
-import type { ChannelField } from './channel-endpoints';
+import type { ChannelField } from '../../lib/api/channel-clients';
 
 export interface ChannelConfigFieldsProps {
   /** The platform's form from the catalogue. */

@@ -2,10 +2,10 @@ import { ApiOutlined, CodeOutlined } from '@ant-design/icons';
 import { Button, Card, Col, Row, Skeleton, Space, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { PATHS } from '../../app/paths';
+import { PATHS } from '../../lib/paths';
 import { PageHeader } from '../../components/page-header';
 import { channelConfigPath } from './channel-client-page';
-import type { ChannelDescriptor } from './channel-endpoints';
+import type { ChannelDescriptor } from '../../lib/api/channel-clients';
 import { localized } from './channel-rules';
 import { useChannelCatalogue } from './use-channel-catalogue';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ChannelField } from './channel-endpoints';
+import type { ChannelField } from '../../lib/api/channel-clients';
 import { checkChannelField, configBody, configFieldOf, initialConfig, localized, matchesPattern } from './channel-rules';
 
 const label = { en: 'Bot token', 'zh-CN': '机器人令牌' };

@@ -1,4 +1,4 @@
-import type { ChannelField, LocalizedText } from './channel-endpoints';
+import type { ChannelField, LocalizedText } from '../../lib/api/channel-clients';
 
 /** A translation key naming what is wrong, or undefined when the value is fine. */
 export type FieldRuleResult = string | undefined;

@@ -1,7 +1,7 @@
 import { Space, Tag, Tooltip, Typography } from 'antd';
 import { WarningOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime } from '../../app/format';
+import { formatDateTime } from '../../lib/format';
 
 export interface ChannelStatusProps {
   status: 'online' | 'offline';

@@ -1,23 +1,29 @@
 import { DeleteOutlined, PlusOutlined, ReloadOutlined, SettingOutlined } from '@ant-design/icons';
-import { Button, Form, Input, Modal, Popconfirm, Select, Space, Switch, Table, Tag, Typography } from 'antd';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { Button, Form, Input, Popconfirm, Select, Space, Switch, Table, Tag, Typography } from 'antd';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { feedback } from '../../app/feedback';
-import { formatDateTime } from '../../app/format';
-import { PATHS } from '../../app/paths';
+import { feedback } from '../../lib/feedback';
+import { formatDateTime } from '../../lib/format';
+import { PATHS } from '../../lib/paths';
 import { EmptyState } from '../../components/empty-state';
+import { FormDialog } from '../../components/form-dialog';
+import { setSpaceData, invalidateSpace, useSpaceQuery } from '../../lib/api/query';
 import { PageHeader } from '../../components/page-header';
-import { checkRule, validValues } from '../knowledge/form-helpers';
+import { checkRule } from '../knowledge/form-helpers';
 import { channelConfigPath } from './channel-client-page';
-import { channelEndpoints, type ChannelClient } from './channel-endpoints';
+import { channelEndpoints, type ChannelClient } from '../../lib/api/channel-clients';
 import { localized } from './channel-rules';
 import { ChannelStatus } from './channel-status';
 import { checkName, CLIENT_LIMITS } from './client-rules';
-import { clientsEndpoints, type WebClient } from './clients-endpoints';
+import { clientsEndpoints, type WebClient } from '../../lib/api/web-clients';
 import { useAppChoices, type AppChoice } from './use-app-choices';
 import { useChannelCatalogue } from './use-channel-catalogue';
 import './clients.css';
+
+/** The space's web clients and channel clients (keys below the space id, see lib/api/query). */
+export const WEB_CLIENTS = ['web-clients'];
+export const CHANNEL_CLIENTS = ['channel-clients'];
 
 /** The config page of a client. */
 export const configPath = (id: string) => `${PATHS.webEmbedConfig}?id=${encodeURIComponent(id)}`;
@@ -32,37 +38,16 @@ export function ClientsPage() {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const apps = useAppChoices();
-  const [clients, setClients] = useState<WebClient[]>([]);
-  const [loading, setLoading] = useState(true);
-  const [loadFailed, setLoadFailed] = useState(false);
+  const clientsQuery = useSpaceQuery({ key: WEB_CLIENTS, fetch: (signal) => clientsEndpoints.list({ signal }) });
+  const clients = useMemo(() => clientsQuery.data ?? [], [clientsQuery.data]);
+  const loading = clientsQuery.isFetching;
+  const loadFailed = clientsQuery.isError;
+  const load = () => clientsQuery.refetch();
   const [creating, setCreating] = useState(false);
   const [toggling, setToggling] = useState<string>();
 
-  const load = useCallback(async () => {
-    setLoading(true);
-    const result = await clientsEndpoints.list();
-    if (!result.ok && result.error.kind === 'aborted') return;
-    if (result.ok) setClients(result.data);
-    setLoadFailed(!result.ok);
-    setLoading(false);
-  }, []);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
-
-  const [channels, setChannels] = useState<ChannelClient[]>([]);
-  const [channelsLoading, setChannelsLoading] = useState(true);
-  const loadChannels = useCallback(async () => {
-    setChannelsLoading(true);
-    const result = await channelEndpoints.list({ silent: true });
-    if (!result.ok && result.error.kind === 'aborted') return;
-    if (result.ok) setChannels(result.data);
-    setChannelsLoading(false);
-  }, []);
-  useEffect(() => {
-    void loadChannels();
-  }, [loadChannels]);
+  const channelsQuery = useSpaceQuery({ key: CHANNEL_CLIENTS, fetch: (signal) => channelEndpoints.list({ silent: true, signal }) });
+  const channels = useMemo(() => channelsQuery.data ?? [], [channelsQuery.data]);
 
   const appNames = useMemo(() => new Map(apps.map((app) => [app.id, app.name])), [apps]);
 
@@ -70,13 +55,13 @@ export function ClientsPage() {
     setToggling(client.id);
     const result = await clientsEndpoints.update(client.id, { enabled }, { silent: false });
     setToggling(undefined);
-    if (result.ok) setClients((current) => current.map((item) => (item.id === client.id ? result.data : item)));
+    if (result.ok) setSpaceData<WebClient[]>(WEB_CLIENTS, (current) => current?.map((item) => (item.id === client.id ? result.data : item)));
   };
 
   const remove = async (client: WebClient) => {
     const result = await clientsEndpoints.remove(client.id);
     if (!result.ok) return;
-    setClients((current) => current.filter((item) => item.id !== client.id));
+    await invalidateSpace(WEB_CLIENTS);
     feedback.success(t('clients.list.deleted', { name: client.name }));
   };
 
@@ -179,19 +164,20 @@ export function ClientsPage() {
         extra={
           <>
             <Button onClick={() => navigate(PATHS.clientConfig)} data-testid="clients-channels">{t('clients.list.channels')}</Button>
-            <Button icon={<ReloadOutlined />} onClick={() => void Promise.all([load(), loadChannels()])} data-testid="clients-refresh">{t('common.refresh')}</Button>
+            <Button icon={<ReloadOutlined />} onClick={() => void Promise.all([load(), channelsQuery.refetch()])} data-testid="clients-refresh">{t('common.refresh')}</Button>
             {createButton('clients-create')}
           </>
         }
       />
       {body}
-      <ChannelClientsSection channels={channels} loading={channelsLoading} appNames={appNames} onChange={setChannels} />
+      <ChannelClientsSection channels={channels} loading={channelsQuery.isFetching} appNames={appNames} />
       <CreateClientModal
         open={creating}
         apps={apps}
         onClose={() => setCreating(false)}
         onCreated={(client) => {
           setCreating(false);
+          void invalidateSpace(WEB_CLIENTS);
           feedback.success(t('clients.list.created', { name: client.name }));
           navigate(configPath(client.id));
         }}
@@ -209,52 +195,40 @@ interface CreateValues {
 export function CreateClientModal({ open, apps, onClose, onCreated }: { open: boolean; apps: AppChoice[]; onClose: () => void; onCreated: (client: WebClient) => void }) {
   const { t } = useTranslation();
   const [form] = Form.useForm<CreateValues>();
-  const [saving, setSaving] = useState(false);
-
-  const submit = async () => {
-    const values = await validValues(form);
-    if (!values) return;
-    setSaving(true);
-    try {
-      const result = await clientsEndpoints.create({ name: values.name.trim(), appId: values.appId });
-      if (!result.ok) {
-        if (result.error.kind === 'http') form.setFields([{ name: result.error.field === 'name' ? 'name' : 'appId', errors: [result.error.message] }]);
-        return;
-      }
-      form.resetFields();
-      onCreated(result.data);
-    } finally {
-      setSaving(false);
-    }
-  };
-
   return (
-    <Modal
+    <FormDialog<CreateValues>
       open={open}
+      form={form}
       title={t('clients.create.title')}
       okText={t('clients.create.submit')}
-      cancelText={t('common.cancel')}
-      confirmLoading={saving}
-      onOk={() => void submit()}
-      onCancel={onClose}
-      okButtonProps={{ 'data-testid': 'client-create-submit' }}
+      submitTestId="client-create-submit"
       forceRender
+      destroyOnHidden={false}
+      onClose={onClose}
+      onSubmit={async (values) => {
+        const result = await clientsEndpoints.create({ name: values.name.trim(), appId: values.appId });
+        if (!result.ok) {
+          if (result.error.kind === 'http') form.setFields([{ name: result.error.field === 'name' ? 'name' : 'appId', errors: [result.error.message] }]);
+          return false;
+        }
+        form.resetFields();
+        onCreated(result.data);
+        return true;
+      }}
     >
-      <Form form={form} layout="vertical" onFinish={() => void submit()}>
-        <Form.Item name="name" label={t('clients.fields.name')} rules={[checkRule(checkName, { max: CLIENT_LIMITS.nameMax })]}>
-          <Input maxLength={CLIENT_LIMITS.nameMax} data-testid="client-create-name" />
-        </Form.Item>
-        <Form.Item name="appId" label={t('clients.fields.app')} rules={[{ required: true, message: t('clients.rules.appRequired') }]}>
-          <Select
-            showSearch
-            optionFilterProp="label"
-            placeholder={t('clients.fields.appPlaceholder')}
-            options={apps.map((app) => ({ value: app.id, label: app.name }))}
-            data-testid="client-create-app"
-          />
-        </Form.Item>
-      </Form>
-    </Modal>
+      <Form.Item name="name" label={t('clients.fields.name')} rules={[checkRule(checkName, { max: CLIENT_LIMITS.nameMax })]}>
+        <Input maxLength={CLIENT_LIMITS.nameMax} data-testid="client-create-name" />
+      </Form.Item>
+      <Form.Item name="appId" label={t('clients.fields.app')} rules={[{ required: true, message: t('clients.rules.appRequired') }]}>
+        <Select
+          showSearch
+          optionFilterProp="label"
+          placeholder={t('clients.fields.appPlaceholder')}
+          options={apps.map((app) => ({ value: app.id, label: app.name }))}
+          data-testid="client-create-app"
+        />
+      </Form.Item>
+    </FormDialog>
   );
 }
 
@@ -263,12 +237,10 @@ function ChannelClientsSection({
   channels,
   loading,
   appNames,
-  onChange,
 }: {
   channels: ChannelClient[];
   loading: boolean;
   appNames: Map<string, string>;
-  onChange: (update: (current: ChannelClient[]) => ChannelClient[]) => void;
 }) {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
@@ -283,13 +255,13 @@ function ChannelClientsSection({
     setToggling(client.id);
     const result = await channelEndpoints.update(client.id, { enabled }, { silent: false });
     setToggling(undefined);
-    if (result.ok) onChange((current) => current.map((item) => (item.id === client.id ? result.data : item)));
+    if (result.ok) setSpaceData<ChannelClient[]>(CHANNEL_CLIENTS, (current) => current?.map((item) => (item.id === client.id ? result.data : item)));
   };
 
   const remove = async (client: ChannelClient) => {
     const result = await channelEndpoints.remove(client.id);
     if (!result.ok) return;
-    onChange((current) => current.filter((item) => item.id !== client.id));
+    await invalidateSpace(CHANNEL_CLIENTS);
     feedback.success(t('clients.channelList.deleted', { name: client.name }));
   };
 

@@ -1,5 +1,6 @@
-import { useEffect, useState } from 'react';
-import { endpoints } from '../../app/endpoints';
+import { useMemo } from 'react';
+import { endpoints } from '../../lib/api/endpoints';
+import { useSpaceQuery } from '../../lib/api/query';
 
 /** An app a web client can be bound to. */
 export interface AppChoice {
@@ -8,16 +9,7 @@ export interface AppChoice {
 }
 
 /** The space's apps (first page of 100) for the app picker. */
-export function useAppChoices() {
-  const [apps, setApps] = useState<AppChoice[]>([]);
-  useEffect(() => {
-    let live = true;
-    void endpoints.apps.list(1, { silent: true, dedupeKey: 'client-apps' }).then((result) => {
-      if (live && result.ok) setApps(result.data.items.map((app) => ({ id: app.id, name: app.name })));
-    });
-    return () => {
-      live = false;
-    };
-  }, []);
-  return apps;
+export function useAppChoices(): AppChoice[] {
+  const { data } = useSpaceQuery({ key: ['apps', 'client-choices'], fetch: (signal) => endpoints.apps.list(1, { silent: true, dedupeKey: 'client-apps', signal }) });
+  return useMemo(() => data?.items.map((app) => ({ id: app.id, name: app.name })) ?? [], [data]);
 }

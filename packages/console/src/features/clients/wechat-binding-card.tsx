@@ -2,9 +2,9 @@ import { WechatOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, List, Popconfirm, Space, Typography } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { feedback } from '../../app/feedback';
-import { formatDateTime } from '../../app/format';
-import { channelEndpoints, type WechatBinding, type WechatBindingCode } from './channel-endpoints';
+import { feedback } from '../../lib/feedback';
+import { formatDateTime } from '../../lib/format';
+import { channelEndpoints, type WechatBinding, type WechatBindingCode } from '../../lib/api/channel-clients';
 
 /** How often the bindings are re-read while a code waits to be sent from WeChat. */
 const POLL_MS = 3000;

@@ -1,13 +1,15 @@
 import { EditOutlined } from '@ant-design/icons';
 import type { components } from '@parley/sdk';
 import { Button, Flex, Form, Input, InputNumber, Modal, Result, Select, Table, Tabs, Tag, Typography } from 'antd';
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
+import type { ApiResult } from '../../lib/api/request';
+import { useSpaceQuery } from '../../lib/api/query';
 import { useTranslation } from 'react-i18next';
-import { endpoints } from '../../app/endpoints';
-import { feedback } from '../../app/feedback';
-import { sessionStore, useSession } from '../../app/session';
+import { endpoints } from '../../lib/api/endpoints';
+import { feedback } from '../../lib/feedback';
+import { sessionStore, useSession } from '../../lib/api/session';
 import { refreshPrivileges } from '../../app/startup';
-import { MEMBER_GRADES, type MemberGrade } from '../../app/types';
+import { MEMBER_GRADES, type MemberGrade } from '../../lib/api/types';
 import { PageHeader } from '../../components/page-header';
 import { PageLoader } from '../../components/page-loader';
 import { PLAN_LABEL_KEYS } from '../account/plan-labels';
@@ -28,30 +30,28 @@ async function refreshIfCurrent(spaceId: string): Promise<void> {
   await refreshPrivileges();
 }
 
+type ListQuery = { pageNo: number; pageSize: number; keyword?: string };
+const NO_ROWS = { items: [], total: 0 };
+
 /** A page of an instance list, with its keyword and page number. */
-function usePagedList<T>(load: (query: { pageNo: number; pageSize: number; keyword?: string }) => Promise<{ ok: true; data: { items: T[]; total: number } } | { ok: false }>) {
+function usePagedList<T>(name: string, load: (query: ListQuery, signal: AbortSignal) => Promise<ApiResult<{ items: T[]; total: number }>>) {
   const [keyword, setKeyword] = useState('');
   const [pageNo, setPageNo] = useState(1);
-  const [data, setData] = useState<{ items: T[]; total: number }>({ items: [], total: 0 });
-  const [loading, setLoading] = useState(true);
-  const reload = useCallback(async () => {
-    setLoading(true);
-    const result = await load({ pageNo, pageSize: PAGE_SIZE, ...(keyword ? { keyword } : {}) });
-    if (result.ok) setData(result.data);
-    setLoading(false);
-  }, [load, pageNo, keyword]);
-  useEffect(() => {
-    void reload();
-  }, [reload]);
+  const query = useSpaceQuery({
+    key: ['instance', name, { pageNo, keyword }],
+    keepPreviousPage: true,
+    fetch: (signal) => load({ pageNo, pageSize: PAGE_SIZE, ...(keyword ? { keyword } : {}) }, signal),
+  });
   const search = (value: string) => {
     setPageNo(1);
     setKeyword(value.trim());
   };
-  return { data, loading, pageNo, setPageNo, search, reload };
+  const data: { items: T[]; total: number } = query.data ?? NO_ROWS;
+  return { data, loading: query.isFetching, pageNo, setPageNo, search, reload: () => query.refetch() };
 }
 
-const loadUsers = (query: { pageNo: number; pageSize: number; keyword?: string }) => endpoints.instance.users(query);
-const loadSpaces = (query: { pageNo: number; pageSize: number; keyword?: string }) => endpoints.instance.spaces(query);
+const loadUsers = (query: ListQuery, signal: AbortSignal) => endpoints.instance.users(query, { signal });
+const loadSpaces = (query: ListQuery, signal: AbortSignal) => endpoints.instance.spaces(query, { signal });
 
 function GradeSelect(props: { value: MemberGrade; onChange: (grade: MemberGrade) => void; disabled?: boolean; testId: string }) {
   const { t } = useTranslation();
@@ -69,7 +69,7 @@ function GradeSelect(props: { value: MemberGrade; onChange: (grade: MemberGrade)
 
 function UsersTab() {
   const { t } = useTranslation();
-  const list = usePagedList<InstanceUser>(loadUsers);
+  const list = usePagedList<InstanceUser>('users', loadUsers);
   const [busy, setBusy] = useState<string>();
   const setGrade = async (user: InstanceUser, memberGrade: MemberGrade) => {
     setBusy(user.userId);
@@ -165,7 +165,7 @@ function SpaceEditor({ space, onClose, onSaved }: { space: InstanceSpace; onClos
 
 function SpacesTab() {
   const { t } = useTranslation();
-  const list = usePagedList<InstanceSpace>(loadSpaces);
+  const list = usePagedList<InstanceSpace>('spaces', loadSpaces);
   const [editing, setEditing] = useState<InstanceSpace>();
   return (
     <Flex vertical gap={12}>

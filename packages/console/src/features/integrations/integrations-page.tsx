@@ -1,9 +1,10 @@
 import { Alert, Card, Flex, Select, Tabs, Typography } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
+import { mapData, useSpaceQuery } from '../../lib/api/query';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { endpoints } from '../../app/endpoints';
-import { useSession } from '../../app/session';
+import { endpoints } from '../../lib/api/endpoints';
+import { useSession } from '../../lib/api/session';
 import { CodeSnippet } from '../../components/code-snippet';
 import { PageHeader } from '../../components/page-header';
 import { ApiKeysTab } from '../account/api-keys-tab';
@@ -49,21 +50,20 @@ export function IntegrationsPage() {
   );
 }
 
+const NO_APPS: Array<{ code: string; name: string }> = [];
+
 /** Copy-paste examples for this origin and a chosen app. */
 function SnippetsCard() {
   const { t } = useTranslation();
-  const [apps, setApps] = useState<Array<{ code: string; name: string }>>([]);
-  const [appCode, setAppCode] = useState<string>('');
+  const apps =
+    useSpaceQuery({
+      key: ['apps', 'api-access'],
+      fetch: (signal) => mapData(endpoints.apiAccessApps({ silent: true, signal }), (page) => page.items.map((app) => ({ code: app.code, name: app.name }))),
+    }).data ?? NO_APPS;
+  const [chosen, setAppCode] = useState<string>('');
+  // The first app until the user picks one.
+  const appCode = chosen || apps[0]?.code || '';
   const origin = typeof window === 'undefined' ? '' : window.location.origin;
-
-  useEffect(() => {
-    void endpoints.apiAccessApps({ silent: true }).then((result) => {
-      if (!result.ok) return;
-      const list = result.data.items.map((app) => ({ code: app.code, name: app.name }));
-      setApps(list);
-      setAppCode((current) => current || list[0]?.code || '');
-    });
-  }, []);
 
   const snippets = useMemo(() => buildSnippets({ origin, appCode }), [origin, appCode]);
 

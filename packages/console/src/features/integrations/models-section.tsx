@@ -1,10 +1,11 @@
 import { DeleteOutlined, EditOutlined, PlusOutlined, ThunderboltOutlined } from '@ant-design/icons';
 import type { components } from '@parley/sdk';
 import { Alert, Button, Card, Flex, Form, Input, Modal, Popconfirm, Select, Space, Switch, Table, Tag, Tooltip, Typography } from 'antd';
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
+import { invalidateSpace, useSpaceQuery } from '../../lib/api/query';
 import { useTranslation } from 'react-i18next';
-import { endpoints } from '../../app/endpoints';
-import { feedback } from '../../app/feedback';
+import { endpoints } from '../../lib/api/endpoints';
+import { feedback } from '../../lib/feedback';
 
 type Model = components['schemas']['Model'];
 type Provider = components['schemas']['ModelProvider'];
@@ -21,26 +22,21 @@ interface ProviderFields {
   enabled: boolean;
 }
 
+const NO_MODELS: Model[] = [];
+const NO_PROVIDERS: Provider[] = [];
+
 /** The model catalogue and the model providers behind it (instance owner only). */
 export function ModelsSection() {
   const { t } = useTranslation();
-  const [models, setModels] = useState<Model[]>([]);
-  const [providers, setProviders] = useState<Provider[]>([]);
-  const [loading, setLoading] = useState(true);
+  const modelList = useSpaceQuery({ key: ['models', 'catalogue'], fetch: (signal) => endpoints.models.list({ signal }) });
+  const providerList = useSpaceQuery({ key: ['models', 'providers'], fetch: (signal) => endpoints.models.providers({ signal }) });
+  const models: Model[] = modelList.data ?? NO_MODELS;
+  const providers: Provider[] = providerList.data ?? NO_PROVIDERS;
+  const loading = modelList.isFetching || providerList.isFetching;
+  // A provider change changes the catalogue too (and every model picker).
+  const load = () => invalidateSpace(['models']);
   const [editing, setEditing] = useState<Provider | 'new'>();
   const [tests, setTests] = useState<Record<string, TestResult | 'running'>>({});
-
-  const load = useCallback(async () => {
-    setLoading(true);
-    const [modelList, providerList] = await Promise.all([endpoints.models.list(), endpoints.models.providers()]);
-    if (modelList.ok) setModels(modelList.data);
-    if (providerList.ok) setProviders(providerList.data);
-    setLoading(false);
-  }, []);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
 
   const test = async (provider: Provider) => {
     setTests((current) => ({ ...current, [provider.id]: 'running' }));

@@ -1,14 +1,15 @@
 import { KeyOutlined, PlusOutlined } from '@ant-design/icons';
 import type { components } from '@parley/sdk';
-import { Button, Card, DatePicker, Form, Input, InputNumber, Modal, Switch, Table, Tag, Typography } from 'antd';
-import { useCallback, useEffect, useState } from 'react';
+import { Button, Card, DatePicker, Form, Input, InputNumber, Switch, Tag, Typography } from 'antd';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { endpoints } from '../../app/endpoints';
-import { feedback } from '../../app/feedback';
-import { formatDateTime } from '../../app/format';
+import { endpoints } from '../../lib/api/endpoints';
+import { invalidateSpace, setSpaceData, useSpaceQuery } from '../../lib/api/query';
+import { feedback } from '../../lib/feedback';
+import { formatDateTime } from '../../lib/format';
 import { ApiKeyRevealModal } from '../../components/api-key-reveal-modal';
-import { EmptyState } from '../../components/empty-state';
-import { ConfirmDeleteButton } from '../../components/confirm-delete-button';
+import { CrudTable } from '../../components/crud-table';
+import { FormDialog } from '../../components/form-dialog';
 
 type UserKey = components['schemas']['UserKey'];
 interface CreateFields {
@@ -19,40 +20,26 @@ interface CreateFields {
   expiresAt?: { toISOString(): string } | null;
 }
 
+const USER_KEYS = ['user-keys'];
+
 /** Keys the space hands to its end users for the OpenAI-compatible API: limited to an app, credits and time. */
 export function UserKeysCard() {
   const { t, i18n } = useTranslation();
-  const [keys, setKeys] = useState<UserKey[]>([]);
-  const [loading, setLoading] = useState(true);
-  const [loadFailed, setLoadFailed] = useState(false);
+  const keys = useSpaceQuery({ key: USER_KEYS, fetch: (signal) => endpoints.userKeys.list({ signal }) });
   const [creating, setCreating] = useState(false);
-  const [saving, setSaving] = useState(false);
   const [revealed, setRevealed] = useState<{ name: string; key: string }>();
   const [form] = Form.useForm<CreateFields>();
 
-  const load = useCallback(async () => {
-    setLoading(true);
-    const result = await endpoints.userKeys.list();
-    if (!result.ok && result.error.kind === 'aborted') return;
-    if (result.ok) setKeys(result.data);
-    setLoadFailed(!result.ok);
-    setLoading(false);
-  }, []);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
-
   const setEnabled = async (key: UserKey, enabled: boolean) => {
     const result = await endpoints.userKeys.update(key.id, { enabled });
-    if (result.ok) setKeys((current) => current.map((item) => (item.id === key.id ? result.data : item)));
+    if (result.ok) setSpaceData<UserKey[]>(USER_KEYS, (current) => current?.map((item) => (item.id === key.id ? result.data : item)));
   };
 
   const remove = async (key: UserKey) => {
     const result = await endpoints.userKeys.remove(key.id);
     if (!result.ok) return;
     feedback.success(t('apiKeys.deleted', { name: key.name }));
-    setKeys((current) => current.filter((item) => item.id !== key.id));
+    await invalidateSpace(USER_KEYS);
   };
 
   const expired = (key: UserKey) => key.expiresAt !== null && new Date(key.expiresAt).getTime() < Date.now();
@@ -68,20 +55,14 @@ export function UserKeysCard() {
       }
     >
       <Typography.Paragraph type="secondary">{t('apiAccess.userKeys.intro')}</Typography.Paragraph>
-      <Table<UserKey>
+      <CrudTable<UserKey>
         rowKey="id"
-        loading={loading}
-        dataSource={keys}
-        pagination={false}
+        query={keys}
         data-testid="user-key-table"
         scroll={{ x: 'max-content' }}
-        locale={{
-          emptyText: loadFailed ? (
-            <EmptyState compact title={t('apiKeys.loadFailedTitle')} action={<Button onClick={() => void load()}>{t('common.retry')}</Button>} data-testid="user-key-load-failed" />
-          ) : (
-            <EmptyState compact icon={<KeyOutlined className="pl-empty__glyph" />} title={t('apiAccess.userKeys.emptyTitle')} description={t('apiAccess.userKeys.emptyDescription')} data-testid="user-key-empty" />
-          ),
-        }}
+        failed={{ title: t('apiKeys.loadFailedTitle'), 'data-testid': 'user-key-load-failed' }}
+        empty={{ icon: <KeyOutlined className="pl-empty__glyph" />, title: t('apiAccess.userKeys.emptyTitle'), description: t('apiAccess.userKeys.emptyDescription'), 'data-testid': 'user-key-empty' }}
+        remove={{ run: remove, name: (key) => key.name, testId: (key) => `user-key-delete-${key.id}`, title: t('apiKeys.columns.actions') }}
         columns={[
           { key: 'name', title: t('apiKeys.columns.name'), dataIndex: 'name', render: (name: string) => <Typography.Text strong>{name}</Typography.Text> },
           { key: 'prefix', title: t('apiKeys.columns.key'), dataIndex: 'prefix', render: (prefix: string) => <Typography.Text code>{`${prefix}…`}</Typography.Text> },
@@ -119,66 +100,47 @@ export function UserKeysCard() {
             title: t('apiAccess.userKeys.enabled'),
             render: (_value, key) => <Switch checked={key.enabled} onChange={(checked) => void setEnabled(key, checked)} data-testid={`user-key-enabled-${key.id}`} />,
           },
-          {
-            key: 'actions',
-            title: t('apiKeys.columns.actions'),
-            align: 'right',
-            render: (_value, key) => <ConfirmDeleteButton name={key.name} onConfirm={() => remove(key)} data-testid={`user-key-delete-${key.id}`} />,
-          },
         ]}
       />
-      <Modal
+      <FormDialog<CreateFields>
         open={creating}
+        form={form}
         title={t('apiAccess.userKeys.createTitle')}
         okText={t('apiKeys.createSubmit')}
-        cancelText={t('common.cancel')}
-        confirmLoading={saving}
-        onOk={() => form.submit()}
-        onCancel={() => setCreating(false)}
-        okButtonProps={{ 'data-testid': 'user-key-create-submit' } as Record<string, string>}
-        destroyOnHidden
+        submitTestId="user-key-create-submit"
+        requiredMark={false}
+        onClose={() => setCreating(false)}
+        onSubmit={async ({ name, appCode, creditLimit, expiresAt }) => {
+          const result = await endpoints.userKeys.create({
+            name: name.trim(),
+            appCode: appCode?.trim() ? appCode.trim() : null,
+            creditLimit: creditLimit ?? null,
+            expiresAt: expiresAt ? expiresAt.toISOString() : null,
+          });
+          if (!result.ok) {
+            if (result.error.field) form.setFields([{ name: result.error.field as keyof CreateFields, errors: [result.error.message] }]);
+            return false;
+          }
+          const { key, ...summary } = result.data;
+          setCreating(false);
+          setRevealed({ name: summary.name, key });
+          await invalidateSpace(USER_KEYS);
+          return true;
+        }}
       >
-        <Form
-          form={form}
-          layout="vertical"
-          requiredMark={false}
-          onFinish={async ({ name, appCode, creditLimit, expiresAt }) => {
-            setSaving(true);
-            try {
-              const result = await endpoints.userKeys.create({
-                name: name.trim(),
-                appCode: appCode?.trim() ? appCode.trim() : null,
-                creditLimit: creditLimit ?? null,
-                expiresAt: expiresAt ? expiresAt.toISOString() : null,
-              });
-              if (!result.ok) {
-                if (result.error.field) form.setFields([{ name: result.error.field as keyof CreateFields, errors: [result.error.message] }]);
-                return;
-              }
-              const { key, ...summary } = result.data;
-              setKeys((current) => [summary, ...current]);
-              setCreating(false);
-              form.resetFields();
-              setRevealed({ name: summary.name, key });
-            } finally {
-              setSaving(false);
-            }
-          }}
-        >
-          <Form.Item name="name" label={t('apiKeys.nameLabel')} rules={[{ required: true, whitespace: true, message: t('apiKeys.nameRequired') }, { max: 50 }]}>
-            <Input autoFocus maxLength={50} placeholder={t('apiAccess.userKeys.namePlaceholder')} data-testid="user-key-name" />
-          </Form.Item>
-          <Form.Item name="appCode" label={t('apiAccess.userKeys.appCode')} extra={t('apiAccess.userKeys.appCodeHint')}>
-            <Input data-testid="user-key-app" />
-          </Form.Item>
-          <Form.Item name="creditLimit" label={t('apiAccess.userKeys.creditLimit')} extra={t('apiAccess.userKeys.creditLimitHint')}>
-            <InputNumber min={0} precision={0} style={{ width: '100%' }} data-testid="user-key-limit" />
-          </Form.Item>
-          <Form.Item name="expiresAt" label={t('apiAccess.userKeys.expiresAt')} extra={t('apiAccess.userKeys.expiresAtHint')}>
-            <DatePicker showTime style={{ width: '100%' }} data-testid="user-key-expires" />
-          </Form.Item>
-        </Form>
-      </Modal>
+        <Form.Item name="name" label={t('apiKeys.nameLabel')} rules={[{ required: true, whitespace: true, message: t('apiKeys.nameRequired') }, { max: 50 }]}>
+          <Input autoFocus maxLength={50} placeholder={t('apiAccess.userKeys.namePlaceholder')} data-testid="user-key-name" />
+        </Form.Item>
+        <Form.Item name="appCode" label={t('apiAccess.userKeys.appCode')} extra={t('apiAccess.userKeys.appCodeHint')}>
+          <Input data-testid="user-key-app" />
+        </Form.Item>
+        <Form.Item name="creditLimit" label={t('apiAccess.userKeys.creditLimit')} extra={t('apiAccess.userKeys.creditLimitHint')}>
+          <InputNumber min={0} precision={0} style={{ width: '100%' }} data-testid="user-key-limit" />
+        </Form.Item>
+        <Form.Item name="expiresAt" label={t('apiAccess.userKeys.expiresAt')} extra={t('apiAccess.userKeys.expiresAtHint')}>
+          <DatePicker showTime style={{ width: '100%' }} data-testid="user-key-expires" />
+        </Form.Item>
+      </FormDialog>
       <ApiKeyRevealModal revealed={revealed} onClose={() => setRevealed(undefined)} />
     </Card>
   );

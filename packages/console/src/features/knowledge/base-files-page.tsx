@@ -4,18 +4,21 @@ import type { ColumnsType } from 'antd/es/table';
 import { useCallback, useEffect, useRef, useState, type HTMLAttributes } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
-import { feedback } from '../../app/feedback';
-import { formatDateTime } from '../../app/format';
+import { feedback } from '../../lib/feedback';
+import { formatDateTime } from '../../lib/format';
 import { EmptyState } from '../../components/empty-state';
 import { FileStatusTag } from './file-status-tag';
 import { fileNameRule } from './form-helpers';
-import { knowledgeEndpoints, type KnowledgeFile } from './knowledge-endpoints';
+import { KNOWLEDGE_BASES, knowledgeEndpoints, type KnowledgeFile } from '../../lib/api/knowledge';
+import { setSpaceData, useSpaceQuery } from '../../lib/api/query';
 import { managePath, useKnowledgeBase } from './knowledge-manage-layout';
 import { hasActiveFiles, KNOWLEDGE_LIMITS } from './knowledge-rules';
 import { RenameModal } from './rename-modal';
-import { saveBlob } from './save-blob';
+import { saveBlob } from '../../lib/save-blob';
 import { SegmentsDrawer } from './segments-drawer';
 import { TableRowsDrawer } from './table-rows-drawer';
+
+const NO_FILES: KnowledgeFile[] = [];
 
 /** How often the list is read again while a file is processing. */
 export const FILES_POLL_MS = 2000;
@@ -30,27 +33,31 @@ export function BaseFilesPage() {
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
   const { base, reload: reloadBase } = useKnowledgeBase();
-  const [files, setFiles] = useState<KnowledgeFile[]>([]);
-  const [loading, setLoading] = useState(true);
-  const [loadFailed, setLoadFailed] = useState(false);
+  const filesKey = [...KNOWLEDGE_BASES, base.id, 'files'];
+  const query = useSpaceQuery({ key: filesKey, fetch: (signal) => knowledgeEndpoints.files(base.id, { signal }) });
+  const files = query.data ?? NO_FILES;
+  const loading = query.isFetching;
+  const loadFailed = query.isError;
+  const setFiles = (update: (current: KnowledgeFile[]) => KnowledgeFile[]) => setSpaceData<KnowledgeFile[]>(filesKey, (current) => current && update(current));
   const [renaming, setRenaming] = useState<KnowledgeFile>();
   const [exporting, setExporting] = useState<string>();
   const openFileId = params.get('file') ?? undefined;
   const openFile = files.find((file) => file.id === openFileId);
   const wasActive = useRef(false);
+  const [reads, setReads] = useState(0);
 
+  // A quiet read (polling, a drawer's change) says nothing when it fails and keeps what is shown.
+  const { refetch } = query;
   const load = useCallback(async (quiet = false) => {
-    if (!quiet) setLoading(true);
-    const result = await knowledgeEndpoints.files(base.id, quiet ? { silent: true } : {});
-    if (!result.ok && result.error.kind === 'aborted') return;
-    if (result.ok) setFiles(result.data);
-    if (!quiet) setLoadFailed(!result.ok);
-    setLoading(false);
-  }, [base.id]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
+    if (!quiet) {
+      await refetch();
+      return;
+    }
+    const result = await knowledgeEndpoints.files(base.id, { silent: true });
+    if (result.ok) setSpaceData<KnowledgeFile[]>([...KNOWLEDGE_BASES, base.id, 'files'], () => result.data);
+    // An unchanged answer keeps the cached list as it was: count the reads so polling goes on.
+    setReads((count) => count + 1);
+  }, [base.id, refetch]);
 
   // Light polling while something is processing; the totals of the base move when it ends.
   const active = hasActiveFiles(files);
@@ -63,7 +70,7 @@ export function BaseFilesPage() {
     wasActive.current = true;
     const timer = setTimeout(() => void load(true), FILES_POLL_MS);
     return () => clearTimeout(timer);
-  }, [active, files, load, reloadBase]);
+  }, [active, files, reads, load, reloadBase]);
 
   const setOpenFile = (fileId?: string) => {
     const next = new URLSearchParams(params);

@@ -3,9 +3,10 @@ import { Alert, Button, Col, Descriptions, Flex, List, Row, Statistic, Typograph
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { formatDateTime } from '../../app/format';
+import { formatDateTime } from '../../lib/format';
 import { FileStatusTag, type FileStatus } from './file-status-tag';
-import { knowledgeEndpoints, type KnowledgeFile } from './knowledge-endpoints';
+import { KNOWLEDGE_BASES, knowledgeEndpoints, type KnowledgeFile } from '../../lib/api/knowledge';
+import { useSpaceQuery } from '../../lib/api/query';
 import { managePath, useKnowledgeBase } from './knowledge-manage-layout';
 
 const STATUSES: readonly FileStatus[] = ['effective', 'processing', 'pending', 'failed'];
@@ -20,22 +21,12 @@ export function BaseOverviewPage() {
   const { t, i18n: { language } } = useTranslation();
   const navigate = useNavigate();
   const { base, reload } = useKnowledgeBase();
-  const [files, setFiles] = useState<KnowledgeFile[]>();
+  const files = useSpaceQuery({ key: [...KNOWLEDGE_BASES, base.id, 'files'], fetch: (signal) => knowledgeEndpoints.files(base.id, { signal }) }).data;
 
   // The totals move as files are imported elsewhere: read them afresh with the files.
   useEffect(() => {
     void reload();
   }, [reload]);
-
-  useEffect(() => {
-    let live = true;
-    void knowledgeEndpoints.files(base.id).then((result) => {
-      if (live && result.ok) setFiles(result.data);
-    });
-    return () => {
-      live = false;
-    };
-  }, [base.id]);
 
   const counts = useMemo(() => {
     const byStatus = new Map<FileStatus, number>(STATUSES.map((status) => [status, 0]));

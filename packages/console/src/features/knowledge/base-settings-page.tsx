@@ -3,12 +3,12 @@ import { Alert, Button, Descriptions, Flex, Form, Popconfirm, Typography } from 
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { feedback } from '../../app/feedback';
-import { formatDateTime } from '../../app/format';
-import { PATHS } from '../../app/paths';
+import { feedback } from '../../lib/feedback';
+import { formatDateTime } from '../../lib/format';
+import { PATHS } from '../../lib/paths';
 import { validValues } from './form-helpers';
 import { KnowledgeBaseFields, knowledgeBaseBody, showKnowledgeBaseError, type KnowledgeBaseValues } from './knowledge-base-form';
-import { knowledgeEndpoints } from './knowledge-endpoints';
+import { knowledgeEndpoints } from '../../lib/api/knowledge';
 import { useKnowledgeBase } from './knowledge-manage-layout';
 
 /**

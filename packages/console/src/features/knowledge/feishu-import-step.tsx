@@ -2,10 +2,10 @@ import { CloudDownloadOutlined, EditOutlined, LinkOutlined, SafetyCertificateOut
 import { Alert, Button, Descriptions, Flex, Form, Input, Skeleton, Tag, Typography } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { feedback } from '../../app/feedback';
+import { feedback } from '../../lib/feedback';
 import { checkRule, fileNameRule, validValues } from './form-helpers';
 import { ImportStepFooter, useLinkImport, type LinkImportValues } from './import-step-parts';
-import { knowledgeEndpoints, type FeishuAuthorization, type KnowledgeFile } from './knowledge-endpoints';
+import { knowledgeEndpoints, type FeishuAuthorization, type KnowledgeFile } from '../../lib/api/knowledge';
 import { checkFeishuUrl, KNOWLEDGE_LIMITS } from './knowledge-rules';
 
 /** Props of {@link FeishuImportStep}. */

@@ -3,16 +3,16 @@ import { Alert, AutoComplete, Button, Collapse, Descriptions, Flex, Form, Input,
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
-import { feedback } from '../../app/feedback';
+import { feedback } from '../../lib/feedback';
 import { FeishuImportStep, type FeishuImportStepProps } from './feishu-import-step';
 import { checkRule, fileNameRule, validValues } from './form-helpers';
 import { ImportStepFooter, useLinkImport, type LinkImportValues } from './import-step-parts';
 import { ImportTypePicker, type ImportType } from './import-type-picker';
-import { knowledgeEndpoints, type KnowledgeFile, type KnowledgeFilePreview, type KnowledgeImportReport, type KnowledgeTable } from './knowledge-endpoints';
+import { knowledgeEndpoints, type KnowledgeFile, type KnowledgeFilePreview, type KnowledgeImportReport, type KnowledgeTable } from '../../lib/api/knowledge';
 import { managePath, useKnowledgeBase } from './knowledge-manage-layout';
 import { currentLanguage, i18n } from '../../i18n';
 import { checkUpload, checkWebsiteUrl, csvHeader, duplicateFields, extensionOf, KNOWLEDGE_LIMITS, suggestFileName, UPLOAD_EXTENSIONS } from './knowledge-rules';
-import { saveBlob } from './save-blob';
+import { saveBlob } from '../../lib/save-blob';
 import { rowValuesOf, TablePreview } from './table-preview';
 
 /** The import steps of spec §4, in order. */

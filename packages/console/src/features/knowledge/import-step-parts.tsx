@@ -2,9 +2,9 @@ import { ArrowLeftOutlined } from '@ant-design/icons';
 import { Alert, Button, Flex, type FormInstance } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ApiResult } from '../../app/api';
+import type { ApiResult } from '../../lib/api/request';
 import { validValues } from './form-helpers';
-import type { KnowledgeFile } from './knowledge-endpoints';
+import type { KnowledgeFile } from '../../lib/api/knowledge';
 
 /** The fields of an import by address (web page, Feishu document). */
 export interface LinkImportValues {

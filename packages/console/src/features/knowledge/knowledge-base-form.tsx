@@ -1,8 +1,8 @@
 import { Col, Form, Input, InputNumber, Row } from 'antd';
 import type { FormInstance } from 'antd';
 import { useTranslation } from 'react-i18next';
-import type { ApiFailure } from '../../app/api';
-import { feedback } from '../../app/feedback';
+import type { ApiFailure } from '../../lib/api/request';
+import { feedback } from '../../lib/feedback';
 import { i18n } from '../../i18n';
 import { checkChunkOverlap, checkChunkTokens, KNOWLEDGE_LIMITS, type RuleResult } from './knowledge-rules';
 

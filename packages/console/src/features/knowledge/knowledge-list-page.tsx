@@ -1,15 +1,16 @@
 import { BookOutlined, DeleteOutlined, PlusOutlined, ReloadOutlined, SearchOutlined } from '@ant-design/icons';
-import { Button, Card, Col, Flex, Form, Input, Modal, Popconfirm, Row, Skeleton, Tooltip, Typography } from 'antd';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { Button, Card, Col, Flex, Form, Input, Popconfirm, Row, Skeleton, Tooltip, Typography } from 'antd';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { feedback } from '../../app/feedback';
-import { formatDateTime } from '../../app/format';
+import { feedback } from '../../lib/feedback';
+import { formatDateTime } from '../../lib/format';
 import { EmptyState } from '../../components/empty-state';
+import { FormDialog } from '../../components/form-dialog';
+import { invalidateSpace, useSpaceQuery } from '../../lib/api/query';
 import { PageHeader } from '../../components/page-header';
-import { validValues } from './form-helpers';
 import { KnowledgeBaseFields, knowledgeBaseBody, showKnowledgeBaseError, type KnowledgeBaseValues } from './knowledge-base-form';
-import { knowledgeEndpoints, type KnowledgeBase } from './knowledge-endpoints';
+import { KNOWLEDGE_BASES, knowledgeEndpoints, type KnowledgeBase } from '../../lib/api/knowledge';
 import { managePath } from './knowledge-manage-layout';
 import { DEFAULT_CHUNKING, filterByName, formatTokens } from './knowledge-rules';
 import './knowledge.css';
@@ -22,31 +23,20 @@ import './knowledge.css';
 export function KnowledgeListPage() {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
-  const [bases, setBases] = useState<KnowledgeBase[]>([]);
-  const [loading, setLoading] = useState(true);
-  const [loadFailed, setLoadFailed] = useState(false);
+  const query = useSpaceQuery({ key: KNOWLEDGE_BASES, fetch: (signal) => knowledgeEndpoints.list({ signal }) });
+  const bases = useMemo(() => query.data ?? [], [query.data]);
+  const loading = query.isFetching;
+  const loadFailed = query.isError;
+  const load = () => query.refetch();
   const [search, setSearch] = useState('');
   const [creating, setCreating] = useState(false);
-
-  const load = useCallback(async () => {
-    setLoading(true);
-    const result = await knowledgeEndpoints.list();
-    if (!result.ok && result.error.kind === 'aborted') return;
-    if (result.ok) setBases(result.data);
-    setLoadFailed(!result.ok);
-    setLoading(false);
-  }, []);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
 
   const shown = useMemo(() => filterByName(bases, search), [bases, search]);
 
   const remove = async (base: KnowledgeBase) => {
     const result = await knowledgeEndpoints.remove(base.id);
     if (!result.ok) return;
-    setBases((current) => current.filter((item) => item.id !== base.id));
+    await invalidateSpace(KNOWLEDGE_BASES);
     feedback.success(t('knowledge.list.deleted', { name: base.name }));
   };
 
@@ -173,7 +163,7 @@ export function KnowledgeListPage() {
         onClose={() => setCreating(false)}
         onCreated={(base) => {
           setCreating(false);
-          setBases((current) => [base, ...current]);
+          void invalidateSpace(KNOWLEDGE_BASES);
           feedback.success(t('knowledge.list.created', { name: base.name }));
           navigate(managePath('importFile', base.id));
         }}
@@ -185,41 +175,29 @@ export function KnowledgeListPage() {
 function CreateKnowledgeBaseModal({ open, onClose, onCreated }: { open: boolean; onClose: () => void; onCreated: (base: KnowledgeBase) => void }) {
   const { t } = useTranslation();
   const [form] = Form.useForm<KnowledgeBaseValues>();
-  const [saving, setSaving] = useState(false);
-
-  const submit = async () => {
-    const values = await validValues(form);
-    if (!values) return;
-    setSaving(true);
-    try {
-      const result = await knowledgeEndpoints.create(knowledgeBaseBody(values));
-      if (!result.ok) {
-        showKnowledgeBaseError(form, result.error);
-        return;
-      }
-      form.resetFields();
-      onCreated(result.data);
-    } finally {
-      setSaving(false);
-    }
-  };
-
   return (
-    <Modal
+    <FormDialog<KnowledgeBaseValues>
       open={open}
+      form={form}
       title={t('knowledge.create.title')}
       okText={t('knowledge.create.submit')}
-      cancelText={t('common.cancel')}
-      confirmLoading={saving}
-      onOk={() => void submit()}
-      onCancel={onClose}
-      okButtonProps={{ 'data-testid': 'kb-create-submit' }}
-      destroyOnHidden
+      submitTestId="kb-create-submit"
+      formTestId="kb-create-form"
       forceRender
+      initialValues={{ name: '', description: '', ...DEFAULT_CHUNKING }}
+      onClose={onClose}
+      onSubmit={async (values) => {
+        const result = await knowledgeEndpoints.create(knowledgeBaseBody(values));
+        if (!result.ok) {
+          showKnowledgeBaseError(form, result.error);
+          return false;
+        }
+        form.resetFields();
+        onCreated(result.data);
+        return true;
+      }}
     >
-      <Form<KnowledgeBaseValues> form={form} layout="vertical" initialValues={{ name: '', description: '', ...DEFAULT_CHUNKING }} data-testid="kb-create-form">
-        <KnowledgeBaseFields />
-      </Form>
-    </Modal>
+      <KnowledgeBaseFields />
+    </FormDialog>
   );
 }

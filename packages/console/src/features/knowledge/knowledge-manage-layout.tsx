@@ -1,10 +1,11 @@
 import { Button, Result, Skeleton, Tabs, Typography } from 'antd';
-import { Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { Suspense, useCallback, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation, useNavigate, useOutletContext, useSearchParams } from 'react-router';
-import { KNOWLEDGE_CHILDREN, PATHS } from '../../app/paths';
+import { KNOWLEDGE_CHILDREN, PATHS } from '../../lib/paths';
 import { PageHeader } from '../../components/page-header';
-import { knowledgeEndpoints, type KnowledgeBase } from './knowledge-endpoints';
+import { KNOWLEDGE_BASES, knowledgeEndpoints, type KnowledgeBase } from '../../lib/api/knowledge';
+import { setSpaceData, useSpaceQuery } from '../../lib/api/query';
 import './knowledge.css';
 
 /** One tab of knowledge management. */
@@ -48,28 +49,19 @@ export function KnowledgeManageLayout() {
   const { pathname } = useLocation();
   const [params] = useSearchParams();
   const id = params.get('id') ?? '';
-  const [base, setBase] = useState<KnowledgeBase>();
-  const [state, setState] = useState<'loading' | 'ready' | 'missing'>('loading');
-
+  const key = useMemo(() => [...KNOWLEDGE_BASES, id], [id]);
+  const query = useSpaceQuery({ key, enabled: id !== '', fetch: (signal) => knowledgeEndpoints.get(id, { silent: true, signal }) });
+  const base = query.data;
+  // A base shown stays on a network failure while reading it again; a refusal means it is gone.
+  const state: 'loading' | 'ready' | 'missing' = query.isError && (!base || query.error.failure.kind === 'http') ? 'missing' : base ? 'ready' : 'loading';
+  const { refetch } = query;
   const reload = useCallback(async () => {
-    if (!id) return;
-    const result = await knowledgeEndpoints.get(id, { silent: true });
-    if (result.ok) {
-      setBase(result.data);
-      setState('ready');
-    } else if (result.error.kind !== 'aborted') {
-      setState((current) => (current === 'ready' && result.error.kind !== 'http' ? current : 'missing'));
-    }
-  }, [id]);
-
-  useEffect(() => {
-    setState('loading');
-    setBase(undefined);
-    void reload();
-  }, [reload]);
+    await refetch();
+  }, [refetch]);
+  const setBase = useCallback((next: KnowledgeBase) => setSpaceData<KnowledgeBase>(key, () => next), [key]);
 
   const active = KNOWLEDGE_CHILDREN.find((tab) => pathname === `${PATHS.knowledgeManage}/${tab}`);
-  const context = useMemo<KnowledgeContext | undefined>(() => (base ? { base, reload, setBase } : undefined), [base, reload]);
+  const context = useMemo<KnowledgeContext | undefined>(() => (base ? { base, reload, setBase } : undefined), [base, reload, setBase]);
 
   if (!id || state === 'missing') {
     return (

@@ -4,15 +4,15 @@ import {
 import { Button, Card, Col, Flex, Image, Modal, Pagination, Popconfirm, Row, Skeleton, Tag, Tooltip, Typography, Upload } from 'antd';
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { feedback } from '../../app/feedback';
-import { formatDateTime } from '../../app/format';
+import { feedback } from '../../lib/feedback';
+import { formatDateTime } from '../../lib/format';
 import { EmptyState } from '../../components/empty-state';
 import { checkRule } from './form-helpers';
-import { knowledgeEndpoints, type KnowledgeMedia } from './knowledge-endpoints';
+import { knowledgeEndpoints, type KnowledgeMedia } from '../../lib/api/knowledge';
 import { useKnowledgeBase } from './knowledge-manage-layout';
 import { checkMedia, checkMediaName, KNOWLEDGE_LIMITS, MEDIA_EXTENSIONS } from './knowledge-rules';
 import { RenameModal } from './rename-modal';
-import { saveBlob } from './save-blob';
+import { saveBlob } from '../../lib/save-blob';
 
 const PAGE_SIZE = 24;
 const ACCEPT = MEDIA_EXTENSIONS.map((extension) => `.${extension}`).join(',');

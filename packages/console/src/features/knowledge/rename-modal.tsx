@@ -1,7 +1,7 @@
 import { Form, Input, Modal } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ApiResult } from '../../app/api';
+import type { ApiResult } from '../../lib/api/request';
 import { checkRule, validValues } from './form-helpers';
 
 /** Props of {@link RenameModal}. */

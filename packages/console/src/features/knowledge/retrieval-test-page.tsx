@@ -2,7 +2,7 @@ import { SearchOutlined } from '@ant-design/icons';
 import { Alert, Badge, Button, Col, Flex, Grid, Input, Row, Slider, Tabs, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { knowledgeEndpoints, type RetrievalTestResult } from './knowledge-endpoints';
+import { knowledgeEndpoints, type RetrievalTestResult } from '../../lib/api/knowledge';
 import { useKnowledgeBase } from './knowledge-manage-layout';
 import { APP_RETRIEVAL_DEFAULTS, KNOWLEDGE_LIMITS, SIMILARITY_HINTS, similarityHint } from './knowledge-rules';
 import { RetrievalHitList, type RetrievalKind } from './retrieval-hit-list';

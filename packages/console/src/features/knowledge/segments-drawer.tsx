@@ -2,8 +2,8 @@ import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { Alert, Button, Drawer, Empty, Flex, Input, List, Modal, Popconfirm, Switch, Tag, Typography } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { feedback } from '../../app/feedback';
-import { knowledgeEndpoints, type KnowledgeFile, type KnowledgeSegment } from './knowledge-endpoints';
+import { feedback } from '../../lib/feedback';
+import { knowledgeEndpoints, type KnowledgeFile, type KnowledgeSegment } from '../../lib/api/knowledge';
 import { KNOWLEDGE_LIMITS } from './knowledge-rules';
 
 const PAGE_SIZE = 20;

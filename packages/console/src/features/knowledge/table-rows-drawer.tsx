@@ -2,8 +2,8 @@ import { DeleteOutlined, EditOutlined, FormOutlined, PlusOutlined, UploadOutline
 import { Alert, Button, Drawer, Flex, Form, Input, Modal, Pagination, Popconfirm, Switch, Typography, Upload } from 'antd';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { feedback } from '../../app/feedback';
-import { knowledgeEndpoints, type KnowledgeFile, type KnowledgeImportReport, type KnowledgeTableRow } from './knowledge-endpoints';
+import { feedback } from '../../lib/feedback';
+import { knowledgeEndpoints, type KnowledgeFile, type KnowledgeImportReport, type KnowledgeTableRow } from '../../lib/api/knowledge';
 import { validValues } from './form-helpers';
 import { checkUpload, duplicateFields, KNOWLEDGE_LIMITS, UPLOAD_EXTENSIONS } from './knowledge-rules';
 import { TablePreview } from './table-preview';

@@ -3,10 +3,11 @@ import { Alert, Button, Card, Col, Descriptions, Flex, Form, Input, Radio, Row, 
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
-import type { ApiFailure } from '../../app/api';
-import { endpoints } from '../../app/endpoints';
-import { feedback } from '../../app/feedback';
-import { PATHS } from '../../app/paths';
+import type { ApiFailure } from '../../lib/api/request';
+import { invalidateSpace } from '../../lib/api/query';
+import { endpoints } from '../../lib/api/endpoints';
+import { feedback } from '../../lib/feedback';
+import { PATHS } from '../../lib/paths';
 import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
 import { PageLoader } from '../../components/page-loader';
@@ -15,7 +16,7 @@ import {
   buildArguments, findNameProblems, fromApi, headersFromApi, headersToApi, initialArguments, isMaskedValue, newKey, operationsFromMessage,
   REQUEST_METHODS, rowForErrorPath, toApi,
   type ArgumentValues, type DebugResult, type EditableParameter, type HeaderRow, type OperationChoice, type Plugin, type PluginDraft, type RequestMethod,
-} from './parameters';
+} from '../../components/parameters';
 import './plugins.css';
 
 /** The default picture for a plugin that brings none (served from the console's public files). */
@@ -173,6 +174,7 @@ export function PluginEditorPage() {
         showServerError(result.error);
         return;
       }
+      void invalidateSpace(['plugins']);
       feedback.success(t(id ? 'plugins.editor.saved' : 'plugins.editor.created', { name: result.data.name }));
       if (id) {
         setLoaded(result.data);

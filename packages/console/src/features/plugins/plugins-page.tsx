@@ -1,15 +1,16 @@
 import { AppstoreOutlined, ClusterOutlined, DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { Avatar, Badge, Button, Card, Col, Popconfirm, Row, Switch, Table, Tabs, Tag, Typography } from 'antd';
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
+import { invalidateSpace, useSpaceQuery, useSpaceResource } from '../../lib/api/query';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { endpoints } from '../../app/endpoints';
-import { feedback } from '../../app/feedback';
-import { formatDateTime } from '../../app/format';
-import { PATHS } from '../../app/paths';
+import { endpoints } from '../../lib/api/endpoints';
+import { feedback } from '../../lib/feedback';
+import { formatDateTime } from '../../lib/format';
+import { PATHS } from '../../lib/paths';
 import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
-import type { BuiltinPlugin, Plugin } from './parameters';
+import type { BuiltinPlugin, Plugin } from '../../components/parameters';
 import './plugins.css';
 
 const detailPath = (id?: string) => (id ? `${PATHS.pluginDetail}?id=${encodeURIComponent(id)}` : PATHS.pluginDetail);
@@ -44,26 +45,18 @@ export function PluginsPage() {
   );
 }
 
+/** Every plugin key of the space (see lib/api/query). */
+export const PLUGINS = ['plugins'];
+const PLUGINS_LIST = [...PLUGINS, 'list'];
+const NO_PLUGINS: Plugin[] = [];
+
 function CustomPlugins() {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
-  const [plugins, setPlugins] = useState<Plugin[]>([]);
-  const [loading, setLoading] = useState(true);
-  const [loadFailed, setLoadFailed] = useState(false);
+  const list = useSpaceResource({ key: PLUGINS_LIST, fetch: (signal) => endpoints.plugins.list({ signal }) });
+  const plugins = list.data ?? NO_PLUGINS;
+  const { loading, loadFailed, reload: load, set: setPlugins } = list;
   const [switching, setSwitching] = useState<string>();
-
-  const load = useCallback(async () => {
-    setLoading(true);
-    const result = await endpoints.plugins.list();
-    if (!result.ok && result.error.kind === 'aborted') return;
-    if (result.ok) setPlugins(result.data);
-    setLoadFailed(!result.ok);
-    setLoading(false);
-  }, []);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
 
   const toggle = async (plugin: Plugin, enabled: boolean) => {
     setSwitching(plugin.id);
@@ -78,6 +71,7 @@ function CustomPlugins() {
     if (!result.ok) return;
     feedback.success(t('plugins.deleted', { name: plugin.name }));
     setPlugins((current) => current.filter((item) => item.id !== plugin.id));
+    void invalidateSpace(PLUGINS);
   };
 
   return (
@@ -176,21 +170,10 @@ function CustomPlugins() {
 
 function BuiltinPlugins() {
   const { t, i18n } = useTranslation();
-  const [plugins, setPlugins] = useState<BuiltinPlugin[]>();
-  const [loadFailed, setLoadFailed] = useState(false);
-
-  // The server names built-ins in the request's language: ask again when it changes.
-  useEffect(() => {
-    let live = true;
-    void endpoints.plugins.builtin().then((result) => {
-      if (!live || (!result.ok && result.error.kind === 'aborted')) return;
-      setPlugins(result.ok ? result.data : []);
-      setLoadFailed(!result.ok);
-    });
-    return () => {
-      live = false;
-    };
-  }, [i18n.language]);
+  // The server names built-ins in the request's language: the language is part of the key.
+  const builtin = useSpaceQuery({ key: [...PLUGINS, 'builtin', i18n.language], fetch: (signal) => endpoints.plugins.builtin({ signal }) });
+  const plugins = builtin.data;
+  const loadFailed = builtin.isError;
 
   if (loadFailed) return <div className="pl-card"><EmptyState title={t('plugins.loadFailed')} data-testid="builtin-load-failed" /></div>;
   return (

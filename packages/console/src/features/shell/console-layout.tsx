@@ -3,13 +3,14 @@ import { Button, Flex, Layout, Menu, Result, Tag, Tooltip } from 'antd';
 import { Suspense, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, Outlet, useLocation, useNavigate } from 'react-router';
-import { warnLoginFirst } from '../../app/api';
-import { endpoints } from '../../app/endpoints';
-import { feedback } from '../../app/feedback';
+import { warnLoginFirst } from '../../lib/api/request';
+import { forgetSpace } from '../../lib/api/query';
+import { endpoints } from '../../lib/api/endpoints';
+import { feedback } from '../../lib/feedback';
 import { decideGuard } from '../../app/guard';
 import { activeMenuKey, buildMenu, MENU_GROUP_LABEL_KEYS, menuFacts } from '../../app/menu';
-import { PATHS } from '../../app/paths';
-import { sessionStore, useSession } from '../../app/session';
+import { PATHS } from '../../lib/paths';
+import { sessionStore, useSession } from '../../lib/api/session';
 import { refreshPrivileges, refreshSpaces } from '../../app/startup';
 import { BrandLogo } from '../../components/brand-logo';
 import { LanguageSwitch } from '../../components/language-switch';
@@ -53,23 +54,29 @@ export function ConsoleLayout() {
   if (decision.kind === 'redirect') return <Navigate to={decision.to} replace />;
 
   const selectSpace = async (spaceId: string) => {
+    const previous = session.user?.spaceId;
     const result = await endpoints.spaces.select(spaceId);
     if (!result.ok) return;
     // Leave the old space's screen before the space changes: the screens are keyed by the
     // space, and a detail page (an app, a knowledge base) would reload its item in the new one.
     await navigate(PATHS.agents);
     sessionStore.setUser(result.data);
+    void forgetSpace(previous);
     sessionStore.setPrivileges(undefined);
     await Promise.all([refreshSpaces(), refreshPrivileges()]);
     feedback.success(t('spaces.switched', { name: result.data.companyName }));
   };
 
   const createTeam = async (companyName: string): Promise<boolean> => {
+    const previous = session.user?.spaceId;
     const result = await endpoints.spaces.create({ companyName });
     if (!result.ok) return false;
     await navigate(PATHS.agents);
     const me = await endpoints.me.get();
-    if (me.ok) sessionStore.setUser(me.data);
+    if (me.ok) {
+      sessionStore.setUser(me.data);
+      void forgetSpace(previous);
+    }
     sessionStore.setPrivileges(undefined);
     await Promise.all([refreshSpaces(), refreshPrivileges()]);
     feedback.success(t('spaces.createTeam.created', { name: companyName }));

@@ -1,7 +1,7 @@
 import { BellOutlined, CalendarOutlined, ReadOutlined } from '@ant-design/icons';
 import { Badge, Button, Popover, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { PATHS } from '../../app/paths';
+import { PATHS } from '../../lib/paths';
 import { EmptyState } from '../../components/empty-state';
 
 /** The announcement centre's bell: announcements land in a later issue, so it says so. */

@@ -1,8 +1,8 @@
 import { Button, Result } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { PATHS } from '../../app/paths';
-import { useSession } from '../../app/session';
+import { PATHS } from '../../lib/paths';
+import { useSession } from '../../lib/api/session';
 
 /** The 404 page, with a way back home (the console for members, the store for guests). */
 export function NotFoundPage() {

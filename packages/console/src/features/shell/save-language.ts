@@ -1,5 +1,5 @@
-import { endpoints } from '../../app/endpoints';
-import { sessionStore } from '../../app/session';
+import { endpoints } from '../../lib/api/endpoints';
+import { sessionStore } from '../../lib/api/session';
 import type { Language } from '../../i18n';
 
 /** Saves a language switch to the account too, quietly, when someone is signed in. */

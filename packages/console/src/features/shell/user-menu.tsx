@@ -2,8 +2,8 @@ import { AppstoreOutlined, DownOutlined, HomeOutlined, LogoutOutlined, UserOutli
 import { Avatar, Button, Dropdown, Flex, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { PATHS } from '../../app/paths';
-import type { User } from '../../app/types';
+import { PATHS } from '../../lib/paths';
+import type { User } from '../../lib/api/types';
 import { useSignOut } from './use-sign-out';
 
 /** Props of {@link UserMenu}. */

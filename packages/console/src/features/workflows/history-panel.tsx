@@ -1,7 +1,7 @@
 import { ArrowLeftOutlined, ReloadOutlined } from '@ant-design/icons';
 import { Button, Flex, Table, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime } from '../../app/format';
+import { formatDateTime } from '../../lib/format';
 import { RunDetail, STATUS_COLORS, type RunView } from './run-detail';
 
 /** A run in the history list. */

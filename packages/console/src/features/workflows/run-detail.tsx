@@ -1,6 +1,6 @@
 import { Alert, Collapse, Descriptions, Empty, Flex, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime } from '../../app/format';
+import { formatDateTime } from '../../lib/format';
 import type { NodeRunStatus } from './node-card';
 import { runAnswer, showValue } from './run-values';
 

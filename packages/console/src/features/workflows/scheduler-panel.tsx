@@ -2,7 +2,7 @@ import { ThunderboltOutlined } from '@ant-design/icons';
 import { Alert, Button, Flex, Form, Input, List, Select, Tag, Typography } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime } from '../../app/format';
+import { formatDateTime } from '../../lib/format';
 import { checkCron } from './workflow-rules';
 
 /** The schedule as the panel shows it. */

@@ -1,9 +1,10 @@
-import { useEffect, useState } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { call, client } from '../../app/api';
-import { endpoints } from '../../app/endpoints';
+import { call, client } from '../../lib/api/request';
+import { endpoints } from '../../lib/api/endpoints';
+import { useSpaceQuery } from '../../lib/api/query';
 import { modelOptions } from '../apps/use-app-options';
-import { knowledgeEndpoints } from '../knowledge/knowledge-endpoints';
+import { knowledgeEndpoints } from '../../lib/api/knowledge';
 import { EMPTY_OPTIONS, type NodeFormOptions } from './node-forms';
 
 /**
@@ -13,36 +14,33 @@ import { EMPTY_OPTIONS, type NodeFormOptions } from './node-forms';
  */
 export function useNodeOptions(): NodeFormOptions {
   const { t } = useTranslation();
-  const [options, setOptions] = useState<NodeFormOptions>(EMPTY_OPTIONS);
+  const models = useSpaceQuery({ key: ['models', 'node-options'], fetch: (signal) => endpoints.models.list({ silent: true, signal }) });
+  const apps = useSpaceQuery({ key: ['apps', 'node-options'], fetch: (signal) => endpoints.apps.list(1, { silent: true, signal }) });
+  const bases = useSpaceQuery({ key: ['knowledge-bases', 'node-options'], fetch: (signal) => knowledgeEndpoints.list({ silent: true, signal }) });
+  const custom = useSpaceQuery({ key: ['plugins', 'node-options'], fetch: (signal) => endpoints.plugins.list({ silent: true, signal }) });
+  const builtin = useSpaceQuery({ key: ['plugins', 'builtin', 'node-options'], fetch: (signal) => endpoints.plugins.builtin({ silent: true, signal }) });
+  const channels = useSpaceQuery({
+    key: ['channel-clients', 'node-options'],
+    fetch: (signal) => call({ silent: true, dedupeKey: 'workflow-channel-clients', signal }, (init) => client.GET('/api/v1/channel-clients', init)),
+  });
+  const pluginsSettled = !custom.isPending && !builtin.isPending;
 
-  useEffect(() => {
-    let live = true;
-    const merge = (change: Partial<NodeFormOptions>) => {
-      if (live) setOptions((current) => ({ ...current, ...change }));
-    };
-    void endpoints.models.list({ silent: true }).then((result) => {
-      if (result.ok) merge({ models: modelOptions(result.data, t('workflows.form.offline')) });
-    });
-    void endpoints.apps.list(1, { silent: true }).then((result) => {
-      if (result.ok) merge({ apps: result.data.items.filter((app) => app.type !== 'WORKFLOW').map((app) => ({ value: app.id, label: app.name })) });
-    });
-    void knowledgeEndpoints.list({ silent: true }).then((result) => {
-      if (result.ok) merge({ knowledgeBases: result.data.map((base) => ({ value: base.id, label: base.name })) });
-    });
-    void Promise.all([endpoints.plugins.list({ silent: true }), endpoints.plugins.builtin({ silent: true })]).then(([custom, builtin]) => {
-      const plugins = [
-        ...(custom.ok ? custom.data.filter((plugin) => plugin.enabled).map((plugin) => ({ value: plugin.code, label: plugin.name })) : []),
-        ...(builtin.ok ? builtin.data.filter((plugin) => plugin.available).map((plugin) => ({ value: plugin.code, label: `${plugin.name} (${t('workflows.form.builtin')})` })) : []),
-      ];
-      merge({ plugins });
-    });
-    void call({ silent: true, dedupeKey: 'workflow-channel-clients' }, (init) => client.GET('/api/v1/channel-clients', init)).then((result) => {
-      if (result.ok) merge({ clients: result.data.map((item) => ({ value: item.id, label: item.name })) });
-    });
-    return () => {
-      live = false;
-    };
-  }, [t]);
-
-  return options;
+  return useMemo(
+    () => ({
+      ...EMPTY_OPTIONS,
+      ...(models.data ? { models: modelOptions(models.data, t('workflows.form.offline')) } : {}),
+      ...(apps.data ? { apps: apps.data.items.filter((app) => app.type !== 'WORKFLOW').map((app) => ({ value: app.id, label: app.name })) } : {}),
+      ...(bases.data ? { knowledgeBases: bases.data.map((base) => ({ value: base.id, label: base.name })) } : {}),
+      ...(pluginsSettled
+        ? {
+            plugins: [
+              ...(custom.data ? custom.data.filter((plugin) => plugin.enabled).map((plugin) => ({ value: plugin.code, label: plugin.name })) : []),
+              ...(builtin.data ? builtin.data.filter((plugin) => plugin.available).map((plugin) => ({ value: plugin.code, label: `${plugin.name} (${t('workflows.form.builtin')})` })) : []),
+            ],
+          }
+        : {}),
+      ...(channels.data ? { clients: channels.data.map((item) => ({ value: item.id, label: item.name })) } : {}),
+    }),
+    [t, models.data, apps.data, bases.data, pluginsSettled, custom.data, builtin.data, channels.data],
+  );
 }

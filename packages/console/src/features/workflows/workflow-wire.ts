@@ -1,4 +1,4 @@
-import type { ServerIssue, Workflow } from './workflow-endpoints';
+import type { ServerIssue, Workflow } from '../../lib/api/workflows';
 import type { WorkflowElement, WorkflowGraph } from './workflow-model';
 
 /** The graph of a workflow as the server answers it. */

@@ -1,18 +1,23 @@
 import { CopyOutlined, DeleteOutlined, EditOutlined, NodeIndexOutlined, PlusOutlined, ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { Button, Flex, Input, Popconfirm, Table, Tag, Tooltip, Typography } from 'antd';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { feedback } from '../../app/feedback';
-import { formatDateTime } from '../../app/format';
-import { PATHS } from '../../app/paths';
+import { invalidateSpace, mapData, useSpaceResource } from '../../lib/api/query';
+import { feedback } from '../../lib/feedback';
+import { formatDateTime } from '../../lib/format';
+import { PATHS } from '../../lib/paths';
 import { AppAvatar } from '../../components/app-avatar';
 import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
 import { useAppOptions } from '../apps/use-app-options';
-import { workflowEndpoints, type WorkflowSummary } from './workflow-endpoints';
+import { workflowEndpoints, type WorkflowSummary } from '../../lib/api/workflows';
 import { WorkflowInfoModal, type WorkflowInfoValues } from './workflow-info-form';
 import './workflows.css';
+
+/** Every workflow key of the space; the list is below it (see lib/api/query). */
+export const WORKFLOWS = ['workflows'];
+const WORKFLOWS_LIST = [...WORKFLOWS, 'list'];
 
 /** Where the editor of a workflow lives. */
 export const workflowEditorPath = (id: string) => `${PATHS.workflow}?id=${encodeURIComponent(id)}`;
@@ -26,26 +31,13 @@ export function WorkflowsPage() {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const { categories } = useAppOptions();
-  const [items, setItems] = useState<WorkflowSummary[]>([]);
-  const [loading, setLoading] = useState(true);
-  const [loadFailed, setLoadFailed] = useState(false);
+  const list = useSpaceResource({ key: WORKFLOWS_LIST, fetch: (signal) => mapData(workflowEndpoints.list(1, 100, undefined, { signal }), (page) => page.items) });
+  const items = useMemo(() => list.data ?? [], [list.data]);
+  const { loading, loadFailed, reload: load, set: setItems } = list;
   const [search, setSearch] = useState('');
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<WorkflowSummary>();
   const [busy, setBusy] = useState<string>();
-
-  const load = useCallback(async () => {
-    setLoading(true);
-    const result = await workflowEndpoints.list(1, 100);
-    if (!result.ok && result.error.kind === 'aborted') return;
-    if (result.ok) setItems(result.data.items);
-    setLoadFailed(!result.ok);
-    setLoading(false);
-  }, []);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
 
   const editingInitial = useMemo(
     () => (editing ? { name: editing.name, description: editing.description, avatarUrl: editing.avatarUrl, category: editing.category } : undefined),
@@ -71,6 +63,7 @@ export function WorkflowsPage() {
       const result = await workflowEndpoints.copy(item.id);
       if (!result.ok) return;
       setItems((current) => [result.data, ...current]);
+      void invalidateSpace(WORKFLOWS);
       feedback.success(t('workflows.list.copied', { name: result.data.name }));
     });
   const remove = (item: WorkflowSummary) =>
@@ -78,6 +71,7 @@ export function WorkflowsPage() {
       const result = await workflowEndpoints.remove(item.id);
       if (!result.ok) return;
       setItems((current) => current.filter((entry) => entry.id !== item.id));
+      void invalidateSpace(WORKFLOWS);
       feedback.success(t('workflows.list.deleted', { name: item.name }));
     });
   const togglePublish = (item: WorkflowSummary) =>
@@ -100,6 +94,7 @@ export function WorkflowsPage() {
     const result = await workflowEndpoints.create(values);
     if (!result.ok) return { field: result.error.field, message: result.error.message };
     setCreating(false);
+    void invalidateSpace(WORKFLOWS);
     feedback.success(t('workflows.list.created', { name: result.data.name }));
     navigate(workflowEditorPath(result.data.id));
     return undefined;

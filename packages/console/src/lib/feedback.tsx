@@ -1,7 +1,7 @@
 import { App, Button, message as staticMessage, Modal, notification as staticNotification } from 'antd';
 import { useEffect, type ReactNode } from 'react';
-import { SafeHtml } from '../components/safe-html';
 import { i18n } from '../i18n';
+import { sanitizeHtml } from './sanitize-html';
 
 type AppApi = ReturnType<typeof App.useApp>;
 
@@ -38,7 +38,8 @@ export const feedback = {
   htmlError(html: string): void {
     api.modal.error({
       title: i18n.t('errors.noticeTitle'),
-      content: <SafeHtml html={html} data-testid="html-message" />,
+      // Only the sanitizer's output reaches the DOM (as in components/safe-html, which sits above this layer).
+      content: <div data-testid="html-message" ref={(element) => { if (element) element.innerHTML = sanitizeHtml(html); }} />,
       okText: i18n.t('common.iKnow'),
     });
   },

@@ -1,6 +1,6 @@
 import type { components } from '@parley/sdk';
-import { call, client, type CallOptions } from '../../app/api';
-import { fileNameOfDisposition } from '../knowledge/save-blob';
+import { call, client, type CallOptions } from './request';
+import { fileNameOfDisposition } from '../save-blob';
 
 type Schemas = components['schemas'];
 type Extra = Pick<CallOptions, 'silent' | 'signal' | 'dedupeKey'>;

@@ -3,6 +3,8 @@
  * avatar, the reply's loading fallback) can use them without loading it.
  */
 
+export { isSafeUrl } from '../../../lib/safe-url';
+
 const IMAGE_EXTENSIONS: readonly string[] = ['png', 'jpg', 'jpeg', 'webp', 'gif'];
 const VIDEO_EXTENSIONS: readonly string[] = ['mp4'];
 
@@ -11,17 +13,6 @@ export interface MediaLink {
   kind: 'image' | 'video';
   url: string;
   alt: string;
-}
-
-/** Whether a URL may be followed or loaded: http(s) only, and site paths. */
-export function isSafeUrl(url: string): boolean {
-  if (url.startsWith('/') && !url.startsWith('//')) return true;
-  try {
-    const parsed = new URL(url);
-    return parsed.protocol === 'http:' || parsed.protocol === 'https:';
-  } catch {
-    return false;
-  }
 }
 
 /** Whether a link points inside the console (e.g. the offline answer's API access → Models): followed in place, not in a new tab. */

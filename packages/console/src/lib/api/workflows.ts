@@ -1,5 +1,5 @@
 import type { components } from '@parley/sdk';
-import { call, client, type CallOptions } from '../../app/api';
+import { call, client, type CallOptions } from './request';
 
 type Schemas = components['schemas'];
 type Extra = Pick<CallOptions, 'silent' | 'signal' | 'dedupeKey'>;

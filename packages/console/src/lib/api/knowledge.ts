@@ -1,6 +1,6 @@
 import type { components } from '@parley/sdk';
-import { call, client, type CallOptions } from '../../app/api';
-import { fileNameOfDisposition } from './save-blob';
+import { call, client, type CallOptions } from './request';
+import { fileNameOfDisposition } from '../save-blob';
 
 type Schemas = components['schemas'];
 type Extra = Pick<CallOptions, 'silent' | 'signal' | 'dedupeKey'>;
@@ -50,6 +50,9 @@ const file = (fileId: string) => ({ params: { path: { fileId } } });
 const row = (fileId: string, rowId: string) => ({ params: { path: { fileId, rowId } } });
 const media = (mediaId: string) => ({ params: { path: { mediaId } } });
 const segment = (segmentId: string) => ({ params: { path: { segmentId } } });
+
+/** The space's knowledge bases; one base and its files are below it (cache keys, see query.ts). */
+export const KNOWLEDGE_BASES = ['knowledge-bases'];
 
 /**
  * The knowledge calls the console makes, through the SDK and the request layer (spec §7

@@ -1,7 +1,7 @@
 import { createClient, type ParleyError } from '@parley/sdk';
-import { currentLanguage, i18n } from '../i18n';
-import { feedback } from './feedback';
-import { isPortalPath, PATHS } from './paths';
+import { currentLanguage, i18n } from '../../i18n';
+import { feedback } from '../feedback';
+import { isPortalPath, PATHS } from '../paths';
 import { sessionStore } from './session';
 import { createThrottle, LOGIN_WARNING_INTERVAL_MS, NETWORK_WARNING_INTERVAL_MS, REQUEST_TIMEOUT_MS } from './throttle';
 
