@@ -1,7 +1,7 @@
 import { getAppForChat } from "../apps/service/index";
 import { prepareTurn } from "../chat/service/engine";
 import { runAppTurn } from "../workflows/chat-turn";
-import { conversations, messages } from "../db/schema/index";
+import type { conversations, messages } from "../db/schema/index";
 import { ServiceError } from "../errors";
 import type { Deps } from "../http/context";
 import type { Language } from "../http/messages";

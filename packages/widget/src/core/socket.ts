@@ -38,6 +38,7 @@ export interface SocketOptions {
  * Local events: `connect` (data: true on a reconnection), `disconnect` (reason), `connect_error`
  * ({ message }), `reconnect_attempt` (attempt), `reconnect_failed`; any other name is a server event.
  */
+// biome-ignore lint/suspicious/noExplicitAny: a handler receives the payload of whichever event it subscribed to
 export type SocketHandler = (data: any) => void;
 
 /** A socket of one namespace; nothing happens until {@link ClientSocket.connect}. */

@@ -2,12 +2,11 @@ import { and, asc, count, eq, max } from "drizzle-orm";
 import { knowledgeChunks, knowledgeFiles } from "../../db/schema/index";
 import { fail, ServiceError } from "../../errors";
 import type { Auth, Deps } from "../../http/context";
-import { estimateTokens } from "../../platform/llm/tokens";
 import { type ChunkInput, storeChunks } from "../retrieval/indexing";
 import { type KnowledgeFileRow, loadFile } from "./files";
 import { refreshFileTotals } from "./indexing";
 import { appsBinding, checkTokenLimit, loadKnowledgeBase, tokensOf } from "./knowledge-bases";
-import { chunkOfRecord, loadPrepared, type PreparedRecord, savePrepared } from "./prepared";
+import { loadPrepared, type PreparedRecord, savePrepared } from "./prepared";
 import { embedderOf, vectorTableOf } from "./vectors";
 
 /** A stored chunk row. */

@@ -70,7 +70,7 @@ const methodLabels: Record<Language, Record<QaSearchMethod, string>> = {
 };
 
 function squash(value: string): string {
-  return value.toLowerCase().replace(/[\s_\-]+/g, "");
+  return value.toLowerCase().replace(/[\s_-]+/g, "");
 }
 
 function columnOf(title: string): Column | undefined {
