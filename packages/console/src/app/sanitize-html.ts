@@ -62,7 +62,8 @@ function decodeEntities(value: string): string {
 export function safeHref(raw: string): string | undefined {
   // Browsers ignore control characters and whitespace inside a scheme, so compare without them.
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this strips
-  const compact = decodeEntities(raw).replace(/[\u0000-\u0020\u007f-\u009f]/g, '').toLowerCase();
+  const invisible = /[\u0000-\u0020\u007f-\u009f]/g;
+  const compact = decodeEntities(raw).replace(invisible, '').toLowerCase();
   if (/^(https?:|mailto:)/.test(compact)) return raw.trim();
   if (compact.startsWith('/') && !compact.startsWith('//') && !compact.startsWith('/\\')) return raw.trim();
   if (compact.startsWith('#')) return raw.trim();
