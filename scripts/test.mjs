@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: everything CI checks, in one command — build, type-check, contract drift, size
+// `npm test`: everything CI checks, in one command — lint and import rules, build, type-check, contract drift, size
 // budget, every vitest project (unit, API on both drivers, SDK, console, repo rules, system
 // tests in Chromium) and the Storybook build. Ends with one 'N passed, N failed' line.
 import { spawnSync } from "node:child_process";
@@ -15,6 +15,9 @@ const results = path.join(os.tmpdir(), `parley-vitest-${process.pid}.json`);
 const started = Date.now();
 
 const steps = [
+  // First and fast: formatting and lint rules (biome.jsonc), then the import rules (.dependency-cruiser.cjs).
+  { name: "lint", command: "npm", args: ["run", "-s", "lint:code"] },
+  { name: "dependency rules", command: "npm", args: ["run", "-s", "lint:deps"] },
   { name: "build", command: bin("turbo"), args: ["run", "build", "--output-logs=errors-only"] },
   { name: "typecheck", command: bin("turbo"), args: ["run", "typecheck", "--output-logs=errors-only"] },
   { name: "openapi:check", command: process.execPath, args: ["scripts/openapi-check.mjs"] },

@@ -68,7 +68,7 @@ function resolve(schema: Schema | undefined): Schema {
 function propertiesOf(schema: Schema): Record<string, Schema> {
   const resolved = resolve(schema);
   const own = (resolved.properties as Record<string, Schema> | undefined) ?? {};
-  const merged = ((resolved.allOf as Schema[] | undefined) ?? []).reduce<Record<string, Schema>>((all, part) => ({ ...all, ...propertiesOf(part) }), {});
+  const merged = ((resolved.allOf as Schema[] | undefined) ?? []).reduce<Record<string, Schema>>((all, part) => Object.assign(all, propertiesOf(part)), {});
   return { ...merged, ...own };
 }
 
@@ -248,7 +248,7 @@ function casesFor(op: Operation, ids: Record<string, string>, next: () => number
       ["top-level string", '"x"'],
       ["top-level number", "1e308"],
       ["5000 deep", nested(5000)],
-      ["5000 deep object", '{"a":'.repeat(5000) + "1" + "}".repeat(5000)],
+      ["5000 deep object", `${'{"a":'.repeat(5000)}1${"}".repeat(5000)}`],
       ["over the body limit", json({ ...(valid as object), pad: "x".repeat(MB + 1000) })],
     ] as const) {
       cases.push({ label, path: base, query: withQuery(), body, contentType: "application/json" });
@@ -270,7 +270,7 @@ function casesFor(op: Operation, ids: Record<string, string>, next: () => number
       const containers = allLeaves.filter((leaf) => typeof pathValue(valid, leaf) === "object");
       const deepAt = [...new Set([...containers, ...[...allLeaves].sort(() => next() - 0.5).slice(0, 3)])].slice(0, 8);
       for (const leaf of deepAt) {
-        for (const [kind, deep] of [["array", nested(5000)], ["object", '{"a":'.repeat(5000) + "1" + "}".repeat(5000)]] as const) {
+        for (const [kind, deep] of [["array", nested(5000)], ["object", `${'{"a":'.repeat(5000)}1${"}".repeat(5000)}`]] as const) {
           cases.push({ label: `field ${leaf.join(".")} 5000 deep ${kind}`, path: base, query: withQuery(), body: json(replaced(valid, leaf, DEEP)).replace(JSON.stringify(DEEP), deep), contentType: "application/json" });
         }
       }

@@ -18,7 +18,6 @@ import { startServer } from "./server";
 import { type FeishuFake, startFeishuFake } from "./testing/fakes/feishu";
 import type { LlmFake } from "./testing/fakes/llm-common";
 import { startOpenAiFake } from "./testing/fakes/llm-openai";
-import { expectOk } from "./testing/flows";
 import { createTestContext, registerUser, type TestContext, type TestUser } from "./testing/harness";
 
 // Every secret an owner gives Parley is sealed at rest under the instance key and never answered:

@@ -40,7 +40,10 @@ function loadConfig(options: LoaderOptions, language: string): Promise<ConfigRes
 function start(): void {
   const script = (document.currentScript as HTMLScriptElement | null) ?? document.querySelector<HTMLScriptElement>('script[data-client-id]');
   const options = readOptions(script);
-  if (!options) return warn('data-client-id is required');
+  if (!options) {
+    warn('data-client-id is required');
+    return;
+  }
   const existing = (window as unknown as { Parley?: ParleyStub }).Parley;
   if (existing?.loaded) return;
 
@@ -95,7 +98,7 @@ function start(): void {
 
   function load(): Promise<ChatHandle | void> {
     // A failed module fetch is not remembered (HTML's module map keeps successes only): retrying works.
-    chat ??= import(/* @vite-ignore */ options!.api + '/widget/chat.js')
+    chat ??= import(/* @vite-ignore */ `${options!.api}/widget/chat.js`)
       .then((module: { mountChat(context: ChatContext): ChatHandle }) => {
         const handle = module.mountChat({
           options: options!,

@@ -206,7 +206,7 @@ export async function markClient(deps: Deps, id: string, outcome: { ok: true } |
     .set(outcome.ok ? { lastActiveAt: now } : { lastError: outcome.error.slice(0, 500), lastErrorAt: now })
     .where(eq(channelClients.id, id));
   // Going from working to failing is what the owner asked to hear about, once per outage.
-  const wasOnline = before && before.enabled && (!before.lastErrorAt || (before.lastActiveAt !== null && before.lastErrorAt <= before.lastActiveAt));
+  const wasOnline = before?.enabled && (!before.lastErrorAt || (before.lastActiveAt !== null && before.lastErrorAt <= before.lastActiveAt));
   if (before && wasOnline && !outcome.ok && before.offlineNotify !== "none") {
     void notifyOffline(deps, before, outcome.error).catch((error: unknown) => deps.logger.warn("offline notice failed", { clientId: id, error: String(error) }));
   }

@@ -4,7 +4,7 @@ import { getAppForChat } from "../apps/service/index";
 import { parseOpening } from "../chat/service/opening";
 import { newId, safeEqual, sha256 } from "../crypto";
 import { conversations, customers, messages, webClients, webClientSessions } from "../db/schema/index";
-import { fail, ServiceError } from "../errors";
+import { ServiceError } from "../errors";
 import type { Auth, Deps } from "../http/context";
 import type { Language } from "../i18n/language";
 import { openValue, sealValue } from "../platform/sealed";

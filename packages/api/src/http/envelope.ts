@@ -66,7 +66,7 @@ export function ok<T>(c: Context<AppEnv>, data: T, status: 200 | 201 = 200): Res
 
 /** Builds the failure envelope and its status. */
 export function failure(
-  language: Language,
+  _language: Language,
   kind: ErrorKind,
   message: string,
   data: { field?: string; requestId?: string } | null = null,
@@ -139,7 +139,7 @@ const enLocale = z.locales.en();
 
 function localIssueMessage(language: Language, issue: z.core.$ZodIssue): string {
   // Custom messages written in our schemas are message ids; zod's own are rendered per language.
-  if (issue.message && issue.message.startsWith("msg:")) return translateStored(language, issue.message.slice(4));
+  if (issue.message?.startsWith("msg:")) return translateStored(language, issue.message.slice(4));
   const locale = language === "zh-CN" ? zhLocale : enLocale;
   const raw = { ...issue, input: undefined } as unknown as z.core.$ZodRawIssue;
   const rendered = locale.localeError(raw);

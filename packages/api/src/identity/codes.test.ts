@@ -25,11 +25,10 @@ function loginWithCode(ctx: TestContext, target: string, code: string) {
 
 describe("sending codes: purpose rules", () => {
   let ctx: TestContext;
-  let ann: TestUser;
   let ben: TestUser;
   beforeAll(async () => {
     ctx = await context();
-    ann = await registerUser(ctx, "ann@example.com");
+    await registerUser(ctx, "ann@example.com");
     ben = await registerUser(ctx, "ben@example.com");
   });
 

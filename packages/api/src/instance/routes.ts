@@ -1,4 +1,4 @@
-import { type OpenAPIHono } from "@hono/zod-openapi";
+import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../http/context";
 import { ok, serviceErrorResponse } from "../http/envelope";

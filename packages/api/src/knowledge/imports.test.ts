@@ -87,7 +87,6 @@ afterAll(async () => {
   await feishu.close();
 });
 
-const utf8 = (text: string) => new TextEncoder().encode(text);
 const filesOf = (knowledgeBaseId: string) => ctx.deps.db.select().from(knowledgeFiles).where(eq(knowledgeFiles.knowledgeBaseId, knowledgeBaseId)).all();
 const chunksOf = (fileId: string) => ctx.deps.db.select().from(knowledgeChunks).where(eq(knowledgeChunks.fileId, fileId)).orderBy(knowledgeChunks.ordinal).all();
 

@@ -24,7 +24,7 @@ import {
   updateSegmentBody,
   uploadDocumentBody,
 } from "./schemas";
-import { confirmFile, deleteFile, fileView, listFiles, previewFile, renameFile, uploadDocument } from "./service/files";
+import { confirmFile, deleteFile, type fileView, listFiles, previewFile, renameFile, uploadDocument } from "./service/files";
 import {
   bindKnowledgeBases,
   createKnowledgeBase,

@@ -32,7 +32,6 @@ function openAiError(c: Context<AppEnv>, status: number, type: OpenAiErrorType, 
   return c.json({ error: { message, type, param, code } }, status as 400);
 }
 
-const STATUS_TYPES: Record<number, OpenAiErrorType> = { 400: "invalid_request_error", 401: "authentication_error", 403: "permission_error", 404: "not_found_error", 429: "rate_limit_error" };
 
 function fromServiceError(c: Context<AppEnv>, error: ServiceError) {
   const message = translate(c.var.language, error.messageId, error.params);
@@ -60,7 +59,7 @@ async function callerOf(deps: Deps, c: Context<AppEnv>): Promise<OpenAiCaller> {
   if (bearer.startsWith("uk_")) {
     const key = await deps.db.select().from(userKeys).where(eq(userKeys.keyHash, sha256(bearer))).get();
     const now = deps.now().toISOString();
-    if (!key || !key.enabled || (key.expiresAt && key.expiresAt <= now)) throw new ServiceError("session_ended", "session_ended");
+    if (!key?.enabled || (key.expiresAt && key.expiresAt <= now)) throw new ServiceError("session_ended", "session_ended");
     if (key.creditLimit !== null && key.creditsUsed >= key.creditLimit) throw new ServiceError("insufficient_credits", "insufficient_credits");
     return { spaceId: key.spaceId, endUserId: `user-key:${key.id}`, userKeyId: key.id, ...(key.appCode ? { onlyAppCode: key.appCode } : {}) };
   }

@@ -21,7 +21,7 @@ export interface SealedCounts {
  * database), which is why this is code at start-up rather than a migration.
  */
 export async function sealStoredSecrets(deps: Pick<Deps, "db" | "secrets">): Promise<SealedCounts> {
-  const { db, secrets } = deps;
+  const { db } = deps;
   const counts: SealedCounts = { modelProviders: 0, plugins: 0, feishu: 0, webClients: 0, apps: 0 };
   // The plain values replaced must not linger in freed space of the file: zeroed as they are freed.
   await db.run(sql`PRAGMA secure_delete = ON`);

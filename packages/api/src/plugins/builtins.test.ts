@@ -62,9 +62,9 @@ describe("calculator", () => {
     ["toString(1)", /unknown name "tostring"/],
     ["1; require('fs')", /unexpected character ";"/],
     ["`whoami`", /unexpected character "`"/],
-    ["(".repeat(200) + "1" + ")".repeat(200), /nested too deeply/],
-    ["-".repeat(500) + "1", /nested too deeply/],
-    ["1+".repeat(600) + "1", /longer than 1000 characters/],
+    [`${"(".repeat(200)}1${")".repeat(200)}`, /nested too deeply/],
+    [`${"-".repeat(500)}1`, /nested too deeply/],
+    [`${"1+".repeat(600)}1`, /longer than 1000 characters/],
   ];
   for (const [expression, message] of refused) {
     it(`refuses ${expression.slice(0, 40)}`, () => {

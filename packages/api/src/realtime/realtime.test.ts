@@ -220,9 +220,9 @@ describe("robustness", () => {
       raw(["42/visitor,[not json"]),
       raw(['40/visitor,{"clientId":{"$gt":""},"sessionId":[1],"token":null}']),
       raw(["40/nowhere,"]),
-      raw(["4" + "x".repeat(64 * 1024)]),
+      raw([`4${"x".repeat(64 * 1024)}`]),
       raw([Buffer.from([0xff, 0x00, 0x13, 0x37])]),
-      raw(['40/console,{"token":"' + "a".repeat(10_000) + '"}']),
+      raw([`40/console,{"token":"${"a".repeat(10_000)}"}`]),
     ]);
     // The server closes the garbage connections rather than falling over.
     expect(results[0]!.closed).toBe(true);

@@ -45,7 +45,7 @@ export function decideGuard(input: {
   const { pathname, search = '', token, user } = input;
   if (!requiresAuth(pathname)) return { kind: 'allow' };
   if (!token) return { kind: 'login', returnTo: `${pathname}${search}` };
-  if (!user || !user.authorizedRoute) return { kind: 'allow' };
+  if (!user?.authorizedRoute) return { kind: 'allow' };
   if (isRouteAuthorised(pathname, user.authorizedRouteList)) return { kind: 'allow' };
   const first = user.authorizedRouteList.find((route) => route.startsWith('/') && route !== pathname);
   return first ? { kind: 'redirect', to: first } : { kind: 'forbidden' };

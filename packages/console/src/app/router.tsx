@@ -40,7 +40,7 @@ const KNOWLEDGE_SCREENS = {
 const ClientsPage = lazyNamed(() => import('../features/clients/clients-page'), 'ClientsPage');
 const ClientConfigPage = lazyNamed(() => import('../features/clients/client-config-page'), 'ClientConfigPage');
 const ChannelPickerPage = lazyNamed(() => import('../features/clients/channel-picker-page'), 'ChannelPickerPage');
-const ChatManagePage = lazyNamed(() => import('../features/chatManage/chat-manage-page'), 'ChatManagePage');
+const ChatManagePage = lazyNamed(() => import('../features/chat-manage/chat-manage-page'), 'ChatManagePage');
 const InstancePage = lazyNamed(() => import('../features/instance/instance-page'), 'InstancePage');
 const WorkflowsPage = lazyNamed(() => import('../features/workflows/workflows-page'), 'WorkflowsPage');
 const WorkflowEditorPage = lazyNamed(() => import('../features/workflows/workflow-editor-page'), 'WorkflowEditorPage');

@@ -1,8 +1,8 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { readString, writeString } from '../lib/api/storage';
-import chatManageEn from '../features/chatManage/i18n/en.json';
-import chatManageZhCN from '../features/chatManage/i18n/zh-CN.json';
+import chatManageEn from '../features/chat-manage/i18n/en.json';
+import chatManageZhCN from '../features/chat-manage/i18n/zh-CN.json';
 import clientsEn from '../features/clients/i18n/en.json';
 import clientsZhCN from '../features/clients/i18n/zh-CN.json';
 import knowledgeEn from '../features/knowledge/i18n/en.json';

@@ -61,8 +61,9 @@ function decodeEntities(value: string): string {
 /** Returns the link target when it is safe to keep, otherwise `undefined`. */
 export function safeHref(raw: string): string | undefined {
   // Browsers ignore control characters and whitespace inside a scheme, so compare without them.
-  // eslint-disable-next-line no-control-regex
-  const compact = decodeEntities(raw).replace(/[\u0000-\u0020\u007f-\u009f]/g, '').toLowerCase();
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this strips
+  const invisible = /[\u0000-\u0020\u007f-\u009f]/g;
+  const compact = decodeEntities(raw).replace(invisible, '').toLowerCase();
   if (/^(https?:|mailto:)/.test(compact)) return raw.trim();
   if (compact.startsWith('/') && !compact.startsWith('//') && !compact.startsWith('/\\')) return raw.trim();
   if (compact.startsWith('#')) return raw.trim();

@@ -38,7 +38,10 @@ export interface SocketOptions {
  * Local events: `connect` (data: true on a reconnection), `disconnect` (reason), `connect_error`
  * ({ message }), `reconnect_attempt` (attempt), `reconnect_failed`; any other name is a server event.
  */
-export type SocketHandler = (data: any) => void;
+export type SocketHandler = (
+  // biome-ignore lint/suspicious/noExplicitAny: a handler receives the payload of whichever event it subscribed to
+  data: any,
+) => void;
 
 /** A socket of one namespace; nothing happens until {@link ClientSocket.connect}. */
 export interface ClientSocket {

@@ -14,7 +14,7 @@ const STATE_TTL_MINUTES = 10;
 
 /** Only same-site paths may be returned to after sign-in. */
 export function safeReturnTo(value: string | undefined): string {
-  if (!value || !value.startsWith("/") || value.startsWith("//") || value.includes("\\")) return "/console/agents";
+  if (!value?.startsWith("/") || value.startsWith("//") || value.includes("\\")) return "/console/agents";
   return value;
 }
 

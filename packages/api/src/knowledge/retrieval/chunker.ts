@@ -202,5 +202,5 @@ function overlapOf(pieces: string[], overlapTokens: number): string {
     taken = candidate;
   }
   if (taken.length > 0) return taken;
-  return tail(pieces[pieces.length - 1]!.trimEnd(), overlapTokens) + " ";
+  return `${tail(pieces[pieces.length - 1]!.trimEnd(), overlapTokens)} `;
 }

@@ -22,7 +22,7 @@ export const INDEX_BATCH = 200;
  */
 export async function indexFile(deps: IndexFileDeps, fileId: string, heartbeat: () => Promise<void> = async () => {}) {
   const file = await deps.db.select().from(knowledgeFiles).where(eq(knowledgeFiles.id, fileId)).get();
-  if (!file || file.status !== "processing") return;
+  if (file?.status !== "processing") return;
   const base = await loadKnowledgeBase(deps as Deps, file.spaceId, file.knowledgeBaseId);
   const embedder = embedderOf(deps, base);
   const vectors = vectorTableOf(deps, base);

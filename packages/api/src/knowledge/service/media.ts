@@ -41,6 +41,7 @@ const acceptedExtensions = mediaTypes.flatMap((type) => type.extensions);
 /** A material's display name: 1–100 characters, no slashes or control characters. */
 export function checkMediaName(name: string): string {
   const trimmed = name.trim();
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: a name with a control character is refused
   if (trimmed.length === 0 || trimmed.length > 100 || /[\\/\u0000-\u001f\u007f]/.test(trimmed)) throw fail.invalid("media_name_invalid", "name");
   return trimmed;
 }

@@ -8,7 +8,7 @@ import { type ChunkInput, storeChunks } from "../retrieval/indexing";
 import { type KnowledgeFileRow, loadFile } from "./files";
 import { refreshFileTotals } from "./indexing";
 import { appsBinding, checkTokenLimit, loadKnowledgeBase, tokensOf } from "./knowledge-bases";
-import { chunkOfRecord, loadPrepared, type PreparedRecord, savePrepared } from "./prepared";
+import { loadPrepared, type PreparedRecord, savePrepared } from "./prepared";
 import { embedderOf, vectorTableOf } from "./vectors";
 
 /** A stored chunk row. */

@@ -61,7 +61,7 @@ export function createPluginRuntime(deps: PluginRuntimeDeps): PluginRuntime {
           return done(outcome.ok, outcome.content);
         }
         const [plugin] = await loadPluginsByCode(deps, spaceId, [tool.code]);
-        if (!plugin || !plugin.enabled) return done(false, `The plugin ${tool.code} is no longer available (deleted or switched off).`);
+        if (!plugin?.enabled) return done(false, `The plugin ${tool.code} is no longer available (deleted or switched off).`);
         const result = await callHttpPlugin(plugin, argumentText, { config: settings, ...(signal ? { signal } : {}), ...(deps.resolver ? { resolver: deps.resolver } : {}) });
         return done(result.ok, resultText(result, settings.maxResponseBytes));
       } catch (error) {

@@ -15,7 +15,7 @@ const decodedEscapes: Record<string, string> = {
 
 /** The URI as HubSpot signs it in v3. */
 export function v3Uri(uri: string): string {
-  return uri.replace(/%(3A|2F|3F|40|21|24|27|28|29|2A|2C|3B)/gi, (escape) => decodedEscapes[escape.toUpperCase()] ?? escape);
+  return uri.replace(/%(3A|2F|3F|40|21|24|27|28|29|2A|2C|3B)/gi, (sequence) => decodedEscapes[sequence.toUpperCase()] ?? sequence);
 }
 
 /** `X-HubSpot-Signature-v3`: Base64 HMAC-SHA256(client secret, method + URI + body + timestamp). */

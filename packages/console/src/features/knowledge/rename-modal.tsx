@@ -2,7 +2,7 @@ import { Form, Input, Modal } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApiResult } from '../../lib/api/request';
-import { checkRule, validValues } from './form-helpers';
+import { type checkRule, validValues } from './form-helpers';
 
 /** Props of {@link RenameModal}. */
 export interface RenameModalProps<Item extends { id: string; name: string }> {

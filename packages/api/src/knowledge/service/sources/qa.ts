@@ -68,7 +68,7 @@ const methodAliases: Record<string, QaSearchMethod> = {
 };
 
 function squash(value: string): string {
-  return value.toLowerCase().replace(/[\s_\-]+/g, "");
+  return value.toLowerCase().replace(/[\s_-]+/g, "");
 }
 
 function columnOf(title: string): Column | undefined {

@@ -55,7 +55,7 @@ function stripHidden(html: string): string {
   for (let match = opener.exec(lower); match; match = opener.exec(lower)) {
     const tag = match[1];
     if (tag !== undefined && !HIDDEN.has(tag)) continue;
-    out += html.slice(from, match.index) + " ";
+    out += `${html.slice(from, match.index)} `;
     const close = tag === undefined ? "-->" : `</${tag}`;
     const end = lower.indexOf(close, match.index + match[0].length);
     if (end < 0) return out;

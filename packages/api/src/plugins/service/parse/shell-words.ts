@@ -54,9 +54,9 @@ export function splitShellWords(line: string): string[] {
           break;
         }
         if (inner === "\\" && index + 1 < text.length) {
-          const escape = text[index + 1]!;
-          const hex = escape === "x" ? /^[0-9a-fA-F]{1,2}/.exec(text.slice(index + 2)) : null;
-          const unicode = escape === "u" ? /^[0-9a-fA-F]{1,4}/.exec(text.slice(index + 2)) : null;
+          const escaped = text[index + 1]!;
+          const hex = escaped === "x" ? /^[0-9a-fA-F]{1,2}/.exec(text.slice(index + 2)) : null;
+          const unicode = escaped === "u" ? /^[0-9a-fA-F]{1,4}/.exec(text.slice(index + 2)) : null;
           if (hex) {
             word += String.fromCharCode(Number.parseInt(hex[0], 16));
             index += 2 + hex[0].length;
@@ -64,7 +64,7 @@ export function splitShellWords(line: string): string[] {
             word += String.fromCharCode(Number.parseInt(unicode[0], 16));
             index += 2 + unicode[0].length;
           } else {
-            word += ANSI_ESCAPES[escape] ?? `\\${escape}`;
+            word += ANSI_ESCAPES[escaped] ?? `\\${escaped}`;
             index += 2;
           }
           continue;

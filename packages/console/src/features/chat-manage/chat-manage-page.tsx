@@ -158,7 +158,7 @@ export function ChatManagePage() {
   openSessionRef.current = openSession;
 
   const loadOlder = async () => {
-    if (!history || !history.messages[0]) return;
+    if (!history?.messages[0]) return;
     const { sessionId } = history;
     setHistory({ ...history, loadingOlder: true });
     const result = await inboxEndpoints.messages(sessionId, history.messages[0].id);
