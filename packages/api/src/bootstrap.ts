@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { sha256 } from "./crypto";
 import { apiKeys, users } from "./db/schema/index";
-import type { Deps } from "./http/context";
+import type { Deps } from "./kernel";
 import { createUser } from "./identity/service/accounts";
 import { issueGrant } from "./identity/service/sessions";
 import { createApiKey } from "./keys/service/keys";

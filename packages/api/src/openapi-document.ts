@@ -1,6 +1,6 @@
 import { createApp, openApiInfo } from "./app";
 import { loadConfig } from "./config";
-import type { Deps } from "./http/context";
+import type { Deps } from "./kernel";
 import { createLogger } from "./logger";
 
 /**

@@ -7,7 +7,7 @@ import { bootstrap } from "./bootstrap";
 import { sealStoredSecrets } from "./platform/seal-stored";
 import { type Config, ConfigError, loadConfig } from "./config";
 import { openDatabase } from "./db/client";
-import type { Deps } from "./http/context";
+import type { Deps } from "./kernel";
 import { createMemoryThrottle } from "./http/throttle";
 import { createLogger } from "./logger";
 import { createProviders } from "./platform/providers";

@@ -1,7 +1,7 @@
 import { adapterFor, type AdapterIO, type ChannelAdapter, type ChannelConfig, createTokenCache } from "@parley/channels";
 import type { channelClients } from "../db/schema/index";
 import { ServiceError } from "../errors";
-import type { Deps } from "../http/context";
+import type { Deps } from "../kernel";
 import { databaseKeyValueStore } from "./kv";
 
 /*

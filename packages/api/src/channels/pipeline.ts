@@ -7,7 +7,7 @@ import { storeMessage } from "../conversation/store";
 import { answerStoredMessage } from "../conversation/stored";
 import { newId } from "../crypto";
 import { channelClients, conversations, customers, messages } from "../db/schema/index";
-import type { Deps } from "../http/context";
+import type { Deps } from "../kernel";
 import { enqueueClaimedJob, enqueueJob, type JobRow } from "../jobs/queue";
 import type { JobHandler, JobWorker } from "../jobs/worker";
 import { isChannelSession } from "../inbox/activity";

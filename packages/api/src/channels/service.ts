@@ -4,7 +4,7 @@ import { and, desc, eq } from "drizzle-orm";
 import { getAppForChat } from "../apps/service/index";
 import { channelClients, spaces, users } from "../db/schema/index";
 import { ServiceError } from "../errors";
-import type { Auth, Deps } from "../http/context";
+import type { Auth, Deps } from "../kernel";
 import { adapterIO, adapterOf, type ChannelClientRow, fullConfig, openSecrets, parseJson } from "./adapters";
 import { sendWechatNotices } from "./wechat-bindings";
 import { messageText } from "../i18n/catalogue";

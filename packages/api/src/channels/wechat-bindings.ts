@@ -3,7 +3,7 @@ import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import { newId, newNumericCode, sha256 } from "../crypto";
 import { channelClients, wechatBindings } from "../db/schema/index";
 import { ServiceError } from "../errors";
-import type { Auth, Deps } from "../http/context";
+import type { Auth, Deps } from "../kernel";
 import { adapterIO, adapterOf, type ChannelClientRow, fullConfig } from "./adapters";
 import { messageText } from "../i18n/catalogue";
 

@@ -1,4 +1,4 @@
-import type { Deps } from "../http/context";
+import type { Deps } from "../kernel";
 import { sweepKeyValues } from "./kv";
 import { createJobWorker, type JobWorker } from "../jobs/worker";
 import { delayedReplyHandler } from "../inbox/delayed";

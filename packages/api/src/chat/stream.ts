@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import { streamSSE } from "hono/streaming";
 import { answerTurn } from "../conversation/answer";
 import type { ChatTurn } from "../conversation/types";
-import type { Deps } from "../http/context";
+import type { Deps } from "../kernel";
 
 /**
  * Asks the conversation core for a turn (refusals such as unknown model or no credits throw

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { createApp } from "../apps/service/apps";
 import { users, webClients } from "../db/schema/index";
-import type { Auth, Deps } from "../http/context";
+import type { Auth, Deps } from "../kernel";
 import { confirmFile, uploadDocument } from "../knowledge/service/files";
 import { importQa } from "../knowledge/service/imports";
 import { createKnowledgeBase } from "../knowledge/service/knowledge-bases";

@@ -5,7 +5,7 @@ import { parseOpening } from "../chat/service/opening";
 import { newId, safeEqual, sha256 } from "../crypto";
 import { conversations, customers, messages, webClients, webClientSessions } from "../db/schema/index";
 import { ServiceError } from "../errors";
-import type { Auth, Deps } from "../http/context";
+import type { Auth, Deps } from "../kernel";
 import type { Language } from "../i18n/language";
 import { openValue, sealValue } from "../platform/sealed";
 

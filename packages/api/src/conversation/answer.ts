@@ -1,6 +1,6 @@
 import type { ChatEvent } from "../chat/events";
 import { newId } from "../crypto";
-import type { Deps } from "../http/context";
+import type { Deps } from "../kernel";
 import type { ModelMessage } from "../platform/llm/types";
 import { gateForPerson, handOver } from "./handover";
 import { TurnMeter } from "./metering";

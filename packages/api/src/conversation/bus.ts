@@ -1,5 +1,5 @@
 import type { conversations } from "../db/schema/index";
-import type { Deps } from "../http/context";
+import type { Deps } from "../kernel";
 
 type ConversationRow = typeof conversations.$inferSelect;
 

@@ -1,6 +1,6 @@
 import type { ChatApp } from "../apps/service/index";
 import type { Language } from "../i18n/language";
-import type { Deps } from "../http/context";
+import type { Deps } from "../kernel";
 import { handoverGate, transferToHuman } from "../inbox/handover";
 import { type ConversationRow, requestHandover } from "./store";
 import type { ChatTurn } from "./types";

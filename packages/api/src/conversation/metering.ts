@@ -4,7 +4,7 @@ import type { ChatEvent } from "../chat/events";
 import { newId } from "../crypto";
 import { prepared as preparedQuery } from "../db/prepared";
 import { usageRecords } from "../db/schema/index";
-import type { Deps } from "../http/context";
+import type { Deps } from "../kernel";
 import { creditsFor, priceOf } from "../models/pricing";
 import { estimateTokens } from "../platform/llm/tokens";
 import type { ModelMessage } from "../platform/llm/types";

@@ -1,6 +1,6 @@
 import { availableBalance } from "../billing/service/holds";
 import { ServiceError } from "../errors";
-import type { Deps } from "../http/context";
+import type { Deps } from "../kernel";
 import { creditsFor } from "../models/pricing";
 import { estimateTokens } from "../platform/llm/tokens";
 import { holdForTurn } from "./metering";

@@ -1,5 +1,5 @@
 import { listRateLimitRules } from "../apps/service/index";
-import type { Deps } from "../http/context";
+import type { Deps } from "../kernel";
 
 const PERIOD_SECONDS = { second: 1, minute: 60, hour: 3600, day: 86_400 } as const;
 

@@ -4,7 +4,7 @@ import { newId } from "../crypto";
 import { prepared } from "../db/prepared";
 import { conversations, messages } from "../db/schema/index";
 import { fail } from "../errors";
-import type { Deps } from "../http/context";
+import type { Deps } from "../kernel";
 import type { ModelMessage } from "../platform/llm/types";
 import { conversationEvents } from "./bus";
 

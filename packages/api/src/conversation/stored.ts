@@ -2,7 +2,7 @@ import { getAppForChat } from "../apps/service/index";
 import type { ChatEvent } from "../chat/events";
 import type { conversations, messages } from "../db/schema/index";
 import { ServiceError } from "../errors";
-import type { Deps } from "../http/context";
+import type { Deps } from "../kernel";
 import type { Language } from "../i18n/language";
 import { answerTurn } from "./answer";
 

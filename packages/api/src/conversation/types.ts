@@ -1,7 +1,7 @@
 import type { ChatApp } from "../apps/service/index";
 import type { CreditHold } from "../billing/service/holds";
 import type { ChatEvent } from "../chat/events";
-import type { Deps } from "../http/context";
+import type { Deps } from "../kernel";
 import type { Language } from "../i18n/language";
 import type { ResolvedModel } from "../models/catalog";
 import type { ModelMessage, TokenUsage, ToolDefinition } from "../platform/llm/types";

@@ -1,5 +1,5 @@
 import { ServiceError } from "../errors";
-import type { Deps } from "../http/context";
+import type { Deps } from "../kernel";
 
 /**
  * The boundary between Parley and whatever logs a personal account in. Parley ships no

@@ -3,7 +3,7 @@ import { getAppForChat } from "../apps/service/index";
 import { newId } from "../crypto";
 import { hostedAccounts, hostedGroups } from "../db/schema/index";
 import { ServiceError } from "../errors";
-import type { Auth, Deps } from "../http/context";
+import type { Auth, Deps } from "../kernel";
 import { type HostingBridge, type HostingBridgeEvent, type HostingProfile, hostingBridgeOf, officialRoutes } from "./bridge";
 import {
   type AccountAction,

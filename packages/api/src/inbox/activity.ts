@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { conversations } from "../db/schema/index";
-import type { Deps } from "../http/context";
+import type { Deps } from "../kernel";
 import { WEB_EMBED_CHANNEL } from "../clients/service";
 import { conversationEvents, type ConversationEvents } from "../conversation/bus";
 

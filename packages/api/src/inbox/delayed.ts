@@ -2,7 +2,7 @@ import { and, eq, gt, inArray, or } from "drizzle-orm";
 import { getAppForChat } from "../apps/service/index";
 import { queueSend } from "../channels/pipeline";
 import { conversations, messages } from "../db/schema/index";
-import type { Deps } from "../http/context";
+import type { Deps } from "../kernel";
 import { isChannelSession } from "./activity";
 import type { JobHandler } from "../jobs/worker";
 import { answerStoredMessage } from "../conversation/stored";

@@ -3,7 +3,7 @@ import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import type { ChatApp } from "../apps/service/index";
 import type { ManualService } from "../apps/service/advanced-config";
 import { conversations, messages, spaceMembers, users, webClientSessions } from "../db/schema/index";
-import type { Deps } from "../http/context";
+import type { Deps } from "../kernel";
 import { isChannelSession } from "./activity";
 import { enqueueJob } from "../jobs/queue";
 import { guardedFetch, outboundPolicy } from "../plugins/service/network";

@@ -4,7 +4,7 @@ import { queueSend } from "../channels/pipeline";
 import { storeMessage } from "../conversation/store";
 import { channelClients, conversations, customers, messages, users, webClients } from "../db/schema/index";
 import { ServiceError } from "../errors";
-import type { Auth, Deps } from "../http/context";
+import type { Auth, Deps } from "../kernel";
 import type { Language } from "../i18n/language";
 import { isChannelSession } from "./activity";
 import { setServiceMode, transferToHuman, webVisitorOf } from "./handover";

@@ -1,8 +1,9 @@
 /**
  * The kernel: the ports every domain is built on, owned below the domains. Each port has an
  * embedded default (SQLite, a data folder, an in-process queue and hub) and room for the
- * scaled-out implementation behind the same interface (see docs/decisions/0015-kernel-ports.md).
+ * scaled-out implementation behind the same interface (see docs/decisions/0016-kernel-ports.md).
  */
+export type { Auth } from "./auth";
 export type { Clock } from "./clock";
 export { systemClock } from "./clock";
 export type { Deps } from "./deps";

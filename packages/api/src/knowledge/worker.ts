@@ -1,4 +1,4 @@
-import type { Deps } from "../http/context";
+import type { Deps } from "../kernel";
 import { createJobWorker, type JobWorker } from "../jobs/worker";
 import { INDEX_FILE_JOB } from "./service/files";
 import { indexFileHandler, markIndexingFailed } from "./service/indexing";

@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { parseAdvancedConfig, sealAdvancedConfig } from "../apps/service/advanced-config";
 import { apps, knowledgeFeishuAuth, modelProviders, plugins, webClients } from "../db/schema/index";
-import type { Deps } from "../http/context";
+import type { Deps } from "../kernel";
 import { isSealed, sealValue } from "./sealed";
 
 /** How many stored values each kind had sealed by {@link sealStoredSecrets}. */

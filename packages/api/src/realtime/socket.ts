@@ -3,7 +3,7 @@ import type { Http2SecureServer, Http2Server } from "node:http2";
 import { Server, type Socket } from "socket.io";
 import { clientForVisitor, sessionForVisitor } from "../clients/service";
 import { ServiceError } from "../errors";
-import type { Deps } from "../http/context";
+import type { Deps } from "../kernel";
 import { authenticate } from "../identity/service/sessions";
 
 /** The socket.io server attached next to the Hono app. */

@@ -6,7 +6,7 @@ import { createApp } from "../app";
 import { connectConversation } from "../wiring";
 import { type Config, loadConfig } from "../config";
 import { openDatabase } from "../db/client";
-import type { Deps } from "../http/context";
+import type { Deps } from "../kernel";
 import { createMemoryThrottle } from "../http/throttle";
 import { createLogger } from "../logger";
 import { createProviders } from "../platform/providers";

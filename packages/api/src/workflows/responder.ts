@@ -1,7 +1,7 @@
 import type { ChatEvent } from "../chat/events";
 import type { Responder, ResponderContext, TurnOutcome } from "../conversation/types";
 import { ServiceError } from "../errors";
-import type { Deps } from "../http/context";
+import type { Deps } from "../kernel";
 import { asText } from "./engine/template";
 import { runInline } from "./engine/runner";
 import { loadRunView, startRun } from "./service/runs";

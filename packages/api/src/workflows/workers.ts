@@ -1,4 +1,4 @@
-import type { Deps } from "../http/context";
+import type { Deps } from "../kernel";
 import { createWorkflowRunner, type WorkflowRunnerOptions } from "./engine/runner";
 import { createWorkflowScheduler, type WorkflowSchedulerOptions } from "./scheduler/loop";
 

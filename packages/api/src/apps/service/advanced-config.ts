@@ -1,7 +1,7 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { apps, spaceMembers } from "../../db/schema/index";
 import { fail } from "../../errors";
-import type { Auth, Deps } from "../../http/context";
+import type { Auth, Deps } from "../../kernel";
 import type { SecretBox } from "../../platform/secret-box";
 import { isMaskedUrl, maskCredentialUrl, openValue, sealValue } from "../../platform/sealed";
 import { checkDatabaseBinding } from "./bindings";

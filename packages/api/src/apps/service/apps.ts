@@ -2,7 +2,7 @@ import { and, count, desc, eq, inArray } from "drizzle-orm";
 import { newId, newShortCode } from "../../crypto";
 import { appReactions, apps, rateLimitRules } from "../../db/schema/index";
 import { fail } from "../../errors";
-import type { Auth, Deps } from "../../http/context";
+import type { Auth, Deps } from "../../kernel";
 import type { SecretBox } from "../../platform/secret-box";
 import { parseAdvancedConfig, redactAdvancedConfig } from "./advanced-config";
 import { APP_PAGE_SIZE } from "./catalogue";

@@ -1,7 +1,7 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { plugins } from "../../db/schema/index";
 import { fail } from "../../errors";
-import type { Deps } from "../../http/context";
+import type { Deps } from "../../kernel";
 import { findBuiltin } from "../../plugins/service/builtins/index";
 import type { AppSettings } from "./rules";
 import { checkKnowledgeBinding } from "./knowledge-binding";

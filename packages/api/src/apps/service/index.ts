@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { prepared } from "../../db/prepared";
 import { apps } from "../../db/schema/index";
 import { fail } from "../../errors";
-import type { Deps } from "../../http/context";
+import type { Deps } from "../../kernel";
 import { type AdvancedConfig, openAdvancedConfig, parseAdvancedConfig } from "./advanced-config";
 import { settingsOf } from "./load";
 import type { AppSettings } from "./rules";

@@ -1,7 +1,7 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { knowledgeBases } from "../../db/schema/index";
 import { fail, ServiceError } from "../../errors";
-import type { Deps } from "../../http/context";
+import type { Deps } from "../../kernel";
 import { APP_TOKEN_LIMIT, tokensOf } from "../../knowledge/service/knowledge-bases";
 
 /**

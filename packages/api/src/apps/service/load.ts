@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { apps } from "../../db/schema/index";
 import { fail } from "../../errors";
-import type { Deps } from "../../http/context";
+import type { Deps } from "../../kernel";
 import type { AppSettings } from "./rules";
 
 /** A stored app row. */

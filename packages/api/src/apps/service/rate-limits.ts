@@ -3,7 +3,7 @@ import { prepared } from "../../db/prepared";
 import { newId } from "../../crypto";
 import { rateLimitRules } from "../../db/schema/index";
 import { fail } from "../../errors";
-import type { Auth, Deps } from "../../http/context";
+import type { Auth, Deps } from "../../kernel";
 import { loadApp } from "./load";
 
 /** Channels a rule applies to (spec §3 Rate limit rule): all, personal subscription, enterprise official account, WeChat Work internal app. */

@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { appReactions, apps } from "../../db/schema/index";
-import type { Auth, Deps } from "../../http/context";
+import type { Auth, Deps } from "../../kernel";
 import { loadApp } from "./load";
 
 /** The two marks a person can put on an app. */

@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { newId } from "../../crypto";
 import { thresholdConfigs } from "../../db/schema/index";
 import { fail } from "../../errors";
-import type { Auth, Deps } from "../../http/context";
+import type { Auth, Deps } from "../../kernel";
 
 /** Scenes that have a threshold configuration. */
 export const thresholdScenes = ["balance-alert"] as const;

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { newId } from "../../crypto";
 import { ServiceError } from "../../errors";
-import type { Deps } from "../../http/context";
+import type { Deps } from "../../kernel";
 import { balanceOf } from "./ledger";
 
 /**

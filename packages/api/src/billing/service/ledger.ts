@@ -2,7 +2,7 @@ import { desc, eq, sql } from "drizzle-orm";
 import { newId } from "../../crypto";
 import { creditLedger } from "../../db/schema/index";
 import { prepared } from "../../db/prepared";
-import type { Deps } from "../../http/context";
+import type { Deps } from "../../kernel";
 
 /** Why credits moved. */
 export type LedgerReason = (typeof creditLedger.$inferInsert)["reason"];

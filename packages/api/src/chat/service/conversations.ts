@@ -2,7 +2,7 @@ import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import type { MessageCitation } from "../../conversation/store";
 import { conversations, messages } from "../../db/schema/index";
 import { fail } from "../../errors";
-import type { Deps } from "../../http/context";
+import type { Deps } from "../../kernel";
 
 /*
  * What the chat pages read of a person's conversations. Opening conversations and storing

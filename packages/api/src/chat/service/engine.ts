@@ -1,7 +1,7 @@
 import type { ChatApp } from "../../apps/service/index";
 import type { MessageCitation } from "../../conversation/store";
 import type { ChatTurn, PreparedTurn, Responder, ResponderContext, TurnOutcome } from "../../conversation/types";
-import type { Deps } from "../../http/context";
+import type { Deps } from "../../kernel";
 import type { ResolvedModel } from "../../models/catalog";
 import { estimateTokens } from "../../platform/llm/tokens";
 import { type ModelMessage, ModelError, type ModelRequest, type TokenUsage, type ToolCall, type ToolDefinition } from "../../platform/llm/types";

@@ -1,5 +1,5 @@
 import type { ChatApp } from "../../apps/service/index";
-import type { Deps } from "../../http/context";
+import type { Deps } from "../../kernel";
 import { MAX_RETRIEVED, type RetrievedChunk } from "../../knowledge/retrieval/search";
 import { retrieveFromKnowledgeBases } from "../../knowledge/service/retrieval";
 import { estimatePromptTokens, estimateTokens } from "../../platform/llm/tokens";

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { hashPassword, newId, verifyPassword } from "../../crypto";
 import { users } from "../../db/schema/index";
 import { fail, ServiceError } from "../../errors";
-import type { Auth, Deps } from "../../http/context";
+import type { Auth, Deps } from "../../kernel";
 import type { Language } from "../../i18n/language";
 import { insertSpace, userView } from "../../spaces/service/spaces";
 import { consumeCode, issueCode, type CodePurpose } from "./codes";

@@ -2,7 +2,7 @@ import { and, desc, eq, isNull } from "drizzle-orm";
 import { newId, newNumericCode, safeEqual, sha256 } from "../../crypto";
 import { verificationCodes } from "../../db/schema/index";
 import { fail, ServiceError } from "../../errors";
-import type { Deps } from "../../http/context";
+import type { Deps } from "../../kernel";
 import { messageText } from "../../i18n/catalogue";
 import type { Language } from "../../i18n/language";
 import { type Channel, maskTarget } from "./contact";

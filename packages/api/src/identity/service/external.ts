@@ -2,7 +2,7 @@ import { and, eq, gt } from "drizzle-orm";
 import { newId, newSecret } from "../../crypto";
 import { externalIdentities, oauthStates, users } from "../../db/schema/index";
 import { fail, ServiceError } from "../../errors";
-import type { Deps } from "../../http/context";
+import type { Deps } from "../../kernel";
 import type { Language } from "../../i18n/language";
 import { type ExternalIdentity, ExternalProviderError } from "../../platform/ports";
 import { consumeCode } from "./codes";

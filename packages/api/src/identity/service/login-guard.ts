@@ -1,6 +1,6 @@
 import { hashPassword, verifyPassword } from "../../crypto";
 import { ServiceError } from "../../errors";
-import type { Deps } from "../../http/context";
+import type { Deps } from "../../kernel";
 
 /**
  * Sign-in throttling (docs/decisions/0012-sign-in-throttling.md). Every counter is taken

@@ -3,7 +3,7 @@ import { prepared } from "../../db/prepared";
 import { newId, newSecret, sha256 } from "../../crypto";
 import { apiKeys, sessions, signInGrants, spaceMembers, users } from "../../db/schema/index";
 import { fail, ServiceError } from "../../errors";
-import type { Auth, Deps } from "../../http/context";
+import type { Auth, Deps } from "../../kernel";
 
 /** How a session was obtained; kept for the audit trail. */
 export type SignInMethod = "password" | "code" | "register" | "login-link" | "oidc" | "wechat" | "reset-password";

@@ -3,7 +3,7 @@ import { alias, type SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { z } from "@hono/zod-openapi";
 import { spaceMembers, spaces, users } from "../../db/schema/index";
 import { fail } from "../../errors";
-import type { Auth, Deps } from "../../http/context";
+import type { Auth, Deps } from "../../kernel";
 import { type MemberGrade, type Quotas, quotasFor } from "../../spaces/service/privileges";
 import { parseQuotaOverrides } from "../../spaces/service/spaces";
 import {

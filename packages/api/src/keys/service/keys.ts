@@ -2,7 +2,7 @@ import { and, desc, eq } from "drizzle-orm";
 import { newId, newSecret, sha256 } from "../../crypto";
 import { apiKeys, apps, userKeys, users } from "../../db/schema/index";
 import { fail } from "../../errors";
-import type { Auth, Deps } from "../../http/context";
+import type { Auth, Deps } from "../../kernel";
 
 const PREFIX_LENGTH = 10;
 

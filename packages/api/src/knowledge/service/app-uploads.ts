@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { loadApp, parseJsonArray } from "../../apps/service/load";
 import { knowledgeBases } from "../../db/schema/index";
-import type { Auth, Deps } from "../../http/context";
+import type { Auth, Deps } from "../../kernel";
 import { uploadDocument } from "./files";
 import type { UploadInput } from "./imports";
 import { bindKnowledgeBases, checkTokenLimit, createKnowledgeBase, tokensOf } from "./knowledge-bases";

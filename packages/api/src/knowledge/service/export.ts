@@ -1,5 +1,5 @@
 import { ServiceError } from "../../errors";
-import type { Auth, Deps } from "../../http/context";
+import type { Auth, Deps } from "../../kernel";
 import type { Language } from "../../i18n/language";
 import { lastSegment } from "../../kernel/files/port";
 import { type KnowledgeFileRow, loadFile, originalKey } from "./files";

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { knowledgeFeishuAuth } from "../../db/schema/index";
 import { fail, ServiceError } from "../../errors";
-import type { Auth, Deps } from "../../http/context";
+import type { Auth, Deps } from "../../kernel";
 import { openValue, sealValue } from "../../platform/sealed";
 import { createImportedFile } from "./files";
 import { checkGivenName } from "./imports";

@@ -2,7 +2,7 @@ import { and, desc, eq } from "drizzle-orm";
 import { newId } from "../../crypto";
 import { knowledgeFiles } from "../../db/schema/index";
 import { fail, ServiceError } from "../../errors";
-import type { Auth, Deps } from "../../http/context";
+import type { Auth, Deps } from "../../kernel";
 import { enqueueJob } from "../../jobs/queue";
 import { appsBinding, checkTokenLimit, loadKnowledgeBase, tokensOf } from "./knowledge-bases";
 import { DocumentParseError, type DocumentExtension, documentExtensions, extractDocumentText } from "./parse";

@@ -1,7 +1,7 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { mediaMaterials } from "../../db/schema/index";
 import { fail } from "../../errors";
-import type { Auth, Deps } from "../../http/context";
+import type { Auth, Deps } from "../../kernel";
 import { outboundPolicy } from "../../plugins/service/network";
 import { createImportedFile, DOCUMENT_MAX_BYTES, FILE_NAME_PATTERN } from "./files";
 import { loadKnowledgeBase } from "./knowledge-bases";

@@ -1,6 +1,6 @@
 import { and, count, eq, gte, sum } from "drizzle-orm";
 import { knowledgeChunks, knowledgeFiles } from "../../db/schema/index";
-import type { Deps } from "../../http/context";
+import type { Deps } from "../../kernel";
 import type { JobHandler } from "../../jobs/worker";
 import type { JobRow } from "../../jobs/queue";
 import { storeChunks } from "../retrieval/indexing";

@@ -2,7 +2,7 @@ import { and, desc, eq, inArray, sum } from "drizzle-orm";
 import { newId, newShortCode } from "../../crypto";
 import { apps, knowledgeBases, knowledgeFiles } from "../../db/schema/index";
 import { fail, ServiceError } from "../../errors";
-import type { Auth, Deps } from "../../http/context";
+import type { Auth, Deps } from "../../kernel";
 import { loadApp, parseJsonArray } from "../../apps/service/load";
 import { knowledgeKeys } from "./storage";
 import { vectorTableOf } from "./vectors";

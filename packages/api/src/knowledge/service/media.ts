@@ -2,7 +2,7 @@ import { and, count, desc, eq } from "drizzle-orm";
 import { newId } from "../../crypto";
 import { mediaMaterials } from "../../db/schema/index";
 import { fail } from "../../errors";
-import type { Auth, Deps } from "../../http/context";
+import type { Auth, Deps } from "../../kernel";
 import type { UploadInput } from "./imports";
 import { loadKnowledgeBase } from "./knowledge-bases";
 import { keyOfStored, knowledgeKeys, storeObject } from "./storage";

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { mediaMaterials } from "../../db/schema/index";
 import { fail } from "../../errors";
-import type { Auth, Deps } from "../../http/context";
+import type { Auth, Deps } from "../../kernel";
 import { estimateTokens } from "../../platform/llm/tokens";
 import type { KnowledgeFileRow } from "./files";
 import {

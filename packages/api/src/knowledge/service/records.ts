@@ -1,7 +1,7 @@
 import { and, asc, count, eq, max } from "drizzle-orm";
 import { knowledgeChunks, knowledgeFiles } from "../../db/schema/index";
 import { fail, ServiceError } from "../../errors";
-import type { Auth, Deps } from "../../http/context";
+import type { Auth, Deps } from "../../kernel";
 import type { Thing } from "../../i18n/catalogue";
 import { estimateTokens } from "../../platform/llm/tokens";
 import { type ChunkInput, storeChunks } from "../retrieval/indexing";

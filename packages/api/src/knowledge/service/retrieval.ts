@@ -2,7 +2,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import { knowledgeBases } from "../../db/schema/index";
 import { defaultAppSettings } from "../../apps/service/rules";
 import { fail, ServiceError } from "../../errors";
-import type { Auth, Deps } from "../../http/context";
+import type { Auth, Deps } from "../../kernel";
 import {
   MAX_RETRIEVED,
   type RetrievalDeps,

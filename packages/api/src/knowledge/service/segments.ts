@@ -1,7 +1,7 @@
 import { and, asc, count, eq, max } from "drizzle-orm";
 import { knowledgeChunks } from "../../db/schema/index";
 import { fail, ServiceError } from "../../errors";
-import type { Auth, Deps } from "../../http/context";
+import type { Auth, Deps } from "../../kernel";
 import { type KnowledgeFileRow, loadFile } from "./files";
 import { refreshFileTotals } from "./indexing";
 import { estimateTokens } from "../../platform/llm/tokens";

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { knowledgeFiles } from "../../db/schema/index";
 import { fail, ServiceError } from "../../errors";
-import type { Auth, Deps } from "../../http/context";
+import type { Auth, Deps } from "../../kernel";
 import { estimateTokens } from "../../platform/llm/tokens";
 import { createImportedFile, fileView, type KnowledgeFileRow } from "./files";
 import { checkSomeImported, checkUpload, type ImportReport, reportOf, type UploadInput } from "./imports";

@@ -1,4 +1,4 @@
-import type { Deps } from "../../http/context";
+import type { Deps } from "../../kernel";
 import type { Embedder } from "../../platform/embeddings/types";
 import type { VectorIndex } from "../retrieval/vector-index";
 

@@ -1,5 +1,5 @@
 import type { z } from "@hono/zod-openapi";
-import type { Deps } from "../../http/context";
+import type { Deps } from "../../kernel";
 import type { modelSchema } from "../schemas";
 
 /**

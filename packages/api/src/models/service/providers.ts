@@ -3,7 +3,7 @@ import type { z } from "@hono/zod-openapi";
 import { newId } from "../../crypto";
 import { modelProviders, users } from "../../db/schema/index";
 import { fail, ServiceError } from "../../errors";
-import type { Auth, Deps } from "../../http/context";
+import type { Auth, Deps } from "../../kernel";
 import { type LanguageModelProvider, ModelError } from "../../platform/llm/types";
 import { createVendorProvider } from "../../platform/llm/vendors";
 import { openValue, sealValue } from "../../platform/sealed";

@@ -1,4 +1,4 @@
-import type { Auth, Deps } from "../../http/context";
+import type { Auth, Deps } from "../../kernel";
 import { ServiceError } from "../../errors";
 import { callHttpPlugin, type HttpCallResult } from "./http-call";
 import { checkRequestParts, loadPlugin, mergeHeaders, type PluginRequestParts } from "./plugins";

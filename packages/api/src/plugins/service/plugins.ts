@@ -3,7 +3,7 @@ import { and, desc, eq } from "drizzle-orm";
 import { newId } from "../../crypto";
 import { plugins } from "../../db/schema/index";
 import { fail, ServiceError } from "../../errors";
-import type { Auth, Deps } from "../../http/context";
+import type { Auth, Deps } from "../../kernel";
 import type { MessageId } from "../../i18n/catalogue";
 import { openValue, sealValue } from "../../platform/sealed";
 import type { SecretBox } from "../../platform/secret-box";

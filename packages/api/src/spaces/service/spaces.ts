@@ -2,7 +2,7 @@ import { and, asc, eq } from "drizzle-orm";
 import { newId, newShortCode } from "../../crypto";
 import { spaceMembers, spaces, users } from "../../db/schema/index";
 import { fail } from "../../errors";
-import type { Auth, Deps } from "../../http/context";
+import type { Auth, Deps } from "../../kernel";
 import { ADMINISTRATOR_GRADE, computePrivileges, type MemberGrade, type Privileges, type Quotas } from "./privileges";
 
 type SpaceRow = typeof spaces.$inferSelect;

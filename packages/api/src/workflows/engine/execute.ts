@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { storeMessage } from "../../conversation/store";
 import { conversations } from "../../db/schema/index";
-import type { Deps } from "../../http/context";
+import type { Deps } from "../../kernel";
 import { endAfterError, type ExecuteOptions, type ExecutionOutcome, loadRunningRun, openExecution, runSingleNode, walkGraph } from "./execution";
 
 export { baseScope, type ExecuteOptions, type ExecutionOutcome, Interrupted, type RunInputs } from "./execution";

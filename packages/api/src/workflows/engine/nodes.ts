@@ -7,7 +7,7 @@ import { TURN_MAX_OUTPUT_TOKENS } from "../../conversation/metering";
 import { requestHandover, storeMessage } from "../../conversation/store";
 import { channelClients, conversations } from "../../db/schema/index";
 import { ServiceError } from "../../errors";
-import type { Deps } from "../../http/context";
+import type { Deps } from "../../kernel";
 import { messageText } from "../../i18n/catalogue";
 import { transferToHuman } from "../../inbox/handover";
 import { retrieveFromKnowledgeBases } from "../../knowledge/service/retrieval";

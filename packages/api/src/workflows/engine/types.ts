@@ -1,4 +1,4 @@
-import type { Deps } from "../../http/context";
+import type { Deps } from "../../kernel";
 import type { Language } from "../../i18n/language";
 import type { WorkflowElement } from "../model";
 import type { Scope } from "./template";

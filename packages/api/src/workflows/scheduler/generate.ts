@@ -1,5 +1,5 @@
 import { fail, ServiceError } from "../../errors";
-import type { Deps } from "../../http/context";
+import type { Deps } from "../../kernel";
 import type { Language } from "../../i18n/language";
 import { cronIssue, nextRuns } from "./cron";
 

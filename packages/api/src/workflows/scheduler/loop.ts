@@ -2,7 +2,7 @@ import { and, desc, eq, isNotNull } from "drizzle-orm";
 import { newId } from "../../crypto";
 import { workflowRuns, workflows, workflowScheduleTicks } from "../../db/schema/index";
 import { ServiceError } from "../../errors";
-import type { Deps } from "../../http/context";
+import type { Deps } from "../../kernel";
 import { messageText } from "../../i18n/catalogue";
 import type { Language } from "../../i18n/language";
 import { enqueueRun } from "../engine/runner";

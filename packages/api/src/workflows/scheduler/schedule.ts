@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { ServiceError } from "../../errors";
 import { workflows } from "../../db/schema/index";
-import type { Auth, Deps } from "../../http/context";
+import type { Auth, Deps } from "../../kernel";
 import { checkWorkflow, issueError, loadWorkflow, type WorkflowRow } from "../service/workflows";
 import { cronIssue, nextRuns } from "./cron";
 

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../db/client";
 import { workflowScheduleTicks } from "../../db/schema/index";
-import type { Deps } from "../../http/context";
+import type { Deps } from "../../kernel";
 import { expectError, expectOk } from "../../testing/flows";
 import { createTestContext, registerUser, type TestContext, type TestUser } from "../../testing/harness";
 import { createWorkflowRunner, type WorkflowRunner } from "../engine/runner";

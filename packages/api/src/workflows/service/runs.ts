@@ -2,7 +2,7 @@ import { and, count, desc, eq } from "drizzle-orm";
 import { newId } from "../../crypto";
 import { workflowNodeRuns, workflowRuns } from "../../db/schema/index";
 import { fail, ServiceError } from "../../errors";
-import type { Auth, Deps } from "../../http/context";
+import type { Auth, Deps } from "../../kernel";
 import { messageText } from "../../i18n/catalogue";
 import type { Language } from "../../i18n/language";
 import { nodeLabel } from "../graph";

@@ -1,6 +1,6 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { apps, channelClients, knowledgeBases } from "../../db/schema/index";
-import type { Deps } from "../../http/context";
+import type { Deps } from "../../kernel";
 import type { MessageId } from "../../i18n/catalogue";
 import { branchesOf, findCycle, isNodeType, nodeLabel, reachableFrom } from "../graph";
 import { nodeConfigSchemas, type WorkflowElement, type WorkflowLine } from "../model";

@@ -2,7 +2,7 @@ import { and, count, desc, eq, inArray, like } from "drizzle-orm";
 import { newId, newShortCode } from "../../crypto";
 import { apps, workflows } from "../../db/schema/index";
 import { fail, ServiceError } from "../../errors";
-import type { Auth, Deps } from "../../http/context";
+import type { Auth, Deps } from "../../kernel";
 import { referencesIn } from "../engine/template";
 import { removeNode, syncBranchTargets } from "../graph";
 import type { WorkflowElement, WorkflowGraph, WorkflowLine } from "../model";
