@@ -50,7 +50,14 @@ function completionOnce(base: string, body: unknown, token: string): Promise<{ t
     let ttft = -1;
     let seen = "";
     const request = http.request(
-      { host: url.hostname, port: url.port, path: url.pathname, method: "POST", agent, headers: { "content-type": "application/json", authorization: `Bearer ${token}`, "content-length": Buffer.byteLength(payload) } },
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: "POST",
+        agent,
+        headers: { "content-type": "application/json", authorization: `Bearer ${token}`, "content-length": Buffer.byteLength(payload) },
+      },
       (response) => {
         if (response.statusCode !== 200) {
           let text = "";

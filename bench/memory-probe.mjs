@@ -7,7 +7,10 @@ if (file) {
   const write = () => {
     const usage = process.memoryUsage();
     // Written aside and renamed, so a reader never sees half a file.
-    fs.writeFileSync(`${file}.tmp`, JSON.stringify({ at: Date.now(), rss: usage.rss, heapUsed: usage.heapUsed, external: usage.external, arrayBuffers: usage.arrayBuffers }));
+    fs.writeFileSync(
+      `${file}.tmp`,
+      JSON.stringify({ at: Date.now(), rss: usage.rss, heapUsed: usage.heapUsed, external: usage.external, arrayBuffers: usage.arrayBuffers }),
+    );
     fs.renameSync(`${file}.tmp`, file);
   };
   write();

@@ -43,7 +43,8 @@ const { values } = parseArgs({
 const chunkTarget = Number(values.chunks);
 const queryTarget = Number(values.queries);
 const annThreshold = values["ann-threshold"] === undefined ? undefined : Number(values["ann-threshold"]);
-if (!Number.isInteger(chunkTarget) || chunkTarget <= 0 || !Number.isInteger(queryTarget) || queryTarget <= 0) throw new Error("--chunks and --queries take positive integers");
+if (!Number.isInteger(chunkTarget) || chunkTarget <= 0 || !Number.isInteger(queryTarget) || queryTarget <= 0)
+  throw new Error("--chunks and --queries take positive integers");
 const driver = values.driver === "libsql" ? "libsql" : "better-sqlite3";
 const CORPORA = ["scifact", "cmrc2018-retrieval"];
 const CHUNKS_PER_FILE = 1_000;
@@ -80,7 +81,9 @@ function chunkAt(passages: readonly ChunkInput[], index: number): ChunkInput {
 function benchQueries(): string[] {
   const lists = CORPORA.map((corpus) => readJsonl<{ text: string }>(path.join(values.data, corpus, "queries.jsonl")).map((query) => query.text));
   const perCorpus = Math.ceil(queryTarget / lists.length);
-  const picked = lists.map((list) => Array.from({ length: Math.min(perCorpus, list.length) }, (_, index) => list[Math.floor((index * list.length) / perCorpus)]!));
+  const picked = lists.map((list) =>
+    Array.from({ length: Math.min(perCorpus, list.length) }, (_, index) => list[Math.floor((index * list.length) / perCorpus)]!),
+  );
   const queries: string[] = [];
   for (let index = 0; queries.length < queryTarget && index < perCorpus; index += 1) {
     for (const list of picked) if (index < list.length && queries.length < queryTarget) queries.push(list[index]!);
@@ -149,13 +152,24 @@ const now = new Date().toISOString();
 const spaceId = newId("spc");
 const knowledgeBaseId = newId("kb");
 await db.insert(spaces).values({ id: spaceId, code: "bench", name: "bench", kind: "team", ownerUserId: "usr_bench", updatedAt: now });
-await db.insert(knowledgeBases).values({ id: knowledgeBaseId, spaceId, code: "bench", name: "bench", embeddingModel: embedder.id, createdBy: "usr_bench", updatedAt: now });
+await db
+  .insert(knowledgeBases)
+  .values({ id: knowledgeBaseId, spaceId, code: "bench", name: "bench", embeddingModel: embedder.id, createdBy: "usr_bench", updatedAt: now });
 
 const passages = basePassages();
 const fileCount = Math.ceil(chunkTarget / CHUNKS_PER_FILE);
 const fileIds = Array.from({ length: fileCount }, () => newId("kf"));
 await db.insert(knowledgeFiles).values(
-  fileIds.map((id, index) => ({ id, spaceId, knowledgeBaseId, name: `part-${index}.txt`, type: "document" as const, source: `part-${index}.txt`, status: "processing" as const, updatedAt: now })),
+  fileIds.map((id, index) => ({
+    id,
+    spaceId,
+    knowledgeBaseId,
+    name: `part-${index}.txt`,
+    type: "document" as const,
+    source: `part-${index}.txt`,
+    status: "processing" as const,
+    updatedAt: now,
+  })),
 );
 
 const ingestStart = performance.now();
@@ -204,7 +218,9 @@ if (values.keep) console.log(`# kept ${dataDir} (knowledge base ${knowledgeBaseI
 else fs.rmSync(dataDir, { recursive: true, force: true });
 
 const ms = (value: number) => value.toFixed(2);
-console.log(`# corpora=${CORPORA.join("+")} base_passages=${passages.length} files=${fileCount} queries=${queries.length} embedder=${embedder.id} driver=${driver} sqlite_cache_mb=${sqliteCacheMb} sqlite_mmap_mb=${sqliteMmapMb} cpus=${os.cpus().length}`);
+console.log(
+  `# corpora=${CORPORA.join("+")} base_passages=${passages.length} files=${fileCount} queries=${queries.length} embedder=${embedder.id} driver=${driver} sqlite_cache_mb=${sqliteCacheMb} sqlite_mmap_mb=${sqliteMmapMb} cpus=${os.cpus().length}`,
+);
 console.log(`chunks=${stored}`);
 console.log(`ingest_chunks_per_s=${(chunkTarget / ingestSeconds).toFixed(0)}`);
 console.log(`ingest_lance_share=${(vectorWriteMs.total / 1000 / ingestSeconds).toFixed(2)}`);

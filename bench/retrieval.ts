@@ -132,7 +132,10 @@ for (const [queryId, relevant] of qrels) {
   ranked.forEach((docId, rank) => {
     dcg += (relevant.get(docId) ?? 0) / Math.log2(rank + 2);
   });
-  const ideal = [...relevant.values()].filter((grade) => grade > 0).sort((left, right) => right - left).slice(0, 10);
+  const ideal = [...relevant.values()]
+    .filter((grade) => grade > 0)
+    .sort((left, right) => right - left)
+    .slice(0, 10);
   const idcg = ideal.reduce((sum, grade, rank) => sum + grade / Math.log2(rank + 2), 0);
   const relevantCount = [...relevant.values()].filter((grade) => grade > 0).length;
   ndcgSum += idcg > 0 ? dcg / idcg : 0;
@@ -146,7 +149,9 @@ await deps.knowledge.close();
 await database.close();
 fs.rmSync(dataDir, { recursive: true, force: true });
 
-console.log(`corpus=${path.basename(path.resolve(values.corpus))} mode=${mode} threshold=${threshold} docs=${corpus.length} chunks=${chunkCount} queries=${evaluated} embedder=${embedder.id} vectors=${config.knowledge.vectorStore} driver=${driver}`);
+console.log(
+  `corpus=${path.basename(path.resolve(values.corpus))} mode=${mode} threshold=${threshold} docs=${corpus.length} chunks=${chunkCount} queries=${evaluated} embedder=${embedder.id} vectors=${config.knowledge.vectorStore} driver=${driver}`,
+);
 console.log(`import_files_per_s=${(corpus.length / importSeconds).toFixed(0)}`);
 console.log(`ingest_chunks_per_s=${(chunkCount / ingestSeconds).toFixed(0)}`);
 console.log(`query_p50_ms=${percentile(50).toFixed(2)}`);

@@ -33,7 +33,12 @@ const server = path.join(root, "packages/api/dist/server.js");
 if (!fs.existsSync(server)) throw new Error("packages/api/dist/server.js is missing: run `npm run build` first");
 
 const fake = await startOpenAiFake();
-fake.always({ text: "A steady answer with a handful of words in it, streamed in parts.", chunks: 6, usage: { promptTokens: 40, completionTokens: 14 }, record: false });
+fake.always({
+  text: "A steady answer with a handful of words in it, streamed in parts.",
+  chunks: 6,
+  usage: { promptTokens: 40, completionTokens: 14 },
+  record: false,
+});
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "parley-bench-soak-"));
 const probeFile = path.join(dataDir, "memory.json");
@@ -136,7 +141,8 @@ const sampler = setInterval(() => {
   peakRss = Math.max(peakRss, now.rss);
   const second = ++ticks;
   // One line a minute (every 10 s on short runs), so growth can be told from a plateau.
-  if (second > 0 && second % (seconds >= 300 ? 60 : 10) === 0) timeline.push(`# t=${second}s rss_mb=${mb(now.rss)} heap_mb=${mb(now.heapUsed)} external_mb=${mb(now.external)} turns=${turns}`);
+  if (second > 0 && second % (seconds >= 300 ? 60 : 10) === 0)
+    timeline.push(`# t=${second}s rss_mb=${mb(now.rss)} heap_mb=${mb(now.heapUsed)} external_mb=${mb(now.external)} turns=${turns}`);
 }, 1000);
 await Promise.all(Array.from({ length: workers }, (_, index) => worker(index)));
 clearTimeout(warmupTimer);
@@ -151,7 +157,9 @@ await exited;
 await fake.close();
 fs.rmSync(dataDir, { recursive: true, force: true });
 
-console.log(`# seconds=${seconds} workers=${workers} pause_ms=${pauseMs} warmup_s=${warmupSeconds} sqlite_cache_mb=${process.env.PARLEY_SQLITE_CACHE_MB ?? "default"} sqlite_mmap_mb=${process.env.PARLEY_SQLITE_MMAP_MB ?? "default"} cpus=${os.cpus().length}`);
+console.log(
+  `# seconds=${seconds} workers=${workers} pause_ms=${pauseMs} warmup_s=${warmupSeconds} sqlite_cache_mb=${process.env.PARLEY_SQLITE_CACHE_MB ?? "default"} sqlite_mmap_mb=${process.env.PARLEY_SQLITE_MMAP_MB ?? "default"} cpus=${os.cpus().length}`,
+);
 for (const line of timeline) console.log(line);
 for (const line of firstErrors) console.log(`# error: ${line}`);
 console.log(`turns=${turns}`);

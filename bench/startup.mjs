@@ -12,7 +12,15 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "parley-bench-"));
 const key = "pk_bench_owner_key_0123456789abcdef";
 const started = performance.now();
 const child = spawn(process.execPath, [path.join(root, "packages/api/dist/server.js")], {
-  env: { ...process.env, PORT: "0", HOST: "127.0.0.1", PARLEY_DATA_DIR: dataDir, PARLEY_BOOTSTRAP_API_KEY: key, PARLEY_THROTTLE_LOGIN_PER_ACCOUNT: "100000", PARLEY_THROTTLE_LOGIN_PER_IP: "100000" },
+  env: {
+    ...process.env,
+    PORT: "0",
+    HOST: "127.0.0.1",
+    PARLEY_DATA_DIR: dataDir,
+    PARLEY_BOOTSTRAP_API_KEY: key,
+    PARLEY_THROTTLE_LOGIN_PER_ACCOUNT: "100000",
+    PARLEY_THROTTLE_LOGIN_PER_IP: "100000",
+  },
   stdio: ["ignore", "pipe", "inherit"],
 });
 const url = await new Promise((resolve, reject) => {
@@ -51,7 +59,11 @@ async function measure(count, call) {
   return { p50: at(0.5), p95: at(0.95) };
 }
 const login = await measure(50, () =>
-  fetch(`${url}/api/v1/auth/login`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ username: email, password: "bench-passw0rd" }) }),
+  fetch(`${url}/api/v1/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ username: email, password: "bench-passw0rd" }),
+  }),
 );
 const me = await measure(500, () => fetch(`${url}/api/v1/me`, { headers: { authorization: `Bearer ${token}` } }));
 child.kill("SIGTERM");

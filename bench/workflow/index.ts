@@ -41,7 +41,12 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 try {
   const owner = await registerUser(ctx, "bench-workflow@example.com");
-  const chain = await createWorkflow(ctx.deps, auth(owner), { name: "Chain", description: "1,000 pass-through nodes", avatarUrl: "https://example.com/a.png", category: "bench" });
+  const chain = await createWorkflow(ctx.deps, auth(owner), {
+    name: "Chain",
+    description: "1,000 pass-through nodes",
+    avatarUrl: "https://example.com/a.png",
+    category: "bench",
+  });
   await saveWorkflowGraph(ctx.deps, auth(owner), chain.id, chainGraph(CHAIN));
   const row = await loadWorkflow(ctx.deps, owner.user.spaceId, chain.id);
 
@@ -71,7 +76,12 @@ try {
   for (let index = 1; index < SPACES; index++) users.push(await registerUser(ctx, `bench-workflow-${index}@example.com`));
   const small = [];
   for (const user of users) {
-    const workflow = await createWorkflow(ctx.deps, auth(user), { name: "Small", description: "start, two replies, end", avatarUrl: "https://example.com/a.png", category: "bench" });
+    const workflow = await createWorkflow(ctx.deps, auth(user), {
+      name: "Small",
+      description: "start, two replies, end",
+      avatarUrl: "https://example.com/a.png",
+      category: "bench",
+    });
     await saveWorkflowGraph(ctx.deps, auth(user), workflow.id, chainGraph(4));
     small.push(await loadWorkflow(ctx.deps, user.user.spaceId, workflow.id));
   }

@@ -1,16 +1,16 @@
-import { defineConfig } from 'tsup';
-import type { Options } from 'tsup';
+import { defineConfig } from "tsup";
+import type { Options } from "tsup";
 
 const shared: Options = {
-  entry: ['src/index.ts'],
+  entry: ["src/index.ts"],
   dts: true,
   sourcemap: true,
-  target: 'es2022',
+  target: "es2022",
 };
 
 export default defineConfig([
-  { ...shared, format: 'esm' },
+  { ...shared, format: "esm" },
   // esbuild's CommonJS interop would hand us openapi-fetch's whole exports object as its
   // default export, so the CommonJS build carries its own copy instead of requiring it.
-  { ...shared, format: 'cjs', noExternal: ['openapi-fetch'] },
+  { ...shared, format: "cjs", noExternal: ["openapi-fetch"] },
 ]);

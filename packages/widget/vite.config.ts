@@ -1,5 +1,5 @@
-import preact from '@preact/preset-vite';
-import { defineConfig } from 'vite';
+import preact from "@preact/preset-vite";
+import { defineConfig } from "vite";
 
 /**
  * Two builds into dist/: `vite build` makes the chat chunk (dist/chat.js, an ES module with
@@ -7,17 +7,17 @@ import { defineConfig } from 'vite';
  * script tag). The server serves them at /widget/chat.js and /widget.js.
  */
 export default defineConfig(({ mode }) => {
-  const loader = mode === 'loader';
+  const loader = mode === "loader";
   return {
     plugins: loader ? [] : [preact({ devtoolsInProd: false, prefreshEnabled: false })],
     build: {
-      target: 'es2020',
+      target: "es2020",
       emptyOutDir: !loader,
       minify: true,
       sourcemap: false,
       lib: loader
-        ? { entry: 'src/loader.ts', formats: ['iife'], name: 'ParleyLoader', fileName: () => 'widget.js' }
-        : { entry: 'src/chat.tsx', formats: ['es'], fileName: () => 'chat.js' },
+        ? { entry: "src/loader.ts", formats: ["iife"], name: "ParleyLoader", fileName: () => "widget.js" }
+        : { entry: "src/chat.tsx", formats: ["es"], fileName: () => "chat.js" },
     },
   };
 });

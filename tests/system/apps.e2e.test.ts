@@ -66,9 +66,17 @@ describe("apps in Chromium: create → preview chat → chat page", () => {
     // Spec §5: the description must be longer than 5 characters; required fields are named.
     await byTestId("app-description").fill("12345");
     await byTestId("app-save").click();
-    await expect.poll(() => page.locator(".ant-form-item-explain-error").allInnerTexts()).toEqual(
-      expect.arrayContaining(["Enter a name", "The description must be longer than 5 characters", "Enter an opening introduction", "Choose a category", "Enter a settings prompt"]),
-    );
+    await expect
+      .poll(() => page.locator(".ant-form-item-explain-error").allInnerTexts())
+      .toEqual(
+        expect.arrayContaining([
+          "Enter a name",
+          "The description must be longer than 5 characters",
+          "Enter an opening introduction",
+          "Choose a category",
+          "Enter a settings prompt",
+        ]),
+      );
 
     await byTestId("app-name").fill("Parcel helper");
     await byTestId("app-description").fill("Answers questions about parcels");
@@ -82,7 +90,9 @@ describe("apps in Chromium: create → preview chat → chat page", () => {
     await byTestId("app-save").click();
     await page.waitForURL(/\/console\/agent\?id=/);
     await expect.poll(() => byTestId("app-name").inputValue()).toBe("Parcel helper");
-    const apps = (await (await fetch(`${parley.url}/api/v1/apps`, { headers: { authorization: `Bearer ${ownerKey}` } })).json()) as { data: { items: Array<{ code: string; name: string }> } };
+    const apps = (await (await fetch(`${parley.url}/api/v1/apps`, { headers: { authorization: `Bearer ${ownerKey}` } })).json()) as {
+      data: { items: Array<{ code: string; name: string }> };
+    };
     appCode = apps.data.items.find((app) => app.name === "Parcel helper")!.code;
     expect(appCode).toBeTruthy();
   });
@@ -146,13 +156,20 @@ describe("apps in Chromium: create → preview chat → chat page", () => {
 
   it("binds a knowledge base in full-text mode with citations; the preview answers from it and shows the sources", async () => {
     const api = <T = { id: string }>(route: string, init: RequestInit = {}) =>
-      fetch(`${parley.url}${route}`, { ...init, headers: { authorization: `Bearer ${ownerKey}`, ...(init.headers ?? {}) } }).then((response) => response.json() as Promise<{ data: T }>);
-    const base = await api("/api/v1/knowledge-bases", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "Parcel guide" }) });
+      fetch(`${parley.url}${route}`, { ...init, headers: { authorization: `Bearer ${ownerKey}`, ...(init.headers ?? {}) } }).then(
+        (response) => response.json() as Promise<{ data: T }>,
+      );
+    const base = await api("/api/v1/knowledge-bases", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ name: "Parcel guide" }),
+    });
     const form = new FormData();
     form.append("file", new File(["# Warranty\n\nEvery parcel locker carries a two-year warranty covering defects."], "parcel-guide.md"));
     const file = await api(`/api/v1/knowledge-bases/${base.data.id}/files`, { method: "POST", body: form });
     await api(`/api/v1/knowledge-files/${file.data.id}/confirm`, { method: "POST" });
-    const status = async () => (await api<Array<{ id: string; status: string }>>(`/api/v1/knowledge-bases/${base.data.id}/files`)).data.find((row) => row.id === file.data.id)?.status;
+    const status = async () =>
+      (await api<Array<{ id: string; status: string }>>(`/api/v1/knowledge-bases/${base.data.id}/files`)).data.find((row) => row.id === file.data.id)?.status;
     await expect.poll(status, { timeout: 20_000 }).toBe("effective");
 
     await page.reload();
@@ -234,7 +251,9 @@ describe("apps in Chromium: create → preview chat → chat page", () => {
     await snap("apps-list-en");
 
     // Deleting the copy selects the original (the neighbour).
-    const cards = await page.locator('[data-testid^="app-card-name-"]').evaluateAll((nodes) => nodes.map((node) => node.getAttribute("data-testid")!.replace("app-card-name-", "")));
+    const cards = await page
+      .locator('[data-testid^="app-card-name-"]')
+      .evaluateAll((nodes) => nodes.map((node) => node.getAttribute("data-testid")!.replace("app-card-name-", "")));
     const copyCode = cards.find((code) => code !== appCode)!;
     await byTestId(`app-delete-${copyCode}`).click();
     await byTestId(`app-delete-confirm-${copyCode}`).click();

@@ -39,7 +39,14 @@ describe("web clients in Chromium: list → create → configure → snippet →
 
   it("signs in and lists the seeded demo client", async () => {
     const created = await createClient({ baseUrl: parley.url, apiKey: ownerKey }).POST("/api/v1/apps", {
-      body: { name: "Shop helper", description: "Answers shop questions", openingIntroduction: "Hi! How can I help?", avatarUrl: "https://cdn.example.com/a.png", category: "productivity", settingsPrompt: "Answer briefly." },
+      body: {
+        name: "Shop helper",
+        description: "Answers shop questions",
+        openingIntroduction: "Hi! How can I help?",
+        avatarUrl: "https://cdn.example.com/a.png",
+        category: "productivity",
+        settingsPrompt: "Answer briefly.",
+      },
     });
     expect(created.error).toBeUndefined();
     await page.goto(parley.signInUrl!);
@@ -70,13 +77,15 @@ describe("web clients in Chromium: list → create → configure → snippet →
     await byTestId("client-config-color").fill("blue");
     await byTestId("client-config-origins").fill("https://shop.example.com/path");
     await byTestId("client-config-save").click();
-    await expect.poll(errorsShown).toEqual(
-      expect.arrayContaining([
-        "The slogan can have at most 20 characters",
-        "Enter a colour as #rrggbb",
-        "Each line must be a bare http(s) origin such as https://shop.example.com",
-      ]),
-    );
+    await expect
+      .poll(errorsShown)
+      .toEqual(
+        expect.arrayContaining([
+          "The slogan can have at most 20 characters",
+          "Enter a colour as #rrggbb",
+          "Each line must be a bare http(s) origin such as https://shop.example.com",
+        ]),
+      );
     const api = createClient({ baseUrl: parley.url, apiKey: ownerKey });
     const before = await api.GET("/api/v1/web-clients/{id}", { params: { path: { id: clientId } } });
     expect(before.data!.slogan).not.toBe("a".repeat(21));
@@ -90,7 +99,11 @@ describe("web clients in Chromium: list → create → configure → snippet →
     await byTestId("client-config-save").click();
     await expect.poll(async () => (await api.GET("/api/v1/web-clients/{id}", { params: { path: { id: clientId } } })).data?.slogan).toBe("Fast parcel help");
     const after = await api.GET("/api/v1/web-clients/{id}", { params: { path: { id: clientId } } });
-    expect(after.data).toMatchObject({ primaryColor: "#16a34a", welcome: "Hello from the shop", allowedOrigins: ["https://shop.example.com", "http://localhost:8080"] });
+    expect(after.data).toMatchObject({
+      primaryColor: "#16a34a",
+      welcome: "Hello from the shop",
+      allowedOrigins: ["https://shop.example.com", "http://localhost:8080"],
+    });
   });
 
   it("shows the snippet with the client's id, the page links, and rotates the secret", async () => {

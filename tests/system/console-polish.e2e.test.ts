@@ -23,7 +23,10 @@ let token = "";
 
 beforeAll(async () => {
   files = fs.mkdtempSync(path.join(os.tmpdir(), "parley-polish-e2e-"));
-  fs.writeFileSync(path.join(files, `${longName}.md`), "# Returns\n\nParcels can be returned within 30 days of delivery.\n\n## Refunds\n\nRefunds arrive within five working days.\n");
+  fs.writeFileSync(
+    path.join(files, `${longName}.md`),
+    "# Returns\n\nParcels can be returned within 30 days of delivery.\n\n## Refunds\n\nRefunds arrive within five working days.\n",
+  );
   [parley, browser] = await Promise.all([startParley({ PARLEY_BOOTSTRAP_API_KEY: ownerKey, PARLEY_SEED_DEMO: "false" }), launchBrowser()]);
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   page = await context.newPage();
@@ -41,7 +44,8 @@ afterAll(async () => {
 const byTestId = (id: string) => page.locator(`[data-testid="${id}"]`);
 
 /** Calls the API as the signed-in owner, in a given space. */
-const api = <T>(method: string, pathname: string, body?: unknown, spaceId?: string) => apiCall<T>(parley.url, token, method, pathname, body, spaceId ? { spaceId } : {});
+const api = <T>(method: string, pathname: string, body?: unknown, spaceId?: string) =>
+  apiCall<T>(parley.url, token, method, pathname, body, spaceId ? { spaceId } : {});
 
 const appBody = (name: string) => ({
   name,
@@ -211,13 +215,19 @@ describe("console polish in Chromium at 1440 px", () => {
 
     // No node lies on another, and each is visible on the canvas.
     await page.waitForTimeout(400); // the view fits the flow after an insertion
-    const boxes = await Promise.all(["start", "llm_1", "fixed_reply_1", "end"].map(async (id) => ({ id, box: (await byTestId(`wf-node-${id}`).boundingBox())! })));
+    const boxes = await Promise.all(
+      ["start", "llm_1", "fixed_reply_1", "end"].map(async (id) => ({ id, box: (await byTestId(`wf-node-${id}`).boundingBox())! })),
+    );
     const canvas = (await byTestId("wf-canvas").boundingBox())!;
     for (const { id, box } of boxes) {
       expect(box.x >= canvas.x && box.x + box.width <= canvas.x + canvas.width, `${id} inside the canvas`).toBe(true);
       for (const other of boxes) {
         if (other.id === id) continue;
-        const apart = box.x + box.width <= other.box.x || other.box.x + other.box.width <= box.x || box.y + box.height <= other.box.y || other.box.y + other.box.height <= box.y;
+        const apart =
+          box.x + box.width <= other.box.x ||
+          other.box.x + other.box.width <= box.x ||
+          box.y + box.height <= other.box.y ||
+          other.box.y + other.box.height <= box.y;
         expect(apart, `${id} clear of ${other.id}`).toBe(true);
       }
     }

@@ -66,7 +66,9 @@ describe("the seeded demo on a fresh start", () => {
     const [base] = await owner("GET", "/api/v1/knowledge-bases");
     expect(base.name).toBe("Parley guide");
     await expect
-      .poll(async () => ((await owner("GET", `/api/v1/knowledge-bases/${base.id}/files`)) as Array<{ status: string }>).map((file) => file.status), { timeout: 10_000 })
+      .poll(async () => ((await owner("GET", `/api/v1/knowledge-bases/${base.id}/files`)) as Array<{ status: string }>).map((file) => file.status), {
+        timeout: 10_000,
+      })
       .toEqual(["effective", "effective"]);
 
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: "en-US" });

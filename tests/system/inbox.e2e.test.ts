@@ -71,7 +71,14 @@ describe("channel client and sessions inbox in Chromium: connect Telegram → li
 
   it("connects a Telegram channel client from the catalogue form, checked like the server", async () => {
     const created = await api().POST("/api/v1/apps", {
-      body: { name: "Shop helper", description: "Answers shop questions", openingIntroduction: "Hi! How can I help?", avatarUrl: "https://cdn.example.com/a.png", category: "productivity", settingsPrompt: "Answer briefly." },
+      body: {
+        name: "Shop helper",
+        description: "Answers shop questions",
+        openingIntroduction: "Hi! How can I help?",
+        avatarUrl: "https://cdn.example.com/a.png",
+        category: "productivity",
+        settingsPrompt: "Answer briefly.",
+      },
     });
     expect(created.error).toBeUndefined();
     await page.goto(parley.signInUrl!);
@@ -145,7 +152,9 @@ describe("channel client and sessions inbox in Chromium: connect Telegram → li
     await byTestId(`inbox-session-${sessionId}`).click();
     await expect.poll(() => byTestId(`inbox-session-${sessionId}`).getAttribute("data-read")).toBe("HAVE_READ");
     await expect.poll(() => byTestId("message-user").first().innerText()).toContain("Hello, where is my parcel?");
-    await expect.poll(async () => (await api().GET("/api/v1/inbox/sessions/{sessionId}", { params: { path: { sessionId } } })).data?.readStatus).toBe("HAVE_READ");
+    await expect
+      .poll(async () => (await api().GET("/api/v1/inbox/sessions/{sessionId}", { params: { path: { sessionId } } })).data?.readStatus)
+      .toBe("HAVE_READ");
     await expect.poll(() => byTestId("inbox-unread-count").getAttribute("data-count")).toBe("0");
   });
 
@@ -153,7 +162,9 @@ describe("channel client and sessions inbox in Chromium: connect Telegram → li
     await byTestId("conversation-take-over").click();
     await expect.poll(() => byTestId("mode-confirm-text").innerText()).toContain("You answer this customer");
     await byTestId("mode-confirm-ok").click();
-    await expect.poll(async () => (await api().GET("/api/v1/inbox/sessions/{sessionId}", { params: { path: { sessionId } } })).data?.serviceMode).toBe("MANUAL_MODE");
+    await expect
+      .poll(async () => (await api().GET("/api/v1/inbox/sessions/{sessionId}", { params: { path: { sessionId } } })).data?.serviceMode)
+      .toBe("MANUAL_MODE");
     await expect.poll(() => byTestId("conversation-hand-back").count()).toBe(1);
     await expect.poll(() => byTestId(`inbox-session-${sessionId}`).innerText()).toContain("Manual reply");
 
@@ -198,7 +209,9 @@ describe("channel client and sessions inbox in Chromium: connect Telegram → li
 
     await byTestId("conversation-hand-back").click();
     await byTestId("mode-confirm-ok").click();
-    await expect.poll(async () => (await api().GET("/api/v1/inbox/sessions/{sessionId}", { params: { path: { sessionId } } })).data?.serviceMode).toBe("FULL_AUTO_MODE");
+    await expect
+      .poll(async () => (await api().GET("/api/v1/inbox/sessions/{sessionId}", { params: { path: { sessionId } } })).data?.serviceMode)
+      .toBe("FULL_AUTO_MODE");
     await expect.poll(() => byTestId("conversation-take-over").innerText()).toContain("转人工");
 
     await page.goto(`${parley.url}/console/clients`);

@@ -55,7 +55,11 @@ const paragraphs = (count: number, topic: string) =>
 describe("indexing survives kill -9", () => {
   it("resumes after a SIGKILL mid-file and ends effective with every chunk stored once", async () => {
     parley = await startParley(env, { dataDir });
-    const base = await call<{ id: string; embeddingModel: string }>("POST", "/api/v1/knowledge-bases", { name: "Service manuals", chunkTokens: 50, chunkOverlap: 0 });
+    const base = await call<{ id: string; embeddingModel: string }>("POST", "/api/v1/knowledge-bases", {
+      name: "Service manuals",
+      chunkTokens: 50,
+      chunkOverlap: 0,
+    });
     const small = await upload(base.id, "boiler.txt", paragraphs(40, "boiler"));
     const before = await waitFor(base.id, small.id, (file) => file.status === "effective", 30_000);
 
@@ -82,10 +86,14 @@ describe("indexing survives kill -9", () => {
     const db = new Database(path.join(dataDir, "parley.db"), { readonly: true });
     try {
       const rows = db
-        .prepare("SELECT count(*) AS n, count(DISTINCT ordinal) AS ordinals, min(ordinal) AS first, max(ordinal) AS last FROM knowledge_chunks WHERE file_id = ?")
+        .prepare(
+          "SELECT count(*) AS n, count(DISTINCT ordinal) AS ordinals, min(ordinal) AS first, max(ordinal) AS last FROM knowledge_chunks WHERE file_id = ?",
+        )
         .get(big.id) as { n: number; ordinals: number; first: number; last: number };
       expect(rows).toEqual({ n: after.chunkCount, ordinals: after.chunkCount, first: 0, last: after.chunkCount - 1 });
-      const fts = db.prepare("SELECT count(*) AS n FROM knowledge_chunks_fts WHERE rowid IN (SELECT rowid FROM knowledge_chunks WHERE file_id = ?)").get(big.id) as { n: number };
+      const fts = db
+        .prepare("SELECT count(*) AS n FROM knowledge_chunks_fts WHERE rowid IN (SELECT rowid FROM knowledge_chunks WHERE file_id = ?)")
+        .get(big.id) as { n: number };
       expect(fts.n).toBe(after.chunkCount);
       const job = db.prepare("SELECT status, attempts FROM jobs WHERE payload LIKE ?").get(`%${big.id}%`) as { status: string; attempts: number };
       expect(job).toEqual({ status: "done", attempts: 2 });

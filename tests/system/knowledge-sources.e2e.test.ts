@@ -13,7 +13,11 @@ const ownerKey = "pk_knowledge_sources_e2e_owner_key_01";
 /** Set PARLEY_SCREENSHOTS to a directory to keep screenshots of the screens. */
 const shots = process.env.PARLEY_SCREENSHOTS;
 const feishuApp = { appId: "cli_parley_e2e_0001", appSecret: "feishu-e2e-secret" };
-const feishuDocument = { documentId: "DoxE2eOnboarding01", title: "Onboarding guide", content: "Every new courier rides along with a mentor for their first three delivery days.\n\nVans are checked every Monday morning before the first route." };
+const feishuDocument = {
+  documentId: "DoxE2eOnboarding01",
+  title: "Onboarding guide",
+  content: "Every new courier rides along with a mentor for their first three delivery days.\n\nVans are checked every Monday morning before the first route.",
+};
 
 const shippingPage = `<!doctype html><html><head><meta charset="utf-8"><title>Shipping help</title></head><body>
 <nav>Home · Shop · Help</nav><article><h1>Shipping help</h1>
@@ -127,7 +131,10 @@ describe("knowledge sources in Chromium: Q&A, table, website, Feishu, media mate
     await byTestId("import-next").click();
     await page.locator('[data-testid="import-upload-step"] input[type="file"]').setInputFiles(path.join(files, "kitchen-prices.csv"));
     // The header is read in the browser: the first field is the default index column.
-    const uploadStepText = () => byTestId("import-upload-step").evaluate((step) => `${(step as HTMLElement).innerText} ${[...step.querySelectorAll("input")].map((input) => input.placeholder).join(" ")}`);
+    const uploadStepText = () =>
+      byTestId("import-upload-step").evaluate(
+        (step) => `${(step as HTMLElement).innerText} ${[...step.querySelectorAll("input")].map((input) => input.placeholder).join(" ")}`,
+      );
     await expect.poll(uploadStepText).toContain("Default: Name (the first field)");
     await byTestId("import-index-column").locator("input").last().fill("Nope");
     await byTestId("import-upload").click();
@@ -260,7 +267,12 @@ describe("knowledge sources in Chromium: Q&A, table, website, Feishu, media mate
 
   it("lists every source's file with its type on the file list, in Chinese too", async () => {
     await byTestId("tab-baseFile").click();
-    for (const [name, type] of [["delivery-faq", "Q&A"], ["kitchen-prices", "Table"], ["shipping-help", "Website"], ["onboarding-guide", "Document"]]) {
+    for (const [name, type] of [
+      ["delivery-faq", "Q&A"],
+      ["kitchen-prices", "Table"],
+      ["shipping-help", "Website"],
+      ["onboarding-guide", "Document"],
+    ]) {
       await expect.poll(() => byTestId(`file-row-${name}`).innerText(), { message: name }).toContain(type);
     }
     await byTestId("language-switch").click();

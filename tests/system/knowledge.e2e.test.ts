@@ -79,7 +79,9 @@ describe("knowledge in Chromium: create → import a document → effective → 
     knowledgeBaseId = new URL(page.url()).searchParams.get("id")!;
     await expect.poll(() => byTestId("knowledge-base-name").innerText()).toBe("Parcel policies");
 
-    const stored = (await (await fetch(`${parley.url}/api/v1/knowledge-bases/${knowledgeBaseId}`, { headers: { authorization: `Bearer ${ownerKey}` } })).json()) as {
+    const stored = (await (
+      await fetch(`${parley.url}/api/v1/knowledge-bases/${knowledgeBaseId}`, { headers: { authorization: `Bearer ${ownerKey}` } })
+    ).json()) as {
       data: { name: string; chunkTokens: number; chunkOverlap: number };
     };
     expect(stored.data).toMatchObject({ name: "Parcel policies", chunkTokens: 120, chunkOverlap: 40 });
@@ -172,7 +174,9 @@ describe("knowledge in Chromium: create → import a document → effective → 
     await byTestId("retrieval-run").click();
     await expect.poll(() => byTestId("retrieval-app-settings").innerText()).toContain("Hybrid, 3 semantic + 1 full-text hits, similarity threshold 0.75");
     // Full-text hits show the share of the query's words they hold, not a BM25 of about 0.
-    await expect.poll(() => byTestId("retrieval-fullText").locator('[data-testid="retrieval-hit-match"]').first().innerText()).toMatch(/^Words matched [1-9]\d*%$/);
+    await expect
+      .poll(() => byTestId("retrieval-fullText").locator('[data-testid="retrieval-hit-match"]').first().innerText())
+      .toMatch(/^Words matched [1-9]\d*%$/);
     for (const kind of ["semantic", "fullText", "hybrid", "app"]) {
       const list = byTestId(`retrieval-${kind}`);
       await expect.poll(() => list.locator('[data-testid="retrieval-hit"]').count(), { message: kind }).toBeGreaterThan(0);
@@ -193,7 +197,9 @@ describe("knowledge in Chromium: create → import a document → effective → 
     expect(await byTestId("retrieval-column-hybrid").innerText()).toContain("混合检索");
     await page.goto(`${parley.url}/console/knowledge`);
     await expect.poll(() => byTestId("knowledge-title").innerText()).toBe("知识库");
-    const stored = (await (await fetch(`${parley.url}/api/v1/knowledge-bases/${knowledgeBaseId}`, { headers: { authorization: `Bearer ${ownerKey}` } })).json()) as { data: { fileCount: number } };
+    const stored = (await (
+      await fetch(`${parley.url}/api/v1/knowledge-bases/${knowledgeBaseId}`, { headers: { authorization: `Bearer ${ownerKey}` } })
+    ).json()) as { data: { fileCount: number } };
     expect(stored.data.fileCount).toBe(1);
     await expect.poll(() => byTestId(`knowledge-card-${knowledgeBaseId}`).innerText()).toContain("文件：1");
     await snap("knowledge-list-zh");

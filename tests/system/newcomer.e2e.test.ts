@@ -272,7 +272,9 @@ describe("a newcomer's first run, exactly as the README says", () => {
       await byTestId("reply-input").fill("Your rental is booked for Saturday.");
       await byTestId("reply-send").click();
       for (const tab of [firstTab, secondTab])
-        await expect.poll(() => tab.getByRole("dialog").getByRole("log").locator(".m.r").last().innerText(), { timeout: 10_000 }).toContain("booked for Saturday");
+        await expect
+          .poll(() => tab.getByRole("dialog").getByRole("log").locator(".m.r").last().innerText(), { timeout: 10_000 })
+          .toContain("booked for Saturday");
       await snap("second-tab", secondTab);
     });
   });
@@ -299,7 +301,8 @@ describe("a newcomer's first run, exactly as the README says", () => {
         // The interface's own words (menus, headers, titles, buttons, labels, tabs, table heads,
         // placeholders and accessible names), not what people typed or named.
         const chrome = await page.evaluate(() => {
-          const selectors = ".ant-layout-sider, .ant-layout-header, .pl-page-header, button, label, th, .ant-tabs-tab, .ant-empty, .ant-segmented, .ant-card-head-title";
+          const selectors =
+            ".ant-layout-sider, .ant-layout-header, .pl-page-header, button, label, th, .ant-tabs-tab, .ant-empty, .ant-segmented, .ant-card-head-title";
           const texts = [...document.querySelectorAll<HTMLElement>(selectors)].filter((node) => node.offsetParent !== null).map((node) => node.innerText);
           for (const node of document.querySelectorAll<HTMLElement>("[placeholder], [aria-label]")) {
             // Ant Design's icons label themselves with their file name ("appstore"); they sit inside labelled controls.

@@ -117,6 +117,7 @@ export async function apiCall<T = any>(
   } catch {
     envelope = undefined;
   }
-  if (!response.ok || !envelope || envelope.success === false) throw new Error(`${method} ${pathname}: ${response.status} ${envelope?.message ?? text.slice(0, 300)}`);
+  if (!response.ok || !envelope || envelope.success === false)
+    throw new Error(`${method} ${pathname}: ${response.status} ${envelope?.message ?? text.slice(0, 300)}`);
   return envelope.data;
 }

@@ -23,7 +23,10 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => weather.listen(0, "127.0.0.1", resolve));
   weatherUrl = `http://127.0.0.1:${(weather.address() as AddressInfo).port}`;
-  [parley, browser] = await Promise.all([startParley({ PARLEY_PLUGINS_ALLOW_PRIVATE_NETWORK: "true", PARLEY_PLUGINS_ALLOWED_HOSTS: "127.0.0.1" }), launchBrowser()]);
+  [parley, browser] = await Promise.all([
+    startParley({ PARLEY_PLUGINS_ALLOW_PRIVATE_NETWORK: "true", PARLEY_PLUGINS_ALLOWED_HOSTS: "127.0.0.1" }),
+    launchBrowser(),
+  ]);
 });
 afterAll(async () => {
   await browser?.close();

@@ -67,12 +67,22 @@ describe("operator messages pushed to the widget (socket.io /visitor)", () => {
     await input.press("Enter");
     const log = dialog.getByRole("log");
     const answer = log.locator(".m.u ~ .m").first();
-    await expect.poll(async () => (await answer.count()) > 0 && (await answer.getAttribute("aria-busy")) !== "true" && (await answer.innerText()).trim().length, { timeout: 20_000 }).toBeGreaterThan(5);
+    await expect
+      .poll(async () => (await answer.count()) > 0 && (await answer.getAttribute("aria-busy")) !== "true" && (await answer.innerText()).trim().length, {
+        timeout: 20_000,
+      })
+      .toBeGreaterThan(5);
     const session = await widgetSession(page);
     const answerText = await answer.innerText();
 
     // The same message id until it shows: the socket may still be connecting; the widget shows an id once.
-    const first = { id: "msg_operator_1", role: "operator" as const, content: "Hi, I am Dana from Acme. Your parcel left the depot today.", createdAt: new Date().toISOString(), senderName: "Dana" };
+    const first = {
+      id: "msg_operator_1",
+      role: "operator" as const,
+      content: "Hi, I am Dana from Acme. Your parcel left the depot today.",
+      createdAt: new Date().toISOString(),
+      senderName: "Dana",
+    };
     const operatorBubbles = log.locator(".m.r");
     await expect
       .poll(async () => {
@@ -90,7 +100,12 @@ describe("operator messages pushed to the widget (socket.io /visitor)", () => {
     // Closed panel: a message without a name says who it is from, and the bubble counts it.
     await page.keyboard.press("Escape");
     await expect.poll(() => dialog.isVisible()).toBe(false);
-    publishToVisitor(ctx.deps.realtime, clientId, session.sessionId, "message", { id: "msg_operator_2", role: "operator", content: "Anything else I can do?", createdAt: new Date().toISOString() });
+    publishToVisitor(ctx.deps.realtime, clientId, session.sessionId, "message", {
+      id: "msg_operator_2",
+      role: "operator",
+      content: "Anything else I can do?",
+      createdAt: new Date().toISOString(),
+    });
     const badge = page.locator("[data-parley]").locator(".k");
     await expect.poll(() => badge.innerText()).toBe("1");
     await page.getByRole("button", { name: "Open chat" }).click();
@@ -136,7 +151,9 @@ describe("operator messages pushed to the widget (socket.io /visitor)", () => {
     await dialog.getByRole("textbox").fill("我的包裹在哪里？");
     await dialog.getByRole("textbox").press("Enter");
     const log = dialog.getByRole("log");
-    await expect.poll(async () => (await log.locator(".m.u ~ .m").count()) > 0 && (await log.locator(".m.u ~ .m").first().getAttribute("aria-busy")) !== "true").toBe(true);
+    await expect
+      .poll(async () => (await log.locator(".m.u ~ .m").count()) > 0 && (await log.locator(".m.u ~ .m").first().getAttribute("aria-busy")) !== "true")
+      .toBe(true);
     const session = await widgetSession(page);
 
     const status = dialog.getByRole("status");
@@ -146,7 +163,12 @@ describe("operator messages pushed to the widget (socket.io /visitor)", () => {
         return (await status.count()) > 0 ? status.innerText() : "";
       })
       .toBe("人工客服将在这里回复你。");
-    publishToVisitor(ctx.deps.realtime, clientId, session.sessionId, "message", { id: "msg_operator_zh", role: "operator", content: "您好，我来帮您查询。", createdAt: new Date().toISOString() });
+    publishToVisitor(ctx.deps.realtime, clientId, session.sessionId, "message", {
+      id: "msg_operator_zh",
+      role: "operator",
+      content: "您好，我来帮您查询。",
+      createdAt: new Date().toISOString(),
+    });
     const bubble = log.locator(".m.r");
     await expect.poll(() => bubble.count()).toBe(1);
     expect(await bubble.locator(".w").innerText()).toBe("人工客服");

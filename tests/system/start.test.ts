@@ -27,9 +27,15 @@ describe("the started server", () => {
   it("serves a valid OpenAPI 3.1 document at /openapi.json", async () => {
     const response = await fetch(`${parley.url}/openapi.json`);
     expect(response.status).toBe(200);
-    const document = (await response.json()) as { openapi: string; paths: Record<string, Record<string, { responses: object }>>; components: { schemas: object } };
+    const document = (await response.json()) as {
+      openapi: string;
+      paths: Record<string, Record<string, { responses: object }>>;
+      components: { schemas: object };
+    };
     expect(document.openapi).toBe("3.1.0");
-    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(["/api/v1/auth/login", "/api/v1/me", "/api/v1/me/api-keys", "/api/v1/spaces/{spaceId}"]));
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining(["/api/v1/auth/login", "/api/v1/me", "/api/v1/me/api-keys", "/api/v1/spaces/{spaceId}"]),
+    );
     for (const [route, operations] of Object.entries(document.paths)) {
       for (const [method, operation] of Object.entries(operations)) {
         expect(Object.keys(operation.responses).length, `${method} ${route}`).toBeGreaterThan(0);

@@ -27,7 +27,11 @@ beforeAll(async () => {
   siteUrl = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
   // The operator signs in by API: the first start's sign-in link holds a one-time loginCode.
   const loginCode = new URL(parley.signInUrl!).searchParams.get("loginCode");
-  const exchanged = await fetch(`${parley.url}/api/v1/auth/exchange`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ loginCode }) });
+  const exchanged = await fetch(`${parley.url}/api/v1/auth/exchange`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ loginCode }),
+  });
   expect(exchanged.status).toBe(200);
   operatorToken = ((await exchanged.json()) as { data: { token: string } }).data.token;
 });
@@ -108,7 +112,9 @@ describe("an operator takes over a web visitor's conversation", () => {
     await expect.poll(async () => ((await status.count()) ? status.innerText() : ""), { timeout: 15_000 }).toBe("A person from our team will answer you here.");
 
     const sentAt = Date.now();
-    const reply = await operator("POST", `/api/v1/inbox/sessions/${session.sessionId}/messages`, { content: "Hello, this is Dana. AX-1042 left our depot this morning." });
+    const reply = await operator("POST", `/api/v1/inbox/sessions/${session.sessionId}/messages`, {
+      content: "Hello, this is Dana. AX-1042 left our depot this morning.",
+    });
     expect(reply.role).toBe("operator");
     const bubbles = log.locator(".m.r");
     await expect.poll(() => bubbles.count(), { timeout: 10_000 }).toBe(1);
@@ -117,7 +123,12 @@ describe("an operator takes over a web visitor's conversation", () => {
     expect((await bubbles.first().locator(".w").innerText()).trim().length).toBeGreaterThan(0);
     // Pushed, not polled: well under the socket's 10 s reconnection delay.
     expect(shownAfter).toBeLessThan(5_000);
-    expect(await visitor.page.evaluate(() => (window as unknown as { heard: string[] }).heard)).toEqual(["ready", "open", "message:assistant", "message:operator"]);
+    expect(await visitor.page.evaluate(() => (window as unknown as { heard: string[] }).heard)).toEqual([
+      "ready",
+      "open",
+      "message:assistant",
+      "message:operator",
+    ]);
 
     // The visitor writes back while the person has the session: stored for the operator, no AI answer, no empty bubble.
     await dialog.getByRole("textbox").fill("Great, thank you! Can it come on Friday?");
@@ -181,9 +192,16 @@ describe("an operator takes over a web visitor's conversation", () => {
 
     // A client without manual transfer refuses the call itself.
     const aiOnly = await owner("POST", "/api/v1/web-clients", { appId: demo.appId, name: "Acme no people", manualTransfer: false });
-    const refused = await fetch(`${parley.url}/api/v1/widget/${aiOnly.id}/sessions`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    const refused = await fetch(`${parley.url}/api/v1/widget/${aiOnly.id}/sessions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
     const aiOnlySession = ((await refused.json()) as { data: { sessionId: string; visitorToken: string } }).data;
-    const off = await fetch(`${parley.url}/api/v1/widget/${aiOnly.id}/sessions/${aiOnlySession.sessionId}/handover`, { method: "POST", headers: { authorization: `Bearer ${aiOnlySession.visitorToken}` } });
+    const off = await fetch(`${parley.url}/api/v1/widget/${aiOnly.id}/sessions/${aiOnlySession.sessionId}/handover`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${aiOnlySession.visitorToken}` },
+    });
     expect(off.status).toBe(403);
     expect(off.headers.get("x-parley-error")).toBe("manual_transfer_off");
   });
@@ -238,7 +256,10 @@ describe("identify", () => {
     const stored = () => visitor.page.evaluate((key) => JSON.parse(localStorage.getItem(key) ?? "null"), `parley:${client.id}`);
     const anonymous = await stored();
 
-    await visitor.page.evaluate((identity) => (window as unknown as { Parley(...args: unknown[]): void }).Parley("identify", identity), { userId: "alice@example.com", hash });
+    await visitor.page.evaluate((identity) => (window as unknown as { Parley(...args: unknown[]): void }).Parley("identify", identity), {
+      userId: "alice@example.com",
+      hash,
+    });
     await expect.poll(() => log.locator(".m.u").count()).toBe(0);
     expect(await stored()).toBeNull();
     await ask(visitor, "Signed-in question about my order", 1);
@@ -251,7 +272,10 @@ describe("identify", () => {
     expect(history.items.map((item: { content: string }) => item.content)).not.toContain("Anonymous question about parcels");
 
     // The same user again (a page that identifies on every load): nothing changes.
-    await visitor.page.evaluate((identity) => (window as unknown as { Parley(...args: unknown[]): void }).Parley("identify", identity), { userId: "alice@example.com", hash });
+    await visitor.page.evaluate((identity) => (window as unknown as { Parley(...args: unknown[]): void }).Parley("identify", identity), {
+      userId: "alice@example.com",
+      hash,
+    });
     await visitor.page.waitForTimeout(300);
     expect((await stored()).sessionId).toBe(identified.sessionId);
     expect(await log.locator(".m.u").count()).toBe(1);

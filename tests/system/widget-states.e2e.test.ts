@@ -134,7 +134,19 @@ async function openHost(query: Record<string, string>, locale = "en-US"): Promis
   return { page, context, errors, requests, warnings, responses };
 }
 
-const HOST_PROPERTIES = ["color", "font-family", "font-size", "letter-spacing", "line-height", "background-color", "margin-top", "padding-top", "display", "position", "text-transform"];
+const HOST_PROPERTIES = [
+  "color",
+  "font-family",
+  "font-size",
+  "letter-spacing",
+  "line-height",
+  "background-color",
+  "margin-top",
+  "padding-top",
+  "display",
+  "position",
+  "text-transform",
+];
 
 /** The computed style of the host page's own elements. */
 const hostStyle = (page: Page) =>
@@ -424,8 +436,12 @@ describe("the server down", () => {
     page.on("pageerror", (error) => errors.push(error.message));
     // The loader and the chat come from a server that answers only those two files; the API is down.
     const widgetDir = path.join(__dirname, "../../packages/widget/dist");
-    await page.route(`http://127.0.0.1:${port}/widget.js`, (route) => route.fulfill({ path: path.join(widgetDir, "widget.js"), contentType: "text/javascript", headers: { "access-control-allow-origin": "*" } }));
-    await page.route(`http://127.0.0.1:${port}/widget/chat.js`, (route) => route.fulfill({ path: path.join(widgetDir, "chat.js"), contentType: "text/javascript", headers: { "access-control-allow-origin": "*" } }));
+    await page.route(`http://127.0.0.1:${port}/widget.js`, (route) =>
+      route.fulfill({ path: path.join(widgetDir, "widget.js"), contentType: "text/javascript", headers: { "access-control-allow-origin": "*" } }),
+    );
+    await page.route(`http://127.0.0.1:${port}/widget/chat.js`, (route) =>
+      route.fulfill({ path: path.join(widgetDir, "chat.js"), contentType: "text/javascript", headers: { "access-control-allow-origin": "*" } }),
+    );
     await page.goto(`${siteUrl}/?css=1`);
     await page.getByRole("button", { name: "Open chat" }).click();
     const dialog = page.getByRole("dialog");

@@ -46,7 +46,11 @@ async function openHost(
   clientId = "demo",
   options: HostOptions = {},
 ): Promise<{ page: Page; context: BrowserContext; errors: string[]; requests: string[]; posts: string[]; responses: Answered[] }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: options.locale ?? "en-US", bypassCSP: options.bypassCSP ?? false });
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 800 },
+    locale: options.locale ?? "en-US",
+    bypassCSP: options.bypassCSP ?? false,
+  });
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   const errors: string[] = [];
@@ -80,7 +84,9 @@ async function streamedAnswer(page: Page): Promise<string> {
   const log = page.getByRole("dialog").getByRole("log");
   const answer = log.locator(".m.u ~ .m").first();
   await expect
-    .poll(async () => (await answer.count()) > 0 && (await answer.getAttribute("aria-busy")) !== "true" && (await answer.innerText()).trim().length, { timeout: 20_000 })
+    .poll(async () => (await answer.count()) > 0 && (await answer.getAttribute("aria-busy")) !== "true" && (await answer.innerText()).trim().length, {
+      timeout: 20_000,
+    })
     .toBeGreaterThan(10);
   return answer.innerText();
 }
@@ -104,7 +110,11 @@ describe("the script-tag widget on another origin", () => {
     await expect.poll(() => log.locator(".m.u").count()).toBe(1);
     // The answer is the message after the visitor's, complete once it is no longer busy.
     const answer = log.locator(".m.u ~ .m").first();
-    await expect.poll(async () => (await answer.count()) > 0 && (await answer.getAttribute("aria-busy")) !== "true" && (await answer.innerText()).trim().length, { timeout: 20_000 }).toBeGreaterThan(10);
+    await expect
+      .poll(async () => (await answer.count()) > 0 && (await answer.getAttribute("aria-busy")) !== "true" && (await answer.innerText()).trim().length, {
+        timeout: 20_000,
+      })
+      .toBeGreaterThan(10);
     expect(await log.locator(".m.e").count()).toBe(0);
     expect(requests, requests.join(" ")).toContainEqual(expect.stringMatching(/^\/api\/v1\/widget\/demo\/sessions\/[^/]+\/messages$/));
     // The host page is untouched: its own heading keeps its text and no error was raised.
@@ -160,11 +170,13 @@ describe("the widget's accessibility, refusals, offline use and language", () =>
     const client = await owner("POST", "/api/v1/web-clients", { appId: demo.appId, name: "Shop only", allowedOrigins: ["https://shop.example"] });
     const { page, context, errors, responses } = await openHost(client.id, { locale: "zh-CN" });
     await page.getByRole("button", { name: "打开聊天" }).click();
-    await expect.poll(() => responses.find((answer) => answer.pathname === `/api/v1/widget/${client.id}/config`)).toEqual({
-      pathname: `/api/v1/widget/${client.id}/config`,
-      status: 403,
-      error: "origin_not_allowed",
-    });
+    await expect
+      .poll(() => responses.find((answer) => answer.pathname === `/api/v1/widget/${client.id}/config`))
+      .toEqual({
+        pathname: `/api/v1/widget/${client.id}/config`,
+        status: 403,
+        error: "origin_not_allowed",
+      });
     const alert = page.getByRole("dialog").getByRole("alert");
     await alert.waitFor();
     expect(await alert.innerText()).toContain("此网站无权使用该聊天");
@@ -223,12 +235,14 @@ describe("the widget's accessibility, refusals, offline use and language", () =>
     const base = await owner("POST", "/api/v1/knowledge-bases", { name: "Parcel help" });
     const form = new FormData();
     form.append("file", new File(["# Lost parcels\n\nA lost parcel is refunded in full after ten working days of tracking silence."], "lost-parcels.md"));
-    const uploaded = await fetch(`${parley.url}/api/v1/knowledge-bases/${base.id}/files`, { method: "POST", headers: { authorization: `Bearer ${ownerKey}` }, body: form });
+    const uploaded = await fetch(`${parley.url}/api/v1/knowledge-bases/${base.id}/files`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${ownerKey}` },
+      body: form,
+    });
     const file = ((await uploaded.json()) as { data: { id: string } }).data;
     await owner("POST", `/api/v1/knowledge-files/${file.id}/confirm`);
-    await expect
-      .poll(async () => ((await owner("GET", `/api/v1/knowledge-bases/${base.id}/files`)) as Array<{ status: string }>)[0]!.status)
-      .toBe("effective");
+    await expect.poll(async () => ((await owner("GET", `/api/v1/knowledge-bases/${base.id}/files`)) as Array<{ status: string }>)[0]!.status).toBe("effective");
     const demo = await owner("GET", "/api/v1/web-clients/demo");
     await owner("PATCH", `/api/v1/apps/${demo.appId}`, { knowledgeBaseIds: [base.id], retrievalMode: "fulltext", citationEnabled: true });
 

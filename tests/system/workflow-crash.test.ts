@@ -46,7 +46,12 @@ const node = (id: string, type: string, config: Record<string, unknown> = {}) =>
 const line = (source: string, target: string) => ({ id: `${source}-${target}`, source, target, sourceHandle: null });
 
 async function workflowWith(middle: ReturnType<typeof node>): Promise<string> {
-  const workflow = await call<{ id: string }>("POST", "/api/v1/workflows", { name: "Crash test", description: "survives kill -9", avatarUrl: "https://example.com/a.png", category: "test" });
+  const workflow = await call<{ id: string }>("POST", "/api/v1/workflows", {
+    name: "Crash test",
+    description: "survives kill -9",
+    avatarUrl: "https://example.com/a.png",
+    category: "test",
+  });
   await call("PUT", `/api/v1/workflows/${workflow.id}/graph`, {
     elements: [
       node("start", "start"),
@@ -81,7 +86,10 @@ describe("workflow runs survive kill -9", () => {
 
   it("a run killed in the middle of a node is resumed by the restarted server (that node runs again) — never left running", async () => {
     const workflowId = await workflowWith(
-      node("work", "code_block", { code: "function main() { const end = Date.now() + 3000; while (Date.now() < end) {} return { done: true } }", timeoutMs: 10_000 }),
+      node("work", "code_block", {
+        code: "function main() { const end = Date.now() + 3000; while (Date.now() < end) {} return { done: true } }",
+        timeoutMs: 10_000,
+      }),
     );
     const started = await call<RunView>("POST", `/api/v1/workflows/${workflowId}/runs`, { query: "job" });
     const midway = await waitForRun(started.id, (run) => run.nodes.some((entry) => entry.nodeId === "work" && entry.status === "running"), 20_000);

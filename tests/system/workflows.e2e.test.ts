@@ -43,12 +43,15 @@ async function choose(testId: string, option: string | RegExp) {
 async function settled(locator: Locator) {
   let last = "";
   await expect
-    .poll(async () => {
-      const now = JSON.stringify(await locator.boundingBox());
-      const still = now === last;
-      last = now;
-      return still;
-    }, { intervals: [150] })
+    .poll(
+      async () => {
+        const now = JSON.stringify(await locator.boundingBox());
+        const still = now === last;
+        last = now;
+        return still;
+      },
+      { intervals: [150] },
+    )
     .toBe(true);
 }
 
@@ -73,7 +76,9 @@ describe("workflows in Chromium: build start → llm → end, save, run", () => 
     await byTestId("workflows-create").click();
     // §5: the card fields are required; the rule speaks before anything is sent.
     await byTestId("wf-info-submit").click();
-    await expect.poll(() => page.locator(".ant-form-item-explain-error").allInnerTexts()).toEqual(expect.arrayContaining(["Enter a name", "Enter a description", "Choose a category"]));
+    await expect
+      .poll(() => page.locator(".ant-form-item-explain-error").allInnerTexts())
+      .toEqual(expect.arrayContaining(["Enter a name", "Enter a description", "Choose a category"]));
     await byTestId("wf-info-name").fill("Capital helper");
     await byTestId("wf-info-description").fill("Answers a geography question with the offline model");
     await choose("wf-info-category", /./);
@@ -155,7 +160,9 @@ describe("workflows in Chromium: build start → llm → end, save, run", () => 
       expect(await byTestId("wf-run-panel").locator(`[data-testid="wf-run-node-${node}"]`).getAttribute("data-status")).toBe("success");
     }
     // The nodes are listed in the order they ran (the graph holds end before llm_1).
-    const listed = await byTestId("wf-run-panel").locator('[data-testid^="wf-run-node-"][data-status]').evaluateAll((nodes) => nodes.map((node) => node.getAttribute("data-testid")));
+    const listed = await byTestId("wf-run-panel")
+      .locator('[data-testid^="wf-run-node-"][data-status]')
+      .evaluateAll((nodes) => nodes.map((node) => node.getAttribute("data-testid")));
     expect(listed).toEqual(["wf-run-node-start", "wf-run-node-llm_1", "wf-run-node-end"]);
     await snap("workflow-run-en");
 

@@ -61,7 +61,17 @@ export function createApp(deps: Deps) {
         onError: (c) =>
           // The OpenAI-compatible routes answer in OpenAI's error format, this refusal included.
           c.req.path.startsWith("/v1/")
-            ? c.json({ error: { message: translate(c.var.language, "payload_too_large", { limit: maxSize }), type: "invalid_request_error", param: null, code: "payload_too_large" } }, 413)
+            ? c.json(
+                {
+                  error: {
+                    message: translate(c.var.language, "payload_too_large", { limit: maxSize }),
+                    type: "invalid_request_error",
+                    param: null,
+                    code: "payload_too_large",
+                  },
+                },
+                413,
+              )
             : serviceErrorResponse(c as never, new ServiceError("payload_too_large", "payload_too_large", { limit: maxSize })),
       });
     const generalLimit = limitOf(deps.config.bodyLimitBytes);
@@ -74,7 +84,8 @@ export function createApp(deps: Deps) {
     // Platform webhooks speak their own formats (WeChat posts XML); their adapters read the raw bytes.
     if ((method === "POST" || method === "PUT" || method === "PATCH") && !CHANNEL_WEBHOOK_PATH.test(c.req.path)) {
       const type = (c.req.header("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
-      const hasBody = c.req.header("content-length") !== "0" && (c.req.header("content-length") !== undefined || c.req.header("transfer-encoding") !== undefined);
+      const hasBody =
+        c.req.header("content-length") !== "0" && (c.req.header("content-length") !== undefined || c.req.header("transfer-encoding") !== undefined);
       if (hasBody && !BODY_TYPES.includes(type)) {
         return serviceErrorResponse(c, new ServiceError("unsupported_media_type", "unsupported_media_type", { expected: "application/json" }));
       }
@@ -139,11 +150,7 @@ export function createApp(deps: Deps) {
   );
 
   app.all("/api/*", (c) => {
-    const { body, status } = failure(
-      c.var.language,
-      "not_found",
-      translate(c.var.language, "route_not_found", { method: c.req.method, path: c.req.path }),
-    );
+    const { body, status } = failure(c.var.language, "not_found", translate(c.var.language, "route_not_found", { method: c.req.method, path: c.req.path }));
     return c.json(body, status);
   });
 

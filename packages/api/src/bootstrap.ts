@@ -34,7 +34,11 @@ export async function bootstrap(deps: Deps): Promise<BootstrapResult> {
     if (deps.config.seedDemo) await seedDemoClient(deps, owner.id);
     const key = deps.config.bootstrapApiKey;
     if (key) {
-      const taken = await deps.db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.keyHash, sha256(key))).get();
+      const taken = await deps.db
+        .select({ id: apiKeys.id })
+        .from(apiKeys)
+        .where(eq(apiKeys.keyHash, sha256(key)))
+        .get();
       if (!taken) {
         await createApiKey(deps, owner.id, { name: "Bootstrap key", value: key });
         apiKeyCreated = true;

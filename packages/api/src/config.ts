@@ -81,7 +81,11 @@ export const environmentSchema = z.object({
   PARLEY_DEFAULT_MODEL: z.string().trim().min(1).default("gpt-4.1-mini"),
   PARLEY_LLM_TIMEOUT_SECONDS: z.coerce.number().int().positive().default(60),
   PARLEY_PLUGINS_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
-  PARLEY_PLUGINS_MAX_RESPONSE_BYTES: z.coerce.number().int().positive().default(256 * 1024),
+  PARLEY_PLUGINS_MAX_RESPONSE_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(256 * 1024),
   PARLEY_PLUGINS_ALLOW_PRIVATE_NETWORK: z.enum(["true", "false"]).default("false"),
   /** Comma-separated `host` or `host:port` entries plugins may reach even when private. */
   PARLEY_PLUGINS_ALLOWED_HOSTS: z.string().default(""),
@@ -106,7 +110,11 @@ export const environmentSchema = z.object({
   PARLEY_VECTOR_ANN_THRESHOLD: z.coerce.number().int().positive().default(100_000),
   /** Website import: one deadline for the fetch (redirects included) and the most bytes read. */
   PARLEY_KNOWLEDGE_WEBSITE_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
-  PARLEY_KNOWLEDGE_WEBSITE_MAX_BYTES: z.coerce.number().int().positive().default(5 * 1024 * 1024),
+  PARLEY_KNOWLEDGE_WEBSITE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(5 * 1024 * 1024),
   /** Feishu open platform for document import; tests point it at a local fake. */
   PARLEY_FEISHU_BASE_URL: z.string().url().default("https://open.feishu.cn"),
   /** 32 bytes (64 hex digits or base64) sealing stored channel secrets; else `secret.key` in the data directory. */
@@ -148,7 +156,15 @@ export interface Config {
     widgetSessionsPerIp: number;
   };
   smtp?: { host: string; port: number; secure: boolean; user?: string; password?: string; from: string };
-  aliyunSms?: { accessKeyId: string; accessKeySecret: string; signName: string; templateCode: string; handoverTemplateCode?: string; offlineTemplateCode?: string; endpoint?: string };
+  aliyunSms?: {
+    accessKeyId: string;
+    accessKeySecret: string;
+    signName: string;
+    templateCode: string;
+    handoverTemplateCode?: string;
+    offlineTemplateCode?: string;
+    endpoint?: string;
+  };
   oidc?: { issuer: string; clientId: string; clientSecret: string; name: string; allowInsecureHttp: boolean };
   wechat?: { appId: string; appSecret: string; openBaseUrl?: string; apiBaseUrl?: string };
   /** Sealing of stored secrets and messaging platform API bases. */
@@ -241,7 +257,9 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     bootstrapApiKey: env.PARLEY_BOOTSTRAP_API_KEY,
     ownerEmail: env.PARLEY_OWNER_EMAIL?.toLowerCase(),
     consoleDir: env.PARLEY_CONSOLE_DIR,
-    corsOrigins: env.PARLEY_CORS_ORIGINS.split(",").map((origin) => origin.trim()).filter(Boolean),
+    corsOrigins: env.PARLEY_CORS_ORIGINS.split(",")
+      .map((origin) => origin.trim())
+      .filter(Boolean),
     bodyLimitBytes: env.PARLEY_BODY_LIMIT_BYTES,
     sessionTtlHours: env.PARLEY_SESSION_TTL_HOURS,
     welcomeCredits: env.PARLEY_WELCOME_CREDITS,
@@ -322,7 +340,9 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
       timeoutMs: env.PARLEY_PLUGINS_TIMEOUT_MS,
       maxResponseBytes: env.PARLEY_PLUGINS_MAX_RESPONSE_BYTES,
       allowPrivateNetwork: env.PARLEY_PLUGINS_ALLOW_PRIVATE_NETWORK === "true",
-      allowedHosts: env.PARLEY_PLUGINS_ALLOWED_HOSTS.split(",").map((host) => host.trim().toLowerCase()).filter(Boolean),
+      allowedHosts: env.PARLEY_PLUGINS_ALLOWED_HOSTS.split(",")
+        .map((host) => host.trim().toLowerCase())
+        .filter(Boolean),
       ...(env.PARLEY_WEB_SEARCH_URL
         ? {
             webSearch: {
@@ -355,7 +375,14 @@ const defaultModelLists = {
 
 function modelList(value: string | undefined, fallback: string[]): string[] {
   if (value === undefined) return fallback;
-  return [...new Set(value.split(",").map((id) => id.trim()).filter(Boolean))];
+  return [
+    ...new Set(
+      value
+        .split(",")
+        .map((id) => id.trim())
+        .filter(Boolean),
+    ),
+  ];
 }
 
 function knowledgeConfig(env: z.infer<typeof environmentSchema>): Config["knowledge"] {
@@ -401,17 +428,39 @@ function llmConfig(env: z.infer<typeof environmentSchema>): Config["llm"] {
       models: entry.models,
     });
   if (env.OPENAI_API_KEY || env.OPENAI_BASE_URL) {
-    add({ id: "env-openai", kind: "openai", name: "OpenAI", baseUrl: env.OPENAI_BASE_URL, apiKey: env.OPENAI_API_KEY, models: modelList(env.PARLEY_OPENAI_MODELS, defaultModelLists.openai) });
+    add({
+      id: "env-openai",
+      kind: "openai",
+      name: "OpenAI",
+      baseUrl: env.OPENAI_BASE_URL,
+      apiKey: env.OPENAI_API_KEY,
+      models: modelList(env.PARLEY_OPENAI_MODELS, defaultModelLists.openai),
+    });
   }
   if (env.ANTHROPIC_API_KEY || env.ANTHROPIC_BASE_URL) {
-    add({ id: "env-anthropic", kind: "anthropic", name: "Anthropic", baseUrl: env.ANTHROPIC_BASE_URL, apiKey: env.ANTHROPIC_API_KEY, models: modelList(env.PARLEY_ANTHROPIC_MODELS, defaultModelLists.anthropic) });
+    add({
+      id: "env-anthropic",
+      kind: "anthropic",
+      name: "Anthropic",
+      baseUrl: env.ANTHROPIC_BASE_URL,
+      apiKey: env.ANTHROPIC_API_KEY,
+      models: modelList(env.PARLEY_ANTHROPIC_MODELS, defaultModelLists.anthropic),
+    });
   }
   if (env.GEMINI_API_KEY || env.GEMINI_BASE_URL) {
-    add({ id: "env-gemini", kind: "gemini", name: "Gemini", baseUrl: env.GEMINI_BASE_URL, apiKey: env.GEMINI_API_KEY, models: modelList(env.PARLEY_GEMINI_MODELS, defaultModelLists.gemini) });
+    add({
+      id: "env-gemini",
+      kind: "gemini",
+      name: "Gemini",
+      baseUrl: env.GEMINI_BASE_URL,
+      apiKey: env.GEMINI_API_KEY,
+      models: modelList(env.PARLEY_GEMINI_MODELS, defaultModelLists.gemini),
+    });
   }
   if (env.PARLEY_OPENAI_COMPATIBLE_BASE_URL) {
     const models = modelList(env.PARLEY_OPENAI_COMPATIBLE_MODELS, []);
-    if (models.length === 0) throw new ConfigError("PARLEY_OPENAI_COMPATIBLE_BASE_URL is set: also set PARLEY_OPENAI_COMPATIBLE_MODELS (comma-separated model ids)");
+    if (models.length === 0)
+      throw new ConfigError("PARLEY_OPENAI_COMPATIBLE_BASE_URL is set: also set PARLEY_OPENAI_COMPATIBLE_MODELS (comma-separated model ids)");
     add({
       id: "env-openai-compatible",
       kind: "openai-compatible",
@@ -427,7 +476,10 @@ function llmConfig(env: z.infer<typeof environmentSchema>): Config["llm"] {
 /** `kind=url,kind=url` → {kind: url}; a malformed pair is a configuration error, not a silent default. */
 function parseApiBases(value: string): Record<string, string> {
   const bases: Record<string, string> = {};
-  for (const pair of value.split(",").map((item) => item.trim()).filter(Boolean)) {
+  for (const pair of value
+    .split(",")
+    .map((item) => item.trim())
+    .filter(Boolean)) {
     const at = pair.indexOf("=");
     const kind = pair.slice(0, at).trim();
     const url = pair.slice(at + 1).trim();

@@ -171,7 +171,23 @@ const junkValues: unknown[] = [
   "x".repeat(10_000),
 ];
 const hugeNumbers = ["1e308", "9223372036854775808", "9223372036854775807", "1000000000000000000", "-1", "0", "NaN", "Infinity", "1.5", "0x10", " 1 "];
-const junkQuery = ["1e308", "9223372036854775808", "-1", "NaN", "Infinity", "0", "1.5", "", "\u0000", "😀\u202e", "x".repeat(5000), "[object Object]", "true", "%", "1000000000000000000000"];
+const junkQuery = [
+  "1e308",
+  "9223372036854775808",
+  "-1",
+  "NaN",
+  "Infinity",
+  "0",
+  "1.5",
+  "",
+  "\u0000",
+  "😀\u202e",
+  "x".repeat(5000),
+  "[object Object]",
+  "true",
+  "%",
+  "1000000000000000000000",
+];
 
 /** Paths to every leaf of a sample value (array items by index), at most a few levels down. */
 function leafPaths(value: unknown, prefix: Array<string | number> = [], depth = 0): Array<Array<string | number>> {
@@ -209,10 +225,12 @@ function pathWith(route: string, ids: Record<string, string>, override?: string)
 }
 
 function casesFor(op: Operation, ids: Record<string, string>, next: () => number): Case[] {
-  const pick = <T,>(list: readonly T[]) => list[Math.floor(next() * list.length)]!;
+  const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)]!;
   const known = { ...ids };
   // A path parameter with a fixed set of values (a scene, a kind) gets its first one.
-  for (const parameter of op.parameters) if (parameter.in === "path" && Array.isArray(resolve(parameter.schema).enum)) known[parameter.name] = String((resolve(parameter.schema).enum as unknown[])[0]);
+  for (const parameter of op.parameters)
+    if (parameter.in === "path" && Array.isArray(resolve(parameter.schema).enum))
+      known[parameter.name] = String((resolve(parameter.schema).enum as unknown[])[0]);
   const base = pathWith(op.path, known);
   const cases: Case[] = [];
   const query: Record<string, string> = {};
@@ -221,13 +239,15 @@ function casesFor(op: Operation, ids: Record<string, string>, next: () => number
 
   if (op.path.includes("{")) {
     cases.push({ label: "random ids", path: pathWith(op.path, {}), query: withQuery() });
-    for (const junk of ["x".repeat(2000), "😀\u202e\u0000", "..%2F..", "9223372036854775808"]) cases.push({ label: `path ${junk.slice(0, 12)}`, path: pathWith(op.path, ids, junk), query: withQuery() });
+    for (const junk of ["x".repeat(2000), "😀\u202e\u0000", "..%2F..", "9223372036854775808"])
+      cases.push({ label: `path ${junk.slice(0, 12)}`, path: pathWith(op.path, ids, junk), query: withQuery() });
   }
   for (const parameter of op.parameters.filter((p) => p.in === "query")) {
     // Numbers get every huge or odd spelling (paging offsets reach SQLite); other parameters a seeded few.
     const numeric = ["integer", "number"].includes(String(resolve(parameter.schema).type));
     const values = numeric ? hugeNumbers : [pick(junkQuery), pick(junkQuery), pick(junkQuery)];
-    for (const value of values) cases.push({ label: `query ${parameter.name}=${value.slice(0, 12)}`, path: base, query: withQuery({ [parameter.name]: value }) });
+    for (const value of values)
+      cases.push({ label: `query ${parameter.name}=${value.slice(0, 12)}`, path: base, query: withQuery({ [parameter.name]: value }) });
   }
   if (op.body) {
     const valid = sample(op.body.schema);
@@ -238,7 +258,13 @@ function casesFor(op: Operation, ids: Record<string, string>, next: () => number
       cases.push({ label: "empty object", path: base, query: withQuery(), body: "{}", contentType: "application/json" });
     } else {
       cases.push({ label: "json instead of multipart", path: base, query: withQuery(), body: json(valid), contentType: "application/json" });
-      cases.push({ label: "broken multipart", path: base, query: withQuery(), body: "--x\r\nContent-Disposition: form-data; name=\"file\"\r\n\r\nabc", contentType: "multipart/form-data; boundary=x" });
+      cases.push({
+        label: "broken multipart",
+        path: base,
+        query: withQuery(),
+        body: '--x\r\nContent-Disposition: form-data; name="file"\r\n\r\nabc',
+        contentType: "multipart/form-data; boundary=x",
+      });
       cases.push({ label: "multipart without boundary", path: base, query: withQuery(), body: "abc", contentType: "multipart/form-data" });
     }
     for (const [label, body] of [
@@ -258,11 +284,19 @@ function casesFor(op: Operation, ids: Record<string, string>, next: () => number
     cases.push({ label: "form encoded", path: base, query: withQuery(), body: "a=1&b=%ZZ", contentType: "application/x-www-form-urlencoded" });
     if (valid && typeof valid === "object" && !Array.isArray(valid)) {
       // Leaves at any depth (array items included), so nested configs get junk too, not only top-level fields.
-      const leaves = leafPaths(valid).sort(() => next() - 0.5).slice(0, MAX_FIELDS_PER_OPERATION);
+      const leaves = leafPaths(valid)
+        .sort(() => next() - 0.5)
+        .slice(0, MAX_FIELDS_PER_OPERATION);
       for (const leaf of leaves) {
         for (let i = 0; i < JUNK_PER_FIELD; i += 1) {
           const value = pick(junkValues);
-          cases.push({ label: `field ${leaf.join(".")}=${String(JSON.stringify(value)).slice(0, 16)}`, path: base, query: withQuery(), body: json(replaced(valid, leaf, value)), contentType: "application/json" });
+          cases.push({
+            label: `field ${leaf.join(".")}=${String(JSON.stringify(value)).slice(0, 16)}`,
+            path: base,
+            query: withQuery(),
+            body: json(replaced(valid, leaf, value)),
+            contentType: "application/json",
+          });
         }
       }
       // 5000 levels (arrays, and objects for free-form records) at container fields and a few others.
@@ -270,15 +304,36 @@ function casesFor(op: Operation, ids: Record<string, string>, next: () => number
       const containers = allLeaves.filter((leaf) => typeof pathValue(valid, leaf) === "object");
       const deepAt = [...new Set([...containers, ...[...allLeaves].sort(() => next() - 0.5).slice(0, 3)])].slice(0, 8);
       for (const leaf of deepAt) {
-        for (const [kind, deep] of [["array", nested(5000)], ["object", `${'{"a":'.repeat(5000)}1${"}".repeat(5000)}`]] as const) {
-          cases.push({ label: `field ${leaf.join(".")} 5000 deep ${kind}`, path: base, query: withQuery(), body: json(replaced(valid, leaf, DEEP)).replace(JSON.stringify(DEEP), deep), contentType: "application/json" });
+        for (const [kind, deep] of [
+          ["array", nested(5000)],
+          ["object", `${'{"a":'.repeat(5000)}1${"}".repeat(5000)}`],
+        ] as const) {
+          cases.push({
+            label: `field ${leaf.join(".")} 5000 deep ${kind}`,
+            path: base,
+            query: withQuery(),
+            body: json(replaced(valid, leaf, DEEP)).replace(JSON.stringify(DEEP), deep),
+            contentType: "application/json",
+          });
         }
       }
       const target = props.length ? pick(props) : "field";
       const { [target]: _replaced, ...others } = valid as Record<string, unknown>;
       const rest = json(others).slice(1);
-      cases.push({ label: `field ${target} 5000 deep`, path: base, query: withQuery(), body: `{"${target}":${nested(5000)}${rest === "}" ? "}" : `,${rest}`}`, contentType: "application/json" });
-      cases.push({ label: `field ${target} 1 MB`, path: base, query: withQuery(), body: json({ ...valid, [target]: "é".repeat(MB / 2 - 2000) }), contentType: "application/json" });
+      cases.push({
+        label: `field ${target} 5000 deep`,
+        path: base,
+        query: withQuery(),
+        body: `{"${target}":${nested(5000)}${rest === "}" ? "}" : `,${rest}`}`,
+        contentType: "application/json",
+      });
+      cases.push({
+        label: `field ${target} 1 MB`,
+        path: base,
+        query: withQuery(),
+        body: json({ ...valid, [target]: "é".repeat(MB / 2 - 2000) }),
+        contentType: "application/json",
+      });
       if (props.length) {
         const { [pick(props)]: _dropped, ...missing } = valid as Record<string, unknown>;
         cases.push({ label: "a field missing", path: base, query: withQuery(), body: json(missing), contentType: "application/json" });
@@ -332,7 +387,11 @@ describe("contract fuzz", () => {
       for (const testCase of casesFor(op, ids, next)) {
         const url = testCase.path + (testCase.query && Object.keys(testCase.query).length ? `?${new URLSearchParams(testCase.query)}` : "");
         // Pinned to the owner's personal space: a case that creates a team space would switch to it otherwise.
-        const headers: Record<string, string> = { authorization: `Bearer ${owner.token}`, "x-parley-space": owner.user.spaceId, "accept-language": next() < 0.5 ? "en" : "zh-CN" };
+        const headers: Record<string, string> = {
+          authorization: `Bearer ${owner.token}`,
+          "x-parley-space": owner.user.spaceId,
+          "accept-language": next() < 0.5 ? "en" : "zh-CN",
+        };
         if (testCase.body !== undefined) {
           headers["content-length"] = String(Buffer.byteLength(testCase.body));
           if (testCase.contentType) headers["content-type"] = testCase.contentType;
@@ -370,7 +429,8 @@ describe("contract fuzz", () => {
             continue;
           }
           const envelope = typeof body.success === "boolean" && typeof body.code === "number" && typeof body.message === "string";
-          if (!envelope || (response.status >= 400) !== (body.success === false)) failures.push(`${where}: ${response.status} not an envelope: ${text.slice(0, 200)}`);
+          if (!envelope || response.status >= 400 !== (body.success === false))
+            failures.push(`${where}: ${response.status} not an envelope: ${text.slice(0, 200)}`);
         } else if (response.status >= 400 || !op.responseTypes.has(type)) {
           failures.push(`${where}: ${response.status} undocumented content type "${type}"`);
         }
@@ -379,7 +439,9 @@ describe("contract fuzz", () => {
       if ((await ctx.request("/api/v1/me", { token: owner.token })).status !== 200) await newOwner();
     }
     const health = await ctx.request("/api/v1/health");
-    console.info(`contract fuzz: ${ops.length} operations, ${sent} cases, ${failures.length} failures, ${upstream} upstream-unreachable 502s, ${users} owners, ${Object.keys(ids).filter((key) => key.startsWith("/")).length} collections with a real object, ${Date.now() - started} ms; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort(([a], [b]) => a - b)))}`);
+    console.info(
+      `contract fuzz: ${ops.length} operations, ${sent} cases, ${failures.length} failures, ${upstream} upstream-unreachable 502s, ${users} owners, ${Object.keys(ids).filter((key) => key.startsWith("/")).length} collections with a real object, ${Date.now() - started} ms; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort(([a], [b]) => a - b)))}`,
+    );
     expect(health.status).toBe(200);
     expect(failures).toEqual([]);
   });
@@ -387,7 +449,12 @@ describe("contract fuzz", () => {
   // The OpenAI-compatible routes are outside openapi.yaml (they follow OpenAI's format), so their
   // operations are described here and fuzzed the same way; refusals are OpenAI's error object.
   it("the OpenAI-compatible routes answer malformed input with OpenAI errors, never a 5xx", { timeout: 120_000 }, async () => {
-    const created = await ctx.request("/api/v1/user-keys", { method: "POST", token: owner.token, headers: { "x-parley-space": owner.user.spaceId }, json: { name: "Fuzz key" } });
+    const created = await ctx.request("/api/v1/user-keys", {
+      method: "POST",
+      token: owner.token,
+      headers: { "x-parley-space": owner.user.spaceId },
+      json: { name: "Fuzz key" },
+    });
     const key = ((await created.json()) as { data: { key: string } }).data.key;
     const message = { type: "object", properties: { role: { type: "string", enum: ["user"] }, content: { type: "string", example: "hi" } } };
     const completion: Operation = {
@@ -405,7 +472,24 @@ describe("contract fuzz", () => {
             temperature: { type: "number", example: 0.5 },
             max_tokens: { type: "integer", example: 16 },
             user: { type: "string", example: "u1" },
-            tools: { type: "array", minItems: 1, items: { type: "object", properties: { type: { type: "string", enum: ["function"] }, function: { type: "object", properties: { name: { type: "string", example: "f" }, description: { type: "string", example: "d" }, parameters: { type: "object", properties: { type: { type: "string", example: "object" } } } } } } } },
+            tools: {
+              type: "array",
+              minItems: 1,
+              items: {
+                type: "object",
+                properties: {
+                  type: { type: "string", enum: ["function"] },
+                  function: {
+                    type: "object",
+                    properties: {
+                      name: { type: "string", example: "f" },
+                      description: { type: "string", example: "d" },
+                      parameters: { type: "object", properties: { type: { type: "string", example: "object" } } },
+                    },
+                  },
+                },
+              },
+            },
           },
         },
       },
@@ -430,7 +514,8 @@ describe("contract fuzz", () => {
         if (response.status >= 500) failures.push(`${where}: ${response.status} ${text.slice(0, 200)}`);
         else if (response.status >= 400) {
           const body = type === "application/json" ? (JSON.parse(text) as { error?: { message?: unknown; type?: unknown } }) : {};
-          if (typeof body.error?.message !== "string" || typeof body.error.type !== "string") failures.push(`${where}: ${response.status} not an OpenAI error: ${text.slice(0, 200)}`);
+          if (typeof body.error?.message !== "string" || typeof body.error.type !== "string")
+            failures.push(`${where}: ${response.status} not an OpenAI error: ${text.slice(0, 200)}`);
         } else if (!op.responseTypes.has(type)) failures.push(`${where}: ${response.status} undocumented content type "${type}"`);
       }
     }

@@ -56,7 +56,9 @@ export function sha256(value: string): string {
 
 /** A numeric one-time code. */
 export function newNumericCode(digits = 6): string {
-  return randomInt(0, 10 ** digits).toString().padStart(digits, "0");
+  return randomInt(0, 10 ** digits)
+    .toString()
+    .padStart(digits, "0");
 }
 
 /** A short code for humans (space codes): uppercase letters and digits without look-alikes. */

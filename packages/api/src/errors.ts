@@ -51,10 +51,8 @@ type UnnamedThing = "model_provider";
 export const fail = {
   notFound: (what: Thing | UnnamedThing) => new ServiceError("not_found", "not_found", { what }),
   conflict: (messageId: MessageId, params?: MessageParams) => new ServiceError("conflict", messageId, params),
-  invalid: (messageId: MessageId, field?: string, params?: MessageParams) =>
-    new ServiceError("validation", messageId, params, field ? { field } : {}),
+  invalid: (messageId: MessageId, field?: string, params?: MessageParams) => new ServiceError("validation", messageId, params, field ? { field } : {}),
   forbidden: (messageId: MessageId = "forbidden") => new ServiceError("forbidden", messageId),
   unauthenticated: (messageId: MessageId = "login_required") => new ServiceError("unauthenticated", messageId),
-  rateLimited: (retryAfterSeconds: number) =>
-    new ServiceError("rate_limited", "rate_limited", { seconds: retryAfterSeconds }, { retryAfterSeconds }),
+  rateLimited: (retryAfterSeconds: number) => new ServiceError("rate_limited", "rate_limited", { seconds: retryAfterSeconds }, { retryAfterSeconds }),
 };

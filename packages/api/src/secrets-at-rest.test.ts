@@ -54,7 +54,10 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
-      robotRequests.push({ url: new URL(request.url ?? "/", "http://robots"), body: JSON.parse(Buffer.concat(chunks).toString("utf8")) as Record<string, unknown> });
+      robotRequests.push({
+        url: new URL(request.url ?? "/", "http://robots"),
+        body: JSON.parse(Buffer.concat(chunks).toString("utf8")) as Record<string, unknown>,
+      });
       response.writeHead(200, { "content-type": "application/json" });
       response.end('{"errcode":0,"code":0}');
     });
@@ -148,12 +151,18 @@ describe("secrets at rest", () => {
     expect(robotRequests.find((request) => request.url.pathname === "/cgi-bin/webhook/send")!.url.searchParams.get("key")).toBe(WECOM_KEY);
     const feishuRobot = robotRequests.find((request) => request.url.pathname.startsWith("/open-apis/bot/v2/hook/"))!;
     expect(feishuRobot.url.pathname).toBe(`/open-apis/bot/v2/hook/${FEISHU_HOOK}`);
-    expect(feishuRobot.body.sign).toBe(createHmac("sha256", `${String(feishuRobot.body.timestamp)}\n${FEISHU_ROBOT_SECRET}`).update("").digest("base64"));
+    expect(feishuRobot.body.sign).toBe(
+      createHmac("sha256", `${String(feishuRobot.body.timestamp)}\n${FEISHU_ROBOT_SECRET}`)
+        .update("")
+        .digest("base64"),
+    );
 
     const hash = createHmac("sha256", identitySecret).update("user-7").digest("hex");
     expect((await ctx.request(`/api/v1/widget/${clientId}/sessions`, { method: "POST", json: { identity: { userId: "user-7", hash } } })).status).toBe(201);
     const forged = createHmac("sha256", "").update("user-7").digest("hex");
-    expect((await ctx.request(`/api/v1/widget/${clientId}/sessions`, { method: "POST", json: { identity: { userId: "user-7", hash: forged } } })).status).toBe(401);
+    expect((await ctx.request(`/api/v1/widget/${clientId}/sessions`, { method: "POST", json: { identity: { userId: "user-7", hash: forged } } })).status).toBe(
+      401,
+    );
   }
 
   it("creates one of each kind; none is in the data directory's bytes or in any read, and each still works", async () => {
@@ -230,9 +239,14 @@ describe("secrets at rest", () => {
 
   it("keeps every secret when what was read is sent back", async () => {
     const provider = (await read("/api/v1/model-providers", OWNER_KEY)).data.find((entry: { id: string }) => entry.id === providerId);
-    expect((await ctx.request(`/api/v1/model-providers/${providerId}`, { method: "PATCH", token: OWNER_KEY, json: { name: "Fake 2", apiKey: provider.apiKeyHint } })).status).toBe(200);
+    expect(
+      (await ctx.request(`/api/v1/model-providers/${providerId}`, { method: "PATCH", token: OWNER_KEY, json: { name: "Fake 2", apiKey: provider.apiKeyHint } }))
+        .status,
+    ).toBe(200);
     const plugin = (await read(`/api/v1/plugins/${pluginId}`)).data;
-    expect((await ctx.request(`/api/v1/plugins/${pluginId}`, { method: "PATCH", token: owner.token, json: { name: "Weather 2", headers: plugin.headers } })).status).toBe(200);
+    expect(
+      (await ctx.request(`/api/v1/plugins/${pluginId}`, { method: "PATCH", token: owner.token, json: { name: "Weather 2", headers: plugin.headers } })).status,
+    ).toBe(200);
     const advanced = (await read(`/api/v1/apps/${appId}/advanced-config`)).data;
     const put = await ctx.request(`/api/v1/apps/${appId}/advanced-config`, { method: "PUT", token: owner.token, json: advanced });
     expect(put.status).toBe(200);
@@ -244,20 +258,36 @@ describe("secrets at rest", () => {
   it("seals at start-up the plain values a database from before sealing holds, once", async () => {
     // Put the rows back as an earlier version wrote them: in plain text.
     await ctx.deps.db.update(modelProviders).set({ apiKey: PROVIDER_KEY }).where(eq(modelProviders.id, providerId));
-    await ctx.deps.db.update(plugins).set({ headers: JSON.stringify({ Authorization: `Bearer ${PLUGIN_AUTH}`, "X-Api-Key": PLUGIN_API_KEY }) }).where(eq(plugins.id, pluginId));
+    await ctx.deps.db
+      .update(plugins)
+      .set({ headers: JSON.stringify({ Authorization: `Bearer ${PLUGIN_AUTH}`, "X-Api-Key": PLUGIN_API_KEY }) })
+      .where(eq(plugins.id, pluginId));
     await ctx.deps.db.update(knowledgeFeishuAuth).set({ appSecret: FEISHU_APP.appSecret });
     await ctx.deps.db.update(webClients).set({ identitySecret }).where(eq(webClients.id, clientId));
     const row = (await ctx.deps.db.select().from(apps).where(eq(apps.id, appId)).get())!;
     const legacy = JSON.parse(row.advancedConfig) as { manualService: { notify: { webhooks: unknown } } };
     legacy.manualService.notify.webhooks = robotHooks();
-    await ctx.deps.db.update(apps).set({ advancedConfig: JSON.stringify(legacy) }).where(eq(apps.id, appId));
+    await ctx.deps.db
+      .update(apps)
+      .set({ advancedConfig: JSON.stringify(legacy) })
+      .where(eq(apps.id, appId));
     const legacyText = (await ctx.deps.db.select().from(apps).where(eq(apps.id, appId)).get())!.advancedConfig;
     expect(legacyText).toContain(DING_SECRET);
     // The plain rows are still served while they wait to be sealed.
     await expectSecretsWork();
 
     // The start-up step, through the real server start on this data directory.
-    const running = await startServer(loadConfig({ ...process.env, PARLEY_DATA_DIR: ctx.dataDir, PORT: "0", HOST: "127.0.0.1", PARLEY_LOG_LEVEL: "silent", PARLEY_DATABASE_DRIVER: ctx.config.database.driver, PARLEY_SEED_DEMO: "false" }));
+    const running = await startServer(
+      loadConfig({
+        ...process.env,
+        PARLEY_DATA_DIR: ctx.dataDir,
+        PORT: "0",
+        HOST: "127.0.0.1",
+        PARLEY_LOG_LEVEL: "silent",
+        PARLEY_DATABASE_DRIVER: ctx.config.database.driver,
+        PARLEY_SEED_DEMO: "false",
+      }),
+    );
     await running.close();
     expect(await sealStoredSecrets(ctx.deps)).toEqual({ modelProviders: 0, plugins: 0, feishu: 0, webClients: 0, apps: 0 });
 

@@ -35,7 +35,9 @@ describe("secrets stay secret", () => {
 
     const password = "Sekrit-passw0rd-42";
     const code = await codeFor(ctx, { target: "gwen@example.com", purpose: "register" });
-    const registered = (await call("register", "/api/v1/auth/register", { method: "POST", json: { channel: "email", target: "gwen@example.com", code, password } })).json().data;
+    const registered = (
+      await call("register", "/api/v1/auth/register", { method: "POST", json: { channel: "email", target: "gwen@example.com", code, password } })
+    ).json().data;
     issued.set(registered.token as string, "register");
     const token = registered.token as string;
 
@@ -76,7 +78,9 @@ describe("secrets stay secret", () => {
     await ctx.deps.db.run(sql.raw("DROP TRIGGER refuse_users"));
     expect(logger.lines.some((line) => line.includes("refused by test"))).toBe(true);
 
-    const hashes = (await ctx.deps.db.select({ hash: users.passwordHash }).from(users).all()).map((row) => row.hash).filter((hash): hash is string => hash !== null);
+    const hashes = (await ctx.deps.db.select({ hash: users.passwordHash }).from(users).all())
+      .map((row) => row.hash)
+      .filter((hash): hash is string => hash !== null);
     expect(hashes.length).toBeGreaterThanOrEqual(1);
     const saltsAndKeys = hashes.flatMap((hash) => hash.split("$").slice(4));
     const never = [password, newPassword, failingPassword, bootstrapKey, ...hashes, ...saltsAndKeys, ...[...issued.keys()].map(sha256)];

@@ -20,9 +20,17 @@ beforeAll(async () => {
   alice = await registerUser(ctx, "alice@example.com");
   bob = await registerUser(ctx, "bob@example.com");
   bobApiKey = await expectOk(await ctx.request("/api/v1/me/api-keys", { method: "POST", token: bob.token, json: { name: "bob's" } }), 201, createdApiKeySchema);
-  bobUserKey = await expectOk(await ctx.request("/api/v1/user-keys", { method: "POST", token: bob.token, json: { name: "bob personal" } }), 201, createdUserKeySchema);
+  bobUserKey = await expectOk(
+    await ctx.request("/api/v1/user-keys", { method: "POST", token: bob.token, json: { name: "bob personal" } }),
+    201,
+    createdUserKeySchema,
+  );
   bobTeam = await expectOk(await ctx.request("/api/v1/spaces", { method: "POST", token: bob.token, json: { companyName: "Bob Ltd" } }), 201, spaceSchema);
-  bobTeamKey = await expectOk(await ctx.request("/api/v1/user-keys", { method: "POST", token: bob.token, json: { name: "bob team" } }), 201, createdUserKeySchema);
+  bobTeamKey = await expectOk(
+    await ctx.request("/api/v1/user-keys", { method: "POST", token: bob.token, json: { name: "bob team" } }),
+    201,
+    createdUserKeySchema,
+  );
   // Alice has rows of her own, so empty lists prove nothing by accident.
   await ctx.request("/api/v1/me/api-keys", { method: "POST", token: alice.token, json: { name: "alice's" } });
   await ctx.request("/api/v1/user-keys", { method: "POST", token: alice.token, json: { name: "alice key" } });
@@ -56,18 +64,29 @@ describe("cross-space isolation", () => {
         ["PATCH", `/api/v1/user-keys/${bobUserKey.id}`],
         ["DELETE", `/api/v1/user-keys/${bobTeamKey.id}`],
       ] as const) {
-        const response = await ctx.request(path, { method, token: alice.token, headers, ...(method === "GET" || method === "DELETE" ? {} : { json: { name: "x" } }) });
+        const response = await ctx.request(path, {
+          method,
+          token: alice.token,
+          headers,
+          ...(method === "GET" || method === "DELETE" ? {} : { json: { name: "x" } }),
+        });
         await expectError(response, 404, { message: "Space not found" });
       }
     }
     // With an API key too.
-    const aliceKey = await expectOk(await ctx.request("/api/v1/me/api-keys", { method: "POST", token: alice.token, json: { name: "probe" } }), 201, createdApiKeySchema);
+    const aliceKey = await expectOk(
+      await ctx.request("/api/v1/me/api-keys", { method: "POST", token: alice.token, json: { name: "probe" } }),
+      201,
+      createdApiKeySchema,
+    );
     await expectError(await ctx.request("/api/v1/user-keys", { token: aliceKey.key, headers: { "x-parley-space": bobTeam.spaceId } }), 404);
     expect(await ctx.deps.db.select().from(userKeys).where(eq(userKeys.spaceId, bobTeam.spaceId)).all()).toHaveLength(1);
   });
 
   it("B's API key cannot be deleted by A (404) and still works for B", async () => {
-    await expectError(await ctx.request(`/api/v1/me/api-keys/${bobApiKey.id}`, { method: "DELETE", token: alice.token }), 404, { message: "API key not found" });
+    await expectError(await ctx.request(`/api/v1/me/api-keys/${bobApiKey.id}`, { method: "DELETE", token: alice.token }), 404, {
+      message: "API key not found",
+    });
     expect(await ctx.deps.db.select().from(apiKeys).where(eq(apiKeys.id, bobApiKey.id)).get()).toBeDefined();
     const user = await expectOk(await ctx.request("/api/v1/me", { token: bobApiKey.key }), 200, userSchema);
     expect(user.id).toBe(bob.user.id);
@@ -76,9 +95,13 @@ describe("cross-space isolation", () => {
   it("B's user keys cannot be changed or deleted by A (404) and stay as they were", async () => {
     for (const key of [bobUserKey, bobTeamKey]) {
       const before = await ctx.deps.db.select().from(userKeys).where(eq(userKeys.id, key.id)).get();
-      await expectError(await ctx.request(`/api/v1/user-keys/${key.id}`, { method: "PATCH", token: alice.token, json: { name: "mine", enabled: false } }), 404, {
-        message: "User key not found",
-      });
+      await expectError(
+        await ctx.request(`/api/v1/user-keys/${key.id}`, { method: "PATCH", token: alice.token, json: { name: "mine", enabled: false } }),
+        404,
+        {
+          message: "User key not found",
+        },
+      );
       await expectError(await ctx.request(`/api/v1/user-keys/${key.id}`, { method: "DELETE", token: alice.token }), 404);
       expect(await ctx.deps.db.select().from(userKeys).where(eq(userKeys.id, key.id)).get()).toEqual(before);
     }
@@ -88,7 +111,12 @@ describe("cross-space isolation", () => {
     // Bob's current space is the team; his personal user key lives elsewhere.
     await expectError(await ctx.request(`/api/v1/user-keys/${bobUserKey.id}`, { method: "PATCH", token: bob.token, json: { name: "moved" } }), 404);
     await expectOk(
-      await ctx.request(`/api/v1/user-keys/${bobUserKey.id}`, { method: "PATCH", token: bob.token, headers: { "x-parley-space": bob.user.spaceId }, json: { name: "renamed" } }),
+      await ctx.request(`/api/v1/user-keys/${bobUserKey.id}`, {
+        method: "PATCH",
+        token: bob.token,
+        headers: { "x-parley-space": bob.user.spaceId },
+        json: { name: "renamed" },
+      }),
       200,
       userKeySchema,
     );

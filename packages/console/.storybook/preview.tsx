@@ -1,13 +1,13 @@
-import type { Decorator, Preview } from '@storybook/react-vite';
-import { useEffect } from 'react';
-import { MemoryRouter } from 'react-router';
-import { AppProviders } from '../src/app/app-root';
-import { changeLanguage, normaliseLanguage } from '../src/i18n';
-import '../src/styles/global.css';
+import type { Decorator, Preview } from "@storybook/react-vite";
+import { useEffect } from "react";
+import { MemoryRouter } from "react-router";
+import { AppProviders } from "../src/app/app-root";
+import { changeLanguage, normaliseLanguage } from "../src/i18n";
+import "../src/styles/global.css";
 
 /** Wraps every story in the console's providers: i18n, antd theme and locale, a router. */
 const withConsoleProviders: Decorator = (Story, context) => {
-  const language = normaliseLanguage(String(context.globals.locale ?? 'en'));
+  const language = normaliseLanguage(String(context.globals.locale ?? "en"));
   useEffect(() => {
     void changeLanguage(language);
   }, [language]);
@@ -26,21 +26,21 @@ const preview: Preview = {
   decorators: [withConsoleProviders],
   globalTypes: {
     locale: {
-      description: 'Interface language',
+      description: "Interface language",
       toolbar: {
-        title: 'Language',
-        icon: 'globe',
+        title: "Language",
+        icon: "globe",
         items: [
-          { value: 'en', title: 'English' },
-          { value: 'zh-CN', title: '简体中文' },
+          { value: "en", title: "English" },
+          { value: "zh-CN", title: "简体中文" },
         ],
         dynamicTitle: true,
       },
     },
   },
-  initialGlobals: { locale: 'en' },
+  initialGlobals: { locale: "en" },
   parameters: {
-    layout: 'fullscreen',
+    layout: "fullscreen",
     controls: { expanded: true },
   },
 };

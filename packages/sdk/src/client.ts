@@ -1,17 +1,9 @@
-import createOpenApiClient from 'openapi-fetch';
-import type { HeadersOptions, MaybeOptionalInit, ParseAsResponse } from 'openapi-fetch';
-import type {
-  HttpMethod,
-  MediaType,
-  PathsWithMethod,
-  Readable,
-  RequiredKeysOf,
-  ResponseObjectMap,
-  SuccessResponse,
-} from 'openapi-typescript-helpers';
-import { ParleyError } from './errors';
-import type { components, paths } from './generated/schema';
-import { parseEventStream } from './stream';
+import createOpenApiClient from "openapi-fetch";
+import type { HeadersOptions, MaybeOptionalInit, ParseAsResponse } from "openapi-fetch";
+import type { HttpMethod, MediaType, PathsWithMethod, Readable, RequiredKeysOf, ResponseObjectMap, SuccessResponse } from "openapi-typescript-helpers";
+import { ParleyError } from "./errors";
+import type { components, paths } from "./generated/schema";
+import { parseEventStream } from "./stream";
 
 /** Options of {@link createClient}. */
 export interface ClientOptions {
@@ -50,9 +42,7 @@ export interface CallOptions {
 }
 
 /** What a call resolves to: the envelope's `data` and the response on success, a {@link ParleyError} otherwise. */
-export type ParleyResult<Data> =
-  | { data: Data; error?: undefined; response: Response }
-  | { data?: undefined; error: ParleyError; response?: Response };
+export type ParleyResult<Data> = { data: Data; error?: undefined; response: Response } | { data?: undefined; error: ParleyError; response?: Response };
 
 /** The `data` of an envelope type `{ success, code, message, data }`; any other body type passes through. */
 export type EnvelopeData<Body> = Body extends { success: boolean; data?: infer Data } ? Data : Body;
@@ -86,15 +76,15 @@ export interface StreamOptions extends CallOptions {
 /** The client {@link createClient} returns. */
 export interface ParleyClient<Paths extends {} = paths> {
   /** Calls a GET endpoint. */
-  GET: ClientMethod<Paths, 'get'>;
+  GET: ClientMethod<Paths, "get">;
   /** Calls a POST endpoint (not retried unless the call sets `retries`). */
-  POST: ClientMethod<Paths, 'post'>;
+  POST: ClientMethod<Paths, "post">;
   /** Calls a PUT endpoint. */
-  PUT: ClientMethod<Paths, 'put'>;
+  PUT: ClientMethod<Paths, "put">;
   /** Calls a PATCH endpoint (not retried unless the call sets `retries`). */
-  PATCH: ClientMethod<Paths, 'patch'>;
+  PATCH: ClientMethod<Paths, "patch">;
   /** Calls a DELETE endpoint. */
-  DELETE: ClientMethod<Paths, 'delete'>;
+  DELETE: ClientMethod<Paths, "delete">;
   /** Replaces the session token (or clears it, falling back to the API key) for later requests. */
   setToken(token: string | undefined): void;
   /**
@@ -102,10 +92,7 @@ export interface ParleyClient<Paths extends {} = paths> {
    * the stream starts is thrown as a {@link ParleyError}; aborting `signal` ends the iteration
    * without an error; leaving the loop early closes the connection.
    */
-  stream<Event extends { type: string }>(
-    path: PathsWithMethod<Paths, 'post'>,
-    init?: StreamOptions,
-  ): AsyncGenerator<Event, void, undefined>;
+  stream<Event extends { type: string }>(path: PathsWithMethod<Paths, "post">, init?: StreamOptions): AsyncGenerator<Event, void, undefined>;
   /** Chat with an app. */
   chat: {
     /**
@@ -118,20 +105,19 @@ export interface ParleyClient<Paths extends {} = paths> {
 }
 
 /** A chat question (see `POST /api/v1/chat/stream`). */
-export type ChatRequest = components['schemas']['ChatRequest'];
+export type ChatRequest = components["schemas"]["ChatRequest"];
 /** One event of the chat stream: a tagged union on `type`. */
-export type ChatEvent = components['schemas']['ChatEvent'];
+export type ChatEvent = components["schemas"]["ChatEvent"];
 
 type Envelope = { success: boolean; code: number; message: string; data: unknown };
 type AnyInit = CallOptions & { headers?: HeadersOptions; parseAs?: string; [key: string]: unknown };
 
 const MAX_RETRY_WAIT_MS = 30_000;
 
-const isEnvelope = (body: unknown): body is Envelope =>
-  typeof body === 'object' && body !== null && 'success' in body && 'code' in body;
+const isEnvelope = (body: unknown): body is Envelope => typeof body === "object" && body !== null && "success" in body && "code" in body;
 
 function readRetryAfter(headers: Headers): number | undefined {
-  const value = headers.get('retry-after');
+  const value = headers.get("retry-after");
   if (!value) return undefined;
   const seconds = Number(value);
   const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(value) - Date.now();
@@ -142,7 +128,7 @@ function readRetryAfter(headers: Headers): number | undefined {
 const networkCode = (error: unknown) => {
   const cause = (error as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause;
   const reason = cause?.code ?? cause?.message;
-  return typeof reason === 'string' ? ` (${reason})` : '';
+  return typeof reason === "string" ? ` (${reason})` : "";
 };
 
 // Full jitter keeps many clients that failed together from retrying together.
@@ -155,11 +141,11 @@ const sleep = (ms: number, signal: AbortSignal) =>
       reject(signal.reason);
     };
     const timer = setTimeout(() => {
-      signal.removeEventListener('abort', stop);
+      signal.removeEventListener("abort", stop);
       resolve();
     }, ms);
     if (signal.aborted) stop();
-    else signal.addEventListener('abort', stop, { once: true });
+    else signal.addEventListener("abort", stop, { once: true });
   });
 
 function formBody(body: unknown): string {
@@ -185,11 +171,11 @@ export function createClient<Paths extends {} = paths>(options: ClientOptions): 
 
   async function send(method: string, path: string, init: AnyInit = {}): Promise<ParleyResult<unknown>> {
     const { signal, timeoutMs = defaultTimeoutMs, retries: callRetries, form, ...rest } = init;
-    const retries = callRetries ?? (method === 'POST' || method === 'PATCH' ? 0 : defaultRetries);
+    const retries = callRetries ?? (method === "POST" || method === "PATCH" ? 0 : defaultRetries);
     const controller = new AbortController();
     const abort = () => controller.abort(signal?.reason);
     if (signal?.aborted) abort();
-    else signal?.addEventListener('abort', abort);
+    else signal?.addEventListener("abort", abort);
     let timedOut = false;
     const timer =
       timeoutMs > 0 && timeoutMs < 2 ** 31
@@ -202,14 +188,14 @@ export function createClient<Paths extends {} = paths>(options: ClientOptions): 
     let error: ParleyError;
 
     const fetchWithRetries = async (request: Request) => {
-      const credential = (typeof token === 'function' ? token() : token) ?? apiKey;
+      const credential = (typeof token === "function" ? token() : token) ?? apiKey;
       const setDefault = (name: string, value: string | undefined) => {
         if (value && !request.headers.has(name)) request.headers.set(name, value);
       };
-      setDefault('Authorization', credential && `Bearer ${credential}`);
-      setDefault('X-Parley-Space', typeof space === 'function' ? space() : space);
-      setDefault('Accept-Language', typeof language === 'function' ? language() : language);
-      if (form) request.headers.set('Content-Type', 'application/x-www-form-urlencoded');
+      setDefault("Authorization", credential && `Bearer ${credential}`);
+      setDefault("X-Parley-Space", typeof space === "function" ? space() : space);
+      setDefault("Accept-Language", typeof language === "function" ? language() : language);
+      if (form) request.headers.set("Content-Type", "application/x-www-form-urlencoded");
       for (let attempt = 0; ; attempt++) {
         let wait: number;
         response = undefined;
@@ -229,45 +215,49 @@ export function createClient<Paths extends {} = paths>(options: ClientOptions): 
     };
 
     try {
-      const result = await inner.request(method as 'get', path as never, {
-        ...rest,
-        ...(form && { bodySerializer: formBody }),
-        fetch: fetchWithRetries,
-      } as never);
+      const result = await inner.request(
+        method as "get",
+        path as never,
+        {
+          ...rest,
+          ...(form && { bodySerializer: formBody }),
+          fetch: fetchWithRetries,
+        } as never,
+      );
       response = result.response;
       const body: unknown = result.error ?? result.data;
       if (response.ok && !(isEnvelope(body) && !body.success)) {
         return { data: isEnvelope(body) ? body.data : body, response };
       }
       const envelope = isEnvelope(body) ? body : undefined;
-      error = new ParleyError('http', envelope?.message || response.statusText || `HTTP ${response.status}`, {
+      error = new ParleyError("http", envelope?.message || response.statusText || `HTTP ${response.status}`, {
         status: response.status,
         code: envelope?.code,
-        requestId: response.headers.get('x-request-id') ?? undefined,
+        requestId: response.headers.get("x-request-id") ?? undefined,
         retryAfterMs: readRetryAfter(response.headers),
         data: envelope?.data ?? undefined,
       });
     } catch (cause) {
-      const kind = timedOut ? 'timeout' : signal?.aborted ? 'aborted' : cause instanceof SyntaxError ? 'http' : 'network';
+      const kind = timedOut ? "timeout" : signal?.aborted ? "aborted" : cause instanceof SyntaxError ? "http" : "network";
       const message =
-        kind === 'timeout'
+        kind === "timeout"
           ? `Request timed out after ${timeoutMs} ms`
-          : kind === 'aborted'
-            ? 'Request aborted'
-            : kind === 'http'
-              ? 'Response body is not valid JSON'
+          : kind === "aborted"
+            ? "Request aborted"
+            : kind === "http"
+              ? "Response body is not valid JSON"
               : `Network error: ${(cause as Error).message}${networkCode(cause)}`;
       error = new ParleyError(kind, message, {
-        status: kind === 'http' ? response?.status : undefined,
-        requestId: response?.headers.get('x-request-id') ?? undefined,
+        status: kind === "http" ? response?.status : undefined,
+        requestId: response?.headers.get("x-request-id") ?? undefined,
         cause,
       });
     } finally {
       clearTimeout(timer);
       // A streamed body is still being read, so it must stay abortable; stream() owns that signal.
-      if (rest.parseAs !== 'stream') signal?.removeEventListener('abort', abort);
+      if (rest.parseAs !== "stream") signal?.removeEventListener("abort", abort);
     }
-    if (error.kind !== 'aborted') onError?.(error);
+    if (error.kind !== "aborted") onError?.(error);
     return response ? { error, response } : { error };
   }
 
@@ -276,16 +266,16 @@ export function createClient<Paths extends {} = paths>(options: ClientOptions): 
     const controller = new AbortController();
     const abort = () => controller.abort();
     if (signal?.aborted) return;
-    signal?.addEventListener('abort', abort);
+    signal?.addEventListener("abort", abort);
     try {
-      const result = await send('POST', path, {
+      const result = await send("POST", path, {
         ...rest,
-        headers: { Accept: 'text/event-stream', ...headers },
+        headers: { Accept: "text/event-stream", ...headers },
         signal: controller.signal,
-        parseAs: 'stream',
+        parseAs: "stream",
       });
       if (result.error) {
-        if (result.error.kind === 'aborted') return;
+        if (result.error.kind === "aborted") return;
         throw result.error;
       }
       if (!result.data) return;
@@ -295,28 +285,28 @@ export function createClient<Paths extends {} = paths>(options: ClientOptions): 
     } catch (cause) {
       if (controller.signal.aborted) return;
       if (cause instanceof ParleyError) throw cause;
-      const kind = cause instanceof SyntaxError ? 'http' : 'network';
+      const kind = cause instanceof SyntaxError ? "http" : "network";
       const error = new ParleyError(kind, `Stream failed: ${(cause as Error).message}`, { cause });
       onError?.(error);
       throw error;
     } finally {
-      signal?.removeEventListener('abort', abort);
+      signal?.removeEventListener("abort", abort);
     }
   }
 
   const method = (name: string) => (path: string, init?: AnyInit) => send(name, path, init);
   return {
-    GET: method('GET'),
-    POST: method('POST'),
-    PUT: method('PUT'),
-    PATCH: method('PATCH'),
-    DELETE: method('DELETE'),
+    GET: method("GET"),
+    POST: method("POST"),
+    PUT: method("PUT"),
+    PATCH: method("PATCH"),
+    DELETE: method("DELETE"),
     setToken(next: string | undefined) {
       token = next;
     },
     stream,
     chat: {
-      stream: (input: ChatRequest, options: CallOptions = {}) => stream('/api/v1/chat/stream', { ...options, body: input }),
+      stream: (input: ChatRequest, options: CallOptions = {}) => stream("/api/v1/chat/stream", { ...options, body: input }),
     },
   } as unknown as ParleyClient<Paths>;
 }

@@ -1,5 +1,5 @@
 /** What went wrong: the server answered with an error, the network failed, the call ran out of time, or the caller aborted it. */
-export type ParleyErrorKind = 'http' | 'network' | 'timeout' | 'aborted';
+export type ParleyErrorKind = "http" | "network" | "timeout" | "aborted";
 
 /** Fields a {@link ParleyError} may carry besides its kind and message. */
 export interface ParleyErrorDetails {
@@ -22,7 +22,7 @@ export interface ParleyErrorDetails {
  * they return it as `error`. Streams throw it from the iterator.
  */
 export class ParleyError extends Error {
-  override readonly name = 'ParleyError';
+  override readonly name = "ParleyError";
   /** What went wrong. */
   readonly kind: ParleyErrorKind;
   /** HTTP status of the answer, when there was one. */
@@ -49,8 +49,7 @@ export class ParleyError extends Error {
 }
 
 // An answer without an envelope (a proxy's 502 page, say) still has a status worth matching on.
-const codeOf = (error: unknown): number | undefined =>
-  error instanceof ParleyError ? (error.code ?? error.status) : undefined;
+const codeOf = (error: unknown): number | undefined => (error instanceof ParleyError ? (error.code ?? error.status) : undefined);
 
 /** True for code 701: the space's plan must be upgraded. Clients show an upgrade prompt, not a toast. */
 export const isUpgradeRequired = (error: unknown): error is ParleyError => codeOf(error) === 701;

@@ -1,4 +1,4 @@
-export { createClient } from './client';
+export { createClient } from "./client";
 export type {
   CallOptions,
   ChatEvent,
@@ -9,15 +9,15 @@ export type {
   ParleyClient,
   ParleyResult,
   StreamOptions,
-} from './client';
+} from "./client";
 export {
   ParleyError,
   isHtmlMessage,
   isInsufficientCredits,
   isSessionEnded,
   isUpgradeRequired,
-} from './errors';
-export type { ParleyErrorDetails, ParleyErrorKind } from './errors';
-export { parseEventStream } from './stream';
-export type { ServerSentEvent } from './stream';
-export type { components, operations, paths } from './generated/schema';
+} from "./errors";
+export type { ParleyErrorDetails, ParleyErrorKind } from "./errors";
+export { parseEventStream } from "./stream";
+export type { ServerSentEvent } from "./stream";
+export type { components, operations, paths } from "./generated/schema";

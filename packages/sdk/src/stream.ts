@@ -17,13 +17,13 @@ export interface ServerSentEvent {
 export async function* parseEventStream(body: ReadableStream<Uint8Array>): AsyncGenerator<ServerSentEvent> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
-  let buffer = '';
+  let buffer = "";
   let scanned = 0;
   let afterCarriageReturn = false;
-  let event = '';
-  let data = '';
+  let event = "";
+  let data = "";
   let hasData = false;
-  let lastId = '';
+  let lastId = "";
   try {
     for (;;) {
       const { done, value } = await reader.read();
@@ -33,36 +33,36 @@ export async function* parseEventStream(body: ReadableStream<Uint8Array>): Async
       for (let index = scanned; index < buffer.length; index++) {
         const char = buffer[index];
         // A CRLF split across chunks must end only one line.
-        if (char === '\n' && afterCarriageReturn) {
+        if (char === "\n" && afterCarriageReturn) {
           afterCarriageReturn = false;
           start = index + 1;
           continue;
         }
         afterCarriageReturn = false;
-        if (char !== '\n' && char !== '\r') continue;
-        afterCarriageReturn = char === '\r';
+        if (char !== "\n" && char !== "\r") continue;
+        afterCarriageReturn = char === "\r";
         const line = buffer.slice(start, index);
         start = index + 1;
-        if (line === '') {
+        if (line === "") {
           if (hasData) {
-            const message: ServerSentEvent = { event: event || 'message', data };
+            const message: ServerSentEvent = { event: event || "message", data };
             if (lastId) message.id = lastId;
             yield message;
           }
-          event = data = '';
+          event = data = "";
           hasData = false;
           continue;
         }
-        const colon = line.indexOf(':');
+        const colon = line.indexOf(":");
         if (colon === 0) continue;
         const field = colon < 0 ? line : line.slice(0, colon);
-        let fieldValue = colon < 0 ? '' : line.slice(colon + 1);
-        if (fieldValue.startsWith(' ')) fieldValue = fieldValue.slice(1);
-        if (field === 'event') event = fieldValue;
-        else if (field === 'data') {
+        let fieldValue = colon < 0 ? "" : line.slice(colon + 1);
+        if (fieldValue.startsWith(" ")) fieldValue = fieldValue.slice(1);
+        if (field === "event") event = fieldValue;
+        else if (field === "data") {
           data = hasData ? `${data}\n${fieldValue}` : fieldValue;
           hasData = true;
-        } else if (field === 'id' && !fieldValue.includes('\0')) lastId = fieldValue;
+        } else if (field === "id" && !fieldValue.includes("\0")) lastId = fieldValue;
       }
       buffer = buffer.slice(start);
       scanned = buffer.length;

@@ -1,24 +1,24 @@
 // Prints the gzip size of the loader (dist/widget.js) and of everything the open chat loads
 // (every other file in dist/, i.e. chat.js and any chunk or asset it pulls in); exits 1 over
 // the budgets of issue 5. Run `npm run build -w @parley/widget` first.
-import fs from 'node:fs';
-import path from 'node:path';
-import { gzipSync } from 'node:zlib';
-import { fileURLToPath } from 'node:url';
+import fs from "node:fs";
+import path from "node:path";
+import { gzipSync } from "node:zlib";
+import { fileURLToPath } from "node:url";
 
 const LOADER_BUDGET = 2000;
 const CHAT_BUDGET = 22000;
-const dist = fileURLToPath(new URL('../dist/', import.meta.url));
+const dist = fileURLToPath(new URL("../dist/", import.meta.url));
 const gzip = (file) => gzipSync(fs.readFileSync(path.join(dist, file)), { level: 9 }).length;
 
-if (!fs.existsSync(path.join(dist, 'widget.js')) || !fs.existsSync(path.join(dist, 'chat.js'))) {
-  console.error('dist/widget.js or dist/chat.js is missing: run `npm run build -w @parley/widget` first.');
+if (!fs.existsSync(path.join(dist, "widget.js")) || !fs.existsSync(path.join(dist, "chat.js"))) {
+  console.error("dist/widget.js or dist/chat.js is missing: run `npm run build -w @parley/widget` first.");
   process.exit(1);
 }
-const loader = gzip('widget.js');
+const loader = gzip("widget.js");
 const chat = fs
   .readdirSync(dist, { recursive: true })
-  .filter((file) => file !== 'widget.js' && fs.statSync(path.join(dist, file)).isFile() && /\.(js|css)$/.test(file))
+  .filter((file) => file !== "widget.js" && fs.statSync(path.join(dist, file)).isFile() && /\.(js|css)$/.test(file))
   .reduce((sum, file) => sum + gzip(file), 0);
 console.log(`widget_loader_gzip_bytes=${loader}`);
 console.log(`widget_chat_gzip_bytes=${chat}`);

@@ -2,14 +2,14 @@
  * The chat chunk (`/widget/chat.js`), loaded by the loader on first interaction. Renders the
  * panel into the loader's shadow root and takes over the `Parley` commands, `on` included.
  */
-import { render } from 'preact';
-import { createChatStore } from './core/chat-store';
-import type { ChatContext, ChatHandle, PanelContext, VisitorIdentity } from './core/protocol';
-import { createSocket, VISITOR_RECONNECTION } from './core/socket';
-import { browserStore, tabStore } from './core/storage';
-import { createTransport, fetchConfig } from './core/transport';
-import { PANEL_CSS } from './ui/styles';
-import { Panel } from './ui/panel';
+import { render } from "preact";
+import { createChatStore } from "./core/chat-store";
+import type { ChatContext, ChatHandle, PanelContext, VisitorIdentity } from "./core/protocol";
+import { createSocket, VISITOR_RECONNECTION } from "./core/socket";
+import { browserStore, tabStore } from "./core/storage";
+import { createTransport, fetchConfig } from "./core/transport";
+import { PANEL_CSS } from "./ui/styles";
+import { Panel } from "./ui/panel";
 
 /** Mounts the panel; the loader calls this once, then replays the queued commands to the handle. */
 export function mountChat(loaderContext: ChatContext): ChatHandle {
@@ -21,7 +21,7 @@ export function mountChat(loaderContext: ChatContext): ChatHandle {
         try {
           listener(payload);
         } catch (error) {
-          console.warn('[parley]', error);
+          console.warn("[parley]", error);
         }
       }
     },
@@ -29,10 +29,10 @@ export function mountChat(loaderContext: ChatContext): ChatHandle {
   const sheet = new CSSStyleSheet();
   sheet.replaceSync(PANEL_CSS);
   context.root.adoptedStyleSheets = [...context.root.adoptedStyleSheets, sheet];
-  const container = document.createElement('div');
+  const container = document.createElement("div");
   context.root.append(container);
   const { options } = context;
-  let language = context.language || navigator.language || 'en';
+  let language = context.language || navigator.language || "en";
   const store = createChatStore({
     clientId: options.clientId,
     transport: createTransport(options.api, options.clientId, () => language),
@@ -43,7 +43,7 @@ export function mountChat(loaderContext: ChatContext): ChatHandle {
     openSocket: (session) =>
       createSocket({
         url: options.api,
-        namespace: '/visitor',
+        namespace: "/visitor",
         auth: { clientId: options.clientId, sessionId: session.sessionId, token: session.visitorToken },
         ...VISITOR_RECONNECTION,
       }),
@@ -59,7 +59,7 @@ export function mountChat(loaderContext: ChatContext): ChatHandle {
     try {
       render(<Panel options={options} store={store} onClose={() => setOpen(false)} />, container);
     } catch (error) {
-      console.warn('[parley]', error);
+      console.warn("[parley]", error);
     }
   };
   store.subscribe(draw);
@@ -67,7 +67,7 @@ export function mountChat(loaderContext: ChatContext): ChatHandle {
     if (next === store.getState().open) return;
     context.setOpen(next);
     store.setOpen(next);
-    context.emit(next ? 'open' : 'close');
+    context.emit(next ? "open" : "close");
     if (!next) context.bubble?.focus();
   }
   draw();
@@ -77,22 +77,22 @@ export function mountChat(loaderContext: ChatContext): ChatHandle {
   const announce = () => {
     if (ready) return;
     ready = true;
-    context.emit('ready');
+    context.emit("ready");
   };
   queueMicrotask(announce);
   return {
     command(name, args) {
-      if (name === 'on') {
+      if (name === "on") {
         const [event, listener] = args as [string, (payload: unknown) => void];
-        if (typeof listener === 'function') (listeners[event] ??= []).push(listener);
+        if (typeof listener === "function") (listeners[event] ??= []).push(listener);
         return;
       }
       announce();
-      if (name === 'open') setOpen(true);
-      else if (name === 'close') setOpen(false);
-      else if (name === 'toggle') setOpen(!store.getState().open);
-      else if (name === 'identify') store.identify(args[0] as VisitorIdentity);
-      else if (name === 'setLanguage') {
+      if (name === "open") setOpen(true);
+      else if (name === "close") setOpen(false);
+      else if (name === "toggle") setOpen(!store.getState().open);
+      else if (name === "identify") store.identify(args[0] as VisitorIdentity);
+      else if (name === "setLanguage") {
         language = String(args[0]);
         store.setLanguage(language);
       }

@@ -82,7 +82,9 @@ describe("advanced configuration", () => {
     await ctx.deps.db.update(apps).set({ databaseIds: '["db_1","db_2"]' }).where(eq(apps.id, appId));
     const saved = await expectOk(await put(fullConfig()), 200, advancedConfigSchema);
     // The hook id in a Feishu URL is its credential: answered masked.
-    const expected = fullConfig({ notify: { webhooks: [{ kind: "feishu", url: "https://open.feishu.cn/open-apis/bot/v2/hook/••••", secret: "", secretSet: true }] } });
+    const expected = fullConfig({
+      notify: { webhooks: [{ kind: "feishu", url: "https://open.feishu.cn/open-apis/bot/v2/hook/••••", secret: "", secretSet: true }] },
+    });
     expected.manualService.triggers[0]!.content = "human";
     expect(saved).toEqual(expected);
     expect(await get()).toEqual(expected);
@@ -94,7 +96,9 @@ describe("advanced configuration", () => {
     // Stored sealed under the instance key: neither the URL nor the secret is in the row.
     expect(row!.advancedConfig).not.toContain("SEC123");
     expect(row!.advancedConfig).not.toContain("hook/abc");
-    expect(openWebhooks(JSON.parse(row!.advancedConfig).manualService.notify.webhooks)).toEqual([{ kind: "feishu", url: "https://open.feishu.cn/open-apis/bot/v2/hook/abc", secret: "SEC123" }]);
+    expect(openWebhooks(JSON.parse(row!.advancedConfig).manualService.notify.webhooks)).toEqual([
+      { kind: "feishu", url: "https://open.feishu.cn/open-apis/bot/v2/hook/abc", secret: "SEC123" },
+    ]);
 
     const senior = await expectOk(await ctx.request(`/api/v1/apps/${appId}/senior`, { token: user.token }), 200, appSeniorSchema);
     expect(senior.databaseIds).toEqual(["db_1", "db_2"]);
@@ -145,8 +149,12 @@ describe("advanced configuration", () => {
 
   it("delayed reply needs minutes; other handover fields are checked", async () => {
     await expectError(await put(fullConfig({ manualService: { delayMinutes: null } })), 400, { field: "manualService.delayMinutes" });
-    await expectError(await put(fullConfig({ manualService: { triggers: [{ type: "keyword", content: "  " }] } })), 400, { field: "manualService.triggers.0.content" });
-    await expectError(await put(fullConfig({ manualService: { triggers: [{ type: "regex", content: "x" }] } })), 400, { field: "manualService.triggers.0.type" });
+    await expectError(await put(fullConfig({ manualService: { triggers: [{ type: "keyword", content: "  " }] } })), 400, {
+      field: "manualService.triggers.0.content",
+    });
+    await expectError(await put(fullConfig({ manualService: { triggers: [{ type: "regex", content: "x" }] } })), 400, {
+      field: "manualService.triggers.0.type",
+    });
     await expectError(await put(fullConfig({ manualService: { replyMode: "sometimes" } })), 400, { field: "manualService.replyMode" });
     await expectError(await put(fullConfig({ manualService: { summaryTemplate: [{ property: "", content: "c", description: "d" }] } })), 400, {
       field: "manualService.summaryTemplate.0.property",
@@ -182,28 +190,71 @@ describe("advanced configuration", () => {
     ]);
 
     // What was read, sent back as it is (the console does this): the secrets stay, in the new order too.
-    await expectOk(await put({ ...read, manualService: { ...read.manualService, notify: { ...read.manualService.notify, webhooks: [...read.manualService.notify.webhooks].reverse() } } }), 200, advancedConfigSchema);
+    await expectOk(
+      await put({
+        ...read,
+        manualService: { ...read.manualService, notify: { ...read.manualService.notify, webhooks: [...read.manualService.notify.webhooks].reverse() } },
+      }),
+      200,
+      advancedConfigSchema,
+    );
     expect(await storedWebhooks()).toEqual([feishu, ding]);
     // The chat side still signs with them.
     expect((await getAppForChat(ctx.deps, { appId })).advancedConfig.manualService.notify.webhooks).toEqual([feishu, ding]);
 
     // A new secret replaces the stored one.
-    await expectOk(await put(fullConfig({ notify: { webhooks: [{ ...ding, secret: "SECrotated" }, { ...feishu, secret: "" }] } })), 200, advancedConfigSchema);
+    await expectOk(
+      await put(
+        fullConfig({
+          notify: {
+            webhooks: [
+              { ...ding, secret: "SECrotated" },
+              { ...feishu, secret: "" },
+            ],
+          },
+        }),
+      ),
+      200,
+      advancedConfigSchema,
+    );
     expect(await storedWebhooks()).toEqual([{ ...ding, secret: "SECrotated" }, feishu]);
 
     // A changed URL (or kind) with an empty secret needs the secret again, and nothing changes.
-    await expectError(await put(fullConfig({ notify: { webhooks: [{ ...ding, url: "https://oapi.dingtalk.com/robot/send?access_token=t2", secret: "" }] } })), 400, {
+    await expectError(
+      await put(fullConfig({ notify: { webhooks: [{ ...ding, url: "https://oapi.dingtalk.com/robot/send?access_token=t2", secret: "" }] } })),
+      400,
+      {
+        field: "manualService.notify.webhooks.0.secret",
+      },
+    );
+    await expectError(await put(fullConfig({ notify: { webhooks: [{ ...feishu, kind: "wecom", secret: "" }] } })), 400, {
       field: "manualService.notify.webhooks.0.secret",
     });
-    await expectError(await put(fullConfig({ notify: { webhooks: [{ ...feishu, kind: "wecom", secret: "" }] } })), 400, { field: "manualService.notify.webhooks.0.secret" });
     expect(await storedWebhooks()).toEqual([{ ...ding, secret: "SECrotated" }, feishu]);
     // Removing a webhook forgets its secret: adding the URL back needs it.
     await expectOk(await put(fullConfig({ notify: { webhooks: [{ ...feishu, secret: "" }] } })), 200, advancedConfigSchema);
-    await expectError(await put(fullConfig({ notify: { webhooks: [{ ...feishu, secret: "" }, { ...ding, secret: "" }] } })), 400, { field: "manualService.notify.webhooks.1.secret" });
+    await expectError(
+      await put(
+        fullConfig({
+          notify: {
+            webhooks: [
+              { ...feishu, secret: "" },
+              { ...ding, secret: "" },
+            ],
+          },
+        }),
+      ),
+      400,
+      { field: "manualService.notify.webhooks.1.secret" },
+    );
     // A masked URL that masks no stored webhook is not an address: refused, nothing stored.
-    await expectError(await put(fullConfig({ notify: { webhooks: [{ kind: "dingtalk", url: "https://oapi.dingtalk.com/robot/send?access_token=••••zzzz", secret: "s" }] } })), 400, {
-      field: "manualService.notify.webhooks.0.url",
-    });
+    await expectError(
+      await put(fullConfig({ notify: { webhooks: [{ kind: "dingtalk", url: "https://oapi.dingtalk.com/robot/send?access_token=••••zzzz", secret: "s" }] } })),
+      400,
+      {
+        field: "manualService.notify.webhooks.0.url",
+      },
+    );
     expect(await storedWebhooks()).toEqual([feishu]);
   });
 

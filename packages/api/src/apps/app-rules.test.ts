@@ -29,10 +29,26 @@ const cases: { rule: string; change: Record<string, unknown>; field: string; mes
   { rule: "name required", change: { name: "   " }, field: "name", message: "The app name is required", zh: "请填写应用名称" },
   { rule: "name length", change: { name: "n".repeat(51) }, field: "name" },
   { rule: "description required", change: { description: "" }, field: "description", message: "The description is required" },
-  { rule: "description longer than 5", change: { description: "Hello" }, field: "description", message: "The description must be longer than 5 characters", zh: "应用描述需多于 5 个字符" },
+  {
+    rule: "description longer than 5",
+    change: { description: "Hello" },
+    field: "description",
+    message: "The description must be longer than 5 characters",
+    zh: "应用描述需多于 5 个字符",
+  },
   { rule: "description counts characters, not bytes", change: { description: "你好世界朋" }, field: "description" },
-  { rule: "opening introduction required", change: { openingIntroduction: " " }, field: "openingIntroduction", message: "The opening introduction is required" },
-  { rule: "opening introduction longer than 5", change: { openingIntroduction: "Hi 👋!" }, field: "openingIntroduction", message: "The opening introduction must be longer than 5 characters" },
+  {
+    rule: "opening introduction required",
+    change: { openingIntroduction: " " },
+    field: "openingIntroduction",
+    message: "The opening introduction is required",
+  },
+  {
+    rule: "opening introduction longer than 5",
+    change: { openingIntroduction: "Hi 👋!" },
+    field: "openingIntroduction",
+    message: "The opening introduction must be longer than 5 characters",
+  },
   { rule: "avatar required", change: { avatarUrl: "" }, field: "avatarUrl", message: "The avatar is required" },
   {
     rule: "no default avatar on the square",
@@ -44,7 +60,13 @@ const cases: { rule: string; change: Record<string, unknown>; field: string; mes
   { rule: "category known", change: { category: "astrology" }, field: "category", message: "Unknown category; pick one from the category list" },
   { rule: "settings prompt required", change: { settingsPrompt: "\n" }, field: "settingsPrompt", message: "The settings prompt is required" },
   { rule: "default model required", change: { defaultModel: "" }, field: "defaultModel", message: "The default model is required", zh: "请选择默认模型" },
-  { rule: "retrieval length not 0", change: { retrievalLength: 0 }, field: "retrievalLength", message: "The retrieval length cannot be 0", zh: "检索长度不能为 0" },
+  {
+    rule: "retrieval length not 0",
+    change: { retrievalLength: 0 },
+    field: "retrievalLength",
+    message: "The retrieval length cannot be 0",
+    zh: "检索长度不能为 0",
+  },
   { rule: "retrieval length positive", change: { retrievalLength: -5 }, field: "retrievalLength" },
   { rule: "bottom slogan at most 20", change: { bottomSlogan: "s".repeat(21) }, field: "bottomSlogan", message: "bottomSlogan can have at most 20 characters" },
   {
@@ -61,8 +83,18 @@ const cases: { rule: string; change: Record<string, unknown>; field: string; mes
     message: "The citation threshold must be at least the similarity threshold",
     zh: "引用阈值不能低于相似度阈值",
   },
-  { rule: "similarity threshold within 0–1", change: { similarityThreshold: 1.5 }, field: "similarityThreshold", message: "similarityThreshold must be between 0 and 1" },
-  { rule: "similarity threshold not negative", change: { similarityThreshold: -0.1 }, field: "similarityThreshold", zh: "similarityThreshold 需在 0 到 1 之间" },
+  {
+    rule: "similarity threshold within 0–1",
+    change: { similarityThreshold: 1.5 },
+    field: "similarityThreshold",
+    message: "similarityThreshold must be between 0 and 1",
+  },
+  {
+    rule: "similarity threshold not negative",
+    change: { similarityThreshold: -0.1 },
+    field: "similarityThreshold",
+    zh: "similarityThreshold 需在 0 到 1 之间",
+  },
   { rule: "citation threshold within 0–1", change: { citationThreshold: 1.2 }, field: "citationThreshold" },
   { rule: "fixed no-hit strategy needs its text", change: { noHitStrategy: "fixed", noHitText: " " }, field: "noHitText" },
   { rule: "memory turns within range", change: { memoryTurns: 101 }, field: "memoryTurns", message: "memoryTurns must be between 0 and 100" },
@@ -76,7 +108,10 @@ describe("spec §5 App rules", () => {
   for (const entry of cases) {
     it(`${entry.rule}: refused on create and on update, naming ${entry.field}`, async () => {
       const before = await appCount();
-      const body = await expectError(await create(validAppBody(entry.change)), 400, { field: entry.field, ...(entry.message ? { message: entry.message } : {}) });
+      const body = await expectError(await create(validAppBody(entry.change)), 400, {
+        field: entry.field,
+        ...(entry.message ? { message: entry.message } : {}),
+      });
       expect(body.data?.field).toBe(entry.field);
       if (entry.zh) await expectError(await create(validAppBody(entry.change), "zh-CN"), 400, { field: entry.field, message: entry.zh });
       expect(await appCount()).toBe(before);

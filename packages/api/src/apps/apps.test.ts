@@ -4,15 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appReactions, apps, rateLimitRules } from "../db/schema/index";
 import { createTestContext, registerUser, type TestContext, type TestUser } from "../testing/harness";
 import { expectError, expectOk, manualClock } from "../testing/flows";
-import {
-  appCategorySchema,
-  appGroupSchema,
-  appPageSchema,
-  appSchema,
-  appSeniorSchema,
-  deletedAppSchema,
-  rateLimitRuleSchema,
-} from "./schemas";
+import { appCategorySchema, appGroupSchema, appPageSchema, appSchema, appSeniorSchema, deletedAppSchema, rateLimitRuleSchema } from "./schemas";
 import { getAppForChat, listRateLimitRules } from "./service/index";
 import { createAppVia, validAppBody } from "./testing";
 import { createKnowledgeBaseVia } from "../knowledge/testing";
@@ -84,7 +76,9 @@ describe("create", () => {
 
   it("creates knowledge apps and agents, but not workflows", async () => {
     expect((await createAppVia(ctx, owner, { type: "AGENT" })).type).toBe("AGENT");
-    await expectError(await ctx.request("/api/v1/apps", { method: "POST", token: owner.token, json: validAppBody({ type: "WORKFLOW" }) }), 400, { field: "type" });
+    await expectError(await ctx.request("/api/v1/apps", { method: "POST", token: owner.token, json: validAppBody({ type: "WORKFLOW" }) }), 400, {
+      field: "type",
+    });
   });
 
   it("needs a session or key", async () => {
@@ -170,13 +164,17 @@ describe("detail and update", () => {
 
   it("checks the rules on the result of a change, not only on the fields sent", async () => {
     const created = await createAppVia(ctx, owner, { avatarUrl: "/assets/default-app-avatar.png" });
-    await expectError(await ctx.request(`/api/v1/apps/${created.id}`, { method: "PATCH", token: owner.token, json: { isPublic: true } }), 400, { field: "avatarUrl" });
+    await expectError(await ctx.request(`/api/v1/apps/${created.id}`, { method: "PATCH", token: owner.token, json: { isPublic: true } }), 400, {
+      field: "avatarUrl",
+    });
     expect((await storedApp(created.id))?.isPublic).toBe(false);
   });
 
   it("answers 404 for an unknown app", async () => {
     await expectError(await ctx.request("/api/v1/apps/app_missing", { token: owner.token }), 404, { message: "App not found" });
-    await expectError(await ctx.request("/api/v1/apps/app_missing", { token: owner.token, headers: { "accept-language": "zh-CN" } }), 404, { message: "未找到应用" });
+    await expectError(await ctx.request("/api/v1/apps/app_missing", { token: owner.token, headers: { "accept-language": "zh-CN" } }), 404, {
+      message: "未找到应用",
+    });
     await expectError(await ctx.request("/api/v1/apps/app_missing", { method: "PATCH", token: owner.token, json: { name: "x" } }), 404);
   });
 });
@@ -202,7 +200,11 @@ describe("delete", () => {
   it("removes the app's marks and rate-limit rules with it", async () => {
     const created = await createAppVia(ctx, owner);
     await ctx.request(`/api/v1/apps/${created.id}/thumb`, { method: "POST", token: owner.token });
-    await ctx.request(`/api/v1/apps/${created.id}/rate-limits`, { method: "POST", token: owner.token, json: { targetChannel: "all", periodUnit: "minute", count: 5 } });
+    await ctx.request(`/api/v1/apps/${created.id}/rate-limits`, {
+      method: "POST",
+      token: owner.token,
+      json: { targetChannel: "all", periodUnit: "minute", count: 5 },
+    });
     await expectOk(await ctx.request(`/api/v1/apps/${created.id}`, { method: "DELETE", token: owner.token }), 200, deletedAppSchema);
     expect(await storedApp(created.id)).toBeUndefined();
     expect(await ctx.deps.db.select().from(appReactions).where(eq(appReactions.appId, created.id)).all()).toEqual([]);
@@ -270,7 +272,11 @@ describe("catalogue", () => {
     const en = await expectOk(await ctx.request("/api/v1/app-categories", { token: owner.token }), 200, z.array(appCategorySchema));
     expect(en.map((category) => category.id)).toEqual(["customer_service", "marketing", "education", "productivity", "entertainment", "other"]);
     expect(en[0]?.name).toBe("Customer service");
-    const zh = await expectOk(await ctx.request("/api/v1/app-categories", { token: owner.token, headers: { "accept-language": "zh-CN" } }), 200, z.array(appCategorySchema));
+    const zh = await expectOk(
+      await ctx.request("/api/v1/app-categories", { token: owner.token, headers: { "accept-language": "zh-CN" } }),
+      200,
+      z.array(appCategorySchema),
+    );
     expect(zh[0]?.name).toBe("客户服务");
     // Guests browse the square, so the catalogue needs no sign-in.
     const groups = await expectOk(await ctx.request("/api/v1/app-groups"), 200, z.array(appGroupSchema));
@@ -283,7 +289,11 @@ describe("catalogue", () => {
 describe("engine exports", () => {
   it("loads an app by code or id with its JSON parsed, and its rate-limit rules", async () => {
     const created = await createAppVia(ctx, owner, { plugins: ["calculator"], optionalModels: ["gpt-4.1"] });
-    await ctx.request(`/api/v1/apps/${created.id}/rate-limits`, { method: "POST", token: owner.token, json: { targetChannel: "all", periodUnit: "day", count: 100 } });
+    await ctx.request(`/api/v1/apps/${created.id}/rate-limits`, {
+      method: "POST",
+      token: owner.token,
+      json: { targetChannel: "all", periodUnit: "day", count: 100 },
+    });
     const byCode = await getAppForChat(ctx.deps, { appCode: created.code });
     expect(byCode).toMatchObject({ id: created.id, spaceId: owner.user.spaceId, plugins: ["calculator"], optionalModels: ["gpt-4.1-mini", "gpt-4.1"] });
     expect(byCode.advancedConfig.humanization.mergeReply).toBe(false);

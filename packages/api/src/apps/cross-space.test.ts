@@ -21,10 +21,15 @@ beforeAll(async () => {
   alice = await registerUser(ctx, "alice@example.com");
   bob = await registerUser(ctx, "bob@example.com");
   bobAppId = (await createAppVia(ctx, bob)).id;
-  const rule = await ctx.request(`/api/v1/apps/${bobAppId}/rate-limits`, { method: "POST", token: bob.token, json: { targetChannel: "all", periodUnit: "minute", count: 5 } });
+  const rule = await ctx.request(`/api/v1/apps/${bobAppId}/rate-limits`, {
+    method: "POST",
+    token: bob.token,
+    json: { targetChannel: "all", periodUnit: "minute", count: 5 },
+  });
   bobRuleId = (await expectOk(rule, 201, rateLimitRuleSchema)).id;
   await ctx.request("/api/v1/thresholds/balance-alert", { method: "PUT", token: bob.token, json: { threshold: 100 } });
-  bobTeamId = (await expectOk(await ctx.request("/api/v1/spaces", { method: "POST", token: bob.token, json: { companyName: "Bob Ltd" } }), 201, spaceSchema)).spaceId;
+  bobTeamId = (await expectOk(await ctx.request("/api/v1/spaces", { method: "POST", token: bob.token, json: { companyName: "Bob Ltd" } }), 201, spaceSchema))
+    .spaceId;
   bobTeamAppId = (await createAppVia(ctx, bob, {}, { "x-parley-space": bobTeamId })).id;
   // Alice has rows of her own, so empty answers prove nothing by accident.
   await createAppVia(ctx, alice);
@@ -110,7 +115,11 @@ describe("cross-space isolation", () => {
   it("B still sees everything intact", async () => {
     // Creating the team made it Bob's current space; his personal space is named explicitly.
     const personal = { "x-parley-space": bob.user.spaceId };
-    const rules = await expectOk(await ctx.request(`/api/v1/apps/${bobAppId}/rate-limits`, { token: bob.token, headers: personal }), 200, z.array(rateLimitRuleSchema));
+    const rules = await expectOk(
+      await ctx.request(`/api/v1/apps/${bobAppId}/rate-limits`, { token: bob.token, headers: personal }),
+      200,
+      z.array(rateLimitRuleSchema),
+    );
     expect(rules.map((rule) => rule.id)).toEqual([bobRuleId]);
     const threshold = await expectOk(await ctx.request("/api/v1/thresholds/balance-alert", { token: bob.token, headers: personal }), 200, thresholdSchema);
     expect(threshold.config?.threshold).toBe(100);

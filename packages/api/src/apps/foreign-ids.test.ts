@@ -30,10 +30,21 @@ beforeAll(async () => {
   const plugin = await ctx.request("/api/v1/plugins", {
     method: "POST",
     token: bob.token,
-    json: { name: "Bob tool", description: "d", avatar: "https://cdn.example.com/a.png", requestUrl: "https://api.example.com/v1/x", requestMethod: "GET", requestParams: [{ name: "q", type: "string", description: "Query", required: true }], responseParams: [], headers: {} },
+    json: {
+      name: "Bob tool",
+      description: "d",
+      avatar: "https://cdn.example.com/a.png",
+      requestUrl: "https://api.example.com/v1/x",
+      requestMethod: "GET",
+      requestParams: [{ name: "q", type: "string", description: "Query", required: true }],
+      responseParams: [],
+      headers: {},
+    },
   });
   foreign.pluginCode = (await data<{ code: string }>(plugin)).code;
-  foreign.clientId = (await data<{ id: string }>(await ctx.request("/api/v1/web-clients", { method: "POST", token: bob.token, json: { appId: bobApp.id, name: "Bob widget" } }))).id;
+  foreign.clientId = (
+    await data<{ id: string }>(await ctx.request("/api/v1/web-clients", { method: "POST", token: bob.token, json: { appId: bobApp.id, name: "Bob widget" } }))
+  ).id;
   const stream = await ctx.request("/api/v1/chat/stream", { method: "POST", token: bob.token, json: { appCode: bobApp.code, message: "hello" } });
   expect(stream.status).toBe(200);
   foreign.conversationId = /"conversationId":"([^"]+)"/.exec(await stream.text())![1]!;
@@ -61,13 +72,28 @@ const attempts: Attempt[] = [
     () => `/api/v1/apps/${aliceApp.id}/advanced-config`,
     (id) => ({
       humanization: { splitReply: false, mergeReply: false, delayReplySeconds: 0 },
-      manualService: { triggers: [], defaultReply: null, replyMode: "none", notify: { email: false, sms: false, wechat: false, webhooks: [] }, notifyMemberIds: [], summaryTemplate: [], aiTagging: false },
+      manualService: {
+        triggers: [],
+        defaultReply: null,
+        replyMode: "none",
+        notify: { email: false, sms: false, wechat: false, webhooks: [] },
+        notifyMemberIds: [],
+        summaryTemplate: [],
+        aiTagging: false,
+      },
       database: { enabled: true, databaseIds: [id] },
     }),
     "databaseIds",
     () => foreign.appCode,
   ],
-  ["chat stream conversationId", "POST", () => "/api/v1/chat/stream", (id) => ({ appCode: aliceApp.code, message: "hi", conversationId: id }), "conversationId", () => foreign.conversationId],
+  [
+    "chat stream conversationId",
+    "POST",
+    () => "/api/v1/chat/stream",
+    (id) => ({ appCode: aliceApp.code, message: "hi", conversationId: id }),
+    "conversationId",
+    () => foreign.conversationId,
+  ],
   ["inbox read-all clientId", "POST", () => "/api/v1/inbox/read-all", (id) => ({ clientId: id }), "clientId", () => foreign.clientId],
 ];
 
@@ -88,9 +114,14 @@ describe("object-naming fields are checked against the caller's space", () => {
 
   it("a user key keeps its bound app after the app is deleted: only a changed appCode is checked", async () => {
     const doomed = await createAppVia(ctx, alice);
-    const key = await data<{ id: string }>(await ctx.request("/api/v1/user-keys", { method: "POST", token: alice.token, json: { name: "Bound", appCode: doomed.code } }));
+    const key = await data<{ id: string }>(
+      await ctx.request("/api/v1/user-keys", { method: "POST", token: alice.token, json: { name: "Bound", appCode: doomed.code } }),
+    );
     await data(await ctx.request(`/api/v1/apps/${doomed.id}`, { method: "DELETE", token: alice.token }), 200);
-    const kept = await data<{ appCode: string; enabled: boolean }>(await ctx.request(`/api/v1/user-keys/${key.id}`, { method: "PATCH", token: alice.token, json: { appCode: doomed.code, enabled: false } }), 200);
+    const kept = await data<{ appCode: string; enabled: boolean }>(
+      await ctx.request(`/api/v1/user-keys/${key.id}`, { method: "PATCH", token: alice.token, json: { appCode: doomed.code, enabled: false } }),
+      200,
+    );
     expect(kept).toMatchObject({ appCode: doomed.code, enabled: false });
   });
 
@@ -98,16 +129,31 @@ describe("object-naming fields are checked against the caller's space", () => {
     const ownPlugin = await ctx.request("/api/v1/plugins", {
       method: "POST",
       token: alice.token,
-      json: { name: "Alice tool", description: "d", avatar: "https://cdn.example.com/a.png", requestUrl: "https://api.example.com/v1/y", requestMethod: "GET", requestParams: [{ name: "q", type: "string", description: "Query", required: true }], responseParams: [], headers: {} },
+      json: {
+        name: "Alice tool",
+        description: "d",
+        avatar: "https://cdn.example.com/a.png",
+        requestUrl: "https://api.example.com/v1/y",
+        requestMethod: "GET",
+        requestParams: [{ name: "q", type: "string", description: "Query", required: true }],
+        responseParams: [],
+        headers: {},
+      },
     });
     const pluginCode = (await data<{ code: string }>(ownPlugin)).code;
     await data(await ctx.request(`/api/v1/apps/${aliceApp.id}`, { method: "PATCH", token: alice.token, json: { plugins: ["calculator", pluginCode] } }), 200);
     await data(await ctx.request(`/api/v1/user-keys/${aliceKeyId}`, { method: "PATCH", token: alice.token, json: { appCode: aliceApp.code } }), 200);
-    const client = await data<{ id: string }>(await ctx.request("/api/v1/web-clients", { method: "POST", token: alice.token, json: { appId: aliceApp.id, name: "Alice widget" } }));
+    const client = await data<{ id: string }>(
+      await ctx.request("/api/v1/web-clients", { method: "POST", token: alice.token, json: { appId: aliceApp.id, name: "Alice widget" } }),
+    );
     await data(await ctx.request("/api/v1/inbox/read-all", { method: "POST", token: alice.token, json: { clientId: client.id } }), 200);
     const stream = await ctx.request("/api/v1/chat/stream", { method: "POST", token: alice.token, json: { appCode: aliceApp.code, message: "hello" } });
     const conversationId = /"conversationId":"([^"]+)"/.exec(await stream.text())![1]!;
-    const again = await ctx.request("/api/v1/chat/stream", { method: "POST", token: alice.token, json: { appCode: aliceApp.code, message: "again", conversationId } });
+    const again = await ctx.request("/api/v1/chat/stream", {
+      method: "POST",
+      token: alice.token,
+      json: { appCode: aliceApp.code, message: "again", conversationId },
+    });
     expect(again.status).toBe(200);
     await again.text();
   });

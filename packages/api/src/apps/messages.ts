@@ -8,7 +8,10 @@ export const appsMessages = defineMessages({
   app_opening_required: { en: "The opening introduction is required", "zh-CN": "请填写开场白" },
   app_opening_too_short: { en: "The opening introduction must be longer than 5 characters", "zh-CN": "开场白需多于 5 个字符" },
   app_avatar_required: { en: "The avatar is required", "zh-CN": "请上传应用头像" },
-  app_default_avatar_public: { en: "Upload your own avatar before publishing to the square; the default avatar cannot be used", "zh-CN": "发布到广场前请上传自定义头像，不能使用默认头像" },
+  app_default_avatar_public: {
+    en: "Upload your own avatar before publishing to the square; the default avatar cannot be used",
+    "zh-CN": "发布到广场前请上传自定义头像，不能使用默认头像",
+  },
   app_category_required: { en: "The category is required", "zh-CN": "请选择应用分类" },
   app_category_unknown: { en: "Unknown category; pick one from the category list", "zh-CN": "分类不存在，请从分类列表中选择" },
   app_prompt_required: { en: "The settings prompt is required", "zh-CN": "请填写设定提示词" },
@@ -24,7 +27,10 @@ export const appsMessages = defineMessages({
   app_value_range: { en: "{field} must be between {min} and {max}", "zh-CN": "{field} 需在 {min} 到 {max} 之间" },
   app_text_too_long: { en: "{field} can have at most {max} characters", "zh-CN": "{field} 最多 {max} 个字符" },
   app_too_many: { en: "{field} can hold at most {max} entries", "zh-CN": "{field} 最多 {max} 项" },
-  app_upgrade_not_allowed: { en: "Only a light app can be upgraded to a knowledge app (this one is {type})", "zh-CN": "只有轻应用可以升级为知识库应用（当前为 {type}）" },
+  app_upgrade_not_allowed: {
+    en: "Only a light app can be upgraded to a knowledge app (this one is {type})",
+    "zh-CN": "只有轻应用可以升级为知识库应用（当前为 {type}）",
+  },
   app_copy_suffix: { en: " (copy)", "zh-CN": "（副本）" },
   merge_reply_needs_delay: { en: "Merge reply needs a delay time", "zh-CN": "合并回复需要设置延迟时间" },
   delayed_reply_needs_minutes: { en: "Delayed reply needs a delay in minutes", "zh-CN": "延迟回复需要设置延迟分钟数" },

@@ -51,11 +51,19 @@ describe("rate-limit rules", () => {
     expect(await rateLimitRulesFor(ctx.deps, appId, "official_account")).toMatchObject([{ id: rule.id }]);
     expect((await rateLimitRulesFor(ctx.deps, appId, "wecom_internal")).map((entry) => entry.id)).toEqual([rule.id, second.id]);
 
-    expect(await expectOk(await ctx.request(`/api/v1/rate-limits/${second.id}`, { method: "DELETE", token: user.token }), 200, z.object({ deleted: z.literal(true) }))).toEqual({
+    expect(
+      await expectOk(
+        await ctx.request(`/api/v1/rate-limits/${second.id}`, { method: "DELETE", token: user.token }),
+        200,
+        z.object({ deleted: z.literal(true) }),
+      ),
+    ).toEqual({
       deleted: true,
     });
     expect((await storedRules()).map((row) => row.id)).toEqual([rule.id]);
-    await expectError(await ctx.request(`/api/v1/rate-limits/${second.id}`, { method: "DELETE", token: user.token }), 404, { message: "Rate-limit rule not found" });
+    await expectError(await ctx.request(`/api/v1/rate-limits/${second.id}`, { method: "DELETE", token: user.token }), 404, {
+      message: "Rate-limit rule not found",
+    });
     await expectError(await patch(second.id, { count: 3 }), 404);
   });
 
@@ -102,7 +110,11 @@ describe("thresholds", () => {
       updatedAt: null,
     });
     const saved = await expectOk(await put({ threshold: 500 }), 200, thresholdSchema);
-    expect(saved).toEqual({ scene: "balance-alert", config: { enabled: true, threshold: 500, notify: { email: true, sms: false } }, updatedAt: clock.now().toISOString() });
+    expect(saved).toEqual({
+      scene: "balance-alert",
+      config: { enabled: true, threshold: 500, notify: { email: true, sms: false } },
+      updatedAt: clock.now().toISOString(),
+    });
     clock.advance(5000);
     const changed = await expectOk(await put({ threshold: 50, enabled: false, notify: { sms: true } }), 200, thresholdSchema);
     expect(changed.config).toEqual({ enabled: false, threshold: 50, notify: { email: true, sms: true } });

@@ -31,9 +31,12 @@ const thumb = async (user: TestUser, method: "POST" | "DELETE") => expectOk(awai
 const collect = async (user: TestUser, method: "POST" | "DELETE") => expectOk(await call(user, method, "collect"), 200, collectStateSchema);
 const stored = async () => ctx.deps.db.select({ thumbCount: apps.thumbCount, collectCount: apps.collectCount }).from(apps).where(eq(apps.id, appId)).get();
 const marks = async (user: TestUser) =>
-  (await ctx.deps.db.select({ kind: appReactions.kind }).from(appReactions).where(and(eq(appReactions.appId, appId), eq(appReactions.userId, user.user.id)))).map(
-    (row) => row.kind,
-  );
+  (
+    await ctx.deps.db
+      .select({ kind: appReactions.kind })
+      .from(appReactions)
+      .where(and(eq(appReactions.appId, appId), eq(appReactions.userId, user.user.id)))
+  ).map((row) => row.kind);
 
 describe("thumb", () => {
   it("moves by exactly one per user, however often repeated", async () => {

@@ -47,7 +47,14 @@ export function registerAppRoutes(app: OpenAPIHono<AppEnv>) {
     (c) => ok(c, listAppCategories(c.var.language)),
   );
   app.openapi(
-    defineRoute({ method: "get", path: "/api/v1/app-groups", tags, public: true, summary: "Role groups and their categories (localized)", data: z.array(appGroupSchema) }),
+    defineRoute({
+      method: "get",
+      path: "/api/v1/app-groups",
+      tags,
+      public: true,
+      summary: "Role groups and their categories (localized)",
+      data: z.array(appGroupSchema),
+    }),
     (c) => ok(c, listAppGroups(c.var.language)),
   );
 
@@ -121,8 +128,7 @@ export function registerAppRoutes(app: OpenAPIHono<AppEnv>) {
       request: { params: appParam },
       data: appSeniorSchema,
     }),
-    async (c) =>
-      ok(c, await copyApp(c.var.deps, c.var.auth, c.req.valid("param").appId, { nameSuffix: translate(c.var.language, "app_copy_suffix") }), 201),
+    async (c) => ok(c, await copyApp(c.var.deps, c.var.auth, c.req.valid("param").appId, { nameSuffix: translate(c.var.language, "app_copy_suffix") }), 201),
   );
   app.openapi(
     defineRoute({
@@ -137,7 +143,10 @@ export function registerAppRoutes(app: OpenAPIHono<AppEnv>) {
     async (c) => ok(c, await upgradeApp(c.var.deps, c.var.auth, c.req.valid("param").appId)),
   );
 
-  for (const [method, on] of [["post", true], ["delete", false]] as const) {
+  for (const [method, on] of [
+    ["post", true],
+    ["delete", false],
+  ] as const) {
     app.openapi(
       defineRoute({
         method,

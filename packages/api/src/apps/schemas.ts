@@ -28,36 +28,70 @@ const settingsFields = {
     example: "https://cdn.example.com/avatars/support.png",
   }),
   isPublic: z.boolean().openapi({ description: "Published to the square", example: false }),
-  category: z.string().max(100).openapi({ description: `Required; one of ${appCategoryIds.join(", ")} (see /api/v1/app-categories)`, example: "customer_service" }),
-  settingsPrompt: text(APP_LIMITS.settingsPromptMax).openapi({ description: "Required: the instructions the model follows", example: "You are a friendly support agent for Acme." }),
-  defaultModel: z.string().max(APP_LIMITS.modelIdMax).openapi({ description: `Required; ${DEFAULT_APP_MODEL} when omitted on create`, example: DEFAULT_APP_MODEL }),
-  optionalModels: z.array(z.string().max(APP_LIMITS.modelIdMax)).max(100).openapi({
-    description: "Models the chat may switch to; the default model is always one of them (added first when missing)",
-    example: [DEFAULT_APP_MODEL, "gpt-4.1"],
+  category: z
+    .string()
+    .max(100)
+    .openapi({ description: `Required; one of ${appCategoryIds.join(", ")} (see /api/v1/app-categories)`, example: "customer_service" }),
+  settingsPrompt: text(APP_LIMITS.settingsPromptMax).openapi({
+    description: "Required: the instructions the model follows",
+    example: "You are a friendly support agent for Acme.",
   }),
-  memoryTurns: z.number().int().openapi({ description: `Turns of history sent to the model, ${APP_LIMITS.memoryTurns.min}–${APP_LIMITS.memoryTurns.max}`, example: 10 }),
-  memoryRetentionMinutes: z.number().int().openapi({
-    description: `How long history is kept, ${APP_LIMITS.memoryRetentionMinutes.min}–${APP_LIMITS.memoryRetentionMinutes.max} minutes`,
-    example: 1440,
-  }),
+  defaultModel: z
+    .string()
+    .max(APP_LIMITS.modelIdMax)
+    .openapi({ description: `Required; ${DEFAULT_APP_MODEL} when omitted on create`, example: DEFAULT_APP_MODEL }),
+  optionalModels: z
+    .array(z.string().max(APP_LIMITS.modelIdMax))
+    .max(100)
+    .openapi({
+      description: "Models the chat may switch to; the default model is always one of them (added first when missing)",
+      example: [DEFAULT_APP_MODEL, "gpt-4.1"],
+    }),
+  memoryTurns: z
+    .number()
+    .int()
+    .openapi({ description: `Turns of history sent to the model, ${APP_LIMITS.memoryTurns.min}–${APP_LIMITS.memoryTurns.max}`, example: 10 }),
+  memoryRetentionMinutes: z
+    .number()
+    .int()
+    .openapi({
+      description: `How long history is kept, ${APP_LIMITS.memoryRetentionMinutes.min}–${APP_LIMITS.memoryRetentionMinutes.max} minutes`,
+      example: 1440,
+    }),
   temperature: z.number().openapi({ description: `${APP_LIMITS.temperature.min}–${APP_LIMITS.temperature.max}`, example: 0.7 }),
   retrievalLength: z.number().int().openapi({ description: "Tokens of retrieved context handed to the model; cannot be 0", example: 4000 }),
   knowledgeBaseIds: idList("Bound knowledge bases", ["kb_01jd7w3k5q9x2m4n6p8r"]),
   databaseIds: idList("Bound databases", []),
-  retrievalMode: z.enum(["semantic", "fulltext", "hybrid"]).openapi({ description: "Semantic, full text, or enhanced (hybrid: both, fused). Default: hybrid", example: "hybrid" }),
-  similarityThreshold: z.number().openapi({ description: "Minimum matching degree, 0–1, on a scale calibrated per embedding model (0.8 or more strict, 0.7 or less loose); semantic hits only. Default: 0.75", example: 0.75 }),
+  retrievalMode: z
+    .enum(["semantic", "fulltext", "hybrid"])
+    .openapi({ description: "Semantic, full text, or enhanced (hybrid: both, fused). Default: hybrid", example: "hybrid" }),
+  similarityThreshold: z.number().openapi({
+    description:
+      "Minimum matching degree, 0–1, on a scale calibrated per embedding model (0.8 or more strict, 0.7 or less loose); semantic hits only. Default: 0.75",
+    example: 0.75,
+  }),
   semanticCount: z.number().int().openapi({ description: "Semantic hits; semantic + full-text at most 10 (semantic takes priority)", example: 3 }),
   fullTextCount: z.number().int().openapi({ description: "Full-text hits", example: 1 }),
-  noHitStrategy: z.enum(["default", "fixed", "manual"]).openapi({ description: "When nothing is found: answer freely, answer noHitText, or transfer to a person", example: "default" }),
+  noHitStrategy: z
+    .enum(["default", "fixed", "manual"])
+    .openapi({ description: "When nothing is found: answer freely, answer noHitText, or transfer to a person", example: "default" }),
   noHitText: text(APP_LIMITS.noHitTextMax).nullable().openapi({ description: "Required when noHitStrategy is fixed", example: null }),
   citationEnabled: z.boolean().openapi({ description: "Show source citations. Default: true", example: true }),
-  citationThreshold: z.number().openapi({ description: "0–1 on the similarity threshold's scale; at least the similarity threshold while citations are shown. Default: 0.8", example: 0.8 }),
+  citationThreshold: z.number().openapi({
+    description: "0–1 on the similarity threshold's scale; at least the similarity threshold while citations are shown. Default: 0.8",
+    example: 0.8,
+  }),
   plugins: idList("Plugin codes (custom plg_… codes or built-in names)", ["current_time"]),
   multiRoundThinking: z.boolean().openapi({ description: "Let the model call plugins over several rounds", example: false }),
-  maxRounds: z.number().int().openapi({ description: `Maximum rounds, ${APP_LIMITS.maxRounds.min}–${APP_LIMITS.maxRounds.max}`, example: 3 }),
+  maxRounds: z
+    .number()
+    .int()
+    .openapi({ description: `Maximum rounds, ${APP_LIMITS.maxRounds.min}–${APP_LIMITS.maxRounds.max}`, example: 3 }),
   pluginStrategy: z.enum(["knowledge_first", "plugin_first", "both"]).openapi({ description: "Plugin execution strategy", example: "both" }),
   voice: z.string().max(100).nullable().openapi({ description: "Voice (tone) id for read-aloud", example: null }),
-  bottomSlogan: text(APP_LIMITS.bottomSloganMax).nullable().openapi({ description: `At most ${APP_LIMITS.bottomSloganMax} characters`, example: "Powered by Acme" }),
+  bottomSlogan: text(APP_LIMITS.bottomSloganMax)
+    .nullable()
+    .openapi({ description: `At most ${APP_LIMITS.bottomSloganMax} characters`, example: "Powered by Acme" }),
 };
 
 /** Body of POST /api/v1/apps. */
@@ -175,17 +209,30 @@ const manualServiceSchema = z
         }),
       )
       .max(100),
-    defaultReply: z.string().max(2000).nullable().openapi({ description: "Sent to the person when handed over", example: "A colleague will be with you shortly." }),
-    replyMode: z.enum(manualReplyModes).openapi({ description: "After handover the AI stays silent, keeps replying, or replies after delayMinutes", example: "none" }),
+    defaultReply: z
+      .string()
+      .max(2000)
+      .nullable()
+      .openapi({ description: "Sent to the person when handed over", example: "A colleague will be with you shortly." }),
+    replyMode: z
+      .enum(manualReplyModes)
+      .openapi({ description: "After handover the AI stays silent, keeps replying, or replies after delayMinutes", example: "none" }),
     delayMinutes: z.number().int().min(1).max(1440).nullable().optional().openapi({ description: "Required when replyMode is delayed", example: null }),
     notify: z.object({
       email: z.boolean().openapi({ example: true }),
       sms: z.boolean().openapi({ example: false }),
-      wechat: z.boolean().openapi({ description: "Notify by WeChat: each chosen member on the official account clients of the space they bound their WeChat to (POST /api/v1/channel-clients/{id}/wechat-binding-code)", example: false }),
+      wechat: z.boolean().openapi({
+        description:
+          "Notify by WeChat: each chosen member on the official account clients of the space they bound their WeChat to (POST /api/v1/channel-clients/{id}/wechat-binding-code)",
+        example: false,
+      }),
       webhook: z.boolean().default(false).openapi({ description: "Notify through webhooks; needs at least one webhook", example: false }),
       webhooks: z.array(webhookSchema).max(10),
     }),
-    notifyMemberIds: z.array(z.string().max(64)).max(200).openapi({ description: "User ids of space members to notify", example: ["usr_01jd7w3k5q9x2m4n6p8r"] }),
+    notifyMemberIds: z
+      .array(z.string().max(64))
+      .max(200)
+      .openapi({ description: "User ids of space members to notify", example: ["usr_01jd7w3k5q9x2m4n6p8r"] }),
     summaryTemplate: z
       .array(
         z.object({
@@ -258,7 +305,10 @@ export const appPageSchema = z
 export const deletedAppSchema = z
   .object({
     deleted: z.literal(true),
-    nextAppId: z.string().nullable().openapi({ description: "The neighbour to select next, or null when no app remains (go home)", example: "app_01jd7w3k5q9x2m4n6p8s" }),
+    nextAppId: z
+      .string()
+      .nullable()
+      .openapi({ description: "The neighbour to select next, or null when no app remains (go home)", example: "app_01jd7w3k5q9x2m4n6p8s" }),
   })
   .openapi("DeletedApp");
 
@@ -294,7 +344,11 @@ const rateLimitFields = {
   }),
   periodUnit: z.enum(rateLimitPeriods).openapi({ example: "minute" }),
   count: z.number().int().max(RATE_LIMIT_COUNT_MAX).openapi({ description: "Messages per single user per period; cannot be 0", example: 5 }),
-  replyWhenExceeded: z.string().max(RATE_LIMIT_REPLY_MAX * 4).nullable().openapi({ description: "Sent when exceeded; null (the default) sends nothing", example: "You are sending messages too fast." }),
+  replyWhenExceeded: z
+    .string()
+    .max(RATE_LIMIT_REPLY_MAX * 4)
+    .nullable()
+    .openapi({ description: "Sent when exceeded; null (the default) sends nothing", example: "You are sending messages too fast." }),
 };
 
 /** Body of POST /api/v1/apps/{appId}/rate-limits. */
@@ -345,5 +399,8 @@ export const thresholdSchema = z
 
 /** Path parameter naming a scene. */
 export const sceneParam = z.object({
-  scene: z.string().max(64).openapi({ param: { name: "scene", in: "path" }, description: `One of ${thresholdScenes.join(", ")}`, example: "balance-alert" }),
+  scene: z
+    .string()
+    .max(64)
+    .openapi({ param: { name: "scene", in: "path" }, description: `One of ${thresholdScenes.join(", ")}`, example: "balance-alert" }),
 });

@@ -79,7 +79,11 @@ describe("credit holds under concurrency: a space's balance", () => {
     const app = await createAppVia(ctx, owner);
     const statuses = await Promise.all(
       Array.from({ length: 1000 }, async (_, index) => {
-        const response = await ctx.request("/api/v1/chat/stream", { method: "POST", token: owner.token, json: { appCode: app.code, message: `Question ${index}` } });
+        const response = await ctx.request("/api/v1/chat/stream", {
+          method: "POST",
+          token: owner.token,
+          json: { appCode: app.code, message: `Question ${index}` },
+        });
         if (response.status !== 200) return { status: response.status, code: ((await response.json()) as { code: number }).code };
         const text = await response.text();
         return { status: 200, answered: text.includes("event: message-end") && !text.includes("event: error") };
@@ -112,7 +116,11 @@ describe("credit holds under concurrency: a user key's credit limit", () => {
     const LIMIT = 10;
     const owner = await spaceWith("holds-key@example.com", 100_000);
     const app = await createAppVia(ctx, owner);
-    const created = await ctx.request("/api/v1/user-keys", { method: "POST", token: owner.token, json: { name: "reseller", appCode: app.code, creditLimit: LIMIT } });
+    const created = await ctx.request("/api/v1/user-keys", {
+      method: "POST",
+      token: owner.token,
+      json: { name: "reseller", appCode: app.code, creditLimit: LIMIT },
+    });
     const userKey = ((await created.json()) as { data: { id: string; key: string } }).data;
     const results = await Promise.all(
       Array.from({ length: 1000 }, async (_, index) => {
@@ -126,7 +134,9 @@ describe("credit holds under concurrency: a user key's credit limit", () => {
       }),
     );
     // 502: a model call that failed (a keep-alive socket the fake closed under this load), charged nothing.
-    expect(results.filter((result) => result.status !== 200 && result.status !== 502 && !(result.status === 402 && result.code === "insufficient_credits"))).toEqual([]);
+    expect(
+      results.filter((result) => result.status !== 200 && result.status !== 502 && !(result.status === 402 && result.code === "insufficient_credits")),
+    ).toEqual([]);
     const answered = results.filter((result) => result.answered).length;
     expect(answered).toBeGreaterThan(0);
     expect(answered * COST).toBeLessThanOrEqual(LIMIT);
@@ -171,7 +181,13 @@ describe("credit holds when things go wrong", () => {
     expect(await availableBalance(ctx.deps, owner.user.spaceId)).toBe(25);
     expect(await sweepKeyValues(ctx.deps.db, clock.now().getTime())).toBeGreaterThanOrEqual(1);
     expect(await liveHolds(owner.user.spaceId)).toEqual([]);
-    expect(await ctx.deps.db.select().from(keyValues).where(like(keyValues.key, `${HOLD_PREFIX}${owner.user.spaceId}:%`)).all()).toEqual([]);
+    expect(
+      await ctx.deps.db
+        .select()
+        .from(keyValues)
+        .where(like(keyValues.key, `${HOLD_PREFIX}${owner.user.spaceId}:%`))
+        .all(),
+    ).toEqual([]);
     const answered = await ctx.request("/api/v1/chat/stream", { method: "POST", token: owner.token, json: { appCode: app.code, message: "Hi again" } });
     expect(answered.status).toBe(200);
     expect(await answered.text()).toContain('"credits":1,"balance":24');

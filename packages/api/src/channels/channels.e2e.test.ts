@@ -83,7 +83,11 @@ describe.each(channelKinds.map((kind) => [kind]))("%s end to end", (kind) => {
   it("answers a signed message through the platform, drops the retry, refuses a forgery", async () => {
     const fake = running.get(kind)!;
     const adapter = adapterFor(kind)!;
-    const created = await ctx.request("/api/v1/channel-clients", { method: "POST", token: owner.token, json: { appId, name: `On ${kind}`, kind, config: fake.config } });
+    const created = await ctx.request("/api/v1/channel-clients", {
+      method: "POST",
+      token: owner.token,
+      json: { appId, name: `On ${kind}`, kind, config: fake.config },
+    });
     const client = (await json(created)).data;
     expect(created.status, JSON.stringify(client)).toBe(201);
     expect(client.webhookUrl).toBe(`${ctx.config.publicUrl}/api/v1/channels/${client.id}/webhook`);
@@ -134,7 +138,11 @@ describe.each(channelKinds.map((kind) => [kind]))("%s end to end", (kind) => {
     expect([await rowCount(messages), await rowCount(conversations), await rowCount(customers)]).toEqual(counts);
 
     // An operator's message goes out through the platform's send API.
-    const operator = await ctx.request(`/api/v1/inbox/sessions/${session.sessionId}/messages`, { method: "POST", token: owner.token, json: { content: `A person here (${kind})` } });
+    const operator = await ctx.request(`/api/v1/inbox/sessions/${session.sessionId}/messages`, {
+      method: "POST",
+      token: owner.token,
+      json: { content: `A person here (${kind})` },
+    });
     expect(operator.status).toBe(201);
     await expect.poll(() => fake.sent.some((sent) => sent.text === `A person here (${kind})` && sent.authorized)).toBe(true);
     expect((await json(operator)).data.delivery).toBe("sent");
@@ -147,12 +155,24 @@ describe("a WORKFLOW app on a channel", () => {
     const workflow = await createWorkflowVia(ctx, owner, simpleGraph());
     const app = (await json(await ctx.request(`/api/v1/workflows/${workflow.id}/app`, { method: "POST", token: owner.token }))).data as { appId: string };
     const fake = running.get("slack")!;
-    const client = (await json(await ctx.request("/api/v1/channel-clients", { method: "POST", token: owner.token, json: { appId: app.appId, name: "Flow on Slack", kind: "slack", config: fake.config } }))).data;
+    const client = (
+      await json(
+        await ctx.request("/api/v1/channel-clients", {
+          method: "POST",
+          token: owner.token,
+          json: { appId: app.appId, name: "Flow on Slack", kind: "slack", config: fake.config },
+        }),
+      )
+    ).data;
     const before = fake.sent.length;
     await fetch(await fake.delivery(client.webhookUrl, { text: "Ada", id: "wf-1", senderId: "U-wf" }));
     await expect.poll(() => fake.sent.slice(before).map((sent) => sent.text)).toEqual(["Hello Ada"]);
     const session = await sessionOf(client.id);
-    const mode = await ctx.request(`/api/v1/inbox/sessions/${session.sessionId}/mode`, { method: "PUT", token: owner.token, json: { serviceMode: "MANUAL_MODE", confirm: true } });
+    const mode = await ctx.request(`/api/v1/inbox/sessions/${session.sessionId}/mode`, {
+      method: "PUT",
+      token: owner.token,
+      json: { serviceMode: "MANUAL_MODE", confirm: true },
+    });
     expect(mode.status).toBe(200);
     await fetch(await fake.delivery(client.webhookUrl, { text: "Bob", id: "wf-2", senderId: "U-wf" }));
     await expect.poll(async () => (await historyOf(session.sessionId)).map((message) => message.content)).toContain("Bob");
@@ -163,38 +183,73 @@ describe("a WORKFLOW app on a channel", () => {
 
 describe("channel clients API", () => {
   it("lists every platform in the catalogue with its form in both languages", async () => {
-    const catalogue = (await json(await ctx.request("/api/v1/channel-clients/catalogue", { token: owner.token }))).data as { kind: string; name: { en: string; "zh-CN": string } }[];
+    const catalogue = (await json(await ctx.request("/api/v1/channel-clients/catalogue", { token: owner.token }))).data as {
+      kind: string;
+      name: { en: string; "zh-CN": string };
+    }[];
     expect(catalogue.map((entry) => entry.kind).sort()).toEqual([...channelKinds].sort());
     for (const entry of catalogue) expect(entry.name["zh-CN"]).not.toBe("");
   });
 
   it("refuses unknown kinds and fields and bad values, naming the field, and stores nothing", async () => {
     const before = (await json(await ctx.request("/api/v1/channel-clients", { token: owner.token }))).data.length;
-    const unknownKind = await json(await ctx.request("/api/v1/channel-clients", { method: "POST", token: owner.token, json: { appId, name: "x", kind: "myspace" } }));
+    const unknownKind = await json(
+      await ctx.request("/api/v1/channel-clients", { method: "POST", token: owner.token, json: { appId, name: "x", kind: "myspace" } }),
+    );
     expect(unknownKind.data.field).toBe("kind");
-    const unknownField = await json(await ctx.request("/api/v1/channel-clients", { method: "POST", token: owner.token, json: { appId, name: "x", kind: "telegram", config: { nope: "1" } } }));
+    const unknownField = await json(
+      await ctx.request("/api/v1/channel-clients", { method: "POST", token: owner.token, json: { appId, name: "x", kind: "telegram", config: { nope: "1" } } }),
+    );
     expect(unknownField.data.field).toBe("config.nope");
-    const otherApp = await ctx.request("/api/v1/channel-clients", { method: "POST", token: owner.token, json: { appId: "app_missing", name: "x", kind: "telegram" } });
+    const otherApp = await ctx.request("/api/v1/channel-clients", {
+      method: "POST",
+      token: owner.token,
+      json: { appId: "app_missing", name: "x", kind: "telegram" },
+    });
     expect(otherApp.status).toBe(400);
     expect((await json(await ctx.request("/api/v1/channel-clients", { token: owner.token }))).data.length).toBe(before);
   });
 
   it("keeps a secret that a change leaves out, clears one set to empty, and never answers it", async () => {
-    const created = (await json(await ctx.request("/api/v1/channel-clients", { method: "POST", token: owner.token, json: { appId, name: "TG", kind: "telegram", config: { botToken: "111:secret-token-aaa" } } }))).data;
+    const created = (
+      await json(
+        await ctx.request("/api/v1/channel-clients", {
+          method: "POST",
+          token: owner.token,
+          json: { appId, name: "TG", kind: "telegram", config: { botToken: "111:secret-token-aaa" } },
+        }),
+      )
+    ).data;
     expect(created.secretsSet).toContain("botToken");
     expect(created.configured).toBe(true);
-    const renamed = (await json(await ctx.request(`/api/v1/channel-clients/${created.id}`, { method: "PATCH", token: owner.token, json: { name: "TG 2", config: {} } }))).data;
+    const renamed = (
+      await json(await ctx.request(`/api/v1/channel-clients/${created.id}`, { method: "PATCH", token: owner.token, json: { name: "TG 2", config: {} } }))
+    ).data;
     expect(renamed.secretsSet).toContain("botToken");
-    const cleared = (await json(await ctx.request(`/api/v1/channel-clients/${created.id}`, { method: "PATCH", token: owner.token, json: { config: { botToken: "" } } }))).data;
+    const cleared = (
+      await json(await ctx.request(`/api/v1/channel-clients/${created.id}`, { method: "PATCH", token: owner.token, json: { config: { botToken: "" } } }))
+    ).data;
     expect(cleared.secretsSet).not.toContain("botToken");
     expect(cleared.status).toBe("offline");
-    const row = await ctx.deps.db.select().from((await import("../db/schema/index")).channelClients).where(eq((await import("../db/schema/index")).channelClients.id, created.id)).get();
+    const row = await ctx.deps.db
+      .select()
+      .from((await import("../db/schema/index")).channelClients)
+      .where(eq((await import("../db/schema/index")).channelClients.id, created.id))
+      .get();
     expect(row?.secrets ?? "").not.toContain("secret-token");
   });
 
   it("answers 403 for a disabled client's delivery and stores nothing; 404 for an unknown client", async () => {
     const fake = running.get("telegram")!;
-    const client = (await json(await ctx.request("/api/v1/channel-clients", { method: "POST", token: owner.token, json: { appId, name: "Off", kind: "telegram", config: fake.config, enabled: false } }))).data;
+    const client = (
+      await json(
+        await ctx.request("/api/v1/channel-clients", {
+          method: "POST",
+          token: owner.token,
+          json: { appId, name: "Off", kind: "telegram", config: fake.config, enabled: false },
+        }),
+      )
+    ).data;
     const before = await rowCount(messages);
     const refused = await fetch(await fake.delivery(client.webhookUrl, { text: "anyone?", id: "disabled-1" }));
     expect(refused.status).toBe(403);

@@ -58,11 +58,19 @@ async function connect(kind: ChannelKind, humanization?: Record<string, unknown>
   const app = await createAppVia(ctx, owner, { name: `Bot ${Math.random().toString(36).slice(2, 8)}` });
   if (humanization) {
     const current = (await json(await ctx.request(`/api/v1/apps/${app.id}/advanced-config`, { token: owner.token }))).data;
-    const put = await ctx.request(`/api/v1/apps/${app.id}/advanced-config`, { method: "PUT", token: owner.token, json: { ...current, humanization: { ...current.humanization, ...humanization } } });
+    const put = await ctx.request(`/api/v1/apps/${app.id}/advanced-config`, {
+      method: "PUT",
+      token: owner.token,
+      json: { ...current, humanization: { ...current.humanization, ...humanization } },
+    });
     expect(put.status, await put.clone().text()).toBe(200);
   }
   const fake = running.get(kind)!;
-  const created = await ctx.request("/api/v1/channel-clients", { method: "POST", token: owner.token, json: { appId: app.id, name: kind, kind, config: fake.config } });
+  const created = await ctx.request("/api/v1/channel-clients", {
+    method: "POST",
+    token: owner.token,
+    json: { appId: app.id, name: kind, kind, config: fake.config },
+  });
   expect(created.status).toBe(201);
   const client = (await json(created)).data as { id: string; webhookUrl: string };
   return { fake, client, appId: app.id };
@@ -95,9 +103,12 @@ describe("channel delivery", () => {
     expect(Date.now() - started).toBeLessThan(4_900);
     expect(body).toBe("success");
     // …and the answer follows through the send API once the model is done.
-    await expect.poll(() => sentTo(fake, before).map((sent) => sent.text), { timeout: 15_000 }).toEqual(["Your parcel left the depot this morning."]).catch(async (error: unknown) => {
-      throw new Error(`${String(error)} history=${JSON.stringify(await historyOf(client.id))} sent=${JSON.stringify(fake.sent)}`);
-    });
+    await expect
+      .poll(() => sentTo(fake, before).map((sent) => sent.text), { timeout: 15_000 })
+      .toEqual(["Your parcel left the depot this morning."])
+      .catch(async (error: unknown) => {
+        throw new Error(`${String(error)} history=${JSON.stringify(await historyOf(client.id))} sent=${JSON.stringify(fake.sent)}`);
+      });
     expect(sentTo(fake, before)[0]!.authorized).toBe(true);
     await expect.poll(async () => (await historyOf(client.id)).at(-1)?.delivery).toBe("sent");
   }, 30_000);
@@ -120,8 +131,13 @@ describe("channel delivery", () => {
     // The owner asked for an SMS when the client goes offline.
     await ctx.deps.db.update(users).set({ phone: "+8613800000042" }).where(eq(users.id, owner.user.id));
     // WeChat is a choice too (wechat-bindings.test.ts covers it); this test wants the SMS.
-    expect((await ctx.request(`/api/v1/channel-clients/${client.id}`, { method: "PATCH", token: owner.token, json: { offlineNotify: "wechat-official-account" } })).status).toBe(200);
-    expect((await ctx.request(`/api/v1/channel-clients/${client.id}`, { method: "PATCH", token: owner.token, json: { offlineNotify: "sms" } })).status).toBe(200);
+    expect(
+      (await ctx.request(`/api/v1/channel-clients/${client.id}`, { method: "PATCH", token: owner.token, json: { offlineNotify: "wechat-official-account" } }))
+        .status,
+    ).toBe(200);
+    expect((await ctx.request(`/api/v1/channel-clients/${client.id}`, { method: "PATCH", token: owner.token, json: { offlineNotify: "sms" } })).status).toBe(
+      200,
+    );
     llm.reply("Warm up.");
     await fetch(await fake.delivery(client.webhookUrl, { text: "hi", id: "refused-0" }));
     await expect.poll(() => fake.sent.at(-1)?.text).toBe("Warm up.");
@@ -135,9 +151,9 @@ describe("channel delivery", () => {
     const view = (await json(await ctx.request(`/api/v1/channel-clients/${client.id}`, { token: owner.token }))).data;
     expect(view.status).toBe("offline");
     expect(view.lastError).toBeTruthy();
-    await expect.poll(async () => (await ctx.deps.db.select().from(outbox).where(eq(outbox.to, "+8613800000042")).all()).map((row) => row.text)).toEqual([
-      expect.stringContaining("telegram went offline"),
-    ]);
+    await expect
+      .poll(async () => (await ctx.deps.db.select().from(outbox).where(eq(outbox.to, "+8613800000042")).all()).map((row) => row.text))
+      .toEqual([expect.stringContaining("telegram went offline")]);
     // The next good exchange brings it back online.
     llm.reply("Back again.");
     await fetch(await fake.delivery(client.webhookUrl, { text: "hello again", id: "refused-2" }));
@@ -152,7 +168,15 @@ describe("channel delivery", () => {
     llm.reply({ text: long, chunks: 8 });
     const before = fake.sent.length;
     await fetch(await fake.delivery(client.webhookUrl, { text: "Tell me everything", id: "long-1" }));
-    await expect.poll(() => sentTo(fake, before).map((sent) => sent.text).join(" ").length, { timeout: 15_000 }).toBeGreaterThanOrEqual(long.length - 10);
+    await expect
+      .poll(
+        () =>
+          sentTo(fake, before)
+            .map((sent) => sent.text)
+            .join(" ").length,
+        { timeout: 15_000 },
+      )
+      .toBeGreaterThanOrEqual(long.length - 10);
     const parts = sentTo(fake, before).map((sent) => sent.text);
     expect(parts.length).toBeGreaterThanOrEqual(3);
     for (const part of parts) expect([...part].length).toBeLessThanOrEqual(4_096);
@@ -185,7 +209,11 @@ describe("channel delivery", () => {
     const prompt = JSON.stringify(llm.requests.at(-1)?.body.messages);
     expect(prompt).toContain("Hi");
     expect(prompt).toContain("where is order 42?");
-    const done = await ctx.deps.db.select().from(jobs).where(and(eq(jobs.kind, CHANNEL_REPLY_JOB), eq(jobs.status, "queued"))).all();
+    const done = await ctx.deps.db
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.kind, CHANNEL_REPLY_JOB), eq(jobs.status, "queued")))
+      .all();
     expect(done).toHaveLength(0);
   }, 30_000);
 

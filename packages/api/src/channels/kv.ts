@@ -26,7 +26,11 @@ export function databaseKeyValueStore(db: Db, now: () => number): KeyValueStore 
       const written = await db
         .insert(keyValues)
         .values({ key, value, expiresAt })
-        .onConflictDoUpdate({ target: keyValues.key, set: { value, expiresAt }, setWhere: sql`${keyValues.expiresAt} IS NOT NULL AND ${keyValues.expiresAt} <= ${now()}` })
+        .onConflictDoUpdate({
+          target: keyValues.key,
+          set: { value, expiresAt },
+          setWhere: sql`${keyValues.expiresAt} IS NOT NULL AND ${keyValues.expiresAt} <= ${now()}`,
+        })
         .returning({ key: keyValues.key });
       return written.length > 0;
     },

@@ -16,5 +16,8 @@ export const channelsMessages = defineMessages({
   wechat_binding_not_found: { en: "WeChat binding not found", "zh-CN": "未找到微信绑定" },
   wechat_binding_done: { en: "Bound to Parley notices", "zh-CN": "已绑定 Parley 通知" },
   channel_client_offline_title: { en: "Channel client {client} went offline", "zh-CN": "渠道客户端 {client} 已离线" },
-  channel_client_offline_notice: { en: "Parley: the channel client {client} went offline ({reason})", "zh-CN": "Parley：渠道客户端 {client} 已离线（{reason}）" },
+  channel_client_offline_notice: {
+    en: "Parley: the channel client {client} went offline ({reason})",
+    "zh-CN": "Parley：渠道客户端 {client} 已离线（{reason}）",
+  },
 });

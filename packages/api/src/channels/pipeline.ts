@@ -47,7 +47,6 @@ interface SendJob {
   messageId: string;
 }
 
-
 /** The platform's error in the envelope shape: a status and code, no details of ours. */
 const refusal = channelRefusal;
 
@@ -244,7 +243,9 @@ export async function handleWebhook(deps: Deps, clientId: string, request: Reque
   if (bound.length) {
     if (parsed.length === 1 && adapter.passiveReply) return adapter.passiveReply(bound[0]!.message, bound[0]!.reply, config, io);
     for (const { message, reply } of bound) {
-      void adapter.send(message.reply, reply, config, io).catch((error: unknown) => deps.logger.warn("binding reply failed", { clientId: row.id, error: String(error) }));
+      void adapter
+        .send(message.reply, reply, config, io)
+        .catch((error: unknown) => deps.logger.warn("binding reply failed", { clientId: row.id, error: String(error) }));
     }
   }
   const worker = workerOf(deps);
@@ -385,8 +386,16 @@ export function sendHandler(deps: Deps): JobHandler {
         const reason = error instanceof Error ? error.message : String(error);
         await markClient(deps, row.id, { ok: false, error: reason });
         if (error instanceof ChannelError && !error.retryable) {
-          await deps.db.update(messages).set({ delivery: "failed", deliveryError: reason.slice(0, 500) }).where(eq(messages.id, message.id));
-          deps.realtime.toSpace(conversation.spaceId, "session.delivery", { sessionId: conversation.id, messageId: message.id, delivery: "failed", error: reason });
+          await deps.db
+            .update(messages)
+            .set({ delivery: "failed", deliveryError: reason.slice(0, 500) })
+            .where(eq(messages.id, message.id));
+          deps.realtime.toSpace(conversation.spaceId, "session.delivery", {
+            sessionId: conversation.id,
+            messageId: message.id,
+            delivery: "failed",
+            error: reason,
+          });
           return;
         }
         throw error;
@@ -402,5 +411,8 @@ export function sendHandler(deps: Deps): JobHandler {
 /** Marks a message whose delivery was given up as failed. */
 export async function markSendGivenUp(deps: Deps, payload: unknown, error: string) {
   const input = payload as SendJob;
-  await deps.db.update(messages).set({ delivery: "failed", deliveryError: error.slice(0, 500) }).where(eq(messages.id, input.messageId));
+  await deps.db
+    .update(messages)
+    .set({ delivery: "failed", deliveryError: error.slice(0, 500) })
+    .where(eq(messages.id, input.messageId));
 }

@@ -4,7 +4,14 @@ import type { AppEnv } from "../http/context";
 import { ok } from "../http/envelope";
 import { defineRoute, idParam, jsonBody } from "../http/openapi";
 import { handleWebhook } from "./pipeline";
-import { channelCatalogueSchema, channelClientSchema, createChannelClientBody, updateChannelClientBody, wechatBindingCodeSchema, wechatBindingSchema } from "./schemas";
+import {
+  channelCatalogueSchema,
+  channelClientSchema,
+  createChannelClientBody,
+  updateChannelClientBody,
+  wechatBindingCodeSchema,
+  wechatBindingSchema,
+} from "./schemas";
 import { createBindingCode, deleteMyBinding, listMyBindings } from "./wechat-bindings";
 import {
   channelCatalogue,
@@ -51,7 +58,14 @@ export function registerChannelRoutes(app: OpenAPIHono<AppEnv>) {
     async (c) => ok(c, await createChannelClient(c.var.deps, c.var.auth, c.req.valid("json")), 201),
   );
   app.openapi(
-    defineRoute({ method: "get", path: "/api/v1/channel-clients/{id}", tags, summary: "One channel client (config detail; secrets only as set or not)", request: { params: idOf }, data: channelClientSchema }),
+    defineRoute({
+      method: "get",
+      path: "/api/v1/channel-clients/{id}",
+      tags,
+      summary: "One channel client (config detail; secrets only as set or not)",
+      request: { params: idOf },
+      data: channelClientSchema,
+    }),
     async (c) => ok(c, await getChannelClient(c.var.deps, c.var.auth, c.req.valid("param").id)),
   );
   app.openapi(
@@ -93,14 +107,20 @@ export function registerChannelRoutes(app: OpenAPIHono<AppEnv>) {
       method: "post",
       path: "/api/v1/channel-clients/{id}/wechat-binding-code",
       tags,
-      summary: "A code for the signed-in member to bind their WeChat to this official account for notices: send \"BIND <code>\" to the account within 10 minutes",
+      summary: 'A code for the signed-in member to bind their WeChat to this official account for notices: send "BIND <code>" to the account within 10 minutes',
       request: { params: idOf },
       data: wechatBindingCodeSchema,
     }),
     async (c) => ok(c, await createBindingCode(c.var.deps, c.var.auth, c.req.valid("param").id)),
   );
   app.openapi(
-    defineRoute({ method: "get", path: "/api/v1/me/wechat-bindings", tags, summary: "The signed-in member's WeChat bindings in the current space (where their WeChat notices go)", data: z.array(wechatBindingSchema) }),
+    defineRoute({
+      method: "get",
+      path: "/api/v1/me/wechat-bindings",
+      tags,
+      summary: "The signed-in member's WeChat bindings in the current space (where their WeChat notices go)",
+      data: z.array(wechatBindingSchema),
+    }),
     async (c) => ok(c, await listMyBindings(c.var.deps, c.var.auth)),
   );
   app.openapi(

@@ -84,7 +84,7 @@ export const wechatBindingCodeSchema = z
   .object({
     clientId: z.string().openapi({ description: "The official account client the code is for", example: "ch_Xk2v9QpLm3TzA8bc" }),
     code: z.string().openapi({ description: "6 digits, valid 10 minutes, used once", example: "123456" }),
-    command: z.string().openapi({ description: "What to send to the official account (\"绑定 123456\" works too)", example: "BIND 123456" }),
+    command: z.string().openapi({ description: 'What to send to the official account ("绑定 123456" works too)', example: "BIND 123456" }),
     expiresAt: z.string().openapi({ example: "2026-11-21T12:40:00.000Z" }),
   })
   .openapi("WechatBindingCode");
@@ -95,9 +95,15 @@ export const wechatBindingSchema = z
     clientId: z.string().openapi({ description: "The official account client the WeChat is bound to" }),
     clientName: z.string(),
     openid: z.string().openapi({ description: "The member's openid on that official account", example: "oPerson4fK2Qm7Yd0ZxLq1Wn9Abc" }),
-    lastMessageAt: z.string().nullable().openapi({ description: "The member's latest message to the account: without a notice template, notices go as customer-service messages, accepted only within 48 hours of it" }),
+    lastMessageAt: z.string().nullable().openapi({
+      description:
+        "The member's latest message to the account: without a notice template, notices go as customer-service messages, accepted only within 48 hours of it",
+    }),
     lastNoticeAt: z.string().nullable(),
-    lastNoticeError: z.string().nullable().openapi({ description: "Why the latest notice did not go out (e.g. errcode 45015, outside the 48-hour window); null once one does" }),
+    lastNoticeError: z
+      .string()
+      .nullable()
+      .openapi({ description: "Why the latest notice did not go out (e.g. errcode 45015, outside the 48-hour window); null once one does" }),
     createdAt: z.string(),
   })
   .openapi("WechatBinding");

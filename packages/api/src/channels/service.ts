@@ -26,10 +26,6 @@ function newChannelClientId(): string {
   return `ch_${randomBytes(12).toString("base64url")}`;
 }
 
-
-
-
-
 /** Where the platform delivers for this client. */
 export function webhookUrl(deps: Deps, id: string): string {
   return `${deps.config.publicUrl}/api/v1/channels/${id}/webhook`;
@@ -132,7 +128,11 @@ export function channelCatalogue() {
 }
 
 export async function listChannelClients(deps: Deps, auth: Auth) {
-  const rows = await deps.db.select().from(channelClients).where(eq(channelClients.spaceId, auth.spaceId)).orderBy(desc(channelClients.createdAt), desc(channelClients.id));
+  const rows = await deps.db
+    .select()
+    .from(channelClients)
+    .where(eq(channelClients.spaceId, auth.spaceId))
+    .orderBy(desc(channelClients.createdAt), desc(channelClients.id));
   return rows.map((row) => channelClientView(deps, row));
 }
 
@@ -196,7 +196,6 @@ export async function deleteChannelClient(deps: Deps, auth: Auth, id: string) {
   return { deleted: true as const };
 }
 
-
 /** Records the outcome of an exchange with the platform (drives online/offline). */
 export async function markClient(deps: Deps, id: string, outcome: { ok: true } | { ok: false; error: string }) {
   const now = deps.now().toISOString();
@@ -208,7 +207,9 @@ export async function markClient(deps: Deps, id: string, outcome: { ok: true } |
   // Going from working to failing is what the owner asked to hear about, once per outage.
   const wasOnline = before?.enabled && (!before.lastErrorAt || (before.lastActiveAt !== null && before.lastErrorAt <= before.lastActiveAt));
   if (before && wasOnline && !outcome.ok && before.offlineNotify !== "none") {
-    void notifyOffline(deps, before, outcome.error).catch((error: unknown) => deps.logger.warn("offline notice failed", { clientId: id, error: String(error) }));
+    void notifyOffline(deps, before, outcome.error).catch((error: unknown) =>
+      deps.logger.warn("offline notice failed", { clientId: id, error: String(error) }),
+    );
   }
 }
 

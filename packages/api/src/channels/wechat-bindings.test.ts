@@ -51,7 +51,11 @@ async function createOfficialAccount(user: TestUser, appId: string, name: string
 }
 
 async function bindingCode(user: TestUser, clientId: string) {
-  return expectOk(await ctx.request(`/api/v1/channel-clients/${clientId}/wechat-binding-code`, { method: "POST", token: user.token }), 200, wechatBindingCodeSchema);
+  return expectOk(
+    await ctx.request(`/api/v1/channel-clients/${clientId}/wechat-binding-code`, { method: "POST", token: user.token }),
+    200,
+    wechatBindingCodeSchema,
+  );
 }
 
 async function myBindings(user: TestUser) {
@@ -78,7 +82,10 @@ describe("binding a member's WeChat", () => {
     expect(issued.command).toBe(`BIND ${issued.code}`);
     expect(Date.parse(issued.expiresAt) - Date.now()).toBeGreaterThan(9 * 60_000);
     // Only a hash of the code is stored.
-    const stored = await ctx.deps.db.select().from(keyValues).where(like(keyValues.key, `wechat-binding-code:${clientA.id}:%`));
+    const stored = await ctx.deps.db
+      .select()
+      .from(keyValues)
+      .where(like(keyValues.key, `wechat-binding-code:${clientA.id}:%`));
     expect(stored).toHaveLength(1);
     expect(stored[0]!.key).not.toContain(issued.code);
     expect(stored[0]!.value).not.toContain(issued.code);
@@ -106,14 +113,25 @@ describe("binding a member's WeChat", () => {
     await say(clientA.id, `BIND ${used.code}`, "oStranger000000000000000000001");
     await say(clientA.id, "BIND 000000", "oStranger000000000000000000002");
     const expired = await bindingCode(owner, clientA.id);
-    await ctx.deps.db.update(keyValues).set({ expiresAt: Date.now() - 1 }).where(like(keyValues.key, `wechat-binding-code:${clientA.id}:%`));
+    await ctx.deps.db
+      .update(keyValues)
+      .set({ expiresAt: Date.now() - 1 })
+      .where(like(keyValues.key, `wechat-binding-code:${clientA.id}:%`));
     await say(clientA.id, `BIND ${expired.code}`, "oStranger000000000000000000003");
     const sessions = await sessionsOf(clientA.id);
-    expect(sessions.map((session) => session.externalConversationId).sort()).toEqual(["oStranger000000000000000000001", "oStranger000000000000000000002", "oStranger000000000000000000003"]);
+    expect(sessions.map((session) => session.externalConversationId).sort()).toEqual([
+      "oStranger000000000000000000001",
+      "oStranger000000000000000000002",
+      "oStranger000000000000000000003",
+    ]);
     expect((await myBindings(owner)).map((binding) => binding.openid).sort()).toEqual([ownerOpenid, "oSecondPhone00000000000000001"].sort());
     // The second phone is removed again: notices below go to one openid.
     const second = (await myBindings(owner)).find((binding) => binding.openid === "oSecondPhone00000000000000001")!;
-    await expectOk(await ctx.request(`/api/v1/me/wechat-bindings/${second.id}`, { method: "DELETE", token: owner.token }), 200, z.object({ deleted: z.literal(true) }));
+    await expectOk(
+      await ctx.request(`/api/v1/me/wechat-bindings/${second.id}`, { method: "DELETE", token: owner.token }),
+      200,
+      z.object({ deleted: z.literal(true) }),
+    );
     expect((await myBindings(owner)).map((binding) => binding.openid)).toEqual([ownerOpenid]);
   });
 
@@ -148,7 +166,12 @@ describe("WeChat notices", () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(fake.templateMessages.slice(before)).toHaveLength(1);
     const notice = received[0]!;
-    expect(notice).toMatchObject({ touser: ownerOpenid, templateId: fake.noticeTemplateId, authorized: true, url: `${ctx.config.publicUrl}/console/chatManage?session=${sessionId}` });
+    expect(notice).toMatchObject({
+      touser: ownerOpenid,
+      templateId: fake.noticeTemplateId,
+      authorized: true,
+      url: `${ctx.config.publicUrl}/console/chatManage?session=${sessionId}`,
+    });
     expect(notice.data.first?.value).toBe("A conversation with Support bot is waiting for a person");
     expect(String(notice.data.remark?.value)).toContain("I want a human please");
     expect(String(notice.data.keyword2?.value)).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
@@ -160,7 +183,11 @@ describe("WeChat notices", () => {
   });
 
   it("without a template id the notice is a customer-service message; a refusal is recorded on the binding", async () => {
-    await expectOk(await ctx.request(`/api/v1/channel-clients/${clientA.id}`, { method: "PATCH", token: owner.token, json: { config: { noticeTemplateId: "" } } }), 200, channelClientSchema);
+    await expectOk(
+      await ctx.request(`/api/v1/channel-clients/${clientA.id}`, { method: "PATCH", token: owner.token, json: { config: { noticeTemplateId: "" } } }),
+      200,
+      channelClientSchema,
+    );
     const templatesBefore = fake.templateMessages.length;
     const sentBefore = fake.sent.length;
     const sessionId = await handover("human, now");
@@ -176,13 +203,30 @@ describe("WeChat notices", () => {
     const failed = await eventually(async () => (await myBindings(owner))[0]?.lastNoticeError);
     expect(failed).toContain("40003");
     // The handover itself went through.
-    const rows = await ctx.deps.db.select().from(conversations).where(and(eq(conversations.clientId, space.clientId), eq(conversations.serviceMode, "MANUAL_MODE")));
+    const rows = await ctx.deps.db
+      .select()
+      .from(conversations)
+      .where(and(eq(conversations.clientId, space.clientId), eq(conversations.serviceMode, "MANUAL_MODE")));
     expect(rows.length).toBeGreaterThanOrEqual(3);
   });
 
   it("a client going offline notifies the owner's binding", async () => {
-    await expectOk(await ctx.request(`/api/v1/channel-clients/${clientA.id}`, { method: "PATCH", token: owner.token, json: { config: { noticeTemplateId: fake.noticeTemplateId } } }), 200, channelClientSchema);
-    const broken = await createOfficialAccount(owner, space.appId, "Broken account", { appId: "wx00000000000000ff", appSecret: "not-the-secret" }, "wechat-official-account");
+    await expectOk(
+      await ctx.request(`/api/v1/channel-clients/${clientA.id}`, {
+        method: "PATCH",
+        token: owner.token,
+        json: { config: { noticeTemplateId: fake.noticeTemplateId } },
+      }),
+      200,
+      channelClientSchema,
+    );
+    const broken = await createOfficialAccount(
+      owner,
+      space.appId,
+      "Broken account",
+      { appId: "wx00000000000000ff", appSecret: "not-the-secret" },
+      "wechat-official-account",
+    );
     expect(broken.offlineNotify).toBe("wechat-official-account");
     const before = fake.templateMessages.length;
     const check = await ctx.request(`/api/v1/channel-clients/${broken.id}/check`, { method: "POST", token: owner.token });

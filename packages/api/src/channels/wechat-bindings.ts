@@ -103,7 +103,12 @@ export async function deleteMyBinding(deps: Deps, auth: Auth, id: string) {
  * platform retry of one, and nothing when the message is an ordinary one (wrong and expired
  * codes included).
  */
-export async function bindByMessage(deps: Deps, row: ChannelClientRow, io: AdapterIO, message: InboundMessage): Promise<{ reply: string } | "duplicate" | undefined> {
+export async function bindByMessage(
+  deps: Deps,
+  row: ChannelClientRow,
+  io: AdapterIO,
+  message: InboundMessage,
+): Promise<{ reply: string } | "duplicate" | undefined> {
   if (row.kind !== officialAccount || message.conversation.isGroup) return undefined;
   const openid = message.sender.id;
   const now = deps.now().toISOString();

@@ -67,7 +67,13 @@ describe("the chat stream", () => {
     const end = events.at(-1);
     const credits = creditsFor("gpt-4.1-mini", { promptTokens: 1200, completionTokens: 800 });
     expect(credits).toBeGreaterThan(0);
-    expect(end).toEqual({ type: "message-end", finishReason: "stop", usage: { promptTokens: 1200, completionTokens: 800 }, credits, balance: before - credits });
+    expect(end).toEqual({
+      type: "message-end",
+      finishReason: "stop",
+      usage: { promptTokens: 1200, completionTokens: 800 },
+      credits,
+      balance: before - credits,
+    });
 
     const sent = fake.requests[0]!.body;
     expect(sent.model).toBe("gpt-4.1-mini");
@@ -84,7 +90,15 @@ describe("the chat stream", () => {
       ["assistant", "Hello there, how can I help?", "complete"],
     ]);
     const usage = await ctx.deps.db.select().from(usageRecords).where(eq(usageRecords.messageId, start.messageId)).get();
-    expect(usage).toMatchObject({ appId: app.id, prompt: "Hi!", answer: "Hello there, how can I help?", model: "gpt-4.1-mini", promptTokens: 1200, completionTokens: 800, credits });
+    expect(usage).toMatchObject({
+      appId: app.id,
+      prompt: "Hi!",
+      answer: "Hello there, how can I help?",
+      model: "gpt-4.1-mini",
+      promptTokens: 1200,
+      completionTokens: 800,
+      credits,
+    });
     const debit = await ctx.deps.db.select().from(creditLedger).where(eq(creditLedger.reference, start.messageId)).get();
     expect(debit).toMatchObject({ delta: -credits, reason: "usage", balanceAfter: before - credits });
   });
@@ -96,7 +110,8 @@ describe("the chat stream", () => {
     const conversationId = (first[0] as Extract<ChatEvent, { type: "message-start" }>).conversationId;
     await readEvents(await ask(owner, { appCode: app.code, message: "two", conversationId }));
     await readEvents(await ask(owner, { appCode: app.code, message: "three", conversationId }));
-    const history = (index: number) => (fake.requests[index]!.body.messages as Array<{ role: string; content: string }>).filter((message) => message.role !== "system");
+    const history = (index: number) =>
+      (fake.requests[index]!.body.messages as Array<{ role: string; content: string }>).filter((message) => message.role !== "system");
     expect(history(1).map((message) => message.content)).toEqual(["one", "First answer", "two"]);
     // memoryTurns 1: only the previous turn, not both.
     expect(history(2).map((message) => message.content)).toEqual(["two", "Second answer", "three"]);
@@ -178,7 +193,18 @@ describe("the chat stream", () => {
     let seen = "";
     while (!seen.includes("about")) seen += new TextDecoder().decode((await reader.read()).value);
     controller.abort();
-    await expect.poll(async () => (await ctx.deps.db.select().from(messages).where(and(eq(messages.role, "assistant"), eq(messages.content, "Thinking about ")))).at(0)?.status, { timeout: 5000 }).toBe("stopped");
+    await expect
+      .poll(
+        async () =>
+          (
+            await ctx.deps.db
+              .select()
+              .from(messages)
+              .where(and(eq(messages.role, "assistant"), eq(messages.content, "Thinking about ")))
+          ).at(0)?.status,
+        { timeout: 5000 },
+      )
+      .toBe("stopped");
   });
 
   it("applies rate-limit rules per end user on a movable clock, with the configured reply", async () => {
@@ -241,7 +267,9 @@ describe("the chat stream", () => {
   });
 
   it("shows the opening introduction with its guiding questions", async () => {
-    const app = await createAppVia(ctx, owner, { openingIntroduction: "Welcome to **Acme**. [Where is my order?] [How do refunds work?] See `[not a question]`." });
+    const app = await createAppVia(ctx, owner, {
+      openingIntroduction: "Welcome to **Acme**. [Where is my order?] [How do refunds work?] See `[not a question]`.",
+    });
     const response = await ctx.request(`/api/v1/chat/apps/${app.code}`, { token: owner.token });
     const body = (await response.json()) as { data: { openingText: string; guidingQuestions: string[] } };
     expect(body.data.guidingQuestions).toEqual(["Where is my order?", "How do refunds work?"]);
@@ -280,7 +308,12 @@ describe("the OpenAI-compatible API with the official openai client", () => {
 
   it("streams a completion chunk by chunk, with usage when asked", async () => {
     fake.reply({ text: "One two three four", chunks: 4, usage: { promptTokens: 9, completionTokens: 4 } });
-    const stream = await client.chat.completions.create({ model: appCode, messages: [{ role: "user", content: "Count" }], stream: true, stream_options: { include_usage: true } });
+    const stream = await client.chat.completions.create({
+      model: appCode,
+      messages: [{ role: "user", content: "Count" }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     const pieces: string[] = [];
     let finish: string | null = null;
     let usage: unknown;
@@ -301,7 +334,16 @@ describe("the OpenAI-compatible API with the official openai client", () => {
     const completion = await client.chat.completions.create({
       model: appCode,
       messages: [{ role: "user", content: "Weather in Hangzhou?" }],
-      tools: [{ type: "function", function: { name: "get_weather", description: "Weather by city", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } } }],
+      tools: [
+        {
+          type: "function",
+          function: {
+            name: "get_weather",
+            description: "Weather by city",
+            parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+          },
+        },
+      ],
     });
     expect(completion.choices[0]?.finish_reason).toBe("tool_calls");
     expect(completion.choices[0]?.message.tool_calls?.[0]).toMatchObject({ id: "call_1", type: "function", function: { name: "get_weather" } });
@@ -312,7 +354,10 @@ describe("the OpenAI-compatible API with the official openai client", () => {
   it("refuses a prompt that cannot fit the model's context window before calling it", async () => {
     const small = await createAppVia(ctx, owner, { defaultModel: "gpt-3.5-turbo", optionalModels: ["gpt-3.5-turbo"] });
     const long = "word ".repeat(16_000);
-    await expect(client.chat.completions.create({ model: small.code, messages: [{ role: "user", content: long }] })).rejects.toMatchObject({ status: 400, param: "messages" });
+    await expect(client.chat.completions.create({ model: small.code, messages: [{ role: "user", content: long }] })).rejects.toMatchObject({
+      status: 400,
+      param: "messages",
+    });
     expect(fake.requests).toHaveLength(0);
   });
 
@@ -334,15 +379,23 @@ describe("the OpenAI-compatible API with the official openai client", () => {
     const cap = fake.requests.at(-1)!.body.max_tokens ?? fake.requests.at(-1)!.body.max_completion_tokens;
     expect(cap).toBeGreaterThan(0);
     expect(cap).toBeLessThan(1000 / 16);
-    await expect(keyed.chat.completions.create({ model: appCode, messages: [{ role: "user", content: "Again" }] })).rejects.toMatchObject({ status: 402, code: "insufficient_credits" });
+    await expect(keyed.chat.completions.create({ model: appCode, messages: [{ role: "user", content: "Again" }] })).rejects.toMatchObject({
+      status: 402,
+      code: "insufficient_credits",
+    });
   });
 
   it("answers errors in OpenAI's format", async () => {
-    await expect(client.chat.completions.create({ model: "no-such-app", messages: [{ role: "user", content: "Hi" }] })).rejects.toMatchObject({ status: 404, code: "model_not_found" });
+    await expect(client.chat.completions.create({ model: "no-such-app", messages: [{ role: "user", content: "Hi" }] })).rejects.toMatchObject({
+      status: 404,
+      code: "model_not_found",
+    });
     const bad = new OpenAI({ apiKey: "pk_wrong", baseURL: client.baseURL, maxRetries: 0 });
     await expect(bad.models.list()).rejects.toMatchObject({ status: 401 });
     const strangerApp = await createAppVia(ctx, stranger);
-    await expect(client.chat.completions.create({ model: strangerApp.code, messages: [{ role: "user", content: "Hi" }] })).rejects.toMatchObject({ status: 404 });
+    await expect(client.chat.completions.create({ model: strangerApp.code, messages: [{ role: "user", content: "Hi" }] })).rejects.toMatchObject({
+      status: 404,
+    });
     const conversationsBefore = (await ctx.deps.db.select().from(conversations)).length;
     expect(conversationsBefore).toBeGreaterThan(0);
   });

@@ -47,7 +47,10 @@ export const chatEventSchema = z
     z
       .object({
         type: z.literal("error"),
-        code: z.number().int().openapi({ description: "Envelope-style code: 429 rate limited, 870 insufficient credits, 502 model failed, 504 model timed out, 500" }),
+        code: z
+          .number()
+          .int()
+          .openapi({ description: "Envelope-style code: 429 rate limited, 870 insufficient credits, 502 model failed, 504 model timed out, 500" }),
         message: z.string(),
       })
       .openapi("ChatError"),

@@ -108,7 +108,9 @@ describe("answering from knowledge", () => {
     const system = systemSent();
     expect(system.startsWith("You are the store's assistant.\n\n")).toBe(true);
     expect(system).toContain("cite it as [n]");
-    expect(system).toMatch(/<references>\n\[1\] store-guide\n# Shipping\n\nStandard shipping takes three to five working days; express shipping arrives the next day\.\n/);
+    expect(system).toMatch(
+      /<references>\n\[1\] store-guide\n# Shipping\n\nStandard shipping takes three to five working days; express shipping arrives the next day\.\n/,
+    );
     expect(system.trimEnd().endsWith("</references>")).toBe(true);
     expect((fake.requests[0]!.body.messages as Array<{ role: string }>).map((message) => message.role)).toEqual(["system", "user"]);
 
@@ -128,7 +130,11 @@ describe("answering from knowledge", () => {
     ]);
     expect(history[1]!.citations[0]).toEqual({ index: 1, source: "store-guide", content: citations[0]!.content, score: citations[0]!.score });
 
-    const usage = await ctx.deps.db.select().from(usageRecords).where(eq(usageRecords.messageId, startOf(events).messageId)).get();
+    const usage = await ctx.deps.db
+      .select()
+      .from(usageRecords)
+      .where(eq(usageRecords.messageId, startOf(events).messageId))
+      .get();
     expect(JSON.parse(usage!.knowledgeHits!)).toEqual([expect.objectContaining({ index: 1, fileName: "store-guide", knowledgeBaseId: guideBaseId })]);
   });
 
@@ -190,9 +196,18 @@ describe("retrieval rules", () => {
     expect(app.retrievalMode).toBe("fulltext");
     const patch = (json: Record<string, unknown>, language = "en") =>
       ctx.request(`/api/v1/apps/${app.id}`, { method: "PATCH", token: owner.token, json, headers: { "accept-language": language } });
-    await expectError(await patch({ semanticCount: 6, fullTextCount: 5 }), 400, { field: "fullTextCount", message: "Semantic and full-text counts together can be at most 10" });
-    await expectError(await patch({ semanticCount: 6, fullTextCount: 5 }, "zh-CN"), 400, { field: "fullTextCount", message: "语义检索条数与全文检索条数之和不能超过 10" });
-    await expectError(await patch({ citationEnabled: true, similarityThreshold: 0.8, citationThreshold: 0.7 }, "zh-CN"), 400, { field: "citationThreshold", message: "引用阈值不能低于相似度阈值" });
+    await expectError(await patch({ semanticCount: 6, fullTextCount: 5 }), 400, {
+      field: "fullTextCount",
+      message: "Semantic and full-text counts together can be at most 10",
+    });
+    await expectError(await patch({ semanticCount: 6, fullTextCount: 5 }, "zh-CN"), 400, {
+      field: "fullTextCount",
+      message: "语义检索条数与全文检索条数之和不能超过 10",
+    });
+    await expectError(await patch({ citationEnabled: true, similarityThreshold: 0.8, citationThreshold: 0.7 }, "zh-CN"), 400, {
+      field: "citationThreshold",
+      message: "引用阈值不能低于相似度阈值",
+    });
     await expectError(await patch({ citationThreshold: -0.1 }), 400, { field: "citationThreshold" });
     await expectError(await patch({ retrievalMode: "keyword" }), 400);
   });
@@ -220,7 +235,10 @@ describe("retrieval rules", () => {
       [1, "c1"],
       [2, "c3"],
     ]);
-    const many = fitToBudget(Array.from({ length: 12 }, (_, index) => chunk(index, "x", 0.9)), 1000);
+    const many = fitToBudget(
+      Array.from({ length: 12 }, (_, index) => chunk(index, "x", 0.9)),
+      1000,
+    );
     expect(citationsOf({ citationEnabled: true, citationThreshold: 0.8 }, many)).toHaveLength(10);
   });
 
@@ -243,7 +261,10 @@ describe("retrieval rules", () => {
     expect(systemSent()).toContain("The secret launch code is quartz.");
     fake.reset();
 
-    await ctx.deps.db.update(apps).set({ knowledgeBaseIds: JSON.stringify([foreignBaseId]) }).where(eq(apps.id, app.id));
+    await ctx.deps.db
+      .update(apps)
+      .set({ knowledgeBaseIds: JSON.stringify([foreignBaseId]) })
+      .where(eq(apps.id, app.id));
     const events = await ask(owner, { appCode: app.code, message: "secret launch code quartz" });
     expect(textOf(events)).toBe("Sorry, I don't know.");
     expect(fake.requests).toHaveLength(0);
@@ -259,7 +280,11 @@ describe("when nothing is found", () => {
     expect(endOf(events)).toMatchObject({ type: "message-end", finishReason: "stop", credits: 0, usage: { promptTokens: 0, completionTokens: 0 } });
     expect(fake.requests).toHaveLength(0);
     expect(await balanceOf(ctx.deps, owner.user.spaceId)).toBe(before);
-    const usage = await ctx.deps.db.select().from(usageRecords).where(eq(usageRecords.messageId, startOf(events).messageId)).get();
+    const usage = await ctx.deps.db
+      .select()
+      .from(usageRecords)
+      .where(eq(usageRecords.messageId, startOf(events).messageId))
+      .get();
     expect(usage).toMatchObject({ model: "no-hit", credits: 0, knowledgeHits: "[]" });
   });
 
@@ -276,14 +301,20 @@ describe("when nothing is found", () => {
     expect(((await listed.json()) as { data: Array<{ id: string; handoverRequestedAt: string | null }> }).data).toEqual([
       expect.objectContaining({ id: conversationId, handoverRequestedAt: stored!.handoverRequestedAt }),
     ]);
-    const answer = await ctx.deps.db.select().from(messages).where(eq(messages.id, startOf(events).messageId)).get();
+    const answer = await ctx.deps.db
+      .select()
+      .from(messages)
+      .where(eq(messages.id, startOf(events).messageId))
+      .get();
     expect(answer).toMatchObject({ role: "assistant", model: "handover", status: "complete" });
 
     const chinese = await ask(owner, { appCode: app.code, message: "法国的首都是哪里？" }, { "accept-language": "zh-CN" });
     expect(textOf(chinese)).toMatch(/转接人工客服/);
 
     const configured = await knowledgeApp({ noHitStrategy: "manual" });
-    const config = (await (await ctx.request(`/api/v1/apps/${configured.id}/advanced-config`, { token: owner.token })).json()) as { data: Record<string, unknown> & { manualService: Record<string, unknown> } };
+    const config = (await (await ctx.request(`/api/v1/apps/${configured.id}/advanced-config`, { token: owner.token })).json()) as {
+      data: Record<string, unknown> & { manualService: Record<string, unknown> };
+    };
     const saved = await ctx.request(`/api/v1/apps/${configured.id}/advanced-config`, {
       method: "PUT",
       token: owner.token,
@@ -299,7 +330,11 @@ describe("when nothing is found", () => {
     const events = await ask(owner, { appCode: app.code, message: offTopic });
     expect(textOf(events)).toBe("Paris.");
     expect(systemSent()).toBe("You are the store's assistant.");
-    const usage = await ctx.deps.db.select().from(usageRecords).where(eq(usageRecords.messageId, startOf(events).messageId)).get();
+    const usage = await ctx.deps.db
+      .select()
+      .from(usageRecords)
+      .where(eq(usageRecords.messageId, startOf(events).messageId))
+      .get();
     expect(usage!.knowledgeHits).toBe("[]");
   });
 });
@@ -352,7 +387,12 @@ describe("plugin execution strategy", () => {
   });
 
   it("with a fixed no-hit reply, a plugin may still answer; when the model calls none the fixed text stands", async () => {
-    const app = await knowledgeApp({ pluginStrategy: "knowledge_first", plugins: ["calculator"], noHitStrategy: "fixed", noHitText: "I only know the store guide." });
+    const app = await knowledgeApp({
+      pluginStrategy: "knowledge_first",
+      plugins: ["calculator"],
+      noHitStrategy: "fixed",
+      noHitText: "I only know the store guide.",
+    });
     fake.reply("Paris, I think.");
     const events = await ask(owner, { appCode: app.code, message: offTopic });
     expect(textOf(events)).toBe("I only know the store guide.");
@@ -376,10 +416,19 @@ describe("offline responder", () => {
       name: "faq",
       source: "faq.csv",
       sizeBytes: 100,
-      prepared: { kind: "records", records: [{ content: `Q: ${question}\nA: ${answer}`, indexText: question, metadata: { question, answer, searchMethod: "question" } }] },
+      prepared: {
+        kind: "records",
+        records: [{ content: `Q: ${question}\nA: ${answer}`, indexText: question, metadata: { question, answer, searchMethod: "question" } }],
+      },
     });
     await confirmAndIndex(owner, file.id);
-    const offline = { defaultModel: "parley-offline", optionalModels: ["parley-offline"], retrievalMode: "fulltext", citationEnabled: true, citationThreshold: 0.9 };
+    const offline = {
+      defaultModel: "parley-offline",
+      optionalModels: ["parley-offline"],
+      retrievalMode: "fulltext",
+      citationEnabled: true,
+      citationThreshold: 0.9,
+    };
 
     const qa = await knowledgeApp(offline, owner, base.id);
     const events = await ask(owner, { appCode: qa.code, message: "opening hours?" });
@@ -407,10 +456,21 @@ describe("offline responder", () => {
       name: "help",
       source: "help.csv",
       sizeBytes: 100,
-      prepared: { kind: "records", records: pairs.map(([question, answer]) => ({ content: `Q: ${question}\nA: ${answer}`, indexText: question, metadata: { question, answer, searchMethod: "question" } })) },
+      prepared: {
+        kind: "records",
+        records: pairs.map(([question, answer]) => ({
+          content: `Q: ${question}\nA: ${answer}`,
+          indexText: question,
+          metadata: { question, answer, searchMethod: "question" },
+        })),
+      },
     });
     await confirmAndIndex(owner, file.id);
-    const app = await knowledgeApp({ defaultModel: "parley-offline", optionalModels: ["parley-offline"], retrievalMode: "fulltext", fullTextCount: 3 }, owner, base.id);
+    const app = await knowledgeApp(
+      { defaultModel: "parley-offline", optionalModels: ["parley-offline"], retrievalMode: "fulltext", fullTextCount: 3 },
+      owner,
+      base.id,
+    );
     const first = await ask(owner, { appCode: app.code, message: pairs[0][0] });
     expect(textOf(first)).toBe(pairs[0][1]);
     // "parcel?" alone finds one pair, fewer than the app takes: the earlier question fills the rest.

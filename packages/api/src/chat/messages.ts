@@ -8,12 +8,21 @@ export const chatMessages = defineMessages({
   chat_model_timeout: { en: "The model did not answer in time", "zh-CN": "模型响应超时" },
   chat_model_unavailable: { en: "The model provider is unavailable; try again later", "zh-CN": "模型服务暂不可用，请稍后重试" },
   chat_model_bad_request: { en: "The model refused the request", "zh-CN": "模型拒绝了该请求" },
-  chat_model_auth: { en: "The model provider rejected Parley's credentials; ask the owner to check the API key", "zh-CN": "模型服务拒绝了凭证，请联系管理员检查 API 密钥" },
-  chat_model_context_length: { en: "The conversation is too long for this model; delete the context and try again", "zh-CN": "对话超出模型上下文长度，请清除上下文后重试" },
+  chat_model_auth: {
+    en: "The model provider rejected Parley's credentials; ask the owner to check the API key",
+    "zh-CN": "模型服务拒绝了凭证，请联系管理员检查 API 密钥",
+  },
+  chat_model_context_length: {
+    en: "The conversation is too long for this model; delete the context and try again",
+    "zh-CN": "对话超出模型上下文长度，请清除上下文后重试",
+  },
   chat_model_malformed: { en: "The model sent a broken answer", "zh-CN": "模型返回了无法解析的内容" },
   chat_model_aborted: { en: "The answer was stopped", "zh-CN": "回答已停止" },
   openai_model_not_found: { en: "The model `{model}` does not exist or you do not have access to it", "zh-CN": "模型 `{model}` 不存在或无权访问" },
   chat_failed: { en: "The answer failed; try again", "zh-CN": "回答失败，请重试" },
-  chat_handover_notice: { en: "I could not find an answer to that. I am passing your question to a colleague, who will reply here as soon as possible.", "zh-CN": "暂时没有找到相关答案，已为您转接人工客服，请稍候，工作人员会尽快在此回复您。" },
+  chat_handover_notice: {
+    en: "I could not find an answer to that. I am passing your question to a colleague, who will reply here as soon as possible.",
+    "zh-CN": "暂时没有找到相关答案，已为您转接人工客服，请稍候，工作人员会尽快在此回复您。",
+  },
   "thing.conversation": { en: "Conversation", "zh-CN": "会话" },
 });

@@ -51,7 +51,14 @@ function newcomerJourney(label: string, env: () => Record<string, string>) {
       await expectOk(await ctx.request(`/api/v1/knowledge-files/${file.id}/confirm`, { method: "POST", token: owner.token }), 200, knowledgeFileSchema);
       await createKnowledgeWorker(ctx.deps).drain();
       const app = await createAppVia(ctx, owner, { type: "KNOWLEDGE", knowledgeBaseIds: [base.id] });
-      expect(app).toMatchObject({ retrievalMode: "hybrid", similarityThreshold: 0.75, semanticCount: 3, fullTextCount: 1, citationEnabled: true, citationThreshold: 0.8 });
+      expect(app).toMatchObject({
+        retrievalMode: "hybrid",
+        similarityThreshold: 0.75,
+        semanticCount: 3,
+        fullTextCount: 1,
+        citationEnabled: true,
+        citationThreshold: 0.8,
+      });
       appCode = app.code;
     });
     afterAll(async () => {
@@ -73,9 +80,20 @@ function newcomerJourney(label: string, env: () => Record<string, string>) {
     });
 
     it("answers the same for an app that kept the old stored settings (semantic, threshold 0.75)", async () => {
-      const old = await createAppVia(ctx, owner, { type: "KNOWLEDGE", knowledgeBaseIds: [baseId], retrievalMode: "semantic", similarityThreshold: 0.75, citationEnabled: true, citationThreshold: 0.75 });
+      const old = await createAppVia(ctx, owner, {
+        type: "KNOWLEDGE",
+        knowledgeBaseIds: [baseId],
+        retrievalMode: "semantic",
+        similarityThreshold: 0.75,
+        citationEnabled: true,
+        citationThreshold: 0.75,
+      });
       const events = await ctx
-        .request("/api/v1/chat/stream", { method: "POST", token: owner.token, json: { appCode: old.code, message: "How long do refunds take to reach my card?" } })
+        .request("/api/v1/chat/stream", {
+          method: "POST",
+          token: owner.token,
+          json: { appCode: old.code, message: "How long do refunds take to reach my card?" },
+        })
         .then(readEvents);
       expect(textOf(events)).toContain("five working days");
       expect(citationsIn(events).length).toBeGreaterThan(0);
@@ -85,9 +103,16 @@ function newcomerJourney(label: string, env: () => Record<string, string>) {
       // An app of its own, without knowledge: whether a hashed fake vector happens to meet a segment is beside the point.
       const plain = await createAppVia(ctx, owner, { type: "KNOWLEDGE" });
       const events = await ctx
-        .request("/api/v1/chat/stream", { method: "POST", token: owner.token, json: { appCode: plain.code, message: "今天天气怎么样？" }, headers: { "accept-language": "zh-CN" } })
+        .request("/api/v1/chat/stream", {
+          method: "POST",
+          token: owner.token,
+          json: { appCode: plain.code, message: "今天天气怎么样？" },
+          headers: { "accept-language": "zh-CN" },
+        })
         .then(readEvents);
-      expect(textOf(events)).toBe("这个应用还没有可用的语言模型，暂时无法回答这个问题。所有者可以在 Parley 控制台的“[API 接入 → 模型](/console/Integrations?tab=models)”中添加。");
+      expect(textOf(events)).toBe(
+        "这个应用还没有可用的语言模型，暂时无法回答这个问题。所有者可以在 Parley 控制台的“[API 接入 → 模型](/console/Integrations?tab=models)”中添加。",
+      );
       expect(citationsIn(events)).toHaveLength(0);
     });
 

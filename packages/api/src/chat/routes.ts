@@ -167,7 +167,8 @@ export function registerChatRoutes(app: OpenAPIHono<AppEnv>) {
             role: z.enum(["user", "assistant", "tool"]),
             content: z.string(),
             status: z.enum(["complete", "stopped", "error", "streaming", "interrupted"]).openapi({
-              description: "`streaming`: the answer is being written (the content so far); `interrupted`: the server stopped mid-answer and the content is what had been sent",
+              description:
+                "`streaming`: the answer is being written (the content so far); `interrupted`: the server stopped mid-answer and the content is what had been sent",
             }),
             model: z.string().nullable(),
             citations: z

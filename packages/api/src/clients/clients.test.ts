@@ -45,7 +45,13 @@ describe("web clients: owner API", () => {
     expect(read.data.identitySecret).toBeUndefined();
     expect(read.data.allowedOrigins).toEqual(["https://shop.example.com"]);
 
-    const patched = await json(await ctx.request(`/api/v1/web-clients/${client.id}`, { method: "PATCH", token: alice.token, json: { position: "left", enabled: false, manualTransfer: true } }));
+    const patched = await json(
+      await ctx.request(`/api/v1/web-clients/${client.id}`, {
+        method: "PATCH",
+        token: alice.token,
+        json: { position: "left", enabled: false, manualTransfer: true },
+      }),
+    );
     expect(patched.data).toMatchObject({ position: "left", enabled: false, manualTransfer: true, slogan: "Powered by Parley" });
     expect(patched.data.identitySecret).toBeUndefined();
 
@@ -72,10 +78,19 @@ describe("web clients: owner API", () => {
       expect(answer.data.field).toBe(field);
     }
     const created = await createClient(alice);
-    const response = await ctx.request(`/api/v1/web-clients/${created.body.data.id}`, { method: "PATCH", token: alice.token, json: { slogan: "y".repeat(21) } });
+    const response = await ctx.request(`/api/v1/web-clients/${created.body.data.id}`, {
+      method: "PATCH",
+      token: alice.token,
+      json: { slogan: "y".repeat(21) },
+    });
     expect(response.status).toBe(400);
     expect((await json(response)).data.field).toBe("slogan");
-    const zh = await ctx.request("/api/v1/web-clients", { method: "POST", token: alice.token, headers: { "accept-language": "zh-CN" }, json: { appId, name: "x", primaryColor: "red" } });
+    const zh = await ctx.request("/api/v1/web-clients", {
+      method: "POST",
+      token: alice.token,
+      headers: { "accept-language": "zh-CN" },
+      json: { appId, name: "x", primaryColor: "red" },
+    });
     expect((await json(zh)).message).toContain("颜色");
   });
 
@@ -208,7 +223,10 @@ describe("widget: visitor API", () => {
     expect(events[0]?.data.offline).toBe(true);
     expect(events.some((event) => event.name === "text-delta")).toBe(true);
     expect(events.at(-1)?.name).toBe("message-end");
-    const answer = events.filter((event) => event.name === "text-delta").map((event) => event.data.text).join("");
+    const answer = events
+      .filter((event) => event.name === "text-delta")
+      .map((event) => event.data.text)
+      .join("");
     expect(answer.length).toBeGreaterThan(0);
 
     const history = await fetch(`${base}/api/v1/widget/${clientId}/sessions/${sessionId}/messages`, { headers: { authorization: `Bearer ${visitorToken}` } });

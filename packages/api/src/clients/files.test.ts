@@ -30,12 +30,15 @@ describe("widget files and the /web pages", () => {
     for (const url of ["/widget/missing-chunk.js", "/widget/..%2F..%2Fapi%2Fpackage.json", "/widget/%2e%2e/package.json"]) {
       const response = await ctx.request(url);
       expect(response.status, url).toBe(404);
-      expect(await response.text(), url).not.toContain("\"name\"");
+      expect(await response.text(), url).not.toContain('"name"');
     }
   });
 
   it("serves the full-page and iframe chat pages under a strict CSP, and 404 for an unknown client", async () => {
-    for (const [url, mode] of [["/web/agent/demo", "page"], ["/web/iframe/demo", "iframe"]] as const) {
+    for (const [url, mode] of [
+      ["/web/agent/demo", "page"],
+      ["/web/iframe/demo", "iframe"],
+    ] as const) {
       const response = await ctx.request(url);
       expect(response.status).toBe(200);
       expect(response.headers.get("content-security-policy")).toBe("default-src 'self'; connect-src 'self'; img-src 'self' data: https:; style-src 'self'");

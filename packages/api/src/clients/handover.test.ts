@@ -20,7 +20,8 @@ async function json(response: Response) {
 }
 
 async function visitorSession(manualTransfer: boolean) {
-  const client = (await json(await ctx.request("/api/v1/web-clients", { method: "POST", token: owner.token, json: { appId, name: "Widget", manualTransfer } }))).data;
+  const client = (await json(await ctx.request("/api/v1/web-clients", { method: "POST", token: owner.token, json: { appId, name: "Widget", manualTransfer } })))
+    .data;
   const session = (await json(await ctx.request(`/api/v1/widget/${client.id}/sessions`, { method: "POST", json: { language: "en" } }))).data;
   return { client, session, auth: { authorization: `Bearer ${session.visitorToken}` } };
 }
@@ -37,7 +38,13 @@ describe("visitor asks for a person", () => {
 
   it("hands the session to a person, says the default reply once, and shows in the inbox as manual", async () => {
     const { client, session, auth } = await visitorSession(true);
-    await (await ctx.request(`/api/v1/widget/${client.id}/sessions/${session.sessionId}/messages`, { method: "POST", headers: auth, json: { content: "My parcel is lost" } })).text();
+    await (
+      await ctx.request(`/api/v1/widget/${client.id}/sessions/${session.sessionId}/messages`, {
+        method: "POST",
+        headers: auth,
+        json: { content: "My parcel is lost" },
+      })
+    ).text();
     const asked = await json(await ctx.request(`/api/v1/widget/${client.id}/sessions/${session.sessionId}/handover`, { method: "POST", headers: auth }));
     expect(asked.data).toEqual({ serviceMode: "MANUAL_MODE", reply: "A member of our team will be with you shortly." });
     const again = await json(await ctx.request(`/api/v1/widget/${client.id}/sessions/${session.sessionId}/handover`, { method: "POST", headers: auth }));

@@ -50,7 +50,11 @@ const visitorClientParam = idParam("clientId", "demo");
 /** The window of the per-IP visitor session throttle (its count is `PARLEY_THROTTLE_WIDGET_SESSIONS_PER_IP`). */
 export const WIDGET_SESSIONS_WINDOW_SECONDS = 10 * 60;
 const sessionParams = visitorClientParam.extend({
-  sessionId: z.string().min(1).max(64).openapi({ param: { name: "sessionId", in: "path" }, example: "wcs_01jd7w3k5q9x2m4n6p8r" }),
+  sessionId: z
+    .string()
+    .min(1)
+    .max(64)
+    .openapi({ param: { name: "sessionId", in: "path" }, example: "wcs_01jd7w3k5q9x2m4n6p8r" }),
 });
 
 export const WIDGET_API_PREFIX = "/api/v1/widget/";
@@ -103,7 +107,14 @@ export function registerClientRoutes(app: OpenAPIHono<AppEnv>) {
     async (c) => ok(c, await createClient(c.var.deps, c.var.auth, c.req.valid("json")), 201),
   );
   app.openapi(
-    defineRoute({ method: "get", path: "/api/v1/web-clients/{id}", tags: ownerTags, summary: "One web client", request: { params: clientParam }, data: webClientSchema }),
+    defineRoute({
+      method: "get",
+      path: "/api/v1/web-clients/{id}",
+      tags: ownerTags,
+      summary: "One web client",
+      request: { params: clientParam },
+      data: webClientSchema,
+    }),
     async (c) => ok(c, await getClient(c.var.deps, c.var.auth, c.req.valid("param").id)),
   );
   app.openapi(
@@ -148,7 +159,8 @@ export function registerClientRoutes(app: OpenAPIHono<AppEnv>) {
       tags: widgetTags,
       public: true,
       summary: "What the widget shows: appearance, opening introduction and guiding questions (cacheable 60 s)",
-      description: "Every visitor answer names the request Origin in Access-Control-Allow-Origin; refusals carry the message id in `X-Parley-Error` (`web_client_not_found`, `web_client_disabled`, `origin_not_allowed`, `identity_invalid`, `visitor_token_invalid`).",
+      description:
+        "Every visitor answer names the request Origin in Access-Control-Allow-Origin; refusals carry the message id in `X-Parley-Error` (`web_client_not_found`, `web_client_disabled`, `origin_not_allowed`, `identity_invalid`, `visitor_token_invalid`).",
       request: { params: visitorClientParam },
       data: widgetConfigSchema,
       extraErrors: visitorErrors,
@@ -186,7 +198,8 @@ export function registerClientRoutes(app: OpenAPIHono<AppEnv>) {
       path: "/api/v1/widget/{clientId}/sessions/{sessionId}/messages",
       tags: widgetTags,
       summary: "Send a visitor message; the answer streams as server-sent events (ChatEvent, as /api/v1/chat/stream)",
-      description: "Authorization: `Bearer <visitorToken>`. Refusals before the stream starts (bad token 401, content over 2000 characters 400, 403, 404, 870) answer as envelopes.",
+      description:
+        "Authorization: `Bearer <visitorToken>`. Refusals before the stream starts (bad token 401, content over 2000 characters 400, 403, 404, 870) answer as envelopes.",
       security: [],
       request: { params: sessionParams, body: jsonBody(widgetMessageBody) },
       responses: {
@@ -290,7 +303,11 @@ function registerWidgetFiles(app: OpenAPIHono<AppEnv>) {
   // A path that is not a plain key (`..`, backslashes) is refused by the store: not found.
   const serveFile = (relative: string) => widgetFiles.read(relative).catch(() => undefined);
   const typeOf = (file: string) =>
-    file.endsWith(".css") ? "text/css; charset=utf-8" : file.endsWith(".map") || file.endsWith(".json") ? "application/json; charset=utf-8" : "application/javascript; charset=utf-8";
+    file.endsWith(".css")
+      ? "text/css; charset=utf-8"
+      : file.endsWith(".map") || file.endsWith(".json")
+        ? "application/json; charset=utf-8"
+        : "application/javascript; charset=utf-8";
   const answer = async (c: Context<AppEnv>, relative: string) => {
     const content = await serveFile(relative);
     c.header("Access-Control-Allow-Origin", "*");
@@ -306,9 +323,15 @@ function registerWidgetFiles(app: OpenAPIHono<AppEnv>) {
     app.get(`/web/${mode}/:clientId`, async (c) => {
       const clientId = c.req.param("clientId");
       c.header("Content-Security-Policy", PAGE_CSP);
-      const row = clientId.length <= 64 ? await c.var.deps.db.select({ id: webClients.id, name: webClients.name }).from(webClients).where(eq(webClients.id, clientId)).get() : undefined;
+      const row =
+        clientId.length <= 64
+          ? await c.var.deps.db.select({ id: webClients.id, name: webClients.name }).from(webClients).where(eq(webClients.id, clientId)).get()
+          : undefined;
       if (!row) {
-        return c.html('<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not found</title></head><body><p>This chat does not exist.</p></body></html>', 404);
+        return c.html(
+          '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not found</title></head><body><p>This chat does not exist.</p></body></html>',
+          404,
+        );
       }
       const dataMode = mode === "agent" ? "page" : "iframe";
       return c.html(

@@ -1,20 +1,26 @@
 import { z } from "@hono/zod-openapi";
 
 /** `#rrggbb`. */
-const color = z.string().regex(/^#[0-9a-fA-F]{6}$/, { message: "msg:web_client_color_invalid" }).openapi({ example: "#2563eb" });
+const color = z
+  .string()
+  .regex(/^#[0-9a-fA-F]{6}$/, { message: "msg:web_client_color_invalid" })
+  .openapi({ example: "#2563eb" });
 
 /** A site origin such as `https://shop.example.com` (scheme, host and optional port; nothing else). */
 const origin = z
   .string()
   .max(200)
-  .refine((value) => {
-    try {
-      const url = new URL(value);
-      return (url.protocol === "http:" || url.protocol === "https:") && url.origin === value;
-    } catch {
-      return false;
-    }
-  }, { message: "msg:web_client_origin_invalid" })
+  .refine(
+    (value) => {
+      try {
+        const url = new URL(value);
+        return (url.protocol === "http:" || url.protocol === "https:") && url.origin === value;
+      } catch {
+        return false;
+      }
+    },
+    { message: "msg:web_client_origin_invalid" },
+  )
   .openapi({ example: "https://shop.example.com" });
 
 const fields = {

@@ -21,7 +21,10 @@ async function json(response: Response) {
 
 /** Starts a visitor session of the demo client. */
 async function visitor(language: "en" | "zh-CN") {
-  const session = (await json(await ctx.request("/api/v1/widget/demo/sessions", { method: "POST", json: { language } }))).data as { sessionId: string; visitorToken: string };
+  const session = (await json(await ctx.request("/api/v1/widget/demo/sessions", { method: "POST", json: { language } }))).data as {
+    sessionId: string;
+    visitorToken: string;
+  };
   return {
     session,
     /** Asks one question and answers the streamed text and the cited sources. */
@@ -74,7 +77,12 @@ describe("demo seeding", () => {
     expect(demoApps).toHaveLength(1);
     const bases = await ctx.deps.db.select().from(knowledgeBases);
     expect(bases.map((base) => base.name)).toEqual(["Parley guide"]);
-    expect(demoApps[0]).toMatchObject({ type: "KNOWLEDGE", defaultModel: ctx.config.llm.defaultModel, id: clients[0]!.appId, knowledgeBaseIds: JSON.stringify([bases[0]!.id]) });
+    expect(demoApps[0]).toMatchObject({
+      type: "KNOWLEDGE",
+      defaultModel: ctx.config.llm.defaultModel,
+      id: clients[0]!.appId,
+      knowledgeBaseIds: JSON.stringify([bases[0]!.id]),
+    });
     // Imported like any upload: confirmed, waiting for the background worker.
     const files = await ctx.deps.db.select().from(knowledgeFiles).where(eq(knowledgeFiles.knowledgeBaseId, bases[0]!.id));
     expect(files.map((file) => [file.name, file.type, file.status]).sort()).toEqual([
@@ -107,15 +115,20 @@ describe("demo seeding", () => {
     }
     // A question typed another way still finds its pair.
     const { ask } = await visitor("en");
-    expect((await ask("how to embed the widget on my website")).text).toContain("data-client-id=\"demo\"");
+    expect((await ask("how to embed the widget on my website")).text).toContain('data-client-id="demo"');
   });
 
   it("hands a visitor over to a person: the session waits in the inbox as manual", async () => {
     const { session } = await visitor("en");
-    const handover = await json(await ctx.request(`/api/v1/widget/demo/sessions/${session.sessionId}/handover`, { method: "POST", token: session.visitorToken }));
+    const handover = await json(
+      await ctx.request(`/api/v1/widget/demo/sessions/${session.sessionId}/handover`, { method: "POST", token: session.visitorToken }),
+    );
     expect(handover.data).toMatchObject({ serviceMode: "MANUAL_MODE" });
     const row = await ctx.deps.db.select().from(webClientSessions).where(eq(webClientSessions.id, session.sessionId)).get();
-    const inbox = (await json(await ctx.request("/api/v1/inbox/sessions?clientId=demo", { token: ownerKey }))).data.items as Array<{ sessionId: string; serviceMode: string }>;
+    const inbox = (await json(await ctx.request("/api/v1/inbox/sessions?clientId=demo", { token: ownerKey }))).data.items as Array<{
+      sessionId: string;
+      serviceMode: string;
+    }>;
     expect(inbox.find((item) => item.sessionId === row!.conversationId)).toMatchObject({ serviceMode: "MANUAL_MODE" });
   });
 

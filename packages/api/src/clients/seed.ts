@@ -25,7 +25,11 @@ async function seedDemoKnowledge(deps: Deps, auth: Auth): Promise<string> {
   const url = deps.config.publicUrl.replace(/\/+$/, "");
   const csv = new TextEncoder().encode(qaCsvOf(demoQaPairs(url), "en"));
   const { file: faq } = await importQa(deps, auth, base.id, { fileName: "parley-faq.csv", bytes: csv, mimeType: "text/csv" });
-  const guide = await uploadDocument(deps, auth, base.id, { fileName: "parley-guide.md", bytes: new TextEncoder().encode(demoGuide(url)), mimeType: "text/markdown" });
+  const guide = await uploadDocument(deps, auth, base.id, {
+    fileName: "parley-guide.md",
+    bytes: new TextEncoder().encode(demoGuide(url)),
+    mimeType: "text/markdown",
+  });
   await confirmFile(deps, auth, faq.id);
   await confirmFile(deps, auth, guide.id);
   return base.id;

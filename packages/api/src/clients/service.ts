@@ -221,7 +221,8 @@ export function identityHash(secret: string, userId: string): string {
   return createHmac("sha256", secret).update(userId).digest("hex");
 }
 
-const endUserOf = (clientId: string, visitorId: string, userId: string | null) => (userId ? `web:${clientId}:user:${userId}` : `web:${clientId}:visitor:${visitorId}`);
+const endUserOf = (clientId: string, visitorId: string, userId: string | null) =>
+  userId ? `web:${clientId}:user:${userId}` : `web:${clientId}:visitor:${visitorId}`;
 
 /** Starts a visitor session: a new conversation with the client's app and a bearer token for it. */
 export async function createSession(
@@ -233,7 +234,8 @@ export async function createSession(
   if (input.identity) {
     // A secret that no longer opens (another instance key) must not become an empty HMAC key anyone can use.
     const secret = openValue(deps.secrets, row.identitySecret);
-    if (!secret || !safeEqual(identityHash(secret, input.identity.userId), input.identity.hash.toLowerCase())) throw new ServiceError("unauthenticated", "identity_invalid");
+    if (!secret || !safeEqual(identityHash(secret, input.identity.userId), input.identity.hash.toLowerCase()))
+      throw new ServiceError("unauthenticated", "identity_invalid");
     userId = input.identity.userId;
   }
   const visitorId = input.visitorId ?? `v_${randomBytes(12).toString("base64url")}`;
@@ -280,7 +282,18 @@ async function webCustomer(deps: Deps, row: ClientRow, externalId: string, now: 
     return existing.id;
   }
   const id = newId("cus");
-  await deps.db.insert(customers).values({ id, spaceId: row.spaceId, channel: "web", clientId: row.id, externalId, nickname: externalId.startsWith("v_") ? "" : externalId, lastConversationAt: now }).onConflictDoNothing();
+  await deps.db
+    .insert(customers)
+    .values({
+      id,
+      spaceId: row.spaceId,
+      channel: "web",
+      clientId: row.id,
+      externalId,
+      nickname: externalId.startsWith("v_") ? "" : externalId,
+      lastConversationAt: now,
+    })
+    .onConflictDoNothing();
   return (await deps.db.select({ id: customers.id }).from(customers).where(match).get())!.id;
 }
 
@@ -303,9 +316,15 @@ export async function sessionForVisitor(deps: Deps, row: ClientRow, sessionId: s
 /** The session's messages (the visitor's, the app's answers and operators'), oldest first. */
 export async function sessionMessages(deps: Deps, conversationId: string) {
   return deps.db
-    .select({ id: messages.id, role: messages.role, content: messages.content, senderName: messages.senderName, status: messages.status, createdAt: messages.createdAt })
+    .select({
+      id: messages.id,
+      role: messages.role,
+      content: messages.content,
+      senderName: messages.senderName,
+      status: messages.status,
+      createdAt: messages.createdAt,
+    })
     .from(messages)
     .where(and(eq(messages.conversationId, conversationId), inArray(messages.role, ["user", "assistant", "operator"])))
     .orderBy(asc(messages.createdAt), asc(messages.id));
 }
-

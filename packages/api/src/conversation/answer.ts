@@ -50,7 +50,9 @@ async function* runTurn(deps: Deps, run: TurnRun): AsyncGenerator<ChatEvent> {
     yield startEvent(run, opened);
     const stopped = await stopBeforeAnswer(deps, run, opened);
     if (stopped) return yield* closeUnanswered(deps, run, opened, stopped);
-    const outcome = yield* run.meter.watch(run.responder.respond(deps, { turn: run.turn, prepared: run.prepared, conversation: opened.conversation, history: opened.history }));
+    const outcome = yield* run.meter.watch(
+      run.responder.respond(deps, { turn: run.turn, prepared: run.prepared, conversation: opened.conversation, history: opened.history }),
+    );
     if (outcome.handover) await handOver(deps, run.turn.app, opened.conversation, { reason: "no-hit", language: run.turn.language });
     await storeAnswer(deps, run, opened, outcome);
     yield* closeAnswered(outcome, await chargeFor(run, opened, outcome));
@@ -65,10 +67,17 @@ async function openTurn(deps: Deps, run: TurnRun): Promise<OpenedTurn> {
   const { policy } = run.responder;
   const storesPrompt = !turn.messages || policy.storeStatelessPrompt;
   const said = storesPrompt ? prepared.text : prepared.query;
-  const conversation = await openConversation(deps, { app: turn.app, endUserId: turn.endUserId, channel: turn.channel, title: said, ...(turn.conversationId ? { conversationId: turn.conversationId } : {}) });
+  const conversation = await openConversation(deps, {
+    app: turn.app,
+    endUserId: turn.endUserId,
+    channel: turn.channel,
+    title: said,
+    ...(turn.conversationId ? { conversationId: turn.conversationId } : {}),
+  });
   // Memory is read before the person's message is stored, so the message is not in it twice.
   const history = policy.memory && !turn.messages ? await loadMemory(deps, conversation, turn.app, turn.storedMessageId) : [];
-  const userMessageId = turn.storedMessageId ?? (storesPrompt ? await storeMessage(deps, { conversation, role: "user", content: said, touch: false }) : undefined);
+  const userMessageId =
+    turn.storedMessageId ?? (storesPrompt ? await storeMessage(deps, { conversation, role: "user", content: said, touch: false }) : undefined);
   const messageId = newId("msg");
   run.meter.answering(conversation.id, messageId);
   return { conversation, history, userMessageId, messageId };

@@ -58,9 +58,10 @@ export async function holdForTurn(deps: Deps, turn: ChatTurn, modelId: string, p
     reference: turn.app.id,
   });
   const price = priceOf(modelId);
-  const maxOutputTokens = price.completion > 0
-    ? Math.max(1, Math.min(TURN_MAX_OUTPUT_TOKENS, Math.floor((hold.amount * 1000 - promptTokens * price.prompt) / price.completion)))
-    : TURN_MAX_OUTPUT_TOKENS;
+  const maxOutputTokens =
+    price.completion > 0
+      ? Math.max(1, Math.min(TURN_MAX_OUTPUT_TOKENS, Math.floor((hold.amount * 1000 - promptTokens * price.prompt) / price.completion)))
+      : TURN_MAX_OUTPUT_TOKENS;
   return { hold, maxOutputTokens };
 }
 
@@ -154,7 +155,12 @@ export class TurnMeter {
    * failed call produced nothing) and the usage record written. Answers the credits charged and
    * the balance after them.
    */
-  async charge(input: { conversationId: string; messageId: string; history: ModelMessage[]; outcome: TurnOutcome }): Promise<{ credits: number; balance: number | null }> {
+  async charge(input: {
+    conversationId: string;
+    messageId: string;
+    history: ModelMessage[];
+    outcome: TurnOutcome;
+  }): Promise<{ credits: number; balance: number | null }> {
     const { deps, turn, prepared } = this;
     const { outcome, messageId } = input;
     const credits = outcome.failure && outcome.text === "" ? 0 : creditsFor(prepared.resolved.model.id, outcome.usage);
@@ -173,14 +179,19 @@ export class TurnMeter {
     const { deps, prepared } = this;
     await this.writing;
     if (prepared.hold && !this.settled) {
-      const usage = { promptTokens: estimateTokens(prepared.text) + estimateTokens(this.turn.app.settingsPrompt), completionTokens: estimateTokens(this.answer) };
+      const usage = {
+        promptTokens: estimateTokens(prepared.text) + estimateTokens(this.turn.app.settingsPrompt),
+        completionTokens: estimateTokens(this.answer),
+      };
       const credits = this.answer ? creditsFor(prepared.resolved.model.id, usage) : 0;
       await settleHold(deps, prepared.hold, { credits, reference: this.answerAt?.messageId ?? prepared.hold.id }).catch((error: unknown) =>
         deps.logger.warn("could not settle a credit hold; it lapses on expiry", { error: String(error) }),
       );
     }
     if (!this.stored && this.inserted && this.answerAt) {
-      await Promise.resolve(deps.db.run(sql`UPDATE messages SET content = ${this.answer}, status = 'stopped' WHERE id = ${this.answerAt.messageId} AND status = 'streaming'`)).catch(() => {});
+      await Promise.resolve(
+        deps.db.run(sql`UPDATE messages SET content = ${this.answer}, status = 'stopped' WHERE id = ${this.answerAt.messageId} AND status = 'streaming'`),
+      ).catch(() => {});
     }
   }
 }

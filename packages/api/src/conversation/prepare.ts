@@ -20,10 +20,16 @@ export async function prepareTurn(deps: Deps, turn: ChatTurn, policy: ResponderP
   const text = turn.messages ? turn.text.trim() || "(tool results)" : turn.text.trim();
   if (!text) throw new ServiceError("validation", "validation_failed", { field: "message", reason: "empty" }, { field: "message" });
   if (!turn.messages && text.length > MAX_INPUT_CHARACTERS) {
-    throw new ServiceError("validation", "validation_failed", { field: "message", reason: `longer than ${MAX_INPUT_CHARACTERS} characters` }, { field: "message" });
+    throw new ServiceError(
+      "validation",
+      "validation_failed",
+      { field: "message", reason: `longer than ${MAX_INPUT_CHARACTERS} characters` },
+      { field: "message" },
+    );
   }
   const modelId = turn.model ?? turn.app.defaultModel;
-  if (modelId !== turn.app.defaultModel && !turn.app.optionalModels.includes(modelId)) throw new ServiceError("validation", "chat_unknown_model", { model: modelId }, { field: "model" });
+  if (modelId !== turn.app.defaultModel && !turn.app.optionalModels.includes(modelId))
+    throw new ServiceError("validation", "chat_unknown_model", { model: modelId }, { field: "model" });
   // A conversation named but not the caller's (another space's, another user's, or unknown) is a
   // 400 before anything is held or streamed, instead of an error event inside a 200 stream.
   if (turn.conversationId && !(await conversationExists(deps, { id: turn.conversationId, app: turn.app, endUserId: turn.endUserId }))) {

@@ -25,7 +25,13 @@ const ownConversation = (deps: Deps) =>
     deps.db
       .select()
       .from(conversations)
-      .where(and(eq(conversations.id, sql.placeholder("id")), eq(conversations.appId, sql.placeholder("appId")), eq(conversations.endUserId, sql.placeholder("endUserId"))))
+      .where(
+        and(
+          eq(conversations.id, sql.placeholder("id")),
+          eq(conversations.appId, sql.placeholder("appId")),
+          eq(conversations.endUserId, sql.placeholder("endUserId")),
+        ),
+      )
       .prepare(),
   );
 

@@ -86,9 +86,13 @@ export async function openDatabase(options: {
     cacheStatements(sqlite);
     const db = drizzleBetterSqlite(sqlite, { schema });
     migrateBetterSqlite(db, migrations);
-    return { db: db as unknown as Db, driver: "better-sqlite3", close: async () => {
-      sqlite.close();
-    } };
+    return {
+      db: db as unknown as Db,
+      driver: "better-sqlite3",
+      close: async () => {
+        sqlite.close();
+      },
+    };
   }
   if (options.url.startsWith("file:")) {
     fs.mkdirSync(path.dirname(path.resolve(filePath(options.url))), { recursive: true });

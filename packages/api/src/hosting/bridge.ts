@@ -61,10 +61,7 @@ export type HostingLoginProgress =
   | { status: "expired" };
 
 /** What the platform said about a submitted verification code. */
-export type HostingVerifyOutcome =
-  | { status: "confirmed"; profile: HostingProfile; session: string }
-  | { status: "wrong_code" }
-  | { status: "expired" };
+export type HostingVerifyOutcome = { status: "confirmed"; profile: HostingProfile; session: string } | { status: "wrong_code" } | { status: "expired" };
 
 /** A group chat as the bridge lists it. */
 export interface HostingGroupInfo {

@@ -124,7 +124,12 @@ afterAll(async () => {
 
 function call(path: string, init: { method?: string; json?: unknown; user?: TestUser; language?: string } = {}) {
   const { user = owner, language, ...rest } = init;
-  return ctx.request(path, { method: rest.method ?? (rest.json !== undefined ? "POST" : "GET"), ...(rest.json !== undefined ? { json: rest.json } : {}), token: user.token, headers: language ? { "accept-language": language } : {} });
+  return ctx.request(path, {
+    method: rest.method ?? (rest.json !== undefined ? "POST" : "GET"),
+    ...(rest.json !== undefined ? { json: rest.json } : {}),
+    token: user.token,
+    headers: language ? { "accept-language": language } : {},
+  });
 }
 
 const post = (path: string, json: unknown = {}, user?: TestUser) => call(path, { method: "POST", json, ...(user ? { user } : {}) });
@@ -171,7 +176,17 @@ async function accountIn(state: HostedAccountState, bridgeName = "memory") {
 async function groupIn(accountId: string, state: HostedGroupState) {
   const id = newId("hgrp");
   const now = clock.now().toISOString();
-  await ctx.deps.db.insert(hostedGroups).values({ id, spaceId: owner.user.spaceId, accountId, externalId: `${id}@chatroom`, name: `Group ${state}`, state, syncedAt: now, createdAt: now, updatedAt: now });
+  await ctx.deps.db.insert(hostedGroups).values({
+    id,
+    spaceId: owner.user.spaceId,
+    accountId,
+    externalId: `${id}@chatroom`,
+    name: `Group ${state}`,
+    state,
+    syncedAt: now,
+    createdAt: now,
+    updatedAt: now,
+  });
   return id;
 }
 
@@ -195,13 +210,24 @@ describe("hosting with a bridge", () => {
 
     bridge.askForCode(loginId, "482913");
     const pending = await status(account.id);
-    expect(pending).toMatchObject({ progress: "verify_code_required", account: { state: "verify_code_pending", verifyHint: "SMS to +86 138****0000", qrCode: null } });
+    expect(pending).toMatchObject({
+      progress: "verify_code_required",
+      account: { state: "verify_code_pending", verifyHint: "SMS to +86 138****0000", qrCode: null },
+    });
 
-    await expectError(await post("/api/v1/hosting/login/verify-code", { accountId: account.id, code: "000000" }), 400, { field: "code", message: "The verification code is wrong" });
+    await expectError(await post("/api/v1/hosting/login/verify-code", { accountId: account.id, code: "000000" }), 400, {
+      field: "code",
+      message: "The verification code is wrong",
+    });
     expect((await storedAccount(account.id))?.state).toBe("verify_code_pending");
 
     const online = await expectOk(await post("/api/v1/hosting/login/verify-code", { accountId: account.id, code: "482913" }), 200, hostedAccountSchema);
-    expect(online).toMatchObject({ state: "online", qrCode: null, loginExpiresAt: null, profile: { externalId: `wxid_${account.id}`, nickname: "Front desk" } });
+    expect(online).toMatchObject({
+      state: "online",
+      qrCode: null,
+      loginExpiresAt: null,
+      profile: { externalId: `wxid_${account.id}`, nickname: "Front desk" },
+    });
     expect(online.actions).toEqual(["switch_off", "log_out", "sync_groups"]);
     // The bridge's session is sealed at rest and never answered.
     const row = await storedAccount(account.id);
@@ -211,7 +237,9 @@ describe("hosting with a bridge", () => {
 
     const paused = await expectOk(await post(`/api/v1/hosting/accounts/${account.id}/off`), 200, hostedAccountSchema);
     expect(paused.state).toBe("paused");
-    await expectError(await post(`/api/v1/hosting/accounts/${account.id}/off`), 409, { message: "Cannot switch hosting off: the hosted account is switched off" });
+    await expectError(await post(`/api/v1/hosting/accounts/${account.id}/off`), 409, {
+      message: "Cannot switch hosting off: the hosted account is switched off",
+    });
     const zh = await call(`/api/v1/hosting/accounts/${account.id}/off`, { method: "POST", json: {}, language: "zh-CN" });
     await expectError(zh, 409, { message: "无法关闭托管：托管账号当前已关闭托管" });
     expect((await expectOk(await post(`/api/v1/hosting/accounts/${account.id}/on`), 200, hostedAccountSchema)).state).toBe("online");
@@ -235,7 +263,10 @@ describe("hosting with a bridge", () => {
   it("expires a QR code past its time without asking the bridge, and when the bridge says so", async () => {
     const late = await startLogin();
     clock.advance(120_001);
-    expect(await status(late.id)).toMatchObject({ progress: "expired", account: { state: "expired", qrCode: null, actions: ["request_qr_code", "log_out", "delete"] } });
+    expect(await status(late.id)).toMatchObject({
+      progress: "expired",
+      account: { state: "expired", qrCode: null, actions: ["request_qr_code", "log_out", "delete"] },
+    });
     await expectError(await post("/api/v1/hosting/login/verify-code", { accountId: late.id, code: "1" }), 409, {
       message: "Cannot submit a verification code: the hosted account is expired (log in again)",
     });
@@ -315,7 +346,9 @@ describe("hosting with a bridge", () => {
   it("follows what the bridge reports: offline, back online, session expired", async () => {
     const account = await onlineAccount();
     expect((await reportHostingEvent(ctx.deps, account.id, { type: "connection_lost" })).state).toBe("offline");
-    await expectError(await post(`/api/v1/hosting/accounts/${account.id}/groups/sync`), 409, { message: "Cannot sync group chats: the hosted account is offline" });
+    await expectError(await post(`/api/v1/hosting/accounts/${account.id}/groups/sync`), 409, {
+      message: "Cannot sync group chats: the hosted account is offline",
+    });
     await expectError(await post(`/api/v1/hosting/accounts/${account.id}/on`), 409);
     await expect(reportHostingEvent(ctx.deps, account.id, { type: "connection_lost" })).rejects.toMatchObject({ kind: "conflict" });
     expect((await reportHostingEvent(ctx.deps, account.id, { type: "reconnected" })).state).toBe("online");
@@ -341,7 +374,9 @@ describe("hosting with a bridge", () => {
     expect((await storedAccount(account.id))?.session).toBe("");
     await expectError(await post(`/api/v1/hosting/accounts/${account.id}/logout`), 409, { message: "Cannot log out: the hosted account is logged out" });
 
-    expect(await expectOk(await call(`/api/v1/hosting/accounts/${account.id}`, { method: "DELETE" }), 200, z.object({ deleted: z.literal(true) }))).toEqual({ deleted: true });
+    expect(await expectOk(await call(`/api/v1/hosting/accounts/${account.id}`, { method: "DELETE" }), 200, z.object({ deleted: z.literal(true) }))).toEqual({
+      deleted: true,
+    });
     expect(await storedAccount(account.id)).toBeUndefined();
     const left = await ctx.deps.db.select({ n: count() }).from(hostedGroups).where(eq(hostedGroups.accountId, account.id)).get();
     expect(left?.n).toBe(0);
@@ -380,7 +415,11 @@ describe("hosting with a bridge", () => {
 
   it("binds an app of the same space and saves the config", async () => {
     const account = await onlineAccount();
-    const unbound = await expectOk(await call(`/api/v1/hosting/accounts/${account.id}/app`, { method: "PUT", json: { appId: null } }), 200, hostedAccountSchema);
+    const unbound = await expectOk(
+      await call(`/api/v1/hosting/accounts/${account.id}/app`, { method: "PUT", json: { appId: null } }),
+      200,
+      hostedAccountSchema,
+    );
     expect(unbound.appId).toBeNull();
     const bound = await expectOk(await call(`/api/v1/hosting/accounts/${account.id}/app`, { method: "PUT", json: { appId } }), 200, hostedAccountSchema);
     expect(bound.appId).toBe(appId);
@@ -389,11 +428,21 @@ describe("hosting with a bridge", () => {
     await expectError(await call(`/api/v1/hosting/accounts/${account.id}/app`, { method: "PUT", json: { appId: strangersApp.id } }), 400, { field: "appId" });
     await expectError(await post("/api/v1/hosting/login/qr-code", { appId: strangersApp.id }), 400, { field: "appId" });
 
-    expect(await expectOk(await call(`/api/v1/hosting/accounts/${account.id}/config`), 200, hostingConfigSchema)).toEqual({ answerPrivateChats: false, groupTrigger: "mention", replyDelaySeconds: 2 });
-    const saved = await expectOk(await call(`/api/v1/hosting/accounts/${account.id}/config`, { method: "PUT", json: { groupTrigger: "all", replyDelaySeconds: 5 } }), 200, hostingConfigSchema);
+    expect(await expectOk(await call(`/api/v1/hosting/accounts/${account.id}/config`), 200, hostingConfigSchema)).toEqual({
+      answerPrivateChats: false,
+      groupTrigger: "mention",
+      replyDelaySeconds: 2,
+    });
+    const saved = await expectOk(
+      await call(`/api/v1/hosting/accounts/${account.id}/config`, { method: "PUT", json: { groupTrigger: "all", replyDelaySeconds: 5 } }),
+      200,
+      hostingConfigSchema,
+    );
     expect(saved).toEqual({ answerPrivateChats: false, groupTrigger: "all", replyDelaySeconds: 5 });
     expect((await expectOk(await call(`/api/v1/hosting/accounts/${account.id}`), 200, hostedAccountSchema)).config).toEqual(saved);
-    await expectError(await call(`/api/v1/hosting/accounts/${account.id}/config`, { method: "PUT", json: { replyDelaySeconds: 61 } }), 400, { field: "replyDelaySeconds" });
+    await expectError(await call(`/api/v1/hosting/accounts/${account.id}/config`, { method: "PUT", json: { replyDelaySeconds: 61 } }), 400, {
+      field: "replyDelaySeconds",
+    });
   });
 
   describe("every owner action from every account state", () => {
@@ -427,7 +476,11 @@ describe("hosting with a bridge", () => {
 
   describe("every group action from every group state", () => {
     for (const state of hostedGroupStates) {
-      for (const [segment, action] of [["on", "open"], ["off", "pause"], ["cancel", "cancel"]] as const) {
+      for (const [segment, action] of [
+        ["on", "open"],
+        ["off", "pause"],
+        ["cancel", "cancel"],
+      ] as const) {
         const allowed = (groupTransitions[action].from as readonly string[]).includes(state);
         it(`${action} from ${state}: ${allowed ? "accepted" : "409"}`, async () => {
           const groupId = await groupIn(await accountIn("online"), state);
@@ -530,7 +583,17 @@ describe("hosting without a bridge (the default)", () => {
   it("refuses to sync an account left from an earlier bridge, but still logs it out", async () => {
     const id = newId("hacc");
     const now = new Date().toISOString();
-    await plain.deps.db.insert(hostedAccounts).values({ id, spaceId: user.user.spaceId, name: "Left over", state: "online", bridge: "removed", session: plain.deps.secrets.seal("s"), stateChangedAt: now, createdAt: now, updatedAt: now });
+    await plain.deps.db.insert(hostedAccounts).values({
+      id,
+      spaceId: user.user.spaceId,
+      name: "Left over",
+      state: "online",
+      bridge: "removed",
+      session: plain.deps.secrets.seal("s"),
+      stateChangedAt: now,
+      createdAt: now,
+      updatedAt: now,
+    });
     await expectError(await request(`/api/v1/hosting/accounts/${id}/groups/sync`, { json: {} }), 403, { message: /no hosting bridge is configured/ });
     await expectError(await request(`/api/v1/hosting/login/status?accountId=${id}`), 403);
     const out = await expectOk(await request(`/api/v1/hosting/accounts/${id}/logout`, { json: {} }), 200, hostedAccountSchema);

@@ -2,8 +2,15 @@ import { defineMessages } from "../i18n/define";
 
 /** Messages of hosted WeChat accounts and their group chats. */
 export const hostingMessages = defineMessages({
-  hosting_bridge_not_configured: { en: "Personal WeChat hosting is not available: no hosting bridge is configured on this server, and Parley ships no unofficial WeChat protocol (they breach WeChat's terms and get accounts banned). Use an official route instead, under Channel clients: WeChat Customer Service for one-to-one chats with customers from any WeChat entry point, a WeChat Official Account, or a WeChat Work app (including its external contacts).", "zh-CN": "个人微信托管不可用：本服务器未配置托管桥接，Parley 也不内置任何非官方微信协议（这类协议违反微信服务协议，账号会被封禁）。请在“渠道客户端”中改用官方渠道：微信客服（与来自任意微信入口的客户一对一沟通）、微信公众号，或企业微信自建应用（含外部联系人）。" },
-  hosting_bridge_mismatch: { en: "This login was made through the hosting bridge {bridge}, which is not the one configured now; log out and log in again", "zh-CN": "该登录通过托管桥接 {bridge} 完成，与当前配置的桥接不同；请退出后重新登录" },
+  hosting_bridge_not_configured: {
+    en: "Personal WeChat hosting is not available: no hosting bridge is configured on this server, and Parley ships no unofficial WeChat protocol (they breach WeChat's terms and get accounts banned). Use an official route instead, under Channel clients: WeChat Customer Service for one-to-one chats with customers from any WeChat entry point, a WeChat Official Account, or a WeChat Work app (including its external contacts).",
+    "zh-CN":
+      "个人微信托管不可用：本服务器未配置托管桥接，Parley 也不内置任何非官方微信协议（这类协议违反微信服务协议，账号会被封禁）。请在“渠道客户端”中改用官方渠道：微信客服（与来自任意微信入口的客户一对一沟通）、微信公众号，或企业微信自建应用（含外部联系人）。",
+  },
+  hosting_bridge_mismatch: {
+    en: "This login was made through the hosting bridge {bridge}, which is not the one configured now; log out and log in again",
+    "zh-CN": "该登录通过托管桥接 {bridge} 完成，与当前配置的桥接不同；请退出后重新登录",
+  },
   hosting_bridge_failed: { en: "The hosting bridge failed: {reason}", "zh-CN": "托管桥接出错：{reason}" },
   hosting_transition_invalid: { en: "Cannot {action}: the hosted account is {state}", "zh-CN": "无法{action}：托管账号当前{state}" },
   hosting_group_transition_invalid: { en: "Cannot {action}: the group chat is {state}", "zh-CN": "无法{action}：该群聊当前{state}" },

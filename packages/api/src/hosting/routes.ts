@@ -58,11 +58,24 @@ export function registerHostingRoutes(app: OpenAPIHono<AppEnv>) {
     (c) => ok(c, hostingOverview(c.var.deps)),
   );
   app.openapi(
-    defineRoute({ method: "get", path: "/api/v1/hosting/accounts", tags, summary: "The space's hosted accounts (account list)", data: z.array(hostedAccountSchema) }),
+    defineRoute({
+      method: "get",
+      path: "/api/v1/hosting/accounts",
+      tags,
+      summary: "The space's hosted accounts (account list)",
+      data: z.array(hostedAccountSchema),
+    }),
     async (c) => ok(c, await listHostedAccounts(c.var.deps, c.var.auth)),
   );
   app.openapi(
-    defineRoute({ method: "get", path: "/api/v1/hosting/accounts/{id}", tags, summary: "One hosted account", request: { params: accountOf }, data: hostedAccountSchema }),
+    defineRoute({
+      method: "get",
+      path: "/api/v1/hosting/accounts/{id}",
+      tags,
+      summary: "One hosted account",
+      request: { params: accountOf },
+      data: hostedAccountSchema,
+    }),
     async (c) => ok(c, await getHostedAccount(c.var.deps, c.var.auth, c.req.valid("param").id)),
   );
   app.openapi(
@@ -125,7 +138,14 @@ export function registerHostingRoutes(app: OpenAPIHono<AppEnv>) {
     async (c) => ok(c, await bindHostedApp(c.var.deps, c.var.auth, c.req.valid("param").id, c.req.valid("json").appId)),
   );
   app.openapi(
-    defineRoute({ method: "get", path: "/api/v1/hosting/accounts/{id}/config", tags, summary: "How the account answers (config detail)", request: { params: accountOf }, data: hostingConfigSchema }),
+    defineRoute({
+      method: "get",
+      path: "/api/v1/hosting/accounts/{id}/config",
+      tags,
+      summary: "How the account answers (config detail)",
+      request: { params: accountOf },
+      data: hostingConfigSchema,
+    }),
     async (c) => ok(c, await getHostingConfig(c.var.deps, c.var.auth, c.req.valid("param").id)),
   );
   app.openapi(

@@ -64,7 +64,9 @@ export const hostedGroupSchema = z
     externalId: z.string().openapi({ description: "The group's id on the platform" }),
     name: z.string(),
     memberCount: z.number().int(),
-    state: z.enum(hostedGroupStates).openapi({ description: "waiting (synced, not opened) → open (the bot answers) ⇄ paused; any → cancelled; cancelled → open" }),
+    state: z
+      .enum(hostedGroupStates)
+      .openapi({ description: "waiting (synced, not opened) → open (the bot answers) ⇄ paused; any → cancelled; cancelled → open" }),
     actions: z.array(z.enum(Object.keys(groupTransitions) as [keyof typeof groupTransitions])),
     present: z.boolean().openapi({ description: "False once a sync no longer lists the group" }),
     syncedAt: z.string(),
@@ -97,10 +99,21 @@ export const submitVerifyCodeBody = z
   })
   .openapi("SubmitHostingVerifyCode");
 
-export const bindAppBody = z.object({ appId: z.string().min(1).max(64).nullable().openapi({ description: "An app of the same space; null unbinds" }) }).openapi("BindHostingApp");
+export const bindAppBody = z
+  .object({ appId: z.string().min(1).max(64).nullable().openapi({ description: "An app of the same space; null unbinds" }) })
+  .openapi("BindHostingApp");
 
-export const accountIdQuery = z.object({ accountId: z.string().min(1).max(64).openapi({ param: { name: "accountId", in: "query" } }) });
+export const accountIdQuery = z.object({
+  accountId: z
+    .string()
+    .min(1)
+    .max(64)
+    .openapi({ param: { name: "accountId", in: "query" } }),
+});
 
 export const groupListQuery = z.object({
-  state: z.enum(hostedGroupStates).optional().openapi({ param: { name: "state", in: "query" }, description: "Only groups in this state" }),
+  state: z
+    .enum(hostedGroupStates)
+    .optional()
+    .openapi({ param: { name: "state", in: "query" }, description: "Only groups in this state" }),
 });

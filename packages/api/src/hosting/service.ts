@@ -114,7 +114,9 @@ function groupView(row: HostedGroupRow) {
     name: row.name,
     memberCount: row.memberCount,
     state: row.state,
-    actions: (Object.keys(groupTransitions) as GroupAction[]).filter((action) => (groupTransitions[action].from as readonly HostedGroupState[]).includes(row.state)),
+    actions: (Object.keys(groupTransitions) as GroupAction[]).filter((action) =>
+      (groupTransitions[action].from as readonly HostedGroupState[]).includes(row.state),
+    ),
     present: row.present,
     syncedAt: row.syncedAt,
     createdAt: row.createdAt,
@@ -184,7 +186,11 @@ function loggedIn(deps: Deps, profile: HostingProfile, session: string): Partial
 }
 
 export async function listHostedAccounts(deps: Deps, auth: Auth) {
-  const rows = await deps.db.select().from(hostedAccounts).where(eq(hostedAccounts.spaceId, auth.spaceId)).orderBy(desc(hostedAccounts.createdAt), desc(hostedAccounts.id));
+  const rows = await deps.db
+    .select()
+    .from(hostedAccounts)
+    .where(eq(hostedAccounts.spaceId, auth.spaceId))
+    .orderBy(desc(hostedAccounts.createdAt), desc(hostedAccounts.id));
   return Promise.all(rows.map((row) => hostedAccountView(deps, row)));
 }
 
@@ -338,7 +344,10 @@ export async function getHostingConfig(deps: Deps, auth: Auth, id: string) {
 export async function saveHostingConfig(deps: Deps, auth: Auth, id: string, input: Partial<HostingConfig>) {
   const row = await loadAccount(deps, auth, id);
   const config = { ...configOf(row), ...Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined)) };
-  await deps.db.update(hostedAccounts).set({ config: JSON.stringify(config), updatedAt: deps.now().toISOString() }).where(eq(hostedAccounts.id, row.id));
+  await deps.db
+    .update(hostedAccounts)
+    .set({ config: JSON.stringify(config), updatedAt: deps.now().toISOString() })
+    .where(eq(hostedAccounts.id, row.id));
   return config;
 }
 
@@ -372,10 +381,14 @@ export async function syncHostedGroups(deps: Deps, auth: Auth, accountId: string
     const existing = known.get(group.externalId);
     const fields = { name: group.name.slice(0, 200), memberCount: group.memberCount ?? 0, present: true, syncedAt: now, updatedAt: now };
     if (existing) await deps.db.update(hostedGroups).set(fields).where(eq(hostedGroups.id, existing.id));
-    else await deps.db.insert(hostedGroups).values({ id: newId("hgrp"), spaceId: row.spaceId, accountId: row.id, externalId: group.externalId, state: "waiting", createdAt: now, ...fields });
+    else
+      await deps.db
+        .insert(hostedGroups)
+        .values({ id: newId("hgrp"), spaceId: row.spaceId, accountId: row.id, externalId: group.externalId, state: "waiting", createdAt: now, ...fields });
   }
   for (const group of known.values()) {
-    if (!seen.has(group.externalId) && group.present) await deps.db.update(hostedGroups).set({ present: false, updatedAt: now }).where(eq(hostedGroups.id, group.id));
+    if (!seen.has(group.externalId) && group.present)
+      await deps.db.update(hostedGroups).set({ present: false, updatedAt: now }).where(eq(hostedGroups.id, group.id));
   }
   return listHostedGroups(deps, auth, row.id);
 }
@@ -392,7 +405,10 @@ export async function moveHostedGroup(deps: Deps, auth: Auth, groupId: string, a
   if (!updated) {
     const fresh = await loadGroup(deps, auth, groupId);
     nextGroupState(fresh.state, action);
-    throw new ServiceError("conflict", "hosting_group_transition_invalid", { action: `hosting.group_action.${action}`, state: `hosting.group_state.${fresh.state}` });
+    throw new ServiceError("conflict", "hosting_group_transition_invalid", {
+      action: `hosting.group_action.${action}`,
+      state: `hosting.group_state.${fresh.state}`,
+    });
   }
   return groupView(updated);
 }
@@ -426,7 +442,10 @@ export async function sendToHostedGroup(deps: Deps, groupId: string, text: strin
   if (!account) throw new ServiceError("not_found", "hosting_account_not_found");
   nextAccountState(account.state, "send");
   if (group.state !== "open") {
-    throw new ServiceError("conflict", "hosting_group_transition_invalid", { action: "hosting.group_action.answer", state: `hosting.group_state.${group.state}` });
+    throw new ServiceError("conflict", "hosting_group_transition_invalid", {
+      action: "hosting.group_action.answer",
+      state: `hosting.group_state.${group.state}`,
+    });
   }
   const bridge = hostingBridgeOf(deps);
   requireSameBridge(bridge, account);

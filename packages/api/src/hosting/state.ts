@@ -45,7 +45,15 @@ export const accountTransitions = {
 export type AccountAction = keyof typeof accountTransitions;
 
 /** The actions an owner starts from the console (the others come from the bridge). */
-export const ownerAccountActions = ["request_qr_code", "submit_verify_code", "switch_on", "switch_off", "log_out", "sync_groups", "delete"] as const satisfies readonly AccountAction[];
+export const ownerAccountActions = [
+  "request_qr_code",
+  "submit_verify_code",
+  "switch_on",
+  "switch_off",
+  "log_out",
+  "sync_groups",
+  "delete",
+] as const satisfies readonly AccountAction[];
 
 /**
  * What can happen to a group chat: `open` lets the bot answer in it, `pause` stops it for a

@@ -79,7 +79,13 @@ describe("free-form JSON is bounded in depth", () => {
     });
   const cases: Array<{ title: string; path: string; method: string; json: unknown; field: string }> = [
     { title: "workflow run variables", path: "/api/v1/workflows/wf_unknown/runs", method: "POST", json: { variables: { city: deep } }, field: "variables" },
-    { title: "workflow node inputs", path: "/api/v1/workflows/wf_unknown/runs", method: "POST", json: { type: "NODE", nodeId: "llm_1", nodeInputs: { "start.city": deep } }, field: "nodeInputs" },
+    {
+      title: "workflow node inputs",
+      path: "/api/v1/workflows/wf_unknown/runs",
+      method: "POST",
+      json: { type: "NODE", nodeId: "llm_1", nodeInputs: { "start.city": deep } },
+      field: "nodeInputs",
+    },
     {
       title: "workflow node config",
       path: "/api/v1/workflows/wf_unknown/graph",
@@ -87,7 +93,13 @@ describe("free-form JSON is bounded in depth", () => {
       json: { elements: [{ id: "start_1", type: "start", config: { deep } }], lines: [] },
       field: "elements.0.config",
     },
-    { title: "plugin test arguments", path: "/api/v1/plugins/debug", method: "POST", json: { pluginId: "plg_unknown", arguments: { deep } }, field: "arguments" },
+    {
+      title: "plugin test arguments",
+      path: "/api/v1/plugins/debug",
+      method: "POST",
+      json: { pluginId: "plg_unknown", arguments: { deep } },
+      field: "arguments",
+    },
   ];
   for (const { title, path, method, json, field } of cases) {
     it(`${title}: 5,000 levels deep is a 400 naming ${field}, en and zh`, async () => {

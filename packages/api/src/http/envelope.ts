@@ -58,19 +58,11 @@ export const errorEnvelope = z
 
 /** Answers a success envelope. */
 export function ok<T>(c: Context<AppEnv>, data: T, status: 200 | 201 = 200): Response {
-  return c.json(
-    { success: true as const, code: status, message: translate(c.var.language, status === 201 ? "created" : "ok"), data },
-    status,
-  );
+  return c.json({ success: true as const, code: status, message: translate(c.var.language, status === 201 ? "created" : "ok"), data }, status);
 }
 
 /** Builds the failure envelope and its status. */
-export function failure(
-  _language: Language,
-  kind: ErrorKind,
-  message: string,
-  data: { field?: string; requestId?: string } | null = null,
-) {
+export function failure(_language: Language, kind: ErrorKind, message: string, data: { field?: string; requestId?: string } | null = null) {
   const entry = errorCatalogue[kind];
   return { body: { success: false as const, code: entry.code, message, data }, status: entry.status };
 }
@@ -123,10 +115,7 @@ function describe(error: unknown): string {
 /**
  * The validation hook for every route: the first issue names its field, in the request's language.
  */
-export function validationHook(
-  result: { success: true } | { success: false; error: z.ZodError; target?: string },
-  c: Context<AppEnv>,
-) {
+export function validationHook(result: { success: true } | { success: false; error: z.ZodError; target?: string }, c: Context<AppEnv>) {
   if (result.success) return undefined;
   const issue = result.error.issues[0];
   const field = issue ? issue.path.map(String).join(".") || (issue.code === "invalid_type" ? "body" : "input") : "input";

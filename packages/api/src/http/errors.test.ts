@@ -27,11 +27,9 @@ describe("bad input answers in the envelope and changes nothing", () => {
   it("malformed JSON → 400 'not valid JSON'", async () => {
     await unchanged(async () => {
       for (const body of ["{", "{'channel': 'email'}", "nul"]) {
-        await expectError(
-          await ctx.request("/api/v1/auth/register", { method: "POST", body, headers: { "content-type": "application/json" } }),
-          400,
-          { message: "The request body is not valid JSON" },
-        );
+        await expectError(await ctx.request("/api/v1/auth/register", { method: "POST", body, headers: { "content-type": "application/json" } }), 400, {
+          message: "The request body is not valid JSON",
+        });
       }
       await expectError(
         await ctx.request("/api/v1/me", { method: "PATCH", token: cleo.token, body: "{", headers: { "content-type": "application/json" } }),
@@ -47,17 +45,22 @@ describe("bad input answers in the envelope and changes nothing", () => {
       await expectError(await ctx.request("/api/v1/auth/codes", { method: "POST", body, headers: { "content-type": "text/plain" } }), 415, {
         message: "Unsupported content type; send application/json",
       });
-      await expectError(await ctx.request("/api/v1/auth/codes", { method: "POST", body, headers: { "content-type": "application/x-www-form-urlencoded" } }), 415);
+      await expectError(
+        await ctx.request("/api/v1/auth/codes", { method: "POST", body, headers: { "content-type": "application/x-www-form-urlencoded" } }),
+        415,
+      );
       await expectError(await fetch(`${base}/api/v1/auth/codes`, { method: "POST", body, headers: { "content-type": "text/plain" } }), 415);
       await expectError(
-        await fetch(`${base}/api/v1/user-keys`, { method: "POST", body: "name=x", headers: { authorization: `Bearer ${cleo.token}`, "content-type": "application/x-www-form-urlencoded" } }),
+        await fetch(`${base}/api/v1/user-keys`, {
+          method: "POST",
+          body: "name=x",
+          headers: { authorization: `Bearer ${cleo.token}`, "content-type": "application/x-www-form-urlencoded" },
+        }),
         415,
       );
-      await expectError(
-        await fetch(`${base}/api/v1/auth/login`, { method: "POST", body, headers: { "content-type": "application/json" } }),
-        415,
-        { message: /application\/x-www-form-urlencoded/ },
-      );
+      await expectError(await fetch(`${base}/api/v1/auth/login`, { method: "POST", body, headers: { "content-type": "application/json" } }), 415, {
+        message: /application\/x-www-form-urlencoded/,
+      });
     });
   });
 
@@ -79,7 +82,9 @@ describe("bad input answers in the envelope and changes nothing", () => {
       for (const token of ["pst_garbage", "pk_garbage", "x"]) {
         await expectError(await ctx.request("/api/v1/me", { token }), 401, { message: "Your session has ended, please log in again" });
       }
-      await expectError(await ctx.request("/api/v1/me", { token: "pst_garbage", headers: { "accept-language": "zh-CN" } }), 401, { message: "登录已失效，请重新登录" });
+      await expectError(await ctx.request("/api/v1/me", { token: "pst_garbage", headers: { "accept-language": "zh-CN" } }), 401, {
+        message: "登录已失效，请重新登录",
+      });
     });
   });
 
@@ -106,9 +111,13 @@ describe("bad input answers in the envelope and changes nothing", () => {
       );
       expect(zh.message).toMatch(/^purpose 无效：/);
       expect(zh.message).toMatch(/[\u4e00-\u9fff]/);
-      const nested = await expectError(await ctx.request("/api/v1/me", { method: "PATCH", token: cleo.token, json: { avatarUrl: "nope" }, headers: { "accept-language": "zh-CN" } }), 400, {
-        field: "avatarUrl",
-      });
+      const nested = await expectError(
+        await ctx.request("/api/v1/me", { method: "PATCH", token: cleo.token, json: { avatarUrl: "nope" }, headers: { "accept-language": "zh-CN" } }),
+        400,
+        {
+          field: "avatarUrl",
+        },
+      );
       expect(nested.message).toMatch(/[\u4e00-\u9fff]/);
       // A body that is not an object.
       await expectError(await ctx.request("/api/v1/auth/codes", { method: "POST", json: [1, 2] }), 400);
@@ -121,7 +130,9 @@ describe("bad input answers in the envelope and changes nothing", () => {
       await expectError(await ctx.request("/api/v1/nothing-here"), 404, { message: "No such endpoint: GET /api/v1/nothing-here" });
       await expectError(await ctx.request("/api/v2/me", { token: cleo.token }), 404);
       await expectError(await ctx.request("/api/v1/health", { method: "DELETE" }), 404);
-      await expectError(await ctx.request("/api/v1/nothing-here", { headers: { "accept-language": "zh-CN" } }), 404, { message: "接口不存在：GET /api/v1/nothing-here" });
+      await expectError(await ctx.request("/api/v1/nothing-here", { headers: { "accept-language": "zh-CN" } }), 404, {
+        message: "接口不存在：GET /api/v1/nothing-here",
+      });
     });
   });
 });

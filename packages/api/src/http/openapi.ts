@@ -72,4 +72,10 @@ export function formBody<T extends z.ZodType>(schema: T) {
 
 /** Path parameter holding a prefixed id. */
 export const idParam = <N extends string>(name: N, example: string) =>
-  z.object({ [name]: z.string().min(1).max(64).openapi({ param: { name, in: "path" }, example }) } as Record<N, z.ZodString>);
+  z.object({
+    [name]: z
+      .string()
+      .min(1)
+      .max(64)
+      .openapi({ param: { name, in: "path" }, example }),
+  } as Record<N, z.ZodString>);

@@ -21,7 +21,9 @@ export const pageSizeSchema = (max: number = MAX_PAGE_SIZE) => z.coerce.number()
 /** `pageNo` and `pageSize` of a list whose service applies its own default and cap. */
 export const pageQuerySchema = z.object({
   pageNo: pageNoSchema.optional().openapi({ description: `1-based page number (at most ${MAX_PAGE_NO})`, example: 1 }),
-  pageSize: pageSizeSchema().optional().openapi({ description: `Items per page (at most ${MAX_PAGE_SIZE}; the list may cap it lower)`, example: 20 }),
+  pageSize: pageSizeSchema()
+    .optional()
+    .openapi({ description: `Items per page (at most ${MAX_PAGE_SIZE}; the list may cap it lower)`, example: 20 }),
 });
 
 /** Whether a JSON value nests objects or arrays deeper than `max` levels; iterative, so any depth is safe to check. */

@@ -30,12 +30,20 @@ describe("exchange a loginCode", () => {
     const result = await bootstrap(ctx.deps);
     expect(result.ownerCreated).toBe(true);
     const loginCode = loginCodeOf(result.signInUrl);
-    const grant = await ctx.deps.db.select().from(signInGrants).where(eq(signInGrants.grantHash, sha256(loginCode))).get();
+    const grant = await ctx.deps.db
+      .select()
+      .from(signInGrants)
+      .where(eq(signInGrants.grantHash, sha256(loginCode)))
+      .get();
     expect(grant).toMatchObject({ kind: "login-code", method: "login-link", consumedAt: null });
 
     const session = await expectOk(await exchange({ loginCode, source: "banner" }), 200, sessionSchema);
     expect(session.user).toMatchObject({ name: "Owner", isInstanceOwner: true, hasPassword: false, companyOwner: true });
-    const row = await ctx.deps.db.select().from(sessions).where(eq(sessions.tokenHash, sha256(session.token))).get();
+    const row = await ctx.deps.db
+      .select()
+      .from(sessions)
+      .where(eq(sessions.tokenHash, sha256(session.token)))
+      .get();
     expect(row).toMatchObject({ userId: session.user.id, method: "login-link" });
     const used = await ctx.deps.db.select().from(signInGrants).where(eq(signInGrants.id, grant!.id)).get();
     expect(used?.consumedAt).not.toBeNull();

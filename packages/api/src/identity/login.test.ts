@@ -39,18 +39,20 @@ describe("password sign-in", () => {
     );
     expect(session.user.id).toBe(hana.user.id);
     expect(session.token).not.toBe(hana.token);
-    const row = await ctx.deps.db.select().from(sessions).where(eq(sessions.tokenHash, sha256(session.token))).get();
+    const row = await ctx.deps.db
+      .select()
+      .from(sessions)
+      .where(eq(sessions.tokenHash, sha256(session.token)))
+      .get();
     expect(row).toMatchObject({ userId: hana.user.id, method: "password", userAgent: "parley-test/1", revokedAt: null });
     await expectOk(await ctx.request("/api/v1/me", { token: session.token }), 200, userSchema);
   });
 
   it("refuses a JSON body with a clear 415 naming the form encoding, changing nothing", async () => {
     const before = await rowCounts(ctx);
-    await expectError(
-      await ctx.request("/api/v1/auth/login", { method: "POST", json: { username: "hana@example.com", password: "hana-pass-1" } }),
-      415,
-      { message: /application\/x-www-form-urlencoded/ },
-    );
+    await expectError(await ctx.request("/api/v1/auth/login", { method: "POST", json: { username: "hana@example.com", password: "hana-pass-1" } }), 415, {
+      message: /application\/x-www-form-urlencoded/,
+    });
     expect(await rowCounts(ctx)).toEqual(before);
   });
 
@@ -147,7 +149,11 @@ describe("code sign-in", () => {
       sessionSchema,
     );
     expect(session.user.id).toBe(nora.user.id);
-    const row = await ctx.deps.db.select().from(sessions).where(eq(sessions.tokenHash, sha256(session.token))).get();
+    const row = await ctx.deps.db
+      .select()
+      .from(sessions)
+      .where(eq(sessions.tokenHash, sha256(session.token)))
+      .get();
     expect(row?.method).toBe("code");
 
     const phoneCode = await codeFor(ctx, { channel: "phone", target: "13900139000", purpose: "register" });
@@ -214,13 +220,13 @@ describe("logout", () => {
     const ctx = await context();
     const pia = await registerUser(ctx, "pia@example.com");
     const other = await expectOk(await login(ctx, "pia@example.com", pia.password), 200, sessionSchema);
-    const done = await expectOk(
-      await ctx.request("/api/v1/auth/logout", { method: "POST", token: pia.token }),
-      200,
-      z.object({ loggedOut: z.literal(true) }),
-    );
+    const done = await expectOk(await ctx.request("/api/v1/auth/logout", { method: "POST", token: pia.token }), 200, z.object({ loggedOut: z.literal(true) }));
     expect(done).toEqual({ loggedOut: true });
-    const row = await ctx.deps.db.select().from(sessions).where(eq(sessions.tokenHash, sha256(pia.token))).get();
+    const row = await ctx.deps.db
+      .select()
+      .from(sessions)
+      .where(eq(sessions.tokenHash, sha256(pia.token)))
+      .get();
     expect(row?.revokedAt).not.toBeNull();
     await expectError(await ctx.request("/api/v1/me", { token: pia.token }), 401, { message: /session has ended/ });
     await expectError(await ctx.request("/api/v1/auth/logout", { method: "POST", token: pia.token }), 401);

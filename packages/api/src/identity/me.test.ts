@@ -128,7 +128,11 @@ describe("bind a contact", () => {
     const ursula = await registerUser(ctx, "ursula@example.com");
     const code = await codeFor(ctx, { target: "ursula.new@example.com", purpose: "bind" }, ursula.token);
     await expectError(
-      await ctx.request("/api/v1/me/contact", { method: "POST", token: ursula.token, json: { channel: "email", target: "ursula.new@example.com", code: "000000" === code ? "111111" : "000000" } }),
+      await ctx.request("/api/v1/me/contact", {
+        method: "POST",
+        token: ursula.token,
+        json: { channel: "email", target: "ursula.new@example.com", code: "000000" === code ? "111111" : "000000" },
+      }),
       400,
       { field: "code" },
     );
@@ -194,11 +198,7 @@ describe("change password", () => {
     try {
       const result = await bootstrap(other.deps);
       const loginCode = new URL(result.signInUrl!).searchParams.get("loginCode")!;
-      const session = await expectOk(
-        await other.request("/api/v1/auth/exchange", { method: "POST", json: { loginCode } }),
-        200,
-        sessionSchema,
-      );
+      const session = await expectOk(await other.request("/api/v1/auth/exchange", { method: "POST", json: { loginCode } }), 200, sessionSchema);
       expect(session.user).toMatchObject({ email: "owner@example.com", hasPassword: false, isInstanceOwner: true });
       const code = await codeFor(other, { target: "owner@example.com", purpose: "change-password" }, session.token);
       await expectOk(

@@ -3,7 +3,10 @@ import { defineMessages } from "../i18n/define";
 /** Messages of accounts, sign-in and verification codes (including the code e-mail). */
 export const identityMessages = defineMessages({
   api_key_not_allowed: { en: "This action needs a signed-in session, not an API key", "zh-CN": "此操作需要登录会话，不能使用 API 密钥" },
-  login_paused: { en: "Too many password attempts on this account; sign in with a code sent to your e-mail or phone, or try again in {seconds} s", "zh-CN": "该账号密码尝试次数过多，请使用发送到邮箱或手机的验证码登录，或 {seconds} 秒后再试" },
+  login_paused: {
+    en: "Too many password attempts on this account; sign in with a code sent to your e-mail or phone, or try again in {seconds} s",
+    "zh-CN": "该账号密码尝试次数过多，请使用发送到邮箱或手机的验证码登录，或 {seconds} 秒后再试",
+  },
   code_resend_wait: { en: "A code was just sent; wait {seconds} s to resend", "zh-CN": "验证码刚刚已发送，请 {seconds} 秒后再重发" },
   code_invalid: { en: "The verification code is wrong or has expired", "zh-CN": "验证码错误或已过期" },
   email_taken: { en: "This e-mail address is already registered", "zh-CN": "该邮箱已注册" },
@@ -24,5 +27,8 @@ export const identityMessages = defineMessages({
   "thing.email": { en: "e-mail", "zh-CN": "邮箱" },
   "thing.phone": { en: "phone number", "zh-CN": "手机号" },
   "mail.code.subject": { en: "Your Parley verification code: {code}", "zh-CN": "您的 Parley 验证码：{code}" },
-  "mail.code.text": { en: "Your verification code is {code}. It expires in {minutes} minutes. If you did not ask for it, ignore this message.", "zh-CN": "您的验证码是 {code}，{minutes} 分钟内有效。如非本人操作，请忽略本消息。" },
+  "mail.code.text": {
+    en: "Your verification code is {code}. It expires in {minutes} minutes. If you did not ask for it, ignore this message.",
+    "zh-CN": "您的验证码是 {code}，{minutes} 分钟内有效。如非本人操作，请忽略本消息。",
+  },
 });

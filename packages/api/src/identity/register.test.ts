@@ -141,11 +141,7 @@ describe("register by phone", () => {
     const stored = await ctx.deps.db.select().from(verificationCodes).where(eq(verificationCodes.target, "13800138000")).get();
     expect(stored).toMatchObject({ channel: "phone", purpose: "register" });
 
-    const session = await expectOk(
-      await register({ channel: "phone", target: "13800138000", code, password: "passw0rd-ok" }),
-      201,
-      sessionSchema,
-    );
+    const session = await expectOk(await register({ channel: "phone", target: "13800138000", code, password: "passw0rd-ok" }), 201, sessionSchema);
     expect(session.user).toMatchObject({ phone: "13800138000", email: null, name: "user8000" });
     const row = await ctx.deps.db.select().from(users).where(eq(users.phone, "13800138000")).get();
     expect(row?.id).toBe(session.user.id);

@@ -4,7 +4,17 @@ import { clientIp, clientOf } from "../http/auth";
 import type { AppEnv } from "../http/context";
 import { ok } from "../http/envelope";
 import { defineRoute, formBody, jsonBody } from "../http/openapi";
-import { bindContact, changePassword, loginWithCode, loginWithPassword, register, requestCode, resetPassword, signedIn, updateProfile } from "./service/accounts";
+import {
+  bindContact,
+  changePassword,
+  loginWithCode,
+  loginWithPassword,
+  register,
+  requestCode,
+  resetPassword,
+  signedIn,
+  updateProfile,
+} from "./service/accounts";
 import { bindWechat, finishOidc, pollWechat, startOidc, startWechatQr, wechatCallback } from "./service/external";
 import { authenticate, consumeGrant, revokeSession } from "./service/sessions";
 import * as s from "./schemas";
@@ -207,7 +217,15 @@ export function registerAuthRoutes(app: OpenAPIHono<AppEnv>) {
       tags,
       public: true,
       summary: "Poll a WeChat QR sign-in",
-      request: { params: z.object({ state: z.string().min(1).max(100).openapi({ param: { name: "state", in: "path" } }) }) },
+      request: {
+        params: z.object({
+          state: z
+            .string()
+            .min(1)
+            .max(100)
+            .openapi({ param: { name: "state", in: "path" } }),
+        }),
+      },
       data: s.wechatStateSchema,
     }),
     async (c) => ok(c, await pollWechat(c.var.deps, c.req.valid("param").state)),
@@ -237,13 +255,19 @@ export function registerAuthRoutes(app: OpenAPIHono<AppEnv>) {
           const result = await wechatCallback(c.var.deps, { code, state, language });
           title =
             result.status === "confirmed"
-              ? language === "zh-CN" ? "登录成功，请回到电脑上继续" : "Signed in — continue on your computer"
-              : language === "zh-CN" ? "请在电脑上绑定账号" : "Finish linking your account on your computer";
+              ? language === "zh-CN"
+                ? "登录成功，请回到电脑上继续"
+                : "Signed in — continue on your computer"
+              : language === "zh-CN"
+                ? "请在电脑上绑定账号"
+                : "Finish linking your account on your computer";
         } catch {
           title = language === "zh-CN" ? "登录失败，请重新扫码" : "Sign-in failed — scan the code again";
         }
       }
-      return c.html(`<!doctype html><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>Parley</title><h1 style="font-family:system-ui;text-align:center;margin-top:30vh">${title}</h1>`);
+      return c.html(
+        `<!doctype html><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>Parley</title><h1 style="font-family:system-ui;text-align:center;margin-top:30vh">${title}</h1>`,
+      );
     },
   );
 
@@ -266,9 +290,8 @@ const meTags = ["Account"];
 
 /** The signed-in user's own account. */
 export function registerMeRoutes(app: OpenAPIHono<AppEnv>) {
-  app.openapi(
-    defineRoute({ method: "get", path: "/api/v1/me", tags: meTags, summary: "The signed-in user", data: s.userSchema }),
-    async (c) => ok(c, await userView(c.var.deps, c.var.auth.userId, c.var.auth.spaceId)),
+  app.openapi(defineRoute({ method: "get", path: "/api/v1/me", tags: meTags, summary: "The signed-in user", data: s.userSchema }), async (c) =>
+    ok(c, await userView(c.var.deps, c.var.auth.userId, c.var.auth.spaceId)),
   );
 
   app.openapi(

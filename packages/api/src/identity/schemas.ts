@@ -83,9 +83,7 @@ export const registerBody = z
   })
   .openapi("RegisterRequest");
 
-export const resetPasswordBody = z
-  .object({ channel: channelSchema, target: z.string().min(3).max(254), code, password })
-  .openapi("ResetPasswordRequest");
+export const resetPasswordBody = z.object({ channel: channelSchema, target: z.string().min(3).max(254), code, password }).openapi("ResetPasswordRequest");
 
 export const loginForm = z
   .object({
@@ -94,9 +92,7 @@ export const loginForm = z
   })
   .openapi("LoginForm");
 
-export const loginCodeBody = z
-  .object({ channel: channelSchema, target: z.string().min(3).max(254), code })
-  .openapi("LoginWithCodeRequest");
+export const loginCodeBody = z.object({ channel: channelSchema, target: z.string().min(3).max(254), code }).openapi("LoginWithCodeRequest");
 
 export const exchangeBody = z
   .object({
@@ -147,9 +143,7 @@ export const changePasswordBody = z
   })
   .openapi("ChangePasswordRequest");
 
-export const bindContactBody = z
-  .object({ channel: channelSchema, target: z.string().min(3).max(254), code })
-  .openapi("BindContactRequest");
+export const bindContactBody = z.object({ channel: channelSchema, target: z.string().min(3).max(254), code }).openapi("BindContactRequest");
 
 export const spaceSchema = z
   .object({

@@ -96,11 +96,7 @@ describe("WeChat QR sign-in through the API", () => {
     const confirmed = await poll(next.state);
     expect(confirmed.status).toBe("confirmed");
     expect(confirmed.loginCode).toMatch(/^lc_/);
-    const again = await expectOk(
-      await ctx.request("/api/v1/auth/exchange", { method: "POST", json: { loginCode: confirmed.loginCode } }),
-      200,
-      sessionSchema,
-    );
+    const again = await expectOk(await ctx.request("/api/v1/auth/exchange", { method: "POST", json: { loginCode: confirmed.loginCode } }), 200, sessionSchema);
     expect(again.user.id).toBe(session.user.id);
     await expectError(await ctx.request("/api/v1/auth/exchange", { method: "POST", json: { loginCode: confirmed.loginCode } }), 400, {
       field: "loginCode",

@@ -43,6 +43,12 @@ export function delayedReplyHandler(deps: Deps): JobHandler {
       return;
     }
     const visitor = await webVisitorOf(deps, conversation);
-    if (visitor) deps.realtime.toVisitor(visitor.clientId, visitor.sessionId, "message", { id: answer.id, role: "assistant", content: answer.text, createdAt: deps.now().toISOString() });
+    if (visitor)
+      deps.realtime.toVisitor(visitor.clientId, visitor.sessionId, "message", {
+        id: answer.id,
+        role: "assistant",
+        content: answer.text,
+        createdAt: deps.now().toISOString(),
+      });
   };
 }

@@ -158,7 +158,13 @@ describe("intent trigger", () => {
 describe("knowledge no-hit: transfer to a person", () => {
   it("switches a widget session to MANUAL_MODE", async () => {
     const base = await createKnowledgeBaseVia(ctx, alice);
-    const app = await createAppVia(ctx, alice, { type: "KNOWLEDGE", knowledgeBaseIds: [base.id], retrievalMode: "semantic", similarityThreshold: 0.3, noHitStrategy: "manual" });
+    const app = await createAppVia(ctx, alice, {
+      type: "KNOWLEDGE",
+      knowledgeBaseIds: [base.id],
+      retrievalMode: "semantic",
+      similarityThreshold: 0.3,
+      noHitStrategy: "manual",
+    });
     const created = await ctx.request("/api/v1/web-clients", { method: "POST", token: alice.token, json: { appId: app.id, name: "Knowledge widget" } });
     const clientId = ((await created.json()) as { data: { id: string } }).data.id;
     const visitor = await startVisitor(ctx, clientId);
@@ -176,7 +182,14 @@ describe("knowledge no-hit: transfer to a person", () => {
 
   it("with replyMode continue, a further no-hit in a session a person already has does not hand over (or notify) again", async () => {
     const base = await createKnowledgeBaseVia(ctx, alice);
-    const app = await createAppVia(ctx, alice, { name: "Continue bot", type: "KNOWLEDGE", knowledgeBaseIds: [base.id], retrievalMode: "semantic", similarityThreshold: 0.3, noHitStrategy: "manual" });
+    const app = await createAppVia(ctx, alice, {
+      name: "Continue bot",
+      type: "KNOWLEDGE",
+      knowledgeBaseIds: [base.id],
+      retrievalMode: "semantic",
+      similarityThreshold: 0.3,
+      noHitStrategy: "manual",
+    });
     const created = await ctx.request("/api/v1/web-clients", { method: "POST", token: alice.token, json: { appId: app.id, name: "Continue widget" } });
     const clientId = ((await created.json()) as { data: { id: string } }).data.id;
     await setManualService(ctx, { user: alice, appId: app.id, clientId }, { replyMode: "continue", notify: { email: true }, notifyMemberIds: [alice.user.id] });
@@ -247,18 +260,28 @@ describe("notices", () => {
     await say(visitor, "My parcel never arrived");
     // An operator's message takes the session over without a notice; hand it back, then take it over.
     clock.advance(1000);
-    expect((await ctx.request(`/api/v1/inbox/sessions/${visitor.sessionId}/messages`, { method: "POST", token: alice.token, json: { content: "Looking into it" } })).status).toBe(201);
+    expect(
+      (await ctx.request(`/api/v1/inbox/sessions/${visitor.sessionId}/messages`, { method: "POST", token: alice.token, json: { content: "Looking into it" } }))
+        .status,
+    ).toBe(201);
     const before = (await mailsTo(alice.email)).length;
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(await mailsTo(alice.email)).toHaveLength(before);
     const mode = (serviceMode: string) =>
-      ctx.request(`/api/v1/inbox/sessions/${visitor.sessionId}/mode`, { method: "PUT", token: alice.token, json: { serviceMode, confirm: true }, headers: { "accept-language": "zh-CN" } });
+      ctx.request(`/api/v1/inbox/sessions/${visitor.sessionId}/mode`, {
+        method: "PUT",
+        token: alice.token,
+        json: { serviceMode, confirm: true },
+        headers: { "accept-language": "zh-CN" },
+      });
     expect((await mode("FULL_AUTO_MODE")).status).toBe(200);
     expect((await mode("MANUAL_MODE")).status).toBe(200);
-    const mail = (await eventually(async () => {
-      const rows = await mailsTo(alice.email);
-      return rows.length > before ? rows : undefined;
-    })).at(-1)!;
+    const mail = (
+      await eventually(async () => {
+        const rows = await mailsTo(alice.email);
+        return rows.length > before ? rows : undefined;
+      })
+    ).at(-1)!;
     // Written in the operator's language.
     expect(mail.subject).toBe("Shop bot 有一个会话等待人工接待");
     expect(mail.text).toContain("最后一条消息: My parcel never arrived");
@@ -337,7 +360,9 @@ describe("notices", () => {
     expect(received.filter((item) => item.path === "/broken/dingtalk")).toHaveLength(1);
     await eventually(async () => (await mailsTo(alice.email)).length > before);
     // Each refusal is logged, also those answered with HTTP 200 and an error code in the body.
-    const warning = await eventually(() => logger.lines.find((line) => line.startsWith("warn some handover notices failed") && line.includes(visitor.sessionId)));
+    const warning = await eventually(() =>
+      logger.lines.find((line) => line.startsWith("warn some handover notices failed") && line.includes(visitor.sessionId)),
+    );
     const failures = (JSON.parse(warning.slice(warning.indexOf("{"))) as { failures: string[] }).failures;
     expect(failures).toHaveLength(5);
     expect(failures[0]).toContain("HTTP 500");

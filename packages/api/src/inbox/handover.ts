@@ -82,14 +82,25 @@ export async function matchTrigger(deps: Deps, manual: ManualService, text: stri
  * a session a person has taken over follows the app's reply mode (silent, keep replying, or
  * reply after N minutes unless a person did); otherwise a trigger hands the session over.
  */
-export async function handoverGate(deps: Deps, app: ChatApp, conversation: ConversationRow, input: { text: string; messageId: string; language: Language }): Promise<HandoverGate> {
+export async function handoverGate(
+  deps: Deps,
+  app: ChatApp,
+  conversation: ConversationRow,
+  input: { text: string; messageId: string; language: Language },
+): Promise<HandoverGate> {
   const manual = app.advancedConfig.manualService;
   if (conversation.serviceMode === "MANUAL_MODE") {
     if (manual.replyMode === "continue") return { kind: "answer" };
     if (manual.replyMode === "delayed" && manual.delayMinutes) {
-      await enqueueJob(deps.db, deps.now(), HANDOVER_DELAYED_JOB, { conversationId: conversation.id, messageId: input.messageId }, {
-        runAfter: new Date(deps.now().getTime() + manual.delayMinutes * 60_000),
-      });
+      await enqueueJob(
+        deps.db,
+        deps.now(),
+        HANDOVER_DELAYED_JOB,
+        { conversationId: conversation.id, messageId: input.messageId },
+        {
+          runAfter: new Date(deps.now().getTime() + manual.delayMinutes * 60_000),
+        },
+      );
     }
     return { kind: "hold", transferred: false };
   }
@@ -166,7 +177,8 @@ async function recentMessages(deps: Deps, conversationId: string, limit = 20) {
 function transcriptOf(conversation: ConversationRow, rows: Awaited<ReturnType<typeof recentMessages>>): string {
   return rows
     .map((row) => {
-      const who = row.role === "user" ? (row.senderName ?? conversation.senderName ?? "Customer") : row.role === "operator" ? (row.senderName ?? "Operator") : "AI";
+      const who =
+        row.role === "user" ? (row.senderName ?? conversation.senderName ?? "Customer") : row.role === "operator" ? (row.senderName ?? "Operator") : "AI";
       return `${who}: ${row.content}`;
     })
     .join("\n");
@@ -227,7 +239,14 @@ async function aiTags(deps: Deps, app: ChatApp, conversation: ConversationRow, l
     language,
   ).catch(() => undefined);
   if (!answer) return [];
-  return [...new Set(answer.split(/[,，\n]/).map((tag) => tag.trim().replace(/^[#"'`]+|["'`]+$/g, "")).filter((tag) => tag.length > 0 && tag.length <= 30))].slice(0, 3);
+  return [
+    ...new Set(
+      answer
+        .split(/[,，\n]/)
+        .map((tag) => tag.trim().replace(/^[#"'`]+|["'`]+$/g, ""))
+        .filter((tag) => tag.length > 0 && tag.length <= 30),
+    ),
+  ].slice(0, 3);
 }
 
 /** DingTalk and Feishu robots sign `timestamp\nsecret` with HMAC-SHA256 (DingTalk keys by the secret, Feishu by the string). */
@@ -289,7 +308,10 @@ async function notifyHandover(
   if (manual.aiTagging) {
     const tags = await aiTags(deps, app, conversation, language);
     if (tags.length) {
-      await deps.db.update(conversations).set({ tags: JSON.stringify(tags) }).where(eq(conversations.id, conversation.id));
+      await deps.db
+        .update(conversations)
+        .set({ tags: JSON.stringify(tags) })
+        .where(eq(conversations.id, conversation.id));
       deps.realtime.toSpace(conversation.spaceId, "session.updated", { sessionId: conversation.id, tags });
     }
   }
@@ -308,10 +330,16 @@ async function notifyHandover(
       .where(and(eq(spaceMembers.spaceId, conversation.spaceId), inArray(spaceMembers.userId, manual.notifyMemberIds)))
       .orderBy(asc(users.id));
     for (const member of members) {
-      if (notify.email && member.email) await deps.mail.send({ to: member.email, subject: title, text }).catch((error: unknown) => failures.push(`email: ${String(error)}`));
+      if (notify.email && member.email)
+        await deps.mail.send({ to: member.email, subject: title, text }).catch((error: unknown) => failures.push(`email: ${String(error)}`));
       if (notify.sms && member.phone && deps.sms) {
         await deps.sms
-          .send({ phone: member.phone, template: "handover-notice", params: { app: app.name.slice(0, 20), customer: (conversation.senderName ?? "").slice(0, 20) }, text })
+          .send({
+            phone: member.phone,
+            template: "handover-notice",
+            params: { app: app.name.slice(0, 20), customer: (conversation.senderName ?? "").slice(0, 20) },
+            text,
+          })
           .catch((error: unknown) => failures.push(`sms: ${String(error)}`));
       }
     }
@@ -323,10 +351,18 @@ async function notifyHandover(
       .from(spaceMembers)
       .where(and(eq(spaceMembers.spaceId, conversation.spaceId), inArray(spaceMembers.userId, manual.notifyMemberIds)));
     const notice = { title, subject: conversation.senderName ?? conversation.groupName ?? conversation.channel, text: summary, url: link };
-    failures.push(...(await sendWechatNotices(deps, conversation.spaceId, members.map((member) => member.userId), notice)));
+    failures.push(
+      ...(await sendWechatNotices(
+        deps,
+        conversation.spaceId,
+        members.map((member) => member.userId),
+        notice,
+      )),
+    );
   }
   if (notify.webhook) {
-    for (const webhook of notify.webhooks) await postRobotNotice(deps, webhook, text).catch((error: unknown) => failures.push(`${webhook.kind}: ${String(error)}`));
+    for (const webhook of notify.webhooks)
+      await postRobotNotice(deps, webhook, text).catch((error: unknown) => failures.push(`${webhook.kind}: ${String(error)}`));
   }
   if (failures.length) deps.logger.warn("some handover notices failed", { conversationId: conversation.id, failures });
 }

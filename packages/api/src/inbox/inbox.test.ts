@@ -63,7 +63,9 @@ describe("sessions list", () => {
     expect(listed.items[0]!.msgContent).toBe(answer.content.replace(/\s+/g, " ").trim().slice(0, 200));
 
     // The question and the answer were published to Alice's space, and nothing to Bob's.
-    const published = events.toSpace(alice.user.spaceId, "session.message").map((item) => [item.data.sessionId, item.data.message.role, item.data.message.content]);
+    const published = events
+      .toSpace(alice.user.spaceId, "session.message")
+      .map((item) => [item.data.sessionId, item.data.message.role, item.data.message.content]);
     expect(published).toEqual([
       [first.sessionId, "user", "Where is my parcel?"],
       [first.sessionId, "assistant", answer.content],
@@ -88,8 +90,20 @@ describe("sessions list", () => {
     const b = await startVisitor(ctx, otherClient);
     await say(a, "My order is late");
     await say(b, "Invoice question");
-    await expectOk(await ctx.request(`/api/v1/inbox/sessions/${a.sessionId}/read`, { method: "POST", token: alice.token }), 200, z.object({ readStatus: z.literal("HAVE_READ") }));
-    await expectOk(await ctx.request(`/api/v1/inbox/sessions/${b.sessionId}/mode`, { method: "PUT", token: alice.token, json: { serviceMode: "MANUAL_MODE", confirm: true } }), 200, session);
+    await expectOk(
+      await ctx.request(`/api/v1/inbox/sessions/${a.sessionId}/read`, { method: "POST", token: alice.token }),
+      200,
+      z.object({ readStatus: z.literal("HAVE_READ") }),
+    );
+    await expectOk(
+      await ctx.request(`/api/v1/inbox/sessions/${b.sessionId}/mode`, {
+        method: "PUT",
+        token: alice.token,
+        json: { serviceMode: "MANUAL_MODE", confirm: true },
+      }),
+      200,
+      session,
+    );
 
     const all = ids((await list("?read=all")).items);
     expect(all).toEqual(expect.arrayContaining([a.sessionId, b.sessionId]));
@@ -113,7 +127,15 @@ describe("sessions list", () => {
     expect(ids((await list(`?keyword=${encodeURIComponent(senderOfA)}`)).items)).toEqual([a.sessionId]);
     expect(ids((await list("?keyword=%25")).items)).toEqual([]);
     // An operator's reply is b's last message now.
-    await expectOk(await ctx.request(`/api/v1/inbox/sessions/${b.sessionId}/messages`, { method: "POST", token: alice.token, json: { content: "Parcel zebra-4411 ships today" } }), 201, z.object({ id: z.string() }));
+    await expectOk(
+      await ctx.request(`/api/v1/inbox/sessions/${b.sessionId}/messages`, {
+        method: "POST",
+        token: alice.token,
+        json: { content: "Parcel zebra-4411 ships today" },
+      }),
+      201,
+      z.object({ id: z.string() }),
+    );
     expect(ids((await list("?keyword=ZEBRA-4411")).items)).toEqual([b.sessionId]);
     expect(ids((await list("?keyword=zebra_4411")).items)).toEqual([]);
     // The keyword combines with the other filters.
@@ -165,10 +187,16 @@ describe("one session, read state and history", () => {
     expect(one.customerId).toMatch(/^cus_/);
 
     const events = recordRealtime(ctx);
-    const read = await expectOk(await ctx.request(`/api/v1/inbox/sessions/${visitor.sessionId}/read`, { method: "POST", token: alice.token }), 200, z.object({ sessionId: z.string(), readStatus: z.string() }));
+    const read = await expectOk(
+      await ctx.request(`/api/v1/inbox/sessions/${visitor.sessionId}/read`, { method: "POST", token: alice.token }),
+      200,
+      z.object({ sessionId: z.string(), readStatus: z.string() }),
+    );
     expect(read).toEqual({ sessionId: visitor.sessionId, readStatus: "HAVE_READ" });
     expect(events.toSpace(alice.user.spaceId, "session.read").map((item) => item.data)).toEqual([{ sessionId: visitor.sessionId, readStatus: "HAVE_READ" }]);
-    expect((await expectOk(await ctx.request(`/api/v1/inbox/sessions/${visitor.sessionId}`, { token: alice.token }), 200, session)).readStatus).toBe("HAVE_READ");
+    expect((await expectOk(await ctx.request(`/api/v1/inbox/sessions/${visitor.sessionId}`, { token: alice.token }), 200, session)).readStatus).toBe(
+      "HAVE_READ",
+    );
     // Reading it again publishes nothing new.
     await ctx.request(`/api/v1/inbox/sessions/${visitor.sessionId}/read`, { method: "POST", token: alice.token });
     expect(events.toSpace(alice.user.spaceId, "session.read")).toHaveLength(1);
@@ -191,12 +219,20 @@ describe("one session, read state and history", () => {
     await say(bobs, "Bob's customer");
 
     const events = recordRealtime(ctx);
-    const scoped = await expectOk(await ctx.request("/api/v1/inbox/read-all", { method: "POST", token: alice.token, json: { clientId: client } }), 200, z.object({ read: z.number() }));
+    const scoped = await expectOk(
+      await ctx.request("/api/v1/inbox/read-all", { method: "POST", token: alice.token, json: { clientId: client } }),
+      200,
+      z.object({ read: z.number() }),
+    );
     expect(scoped.read).toBe(1);
     expect((await list(`?clientId=${client}&read=unread`)).items).toEqual([]);
     expect(ids((await list("?read=unread")).items)).toContain(other.sessionId);
 
-    const everything = await expectOk(await ctx.request("/api/v1/inbox/read-all", { method: "POST", token: alice.token, json: {} }), 200, z.object({ read: z.number() }));
+    const everything = await expectOk(
+      await ctx.request("/api/v1/inbox/read-all", { method: "POST", token: alice.token, json: {} }),
+      200,
+      z.object({ read: z.number() }),
+    );
     expect(everything.read).toBeGreaterThan(0);
     const after = await list("?read=unread");
     expect(after.items).toEqual([]);
@@ -246,7 +282,10 @@ describe("another space", () => {
     expect(ids((await list("", bob)).items)).not.toContain(visitor.sessionId);
     expect(ids((await list(`?clientId=${space.clientId}`, bob)).items)).toEqual([]);
     const day = clock.now().toISOString().slice(0, 10);
-    await expectError(await ctx.request("/api/v1/inbox/export", { method: "POST", token: bob.token, json: { sessionIds: [visitor.sessionId], from: day, to: day } }), 404);
+    await expectError(
+      await ctx.request("/api/v1/inbox/export", { method: "POST", token: bob.token, json: { sessionIds: [visitor.sessionId], from: day, to: day } }),
+      404,
+    );
     // Bob's read-all does not reach Alice's sessions.
     await ctx.request("/api/v1/inbox/read-all", { method: "POST", token: bob.token, json: {} });
     const after = await expectOk(await ctx.request(base, { token: alice.token }), 200, session);
@@ -265,11 +304,21 @@ describe("customers", () => {
     const again = await startVisitor(ctx, space.clientId, { visitorId: "v_returning-visitor" });
     // Sessions nobody wrote in are not listed in the inbox yet, but their customer exists.
     expect(ids((await list()).items)).not.toContain(first.sessionId);
-    const customers = z.array(z.object({ id: z.string(), nickname: z.string(), channel: z.string(), clientId: z.string(), lastConversationAt: z.string().nullable() }));
+    const customers = z.array(
+      z.object({ id: z.string(), nickname: z.string(), channel: z.string(), clientId: z.string(), lastConversationAt: z.string().nullable() }),
+    );
     const listed = await expectOk(await ctx.request("/api/v1/customers", { token: alice.token }), 200, customers);
-    const rows = await Promise.all([first, again].map((visitor) => ctx.deps.db.query.conversations.findFirst({ where: (table, { eq }) => eq(table.id, visitor.sessionId) })));
+    const rows = await Promise.all(
+      [first, again].map((visitor) => ctx.deps.db.query.conversations.findFirst({ where: (table, { eq }) => eq(table.id, visitor.sessionId) })),
+    );
     expect(rows[0]!.customerId).toBe(rows[1]!.customerId);
-    expect(listed[0]).toMatchObject({ id: rows[0]!.customerId, channel: "web", clientId: space.clientId, nickname: "", lastConversationAt: clock.now().toISOString() });
+    expect(listed[0]).toMatchObject({
+      id: rows[0]!.customerId,
+      channel: "web",
+      clientId: space.clientId,
+      nickname: "",
+      lastConversationAt: clock.now().toISOString(),
+    });
     expect(listed.filter((customer) => customer.id === rows[0]!.customerId)).toHaveLength(1);
     const bobs = await expectOk(await ctx.request("/api/v1/customers", { token: bob.token }), 200, customers);
     expect(bobs.map((customer) => customer.id)).not.toContain(rows[0]!.customerId);
@@ -283,18 +332,46 @@ describe("export", () => {
     await say(visitor, 'He said "hi", then left\nnext line');
     const day = clock.now().toISOString().slice(0, 10);
     const tooMany = Array.from({ length: 31 }, (_, index) => `conv_${index}`);
-    await expectError(await ctx.request("/api/v1/inbox/export", { method: "POST", token: alice.token, json: { sessionIds: tooMany, from: day, to: day } }), 400, { field: "sessionIds" });
-    await expectError(await ctx.request("/api/v1/inbox/export", { method: "POST", token: alice.token, json: { sessionIds: [visitor.sessionId], from: "2026-10-20", to: "2026-11-20" } }), 400, {
-      field: "to",
-    });
-    await expectError(await ctx.request("/api/v1/inbox/export", { method: "POST", token: alice.token, json: { sessionIds: [visitor.sessionId], from: "2026-11-12", to: "2026-11-10" } }), 400, {
-      field: "to",
-    });
+    await expectError(
+      await ctx.request("/api/v1/inbox/export", { method: "POST", token: alice.token, json: { sessionIds: tooMany, from: day, to: day } }),
+      400,
+      { field: "sessionIds" },
+    );
+    await expectError(
+      await ctx.request("/api/v1/inbox/export", {
+        method: "POST",
+        token: alice.token,
+        json: { sessionIds: [visitor.sessionId], from: "2026-10-20", to: "2026-11-20" },
+      }),
+      400,
+      {
+        field: "to",
+      },
+    );
+    await expectError(
+      await ctx.request("/api/v1/inbox/export", {
+        method: "POST",
+        token: alice.token,
+        json: { sessionIds: [visitor.sessionId], from: "2026-11-12", to: "2026-11-10" },
+      }),
+      400,
+      {
+        field: "to",
+      },
+    );
     // 32 days (above) is refused, 31 days (20 October to 19 November) is allowed.
-    const month = await ctx.request("/api/v1/inbox/export", { method: "POST", token: alice.token, json: { sessionIds: [visitor.sessionId], from: "2026-10-20", to: "2026-11-19" } });
+    const month = await ctx.request("/api/v1/inbox/export", {
+      method: "POST",
+      token: alice.token,
+      json: { sessionIds: [visitor.sessionId], from: "2026-10-20", to: "2026-11-19" },
+    });
     expect(month.status).toBe(200);
 
-    const response = await ctx.request("/api/v1/inbox/export", { method: "POST", token: alice.token, json: { sessionIds: [visitor.sessionId, visitor.sessionId], from: day, to: day } });
+    const response = await ctx.request("/api/v1/inbox/export", {
+      method: "POST",
+      token: alice.token,
+      json: { sessionIds: [visitor.sessionId, visitor.sessionId], from: day, to: day },
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
     expect(response.headers.get("content-disposition")).toBe(`attachment; filename="sessions-${day}-${day}.csv"`);
@@ -312,7 +389,11 @@ describe("export", () => {
     expect(body[0]![5]).toBe("'=cmd|' /C calc'!A0");
     expect(body[2]![5]).toBe('He said "hi", then left\nnext line');
     // Outside the day, nothing.
-    const empty = await ctx.request("/api/v1/inbox/export", { method: "POST", token: alice.token, json: { sessionIds: [visitor.sessionId], from: "2026-01-01", to: "2026-01-02" } });
+    const empty = await ctx.request("/api/v1/inbox/export", {
+      method: "POST",
+      token: alice.token,
+      json: { sessionIds: [visitor.sessionId], from: "2026-01-01", to: "2026-01-02" },
+    });
     expect(parseCsv(new TextDecoder().decode(new Uint8Array(await empty.arrayBuffer()).slice(3)))).toHaveLength(1);
   });
 
@@ -347,14 +428,21 @@ describe("export", () => {
       ["2026-11-20T23:30:00.000Z", "2026-11-21T07:30:00.000+08:00", expect.any(String)],
     ]);
     // UTC-5 (offset 300): still the evening of the 20th; an explicit 0 adds the column in UTC.
-    expect((await exportCsv("2026-11-20", "2026-11-20", 300)).slice(1).map((row) => row[4])).toEqual(["2026-11-20T18:30:00.000-05:00", "2026-11-20T18:30:00.000-05:00"]);
+    expect((await exportCsv("2026-11-20", "2026-11-20", 300)).slice(1).map((row) => row[4])).toEqual([
+      "2026-11-20T18:30:00.000-05:00",
+      "2026-11-20T18:30:00.000-05:00",
+    ]);
     expect(await exportCsv("2026-11-21", "2026-11-21", 300)).toHaveLength(1);
     expect((await exportCsv("2026-11-20", "2026-11-20", 0))[1]![4]).toBe("2026-11-20T23:30:00.000+00:00");
     // India's half hour (-330) and the limits of the field.
     expect((await exportCsv("2026-11-21", "2026-11-21", -330))[1]![4]).toBe("2026-11-21T05:00:00.000+05:30");
     for (const timezoneOffsetMinutes of [841, -841, 1.5, "60"]) {
       await expectError(
-        await ctx.request("/api/v1/inbox/export", { method: "POST", token: alice.token, json: { sessionIds: [visitor.sessionId], from: "2026-11-20", to: "2026-11-20", timezoneOffsetMinutes } }),
+        await ctx.request("/api/v1/inbox/export", {
+          method: "POST",
+          token: alice.token,
+          json: { sessionIds: [visitor.sessionId], from: "2026-11-20", to: "2026-11-20", timezoneOffsetMinutes },
+        }),
         400,
         { field: "timezoneOffsetMinutes" },
       );

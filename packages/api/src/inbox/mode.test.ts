@@ -46,7 +46,11 @@ const putMode = (sessionId: string, json: unknown) => ctx.request(`/api/v1/inbox
 const takeOver = async (sessionId: string) => expectOk(await putMode(sessionId, { serviceMode: "MANUAL_MODE", confirm: true }), 200, session);
 const operatorSays = async (sessionId: string, content: string) => {
   clock.advance(1000);
-  return expectOk(await ctx.request(`/api/v1/inbox/sessions/${sessionId}/messages`, { method: "POST", token: alice.token, json: { content } }), 201, operatorMessage);
+  return expectOk(
+    await ctx.request(`/api/v1/inbox/sessions/${sessionId}/messages`, { method: "POST", token: alice.token, json: { content } }),
+    201,
+    operatorMessage,
+  );
 };
 const delayedJobs = () => ctx.deps.db.select().from(jobs).where(eq(jobs.kind, HANDOVER_DELAYED_JOB));
 
@@ -56,7 +60,10 @@ describe("switching the reply mode", () => {
     await say(visitor, "Hello");
     const before = await conversationRow(ctx, visitor.sessionId);
     const events = recordRealtime(ctx);
-    await expectError(await putMode(visitor.sessionId, { serviceMode: "MANUAL_MODE", confirm: false }), 400, { field: "confirm", message: "Confirm the switch of reply mode" });
+    await expectError(await putMode(visitor.sessionId, { serviceMode: "MANUAL_MODE", confirm: false }), 400, {
+      field: "confirm",
+      message: "Confirm the switch of reply mode",
+    });
     await expectError(await putMode(visitor.sessionId, { serviceMode: "MANUAL_MODE" }), 400, { field: "confirm" });
     await expectError(await putMode(visitor.sessionId, { serviceMode: "ROBOT", confirm: true }), 400, { field: "serviceMode" });
     // A web visitor's session is one to one: there is no group reply for it.
@@ -80,7 +87,9 @@ describe("switching the reply mode", () => {
     events.clear();
     const back = await expectOk(await putMode(visitor.sessionId, { serviceMode: "FULL_AUTO_MODE", confirm: true }), 200, session);
     expect(back).toMatchObject({ serviceMode: "FULL_AUTO_MODE", handoverRequestedAt: null });
-    expect(events.toSpace(alice.user.spaceId, "session.mode").map((item) => item.data)).toEqual([{ sessionId: visitor.sessionId, serviceMode: "FULL_AUTO_MODE" }]);
+    expect(events.toSpace(alice.user.spaceId, "session.mode").map((item) => item.data)).toEqual([
+      { sessionId: visitor.sessionId, serviceMode: "FULL_AUTO_MODE" },
+    ]);
     expect(events.toVisitor(visitor, "mode").map((item) => item.data)).toEqual([{ serviceMode: "FULL_AUTO_MODE" }]);
     events.stop();
     // Handed back, the AI answers again.
@@ -103,7 +112,9 @@ describe("switching the reply mode", () => {
       { id: sent.id, role: "operator", content: "Hi, this is Alice. How can I help?", senderName: "alice-mode", createdAt: sent.createdAt },
     ]);
     const published = events.toSpace(alice.user.spaceId, "session.message").map((item) => item.data);
-    expect(published).toEqual([{ sessionId: visitor.sessionId, message: expect.objectContaining({ id: sent.id, role: "operator", senderName: "alice-mode" }) }]);
+    expect(published).toEqual([
+      { sessionId: visitor.sessionId, message: expect.objectContaining({ id: sent.id, role: "operator", senderName: "alice-mode" }) },
+    ]);
     events.stop();
 
     const stored = (await storedMessages(ctx, visitor.sessionId)).at(-1)!;
@@ -115,8 +126,15 @@ describe("switching the reply mode", () => {
     await ctx.request(`/api/v1/inbox/sessions/${visitor.sessionId}/read`, { method: "POST", token: alice.token });
     await operatorSays(visitor.sessionId, "Still there?");
     const listed = await ctx.request(`/api/v1/inbox/sessions/${visitor.sessionId}`, { token: alice.token });
-    expect(((await listed.json()) as { data: { msgContent: string; readStatus: string } }).data).toMatchObject({ msgContent: "Still there?", readStatus: "HAVE_READ" });
-    await expectError(await ctx.request(`/api/v1/inbox/sessions/${visitor.sessionId}/messages`, { method: "POST", token: alice.token, json: { content: "   " } }), 400, { field: "content" });
+    expect(((await listed.json()) as { data: { msgContent: string; readStatus: string } }).data).toMatchObject({
+      msgContent: "Still there?",
+      readStatus: "HAVE_READ",
+    });
+    await expectError(
+      await ctx.request(`/api/v1/inbox/sessions/${visitor.sessionId}/messages`, { method: "POST", token: alice.token, json: { content: "   " } }),
+      400,
+      { field: "content" },
+    );
   });
 });
 
@@ -178,11 +196,16 @@ describe("after a handover", () => {
     const answer = (await storedMessages(ctx, visitor.sessionId)).at(-1)!;
     expect(answer).toMatchObject({ role: "assistant", status: "complete" });
     expect(answer.content.length).toBeGreaterThan(0);
-    expect(events.toVisitor(visitor, "message").map((item) => item.data)).toEqual([expect.objectContaining({ id: answer.id, role: "assistant", content: answer.content })]);
+    expect(events.toVisitor(visitor, "message").map((item) => item.data)).toEqual([
+      expect.objectContaining({ id: answer.id, role: "assistant", content: answer.content }),
+    ]);
     expect(events.toSpace(alice.user.spaceId, "session.message").map((item) => item.data.message.id)).toEqual([answer.id]);
     events.stop();
     expect((await visitorHistory(ctx, visitor)).at(-1)).toMatchObject({ id: answer.id, role: "assistant" });
-    const [job] = await ctx.deps.db.select().from(jobs).where(and(eq(jobs.id, queued[0]!.id)));
+    const [job] = await ctx.deps.db
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.id, queued[0]!.id)));
     expect(job!.status).toBe("done");
     // The session stays with the person.
     expect((await conversationRow(ctx, visitor.sessionId)).serviceMode).toBe("MANUAL_MODE");

@@ -56,7 +56,11 @@ async function history(sessionId: string) {
 describe("retry of a failed delivery", () => {
   it("a refused answer is failed; retry sets it pending, queues it and it is delivered once; then 409", async () => {
     const app = await createAppVia(ctx, owner, { name: "Retry bot" });
-    const created = await ctx.request("/api/v1/channel-clients", { method: "POST", token: owner.token, json: { appId: app.id, name: "Telegram", kind: "telegram", config: telegram.config } });
+    const created = await ctx.request("/api/v1/channel-clients", {
+      method: "POST",
+      token: owner.token,
+      json: { appId: app.id, name: "Telegram", kind: "telegram", config: telegram.config },
+    });
     expect(created.status, await created.clone().text()).toBe(201);
     const client = ((await created.json()) as { data: { id: string; webhookUrl: string } }).data;
 

@@ -61,12 +61,17 @@ export const messageSchema = z
   .openapi("InboxMessage");
 
 /** A page of the sessions list. */
-export const sessionPageSchema = z.object({ items: z.array(sessionSchema), nextCursor: z.string().nullable(), unreadCount: z.number().int() }).openapi("InboxSessionPage");
+export const sessionPageSchema = z
+  .object({ items: z.array(sessionSchema), nextCursor: z.string().nullable(), unreadCount: z.number().int() })
+  .openapi("InboxSessionPage");
 
 /** A page of a session's history. */
 export const historySchema = z.object({ items: z.array(messageSchema), hasMore: z.boolean() }).openapi("InboxHistory");
 
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).openapi({ example: "2026-11-01" });
+const day = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/)
+  .openapi({ example: "2026-11-01" });
 
 /** The sessions inbox of chat management (/console/chatManage) and the customers senders become. */
 export function registerInboxRoutes(app: OpenAPIHono<AppEnv>) {
@@ -81,8 +86,16 @@ export function registerInboxRoutes(app: OpenAPIHono<AppEnv>) {
           read: z.enum(["all", "unread", "read"]).default("all"),
           clientId: z.string().max(64).optional(),
           serviceMode: serviceMode.optional(),
-          keyword: z.string().max(100).optional().openapi({ description: "Part of the sender's name, the group's name or the last message (case-insensitive for ASCII)" }),
-          sessionId: z.string().max(64).optional().openapi({ description: "Only this session, when it passes the other filters (to check a live event against them)" }),
+          keyword: z
+            .string()
+            .max(100)
+            .optional()
+            .openapi({ description: "Part of the sender's name, the group's name or the last message (case-insensitive for ASCII)" }),
+          sessionId: z
+            .string()
+            .max(64)
+            .optional()
+            .openapi({ description: "Only this session, when it passes the other filters (to check a live event against them)" }),
           limit: z.coerce.number().int().min(1).max(100).default(30),
           cursor: z.string().max(400).optional(),
         }),
@@ -91,11 +104,29 @@ export function registerInboxRoutes(app: OpenAPIHono<AppEnv>) {
     }),
     async (c) => {
       const query = c.req.valid("query");
-      return ok(c, await listSessions(c.var.deps, c.var.auth, { read: query.read, clientId: query.clientId, mode: query.serviceMode, keyword: query.keyword, sessionId: query.sessionId, limit: query.limit, cursor: query.cursor }));
+      return ok(
+        c,
+        await listSessions(c.var.deps, c.var.auth, {
+          read: query.read,
+          clientId: query.clientId,
+          mode: query.serviceMode,
+          keyword: query.keyword,
+          sessionId: query.sessionId,
+          limit: query.limit,
+          cursor: query.cursor,
+        }),
+      );
     },
   );
   app.openapi(
-    defineRoute({ method: "get", path: "/api/v1/inbox/sessions/{sessionId}", tags, summary: "One session", request: { params: sessionParam }, data: sessionSchema }),
+    defineRoute({
+      method: "get",
+      path: "/api/v1/inbox/sessions/{sessionId}",
+      tags,
+      summary: "One session",
+      request: { params: sessionParam },
+      data: sessionSchema,
+    }),
     async (c) => ok(c, await getSession(c.var.deps, c.var.auth, c.req.valid("param").sessionId)),
   );
   app.openapi(
@@ -187,7 +218,8 @@ export function registerInboxRoutes(app: OpenAPIHono<AppEnv>) {
               from: day.openapi({ description: "First day, in the zone of timezoneOffsetMinutes" }),
               to: day.openapi({ description: "Last day (included), in the zone of timezoneOffsetMinutes" }),
               timezoneOffsetMinutes: z.number().int().min(-840).max(840).optional().openapi({
-                description: "Minutes the operator's zone is behind UTC, as JavaScript's Date#getTimezoneOffset gives it (-480 for UTC+8); from/to are that zone's days and the CSV gets a local time column. Default: UTC",
+                description:
+                  "Minutes the operator's zone is behind UTC, as JavaScript's Date#getTimezoneOffset gives it (-480 for UTC+8); from/to are that zone's days and the CSV gets a local time column. Default: UTC",
                 example: -480,
               }),
             })

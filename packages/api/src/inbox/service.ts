@@ -92,7 +92,9 @@ export async function listSessions(deps: Deps, auth: Auth, filter: SessionFilter
   if (filter.sessionId) conditions.push(eq(conversations.id, filter.sessionId));
   if (filter.keyword) {
     const like = `%${filter.keyword.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
-    conditions.push(sql`(${conversations.senderName} LIKE ${like} ESCAPE '\\' OR ${conversations.groupName} LIKE ${like} ESCAPE '\\' OR ${conversations.lastMessage} LIKE ${like} ESCAPE '\\')`);
+    conditions.push(
+      sql`(${conversations.senderName} LIKE ${like} ESCAPE '\\' OR ${conversations.groupName} LIKE ${like} ESCAPE '\\' OR ${conversations.lastMessage} LIKE ${like} ESCAPE '\\')`,
+    );
   }
   if (filter.cursor) {
     const [at, id] = decodeCursor(filter.cursor);
@@ -137,7 +139,11 @@ export async function sessionHistory(deps: Deps, auth: Auth, sessionId: string, 
   const session = await loadSession(deps, auth, sessionId);
   const conditions = [eq(messages.conversationId, session.id), inArray(messages.role, ["user", "assistant", "operator"])];
   if (input.before) {
-    const pivot = await deps.db.select({ createdAt: messages.createdAt }).from(messages).where(and(eq(messages.id, input.before), eq(messages.conversationId, session.id))).get();
+    const pivot = await deps.db
+      .select({ createdAt: messages.createdAt })
+      .from(messages)
+      .where(and(eq(messages.id, input.before), eq(messages.conversationId, session.id)))
+      .get();
     if (!pivot) throw new ServiceError("validation", "validation_failed", { field: "before", reason: "not a message of this session" }, { field: "before" });
     conditions.push(or(lt(messages.createdAt, pivot.createdAt), and(eq(messages.createdAt, pivot.createdAt), lt(messages.id, input.before)))!);
   }
@@ -172,9 +178,17 @@ export async function markRead(deps: Deps, auth: Auth, sessionId: string) {
 
 /** A session filter's client must be a web or channel client of the caller's space (400 naming `clientId` otherwise). */
 async function checkInboxClient(deps: Deps, spaceId: string, clientId: string) {
-  const web = await deps.db.select({ id: webClients.id }).from(webClients).where(and(eq(webClients.id, clientId), eq(webClients.spaceId, spaceId))).get();
+  const web = await deps.db
+    .select({ id: webClients.id })
+    .from(webClients)
+    .where(and(eq(webClients.id, clientId), eq(webClients.spaceId, spaceId)))
+    .get();
   if (web) return;
-  const channel = await deps.db.select({ id: channelClients.id }).from(channelClients).where(and(eq(channelClients.id, clientId), eq(channelClients.spaceId, spaceId))).get();
+  const channel = await deps.db
+    .select({ id: channelClients.id })
+    .from(channelClients)
+    .where(and(eq(channelClients.id, clientId), eq(channelClients.spaceId, spaceId)))
+    .get();
   if (!channel) throw new ServiceError("validation", "inbox_client_unknown", { id: clientId }, { field: "clientId" });
 }
 
@@ -213,7 +227,12 @@ export async function changeServiceMode(
   if (!input.confirm) throw new ServiceError("validation", "session_mode_confirm", {}, { field: "confirm" });
   // Group reply is the AI answering in a group chat: a one-to-one session has no such mode.
   if (input.serviceMode === "GROUP_MODE" && !session.isGroup) {
-    throw new ServiceError("validation", "validation_failed", { field: "serviceMode", reason: "only group sessions have group reply" }, { field: "serviceMode" });
+    throw new ServiceError(
+      "validation",
+      "validation_failed",
+      { field: "serviceMode", reason: "only group sessions have group reply" },
+      { field: "serviceMode" },
+    );
   }
   if (input.serviceMode === "MANUAL_MODE" && session.serviceMode !== "MANUAL_MODE") {
     const app = await getAppForChat(deps, { appId: session.appId });
@@ -245,10 +264,29 @@ export async function pushOperatorMessage(deps: Deps, auth: Auth, sessionId: str
   // A pending message goes out through the session's channel when stored (the channels listen for it).
   if (!isChannel) {
     const visitor = await webVisitorOf(deps, session);
-    if (visitor) deps.realtime.toVisitor(visitor.clientId, visitor.sessionId, "message", { id, role: "operator", content: input.content, createdAt, ...(senderName ? { senderName } : {}) });
+    if (visitor)
+      deps.realtime.toVisitor(visitor.clientId, visitor.sessionId, "message", {
+        id,
+        role: "operator",
+        content: input.content,
+        createdAt,
+        ...(senderName ? { senderName } : {}),
+      });
   }
-  const stored = await deps.db.select({ delivery: messages.delivery, deliveryError: messages.deliveryError, createdAt: messages.createdAt }).from(messages).where(eq(messages.id, id)).get();
-  return { id, role: "operator" as const, content: input.content, senderName: senderName || null, delivery: stored?.delivery ?? null, deliveryError: stored?.deliveryError ?? null, createdAt: stored?.createdAt ?? createdAt };
+  const stored = await deps.db
+    .select({ delivery: messages.delivery, deliveryError: messages.deliveryError, createdAt: messages.createdAt })
+    .from(messages)
+    .where(eq(messages.id, id))
+    .get();
+  return {
+    id,
+    role: "operator" as const,
+    content: input.content,
+    senderName: senderName || null,
+    delivery: stored?.delivery ?? null,
+    deliveryError: stored?.deliveryError ?? null,
+    createdAt: stored?.createdAt ?? createdAt,
+  };
 }
 
 /**
@@ -274,7 +312,15 @@ export async function retryDelivery(deps: Deps, auth: Auth, sessionId: string, m
   if (reset.length === 0) throw new ServiceError("conflict", "message_retry_not_failed");
   await queueSend(deps, { id: session.clientId! }, session.id, message.id);
   const stored = await deps.db
-    .select({ id: messages.id, role: messages.role, content: messages.content, senderName: messages.senderName, delivery: messages.delivery, deliveryError: messages.deliveryError, createdAt: messages.createdAt })
+    .select({
+      id: messages.id,
+      role: messages.role,
+      content: messages.content,
+      senderName: messages.senderName,
+      delivery: messages.delivery,
+      deliveryError: messages.deliveryError,
+      createdAt: messages.createdAt,
+    })
     .from(messages)
     .where(eq(messages.id, message.id))
     .get();
@@ -301,7 +347,11 @@ export function localIso(utc: string, offsetMinutes: number): string {
  * are those of the zone `timezoneOffsetMinutes` behind UTC (as Date#getTimezoneOffset gives it;
  * UTC when absent); with an offset, a "local time" column follows the UTC one.
  */
-export async function exportSessions(deps: Deps, auth: Auth, input: { sessionIds: string[]; from: string; to: string; timezoneOffsetMinutes?: number | undefined }) {
+export async function exportSessions(
+  deps: Deps,
+  auth: Auth,
+  input: { sessionIds: string[]; from: string; to: string; timezoneOffsetMinutes?: number | undefined },
+) {
   const ids = [...new Set(input.sessionIds)];
   if (ids.length === 0 || ids.length > EXPORT_MAX_SESSIONS) {
     throw new ServiceError("validation", "session_export_too_many", { max: EXPORT_MAX_SESSIONS }, { field: "sessionIds" });
@@ -319,7 +369,13 @@ export async function exportSessions(deps: Deps, auth: Auth, input: { sessionIds
   if (sessions.length !== ids.length) throw new ServiceError("not_found", "session_not_found");
   const names = await clientNamesOf(deps, auth.spaceId);
   const rows = await deps.db
-    .select({ conversationId: messages.conversationId, role: messages.role, content: messages.content, senderName: messages.senderName, createdAt: messages.createdAt })
+    .select({
+      conversationId: messages.conversationId,
+      role: messages.role,
+      content: messages.content,
+      senderName: messages.senderName,
+      createdAt: messages.createdAt,
+    })
     .from(messages)
     .where(
       and(
@@ -335,7 +391,8 @@ export async function exportSessions(deps: Deps, auth: Auth, input: { sessionIds
   const lines = [["session", "channel", "customer", "time", ...(local ? ["local time"] : []), "from", "message"].join(",")];
   for (const row of rows) {
     const session = byId.get(row.conversationId)!;
-    const who = row.role === "user" ? (row.senderName ?? session.senderName ?? "customer") : row.role === "operator" ? `operator ${row.senderName ?? ""}`.trim() : "AI";
+    const who =
+      row.role === "user" ? (row.senderName ?? session.senderName ?? "customer") : row.role === "operator" ? `operator ${row.senderName ?? ""}`.trim() : "AI";
     lines.push(
       [
         row.conversationId,

@@ -85,7 +85,9 @@ describe("summary and AI tags", () => {
     expect(JSON.parse(row.tags)).toEqual(["Late delivery", "Order issue", "refund"]);
     const session = (await (await ctx.request(`/api/v1/inbox/sessions/${visitor.sessionId}`, { token: alice.token })).json()) as { data: { tags: string[] } };
     expect(session.data.tags).toEqual(["Late delivery", "Order issue", "refund"]);
-    expect(events.toSpace(alice.user.spaceId, "session.updated").map((item) => item.data)).toEqual([{ sessionId: visitor.sessionId, tags: ["Late delivery", "Order issue", "refund"] }]);
+    expect(events.toSpace(alice.user.spaceId, "session.updated").map((item) => item.data)).toEqual([
+      { sessionId: visitor.sessionId, tags: ["Late delivery", "Order issue", "refund"] },
+    ]);
     events.stop();
   });
 

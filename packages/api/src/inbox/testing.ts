@@ -14,7 +14,12 @@ export interface InboxSpace {
 }
 
 /** Creates an app and a web client for it, through the API. */
-export async function inboxSpace(ctx: TestContext, user: TestUser, appOverrides: Record<string, unknown> = {}, clientName = "Shop widget"): Promise<InboxSpace> {
+export async function inboxSpace(
+  ctx: TestContext,
+  user: TestUser,
+  appOverrides: Record<string, unknown> = {},
+  clientName = "Shop widget",
+): Promise<InboxSpace> {
   const app = await createAppVia(ctx, user, appOverrides);
   const response = await ctx.request("/api/v1/web-clients", { method: "POST", token: user.token, json: { appId: app.id, name: clientName } });
   const text = await response.text();
@@ -95,10 +100,15 @@ export function recordRealtime(ctx: TestContext) {
     events,
     stop,
     clear: () => events.splice(0),
-    toSpace: (spaceId: string, event?: string) => events.filter((item) => item.target.kind === "space" && item.target.spaceId === spaceId && (!event || item.event === event)),
+    toSpace: (spaceId: string, event?: string) =>
+      events.filter((item) => item.target.kind === "space" && item.target.spaceId === spaceId && (!event || item.event === event)),
     toVisitor: (visitor: Visitor, event?: string) =>
       events.filter(
-        (item) => item.target.kind === "visitor" && item.target.clientId === visitor.clientId && item.target.sessionId === visitor.widgetSessionId && (!event || item.event === event),
+        (item) =>
+          item.target.kind === "visitor" &&
+          item.target.clientId === visitor.clientId &&
+          item.target.sessionId === visitor.widgetSessionId &&
+          (!event || item.event === event),
       ),
   };
 }

@@ -28,7 +28,9 @@ beforeAll(async () => {
   bob = await registerUser(ctx, "bob@example.com");
   const team = await expectOk(await ctx.request("/api/v1/spaces", { method: "POST", token: bob.token, json: { companyName: "Bob Team" } }), 201, spaceSchema);
   bobTeam = team.spaceId;
-  bobKey = (await expectOk(await ctx.request("/api/v1/me/api-keys", { method: "POST", token: bob.token, json: { name: "bob" } }), 201, z.object({ key: z.string() }))).key;
+  bobKey = (
+    await expectOk(await ctx.request("/api/v1/me/api-keys", { method: "POST", token: bob.token, json: { name: "bob" } }), 201, z.object({ key: z.string() }))
+  ).key;
 });
 afterAll(async () => ctx.close());
 
@@ -50,7 +52,11 @@ describe("the instance administrator", () => {
   });
 
   it("gets every capability in a team space they create too", async () => {
-    const team = await expectOk(await ctx.request("/api/v1/spaces", { method: "POST", token: admin.token, json: { companyName: "Admin Team" } }), 201, spaceSchema);
+    const team = await expectOk(
+      await ctx.request("/api/v1/spaces", { method: "POST", token: admin.token, json: { companyName: "Admin Team" } }),
+      201,
+      spaceSchema,
+    );
     expect(team.memberGrade).toBe("CUSTOM");
     expect(await visibleMenus(admin.token)).toEqual(expect.arrayContaining(["clients", "chatManage", "customers", "analysis", "team", "instance"]));
     await expectOk(await ctx.request(`/api/v1/spaces/${admin.personalSpaceId}/select`, { method: "POST", token: admin.token }), 200, userSchema);
@@ -131,7 +137,11 @@ describe("PATCH /api/v1/instance/users/{userId}", () => {
 describe("PATCH /api/v1/instance/spaces/{spaceId}", () => {
   it("sets a space's grade and quota overrides; the members' menus follow", async () => {
     const updated = await expectOk(await patchSpace(bob.user.spaceId, { memberGrade: "NORMAL", quotas: { customerManage: 2 } }), 200, instanceSpaceSchema);
-    expect(updated).toMatchObject({ memberGrade: "NORMAL", quotaOverrides: { customerManage: 2 }, quotas: { clientManage: 3, customerManage: 2, memberNumber: 0 } });
+    expect(updated).toMatchObject({
+      memberGrade: "NORMAL",
+      quotaOverrides: { customerManage: 2 },
+      quotas: { clientManage: 3, customerManage: 2, memberNumber: 0 },
+    });
     const row = await ctx.deps.db.select().from(spaces).where(eq(spaces.id, bob.user.spaceId)).get();
     expect(row).toMatchObject({ memberGrade: "NORMAL", quotaOverrides: JSON.stringify({ customerManage: 2 }) });
     await expectOk(await ctx.request(`/api/v1/spaces/${bob.user.spaceId}/select`, { method: "POST", token: bob.token }), 200, userSchema);
@@ -140,7 +150,11 @@ describe("PATCH /api/v1/instance/spaces/{spaceId}", () => {
     expect(menus).not.toContain("team");
 
     const quotasOnly = await expectOk(await patchSpace(bob.user.spaceId, { quotas: { memberNumber: 4 } }), 200, instanceSpaceSchema);
-    expect(quotasOnly).toMatchObject({ memberGrade: "NORMAL", quotaOverrides: { memberNumber: 4 }, quotas: { clientManage: 3, customerManage: 0, memberNumber: 4 } });
+    expect(quotasOnly).toMatchObject({
+      memberGrade: "NORMAL",
+      quotaOverrides: { memberNumber: 4 },
+      quotas: { clientManage: 3, customerManage: 0, memberNumber: 4 },
+    });
     const cleared = await expectOk(await patchSpace(bob.user.spaceId, { memberGrade: "FREE", quotas: null }), 200, instanceSpaceSchema);
     expect(cleared).toMatchObject({ memberGrade: "FREE", quotaOverrides: null, quotas: { clientManage: 0, customerManage: 0, memberNumber: 0 } });
     expect(await visibleMenus(bob.token)).not.toContain("clients");
@@ -149,15 +163,24 @@ describe("PATCH /api/v1/instance/spaces/{spaceId}", () => {
   it("refuses bad grades and quotas naming the field, in en and zh, and changes nothing", async () => {
     const before = await spaceRows();
     await expectError(await patchSpace(bobTeam, { memberGrade: "PLATINUM" }), 400, { field: "memberGrade" });
-    await expectError(await patchSpace(bobTeam, { quotas: { clientManage: -1 } }), 400, { field: "quotas.clientManage", message: /^Invalid quotas\.clientManage: / });
-    await expectError(await patchSpace(bobTeam, { quotas: { customerManage: 1.5 } }, admin.token, zh), 400, { field: "quotas.customerManage", message: /^quotas\.customerManage 无效：/ });
+    await expectError(await patchSpace(bobTeam, { quotas: { clientManage: -1 } }), 400, {
+      field: "quotas.clientManage",
+      message: /^Invalid quotas\.clientManage: /,
+    });
+    await expectError(await patchSpace(bobTeam, { quotas: { customerManage: 1.5 } }, admin.token, zh), 400, {
+      field: "quotas.customerManage",
+      message: /^quotas\.customerManage 无效：/,
+    });
     await expectError(await patchSpace(bobTeam, { quotas: { memberNumber: "5" } }), 400, { field: "quotas.memberNumber" });
     await expectError(await patchSpace(bobTeam, { quotas: { memberNumber: 10_000_000 } }), 400, { field: "quotas.memberNumber" });
     await expectError(await patchSpace(bobTeam, { quotas: { seats: 5 } }), 400, { field: "quotas" });
     // A valid grade with one bad quota changes nothing either.
     await expectError(await patchSpace(bobTeam, { memberGrade: "ENTERPRISE", quotas: { clientManage: -5 } }), 400, { field: "quotas.clientManage" });
     await expectError(await patchSpace(bobTeam, {}), 400, { field: "memberGrade", message: "Invalid memberGrade: send memberGrade, quotas or both" });
-    await expectError(await patchSpace(bobTeam, {}, admin.token, zh), 400, { field: "memberGrade", message: "memberGrade 无效：请提供 memberGrade、quotas 或两者" });
+    await expectError(await patchSpace(bobTeam, {}, admin.token, zh), 400, {
+      field: "memberGrade",
+      message: "memberGrade 无效：请提供 memberGrade、quotas 或两者",
+    });
     await expectError(await patchSpace("spc_unknown", { memberGrade: "NORMAL" }), 404, { message: "Space not found" });
     await expectError(await patchSpace("spc_unknown", { memberGrade: "NORMAL" }, admin.token, zh), 404, { message: "未找到空间" });
     expect(await spaceRows()).toEqual(before);
@@ -183,7 +206,15 @@ describe("anyone but the administrator", () => {
       }
     }
     // Bob acting in the team space he owns is still not the administrator.
-    await expectError(await ctx.request(`/api/v1/instance/spaces/${bobTeam}`, { method: "PATCH", token: bob.token, json: { memberGrade: "CUSTOM" }, headers: { "x-parley-space": bobTeam } }), 403);
+    await expectError(
+      await ctx.request(`/api/v1/instance/spaces/${bobTeam}`, {
+        method: "PATCH",
+        token: bob.token,
+        json: { memberGrade: "CUSTOM" },
+        headers: { "x-parley-space": bobTeam },
+      }),
+      403,
+    );
     for (const [path, init] of routes()) await expectError(await ctx.request(path, init), 401);
     expect({ spaces: await spaceRows(), users: await ctx.deps.db.select().from(users).all() }).toEqual(before);
   });

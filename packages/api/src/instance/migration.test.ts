@@ -30,10 +30,36 @@ describe("migration 0012 on an instance that existed before it", () => {
     const old = drizzle(sqlite, { schema });
     migrate(old, { migrationsFolder: foldersBefore0012() });
     const now = new Date().toISOString();
-    const user = (id: string, admin: boolean) => ({ id, name: id, personalSpaceId: `spc_${id}`, currentSpaceId: `spc_${id}`, isInstanceOwner: admin, updatedAt: now });
-    const space = (id: string, owner: string, kind: "personal" | "team", grade: "FREE" | "NORMAL" = "FREE") => ({ id, code: id.slice(-8), name: id, kind, ownerUserId: owner, memberGrade: grade, updatedAt: now });
-    old.insert(schema.users).values([user("owner", true), user("carol", false)]).run();
-    old.insert(schema.spaces).values([space("spc_owner", "owner", "personal"), space("spc_owner_team", "owner", "team"), space("spc_carol", "carol", "personal", "NORMAL"), space("spc_carol_team", "carol", "team")]).run();
+    const user = (id: string, admin: boolean) => ({
+      id,
+      name: id,
+      personalSpaceId: `spc_${id}`,
+      currentSpaceId: `spc_${id}`,
+      isInstanceOwner: admin,
+      updatedAt: now,
+    });
+    const space = (id: string, owner: string, kind: "personal" | "team", grade: "FREE" | "NORMAL" = "FREE") => ({
+      id,
+      code: id.slice(-8),
+      name: id,
+      kind,
+      ownerUserId: owner,
+      memberGrade: grade,
+      updatedAt: now,
+    });
+    old
+      .insert(schema.users)
+      .values([user("owner", true), user("carol", false)])
+      .run();
+    old
+      .insert(schema.spaces)
+      .values([
+        space("spc_owner", "owner", "personal"),
+        space("spc_owner_team", "owner", "team"),
+        space("spc_carol", "carol", "personal", "NORMAL"),
+        space("spc_carol_team", "carol", "team"),
+      ])
+      .run();
     sqlite.close();
 
     const upgraded = await openDatabase({ driver: testDriver(), url: `file:${file}` });

@@ -11,8 +11,7 @@ export const INSTANCE_PAGE_SIZE = 20;
 export const INSTANCE_PAGE_SIZE_MAX = 100;
 
 const grade = z.enum(memberGrades);
-const quota = (description: string, example: number) =>
-  z.number().int().min(0).max(QUOTA_MAX).openapi({ description, example });
+const quota = (description: string, example: number) => z.number().int().min(0).max(QUOTA_MAX).openapi({ description, example });
 
 /** The three quotas that open console areas. */
 export const quotasSchema = z
@@ -42,7 +41,11 @@ export const instanceListQuery = z.object({
     .min(1)
     .optional()
     .openapi({ description: `Default ${INSTANCE_PAGE_SIZE}; larger values are capped at ${INSTANCE_PAGE_SIZE_MAX}`, example: INSTANCE_PAGE_SIZE }),
-  keyword: z.string().max(100).optional().openapi({ description: "Matches part of the name, e-mail or phone (users); the name, code or owner (spaces)", example: "lin" }),
+  keyword: z
+    .string()
+    .max(100)
+    .optional()
+    .openapi({ description: "Matches part of the name, e-mail or phone (users); the name, code or owner (spaces)", example: "lin" }),
 });
 
 /** A user as the administrator sees them. */

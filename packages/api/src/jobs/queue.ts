@@ -11,13 +11,7 @@ export type JobRow = typeof jobs.$inferSelect;
 export const DEFAULT_MAX_ATTEMPTS = 5;
 
 /** Puts a job on the queue; it becomes claimable at `runAfter` (default: now). */
-export async function enqueueJob(
-  db: Db,
-  now: Date,
-  kind: string,
-  payload: unknown,
-  options: { runAfter?: Date } = {},
-): Promise<JobRow> {
+export async function enqueueJob(db: Db, now: Date, kind: string, payload: unknown, options: { runAfter?: Date } = {}): Promise<JobRow> {
   const row = {
     id: newId("job"),
     kind,

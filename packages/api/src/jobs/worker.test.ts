@@ -33,7 +33,13 @@ describe("one job worker, fair between spaces", () => {
     const handler = async ({ payload }: JobContext) => {
       order.push((payload as { spaceId: string }).spaceId);
     };
-    const fair = createJobWorker({ db: ctx.deps.db, logger: ctx.deps.logger, now: ctx.deps.now, handlers: { "test.fair-order": handler }, fairness: { perSpace: 10 } });
+    const fair = createJobWorker({
+      db: ctx.deps.db,
+      logger: ctx.deps.logger,
+      now: ctx.deps.now,
+      handlers: { "test.fair-order": handler },
+      fairness: { perSpace: 10 },
+    });
     expect(await fair.drain()).toBe(6);
     expect(order).toEqual(["alpha", "beta", "alpha", "beta", "alpha", "alpha"]);
 

@@ -56,7 +56,11 @@ async function importManual(knowledgeBaseId: string) {
 describe("a configured OpenAI-compatible embeddings provider", () => {
   it("indexes with the provider's vectors and finds meaning that shares no word with the query", async () => {
     const base = await createKnowledgeBaseVia(ctx, owner, { chunkTokens: 50, chunkOverlap: 0 });
-    expect(base).toMatchObject({ embeddingModel: expect.stringContaining("text-embedding-fake"), embeddingModelLabel: "text-embedding-fake", lexicalEmbedder: false });
+    expect(base).toMatchObject({
+      embeddingModel: expect.stringContaining("text-embedding-fake"),
+      embeddingModelLabel: "text-embedding-fake",
+      lexicalEmbedder: false,
+    });
     const before = fake.requests.length;
     await importManual(base.id);
     expect(await drain()).toBe(1);
@@ -67,7 +71,11 @@ describe("a configured OpenAI-compatible embeddings provider", () => {
 
     // "money back" shares no word with the refunds section: full text finds nothing, the model does.
     const result = await expectOk(
-      await ctx.request(`/api/v1/knowledge-bases/${base.id}/retrieval-test`, { method: "POST", token: owner.token, json: { query: "money back", similarityThreshold: 0.5 } }),
+      await ctx.request(`/api/v1/knowledge-bases/${base.id}/retrieval-test`, {
+        method: "POST",
+        token: owner.token,
+        json: { query: "money back", similarityThreshold: 0.5 },
+      }),
       200,
       retrievalTestSchema,
     );

@@ -334,7 +334,7 @@ export function registerKnowledgeImportRoutes(app: OpenAPIHono<AppEnv>) {
       tags,
       status: 201,
       summary:
-        "Import a web page: it is fetched (redirects followed, each hop checked against loopback, private and metadata addresses; configured timeout and size cap), its readable text is converted to Markdown and the file is created pending (parsed) under the page title. A page that cannot be fetched, is not HTML or has no readable text is kept as a failed file: \"This website does not support import\". An address not starting with http:// or https:// is a 400",
+        'Import a web page: it is fetched (redirects followed, each hop checked against loopback, private and metadata addresses; configured timeout and size cap), its readable text is converted to Markdown and the file is created pending (parsed) under the page title. A page that cannot be fetched, is not HTML or has no readable text is kept as a failed file: "This website does not support import". An address not starting with http:// or https:// is a 400',
       request: { params: kbParam, body: jsonBody(websiteImportBody) },
       data: knowledgeFileSchema,
     }),
@@ -453,13 +453,7 @@ export function registerKnowledgeImportRoutes(app: OpenAPIHono<AppEnv>) {
       summary:
         "Download a file: a document's original bytes; a Q&A file's current pairs as a UTF-8 CSV (with BOM) in the template's layout, titles in the request's language; a table's current rows as CSV; a web page's extracted text as Markdown",
       request: { params: fileParam },
-      contentTypes: [
-        "text/csv",
-        "text/markdown",
-        "text/plain",
-        "application/pdf",
-        "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-      ],
+      contentTypes: ["text/csv", "text/markdown", "text/plain", "application/pdf", "application/vnd.openxmlformats-officedocument.wordprocessingml.document"],
       extraErrors: { 409: "The file has nothing to export (its import failed before anything was kept)" },
     }),
     async (c) => {

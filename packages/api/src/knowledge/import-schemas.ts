@@ -19,7 +19,7 @@ export const importReportSchema = z
     message: z
       .string()
       .nullable()
-      .openapi({ description: "\"Import failed for N records\" in the request's language when some failed, else null", example: "Import failed for 2 records" }),
+      .openapi({ description: '"Import failed for N records" in the request\'s language when some failed, else null', example: "Import failed for 2 records" }),
     failures: z
       .array(
         z.object({
@@ -49,7 +49,10 @@ export const qaImportBody = z
 
 /** Query of the Q&A template download. */
 export const templateQuery = z.object({
-  language: z.enum(["en", "zh-CN"]).optional().openapi({ description: "Column titles' language; default: the Accept-Language of the request", example: "zh-CN" }),
+  language: z
+    .enum(["en", "zh-CN"])
+    .optional()
+    .openapi({ description: "Column titles' language; default: the Accept-Language of the request", example: "zh-CN" }),
 });
 
 export { id, timestamp };
@@ -59,7 +62,10 @@ export const tableImportBody = z
   .object({
     file: binary("CSV (UTF-8) or xlsx; the first row names the fields, which must be unique; at most 10 MB"),
     name: fileName,
-    indexColumn: z.string().optional().openapi({ description: "The field rows are looked up by (default: the first); it cannot change afterwards", example: "SKU" }),
+    indexColumn: z
+      .string()
+      .optional()
+      .openapi({ description: "The field rows are looked up by (default: the first); it cannot change afterwards", example: "SKU" }),
   })
   .openapi("TableImportUpload");
 
@@ -123,9 +129,10 @@ export const tableRowPageSchema = z
 /** Body of a row add or edit. */
 export const tableRowBody = z
   .object({
-    values: z
-      .record(z.string(), z.string().max(10_000))
-      .openapi({ description: "Values by field name; on add, missing fields are empty; on edit, only the given fields change. The index column may not be empty", example: { Price: "42" } }),
+    values: z.record(z.string(), z.string().max(10_000)).openapi({
+      description: "Values by field name; on add, missing fields are empty; on edit, only the given fields change. The index column may not be empty",
+      example: { Price: "42" },
+    }),
   })
   .openapi("TableRowValues");
 
@@ -139,7 +146,10 @@ export const pageQuery = z.object({
 export const websiteImportBody = z
   .object({
     url: z.string().max(2048).openapi({ description: "The page's address; must start with http:// or https://", example: "https://example.com/help/returns" }),
-    name: z.string().optional().openapi({ description: "File name (default: from the page title); at most 50 letters, digits, _ or -", example: "returns-help" }),
+    name: z
+      .string()
+      .optional()
+      .openapi({ description: "File name (default: from the page title); at most 50 letters, digits, _ or -", example: "returns-help" }),
   })
   .openapi("WebsiteImport");
 
@@ -164,8 +174,14 @@ export const saveFeishuAuthorizationBody = z
 /** Body of a Feishu document import. */
 export const feishuImportBody = z
   .object({
-    url: z.string().max(2048).openapi({ description: "The document's https address, https://<tenant>.feishu.cn/docx/<document_id>", example: "https://example.feishu.cn/docx/B4EPdAYx8oi8HRxgPQQbM15UcBf" }),
-    name: z.string().optional().openapi({ description: "File name (default: from the document title); at most 50 letters, digits, _ or -", example: "onboarding-guide" }),
+    url: z.string().max(2048).openapi({
+      description: "The document's https address, https://<tenant>.feishu.cn/docx/<document_id>",
+      example: "https://example.feishu.cn/docx/B4EPdAYx8oi8HRxgPQQbM15UcBf",
+    }),
+    name: z
+      .string()
+      .optional()
+      .openapi({ description: "File name (default: from the document title); at most 50 letters, digits, _ or -", example: "onboarding-guide" }),
   })
   .openapi("FeishuImport");
 
@@ -178,7 +194,9 @@ export const mediaSchema = z
     mimeType: z.enum(["image/jpeg", "image/png", "image/gif", "image/webp", "application/pdf", "video/mp4"]).openapi({ example: "image/png" }),
     kind: z.enum(["image", "document", "video"]).openapi({ example: "image" }),
     sizeBytes: z.number().int().openapi({ example: 48213 }),
-    url: z.string().openapi({ description: "Where its bytes are downloaded (signed-in GET)", example: "/api/v1/knowledge-media/mm_01jd7w3k5q9x2m4n6p8r/content" }),
+    url: z
+      .string()
+      .openapi({ description: "Where its bytes are downloaded (signed-in GET)", example: "/api/v1/knowledge-media/mm_01jd7w3k5q9x2m4n6p8r/content" }),
     createdAt: timestamp,
     updatedAt: timestamp,
   })

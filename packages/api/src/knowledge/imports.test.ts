@@ -14,7 +14,10 @@ import {
   mediaSchema,
   qaPairPageSchema,
   qaPairSchema,
-  tableRowPageSchema, tableRowSchema, tableSchema } from "./import-schemas";
+  tableRowPageSchema,
+  tableRowSchema,
+  tableSchema,
+} from "./import-schemas";
 import { articleHtml, startWebServer, type WebPage, type WebServer, xlsxOf } from "./imports-testing";
 import { deletedSchema, knowledgeFileSchema, previewSchema, retrievalTestSchema } from "./schemas";
 import { createKnowledgeBaseVia, pdfOf, uploadOk } from "./testing";
@@ -88,10 +91,18 @@ afterAll(async () => {
 });
 
 const filesOf = (knowledgeBaseId: string) => ctx.deps.db.select().from(knowledgeFiles).where(eq(knowledgeFiles.knowledgeBaseId, knowledgeBaseId)).all();
-const chunksOf = (fileId: string) => ctx.deps.db.select().from(knowledgeChunks).where(eq(knowledgeChunks.fileId, fileId)).orderBy(knowledgeChunks.ordinal).all();
+const chunksOf = (fileId: string) =>
+  ctx.deps.db.select().from(knowledgeChunks).where(eq(knowledgeChunks.fileId, fileId)).orderBy(knowledgeChunks.ordinal).all();
 
 /** Posts a multipart upload, like the console does. */
-function postFile(path: string, fileName: string, bytes: Uint8Array | string, fields: Record<string, string> = {}, token = owner.token, headers: Record<string, string> = {}) {
+function postFile(
+  path: string,
+  fileName: string,
+  bytes: Uint8Array | string,
+  fields: Record<string, string> = {},
+  token = owner.token,
+  headers: Record<string, string> = {},
+) {
   const form = new FormData();
   form.append("file", new File([typeof bytes === "string" ? bytes : new Uint8Array(bytes)], fileName));
   for (const [key, value] of Object.entries(fields)) form.append(key, value);
@@ -148,7 +159,9 @@ describe("Q&A import", () => {
 
   it("answers the report in Chinese when asked", async () => {
     const base = await createKnowledgeBaseVia(ctx, owner);
-    const response = await postFile(qaPath(base.id), "faq.csv", "question,answer,search method\nq,a,question\n,a,question\n", {}, owner.token, { "accept-language": "zh-CN" });
+    const response = await postFile(qaPath(base.id), "faq.csv", "question,answer,search method\nq,a,question\n,a,question\n", {}, owner.token, {
+      "accept-language": "zh-CN",
+    });
     const result = await expectOk(response, 201, importResultSchema);
     expect(result.report.message).toBe("1 条记录导入失败");
     expect(result.report.failures[0]!.reason).toBe("问题为空");
@@ -163,10 +176,16 @@ describe("Q&A import", () => {
       field: "file",
       message: "The CSV does not match the template: missing column(s) answer, search method",
     });
-    await expectError(await postFile(qaPath(base.id), "faq.csv", "question,answer,search method\n,a,question\n"), 400, { message: "Import failed: all 1 records failed" });
-    await expectError(await postFile(qaPath(base.id), "faq.csv", "question,answer,search method\n"), 400, { message: "The file has no records below its header" });
+    await expectError(await postFile(qaPath(base.id), "faq.csv", "question,answer,search method\n,a,question\n"), 400, {
+      message: "Import failed: all 1 records failed",
+    });
+    await expectError(await postFile(qaPath(base.id), "faq.csv", "question,answer,search method\n"), 400, {
+      message: "The file has no records below its header",
+    });
     await expectError(await postFile(qaPath(base.id), "faq.txt", "question,answer,search method\nq,a,question\n"), 400, { field: "file" });
-    await expectError(await postFile(qaPath(base.id), "faq.csv", "question,answer,search method\nq,a,question\n", { name: "bad name!" }), 400, { field: "name" });
+    await expectError(await postFile(qaPath(base.id), "faq.csv", "question,answer,search method\nq,a,question\n", { name: "bad name!" }), 400, {
+      field: "name",
+    });
     expect(await filesOf(base.id)).toEqual([]);
   });
 
@@ -189,7 +208,6 @@ describe("Q&A import", () => {
   });
 });
 
-
 describe("Q&A pairs", () => {
   it("lists, adds, edits and deletes pairs, keeping the segment, its metadata and its index in step", async () => {
     const base = await createKnowledgeBaseVia(ctx, owner);
@@ -202,7 +220,11 @@ describe("Q&A pairs", () => {
     await confirmAndIndex(result.file.id);
 
     const added = await expectOk(
-      await ctx.request(pairsPath, { method: "POST", token: owner.token, json: { question: "Can I pay by invoice?", answer: "Companies may pay within 30 days by bank transfer." } }),
+      await ctx.request(pairsPath, {
+        method: "POST",
+        token: owner.token,
+        json: { question: "Can I pay by invoice?", answer: "Companies may pay within 30 days by bank transfer." },
+      }),
       201,
       qaPairSchema,
     );
@@ -212,18 +234,28 @@ describe("Q&A pairs", () => {
     expect((await expectOk(await search(base.id, "bank transfer"), 200, retrievalTestSchema)).fullText.map((hit) => hit.chunkId)).not.toContain(added.id);
 
     const edited = await expectOk(
-      await ctx.request(`${pairsPath}/${added.id}`, { method: "PATCH", token: owner.token, json: { searchMethod: "question_answer", material: "https://example.com/iban.png" } }),
+      await ctx.request(`${pairsPath}/${added.id}`, {
+        method: "PATCH",
+        token: owner.token,
+        json: { searchMethod: "question_answer", material: "https://example.com/iban.png" },
+      }),
       200,
       qaPairSchema,
     );
-    expect(edited).toMatchObject({ question: "Can I pay by invoice?", searchMethod: "question_answer", material: { type: "url", url: "https://example.com/iban.png" } });
+    expect(edited).toMatchObject({
+      question: "Can I pay by invoice?",
+      searchMethod: "question_answer",
+      material: { type: "url", url: "https://example.com/iban.png" },
+    });
     const stored = (await chunksOf(result.file.id)).find((chunk) => chunk.id === added.id)!;
     expect(stored.content).toBe("Q: Can I pay by invoice?\nA: Companies may pay within 30 days by bank transfer.");
     expect(JSON.parse(stored.metadata)).toMatchObject({ searchMethod: "question_answer", material: { type: "url" } });
     expect((await expectOk(await search(base.id, "bank transfer"), 200, retrievalTestSchema)).fullText[0]!.chunkId).toBe(added.id);
 
     await expectError(await ctx.request(`${pairsPath}/${added.id}`, { method: "PATCH", token: owner.token, json: { answer: "  " } }), 400, { field: "answer" });
-    await expectError(await ctx.request(`${pairsPath}/${added.id}`, { method: "PATCH", token: owner.token, json: { material: "mm_NOTHERE" } }), 400, { field: "material" });
+    await expectError(await ctx.request(`${pairsPath}/${added.id}`, { method: "PATCH", token: owner.token, json: { material: "mm_NOTHERE" } }), 400, {
+      field: "material",
+    });
     await expectError(await ctx.request(`${pairsPath}/${added.id}`, { method: "PATCH", token: stranger.token, json: { answer: "mine" } }), 404);
     await expectError(await ctx.request(`${pairsPath}/${added.id}`, { method: "DELETE", token: stranger.token }), 404);
     await expectOk(await ctx.request(`${pairsPath}/${added.id}`, { method: "DELETE", token: owner.token }), 200, deletedSchema);
@@ -247,13 +279,25 @@ describe("table import", () => {
     const base = await createKnowledgeBaseVia(ctx, owner);
     const result = await expectOk(await postFile(tablePath(base.id), "products.csv", products), 201, importResultSchema);
     expect(result.file).toMatchObject({ type: "table", name: "products", status: "pending" });
-    expect(result.report).toMatchObject({ totalRecords: 4, importedRecords: 3, failedRecords: 1, failures: [{ row: 4, reason: "The index column SKU is empty" }] });
+    expect(result.report).toMatchObject({
+      totalRecords: 4,
+      importedRecords: 3,
+      failedRecords: 1,
+      failures: [{ row: 4, reason: "The index column SKU is empty" }],
+    });
     const row = await ctx.deps.db.select().from(knowledgeFiles).where(eq(knowledgeFiles.id, result.file.id)).get();
     expect(JSON.parse(row!.options)).toMatchObject({ fields: ["SKU", "Name", "Price"], indexColumn: "SKU" });
 
     const preview = await expectOk(await ctx.request(`/api/v1/knowledge-files/${result.file.id}/preview`, { token: owner.token }), 200, previewSchema);
-    expect(preview.segments[0]).toMatchObject({ content: "SKU: A-100\nName: Electric kettle\nPrice: 39", metadata: { row: { SKU: "A-100", Name: "Electric kettle", Price: "39" } } });
-    const pendingRows = await expectOk(await ctx.request(`/api/v1/knowledge-files/${result.file.id}/table/rows`, { token: owner.token }), 200, tableRowPageSchema);
+    expect(preview.segments[0]).toMatchObject({
+      content: "SKU: A-100\nName: Electric kettle\nPrice: 39",
+      metadata: { row: { SKU: "A-100", Name: "Electric kettle", Price: "39" } },
+    });
+    const pendingRows = await expectOk(
+      await ctx.request(`/api/v1/knowledge-files/${result.file.id}/table/rows`, { token: owner.token }),
+      200,
+      tableRowPageSchema,
+    );
     expect(pendingRows).toMatchObject({ total: 3, fields: ["SKU", "Name", "Price"] });
     expect(pendingRows.items[0]!.id).toBeNull();
 
@@ -265,7 +309,11 @@ describe("table import", () => {
 
   it("imports an xlsx with a chosen index column", async () => {
     const base = await createKnowledgeBaseVia(ctx, owner);
-    const bytes = xlsxOf([["Code", "City", "Hotline"], ["SH", "Shanghai", "021-1234"], ["BJ", "Beijing", "010-5678"]]);
+    const bytes = xlsxOf([
+      ["Code", "City", "Hotline"],
+      ["SH", "Shanghai", "021-1234"],
+      ["BJ", "Beijing", "010-5678"],
+    ]);
     const result = await expectOk(await postFile(tablePath(base.id), "hotlines.xlsx", bytes, { indexColumn: "City" }), 201, importResultSchema);
     expect(result.report).toMatchObject({ importedRecords: 2, failedRecords: 0, message: null });
     const table = await expectOk(await ctx.request(`/api/v1/knowledge-files/${result.file.id}/table`, { token: owner.token }), 200, tableSchema);
@@ -274,13 +322,30 @@ describe("table import", () => {
 
   it("refuses duplicate field names, an unknown index column, a GBK CSV and a damaged xlsx, storing nothing", async () => {
     const base = await createKnowledgeBaseVia(ctx, owner);
-    await expectError(await postFile(tablePath(base.id), "dup.csv", "SKU,Name,SKU\n1,2,3\n"), 400, { field: "file", message: "Field names must be unique: SKU repeated" });
-    await expectError(await postFile(tablePath(base.id), "dup.xlsx", xlsxOf([["A", "A"], ["1", "2"]])), 400, { field: "file" });
+    await expectError(await postFile(tablePath(base.id), "dup.csv", "SKU,Name,SKU\n1,2,3\n"), 400, {
+      field: "file",
+      message: "Field names must be unique: SKU repeated",
+    });
+    await expectError(
+      await postFile(
+        tablePath(base.id),
+        "dup.xlsx",
+        xlsxOf([
+          ["A", "A"],
+          ["1", "2"],
+        ]),
+      ),
+      400,
+      { field: "file" },
+    );
     await expectError(await postFile(tablePath(base.id), "p.csv", products, { indexColumn: "Colour" }), 400, { field: "indexColumn" });
     // "编号,名称" saved as GBK.
     const gbk = new Uint8Array([0xb1, 0xe0, 0xba, 0xc5, 0x2c, 0xc3, 0xfb, 0xb3, 0xc6, 0x0a, 0x31, 0x2c, 0x32, 0x0a]);
     await expectError(await postFile(tablePath(base.id), "gbk.csv", gbk), 400, { field: "file", message: "File encoding error (save as UTF-8)" });
-    await expectError(await postFile(tablePath(base.id), "broken.xlsx", "not a zip at all"), 400, { field: "file", message: "The spreadsheet is damaged or cannot be read" });
+    await expectError(await postFile(tablePath(base.id), "broken.xlsx", "not a zip at all"), 400, {
+      field: "file",
+      message: "The spreadsheet is damaged or cannot be read",
+    });
     await expectError(await postFile(tablePath(base.id), "big.csv", `a\n${"x".repeat(10 * 1024 * 1024)}`), 400, { field: "file" });
     expect(await filesOf(base.id)).toEqual([]);
   });
@@ -288,9 +353,12 @@ describe("table import", () => {
   it("renames fields and re-indexes every row, but never moves the index column", async () => {
     const base = await createKnowledgeBaseVia(ctx, owner);
     const file = await effectiveTable(base.id);
-    const columns = (json: Record<string, unknown>) => ctx.request(`/api/v1/knowledge-files/${file.id}/table/columns`, { method: "PATCH", token: owner.token, json });
+    const columns = (json: Record<string, unknown>) =>
+      ctx.request(`/api/v1/knowledge-files/${file.id}/table/columns`, { method: "PATCH", token: owner.token, json });
 
-    await expectError(await columns({ fields: ["SKU", "Name", "Price"], indexColumn: "Name" }), 409, { message: "The index column cannot be changed once set (it is SKU)" });
+    await expectError(await columns({ fields: ["SKU", "Name", "Price"], indexColumn: "Name" }), 409, {
+      message: "The index column cannot be changed once set (it is SKU)",
+    });
     await expectError(await columns({ fields: ["SKU", "Name"] }), 400, { field: "fields" });
     await expectError(await columns({ fields: ["SKU", "SKU", "Price"] }), 400, { field: "fields", message: "Field names must be unique: SKU repeated" });
 
@@ -311,7 +379,11 @@ describe("table import", () => {
     expect(page).toMatchObject({ total: 3, pageSize: 2, fields: ["SKU", "Name", "Price"], indexColumn: "SKU" });
     expect(page.items.map((item) => item.values.SKU)).toEqual(["A-100", "A-200"]);
 
-    const added = await expectOk(await ctx.request(rowsPath, { method: "POST", token: owner.token, json: { values: { SKU: "A-400", Name: "Coffee grinder" } } }), 201, tableRowSchema);
+    const added = await expectOk(
+      await ctx.request(rowsPath, { method: "POST", token: owner.token, json: { values: { SKU: "A-400", Name: "Coffee grinder" } } }),
+      201,
+      tableRowSchema,
+    );
     expect(added).toMatchObject({ ordinal: 3, values: { SKU: "A-400", Name: "Coffee grinder", Price: "" } });
     expect((await expectOk(await search(base.id, "coffee grinder"), 200, retrievalTestSchema)).fullText[0]!.chunkId).toBe(added.id);
 
@@ -326,8 +398,12 @@ describe("table import", () => {
     expect(JSON.parse(stored.metadata)).toEqual({ row: { SKU: "A-400", Name: "Burr grinder", Price: "59" } });
     expect((await expectOk(await search(base.id, "burr grinder"), 200, retrievalTestSchema)).fullText[0]!.chunkId).toBe(added.id);
 
-    await expectError(await ctx.request(rowsPath, { method: "POST", token: owner.token, json: { values: { Colour: "red", SKU: "A-9" } } }), 400, { message: "Unknown field Colour" });
-    await expectError(await ctx.request(`${rowsPath}/${added.id}`, { method: "PATCH", token: owner.token, json: { values: { SKU: "" } } }), 400, { field: "values" });
+    await expectError(await ctx.request(rowsPath, { method: "POST", token: owner.token, json: { values: { Colour: "red", SKU: "A-9" } } }), 400, {
+      message: "Unknown field Colour",
+    });
+    await expectError(await ctx.request(`${rowsPath}/${added.id}`, { method: "PATCH", token: owner.token, json: { values: { SKU: "" } } }), 400, {
+      field: "values",
+    });
 
     await expectOk(await ctx.request(`${rowsPath}/${added.id}`, { method: "DELETE", token: owner.token }), 200, deletedSchema);
     expect((await chunksOf(file.id)).map((chunk) => chunk.id)).not.toContain(added.id);
@@ -344,7 +420,18 @@ describe("table import", () => {
       message: "Column names must match the table's fields; missing: Name; unexpected: Title",
     });
     await expectError(await postFile(appendPath, "more.csv", "SKU,Name,Price,Colour\nA-500,Blender,80,red\n"), 400, { message: /unexpected: Colour/ });
-    const appended = await expectOk(await postFile(appendPath, "more.xlsx", xlsxOf([["Price", "SKU", "Name"], ["80", "A-500", "Blender"]])), 200, importResultSchema);
+    const appended = await expectOk(
+      await postFile(
+        appendPath,
+        "more.xlsx",
+        xlsxOf([
+          ["Price", "SKU", "Name"],
+          ["80", "A-500", "Blender"],
+        ]),
+      ),
+      200,
+      importResultSchema,
+    );
     expect(appended.report.importedRecords).toBe(1);
     expect(appended.file.chunkCount).toBe(4);
     const last = (await chunksOf(file.id)).at(-1)!;
@@ -353,7 +440,11 @@ describe("table import", () => {
 
     // A pending table grows before it is confirmed.
     const pending = await expectOk(await postFile(tablePath(base.id), "pending.csv", products), 201, importResultSchema);
-    await expectOk(await postFile(`/api/v1/knowledge-files/${pending.file.id}/table/imports`, "more.csv", "Name,SKU,Price\nMixer,A-600,70\n"), 200, importResultSchema);
+    await expectOk(
+      await postFile(`/api/v1/knowledge-files/${pending.file.id}/table/imports`, "more.csv", "Name,SKU,Price\nMixer,A-600,70\n"),
+      200,
+      importResultSchema,
+    );
     const preview = await expectOk(await ctx.request(`/api/v1/knowledge-files/${pending.file.id}/preview`, { token: owner.token }), 200, previewSchema);
     expect(preview.totalSegments).toBe(4);
   });
@@ -367,16 +458,28 @@ describe("table import", () => {
     await expectError(await ctx.request(`/api/v1/knowledge-files/${file.id}/table`, as), 404);
     await expectError(await ctx.request(`/api/v1/knowledge-files/${file.id}/table/rows`, as), 404);
     await expectError(await ctx.request(`/api/v1/knowledge-files/${file.id}/table/rows`, { ...as, method: "POST", json: { values: { SKU: "X" } } }), 404);
-    await expectError(await ctx.request(`/api/v1/knowledge-files/${file.id}/table/rows/${row!.id}`, { ...as, method: "PATCH", json: { values: { SKU: "X" } } }), 404);
+    await expectError(
+      await ctx.request(`/api/v1/knowledge-files/${file.id}/table/rows/${row!.id}`, { ...as, method: "PATCH", json: { values: { SKU: "X" } } }),
+      404,
+    );
     await expectError(await ctx.request(`/api/v1/knowledge-files/${file.id}/table/rows/${row!.id}`, { ...as, method: "DELETE" }), 404);
-    await expectError(await ctx.request(`/api/v1/knowledge-files/${file.id}/table/columns`, { ...as, method: "PATCH", json: { fields: ["a", "b", "c"] } }), 404);
+    await expectError(
+      await ctx.request(`/api/v1/knowledge-files/${file.id}/table/columns`, { ...as, method: "PATCH", json: { fields: ["a", "b", "c"] } }),
+      404,
+    );
     await expectError(await postFile(`/api/v1/knowledge-files/${file.id}/table/imports`, "more.csv", products, {}, stranger.token), 404);
     await expectError(await postFile(tablePath(base.id), "p.csv", products, {}, stranger.token), 404);
     expect(await chunksOf(file.id)).toEqual(before);
     expect(await filesOf(base.id)).toHaveLength(1);
 
-    const qa = await expectOk(await postFile(`/api/v1/knowledge-bases/${base.id}/imports/qa`, "faq.csv", "question,answer,search method\nq,a,question\n"), 201, importResultSchema);
-    await expectError(await ctx.request(`/api/v1/knowledge-files/${qa.file.id}/table`, { token: owner.token }), 409, { message: "This works only on table files" });
+    const qa = await expectOk(
+      await postFile(`/api/v1/knowledge-bases/${base.id}/imports/qa`, "faq.csv", "question,answer,search method\nq,a,question\n"),
+      201,
+      importResultSchema,
+    );
+    await expectError(await ctx.request(`/api/v1/knowledge-files/${qa.file.id}/table`, { token: owner.token }), 409, {
+      message: "This works only on table files",
+    });
   });
 });
 
@@ -436,7 +539,11 @@ describe("website import", () => {
       const row = await ctx.deps.db.select().from(knowledgeFiles).where(eq(knowledgeFiles.id, file.id)).get();
       expect(JSON.parse(row!.options).error, url).toMatch(detail);
     }
-    const chinese = await expectOk(await importSite(base.id, { url: `${site.url}/empty` }, owner.token, { "accept-language": "zh-CN" }), 201, knowledgeFileSchema);
+    const chinese = await expectOk(
+      await importSite(base.id, { url: `${site.url}/empty` }, owner.token, { "accept-language": "zh-CN" }),
+      201,
+      knowledgeFileSchema,
+    );
     expect(chinese.failureReason).toBe("该网站不支持导入");
     // Nothing of the internal page was stored anywhere.
     const stored = await ctx.deps.db.select().from(knowledgeChunks).where(eq(knowledgeChunks.knowledgeBaseId, base.id)).all();
@@ -529,9 +636,17 @@ describe("Feishu document import", () => {
     await confirmAndIndex(good.id);
     const chunksBefore = await chunksOf(good.id);
 
-    const forbidden = await expectOk(await importDocument(base.id, { url: "https://example.feishu.cn/docx/PrivateDoc0000000000000001" }), 201, knowledgeFileSchema);
+    const forbidden = await expectOk(
+      await importDocument(base.id, { url: "https://example.feishu.cn/docx/PrivateDoc0000000000000001" }),
+      201,
+      knowledgeFileSchema,
+    );
     expect(forbidden).toMatchObject({ status: "failed", failureReason: "Feishu: forbidden (code 1770032)", name: "feishu-PrivateDoc0000000000000001" });
-    const missing = await expectOk(await importDocument(base.id, { url: "https://example.feishu.cn/docx/NoSuchDocument000000000001" }), 201, knowledgeFileSchema);
+    const missing = await expectOk(
+      await importDocument(base.id, { url: "https://example.feishu.cn/docx/NoSuchDocument000000000001" }),
+      201,
+      knowledgeFileSchema,
+    );
     expect(missing.failureReason).toBe("Feishu: not found (code 1770002)");
 
     feishu.rotateSecret(feishuApp.appId, "rotated-secret");
@@ -582,9 +697,15 @@ describe("media materials", () => {
     expect(second.items.map((item) => item.name)).toEqual(["photo.jpg", "map.png"]);
 
     const map = uploaded[0]!;
-    const renamed = await expectOk(await ctx.request(`/api/v1/knowledge-media/${map.id}`, { method: "PATCH", token: owner.token, json: { name: "Delivery map 2026" } }), 200, mediaSchema);
+    const renamed = await expectOk(
+      await ctx.request(`/api/v1/knowledge-media/${map.id}`, { method: "PATCH", token: owner.token, json: { name: "Delivery map 2026" } }),
+      200,
+      mediaSchema,
+    );
     expect(renamed.name).toBe("Delivery map 2026");
-    await expectError(await ctx.request(`/api/v1/knowledge-media/${map.id}`, { method: "PATCH", token: owner.token, json: { name: "../etc/passwd" } }), 400, { field: "name" });
+    await expectError(await ctx.request(`/api/v1/knowledge-media/${map.id}`, { method: "PATCH", token: owner.token, json: { name: "../etc/passwd" } }), 400, {
+      field: "name",
+    });
 
     const content = await ctx.request(map.url, { token: owner.token });
     expect(content.status).toBe(200);
@@ -640,7 +761,8 @@ describe("media materials", () => {
 });
 
 describe("file export", () => {
-  const exportOf = (fileId: string, token = owner.token, headers: Record<string, string> = {}) => ctx.request(`/api/v1/knowledge-files/${fileId}/export`, { token, headers });
+  const exportOf = (fileId: string, token = owner.token, headers: Record<string, string> = {}) =>
+    ctx.request(`/api/v1/knowledge-files/${fileId}/export`, { token, headers });
 
   it("answers a document's original bytes with its name", async () => {
     const base = await createKnowledgeBaseVia(ctx, owner);
@@ -657,11 +779,16 @@ describe("file export", () => {
 
   it("exports a Q&A file's current pairs as a UTF-8 CSV in the request's language", async () => {
     const base = await createKnowledgeBaseVia(ctx, owner);
-    const csv = "question,answer,search method\nHow long do refunds take?,Five working days.,question\nDo you ship abroad?,Yes.,question_answer\nGift wrap?,Free.,question\n";
+    const csv =
+      "question,answer,search method\nHow long do refunds take?,Five working days.,question\nDo you ship abroad?,Yes.,question_answer\nGift wrap?,Free.,question\n";
     const result = await expectOk(await postFile(`/api/v1/knowledge-bases/${base.id}/imports/qa`, "faq.csv", csv), 201, importResultSchema);
     await confirmAndIndex(result.file.id);
     const [first, , third] = await chunksOf(result.file.id);
-    await ctx.request(`/api/v1/knowledge-segments/${first!.id}`, { method: "PATCH", token: owner.token, json: { content: "Q: How long do refunds take?\nA: Three working days." } });
+    await ctx.request(`/api/v1/knowledge-segments/${first!.id}`, {
+      method: "PATCH",
+      token: owner.token,
+      json: { content: "Q: How long do refunds take?\nA: Three working days." },
+    });
     await ctx.request(`/api/v1/knowledge-segments/${third!.id}`, { method: "DELETE", token: owner.token });
 
     const english = await exportOf(result.file.id);
@@ -681,12 +808,20 @@ describe("file export", () => {
 
   it("exports a table's current rows, and a web page as Markdown", async () => {
     const base = await createKnowledgeBaseVia(ctx, owner);
-    const table = await expectOk(await postFile(`/api/v1/knowledge-bases/${base.id}/imports/table`, "prices.csv", "SKU,Price\nA-1,10\nA-2,20\n"), 201, importResultSchema);
+    const table = await expectOk(
+      await postFile(`/api/v1/knowledge-bases/${base.id}/imports/table`, "prices.csv", "SKU,Price\nA-1,10\nA-2,20\n"),
+      201,
+      importResultSchema,
+    );
     expect(await (await exportOf(table.file.id)).text()).toBe("SKU,Price\r\nA-1,10\r\nA-2,20\r\n");
     await confirmAndIndex(table.file.id);
     const [row] = await chunksOf(table.file.id);
     await expectOk(
-      await ctx.request(`/api/v1/knowledge-files/${table.file.id}/table/rows/${row!.id}`, { method: "PATCH", token: owner.token, json: { values: { Price: "12, incl. tax" } } }),
+      await ctx.request(`/api/v1/knowledge-files/${table.file.id}/table/rows/${row!.id}`, {
+        method: "PATCH",
+        token: owner.token,
+        json: { values: { Price: "12, incl. tax" } },
+      }),
       200,
       tableRowSchema,
     );
@@ -728,9 +863,14 @@ describe("create-app document upload", () => {
     const large = await expectOk(await postFile(appPath(app.id), "manual.txt", "word ".repeat(Math.ceil((12 * 1024 * 1024) / 5))), 201, knowledgeFileSchema);
     expect(large.knowledgeBaseId).toBe(own!.id);
     expect(large.sizeBytes).toBeGreaterThan(10 * 1024 * 1024);
-    await expectError(await postFile(appPath(app.id), "huge.txt", "a".repeat(15 * 1024 * 1024 + 1)), 400, { field: "file", message: "The file is larger than 15 MB" });
+    await expectError(await postFile(appPath(app.id), "huge.txt", "a".repeat(15 * 1024 * 1024 + 1)), 400, {
+      field: "file",
+      message: "The file is larger than 15 MB",
+    });
     // Elsewhere the limit stays 10 MB.
-    await expectError(await postFile(`/api/v1/knowledge-bases/${own!.id}/files`, "manual.txt", "word ".repeat(Math.ceil((12 * 1024 * 1024) / 5))), 400, { field: "file" });
+    await expectError(await postFile(`/api/v1/knowledge-bases/${own!.id}/files`, "manual.txt", "word ".repeat(Math.ceil((12 * 1024 * 1024) / 5))), 400, {
+      field: "file",
+    });
     await expectError(await postFile(appPath(app.id), "tool.exe", "MZ"), 400, { field: "file" });
     expect(await boundOf(app.id)).toEqual([own!.id]);
 
@@ -743,7 +883,11 @@ describe("create-app document upload", () => {
 
     const big = await createKnowledgeBaseVia(ctx, owner);
     const file = await uploadOk(ctx, owner, big.id, "big.txt", "some text");
-    await expectOk(await ctx.request(`/api/v1/apps/${app.id}/knowledge-bases`, { method: "POST", token: owner.token, json: { knowledgeBaseIds: [big.id] } }), 200, z.any());
+    await expectOk(
+      await ctx.request(`/api/v1/apps/${app.id}/knowledge-bases`, { method: "POST", token: owner.token, json: { knowledgeBaseIds: [big.id] } }),
+      200,
+      z.any(),
+    );
     await ctx.deps.db.update(knowledgeFiles).set({ tokenCount: 1_000_001 }).where(eq(knowledgeFiles.id, file.id));
     await expectError(await postFile(appPath(app.id), "a.txt", "hello"), 400, { message: /Token limit exceeded/ });
     expect(await ctx.deps.db.select().from(knowledgeBases).where(eq(knowledgeBases.appId, app.id)).all()).toEqual([]);

@@ -6,15 +6,7 @@ import { claimJob } from "../jobs/queue";
 import { createTestContext, registerUser, type TestContext, type TestUser } from "../testing/harness";
 import { expectError, expectOk, manualClock } from "../testing/flows";
 import { createAppVia } from "../apps/testing";
-import {
-  boundKnowledgeBasesSchema,
-  deletedSchema,
-  knowledgeBaseSchema,
-  knowledgeFileSchema,
-  previewSchema,
-  segmentPageSchema,
-  segmentSchema,
-} from "./schemas";
+import { boundKnowledgeBasesSchema, deletedSchema, knowledgeBaseSchema, knowledgeFileSchema, previewSchema, segmentPageSchema, segmentSchema } from "./schemas";
 import { segmentForSearch } from "./retrieval/text";
 import { INDEX_FILE_JOB } from "./service/files";
 import { indexFile } from "./service/indexing";
@@ -39,7 +31,9 @@ const drain = () => createKnowledgeWorker(ctx.deps).drain();
 
 /** Paragraphs of distinct English text, `count` of them. */
 const paragraphs = (count: number) =>
-  Array.from({ length: count }, (_, index) => `Paragraph ${index} explains how returns number ${index} are handled within thirty days of delivery.`).join("\n\n");
+  Array.from({ length: count }, (_, index) => `Paragraph ${index} explains how returns number ${index} are handled within thirty days of delivery.`).join(
+    "\n\n",
+  );
 
 describe("knowledge bases", () => {
   it("creates, lists, reads, updates and deletes, with defaults and stored rows", async () => {
@@ -131,7 +125,11 @@ describe("import flow", () => {
     expect(preview.segments).toHaveLength(50);
     expect(preview.segments[0]!.content).toContain("Paragraph 0");
 
-    const confirmed = await expectOk(await ctx.request(`/api/v1/knowledge-files/${file.id}/confirm`, { method: "POST", token: owner.token }), 200, knowledgeFileSchema);
+    const confirmed = await expectOk(
+      await ctx.request(`/api/v1/knowledge-files/${file.id}/confirm`, { method: "POST", token: owner.token }),
+      200,
+      knowledgeFileSchema,
+    );
     expect(confirmed.status).toBe("processing");
     await expectError(await ctx.request(`/api/v1/knowledge-files/${file.id}/confirm`, { method: "POST", token: owner.token }), 409);
     expect(await drain()).toBe(1);
@@ -208,7 +206,9 @@ describe("import flow", () => {
     await expectError(await ctx.request(`/api/v1/knowledge-files/${file.id}`, { ...as, method: "DELETE" }), 404);
     await expectError(await ctx.request(`/api/v1/knowledge-files/${file.id}/segments`, as), 404);
 
-    await expectError(await ctx.request(`/api/v1/knowledge-files/${file.id}`, { method: "PATCH", token: owner.token, json: { name: "no spaces" } }), 400, { field: "name" });
+    await expectError(await ctx.request(`/api/v1/knowledge-files/${file.id}`, { method: "PATCH", token: owner.token, json: { name: "no spaces" } }), 400, {
+      field: "name",
+    });
     const renamed = await expectOk(
       await ctx.request(`/api/v1/knowledge-files/${file.id}`, { method: "PATCH", token: owner.token, json: { name: "faq-2026" } }),
       200,
@@ -228,9 +228,9 @@ describe("segments", () => {
   it("lists, adds, edits, disables and deletes segments, keeping the file's totals", async () => {
     const base = await createKnowledgeBaseVia(ctx, owner);
     const file = await uploadOk(ctx, owner, base.id, "manual.txt", "First part.\n\nSecond part.");
-    await ctx.request(`/api/v1/knowledge-files/${file.id}/segments`, { method: "POST", token: owner.token, json: { content: "early" } }).then((response) =>
-      expectError(response, 409),
-    );
+    await ctx
+      .request(`/api/v1/knowledge-files/${file.id}/segments`, { method: "POST", token: owner.token, json: { content: "early" } })
+      .then((response) => expectError(response, 409));
     await ctx.request(`/api/v1/knowledge-files/${file.id}/confirm`, { method: "POST", token: owner.token });
     await drain();
 
@@ -247,7 +247,11 @@ describe("segments", () => {
     });
 
     const edited = await expectOk(
-      await ctx.request(`/api/v1/knowledge-segments/${added.id}`, { method: "PATCH", token: owner.token, json: { content: "Third part, EDITED.", enabled: false } }),
+      await ctx.request(`/api/v1/knowledge-segments/${added.id}`, {
+        method: "PATCH",
+        token: owner.token,
+        json: { content: "Third part, EDITED.", enabled: false },
+      }),
       200,
       segmentSchema,
     );
@@ -295,6 +299,6 @@ describe("durable indexing", () => {
     // The chunks written before the crash were kept, not rewritten.
     const kept = new Set(chunks.map((chunk) => chunk.id));
     expect(partial.every((chunk) => kept.has(chunk.id))).toBe(true);
-    expect((await ctx.deps.db.select().from(jobs).where(eq(jobs.id, job!.id)).get())).toMatchObject({ status: "done", attempts: 2 });
+    expect(await ctx.deps.db.select().from(jobs).where(eq(jobs.id, job!.id)).get()).toMatchObject({ status: "done", attempts: 2 });
   });
 });

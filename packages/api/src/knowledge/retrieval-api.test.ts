@@ -39,7 +39,12 @@ async function indexedBase() {
 }
 
 const search = (knowledgeBaseId: string, json: Record<string, unknown>, token = owner.token, language?: string) =>
-  ctx.request(`/api/v1/knowledge-bases/${knowledgeBaseId}/retrieval-test`, { method: "POST", token, json, ...(language ? { headers: { "accept-language": language } } : {}) });
+  ctx.request(`/api/v1/knowledge-bases/${knowledgeBaseId}/retrieval-test`, {
+    method: "POST",
+    token,
+    json,
+    ...(language ? { headers: { "accept-language": language } } : {}),
+  });
 
 describe("retrieval test", () => {
   it("finds indexed chunks semantically, by full text and fused, with scores and their source file", async () => {
@@ -77,7 +82,11 @@ describe("retrieval test", () => {
     const [first] = await ctx.deps.db.select().from(knowledgeChunks).where(eq(knowledgeChunks.fileId, file.id)).orderBy(knowledgeChunks.ordinal).limit(1).all();
 
     const edited = await expectOk(
-      await ctx.request(`/api/v1/knowledge-segments/${first!.id}`, { method: "PATCH", token: owner.token, json: { content: "Gift cards never expire and can be used online." } }),
+      await ctx.request(`/api/v1/knowledge-segments/${first!.id}`, {
+        method: "PATCH",
+        token: owner.token,
+        json: { content: "Gift cards never expire and can be used online." },
+      }),
       200,
       segmentSchema,
     );
@@ -87,12 +96,20 @@ describe("retrieval test", () => {
     expect(afterEdit.fullText[0]!.chunkId).toBe(first!.id);
     expect(await table.count()).toBe(before);
 
-    await expectOk(await ctx.request(`/api/v1/knowledge-segments/${first!.id}`, { method: "PATCH", token: owner.token, json: { enabled: false } }), 200, segmentSchema);
+    await expectOk(
+      await ctx.request(`/api/v1/knowledge-segments/${first!.id}`, { method: "PATCH", token: owner.token, json: { enabled: false } }),
+      200,
+      segmentSchema,
+    );
     const disabled = await expectOk(await search(base.id, { query: "gift cards expire" }), 200, retrievalTestSchema);
     expect([...disabled.semantic, ...disabled.fullText, ...disabled.hybrid].map((hit) => hit.chunkId)).not.toContain(first!.id);
 
     const added = await expectOk(
-      await ctx.request(`/api/v1/knowledge-files/${file.id}/segments`, { method: "POST", token: owner.token, json: { content: "Parcels to Iceland travel by sea freight." } }),
+      await ctx.request(`/api/v1/knowledge-files/${file.id}/segments`, {
+        method: "POST",
+        token: owner.token,
+        json: { content: "Parcels to Iceland travel by sea freight." },
+      }),
       201,
       segmentSchema,
     );
@@ -117,7 +134,10 @@ describe("retrieval test", () => {
     const negative = await expectError(await search(base.id, { query: "shipping", similarityThreshold: -0.2 }, owner.token, "zh-CN"), 400);
     expect(negative.data).toMatchObject({ field: "similarityThreshold" });
     expect(negative.message).toMatch(/[\u4e00-\u9fff]/);
-    const counts = await expectError(await search(base.id, { query: "shipping", semanticCount: 8, fullTextCount: 3 }), 400, { field: "fullTextCount", message: "Semantic and full-text counts together can be at most 10" });
+    const counts = await expectError(await search(base.id, { query: "shipping", semanticCount: 8, fullTextCount: 3 }), 400, {
+      field: "fullTextCount",
+      message: "Semantic and full-text counts together can be at most 10",
+    });
     expect(counts.data).toMatchObject({ field: "fullTextCount" });
   });
 

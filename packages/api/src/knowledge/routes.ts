@@ -65,7 +65,13 @@ export function registerKnowledgeRoutes(app: OpenAPIHono<AppEnv>) {
   const tags = ["Knowledge"];
 
   app.openapi(
-    defineRoute({ method: "get", path: "/api/v1/knowledge-bases", tags, summary: "Knowledge bases of the current space, newest first", data: z.array(knowledgeBaseSchema) }),
+    defineRoute({
+      method: "get",
+      path: "/api/v1/knowledge-bases",
+      tags,
+      summary: "Knowledge bases of the current space, newest first",
+      data: z.array(knowledgeBaseSchema),
+    }),
     async (c) => ok(c, await listKnowledgeBases(c.var.deps, c.var.auth)),
   );
   app.openapi(
@@ -81,7 +87,14 @@ export function registerKnowledgeRoutes(app: OpenAPIHono<AppEnv>) {
     async (c) => ok(c, await createKnowledgeBase(c.var.deps, c.var.auth, c.req.valid("json")), 201),
   );
   app.openapi(
-    defineRoute({ method: "get", path: "/api/v1/knowledge-bases/{knowledgeBaseId}", tags, summary: "Knowledge base detail", request: { params: kbParam }, data: knowledgeBaseSchema }),
+    defineRoute({
+      method: "get",
+      path: "/api/v1/knowledge-bases/{knowledgeBaseId}",
+      tags,
+      summary: "Knowledge base detail",
+      request: { params: kbParam },
+      data: knowledgeBaseSchema,
+    }),
     async (c) => ok(c, await getKnowledgeBase(c.var.deps, c.var.auth, c.req.valid("param").knowledgeBaseId)),
   );
   app.openapi(
@@ -140,7 +153,11 @@ export function registerKnowledgeRoutes(app: OpenAPIHono<AppEnv>) {
       request: { params: kbParam },
       data: z.array(knowledgeFileSchema),
     }),
-    async (c) => ok(c, (await listFiles(c.var.deps, c.var.auth, c.req.valid("param").knowledgeBaseId)).map((file) => localizedFile(c.var.language, file))),
+    async (c) =>
+      ok(
+        c,
+        (await listFiles(c.var.deps, c.var.auth, c.req.valid("param").knowledgeBaseId)).map((file) => localizedFile(c.var.language, file)),
+      ),
   );
   app.openapi(
     defineRoute({
@@ -148,7 +165,8 @@ export function registerKnowledgeRoutes(app: OpenAPIHono<AppEnv>) {
       path: "/api/v1/knowledge-bases/{knowledgeBaseId}/files",
       tags,
       status: 201,
-      summary: "Upload a document (txt, md, pdf, docx; at most 10 MB). It stays pending until confirmed; an unreadable PDF or docx is kept as failed with its reason",
+      summary:
+        "Upload a document (txt, md, pdf, docx; at most 10 MB). It stays pending until confirmed; an unreadable PDF or docx is kept as failed with its reason",
       request: { params: kbParam, body: { required: true, content: { "multipart/form-data": { schema: uploadDocumentBody } } } },
       data: knowledgeFileSchema,
     }),

@@ -11,11 +11,13 @@ export const knowledgeBaseSchema = z
     name: z.string().openapi({ example: "Product manuals" }),
     description: z.string().openapi({ example: "Manuals of every product we sell" }),
     embeddingModel: z.string().openapi({ description: "Model the vectors are made with", example: "parley-lexical-hash-v1-384" }),
-    embeddingModelLabel: z
-      .string()
-      .nullable()
-      .openapi({ description: "Human label of that model; null when it is no longer configured (semantic search then skips this base)", example: "Offline lexical fallback (feature hashing, no semantic model)" }),
-    lexicalEmbedder: z.boolean().openapi({ description: "True when the vectors come from the offline lexical fallback, which measures word overlap rather than meaning", example: true }),
+    embeddingModelLabel: z.string().nullable().openapi({
+      description: "Human label of that model; null when it is no longer configured (semantic search then skips this base)",
+      example: "Offline lexical fallback (feature hashing, no semantic model)",
+    }),
+    lexicalEmbedder: z
+      .boolean()
+      .openapi({ description: "True when the vectors come from the offline lexical fallback, which measures word overlap rather than meaning", example: true }),
     chunkTokens: z.number().int().openapi({ description: "Target segment size in tokens", example: 500 }),
     chunkOverlap: z.number().int().openapi({ description: "Tokens each segment repeats from the one before", example: 50 }),
     fileCount: z.number().int().openapi({ example: 3 }),
@@ -50,7 +52,11 @@ export const deletedSchema = z.object({ id: z.string().openapi({ example: "kb_01
 /** Body of relation add. */
 export const bindKnowledgeBasesBody = z
   .object({
-    knowledgeBaseIds: z.array(z.string().max(100)).min(1).max(200).openapi({ description: "Knowledge bases of the same space to bind", example: ["kb_01jd7w3k5q9x2m4n6p8r"] }),
+    knowledgeBaseIds: z
+      .array(z.string().max(100))
+      .min(1)
+      .max(200)
+      .openapi({ description: "Knowledge bases of the same space to bind", example: ["kb_01jd7w3k5q9x2m4n6p8r"] }),
   })
   .openapi("BindKnowledgeBases");
 
@@ -84,7 +90,10 @@ export const knowledgeFileSchema = z
 export const uploadDocumentBody = z
   .object({
     file: z.any().openapi({ type: "string", format: "binary", description: "txt, md, pdf or docx, at most 10 MB" }),
-    name: z.string().optional().openapi({ description: "File name without extension (default: the uploaded name); at most 50 letters, digits, _ or -", example: "returns-policy" }),
+    name: z
+      .string()
+      .optional()
+      .openapi({ description: "File name without extension (default: the uploaded name); at most 50 letters, digits, _ or -", example: "returns-policy" }),
   })
   .openapi("UploadDocument");
 
@@ -151,15 +160,23 @@ export const updateSegmentBody = z.object({
 export const retrievalTestBody = z
   .object({
     query: z.string().trim().min(1).max(2000).openapi({ description: "What to search for", example: "How long do returns take?" }),
-    similarityThreshold: z
-      .number()
-      .min(0)
-      .max(1)
+    similarityThreshold: z.number().min(0).max(1).optional().openapi({
+      description:
+        "Minimum calibrated similarity of semantic hits (0–1, the scale of an app's threshold); full-text hits are never filtered by it. Default: a new app's (0.75)",
+      example: 0.75,
+    }),
+    mode: z
+      .enum(["semantic", "fulltext", "hybrid"])
       .optional()
-      .openapi({ description: "Minimum calibrated similarity of semantic hits (0–1, the scale of an app's threshold); full-text hits are never filtered by it. Default: a new app's (0.75)", example: 0.75 }),
-    mode: z.enum(["semantic", "fulltext", "hybrid"]).optional().openapi({ description: "Retrieval mode of the `app` list. Default: a new app's (hybrid)", example: "hybrid" }),
+      .openapi({ description: "Retrieval mode of the `app` list. Default: a new app's (hybrid)", example: "hybrid" }),
     semanticCount: z.number().int().min(0).max(10).optional().openapi({ description: "Semantic hits of the `app` list. Default: a new app's (3)", example: 3 }),
-    fullTextCount: z.number().int().min(0).max(10).optional().openapi({ description: "Full-text hits of the `app` list. Default: a new app's (1)", example: 1 }),
+    fullTextCount: z
+      .number()
+      .int()
+      .min(0)
+      .max(10)
+      .optional()
+      .openapi({ description: "Full-text hits of the `app` list. Default: a new app's (1)", example: 1 }),
   })
   .openapi("RetrievalTest");
 
@@ -169,11 +186,20 @@ const retrievedChunkSchema = z
     fileId: id("kf_01jd7w3k5q9x2m4n6p8r"),
     fileName: z.string().openapi({ description: "Source file", example: "returns-policy" }),
     content: z.string().openapi({ example: "Returns are accepted within 30 days." }),
-    score: z.number().openapi({ description: "Rank score of its list: calibrated similarity, negated BM25, or the fused RRF score as a share (0–1) of a hit first in every list", example: 0.82 }),
-    similarity: z.number().nullable().openapi({ description: "Calibrated similarity (0–1, the scale of the similarity threshold) when found by semantic search", example: 0.82 }),
+    score: z.number().openapi({
+      description: "Rank score of its list: calibrated similarity, negated BM25, or the fused RRF score as a share (0–1) of a hit first in every list",
+      example: 0.82,
+    }),
+    similarity: z
+      .number()
+      .nullable()
+      .openapi({ description: "Calibrated similarity (0–1, the scale of the similarity threshold) when found by semantic search", example: 0.82 }),
     cosine: z.number().nullable().openapi({ description: "The embedding model's raw cosine similarity when found by semantic search", example: 0.46 }),
     textScore: z.number().nullable().openapi({ description: "Full-text relevance (negated BM25) when found by full text", example: 7.4 }),
-    textMatch: z.number().nullable().openapi({ description: "Share of the query's search terms the segment holds (0–1) when found by full text", example: 0.75 }),
+    textMatch: z
+      .number()
+      .nullable()
+      .openapi({ description: "Share of the query's search terms the segment holds (0–1) when found by full text", example: 0.75 }),
     metadata: z.record(z.string(), z.unknown()).openapi({ description: "Heading breadcrumb, Q&A pair or table row" }),
   })
   .openapi("RetrievedChunk");
@@ -182,7 +208,9 @@ const retrievedChunkSchema = z
 export const retrievalTestSchema = z
   .object({
     query: z.string(),
-    embeddingModel: z.string().openapi({ description: "Label of the embedding model", example: "Offline lexical fallback (feature hashing, no semantic model)" }),
+    embeddingModel: z
+      .string()
+      .openapi({ description: "Label of the embedding model", example: "Offline lexical fallback (feature hashing, no semantic model)" }),
     lexicalEmbedder: z.boolean().openapi({ description: "True when semantic search is only the offline lexical fallback", example: true }),
     elapsedMs: z.number().openapi({ example: 4.2 }),
     settings: z

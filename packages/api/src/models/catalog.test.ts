@@ -3,7 +3,11 @@ import { modelProviders } from "../db/schema/index";
 import { createTestContext, type TestContext } from "../testing/harness";
 import { createModelCatalog } from "./catalog";
 
-const llm = (providers: Parameters<typeof createModelCatalog>[0]["llm"]["providers"], defaultModel = "gpt-4.1-mini") => ({ defaultModel, timeoutSeconds: 60, providers });
+const llm = (providers: Parameters<typeof createModelCatalog>[0]["llm"]["providers"], defaultModel = "gpt-4.1-mini") => ({
+  defaultModel,
+  timeoutSeconds: 60,
+  providers,
+});
 
 describe("model catalogue", () => {
   it("with nothing configured serves only the offline responder, which is the default", async () => {
@@ -22,7 +26,13 @@ describe("model catalogue", () => {
     const catalog = createModelCatalog({
       llm: llm([
         { id: "env-openai", kind: "openai", name: "OpenAI", apiKey: "sk-x", models: ["gpt-4.1-mini", "gpt-4o"] },
-        { id: "env-openai-compatible", kind: "openai-compatible", name: "Ollama", baseUrl: "http://127.0.0.1:11434/v1", models: ["qwen2.5", "gpt-4o", "my-finetune"] },
+        {
+          id: "env-openai-compatible",
+          kind: "openai-compatible",
+          name: "Ollama",
+          baseUrl: "http://127.0.0.1:11434/v1",
+          models: ["qwen2.5", "gpt-4o", "my-finetune"],
+        },
       ]),
     });
     expect(catalog.list().map((model) => model.id)).toEqual(["gpt-4.1-mini", "gpt-4o", "qwen2.5", "my-finetune", "parley-offline"]);
@@ -49,7 +59,17 @@ describe("model catalogue", () => {
     it("loads enabled rows, lets them win over config, and reloads on demand", async () => {
       const now = new Date().toISOString();
       await ctx.deps.db.insert(modelProviders).values([
-        { id: "mp_a", kind: "openai-compatible", name: "DeepSeek", baseUrl: "https://api.deepseek.com/v1", apiKey: "sk-d", models: '["deepseek-chat","gpt-4.1-mini"]', enabled: true, createdAt: now, updatedAt: now },
+        {
+          id: "mp_a",
+          kind: "openai-compatible",
+          name: "DeepSeek",
+          baseUrl: "https://api.deepseek.com/v1",
+          apiKey: "sk-d",
+          models: '["deepseek-chat","gpt-4.1-mini"]',
+          enabled: true,
+          createdAt: now,
+          updatedAt: now,
+        },
         { id: "mp_b", kind: "anthropic", name: "Claude", apiKey: "sk-c", models: '["claude-haiku-4-5"]', enabled: false, createdAt: now, updatedAt: now },
       ]);
       const catalog = createModelCatalog({

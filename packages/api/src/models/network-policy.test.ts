@@ -66,7 +66,10 @@ describe("model providers under the address policy", () => {
   const call = (path: string, init: Parameters<TestContext["request"]>[1] = {}) => ctx.request(path, { token: OWNER_KEY, ...init });
   const add = async (baseUrl: string) =>
     expectOk(
-      await call("/api/v1/model-providers", { method: "POST", json: { kind: "openai-compatible", name: "Probe", baseUrl, apiKey: KEY, models: ["probe-model"] } }),
+      await call("/api/v1/model-providers", {
+        method: "POST",
+        json: { kind: "openai-compatible", name: "Probe", baseUrl, apiKey: KEY, models: ["probe-model"] },
+      }),
       201,
       modelProviderSchema,
     );

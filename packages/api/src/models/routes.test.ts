@@ -33,7 +33,15 @@ describe.each(drivers)("model routes on %s", (driver) => {
     fake = await startOpenAiFake({ apiKey: ENV_KEY });
     ctx = await createTestContext(
       // Console providers follow the address rules: the fake on loopback is listed as an allowed host.
-      { PARLEY_DATABASE_DRIVER: driver, PARLEY_BOOTSTRAP_API_KEY: OWNER_KEY, OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: ENV_KEY, PARLEY_OPENAI_MODELS: "gpt-4.1-mini,gpt-4o-mini", PARLEY_LOG_LEVEL: "debug", PARLEY_PLUGINS_ALLOWED_HOSTS: new URL(fake.url).host },
+      {
+        PARLEY_DATABASE_DRIVER: driver,
+        PARLEY_BOOTSTRAP_API_KEY: OWNER_KEY,
+        OPENAI_BASE_URL: fake.url,
+        OPENAI_API_KEY: ENV_KEY,
+        PARLEY_OPENAI_MODELS: "gpt-4.1-mini,gpt-4o-mini",
+        PARLEY_LOG_LEVEL: "debug",
+        PARLEY_PLUGINS_ALLOWED_HOSTS: new URL(fake.url).host,
+      },
       { logger },
     );
     await bootstrap(ctx.deps);
@@ -119,7 +127,13 @@ describe.each(drivers)("model routes on %s", (driver) => {
     const created = await expectOk(
       await call("/api/v1/model-providers", {
         method: "POST",
-        json: { kind: "openai-compatible", name: "DeepSeek", baseUrl: `${fake.url}/`, apiKey: ROW_KEY, models: ["deepseek-chat", "deepseek-chat", "deepseek-reasoner"] },
+        json: {
+          kind: "openai-compatible",
+          name: "DeepSeek",
+          baseUrl: `${fake.url}/`,
+          apiKey: ROW_KEY,
+          models: ["deepseek-chat", "deepseek-chat", "deepseek-reasoner"],
+        },
       }),
       201,
       modelProviderSchema,
@@ -141,7 +155,11 @@ describe.each(drivers)("model routes on %s", (driver) => {
     expect(stored).toMatchObject({ models: '["deepseek-chat","deepseek-reasoner"]', enabled: true });
 
     let models = await expectOk(await call("/api/v1/models"), 200, z.array(modelSchema));
-    expect(models.find((model) => model.id === "deepseek-chat")).toMatchObject({ providerId: created.id, providerKind: "openai-compatible", contextWindow: 128_000 });
+    expect(models.find((model) => model.id === "deepseek-chat")).toMatchObject({
+      providerId: created.id,
+      providerKind: "openai-compatible",
+      contextWindow: 128_000,
+    });
     expect(ctx.deps.models.resolve("deepseek-reasoner")?.provider.id).toBe(created.id);
 
     // The fake only accepts the env key: the row's key must be the one sent.
@@ -150,7 +168,11 @@ describe.each(drivers)("model routes on %s", (driver) => {
     expect(tested).toMatchObject({ ok: false, model: "deepseek-chat", error: { kind: "auth", status: 401 } });
     expect(fake.requests.at(-1)?.headers.authorization).toBe(`Bearer ${ROW_KEY}`);
 
-    const patched = await expectOk(await call(`/api/v1/model-providers/${created.id}`, { method: "PATCH", json: { apiKey: ENV_KEY, name: "DeepSeek (fake)" } }), 200, modelProviderSchema);
+    const patched = await expectOk(
+      await call(`/api/v1/model-providers/${created.id}`, { method: "PATCH", json: { apiKey: ENV_KEY, name: "DeepSeek (fake)" } }),
+      200,
+      modelProviderSchema,
+    );
     expect(patched).toMatchObject({ name: "DeepSeek (fake)", hasApiKey: true, apiKeyHint: "sk-…7777", models: ["deepseek-chat", "deepseek-reasoner"] });
     tested = await expectOk(await call(`/api/v1/model-providers/${created.id}/test?model=deepseek-reasoner`, { method: "POST" }), 200, providerTestSchema);
     expect(tested).toMatchObject({ ok: true, model: "deepseek-reasoner", reply: "pong", error: null });
@@ -161,14 +183,22 @@ describe.each(drivers)("model routes on %s", (driver) => {
     tested = await expectOk(await call("/api/v1/model-providers/env-openai/test", { method: "POST" }), 200, providerTestSchema);
     expect(tested).toMatchObject({ ok: false, model: "gpt-4.1-mini", error: { kind: "rate_limited", status: 429 } });
 
-    await expectOk(await call(`/api/v1/model-providers/${created.id}`, { method: "PATCH", json: { enabled: false, apiKey: NEW_KEY } }), 200, modelProviderSchema);
+    await expectOk(
+      await call(`/api/v1/model-providers/${created.id}`, { method: "PATCH", json: { enabled: false, apiKey: NEW_KEY } }),
+      200,
+      modelProviderSchema,
+    );
     models = await expectOk(await call("/api/v1/models"), 200, z.array(modelSchema));
     expect(models.map((model) => model.id)).not.toContain("deepseek-chat");
     expect(ctx.deps.models.resolve("deepseek-chat")).toBeUndefined();
 
     // An OpenAI-compatible provider cannot lose its base URL; nothing of the request is applied.
-    await expectError(await call(`/api/v1/model-providers/${created.id}`, { method: "PATCH", json: { baseUrl: null, apiKey: null } }), 400, { field: "baseUrl" });
-    expect(openValue(ctx.deps.secrets, (await ctx.deps.db.select().from(modelProviders).where(eq(modelProviders.id, created.id)).get())!.apiKey!)).toBe(NEW_KEY);
+    await expectError(await call(`/api/v1/model-providers/${created.id}`, { method: "PATCH", json: { baseUrl: null, apiKey: null } }), 400, {
+      field: "baseUrl",
+    });
+    expect(openValue(ctx.deps.secrets, (await ctx.deps.db.select().from(modelProviders).where(eq(modelProviders.id, created.id)).get())!.apiKey!)).toBe(
+      NEW_KEY,
+    );
     const keyless = await expectOk(await call(`/api/v1/model-providers/${created.id}`, { method: "PATCH", json: { apiKey: null } }), 200, modelProviderSchema);
     expect(keyless).toMatchObject({ hasApiKey: false, apiKeyHint: null });
 

@@ -4,7 +4,14 @@ import { ok } from "../http/envelope";
 import { defineRoute, idParam, jsonBody } from "../http/openapi";
 import { createModelProviderBody, modelProviderSchema, modelSchema, providerTestSchema, updateModelProviderBody } from "./schemas";
 import { listModels } from "./service/models";
-import { createModelProvider, deleteModelProvider, listModelProviders, requireInstanceOwner, testModelProvider, updateModelProvider } from "./service/providers";
+import {
+  createModelProvider,
+  deleteModelProvider,
+  listModelProviders,
+  requireInstanceOwner,
+  testModelProvider,
+  updateModelProvider,
+} from "./service/providers";
 
 const ownerOnly = { 403: "Only the instance owner manages model providers" };
 const providerId = () => idParam("id", "mp_01jd7w3k5q9x2m4n6p8r");
@@ -17,7 +24,8 @@ export function registerModelRoutes(app: OpenAPIHono<AppEnv>) {
       path: "/api/v1/models",
       tags: ["Models"],
       summary: "List all models",
-      description: "Every model the configured providers serve, plus the offline responder (`offline: true`), which answers from knowledge hits when no language model is configured.",
+      description:
+        "Every model the configured providers serve, plus the offline responder (`offline: true`), which answers from knowledge hits when no language model is configured.",
       data: z.array(modelSchema),
     }),
     async (c) => ok(c, await listModels(c.var.deps)),
@@ -30,7 +38,8 @@ export function registerModelRoutes(app: OpenAPIHono<AppEnv>) {
       path: "/api/v1/model-providers",
       tags,
       summary: "Model providers (instance owner only)",
-      description: "Console entries first, then read-only entries set by environment variables. API keys are never returned: only `hasApiKey` and a masked hint.",
+      description:
+        "Console entries first, then read-only entries set by environment variables. API keys are never returned: only `hasApiKey` and a masked hint.",
       data: z.array(modelProviderSchema),
       extraErrors: ownerOnly,
     }),
@@ -93,7 +102,8 @@ export function registerModelRoutes(app: OpenAPIHono<AppEnv>) {
       path: "/api/v1/model-providers/{id}/test",
       tags,
       summary: "Send a tiny request to a provider (instance owner only)",
-      description: "Asks one model (the first listed unless `model` is given) for a one-word answer and reports ok, latency and the error kind when it fails. Works for disabled and environment entries too.",
+      description:
+        "Asks one model (the first listed unless `model` is given) for a one-word answer and reports ok, latency and the error kind when it fails. Works for disabled and environment entries too.",
       request: {
         params: providerId(),
         query: z.object({ model: z.string().min(1).max(200).optional().openapi({ description: "Model id to try", example: "deepseek-chat" }) }),

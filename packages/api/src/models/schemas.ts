@@ -13,7 +13,9 @@ export const modelSchema = z
     offline: z.boolean().openapi({ description: "True for the built-in offline responder, which answers without a language model", example: false }),
     contextWindow: z.number().int().openapi({ description: "Input limit in tokens", example: 1047576 }),
     supportsTools: z.boolean().openapi({ description: "Whether the model can call plugins (function calling)", example: true }),
-    default: z.boolean().openapi({ description: "The model used when an app names none (the configured default when served, else the offline responder)", example: true }),
+    default: z
+      .boolean()
+      .openapi({ description: "The model used when an app names none (the configured default when served, else the offline responder)", example: true }),
   })
   .openapi("Model");
 
@@ -28,7 +30,9 @@ export const modelProviderSchema = z
     apiKeyHint: z.string().nullable().openapi({ description: "A masked hint of the stored key, to tell keys apart", example: "sk-…9f2c" }),
     models: z.array(z.string()).openapi({ description: "Model ids this provider serves", example: ["deepseek-chat", "deepseek-reasoner"] }),
     enabled: z.boolean().openapi({ description: "Disabled providers serve no models", example: true }),
-    source: z.enum(["console", "config"]).openapi({ description: "`config` entries come from environment variables and are read-only here", example: "console" }),
+    source: z
+      .enum(["console", "config"])
+      .openapi({ description: "`config` entries come from environment variables and are read-only here", example: "console" }),
     createdAt: z.string().nullable().openapi({ description: "ISO time; null for config entries", example: "2025-01-01T00:00:00.000Z" }),
     updatedAt: z.string().nullable().openapi({ description: "ISO time; null for config entries", example: "2025-01-01T00:00:00.000Z" }),
   })
@@ -43,7 +47,9 @@ const modelIds = z
 /** Body of POST /api/v1/model-providers. */
 export const createModelProviderBody = z
   .object({
-    kind: z.enum(vendorKinds).openapi({ description: "`openai-compatible` covers DeepSeek, Qwen/DashScope, Moonshot, Zhipu, Doubao, Ollama, vLLM", example: "openai-compatible" }),
+    kind: z
+      .enum(vendorKinds)
+      .openapi({ description: "`openai-compatible` covers DeepSeek, Qwen/DashScope, Moonshot, Zhipu, Doubao, Ollama, vLLM", example: "openai-compatible" }),
     name: z.string().trim().min(1).max(60).openapi({ description: "Display name", example: "DeepSeek" }),
     baseUrl: z
       .url({ protocol: /^https?$/ })
@@ -60,7 +66,12 @@ export const createModelProviderBody = z
 export const updateModelProviderBody = z
   .object({
     name: z.string().trim().min(1).max(60).optional().openapi({ example: "DeepSeek (prod)" }),
-    baseUrl: z.url({ protocol: /^https?$/ }).max(500).nullable().optional().openapi({ description: "null returns to the vendor's public endpoint", example: "https://api.deepseek.com/v1" }),
+    baseUrl: z
+      .url({ protocol: /^https?$/ })
+      .max(500)
+      .nullable()
+      .optional()
+      .openapi({ description: "null returns to the vendor's public endpoint", example: "https://api.deepseek.com/v1" }),
     apiKey: z.string().trim().min(1).max(1000).nullable().optional().openapi({ description: "A new write-only key, or null to remove it", example: "sk-…" }),
     models: modelIds.optional(),
     enabled: z.boolean().optional().openapi({ example: false }),

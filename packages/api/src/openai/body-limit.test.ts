@@ -13,11 +13,19 @@ afterAll(async () => ctx.close());
 
 it("a /v1 body over the limit is a 413 in OpenAI's error format", async () => {
   const body = JSON.stringify({ model: "x", messages: [{ role: "user", content: "x".repeat(ctx.config.bodyLimitBytes) }] });
-  for (const [language, pattern] of [["en", /larger than \d+ bytes/], ["zh-CN", /请求体超过/]] as const) {
+  for (const [language, pattern] of [
+    ["en", /larger than \d+ bytes/],
+    ["zh-CN", /请求体超过/],
+  ] as const) {
     const response = await ctx.request("/v1/chat/completions", {
       method: "POST",
       body,
-      headers: { authorization: `Bearer ${owner.token}`, "content-type": "application/json", "content-length": String(Buffer.byteLength(body)), "accept-language": language },
+      headers: {
+        authorization: `Bearer ${owner.token}`,
+        "content-type": "application/json",
+        "content-length": String(Buffer.byteLength(body)),
+        "accept-language": language,
+      },
     });
     expect(response.status).toBe(413);
     const answer = (await response.json()) as { error: { message: string; type: string; code: string } };
@@ -25,7 +33,11 @@ it("a /v1 body over the limit is a 413 in OpenAI's error format", async () => {
     expect(answer.error.message).toMatch(pattern);
   }
   // The rest of the API keeps its envelope.
-  const api = await ctx.request("/api/v1/apps", { method: "POST", body, headers: { authorization: `Bearer ${owner.token}`, "content-type": "application/json", "content-length": String(Buffer.byteLength(body)) } });
+  const api = await ctx.request("/api/v1/apps", {
+    method: "POST",
+    body,
+    headers: { authorization: `Bearer ${owner.token}`, "content-type": "application/json", "content-length": String(Buffer.byteLength(body)) },
+  });
   expect(api.status).toBe(413);
   expect(await api.json()).toMatchObject({ success: false, code: 413 });
 });

@@ -26,12 +26,18 @@ interface OpenAiCaller {
   userKeyId?: string;
 }
 
-type OpenAiErrorType = "invalid_request_error" | "authentication_error" | "permission_error" | "not_found_error" | "rate_limit_error" | "insufficient_quota" | "api_error";
+type OpenAiErrorType =
+  | "invalid_request_error"
+  | "authentication_error"
+  | "permission_error"
+  | "not_found_error"
+  | "rate_limit_error"
+  | "insufficient_quota"
+  | "api_error";
 
 function openAiError(c: Context<AppEnv>, status: number, type: OpenAiErrorType, message: string, code: string | null = null, param: string | null = null) {
   return c.json({ error: { message, type, param, code } }, status as 400);
 }
-
 
 function fromServiceError(c: Context<AppEnv>, error: ServiceError) {
   const message = translate(c.var.language, error.messageId, error.params);
@@ -57,7 +63,11 @@ async function callerOf(deps: Deps, c: Context<AppEnv>): Promise<OpenAiCaller> {
   const bearer = /^Bearer\s+(\S+)$/i.exec(c.req.header("authorization") ?? "")?.[1];
   if (!bearer) throw new ServiceError("unauthenticated", "login_required");
   if (bearer.startsWith("uk_")) {
-    const key = await deps.db.select().from(userKeys).where(eq(userKeys.keyHash, sha256(bearer))).get();
+    const key = await deps.db
+      .select()
+      .from(userKeys)
+      .where(eq(userKeys.keyHash, sha256(bearer)))
+      .get();
     const now = deps.now().toISOString();
     if (!key?.enabled || (key.expiresAt && key.expiresAt <= now)) throw new ServiceError("session_ended", "session_ended");
     if (key.creditLimit !== null && key.creditsUsed >= key.creditLimit) throw new ServiceError("insufficient_credits", "insufficient_credits");
@@ -81,10 +91,11 @@ const messageSchema = z.discriminatedUnion("role", [
   z.object({ role: z.literal("user"), content: z.union([z.string(), z.array(contentPart)]), name: z.string().optional() }),
   z.object({
     role: z.literal("assistant"),
-    content: z.union([z.string(), z.array(contentPart)]).nullable().optional(),
-    tool_calls: z
-      .array(z.object({ id: z.string(), type: z.literal("function"), function: z.object({ name: z.string(), arguments: z.string() }) }))
+    content: z
+      .union([z.string(), z.array(contentPart)])
+      .nullable()
       .optional(),
+    tool_calls: z.array(z.object({ id: z.string(), type: z.literal("function"), function: z.object({ name: z.string(), arguments: z.string() }) })).optional(),
   }),
   z.object({ role: z.literal("tool"), tool_call_id: z.string(), content: z.union([z.string(), z.array(contentPart)]) }),
 ]);
@@ -96,7 +107,12 @@ const completionRequest = z.object({
   stream_options: z.object({ include_usage: z.boolean().optional() }).nullable().optional(),
   temperature: z.number().min(0).max(2).nullable().optional(),
   tools: z
-    .array(z.object({ type: z.literal("function"), function: z.object({ name: z.string(), description: z.string().optional(), parameters: boundedJson(z.record(z.string(), z.unknown())).optional() }) }))
+    .array(
+      z.object({
+        type: z.literal("function"),
+        function: z.object({ name: z.string(), description: z.string().optional(), parameters: boundedJson(z.record(z.string(), z.unknown())).optional() }),
+      }),
+    )
     .optional(),
   user: z.string().max(200).optional(),
 });
@@ -136,7 +152,15 @@ export function toModelMessages(messages: z.infer<typeof completionRequest>["mes
   return out;
 }
 
-const FINISH: Record<string, string> = { stop: "stop", length: "length", "tool-calls": "tool_calls", "content-filter": "content_filter", other: "stop", stopped: "stop", "rate-limited": "stop" };
+const FINISH: Record<string, string> = {
+  stop: "stop",
+  length: "length",
+  "tool-calls": "tool_calls",
+  "content-filter": "content_filter",
+  other: "stop",
+  stopped: "stop",
+  "rate-limited": "stop",
+};
 
 /** The OpenAI-compatible open API: an app's code is the model; the bearer is a personal API key or a user key. */
 export function registerOpenAiRoutes(app: OpenAPIHono<AppEnv>) {
@@ -209,7 +233,8 @@ export function registerOpenAiRoutes(app: OpenAPIHono<AppEnv>) {
           if (event.type === "text-delta") content += event.text;
           else if (event.type === "tool-call") toolCalls.push({ id: event.id, type: "function", function: { name: event.name, arguments: event.arguments } });
           else if (event.type === "message-end") end = event;
-          else if (event.type === "error") return openAiError(c, event.code === 429 ? 429 : 502, event.code === 429 ? "rate_limit_error" : "api_error", event.message);
+          else if (event.type === "error")
+            return openAiError(c, event.code === 429 ? 429 : 502, event.code === 429 ? "rate_limit_error" : "api_error", event.message);
         }
         const usage = end?.usage ?? { promptTokens: 0, completionTokens: 0 };
         return c.json({
@@ -220,7 +245,12 @@ export function registerOpenAiRoutes(app: OpenAPIHono<AppEnv>) {
           choices: [
             {
               index: 0,
-              message: { role: "assistant", content: toolCalls.length && !content ? null : content, ...(toolCalls.length ? { tool_calls: toolCalls } : {}), refusal: null },
+              message: {
+                role: "assistant",
+                content: toolCalls.length && !content ? null : content,
+                ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
+                refusal: null,
+              },
               finish_reason: FINISH[end?.finishReason ?? "stop"] ?? "stop",
               logprobs: null,
             },

@@ -55,13 +55,7 @@ export interface OidcClient {
     codeVerifier: string;
   }>;
   /** Exchanges the callback for a verified identity (ID token signature, nonce, state checked). */
-  finish(input: {
-    callbackUrl: string;
-    redirectUri: string;
-    state: string;
-    nonce: string;
-    codeVerifier: string;
-  }): Promise<ExternalIdentity>;
+  finish(input: { callbackUrl: string; redirectUri: string; state: string; nonce: string; codeVerifier: string }): Promise<ExternalIdentity>;
 }
 
 /** WeChat Open Platform website login (QR connect, scope snsapi_login). */

@@ -18,7 +18,11 @@ import { createDiskFileStore } from "../kernel/files/disk";
 import type { FileStore } from "../kernel/files/port";
 
 /** Picks each provider from the configuration: the real one when configured, else the embedded default. */
-export function createProviders(config: Config, db: Db, logger: Logger): {
+export function createProviders(
+  config: Config,
+  db: Db,
+  logger: Logger,
+): {
   mail: MailSender;
   sms: SmsSender;
   oidc: OidcClient | undefined;

@@ -40,32 +40,48 @@ async function sealAll(deps: Pick<Deps, "db" | "secrets">, counts: SealedCounts)
 
   for (const row of await db.select({ id: modelProviders.id, apiKey: modelProviders.apiKey }).from(modelProviders).all()) {
     if (!row.apiKey || isSealed(row.apiKey)) continue;
-    await db.update(modelProviders).set({ apiKey: sealValue(secrets, row.apiKey) }).where(eq(modelProviders.id, row.id));
+    await db
+      .update(modelProviders)
+      .set({ apiKey: sealValue(secrets, row.apiKey) })
+      .where(eq(modelProviders.id, row.id));
     counts.modelProviders++;
   }
   for (const row of await db.select({ id: plugins.id, headers: plugins.headers }).from(plugins).all()) {
     if (isSealed(row.headers)) continue;
-    await db.update(plugins).set({ headers: sealValue(secrets, row.headers) }).where(eq(plugins.id, row.id));
+    await db
+      .update(plugins)
+      .set({ headers: sealValue(secrets, row.headers) })
+      .where(eq(plugins.id, row.id));
     counts.plugins++;
   }
   for (const row of await db.select({ spaceId: knowledgeFeishuAuth.spaceId, appSecret: knowledgeFeishuAuth.appSecret }).from(knowledgeFeishuAuth).all()) {
     if (!row.appSecret || isSealed(row.appSecret)) continue;
-    await db.update(knowledgeFeishuAuth).set({ appSecret: sealValue(secrets, row.appSecret) }).where(eq(knowledgeFeishuAuth.spaceId, row.spaceId));
+    await db
+      .update(knowledgeFeishuAuth)
+      .set({ appSecret: sealValue(secrets, row.appSecret) })
+      .where(eq(knowledgeFeishuAuth.spaceId, row.spaceId));
     counts.feishu++;
   }
   for (const row of await db.select({ id: webClients.id, identitySecret: webClients.identitySecret }).from(webClients).all()) {
     if (!row.identitySecret || isSealed(row.identitySecret)) continue;
-    await db.update(webClients).set({ identitySecret: sealValue(secrets, row.identitySecret) }).where(eq(webClients.id, row.id));
+    await db
+      .update(webClients)
+      .set({ identitySecret: sealValue(secrets, row.identitySecret) })
+      .where(eq(webClients.id, row.id));
     counts.webClients++;
   }
   for (const row of await db.select({ id: apps.id, advancedConfig: apps.advancedConfig }).from(apps).all()) {
     const config = parseAdvancedConfig(row.advancedConfig, []);
     const webhooks = config.manualService.notify.webhooks;
-    if (!Array.isArray(webhooks) || webhooks.every((webhook) => (!webhook.url || isSealed(webhook.url)) && (!webhook.secret || isSealed(webhook.secret)))) continue;
+    if (!Array.isArray(webhooks) || webhooks.every((webhook) => (!webhook.url || isSealed(webhook.url)) && (!webhook.secret || isSealed(webhook.secret))))
+      continue;
     // Only the webhooks change: the rest of the stored JSON is written back as it was.
     const stored = JSON.parse(row.advancedConfig) as { manualService: { notify: Record<string, unknown> } };
     stored.manualService.notify.webhooks = sealAdvancedConfig(secrets, config).manualService.notify.webhooks;
-    await db.update(apps).set({ advancedConfig: JSON.stringify(stored) }).where(eq(apps.id, row.id));
+    await db
+      .update(apps)
+      .set({ advancedConfig: JSON.stringify(stored) })
+      .where(eq(apps.id, row.id));
     counts.apps++;
   }
 }

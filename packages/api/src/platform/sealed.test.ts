@@ -18,11 +18,15 @@ describe("sealed values", () => {
   });
 
   it("masks the credential of a robot URL and nothing else", () => {
-    expect(maskCredentialUrl("https://oapi.dingtalk.com/robot/send?access_token=abcdef0123456789abcd1a2b")).toBe("https://oapi.dingtalk.com/robot/send?access_token=••••1a2b");
+    expect(maskCredentialUrl("https://oapi.dingtalk.com/robot/send?access_token=abcdef0123456789abcd1a2b")).toBe(
+      "https://oapi.dingtalk.com/robot/send?access_token=••••1a2b",
+    );
     expect(maskCredentialUrl("https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=693a91f6-7xxx-4bc4-97a0-0ec2sifa5aaa")).toBe(
       "https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=••••5aaa",
     );
-    expect(maskCredentialUrl("https://open.feishu.cn/open-apis/bot/v2/hook/2b5c1a7e-0f3d-4c1b-9e8a-5d6f7a8b9c0d")).toBe("https://open.feishu.cn/open-apis/bot/v2/hook/••••9c0d");
+    expect(maskCredentialUrl("https://open.feishu.cn/open-apis/bot/v2/hook/2b5c1a7e-0f3d-4c1b-9e8a-5d6f7a8b9c0d")).toBe(
+      "https://open.feishu.cn/open-apis/bot/v2/hook/••••9c0d",
+    );
     // Short credentials show no characters at all.
     expect(maskCredentialUrl("https://oapi.dingtalk.com/robot/send?access_token=t1")).toBe("https://oapi.dingtalk.com/robot/send?access_token=••••");
     // Without a credential the URL is answered exactly as stored.

@@ -55,7 +55,9 @@ export function maskCredentialUrl(url: string): string {
   if (!hook.test(parsed.pathname) && !params.some(([name]) => CREDENTIAL_PARAMS.test(name))) return url;
   // Feishu robots are addressed by the hook id in the path: whoever has it can post.
   const pathname = parsed.pathname.replace(hook, (_all, head: string, id: string) => `${head}${maskPart(id)}`);
-  const query = params.map(([name, value]) => `${encodeURIComponent(name)}=${CREDENTIAL_PARAMS.test(name) ? maskPart(value) : encodeURIComponent(value)}`).join("&");
+  const query = params
+    .map(([name, value]) => `${encodeURIComponent(name)}=${CREDENTIAL_PARAMS.test(name) ? maskPart(value) : encodeURIComponent(value)}`)
+    .join("&");
   return `${parsed.origin}${pathname}${query ? `?${query}` : ""}${parsed.hash}`;
 }
 

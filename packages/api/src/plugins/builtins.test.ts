@@ -76,7 +76,10 @@ describe("calculator", () => {
     const calculator = findBuiltin("calculator")!;
     const context = { config: loadConfig({}).plugins, now: () => new Date() };
     expect(await runBuiltin(calculator, context, { expression: "6 * 7" })).toEqual({ ok: true, content: "6 * 7 = 42" });
-    expect(await runBuiltin(calculator, context, { expression: "1/0" })).toEqual({ ok: false, content: "The expression could not be computed: division by zero" });
+    expect(await runBuiltin(calculator, context, { expression: "1/0" })).toEqual({
+      ok: false,
+      content: "The expression could not be computed: division by zero",
+    });
   });
 });
 
@@ -112,7 +115,10 @@ describe("current time", () => {
     const defaulted = await runBuiltin(plugin, context, {});
     expect(defaulted.ok).toBe(true);
     expect(JSON.parse(defaulted.content)).toMatchObject({ timezone: "UTC", time: "12:34:56" });
-    expect(await runBuiltin(plugin, context, { timezone: "Nowhere/City" })).toMatchObject({ ok: false, content: expect.stringMatching(/unknown time zone "Nowhere\/City"/) });
+    expect(await runBuiltin(plugin, context, { timezone: "Nowhere/City" })).toMatchObject({
+      ok: false,
+      content: expect.stringMatching(/unknown time zone "Nowhere\/City"/),
+    });
   });
 });
 
@@ -128,7 +134,9 @@ describe("HTML to text", () => {
       <p>a &lt; b &gt; c</p><SCRIPT type="module">alert(1)</SCRIPT></body></html>`;
     const { title, text } = htmlToText(html);
     expect(title).toBe("Fish & Chips");
-    expect(text).toBe(['Home | About', 'Best fish', 'Crispy batter, "fresh" cod — 中文.', '- Salt', '- Vinegar', 'Size | Price', 'Large | £9', 'a < b > c'].join("\n"));
+    expect(text).toBe(
+      ["Home | About", "Best fish", 'Crispy batter, "fresh" cod — 中文.', "- Salt", "- Vinegar", "Size | Price", "Large | £9", "a < b > c"].join("\n"),
+    );
     expect(text).not.toMatch(/secret|not text|color|hidden|Enable JS|icon|alert/);
   });
 
@@ -149,7 +157,9 @@ describe("fetch_webpage and web_search against local servers", () => {
     site = await startFakeServer((request, response) => {
       if (request.url === "/article") {
         response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-        response.end(`<html><head><title>Release notes</title><script>track()</script></head><body><article><h2>Version 3.4</h2><p>${"Faster answers. ".repeat(40)}</p></article></body></html>`);
+        response.end(
+          `<html><head><title>Release notes</title><script>track()</script></head><body><article><h2>Version 3.4</h2><p>${"Faster answers. ".repeat(40)}</p></article></body></html>`,
+        );
       } else if (request.url === "/gbk") {
         response.writeHead(200, { "content-type": "text/html; charset=gbk" });
         response.end(Buffer.from([0x3c, 0x70, 0x3e, 0xc4, 0xe3, 0xba, 0xc3, 0x3c, 0x2f, 0x70, 0x3e]));
@@ -177,7 +187,10 @@ describe("fetch_webpage and web_search against local servers", () => {
     await searxng.close();
   });
 
-  const context = (env: Record<string, string> = {}) => ({ config: loadConfig({ PARLEY_PLUGINS_ALLOW_PRIVATE_NETWORK: "true", PARLEY_PLUGINS_ALLOWED_HOSTS: "127.0.0.1", ...env }).plugins, now: () => new Date() });
+  const context = (env: Record<string, string> = {}) => ({
+    config: loadConfig({ PARLEY_PLUGINS_ALLOW_PRIVATE_NETWORK: "true", PARLEY_PLUGINS_ALLOWED_HOSTS: "127.0.0.1", ...env }).plugins,
+    now: () => new Date(),
+  });
 
   it("fetch_webpage returns the title and text, cut at max_characters", async () => {
     const plugin = findBuiltin("fetch_webpage")!;
@@ -193,14 +206,20 @@ describe("fetch_webpage and web_search against local servers", () => {
   it("fetch_webpage decodes other charsets and refuses binaries, errors and bad addresses", async () => {
     const plugin = findBuiltin("fetch_webpage")!;
     expect((await runBuiltin(plugin, context(), { url: `${site.url}/gbk` })).content).toMatch(/你好$/);
-    expect(await runBuiltin(plugin, context(), { url: `${site.url}/image` })).toMatchObject({ ok: false, content: expect.stringMatching(/not a text page \(content type image\/png\)/) });
+    expect(await runBuiltin(plugin, context(), { url: `${site.url}/image` })).toMatchObject({
+      ok: false,
+      content: expect.stringMatching(/not a text page \(content type image\/png\)/),
+    });
     expect(await runBuiltin(plugin, context(), { url: `${site.url}/gone` })).toMatchObject({ ok: false, content: expect.stringMatching(/answered HTTP 404/) });
     expect(await runBuiltin(plugin, context(), { url: "not a url" })).toMatchObject({ ok: false, content: expect.stringMatching(/not a valid URL/) });
   });
 
   it("web_search reads a SearXNG JSON answer", async () => {
     const plugin = findBuiltin("web_search")!;
-    const result = await runBuiltin(plugin, context({ PARLEY_WEB_SEARCH_URL: `${searxng.url}/`, PARLEY_WEB_SEARCH_API_KEY: "search-key" }), { query: "parley agent platform", count: 2 });
+    const result = await runBuiltin(plugin, context({ PARLEY_WEB_SEARCH_URL: `${searxng.url}/`, PARLEY_WEB_SEARCH_API_KEY: "search-key" }), {
+      query: "parley agent platform",
+      count: 2,
+    });
     expect(result.ok).toBe(true);
     expect(result.content).toBe(
       [

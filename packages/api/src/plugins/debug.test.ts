@@ -101,9 +101,13 @@ describe("test run", () => {
 
   it("refuses a draft that breaks the request rules, naming the field", async () => {
     await expectError(await debug({ plugin: draft({ requestUrl: "gopher://x" }), arguments: {} }), 400, { field: "requestUrl" });
-    await expectError(await debug({ plugin: draft({ requestParams: [{ name: "bad-name", type: "string", description: "", required: false }] }), arguments: {} }), 400, {
-      field: "requestParams.0.name",
-    });
+    await expectError(
+      await debug({ plugin: draft({ requestParams: [{ name: "bad-name", type: "string", description: "", required: false }] }), arguments: {} }),
+      400,
+      {
+        field: "requestParams.0.name",
+      },
+    );
     await expectError(await debug({ arguments: {} }), 400, { field: "plugin" });
     await expectError(await debug({ pluginId: "plg_missing", arguments: {} }), 404);
   });

@@ -120,7 +120,11 @@ describe("parse an OpenAPI document", () => {
     ["Swagger 2.0", 'swagger: "2.0"\ninfo: { title: x, version: "1" }\npaths: {}\n', /Only OpenAPI 3\.x.*version 2\.0/],
     ["no operations", 'openapi: 3.0.0\ninfo: { title: x, version: "1" }\nservers: [{ url: "https://x.example.com" }]\npaths: {}\n', /no operations/],
     ["no server", 'openapi: 3.0.0\ninfo: { title: x, version: "1" }\npaths: { /a: { get: { responses: {} } } }\n', /no absolute server URL/],
-    ["relative server", 'openapi: 3.0.0\ninfo: { title: x, version: "1" }\nservers: [{ url: "/api" }]\npaths: { /a: { get: { responses: {} } } }\n', /no absolute server URL/],
+    [
+      "relative server",
+      'openapi: 3.0.0\ninfo: { title: x, version: "1" }\nservers: [{ url: "/api" }]\npaths: { /a: { get: { responses: {} } } }\n',
+      /no absolute server URL/,
+    ],
     [
       "a dangling $ref",
       'openapi: 3.0.0\ninfo: { title: x, version: "1" }\nservers: [{ url: "https://x.example.com" }]\npaths: { /a: { get: { parameters: [{ $ref: "#/components/parameters/Missing" }], responses: {} } } }\n',
@@ -212,7 +216,11 @@ describe("parse a curl command", () => {
 
     const post = await expectOk(await parse({ source: "curl", content: `curl https://api.example.com/echo -d '{"text":"hi"}'` }), 200, parseResultSchema);
     expect(post.draft.requestMethod).toBe("POST");
-    const json = await expectOk(await parse({ source: "curl", content: `curl --json '{"q":"x"}' --url https://api.example.com/search` }), 200, parseResultSchema);
+    const json = await expectOk(
+      await parse({ source: "curl", content: `curl --json '{"q":"x"}' --url https://api.example.com/search` }),
+      200,
+      parseResultSchema,
+    );
     expect(json.draft).toMatchObject({ requestMethod: "POST", requestUrl: "https://api.example.com/search" });
     expect(json.draft.requestParams[0]).toMatchObject({ name: "q", location: "body" });
   });

@@ -64,7 +64,12 @@ describe("custom plugin CRUD", () => {
     expect(text).not.toContain(secret);
 
     const row = await ctx.deps.db.select().from(plugins).where(eq(plugins.id, plugin.id)).get();
-    expect(row).toMatchObject({ spaceId: owner.user.spaceId, createdBy: owner.user.id, code: plugin.code, avatarUrl: "https://cdn.example.com/icons/weather.png" });
+    expect(row).toMatchObject({
+      spaceId: owner.user.spaceId,
+      createdBy: owner.user.id,
+      code: plugin.code,
+      avatarUrl: "https://cdn.example.com/icons/weather.png",
+    });
     expect(JSON.parse(openValue(ctx.deps.secrets, row!.headers))).toEqual({ Authorization: `Bearer ${secret}`, "X-Trace": "abc" });
 
     const second = await expectOk(await create(owner.token, weatherPlugin({ name: "Weather 2" })), 201, pluginSchema);
@@ -72,9 +77,17 @@ describe("custom plugin CRUD", () => {
   });
 
   it("lists the space's plugins with the enabled filter, shows detail, switches and deletes", async () => {
-    const team = await expectOk(await ctx.request("/api/v1/spaces", { method: "POST", token: owner.token, json: { companyName: "Plugin Team" } }), 201, spaceSchema);
+    const team = await expectOk(
+      await ctx.request("/api/v1/spaces", { method: "POST", token: owner.token, json: { companyName: "Plugin Team" } }),
+      201,
+      spaceSchema,
+    );
     const inTeam = { "x-parley-space": team.spaceId };
-    const on = await expectOk(await ctx.request("/api/v1/plugins", { method: "POST", token: owner.token, json: weatherPlugin({ name: "On" }), headers: inTeam }), 201, pluginSchema);
+    const on = await expectOk(
+      await ctx.request("/api/v1/plugins", { method: "POST", token: owner.token, json: weatherPlugin({ name: "On" }), headers: inTeam }),
+      201,
+      pluginSchema,
+    );
     const off = await expectOk(
       await ctx.request("/api/v1/plugins", { method: "POST", token: owner.token, json: weatherPlugin({ name: "Off", enabled: false }), headers: inTeam }),
       201,
@@ -96,16 +109,24 @@ describe("custom plugin CRUD", () => {
     );
     expect(switched.enabled).toBe(false);
     expect((await ctx.deps.db.select().from(plugins).where(eq(plugins.id, on.id)).get())?.enabled).toBe(false);
-    await expectError(await ctx.request(`/api/v1/plugins/${on.id}/enabled`, { method: "POST", token: owner.token, json: { enabled: "no" }, headers: inTeam }), 400, {
-      field: "enabled",
-    });
+    await expectError(
+      await ctx.request(`/api/v1/plugins/${on.id}/enabled`, { method: "POST", token: owner.token, json: { enabled: "no" }, headers: inTeam }),
+      400,
+      {
+        field: "enabled",
+      },
+    );
 
     const removed = await ctx.request(`/api/v1/plugins/${off.id}`, { method: "DELETE", token: owner.token, headers: inTeam });
     expect(await expectOk(removed, 200, z.object({ deleted: z.literal(true) }))).toEqual({ deleted: true });
     expect(await ctx.deps.db.select().from(plugins).where(eq(plugins.id, off.id)).get()).toBeUndefined();
     await expectError(await ctx.request(`/api/v1/plugins/${off.id}`, { method: "DELETE", token: owner.token, headers: inTeam }), 404);
     // The personal space does not see the team's plugins.
-    const personal = await expectOk(await ctx.request("/api/v1/plugins", { token: owner.token, headers: { "x-parley-space": owner.user.spaceId } }), 200, z.array(pluginSchema));
+    const personal = await expectOk(
+      await ctx.request("/api/v1/plugins", { token: owner.token, headers: { "x-parley-space": owner.user.spaceId } }),
+      200,
+      z.array(pluginSchema),
+    );
     expect(personal.map((plugin) => plugin.id)).not.toContain(on.id);
   });
 
@@ -120,17 +141,21 @@ describe("custom plugin CRUD", () => {
       200,
       pluginSchema,
     );
-    expect(updated).toMatchObject({ name: "Edited", description: plugin.description, requestParams: plugin.requestParams, responseParams: plugin.responseParams });
+    expect(updated).toMatchObject({
+      name: "Edited",
+      description: plugin.description,
+      requestParams: plugin.requestParams,
+      responseParams: plugin.responseParams,
+    });
     expect(updated.updatedAt >= plugin.updatedAt).toBe(true);
     const row = await ctx.deps.db.select().from(plugins).where(eq(plugins.id, plugin.id)).get();
     expect(JSON.parse(openValue(ctx.deps.secrets, row!.headers))).toEqual({ Authorization: `Bearer ${secret}`, "X-Trace": "new-trace" });
 
     // An update must still meet every rule.
-    await expectError(
-      await ctx.request(`/api/v1/plugins/${plugin.id}`, { method: "PATCH", token: owner.token, json: { description: "  " } }),
-      400,
-      { field: "description", message: "The plugin description is required" },
-    );
+    await expectError(await ctx.request(`/api/v1/plugins/${plugin.id}`, { method: "PATCH", token: owner.token, json: { description: "  " } }), 400, {
+      field: "description",
+      message: "The plugin description is required",
+    });
   });
 
   it("answers 404 for another space's plugin on every route, and changes nothing", async () => {
@@ -185,7 +210,12 @@ describe("§5 Plugin rules, each naming its field", () => {
     ],
     [
       "parameter names: letters and underscore only (hyphen)",
-      { requestParams: [{ name: "ok_name", type: "string", description: "", required: true }, { name: "api-key", type: "string", description: "", required: true }] },
+      {
+        requestParams: [
+          { name: "ok_name", type: "string", description: "", required: true },
+          { name: "api-key", type: "string", description: "", required: true },
+        ],
+      },
       "requestParams.1.name",
       /api-key/,
     ],
@@ -197,7 +227,12 @@ describe("§5 Plugin rules, each naming its field", () => {
     ],
     [
       "no duplicate names",
-      { requestParams: [{ name: "city", type: "string", description: "", required: true }, { name: "city", type: "int", description: "", required: false }] },
+      {
+        requestParams: [
+          { name: "city", type: "string", description: "", required: true },
+          { name: "city", type: "int", description: "", required: false },
+        ],
+      },
       "requestParams.1.name",
       'Parameter name "city" is used twice at the same level',
     ],
@@ -229,7 +264,15 @@ describe("§5 Plugin rules, each naming its field", () => {
             type: "array",
             description: "",
             required: false,
-            children: [{ name: "meta", type: "object", description: "", required: false, children: [{ name: "bad name", type: "string", description: "", required: false }] }],
+            children: [
+              {
+                name: "meta",
+                type: "object",
+                description: "",
+                required: false,
+                children: [{ name: "bad name", type: "string", description: "", required: false }],
+              },
+            ],
           },
         ],
       },
@@ -242,7 +285,12 @@ describe("§5 Plugin rules, each naming its field", () => {
       "responseParams.0.name",
       /temp\$/,
     ],
-    ["parameter type must be one of the list", { requestParams: [{ name: "city", type: "date", description: "", required: true }] }, "requestParams.0.type", /type/],
+    [
+      "parameter type must be one of the list",
+      { requestParams: [{ name: "city", type: "date", description: "", required: true }] },
+      "requestParams.0.type",
+      /type/,
+    ],
     [
       "a default must fit its type",
       { requestParams: [{ name: "days", type: "integer", description: "", required: false, default: "three" }] },
@@ -267,15 +315,25 @@ describe("§5 Plugin rules, each naming its field", () => {
       description: "",
       required: false,
     }));
-    requestParams.push({ name: "name", type: "object", description: "", required: false, children: [{ name: "name", type: "string", description: "", required: false }] } as never);
+    requestParams.push({
+      name: "name",
+      type: "object",
+      description: "",
+      required: false,
+      children: [{ name: "name", type: "string", description: "", required: false }],
+    } as never);
     await expectOk(await create(owner.token, weatherPlugin({ requestParams })), 201, pluginSchema);
   });
 
   it("answers in Chinese when asked", async () => {
-    await expectError(await ctx.request("/api/v1/plugins", { method: "POST", token: owner.token, json: weatherPlugin({ name: "" }), headers: { "accept-language": "zh-CN" } }), 400, {
-      field: "name",
-      message: "请填写插件名称",
-    });
+    await expectError(
+      await ctx.request("/api/v1/plugins", { method: "POST", token: owner.token, json: weatherPlugin({ name: "" }), headers: { "accept-language": "zh-CN" } }),
+      400,
+      {
+        field: "name",
+        message: "请填写插件名称",
+      },
+    );
   });
 });
 

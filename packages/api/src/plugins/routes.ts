@@ -54,7 +54,10 @@ export function registerPluginRoutes(app: OpenAPIHono<AppEnv>) {
     (c) => {
       const { scope } = c.req.valid("query");
       const list = builtinPlugins.filter((plugin) => scope === undefined || plugin.scope === scope);
-      return ok(c, list.map((plugin) => builtinView(plugin, c.var.deps.config.plugins, c.var.language)));
+      return ok(
+        c,
+        list.map((plugin) => builtinView(plugin, c.var.deps.config.plugins, c.var.language)),
+      );
     },
   );
   app.openapi(

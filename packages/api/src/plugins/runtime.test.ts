@@ -52,9 +52,19 @@ describe("plugin runtime with the private network allowed (local fakes)", () => 
         return;
       }
       if (url.pathname === "/fail") return sendJson(response, 503, { error: "maintenance" });
-      sendJson(response, 200, { method: request.method, path: url.pathname, query: Object.fromEntries(url.searchParams), body: request.body ? JSON.parse(request.body) : null, auth: request.headers.authorization ?? null });
+      sendJson(response, 200, {
+        method: request.method,
+        path: url.pathname,
+        query: Object.fromEntries(url.searchParams),
+        body: request.body ? JSON.parse(request.body) : null,
+        auth: request.headers.authorization ?? null,
+      });
     });
-    ctx = await createTestContext({ PARLEY_PLUGINS_ALLOW_PRIVATE_NETWORK: "true", PARLEY_PLUGINS_ALLOWED_HOSTS: "127.0.0.1", PARLEY_PLUGINS_TIMEOUT_MS: "600" });
+    ctx = await createTestContext({
+      PARLEY_PLUGINS_ALLOW_PRIVATE_NETWORK: "true",
+      PARLEY_PLUGINS_ALLOWED_HOSTS: "127.0.0.1",
+      PARLEY_PLUGINS_TIMEOUT_MS: "600",
+    });
     user = await registerUser(ctx, "runtime@example.com");
     runtime = createPluginRuntime(ctx.deps);
   });
@@ -123,7 +133,11 @@ describe("plugin runtime with the private network allowed (local fakes)", () => 
       headers: { Authorization: `Bearer ${secret}` },
     });
     const tool = await toolFor(runtime, user, plugin.code);
-    const result = await runtime.execute({ spaceId: user.user.spaceId, tool, arguments: JSON.stringify({ user_id: "u 1/2", status: "paid", tags: ["a", "b"], extra: "dropped" }) });
+    const result = await runtime.execute({
+      spaceId: user.user.spaceId,
+      tool,
+      arguments: JSON.stringify({ user_id: "u 1/2", status: "paid", tags: ["a", "b"], extra: "dropped" }),
+    });
     expect(result.ok).toBe(true);
     expect(result.durationMs).toBeGreaterThanOrEqual(0);
     const received = api.requests.at(-1)!;
@@ -139,7 +153,16 @@ describe("plugin runtime with the private network allowed (local fakes)", () => 
       requestUrl: `${api.url}/orders`,
       requestMethod: "POST",
       requestParams: [
-        { name: "customer", type: "object", description: "", required: true, children: [{ name: "name", type: "string", description: "", required: true }, { name: "vip", type: "boolean", description: "", required: false, default: false }] },
+        {
+          name: "customer",
+          type: "object",
+          description: "",
+          required: true,
+          children: [
+            { name: "name", type: "string", description: "", required: true },
+            { name: "vip", type: "boolean", description: "", required: false, default: false },
+          ],
+        },
         { name: "qty", type: "integer", description: "", required: true },
         { name: "dry_run", type: "boolean", description: "", required: false, location: "query" },
       ],
@@ -182,13 +205,21 @@ describe("plugin runtime with the private network allowed (local fakes)", () => 
   });
 
   it("an HTTP error answer is ok:false with the status and body", async () => {
-    const plugin = await createPlugin(ctx, user, { name: "Flaky", requestUrl: `${api.url}/fail`, requestParams: [{ name: "q", type: "string", description: "", required: false }] });
+    const plugin = await createPlugin(ctx, user, {
+      name: "Flaky",
+      requestUrl: `${api.url}/fail`,
+      requestParams: [{ name: "q", type: "string", description: "", required: false }],
+    });
     const result = await runtime.execute({ spaceId: user.user.spaceId, tool: await toolFor(runtime, user, plugin.code), arguments: "{}" });
     expect(result).toMatchObject({ ok: false, content: expect.stringMatching(/^Flaky answered HTTP 503:\n\{"error":"maintenance"\}/) });
   });
 
   it("a hanging server times out at the configured limit", async () => {
-    const plugin = await createPlugin(ctx, user, { name: "Slow", requestUrl: `${api.url}/hang`, requestParams: [{ name: "q", type: "string", description: "", required: false }] });
+    const plugin = await createPlugin(ctx, user, {
+      name: "Slow",
+      requestUrl: `${api.url}/hang`,
+      requestParams: [{ name: "q", type: "string", description: "", required: false }],
+    });
     const result = await runtime.execute({ spaceId: user.user.spaceId, tool: await toolFor(runtime, user, plugin.code), arguments: "{}" });
     expect(result.ok).toBe(false);
     expect(result.content).toMatch(/Slow timed out: no answer within 600 ms/);
@@ -197,14 +228,27 @@ describe("plugin runtime with the private network allowed (local fakes)", () => 
   });
 
   it("the engine's abort signal stops a call", async () => {
-    const plugin = await createPlugin(ctx, user, { name: "Stoppable", requestUrl: `${api.url}/hang`, requestParams: [{ name: "q", type: "string", description: "", required: false }] });
-    const result = await runtime.execute({ spaceId: user.user.spaceId, tool: await toolFor(runtime, user, plugin.code), arguments: "{}", signal: AbortSignal.timeout(100) });
+    const plugin = await createPlugin(ctx, user, {
+      name: "Stoppable",
+      requestUrl: `${api.url}/hang`,
+      requestParams: [{ name: "q", type: "string", description: "", required: false }],
+    });
+    const result = await runtime.execute({
+      spaceId: user.user.spaceId,
+      tool: await toolFor(runtime, user, plugin.code),
+      arguments: "{}",
+      signal: AbortSignal.timeout(100),
+    });
     expect(result).toMatchObject({ ok: false, content: expect.stringMatching(/cancelled/) });
     expect(result.durationMs).toBeLessThan(550);
   });
 
   it("a 10 MB answer is cut at 256 KB without being read to the end", async () => {
-    const plugin = await createPlugin(ctx, user, { name: "Huge", requestUrl: `${api.url}/huge`, requestParams: [{ name: "q", type: "string", description: "", required: false }] });
+    const plugin = await createPlugin(ctx, user, {
+      name: "Huge",
+      requestUrl: `${api.url}/huge`,
+      requestParams: [{ name: "q", type: "string", description: "", required: false }],
+    });
     const heapBefore = process.memoryUsage().heapUsed;
     const result = await runtime.execute({ spaceId: user.user.spaceId, tool: await toolFor(runtime, user, plugin.code), arguments: "{}" });
     const heapGrowth = process.memoryUsage().heapUsed - heapBefore;
@@ -220,10 +264,23 @@ describe("plugin runtime with the private network allowed (local fakes)", () => 
 
   it("built-ins run through the same execute, with the model's argument text", async () => {
     const calculator = await toolFor(runtime, user, "calculator");
-    expect(calculator.definition.parameters).toEqual({ type: "object", properties: { expression: expect.objectContaining({ type: "string" }) }, required: ["expression"] });
-    expect(await runtime.execute({ spaceId: user.user.spaceId, tool: calculator, arguments: '{"expression":"2^10"}' })).toMatchObject({ ok: true, content: "2^10 = 1024" });
-    expect(await runtime.execute({ spaceId: user.user.spaceId, tool: calculator, arguments: "{}" })).toMatchObject({ ok: false, content: expect.stringMatching(/`expression` is required/) });
-    expect(await runtime.execute({ spaceId: user.user.spaceId, tool: calculator, arguments: "nope" })).toMatchObject({ ok: false, content: expect.stringMatching(/not valid JSON/) });
+    expect(calculator.definition.parameters).toEqual({
+      type: "object",
+      properties: { expression: expect.objectContaining({ type: "string" }) },
+      required: ["expression"],
+    });
+    expect(await runtime.execute({ spaceId: user.user.spaceId, tool: calculator, arguments: '{"expression":"2^10"}' })).toMatchObject({
+      ok: true,
+      content: "2^10 = 1024",
+    });
+    expect(await runtime.execute({ spaceId: user.user.spaceId, tool: calculator, arguments: "{}" })).toMatchObject({
+      ok: false,
+      content: expect.stringMatching(/`expression` is required/),
+    });
+    expect(await runtime.execute({ spaceId: user.user.spaceId, tool: calculator, arguments: "nope" })).toMatchObject({
+      ok: false,
+      content: expect.stringMatching(/not valid JSON/),
+    });
   });
 
   it("a host name is called at the address DNS gave (the one that was checked); loopback stays refused with the private network open", async () => {
@@ -233,7 +290,10 @@ describe("plugin runtime with the private network allowed (local fakes)", () => 
     );
     expect(resolved).toEqual([{ address: "10.1.2.3", family: 4 }]);
     const viaName = createPluginRuntime({ ...ctx.deps, resolver: async () => [{ address: "127.0.0.1", family: 4 }] });
-    const plugin = await createPlugin(ctx, user, { requestUrl: `http://orders.internal.test:${api.port}/named`, requestParams: [{ name: "q", type: "string", description: "", required: false }] });
+    const plugin = await createPlugin(ctx, user, {
+      requestUrl: `http://orders.internal.test:${api.port}/named`,
+      requestParams: [{ name: "q", type: "string", description: "", required: false }],
+    });
     const before = api.requests.length;
     const result = await viaName.execute({ spaceId: user.user.spaceId, tool: await toolFor(viaName, user, plugin.code), arguments: '{"q":"1"}' });
     expect(result).toMatchObject({ ok: false, content: expect.stringMatching(/resolves to 127\.0\.0\.1 is a loopback/) });
@@ -283,7 +343,11 @@ describe("plugin runtime with the private network refused (the default)", () => 
 
   it("refuses loopback, private, link-local, 0.0.0.0 and metadata addresses", async () => {
     for (const [url, message] of refusedUrls(target.port)) {
-      const plugin = await createPlugin(ctx, user, { name: "Probe", requestUrl: url, requestParams: [{ name: "q", type: "string", description: "", required: false }] });
+      const plugin = await createPlugin(ctx, user, {
+        name: "Probe",
+        requestUrl: url,
+        requestParams: [{ name: "q", type: "string", description: "", required: false }],
+      });
       const result = await runtime.execute({ spaceId: user.user.spaceId, tool: await toolFor(runtime, user, plugin.code), arguments: "{}" });
       expect(result.ok, url).toBe(false);
       expect(result.content, url).toMatch(/^Probe could not be called: refused to call/);
@@ -294,11 +358,24 @@ describe("plugin runtime with the private network refused (the default)", () => 
 
   it("checks the address a name resolves to, not the name (DNS rebinding)", async () => {
     const rebinding = createPluginRuntime({ ...ctx.deps, resolver: async () => [{ address: "127.0.0.1", family: 4 }] });
-    const plugin = await createPlugin(ctx, user, { name: "Rebind", requestUrl: `http://harmless.example.com:${target.port}/x`, requestParams: [{ name: "q", type: "string", description: "", required: false }] });
+    const plugin = await createPlugin(ctx, user, {
+      name: "Rebind",
+      requestUrl: `http://harmless.example.com:${target.port}/x`,
+      requestParams: [{ name: "q", type: "string", description: "", required: false }],
+    });
     const result = await rebinding.execute({ spaceId: user.user.spaceId, tool: await toolFor(rebinding, user, plugin.code), arguments: "{}" });
-    expect(result).toMatchObject({ ok: false, content: expect.stringMatching(/refused to call harmless\.example\.com: it resolves to 127\.0\.0\.1 is a loopback/) });
+    expect(result).toMatchObject({
+      ok: false,
+      content: expect.stringMatching(/refused to call harmless\.example\.com: it resolves to 127\.0\.0\.1 is a loopback/),
+    });
     // One private address among public ones is enough to refuse.
-    const mixed = createPluginRuntime({ ...ctx.deps, resolver: async () => [{ address: "93.184.215.14", family: 4 }, { address: "10.0.0.7", family: 4 }] });
+    const mixed = createPluginRuntime({
+      ...ctx.deps,
+      resolver: async () => [
+        { address: "93.184.215.14", family: 4 },
+        { address: "10.0.0.7", family: 4 },
+      ],
+    });
     const second = await mixed.execute({ spaceId: user.user.spaceId, tool: await toolFor(mixed, user, plugin.code), arguments: "{}" });
     expect(second.content).toMatch(/10\.0\.0\.7/);
     expect(target.requests).toHaveLength(0);
@@ -321,14 +398,26 @@ describe("plugin runtime with the private network refused (the default)", () => 
   });
 
   it("refuses non-http schemes reached by redirect", async () => {
-    const plugin = await createPlugin(ctx, user, { name: "Scheme", requestUrl: `${redirector.url}/go`, requestParams: [{ name: "to", type: "string", description: "", required: true }] });
-    const result = await runtime.execute({ spaceId: user.user.spaceId, tool: await toolFor(runtime, user, plugin.code), arguments: '{"to":"file:///etc/passwd"}' });
+    const plugin = await createPlugin(ctx, user, {
+      name: "Scheme",
+      requestUrl: `${redirector.url}/go`,
+      requestParams: [{ name: "to", type: "string", description: "", required: true }],
+    });
+    const result = await runtime.execute({
+      spaceId: user.user.spaceId,
+      tool: await toolFor(runtime, user, plugin.code),
+      arguments: '{"to":"file:///etc/passwd"}',
+    });
     expect(result.content).toMatch(/only http and https/);
   });
 
   it("fetch_webpage follows the same rules", async () => {
     const fetchPage = await toolFor(runtime, user, "fetch_webpage");
-    for (const url of [`http://127.0.0.1:${target.port}/`, "http://169.254.169.254/", `${redirector.url}/go?to=${encodeURIComponent(`http://localhost:${target.port}/`)}`]) {
+    for (const url of [
+      `http://127.0.0.1:${target.port}/`,
+      "http://169.254.169.254/",
+      `${redirector.url}/go?to=${encodeURIComponent(`http://localhost:${target.port}/`)}`,
+    ]) {
       const result = await runtime.execute({ spaceId: user.user.spaceId, tool: fetchPage, arguments: JSON.stringify({ url }) });
       expect(result.ok, url).toBe(false);
       expect(result.content, url).toMatch(/The page could not be fetched: refused to call/);

@@ -26,19 +26,30 @@ export const parameterSchema: z.ZodType<PluginParameter> = parameterBase
       .array(z.lazy(() => parameterSchema))
       .max(100)
       .optional()
-      .openapi({ description: "Sub-parameters: an object's fields, or the fields of each item of an array", type: "array", items: { $ref: "#/components/schemas/PluginParameter" } }),
+      .openapi({
+        description: "Sub-parameters: an object's fields, or the fields of each item of an array",
+        type: "array",
+        items: { $ref: "#/components/schemas/PluginParameter" },
+      }),
   })
   .openapi("PluginParameter") as z.ZodType<PluginParameter>;
 
 const headersSchema = z.record(z.string(), z.string().max(4000)).openapi({
-  description: "Extra request headers. Values are secrets: answers show them masked (`****` and the last 4 characters); sending a masked value back keeps the stored one",
+  description:
+    "Extra request headers. Values are secrets: answers show them masked (`****` and the last 4 characters); sending a masked value back keeps the stored one",
   example: { Authorization: "****c0de" },
 });
 
 const pluginFields = z.object({
   name: z.string().max(100).openapi({ example: "Weather" }),
-  description: z.string().max(2000).openapi({ description: "What the plugin does; the model reads it to decide when to call it", example: "Current weather for a city" }),
-  avatar: z.string().max(2048).openapi({ description: "Image URL (http/https, a site path, or a PNG/JPEG data URL)", example: "https://cdn.example.com/icons/weather.png" }),
+  description: z
+    .string()
+    .max(2000)
+    .openapi({ description: "What the plugin does; the model reads it to decide when to call it", example: "Current weather for a city" }),
+  avatar: z
+    .string()
+    .max(2048)
+    .openapi({ description: "Image URL (http/https, a site path, or a PNG/JPEG data URL)", example: "https://cdn.example.com/icons/weather.png" }),
   enabled: z.boolean(),
   requestUrl: z.string().max(2048).openapi({ description: "http or https; `{name}` marks a path parameter", example: "https://api.example.com/v1/weather" }),
   requestMethod: z.enum(requestMethods).openapi({ example: "GET" }),
@@ -161,9 +172,7 @@ export const debugResultSchema = z
       .object({ method: z.string(), url: z.string(), headers: z.record(z.string(), z.string()), body: z.string().nullable() })
       .nullable()
       .openapi({ description: "The request as sent (header secrets masked); null when the arguments were refused" }),
-    response: z
-      .object({ contentType: z.string().nullable(), body: z.string(), truncated: z.boolean() })
-      .nullable(),
+    response: z.object({ contentType: z.string().nullable(), body: z.string(), truncated: z.boolean() }).nullable(),
     error: z.string().nullable(),
   })
   .openapi("PluginDebugResult");

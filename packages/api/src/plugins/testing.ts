@@ -17,9 +17,7 @@ export interface FakeServer {
 }
 
 /** Starts a fake API on 127.0.0.1; the handler answers each request after its body was read. */
-export async function startFakeServer(
-  handler: (request: ReceivedRequest, response: http.ServerResponse) => void | Promise<void>,
-): Promise<FakeServer> {
+export async function startFakeServer(handler: (request: ReceivedRequest, response: http.ServerResponse) => void | Promise<void>): Promise<FakeServer> {
   const requests: ReceivedRequest[] = [];
   const server = http.createServer((incoming, response) => {
     const chunks: Buffer[] = [];

@@ -62,7 +62,11 @@ async function visitorSession(clientId: string, origin = shop) {
 }
 
 async function webClient(body: Record<string, unknown> = {}) {
-  const response = await ctx.request("/api/v1/web-clients", { method: "POST", token: alice.token, json: { appId, name: "Realtime widget", allowedOrigins: [shop], ...body } });
+  const response = await ctx.request("/api/v1/web-clients", {
+    method: "POST",
+    token: alice.token,
+    json: { appId, name: "Realtime widget", allowedOrigins: [shop], ...body },
+  });
   expect(response.status).toBe(201);
   return ((await response.json()) as { data: { id: string } }).data.id;
 }
@@ -74,7 +78,10 @@ describe("/console", () => {
     expect(b.error).toBeUndefined();
     const aliceHeard = heard(a.socket, "session.message");
     const bobHeard = heard(b.socket, "session.message");
-    const message = { sessionId: "conv_1", message: { id: "msg_1", role: "user" as const, content: "Where is my parcel?", createdAt: "2026-11-21T10:00:00.000Z" } };
+    const message = {
+      sessionId: "conv_1",
+      message: { id: "msg_1", role: "user" as const, content: "Where is my parcel?", createdAt: "2026-11-21T10:00:00.000Z" },
+    };
     publishToSpace(ctx.deps.realtime, alice.user.spaceId, "session.message", message);
     await expect.poll(() => aliceHeard).toEqual([message]);
     await settle();
@@ -128,7 +135,13 @@ describe("/visitor", () => {
     const consoleSocket = await connect("/console", { token: alice.token });
     const consoleHeard = heard(consoleSocket.socket, "message");
 
-    const message = { id: "msg_9", role: "operator" as const, content: "Hi, this is Dana. Let me check.", createdAt: "2026-11-21T10:01:00.000Z", senderName: "Dana" };
+    const message = {
+      id: "msg_9",
+      role: "operator" as const,
+      content: "Hi, this is Dana. Let me check.",
+      createdAt: "2026-11-21T10:01:00.000Z",
+      senderName: "Dana",
+    };
     publishToVisitor(ctx.deps.realtime, clientId, one.sessionId, "message", message);
     await expect.poll(() => firstHeard).toEqual([message]);
     expect(visitorEventSchemas.message.parse(firstHeard[0])).toEqual(message);
@@ -256,7 +269,14 @@ describe("the server process", () => {
   it("serves the namespaces next to the API and shuts down with sockets still open", async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "parley-realtime-"));
     const running = await startServer(
-      loadConfig({ PARLEY_DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1", PARLEY_LOG_LEVEL: "silent", PARLEY_DATABASE_DRIVER: testDriver(), PARLEY_SEED_DEMO: "false" }),
+      loadConfig({
+        PARLEY_DATA_DIR: dataDir,
+        PORT: "0",
+        HOST: "127.0.0.1",
+        PARLEY_LOG_LEVEL: "silent",
+        PARLEY_DATABASE_DRIVER: testDriver(),
+        PARLEY_SEED_DEMO: "false",
+      }),
     );
     try {
       const url = `http://127.0.0.1:${running.port}`;

@@ -50,11 +50,7 @@ function isSameOrigin(deps: Deps, socket: Socket): boolean {
  * `deps.realtime` are forwarded unchanged: space targets to `/console`, visitor targets to
  * `/visitor` (event names and data in ./events.ts).
  */
-export function attachRealtime(
-  httpServer: HttpServer | Http2Server | Http2SecureServer,
-  deps: Deps,
-  options: { recheckMs?: number } = {},
-): RealtimeServer {
+export function attachRealtime(httpServer: HttpServer | Http2Server | Http2SecureServer, deps: Deps, options: { recheckMs?: number } = {}): RealtimeServer {
   const io = new Server(httpServer as HttpServer, {
     serveClient: false,
     // Any site may open the visitor namespace (the namespace refuses origins a client does not
@@ -65,7 +61,9 @@ export function attachRealtime(
     connectTimeout: 10_000,
   });
   // A socket.io-client in a test or a tab that leaves without closing: never an unhandled error.
-  io.engine.on("connection_error", (error: { code?: number; message?: string }) => deps.logger.debug("socket connection refused", { code: error.code, message: error.message }));
+  io.engine.on("connection_error", (error: { code?: number; message?: string }) =>
+    deps.logger.debug("socket connection refused", { code: error.code, message: error.message }),
+  );
 
   /** The console's space, or why not (a ServiceError: the credential or membership is gone). */
   const consoleSpace = async (socket: Socket): Promise<string> => {

@@ -40,7 +40,15 @@ describe("computePrivileges (spec §6)", () => {
 
   it("FREE personal: gated entries stay closed, all quotas zero", () => {
     const privileges = computePrivileges(base);
-    expect(privileges).toMatchObject({ memberGrade: "FREE", clientManage: 0, customerManage: 0, memberNumber: 0, customerAdmin: "N", authorizedRoute: false, authorizedRouteList: [] });
+    expect(privileges).toMatchObject({
+      memberGrade: "FREE",
+      clientManage: 0,
+      customerManage: 0,
+      memberNumber: 0,
+      customerAdmin: "N",
+      authorizedRoute: false,
+      authorizedRouteList: [],
+    });
     expect(visible({})).toEqual(always);
   });
 
@@ -99,11 +107,19 @@ describe("computePrivileges (spec §6)", () => {
   it("shows the instance entry to the instance administrator only, whatever the grade or route list", () => {
     expect(visible({ grade: "CUSTOM" })).not.toContain("instance");
     expect(visible({ instanceAdmin: true })).toContain("instance");
-    expect(visible({ grade: "ENTERPRISE", kind: "team", role: "member", authorizedRoutes: [], instanceAdmin: true })).toEqual(["instance", "templates", "store"]);
+    expect(visible({ grade: "ENTERPRISE", kind: "team", role: "member", authorizedRoutes: [], instanceAdmin: true })).toEqual([
+      "instance",
+      "templates",
+      "store",
+    ]);
   });
 
   it("applies quota overrides (CUSTOM plans)", () => {
-    expect(computePrivileges({ ...base, grade: "CUSTOM", overrides: { memberNumber: 7 } })).toMatchObject({ clientManage: 200, customerManage: 100, memberNumber: 7 });
+    expect(computePrivileges({ ...base, grade: "CUSTOM", overrides: { memberNumber: 7 } })).toMatchObject({
+      clientManage: 200,
+      customerManage: 100,
+      memberNumber: 7,
+    });
   });
 });
 

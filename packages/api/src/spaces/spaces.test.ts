@@ -97,14 +97,24 @@ describe("team spaces", () => {
       await ctx.request(`/api/v1/spaces/${team.spaceId}`, {
         method: "PATCH",
         token: owner.token,
-        json: { companyName: "Acme Care", companyTabTitle: "Acme", companyTabIconUrl: "https://cdn.example.com/tab.png", companyIconWordUrl: "https://cdn.example.com/word.png" },
+        json: {
+          companyName: "Acme Care",
+          companyTabTitle: "Acme",
+          companyTabIconUrl: "https://cdn.example.com/tab.png",
+          companyIconWordUrl: "https://cdn.example.com/word.png",
+        },
       }),
       200,
       spaceSchema,
     );
     expect(updated).toMatchObject({ companyName: "Acme Care", companyTabTitle: "Acme", companyTabIconUrl: "https://cdn.example.com/tab.png" });
     const row = await ctx.deps.db.select().from(spaces).where(eq(spaces.id, team.spaceId)).get();
-    expect(row).toMatchObject({ name: "Acme Care", tabTitle: "Acme", tabIconUrl: "https://cdn.example.com/tab.png", iconWordUrl: "https://cdn.example.com/word.png" });
+    expect(row).toMatchObject({
+      name: "Acme Care",
+      tabTitle: "Acme",
+      tabIconUrl: "https://cdn.example.com/tab.png",
+      iconWordUrl: "https://cdn.example.com/word.png",
+    });
     expect(await me(owner.token)).toMatchObject({ companyName: "Acme Care", companyTabTitle: "Acme", companyIconWordUrl: "https://cdn.example.com/word.png" });
 
     const cleared = await expectOk(
@@ -159,14 +169,20 @@ describe("members and X-Parley-Space", () => {
     });
     expect(await ctx.deps.db.select().from(spaces).where(eq(spaces.id, team.spaceId)).get()).toEqual(before);
 
-    await ctx.deps.db.update(spaceMembers).set({ role: "admin" }).where(and(eq(spaceMembers.spaceId, team.spaceId), eq(spaceMembers.userId, mate.user.id)));
+    await ctx.deps.db
+      .update(spaceMembers)
+      .set({ role: "admin" })
+      .where(and(eq(spaceMembers.spaceId, team.spaceId), eq(spaceMembers.userId, mate.user.id)));
     const renamed = await expectOk(
       await ctx.request(`/api/v1/spaces/${team.spaceId}`, { method: "PATCH", token: mate.token, json: { companyName: "Acme Helpdesk" } }),
       200,
       spaceSchema,
     );
     expect(renamed).toMatchObject({ companyName: "Acme Helpdesk", role: "admin" });
-    await ctx.deps.db.update(spaceMembers).set({ role: "member" }).where(and(eq(spaceMembers.spaceId, team.spaceId), eq(spaceMembers.userId, mate.user.id)));
+    await ctx.deps.db
+      .update(spaceMembers)
+      .set({ role: "member" })
+      .where(and(eq(spaceMembers.spaceId, team.spaceId), eq(spaceMembers.userId, mate.user.id)));
   });
 
   it("falls back to the personal space when the current space is left", async () => {
@@ -207,7 +223,13 @@ describe("privileges per grade", () => {
     const pro = await expectOk(await ctx.request("/api/v1/privileges", { token: owner.token, ...personal }), 200, privilegesSchema);
     expect(pro).toMatchObject({ memberGrade: "PROFESSION", customerAdmin: "Y" });
     expect(shown(pro)).toEqual(expect.arrayContaining(["clients", "analysis", "chatManage", "team", "customers"]));
-    expect(await me(owner.token, owner.user.spaceId)).toMatchObject({ memberGrade: "PROFESSION", clientManage: 10, customerManage: 3, memberNumber: 5, customerAdmin: "Y" });
+    expect(await me(owner.token, owner.user.spaceId)).toMatchObject({
+      memberGrade: "PROFESSION",
+      clientManage: 10,
+      customerManage: 3,
+      memberNumber: 5,
+      customerAdmin: "Y",
+    });
   });
 
   it("restricts an ENTERPRISE member to the authorised routes, plus templates and store", async () => {

@@ -20,7 +20,9 @@ export function registerSystemRoutes(app: OpenAPIHono<AppEnv>) {
       tags: ["System"],
       public: true,
       summary: "Liveness and version",
-      data: z.object({ status: z.literal("ok"), version: z.string().openapi({ example: APP_VERSION }), database: z.enum(["better-sqlite3", "libsql"]) }).openapi("Health"),
+      data: z
+        .object({ status: z.literal("ok"), version: z.string().openapi({ example: APP_VERSION }), database: z.enum(["better-sqlite3", "libsql"]) })
+        .openapi("Health"),
     }),
     (c) => ok(c, { status: "ok" as const, version: APP_VERSION, database: c.var.deps.config.database.driver }),
   );

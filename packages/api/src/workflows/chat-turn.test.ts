@@ -55,7 +55,14 @@ describe("llm node and WORKFLOW apps", () => {
     expect(JSON.stringify(sent.body)).toContain("Be brief.");
 
     const structured = llmGraph();
-    structured.elements[1] = node("llm", "llm", { model: "gpt-4.1-mini", input: "{{sys.query}}", structuredOutput: [{ name: "mood", type: "string" }, { name: "score", type: "number" }] });
+    structured.elements[1] = node("llm", "llm", {
+      model: "gpt-4.1-mini",
+      input: "{{sys.query}}",
+      structuredOutput: [
+        { name: "mood", type: "string" },
+        { name: "score", type: "number" },
+      ],
+    });
     structured.elements[2] = node("end", "end", { output: "{{llm.mood}}/{{llm.score}}" });
     const second = await createWorkflowVia(ctx, alice, structured);
     fake.reply('```json\n{"mood": "happy", "score": 9}\n```');
@@ -66,7 +73,14 @@ describe("llm node and WORKFLOW apps", () => {
     const workflow = await createWorkflowVia(ctx, alice, {
       elements: [
         node("start", "start"),
-        node("intent", "intent_branch", { model: "gpt-4.1-mini", input: "{{sys.query}}", intentions: [{ id: "a", name: "greeting", node_id: null }, { id: "b", name: "complaint", node_id: null }] }),
+        node("intent", "intent_branch", {
+          model: "gpt-4.1-mini",
+          input: "{{sys.query}}",
+          intentions: [
+            { id: "a", name: "greeting", node_id: null },
+            { id: "b", name: "complaint", node_id: null },
+          ],
+        }),
         node("ra", "fixed_reply", { content: "hi!" }),
         node("rb", "fixed_reply", { content: "sorry!" }),
         node("end", "end", { output: "{{ra.output}}{{rb.output}}" }),
@@ -119,7 +133,11 @@ describe("llm node and WORKFLOW apps", () => {
 
   it("a failing workflow answers the chat with an error event naming the reason", async () => {
     const workflow = await createWorkflowVia(ctx, alice, {
-      elements: [node("start", "start"), node("db", "database", { databaseId: "db_x", input: "{{sys.query}}" }), node("end", "end", { output: "{{db.output}}" })],
+      elements: [
+        node("start", "start"),
+        node("db", "database", { databaseId: "db_x", input: "{{sys.query}}" }),
+        node("end", "end", { output: "{{db.output}}" }),
+      ],
       lines: [line("start", "db"), line("db", "end")],
     });
     const app = await expectOk(await ctx.request(`/api/v1/workflows/${workflow.id}/app`, { method: "POST", token: alice.token }), 200, workflowAppSchema);
@@ -133,7 +151,11 @@ describe("llm node and WORKFLOW apps", () => {
     const { conversations } = await import("../db/schema/index");
     const { eq } = await import("drizzle-orm");
     const workflow = await createWorkflowVia(ctx, alice, {
-      elements: [node("start", "start"), node("human", "manual", { content: "Customer asks: {{sys.query}}" }), node("end", "end", { output: "A colleague will answer." })],
+      elements: [
+        node("start", "start"),
+        node("human", "manual", { content: "Customer asks: {{sys.query}}" }),
+        node("end", "end", { output: "A colleague will answer." }),
+      ],
       lines: [line("start", "human"), line("human", "end")],
     });
     const app = await expectOk(await ctx.request(`/api/v1/workflows/${workflow.id}/app`, { method: "POST", token: alice.token }), 200, workflowAppSchema);
@@ -148,7 +170,8 @@ describe("llm node and WORKFLOW apps", () => {
   it("publishes node states and the run's end to the space's consoles", async () => {
     const seen: Array<{ event: string; data: Record<string, unknown> }> = [];
     const unsubscribe = ctx.deps.realtime.subscribe((target, event, data) => {
-      if (target.kind === "space" && target.spaceId === alice.user.spaceId && event.startsWith("workflow.")) seen.push({ event, data: data as Record<string, unknown> });
+      if (target.kind === "space" && target.spaceId === alice.user.spaceId && event.startsWith("workflow."))
+        seen.push({ event, data: data as Record<string, unknown> });
     });
     const workflow = await createWorkflowVia(ctx, alice, {
       elements: [node("start", "start"), node("reply", "fixed_reply", { content: "ok" }), node("end", "end", { output: "{{reply.output}}" })],
@@ -173,7 +196,12 @@ describe("llm node and WORKFLOW apps", () => {
     const { eq } = await import("drizzle-orm");
     const { createWorkflowRunner } = await import("./engine/runner");
     const workflow = await createWorkflowVia(ctx, alice, {
-      elements: [node("start", "start"), node("wait", "timer", { delaySeconds: 1 }), node("reply", "fixed_reply", { content: "Later: {{sys.query}}" }), node("end", "end", { output: "{{reply.output}}" })],
+      elements: [
+        node("start", "start"),
+        node("wait", "timer", { delaySeconds: 1 }),
+        node("reply", "fixed_reply", { content: "Later: {{sys.query}}" }),
+        node("end", "end", { output: "{{reply.output}}" }),
+      ],
       lines: [line("start", "wait"), line("wait", "reply"), line("reply", "end")],
     });
     const app = await expectOk(await ctx.request(`/api/v1/workflows/${workflow.id}/app`, { method: "POST", token: alice.token }), 200, workflowAppSchema);
@@ -190,11 +218,19 @@ describe("llm node and WORKFLOW apps", () => {
   it("cron generate asks the configured model, and falls back to the phrase rules when its answer is unusable", async () => {
     const { cronGenerateSchema } = await import("./schemas");
     fake.reply("`0 9 * * 1`");
-    const byModel = await expectOk(await ctx.request("/api/v1/workflow-cron/generate", { method: "POST", token: alice.token, json: { description: "Mondays at nine" } }), 200, cronGenerateSchema);
+    const byModel = await expectOk(
+      await ctx.request("/api/v1/workflow-cron/generate", { method: "POST", token: alice.token, json: { description: "Mondays at nine" } }),
+      200,
+      cronGenerateSchema,
+    );
     expect(byModel).toMatchObject({ cron: "0 9 * * 1", source: "model" });
     expect(JSON.stringify(fake.requests.at(-1)!.body)).toContain("Mondays at nine");
     fake.reply("I think you mean every day");
-    const byRules = await expectOk(await ctx.request("/api/v1/workflow-cron/generate", { method: "POST", token: alice.token, json: { description: "every day at 7" } }), 200, cronGenerateSchema);
+    const byRules = await expectOk(
+      await ctx.request("/api/v1/workflow-cron/generate", { method: "POST", token: alice.token, json: { description: "every day at 7" } }),
+      200,
+      cronGenerateSchema,
+    );
     expect(byRules).toMatchObject({ cron: "0 7 * * *", source: "rules" });
   });
 });

@@ -23,7 +23,9 @@ export function removeNode(graph: WorkflowGraph, nodeId: string): WorkflowGraph 
     .map((element) => {
       const key = element.type === "logic_branch" ? "branches" : element.type === "intent_branch" ? "intentions" : undefined;
       if (!key || !Array.isArray(element.config[key])) return element;
-      const list = (element.config[key] as Array<{ node_id?: string | null }>).map((branch) => (branch.node_id === nodeId ? { ...branch, node_id: null } : branch));
+      const list = (element.config[key] as Array<{ node_id?: string | null }>).map((branch) =>
+        branch.node_id === nodeId ? { ...branch, node_id: null } : branch,
+      );
       return { ...element, config: { ...element.config, [key]: list } };
     });
   const lines = graph.lines.filter((line) => line.source !== nodeId && line.target !== nodeId);

@@ -73,7 +73,9 @@ export const codeInputSchema = z
 export const conditionSchema = z
   .object({
     left: template("Template of the left operand", "{{start.city}}"),
-    operator: z.enum(conditionOperators).openapi({ description: "equals, not_equals, contains, not_contains, empty, not_empty, gt (>), lt (<), gte (≥), lte (≤)", example: "equals" }),
+    operator: z
+      .enum(conditionOperators)
+      .openapi({ description: "equals, not_equals, contains, not_contains, empty, not_empty, gt (>), lt (<), gte (≥), lte (≤)", example: "equals" }),
     right: template("Template of the right operand (ignored by empty/not_empty)", "Paris").optional(),
   })
   .openapi("WorkflowCondition");
@@ -113,11 +115,13 @@ export const nodeConfigSchemas = {
       variables: z.array(startVariableSchema).max(100).optional(),
     })
     .openapi("WorkflowStartConfig"),
-  end: z
-    .object({ ...base, output: template("Template of the workflow's answer", "{{llm_1.output}}").optional() })
-    .openapi("WorkflowEndConfig"),
+  end: z.object({ ...base, output: template("Template of the workflow's answer", "{{llm_1.output}}").optional() }).openapi("WorkflowEndConfig"),
   app: z
-    .object({ ...base, appId: z.string().max(64).optional().openapi({ description: "An app of the space (not a workflow app)", example: "app_01jd7w3k5q9x2m4n6p8r" }), input: template("Message sent to the app", "{{sys.query}}").optional() })
+    .object({
+      ...base,
+      appId: z.string().max(64).optional().openapi({ description: "An app of the space (not a workflow app)", example: "app_01jd7w3k5q9x2m4n6p8r" }),
+      input: template("Message sent to the app", "{{sys.query}}").optional(),
+    })
     .openapi("WorkflowAppConfig"),
   llm: z
     .object({
@@ -126,27 +130,47 @@ export const nodeConfigSchemas = {
       systemPrompt: template("Instructions", "You summarise text.").optional(),
       input: template("The user message", "Summarise: {{start.text}}").optional(),
       temperature: z.number().min(0).max(2).optional().openapi({ example: 0.7 }),
-      structuredOutput: z.array(outputVariableSchema).max(50).optional().openapi({ description: "When set, the model answers JSON with these keys, each available as {{node.key}}" }),
+      structuredOutput: z
+        .array(outputVariableSchema)
+        .max(50)
+        .optional()
+        .openapi({ description: "When set, the model answers JSON with these keys, each available as {{node.key}}" }),
     })
     .openapi("WorkflowLlmConfig"),
   knowledge_base: z
     .object({
       ...base,
-      knowledgeBaseIds: z.array(z.string().max(64)).max(20).optional().openapi({ example: ["kb_01jd7w3k5q9x2m4n6p8r"] }),
+      knowledgeBaseIds: z
+        .array(z.string().max(64))
+        .max(20)
+        .optional()
+        .openapi({ example: ["kb_01jd7w3k5q9x2m4n6p8r"] }),
       input: template("The query", "{{sys.query}}").optional(),
       topK: z.number().int().min(1).max(20).optional().openapi({ example: 3 }),
-      threshold: z.number().min(0).max(1).optional().openapi({ description: "Minimum similarity of semantic hits, on the calibrated scale of an app's threshold (0.8 strict, 0.7 loose)", example: 0.75 }),
+      threshold: z
+        .number()
+        .min(0)
+        .max(1)
+        .optional()
+        .openapi({ description: "Minimum similarity of semantic hits, on the calibrated scale of an app's threshold (0.8 strict, 0.7 loose)", example: 0.75 }),
     })
     .openapi("WorkflowKnowledgeBaseConfig"),
   database: z
-    .object({ ...base, databaseId: z.string().max(64).optional().openapi({ example: "db_01jd7w3k5q9x2m4n6p8r" }), input: template("The question or query", "{{sys.query}}").optional() })
+    .object({
+      ...base,
+      databaseId: z.string().max(64).optional().openapi({ example: "db_01jd7w3k5q9x2m4n6p8r" }),
+      input: template("The question or query", "{{sys.query}}").optional(),
+    })
     .openapi("WorkflowDatabaseConfig"),
   plugin: z
     .object({
       ...base,
       pluginCode: z.string().max(100).optional().openapi({ description: "A custom plugin code (plg_…) or a built-in plugin name", example: "current_time" }),
       toolName: z.string().max(100).optional().openapi({ description: "The plugin's tool; its first when omitted", example: "current_time" }),
-      arguments: z.record(z.string(), z.string().max(20_000)).optional().openapi({ description: "Tool arguments, each a template", example: { timezone: "UTC" } }),
+      arguments: z
+        .record(z.string(), z.string().max(20_000))
+        .optional()
+        .openapi({ description: "Tool arguments, each a template", example: { timezone: "UTC" } }),
     })
     .openapi("WorkflowPluginConfig"),
   code_block: z
@@ -173,26 +197,44 @@ export const nodeConfigSchemas = {
         "The model picks the intention. Without a usable model (the offline responder) the rule is lexical and deterministic: the intention whose name shares the largest share of its words with the input wins (Chinese: characters and character pairs), ties go to the earlier intention, no shared word takes the else intention; no else intention: nothing after the node runs.",
     }),
   logic_branch: z.object({ ...base, branches: z.array(logicBranchSchema).max(50).optional() }).openapi("WorkflowLogicBranchConfig"),
-  fixed_reply: z.object({ ...base, content: template("The reply (templates allowed)", "Thanks, {{start.name}}!").optional() }).openapi("WorkflowFixedReplyConfig"),
+  fixed_reply: z
+    .object({ ...base, content: template("The reply (templates allowed)", "Thanks, {{start.name}}!").optional() })
+    .openapi("WorkflowFixedReplyConfig"),
   channel_send: z
     .object({
       ...base,
       mode: z.enum(["client", "webhook"]).optional().openapi({ description: "Through a channel client, or to a group robot's webhook", example: "client" }),
       clientId: z.string().max(64).optional().openapi({ description: "Channel client (mode client)", example: "chc_01jd7w3k5q9x2m4n6p8r" }),
-      sender: z.string().max(200).optional().openapi({ description: "Who sends, as the channel names it (mode client; the client's account when omitted)", example: "" }),
+      sender: z
+        .string()
+        .max(200)
+        .optional()
+        .openapi({ description: "Who sends, as the channel names it (mode client; the client's account when omitted)", example: "" }),
       receiver: template("Who receives: the platform's user or chat id (mode client)", "{{start.openid}}").optional(),
-      webhookUrl: z.string().max(2000).optional().openapi({ description: "Robot webhook URL (mode webhook)", example: "https://oapi.dingtalk.com/robot/send?access_token=…" }),
-      webhookSecret: z.string().max(500).optional().openapi({ description: "Robot signing secret (mode webhook); never answered back in full", example: "SEC…" }),
+      webhookUrl: z
+        .string()
+        .max(2000)
+        .optional()
+        .openapi({ description: "Robot webhook URL (mode webhook)", example: "https://oapi.dingtalk.com/robot/send?access_token=…" }),
+      webhookSecret: z
+        .string()
+        .max(500)
+        .optional()
+        .openapi({ description: "Robot signing secret (mode webhook); never answered back in full", example: "SEC…" }),
       content: template("The message", "Report: {{llm_1.output}}").optional(),
     })
     .openapi("WorkflowChannelSendConfig"),
-  manual: z
-    .object({ ...base, content: template("Note for the person taking over", "Customer asks for a refund").optional() })
-    .openapi("WorkflowManualConfig"),
+  manual: z.object({ ...base, content: template("Note for the person taking over", "Customer asks for a refund").optional() }).openapi("WorkflowManualConfig"),
   timer: z
     .object({
       ...base,
-      delaySeconds: z.number().int().min(0).max(30 * 86_400).optional().openapi({ description: "Wait this long (at most 30 days)", example: 60 }),
+      delaySeconds: z
+        .number()
+        .int()
+        .min(0)
+        .max(30 * 86_400)
+        .optional()
+        .openapi({ description: "Wait this long (at most 30 days)", example: 60 }),
       until: template("Or wait until this ISO time (template)", "").optional(),
     })
     .openapi("WorkflowTimerConfig"),
@@ -217,7 +259,10 @@ export const workflowElementSchema = z
 export const workflowElementInput = z
   .object({
     id: z.string().max(64).openapi({ example: "llm_1" }),
-    type: z.string().max(64).openapi({ description: `One of ${nodeTypes.join(", ")}`, example: "llm" }),
+    type: z
+      .string()
+      .max(64)
+      .openapi({ description: `One of ${nodeTypes.join(", ")}`, example: "llm" }),
     config: boundedJson(z.record(z.string(), z.unknown())).openapi({ description: "The node type's config (see the Workflow…Config components)" }),
     position: position.optional(),
   })

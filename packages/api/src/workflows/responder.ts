@@ -6,7 +6,7 @@ import { asText } from "./engine/template";
 import { runInline } from "./engine/runner";
 import { loadRunView, startRun } from "./service/runs";
 import { workflowOfApp } from "./service/workflows";
-import { messageText, renderMessage } from "../i18n/catalogue";
+import { messageText } from "../i18n/catalogue";
 
 /**
  * How a WORKFLOW app answers a chat turn: its workflow runs (the person's message is
@@ -22,7 +22,14 @@ export const workflowResponder: Responder = {
 const NO_USAGE = { promptTokens: 0, completionTokens: 0 };
 
 /** A failed run: nothing is answered, the stream ends with the reason. */
-const failed = (code: number, message: string): TurnOutcome => ({ text: "", status: "error", model: "workflow", finishReason: "stop", usage: NO_USAGE, failure: { code, message } });
+const failed = (code: number, message: string): TurnOutcome => ({
+  text: "",
+  status: "error",
+  model: "workflow",
+  finishReason: "stop",
+  usage: NO_USAGE,
+  failure: { code, message },
+});
 
 /** One turn of a WORKFLOW app: a FLOW run executed now, in this process, under a durable job. */
 async function* runWorkflowTurn(deps: Deps, { turn, prepared, conversation }: ResponderContext): AsyncGenerator<ChatEvent, TurnOutcome> {

@@ -53,12 +53,23 @@ import {
 const workflowParam = idParam("workflowId", "wf_01jd7w3k5q9x2m4n6p8r");
 const runParam = idParam("runId", "wfr_01jd7w3k5q9x2m4n6p8r");
 const nodeParam = z.object({
-  workflowId: z.string().min(1).max(64).openapi({ param: { name: "workflowId", in: "path" }, example: "wf_01jd7w3k5q9x2m4n6p8r" }),
-  nodeId: z.string().min(1).max(64).openapi({ param: { name: "nodeId", in: "path" }, example: "llm_1" }),
+  workflowId: z
+    .string()
+    .min(1)
+    .max(64)
+    .openapi({ param: { name: "workflowId", in: "path" }, example: "wf_01jd7w3k5q9x2m4n6p8r" }),
+  nodeId: z
+    .string()
+    .min(1)
+    .max(64)
+    .openapi({ param: { name: "nodeId", in: "path" }, example: "llm_1" }),
 });
 const deletedSchema = z.object({ deleted: z.literal(true), id: z.string() }).openapi("WorkflowDeleted");
 const saveQuery = z.object({
-  draft: z.enum(["true", "false"]).optional().openapi({ description: "true: keep the graph even when rules of spec §5 fail (they are answered in `issues`)", example: "false" }),
+  draft: z
+    .enum(["true", "false"])
+    .optional()
+    .openapi({ description: "true: keep the graph even when rules of spec §5 fail (they are answered in `issues`)", example: "false" }),
 });
 const savedSchema = z.object({ workflow: workflowSchema, issues: z.array(workflowIssueSchema) }).openapi("WorkflowSaved");
 const validateBody = saveWorkflowGraphBody.partial().openapi("ValidateWorkflowRequest");
@@ -75,7 +86,14 @@ export function registerWorkflowRoutes(app: OpenAPIHono<AppEnv>) {
     issues.map((issue) => ({ code: issue.code, field: issue.field, nodeId: issue.nodeId, message: translate(language, issue.code, issue.params) }));
 
   app.openapi(
-    defineRoute({ method: "get", path: "/api/v1/workflow-node-types", tags, public: true, summary: "Node types as the palette groups them (basic, branch, individuality)", data: z.array(nodeTypeGroupSchema) }),
+    defineRoute({
+      method: "get",
+      path: "/api/v1/workflow-node-types",
+      tags,
+      public: true,
+      summary: "Node types as the palette groups them (basic, branch, individuality)",
+      data: z.array(nodeTypeGroupSchema),
+    }),
     (c) =>
       ok(
         c,
@@ -87,8 +105,18 @@ export function registerWorkflowRoutes(app: OpenAPIHono<AppEnv>) {
       ),
   );
   app.openapi(
-    defineRoute({ method: "get", path: "/api/v1/workflow-system-args", tags, summary: "System arguments the engine gives every node ({{sys.…}})", data: z.array(systemArgSchema) }),
-    (c) => ok(c, systemArgs.map((arg) => ({ name: arg.name, type: arg.type, description: arg.description[c.var.language] }))),
+    defineRoute({
+      method: "get",
+      path: "/api/v1/workflow-system-args",
+      tags,
+      summary: "System arguments the engine gives every node ({{sys.…}})",
+      data: z.array(systemArgSchema),
+    }),
+    (c) =>
+      ok(
+        c,
+        systemArgs.map((arg) => ({ name: arg.name, type: arg.type, description: arg.description[c.var.language] })),
+      ),
   );
 
   app.openapi(
@@ -104,11 +132,25 @@ export function registerWorkflowRoutes(app: OpenAPIHono<AppEnv>) {
     async (c) => ok(c, await createWorkflow(c.var.deps, c.var.auth, c.req.valid("json")), 201),
   );
   app.openapi(
-    defineRoute({ method: "get", path: "/api/v1/workflows", tags, summary: "Workflows of the current space, newest first", request: { query: workflowListQuery }, data: workflowPageSchema }),
+    defineRoute({
+      method: "get",
+      path: "/api/v1/workflows",
+      tags,
+      summary: "Workflows of the current space, newest first",
+      request: { query: workflowListQuery },
+      data: workflowPageSchema,
+    }),
     async (c) => ok(c, await listWorkflows(c.var.deps, c.var.auth, c.req.valid("query"))),
   );
   app.openapi(
-    defineRoute({ method: "get", path: "/api/v1/workflows/{workflowId}", tags, summary: "Workflow detail with its graph", request: { params: workflowParam }, data: workflowSchema }),
+    defineRoute({
+      method: "get",
+      path: "/api/v1/workflows/{workflowId}",
+      tags,
+      summary: "Workflow detail with its graph",
+      request: { params: workflowParam },
+      data: workflowSchema,
+    }),
     async (c) => ok(c, await getWorkflow(c.var.deps, c.var.auth, c.req.valid("param").workflowId)),
   );
   app.openapi(
@@ -134,7 +176,13 @@ export function registerWorkflowRoutes(app: OpenAPIHono<AppEnv>) {
       data: savedSchema,
     }),
     async (c) => {
-      const saved = await saveWorkflowGraph(c.var.deps, c.var.auth, c.req.valid("param").workflowId, c.req.valid("json"), c.req.valid("query").draft === "true");
+      const saved = await saveWorkflowGraph(
+        c.var.deps,
+        c.var.auth,
+        c.req.valid("param").workflowId,
+        c.req.valid("json"),
+        c.req.valid("query").draft === "true",
+      );
       return ok(c, { workflow: saved.workflow, issues: localized(c.var.language, saved.issues) });
     },
   );
@@ -177,7 +225,14 @@ export function registerWorkflowRoutes(app: OpenAPIHono<AppEnv>) {
     async (c) => ok(c, await deleteWorkflowNode(c.var.deps, c.var.auth, c.req.valid("param").workflowId, c.req.valid("param").nodeId)),
   );
   app.openapi(
-    defineRoute({ method: "delete", path: "/api/v1/workflows/{workflowId}", tags, summary: "Delete a workflow with its runs (and its workflow app)", request: { params: workflowParam }, data: deletedSchema }),
+    defineRoute({
+      method: "delete",
+      path: "/api/v1/workflows/{workflowId}",
+      tags,
+      summary: "Delete a workflow with its runs (and its workflow app)",
+      request: { params: workflowParam },
+      data: deletedSchema,
+    }),
     async (c) => ok(c, await deleteWorkflow(c.var.deps, c.var.auth, c.req.valid("param").workflowId)),
   );
   app.openapi(
@@ -192,7 +247,10 @@ export function registerWorkflowRoutes(app: OpenAPIHono<AppEnv>) {
     }),
     async (c) => ok(c, await copyWorkflow(c.var.deps, c.var.auth, c.req.valid("param").workflowId, translate(c.var.language, "workflow_copy_suffix")), 201),
   );
-  for (const [method, published] of [["post", true], ["delete", false]] as const) {
+  for (const [method, published] of [
+    ["post", true],
+    ["delete", false],
+  ] as const) {
     app.openapi(
       defineRoute({
         method,
@@ -213,7 +271,9 @@ export function registerWorkflowRoutes(app: OpenAPIHono<AppEnv>) {
       public: true,
       summary: "Published workflows (the square), newest first",
       request: { query: workflowListQuery },
-      data: z.object({ items: z.array(workflowSquareSchema), total: z.number().int(), pageNo: z.number().int(), pageSize: z.number().int() }).openapi("WorkflowSquarePage"),
+      data: z
+        .object({ items: z.array(workflowSquareSchema), total: z.number().int(), pageNo: z.number().int(), pageSize: z.number().int() })
+        .openapi("WorkflowSquarePage"),
     }),
     async (c) => ok(c, await listSquareWorkflows(c.var.deps, c.req.valid("query"))),
   );
@@ -248,7 +308,8 @@ export function registerWorkflowRoutes(app: OpenAPIHono<AppEnv>) {
       tags: runTags,
       status: 201,
       summary: "Run the workflow (FLOW) or one node with given inputs (NODE); the graph must pass every rule",
-      description: "The run is executed by a durable job: it survives a restart (resumed, or failed with its reason). With `wait`, answers once it ended or parked on a timer (at most 60 s).",
+      description:
+        "The run is executed by a durable job: it survives a restart (resumed, or failed with its reason). With `wait`, answers once it ended or parked on a timer (at most 60 s).",
       request: { params: workflowParam, body: jsonBody(startRunBody) },
       data: workflowRunSchema,
     }),
@@ -281,7 +342,8 @@ export function registerWorkflowRoutes(app: OpenAPIHono<AppEnv>) {
       method: "post",
       path: "/api/v1/workflow-runs/{runId}/cancel",
       tags: runTags,
-      summary: "Cancel a run: it ends as a failure (\"Cancelled by …\"); a node in hand is stopped, a timer does not wake. A run already ended is answered as it is",
+      summary:
+        'Cancel a run: it ends as a failure ("Cancelled by …"); a node in hand is stopped, a timer does not wake. A run already ended is answered as it is',
       request: { params: runParam },
       data: workflowRunSchema,
     }),
@@ -311,7 +373,14 @@ export function registerWorkflowRoutes(app: OpenAPIHono<AppEnv>) {
     (c) => ok(c, previewCron(c.var.deps, c.req.valid("json"))),
   );
   app.openapi(
-    defineRoute({ method: "get", path: "/api/v1/workflows/{workflowId}/scheduler", tags: scheduleTags, summary: "Scheduler detail with the next 10 run times", request: { params: workflowParam }, data: schedulerSchema }),
+    defineRoute({
+      method: "get",
+      path: "/api/v1/workflows/{workflowId}/scheduler",
+      tags: scheduleTags,
+      summary: "Scheduler detail with the next 10 run times",
+      request: { params: workflowParam },
+      data: schedulerSchema,
+    }),
     async (c) => ok(c, await getSchedule(c.var.deps, c.var.auth, c.req.valid("param").workflowId)),
   );
   app.openapi(
@@ -349,7 +418,14 @@ export function registerWorkflowRoutes(app: OpenAPIHono<AppEnv>) {
     async (c) => ok(c, await runScheduleNow(c.var.deps, c.var.auth, c.req.valid("param").workflowId, c.var.language), 201),
   );
   app.openapi(
-    defineRoute({ method: "delete", path: "/api/v1/workflows/{workflowId}/scheduler", tags: scheduleTags, summary: "Delete the timer and its expression", request: { params: workflowParam }, data: schedulerSchema }),
+    defineRoute({
+      method: "delete",
+      path: "/api/v1/workflows/{workflowId}/scheduler",
+      tags: scheduleTags,
+      summary: "Delete the timer and its expression",
+      request: { params: workflowParam },
+      data: schedulerSchema,
+    }),
     async (c) => ok(c, await deleteSchedule(c.var.deps, c.var.auth, c.req.valid("param").workflowId)),
   );
 }

@@ -10,10 +10,22 @@ const workflowId = z.string().openapi({ description: "Workflow id", example: "wf
 export const WORKFLOW_LIMITS = { nameMax: 50, descriptionMax: 500, avatarUrlMax: 1000, categoryMax: 50, elementsMax: 2000, linesMax: 4000 } as const;
 
 const infoFields = {
-  name: z.string().max(WORKFLOW_LIMITS.nameMax * 4).openapi({ description: `Required; at most ${WORKFLOW_LIMITS.nameMax} characters`, example: "Daily report" }),
-  description: z.string().max(WORKFLOW_LIMITS.descriptionMax * 4).openapi({ description: "Required", example: "Summarises yesterday's orders every morning" }),
-  avatarUrl: z.string().max(WORKFLOW_LIMITS.avatarUrlMax * 4).openapi({ description: "Required", example: "https://cdn.example.com/avatars/report.png" }),
-  category: z.string().max(WORKFLOW_LIMITS.categoryMax * 4).openapi({ description: "Required", example: "office" }),
+  name: z
+    .string()
+    .max(WORKFLOW_LIMITS.nameMax * 4)
+    .openapi({ description: `Required; at most ${WORKFLOW_LIMITS.nameMax} characters`, example: "Daily report" }),
+  description: z
+    .string()
+    .max(WORKFLOW_LIMITS.descriptionMax * 4)
+    .openapi({ description: "Required", example: "Summarises yesterday's orders every morning" }),
+  avatarUrl: z
+    .string()
+    .max(WORKFLOW_LIMITS.avatarUrlMax * 4)
+    .openapi({ description: "Required", example: "https://cdn.example.com/avatars/report.png" }),
+  category: z
+    .string()
+    .max(WORKFLOW_LIMITS.categoryMax * 4)
+    .openapi({ description: "Required", example: "office" }),
 };
 
 /** Body of create: the card, and optionally a first graph (a start and an end node when omitted). */
@@ -40,15 +52,16 @@ export const saveWorkflowGraphBody = z
 export const workflowIssueSchema = z
   .object({
     code: z.string().openapi({ description: "Message id of the rule", example: "workflow_node_model_required" }),
-    field: z.string().openapi({ description: "The offending field: a card field, `cron`, `elements.<nodeId>.config.<key>`, `lines.<lineId>`", example: "elements.llm_1.config.model" }),
+    field: z.string().openapi({
+      description: "The offending field: a card field, `cron`, `elements.<nodeId>.config.<key>`, `lines.<lineId>`",
+      example: "elements.llm_1.config.model",
+    }),
     nodeId: z.string().nullable().openapi({ description: "The offending node, when a node is at fault", example: "llm_1" }),
     message: z.string().openapi({ description: "In the request's language", example: "Node LLM (llm_1): choose a model" }),
   })
   .openapi("WorkflowIssue");
 
-export const workflowValidationSchema = z
-  .object({ valid: z.boolean(), issues: z.array(workflowIssueSchema) })
-  .openapi("WorkflowValidation");
+export const workflowValidationSchema = z.object({ valid: z.boolean(), issues: z.array(workflowIssueSchema) }).openapi("WorkflowValidation");
 
 const scheduleFields = {
   cron: z.string().nullable().openapi({ description: "Five-field cron expression; null when no timer exists", example: "0 9 * * *" }),
@@ -111,9 +124,11 @@ export const nodeTypeGroupSchema = z
   .object({
     group: z.enum(Object.keys(nodeTypeGroups) as ["basic", "branch", "individuality"]),
     types: z.array(z.enum(nodeTypes)),
-    outputs: z
-      .record(z.string(), z.array(z.string()))
-      .openapi({ description: "Per type of the group: the keys of its outputs, readable as {{node_id.key}} (start adds its variables, llm its structured output names, code_block the keys main returns)", example: { llm: ["output", "model"] } }),
+    outputs: z.record(z.string(), z.array(z.string())).openapi({
+      description:
+        "Per type of the group: the keys of its outputs, readable as {{node_id.key}} (start adds its variables, llm its structured output names, code_block the keys main returns)",
+      example: { llm: ["output", "model"] },
+    }),
   })
   .openapi("WorkflowNodeTypeGroup");
 
@@ -121,7 +136,10 @@ export const nodeTypeGroupSchema = z
 export const nodeReferencesSchema = z
   .object({
     nodeId: z.string(),
-    references: z.array(z.string()).openapi({ description: "Each {{…}} the node's config uses, without braces; give their values as `nodeInputs` of a NODE run", example: ["sys.query", "start.city", "llm_1.output"] }),
+    references: z.array(z.string()).openapi({
+      description: "Each {{…}} the node's config uses, without braces; give their values as `nodeInputs` of a NODE run",
+      example: ["sys.query", "start.city", "llm_1.output"],
+    }),
   })
   .openapi("WorkflowNodeReferences");
 
@@ -163,7 +181,9 @@ export const workflowRunSchema = workflowRunSummarySchema
     inputs: z.unknown(),
     output: z.unknown().openapi({ description: "The end node's output (a NODE run: the node's outputs)" }),
     trigger: z.unknown(),
-    nodes: z.array(workflowNodeRunSchema).openapi({ description: "Every node of the graph in the order they ran (finished nodes first, then running ones), then the nodes that did not run, in graph order" }),
+    nodes: z.array(workflowNodeRunSchema).openapi({
+      description: "Every node of the graph in the order they ran (finished nodes first, then running ones), then the nodes that did not run, in graph order",
+    }),
   })
   .openapi("WorkflowRun");
 
@@ -181,13 +201,18 @@ export const startRunBody = z
   .object({
     type: z.enum(["FLOW", "NODE"]).optional().openapi({ description: "FLOW when omitted", example: "FLOW" }),
     query: z.string().max(20_000).optional().openapi({ description: "The text input ({{sys.query}})", example: "Summarise today's news" }),
-    variables: boundedJson(z.record(z.string(), z.unknown())).optional().openapi({ description: "Start variables by identifier", example: { city: "Paris" } }),
+    variables: boundedJson(z.record(z.string(), z.unknown()))
+      .optional()
+      .openapi({ description: "Start variables by identifier", example: { city: "Paris" } }),
     files: z.array(z.string().max(2000)).max(20).optional().openapi({ description: "Image and file URLs ({{sys.files}})" }),
     nodeId: z.string().max(64).optional().openapi({ description: "NODE runs: the node to run", example: "llm_1" }),
     nodeInputs: boundedJson(z.record(z.string(), z.unknown()))
       .optional()
-      .openapi({ description: "NODE runs: values of the references the node uses, by reference (e.g. {\"start.city\": \"Paris\", \"llm_0.output\": \"…\"})" }),
-    wait: z.boolean().optional().openapi({ description: "Answer once the run ends or parks on a timer (at most 60 s); otherwise answer at once", example: false }),
+      .openapi({ description: 'NODE runs: values of the references the node uses, by reference (e.g. {"start.city": "Paris", "llm_0.output": "…"})' }),
+    wait: z
+      .boolean()
+      .optional()
+      .openapi({ description: "Answer once the run ends or parks on a timer (at most 60 s); otherwise answer at once", example: false }),
   })
   .openapi("StartWorkflowRunRequest");
 
@@ -217,7 +242,9 @@ export const cronGenerateSchema = z
 export const cronPreviewBody = z
   .object({ cron: z.string().max(200).openapi({ example: "*/15 * * * *" }), cronTimezone: z.string().max(64).optional().openapi({ example: "UTC" }) })
   .openapi("CronPreviewRequest");
-export const cronPreviewSchema = z.object({ cron: z.string(), nextRuns: z.array(timestamp).openapi({ description: "The next 10 fire times" }) }).openapi("CronPreview");
+export const cronPreviewSchema = z
+  .object({ cron: z.string(), nextRuns: z.array(timestamp).openapi({ description: "The next 10 fire times" }) })
+  .openapi("CronPreview");
 
 export const workflowAppSchema = z
   .object({ workflowId, appId: z.string(), appCode: z.string().openapi({ description: "Chat with it (/api/v1/chat/stream) or use it as the OpenAI `model`" }) })

@@ -27,7 +27,11 @@ export function line(source: string, target: string, sourceHandle: string | null
 /** start → fixed_reply → end, answering "Hello {{sys.query}}". */
 export function simpleGraph() {
   return {
-    elements: [node("start", "start", { inputs: { text: true } }), node("reply", "fixed_reply", { content: "Hello {{sys.query}}" }), node("end", "end", { output: "{{reply.output}}" })],
+    elements: [
+      node("start", "start", { inputs: { text: true } }),
+      node("reply", "fixed_reply", { content: "Hello {{sys.query}}" }),
+      node("end", "end", { output: "{{reply.output}}" }),
+    ],
     lines: [line("start", "reply"), line("reply", "end")],
   };
 }
@@ -39,7 +43,11 @@ export async function createWorkflowVia(
   graph?: { elements: unknown[]; lines: unknown[] },
   overrides: Record<string, unknown> = {},
 ): Promise<z.infer<typeof workflowSchema>> {
-  const created = await expectOk(await ctx.request("/api/v1/workflows", { method: "POST", token: user.token, json: validWorkflowBody(overrides) }), 201, workflowSchema);
+  const created = await expectOk(
+    await ctx.request("/api/v1/workflows", { method: "POST", token: user.token, json: validWorkflowBody(overrides) }),
+    201,
+    workflowSchema,
+  );
   if (!graph) return created;
   const response = await ctx.request(`/api/v1/workflows/${created.id}/graph`, { method: "PUT", token: user.token, json: graph });
   const text = await response.text();
@@ -49,5 +57,9 @@ export async function createWorkflowVia(
 
 /** Runs a workflow through the API, waiting for it. */
 export async function runVia(ctx: TestContext, user: TestUser, workflowId: string, body: Record<string, unknown> = {}) {
-  return expectOk(await ctx.request(`/api/v1/workflows/${workflowId}/runs`, { method: "POST", token: user.token, json: { wait: true, ...body } }), 201, workflowRunSchema);
+  return expectOk(
+    await ctx.request(`/api/v1/workflows/${workflowId}/runs`, { method: "POST", token: user.token, json: { wait: true, ...body } }),
+    201,
+    workflowRunSchema,
+  );
 }

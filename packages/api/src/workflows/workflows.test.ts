@@ -30,7 +30,9 @@ describe("workflow CRUD", () => {
       workflowSchema,
     );
     expect(edited.name).toBe("Weekly report");
-    await expectError(await ctx.request(`/api/v1/workflows/${created.id}`, { method: "PATCH", token: alice.token, json: { category: " " } }), 400, { field: "category" });
+    await expectError(await ctx.request(`/api/v1/workflows/${created.id}`, { method: "PATCH", token: alice.token, json: { category: " " } }), 400, {
+      field: "category",
+    });
   });
 
   it("saves a graph, copies, deletes", async () => {
@@ -40,7 +42,11 @@ describe("workflow CRUD", () => {
     expect(copy.name).toBe("Daily report (copy)");
     expect(copy.elements).toHaveLength(3);
     expect(copy.isPublic).toBe(false);
-    await expectOk(await ctx.request(`/api/v1/workflows/${copy.id}`, { method: "DELETE", token: alice.token }), 200, z.object({ deleted: z.literal(true), id: z.string() }));
+    await expectOk(
+      await ctx.request(`/api/v1/workflows/${copy.id}`, { method: "DELETE", token: alice.token }),
+      200,
+      z.object({ deleted: z.literal(true), id: z.string() }),
+    );
     await expectError(await ctx.request(`/api/v1/workflows/${copy.id}`, { token: alice.token }), 404);
   });
 
@@ -57,13 +63,26 @@ describe("workflow CRUD", () => {
 
   it("publishes to the square and cancels; the square hides secrets", async () => {
     const graph = simpleGraph();
-    graph.elements.splice(2, 0, node("robot", "channel_send", { mode: "webhook", webhookUrl: "https://oapi.dingtalk.com/robot/send?access_token=abc", webhookSecret: "SECsecret", content: "hi" }));
+    graph.elements.splice(
+      2,
+      0,
+      node("robot", "channel_send", {
+        mode: "webhook",
+        webhookUrl: "https://oapi.dingtalk.com/robot/send?access_token=abc",
+        webhookSecret: "SECsecret",
+        content: "hi",
+      }),
+    );
     graph.lines.push(line("reply", "robot"));
     const workflow = await createWorkflowVia(ctx, alice, graph);
     const stored = workflow.elements.find((element) => element.id === "robot")!;
     expect((stored.config as { webhookSecret?: string }).webhookSecret).toBe("••••••");
     await expectError(await ctx.request(`/api/v1/workflow-square/${workflow.id}`), 404);
-    const published = await expectOk(await ctx.request(`/api/v1/workflows/${workflow.id}/publish`, { method: "POST", token: alice.token }), 200, workflowSchema);
+    const published = await expectOk(
+      await ctx.request(`/api/v1/workflows/${workflow.id}/publish`, { method: "POST", token: alice.token }),
+      200,
+      workflowSchema,
+    );
     expect(published.isPublic).toBe(true);
     const square = await expectOk(await ctx.request(`/api/v1/workflow-square/${workflow.id}`), 200, workflowSquareSchema);
     const robot = square.elements.find((element) => element.id === "robot")!;
@@ -75,11 +94,19 @@ describe("workflow CRUD", () => {
 
   it("keeps a stored webhook secret when the masked value is sent back", async () => {
     const graph = simpleGraph();
-    graph.elements.splice(2, 0, node("robot", "channel_send", { mode: "webhook", webhookUrl: "https://example.com/hook", webhookSecret: "s3cret", content: "hi" }));
+    graph.elements.splice(
+      2,
+      0,
+      node("robot", "channel_send", { mode: "webhook", webhookUrl: "https://example.com/hook", webhookSecret: "s3cret", content: "hi" }),
+    );
     graph.lines.push(line("reply", "robot"));
     const workflow = await createWorkflowVia(ctx, alice, graph);
     // The console sends back what it was answered.
-    const again = await ctx.request(`/api/v1/workflows/${workflow.id}/graph`, { method: "PUT", token: alice.token, json: { elements: workflow.elements, lines: workflow.lines } });
+    const again = await ctx.request(`/api/v1/workflows/${workflow.id}/graph`, {
+      method: "PUT",
+      token: alice.token,
+      json: { elements: workflow.elements, lines: workflow.lines },
+    });
     expect(again.status).toBe(200);
     const { workflows } = await import("../db/schema/index");
     const { eq } = await import("drizzle-orm");
@@ -92,9 +119,15 @@ describe("workflow CRUD", () => {
   it("answers the system args and the node palette", async () => {
     const args = await expectOk(await ctx.request("/api/v1/workflow-system-args", { token: alice.token }), 200, z.array(systemArgSchema));
     expect(args.map((arg) => arg.name)).toEqual(expect.arrayContaining(["sys.query", "sys.user", "sys.time"]));
-    const zh = await expectOk(await ctx.request("/api/v1/workflow-system-args", { token: alice.token, headers: { "accept-language": "zh-CN" } }), 200, z.array(systemArgSchema));
+    const zh = await expectOk(
+      await ctx.request("/api/v1/workflow-system-args", { token: alice.token, headers: { "accept-language": "zh-CN" } }),
+      200,
+      z.array(systemArgSchema),
+    );
     expect(zh[0]!.description).toMatch(/[\u4e00-\u9fff]/);
-    const palette = (await (await ctx.request("/api/v1/workflow-node-types")).json()) as { data: Array<{ group: string; types: string[]; outputs: Record<string, string[]> }> };
+    const palette = (await (await ctx.request("/api/v1/workflow-node-types")).json()) as {
+      data: Array<{ group: string; types: string[]; outputs: Record<string, string[]> }>;
+    };
     expect(palette.data.flatMap((group) => group.types)).toHaveLength(14);
     expect(palette.data.map((group) => group.group)).toEqual(["basic", "branch", "individuality"]);
     expect(palette.data[0]!.outputs.llm).toEqual(["output", "model"]);
@@ -104,7 +137,9 @@ describe("workflow CRUD", () => {
     const graph = simpleGraph();
     graph.elements[1] = node("reply", "fixed_reply", { content: "{{sys.query}} in {{start.city}} and {{sys.query}}" });
     const workflow = await createWorkflowVia(ctx, alice, graph);
-    const references = (await (await ctx.request(`/api/v1/workflows/${workflow.id}/nodes/reply/references`, { token: alice.token })).json()) as { data: { references: string[] } };
+    const references = (await (await ctx.request(`/api/v1/workflows/${workflow.id}/nodes/reply/references`, { token: alice.token })).json()) as {
+      data: { references: string[] };
+    };
     expect(references.data.references).toEqual(["sys.query", "start.city"]);
     await expectError(await ctx.request(`/api/v1/workflows/${workflow.id}/nodes/ghost/references`, { token: alice.token }), 404);
     await expectError(await ctx.request(`/api/v1/workflows/${workflow.id}/nodes/reply/references`, { token: bob.token }), 404);

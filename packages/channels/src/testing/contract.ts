@@ -123,9 +123,16 @@ export function channelContract(adapter: ChannelAdapter, startFake: () => Promis
         if (verified.kind !== "verified") throw new Error("not verified");
         const [message] = await adapter.parse(verified.payload, fake.config, io);
         if (!message) throw new Error("no message");
-        for (const [failure, retryable] of [["rate-limited", true], ["server-error", true], ["rejected", false]] as const) {
+        for (const [failure, retryable] of [
+          ["rate-limited", true],
+          ["server-error", true],
+          ["rejected", false],
+        ] as const) {
           fake.failNext(failure);
-          const error = await adapter.send(message.reply, "x", fake.config, io).then(() => undefined, (caught: unknown) => caught);
+          const error = await adapter.send(message.reply, "x", fake.config, io).then(
+            () => undefined,
+            (caught: unknown) => caught,
+          );
           expect(error, failure).toBeInstanceOf(ChannelError);
           expect((error as ChannelError).retryable, failure).toBe(retryable);
         }

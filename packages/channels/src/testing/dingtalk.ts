@@ -83,7 +83,8 @@ export async function startDingtalkFake(): Promise<DingtalkFake> {
       if (failed) return failed;
       const session = sessions.get(url.searchParams.get("session") ?? "");
       if (!session || session.expiresAt <= Date.now()) return json({ errcode: 300001, errmsg: "session 不存在" });
-      const markdown = body.msgtype === "markdown" && typeof body.markdown === "object" && body.markdown ? (body.markdown as Record<string, unknown>) : undefined;
+      const markdown =
+        body.msgtype === "markdown" && typeof body.markdown === "object" && body.markdown ? (body.markdown as Record<string, unknown>) : undefined;
       const textBody = body.msgtype === "text" && typeof body.text === "object" && body.text ? (body.text as Record<string, unknown>) : undefined;
       const text = typeof markdown?.text === "string" ? markdown.text : typeof textBody?.content === "string" ? textBody.content : "";
       if (!text) return json({ errcode: 40035, errmsg: "缺少参数 text" });
@@ -92,7 +93,8 @@ export async function startDingtalkFake(): Promise<DingtalkFake> {
     }
 
     if (url.pathname === "/v1.0/oauth2/accessToken") {
-      if (body.appKey !== appKey || body.appSecret !== appSecret) return json({ code: "invalidClientIdOrSecret", message: "无效的clientId或者clientSecret" }, 400);
+      if (body.appKey !== appKey || body.appSecret !== appSecret)
+        return json({ code: "invalidClientIdOrSecret", message: "无效的clientId或者clientSecret" }, 400);
       const token = randomBytes(16).toString("hex");
       liveTokens.add(token);
       tokensIssued += 1;

@@ -53,7 +53,11 @@ export async function startDiscordFake(): Promise<DiscordFake> {
     }
     if (next === "server-error") return json({ message: "502: Bad Gateway", code: 0 }, 502);
     if (next === "token-expired") return json({ message: "Invalid Webhook Token", code: 50027 }, 401);
-    if (next === "rejected") return json({ message: "Invalid Form Body", code: 50035, errors: { content: { _errors: [{ code: "BASE_TYPE_REQUIRED", message: "This field is required" }] } } }, 400);
+    if (next === "rejected")
+      return json(
+        { message: "Invalid Form Body", code: 50035, errors: { content: { _errors: [{ code: "BASE_TYPE_REQUIRED", message: "This field is required" }] } } },
+        400,
+      );
     return undefined;
   };
 
@@ -82,7 +86,8 @@ export async function startDiscordFake(): Promise<DiscordFake> {
     if (webhook) {
       const [, app, token, original] = webhook;
       calls.push(original ? "edit-original" : "follow-up");
-      if ((original && request.method !== "PATCH") || (!original && request.method !== "POST")) return json({ message: "405: Method Not Allowed", code: 0 }, 405);
+      if ((original && request.method !== "PATCH") || (!original && request.method !== "POST"))
+        return json({ message: "405: Method Not Allowed", code: 0 }, 405);
       const issued = tokens.get(token ?? "");
       if (app !== applicationId || !issued || issued.expiresAt <= Date.now()) {
         sent.push({ to: issued?.channelId ?? "", text: String(body.content ?? ""), authorized: false, at: Date.now() });
@@ -155,7 +160,11 @@ export async function startDiscordFake(): Promise<DiscordFake> {
       data: { id: snowflakeAt(Date.parse("2024-01-02T00:00:00Z"), 1), name: "ask", type: 1, options: [{ name: "question", type: 3, value: delivery.text }] },
       entitlements: [],
       ...(inGuild
-        ? { guild_id: "290926444748734465", guild_locale: "en-US", member: { user, roles: [], joined_at: "2024-01-01T00:00:00.000000+00:00", permissions: "2248473465835073", nick: null } }
+        ? {
+            guild_id: "290926444748734465",
+            guild_locale: "en-US",
+            member: { user, roles: [], joined_at: "2024-01-01T00:00:00.000000+00:00", permissions: "2248473465835073", nick: null },
+          }
         : { user }),
       id: issued.id,
       locale: "en-US",
@@ -196,7 +205,13 @@ export async function startDiscordFake(): Promise<DiscordFake> {
       return signedInteraction(webhookUrl, JSON.stringify(interaction(delivery)), Math.floor(Date.now() / 1000) - 600);
     },
     async handshake(webhookUrl) {
-      const body = JSON.stringify({ application_id: applicationId, id: snowflakeAt(Date.now(), ++sequence), token: `aW50ZXJhY3Rpb246${randomBytes(32).toString("base64url")}`, type: 1, version: 1 });
+      const body = JSON.stringify({
+        application_id: applicationId,
+        id: snowflakeAt(Date.now(), ++sequence),
+        token: `aW50ZXJhY3Rpb246${randomBytes(32).toString("base64url")}`,
+        type: 1,
+        version: 1,
+      });
       return { request: signedInteraction(webhookUrl, body), expectedBody: '{"type":1}' };
     },
     sent,

@@ -86,7 +86,14 @@ export async function startFeishuFake(): Promise<FeishuFake> {
     const mentions = isGroup ? [{ key: "@_user_1", id: { open_id: botOpenId, user_id: null, union_id: "on_bot" }, name: "Parley", tenant_key: tenantKey }] : [];
     return {
       schema: "2.0",
-      header: { event_id: message.id ?? fakeId("evt_"), token: verificationToken, create_time: String(now), event_type: "im.message.receive_v1", tenant_key: tenantKey, app_id: appId },
+      header: {
+        event_id: message.id ?? fakeId("evt_"),
+        token: verificationToken,
+        create_time: String(now),
+        event_type: "im.message.receive_v1",
+        tenant_key: tenantKey,
+        app_id: appId,
+      },
       event: {
         sender: { sender_id: { open_id: senderId, union_id: `on_${senderId}`, user_id: null }, sender_type: "user", tenant_key: tenantKey },
         message: {
@@ -139,7 +146,10 @@ export async function startFeishuFake(): Promise<FeishuFake> {
     },
     async handshake(webhookUrl) {
       const challenge = randomBytes(16).toString("hex");
-      return { request: deliverRaw(webhookUrl, { challenge, token: verificationToken, type: "url_verification" }), expectedBody: JSON.stringify({ challenge }) };
+      return {
+        request: deliverRaw(webhookUrl, { challenge, token: verificationToken, type: "url_verification" }),
+        expectedBody: JSON.stringify({ challenge }),
+      };
     },
     failNext(failure, count = 1) {
       for (let index = 0; index < count; index += 1) failures.push(failure);

@@ -12,12 +12,8 @@ export interface HubSpotFake extends PlatformFake {
 }
 
 /** An `OUTGOING_CHANNEL_MESSAGE_CREATED` event: someone in HubSpot wrote `message.text` in a thread of the channel. */
-export function outgoingMessageEvent(
-  ids: { portalId: number; channelId: string; channelAccountId: string },
-  message: FakeDelivery,
-  now = Date.now(),
-) {
-  const agentId = /^\d+$/.test(message.senderId ?? "") ? message.senderId : String(1000 + ((message.senderId ?? "agent").length * 7919) % 9000);
+export function outgoingMessageEvent(ids: { portalId: number; channelId: string; channelAccountId: string }, message: FakeDelivery, now = Date.now()) {
+  const agentId = /^\d+$/.test(message.senderId ?? "") ? message.senderId : String(1000 + (((message.senderId ?? "agent").length * 7919) % 9000));
   const threadId = message.conversationId ?? "8712345001";
   return {
     type: "OUTGOING_CHANNEL_MESSAGE_CREATED",
@@ -76,7 +72,14 @@ export async function startHubSpotFake(): Promise<HubSpotFake> {
     if (account && request.method === "GET") {
       if (!authorized) return error(401, "INVALID_AUTHENTICATION", "Authentication credentials not found.");
       if (account[1] !== config.channelId || account[2] !== config.channelAccountId) return error(404, "OBJECT_NOT_FOUND", "Channel account not found");
-      return json({ id: config.channelAccountId, channelId: config.channelId, name: "Parley assistant", active: true, inboxId: "147959634", deliveryIdentifier: { type: "CHANNEL_SPECIFIC_OPAQUE_ID", value: "parley-assistant" } });
+      return json({
+        id: config.channelAccountId,
+        channelId: config.channelId,
+        name: "Parley assistant",
+        active: true,
+        inboxId: "147959634",
+        deliveryIdentifier: { type: "CHANNEL_SPECIFIC_OPAQUE_ID", value: "parley-assistant" },
+      });
     }
     const publish = /^\/conversations\/v3\/custom-channels\/([^/]+)\/messages$/.exec(url.pathname);
     if (!publish || request.method !== "POST") return error(404, "OBJECT_NOT_FOUND", "Not found");
@@ -89,11 +92,17 @@ export async function startHubSpotFake(): Promise<HubSpotFake> {
     }
     const failure = failures.shift();
     if (failure === "rate-limited") {
-      return error(429, "RATE_LIMITS", "You have reached your secondly limit.", { errorType: "RATE_LIMIT", policyName: "SECONDLY" }, {
-        "x-hubspot-ratelimit-interval-milliseconds": "10000",
-        "x-hubspot-ratelimit-max": "100",
-        "x-hubspot-ratelimit-remaining": "0",
-      });
+      return error(
+        429,
+        "RATE_LIMITS",
+        "You have reached your secondly limit.",
+        { errorType: "RATE_LIMIT", policyName: "SECONDLY" },
+        {
+          "x-hubspot-ratelimit-interval-milliseconds": "10000",
+          "x-hubspot-ratelimit-max": "100",
+          "x-hubspot-ratelimit-remaining": "0",
+        },
+      );
     }
     if (failure === "server-error") return error(502, "INTERNAL_ERROR", "Bad Gateway");
     if (failure === "token-expired") return error(401, "EXPIRED_AUTHENTICATION", "The OAuth token used to make this call expired 12 second(s) ago.");

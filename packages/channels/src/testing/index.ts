@@ -15,17 +15,19 @@ export * from "./fake";
 
 /** Starts the local fake of a platform, where one exists. */
 export const fakes: Partial<Record<ChannelKind, () => Promise<PlatformFake>>> = Object.fromEntries(
-  ([
-    ["wechat-official-account", wechatOfficialAccount],
-    ["wechat-work", wechatWork],
-    ["wechat-customer-service", wechatCustomerService],
-    ["feishu", feishu],
-    ["dingtalk", dingtalk],
-    ["discord", discord],
-    ["telegram", telegram],
-    ["slack", slack],
-    ["hubspot", hubspot],
-    ["whatsapp", whatsapp],
-  ] as const).filter((entry) => entry[1] !== undefined),
+  (
+    [
+      ["wechat-official-account", wechatOfficialAccount],
+      ["wechat-work", wechatWork],
+      ["wechat-customer-service", wechatCustomerService],
+      ["feishu", feishu],
+      ["dingtalk", dingtalk],
+      ["discord", discord],
+      ["telegram", telegram],
+      ["slack", slack],
+      ["hubspot", hubspot],
+      ["whatsapp", whatsapp],
+    ] as const
+  ).filter((entry) => entry[1] !== undefined),
 );
 export { startOfficialAccountFake, type FakeTemplateMessage, type OfficialAccountFake, type OfficialAccountFakeOptions } from "./wechat-official-account";

@@ -62,7 +62,13 @@ export async function startTelegramFake(): Promise<TelegramFake> {
     const messageId = nextMessageId++;
     return json({
       ok: true,
-      result: { message_id: messageId, from: { id: 7000000001, is_bot: true, first_name: "Parley" }, chat: { id: Number(body.chat_id) }, date: Math.floor(Date.now() / 1000), text: body.text },
+      result: {
+        message_id: messageId,
+        from: { id: 7000000001, is_bot: true, first_name: "Parley" },
+        chat: { id: Number(body.chat_id) },
+        date: Math.floor(Date.now() / 1000),
+        text: body.text,
+      },
     });
   });
 

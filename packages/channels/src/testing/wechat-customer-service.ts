@@ -122,7 +122,14 @@ export async function startCustomerServiceFake(options: CustomerServiceFakeOptio
     const syncToken = `ENC${randomBytes(24).toString("base64url")}`;
     syncTokens.set(syncToken, Date.now());
     const timestamp = options.timestamp ?? timestampNow();
-    const inner = buildXml({ ToUserName: config.corpId, CreateTime: Number(timestamp), MsgType: "event", Event: "kf_msg_or_event", Token: syncToken, OpenKfId: openKfId });
+    const inner = buildXml({
+      ToUserName: config.corpId,
+      CreateTime: Number(timestamp),
+      MsgType: "event",
+      Event: "kf_msg_or_event",
+      Token: syncToken,
+      OpenKfId: openKfId,
+    });
     return wecomCallback(webhookUrl, inner, config, { ...options, timestamp });
   }
 

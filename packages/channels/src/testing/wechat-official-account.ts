@@ -80,7 +80,8 @@ export async function startOfficialAccountFake(options: OfficialAccountFakeOptio
       if (body.msgtype !== "text") return json({ errcode: 40008, errmsg: "invalid message type" });
       if (!content) return json({ errcode: 44003, errmsg: "empty news data" });
       const window = windows.get(touser);
-      if (!window || Date.now() - window.since > replyWindowMs) return json({ errcode: 45015, errmsg: "response out of time limit or subscription is canceled" });
+      if (!window || Date.now() - window.since > replyWindowMs)
+        return json({ errcode: 45015, errmsg: "response out of time limit or subscription is canceled" });
       if (window.replies >= replyQuota) return json({ errcode: 45047, errmsg: "out of response count limit" });
       window.replies += 1;
       record(sent, touser, content, true);
@@ -105,7 +106,8 @@ export async function startOfficialAccountFake(options: OfficialAccountFakeOptio
       if (!body) return json({ errcode: 47001, errmsg: "data format error" });
       if (body.template_id !== noticeTemplateId) return json({ errcode: 40037, errmsg: "invalid template_id" });
       if (!windows.has(touser)) return json({ errcode: 43004, errmsg: "require subscribe" });
-      if (Object.values(data).some((field) => typeof field?.value !== "string")) return json({ errcode: 47003, errmsg: "argument invalid! data.value invalid" });
+      if (Object.values(data).some((field) => typeof field?.value !== "string"))
+        return json({ errcode: 47003, errmsg: "argument invalid! data.value invalid" });
       return json({ errcode: 0, errmsg: "ok", msgid: Number(`2000${templateMessages.length}`) });
     }
     return json({ errcode: 404, errmsg: "not found" }, 404);

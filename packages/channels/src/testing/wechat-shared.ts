@@ -109,7 +109,12 @@ export interface WecomSecrets {
  * `<xml><ToUserName/><Encrypt/>…</xml>`, `msg_signature` over token, timestamp, nonce and ciphertext.
  * `signingToken` differs from the configured token to forge one.
  */
-export function wecomCallback(webhookUrl: string, inner: string, secrets: WecomSecrets, options: { signingToken?: string; timestamp?: string; outer?: Record<string, string | number> } = {}): Request {
+export function wecomCallback(
+  webhookUrl: string,
+  inner: string,
+  secrets: WecomSecrets,
+  options: { signingToken?: string; timestamp?: string; outer?: Record<string, string | number> } = {},
+): Request {
   const timestamp = options.timestamp ?? timestampNow();
   const nonce = nonceNow();
   const encrypted = encryptMessage(inner, secrets.encodingAesKey, secrets.corpId);

@@ -66,12 +66,24 @@ export async function startWhatsAppFake(): Promise<PlatformFake> {
       return graphError(401, 190, "Invalid OAuth access token - Cannot parse access token");
     }
     const failure = failures.shift();
-    if (failure === "rate-limited") return graphError(429, 130429, "(#130429) Rate limit hit", { error_data: { messaging_product: "whatsapp", details: "Cloud API message throughput has been reached." } }, { "retry-after": "2" });
-    if (failure === "server-error") return graphError(500, 131000, "(#131000) Something went wrong", { error_data: { messaging_product: "whatsapp", details: "Something went wrong" } });
-    if (failure === "token-expired") return graphError(401, 190, "Error validating access token: Session has expired on Saturday, 21-Nov-26 10:00:00 PST.", { error_subcode: 463 });
+    if (failure === "rate-limited")
+      return graphError(
+        429,
+        130429,
+        "(#130429) Rate limit hit",
+        { error_data: { messaging_product: "whatsapp", details: "Cloud API message throughput has been reached." } },
+        { "retry-after": "2" },
+      );
+    if (failure === "server-error")
+      return graphError(500, 131000, "(#131000) Something went wrong", { error_data: { messaging_product: "whatsapp", details: "Something went wrong" } });
+    if (failure === "token-expired")
+      return graphError(401, 190, "Error validating access token: Session has expired on Saturday, 21-Nov-26 10:00:00 PST.", { error_subcode: 463 });
     if (failure === "rejected") {
       return graphError(400, 131047, "(#131047) Re-engagement message", {
-        error_data: { messaging_product: "whatsapp", details: "Message failed to send because more than 24 hours have passed since the customer last replied to this number." },
+        error_data: {
+          messaging_product: "whatsapp",
+          details: "Message failed to send because more than 24 hours have passed since the customer last replied to this number.",
+        },
       });
     }
     if (body.messaging_product !== "whatsapp" || body.type !== "text" || !to || !text) {
@@ -79,7 +91,11 @@ export async function startWhatsAppFake(): Promise<PlatformFake> {
     }
     if (text.length > 4096) return graphError(400, 100, "(#100) Param text['body'] must be at most 4096 characters long.");
     sent.push({ to, text, authorized: true, at: Date.now() });
-    return json({ messaging_product: "whatsapp", contacts: [{ input: to, wa_id: to }], messages: [{ id: `wamid.${Buffer.from(fakeId("out")).toString("base64url")}` }] });
+    return json({
+      messaging_product: "whatsapp",
+      contacts: [{ input: to, wa_id: to }],
+      messages: [{ id: `wamid.${Buffer.from(fakeId("out")).toString("base64url")}` }],
+    });
   });
 
   const entry = (message: FakeDelivery) => ({

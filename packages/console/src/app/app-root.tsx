@@ -1,16 +1,16 @@
-import { QueryClientProvider } from '@tanstack/react-query';
-import { App as AntApp, ConfigProvider } from 'antd';
-import type { Locale } from 'antd/es/locale';
-import enUS from 'antd/locale/en_US';
-import zhCN from 'antd/locale/zh_CN';
-import type { ReactNode } from 'react';
-import { I18nextProvider, useTranslation } from 'react-i18next';
-import { i18n, normaliseLanguage, type Language } from '../i18n';
-import { queryClient } from '../lib/api/query';
-import { FeedbackBridge } from '../lib/feedback';
-import { parleyTheme } from './theme';
+import { QueryClientProvider } from "@tanstack/react-query";
+import { App as AntApp, ConfigProvider } from "antd";
+import type { Locale } from "antd/es/locale";
+import enUS from "antd/locale/en_US";
+import zhCN from "antd/locale/zh_CN";
+import type { ReactNode } from "react";
+import { I18nextProvider, useTranslation } from "react-i18next";
+import { i18n, normaliseLanguage, type Language } from "../i18n";
+import { queryClient } from "../lib/api/query";
+import { FeedbackBridge } from "../lib/feedback";
+import { parleyTheme } from "./theme";
 
-const ANTD_LOCALES: Record<Language, Locale> = { en: enUS, 'zh-CN': zhCN };
+const ANTD_LOCALES: Record<Language, Locale> = { en: enUS, "zh-CN": zhCN };
 
 function Themed({ children }: { children: ReactNode }) {
   const { i18n: instance } = useTranslation();

@@ -1,11 +1,7 @@
-import { PATHS, isUnder, requiresAuth } from '../lib/paths';
+import { PATHS, isUnder, requiresAuth } from "../lib/paths";
 
 /** What the route guard does with a navigation. */
-export type GuardDecision =
-  | { kind: 'allow' }
-  | { kind: 'login'; returnTo: string }
-  | { kind: 'redirect'; to: string }
-  | { kind: 'forbidden' };
+export type GuardDecision = { kind: "allow" } | { kind: "login"; returnTo: string } | { kind: "redirect"; to: string } | { kind: "forbidden" };
 
 /** The parts of the user the guard looks at. */
 export interface GuardUser {
@@ -18,7 +14,7 @@ export interface GuardUser {
  * templates and store are always shown to restricted enterprise members (spec §6), and
  * the account page is where they manage their own profile and keys and sign out.
  */
-const ALWAYS_AUTHORISED: readonly string[] = [PATHS.consoleTemplates, '/console/template', PATHS.account];
+const ALWAYS_AUTHORISED: readonly string[] = [PATHS.consoleTemplates, "/console/template", PATHS.account];
 
 /** Whether `pathname` is in the authorised list itself (an entry also covers its sub-pages). */
 export function isRouteListed(pathname: string, authorizedRouteList: readonly string[]): boolean {
@@ -36,17 +32,12 @@ export function isRouteAuthorised(pathname: string, authorizedRouteList: readonl
  * user with `authorizedRoute`, a protected page outside their list sends them to the first
  * page they are allowed.
  */
-export function decideGuard(input: {
-  pathname: string;
-  search?: string;
-  token: string | undefined;
-  user: GuardUser | undefined;
-}): GuardDecision {
-  const { pathname, search = '', token, user } = input;
-  if (!requiresAuth(pathname)) return { kind: 'allow' };
-  if (!token) return { kind: 'login', returnTo: `${pathname}${search}` };
-  if (!user?.authorizedRoute) return { kind: 'allow' };
-  if (isRouteAuthorised(pathname, user.authorizedRouteList)) return { kind: 'allow' };
-  const first = user.authorizedRouteList.find((route) => route.startsWith('/') && route !== pathname);
-  return first ? { kind: 'redirect', to: first } : { kind: 'forbidden' };
+export function decideGuard(input: { pathname: string; search?: string; token: string | undefined; user: GuardUser | undefined }): GuardDecision {
+  const { pathname, search = "", token, user } = input;
+  if (!requiresAuth(pathname)) return { kind: "allow" };
+  if (!token) return { kind: "login", returnTo: `${pathname}${search}` };
+  if (!user?.authorizedRoute) return { kind: "allow" };
+  if (isRouteAuthorised(pathname, user.authorizedRouteList)) return { kind: "allow" };
+  const first = user.authorizedRouteList.find((route) => route.startsWith("/") && route !== pathname);
+  return first ? { kind: "redirect", to: first } : { kind: "forbidden" };
 }

@@ -1,51 +1,51 @@
-import { lazy, Suspense, useEffect, type ComponentType, type ReactNode } from 'react';
-import { createBrowserRouter, Navigate, Outlet, useLocation, useSearchParams, type RouteObject } from 'react-router';
-import { PageLoader } from '../components/page-loader';
-import type { ScreenId } from '../features/placeholders/screens';
-import { NotFoundPage } from '../features/shell/not-found-page';
-import { RouteErrorPage } from '../features/shell/route-error-page';
-import { DATABASE_CHILDREN, KNOWLEDGE_CHILDREN, PATHS } from '../lib/paths';
-import { safeReturnTo } from './return-to';
-import { useSession } from '../lib/api/session';
+import { lazy, Suspense, useEffect, type ComponentType, type ReactNode } from "react";
+import { createBrowserRouter, Navigate, Outlet, useLocation, useSearchParams, type RouteObject } from "react-router";
+import { PageLoader } from "../components/page-loader";
+import type { ScreenId } from "../features/placeholders/screens";
+import { NotFoundPage } from "../features/shell/not-found-page";
+import { RouteErrorPage } from "../features/shell/route-error-page";
+import { DATABASE_CHILDREN, KNOWLEDGE_CHILDREN, PATHS } from "../lib/paths";
+import { safeReturnTo } from "./return-to";
+import { useSession } from "../lib/api/session";
 
 /** React.lazy for a module's named export. */
 function lazyNamed<Module, Name extends keyof Module>(load: () => Promise<Module>, name: Name) {
   return lazy(async () => ({ default: (await load())[name] as ComponentType<Record<string, unknown>> }));
 }
 
-const HomeLayout = lazyNamed(() => import('../features/shell/home-layout'), 'HomeLayout');
-const ConsoleLayout = lazyNamed(() => import('../features/shell/console-layout'), 'ConsoleLayout');
-const LoginPage = lazyNamed(() => import('../features/auth/login-page'), 'LoginPage');
-const RegisterPage = lazyNamed(() => import('../features/auth/register-page'), 'RegisterPage');
-const ForgotPasswordPage = lazyNamed(() => import('../features/auth/forgot-password-page'), 'ForgotPasswordPage');
-const AccountPage = lazyNamed(() => import('../features/account/account-page'), 'AccountPage');
-const AppsPage = lazyNamed(() => import('../features/apps/apps-page'), 'AppsPage');
-const CreateAppPage = lazyNamed(() => import('../features/apps/create-app-page'), 'CreateAppPage');
-const AppEditorPage = lazyNamed(() => import('../features/apps/app-editor-page'), 'AppEditorPage');
-const AppChatPage = lazyNamed(() => import('../features/chat/app-chat-page'), 'AppChatPage');
-const PluginsPage = lazyNamed(() => import('../features/plugins/plugins-page'), 'PluginsPage');
-const PluginEditorPage = lazyNamed(() => import('../features/plugins/plugin-editor-page'), 'PluginEditorPage');
-const IntegrationsPage = lazyNamed(() => import('../features/integrations/integrations-page'), 'IntegrationsPage');
-const KnowledgeListPage = lazyNamed(() => import('../features/knowledge/knowledge-list-page'), 'KnowledgeListPage');
-const KnowledgeManageLayout = lazyNamed(() => import('../features/knowledge/knowledge-manage-layout'), 'KnowledgeManageLayout');
-const KnowledgeManageIndex = lazyNamed(() => import('../features/knowledge/knowledge-manage-layout'), 'KnowledgeManageIndex');
+const HomeLayout = lazyNamed(() => import("../features/shell/home-layout"), "HomeLayout");
+const ConsoleLayout = lazyNamed(() => import("../features/shell/console-layout"), "ConsoleLayout");
+const LoginPage = lazyNamed(() => import("../features/auth/login-page"), "LoginPage");
+const RegisterPage = lazyNamed(() => import("../features/auth/register-page"), "RegisterPage");
+const ForgotPasswordPage = lazyNamed(() => import("../features/auth/forgot-password-page"), "ForgotPasswordPage");
+const AccountPage = lazyNamed(() => import("../features/account/account-page"), "AccountPage");
+const AppsPage = lazyNamed(() => import("../features/apps/apps-page"), "AppsPage");
+const CreateAppPage = lazyNamed(() => import("../features/apps/create-app-page"), "CreateAppPage");
+const AppEditorPage = lazyNamed(() => import("../features/apps/app-editor-page"), "AppEditorPage");
+const AppChatPage = lazyNamed(() => import("../features/chat/app-chat-page"), "AppChatPage");
+const PluginsPage = lazyNamed(() => import("../features/plugins/plugins-page"), "PluginsPage");
+const PluginEditorPage = lazyNamed(() => import("../features/plugins/plugin-editor-page"), "PluginEditorPage");
+const IntegrationsPage = lazyNamed(() => import("../features/integrations/integrations-page"), "IntegrationsPage");
+const KnowledgeListPage = lazyNamed(() => import("../features/knowledge/knowledge-list-page"), "KnowledgeListPage");
+const KnowledgeManageLayout = lazyNamed(() => import("../features/knowledge/knowledge-manage-layout"), "KnowledgeManageLayout");
+const KnowledgeManageIndex = lazyNamed(() => import("../features/knowledge/knowledge-manage-layout"), "KnowledgeManageIndex");
 const KNOWLEDGE_SCREENS = {
-  baseAll: lazyNamed(() => import('../features/knowledge/base-overview-page'), 'BaseOverviewPage'),
-  baseFile: lazyNamed(() => import('../features/knowledge/base-files-page'), 'BaseFilesPage'),
-  importFile: lazyNamed(() => import('../features/knowledge/import-file-page'), 'ImportFilePage'),
-  retrievalFile: lazyNamed(() => import('../features/knowledge/retrieval-test-page'), 'RetrievalTestPage'),
-  baseSetting: lazyNamed(() => import('../features/knowledge/base-settings-page'), 'BaseSettingsPage'),
-  mediaResource: lazyNamed(() => import('../features/knowledge/media-resource-page'), 'MediaResourcePage'),
+  baseAll: lazyNamed(() => import("../features/knowledge/base-overview-page"), "BaseOverviewPage"),
+  baseFile: lazyNamed(() => import("../features/knowledge/base-files-page"), "BaseFilesPage"),
+  importFile: lazyNamed(() => import("../features/knowledge/import-file-page"), "ImportFilePage"),
+  retrievalFile: lazyNamed(() => import("../features/knowledge/retrieval-test-page"), "RetrievalTestPage"),
+  baseSetting: lazyNamed(() => import("../features/knowledge/base-settings-page"), "BaseSettingsPage"),
+  mediaResource: lazyNamed(() => import("../features/knowledge/media-resource-page"), "MediaResourcePage"),
 } satisfies Record<(typeof KNOWLEDGE_CHILDREN)[number], ComponentType>;
-const ClientsPage = lazyNamed(() => import('../features/clients/clients-page'), 'ClientsPage');
-const ClientConfigPage = lazyNamed(() => import('../features/clients/client-config-page'), 'ClientConfigPage');
-const ChannelPickerPage = lazyNamed(() => import('../features/clients/channel-picker-page'), 'ChannelPickerPage');
-const ChatManagePage = lazyNamed(() => import('../features/chat-manage/chat-manage-page'), 'ChatManagePage');
-const InstancePage = lazyNamed(() => import('../features/instance/instance-page'), 'InstancePage');
-const WorkflowsPage = lazyNamed(() => import('../features/workflows/workflows-page'), 'WorkflowsPage');
-const WorkflowEditorPage = lazyNamed(() => import('../features/workflows/workflow-editor-page'), 'WorkflowEditorPage');
-const ComingSoonPage = lazy(async () => ({ default: (await import('../features/placeholders/coming-soon-page')).ComingSoonPage }));
-const SectionLayout = lazy(async () => ({ default: (await import('../features/placeholders/section-layout')).SectionLayout }));
+const ClientsPage = lazyNamed(() => import("../features/clients/clients-page"), "ClientsPage");
+const ClientConfigPage = lazyNamed(() => import("../features/clients/client-config-page"), "ClientConfigPage");
+const ChannelPickerPage = lazyNamed(() => import("../features/clients/channel-picker-page"), "ChannelPickerPage");
+const ChatManagePage = lazyNamed(() => import("../features/chat-manage/chat-manage-page"), "ChatManagePage");
+const InstancePage = lazyNamed(() => import("../features/instance/instance-page"), "InstancePage");
+const WorkflowsPage = lazyNamed(() => import("../features/workflows/workflows-page"), "WorkflowsPage");
+const WorkflowEditorPage = lazyNamed(() => import("../features/workflows/workflow-editor-page"), "WorkflowEditorPage");
+const ComingSoonPage = lazy(async () => ({ default: (await import("../features/placeholders/coming-soon-page")).ComingSoonPage }));
+const SectionLayout = lazy(async () => ({ default: (await import("../features/placeholders/section-layout")).SectionLayout }));
 
 /** Spec §2: scroll resets to the top on every navigation. */
 function ScrollToTop() {
@@ -71,7 +71,7 @@ function RootLayout() {
 function GuestOnly({ children }: { children: ReactNode }) {
   const { token } = useSession();
   const [params] = useSearchParams();
-  if (token) return <Navigate to={safeReturnTo(params.get('returnTo'))} replace />;
+  if (token) return <Navigate to={safeReturnTo(params.get("returnTo"))} replace />;
   return children;
 }
 
@@ -88,20 +88,34 @@ export const routes: RouteObject[] = [
       { path: PATHS.root, element: redirect(PATHS.agents) },
       { path: PATHS.portal, element: redirect(PATHS.agents) },
       { path: PATHS.portalNew, element: redirect(PATHS.agents) },
-      { path: PATHS.login, element: <GuestOnly><LoginPage /></GuestOnly> },
-      { path: PATHS.register, element: <GuestOnly><RegisterPage /></GuestOnly> },
+      {
+        path: PATHS.login,
+        element: (
+          <GuestOnly>
+            <LoginPage />
+          </GuestOnly>
+        ),
+      },
+      {
+        path: PATHS.register,
+        element: (
+          <GuestOnly>
+            <RegisterPage />
+          </GuestOnly>
+        ),
+      },
       { path: PATHS.forgotPassword, element: <ForgotPasswordPage /> },
       {
         element: <HomeLayout />,
         children: [
-          { path: PATHS.home, element: screen('home') },
-          { path: PATHS.square, element: screen('square') },
+          { path: PATHS.home, element: screen("home") },
+          { path: PATHS.square, element: screen("square") },
           { path: PATHS.chat, element: <AppChatPage /> },
-          { path: PATHS.paint, element: screen('paint') },
-          { path: PATHS.templates, element: screen('templates') },
-          { path: PATHS.template, element: screen('template') },
-          { path: PATHS.pluginKey, element: screen('pluginKey') },
-          { path: PATHS.benefits, element: screen('benefits') },
+          { path: PATHS.paint, element: screen("paint") },
+          { path: PATHS.templates, element: screen("templates") },
+          { path: PATHS.template, element: screen("template") },
+          { path: PATHS.pluginKey, element: screen("pluginKey") },
+          { path: PATHS.benefits, element: screen("benefits") },
         ],
       },
       {
@@ -109,22 +123,22 @@ export const routes: RouteObject[] = [
         element: <ConsoleLayout />,
         children: [
           { index: true, element: redirect(PATHS.agents) },
-          { path: 'agents', element: <AppsPage /> },
-          { path: 'createApp', element: <CreateAppPage /> },
-          { path: 'agent', element: <AppEditorPage /> },
-          { path: 'Integrations', element: <IntegrationsPage /> },
-          { path: 'account', element: <AccountPage /> },
-          { path: 'chatManage', element: <ChatManagePage /> },
-          { path: 'clients', element: <ClientsPage /> },
-          { path: 'clients/configClient', element: <ChannelPickerPage /> },
-          { path: 'clients/config', element: <ClientConfigPage /> },
-          placeholder('analysis', 'analysis'),
+          { path: "agents", element: <AppsPage /> },
+          { path: "createApp", element: <CreateAppPage /> },
+          { path: "agent", element: <AppEditorPage /> },
+          { path: "Integrations", element: <IntegrationsPage /> },
+          { path: "account", element: <AccountPage /> },
+          { path: "chatManage", element: <ChatManagePage /> },
+          { path: "clients", element: <ClientsPage /> },
+          { path: "clients/configClient", element: <ChannelPickerPage /> },
+          { path: "clients/config", element: <ClientConfigPage /> },
+          placeholder("analysis", "analysis"),
           {
-            path: 'knowledge',
+            path: "knowledge",
             children: [
               { index: true, element: <KnowledgeListPage /> },
               {
-                path: 'knowledgeManage',
+                path: "knowledgeManage",
                 element: <KnowledgeManageLayout />,
                 children: [
                   { index: true, element: <KnowledgeManageIndex /> },
@@ -137,43 +151,43 @@ export const routes: RouteObject[] = [
             ],
           },
           {
-            path: 'database',
+            path: "database",
             children: [
-              { index: true, element: screen('database') },
+              { index: true, element: screen("database") },
               {
                 element: <SectionLayout screen="database" base={PATHS.database} tabs={DATABASE_CHILDREN} data-testid="database-section" />,
                 children: DATABASE_CHILDREN.map((child) => ({ path: child, element: screen(child, { header: false }) })),
               },
             ],
           },
-          { path: 'plugins', element: <PluginsPage /> },
-          { path: 'plugins/detail', element: <PluginEditorPage /> },
-          placeholder('templates', 'templates'),
-          placeholder('template/:code', 'template'),
-          { path: 'workflows', element: <WorkflowsPage /> },
-          { path: 'workflow', element: <WorkflowEditorPage /> },
-          { path: 'instance', element: <InstancePage /> },
-          placeholder('teamSpace', 'teamSpace'),
-          placeholder('teamSpace/roleEdit', 'roleEdit'),
-          placeholder('price', 'price'),
+          { path: "plugins", element: <PluginsPage /> },
+          { path: "plugins/detail", element: <PluginEditorPage /> },
+          placeholder("templates", "templates"),
+          placeholder("template/:code", "template"),
+          { path: "workflows", element: <WorkflowsPage /> },
+          { path: "workflow", element: <WorkflowEditorPage /> },
+          { path: "instance", element: <InstancePage /> },
+          placeholder("teamSpace", "teamSpace"),
+          placeholder("teamSpace/roleEdit", "roleEdit"),
+          placeholder("price", "price"),
           {
-            path: 'customManage',
-            element: <SectionLayout screen="customManage" base={PATHS.customManage} tabs={['customerList', 'tagList']} data-testid="custom-manage" />,
+            path: "customManage",
+            element: <SectionLayout screen="customManage" base={PATHS.customManage} tabs={["customerList", "tagList"]} data-testid="custom-manage" />,
             children: [
               { index: true, element: redirect(PATHS.customerList) },
-              { path: 'customerList', element: screen('customerList', { header: false }) },
-              { path: 'tagList', element: screen('tagList', { header: false }) },
+              { path: "customerList", element: screen("customerList", { header: false }) },
+              { path: "tagList", element: screen("tagList", { header: false }) },
             ],
           },
-          { path: '*', element: redirect(PATHS.notFound) },
+          { path: "*", element: redirect(PATHS.notFound) },
         ],
       },
-      { path: PATHS.webAgent, element: screen('webAgent', { standalone: true }) },
-      { path: PATHS.webIframe, element: screen('webIframe', { standalone: true }) },
-      { path: PATHS.fillForm, element: screen('fillForm', { standalone: true }) },
-      { path: PATHS.iframe, element: screen('iframe', { standalone: true }) },
+      { path: PATHS.webAgent, element: screen("webAgent", { standalone: true }) },
+      { path: PATHS.webIframe, element: screen("webIframe", { standalone: true }) },
+      { path: PATHS.fillForm, element: screen("fillForm", { standalone: true }) },
+      { path: PATHS.iframe, element: screen("iframe", { standalone: true }) },
       { path: PATHS.notFound, element: <NotFoundPage /> },
-      { path: '*', element: redirect(PATHS.notFound) },
+      { path: "*", element: redirect(PATHS.notFound) },
     ],
   },
 ];

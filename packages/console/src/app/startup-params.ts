@@ -1,5 +1,5 @@
 /** URL parameters read at start-up (spec §7). */
-export const STARTUP_PARAMS = ['code', 'loginCode', 'inviteParam', 'ref', 'share'] as const;
+export const STARTUP_PARAMS = ["code", "loginCode", "inviteParam", "ref", "share"] as const;
 
 /** What the address carried at start-up. */
 export interface StartupParams {
@@ -15,11 +15,11 @@ export function readStartupParams(search: string): StartupParams {
   const query = new URLSearchParams(search);
   const value = (name: string) => query.get(name)?.trim() || undefined;
   const result: StartupParams = {};
-  const code = value('code');
-  const loginCode = value('loginCode');
-  const inviteParam = value('inviteParam');
-  const source = value('ref');
-  const share = value('share');
+  const code = value("code");
+  const loginCode = value("loginCode");
+  const inviteParam = value("inviteParam");
+  const source = value("ref");
+  const share = value("share");
   if (code) result.code = code;
   if (loginCode) result.loginCode = loginCode;
   if (inviteParam) result.inviteParam = inviteParam;
@@ -33,6 +33,5 @@ export function stripStartupParams(search: string): string {
   const query = new URLSearchParams(search);
   for (const name of STARTUP_PARAMS) query.delete(name);
   const rest = query.toString();
-  return rest ? `?${rest}` : '';
+  return rest ? `?${rest}` : "";
 }
-

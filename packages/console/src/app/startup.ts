@@ -1,15 +1,15 @@
-import { changeLanguage, normaliseLanguage, currentLanguage } from '../i18n';
-import { endpoints } from '../lib/api/endpoints';
-import { sessionStore } from '../lib/api/session';
-import { readString, writeString } from '../lib/api/storage';
-import { readStartupParams, STARTUP_PARAMS, stripStartupParams } from './startup-params';
+import { changeLanguage, normaliseLanguage, currentLanguage } from "../i18n";
+import { endpoints } from "../lib/api/endpoints";
+import { sessionStore } from "../lib/api/session";
+import { readString, writeString } from "../lib/api/storage";
+import { readStartupParams, STARTUP_PARAMS, stripStartupParams } from "./startup-params";
 
 /** The attribution to send with a registration or exchange, from what start-up stored. */
 export function storedAttribution(): { share?: string; source?: string; sourceDetail?: string } {
   const result: { share?: string; source?: string; sourceDetail?: string } = {};
-  const share = readString('shareId');
-  const source = readString('source');
-  const sourceDetail = readString('sourceDetail');
+  const share = readString("shareId");
+  const source = readString("source");
+  const sourceDetail = readString("sourceDetail");
   if (share) result.share = share;
   if (source) result.source = source;
   if (sourceDetail) result.sourceDetail = sourceDetail;
@@ -23,12 +23,12 @@ export function storedAttribution(): { share?: string; source?: string; sourceDe
  */
 export async function exchangeFromAddress(): Promise<void> {
   const params = readStartupParams(window.location.search);
-  if (params.inviteParam) writeString('inviteParam', params.inviteParam);
-  if (params.share) writeString('shareId', params.share);
+  if (params.inviteParam) writeString("inviteParam", params.inviteParam);
+  if (params.share) writeString("shareId", params.share);
   if (params.source) {
-    writeString('source', params.source);
+    writeString("source", params.source);
     const referrer = document.referrer;
-    if (referrer && !referrer.startsWith(window.location.origin)) writeString('sourceDetail', referrer);
+    if (referrer && !referrer.startsWith(window.location.origin)) writeString("sourceDetail", referrer);
   }
   if (params.code || params.loginCode) {
     const body = params.code ? { code: params.code } : { loginCode: params.loginCode };
@@ -37,13 +37,13 @@ export async function exchangeFromAddress(): Promise<void> {
   }
   if (STARTUP_PARAMS.some((name) => new URLSearchParams(window.location.search).has(name))) {
     const { pathname, hash } = window.location;
-    window.history.replaceState(window.history.state, '', `${pathname}${stripStartupParams(window.location.search)}${hash}`);
+    window.history.replaceState(window.history.state, "", `${pathname}${stripStartupParams(window.location.search)}${hash}`);
   }
 }
 
 /** Loads the current user's privileges (menus) for their plan grade. */
 export async function refreshPrivileges(): Promise<void> {
-  const grade = sessionStore.get().user?.memberGrade ?? 'FREE';
+  const grade = sessionStore.get().user?.memberGrade ?? "FREE";
   const result = await endpoints.privileges(grade, { startup: true });
   if (result.ok) sessionStore.setPrivileges(result.data);
 }
@@ -63,7 +63,7 @@ export async function refreshSession(): Promise<void> {
   const me = await endpoints.me.get({ startup: true });
   if (me.ok) {
     sessionStore.setUser(me.data);
-    if (readString('language') === undefined && normaliseLanguage(me.data.language) !== currentLanguage()) {
+    if (readString("language") === undefined && normaliseLanguage(me.data.language) !== currentLanguage()) {
       await changeLanguage(normaliseLanguage(me.data.language));
     }
   }

@@ -1,13 +1,13 @@
-import type { Meta, StoryObj } from '@storybook/react-vite';
-import { fn } from 'storybook/test';
-import { ApiKeyRevealModal } from './api-key-reveal-modal';
+import type { Meta, StoryObj } from "@storybook/react-vite";
+import { fn } from "storybook/test";
+import { ApiKeyRevealModal } from "./api-key-reveal-modal";
 
 const meta = {
-  title: 'Components/ApiKeyRevealModal',
+  title: "Components/ApiKeyRevealModal",
   component: ApiKeyRevealModal,
   args: {
     // An obviously fake value: stories never carry a real secret.
-    revealed: { name: 'CI pipeline', key: 'pk_example_0000000000000000000000000000' },
+    revealed: { name: "CI pipeline", key: "pk_example_0000000000000000000000000000" },
     onClose: fn(),
   },
 } satisfies Meta<typeof ApiKeyRevealModal>;

@@ -1,7 +1,7 @@
-import { CheckOutlined, CopyOutlined } from '@ant-design/icons';
-import { Alert, Button, Flex, Modal, Typography } from 'antd';
-import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { CheckOutlined, CopyOutlined } from "@ant-design/icons";
+import { Alert, Button, Flex, Modal, Typography } from "antd";
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
 
 /** Props of {@link ApiKeyRevealModal}. */
 export interface ApiKeyRevealModalProps {
@@ -17,14 +17,14 @@ export async function copyText(text: string): Promise<boolean> {
     return true;
   } catch {
     // Clipboard API refused (insecure origin, permissions): fall back to a selection copy.
-    const area = document.createElement('textarea');
+    const area = document.createElement("textarea");
     area.value = text;
-    area.setAttribute('readonly', '');
-    area.style.position = 'fixed';
-    area.style.opacity = '0';
+    area.setAttribute("readonly", "");
+    area.style.position = "fixed";
+    area.style.opacity = "0";
     document.body.appendChild(area);
     area.select();
-    const copied = document.execCommand('copy');
+    const copied = document.execCommand("copy");
     area.remove();
     return copied;
   }
@@ -42,18 +42,18 @@ export function ApiKeyRevealModal({ revealed, onClose }: ApiKeyRevealModalProps)
   return (
     <Modal
       open={revealed !== undefined}
-      title={t('apiKeys.reveal.title', { name: revealed?.name ?? '' })}
+      title={t("apiKeys.reveal.title", { name: revealed?.name ?? "" })}
       onCancel={onClose}
       maskClosable={false}
       destroyOnHidden
       footer={
         <Button type="primary" onClick={onClose} data-testid="api-key-reveal-done">
-          {t('apiKeys.reveal.done')}
+          {t("apiKeys.reveal.done")}
         </Button>
       }
     >
       <Flex vertical gap={16}>
-        <Alert type="warning" showIcon title={t('apiKeys.reveal.warning')} />
+        <Alert type="warning" showIcon title={t("apiKeys.reveal.warning")} />
         <Flex gap={8} align="center" className="pl-secret">
           <Typography.Text code className="pl-secret__value" data-testid="api-key-reveal">
             {revealed?.key}
@@ -65,7 +65,7 @@ export function ApiKeyRevealModal({ revealed, onClose }: ApiKeyRevealModalProps)
             }}
             data-testid="api-key-copy"
           >
-            {copied ? t('common.copied') : t('common.copy')}
+            {copied ? t("common.copied") : t("common.copy")}
           </Button>
         </Flex>
       </Flex>

@@ -1,7 +1,7 @@
-import { Avatar } from 'antd';
-import { useState } from 'react';
-import { isSafeUrl } from '../lib/safe-url';
-import './app-avatar.css';
+import { Avatar } from "antd";
+import { useState } from "react";
+import { isSafeUrl } from "../lib/safe-url";
+import "./app-avatar.css";
 
 /** Props of {@link AppAvatar}. */
 export interface AppAvatarProps {
@@ -25,7 +25,7 @@ export function AppAvatar({ name, src, size = 40 }: AppAvatarProps) {
         return false;
       }}
     >
-      {[...name.trim()][0]?.toUpperCase() ?? 'A'}
+      {[...name.trim()][0]?.toUpperCase() ?? "A"}
     </Avatar>
   );
 }

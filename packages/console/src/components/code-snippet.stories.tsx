@@ -1,5 +1,5 @@
-import type { Meta, StoryObj } from '@storybook/react-vite';
-import { CodeSnippet } from './code-snippet';
+import type { Meta, StoryObj } from "@storybook/react-vite";
+import { CodeSnippet } from "./code-snippet";
 
 // Sample snippets (the integrations screen builds the real ones); a component's story needs no feature code.
 const snippets = {
@@ -15,9 +15,9 @@ console.log(answer.choices[0]?.message.content);`,
 };
 
 const meta = {
-  title: 'Components/CodeSnippet',
+  title: "Components/CodeSnippet",
   component: CodeSnippet,
-  args: { code: snippets.curl, language: 'curl' },
+  args: { code: snippets.curl, language: "curl" },
 } satisfies Meta<typeof CodeSnippet>;
 
 export default meta;
@@ -27,4 +27,4 @@ type Story = StoryObj<typeof meta>;
 export const Curl: Story = {};
 
 /** The official openai client pointed at Parley. */
-export const OpenAiClient: Story = { args: { code: snippets.openai, language: 'TypeScript' } };
+export const OpenAiClient: Story = { args: { code: snippets.openai, language: "TypeScript" } };

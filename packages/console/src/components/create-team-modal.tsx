@@ -1,6 +1,6 @@
-import { Form, Input } from 'antd';
-import { useTranslation } from 'react-i18next';
-import { FormDialog } from './form-dialog';
+import { Form, Input } from "antd";
+import { useTranslation } from "react-i18next";
+import { FormDialog } from "./form-dialog";
 
 /** Props of {@link CreateTeamModal}. */
 export interface CreateTeamModalProps {
@@ -16,8 +16,8 @@ export function CreateTeamModal({ open, onCreate, onClose }: CreateTeamModalProp
   return (
     <FormDialog<{ companyName: string }>
       open={open}
-      title={t('spaces.createTeam.title')}
-      okText={t('spaces.createTeam.submit')}
+      title={t("spaces.createTeam.title")}
+      okText={t("spaces.createTeam.submit")}
       submitTestId="create-team-submit"
       requiredMark={false}
       onClose={onClose}
@@ -29,14 +29,14 @@ export function CreateTeamModal({ open, onCreate, onClose }: CreateTeamModalProp
     >
       <Form.Item
         name="companyName"
-        label={t('spaces.createTeam.companyName')}
-        extra={t('spaces.createTeam.hint')}
+        label={t("spaces.createTeam.companyName")}
+        extra={t("spaces.createTeam.hint")}
         rules={[
-          { required: true, whitespace: true, message: t('spaces.createTeam.companyNameRequired') },
-          { max: 100, message: t('spaces.createTeam.companyNameTooLong', { max: 100 }) },
+          { required: true, whitespace: true, message: t("spaces.createTeam.companyNameRequired") },
+          { max: 100, message: t("spaces.createTeam.companyNameTooLong", { max: 100 }) },
         ]}
       >
-        <Input autoFocus maxLength={100} placeholder={t('spaces.createTeam.placeholder')} data-testid="create-team-name" />
+        <Input autoFocus maxLength={100} placeholder={t("spaces.createTeam.placeholder")} data-testid="create-team-name" />
       </Form.Item>
     </FormDialog>
   );

@@ -1,10 +1,10 @@
-import { SearchOutlined } from '@ant-design/icons';
-import { Button, Input, Table, type TableProps } from 'antd';
-import type { ColumnsType } from 'antd/es/table';
-import { useMemo, useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
-import { ConfirmDeleteButton } from './confirm-delete-button';
-import { EmptyState, type EmptyStateProps } from './empty-state';
+import { SearchOutlined } from "@ant-design/icons";
+import { Button, Input, Table, type TableProps } from "antd";
+import type { ColumnsType } from "antd/es/table";
+import { useMemo, useState, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { ConfirmDeleteButton } from "./confirm-delete-button";
+import { EmptyState, type EmptyStateProps } from "./empty-state";
 
 /** What {@link CrudTable} needs of a list query (a TanStack query result fits). */
 export interface ListQuery<Row> {
@@ -16,7 +16,7 @@ export interface ListQuery<Row> {
 }
 
 /** Props of {@link CrudTable}. */
-export interface CrudTableProps<Row> extends Omit<TableProps<Row>, 'dataSource' | 'loading' | 'locale' | 'columns' | 'pagination'> {
+export interface CrudTableProps<Row> extends Omit<TableProps<Row>, "dataSource" | "loading" | "locale" | "columns" | "pagination"> {
   query: ListQuery<Row>;
   columns: ColumnsType<Row>;
   /** Shown when the list is empty. */
@@ -24,7 +24,7 @@ export interface CrudTableProps<Row> extends Omit<TableProps<Row>, 'dataSource' 
   /** Shown instead when loading failed, with a retry button. */
   failed: EmptyStateProps & { retryTestId?: string };
   /** A name filter above the table, applied to the loaded rows. */
-  search?: { placeholder: string; match: (row: Row, term: string) => boolean; 'data-testid'?: string };
+  search?: { placeholder: string; match: (row: Row, term: string) => boolean; "data-testid"?: string };
   /** Page size of client-side paging; the table shows every row when absent. */
   pageSize?: number;
   /** Delete with a confirmation naming the row, in a last "Actions" column. */
@@ -38,7 +38,7 @@ export interface CrudTableProps<Row> extends Omit<TableProps<Row>, 'dataSource' 
  */
 export function CrudTable<Row extends object>({ query, columns, empty, failed, search, pageSize, remove, ...table }: CrudTableProps<Row>) {
   const { t } = useTranslation();
-  const [term, setTerm] = useState('');
+  const [term, setTerm] = useState("");
   const rows = useMemo(() => {
     const all = query.data ?? [];
     const trimmed = term.trim();
@@ -49,9 +49,9 @@ export function CrudTable<Row extends object>({ query, columns, empty, failed, s
     ? [
         ...columns,
         {
-          key: 'actions',
+          key: "actions",
           title: remove.title,
-          align: 'right',
+          align: "right",
           render: (_value, row) => <ConfirmDeleteButton name={remove.name(row)} onConfirm={() => remove.run(row)} data-testid={remove.testId(row)} />,
         },
       ]
@@ -69,7 +69,7 @@ export function CrudTable<Row extends object>({ query, columns, empty, failed, s
           value={term}
           onChange={(event) => setTerm(event.target.value)}
           className="pl-crud-search"
-          data-testid={search['data-testid']}
+          data-testid={search["data-testid"]}
         />
       ) : null}
       <Table<Row>
@@ -83,7 +83,11 @@ export function CrudTable<Row extends object>({ query, columns, empty, failed, s
             <EmptyState
               compact
               {...failedState}
-              action={<Button onClick={() => void query.refetch()} data-testid={retryTestId}>{t('common.retry')}</Button>}
+              action={
+                <Button onClick={() => void query.refetch()} data-testid={retryTestId}>
+                  {t("common.retry")}
+                </Button>
+              }
             />
           ) : (
             <EmptyState compact {...empty} />

@@ -1,14 +1,14 @@
-import { BookOutlined, PlusOutlined } from '@ant-design/icons';
-import type { Meta, StoryObj } from '@storybook/react-vite';
-import { Button } from 'antd';
-import { EmptyState } from './empty-state';
+import { BookOutlined, PlusOutlined } from "@ant-design/icons";
+import type { Meta, StoryObj } from "@storybook/react-vite";
+import { Button } from "antd";
+import { EmptyState } from "./empty-state";
 
 const meta = {
-  title: 'Components/EmptyState',
+  title: "Components/EmptyState",
   component: EmptyState,
   args: {
-    title: 'No knowledge bases yet',
-    description: 'Documents, Q&A, tables and websites your apps answer from.',
+    title: "No knowledge bases yet",
+    description: "Documents, Q&A, tables and websites your apps answer from.",
   },
 } satisfies Meta<typeof EmptyState>;
 
@@ -21,8 +21,16 @@ export const Basic: Story = {};
 /** With a screen icon and a call to action, as on list pages. */
 export const WithAction: Story = {
   args: {
-    icon: <span className="pl-coming-soon__icon"><BookOutlined /></span>,
-    action: <Button type="primary" icon={<PlusOutlined />}>Create knowledge base</Button>,
+    icon: (
+      <span className="pl-coming-soon__icon">
+        <BookOutlined />
+      </span>
+    ),
+    action: (
+      <Button type="primary" icon={<PlusOutlined />}>
+        Create knowledge base
+      </Button>
+    ),
   },
 };
 

@@ -1,5 +1,5 @@
-import { Empty, Typography } from 'antd';
-import type { ReactNode } from 'react';
+import { Empty, Typography } from "antd";
+import type { ReactNode } from "react";
 
 /** Props of {@link EmptyState}. */
 export interface EmptyStateProps {
@@ -12,25 +12,29 @@ export interface EmptyStateProps {
   action?: ReactNode;
   /** Tighter spacing, for use inside tabs and cards. */
   compact?: boolean;
-  'data-testid'?: string;
+  "data-testid"?: string;
 }
 
 /**
  * The product's standard empty state: an illustration, a title, an optional explanation and
  * an optional action. Screens that have nothing to show yet use it instead of fake data.
  */
-export function EmptyState({ title, description, icon, action, compact = false, 'data-testid': testId }: EmptyStateProps) {
+export function EmptyState({ title, description, icon, action, compact = false, "data-testid": testId }: EmptyStateProps) {
   return (
-    <div className={compact ? 'pl-empty pl-empty--compact' : 'pl-empty'} data-testid={testId ?? 'empty-state'}>
+    <div className={compact ? "pl-empty pl-empty--compact" : "pl-empty"} data-testid={testId ?? "empty-state"}>
       <Empty
         image={icon ?? Empty.PRESENTED_IMAGE_SIMPLE}
-        styles={{ image: { height: icon ? 'auto' : 64, marginBottom: 16 } }}
+        styles={{ image: { height: icon ? "auto" : 64, marginBottom: 16 } }}
         description={
           <div className="pl-empty__text">
             <Typography.Title level={5} className="pl-empty__title">
               {title}
             </Typography.Title>
-            {description ? <Typography.Paragraph type="secondary" className="pl-empty__description">{description}</Typography.Paragraph> : null}
+            {description ? (
+              <Typography.Paragraph type="secondary" className="pl-empty__description">
+                {description}
+              </Typography.Paragraph>
+            ) : null}
           </div>
         }
       >

@@ -1,6 +1,6 @@
-import { Form, Modal, type FormInstance } from 'antd';
-import { useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { Form, Modal, type FormInstance } from "antd";
+import { useState, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
 
 /** Props of {@link FormDialog}. */
 export interface FormDialogProps<Values> {
@@ -65,11 +65,11 @@ export function FormDialog<Values>({
       open={open}
       title={title}
       okText={okText}
-      cancelText={t('common.cancel')}
+      cancelText={t("common.cancel")}
       confirmLoading={saving}
       onOk={() => form.submit()}
       onCancel={onClose}
-      okButtonProps={{ 'data-testid': submitTestId } as Record<string, string>}
+      okButtonProps={{ "data-testid": submitTestId } as Record<string, string>}
       destroyOnHidden={destroyOnHidden}
       forceRender={forceRender}
     >

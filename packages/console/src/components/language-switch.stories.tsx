@@ -1,8 +1,8 @@
-import type { Meta, StoryObj } from '@storybook/react-vite';
-import { LanguageSwitch } from './language-switch';
+import type { Meta, StoryObj } from "@storybook/react-vite";
+import { LanguageSwitch } from "./language-switch";
 
 const meta = {
-  title: 'Components/LanguageSwitch',
+  title: "Components/LanguageSwitch",
   component: LanguageSwitch,
 } satisfies Meta<typeof LanguageSwitch>;
 

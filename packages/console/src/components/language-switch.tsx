@@ -1,10 +1,10 @@
-import { GlobalOutlined } from '@ant-design/icons';
-import { Button, Dropdown } from 'antd';
-import { useTranslation } from 'react-i18next';
-import { changeLanguage, LANGUAGES, normaliseLanguage, type Language } from '../i18n';
+import { GlobalOutlined } from "@ant-design/icons";
+import { Button, Dropdown } from "antd";
+import { useTranslation } from "react-i18next";
+import { changeLanguage, LANGUAGES, normaliseLanguage, type Language } from "../i18n";
 
 /** Each language named in itself, so it can be found whatever the current language is. */
-const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', 'zh-CN': '简体中文' };
+const LANGUAGE_NAMES: Record<Language, string> = { en: "English", "zh-CN": "简体中文" };
 
 /** Props of {@link LanguageSwitch}. */
 export interface LanguageSwitchProps {
@@ -20,7 +20,7 @@ export function LanguageSwitch({ onChange, iconOnly = false }: LanguageSwitchPro
   const current = normaliseLanguage(i18n.language);
   return (
     <Dropdown
-      trigger={['click']}
+      trigger={["click"]}
       menu={{
         selectable: true,
         selectedKeys: [current],
@@ -34,7 +34,7 @@ export function LanguageSwitch({ onChange, iconOnly = false }: LanguageSwitchPro
         },
       }}
     >
-      <Button type="text" icon={<GlobalOutlined />} aria-label={t('language.label')} data-testid="language-switch">
+      <Button type="text" icon={<GlobalOutlined />} aria-label={t("language.label")} data-testid="language-switch">
         {iconOnly ? null : LANGUAGE_NAMES[current]}
       </Button>
     </Dropdown>

@@ -1,6 +1,6 @@
-import { Breadcrumb, Flex, Typography } from 'antd';
-import type { ReactNode } from 'react';
-import { Link } from 'react-router';
+import { Breadcrumb, Flex, Typography } from "antd";
+import type { ReactNode } from "react";
+import { Link } from "react-router";
 
 /** One step of the breadcrumb trail. */
 export interface Crumb {
@@ -34,7 +34,11 @@ export function PageHeader({ title, subtitle, extra, breadcrumb }: PageHeaderPro
           </Typography.Title>
           {subtitle ? <Typography.Text type="secondary">{subtitle}</Typography.Text> : null}
         </div>
-        {extra ? <Flex gap={8} wrap>{extra}</Flex> : null}
+        {extra ? (
+          <Flex gap={8} wrap>
+            {extra}
+          </Flex>
+        ) : null}
       </Flex>
     </header>
   );

@@ -1,5 +1,5 @@
-import { Spin } from 'antd';
-import { useTranslation } from 'react-i18next';
+import { Spin } from "antd";
+import { useTranslation } from "react-i18next";
 
 /** The placeholder shown while a screen's code loads. */
 export function PageLoader() {
@@ -7,7 +7,7 @@ export function PageLoader() {
   return (
     <div className="pl-page-loader" role="status" aria-live="polite">
       <Spin size="large" />
-      <span className="pl-visually-hidden">{t('common.loading')}</span>
+      <span className="pl-visually-hidden">{t("common.loading")}</span>
     </div>
   );
 }

@@ -1,24 +1,24 @@
-import type { components } from '@parley/sdk';
+import type { components } from "@parley/sdk";
 
-type Schemas = components['schemas'];
+type Schemas = components["schemas"];
 /** A plugin parameter as the API carries it. */
-export type ApiParameter = Schemas['PluginParameter'];
+export type ApiParameter = Schemas["PluginParameter"];
 /** A custom plugin as the API answers it. */
-export type Plugin = Schemas['Plugin'];
+export type Plugin = Schemas["Plugin"];
 /** A built-in plugin as listed. */
-export type BuiltinPlugin = Schemas['BuiltinPlugin'];
+export type BuiltinPlugin = Schemas["BuiltinPlugin"];
 /** What parse answers and the form starts from. */
-export type PluginDraft = Schemas['PluginDraft'];
+export type PluginDraft = Schemas["PluginDraft"];
 /** The answer of a test run. */
-export type DebugResult = Schemas['PluginDebugResult'];
+export type DebugResult = Schemas["PluginDebugResult"];
 /** An HTTP method a plugin may use. */
-export type RequestMethod = PluginDraft['requestMethod'];
+export type RequestMethod = PluginDraft["requestMethod"];
 
-export const REQUEST_METHODS: readonly RequestMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+export const REQUEST_METHODS: readonly RequestMethod[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 /** The types the editor offers (the API also accepts the synonyms int and bool). */
-export const PARAMETER_TYPES = ['string', 'integer', 'float', 'boolean', 'object', 'array'] as const;
+export const PARAMETER_TYPES = ["string", "integer", "float", "boolean", "object", "array"] as const;
 export type ParameterType = (typeof PARAMETER_TYPES)[number];
-export const PARAMETER_LOCATIONS = ['path', 'query', 'header', 'body'] as const;
+export const PARAMETER_LOCATIONS = ["path", "query", "header", "body"] as const;
 export type ParameterLocation = (typeof PARAMETER_LOCATIONS)[number];
 
 /** One row of the parameter editor: the API's fields, with the default as typed and a stable key. */
@@ -31,7 +31,7 @@ export interface EditableParameter {
   /** The default as the person typed it; '' means none. */
   defaultText: string;
   /** Empty: the server decides (path when the URL names it, else query or body). */
-  location: ParameterLocation | '';
+  location: ParameterLocation | "";
   children: EditableParameter[];
 }
 
@@ -44,22 +44,22 @@ export function newKey(): string {
 
 /** An empty row. */
 export function blankParameter(): EditableParameter {
-  return { key: newKey(), name: '', type: 'string', description: '', required: false, defaultText: '', location: '', children: [] };
+  return { key: newKey(), name: "", type: "string", description: "", required: false, defaultText: "", location: "", children: [] };
 }
 
 /** Maps the API's type synonyms onto the editor's names. */
-export function editorType(type: ApiParameter['type']): ParameterType {
-  if (type === 'int') return 'integer';
-  if (type === 'bool') return 'boolean';
+export function editorType(type: ApiParameter["type"]): ParameterType {
+  if (type === "int") return "integer";
+  if (type === "bool") return "boolean";
   return type;
 }
 
 /** Whether a type may hold sub-parameters. */
-export const hasChildren = (type: ParameterType): boolean => type === 'object' || type === 'array';
+export const hasChildren = (type: ParameterType): boolean => type === "object" || type === "array";
 
 function defaultToText(value: unknown): string {
-  if (value === undefined || value === null) return '';
-  if (typeof value === 'string') return value;
+  if (value === undefined || value === null) return "";
+  if (typeof value === "string") return value;
   return JSON.stringify(value);
 }
 
@@ -69,10 +69,10 @@ export function fromApi(parameters: readonly ApiParameter[] | undefined): Editab
     key: newKey(),
     name: parameter.name,
     type: editorType(parameter.type),
-    description: parameter.description ?? '',
+    description: parameter.description ?? "",
     required: parameter.required ?? false,
     defaultText: defaultToText(parameter.default),
-    location: parameter.location ?? '',
+    location: parameter.location ?? "",
     children: fromApi(parameter.children),
   }));
 }
@@ -83,15 +83,15 @@ export function fromApi(parameters: readonly ApiParameter[] | undefined): Editab
  */
 export function parseDefault(type: ParameterType, text: string): unknown {
   const trimmed = text.trim();
-  if (type === 'string') return text;
-  if (trimmed === '') return undefined;
-  if (type === 'integer' || type === 'float') {
+  if (type === "string") return text;
+  if (trimmed === "") return undefined;
+  if (type === "integer" || type === "float") {
     const value = Number(trimmed);
     return Number.isFinite(value) ? value : trimmed;
   }
-  if (type === 'boolean') {
-    if (trimmed === 'true') return true;
-    if (trimmed === 'false') return false;
+  if (type === "boolean") {
+    if (trimmed === "true") return true;
+    if (trimmed === "false") return false;
     return trimmed;
   }
   try {
@@ -105,7 +105,7 @@ export function parseDefault(type: ParameterType, text: string): unknown {
 export function toApi(rows: readonly EditableParameter[]): ApiParameter[] {
   return rows.map((row) => {
     const out: ApiParameter = { name: row.name.trim(), type: row.type, description: row.description.trim(), required: row.required };
-    const value = row.type === 'string' && row.defaultText === '' ? undefined : parseDefault(row.type, row.defaultText);
+    const value = row.type === "string" && row.defaultText === "" ? undefined : parseDefault(row.type, row.defaultText);
     if (value !== undefined) out.default = value;
     if (row.location) out.location = row.location;
     if (hasChildren(row.type) && row.children.length > 0) out.children = toApi(row.children);
@@ -117,7 +117,7 @@ export function toApi(rows: readonly EditableParameter[]): ApiParameter[] {
 export const PARAMETER_NAME = /^[A-Za-z_]+$/;
 
 /** Why a parameter's name is refused. */
-export type NameProblem = 'required' | 'invalid' | 'duplicate';
+export type NameProblem = "required" | "invalid" | "duplicate";
 
 /** One client-side problem: the row it belongs to, the field and why. */
 export interface ParameterProblem {
@@ -138,9 +138,9 @@ export function findNameProblems(rows: readonly EditableParameter[], base: strin
   rows.forEach((row, index) => {
     const at = `${base}.${index}`;
     const name = row.name.trim();
-    if (!name) problems.push({ path: `${at}.name`, rowKey: row.key, problem: 'required', name });
-    else if (!PARAMETER_NAME.test(name)) problems.push({ path: `${at}.name`, rowKey: row.key, problem: 'invalid', name });
-    else if (seen.has(name)) problems.push({ path: `${at}.name`, rowKey: row.key, problem: 'duplicate', name });
+    if (!name) problems.push({ path: `${at}.name`, rowKey: row.key, problem: "required", name });
+    else if (!PARAMETER_NAME.test(name)) problems.push({ path: `${at}.name`, rowKey: row.key, problem: "invalid", name });
+    else if (seen.has(name)) problems.push({ path: `${at}.name`, rowKey: row.key, problem: "duplicate", name });
     if (name) seen.add(name);
     if (hasChildren(row.type)) problems.push(...findNameProblems(row.children, `${at}.children`));
   });
@@ -160,7 +160,7 @@ export interface RowTarget {
  * when the path is not about this tree or names a row that does not exist.
  */
 export function rowForErrorPath(rows: readonly EditableParameter[], base: string, path: string): RowTarget | undefined {
-  const parts = path.split('.');
+  const parts = path.split(".");
   if (parts[0] !== base) return undefined;
   let level: readonly EditableParameter[] = rows;
   let row: EditableParameter | undefined;
@@ -171,12 +171,12 @@ export function rowForErrorPath(rows: readonly EditableParameter[], base: string
     row = level[index];
     if (!row) return undefined;
     const next = parts[at + 1];
-    if (next === 'children') {
+    if (next === "children") {
       level = row.children;
       at += 2;
       continue;
     }
-    return { rowKey: row.key, field: next ?? 'row' };
+    return { rowKey: row.key, field: next ?? "row" };
   }
   return undefined;
 }
@@ -219,7 +219,7 @@ export function initialArguments(rows: readonly EditableParameter[]): ArgumentVa
   for (const row of rows) {
     const name = row.name.trim();
     if (!name) continue;
-    values[name] = row.type === 'boolean' ? row.defaultText.trim() === 'true' : row.defaultText;
+    values[name] = row.type === "boolean" ? row.defaultText.trim() === "true" : row.defaultText;
   }
   return values;
 }
@@ -227,7 +227,7 @@ export function initialArguments(rows: readonly EditableParameter[]): ArgumentVa
 /** Why a test-run input was refused. */
 export interface ArgumentProblem {
   name: string;
-  problem: 'required' | 'number' | 'integer' | 'json';
+  problem: "required" | "number" | "integer" | "json";
 }
 
 /**
@@ -241,26 +241,26 @@ export function buildArguments(rows: readonly EditableParameter[], values: Argum
     const name = row.name.trim();
     if (!name) continue;
     const raw = values[name];
-    if (row.type === 'boolean') {
-      if (typeof raw === 'boolean') args[name] = raw;
+    if (row.type === "boolean") {
+      if (typeof raw === "boolean") args[name] = raw;
       continue;
     }
-    const text = typeof raw === 'string' ? raw : '';
-    if (text.trim() === '') {
-      if (row.required) problems.push({ name, problem: 'required' });
+    const text = typeof raw === "string" ? raw : "";
+    if (text.trim() === "") {
+      if (row.required) problems.push({ name, problem: "required" });
       continue;
     }
-    if (row.type === 'string') args[name] = text;
-    else if (row.type === 'integer' || row.type === 'float') {
+    if (row.type === "string") args[name] = text;
+    else if (row.type === "integer" || row.type === "float") {
       const value = Number(text.trim());
-      if (!Number.isFinite(value)) problems.push({ name, problem: 'number' });
-      else if (row.type === 'integer' && !Number.isInteger(value)) problems.push({ name, problem: 'integer' });
+      if (!Number.isFinite(value)) problems.push({ name, problem: "number" });
+      else if (row.type === "integer" && !Number.isInteger(value)) problems.push({ name, problem: "integer" });
       else args[name] = value;
     } else {
       try {
         args[name] = JSON.parse(text) as unknown;
       } catch {
-        problems.push({ name, problem: 'json' });
+        problems.push({ name, problem: "json" });
       }
     }
   }

@@ -1,8 +1,8 @@
-import type { Meta, StoryObj } from '@storybook/react-vite';
-import { SafeHtml } from './safe-html';
+import type { Meta, StoryObj } from "@storybook/react-vite";
+import { SafeHtml } from "./safe-html";
 
 const meta = {
-  title: 'Components/SafeHtml',
+  title: "Components/SafeHtml",
   component: SafeHtml,
   args: {
     html: 'Your plan does not include this. <b>Upgrade</b> on the <a href="/console/price">pricing page</a>.<script>alert(1)</script>',

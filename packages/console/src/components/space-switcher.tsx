@@ -1,10 +1,10 @@
-import { CheckOutlined, DownOutlined, PlusOutlined, TeamOutlined, UserOutlined } from '@ant-design/icons';
-import { Avatar, Button, Dropdown, Flex, Tag, Typography } from 'antd';
-import type { MenuProps } from 'antd';
-import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import type { SpaceEntry } from '../lib/api/types';
-import { CreateTeamModal } from './create-team-modal';
+import { CheckOutlined, DownOutlined, PlusOutlined, TeamOutlined, UserOutlined } from "@ant-design/icons";
+import { Avatar, Button, Dropdown, Flex, Tag, Typography } from "antd";
+import type { MenuProps } from "antd";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import type { SpaceEntry } from "../lib/api/types";
+import { CreateTeamModal } from "./create-team-modal";
 
 /** Props of {@link SpaceSwitcher}. */
 export interface SpaceSwitcherProps {
@@ -19,7 +19,7 @@ export interface SpaceSwitcherProps {
 }
 
 function initial(name: string): string {
-  return Array.from(name.trim())[0]?.toUpperCase() ?? '?';
+  return Array.from(name.trim())[0]?.toUpperCase() ?? "?";
 }
 
 /** The space menu of the console header: lists personal and team spaces and creates a team. */
@@ -27,21 +27,21 @@ export function SpaceSwitcher({ spaces, current, fallbackName, onSelect, onCreat
   const { t } = useTranslation();
   const [creating, setCreating] = useState(false);
   const selected = current ?? spaces.find((space) => space.current);
-  const name = selected?.companyName ?? fallbackName ?? t('spaces.personal');
+  const name = selected?.companyName ?? fallbackName ?? t("spaces.personal");
 
-  const items: MenuProps['items'] = [
+  const items: MenuProps["items"] = [
     {
-      type: 'group',
-      label: t('spaces.switchTo'),
+      type: "group",
+      label: t("spaces.switchTo"),
       children: spaces.map((space) => ({
         key: space.spaceId,
-        icon: space.kind === 'team' ? <TeamOutlined /> : <UserOutlined />,
+        icon: space.kind === "team" ? <TeamOutlined /> : <UserOutlined />,
         label: (
           <Flex align="center" justify="space-between" gap={12} className="pl-space-item" data-testid={`space-option-${space.spaceId}`}>
             <span className="pl-space-item__name">{space.companyName}</span>
             <Flex align="center" gap={4}>
-              <Tag variant="filled" color={space.kind === 'team' ? 'geekblue' : 'default'}>
-                {space.kind === 'team' ? t('spaces.team') : t('spaces.personal')}
+              <Tag variant="filled" color={space.kind === "team" ? "geekblue" : "default"}>
+                {space.kind === "team" ? t("spaces.team") : t("spaces.personal")}
               </Tag>
               {space.spaceId === selected?.spaceId ? <CheckOutlined className="pl-space-item__check" /> : null}
             </Flex>
@@ -49,20 +49,20 @@ export function SpaceSwitcher({ spaces, current, fallbackName, onSelect, onCreat
         ),
       })),
     },
-    { type: 'divider' },
-    { key: '__create', icon: <PlusOutlined />, label: <span data-testid="create-team">{t('spaces.createTeam.action')}</span> },
+    { type: "divider" },
+    { key: "__create", icon: <PlusOutlined />, label: <span data-testid="create-team">{t("spaces.createTeam.action")}</span> },
   ];
 
   return (
     <>
       <Dropdown
-        trigger={['click']}
+        trigger={["click"]}
         menu={{
           items,
           selectable: true,
           selectedKeys: selected ? [selected.spaceId] : [],
           onClick: ({ key }) => {
-            if (key === '__create') setCreating(true);
+            if (key === "__create") setCreating(true);
             else if (key !== selected?.spaceId) onSelect(key);
           },
         }}

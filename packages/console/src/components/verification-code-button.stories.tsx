@@ -1,8 +1,8 @@
-import type { Meta, StoryObj } from '@storybook/react-vite';
-import { VerificationCodeButton } from './verification-code-button';
+import type { Meta, StoryObj } from "@storybook/react-vite";
+import { VerificationCodeButton } from "./verification-code-button";
 
 const meta = {
-  title: 'Components/VerificationCodeButton',
+  title: "Components/VerificationCodeButton",
   component: VerificationCodeButton,
   args: { onSend: async (): Promise<number | undefined> => 60 },
 } satisfies Meta<typeof VerificationCodeButton>;

@@ -1,6 +1,6 @@
-import { Button } from 'antd';
-import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { Button } from "antd";
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
 
 /** Props of {@link VerificationCodeButton}. */
 export interface VerificationCodeButtonProps {
@@ -10,11 +10,11 @@ export interface VerificationCodeButtonProps {
    */
   onSend: () => Promise<number | undefined>;
   disabled?: boolean;
-  'data-testid'?: string;
+  "data-testid"?: string;
 }
 
 /** "Send code" with the resend countdown the server asks for. */
-export function VerificationCodeButton({ onSend, disabled = false, 'data-testid': testId }: VerificationCodeButtonProps) {
+export function VerificationCodeButton({ onSend, disabled = false, "data-testid": testId }: VerificationCodeButtonProps) {
   const { t } = useTranslation();
   const [sending, setSending] = useState(false);
   const [sent, setSent] = useState(false);
@@ -46,7 +46,7 @@ export function VerificationCodeButton({ onSend, disabled = false, 'data-testid'
         }
       }}
     >
-      {waiting ? t('auth.code.resendIn', { seconds: secondsLeft }) : sent ? t('auth.code.resend') : t('auth.code.send')}
+      {waiting ? t("auth.code.resendIn", { seconds: secondsLeft }) : sent ? t("auth.code.resend") : t("auth.code.send")}
     </Button>
   );
 }

@@ -6,14 +6,14 @@
  *   useRealtimeEvent('session.read', ({ sessionId, readStatus }) => …);
  *   const state = useRealtimeState(); // 'connected' | 'reconnecting' | …
  */
-import { useEffect, useRef, useSyncExternalStore } from 'react';
-import { io, type Socket } from 'socket.io-client';
-import { sessionStore, useSession } from './api/session';
+import { useEffect, useRef, useSyncExternalStore } from "react";
+import { io, type Socket } from "socket.io-client";
+import { sessionStore, useSession } from "./api/session";
 
 /** Who wrote a message of a customer session. */
-export type RealtimeMessageRole = 'user' | 'assistant' | 'operator';
+export type RealtimeMessageRole = "user" | "assistant" | "operator";
 /** Who answers a customer session. */
-export type ServiceMode = 'FULL_AUTO_MODE' | 'MANUAL_MODE' | 'GROUP_MODE';
+export type ServiceMode = "FULL_AUTO_MODE" | "MANUAL_MODE" | "GROUP_MODE";
 
 /** A message as the inbox shows it. */
 export interface RealtimeMessage {
@@ -27,17 +27,17 @@ export interface RealtimeMessage {
 
 /** Event name → data of the `/console` namespace. */
 export interface ConsoleEvents {
-  'session.message': { sessionId: string; message: RealtimeMessage };
+  "session.message": { sessionId: string; message: RealtimeMessage };
   /** The changed fields (e.g. `tags`), or the inbox's whole session object as `session`. */
-  'session.updated': { sessionId: string; session?: Record<string, unknown>; tags?: string[]; [field: string]: unknown };
-  'session.read': { sessionId: string; readStatus: 'UNREAD' | 'HAVE_READ' };
-  'session.mode': { sessionId: string; serviceMode: ServiceMode };
+  "session.updated": { sessionId: string; session?: Record<string, unknown>; tags?: string[]; [field: string]: unknown };
+  "session.read": { sessionId: string; readStatus: "UNREAD" | "HAVE_READ" };
+  "session.mode": { sessionId: string; serviceMode: ServiceMode };
   /** A message sent through a messaging channel was accepted by the platform, or failed. */
-  'session.delivery': { sessionId: string; messageId: string; delivery: 'sent' | 'failed'; error?: string };
+  "session.delivery": { sessionId: string; messageId: string; delivery: "sent" | "failed"; error?: string };
 }
 
 /** Where the connection is: `unauthorized` (refused) and `failed` (attempts used up) stay until a new session. */
-export type RealtimeState = 'idle' | 'connecting' | 'connected' | 'reconnecting' | 'unauthorized' | 'failed';
+export type RealtimeState = "idle" | "connecting" | "connected" | "reconnecting" | "unauthorized" | "failed";
 
 /** The spec's socket options: auto-connect off, 100 attempts, 10 s apart (the max and zero jitter make it 10 s). */
 export const CONSOLE_SOCKET_OPTIONS = {
@@ -68,14 +68,14 @@ export interface ConsoleRealtime {
  * current space, as the console's requests).
  */
 export function createConsoleRealtime(options: { token: string; spaceId?: string; url?: string }): ConsoleRealtime {
-  const base = options.url ?? (typeof location === 'undefined' ? '' : location.origin);
+  const base = options.url ?? (typeof location === "undefined" ? "" : location.origin);
   // forceNew: two io() calls to one origin would share a manager and its options (channels.md §7).
   const socket = io(`${base}/console`, {
     ...CONSOLE_SOCKET_OPTIONS,
     forceNew: true,
     auth: { token: options.token, ...(options.spaceId ? { spaceId: options.spaceId } : {}) },
   });
-  let state: RealtimeState = 'idle';
+  let state: RealtimeState = "idle";
   const stateListeners = new Set<(state: RealtimeState) => void>();
   const set = (next: RealtimeState) => {
     if (next === state) return;
@@ -84,18 +84,18 @@ export function createConsoleRealtime(options: { token: string; spaceId?: string
       try {
         listener(state);
       } catch (error) {
-        console.warn('[realtime]', error);
+        console.warn("[realtime]", error);
       }
     }
   };
-  socket.on('connect', () => set('connected'));
-  socket.on('disconnect', (reason) => set(reason === 'io client disconnect' ? 'idle' : reason === 'io server disconnect' ? 'failed' : 'reconnecting'));
-  socket.on('connect_error', (error) => {
+  socket.on("connect", () => set("connected"));
+  socket.on("disconnect", (reason) => set(reason === "io client disconnect" ? "idle" : reason === "io server disconnect" ? "failed" : "reconnecting"));
+  socket.on("connect_error", (error) => {
     // A refusal by the server's auth is final; a network error is retried by the manager.
-    if (!socket.active) set(error.message === 'unauthorized' ? 'unauthorized' : 'failed');
-    else set('reconnecting');
+    if (!socket.active) set(error.message === "unauthorized" ? "unauthorized" : "failed");
+    else set("reconnecting");
   });
-  socket.io.on('reconnect_failed', () => set('failed'));
+  socket.io.on("reconnect_failed", () => set("failed"));
   const realtime: ConsoleRealtime = {
     socket,
     on<K extends keyof ConsoleEvents>(event: K, handler: (data: ConsoleEvents[K]) => void) {
@@ -103,7 +103,7 @@ export function createConsoleRealtime(options: { token: string; spaceId?: string
         try {
           handler(data);
         } catch (error) {
-          console.warn('[realtime]', event, error);
+          console.warn("[realtime]", event, error);
         }
       };
       socket.on(event as string, listener);
@@ -118,13 +118,13 @@ export function createConsoleRealtime(options: { token: string; spaceId?: string
       return () => stateListeners.delete(listener);
     },
     connect() {
-      if (socket.connected || socket.active || state === 'unauthorized') return;
-      set('connecting');
+      if (socket.connected || socket.active || state === "unauthorized") return;
+      set("connecting");
       socket.connect();
     },
     close() {
       socket.disconnect();
-      set('idle');
+      set("idle");
     },
   };
   return realtime;
@@ -139,7 +139,7 @@ const sharedListeners = new Set<() => void>();
  */
 export function consoleRealtime(): ConsoleRealtime | undefined {
   const { token, nowSelect } = sessionStore.get();
-  const key = token ? `${token} ${nowSelect?.spaceId ?? ''}` : '';
+  const key = token ? `${token} ${nowSelect?.spaceId ?? ""}` : "";
   if (shared?.key !== key) {
     shared?.realtime.close();
     shared = token ? { key, realtime: createConsoleRealtime({ token }) } : undefined;
@@ -162,7 +162,7 @@ export function useRealtimeEvent<K extends keyof ConsoleEvents>(event: K, handle
 
 /** The shared connection's state, re-rendering on change. */
 export function useRealtimeState(): RealtimeState {
-  const read = () => consoleRealtime()?.state() ?? 'idle';
+  const read = () => consoleRealtime()?.state() ?? "idle";
   return useSyncExternalStore(
     (listener) => {
       sharedListeners.add(listener);

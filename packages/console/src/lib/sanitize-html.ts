@@ -7,27 +7,38 @@
  * attribute, and only with http, https or mailto schemes or a same-site path.
  */
 
-const ALLOWED_TAGS = new Set([
-  'a', 'b', 'br', 'code', 'div', 'em', 'i', 'li', 'ol', 'p', 's', 'small', 'span', 'strong', 'u', 'ul',
-]);
-const VOID_TAGS = new Set(['br']);
+const ALLOWED_TAGS = new Set(["a", "b", "br", "code", "div", "em", "i", "li", "ol", "p", "s", "small", "span", "strong", "u", "ul"]);
+const VOID_TAGS = new Set(["br"]);
 /** Elements whose whole content is removed, not just the tags. */
 const DROP_WITH_CONTENT = new Set([
-  'script', 'style', 'iframe', 'object', 'embed', 'template', 'noscript', 'textarea', 'title', 'svg', 'math', 'xmp', 'noembed', 'noframes',
+  "script",
+  "style",
+  "iframe",
+  "object",
+  "embed",
+  "template",
+  "noscript",
+  "textarea",
+  "title",
+  "svg",
+  "math",
+  "xmp",
+  "noembed",
+  "noframes",
 ]);
 
 const TOKEN = /<!--[\s\S]*?(?:-->|$)|<(\/?)([a-zA-Z][a-zA-Z0-9-]*)((?:"[^"]*"|'[^']*'|[^'">])*)>/g;
 const ATTRIBUTE = /([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g;
 const ENTITY = /&(?:#\d{1,7}|#x[0-9a-fA-F]{1,6}|[a-zA-Z][a-zA-Z0-9]{1,31});/y;
 
-const NAMED_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", colon: ':', tab: '\t', newline: '\n' };
+const NAMED_ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", colon: ":", tab: "\t", newline: "\n" };
 
 /** Escapes text for HTML, keeping well-formed character references as they are. */
 function escapeText(text: string): string {
-  let result = '';
+  let result = "";
   for (let index = 0; index < text.length; index += 1) {
     const character = text[index];
-    if (character === '&') {
+    if (character === "&") {
       ENTITY.lastIndex = index;
       const match = ENTITY.exec(text);
       if (match) {
@@ -35,25 +46,25 @@ function escapeText(text: string): string {
         index += match[0].length - 1;
         continue;
       }
-      result += '&amp;';
-    } else if (character === '<') result += '&lt;';
-    else if (character === '>') result += '&gt;';
-    else if (character === '"') result += '&quot;';
-    else if (character === "'") result += '&#39;';
+      result += "&amp;";
+    } else if (character === "<") result += "&lt;";
+    else if (character === ">") result += "&gt;";
+    else if (character === '"') result += "&quot;";
+    else if (character === "'") result += "&#39;";
     else result += character;
   }
   return result;
 }
 
 function escapeAttribute(value: string): string {
-  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 
 function decodeEntities(value: string): string {
   return value.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);?/gi, (whole, body: string) => {
     const lower = body.toLowerCase();
-    if (lower.startsWith('#x')) return String.fromCodePoint(Number.parseInt(lower.slice(2), 16) || 0xfffd);
-    if (lower.startsWith('#')) return String.fromCodePoint(Number.parseInt(lower.slice(1), 10) || 0xfffd);
+    if (lower.startsWith("#x")) return String.fromCodePoint(Number.parseInt(lower.slice(2), 16) || 0xfffd);
+    if (lower.startsWith("#")) return String.fromCodePoint(Number.parseInt(lower.slice(1), 10) || 0xfffd);
     return NAMED_ENTITIES[lower] ?? whole;
   });
 }
@@ -63,22 +74,22 @@ export function safeHref(raw: string): string | undefined {
   // Browsers ignore control characters and whitespace inside a scheme, so compare without them.
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this strips
   const invisible = /[\u0000-\u0020\u007f-\u009f]/g;
-  const compact = decodeEntities(raw).replace(invisible, '').toLowerCase();
+  const compact = decodeEntities(raw).replace(invisible, "").toLowerCase();
   if (/^(https?:|mailto:)/.test(compact)) return raw.trim();
-  if (compact.startsWith('/') && !compact.startsWith('//') && !compact.startsWith('/\\')) return raw.trim();
-  if (compact.startsWith('#')) return raw.trim();
+  if (compact.startsWith("/") && !compact.startsWith("//") && !compact.startsWith("/\\")) return raw.trim();
+  if (compact.startsWith("#")) return raw.trim();
   return undefined;
 }
 
 function renderOpenTag(name: string, attributeSource: string): string {
-  if (name !== 'a') return `<${name}>`;
+  if (name !== "a") return `<${name}>`;
   let href: string | undefined;
   for (const match of attributeSource.matchAll(ATTRIBUTE)) {
-    if (match[1]?.toLowerCase() !== 'href') continue;
-    href = safeHref(match[2] ?? match[3] ?? match[4] ?? '');
+    if (match[1]?.toLowerCase() !== "href") continue;
+    href = safeHref(match[2] ?? match[3] ?? match[4] ?? "");
     break;
   }
-  if (href === undefined) return '<a>';
+  if (href === undefined) return "<a>";
   return `<a href="${escapeAttribute(href)}" target="_blank" rel="noopener noreferrer nofollow">`;
 }
 
@@ -87,7 +98,7 @@ function renderOpenTag(name: string, attributeSource: string): string {
  * Unclosed allowed tags are closed at the end; stray closing tags are dropped.
  */
 export function sanitizeHtml(input: string): string {
-  let output = '';
+  let output = "";
   const open: string[] = [];
   let cursor = 0;
   TOKEN.lastIndex = 0;
@@ -98,9 +109,9 @@ export function sanitizeHtml(input: string): string {
     const [, slash, rawName, attributes] = match;
     if (rawName === undefined) continue; // a comment
     const name = rawName.toLowerCase();
-    const closing = slash === '/';
+    const closing = slash === "/";
     if (!closing && DROP_WITH_CONTENT.has(name)) {
-      const end = new RegExp(`</${name}\\s*>`, 'ig');
+      const end = new RegExp(`</${name}\\s*>`, "ig");
       end.lastIndex = cursor;
       const found = end.exec(input);
       cursor = found ? end.lastIndex : input.length;
@@ -114,7 +125,7 @@ export function sanitizeHtml(input: string): string {
       while (open.length > depth) output += `</${open.pop()}>`;
       continue;
     }
-    output += renderOpenTag(name, attributes ?? '');
+    output += renderOpenTag(name, attributes ?? "");
     if (!VOID_TAGS.has(name)) open.push(name);
   }
   output += escapeText(input.slice(cursor));

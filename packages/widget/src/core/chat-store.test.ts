@@ -1,10 +1,10 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type ChatStoreDeps, createChatStore, MAX_CONTENT } from './chat-store';
-import { en } from './i18n';
-import type { ConfigResult, StoredMessage, StoredSession } from './protocol';
-import type { ClientSocket, SocketHandler } from './socket';
-import { createStore } from './storage';
-import { createTransport } from './transport';
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { type ChatStoreDeps, createChatStore, MAX_CONTENT } from "./chat-store";
+import { en } from "./i18n";
+import type { ConfigResult, StoredMessage, StoredSession } from "./protocol";
+import type { ClientSocket, SocketHandler } from "./socket";
+import { createStore } from "./storage";
+import { createTransport } from "./transport";
 
 /**
  * The store over the real transport, with the visitor API played by a local fetch handler
@@ -21,32 +21,37 @@ interface FakeApi {
 }
 
 const sse = (events: object[]) =>
-  new Response(events.map((event) => `event: ${(event as { type: string }).type}\ndata: ${JSON.stringify(event)}\n\n`).join(''), {
-    headers: { 'content-type': 'text/event-stream' },
+  new Response(events.map((event) => `event: ${(event as { type: string }).type}\ndata: ${JSON.stringify(event)}\n\n`).join(""), {
+    headers: { "content-type": "text/event-stream" },
   });
 
 function fakeApi(): FakeApi & { fetcher: typeof fetch } {
   let sessions = 0;
   const api: FakeApi = { calls: [], history: {}, answers: [], down: false };
   const fetcher = (async (url: string, init: RequestInit = {}) => {
-    const path = new URL(url).pathname.replace('/api/v1/widget/demo', '');
-    api.calls.push(`${init.method ?? 'GET'} ${path}`);
-    if (api.down) throw new TypeError('fetch failed');
-    if (path === '/sessions') {
+    const path = new URL(url).pathname.replace("/api/v1/widget/demo", "");
+    api.calls.push(`${init.method ?? "GET"} ${path}`);
+    if (api.down) throw new TypeError("fetch failed");
+    if (path === "/sessions") {
       sessions += 1;
-      return Response.json({ success: true, data: { sessionId: `s${sessions}`, visitorToken: `t${sessions}`, visitorId: 'v1' } }, { status: 201 });
+      return Response.json({ success: true, data: { sessionId: `s${sessions}`, visitorToken: `t${sessions}`, visitorId: "v1" } }, { status: 201 });
     }
     const [, id, action] = /^\/sessions\/([^/]+)\/(messages|handover)$/.exec(path) ?? [];
-    if (action === 'messages' && (init.method ?? 'GET') === 'GET') {
-      return api.history[id!] ? Response.json({ success: true, data: { items: api.history[id!] } }) : Response.json({ success: false, message: 'gone' }, { status: 404 });
+    if (action === "messages" && (init.method ?? "GET") === "GET") {
+      return api.history[id!]
+        ? Response.json({ success: true, data: { items: api.history[id!] } })
+        : Response.json({ success: false, message: "gone" }, { status: 404 });
     }
-    if (action === 'messages') {
+    if (action === "messages") {
       const answer = api.answers.shift() ?? { events: [] };
-      if ('events' in answer) return sse(answer.events);
-      return Response.json({ success: false, message: answer.message ?? '' }, { status: answer.status, headers: answer.code ? { 'X-Parley-Error': answer.code } : {} });
+      if ("events" in answer) return sse(answer.events);
+      return Response.json(
+        { success: false, message: answer.message ?? "" },
+        { status: answer.status, headers: answer.code ? { "X-Parley-Error": answer.code } : {} },
+      );
     }
-    if (action === 'handover' && api.handover) {
-      return Response.json(api.handover.body, { status: api.handover.status, headers: api.handover.code ? { 'X-Parley-Error': api.handover.code } : {} });
+    if (action === "handover" && api.handover) {
+      return Response.json(api.handover.body, { status: api.handover.status, headers: api.handover.code ? { "X-Parley-Error": api.handover.code } : {} });
     }
     return Response.json({ success: false }, { status: 404 });
   }) as typeof fetch;
@@ -74,7 +79,7 @@ class FakeSocket implements ClientSocket {
   }
 }
 
-const OK_CONFIG: ConfigResult = { ok: true, config: { clientId: 'demo', name: 'Demo' } };
+const OK_CONFIG: ConfigResult = { ok: true, config: { clientId: "demo", name: "Demo" } };
 
 function setup(overrides: Partial<ChatStoreDeps> = {}, api = fakeApi()) {
   const events = new EventTarget();
@@ -85,8 +90,8 @@ function setup(overrides: Partial<ChatStoreDeps> = {}, api = fakeApi()) {
   const tabStorage = overrides.tabStorage ?? createStore();
   let online = true;
   const deps: ChatStoreDeps = {
-    clientId: 'demo',
-    transport: createTransport('https://api.test', 'demo', () => 'en', api.fetcher),
+    clientId: "demo",
+    transport: createTransport("https://api.test", "demo", () => "en", api.fetcher),
     storage,
     tabStorage,
     config: Promise.resolve(OK_CONFIG),
@@ -101,13 +106,13 @@ function setup(overrides: Partial<ChatStoreDeps> = {}, api = fakeApi()) {
     emit: (event, payload) => void emitted.push([event, payload]),
     setUnread: (count) => void unread.push(count),
     identity: undefined,
-    language: 'en',
+    language: "en",
     ...overrides,
   };
   const store = createChatStore(deps);
   const setOnline = (value: boolean) => {
     online = value;
-    if (value) events.dispatchEvent(new Event('online'));
+    if (value) events.dispatchEvent(new Event("online"));
   };
   return { store, api, events, sockets, emitted, unread, storage, tabStorage, setOnline };
 }
@@ -122,151 +127,156 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe('chat store', () => {
-  it('starts with the config, notifies subscribers and stops notifying after unsubscribe', async () => {
+describe("chat store", () => {
+  it("starts with the config, notifies subscribers and stops notifying after unsubscribe", async () => {
     const { store } = setup();
     let calls = 0;
     const unsubscribe = store.subscribe(() => void (calls += 1));
     await until(() => store.getState().config === OK_CONFIG);
     expect(calls).toBe(1);
     unsubscribe();
-    store.setInput('hi');
+    store.setInput("hi");
     expect(calls).toBe(1);
-    expect(store.getState().input).toBe('hi');
+    expect(store.getState().input).toBe("hi");
   });
 
-  it('asks: the question and a streamed answer go into the log, with its sources, and the session is kept', async () => {
+  it("asks: the question and a streamed answer go into the log, with its sources, and the session is kept", async () => {
     const { store, api, emitted, storage, unread } = setup();
     api.answers.push({
       events: [
-        { type: 'message-start', messageId: 'm1' },
-        { type: 'text-delta', text: 'Hel' },
-        { type: 'citation', index: 1, source: 'guide.md', content: 'x' },
-        { type: 'citation', index: 2, source: 'guide.md', content: 'y' },
-        { type: 'text-delta', text: 'lo' },
-        { type: 'message-end', finishReason: 'stop' },
+        { type: "message-start", messageId: "m1" },
+        { type: "text-delta", text: "Hel" },
+        { type: "citation", index: 1, source: "guide.md", content: "x" },
+        { type: "citation", index: 2, source: "guide.md", content: "y" },
+        { type: "text-delta", text: "lo" },
+        { type: "message-end", finishReason: "stop" },
       ],
     });
-    store.setInput('  Hi there  ');
-    store.ask('  Hi there  ');
-    expect(store.getState().input).toBe('');
+    store.setInput("  Hi there  ");
+    store.ask("  Hi there  ");
+    expect(store.getState().input).toBe("");
     expect(store.getState().busy).toBe(true);
     await until(() => !store.getState().busy);
     expect(store.getState().messages.map(({ role, content, sources, streaming }) => ({ role, content, sources, streaming }))).toEqual([
-      { role: 'user', content: 'Hi there', sources: undefined, streaming: undefined },
-      { role: 'assistant', content: 'Hello', sources: ['guide.md'], streaming: false },
+      { role: "user", content: "Hi there", sources: undefined, streaming: undefined },
+      { role: "assistant", content: "Hello", sources: ["guide.md"], streaming: false },
     ]);
-    expect(storage.get<StoredSession>('parley:demo')).toMatchObject({ sessionId: 's1', visitorToken: 't1' });
-    expect(storage.get('parley:visitor')).toBe('v1');
-    expect(emitted).toContainEqual(['message', { role: 'assistant', content: 'Hello' }]);
+    expect(storage.get<StoredSession>("parley:demo")).toMatchObject({ sessionId: "s1", visitorToken: "t1" });
+    expect(storage.get("parley:visitor")).toBe("v1");
+    expect(emitted).toContainEqual(["message", { role: "assistant", content: "Hello" }]);
     // Closed panel: the answer counts as unread.
     expect(store.getState().unread).toBe(1);
     expect(unread.at(-1)).toBe(1);
-    expect(api.calls).toEqual(['POST /sessions', 'POST /sessions/s1/messages']);
+    expect(api.calls).toEqual(["POST /sessions", "POST /sessions/s1/messages"]);
   });
 
-  it('ignores empty, too long and overlapping questions', async () => {
+  it("ignores empty, too long and overlapping questions", async () => {
     const { store, api } = setup();
-    store.ask('   ');
-    store.ask('x'.repeat(MAX_CONTENT + 1));
+    store.ask("   ");
+    store.ask("x".repeat(MAX_CONTENT + 1));
     expect(store.getState().messages).toEqual([]);
-    api.answers.push({ events: [{ type: 'text-delta', text: 'one' }] });
-    store.ask('first');
-    store.ask('second');
+    api.answers.push({ events: [{ type: "text-delta", text: "one" }] });
+    store.ask("first");
+    store.ask("second");
     await until(() => !store.getState().busy);
-    expect(store.getState().messages.filter((message) => message.role === 'user').map((message) => message.content)).toEqual(['first']);
+    expect(
+      store
+        .getState()
+        .messages.filter((message) => message.role === "user")
+        .map((message) => message.content),
+    ).toEqual(["first"]);
   });
 
-  it('a refused message leaves the log and goes back into the input, with the reason', async () => {
+  it("a refused message leaves the log and goes back into the input, with the reason", async () => {
     const { store, api, emitted } = setup();
-    api.answers.push({ status: 400, message: 'Too long for this client' });
-    store.ask('refuse me');
+    api.answers.push({ status: 400, message: "Too long for this client" });
+    store.ask("refuse me");
     await until(() => !store.getState().busy);
     expect(store.getState().messages).toEqual([]);
-    expect(store.getState().input).toBe('refuse me');
-    expect(store.getState().notice).toBe('Too long for this client');
-    expect(emitted.some(([event]) => event === 'error')).toBe(true);
+    expect(store.getState().input).toBe("refuse me");
+    expect(store.getState().notice).toBe("Too long for this client");
+    expect(emitted.some(([event]) => event === "error")).toBe(true);
   });
 
-  it('tells a throttled visitor when to try again', async () => {
+  it("tells a throttled visitor when to try again", async () => {
     const { store, api } = setup();
     api.answers.push({ status: 429 });
-    store.ask('again');
+    store.ask("again");
     await until(() => !store.getState().busy);
-    expect(store.getState().notice).toBe(en.tooMany.replace('{s}', '60'));
+    expect(store.getState().notice).toBe(en.tooMany.replace("{s}", "60"));
   });
 
-  it('keeps a message typed offline for this tab and sends it once back online', async () => {
+  it("keeps a message typed offline for this tab and sends it once back online", async () => {
     const { store, api, tabStorage, setOnline } = setup();
     setOnline(false);
-    store.ask('sent later');
+    store.ask("sent later");
     expect(store.getState().notice).toBe(en.offline);
-    expect(tabStorage.get('parley:demo:pending')).toBe('sent later');
-    store.ask('not while one waits');
-    expect(store.getState().messages.map((message) => message.content)).toEqual(['sent later']);
-    api.answers.push({ events: [{ type: 'text-delta', text: 'got it' }] });
+    expect(tabStorage.get("parley:demo:pending")).toBe("sent later");
+    store.ask("not while one waits");
+    expect(store.getState().messages.map((message) => message.content)).toEqual(["sent later"]);
+    api.answers.push({ events: [{ type: "text-delta", text: "got it" }] });
     setOnline(true);
-    await until(() => store.getState().messages.some((message) => message.content === 'got it') && !store.getState().busy);
-    expect(tabStorage.get('parley:demo:pending')).toBeUndefined();
+    await until(() => store.getState().messages.some((message) => message.content === "got it") && !store.getState().busy);
+    expect(tabStorage.get("parley:demo:pending")).toBeUndefined();
     expect(store.getState().notice).toBeUndefined();
   });
 
-  it('a network failure keeps the message and retries with backoff', async () => {
+  it("a network failure keeps the message and retries with backoff", async () => {
     const api = fakeApi();
     const { store, tabStorage } = setup({}, api);
     api.down = true;
-    store.ask('through the outage');
+    store.ask("through the outage");
     await until(() => !store.getState().busy);
     expect(store.getState().notice).toBe(en.network);
-    expect(tabStorage.get('parley:demo:pending')).toBe('through the outage');
+    expect(tabStorage.get("parley:demo:pending")).toBe("through the outage");
     api.down = false;
-    api.answers.push({ events: [{ type: 'text-delta', text: 'back' }] });
+    api.answers.push({ events: [{ type: "text-delta", text: "back" }] });
     // The first retry comes after 1 s.
     await new Promise((resolve) => setTimeout(resolve, 1100));
-    await until(() => store.getState().messages.some((message) => message.content === 'back'));
+    await until(() => store.getState().messages.some((message) => message.content === "back"));
   });
 
-  it('stop ends the answer and marks it stopped', async () => {
+  it("stop ends the answer and marks it stopped", async () => {
     const api = fakeApi();
     const slow = api.fetcher;
     const fetcher = (async (url: string, init: RequestInit = {}) => {
-      if (init.method === 'POST' && url.endsWith('/messages')) {
+      if (init.method === "POST" && url.endsWith("/messages")) {
         const body = new ReadableStream<Uint8Array>({
           start(controller) {
             controller.enqueue(new TextEncoder().encode('event: text-delta\ndata: {"type":"text-delta","text":"Partial"}\n\n'));
-            init.signal?.addEventListener('abort', () => controller.error(new DOMException('aborted', 'AbortError')));
+            init.signal?.addEventListener("abort", () => controller.error(new DOMException("aborted", "AbortError")));
           },
         });
-        return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
+        return new Response(body, { headers: { "content-type": "text/event-stream" } });
       }
       return slow(url, init);
     }) as typeof fetch;
-    const { store } = setup({ transport: createTransport('https://api.test', 'demo', () => 'en', fetcher) }, api);
-    store.ask('long one');
-    await until(() => store.getState().messages.some((message) => message.content === 'Partial'));
+    const { store } = setup({ transport: createTransport("https://api.test", "demo", () => "en", fetcher) }, api);
+    store.ask("long one");
+    await until(() => store.getState().messages.some((message) => message.content === "Partial"));
     store.stop();
     await until(() => !store.getState().busy);
     expect(store.getState().messages.at(-1)?.content).toBe(`Partial ${en.stopped}`);
   });
 
-  it('a handover answer with no text leaves a note, not an empty bubble, and marks the session manual', async () => {
+  it("a handover answer with no text leaves a note, not an empty bubble, and marks the session manual", async () => {
     const { store, api, storage } = setup();
-    api.answers.push({ events: [{ type: 'message-end', finishReason: 'handover' }] });
-    store.ask('a person please');
+    api.answers.push({ events: [{ type: "message-end", finishReason: "handover" }] });
+    store.ask("a person please");
     await until(() => !store.getState().busy);
-    expect(store.getState().messages.at(-1)).toMatchObject({ role: 'note', content: en.sent });
-    expect(storage.get<StoredSession>('parley:demo')?.manual).toBe(true);
+    expect(store.getState().messages.at(-1)).toMatchObject({ role: "note", content: en.sent });
+    expect(storage.get<StoredSession>("parley:demo")?.manual).toBe(true);
     expect(store.getState().session?.manual).toBe(true);
     expect(store.getState().notice).toBe(en.manual);
   });
 
-  it('opens the visitor socket once open with a session; pushed replies show once and count while closed', async () => {
+  it("opens the visitor socket once open with a session; pushed replies show once and count while closed", async () => {
     const storage = createStore();
-    storage.set('parley:demo', { sessionId: 's9', visitorToken: 't9', visitorId: 'v1' });
+    storage.set("parley:demo", { sessionId: "s9", visitorToken: "t9", visitorId: "v1" });
     const api = fakeApi();
     api.history.s9 = [
-      { id: 'a', role: 'user', content: 'earlier', createdAt: '' },
-      { id: 'b', role: 'assistant', content: 'answered', createdAt: '' },
+      { id: "a", role: "user", content: "earlier", createdAt: "" },
+      { id: "b", role: "assistant", content: "answered", createdAt: "" },
     ];
     const { store, sockets, unread } = setup({ storage }, api);
     await until(() => store.getState().messages.length === 2);
@@ -275,10 +285,10 @@ describe('chat store', () => {
     expect(sockets).toHaveLength(1);
     expect(sockets[0]?.connected).toBe(true);
     store.setOpen(false);
-    const operator: StoredMessage = { id: 'c', role: 'operator', content: 'Hi, Sam here', createdAt: '', senderName: 'Sam' };
-    sockets[0]?.push('message', operator);
-    sockets[0]?.push('message', operator);
-    expect(store.getState().messages.at(-1)).toMatchObject({ role: 'operator', content: 'Hi, Sam here', name: 'Sam' });
+    const operator: StoredMessage = { id: "c", role: "operator", content: "Hi, Sam here", createdAt: "", senderName: "Sam" };
+    sockets[0]?.push("message", operator);
+    sockets[0]?.push("message", operator);
+    expect(store.getState().messages.at(-1)).toMatchObject({ role: "operator", content: "Hi, Sam here", name: "Sam" });
     expect(store.getState().messages).toHaveLength(3);
     expect(store.getState().unread).toBe(1);
     store.setOpen(true);
@@ -286,80 +296,80 @@ describe('chat store', () => {
     expect(unread.slice(-2)).toEqual([1, 0]);
     expect(sockets).toHaveLength(1);
     // The mode event: a person took the session, then gave it back.
-    sockets[0]?.push('mode', { serviceMode: 'MANUAL_MODE' });
+    sockets[0]?.push("mode", { serviceMode: "MANUAL_MODE" });
     expect(store.getState().session?.manual).toBe(true);
     expect(store.getState().notice).toBe(en.manual);
-    sockets[0]?.push('mode', { serviceMode: 'AI_MODE' });
+    sockets[0]?.push("mode", { serviceMode: "AI_MODE" });
     expect(store.getState().session?.manual).toBe(false);
     expect(store.getState().notice).toBeUndefined();
     store.dispose();
     expect(sockets[0]?.disconnected).toBe(true);
   });
 
-  it('drops a stored session the server no longer knows', async () => {
+  it("drops a stored session the server no longer knows", async () => {
     const storage = createStore();
-    storage.set('parley:demo', { sessionId: 'gone', visitorToken: 't', visitorId: 'v1' });
+    storage.set("parley:demo", { sessionId: "gone", visitorToken: "t", visitorId: "v1" });
     const { store } = setup({ storage });
     await until(() => store.getState().session === undefined);
-    expect(storage.get('parley:demo')).toBeUndefined();
+    expect(storage.get("parley:demo")).toBeUndefined();
   });
 
-  it('follows another tab that started a new session', async () => {
+  it("follows another tab that started a new session", async () => {
     const api = fakeApi();
-    api.history.s7 = [{ id: 'x', role: 'assistant', content: 'from the other tab', createdAt: '' }];
+    api.history.s7 = [{ id: "x", role: "assistant", content: "from the other tab", createdAt: "" }];
     const { store, storage, events } = setup({}, api);
-    storage.set('parley:demo', { sessionId: 's7', visitorToken: 't7', visitorId: 'v1' });
-    const change = new Event('storage') as Event & { key: string };
-    Object.defineProperty(change, 'key', { value: 'parley:demo' });
+    storage.set("parley:demo", { sessionId: "s7", visitorToken: "t7", visitorId: "v1" });
+    const change = new Event("storage") as Event & { key: string };
+    Object.defineProperty(change, "key", { value: "parley:demo" });
     events.dispatchEvent(change);
-    expect(store.getState().session?.sessionId).toBe('s7');
+    expect(store.getState().session?.sessionId).toBe("s7");
     await until(() => store.getState().messages.length === 1);
-    expect(store.getState().messages[0]?.content).toBe('from the other tab');
+    expect(store.getState().messages[0]?.content).toBe("from the other tab");
   });
 
-  it('identify: another user starts anew without the old messages; the same user changes nothing', async () => {
+  it("identify: another user starts anew without the old messages; the same user changes nothing", async () => {
     const storage = createStore();
-    storage.set('parley:demo', { sessionId: 's3', visitorToken: 't3', visitorId: 'v1', userId: 'ann' });
+    storage.set("parley:demo", { sessionId: "s3", visitorToken: "t3", visitorId: "v1", userId: "ann" });
     const api = fakeApi();
-    api.history.s3 = [{ id: 'q', role: 'user', content: 'mine', createdAt: '' }];
-    const { store } = setup({ storage, identity: { userId: 'ann', hash: 'h' } }, api);
+    api.history.s3 = [{ id: "q", role: "user", content: "mine", createdAt: "" }];
+    const { store } = setup({ storage, identity: { userId: "ann", hash: "h" } }, api);
     await until(() => store.getState().messages.length === 1);
-    store.identify({ userId: 'ann', hash: 'h' });
-    expect(store.getState().session?.sessionId).toBe('s3');
-    store.identify({ userId: 'bob', hash: 'h2' });
+    store.identify({ userId: "ann", hash: "h" });
+    expect(store.getState().session?.sessionId).toBe("s3");
+    store.identify({ userId: "bob", hash: "h2" });
     expect(store.getState().session).toBeUndefined();
     expect(store.getState().messages).toEqual([]);
-    expect(storage.get('parley:demo')).toBeUndefined();
+    expect(storage.get("parley:demo")).toBeUndefined();
   });
 
-  it('a stored session of another user is dropped at start', () => {
+  it("a stored session of another user is dropped at start", () => {
     const storage = createStore();
-    storage.set('parley:demo', { sessionId: 's4', visitorToken: 't4', visitorId: 'v1', userId: 'ann' });
-    const { store } = setup({ storage, identity: { userId: 'bob', hash: 'h' } });
+    storage.set("parley:demo", { sessionId: "s4", visitorToken: "t4", visitorId: "v1", userId: "ann" });
+    const { store } = setup({ storage, identity: { userId: "bob", hash: "h" } });
     expect(store.getState().session).toBeUndefined();
-    expect(storage.get('parley:demo')).toBeUndefined();
+    expect(storage.get("parley:demo")).toBeUndefined();
   });
 
-  it('talk to a person: the default reply comes in and the session goes manual; a client without transfer hides the button', async () => {
+  it("talk to a person: the default reply comes in and the session goes manual; a client without transfer hides the button", async () => {
     const api = fakeApi();
-    api.handover = { status: 200, body: { success: true, data: { serviceMode: 'MANUAL_MODE', reply: 'A person will be with you.' } } };
+    api.handover = { status: 200, body: { success: true, data: { serviceMode: "MANUAL_MODE", reply: "A person will be with you." } } };
     const { store } = setup({}, api);
     const asked = store.handover();
     expect(store.getState().asking).toBe(true);
     await asked;
     expect(store.getState().asking).toBe(false);
-    expect(store.getState().messages.at(-1)).toMatchObject({ role: 'assistant', content: 'A person will be with you.' });
+    expect(store.getState().messages.at(-1)).toMatchObject({ role: "assistant", content: "A person will be with you." });
     expect(store.getState().session?.manual).toBe(true);
 
     const off = fakeApi();
-    off.handover = { status: 403, body: { success: false, message: 'off' }, code: 'manual_transfer_off' };
+    off.handover = { status: 403, body: { success: false, message: "off" }, code: "manual_transfer_off" };
     const second = setup({}, off);
     await second.store.handover();
     expect(second.store.getState().transferOff).toBe(true);
     expect(second.store.getState().notice).toBe(en.transferOff);
   });
 
-  it('a config the network could not fetch is asked again after 5 s', async () => {
+  it("a config the network could not fetch is asked again after 5 s", async () => {
     vi.useFakeTimers();
     let asked = 0;
     const { store } = setup({

@@ -3,12 +3,12 @@
  * and calls the store's actions; the store talks to the visitor API, the visitor socket and
  * the browser's stores through the ports it is given. No Preact, no DOM.
  */
-import { type en, stringsFor } from './i18n';
-import { identifyAction, isIdentity } from './identity';
-import type { ConfigResult, StoredMessage, StoredSession, VisitorIdentity, WidgetSession } from './protocol';
-import type { ClientSocket } from './socket';
-import type { Store } from './storage';
-import { type Transport, WidgetHttpError } from './transport';
+import { type en, stringsFor } from "./i18n";
+import { identifyAction, isIdentity } from "./identity";
+import type { ConfigResult, StoredMessage, StoredSession, VisitorIdentity, WidgetSession } from "./protocol";
+import type { ClientSocket } from "./socket";
+import type { Store } from "./storage";
+import { type Transport, WidgetHttpError } from "./transport";
 
 /** The most characters a visitor's message may have. */
 export const MAX_CONTENT = 2000;
@@ -17,7 +17,7 @@ export const MAX_CONTENT = 2000;
 export interface LogMessage {
   id: string;
   /** `note`: a small line instead of a bubble (a message a person will answer). */
-  role: 'user' | 'assistant' | 'operator' | 'error' | 'note';
+  role: "user" | "assistant" | "operator" | "error" | "note";
   content: string;
   /** The operator's name, when the server gave it. */
   name?: string;
@@ -63,7 +63,7 @@ export interface ChatStoreDeps {
   /** Whether the browser thinks it is online. */
   online(): boolean;
   /** Where `online` and `storage` events come from (the window). */
-  events: Pick<EventTarget, 'addEventListener' | 'removeEventListener'>;
+  events: Pick<EventTarget, "addEventListener" | "removeEventListener">;
   /** Events for the page's `Parley('on', …)` listeners. */
   emit(event: string, payload?: unknown): void;
   /** The badge on the bubble. */
@@ -96,7 +96,7 @@ export interface ChatStore {
 
 const logOf = (item: StoredMessage): LogMessage => ({
   id: item.id,
-  role: item.role === 'user' || item.role === 'operator' ? item.role : 'assistant',
+  role: item.role === "user" || item.role === "operator" ? item.role : "assistant",
   content: item.content,
   ...(item.senderName ? { name: item.senderName } : {}),
 });
@@ -104,8 +104,8 @@ const logOf = (item: StoredMessage): LogMessage => ({
 /** What the visitor is told when a call fails. */
 export function explainError(error: unknown, strings: typeof en, online: boolean): string {
   const failure = error as WidgetHttpError;
-  if (failure?.status === 429) return strings.tooMany.replace('{s}', String(failure.retryAfter || 60));
-  if (failure?.code === 'manual_transfer_off') return strings.transferOff;
+  if (failure?.status === 429) return strings.tooMany.replace("{s}", String(failure.retryAfter || 60));
+  if (failure?.code === "manual_transfer_off") return strings.transferOff;
   if (failure?.status === 0) return online ? strings.network : strings.offline;
   if (failure?.status === 404) return strings.notFound;
   return failure?.message || (failure?.status === 403 ? strings.forbidden : strings.failed);
@@ -123,14 +123,14 @@ export function createChatStore(deps: ChatStoreDeps): ChatStore {
   let identity = deps.identity;
 
   const stored = storage.get<StoredSession>(sessionKey);
-  const kept = identifyAction(stored, identity) === 'keep' ? stored : undefined;
+  const kept = identifyAction(stored, identity) === "keep" ? stored : undefined;
   if (!kept) storage.set(sessionKey, undefined);
   let state: ChatState = {
     open: false,
     language: deps.language,
     config: undefined,
     messages: [],
-    input: '',
+    input: "",
     busy: false,
     notice: undefined,
     unread: 0,
@@ -161,7 +161,8 @@ export function createChatStore(deps: ChatStoreDeps): ChatStore {
     for (const listener of listeners) listener();
   };
   const setMessages = (change: (list: LogMessage[]) => LogMessage[]) => set({ messages: change(state.messages) });
-  const update = (id: string, change: (message: LogMessage) => LogMessage) => setMessages((list) => list.map((message) => (message.id === id ? change(message) : message)));
+  const update = (id: string, change: (message: LogMessage) => LogMessage) =>
+    setMessages((list) => list.map((message) => (message.id === id ? change(message) : message)));
 
   const remember = (value: StoredSession | undefined) => {
     storage.set(sessionKey, value);
@@ -179,11 +180,11 @@ export function createChatStore(deps: ChatStoreDeps): ChatStore {
 
   /** Adds messages the visitor has not seen (operator replies, answers given while away). */
   const receive = (items: StoredMessage[]) => {
-    const fresh = items.filter((item) => (item.role === 'operator' || item.role === 'assistant') && !known.has(item.id));
+    const fresh = items.filter((item) => (item.role === "operator" || item.role === "assistant") && !known.has(item.id));
     if (!fresh.length) return;
     for (const item of fresh) {
       known.add(item.id);
-      deps.emit('message', { role: item.role, content: item.content, ...(item.senderName ? { senderName: item.senderName } : {}) });
+      deps.emit("message", { role: item.role, content: item.content, ...(item.senderName ? { senderName: item.senderName } : {}) });
     }
     set({ messages: [...state.messages, ...fresh.map(logOf)], ...(state.open ? {} : { unread: state.unread + fresh.length }) });
   };
@@ -193,7 +194,7 @@ export function createChatStore(deps: ChatStoreDeps): ChatStore {
     transport.history(from).then(
       (items) => {
         if (state.session?.sessionId !== from.sessionId) return;
-        const shown = items.filter((item) => item.role === 'user' || item.role === 'assistant' || item.role === 'operator');
+        const shown = items.filter((item) => item.role === "user" || item.role === "assistant" || item.role === "operator");
         for (const item of shown) known.add(item.id);
         set({ messages: shown.map(logOf) });
       },
@@ -208,7 +209,7 @@ export function createChatStore(deps: ChatStoreDeps): ChatStore {
   /** Another tab of this browser started, ended or handed over the session: this one follows. */
   const follow = (next: StoredSession | undefined) => {
     const current = state.session;
-    if (next && identifyAction(next, identity) === 'restart') return;
+    if (next && identifyAction(next, identity) === "restart") return;
     set({ session: next, ...(!!next?.manual !== !!current?.manual ? { notice: next?.manual ? t().manual : undefined } : {}) });
     if (next?.sessionId === current?.sessionId) return;
     known.clear();
@@ -227,17 +228,20 @@ export function createChatStore(deps: ChatStoreDeps): ChatStore {
     if (!state.open || !session || live) return;
     const socket = deps.openSocket(session);
     live = { id: session.sessionId, socket };
-    socket.on('message', (item: StoredMessage) => receive([item]));
-    socket.on('mode', (data: { serviceMode?: string }) => {
-      const manual = data?.serviceMode === 'MANUAL_MODE';
+    socket.on("message", (item: StoredMessage) => receive([item]));
+    socket.on("mode", (data: { serviceMode?: string }) => {
+      const manual = data?.serviceMode === "MANUAL_MODE";
       markManual(manual);
       if (!manual) set({ notice: undefined });
     });
     // Back after a drop: what was said meanwhile comes from the history.
     // An operator may write between the session's start and the socket's first connection: that
     // first time only operators' messages are taken (answers streamed here are already shown).
-    socket.on('connect', (again: boolean) =>
-      transport.history(session).then((items) => receive(again ? items : items.filter((item) => item.role === 'operator')), () => {}),
+    socket.on("connect", (again: boolean) =>
+      transport.history(session).then(
+        (items) => receive(again ? items : items.filter((item) => item.role === "operator")),
+        () => {},
+      ),
     );
     socket.connect();
   }
@@ -245,24 +249,28 @@ export function createChatStore(deps: ChatStoreDeps): ChatStore {
   // The config could not be fetched (server or network down): try again until it answers.
   function watchConfig() {
     clearTimeout(configTimer);
-    if (configRetry) deps.events.removeEventListener('online', configRetry);
+    if (configRetry) deps.events.removeEventListener("online", configRetry);
     configRetry = undefined;
     const config = state.config;
     if (!config || config.ok || config.status !== 0) return;
     const retry = () => void deps.fetchConfig(state.language).then((result) => set({ config: result }));
     configTimer = setTimeout(retry, 5000);
     configRetry = retry;
-    deps.events.addEventListener('online', retry);
+    deps.events.addEventListener("online", retry);
   }
 
   async function ensureSession(): Promise<WidgetSession> {
     const current = storage.get<StoredSession>(sessionKey);
     if (current) return current;
-    const visitorId = storage.get<string>('parley:visitor');
+    const visitorId = storage.get<string>("parley:visitor");
     const user = isIdentity(identity) ? { userId: identity.userId, hash: identity.hash } : undefined;
-    const created = await transport.createSession({ ...(visitorId ? { visitorId } : {}), language: /^zh/i.test(state.language) ? 'zh-CN' : 'en', ...(user ? { identity: user } : {}) });
+    const created = await transport.createSession({
+      ...(visitorId ? { visitorId } : {}),
+      language: /^zh/i.test(state.language) ? "zh-CN" : "en",
+      ...(user ? { identity: user } : {}),
+    });
     remember(user ? { ...created, userId: user.userId } : created);
-    storage.set('parley:visitor', created.visitorId);
+    storage.set("parley:visitor", created.visitorId);
     return created;
   }
 
@@ -273,22 +281,22 @@ export function createChatStore(deps: ChatStoreDeps): ChatStore {
       const result = await transport.handover(current);
       if (result.reply) {
         const reply = result.reply;
-        setMessages((list) => [...list, { id: nextId(), role: 'assistant', content: reply }]);
+        setMessages((list) => [...list, { id: nextId(), role: "assistant", content: reply }]);
         // The stored copy of the reply must not come back as new after a reconnection.
         transport.history(current).then(
-          (items) => items.forEach((item) => item.role === 'assistant' && item.content === reply && known.add(item.id)),
+          (items) => items.forEach((item) => item.role === "assistant" && item.content === reply && known.add(item.id)),
           () => {},
         );
       }
-      markManual(result.serviceMode === 'MANUAL_MODE');
+      markManual(result.serviceMode === "MANUAL_MODE");
     } catch (error) {
       if (error instanceof WidgetHttpError && error.status === 401 && !renewed) {
         remember(undefined);
         return handover(true);
       }
-      if (error instanceof WidgetHttpError && error.code === 'manual_transfer_off') set({ transferOff: true });
+      if (error instanceof WidgetHttpError && error.code === "manual_transfer_off") set({ transferOff: true });
       set({ notice: explain(error) });
-      deps.emit('error', error);
+      deps.emit("error", error);
     } finally {
       set({ asking: false });
     }
@@ -311,41 +319,41 @@ export function createChatStore(deps: ChatStoreDeps): ChatStore {
     controller = abort;
     const id = nextId();
     set({ busy: true, notice: undefined });
-    let answer = '';
+    let answer = "";
     let reason: string | undefined;
     let failedAnswer = false;
     try {
       const session = await ensureSession();
       keepPending(undefined);
-      setMessages((list) => [...list, { id, role: 'assistant', content: '', streaming: true }]);
+      setMessages((list) => [...list, { id, role: "assistant", content: "", streaming: true }]);
       for await (const event of transport.send(session, text, abort.signal)) {
-        if (event.type === 'message-start') {
+        if (event.type === "message-start") {
           if (event.messageId) known.add(event.messageId);
-        } else if (event.type === 'text-delta') {
+        } else if (event.type === "text-delta") {
           answer += event.text;
           update(id, (message) => ({ ...message, content: answer }));
-        } else if (event.type === 'citation') {
+        } else if (event.type === "citation") {
           update(id, (message) => (message.sources?.includes(event.source) ? message : { ...message, sources: [...(message.sources ?? []), event.source] }));
-        } else if (event.type === 'message-end') {
+        } else if (event.type === "message-end") {
           reason = event.finishReason;
-        } else if (event.type === 'error') {
+        } else if (event.type === "error") {
           failedAnswer = true;
-          update(id, (message) => ({ ...message, role: 'error', content: event.message || strings.failed }));
-          deps.emit('error', event);
+          update(id, (message) => ({ ...message, role: "error", content: event.message || strings.failed }));
+          deps.emit("error", event);
         }
       }
       retries = 0;
       // A person has the session: the AI stays silent, so no empty bubble, only a note.
-      if (reason === 'handover') markManual(true);
+      if (reason === "handover") markManual(true);
       if (!answer && !failedAnswer) {
-        if (reason === 'handover') update(id, (message) => ({ ...message, role: 'note', content: strings.sent }));
+        if (reason === "handover") update(id, (message) => ({ ...message, role: "note", content: strings.sent }));
         else setMessages((list) => list.filter((message) => message.id !== id));
         return;
       }
-      deps.emit('message', { role: 'assistant', content: answer });
+      deps.emit("message", { role: "assistant", content: answer });
       if (!state.open) set({ unread: state.unread + 1 });
     } catch (error) {
-      if ((error as Error)?.name === 'AbortError') {
+      if ((error as Error)?.name === "AbortError") {
         update(id, (message) => ({ ...message, content: `${answer} ${strings.stopped}` }));
       } else if (error instanceof WidgetHttpError && error.status === 401 && !renewed) {
         remember(undefined);
@@ -365,7 +373,7 @@ export function createChatStore(deps: ChatStoreDeps): ChatStore {
         setMessages((list) => list.filter((message) => message.id !== id && message.id !== asked?.id));
         if (asked?.text === text) set({ input: state.input || text });
         set({ notice: explain(error, strings) });
-        deps.emit('error', error);
+        deps.emit("error", error);
       }
     } finally {
       update(id, (message) => ({ ...message, streaming: false }));
@@ -386,8 +394,8 @@ export function createChatStore(deps: ChatStoreDeps): ChatStore {
     const key = (event as StorageEvent).key;
     if (key === sessionKey || key === null) follow(storage.get<StoredSession>(sessionKey));
   };
-  deps.events.addEventListener('online', online);
-  deps.events.addEventListener('storage', shared);
+  deps.events.addEventListener("online", online);
+  deps.events.addEventListener("storage", shared);
   void deps.config.then((config) => set({ config }));
   if (kept?.manual) state.notice = t().manual;
   deps.setUnread(0);
@@ -408,7 +416,7 @@ export function createChatStore(deps: ChatStoreDeps): ChatStore {
       const previous = identity;
       identity = next;
       if (previous?.userId === next?.userId) return;
-      if (identifyAction(storage.get<StoredSession>(sessionKey), next) === 'keep') return;
+      if (identifyAction(storage.get<StoredSession>(sessionKey), next) === "keep") return;
       controller?.abort();
       remember(undefined);
       known.clear();
@@ -422,7 +430,7 @@ export function createChatStore(deps: ChatStoreDeps): ChatStore {
       if (!text || state.busy || state.asking || pending || text.length > MAX_CONTENT) return;
       const id = nextId();
       lastAsked = { id, text };
-      set({ input: '', messages: [...state.messages, { id, role: 'user', content: text }] });
+      set({ input: "", messages: [...state.messages, { id, role: "user", content: text }] });
       void deliver(text);
     },
     stop() {
@@ -434,9 +442,9 @@ export function createChatStore(deps: ChatStoreDeps): ChatStore {
       void deps.fetchConfig(state.language).then((config) => set({ config }));
     },
     dispose() {
-      deps.events.removeEventListener('online', online);
-      deps.events.removeEventListener('storage', shared);
-      if (configRetry) deps.events.removeEventListener('online', configRetry);
+      deps.events.removeEventListener("online", online);
+      deps.events.removeEventListener("storage", shared);
+      if (configRetry) deps.events.removeEventListener("online", configRetry);
       clearTimeout(configTimer);
       clearTimeout(retryTimer);
       live?.socket.disconnect();

@@ -18,7 +18,7 @@ export function createCommandQueue(): CommandQueue {
     try {
       target?.(name, args);
     } catch (error) {
-      console.warn('[parley]', error);
+      console.warn("[parley]", error);
     }
   };
   return {

@@ -1,5 +1,5 @@
 /** The widget's view of the visitor API (server contract of issue 5). No Preact, no DOM. */
-import type { components } from '@parley/sdk';
+import type { components } from "@parley/sdk";
 
 /** `GET /api/v1/widget/{clientId}/config` → data. */
 export interface WidgetConfig {
@@ -8,7 +8,7 @@ export interface WidgetConfig {
   avatarUrl?: string | null;
   welcome?: string | null;
   slogan?: string | null;
-  position?: 'left' | 'right';
+  position?: "left" | "right";
   primaryColor?: string | null;
   manualTransfer?: boolean;
   appName?: string | null;
@@ -32,7 +32,7 @@ export interface StoredSession extends WidgetSession {
 }
 
 /** `POST …/sessions/{sessionId}/handover` → data. */
-export type WidgetHandover = components['schemas']['WidgetHandover'];
+export type WidgetHandover = components["schemas"]["WidgetHandover"];
 
 /**
  * One stored message of `GET …/sessions/{sessionId}/messages`, or a `message` event of the
@@ -40,7 +40,7 @@ export type WidgetHandover = components['schemas']['WidgetHandover'];
  */
 export interface StoredMessage {
   id: string;
-  role: 'user' | 'assistant' | 'operator' | string;
+  role: "user" | "assistant" | "operator" | string;
   content: string;
   createdAt: string;
   senderName?: string | null;
@@ -48,19 +48,19 @@ export interface StoredMessage {
 
 /** The chat stream events the widget reads (see packages/api/src/chat/events.ts). */
 export type ChatEvent =
-  | { type: 'message-start'; conversationId?: string; messageId?: string }
-  | { type: 'text-delta'; text: string }
-  | { type: 'citation'; index: number; source: string; content: string }
-  | { type: 'message-end'; finishReason?: string }
-  | { type: 'error'; code: number; message: string };
+  | { type: "message-start"; conversationId?: string; messageId?: string }
+  | { type: "text-delta"; text: string }
+  | { type: "citation"; index: number; source: string; content: string }
+  | { type: "message-end"; finishReason?: string }
+  | { type: "error"; code: number; message: string };
 
 /** The options the loader reads from its script tag. */
 export interface LoaderOptions {
   clientId: string;
   api: string;
   language?: string;
-  position?: 'left' | 'right';
-  mode: 'bubble' | 'page' | 'iframe';
+  position?: "left" | "right";
+  mode: "bubble" | "page" | "iframe";
 }
 
 /** The identity of a verified visitor (`Parley('identify', { userId, hash })`). */

@@ -12,7 +12,7 @@ export type ReplyNode = string | ReplyElement;
 
 /** An element of a rendered reply. */
 export interface ReplyElement {
-  tag: 'p' | 'strong' | 'em' | 'code' | 'pre' | 'ul' | 'ol' | 'li' | 'a' | 'img' | 'video';
+  tag: "p" | "strong" | "em" | "code" | "pre" | "ul" | "ol" | "li" | "a" | "img" | "video";
   href?: string;
   children: ReplyNode[];
 }
@@ -23,13 +23,13 @@ const INLINE_CODE = /(`+)([^`]|[^`][\s\S]*?[^`])\1(?!`)/g;
 /** Cuts text over `max` characters (whole code points) and adds '…'. */
 export function truncateReply(text: string, max = REPLY_MAX_CHARS): string {
   const chars = Array.from(text);
-  return chars.length > max ? `${chars.slice(0, max).join('')}…` : text;
+  return chars.length > max ? `${chars.slice(0, max).join("")}…` : text;
 }
 
 /** Splits text into prose (even indexes) and code (odd indexes: fenced blocks, inline spans). */
 export function splitCode(text: string): string[] {
   const parts: string[] = [];
-  let prose = '';
+  let prose = "";
   const flushProse = () => {
     let last = 0;
     for (const match of prose.matchAll(INLINE_CODE)) {
@@ -37,7 +37,7 @@ export function splitCode(text: string): string[] {
       last = match.index + match[0].length;
     }
     parts.push(prose.slice(last));
-    prose = '';
+    prose = "";
   };
   const lines = text.split(/(?<=\n)/);
   for (let index = 0; index < lines.length; index++) {
@@ -63,7 +63,7 @@ export function splitCode(text: string): string[] {
 export function mapProse(text: string, transform: (prose: string) => string): string {
   return splitCode(text)
     .map((part, index) => (index % 2 ? part : transform(part)))
-    .join('');
+    .join("");
 }
 
 /** `\( x \)` → `$x$` and `\[ x \]` → `$$x$$`, outside code. */
@@ -79,9 +79,9 @@ export function isSafeUrl(url: string): boolean {
 }
 
 /** `image`, `video` or undefined, by the URL path's extension. */
-export function mediaKind(url: string): 'image' | 'video' | undefined {
+export function mediaKind(url: string): "image" | "video" | undefined {
   const extension = /\.(\w+)$/.exec(url.split(/[?#]/)[0]!)?.[1]?.toLowerCase();
-  return extension === 'mp4' ? 'video' : /^(png|jpe?g|webp|gif)$/.test(extension ?? '') ? 'image' : undefined;
+  return extension === "mp4" ? "video" : /^(png|jpe?g|webp|gif)$/.test(extension ?? "") ? "image" : undefined;
 }
 
 const MEDIA = /!?\[([^\]\n]*)\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)|(?<![(<\w"'=])https?:\/\/[^\s<>()"'`]+[^\s<>()"'`.,;:!?]/g;
@@ -97,15 +97,16 @@ export function extractMedia(text: string): { text: string; media: ReplyElement[
       if (!kind || !isSafeUrl(url)) return match;
       if (!seen.has(url)) {
         seen.add(url);
-        media.push({ tag: kind === 'image' ? 'img' : 'video', href: url, children: label ? [label] : [] });
+        media.push({ tag: kind === "image" ? "img" : "video", href: url, children: label ? [label] : [] });
       }
-      return '';
+      return "";
     }),
   );
-  return { text: rest.replace(/[ \t]+\n/g, '\n').trim(), media };
+  return { text: rest.replace(/[ \t]+\n/g, "\n").trim(), media };
 }
 
-const INLINE = /(`+)([^`]|[^`][\s\S]*?[^`])\1(?!`)|\[([^\]\n]+)\]\(\s*<?([^)\s>]+)>?\s*\)|\*\*([^*\n]+?)\*\*|__([^_\n]+?)__|(?<![*\w])\*([^*\s](?:[^*\n]*?[^*\s])?)\*|(?<![_\w])_([^_\s](?:[^_\n]*?[^_\s])?)_(?![_\w])|https?:\/\/[^\s<>()"'`]+[^\s<>()"'`.,;:!?]/g;
+const INLINE =
+  /(`+)([^`]|[^`][\s\S]*?[^`])\1(?!`)|\[([^\]\n]+)\]\(\s*<?([^)\s>]+)>?\s*\)|\*\*([^*\n]+?)\*\*|__([^_\n]+?)__|(?<![*\w])\*([^*\s](?:[^*\n]*?[^*\s])?)\*|(?<![_\w])_([^_\s](?:[^_\n]*?[^_\s])?)_(?![_\w])|https?:\/\/[^\s<>()"'`]+[^\s<>()"'`.,;:!?]/g;
 
 /** Inline Markdown: code, links, bold, italic, bare URLs. */
 export function parseInline(text: string): ReplyNode[] {
@@ -114,11 +115,11 @@ export function parseInline(text: string): ReplyNode[] {
   for (const match of text.matchAll(INLINE)) {
     const [raw, , code, label, href, bold1, bold2, em1, em2] = match;
     let node: ReplyNode | undefined;
-    if (code !== undefined) node = { tag: 'code', children: [code.trim()] };
-    else if (href !== undefined) node = isSafeUrl(href) ? { tag: 'a', href, children: parseInline(label!) } : undefined;
-    else if (bold1 ?? bold2) node = { tag: 'strong', children: parseInline((bold1 ?? bold2)!) };
-    else if (em1 ?? em2) node = { tag: 'em', children: parseInline((em1 ?? em2)!) };
-    else node = { tag: 'a', href: raw, children: [raw] };
+    if (code !== undefined) node = { tag: "code", children: [code.trim()] };
+    else if (href !== undefined) node = isSafeUrl(href) ? { tag: "a", href, children: parseInline(label!) } : undefined;
+    else if (bold1 ?? bold2) node = { tag: "strong", children: parseInline((bold1 ?? bold2)!) };
+    else if (em1 ?? em2) node = { tag: "em", children: parseInline((em1 ?? em2)!) };
+    else node = { tag: "a", href: raw, children: [raw] };
     if (!node) continue;
     if (match.index > last) out.push(text.slice(last, match.index));
     out.push(node);
@@ -134,17 +135,17 @@ function parseProse(prose: string, out: ReplyElement[]): void {
   let paragraph: string[] = [];
   let list: ReplyElement | undefined;
   const flush = () => {
-    const text = paragraph.join('\n').trim();
-    if (text) out.push({ tag: 'p', children: parseInline(text) });
+    const text = paragraph.join("\n").trim();
+    if (text) out.push({ tag: "p", children: parseInline(text) });
     paragraph = [];
   };
-  for (const line of prose.split('\n')) {
+  for (const line of prose.split("\n")) {
     const item = ITEM.exec(line);
     if (item) {
       flush();
-      const tag = item[1] ? 'ul' : 'ol';
+      const tag = item[1] ? "ul" : "ol";
       if (list?.tag !== tag) out.push((list = { tag, children: [] }));
-      list.children.push({ tag: 'li', children: parseInline(item[2]!) });
+      list.children.push({ tag: "li", children: parseInline(item[2]!) });
       continue;
     }
     list = undefined;
@@ -157,17 +158,17 @@ function parseProse(prose: string, out: ReplyElement[]): void {
 /** Parses Markdown (paragraphs, lists, fenced code, inline) into nodes. */
 export function parseMarkdown(text: string): ReplyElement[] {
   const out: ReplyElement[] = [];
-  let prose = '';
+  let prose = "";
   splitCode(text).forEach((part, index) => {
     if (!(index % 2) || !FENCE.test(part)) {
       prose += part;
       return;
     }
     parseProse(prose, out);
-    prose = '';
-    const lines = part.replace(/\n$/, '').split('\n').slice(1);
+    prose = "";
+    const lines = part.replace(/\n$/, "").split("\n").slice(1);
     if (lines.length && FENCE.test(lines[lines.length - 1]!)) lines.pop();
-    out.push({ tag: 'pre', children: [{ tag: 'code', children: [lines.join('\n')] }] });
+    out.push({ tag: "pre", children: [{ tag: "code", children: [lines.join("\n")] }] });
   });
   parseProse(prose, out);
   return out;
@@ -184,7 +185,7 @@ export function bracketQuestions(introduction: string): { text: string; question
   const questions: string[] = [];
   const text = introduction.replace(/\[([^\]\n]+)\](?!\()/g, (_, question: string) => {
     questions.push(question.trim());
-    return '';
+    return "";
   });
   return { text: text.trim(), questions };
 }

@@ -90,13 +90,13 @@ export function createSocket(options: SocketOptions): ClientSocket {
       try {
         handler(data);
       } catch (error) {
-        console.warn('[parley]', error);
+        console.warn("[parley]", error);
       }
     }
   };
   /** The current connection: aborting it ends its poll and posts. */
   let current: AbortController | undefined;
-  let url = '';
+  let url = "";
   let connected = false;
   let everConnected = false;
   let attempts = 0;
@@ -105,13 +105,15 @@ export function createSocket(options: SocketOptions): ClientSocket {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let pingTimer: ReturnType<typeof setTimeout> | undefined;
   let sequence = 0;
-  const prefix = namespace === '/' ? '' : `${namespace},`;
+  const prefix = namespace === "/" ? "" : `${namespace},`;
 
   const request = (body: string | undefined, signal?: AbortSignal) =>
-    fetcher(`${url}&t=${++sequence}`, { method: body ? 'POST' : 'GET', credentials: 'omit', ...(body ? { body } : {}), ...(signal ? { signal } : {}) }).then((response) => {
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      return response.text();
-    });
+    fetcher(`${url}&t=${++sequence}`, { method: body ? "POST" : "GET", credentials: "omit", ...(body ? { body } : {}), ...(signal ? { signal } : {}) }).then(
+      (response) => {
+        if (!response.ok) throw new Error(`HTTP ${response.status}`);
+        return response.text();
+      },
+    );
 
   const drop = () => {
     clearTimeout(pingTimer);
@@ -124,7 +126,7 @@ export function createSocket(options: SocketOptions): ClientSocket {
     drop();
     if (connected) {
       connected = false;
-      emit('disconnect', reason);
+      emit("disconnect", reason);
     } else reconnecting = false;
     if (!stopped && reconnection) schedule();
   };
@@ -134,14 +136,17 @@ export function createSocket(options: SocketOptions): ClientSocket {
     if (attempts >= reconnectionAttempts) {
       attempts = 0;
       stopped = true;
-      emit('reconnect_failed');
+      emit("reconnect_failed");
       return;
     }
     reconnecting = true;
-    timer = setTimeout(() => {
-      emit('reconnect_attempt', attempts);
-      open();
-    }, backoffDelay(attempts++, reconnectionDelay, reconnectionDelayMax, randomizationFactor));
+    timer = setTimeout(
+      () => {
+        emit("reconnect_attempt", attempts);
+        open();
+      },
+      backoffDelay(attempts++, reconnectionDelay, reconnectionDelayMax, randomizationFactor),
+    );
   };
 
   const open = () => {
@@ -152,48 +157,48 @@ export function createSocket(options: SocketOptions): ClientSocket {
     // Posts go one at a time (the server refuses overlapping ones).
     let posting: Promise<unknown> = Promise.resolve();
     const write = (packet: string) => {
-      posting = posting.then(() => request(packet, connection.signal)).catch(() => mine() && lost('transport error'));
+      posting = posting.then(() => request(packet, connection.signal)).catch(() => mine() && lost("transport error"));
     };
     let alive = 0;
     const heartbeat = () => {
       clearTimeout(pingTimer);
-      pingTimer = setTimeout(() => lost('ping timeout'), alive);
+      pingTimer = setTimeout(() => lost("ping timeout"), alive);
     };
     const receive = (data: string) => {
       const type = data[0];
-      if (type === '0') {
+      if (type === "0") {
         const handshake = JSON.parse(data.slice(1));
         url += `&sid=${encodeURIComponent(handshake.sid)}`;
         alive = handshake.pingInterval + handshake.pingTimeout;
         heartbeat();
         write(`40${prefix}${JSON.stringify(options.auth)}`);
-      } else if (type === '2') {
+      } else if (type === "2") {
         heartbeat();
-        write('3');
-      } else if (type === '1') lost('transport close');
-      else if (type === '4' && data.startsWith(prefix, 2)) {
+        write("3");
+      } else if (type === "1") lost("transport close");
+      else if (type === "4" && data.startsWith(prefix, 2)) {
         const kind = data[1];
-        const body = data.slice(2 + prefix.length).replace(/^\d+/, '');
+        const body = data.slice(2 + prefix.length).replace(/^\d+/, "");
         const payload = body ? JSON.parse(body) : undefined;
-        if (kind === '0') {
+        if (kind === "0") {
           const again = everConnected;
           connected = everConnected = true;
           attempts = 0;
           reconnecting = false;
-          emit('connect', again);
-        } else if (kind === '2' && Array.isArray(payload)) emit(payload[0], payload[1]);
-        else if (kind === '4' || kind === '1') {
+          emit("connect", again);
+        } else if (kind === "2" && Array.isArray(payload)) emit(payload[0], payload[1]);
+        else if (kind === "4" || kind === "1") {
           // Refused, or sent away by the server: socket.io-client does not retry either.
           stopped = true;
-          lost(kind === '1' ? 'io server disconnect' : 'refused');
-          if (kind === '4') emit('connect_error', payload);
+          lost(kind === "1" ? "io server disconnect" : "refused");
+          if (kind === "4") emit("connect_error", payload);
         }
       }
     };
     void (async () => {
       try {
         while (mine()) {
-          for (const packet of (await request(undefined, connection.signal)).split('\x1e')) {
+          for (const packet of (await request(undefined, connection.signal)).split("\x1e")) {
             if (!mine()) break;
             try {
               receive(packet);
@@ -203,7 +208,7 @@ export function createSocket(options: SocketOptions): ClientSocket {
           }
         }
       } catch {
-        if (mine()) lost('transport error');
+        if (mine()) lost("transport error");
       }
     })();
   };
@@ -222,11 +227,11 @@ export function createSocket(options: SocketOptions): ClientSocket {
       reconnecting = false;
       clearTimeout(timer);
       // Tell the server at once rather than letting the session time out.
-      if (current && url.includes('&sid=')) void request(`41${prefix}\x1e1`).catch(() => {});
+      if (current && url.includes("&sid=")) void request(`41${prefix}\x1e1`).catch(() => {});
       drop();
       if (connected) {
         connected = false;
-        emit('disconnect', 'io client disconnect');
+        emit("disconnect", "io client disconnect");
       }
     },
     on(event, handler) {

@@ -12,8 +12,8 @@ function usable(areas: Array<() => Storage>): Storage | undefined {
   for (const area of areas) {
     try {
       const storage = area();
-      storage.setItem('parley:probe', '1');
-      storage.removeItem('parley:probe');
+      storage.setItem("parley:probe", "1");
+      storage.removeItem("parley:probe");
       return storage;
     } catch {
       // Refused: try the next area.
@@ -33,7 +33,7 @@ export function createStore(...areas: Array<() => Storage>): Store {
   return {
     get(key) {
       try {
-        return JSON.parse((memory.has(key) ? memory.get(key) : storage?.getItem(key)) ?? 'null') ?? undefined;
+        return JSON.parse((memory.has(key) ? memory.get(key) : storage?.getItem(key)) ?? "null") ?? undefined;
       } catch {
         return undefined;
       }

@@ -1,6 +1,6 @@
 /** The visitor API over fetch; the stream is parsed by the SDK's event-stream parser. */
-import { parseEventStream } from '@parley/sdk';
-import type { ChatEvent, StoredMessage, VisitorIdentity, WidgetHandover, WidgetSession } from './protocol';
+import { parseEventStream } from "@parley/sdk";
+import type { ChatEvent, StoredMessage, VisitorIdentity, WidgetHandover, WidgetSession } from "./protocol";
 
 /**
  * A failed call: the HTTP status (0 when the network is down), the server's message, its
@@ -9,8 +9,8 @@ import type { ChatEvent, StoredMessage, VisitorIdentity, WidgetHandover, WidgetS
 export class WidgetHttpError extends Error {
   constructor(
     readonly status: number,
-    message = '',
-    readonly code = '',
+    message = "",
+    readonly code = "",
     readonly retryAfter = 0,
   ) {
     super(message || `HTTP ${status}`);
@@ -31,7 +31,7 @@ export async function* readChatEvents(body: ReadableStream<Uint8Array>): AsyncGe
   for await (const event of parseEventStream(body)) {
     try {
       const parsed = JSON.parse(event.data) as ChatEvent;
-      if (parsed && typeof parsed.type === 'string') yield parsed;
+      if (parsed && typeof parsed.type === "string") yield parsed;
     } catch {
       // A malformed event is skipped rather than ending the answer.
     }
@@ -46,50 +46,55 @@ export function createTransport(api: string, clientId: string, language: () => s
     try {
       response = await fetcher(base + path, {
         ...init,
-        credentials: 'omit',
+        credentials: "omit",
         headers: {
-          'Accept-Language': language(),
-          ...(init.body ? { 'Content-Type': 'application/json' } : {}),
+          "Accept-Language": language(),
+          ...(init.body ? { "Content-Type": "application/json" } : {}),
           ...(token ? { Authorization: `Bearer ${token}` } : {}),
         },
       });
     } catch (error) {
-      if ((error as Error)?.name === 'AbortError') throw error;
+      if ((error as Error)?.name === "AbortError") throw error;
       throw new WidgetHttpError(0);
     }
     if (!response.ok) {
       const body = await response.json().catch(() => undefined);
-      throw new WidgetHttpError(response.status, body?.message, response.headers.get('X-Parley-Error') ?? '', Number(response.headers.get('Retry-After')) || 0);
+      throw new WidgetHttpError(response.status, body?.message, response.headers.get("X-Parley-Error") ?? "", Number(response.headers.get("Retry-After")) || 0);
     }
     return response;
   };
   const data = async <T>(response: Response): Promise<T> => ((await response.json()) as { data: T }).data;
   return {
     async createSession(input) {
-      return data(await call('/sessions', { method: 'POST', body: JSON.stringify(input) }));
+      return data(await call("/sessions", { method: "POST", body: JSON.stringify(input) }));
     },
     async history(session) {
-      const result = await data<{ items: StoredMessage[] }>(await call(`/sessions/${encodeURIComponent(session.sessionId)}/messages`, {}, session.visitorToken));
+      const result = await data<{ items: StoredMessage[] }>(
+        await call(`/sessions/${encodeURIComponent(session.sessionId)}/messages`, {}, session.visitorToken),
+      );
       return result.items;
     },
     async *send(session, content, signal) {
       const response = await call(
         `/sessions/${encodeURIComponent(session.sessionId)}/messages`,
-        { method: 'POST', body: JSON.stringify({ content }), signal },
+        { method: "POST", body: JSON.stringify({ content }), signal },
         session.visitorToken,
       );
       if (response.body) yield* readChatEvents(response.body);
     },
     async handover(session) {
-      return data(await call(`/sessions/${encodeURIComponent(session.sessionId)}/handover`, { method: 'POST' }, session.visitorToken));
+      return data(await call(`/sessions/${encodeURIComponent(session.sessionId)}/handover`, { method: "POST" }, session.visitorToken));
     },
   };
 }
 
 /** GET the client's config; answers the result, never rejects. */
-export async function fetchConfig(api: string, clientId: string, language: string): Promise<import('./protocol').ConfigResult> {
+export async function fetchConfig(api: string, clientId: string, language: string): Promise<import("./protocol").ConfigResult> {
   try {
-    const response = await fetch(`${api}/api/v1/widget/${encodeURIComponent(clientId)}/config`, { credentials: 'omit', headers: { 'Accept-Language': language } });
+    const response = await fetch(`${api}/api/v1/widget/${encodeURIComponent(clientId)}/config`, {
+      credentials: "omit",
+      headers: { "Accept-Language": language },
+    });
     const body = await response.json().catch(() => undefined);
     return response.ok && body?.data ? { ok: true, config: body.data } : { ok: false, status: response.status, message: body?.message };
   } catch {

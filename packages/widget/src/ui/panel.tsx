@@ -1,10 +1,10 @@
-import { useEffect, useRef } from 'preact/hooks';
-import { type ChatStore, explainError, MAX_CONTENT } from '../core/chat-store';
-import { stringsFor } from '../core/i18n';
-import type { LoaderOptions } from '../core/protocol';
-import { bracketQuestions, formatReply, isSafeUrl } from '../core/reply';
-import { WidgetHttpError } from '../core/transport';
-import { renderNodes } from './reply-view';
+import { useEffect, useRef } from "preact/hooks";
+import { type ChatStore, explainError, MAX_CONTENT } from "../core/chat-store";
+import { stringsFor } from "../core/i18n";
+import type { LoaderOptions } from "../core/protocol";
+import { bracketQuestions, formatReply, isSafeUrl } from "../core/reply";
+import { WidgetHttpError } from "../core/transport";
+import { renderNodes } from "./reply-view";
 
 /** Props of {@link Panel}; the chat entry renders it again after each change of the store. */
 export interface PanelProps {
@@ -31,22 +31,22 @@ export function Panel({ options, store, onClose }: PanelProps) {
 
   const failed = config && !config.ok ? config : undefined;
   const loaded = config?.ok ? config.config : undefined;
-  const intro = bracketQuestions(loaded?.openingIntroduction ?? '');
+  const intro = bracketQuestions(loaded?.openingIntroduction ?? "");
   const questions = loaded?.guidingQuestions?.length ? loaded.guidingQuestions : intro.questions;
-  const welcome = [loaded?.welcome, intro.text].filter(Boolean).join('\n\n');
-  const full = options.mode !== 'bubble';
-  const left = (options.position ?? loaded?.position) === 'left';
+  const welcome = [loaded?.welcome, intro.text].filter(Boolean).join("\n\n");
+  const full = options.mode !== "bubble";
+  const left = (options.position ?? loaded?.position) === "left";
   const tooLong = input.trim().length > MAX_CONTENT;
   const manual = !!session?.manual;
 
   return (
     <div
-      class={`p${full ? ' f' : ''}${left ? ' l' : ''}`}
+      class={`p${full ? " f" : ""}${left ? " l" : ""}`}
       role="dialog"
-      aria-label={loaded?.name || 'Chat'}
+      aria-label={loaded?.name || "Chat"}
       hidden={!open}
       onKeyDown={(event) => {
-        if (event.key === 'Escape' && !full) {
+        if (event.key === "Escape" && !full) {
           event.stopPropagation();
           onClose();
         }
@@ -54,7 +54,7 @@ export function Panel({ options, store, onClose }: PanelProps) {
     >
       <div class="h">
         {loaded?.avatarUrl && isSafeUrl(loaded.avatarUrl) && <img src={loaded.avatarUrl} alt="" />}
-        <h2>{loaded?.name || loaded?.appName || ''}</h2>
+        <h2>{loaded?.name || loaded?.appName || ""}</h2>
         {!full && (
           <button type="button" class="x" aria-label={t.close} onClick={onClose}>
             ×
@@ -67,11 +67,7 @@ export function Panel({ options, store, onClose }: PanelProps) {
             {failed.status === 0 ? (navigator.onLine ? t.network : t.offline) : explain(new WidgetHttpError(failed.status, failed.message))}
             {failed.status === 0 && (
               <p>
-                <button
-                  type="button"
-                  class="s"
-                  onClick={() => store.retryConfig()}
-                >
+                <button type="button" class="s" onClick={() => store.retryConfig()}>
                   {t.retry}
                 </button>
               </p>
@@ -92,23 +88,23 @@ export function Panel({ options, store, onClose }: PanelProps) {
           </ul>
         )}
         {messages.map((message) =>
-          message.role === 'operator' ? (
+          message.role === "operator" ? (
             <div key={message.id} class="m r">
               <b class="w">{message.name || t.operator}</b>
               {renderNodes(formatReply(message.content))}
             </div>
-          ) : message.role === 'note' ? (
+          ) : message.role === "note" ? (
             <p key={message.id} class="z">
               {message.content}
             </p>
-          ) : message.role === 'user' ? (
+          ) : message.role === "user" ? (
             <div key={message.id} class="m u">
               <span class="t">{t.you}: </span>
               {message.content}
             </div>
           ) : (
-            <div key={message.id} class={message.role === 'error' ? 'm e' : 'm'} aria-busy={message.streaming ? 'true' : undefined}>
-              {message.role === 'error' ? message.content : renderNodes(formatReply(message.content))}
+            <div key={message.id} class={message.role === "error" ? "m e" : "m"} aria-busy={message.streaming ? "true" : undefined}>
+              {message.role === "error" ? message.content : renderNodes(formatReply(message.content))}
               {message.sources && (
                 <ul class="c" aria-label={t.sources}>
                   {message.sources.map((source) => (
@@ -148,12 +144,12 @@ export function Panel({ options, store, onClose }: PanelProps) {
           value={input}
           placeholder={t.placeholder}
           aria-label={t.placeholder}
-          aria-invalid={tooLong ? 'true' : undefined}
-          aria-describedby={tooLong ? 'parley-too-long' : undefined}
+          aria-invalid={tooLong ? "true" : undefined}
+          aria-describedby={tooLong ? "parley-too-long" : undefined}
           disabled={!!failed}
           onInput={(event) => store.setInput(event.currentTarget.value)}
           onKeyDown={(event) => {
-            if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+            if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
               event.preventDefault();
               ask(input);
             }

@@ -86,7 +86,10 @@ function mapWebhooks(config: AdvancedConfig, change: (value: string) => string):
   const { notify } = config.manualService;
   return {
     ...config,
-    manualService: { ...config.manualService, notify: { ...notify, webhooks: notify.webhooks.map((webhook) => ({ kind: webhook.kind, url: change(webhook.url), secret: change(webhook.secret) })) } },
+    manualService: {
+      ...config.manualService,
+      notify: { ...notify, webhooks: notify.webhooks.map((webhook) => ({ kind: webhook.kind, url: change(webhook.url), secret: change(webhook.secret) })) },
+    },
   };
 }
 
@@ -125,7 +128,10 @@ export function redactAdvancedConfig(box: SecretBox, stored: AdvancedConfig): Ad
  * with an empty secret keeps the secret stored for the same kind and URL (the console sends back
  * what it was answered); a changed URL needs it again. `stored` is opened.
  */
-function withStoredSecrets(sent: AdvancedConfigInput["manualService"]["notify"]["webhooks"], stored: ManualService["notify"]["webhooks"]): ManualService["notify"]["webhooks"] {
+function withStoredSecrets(
+  sent: AdvancedConfigInput["manualService"]["notify"]["webhooks"],
+  stored: ManualService["notify"]["webhooks"],
+): ManualService["notify"]["webhooks"] {
   return sent.map((webhook, index) => {
     let url = webhook.url.trim();
     const kept = stored.find((old) => old.kind === webhook.kind && (old.url === url || maskCredentialUrl(old.url) === url));

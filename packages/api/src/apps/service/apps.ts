@@ -220,7 +220,11 @@ export async function listApps(deps: Deps, auth: Auth, page: { pageNo?: number |
  */
 export async function deleteApp(deps: Deps, auth: Auth, appId: string) {
   await loadApp(deps, auth.spaceId, appId);
-  const order = await deps.db.select({ id: apps.id }).from(apps).where(eq(apps.spaceId, auth.spaceId)).orderBy(...newestFirst);
+  const order = await deps.db
+    .select({ id: apps.id })
+    .from(apps)
+    .where(eq(apps.spaceId, auth.spaceId))
+    .orderBy(...newestFirst);
   const index = order.findIndex((row) => row.id === appId);
   const removed = await deps.db
     .delete(apps)
@@ -253,9 +257,7 @@ export async function copyApp(deps: Deps, auth: Auth, appId: string, options: { 
   });
   const rules = await deps.db.select().from(rateLimitRules).where(eq(rateLimitRules.appId, source.id));
   if (rules.length > 0) {
-    await deps.db.insert(rateLimitRules).values(
-      rules.map((rule) => ({ ...rule, id: newId("rlr"), appId: row.id, createdAt: now, updatedAt: now })),
-    );
+    await deps.db.insert(rateLimitRules).values(rules.map((rule) => ({ ...rule, id: newId("rlr"), appId: row.id, createdAt: now, updatedAt: now })));
   }
   return appSeniorView(deps.secrets, row, { thumbed: false, collected: false });
 }

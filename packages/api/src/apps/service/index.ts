@@ -35,7 +35,13 @@ export async function getAppForChat(
   // By code alone is every chat turn's lookup: prepared once.
   const row =
     key.appCode !== undefined && !key.spaceId
-      ? await prepared(deps.db, "apps.byCode", () => deps.db.select().from(apps).where(eq(apps.code, sql.placeholder("code"))).prepare()).get({ code: key.appCode })
+      ? await prepared(deps.db, "apps.byCode", () =>
+          deps.db
+            .select()
+            .from(apps)
+            .where(eq(apps.code, sql.placeholder("code")))
+            .prepare(),
+        ).get({ code: key.appCode })
       : await deps.db
           .select()
           .from(apps)

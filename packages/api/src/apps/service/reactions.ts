@@ -18,7 +18,11 @@ export async function setReaction(deps: Deps, auth: Auth, appId: string, kind: R
   const mark = and(eq(appReactions.appId, appId), eq(appReactions.userId, auth.userId), eq(appReactions.kind, kind));
   // The mark row decides whether the count moves, so repeats and races cannot move it twice.
   const changed = on
-    ? await deps.db.insert(appReactions).values({ appId, userId: auth.userId, kind, createdAt: deps.now().toISOString() }).onConflictDoNothing().returning({ appId: appReactions.appId })
+    ? await deps.db
+        .insert(appReactions)
+        .values({ appId, userId: auth.userId, kind, createdAt: deps.now().toISOString() })
+        .onConflictDoNothing()
+        .returning({ appId: appReactions.appId })
     : await deps.db.delete(appReactions).where(mark).returning({ appId: appReactions.appId });
   if (changed.length > 0) {
     await deps.db

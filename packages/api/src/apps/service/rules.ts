@@ -161,7 +161,8 @@ export function checkAppSettings(settings: AppSettings): void {
   if (!s.defaultModel) throw fail.invalid("app_default_model_required", "defaultModel");
   checkLength("defaultModel", s.defaultModel, APP_LIMITS.modelIdMax);
   if (s.optionalModels.length === 0) throw fail.invalid("app_model_required", "optionalModels");
-  if (s.optionalModels.length > APP_LIMITS.optionalModelsMax) throw fail.invalid("app_too_many", "optionalModels", { field: "optionalModels", max: APP_LIMITS.optionalModelsMax });
+  if (s.optionalModels.length > APP_LIMITS.optionalModelsMax)
+    throw fail.invalid("app_too_many", "optionalModels", { field: "optionalModels", max: APP_LIMITS.optionalModelsMax });
   s.optionalModels.forEach((model, index) => checkLength(`optionalModels.${index}`, model, APP_LIMITS.modelIdMax));
 
   checkRange("memoryTurns", s.memoryTurns, APP_LIMITS.memoryTurns, true);

@@ -41,8 +41,7 @@ function heldSql(spaceId: string, nowMs: number, options: { userKeyId?: string |
     ${options.except ? sql`AND key <> ${options.except}` : sql``})`;
 }
 
-const balanceSql = (spaceId: string) =>
-  sql`COALESCE((SELECT balance_after FROM credit_ledger WHERE space_id = ${spaceId} ORDER BY seq DESC LIMIT 1), 0)`;
+const balanceSql = (spaceId: string) => sql`COALESCE((SELECT balance_after FROM credit_ledger WHERE space_id = ${spaceId} ORDER BY seq DESC LIMIT 1), 0)`;
 
 /** SQL: what a user key may still spend (a large number when it has no limit). */
 function keyRoomSql(userKeyId: string, spaceId: string, nowMs: number, except?: string) {

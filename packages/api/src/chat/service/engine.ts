@@ -82,8 +82,7 @@ async function* answerWithModel(deps: Deps, context: ResponderContext): AsyncGen
 async function startRun(deps: Deps, { turn, prepared, conversation, history }: ResponderContext): Promise<ModelRun> {
   const { app } = turn;
   const clientTools = turn.clientTools && turn.clientTools.length > 0 ? turn.clientTools : undefined;
-  const tools: PluginTool[] =
-    !clientTools && app.plugins.length > 0 ? await deps.plugins.toolsFor({ spaceId: app.spaceId, pluginCodes: app.plugins }) : [];
+  const tools: PluginTool[] = !clientTools && app.plugins.length > 0 ? await deps.plugins.toolsFor({ spaceId: app.spaceId, pluginCodes: app.plugins }) : [];
   const offered = clientTools ?? tools.map((tool) => tool.definition);
   const run: ModelRun = {
     deps,
@@ -193,7 +192,12 @@ async function* sayNoHit(run: ModelRun, noHit: { text: string; handover: boolean
  * first round's text is held back; when the model calls no tool in it, the exchange ends there
  * and answers that draft unshown, so the caller decides what the turn says instead.
  */
-async function* converse(run: ModelRun, messages: ModelMessage[], withTools: boolean, probe = false): AsyncGenerator<ChatEvent, { toolCalled: boolean; draft: string }> {
+async function* converse(
+  run: ModelRun,
+  messages: ModelMessage[],
+  withTools: boolean,
+  probe = false,
+): AsyncGenerator<ChatEvent, { toolCalled: boolean; draft: string }> {
   const { turn, app } = run;
   run.prompt = messages;
   const rounds = withTools ? run.toolRounds : 0;

@@ -46,7 +46,10 @@ describe("merge reply", () => {
     vi.advanceTimersByTime(2999);
     expect(flushed).toEqual([]);
     vi.advanceTimersByTime(1);
-    expect(flushed).toEqual([["alice", "Hi\nI have a question"], ["bob", "Hello"]]);
+    expect(flushed).toEqual([
+      ["alice", "Hi\nI have a question"],
+      ["bob", "Hello"],
+    ]);
     expect(buffer.size()).toBe(0);
   });
 

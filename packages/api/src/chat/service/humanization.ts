@@ -40,7 +40,13 @@ function splitOutsideCode(text: string): string[] {
   const blocks = text.split(/(```[\s\S]*?```)/g);
   for (const block of blocks) {
     if (block.startsWith("```")) out.push(block);
-    else out.push(...block.split(/\n\s*\n/).map((part) => part.trim()).filter(Boolean));
+    else
+      out.push(
+        ...block
+          .split(/\n\s*\n/)
+          .map((part) => part.trim())
+          .filter(Boolean),
+      );
   }
   return out;
 }

@@ -2,7 +2,6 @@ import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from
 import { createdAt } from "./columns";
 import { spaces } from "./spaces";
 
-
 /** App kinds (spec §3 App `type`). */
 export const appTypes = ["LIGHT", "KNOWLEDGE", "AGENT", "WORKFLOW"] as const;
 
@@ -34,11 +33,15 @@ export const apps = sqliteTable(
     retrievalLength: integer("retrieval_length").notNull().default(4000),
     knowledgeBaseIds: text("knowledge_base_ids").notNull().default("[]"),
     databaseIds: text("database_ids").notNull().default("[]"),
-    retrievalMode: text("retrieval_mode", { enum: ["semantic", "fulltext", "hybrid"] }).notNull().default("semantic"),
+    retrievalMode: text("retrieval_mode", { enum: ["semantic", "fulltext", "hybrid"] })
+      .notNull()
+      .default("semantic"),
     similarityThreshold: real("similarity_threshold").notNull().default(0.75),
     semanticCount: integer("semantic_count").notNull().default(3),
     fullTextCount: integer("full_text_count").notNull().default(1),
-    noHitStrategy: text("no_hit_strategy", { enum: ["default", "fixed", "manual"] }).notNull().default("default"),
+    noHitStrategy: text("no_hit_strategy", { enum: ["default", "fixed", "manual"] })
+      .notNull()
+      .default("default"),
     noHitText: text("no_hit_text"),
     citationEnabled: integer("citation_enabled", { mode: "boolean" }).notNull().default(false),
     citationThreshold: real("citation_threshold").notNull().default(0.8),
@@ -46,7 +49,9 @@ export const apps = sqliteTable(
     plugins: text("plugins").notNull().default("[]"),
     multiRoundThinking: integer("multi_round_thinking", { mode: "boolean" }).notNull().default(false),
     maxRounds: integer("max_rounds").notNull().default(3),
-    pluginStrategy: text("plugin_strategy", { enum: ["knowledge_first", "plugin_first", "both"] }).notNull().default("both"),
+    pluginStrategy: text("plugin_strategy", { enum: ["knowledge_first", "plugin_first", "both"] })
+      .notNull()
+      .default("both"),
     voice: text("voice"),
     bottomSlogan: text("bottom_slogan"),
     /** JSON: humanization, manual-handover and database settings (spec §3, advanced configuration). */

@@ -21,14 +21,18 @@ export const channelClients = sqliteTable(
     name: text("name").notNull(),
     /** One of the channel kinds of @parley/channels. */
     kind: text("kind").notNull(),
-    deployType: text("deploy_type", { enum: ["self-built", "hosting"] }).notNull().default("self-built"),
+    deployType: text("deploy_type", { enum: ["self-built", "hosting"] })
+      .notNull()
+      .default("self-built"),
     enabled: integer("enabled", { mode: "boolean" }).notNull().default(true),
     /** JSON: the configuration fields that are not secret. */
     config: text("config").notNull().default("{}"),
     /** The secret fields, JSON sealed with the instance key (AES-256-GCM); never answered. */
     secrets: text("secrets").notNull().default(""),
     /** Where to tell the owner that the client went offline. */
-    offlineNotify: text("offline_notify", { enum: ["none", "sms", "wechat-official-account"] }).notNull().default("none"),
+    offlineNotify: text("offline_notify", { enum: ["none", "sms", "wechat-official-account"] })
+      .notNull()
+      .default("none"),
     lastActiveAt: text("last_active_at"),
     /** The last delivery or send failure, shown in the console until the next success. */
     lastError: text("last_error"),

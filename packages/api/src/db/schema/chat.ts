@@ -3,7 +3,6 @@ import { createdAt } from "./columns";
 import { apps } from "./apps";
 import { spaces } from "./spaces";
 
-
 /** One conversation of an end user with an app, on one channel. */
 export const conversations = sqliteTable(
   "conversations",
@@ -37,8 +36,12 @@ export const conversations = sqliteTable(
     groupName: text("group_name"),
     senderName: text("sender_name"),
     headImageUrl: text("head_image_url"),
-    readStatus: text("read_status", { enum: ["UNREAD", "HAVE_READ"] }).notNull().default("HAVE_READ"),
-    serviceMode: text("service_mode", { enum: ["FULL_AUTO_MODE", "MANUAL_MODE", "GROUP_MODE"] }).notNull().default("FULL_AUTO_MODE"),
+    readStatus: text("read_status", { enum: ["UNREAD", "HAVE_READ"] })
+      .notNull()
+      .default("HAVE_READ"),
+    serviceMode: text("service_mode", { enum: ["FULL_AUTO_MODE", "MANUAL_MODE", "GROUP_MODE"] })
+      .notNull()
+      .default("FULL_AUTO_MODE"),
     /** When the session went to MANUAL_MODE (the delayed-reply mode counts from here). */
     manualSince: text("manual_since"),
     lastMessage: text("last_message"),
@@ -73,7 +76,9 @@ export const messages = sqliteTable(
     toolCalls: text("tool_calls"),
     /** JSON: the sources an answer cites (index, source, content excerpt, score), shown under it. */
     citations: text("citations"),
-    status: text("status", { enum: ["complete", "stopped", "error", "streaming", "interrupted"] }).notNull().default("complete"),
+    status: text("status", { enum: ["complete", "stopped", "error", "streaming", "interrupted"] })
+      .notNull()
+      .default("complete"),
     model: text("model"),
     /** Who wrote it, when the conversation has several people (a group) or it is an operator. */
     senderName: text("sender_name"),

@@ -72,8 +72,5 @@ export const hostedGroups = sqliteTable(
     createdAt: createdAt(),
     updatedAt: text("updated_at").notNull(),
   },
-  (table) => [
-    uniqueIndex("hosted_groups_account_external_idx").on(table.accountId, table.externalId),
-    index("hosted_groups_space_idx").on(table.spaceId),
-  ],
+  (table) => [uniqueIndex("hosted_groups_account_external_idx").on(table.accountId, table.externalId), index("hosted_groups_space_idx").on(table.spaceId)],
 );

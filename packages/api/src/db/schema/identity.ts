@@ -1,7 +1,6 @@
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { createdAt } from "./columns";
 
-
 /** A person who signs in. Spaces hold what they build. */
 export const users = sqliteTable(
   "users",

@@ -2,7 +2,6 @@ import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqli
 import { createdAt } from "./columns";
 import { spaces } from "./spaces";
 
-
 /** A knowledge base (spec §3): files, their chunks, and the settings they were indexed with. */
 export const knowledgeBases = sqliteTable(
   "knowledge_bases",
@@ -45,7 +44,9 @@ export const knowledgeFiles = sqliteTable(
     source: text("source").notNull(),
     mimeType: text("mime_type"),
     sizeBytes: integer("size_bytes").notNull().default(0),
-    status: text("status", { enum: ["pending", "processing", "effective", "failed"] }).notNull().default("pending"),
+    status: text("status", { enum: ["pending", "processing", "effective", "failed"] })
+      .notNull()
+      .default("pending"),
     failureReason: text("failure_reason"),
     chunkCount: integer("chunk_count").notNull().default(0),
     tokenCount: integer("token_count").notNull().default(0),
@@ -132,7 +133,9 @@ export const jobs = sqliteTable(
     kind: text("kind").notNull(),
     /** JSON payload. */
     payload: text("payload").notNull(),
-    status: text("status", { enum: ["queued", "running", "done", "failed"] }).notNull().default("queued"),
+    status: text("status", { enum: ["queued", "running", "done", "failed"] })
+      .notNull()
+      .default("queued"),
     attempts: integer("attempts").notNull().default(0),
     runAfter: text("run_after").notNull(),
     lockedUntil: text("locked_until"),

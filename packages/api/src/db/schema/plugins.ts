@@ -2,7 +2,6 @@ import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqli
 import { createdAt } from "./columns";
 import { spaces } from "./spaces";
 
-
 /** A custom HTTP plugin (spec §3 Plugin). Built-in plugins live in code, not here. */
 export const plugins = sqliteTable(
   "plugins",

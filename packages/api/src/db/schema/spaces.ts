@@ -2,7 +2,6 @@ import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "driz
 import { createdAt } from "./columns";
 import { users } from "./identity";
 
-
 /** A personal or team space. Every product row belongs to exactly one space. */
 export const spaces = sqliteTable(
   "spaces",

@@ -20,7 +20,9 @@ export const webClients = sqliteTable(
     avatarUrl: text("avatar_url").notNull().default(""),
     welcome: text("welcome").notNull().default(""),
     slogan: text("slogan").notNull().default(""),
-    position: text("position", { enum: ["left", "right"] }).notNull().default("right"),
+    position: text("position", { enum: ["left", "right"] })
+      .notNull()
+      .default("right"),
     primaryColor: text("primary_color").notNull().default("#2563eb"),
     /** JSON array of origins; empty means any origin. */
     allowedOrigins: text("allowed_origins").notNull().default("[]"),

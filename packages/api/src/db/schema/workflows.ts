@@ -73,10 +73,7 @@ export const workflowRuns = sqliteTable(
     createdAt: createdAt(),
     updatedAt: text("updated_at").notNull(),
   },
-  (table) => [
-    index("workflow_runs_workflow_idx").on(table.workflowId, table.startedAt),
-    index("workflow_runs_status_idx").on(table.status, table.spaceId),
-  ],
+  (table) => [index("workflow_runs_workflow_idx").on(table.workflowId, table.startedAt), index("workflow_runs_status_idx").on(table.status, table.spaceId)],
 );
 
 /** The state of one node in one run: inputs, outputs, timings, error. */

@@ -62,12 +62,7 @@ export async function createUser(
 }
 
 /** Session plus the user view: what every sign-in answers. */
-export async function signedIn(
-  deps: Deps,
-  userId: string,
-  method: SignInMethod,
-  client: { ip?: string; userAgent?: string },
-) {
+export async function signedIn(deps: Deps, userId: string, method: SignInMethod, client: { ip?: string; userAgent?: string }) {
   const session = await createSession(deps, { userId, method, ...client });
   const user = await deps.db.select({ currentSpaceId: users.currentSpaceId }).from(users).where(eq(users.id, userId)).get();
   return { ...session, user: await userView(deps, userId, user!.currentSpaceId) };
@@ -78,10 +73,7 @@ function defaultName(channel: Channel, target: string): string {
 }
 
 /** Checks the purpose rules before a code is sent, then sends it. */
-export async function requestCode(
-  deps: Deps,
-  input: { channel: Channel; target: string; purpose: CodePurpose; ip: string; language: Language; auth?: Auth },
-) {
+export async function requestCode(deps: Deps, input: { channel: Channel; target: string; purpose: CodePurpose; ip: string; language: Language; auth?: Auth }) {
   const target = normalizeTarget(input.channel, input.target);
   const existing = await findUserByContact(deps, input.channel, target);
   if (input.purpose === "register" || (input.purpose === "bind" && input.auth)) {
@@ -128,11 +120,7 @@ export async function register(
  * account from all addresses, before the password is checked (see {@link admitPasswordAttempt});
  * the answer and the work done never tell whether the account exists.
  */
-export async function loginWithPassword(
-  deps: Deps,
-  input: { username: string; password: string },
-  client: { ip: string; userAgent?: string },
-) {
+export async function loginWithPassword(deps: Deps, input: { username: string; password: string }, client: { ip: string; userAgent?: string }) {
   const channel = channelOf(input.username);
   const target = normalizeTarget(channel, input.username, "username");
   const attempt = admitPasswordAttempt(deps, `${channel}:${target}`, client.ip);
@@ -150,11 +138,7 @@ export async function loginWithPassword(
  * Code sign-in: a login code sent to the account's e-mail or phone. Not held back by the
  * account's password ceiling, so the owner gets in while strangers guess the password.
  */
-export async function loginWithCode(
-  deps: Deps,
-  input: { channel: Channel; target: string; code: string },
-  client: { ip: string; userAgent?: string },
-) {
+export async function loginWithCode(deps: Deps, input: { channel: Channel; target: string; code: string }, client: { ip: string; userAgent?: string }) {
   const target = normalizeTarget(input.channel, input.target);
   const attempt = admitCodeAttempt(deps, `${input.channel}:${target}`, client.ip);
   try {
@@ -188,11 +172,7 @@ export async function resetPassword(deps: Deps, input: { channel: Channel; targe
  * Changes the password: the old one (unless none was ever set) and a code sent to the user's own
  * e-mail or phone. Other sessions end.
  */
-export async function changePassword(
-  deps: Deps,
-  auth: Auth,
-  input: { oldPassword?: string; newPassword: string; code: string; channel?: Channel },
-) {
+export async function changePassword(deps: Deps, auth: Auth, input: { oldPassword?: string; newPassword: string; code: string; channel?: Channel }) {
   // A leaked automation key must not be enough to take over the account.
   if (auth.via !== "session") throw fail.forbidden("api_key_not_allowed");
   const user = await deps.db.select().from(users).where(eq(users.id, auth.userId)).get();
@@ -228,11 +208,7 @@ export async function bindContact(deps: Deps, auth: Auth, input: { channel: Chan
 }
 
 /** Updates profile fields of the signed-in user. */
-export async function updateProfile(
-  deps: Deps,
-  auth: Auth,
-  input: { name?: string; avatarUrl?: string | null; language?: Language },
-) {
+export async function updateProfile(deps: Deps, auth: Auth, input: { name?: string; avatarUrl?: string | null; language?: Language }) {
   const name = input.name?.trim();
   if (input.name !== undefined && !name) throw fail.invalid("validation_failed", "name", { field: "name", reason: "empty" });
   await deps.db

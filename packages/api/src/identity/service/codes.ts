@@ -23,10 +23,7 @@ function codeHash(channel: Channel, target: string, purpose: CodePurpose, code: 
  * Creates a one-time code and sends it. Throttled per target and per IP; a resend inside the
  * resend window is refused with how long to wait.
  */
-export async function issueCode(
-  deps: Deps,
-  input: { channel: Channel; target: string; purpose: CodePurpose; ip: string; language: Language },
-) {
+export async function issueCode(deps: Deps, input: { channel: Channel; target: string; purpose: CodePurpose; ip: string; language: Language }) {
   const { throttle, config } = deps;
   const { channel, target, purpose } = input;
   const wait = throttle.peek(`code-resend:${channel}:${target}:${purpose}`, 1);
@@ -82,10 +79,7 @@ export async function issueCode(
 }
 
 /** Checks a code and uses it up. Wrong guesses count; after five the code is dead. */
-export async function consumeCode(
-  deps: Deps,
-  input: { channel: Channel; target: string; purpose: CodePurpose; code: string },
-): Promise<void> {
+export async function consumeCode(deps: Deps, input: { channel: Channel; target: string; purpose: CodePurpose; code: string }): Promise<void> {
   const now = deps.now().toISOString();
   const row = await deps.db
     .select()

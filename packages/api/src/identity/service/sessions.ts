@@ -57,7 +57,11 @@ export async function authenticate(deps: Deps, bearer: string, requestedSpaceId:
   // Session tokens carry their prefix; anything else can only be an API key.
   const session = bearer.startsWith("pst_")
     ? await prepared(deps.db, "auth.session", () =>
-        deps.db.select().from(sessions).where(eq(sessions.tokenHash, sql.placeholder("hash"))).prepare(),
+        deps.db
+          .select()
+          .from(sessions)
+          .where(eq(sessions.tokenHash, sql.placeholder("hash")))
+          .prepare(),
       ).get({ hash })
     : undefined;
   if (session) {
@@ -70,7 +74,11 @@ export async function authenticate(deps: Deps, bearer: string, requestedSpaceId:
     }
   } else {
     const key = await prepared(deps.db, "auth.apiKey", () =>
-      deps.db.select().from(apiKeys).where(eq(apiKeys.keyHash, sql.placeholder("hash"))).prepare(),
+      deps.db
+        .select()
+        .from(apiKeys)
+        .where(eq(apiKeys.keyHash, sql.placeholder("hash")))
+        .prepare(),
     ).get({ hash });
     if (!key) throw new ServiceError("session_ended", "session_ended");
     userId = key.userId;
@@ -137,21 +145,13 @@ export async function issueGrant(
 }
 
 /** Uses up a grant; the same grant never works twice. */
-export async function consumeGrant(
-  deps: Deps,
-  input: { kind: "login-code" | "code"; grant: string },
-): Promise<{ userId: string; method: SignInMethod }> {
+export async function consumeGrant(deps: Deps, input: { kind: "login-code" | "code"; grant: string }): Promise<{ userId: string; method: SignInMethod }> {
   const now = deps.now().toISOString();
   const used = await deps.db
     .update(signInGrants)
     .set({ consumedAt: now })
     .where(
-      and(
-        eq(signInGrants.grantHash, sha256(input.grant)),
-        eq(signInGrants.kind, input.kind),
-        isNull(signInGrants.consumedAt),
-        gt(signInGrants.expiresAt, now),
-      ),
+      and(eq(signInGrants.grantHash, sha256(input.grant)), eq(signInGrants.kind, input.kind), isNull(signInGrants.consumedAt), gt(signInGrants.expiresAt, now)),
     )
     .returning({ userId: signInGrants.userId, method: signInGrants.method });
   const row = used[0];

@@ -6,13 +6,7 @@ import { fail } from "../../errors";
 import type { Auth, Deps } from "../../kernel";
 import { type MemberGrade, type Quotas, quotasFor } from "../../spaces/service/privileges";
 import { parseQuotaOverrides } from "../../spaces/service/spaces";
-import {
-  INSTANCE_PAGE_SIZE,
-  INSTANCE_PAGE_SIZE_MAX,
-  type instanceSpaceSchema,
-  type instanceUserSchema,
-  type updateInstanceSpaceBody,
-} from "../schemas";
+import { INSTANCE_PAGE_SIZE, INSTANCE_PAGE_SIZE_MAX, type instanceSpaceSchema, type instanceUserSchema, type updateInstanceSpaceBody } from "../schemas";
 
 type InstanceUser = z.infer<typeof instanceUserSchema>;
 type InstanceSpace = z.infer<typeof instanceSpaceSchema>;

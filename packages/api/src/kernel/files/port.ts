@@ -49,6 +49,7 @@ export function keySegments(key: string, options: { prefix?: boolean } = {}): st
   const valid =
     body.length > 0 &&
     body.length <= 1024 &&
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what a key may not hold
     segments.every((segment) => segment !== "" && segment !== "." && segment !== ".." && !/[\\\u0000-\u001f]/.test(segment));
   if (!valid) throw new FileKeyError(`not a file key: ${JSON.stringify(key)}`);
   return segments;

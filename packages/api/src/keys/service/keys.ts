@@ -87,7 +87,11 @@ function keyName(name: string): string {
 /** A key may only be bound to an app of its own space: another space's code, or an unknown one, is refused. */
 async function checkKeyApp(deps: Deps, spaceId: string, appCode: string | null | undefined) {
   if (appCode === undefined || appCode === null) return;
-  const app = await deps.db.select({ id: apps.id }).from(apps).where(and(eq(apps.code, appCode), eq(apps.spaceId, spaceId))).get();
+  const app = await deps.db
+    .select({ id: apps.id })
+    .from(apps)
+    .where(and(eq(apps.code, appCode), eq(apps.spaceId, spaceId)))
+    .get();
   if (!app) throw fail.invalid("user_key_app_unknown", "appCode", { id: appCode });
 }
 
@@ -121,7 +125,11 @@ export async function updateUserKey(deps: Deps, auth: Auth, id: string, input: P
   const name = input.name === undefined ? undefined : keyName(input.name);
   if (input.appCode !== undefined && input.appCode !== null) {
     // A binding already stored is not re-checked (its app may have been deleted since): only a change is.
-    const current = await deps.db.select({ appCode: userKeys.appCode }).from(userKeys).where(and(eq(userKeys.id, id), eq(userKeys.spaceId, auth.spaceId))).get();
+    const current = await deps.db
+      .select({ appCode: userKeys.appCode })
+      .from(userKeys)
+      .where(and(eq(userKeys.id, id), eq(userKeys.spaceId, auth.spaceId)))
+      .get();
     if (current && current.appCode !== input.appCode) await checkKeyApp(deps, auth.spaceId, input.appCode);
   }
   const updated = await deps.db

@@ -18,8 +18,14 @@ afterAll(async () => {
 
 function newStore(name: string, options: { annThreshold?: number; logs?: string[] } = {}): LanceVectorStore {
   const logs = options.logs;
-  const logger = logs ? { info: (_: object, msg?: string) => logs.push(msg ?? ""), warn: (obj: object, msg?: string) => logs.push(`${msg} ${JSON.stringify(obj)}`) } : undefined;
-  const store = createLanceVectorStore({ directory: path.join(root, name), ...(options.annThreshold ? { annThreshold: options.annThreshold } : {}), ...(logger ? { logger } : {}) });
+  const logger = logs
+    ? { info: (_: object, msg?: string) => logs.push(msg ?? ""), warn: (obj: object, msg?: string) => logs.push(`${msg} ${JSON.stringify(obj)}`) }
+    : undefined;
+  const store = createLanceVectorStore({
+    directory: path.join(root, name),
+    ...(options.annThreshold ? { annThreshold: options.annThreshold } : {}),
+    ...(logger ? { logger } : {}),
+  });
   opened.push(store);
   return store;
 }
@@ -131,7 +137,9 @@ describe("LanceDB vector store", () => {
   it("refuses vectors of another dimension with a clear error", async () => {
     const store = newStore("dimensions");
     const table = store.table("model-a", DIMENSIONS);
-    await expect(table.upsert(rows("kb_a", randomVectors(1, 11, 8)))).rejects.toThrow("vector of 8 dimensions for chunk kb_a-c0 in the 16-d vector table of model-a");
+    await expect(table.upsert(rows("kb_a", randomVectors(1, 11, 8)))).rejects.toThrow(
+      "vector of 8 dimensions for chunk kb_a-c0 in the 16-d vector table of model-a",
+    );
     await expect(table.search(new Float32Array(8), { knowledgeBaseIds: ["kb_a"], limit: 1 })).rejects.toThrow(/8 dimensions/);
     expect(() => store.table("model-a", 32)).toThrow("vector table model-a holds 16-d vectors, not 32-d");
     expect(await table.count()).toBe(0);
@@ -168,7 +176,14 @@ describe("LanceDB vector store", () => {
       expect(hit!.similarity).toBeCloseTo(1, 4);
     }
     await table.upsert(rows("kb_a", [vectors[0]!.map((value) => -value)], "after"));
-    expect((await table.search(vectors[0]!.map((value) => -value), { knowledgeBaseIds: ["kb_a"], limit: 3 }))[0]!.chunkId).toBe("after-c0");
+    expect(
+      (
+        await table.search(
+          vectors[0]!.map((value) => -value),
+          { knowledgeBaseIds: ["kb_a"], limit: 3 },
+        )
+      )[0]!.chunkId,
+    ).toBe("after-c0");
     expect(await table.count()).toBe(361);
   });
 });

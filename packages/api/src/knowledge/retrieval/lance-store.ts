@@ -365,7 +365,9 @@ class LanceTable implements VectorIndex {
       const connection = await this.context.connect();
       const exists = (await connection.tableNames()).includes(this.name);
       if (!exists && !create) return undefined;
-      const table = exists ? await connection.openTable(this.name) : await connection.createEmptyTable(this.name, await this.schema(), { mode: "create", existOk: true });
+      const table = exists
+        ? await connection.openTable(this.name)
+        : await connection.createEmptyTable(this.name, await this.schema(), { mode: "create", existOk: true });
       await this.checkSchema(table);
       await this.loadState(table);
       this.table = table;
@@ -466,7 +468,8 @@ export function createLanceVectorStore(options: LanceStoreOptions): LanceVectorS
   return {
     table(model, dimensions) {
       if (closed) throw new Error(`LanceDB vector store in ${options.directory} is closed`);
-      if (!Number.isInteger(dimensions) || dimensions <= 0) throw new Error(`vector table ${model} needs a positive whole number of dimensions, not ${dimensions}`);
+      if (!Number.isInteger(dimensions) || dimensions <= 0)
+        throw new Error(`vector table ${model} needs a positive whole number of dimensions, not ${dimensions}`);
       let table = tables.get(model);
       if (!table) {
         table = new LanceTable(model, dimensions, context());

@@ -26,7 +26,9 @@ const FIRST = [
 async function addFile(knowledgeBaseId: string, name: string, texts: string[]): Promise<string> {
   const fileId = newId("kf");
   const now = new Date().toISOString();
-  await ctx.deps.db.insert(knowledgeFiles).values({ id: fileId, spaceId: ids.spaceId, knowledgeBaseId, name, type: "document", source: `${name}.txt`, updatedAt: now });
+  await ctx.deps.db
+    .insert(knowledgeFiles)
+    .values({ id: fileId, spaceId: ids.spaceId, knowledgeBaseId, name, type: "document", source: `${name}.txt`, updatedAt: now });
   const chunks = texts.map((text, ordinal) => ({ ...chunkText(text)[0]!, ordinal }));
   const stored = await storeChunks({ db: ctx.deps.db, embedder, vectors }, { spaceId: ids.spaceId, knowledgeBaseId, fileId }, chunks);
   texts.forEach((text, index) => (chunkIds[text] = stored[index]!));
@@ -42,7 +44,15 @@ beforeAll(async () => {
   ids.second = newId("kb");
   await ctx.deps.db.insert(spaces).values({ id: ids.spaceId, code: `s${Date.now()}`, name: "s", kind: "team", ownerUserId: "usr_x", updatedAt: now });
   for (const [index, id] of [ids.first, ids.second].entries()) {
-    await ctx.deps.db.insert(knowledgeBases).values({ id, spaceId: ids.spaceId, code: `kb${index}${Date.now()}`, name: `kb${index}`, embeddingModel: embedder.id, createdBy: "usr_x", updatedAt: now });
+    await ctx.deps.db.insert(knowledgeBases).values({
+      id,
+      spaceId: ids.spaceId,
+      code: `kb${index}${Date.now()}`,
+      name: `kb${index}`,
+      embeddingModel: embedder.id,
+      createdBy: "usr_x",
+      updatedAt: now,
+    });
   }
   ids.firstFile = await addFile(ids.first, "policy", FIRST);
   ids.secondFile = await addFile(ids.second, "secret", ["Refunds for the secret project are paid in gold.", "北京大学的秘密档案。"]);
@@ -83,7 +93,9 @@ describe("full-text search", () => {
   });
 
   it("does not store a chunk twice when a file is indexed again", async () => {
-    const again = await storeChunks({ db: ctx.deps.db, embedder, vectors }, { spaceId: ids.spaceId, knowledgeBaseId: ids.first, fileId: ids.firstFile }, [{ ...chunkText(FIRST[0]!)[0]!, ordinal: 0 }]);
+    const again = await storeChunks({ db: ctx.deps.db, embedder, vectors }, { spaceId: ids.spaceId, knowledgeBaseId: ids.first, fileId: ids.firstFile }, [
+      { ...chunkText(FIRST[0]!)[0]!, ordinal: 0 },
+    ]);
     expect(again).toEqual([chunkIds[FIRST[0]!]]);
     const rows = await ctx.deps.db.select().from(knowledgeChunks).where(eq(knowledgeChunks.fileId, ids.firstFile)).all();
     expect(rows).toHaveLength(FIRST.length);
@@ -164,11 +176,21 @@ describe("full-text search over common terms", () => {
       const knowledgeBaseId = newId("kb");
       const fileId = newId("kf");
       await own.deps.db.insert(spaces).values({ id: spaceId, code: `c${Date.now()}`, name: "c", kind: "team", ownerUserId: "usr_x", updatedAt: now });
-      await own.deps.db.insert(knowledgeBases).values({ id: knowledgeBaseId, spaceId, code: `kc${Date.now()}`, name: "c", embeddingModel: embedder.id, createdBy: "usr_x", updatedAt: now });
-      await own.deps.db.insert(knowledgeFiles).values({ id: fileId, spaceId, knowledgeBaseId, name: "logs", type: "document", source: "logs.txt", updatedAt: now });
-      const texts = Array.from({ length: 150 }, (_, index) => (index % 50 === 7 ? `Warehouse report ${index} mentions a flamingo.` : `Warehouse report ${index} lists pallets.`));
+      await own.deps.db
+        .insert(knowledgeBases)
+        .values({ id: knowledgeBaseId, spaceId, code: `kc${Date.now()}`, name: "c", embeddingModel: embedder.id, createdBy: "usr_x", updatedAt: now });
+      await own.deps.db
+        .insert(knowledgeFiles)
+        .values({ id: fileId, spaceId, knowledgeBaseId, name: "logs", type: "document", source: "logs.txt", updatedAt: now });
+      const texts = Array.from({ length: 150 }, (_, index) =>
+        index % 50 === 7 ? `Warehouse report ${index} mentions a flamingo.` : `Warehouse report ${index} lists pallets.`,
+      );
       const table = createMemoryVectorStore().table(embedder.id, embedder.dimensions);
-      await storeChunks({ db: own.deps.db, embedder, vectors: table }, { spaceId, knowledgeBaseId, fileId }, texts.map((text, ordinal) => ({ ...chunkText(text)[0]!, ordinal })));
+      await storeChunks(
+        { db: own.deps.db, embedder, vectors: table },
+        { spaceId, knowledgeBaseId, fileId },
+        texts.map((text, ordinal) => ({ ...chunkText(text)[0]!, ordinal })),
+      );
 
       // "warehouse" and "report" are in every chunk: only "flamingo" is matched.
       const hits = await fullTextSearch(own.deps.db, { query: "warehouse report flamingo", knowledgeBaseIds: [knowledgeBaseId], limit: 10 });

@@ -111,9 +111,7 @@ async function selectiveTerms(db: Db, terms: readonly string[]): Promise<string[
   const total = await chunkTotal(db);
   if (total < 100) return [...terms];
   const keys = terms.map((term) => term.toLowerCase().normalize("NFKD").replace(/\p{M}/gu, ""));
-  const rows = await db.all<{ term: string; doc: number }>(
-    sql`SELECT term, doc FROM knowledge_chunks_fts_vocab WHERE term IN (${inList([...new Set(keys)])})`,
-  );
+  const rows = await db.all<{ term: string; doc: number }>(sql`SELECT term, doc FROM knowledge_chunks_fts_vocab WHERE term IN (${inList([...new Set(keys)])})`);
   const frequency = new Map(rows.map((row) => [row.term, Number(row.doc)]));
   const documentsOf = (index: number) => frequency.get(keys[index]!) ?? 0;
   const kept = terms.filter((_, index) => documentsOf(index) <= total * COMMON_TERM_SHARE);
@@ -148,7 +146,14 @@ export async function fullTextSearch(db: Db, request: SearchRequest): Promise<Re
     ORDER BY rank
     LIMIT ${request.limit}`);
   if (ranked.length === 0) return [];
-  const rows = new Map((await chunksById(db, ranked.map((row) => row.id))).map((row) => [row.id, row]));
+  const rows = new Map(
+    (
+      await chunksById(
+        db,
+        ranked.map((row) => row.id),
+      )
+    ).map((row) => [row.id, row]),
+  );
   const result: RetrievedChunk[] = [];
   for (const { id, rank } of ranked) {
     const row = rows.get(id);
@@ -180,7 +185,10 @@ export async function semanticSearch(deps: RetrievalDeps, request: SearchRequest
   const anchors = anchorsOf(deps.embedder);
   const kept = hits.map((hit) => ({ ...hit, calibrated: calibrateSimilarity(hit.similarity, anchors) })).filter((hit) => hit.calibrated >= threshold);
   if (kept.length === 0) return [];
-  const rows = await chunksById(deps.db, kept.map((hit) => hit.chunkId));
+  const rows = await chunksById(
+    deps.db,
+    kept.map((hit) => hit.chunkId),
+  );
   const byId = new Map(rows.map((row) => [row.id, row]));
   const result: RetrievedChunk[] = [];
   for (const hit of kept) {
@@ -262,10 +270,7 @@ export async function hybridSearch(
   request: SearchRequest & { similarityThreshold?: number; semanticWeight?: number },
 ): Promise<RetrievedChunk[]> {
   const depth = Math.max(FUSION_DEPTH, request.limit);
-  const [semantic, fullText] = await Promise.all([
-    semanticSearch(deps, { ...request, limit: depth }),
-    fullTextSearch(deps.db, { ...request, limit: depth }),
-  ]);
+  const [semantic, fullText] = await Promise.all([semanticSearch(deps, { ...request, limit: depth }), fullTextSearch(deps.db, { ...request, limit: depth })]);
   return fuseRanked([semantic, fullText], [request.semanticWeight ?? defaultSemanticWeight(deps.embedder), 1]).slice(0, request.limit);
 }
 
@@ -302,12 +307,17 @@ export const MAX_RETRIEVED = 10;
  * semantic count taking priority when the two counts exceed it. Hybrid results are ordered by
  * their RRF score over both lists.
  */
-export async function retrieve(deps: RetrievalDeps, request: { query: string; knowledgeBaseIds: readonly string[] } & RetrievalSettings): Promise<RetrievedChunk[]> {
+export async function retrieve(
+  deps: RetrievalDeps,
+  request: { query: string; knowledgeBaseIds: readonly string[] } & RetrievalSettings,
+): Promise<RetrievedChunk[]> {
   const semanticCount = request.mode === "fulltext" ? 0 : clampCount(request.semanticCount ?? 3, MAX_RETRIEVED);
   const fullTextCount = request.mode === "semantic" ? 0 : clampCount(request.fullTextCount ?? 1, MAX_RETRIEVED - semanticCount);
   const scope = { query: request.query, knowledgeBaseIds: request.knowledgeBaseIds };
   const [semantic, fullText] = await Promise.all([
-    semanticCount > 0 ? semanticSearch(deps, { ...scope, limit: Math.max(semanticCount, FUSION_DEPTH), similarityThreshold: request.similarityThreshold ?? 0 }) : [],
+    semanticCount > 0
+      ? semanticSearch(deps, { ...scope, limit: Math.max(semanticCount, FUSION_DEPTH), similarityThreshold: request.similarityThreshold ?? 0 })
+      : [],
     fullTextCount > 0 ? fullTextSearch(deps.db, { ...scope, limit: Math.max(fullTextCount + semanticCount, FUSION_DEPTH) }) : [],
   ]);
   if (request.mode === "semantic") return semantic.slice(0, semanticCount);

@@ -69,9 +69,12 @@ export async function exportFile(deps: Deps, auth: Auth, fileId: string, languag
   switch (file.type) {
     case "document": {
       const options = optionsOf(file);
-      const extension =
-        typeof options.extension === "string" ? options.extension : extensionOf(file.storagePath ?? "") || "txt";
-      return { body: await readOriginal(deps, file), contentType: documentTypes[extension] ?? "application/octet-stream", fileName: `${file.name}.${extension}` };
+      const extension = typeof options.extension === "string" ? options.extension : extensionOf(file.storagePath ?? "") || "txt";
+      return {
+        body: await readOriginal(deps, file),
+        contentType: documentTypes[extension] ?? "application/octet-stream",
+        fileName: `${file.name}.${extension}`,
+      };
     }
     case "qa": {
       const pairs = await currentPairs(deps, file);

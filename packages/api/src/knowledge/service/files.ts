@@ -235,11 +235,7 @@ export async function confirmFile(deps: Deps, auth: Auth, fileId: string) {
 export async function renameFile(deps: Deps, auth: Auth, fileId: string, name: string) {
   const file = await loadFile(deps, auth.spaceId, fileId);
   if (!FILE_NAME_PATTERN.test(name)) throw fail.invalid("file_name_invalid", "name");
-  const updated = await deps.db
-    .update(knowledgeFiles)
-    .set({ name, updatedAt: deps.now().toISOString() })
-    .where(eq(knowledgeFiles.id, file.id))
-    .returning();
+  const updated = await deps.db.update(knowledgeFiles).set({ name, updatedAt: deps.now().toISOString() }).where(eq(knowledgeFiles.id, file.id)).returning();
   return fileView(updated[0]!);
 }
 

@@ -110,7 +110,10 @@ export async function listKnowledgeBases(deps: Deps, auth: Auth) {
     .where(eq(knowledgeBases.spaceId, auth.spaceId))
     .orderBy(desc(knowledgeBases.createdAt), desc(knowledgeBases.id))
     .all();
-  const totals = await totalsOf(deps, rows.map((row) => row.id));
+  const totals = await totalsOf(
+    deps,
+    rows.map((row) => row.id),
+  );
   return rows.map((row) => knowledgeBaseView(deps, row, totals.get(row.id) ?? { fileCount: 0, tokenCount: 0 }));
 }
 
@@ -149,7 +152,10 @@ export async function deleteKnowledgeBase(deps: Deps, auth: Auth, knowledgeBaseI
   for (const app of bound) {
     const ids = parseJsonArray(app.ids);
     if (ids.includes(row.id)) {
-      await deps.db.update(apps).set({ knowledgeBaseIds: JSON.stringify(ids.filter((id) => id !== row.id)) }).where(eq(apps.id, app.id));
+      await deps.db
+        .update(apps)
+        .set({ knowledgeBaseIds: JSON.stringify(ids.filter((id) => id !== row.id)) })
+        .where(eq(apps.id, app.id));
     }
   }
   await deps.db.delete(knowledgeBases).where(eq(knowledgeBases.id, row.id));

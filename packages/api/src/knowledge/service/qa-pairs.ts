@@ -76,7 +76,9 @@ export async function listQaPairs(deps: Deps, auth: Auth, fileId: string, page: 
     return {
       ...layout,
       total: records.length,
-      items: records.slice(start, start + page.pageSize).map((record, index) => pairView(null, start + index, qaPairOf(record.metadata ?? {}), undefined, file.updatedAt)),
+      items: records
+        .slice(start, start + page.pageSize)
+        .map((record, index) => pairView(null, start + index, qaPairOf(record.metadata ?? {}), undefined, file.updatedAt)),
     };
   }
   const { rows, total } = await pageOfChunks(deps, file.id, page);

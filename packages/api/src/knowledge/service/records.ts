@@ -3,7 +3,6 @@ import { knowledgeChunks, knowledgeFiles } from "../../db/schema/index";
 import { fail, ServiceError } from "../../errors";
 import type { Auth, Deps } from "../../kernel";
 import type { Thing } from "../../i18n/catalogue";
-import { estimateTokens } from "../../platform/llm/tokens";
 import { type ChunkInput, storeChunks } from "../retrieval/indexing";
 import { type KnowledgeFileRow, loadFile } from "./files";
 import { refreshFileTotals } from "./indexing";
@@ -62,7 +61,6 @@ export function metadataOf(row: Pick<ChunkRow, "metadata">): Record<string, unkn
     return {};
   }
 }
-
 
 /** The records of a pending file, as prepared at import. */
 export async function pendingRecords(deps: Deps, file: KnowledgeFileRow): Promise<PreparedRecord[]> {
@@ -134,7 +132,11 @@ export async function storeRecords(deps: Deps, file: KnowledgeFileRow, chunks: C
 
 /** The ordinal after a file's last chunk. */
 export async function nextOrdinal(deps: Deps, fileId: string): Promise<number> {
-  const last = await deps.db.select({ ordinal: max(knowledgeChunks.ordinal) }).from(knowledgeChunks).where(eq(knowledgeChunks.fileId, fileId)).get();
+  const last = await deps.db
+    .select({ ordinal: max(knowledgeChunks.ordinal) })
+    .from(knowledgeChunks)
+    .where(eq(knowledgeChunks.fileId, fileId))
+    .get();
   return (last?.ordinal ?? -1) + 1;
 }
 

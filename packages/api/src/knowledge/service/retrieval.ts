@@ -101,7 +101,13 @@ export async function testRetrieval(
   deps: Deps,
   auth: Auth,
   knowledgeBaseId: string,
-  input: { query: string; similarityThreshold?: number | undefined; mode?: RetrievalMode | undefined; semanticCount?: number | undefined; fullTextCount?: number | undefined },
+  input: {
+    query: string;
+    similarityThreshold?: number | undefined;
+    mode?: RetrievalMode | undefined;
+    semanticCount?: number | undefined;
+    fullTextCount?: number | undefined;
+  },
 ) {
   const base = await loadKnowledgeBase(deps, auth.spaceId, knowledgeBaseId);
   const [group] = await searchGroups(deps, auth.spaceId, [base.id]);

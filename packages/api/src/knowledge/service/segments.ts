@@ -81,7 +81,11 @@ export async function addSegment(deps: Deps, auth: Auth, fileId: string, input: 
   const file = await loadFile(deps, auth.spaceId, fileId);
   editable(file);
   const content = checkContent(input.content);
-  const last = await deps.db.select({ ordinal: max(knowledgeChunks.ordinal) }).from(knowledgeChunks).where(eq(knowledgeChunks.fileId, file.id)).get();
+  const last = await deps.db
+    .select({ ordinal: max(knowledgeChunks.ordinal) })
+    .from(knowledgeChunks)
+    .where(eq(knowledgeChunks.fileId, file.id))
+    .get();
   const ordinal = (last?.ordinal ?? -1) + 1;
   const [id] = await storeChunks(await indexingDepsOf(deps, file), targetOf(file), [chunkOf({ ordinal, content, metadata: "{}" }, content)]);
   await refreshFileTotals(deps, file.id);

@@ -52,7 +52,14 @@ function tableView(file: KnowledgeFileRow, options: TableOptions, rowCount: numb
 
 /** The contract view of a row. */
 function rowView(chunk: ChunkRow) {
-  return { id: chunk.id, ordinal: chunk.ordinal, values: tableValuesOf(metadataOf(chunk)), enabled: chunk.enabled, tokens: chunk.tokens, updatedAt: chunk.updatedAt };
+  return {
+    id: chunk.id,
+    ordinal: chunk.ordinal,
+    values: tableValuesOf(metadataOf(chunk)),
+    enabled: chunk.enabled,
+    tokens: chunk.tokens,
+    updatedAt: chunk.updatedAt,
+  };
 }
 
 /**
@@ -103,9 +110,17 @@ export async function appendTableImport(deps: Deps, auth: Auth, fileId: string, 
   if (state === "pending") {
     await savePendingRecords(deps, file, [...(await pendingRecords(deps, file)), ...records]);
   } else {
-    await checkRoomFor(deps, file, records.reduce((total, record) => total + estimateTokens(record.content), 0));
+    await checkRoomFor(
+      deps,
+      file,
+      records.reduce((total, record) => total + estimateTokens(record.content), 0),
+    );
     const start = await nextOrdinal(deps, file.id);
-    await storeRecords(deps, file, records.map((record, index) => chunkOfRecord(record, start + index)));
+    await storeRecords(
+      deps,
+      file,
+      records.map((record, index) => chunkOfRecord(record, start + index)),
+    );
   }
   const report = reportOf(table.rows.length, table.failures);
   await deps.db

@@ -57,7 +57,12 @@ function rowView(box: SecretBox, stored: Row): ProviderView {
 const unique = (ids: readonly string[]) => [...new Set(ids.map((id) => id.trim()).filter(Boolean))];
 
 function readOnly(): ServiceError {
-  return new ServiceError("conflict", "validation_failed", { field: "id", reason: "this provider is set by environment variables; change them and restart" }, { field: "id" });
+  return new ServiceError(
+    "conflict",
+    "validation_failed",
+    { field: "id", reason: "this provider is set by environment variables; change them and restart" },
+    { field: "id" },
+  );
 }
 
 /** Console entries (oldest first), then the read-only entries set by environment variables. */
@@ -193,8 +198,7 @@ export async function testModelProvider(deps: Deps, id: string, model?: string):
     }
     return { ok: true, model: target, latencyMs: Math.round(performance.now() - started), reply: reply.slice(0, 200), error: null };
   } catch (error) {
-    const failure =
-      error instanceof ModelError ? error : new ModelError("unavailable", error instanceof Error ? error.message : String(error));
+    const failure = error instanceof ModelError ? error : new ModelError("unavailable", error instanceof Error ? error.message : String(error));
     deps.logger.info("model provider test failed", { providerId: id, model: target, kind: failure.kind, status: failure.details.status });
     return {
       ok: false,

@@ -15,7 +15,9 @@ describe("createHashingEmbedder", () => {
   });
 
   it("ranks texts sharing words above unrelated ones, in English and Chinese", async () => {
-    const [query, near, far] = await embedder.embed(["vaccination of children", "Children received vaccinations in spring", "Stock markets fell sharply"], { kind: "document" });
+    const [query, near, far] = await embedder.embed(["vaccination of children", "Children received vaccinations in spring", "Stock markets fell sharply"], {
+      kind: "document",
+    });
     expect(dot(query!, near!)).toBeGreaterThan(dot(query!, far!) + 0.2);
     const [zhQuery, zhNear, zhFar] = await embedder.embed(["北京大学在哪里", "北京大学位于海淀区", "今天股市大幅下跌"], { kind: "document" });
     expect(dot(zhQuery!, zhNear!)).toBeGreaterThan(dot(zhQuery!, zhFar!) + 0.2);

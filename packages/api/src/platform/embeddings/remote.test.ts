@@ -55,7 +55,15 @@ afterAll(async () => {
 describe("OpenAI-compatible embedder", () => {
   it("posts batches with the key and prefixes, and orders rows by index", async () => {
     seen.length = 0;
-    const embedder = createOpenAiCompatibleEmbedder({ baseUrl: `${baseUrl}/v1/`, model: "e5-small", dimensions: 3, apiKey: "sk-test", queryPrefix: "query: ", documentPrefix: "passage: ", batchSize: 2 });
+    const embedder = createOpenAiCompatibleEmbedder({
+      baseUrl: `${baseUrl}/v1/`,
+      model: "e5-small",
+      dimensions: 3,
+      apiKey: "sk-test",
+      queryPrefix: "query: ",
+      documentPrefix: "passage: ",
+      batchSize: 2,
+    });
     const vectors = await embedder.embed(["a", "bbb", "cc"], { kind: "document" });
     expect(seen.map((request) => request.body.input)).toEqual([["passage: a", "passage: bbb"], ["passage: cc"]]);
     expect(seen[0]).toMatchObject({ path: "/v1/embeddings", authorization: "Bearer sk-test", body: { model: "e5-small", encoding_format: "float" } });
@@ -70,8 +78,12 @@ describe("OpenAI-compatible embedder", () => {
   });
 
   it("reports errors and wrong dimensions", async () => {
-    await expect(createOpenAiCompatibleEmbedder({ baseUrl: `${baseUrl}/v1`, model: "broken", dimensions: 3 }).embed(["a"], { kind: "query" })).rejects.toThrow(/500.*model crashed/);
-    await expect(createOpenAiCompatibleEmbedder({ baseUrl: `${baseUrl}/v1`, model: "m", dimensions: 8 }).embed(["a"], { kind: "query" })).rejects.toBeInstanceOf(EmbeddingError);
+    await expect(createOpenAiCompatibleEmbedder({ baseUrl: `${baseUrl}/v1`, model: "broken", dimensions: 3 }).embed(["a"], { kind: "query" })).rejects.toThrow(
+      /500.*model crashed/,
+    );
+    await expect(
+      createOpenAiCompatibleEmbedder({ baseUrl: `${baseUrl}/v1`, model: "m", dimensions: 8 }).embed(["a"], { kind: "query" }),
+    ).rejects.toBeInstanceOf(EmbeddingError);
   });
 });
 

@@ -1,4 +1,10 @@
-import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3FinishReason, LanguageModelV3Prompt, LanguageModelV3StreamPart } from "@ai-sdk/provider";
+import type {
+  LanguageModelV3,
+  LanguageModelV3CallOptions,
+  LanguageModelV3FinishReason,
+  LanguageModelV3Prompt,
+  LanguageModelV3StreamPart,
+} from "@ai-sdk/provider";
 import { toModelError } from "./errors";
 import { estimatePromptTokens, estimateTokens } from "./tokens";
 import { ModelError, type ModelMessage, type ModelRequest, type ModelStreamPart } from "./types";
@@ -48,7 +54,12 @@ export function toProviderPrompt(messages: readonly ModelMessage[]): LanguageMod
         break;
       }
       case "tool": {
-        const part = { type: "tool-result" as const, toolCallId: message.toolCallId, toolName: message.name, output: { type: "text" as const, value: message.content } };
+        const part = {
+          type: "tool-result" as const,
+          toolCallId: message.toolCallId,
+          toolName: message.name,
+          output: { type: "text" as const, value: message.content },
+        };
         const previous = prompt[prompt.length - 1];
         // Results of one assistant turn travel together, as every vendor expects.
         if (previous?.role === "tool") previous.content.push(part);
@@ -87,7 +98,8 @@ export async function* streamFromLanguageModel(model: LanguageModelV3, request: 
     controller.abort(TIMEOUT);
   }, options.timeoutMs);
   const settle = (error: unknown): ModelError => {
-    if (timedOut) return new ModelError("timeout", `${options.provider} did not answer within ${Math.round(options.timeoutMs / 1000)} s`, { provider: options.provider });
+    if (timedOut)
+      return new ModelError("timeout", `${options.provider} did not answer within ${Math.round(options.timeoutMs / 1000)} s`, { provider: options.provider });
     if (callerSignal?.aborted) return new ModelError("aborted", "The request was cancelled", { provider: options.provider });
     return toModelError(error, { provider: options.provider, ...(options.redact ? { redact: options.redact } : {}) });
   };
@@ -140,7 +152,8 @@ export async function* streamFromLanguageModel(model: LanguageModelV3, request: 
         case "error":
           throw settle(part.error);
         case "finish": {
-          if (part.finishReason.unified === "error") throw new ModelError("malformed", `${options.provider} ended the answer with an error`, { provider: options.provider });
+          if (part.finishReason.unified === "error")
+            throw new ModelError("malformed", `${options.provider} ended the answer with an error`, { provider: options.provider });
           finished = true;
           yield {
             type: "finish",

@@ -109,7 +109,13 @@ export function toModelError(error: unknown, context: { provider: string; redact
   }
   if (error && typeof error === "object" && !(error instanceof Error)) {
     // An error object the vendor put into the stream.
-    const body = error as { type?: string; message?: string; code?: string | number; status?: string; error?: { type?: string; message?: string; code?: string; status?: string } };
+    const body = error as {
+      type?: string;
+      message?: string;
+      code?: string | number;
+      status?: string;
+      error?: { type?: string; message?: string; code?: string; status?: string };
+    };
     const inner = body.error ?? body;
     const text = clean(String(inner.message ?? JSON.stringify(error)));
     const type = inner.type ?? (typeof inner.code === "string" ? inner.code : undefined) ?? inner.status;

@@ -33,7 +33,9 @@ describe("offline responder", () => {
 
   it("says it in Chinese for zh-CN", async () => {
     const { text, parts } = await collect({ ...question("营业时间？"), language: "zh-CN" });
-    expect(text).toBe("这个应用还没有可用的语言模型，暂时无法回答这个问题。所有者可以在 Parley 控制台的“[API 接入 → 模型](/console/Integrations?tab=models)”中添加。");
+    expect(text).toBe(
+      "这个应用还没有可用的语言模型，暂时无法回答这个问题。所有者可以在 Parley 控制台的“[API 接入 → 模型](/console/Integrations?tab=models)”中添加。",
+    );
     // Chinese streams about one character per delta.
     expect(parts.length).toBeGreaterThan(40);
   });
@@ -106,7 +108,9 @@ describe("offline answers for customers", () => {
     expect(composeOfflineAnswer({ language: "en", audience: "customer" })).toBe(
       "No language model is set up for this app yet, so I cannot answer this question. The owner can add one in the Parley console under API access → Models.",
     );
-    expect(composeOfflineAnswer({ language: "zh-CN", audience: "customer" })).toBe("这个应用还没有可用的语言模型，暂时无法回答这个问题。所有者可以在 Parley 控制台的“API 接入 → 模型”中添加。");
+    expect(composeOfflineAnswer({ language: "zh-CN", audience: "customer" })).toBe(
+      "这个应用还没有可用的语言模型，暂时无法回答这个问题。所有者可以在 Parley 控制台的“API 接入 → 模型”中添加。",
+    );
     expect(offlineNoModelText("en", "operator")).toContain(`(${MODELS_PAGE_PATH})`);
   });
 });

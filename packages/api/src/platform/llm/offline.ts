@@ -18,7 +18,8 @@ const texts = {
     intro: (source?: string, cite = "") => (source ? `Here is what I found in "${source}"${cite}:` : `Here is what I found in the knowledge base${cite}:`),
     also: (sources: string[]) => `Related sources: ${sources.map((source) => `"${source}"`).join(", ")}.`,
     note: "(Answered from the knowledge base without a language model.)",
-    noModel: (place: string) => `No language model is set up for this app yet, so I cannot answer this question. The owner can add one in the Parley console under ${place}.`,
+    noModel: (place: string) =>
+      `No language model is set up for this app yet, so I cannot answer this question. The owner can add one in the Parley console under ${place}.`,
     place: "API access → Models",
   },
   "zh-CN": {
@@ -68,7 +69,14 @@ export function composeOfflineAnswer(request: Pick<ModelRequest, "knowledge" | "
     .map(({ hit }) => hit);
   const best = ranked[0]!;
   if (best.answer !== undefined && best.answer.trim() !== "") return best.answer.trim();
-  const others = [...new Set(ranked.slice(1).map((hit) => hit.source).filter((source): source is string => !!source && source !== best.source))];
+  const others = [
+    ...new Set(
+      ranked
+        .slice(1)
+        .map((hit) => hit.source)
+        .filter((source): source is string => !!source && source !== best.source),
+    ),
+  ];
   const parts = [text.intro(best.source, best.index !== undefined ? ` [${best.index}]` : ""), quote(best.content)];
   if (others.length > 0) parts.push(text.also(others));
   parts.push(text.note);

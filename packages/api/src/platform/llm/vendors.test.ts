@@ -29,7 +29,8 @@ const cases: Case[] = [
     start: (options) => startOpenAiFake(options),
     contextError: {
       status: 400,
-      message: "This model's maximum context length is 128000 tokens. However, your messages resulted in 130512 tokens. Please reduce the length of the messages.",
+      message:
+        "This model's maximum context length is 128000 tokens. However, your messages resulted in 130512 tokens. Please reduce the length of the messages.",
     },
     overloadedStatus: 503,
     checkRequest(request) {
@@ -39,7 +40,11 @@ const cases: Case[] = [
       expect(request.body.messages).toEqual([
         { role: "system", content: "You are terse." },
         { role: "user", content: "Weather in Paris?" },
-        { role: "assistant", content: null, tool_calls: [{ id: "call_0", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } }] },
+        {
+          role: "assistant",
+          content: null,
+          tool_calls: [{ id: "call_0", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } }],
+        },
         { role: "tool", tool_call_id: "call_0", content: "18°C, cloudy" },
         { role: "user", content: "And tomorrow?" },
       ]);
@@ -231,7 +236,10 @@ describe.each(cases)("$kind provider against its fake", (testCase) => {
   });
 
   it("reports a prompt beyond the context window as context_length", async () => {
-    fake.fail(testCase.contextError.status, { message: testCase.contextError.message, ...(testCase.contextError.type ? { type: testCase.contextError.type } : {}) });
+    fake.fail(testCase.contextError.status, {
+      message: testCase.contextError.message,
+      ...(testCase.contextError.type ? { type: testCase.contextError.type } : {}),
+    });
     const { error } = await run(provider().stream(ask()));
     expect(error).toMatchObject({ kind: "context_length", details: { status: 400 } });
     expect(error!.message).toContain(testCase.contextError.message.slice(0, 20));

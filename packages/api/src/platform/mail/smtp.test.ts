@@ -67,9 +67,7 @@ describe("createSmtpMailSender", () => {
     const providerError = error as ExternalProviderError;
     expect(providerError.provider).toBe("smtp");
     expect(providerError.detail).toMatchObject({ code: "EAUTH", responseCode: 535 });
-    expect(JSON.stringify({ message: providerError.message, detail: providerError.detail })).not.toContain(
-      "wrong-password-value",
-    );
+    expect(JSON.stringify({ message: providerError.message, detail: providerError.detail })).not.toContain("wrong-password-value");
   });
 
   it("reports a recipient the server refuses", async () => {

@@ -26,10 +26,7 @@ export function createSmtpMailSender(config: SmtpMailConfig): MailSender {
     host: config.host,
     port: config.port,
     secure: config.secure ?? false,
-    auth:
-      config.user !== undefined
-        ? { user: config.user, pass: config.password ?? "" }
-        : undefined,
+    auth: config.user !== undefined ? { user: config.user, pass: config.password ?? "" } : undefined,
     connectionTimeout: timeoutMs,
     greetingTimeout: timeoutMs,
     socketTimeout: timeoutMs,

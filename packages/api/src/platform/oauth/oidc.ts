@@ -88,9 +88,7 @@ export function createOidcClient(config: OidcClientConfig): OidcClient {
 
 async function discover(config: OidcClientConfig): Promise<client.Configuration> {
   const authentication =
-    config.tokenEndpointAuthMethod === "client_secret_post"
-      ? client.ClientSecretPost(config.clientSecret)
-      : client.ClientSecretBasic(config.clientSecret);
+    config.tokenEndpointAuthMethod === "client_secret_post" ? client.ClientSecretPost(config.clientSecret) : client.ClientSecretBasic(config.clientSecret);
   // By default the library trusts an ID token fetched over TLS without checking its signature;
   // non-repudiation checks make it verify the JWS against the provider's JWKS as well.
   const execute = [client.enableNonRepudiationChecks];

@@ -44,11 +44,7 @@ export function createWechatOAuthClient(config: WechatOAuthConfig): WechatOAuthC
   const apiBaseUrl = (config.apiBaseUrl ?? "https://api.weixin.qq.com").replace(/\/$/, "");
   const doFetch = config.fetch ?? fetch;
 
-  const call = async <Answer extends WechatErrorAnswer>(
-    step: string,
-    path: string,
-    query: Record<string, string>,
-  ): Promise<Answer> => {
+  const call = async <Answer extends WechatErrorAnswer>(step: string, path: string, query: Record<string, string>): Promise<Answer> => {
     const url = `${apiBaseUrl}${path}?${new URLSearchParams(query).toString()}`;
     let status: number;
     let body: string;

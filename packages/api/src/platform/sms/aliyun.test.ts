@@ -2,14 +2,7 @@ import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startAliyunSmsFake, type AliyunSmsFake } from "../../testing/fakes/aliyun-sms.js";
 import { ExternalProviderError, type OutgoingSms } from "../ports.js";
-import {
-  aliyunCanonicalQuery,
-  aliyunPercentEncode,
-  aliyunTimestamp,
-  createAliyunSmsSender,
-  signAliyunRpcRequest,
-  type AliyunSmsConfig,
-} from "./aliyun.js";
+import { aliyunCanonicalQuery, aliyunPercentEncode, aliyunTimestamp, createAliyunSmsSender, signAliyunRpcRequest, type AliyunSmsConfig } from "./aliyun.js";
 
 describe("Aliyun RPC signature v1", () => {
   it("reproduces the example published in Aliyun's signature documentation", () => {

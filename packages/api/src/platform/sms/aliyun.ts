@@ -46,11 +46,7 @@ export function aliyunCanonicalQuery(params: Record<string, string>): string {
  * Aliyun RPC signature version 1.0: base64 HMAC-SHA1 of
  * `METHOD&%2F&percentEncode(canonicalQuery)` keyed with `secret + '&'`.
  */
-export function signAliyunRpcRequest(input: {
-  method: "GET" | "POST";
-  params: Record<string, string>;
-  accessKeySecret: string;
-}): string {
+export function signAliyunRpcRequest(input: { method: "GET" | "POST"; params: Record<string, string>; accessKeySecret: string }): string {
   const stringToSign = `${input.method}&${aliyunPercentEncode("/")}&${aliyunPercentEncode(aliyunCanonicalQuery(input.params))}`;
   return createHmac("sha1", `${input.accessKeySecret}&`).update(stringToSign).digest("base64");
 }

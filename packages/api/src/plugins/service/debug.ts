@@ -17,9 +17,7 @@ export interface DebugInput {
 export async function debugPlugin(deps: Deps, auth: Auth, input: DebugInput): Promise<HttpCallResult> {
   if (!input.plugin && !input.pluginId) throw new ServiceError("validation", "plugin_debug_target_required", {}, { field: "plugin" });
   const stored = input.pluginId ? await loadPlugin(deps, auth.spaceId, input.pluginId) : undefined;
-  const draft = input.plugin
-    ? { ...input.plugin, headers: stored ? mergeHeaders(input.plugin.headers, stored.headers) : input.plugin.headers }
-    : stored!;
+  const draft = input.plugin ? { ...input.plugin, headers: stored ? mergeHeaders(input.plugin.headers, stored.headers) : input.plugin.headers } : stored!;
   const parts = checkRequestParts(draft);
   const name = draft.name?.trim() || stored?.name || "the plugin";
   return callHttpPlugin({ ...parts, name }, input.arguments, { config: deps.config.plugins });

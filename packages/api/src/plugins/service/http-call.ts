@@ -55,7 +55,10 @@ export function parseArguments(text: string): { value: Record<string, unknown> }
 }
 
 /** Where each argument goes, following its declared location or the method's habit. */
-export function buildRequest(spec: HttpPluginSpec, args: Record<string, unknown>): { method: string; url: string; headers: Record<string, string>; body?: string } {
+export function buildRequest(
+  spec: HttpPluginSpec,
+  args: Record<string, unknown>,
+): { method: string; url: string; headers: Record<string, string>; body?: string } {
   let url = spec.requestUrl;
   const query: Array<[string, string]> = [];
   const body: Record<string, unknown> = {};

@@ -162,11 +162,18 @@ export function guardedLookup(policy: AddressPolicy, resolver: Resolver) {
         for (const entry of wanted) {
           const refusal = refusalFor(entry.address, policy);
           if (refusal) {
-            callback(Object.assign(new PluginNetworkError("refused", `refused to call ${hostname}: it resolves to ${refusal}`), { code: "EREFUSEDADDRESS" }), "");
+            callback(
+              Object.assign(new PluginNetworkError("refused", `refused to call ${hostname}: it resolves to ${refusal}`), { code: "EREFUSEDADDRESS" }),
+              "",
+            );
             return;
           }
         }
-        if (options.all) callback(null, wanted.map((entry) => ({ address: entry.address, family: entry.family })));
+        if (options.all)
+          callback(
+            null,
+            wanted.map((entry) => ({ address: entry.address, family: entry.family })),
+          );
         else callback(null, wanted[0]!.address, wanted[0]!.family);
       },
       (error: NodeJS.ErrnoException) => callback(error, ""),

@@ -40,8 +40,7 @@ export interface StoredPlugin extends PluginRequestParts {
   updatedAt: string;
 }
 
-const invalid = (messageId: MessageId, field: string, params: Record<string, string> = {}) =>
-  new ServiceError("validation", messageId, params, { field });
+const invalid = (messageId: MessageId, field: string, params: Record<string, string> = {}) => new ServiceError("validation", messageId, params, { field });
 
 // Names a plugin must not set: the transport owns them.
 const RESERVED_HEADERS = new Set(["host", "content-length", "transfer-encoding", "connection", "upgrade", "te", "trailer", "keep-alive", "expect"]);
@@ -176,7 +175,11 @@ export async function listPlugins(deps: Deps, auth: Auth, filter: { enabled?: bo
 
 /** One plugin of the space, decoded (headers in clear); another space's plugin does not exist. */
 export async function loadPlugin(deps: Pick<Deps, "db" | "secrets">, spaceId: string, id: string): Promise<StoredPlugin> {
-  const row = await deps.db.select().from(plugins).where(and(eq(plugins.id, id), eq(plugins.spaceId, spaceId))).get();
+  const row = await deps.db
+    .select()
+    .from(plugins)
+    .where(and(eq(plugins.id, id), eq(plugins.spaceId, spaceId)))
+    .get();
   if (!row) throw fail.notFound("plugin");
   return decode(deps.secrets, row);
 }

@@ -57,12 +57,20 @@ export function createPluginRuntime(deps: PluginRuntimeDeps): PluginRuntime {
         if (builtin) {
           const parsed = parseArguments(argumentText);
           if ("error" in parsed) return done(false, `Invalid arguments for ${tool.code}: ${parsed.error}.`);
-          const outcome = await runBuiltin(builtin, { config: settings, now: deps.now, ...(signal ? { signal } : {}), ...(deps.resolver ? { resolver: deps.resolver } : {}) }, parsed.value);
+          const outcome = await runBuiltin(
+            builtin,
+            { config: settings, now: deps.now, ...(signal ? { signal } : {}), ...(deps.resolver ? { resolver: deps.resolver } : {}) },
+            parsed.value,
+          );
           return done(outcome.ok, outcome.content);
         }
         const [plugin] = await loadPluginsByCode(deps, spaceId, [tool.code]);
         if (!plugin?.enabled) return done(false, `The plugin ${tool.code} is no longer available (deleted or switched off).`);
-        const result = await callHttpPlugin(plugin, argumentText, { config: settings, ...(signal ? { signal } : {}), ...(deps.resolver ? { resolver: deps.resolver } : {}) });
+        const result = await callHttpPlugin(plugin, argumentText, {
+          config: settings,
+          ...(signal ? { signal } : {}),
+          ...(deps.resolver ? { resolver: deps.resolver } : {}),
+        });
         return done(result.ok, resultText(result, settings.maxResponseBytes));
       } catch (error) {
         deps.logger.error("plugin call failed", { code: tool.code, error: error instanceof Error ? error.message : String(error) });

@@ -36,10 +36,7 @@ export function privilegesOf(space: SpaceRow, member: MemberRow, instanceAdmin =
 }
 
 /** Inserts a space and its owner membership. */
-export async function insertSpace(
-  deps: Deps,
-  input: { name: string; kind: "personal" | "team"; ownerUserId: string; id?: string },
-): Promise<SpaceRow> {
+export async function insertSpace(deps: Deps, input: { name: string; kind: "personal" | "team"; ownerUserId: string; id?: string }): Promise<SpaceRow> {
   const now = deps.now().toISOString();
   const owner = await deps.db.select({ admin: users.isInstanceOwner }).from(users).where(eq(users.id, input.ownerUserId)).get();
   for (let attempt = 0; ; attempt++) {

@@ -99,11 +99,7 @@ export async function startAliyunSmsFake(options: AliyunSmsFakeOptions): Promise
     const expected = createHmac("sha1", `${options.accessKeySecret}&`).update(stringToSign).digest();
     const given = Buffer.from(params.Signature!, "base64");
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-      return platformError(
-        400,
-        "SignatureDoesNotMatch",
-        `Specified signature does not match our calculation. server string to sign is:${stringToSign}`,
-      );
+      return platformError(400, "SignatureDoesNotMatch", `Specified signature does not match our calculation. server string to sign is:${stringToSign}`);
     }
     const timestamp = params.Timestamp!;
     if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/.test(timestamp)) {

@@ -53,8 +53,7 @@ export function createBrowser(): Browser {
       else cookies.set(name, value);
     }
   };
-  const cookieHeader = (url: URL) =>
-    [...(jar.get(url.hostname) ?? new Map<string, string>()).entries()].map(([name, value]) => `${name}=${value}`).join("; ");
+  const cookieHeader = (url: URL) => [...(jar.get(url.hostname) ?? new Map<string, string>()).entries()].map(([name, value]) => `${name}=${value}`).join("; ");
 
   return {
     async open(start, options = {}) {

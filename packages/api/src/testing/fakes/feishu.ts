@@ -72,7 +72,11 @@ export async function startFeishuFake(options: FeishuFakeOptions): Promise<Feish
 
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? "/", "http://localhost");
-    requests.push({ method: request.method ?? "GET", path: url.pathname, ...(request.headers.authorization ? { authorization: request.headers.authorization } : {}) });
+    requests.push({
+      method: request.method ?? "GET",
+      path: url.pathname,
+      ...(request.headers.authorization ? { authorization: request.headers.authorization } : {}),
+    });
     void (async () => {
       if (request.method === "POST" && url.pathname === "/open-apis/auth/v3/tenant_access_token/internal") {
         const body = await readJson(request);

@@ -61,16 +61,26 @@ export const anthropicWire: VendorWire = {
       index += 1;
     }
     for (const call of resolved.calls) {
-      content.push(sseEvent({ type: "content_block_start", index, content_block: { type: "tool_use", id: call.id, name: call.name, input: {} } }, "content_block_start"));
+      content.push(
+        sseEvent({ type: "content_block_start", index, content_block: { type: "tool_use", id: call.id, name: call.name, input: {} } }, "content_block_start"),
+      );
       const middle = Math.ceil(call.arguments.length / 2);
       for (const piece of [call.arguments.slice(0, middle), call.arguments.slice(middle)]) {
-        if (piece) content.push(sseEvent({ type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: piece } }, "content_block_delta"));
+        if (piece)
+          content.push(sseEvent({ type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: piece } }, "content_block_delta"));
       }
       content.push(sseEvent({ type: "content_block_stop", index }, "content_block_stop"));
       index += 1;
     }
     const end = [
-      sseEvent({ type: "message_delta", delta: { stop_reason: stopReasonOf(resolved), stop_sequence: null }, usage: { output_tokens: resolved.usage.completionTokens } }, "message_delta"),
+      sseEvent(
+        {
+          type: "message_delta",
+          delta: { stop_reason: stopReasonOf(resolved), stop_sequence: null },
+          usage: { output_tokens: resolved.usage.completionTokens },
+        },
+        "message_delta",
+      ),
       sseEvent({ type: "message_stop" }, "message_stop"),
     ];
     return { start, content, end };

@@ -251,7 +251,12 @@ export async function startLlmFake(wire: VendorWire): Promise<LlmFake> {
     if (!(instant && standing?.record === false)) requests.push(request);
 
     const body_ = (request.body ?? {}) as { stream_options?: { include_usage?: boolean } };
-    const context: CallContext = { model: matched.model, id: fakeId(), created: Math.floor(Date.now() / 1000), includeUsage: body_.stream_options?.include_usage === true };
+    const context: CallContext = {
+      model: matched.model,
+      id: fakeId(),
+      created: Math.floor(Date.now() / 1000),
+      includeUsage: body_.stream_options?.include_usage === true,
+    };
 
     if (script.kind === "fail") return sendError(response, script.status, script);
     if (script.kind === "drop") {

@@ -28,7 +28,10 @@ describe("LLM fakes", () => {
     });
     openai.replyToolCall({ id: "call_9", name: "lookup", arguments: { q: "x" } });
     const tool = await (await post(`${openai.url}/chat/completions`, { model: "gpt-4.1-mini", messages: [] })).json();
-    expect(tool.choices[0]).toMatchObject({ message: { content: null, tool_calls: [{ id: "call_9", type: "function", function: { name: "lookup", arguments: '{"q":"x"}' } }] }, finish_reason: "tool_calls" });
+    expect(tool.choices[0]).toMatchObject({
+      message: { content: null, tool_calls: [{ id: "call_9", type: "function", function: { name: "lookup", arguments: '{"q":"x"}' } }] },
+      finish_reason: "tool_calls",
+    });
     const models = await (await fetch(`${openai.url}/models`)).json();
     expect(models.data.map((model: { id: string }) => model.id)).toEqual(["gpt-4.1-mini", "local-model"]);
     openai.fail(429, { retryAfter: 3 });
@@ -44,7 +47,9 @@ describe("LLM fakes", () => {
     expect(plain.trim().split("\n\n").at(-1)).toBe("data: [DONE]");
     expect(plain).not.toContain('"usage"');
     openai.reply({ text: "a b", chunks: 2 });
-    const withUsage = await (await post(`${openai.url}/chat/completions`, { model: "m", stream: true, stream_options: { include_usage: true }, messages: [] })).text();
+    const withUsage = await (
+      await post(`${openai.url}/chat/completions`, { model: "m", stream: true, stream_options: { include_usage: true }, messages: [] })
+    ).text();
     const events = withUsage.trim().split("\n\n");
     expect(JSON.parse(events.at(-2)!.slice(6))).toMatchObject({ choices: [], usage: { total_tokens: expect.any(Number) } });
     expect(events.filter((event) => event.includes('"content":"a "'))).toHaveLength(1);
@@ -53,7 +58,12 @@ describe("LLM fakes", () => {
   it("Anthropic: whole message and the named SSE events in order", async () => {
     anthropic.reply({ text: "Bonjour", usage: { promptTokens: 9, completionTokens: 3 } });
     const whole = await (await post(`${anthropic.url}/messages`, { model: "claude-haiku-4-5", max_tokens: 10, messages: [] })).json();
-    expect(whole).toMatchObject({ type: "message", content: [{ type: "text", text: "Bonjour" }], stop_reason: "end_turn", usage: { input_tokens: 9, output_tokens: 3 } });
+    expect(whole).toMatchObject({
+      type: "message",
+      content: [{ type: "text", text: "Bonjour" }],
+      stop_reason: "end_turn",
+      usage: { input_tokens: 9, output_tokens: 3 },
+    });
     anthropic.replyToolCall({ name: "lookup", arguments: { q: 1 } }, { text: "Let me check." });
     const stream = await (await post(`${anthropic.url}/messages`, { model: "claude-haiku-4-5", stream: true, messages: [] })).text();
     const names = [...stream.matchAll(/^event: (\w+)$/gm)].map((match) => match[1]);

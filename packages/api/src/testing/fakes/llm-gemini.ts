@@ -14,7 +14,10 @@ const statusNames: Record<number, { status: string; message: string }> = {
   403: { status: "PERMISSION_DENIED", message: "The caller does not have permission" },
   404: { status: "NOT_FOUND", message: "models/unknown is not found for API version v1beta." },
   429: { status: "RESOURCE_EXHAUSTED", message: "Resource has been exhausted (e.g. check quota)." },
-  500: { status: "INTERNAL", message: "An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting" },
+  500: {
+    status: "INTERNAL",
+    message: "An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting",
+  },
   503: { status: "UNAVAILABLE", message: "The model is overloaded. Please try again later." },
   504: { status: "DEADLINE_EXCEEDED", message: "Deadline expired before operation could complete." },
 };
@@ -67,11 +70,17 @@ export const geminiWire: VendorWire = {
   error(status, options: FakeFailOptions) {
     const known = statusNames[status] ?? statusNames[status >= 500 ? 500 : 400]!;
     const details =
-      status === 429 && options.retryAfter !== undefined ? [{ "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: `${options.retryAfter}s` }] : undefined;
-    return { body: { error: { code: status, message: options.message ?? known.message, status: options.type ?? known.status, ...(details ? { details } : {}) } } };
+      status === 429 && options.retryAfter !== undefined
+        ? [{ "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: `${options.retryAfter}s` }]
+        : undefined;
+    return {
+      body: { error: { code: status, message: options.message ?? known.message, status: options.type ?? known.status, ...(details ? { details } : {}) } },
+    };
   },
   streamError(options) {
-    return sseEvent({ error: { code: 503, message: options.message ?? "The model is overloaded. Please try again later.", status: options.type ?? "UNAVAILABLE" } });
+    return sseEvent({
+      error: { code: 503, message: options.message ?? "The model is overloaded. Please try again later.", status: options.type ?? "UNAVAILABLE" },
+    });
   },
   malformedEvent() {
     return 'data: {"candidates":[{"content":{"parts":[{"text":"cut\n\n';

@@ -13,7 +13,11 @@ export interface OpenAiFakeOptions {
 
 const errorTypes: Record<number, { type: string; code: string | null; message: string }> = {
   400: { type: "invalid_request_error", code: null, message: "Invalid request." },
-  401: { type: "invalid_request_error", code: "invalid_api_key", message: "Incorrect API key provided: sk-fake***. You can find your API key at https://platform.openai.com/account/api-keys." },
+  401: {
+    type: "invalid_request_error",
+    code: "invalid_api_key",
+    message: "Incorrect API key provided: sk-fake***. You can find your API key at https://platform.openai.com/account/api-keys.",
+  },
   403: { type: "invalid_request_error", code: "unsupported_country_region_territory", message: "Country, region, or territory not supported" },
   404: { type: "invalid_request_error", code: "model_not_found", message: "The model does not exist or you do not have access to it." },
   429: { type: "requests", code: "rate_limit_exceeded", message: "Rate limit reached for requests. Please try again later." },
@@ -124,7 +128,14 @@ export const openAiWire: VendorWire = {
     return { body: openAiError(status, options) };
   },
   streamError(options) {
-    return sseEvent({ error: { message: options.message ?? "The server had an error while processing your request.", type: options.type ?? "server_error", param: null, code: null } });
+    return sseEvent({
+      error: {
+        message: options.message ?? "The server had an error while processing your request.",
+        type: options.type ?? "server_error",
+        param: null,
+        code: null,
+      },
+    });
   },
   malformedEvent() {
     return 'data: {"id":"chatcmpl-broken","choices":[{"delta":{"content":"unterminated\n\n';
@@ -143,8 +154,7 @@ export function startOpenAiFake(options: OpenAiFakeOptions = {}): Promise<LlmFak
     ...(options.models ? { models: options.models } : {}),
     ...(options.apiKey
       ? {
-          authorize: (request) =>
-            request.headers.authorization === `Bearer ${options.apiKey}` ? undefined : { kind: "fail" as const, status: 401 },
+          authorize: (request) => (request.headers.authorization === `Bearer ${options.apiKey}` ? undefined : { kind: "fail" as const, status: 401 }),
         }
       : {}),
   };

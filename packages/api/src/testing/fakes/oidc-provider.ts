@@ -132,9 +132,7 @@ export async function startOidcProvider(options: OidcProviderOptions): Promise<O
       await provider.interactionFinished(request, response, { login: { accountId: sub } }, { mergeWithLastSubmission: false });
       return;
     }
-    const grant = details.grantId
-      ? await provider.Grant.find(details.grantId)
-      : new provider.Grant({ accountId: details.session?.accountId ?? sub, clientId });
+    const grant = details.grantId ? await provider.Grant.find(details.grantId) : new provider.Grant({ accountId: details.session?.accountId ?? sub, clientId });
     if (!grant) throw new Error("grant vanished");
     const missing = details.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[] };
     if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(" "));

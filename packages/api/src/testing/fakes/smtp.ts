@@ -180,12 +180,10 @@ function parseHeaders(head: string): Record<string, string> {
 
 function decodeEncodedWords(value: string): string {
   // Whitespace between adjacent encoded words is not part of the text (RFC 2047 §6.2).
-  return value
-    .replace(/(\?=)\s+(=\?)/g, "$1$2")
-    .replace(/=\?([^?]+)\?([bBqQ])\?([^?]*)\?=/g, (_match, _charset: string, encoding: string, text: string) => {
-      if (encoding.toUpperCase() === "B") return Buffer.from(text, "base64").toString("utf8");
-      return decodeQuotedPrintable(text.replace(/_/g, " "));
-    });
+  return value.replace(/(\?=)\s+(=\?)/g, "$1$2").replace(/=\?([^?]+)\?([bBqQ])\?([^?]*)\?=/g, (_match, _charset: string, encoding: string, text: string) => {
+    if (encoding.toUpperCase() === "B") return Buffer.from(text, "base64").toString("utf8");
+    return decodeQuotedPrintable(text.replace(/_/g, " "));
+  });
 }
 
 function decodeBody(body: string, encoding: string | undefined): string {
@@ -201,10 +199,8 @@ function decodeBody(body: string, encoding: string | undefined): string {
 }
 
 function decodeQuotedPrintable(text: string): string {
-  const chunks = text.split(/(=[0-9A-Fa-f]{2})/).map((token) =>
-    /^=[0-9A-Fa-f]{2}$/.test(token)
-      ? Buffer.from([Number.parseInt(token.slice(1), 16)])
-      : Buffer.from(token, "utf8"),
-  );
+  const chunks = text
+    .split(/(=[0-9A-Fa-f]{2})/)
+    .map((token) => (/^=[0-9A-Fa-f]{2}$/.test(token) ? Buffer.from([Number.parseInt(token.slice(1), 16)]) : Buffer.from(token, "utf8")));
   return Buffer.concat(chunks).toString("utf8");
 }

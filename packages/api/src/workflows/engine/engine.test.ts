@@ -86,11 +86,32 @@ describe("workflow engine", () => {
   it("takes a logic branch by its conditions (and/or, numbers), the else branch otherwise; untaken nodes end as no execution", async () => {
     const graph = {
       elements: [
-        node("start", "start", { variables: [{ identifier: "age", displayName: "Age", type: "number", required: true }, { identifier: "city", displayName: "City", type: "text", required: false }] }),
+        node("start", "start", {
+          variables: [
+            { identifier: "age", displayName: "Age", type: "number", required: true },
+            { identifier: "city", displayName: "City", type: "text", required: false },
+          ],
+        }),
         node("check", "logic_branch", {
           branches: [
-            { id: "adult_paris", logic: "and", conditions: [{ left: "{{start.age}}", operator: "gte", right: "18" }, { left: "{{start.city}}", operator: "equals", right: "Paris" }], node_id: null },
-            { id: "empty_city", logic: "or", conditions: [{ left: "{{start.city}}", operator: "empty" }, { left: "{{start.city}}", operator: "contains", right: "unknown" }], node_id: null },
+            {
+              id: "adult_paris",
+              logic: "and",
+              conditions: [
+                { left: "{{start.age}}", operator: "gte", right: "18" },
+                { left: "{{start.city}}", operator: "equals", right: "Paris" },
+              ],
+              node_id: null,
+            },
+            {
+              id: "empty_city",
+              logic: "or",
+              conditions: [
+                { left: "{{start.city}}", operator: "empty" },
+                { left: "{{start.city}}", operator: "contains", right: "unknown" },
+              ],
+              node_id: null,
+            },
             { id: "other", isElse: true, node_id: null },
           ],
         }),
@@ -99,10 +120,20 @@ describe("workflow engine", () => {
         node("c", "fixed_reply", { content: "other" }),
         node("end", "end", { output: "{{a.output}}{{b.output}}{{c.output}}" }),
       ],
-      lines: [line("start", "check"), line("check", "a", "adult_paris"), line("check", "b", "empty_city"), line("check", "c", "other"), line("a", "end"), line("b", "end"), line("c", "end")],
+      lines: [
+        line("start", "check"),
+        line("check", "a", "adult_paris"),
+        line("check", "b", "empty_city"),
+        line("check", "c", "other"),
+        line("a", "end"),
+        line("b", "end"),
+        line("c", "end"),
+      ],
     };
     const workflow = await createWorkflowVia(ctx, alice, graph);
-    const branchTargets = (workflow.elements.find((element) => element.id === "check")!.config as { branches: Array<{ node_id: string | null }> }).branches.map((branch) => branch.node_id);
+    const branchTargets = (workflow.elements.find((element) => element.id === "check")!.config as { branches: Array<{ node_id: string | null }> }).branches.map(
+      (branch) => branch.node_id,
+    );
     expect(branchTargets).toEqual(["a", "b", "c"]);
 
     const paris = await runVia(ctx, alice, workflow.id, { variables: { age: 30, city: "Paris" } });
@@ -116,7 +147,11 @@ describe("workflow engine", () => {
     expect(young.output).toBe("other");
     expect(statusOf(young)).toMatchObject({ a: "no_execution", b: "no_execution", c: "success" });
 
-    await expectError(await ctx.request(`/api/v1/workflows/${workflow.id}/runs`, { method: "POST", token: alice.token, json: { variables: { city: "Paris" } } }), 400, { field: "variables.age" });
+    await expectError(
+      await ctx.request(`/api/v1/workflows/${workflow.id}/runs`, { method: "POST", token: alice.token, json: { variables: { city: "Paris" } } }),
+      400,
+      { field: "variables.age" },
+    );
   });
 
   it("lists a run's nodes in the order they ran, whatever the graph's order; nodes that did not run come last", async () => {
@@ -134,7 +169,14 @@ describe("workflow engine", () => {
         node("first", "fixed_reply", { content: "one" }),
         node("start", "start", { inputs: { text: true } }),
       ],
-      lines: [line("start", "first"), line("first", "check"), line("check", "skipped", "never"), line("check", "second", "otherwise"), line("skipped", "end"), line("second", "end")],
+      lines: [
+        line("start", "first"),
+        line("first", "check"),
+        line("check", "skipped", "never"),
+        line("check", "second", "otherwise"),
+        line("skipped", "end"),
+        line("second", "end"),
+      ],
     };
     const workflow = await createWorkflowVia(ctx, alice, graph);
     const run = await runVia(ctx, alice, workflow.id, { query: "hello" });
@@ -162,7 +204,15 @@ describe("workflow engine", () => {
         node("o", "fixed_reply", { content: "other" }),
         node("end", "end", { output: "{{r.output}}{{s.output}}{{o.output}}" }),
       ],
-      lines: [line("start", "intent"), line("intent", "r", "refund"), line("intent", "s", "shipping"), line("intent", "o", "else"), line("r", "end"), line("s", "end"), line("o", "end")],
+      lines: [
+        line("start", "intent"),
+        line("intent", "r", "refund"),
+        line("intent", "s", "shipping"),
+        line("intent", "o", "else"),
+        line("r", "end"),
+        line("s", "end"),
+        line("o", "end"),
+      ],
     };
     const workflow = await createWorkflowVia(ctx, alice, graph);
     expect((await runVia(ctx, alice, workflow.id, { query: "Where is my parcel?" })).output).toBe("shipping");
@@ -174,7 +224,10 @@ describe("workflow engine", () => {
     const graph = {
       elements: [
         node("start", "start"),
-        node("code", "code_block", { code: "function main(input) { return { words: input.text.split(' ').length, shout: input.text.toUpperCase() } }", inputs: [{ name: "text", value: "{{sys.query}}" }] }),
+        node("code", "code_block", {
+          code: "function main(input) { return { words: input.text.split(' ').length, shout: input.text.toUpperCase() } }",
+          inputs: [{ name: "text", value: "{{sys.query}}" }],
+        }),
         node("end", "end", { output: "{{code.shout}} ({{code.words}})" }),
       ],
       lines: [line("start", "code"), line("code", "end")],
@@ -192,7 +245,11 @@ describe("workflow engine", () => {
     expect(failed.nodes.find((entry) => entry.nodeId === "code")!.error).toMatch(/longer than 200 ms/);
     expect(fine.status).toBe("success");
 
-    graph.elements[1] = node("code", "code_block", { code: "function main() { let size = 1024; const keep = []; while (true) { keep.push(new Array(size).fill(1)); size *= 2; } }", timeoutMs: 2000, memoryLimitMb: 8 });
+    graph.elements[1] = node("code", "code_block", {
+      code: "function main() { let size = 1024; const keep = []; while (true) { keep.push(new Array(size).fill(1)); size *= 2; } }",
+      timeoutMs: 2000,
+      memoryLimitMb: 8,
+    });
     const hungry = await createWorkflowVia(ctx, alice, graph);
     const greedy = await runVia(ctx, alice, hungry.id, { query: "x" });
     expect(greedy.status).toBe("failure");
@@ -211,13 +268,21 @@ describe("workflow engine", () => {
     expect(Date.now() - started).toBeLessThan(8000);
 
     const echo = await createWorkflowVia(ctx, alice, {
-      elements: [node("start", "start"), node("p", "plugin", { pluginCode: "echo", arguments: { q: "{{sys.query}}" } }), node("end", "end", { output: "{{p.output.q}}" })],
+      elements: [
+        node("start", "start"),
+        node("p", "plugin", { pluginCode: "echo", arguments: { q: "{{sys.query}}" } }),
+        node("end", "end", { output: "{{p.output.q}}" }),
+      ],
       lines: [line("start", "p"), line("p", "end")],
     });
     expect((await runVia(ctx, alice, echo.id, { query: "ping" })).output).toBe("ping");
 
     const database = await createWorkflowVia(ctx, alice, {
-      elements: [node("start", "start"), node("db", "database", { databaseId: "db_1", input: "{{sys.query}}" }), node("end", "end", { output: "{{db.output}}" })],
+      elements: [
+        node("start", "start"),
+        node("db", "database", { databaseId: "db_1", input: "{{sys.query}}" }),
+        node("end", "end", { output: "{{db.output}}" }),
+      ],
       lines: [line("start", "db"), line("db", "end")],
     });
     const dbRun = await runVia(ctx, alice, database.id, { query: "how many orders?" });
@@ -227,7 +292,11 @@ describe("workflow engine", () => {
 
   it("sends to a robot webhook, signed", async () => {
     const workflow = await createWorkflowVia(ctx, alice, {
-      elements: [node("start", "start"), node("send", "channel_send", { mode: "webhook", webhookUrl: hookUrl, webhookSecret: "robot-secret", content: "Report: {{sys.query}}" }), node("end", "end", { output: "{{send.output}}" })],
+      elements: [
+        node("start", "start"),
+        node("send", "channel_send", { mode: "webhook", webhookUrl: hookUrl, webhookSecret: "robot-secret", content: "Report: {{sys.query}}" }),
+        node("end", "end", { output: "{{send.output}}" }),
+      ],
       lines: [line("start", "send"), line("send", "end")],
     });
     const run = await runVia(ctx, alice, workflow.id, { query: "all good" });
@@ -241,7 +310,12 @@ describe("workflow engine", () => {
   it("answers through an app node (the chat engine) and records a manual node without a conversation", async () => {
     const app = await createAppVia(ctx, alice);
     const workflow = await createWorkflowVia(ctx, alice, {
-      elements: [node("start", "start"), node("ask", "app", { appId: app.id, input: "{{sys.query}}" }), node("human", "manual", { content: "check {{sys.query}}" }), node("end", "end", { output: "{{ask.output}}|{{human.handedOver}}" })],
+      elements: [
+        node("start", "start"),
+        node("ask", "app", { appId: app.id, input: "{{sys.query}}" }),
+        node("human", "manual", { content: "check {{sys.query}}" }),
+        node("end", "end", { output: "{{ask.output}}|{{human.handedOver}}" }),
+      ],
       lines: [line("start", "ask"), line("ask", "human"), line("human", "end")],
     });
     const run = await runVia(ctx, alice, workflow.id, { query: "hello" });
@@ -258,12 +332,19 @@ describe("workflow engine", () => {
     expect(run.status).toBe("success");
     expect(run.output).toEqual({ output: "Hello node" });
     expect(run.nodes.map((entry) => entry.nodeId)).toEqual(["reply"]);
-    await expectError(await ctx.request(`/api/v1/workflows/${workflow.id}/runs`, { method: "POST", token: alice.token, json: { type: "NODE" } }), 400, { field: "nodeId" });
+    await expectError(await ctx.request(`/api/v1/workflows/${workflow.id}/runs`, { method: "POST", token: alice.token, json: { type: "NODE" } }), 400, {
+      field: "nodeId",
+    });
   });
 
   it("parks a run on a timer durably and resumes it when the time comes", async () => {
     const workflow = await createWorkflowVia(ctx, alice, {
-      elements: [node("start", "start"), node("wait", "timer", { delaySeconds: 3600 }), node("after", "fixed_reply", { content: "done {{sys.query}}" }), node("end", "end", { output: "{{after.output}}" })],
+      elements: [
+        node("start", "start"),
+        node("wait", "timer", { delaySeconds: 3600 }),
+        node("after", "fixed_reply", { content: "done {{sys.query}}" }),
+        node("end", "end", { output: "{{after.output}}" }),
+      ],
       lines: [line("start", "wait"), line("wait", "after"), line("after", "end")],
     });
     const parked = await runVia(ctx, alice, workflow.id, { query: "later" });
@@ -283,12 +364,24 @@ describe("workflow engine", () => {
   it("resumes a run after a crash from the last completed node; a run that keeps dying is failed, never left running", async () => {
     const workflow = await createWorkflowVia(ctx, alice, simpleGraph());
     // A run that was executing when its process died: start done, the reply node cut off mid-way, its job's lease not renewed.
-    const queued = await expectOk(await ctx.request(`/api/v1/workflows/${workflow.id}/runs`, { method: "POST", token: alice.token, json: { query: "again" } }), 201, workflowRunSchema);
+    const queued = await expectOk(
+      await ctx.request(`/api/v1/workflows/${workflow.id}/runs`, { method: "POST", token: alice.token, json: { query: "again" } }),
+      201,
+      workflowRunSchema,
+    );
     await runner.stop();
     const lease = new Date(clock.getTime() - 1000).toISOString();
     await ctx.deps.db.update(jobs).set({ status: "running", attempts: 1, lockedUntil: lease }).where(eq(jobs.kind, "workflow-run"));
     await ctx.deps.db.insert(workflowNodeRuns).values([
-      { runId: queued.id, nodeId: "start", nodeType: "start", nodeName: "start", status: "success", sequence: 1, outputs: JSON.stringify({ query: "again", marker: "from-before" }) },
+      {
+        runId: queued.id,
+        nodeId: "start",
+        nodeType: "start",
+        nodeName: "start",
+        status: "success",
+        sequence: 1,
+        outputs: JSON.stringify({ query: "again", marker: "from-before" }),
+      },
       { runId: queued.id, nodeId: "reply", nodeType: "fixed_reply", nodeName: "reply", status: "running" },
     ]);
     const resumed = createWorkflowRunner(ctx.deps, { idleMs: 20 });
@@ -299,7 +392,11 @@ describe("workflow engine", () => {
     // The start node was not run again: its stored outputs stand.
     expect(detail.nodes.find((entry) => entry.nodeId === "start")!.outputs).toMatchObject({ marker: "from-before" });
 
-    const doomed = await expectOk(await ctx.request(`/api/v1/workflows/${workflow.id}/runs`, { method: "POST", token: alice.token, json: { query: "x" } }), 201, workflowRunSchema);
+    const doomed = await expectOk(
+      await ctx.request(`/api/v1/workflows/${workflow.id}/runs`, { method: "POST", token: alice.token, json: { query: "x" } }),
+      201,
+      workflowRunSchema,
+    );
     await ctx.deps.db.update(jobs).set({ status: "running", attempts: 3, lockedUntil: lease }).where(eq(jobs.kind, "workflow-run"));
     await resumed.drain();
     const failed = await ctx.deps.db.select().from(workflowRuns).where(eq(workflowRuns.id, doomed.id)).get();
@@ -336,7 +433,17 @@ describe("limits, orphans, channels, knowledge", () => {
     const { sweepOrphanRuns } = await import("./runner");
     const workflow = await createWorkflowVia(ctx, alice, simpleGraph());
     const old = new Date(clock.getTime() - 3600_000).toISOString();
-    await ctx.deps.db.insert(workflowRuns).values({ id: "wfr_orphan", spaceId: alice.user.spaceId, workflowId: workflow.id, type: "FLOW", status: "running", graph: "{}", startedAt: old, createdAt: old, updatedAt: old });
+    await ctx.deps.db.insert(workflowRuns).values({
+      id: "wfr_orphan",
+      spaceId: alice.user.spaceId,
+      workflowId: workflow.id,
+      type: "FLOW",
+      status: "running",
+      graph: "{}",
+      startedAt: old,
+      createdAt: old,
+      updatedAt: old,
+    });
     expect(await sweepOrphanRuns(ctx.deps)).toBe(1);
     const row = await ctx.deps.db.select().from(workflowRuns).where(eq(workflowRuns.id, "wfr_orphan")).get();
     expect(row).toMatchObject({ status: "failure", error: expect.stringMatching(/lost its job/) });
@@ -354,10 +461,27 @@ describe("limits, orphans, channels, knowledge", () => {
     const { channelClients, conversations, messages } = await import("../../db/schema/index");
     const app = await createAppVia(ctx, alice);
     const now = clock.toISOString();
-    await ctx.deps.db.insert(channelClients).values({ id: "chc_wf", spaceId: alice.user.spaceId, appId: app.id, name: "Telegram bot", kind: "telegram", createdAt: now, updatedAt: now });
-    await ctx.deps.db.insert(conversations).values({ id: "conv_wf", spaceId: alice.user.spaceId, appId: app.id, endUserId: "tg:42", channel: "telegram", title: "t", clientId: "chc_wf", externalConversationId: "42", createdAt: now, updatedAt: now });
+    await ctx.deps.db
+      .insert(channelClients)
+      .values({ id: "chc_wf", spaceId: alice.user.spaceId, appId: app.id, name: "Telegram bot", kind: "telegram", createdAt: now, updatedAt: now });
+    await ctx.deps.db.insert(conversations).values({
+      id: "conv_wf",
+      spaceId: alice.user.spaceId,
+      appId: app.id,
+      endUserId: "tg:42",
+      channel: "telegram",
+      title: "t",
+      clientId: "chc_wf",
+      externalConversationId: "42",
+      createdAt: now,
+      updatedAt: now,
+    });
     const workflow = await createWorkflowVia(ctx, alice, {
-      elements: [node("start", "start"), node("send", "channel_send", { mode: "client", clientId: "chc_wf", receiver: "{{sys.query}}", content: "Your order shipped" }), node("end", "end", { output: "{{send.output}}" })],
+      elements: [
+        node("start", "start"),
+        node("send", "channel_send", { mode: "client", clientId: "chc_wf", receiver: "{{sys.query}}", content: "Your order shipped" }),
+        node("end", "end", { output: "{{send.output}}" }),
+      ],
       lines: [line("start", "send"), line("send", "end")],
     });
     const run = await runVia(ctx, alice, workflow.id, { query: "42" });
@@ -378,11 +502,21 @@ describe("limits, orphans, channels, knowledge", () => {
     const { createKnowledgeWorker } = await import("../../knowledge/worker");
     const { knowledgeFileSchema } = await import("../../knowledge/schemas");
     const base = await createKnowledgeBaseVia(ctx, alice);
-    const file = await uploadOk(ctx, alice, base.id, "warranty.txt", "Every kettle comes with a two-year warranty covering the heating element.\n\nShipping takes three days.");
+    const file = await uploadOk(
+      ctx,
+      alice,
+      base.id,
+      "warranty.txt",
+      "Every kettle comes with a two-year warranty covering the heating element.\n\nShipping takes three days.",
+    );
     await expectOk(await ctx.request(`/api/v1/knowledge-files/${file.id}/confirm`, { method: "POST", token: alice.token }), 200, knowledgeFileSchema);
     await createKnowledgeWorker(ctx.deps).drain();
     const workflow = await createWorkflowVia(ctx, alice, {
-      elements: [node("start", "start"), node("kb", "knowledge_base", { knowledgeBaseIds: [base.id], input: "{{sys.query}}", topK: 3 }), node("end", "end", { output: "{{kb.output}}" })],
+      elements: [
+        node("start", "start"),
+        node("kb", "knowledge_base", { knowledgeBaseIds: [base.id], input: "{{sys.query}}", topK: 3 }),
+        node("end", "end", { output: "{{kb.output}}" }),
+      ],
       lines: [line("start", "kb"), line("kb", "end")],
     });
     const run = await runVia(ctx, alice, workflow.id, { query: "kettle warranty" });
@@ -413,14 +547,22 @@ describe("limits, orphans, channels, knowledge", () => {
       elements: [node("start", "start"), node("p", "plugin", { pluginCode: "slow" }), node("end", "end", { output: "{{p.output}}" })],
       lines: [line("start", "p"), line("p", "end")],
     });
-    const started = await expectOk(await ctx.request(`/api/v1/workflows/${slow.id}/runs`, { method: "POST", token: alice.token, json: { query: "x" } }), 201, workflowRunSchema);
+    const started = await expectOk(
+      await ctx.request(`/api/v1/workflows/${slow.id}/runs`, { method: "POST", token: alice.token, json: { query: "x" } }),
+      201,
+      workflowRunSchema,
+    );
     runner.start();
     for (let attempt = 0; attempt < 200; attempt++) {
       const rows = await ctx.deps.db.select().from(workflowNodeRuns).where(eq(workflowNodeRuns.runId, started.id));
       if (rows.some((row) => row.nodeId === "p" && row.status === "running")) break;
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
-    const cancelled = await expectOk(await ctx.request(`/api/v1/workflow-runs/${started.id}/cancel`, { method: "POST", token: alice.token }), 200, workflowRunSchema);
+    const cancelled = await expectOk(
+      await ctx.request(`/api/v1/workflow-runs/${started.id}/cancel`, { method: "POST", token: alice.token }),
+      200,
+      workflowRunSchema,
+    );
     expect(cancelled.status).toBe("failure");
     expect(cancelled.error).toMatch(/^Cancelled by alice-engine/);
     expect(statusOf(cancelled)).toMatchObject({ start: "success", p: "failure", end: "no_execution" });

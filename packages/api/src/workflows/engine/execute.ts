@@ -30,5 +30,11 @@ async function answerLater(deps: Deps, conversationId: string, text: string) {
   const conversation = await deps.db.select().from(conversations).where(eq(conversations.id, conversationId)).get();
   if (!conversation) return;
   // In a platform's session the answer goes out through its channel: the channels listen for pending messages.
-  await storeMessage(deps, { conversation, role: "assistant", content: text, model: "workflow", ...(conversation.clientId ? { delivery: "pending" as const } : {}) });
+  await storeMessage(deps, {
+    conversation,
+    role: "assistant",
+    content: text,
+    model: "workflow",
+    ...(conversation.clientId ? { delivery: "pending" as const } : {}),
+  });
 }

@@ -7,7 +7,16 @@ import type { NodeType, WorkflowElement, WorkflowGraph, WorkflowLine } from "../
 import { openGraph } from "../service/workflows";
 import { nodeExecutors } from "./nodes";
 import { asText, type Scope } from "./template";
-import { DEFAULT_RUN_LIMITS, type EnginePorts, type NodeExecutor, type NodeResult, type RunInfo, type RunLimits, type RunTrigger, unboundDatabases } from "./types";
+import {
+  DEFAULT_RUN_LIMITS,
+  type EnginePorts,
+  type NodeExecutor,
+  type NodeResult,
+  type RunInfo,
+  type RunLimits,
+  type RunTrigger,
+  unboundDatabases,
+} from "./types";
 
 /** How an execution ended: the run finished, or parked on a timer until `until`. */
 export type ExecutionOutcome = { state: "finished"; status: "success" | "failure" } | { state: "parked"; until: Date } | { state: "gone" };
@@ -110,7 +119,9 @@ export async function loadRunningRun(deps: Pick<Deps, "db">, runId: string): Pro
 
 /** Step 2: an execution of the run: its graph, limits, scope and the node states of earlier attempts. */
 export async function openExecution(deps: Deps, run: RunRow, options: ExecuteOptions, hooks: ExecutionHooks): Promise<RunExecution> {
-  const previous = new Map<string, NodeRow>((await deps.db.select().from(workflowNodeRuns).where(eq(workflowNodeRuns.runId, run.id))).map((row) => [row.nodeId, row]));
+  const previous = new Map<string, NodeRow>(
+    (await deps.db.select().from(workflowNodeRuns).where(eq(workflowNodeRuns.runId, run.id))).map((row) => [row.nodeId, row]),
+  );
   return new RunExecution(deps, run, previous, options, hooks);
 }
 
@@ -148,7 +159,14 @@ export class RunExecution {
     this.graph = openGraph(deps, JSON.parse(run.graph) as WorkflowGraph);
     this.inputs = JSON.parse(run.inputs) as RunInputs;
     this.trigger = JSON.parse(run.trigger) as RunTrigger;
-    this.info = { id: run.id, spaceId: run.spaceId, workflowId: run.workflowId, type: run.type, trigger: this.trigger, language: this.trigger.language ?? "en" };
+    this.info = {
+      id: run.id,
+      spaceId: run.spaceId,
+      workflowId: run.workflowId,
+      type: run.type,
+      trigger: this.trigger,
+      language: this.trigger.language ?? "en",
+    };
     this.scope = baseScope(run, this.inputs, this.trigger);
     const started = Date.now();
     this.deadline = started + this.limits.maxRunMs;
@@ -196,7 +214,14 @@ export class RunExecution {
     this.steps += 1;
     const startedAt = this.deps.now().toISOString();
     const priorInputs = prior?.inputs ? (JSON.parse(prior.inputs) as unknown) : undefined;
-    await this.writes.start({ runId: this.run.id, nodeId: element.id, nodeType: element.type, nodeName: nodeLabel(element), inputs: prior?.inputs ?? null, startedAt });
+    await this.writes.start({
+      runId: this.run.id,
+      nodeId: element.id,
+      nodeType: element.type,
+      nodeName: nodeLabel(element),
+      inputs: prior?.inputs ?? null,
+      startedAt,
+    });
     this.publish("workflow.node", { runId: this.run.id, workflowId: this.run.workflowId, nodeId: element.id, status: "running", startedAt });
     const budget = Math.min(remaining, limits.maxNodeMs);
     const controller = new AbortController();
@@ -253,15 +278,41 @@ export class RunExecution {
       finishedAt: finishedAt.toISOString(),
       durationMs,
     });
-    this.publish("workflow.node", { runId: this.run.id, workflowId: this.run.workflowId, nodeId: element.id, status: "success", branch: result.branch ?? null, finishedAt: finishedAt.toISOString(), durationMs });
+    this.publish("workflow.node", {
+      runId: this.run.id,
+      workflowId: this.run.workflowId,
+      nodeId: element.id,
+      status: "success",
+      branch: result.branch ?? null,
+      finishedAt: finishedAt.toISOString(),
+      durationMs,
+    });
   }
 
   /** Records a node that failed, with its reason. */
   async failNode({ element, startedAtMs }: RanNode, error: string): Promise<void> {
     const finishedAt = this.deps.now();
     const reason = error.slice(0, 4000);
-    await this.writes.end({ runId: this.run.id, nodeId: element.id, status: "failure", sequence: ++this.sequence, inputs: null, outputs: null, branch: null, error: reason, finishedAt: finishedAt.toISOString(), durationMs: Math.max(0, finishedAt.getTime() - startedAtMs) });
-    this.publish("workflow.node", { runId: this.run.id, workflowId: this.run.workflowId, nodeId: element.id, status: "failure", error: reason, finishedAt: finishedAt.toISOString() });
+    await this.writes.end({
+      runId: this.run.id,
+      nodeId: element.id,
+      status: "failure",
+      sequence: ++this.sequence,
+      inputs: null,
+      outputs: null,
+      branch: null,
+      error: reason,
+      finishedAt: finishedAt.toISOString(),
+      durationMs: Math.max(0, finishedAt.getTime() - startedAtMs),
+    });
+    this.publish("workflow.node", {
+      runId: this.run.id,
+      workflowId: this.run.workflowId,
+      nodeId: element.id,
+      status: "failure",
+      error: reason,
+      finishedAt: finishedAt.toISOString(),
+    });
   }
 
   /** Keeps a parked node's inputs, for when it wakes. */
@@ -285,10 +336,19 @@ export class RunExecution {
     const now = this.deps.now().toISOString();
     await this.deps.db
       .update(workflowRuns)
-      .set({ status, output: stored(fields.output ?? null), error: fields.error ?? null, steps: this.steps, waitingUntil: null, finishedAt: now, updatedAt: now })
+      .set({
+        status,
+        output: stored(fields.output ?? null),
+        error: fields.error ?? null,
+        steps: this.steps,
+        waitingUntil: null,
+        finishedAt: now,
+        updatedAt: now,
+      })
       .where(and(eq(workflowRuns.id, this.run.id), eq(workflowRuns.status, "running")));
     this.publish("workflow.run", { runId: this.run.id, workflowId: this.run.workflowId, status, error: fields.error ?? null, waitingUntil: null });
-    if (this.trigger.answerLater && this.trigger.conversationId && status === "success") await this.hooks.answerLater?.(this.trigger.conversationId, asText(fields.output ?? ""));
+    if (this.trigger.answerLater && this.trigger.conversationId && status === "success")
+      await this.hooks.answerLater?.(this.trigger.conversationId, asText(fields.output ?? ""));
     return { state: "finished", status };
   }
 

@@ -66,10 +66,18 @@ describe("fairness between spaces", () => {
     const fast = await createWorkflowVia(ctx, bob, graph("fast"));
     const queued: string[] = [];
     for (let index = 0; index < 6; index++) {
-      const run = await expectOk(await ctx.request(`/api/v1/workflows/${slow.id}/runs`, { method: "POST", token: alice.token, json: { query: String(index) } }), 201, workflowRunSchema);
+      const run = await expectOk(
+        await ctx.request(`/api/v1/workflows/${slow.id}/runs`, { method: "POST", token: alice.token, json: { query: String(index) } }),
+        201,
+        workflowRunSchema,
+      );
       queued.push(run.id);
     }
-    const bobs = await expectOk(await ctx.request(`/api/v1/workflows/${fast.id}/runs`, { method: "POST", token: bob.token, json: { query: "hi" } }), 201, workflowRunSchema);
+    const bobs = await expectOk(
+      await ctx.request(`/api/v1/workflows/${fast.id}/runs`, { method: "POST", token: bob.token, json: { query: "hi" } }),
+      201,
+      workflowRunSchema,
+    );
     runner.start();
     // Bob's run, queued after all of Alice's, finishes while hers are held.
     await until(async () => (await ctx.deps.db.select().from(workflowRuns).where(eq(workflowRuns.id, bobs.id)).get())?.status === "success");

@@ -44,7 +44,8 @@ async function askModel(context: NodeContext, modelId: string | undefined, messa
       if (error instanceof ServiceError) throw new NodeFailure(messageText(context.run.language, "insufficient_credits"));
       throw error;
     }
-    if (price.completion > 0) maxOutputTokens = Math.max(1, Math.min(TURN_MAX_OUTPUT_TOKENS, Math.floor((hold.amount * 1000 - promptTokens * price.prompt) / price.completion)));
+    if (price.completion > 0)
+      maxOutputTokens = Math.max(1, Math.min(TURN_MAX_OUTPUT_TOKENS, Math.floor((hold.amount * 1000 - promptTokens * price.prompt) / price.completion)));
   }
   let text = "";
   let usage = { promptTokens: 0, completionTokens: 0 };
@@ -86,7 +87,8 @@ function jsonObjectIn(text: string): Record<string, unknown> | undefined {
 export function wordsOf(text: string): Set<string> {
   const words = new Set<string>();
   const lower = text.toLowerCase();
-  for (const word of lower.match(/[a-z0-9]+/g) ?? []) if (word.length > 1 || /\d/.test(word)) words.add(word.length > 4 ? word.replace(/(ing|ed|es|s)$/, "") : word);
+  for (const word of lower.match(/[a-z0-9]+/g) ?? [])
+    if (word.length > 1 || /\d/.test(word)) words.add(word.length > 4 ? word.replace(/(ing|ed|es|s)$/, "") : word);
   for (const run of lower.match(/[\u3400-\u9fff]+/g) ?? []) {
     for (let index = 0; index < run.length; index++) {
       words.add(run[index]!);
@@ -122,7 +124,11 @@ function numeric(value: unknown): number | undefined {
 }
 
 const isEmpty = (value: unknown) =>
-  value === undefined || value === null || (typeof value === "string" && value.trim() === "") || (Array.isArray(value) && value.length === 0) || (typeof value === "object" && value !== null && !Array.isArray(value) && Object.keys(value).length === 0);
+  value === undefined ||
+  value === null ||
+  (typeof value === "string" && value.trim() === "") ||
+  (Array.isArray(value) && value.length === 0) ||
+  (typeof value === "object" && value !== null && !Array.isArray(value) && Object.keys(value).length === 0);
 
 /** Evaluates one logic branch condition. */
 export function evaluateCondition(left: unknown, operator: string, right: unknown): boolean {
@@ -180,7 +186,9 @@ async function postToRobot(deps: Deps, url: string, secret: string, text: string
     body = { msgtype: "text", text: { content: text } };
     const timestamp = String(Math.floor(nowMs / 1000));
     headers["x-parley-timestamp"] = timestamp;
-    headers["x-parley-signature"] = createHmac("sha256", secret).update(`${timestamp}.${JSON.stringify(body)}`).digest("hex");
+    headers["x-parley-signature"] = createHmac("sha256", secret)
+      .update(`${timestamp}.${JSON.stringify(body)}`)
+      .digest("hex");
   }
   if (signal.aborted) throw new NodeFailure("stopped");
   const response = await guardedFetch(
@@ -263,7 +271,12 @@ export const nodeExecutors: Record<NodeType, NodeExecutor> = {
       fullTextCount: 1,
       ...(config.threshold !== undefined ? { similarityThreshold: config.threshold } : {}),
     });
-    const results = chunks.map((chunk) => ({ content: chunk.content, source: chunk.fileName, score: chunk.similarity ?? chunk.score, knowledgeBaseId: chunk.knowledgeBaseId }));
+    const results = chunks.map((chunk) => ({
+      content: chunk.content,
+      source: chunk.fileName,
+      score: chunk.similarity ?? chunk.score,
+      knowledgeBaseId: chunk.knowledgeBaseId,
+    }));
     return { inputs: { query, knowledgeBaseIds: config.knowledgeBaseIds }, outputs: { output: results.map((result) => result.content).join("\n\n"), results } };
   },
 
@@ -324,7 +337,10 @@ export const nodeExecutors: Record<NodeType, NodeExecutor> = {
         context,
         config.model,
         [
-          { role: "system", content: `Which intention does the user's message express? Intentions:\n${list}\nAnswer with the number only, or 0 when none fits.` },
+          {
+            role: "system",
+            content: `Which intention does the user's message express? Intentions:\n${list}\nAnswer with the number only, or 0 when none fits.`,
+          },
           { role: "user", content: text },
         ],
         0,
@@ -350,7 +366,11 @@ export const nodeExecutors: Record<NodeType, NodeExecutor> = {
     for (const branch of branches) {
       if (branch.isElse) continue;
       const results = (branch.conditions ?? []).map((condition) =>
-        evaluateCondition(render(condition.left, context.scope), condition.operator, condition.right === undefined ? undefined : render(condition.right, context.scope)),
+        evaluateCondition(
+          render(condition.left, context.scope),
+          condition.operator,
+          condition.right === undefined ? undefined : render(condition.right, context.scope),
+        ),
       );
       const matched = results.length > 0 && ((branch.logic ?? "and") === "and" ? results.every(Boolean) : results.some(Boolean));
       evaluated.push({ branch: branch.id, matched });
@@ -386,10 +406,21 @@ export const nodeExecutors: Record<NodeType, NodeExecutor> = {
       .where(and(eq(conversations.clientId, client.id), or(eq(conversations.externalConversationId, receiver), eq(conversations.endUserId, receiver))))
       .orderBy(desc(conversations.updatedAt))
       .get();
-    if (!conversation) throw new NodeFailure(`No conversation with ${receiver} on ${client.name} yet: the platform only lets the bot write to someone who wrote to it`);
+    if (!conversation)
+      throw new NodeFailure(`No conversation with ${receiver} on ${client.name} yet: the platform only lets the bot write to someone who wrote to it`);
     // Stored as pending, it goes out through the client's channel (the channels listen for it).
-    const messageId = await storeMessage(deps, { conversation, role: "assistant", content: text, delivery: "pending", model: "workflow", ...(config.sender ? { senderName: config.sender } : {}) });
-    return { inputs: { mode: "client", clientId: client.id, receiver, content: text }, outputs: { output: "queued", conversationId: conversation.id, messageId } };
+    const messageId = await storeMessage(deps, {
+      conversation,
+      role: "assistant",
+      content: text,
+      delivery: "pending",
+      model: "workflow",
+      ...(config.sender ? { senderName: config.sender } : {}),
+    });
+    return {
+      inputs: { mode: "client", clientId: client.id, receiver, content: text },
+      outputs: { output: "queued", conversationId: conversation.id, messageId },
+    };
   },
 
   async manual(context) {
@@ -397,7 +428,8 @@ export const nodeExecutors: Record<NodeType, NodeExecutor> = {
     const note = renderText(config.content, context.scope);
     const { deps, run } = context;
     const conversationId = run.trigger.conversationId;
-    if (!conversationId) return { inputs: { content: note }, outputs: { output: note, handedOver: false, reason: "The run has no conversation to hand over; recorded only" } };
+    if (!conversationId)
+      return { inputs: { content: note }, outputs: { output: note, handedOver: false, reason: "The run has no conversation to hand over; recorded only" } };
     const conversation = await deps.db.select().from(conversations).where(eq(conversations.id, conversationId)).get();
     if (!conversation) return { inputs: { content: note }, outputs: { output: note, handedOver: false, reason: "The conversation no longer exists" } };
     if (conversation.clientId) {
@@ -424,4 +456,3 @@ export const nodeExecutors: Record<NodeType, NodeExecutor> = {
     return { inputs, outputs: { output: wakeAt.toISOString(), waitedUntil: wakeAt.toISOString() } };
   },
 };
-

@@ -108,7 +108,13 @@ export async function cancelRun(deps: Deps, runId: string, reason: string): Prom
     .set({ status: "failure", error: reason, finishedAt: now })
     .where(and(eq(workflowNodeRuns.runId, runId), eq(workflowNodeRuns.status, "running")));
   executing.get(runId)?.abort();
-  deps.realtime.toSpace(cancelled[0]!.spaceId, "workflow.run", { runId, workflowId: cancelled[0]!.workflowId, status: "failure", error: reason, waitingUntil: null });
+  deps.realtime.toSpace(cancelled[0]!.spaceId, "workflow.run", {
+    runId,
+    workflowId: cancelled[0]!.workflowId,
+    status: "failure",
+    error: reason,
+    waitingUntil: null,
+  });
   announceSettled(runId);
   return true;
 }

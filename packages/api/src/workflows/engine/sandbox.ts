@@ -103,7 +103,11 @@ let nextTask = 0;
 function spawn(): PoolWorker {
   modulePath ??= createRequire(import.meta.url).resolve("quickjs-emscripten");
   // The thread's own heap is bounded too: QuickJS lives in WebAssembly memory inside it.
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { modulePath }, resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16 } });
+  const worker = new Worker(WORKER_SOURCE, {
+    eval: true,
+    workerData: { modulePath },
+    resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16 },
+  });
   worker.unref();
   const entry: PoolWorker = { worker, busy: false };
   worker.on("error", () => replace(entry));
@@ -187,7 +191,10 @@ export async function runInSandbox(code: string, input: unknown, limits: Sandbox
       else finish(() => resolve(JSON.parse(message.result ?? "null") as unknown), healthy);
     };
     const onExit = () => finish(() => reject(new SandboxError(`the code used more memory than the sandbox allows and was stopped`)), false);
-    const killer = setTimeout(() => finish(() => reject(new SandboxError(`the code ran longer than ${limits.timeoutMs} ms and was stopped`)), false), limits.timeoutMs + KILL_GRACE_MS);
+    const killer = setTimeout(
+      () => finish(() => reject(new SandboxError(`the code ran longer than ${limits.timeoutMs} ms and was stopped`)), false),
+      limits.timeoutMs + KILL_GRACE_MS,
+    );
     // The host's backstop: QuickJS checks its limits only every few thousand operations, so a
     // loop of large allocations can outrun them; the process's memory is watched while the code runs.
     const startRss = process.memoryUsage.rss();

@@ -4,8 +4,39 @@ import type { Language } from "../../i18n/language";
 import { cronIssue, nextRuns } from "./cron";
 
 const WEEKDAYS: Record<string, number> = {
-  sunday: 0, sun: 0, monday: 1, mon: 1, tuesday: 2, tue: 2, tues: 2, wednesday: 3, wed: 3, thursday: 4, thu: 4, thur: 4, thurs: 4, friday: 5, fri: 5, saturday: 6, sat: 6,
-  周日: 0, 周天: 0, 星期日: 0, 星期天: 0, 周一: 1, 星期一: 1, 周二: 2, 星期二: 2, 周三: 3, 星期三: 3, 周四: 4, 星期四: 4, 周五: 5, 星期五: 5, 周六: 6, 星期六: 6,
+  sunday: 0,
+  sun: 0,
+  monday: 1,
+  mon: 1,
+  tuesday: 2,
+  tue: 2,
+  tues: 2,
+  wednesday: 3,
+  wed: 3,
+  thursday: 4,
+  thu: 4,
+  thur: 4,
+  thurs: 4,
+  friday: 5,
+  fri: 5,
+  saturday: 6,
+  sat: 6,
+  周日: 0,
+  周天: 0,
+  星期日: 0,
+  星期天: 0,
+  周一: 1,
+  星期一: 1,
+  周二: 2,
+  星期二: 2,
+  周三: 3,
+  星期三: 3,
+  周四: 4,
+  星期四: 4,
+  周五: 5,
+  星期五: 5,
+  周六: 6,
+  星期六: 6,
 };
 
 /** Reads "9", "9am", "9:30", "9.30 pm", "21:05", "noon", "midnight", "9点", "9点30分", "下午3点". */
@@ -89,7 +120,11 @@ export async function generateCron(deps: Deps, description: string, language: La
         temperature: 0,
         language,
         messages: [
-          { role: "system", content: "Turn the schedule the user describes into a standard 5-field cron expression (minute hour day-of-month month day-of-week). Answer with the expression only." },
+          {
+            role: "system",
+            content:
+              "Turn the schedule the user describes into a standard 5-field cron expression (minute hour day-of-month month day-of-week). Answer with the expression only.",
+          },
           { role: "user", content: description },
         ],
       })) {
@@ -110,7 +145,8 @@ export async function generateCron(deps: Deps, description: string, language: La
 export function previewCron(deps: Deps, input: { cron: string; cronTimezone?: string | undefined }) {
   const timezone = input.cronTimezone?.trim() || "UTC";
   const problem = cronIssue(input.cron, timezone);
-  if (problem) throw new ServiceError("validation", problem.code, problem.params, { field: problem.code === "workflow_cron_timezone_invalid" ? "cronTimezone" : "cron" });
+  if (problem)
+    throw new ServiceError("validation", problem.code, problem.params, { field: problem.code === "workflow_cron_timezone_invalid" ? "cronTimezone" : "cron" });
   const cron = input.cron.trim().split(/\s+/).join(" ");
   return { cron, nextRuns: nextRuns(cron, timezone, deps.now()).map((date) => date.toISOString()) };
 }

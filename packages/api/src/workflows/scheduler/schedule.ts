@@ -26,11 +26,17 @@ export async function getSchedule(deps: Deps, auth: Auth, workflowId: string) {
  * timer that fires also needs a workflow that passes every rule (a scheduled run has nobody to
  * tell what is missing).
  */
-export async function saveSchedule(deps: Deps, auth: Auth, workflowId: string, input: { cron: string; cronTimezone?: string | undefined; enabled?: boolean | undefined }) {
+export async function saveSchedule(
+  deps: Deps,
+  auth: Auth,
+  workflowId: string,
+  input: { cron: string; cronTimezone?: string | undefined; enabled?: boolean | undefined },
+) {
   const row = await loadWorkflow(deps, auth.spaceId, workflowId);
   const timezone = input.cronTimezone?.trim() || row.cronTimezone || "UTC";
   const problem = cronIssue(input.cron, timezone);
-  if (problem) throw new ServiceError("validation", problem.code, problem.params, { field: problem.code === "workflow_cron_timezone_invalid" ? "cronTimezone" : "cron" });
+  if (problem)
+    throw new ServiceError("validation", problem.code, problem.params, { field: problem.code === "workflow_cron_timezone_invalid" ? "cronTimezone" : "cron" });
   const enabled = input.enabled ?? true;
   if (enabled) {
     const issues = await checkWorkflow(deps, auth, workflowId);
@@ -38,7 +44,10 @@ export async function saveSchedule(deps: Deps, auth: Auth, workflowId: string, i
     if (blocking) throw issueError(blocking);
   }
   const cron = input.cron.trim().split(/\s+/).join(" ");
-  await deps.db.update(workflows).set({ cron, cronTimezone: timezone, cronEnabled: enabled, updatedAt: deps.now().toISOString() }).where(eq(workflows.id, row.id));
+  await deps.db
+    .update(workflows)
+    .set({ cron, cronTimezone: timezone, cronEnabled: enabled, updatedAt: deps.now().toISOString() })
+    .where(eq(workflows.id, row.id));
   return getSchedule(deps, auth, workflowId);
 }
 

@@ -41,23 +41,57 @@ describe("cron expressions", () => {
   });
 
   it("generates through the API (rules without a model) and refuses what it cannot read", async () => {
-    const generated = await expectOk(await ctx.request("/api/v1/workflow-cron/generate", { method: "POST", token: alice.token, json: { description: "every monday 8:30" } }), 200, cronGenerateSchema);
+    const generated = await expectOk(
+      await ctx.request("/api/v1/workflow-cron/generate", { method: "POST", token: alice.token, json: { description: "every monday 8:30" } }),
+      200,
+      cronGenerateSchema,
+    );
     expect(generated).toMatchObject({ cron: "30 8 * * 1", source: "rules" });
     expect(generated.nextRuns[0]).toBe("2026-11-23T08:30:00.000Z");
-    await expectError(await ctx.request("/api/v1/workflow-cron/generate", { method: "POST", token: alice.token, json: { description: "sometimes" } }), 400, { field: "description" });
+    await expectError(await ctx.request("/api/v1/workflow-cron/generate", { method: "POST", token: alice.token, json: { description: "sometimes" } }), 400, {
+      field: "description",
+    });
   });
 
   it("previews the next 10 run times of a 5-field expression; 6 fields, empty or broken are refused", async () => {
-    const preview = await expectOk(await ctx.request("/api/v1/workflow-cron/preview", { method: "POST", token: alice.token, json: { cron: "*/15 * * * *" } }), 200, cronPreviewSchema);
+    const preview = await expectOk(
+      await ctx.request("/api/v1/workflow-cron/preview", { method: "POST", token: alice.token, json: { cron: "*/15 * * * *" } }),
+      200,
+      cronPreviewSchema,
+    );
     expect(preview.nextRuns).toHaveLength(10);
     expect(preview.nextRuns.slice(0, 2)).toEqual(["2026-11-21T09:00:00.000Z", "2026-11-21T09:15:00.000Z"]);
-    const shanghai = await expectOk(await ctx.request("/api/v1/workflow-cron/preview", { method: "POST", token: alice.token, json: { cron: "0 9 * * *", cronTimezone: "Asia/Shanghai" } }), 200, cronPreviewSchema);
+    const shanghai = await expectOk(
+      await ctx.request("/api/v1/workflow-cron/preview", { method: "POST", token: alice.token, json: { cron: "0 9 * * *", cronTimezone: "Asia/Shanghai" } }),
+      200,
+      cronPreviewSchema,
+    );
     expect(shanghai.nextRuns[0]).toBe("2026-11-22T01:00:00.000Z");
-    await expectError(await ctx.request("/api/v1/workflow-cron/preview", { method: "POST", token: alice.token, json: { cron: "0 0 9 * * *" } }), 400, { field: "cron", message: /exactly 5 fields.*has 6/ });
-    await expectError(await ctx.request("/api/v1/workflow-cron/preview", { method: "POST", token: alice.token, json: { cron: "  " } }), 400, { field: "cron", message: "Enter a cron expression" });
-    await expectError(await ctx.request("/api/v1/workflow-cron/preview", { method: "POST", token: alice.token, json: { cron: "61 * * * *" } }), 400, { field: "cron" });
-    await expectError(await ctx.request("/api/v1/workflow-cron/preview", { method: "POST", token: alice.token, json: { cron: "0 9 * * *", cronTimezone: "Mars/Olympus" } }), 400, { field: "cronTimezone" });
-    const zh = await expectError(await ctx.request("/api/v1/workflow-cron/preview", { method: "POST", token: alice.token, json: { cron: "0 0 9 * * *" }, headers: { "accept-language": "zh-CN" } }), 400);
+    await expectError(await ctx.request("/api/v1/workflow-cron/preview", { method: "POST", token: alice.token, json: { cron: "0 0 9 * * *" } }), 400, {
+      field: "cron",
+      message: /exactly 5 fields.*has 6/,
+    });
+    await expectError(await ctx.request("/api/v1/workflow-cron/preview", { method: "POST", token: alice.token, json: { cron: "  " } }), 400, {
+      field: "cron",
+      message: "Enter a cron expression",
+    });
+    await expectError(await ctx.request("/api/v1/workflow-cron/preview", { method: "POST", token: alice.token, json: { cron: "61 * * * *" } }), 400, {
+      field: "cron",
+    });
+    await expectError(
+      await ctx.request("/api/v1/workflow-cron/preview", { method: "POST", token: alice.token, json: { cron: "0 9 * * *", cronTimezone: "Mars/Olympus" } }),
+      400,
+      { field: "cronTimezone" },
+    );
+    const zh = await expectError(
+      await ctx.request("/api/v1/workflow-cron/preview", {
+        method: "POST",
+        token: alice.token,
+        json: { cron: "0 0 9 * * *" },
+        headers: { "accept-language": "zh-CN" },
+      }),
+      400,
+    );
     expect(zh.message).toMatch(/5 个字段/);
   });
 });
@@ -65,22 +99,42 @@ describe("cron expressions", () => {
 describe("the scheduler", () => {
   it("saves, details, clears and deletes the timer", async () => {
     const workflow = await createWorkflowVia(ctx, alice, simpleGraph());
-    const saved = await expectOk(await ctx.request(`/api/v1/workflows/${workflow.id}/scheduler`, { method: "PUT", token: alice.token, json: { cron: "0 9 * * *" } }), 200, schedulerSchema);
+    const saved = await expectOk(
+      await ctx.request(`/api/v1/workflows/${workflow.id}/scheduler`, { method: "PUT", token: alice.token, json: { cron: "0 9 * * *" } }),
+      200,
+      schedulerSchema,
+    );
     expect(saved).toMatchObject({ cron: "0 9 * * *", cronEnabled: true, cronTimezone: "UTC" });
     expect(saved.nextRuns).toHaveLength(10);
-    await expectError(await ctx.request(`/api/v1/workflows/${workflow.id}/scheduler`, { method: "PUT", token: alice.token, json: { cron: "0 0 9 * * *" } }), 400, { field: "cron" });
-    const cleared = await expectOk(await ctx.request(`/api/v1/workflows/${workflow.id}/scheduler/clear`, { method: "POST", token: alice.token }), 200, schedulerSchema);
+    await expectError(
+      await ctx.request(`/api/v1/workflows/${workflow.id}/scheduler`, { method: "PUT", token: alice.token, json: { cron: "0 0 9 * * *" } }),
+      400,
+      { field: "cron" },
+    );
+    const cleared = await expectOk(
+      await ctx.request(`/api/v1/workflows/${workflow.id}/scheduler/clear`, { method: "POST", token: alice.token }),
+      200,
+      schedulerSchema,
+    );
     expect(cleared).toMatchObject({ cron: "0 9 * * *", cronEnabled: false, nextRuns: [] });
     const detail = await expectOk(await ctx.request(`/api/v1/workflows/${workflow.id}/scheduler`, { token: alice.token }), 200, schedulerSchema);
     expect(detail.cronEnabled).toBe(false);
-    const deleted = await expectOk(await ctx.request(`/api/v1/workflows/${workflow.id}/scheduler`, { method: "DELETE", token: alice.token }), 200, schedulerSchema);
+    const deleted = await expectOk(
+      await ctx.request(`/api/v1/workflows/${workflow.id}/scheduler`, { method: "DELETE", token: alice.token }),
+      200,
+      schedulerSchema,
+    );
     expect(deleted).toMatchObject({ cron: null, cronEnabled: false });
   });
 
   it("fires a scheduled workflow on time under a moved clock, once, with two scheduler instances on one database, and its run appears in history", async () => {
     clock = new Date("2026-11-21T08:58:00.000Z");
     const workflow = await createWorkflowVia(ctx, alice, simpleGraph());
-    await expectOk(await ctx.request(`/api/v1/workflows/${workflow.id}/scheduler`, { method: "PUT", token: alice.token, json: { cron: "0 9 * * *" } }), 200, schedulerSchema);
+    await expectOk(
+      await ctx.request(`/api/v1/workflows/${workflow.id}/scheduler`, { method: "PUT", token: alice.token, json: { cron: "0 9 * * *" } }),
+      200,
+      schedulerSchema,
+    );
 
     // A second process: its own connection to the same database file.
     const second = await openDatabase(ctx.config.database);
@@ -118,7 +172,11 @@ describe("the scheduler", () => {
 
   it("runs the scheduled run now on request (cron run)", async () => {
     const workflow = await createWorkflowVia(ctx, alice, simpleGraph());
-    const queued = await expectOk(await ctx.request(`/api/v1/workflows/${workflow.id}/scheduler/run`, { method: "POST", token: alice.token }), 201, workflowRunSchema);
+    const queued = await expectOk(
+      await ctx.request(`/api/v1/workflows/${workflow.id}/scheduler/run`, { method: "POST", token: alice.token }),
+      201,
+      workflowRunSchema,
+    );
     expect(queued).toMatchObject({ type: "TIME", status: "running" });
     await runner.drain();
     const done = await expectOk(await ctx.request(`/api/v1/workflow-runs/${queued.id}`, { token: alice.token }), 200, workflowRunSchema);
@@ -129,13 +187,21 @@ describe("the scheduler", () => {
   it("does not fire a cleared timer, nor ticks from before the timer was saved", async () => {
     clock = new Date("2026-11-21T10:30:00.000Z");
     const workflow = await createWorkflowVia(ctx, alice, simpleGraph());
-    await expectOk(await ctx.request(`/api/v1/workflows/${workflow.id}/scheduler`, { method: "PUT", token: alice.token, json: { cron: "*/5 * * * *", enabled: false } }), 200, schedulerSchema);
+    await expectOk(
+      await ctx.request(`/api/v1/workflows/${workflow.id}/scheduler`, { method: "PUT", token: alice.token, json: { cron: "*/5 * * * *", enabled: false } }),
+      200,
+      schedulerSchema,
+    );
     const scheduler = createWorkflowScheduler(ctx.deps);
     clock = new Date("2026-11-21T10:35:10.000Z");
     const before = await ctx.deps.db.select().from(workflowScheduleTicks).where(eq(workflowScheduleTicks.workflowId, workflow.id));
     await scheduler.tick();
     expect(await ctx.deps.db.select().from(workflowScheduleTicks).where(eq(workflowScheduleTicks.workflowId, workflow.id))).toHaveLength(before.length);
-    await expectOk(await ctx.request(`/api/v1/workflows/${workflow.id}/scheduler`, { method: "PUT", token: alice.token, json: { cron: "*/5 * * * *" } }), 200, schedulerSchema);
+    await expectOk(
+      await ctx.request(`/api/v1/workflows/${workflow.id}/scheduler`, { method: "PUT", token: alice.token, json: { cron: "*/5 * * * *" } }),
+      200,
+      schedulerSchema,
+    );
     clock = new Date("2026-11-21T10:39:00.000Z");
     await scheduler.tick();
     expect(await ctx.deps.db.select().from(workflowScheduleTicks).where(eq(workflowScheduleTicks.workflowId, workflow.id))).toHaveLength(0);

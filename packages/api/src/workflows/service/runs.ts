@@ -35,23 +35,40 @@ export interface StartRunInput {
 /** Start variables with defaults applied and types read; a required one missing is refused. */
 function startVariables(graph: WorkflowGraph, given: Record<string, unknown>): Record<string, unknown> {
   const start = graph.elements.find((element) => element.type === "start");
-  const variables = ((start?.config as NodeConfig<"start"> | undefined)?.variables ?? []);
+  const variables = (start?.config as NodeConfig<"start"> | undefined)?.variables ?? [];
   const out: Record<string, unknown> = {};
   for (const variable of variables) {
     let value = given[variable.identifier];
     if (value === undefined || value === null || value === "") value = variable.default ?? undefined;
     if (value === undefined || value === null || value === "") {
-      if (variable.required) throw new ServiceError("validation", "workflow_run_variable_required", { identifier: variable.identifier }, { field: `variables.${variable.identifier}` });
+      if (variable.required)
+        throw new ServiceError(
+          "validation",
+          "workflow_run_variable_required",
+          { identifier: variable.identifier },
+          { field: `variables.${variable.identifier}` },
+        );
       out[variable.identifier] = variable.type === "boolean" ? false : "";
       continue;
     }
     if (variable.type === "number") {
       const number = Number(value);
-      if (!Number.isFinite(number)) throw new ServiceError("validation", "validation_failed", { field: `variables.${variable.identifier}`, reason: "not a number" }, { field: `variables.${variable.identifier}` });
+      if (!Number.isFinite(number))
+        throw new ServiceError(
+          "validation",
+          "validation_failed",
+          { field: `variables.${variable.identifier}`, reason: "not a number" },
+          { field: `variables.${variable.identifier}` },
+        );
       value = number;
     } else if (variable.type === "boolean") value = value === true || value === "true";
     else if (variable.type === "select" && !(variable.options ?? []).includes(String(value))) {
-      throw new ServiceError("validation", "validation_failed", { field: `variables.${variable.identifier}`, reason: `one of ${(variable.options ?? []).join(", ")}` }, { field: `variables.${variable.identifier}` });
+      throw new ServiceError(
+        "validation",
+        "validation_failed",
+        { field: `variables.${variable.identifier}`, reason: `one of ${(variable.options ?? []).join(", ")}` },
+        { field: `variables.${variable.identifier}` },
+      );
     } else value = String(value);
     out[variable.identifier] = value;
   }
@@ -112,7 +129,15 @@ export async function startRunFromRequest(
   deps: Deps,
   auth: Auth,
   workflowId: string,
-  body: { type?: "FLOW" | "NODE" | undefined; query?: string | undefined; variables?: Record<string, unknown> | undefined; files?: string[] | undefined; nodeId?: string | undefined; nodeInputs?: Record<string, unknown> | undefined; wait?: boolean | undefined },
+  body: {
+    type?: "FLOW" | "NODE" | undefined;
+    query?: string | undefined;
+    variables?: Record<string, unknown> | undefined;
+    files?: string[] | undefined;
+    nodeId?: string | undefined;
+    nodeInputs?: Record<string, unknown> | undefined;
+    wait?: boolean | undefined;
+  },
   language: Language,
 ) {
   const workflow = await loadWorkflow(deps, auth.spaceId, workflowId);
@@ -195,7 +220,8 @@ function inRunOrder(elements: WorkflowElement[], byNode: ReadonlyMap<string, Nod
   return elements
     .map((element, index) => ({ node: ran(element), element, index }))
     .sort((a, b) => {
-      if (a.node && b.node) return (a.node.startedAt ?? "").localeCompare(b.node.startedAt ?? "") || finishOrder(a.node) - finishOrder(b.node) || a.index - b.index;
+      if (a.node && b.node)
+        return (a.node.startedAt ?? "").localeCompare(b.node.startedAt ?? "") || finishOrder(a.node) - finishOrder(b.node) || a.index - b.index;
       if (a.node || b.node) return a.node ? -1 : 1;
       return a.index - b.index;
     })

@@ -29,13 +29,21 @@ afterAll(async () => ctx.close());
 /** start → middle → end, valid as it stands. */
 function graphWith(middle: Element = node("mid", "fixed_reply", { content: "ok" })): Graph {
   return {
-    elements: [node("start", "start", { variables: [{ identifier: "city", displayName: "City", type: "text", required: false }] }), middle, node("end", "end", { output: "{{mid.output}}" })],
+    elements: [
+      node("start", "start", { variables: [{ identifier: "city", displayName: "City", type: "text", required: false }] }),
+      middle,
+      node("end", "end", { output: "{{mid.output}}" }),
+    ],
     lines: [line("start", middle.id), line(middle.id, "end")],
   };
 }
 
 async function issuesOf(graph: Graph) {
-  const result = await expectOk(await ctx.request(`/api/v1/workflows/${workflowId}/validate`, { method: "POST", token: alice.token, json: graph }), 200, workflowValidationSchema);
+  const result = await expectOk(
+    await ctx.request(`/api/v1/workflows/${workflowId}/validate`, { method: "POST", token: alice.token, json: graph }),
+    200,
+    workflowValidationSchema,
+  );
   return result.issues;
 }
 
@@ -45,7 +53,9 @@ async function expectRule(graph: Graph, code: string, field: string, message?: R
   if (only) expect(issues.map((issue) => issue.code)).toEqual([code]);
   else expect(issues[0]!.code).toBe(code);
   expect(issues[0]!.field).toBe(field);
-  const refused = await expectError(await ctx.request(`/api/v1/workflows/${workflowId}/graph`, { method: "PUT", token: alice.token, json: graph }), 400, { field });
+  const refused = await expectError(await ctx.request(`/api/v1/workflows/${workflowId}/graph`, { method: "PUT", token: alice.token, json: graph }), 400, {
+    field,
+  });
   if (message) expect(refused.message).toMatch(message);
   return refused;
 }
@@ -63,10 +73,24 @@ describe("workflow rules (spec §5)", () => {
       ["avatarUrl", "Choose an avatar for the workflow"],
       ["category", "Choose a category for the workflow"],
     ] as const) {
-      await expectError(await ctx.request("/api/v1/workflows", { method: "POST", token: alice.token, json: validWorkflowBody({ [field]: "  " }) }), 400, { field, message });
+      await expectError(await ctx.request("/api/v1/workflows", { method: "POST", token: alice.token, json: validWorkflowBody({ [field]: "  " }) }), 400, {
+        field,
+        message,
+      });
     }
-    await expectError(await ctx.request("/api/v1/workflows", { method: "POST", token: alice.token, json: validWorkflowBody({ name: "x".repeat(51) }) }), 400, { field: "name", message: /at most 50/ });
-    const zh = await expectError(await ctx.request("/api/v1/workflows", { method: "POST", token: alice.token, json: validWorkflowBody({ name: "" }), headers: { "accept-language": "zh-CN" } }), 400);
+    await expectError(await ctx.request("/api/v1/workflows", { method: "POST", token: alice.token, json: validWorkflowBody({ name: "x".repeat(51) }) }), 400, {
+      field: "name",
+      message: /at most 50/,
+    });
+    const zh = await expectError(
+      await ctx.request("/api/v1/workflows", {
+        method: "POST",
+        token: alice.token,
+        json: validWorkflowBody({ name: "" }),
+        headers: { "accept-language": "zh-CN" },
+      }),
+      400,
+    );
     expect(zh.message).toBe("请填写工作流名称");
   });
 
@@ -111,11 +135,18 @@ describe("workflow rules (spec §5)", () => {
     const lines = graphWith();
     lines.lines.push({ ...lines.lines[0]! });
     await expectRule(lines, "workflow_line_duplicate", `lines.${lines.lines[0]!.id}`);
-    const branch = graphWith(node("mid", "logic_branch", { branches: [{ id: "yes", conditions: [{ left: "{{start.city}}", operator: "not_empty" }], node_id: null }] }));
+    const branch = graphWith(
+      node("mid", "logic_branch", { branches: [{ id: "yes", conditions: [{ left: "{{start.city}}", operator: "not_empty" }], node_id: null }] }),
+    );
     branch.elements.push(node("t", "fixed_reply", { content: "t" }));
     branch.lines = [line("start", "mid"), line("mid", "end", "yes"), line("mid", "t", "nope", "line_nope"), line("t", "end")];
     await expectRule(branch, "workflow_line_handle_unknown", "lines.line_nope", /nope/);
-    await expectRule(graphWith(node("mid", "llm", { model: "gpt-4.1-mini", input: "x", temperature: 9 })), "workflow_node_config_invalid", "elements.mid.config.temperature", /mid/);
+    await expectRule(
+      graphWith(node("mid", "llm", { model: "gpt-4.1-mini", input: "x", temperature: 9 })),
+      "workflow_node_config_invalid",
+      "elements.mid.config.temperature",
+      /mid/,
+    );
   });
 
   it("checks start variables: identifiers of letters, digits and underscore, unique; select options not empty", async () => {
@@ -124,30 +155,72 @@ describe("workflow rules (spec §5)", () => {
       graph.elements[0] = node("start", "start", { variables: list });
       return graph;
     };
-    const variable = (identifier: string, extra: Record<string, unknown> = {}) => ({ identifier, displayName: identifier, type: "text", required: false, ...extra });
+    const variable = (identifier: string, extra: Record<string, unknown> = {}) => ({
+      identifier,
+      displayName: identifier,
+      type: "text",
+      required: false,
+      ...extra,
+    });
     await expectRule(variables([variable("my-city")]), "workflow_variable_identifier_invalid", "elements.start.config.variables.0.identifier", /my-city/);
-    await expectRule(variables([variable("city"), variable("city")]), "workflow_variable_identifier_duplicate", "elements.start.config.variables.1.identifier", /city/);
-    await expectRule(variables([variable("size", { type: "select", options: [] })]), "workflow_variable_options_empty", "elements.start.config.variables.0.options", /size/);
-    await expectRule(variables([variable("size", { type: "select", options: [" "] })]), "workflow_variable_options_empty", "elements.start.config.variables.0.options");
+    await expectRule(
+      variables([variable("city"), variable("city")]),
+      "workflow_variable_identifier_duplicate",
+      "elements.start.config.variables.1.identifier",
+      /city/,
+    );
+    await expectRule(
+      variables([variable("size", { type: "select", options: [] })]),
+      "workflow_variable_options_empty",
+      "elements.start.config.variables.0.options",
+      /size/,
+    );
+    await expectRule(
+      variables([variable("size", { type: "select", options: [" "] })]),
+      "workflow_variable_options_empty",
+      "elements.start.config.variables.0.options",
+    );
     expect(await issuesOf(variables([variable("size_2", { type: "select", options: ["S", "M"] })]))).toEqual([]);
   });
 
   it("does not repeat structured output variables", async () => {
     const llm = (structuredOutput: unknown[]) => graphWith(node("mid", "llm", { model: "gpt-4.1-mini", input: "{{sys.query}}", structuredOutput }));
-    await expectRule(llm([{ name: "mood", type: "string" }, { name: "mood", type: "number" }]), "workflow_output_variable_duplicate", "elements.mid.config.structuredOutput.1.name", /mood/);
+    await expectRule(
+      llm([
+        { name: "mood", type: "string" },
+        { name: "mood", type: "number" },
+      ]),
+      "workflow_output_variable_duplicate",
+      "elements.mid.config.structuredOutput.1.name",
+      /mood/,
+    );
     await expectRule(llm([{ name: "my mood", type: "string" }]), "workflow_output_variable_invalid", "elements.mid.config.structuredOutput.0.name");
   });
 
   it("requires, as applicable, a model, knowledge base, app, plugin, database, client, receiver, webhook url and secret — and that they exist", async () => {
-    await expectRule(graphWith(node("mid", "llm", { input: "{{sys.query}}" })), "workflow_node_model_required", "elements.mid.config.model", /Node mid \(mid\): choose a model/);
+    await expectRule(
+      graphWith(node("mid", "llm", { input: "{{sys.query}}" })),
+      "workflow_node_model_required",
+      "elements.mid.config.model",
+      /Node mid \(mid\): choose a model/,
+    );
     await expectRule(graphWith(node("mid", "llm", { model: "gpt-99", input: "x" })), "workflow_node_model_unknown", "elements.mid.config.model", /gpt-99/);
     await expectRule(
       graphWith(node("mid", "intent_branch", { input: "x", intentions: [{ id: "a", name: "a", node_id: null }] })),
       "workflow_node_model_required",
       "elements.mid.config.model",
     );
-    await expectRule(graphWith(node("mid", "knowledge_base", { input: "x", knowledgeBaseIds: [] })), "workflow_node_knowledge_base_required", "elements.mid.config.knowledgeBaseIds");
-    await expectRule(graphWith(node("mid", "knowledge_base", { input: "x", knowledgeBaseIds: ["kb_nope"] })), "workflow_node_knowledge_base_unknown", "elements.mid.config.knowledgeBaseIds", /kb_nope/);
+    await expectRule(
+      graphWith(node("mid", "knowledge_base", { input: "x", knowledgeBaseIds: [] })),
+      "workflow_node_knowledge_base_required",
+      "elements.mid.config.knowledgeBaseIds",
+    );
+    await expectRule(
+      graphWith(node("mid", "knowledge_base", { input: "x", knowledgeBaseIds: ["kb_nope"] })),
+      "workflow_node_knowledge_base_unknown",
+      "elements.mid.config.knowledgeBaseIds",
+      /kb_nope/,
+    );
     await expectRule(graphWith(node("mid", "app", { input: "x" })), "workflow_node_app_required", "elements.mid.config.appId");
     await expectRule(graphWith(node("mid", "app", { input: "x", appId: bobAppId })), "workflow_node_app_unknown", "elements.mid.config.appId");
     expect(await issuesOf(graphWith(node("mid", "app", { input: "x", appId })))).toEqual([]);
@@ -155,13 +228,33 @@ describe("workflow rules (spec §5)", () => {
     await expectRule(graphWith(node("mid", "plugin", { pluginCode: "plg_missing" })), "workflow_node_plugin_unknown", "elements.mid.config.pluginCode");
     expect(await issuesOf(graphWith(node("mid", "plugin", { pluginCode: "current_time" })))).toEqual([]);
     await expectRule(graphWith(node("mid", "database", { input: "x" })), "workflow_node_database_required", "elements.mid.config.databaseId");
-    await expectRule(graphWith(node("mid", "channel_send", { mode: "client", receiver: "u1", content: "x" })), "workflow_node_client_required", "elements.mid.config.clientId");
-    await expectRule(graphWith(node("mid", "channel_send", { mode: "client", clientId: "chc_nope", receiver: "u1", content: "x" })), "workflow_node_client_unknown", "elements.mid.config.clientId");
+    await expectRule(
+      graphWith(node("mid", "channel_send", { mode: "client", receiver: "u1", content: "x" })),
+      "workflow_node_client_required",
+      "elements.mid.config.clientId",
+    );
+    await expectRule(
+      graphWith(node("mid", "channel_send", { mode: "client", clientId: "chc_nope", receiver: "u1", content: "x" })),
+      "workflow_node_client_unknown",
+      "elements.mid.config.clientId",
+    );
     const noReceiver = graphWith(node("mid", "channel_send", { mode: "client", clientId: "chc_nope", content: "x" }));
     expect((await issuesOf(noReceiver)).map((issue) => issue.code)).toContain("workflow_node_receiver_required");
-    await expectRule(graphWith(node("mid", "channel_send", { mode: "webhook", webhookSecret: "s", content: "x" })), "workflow_node_webhook_url_required", "elements.mid.config.webhookUrl");
-    await expectRule(graphWith(node("mid", "channel_send", { mode: "webhook", webhookUrl: "ftp://x", webhookSecret: "s", content: "x" })), "workflow_node_webhook_url_required", "elements.mid.config.webhookUrl");
-    await expectRule(graphWith(node("mid", "channel_send", { mode: "webhook", webhookUrl: "https://example.com/hook", content: "x" })), "workflow_node_webhook_secret_required", "elements.mid.config.webhookSecret");
+    await expectRule(
+      graphWith(node("mid", "channel_send", { mode: "webhook", webhookSecret: "s", content: "x" })),
+      "workflow_node_webhook_url_required",
+      "elements.mid.config.webhookUrl",
+    );
+    await expectRule(
+      graphWith(node("mid", "channel_send", { mode: "webhook", webhookUrl: "ftp://x", webhookSecret: "s", content: "x" })),
+      "workflow_node_webhook_url_required",
+      "elements.mid.config.webhookUrl",
+    );
+    await expectRule(
+      graphWith(node("mid", "channel_send", { mode: "webhook", webhookUrl: "https://example.com/hook", content: "x" })),
+      "workflow_node_webhook_secret_required",
+      "elements.mid.config.webhookSecret",
+    );
     await expectRule(graphWith(node("mid", "timer", {})), "workflow_node_timer_required", "elements.mid.config.delaySeconds");
   });
 
@@ -177,30 +270,68 @@ describe("workflow rules (spec §5)", () => {
       ["intent_branch", "input", { model: "gpt-4.1-mini", intentions: [{ id: "a", name: "a", node_id: null }] }],
     ] as const) {
       const issues = await issuesOf(graphWith(node("mid", type, { ...config, [key]: " " })));
-      expect(issues.find((issue) => issue.code === "workflow_node_input_required"), type).toMatchObject({ field: `elements.mid.config.${key}`, nodeId: "mid" });
+      expect(
+        issues.find((issue) => issue.code === "workflow_node_input_required"),
+        type,
+      ).toMatchObject({ field: `elements.mid.config.${key}`, nodeId: "mid" });
     }
-    await expectRule(graphWith(node("mid", "fixed_reply", { content: "" })), "workflow_node_input_required", "elements.mid.config.content", /mid.*input cannot be empty/);
+    await expectRule(
+      graphWith(node("mid", "fixed_reply", { content: "" })),
+      "workflow_node_input_required",
+      "elements.mid.config.content",
+      /mid.*input cannot be empty/,
+    );
   });
 
   it("checks branches: at least one branch or intention with conditions, one else at most, references to existing nodes", async () => {
     await expectRule(graphWith(node("mid", "logic_branch", { branches: [] })), "workflow_node_branches_empty", "elements.mid.config.branches");
-    await expectRule(graphWith(node("mid", "logic_branch", { branches: [{ id: "a", conditions: [], node_id: null }] })), "workflow_node_conditions_empty", "elements.mid.config.branches.0.conditions");
     await expectRule(
-      graphWith(node("mid", "logic_branch", { branches: [{ id: "a", conditions: [{ left: "1", operator: "empty" }], node_id: null }, { id: "e1", isElse: true, node_id: null }, { id: "e2", isElse: true, node_id: null }] })),
+      graphWith(node("mid", "logic_branch", { branches: [{ id: "a", conditions: [], node_id: null }] })),
+      "workflow_node_conditions_empty",
+      "elements.mid.config.branches.0.conditions",
+    );
+    await expectRule(
+      graphWith(
+        node("mid", "logic_branch", {
+          branches: [
+            { id: "a", conditions: [{ left: "1", operator: "empty" }], node_id: null },
+            { id: "e1", isElse: true, node_id: null },
+            { id: "e2", isElse: true, node_id: null },
+          ],
+        }),
+      ),
       "workflow_node_else_duplicate",
       "elements.mid.config.branches",
     );
-    await expectRule(graphWith(node("mid", "intent_branch", { model: "gpt-4.1-mini", input: "x", intentions: [] })), "workflow_node_intentions_empty", "elements.mid.config.intentions");
-    await expectRule(graphWith(node("mid", "fixed_reply", { content: "{{ghost.output}}" })), "workflow_reference_unknown", "elements.mid.config.content", /ghost/);
+    await expectRule(
+      graphWith(node("mid", "intent_branch", { model: "gpt-4.1-mini", input: "x", intentions: [] })),
+      "workflow_node_intentions_empty",
+      "elements.mid.config.intentions",
+    );
+    await expectRule(
+      graphWith(node("mid", "fixed_reply", { content: "{{ghost.output}}" })),
+      "workflow_reference_unknown",
+      "elements.mid.config.content",
+      /ghost/,
+    );
     // Code is JavaScript: braces in it are not references.
     expect(await issuesOf(graphWith(node("mid", "code_block", { code: "function main() { return '{{ghost.output}}' }" })))).toEqual([]);
   });
 
   it("checks the cron expression: 5 fields, not empty", async () => {
     expect((await ctx.request(`/api/v1/workflows/${workflowId}/graph`, { method: "PUT", token: alice.token, json: graphWith() })).status).toBe(200);
-    await expectError(await ctx.request(`/api/v1/workflows/${workflowId}/scheduler`, { method: "PUT", token: alice.token, json: { cron: "0 0 9 * * *" } }), 400, { field: "cron", message: /has 6/ });
-    await expectError(await ctx.request(`/api/v1/workflows/${workflowId}/scheduler`, { method: "PUT", token: alice.token, json: { cron: "" } }), 400, { field: "cron" });
-    await expectError(await ctx.request(`/api/v1/workflows/${workflowId}/scheduler`, { method: "PUT", token: alice.token, json: { cron: "* * * *" } }), 400, { field: "cron", message: /has 4/ });
+    await expectError(
+      await ctx.request(`/api/v1/workflows/${workflowId}/scheduler`, { method: "PUT", token: alice.token, json: { cron: "0 0 9 * * *" } }),
+      400,
+      { field: "cron", message: /has 6/ },
+    );
+    await expectError(await ctx.request(`/api/v1/workflows/${workflowId}/scheduler`, { method: "PUT", token: alice.token, json: { cron: "" } }), 400, {
+      field: "cron",
+    });
+    await expectError(await ctx.request(`/api/v1/workflows/${workflowId}/scheduler`, { method: "PUT", token: alice.token, json: { cron: "* * * *" } }), 400, {
+      field: "cron",
+      message: /has 4/,
+    });
   });
 
   it("keeps a draft that breaks rules (answering them) but never an unreadable one", async () => {
@@ -210,17 +341,34 @@ describe("workflow rules (spec §5)", () => {
     const body = (await saved.json()) as { data: { issues: Array<{ code: string; message: string }> } };
     expect(body.data.issues.map((issue) => issue.code)).toEqual(["workflow_node_model_required"]);
     expect(body.data.issues[0]!.message).toBe("Node mid (mid): choose a model");
-    await expectError(await ctx.request(`/api/v1/workflows/${workflowId}/graph?draft=true`, { method: "PUT", token: alice.token, json: graphWith(node("mid", "teleport", {})) }), 400, { field: "elements.mid.type" });
+    await expectError(
+      await ctx.request(`/api/v1/workflows/${workflowId}/graph?draft=true`, {
+        method: "PUT",
+        token: alice.token,
+        json: graphWith(node("mid", "teleport", {})),
+      }),
+      400,
+      { field: "elements.mid.type" },
+    );
     // A run refuses the broken graph, naming the node.
-    await expectError(await ctx.request(`/api/v1/workflows/${workflowId}/runs`, { method: "POST", token: alice.token, json: { query: "x" } }), 400, { field: "elements.mid.config.model" });
-    await expectError(await ctx.request(`/api/v1/workflows/${workflowId}/publish`, { method: "POST", token: alice.token }), 400, { field: "elements.mid.config.model" });
+    await expectError(await ctx.request(`/api/v1/workflows/${workflowId}/runs`, { method: "POST", token: alice.token, json: { query: "x" } }), 400, {
+      field: "elements.mid.config.model",
+    });
+    await expectError(await ctx.request(`/api/v1/workflows/${workflowId}/publish`, { method: "POST", token: alice.token }), 400, {
+      field: "elements.mid.config.model",
+    });
   });
 
   it("deleting a node removes its lines and clears branch targets that led to it", async () => {
     const graph: Graph = {
       elements: [
         node("start", "start"),
-        node("check", "logic_branch", { branches: [{ id: "yes", conditions: [{ left: "{{sys.query}}", operator: "not_empty" }], node_id: null }, { id: "no", isElse: true, node_id: null }] }),
+        node("check", "logic_branch", {
+          branches: [
+            { id: "yes", conditions: [{ left: "{{sys.query}}", operator: "not_empty" }], node_id: null },
+            { id: "no", isElse: true, node_id: null },
+          ],
+        }),
         node("intent", "intent_branch", { model: "gpt-4.1-mini", input: "{{sys.query}}", intentions: [{ id: "i1", name: "greet", node_id: null }] }),
         node("target", "fixed_reply", { content: "x" }),
         node("end", "end", { output: "{{target.output}}" }),
@@ -230,7 +378,11 @@ describe("workflow rules (spec §5)", () => {
     const workflow = await createWorkflowVia(ctx, alice, graph);
     const before = workflow.elements.find((element) => element.id === "check")!.config as { branches: Array<{ node_id: string | null }> };
     expect(before.branches.map((branch) => branch.node_id)).toEqual(["target", "intent"]);
-    const after = await expectOk(await ctx.request(`/api/v1/workflows/${workflow.id}/nodes/target`, { method: "DELETE", token: alice.token }), 200, workflowSchema);
+    const after = await expectOk(
+      await ctx.request(`/api/v1/workflows/${workflow.id}/nodes/target`, { method: "DELETE", token: alice.token }),
+      200,
+      workflowSchema,
+    );
     expect(after.elements.map((element) => element.id)).toEqual(["start", "check", "intent", "end"]);
     expect(after.lines.map((entry) => `${entry.source}>${entry.target}`)).toEqual(["start>check", "check>intent"]);
     const check = after.elements.find((element) => element.id === "check")!.config as { branches: Array<{ node_id: string | null }> };

@@ -34,7 +34,6 @@ export interface ValidationInput {
 const IDENTIFIER = /^[A-Za-z0-9_]+$/;
 const NODE_ID = /^[A-Za-z0-9_-]+$/;
 
-
 /** Node types whose main input (the field named) cannot be empty (spec §5: node input not empty). */
 const INPUT_FIELDS: Partial<Record<string, string>> = {
   app: "input",
@@ -96,7 +95,12 @@ export function graphIssues(graph: NonNullable<ValidationInput["graph"]>): { iss
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       const key = issue.path.map(String).join(".") || "config";
-      issues.push({ code: "workflow_node_config_invalid", field: `${field}.config.${key}`, nodeId: raw.id, params: { node: label, key, reason: issue.message } });
+      issues.push({
+        code: "workflow_node_config_invalid",
+        field: `${field}.config.${key}`,
+        nodeId: raw.id,
+        params: { node: label, key, reason: issue.message },
+      });
       continue;
     }
     elements.push({ id: raw.id, type: raw.type, config: parsed.data as WorkflowElement["config"], ...(raw.position ? { position: raw.position } : {}) });
@@ -120,7 +124,12 @@ export function graphIssues(graph: NonNullable<ValidationInput["graph"]>): { iss
     const source = byId.get(line.source);
     if (source && line.sourceHandle && (source.type === "logic_branch" || source.type === "intent_branch")) {
       if (!branchesOf(source).some((branch) => branch.id === line.sourceHandle)) {
-        issues.push({ code: "workflow_line_handle_unknown", field, nodeId: source.id, params: { line: line.id, node: nodeLabel(source), handle: line.sourceHandle } });
+        issues.push({
+          code: "workflow_line_handle_unknown",
+          field,
+          nodeId: source.id,
+          params: { line: line.id, node: nodeLabel(source), handle: line.sourceHandle },
+        });
         continue;
       }
     }
@@ -129,8 +138,10 @@ export function graphIssues(graph: NonNullable<ValidationInput["graph"]>): { iss
 
   const starts = elements.filter((element) => element.type === "start");
   const ends = elements.filter((element) => element.type === "end");
-  for (const extra of starts.slice(1)) issues.push({ code: "workflow_start_duplicate", field: `elements.${extra.id}`, nodeId: extra.id, params: { node: nodeLabel(extra) } });
-  for (const extra of ends.slice(1)) issues.push({ code: "workflow_end_duplicate", field: `elements.${extra.id}`, nodeId: extra.id, params: { node: nodeLabel(extra) } });
+  for (const extra of starts.slice(1))
+    issues.push({ code: "workflow_start_duplicate", field: `elements.${extra.id}`, nodeId: extra.id, params: { node: nodeLabel(extra) } });
+  for (const extra of ends.slice(1))
+    issues.push({ code: "workflow_end_duplicate", field: `elements.${extra.id}`, nodeId: extra.id, params: { node: nodeLabel(extra) } });
   if (starts.length === 0) issues.push({ code: "workflow_start_missing", field: "elements", nodeId: null, params: {} });
   if (ends.length === 0) issues.push({ code: "workflow_end_missing", field: "elements", nodeId: null, params: {} });
 
@@ -142,7 +153,8 @@ export function graphIssues(graph: NonNullable<ValidationInput["graph"]>): { iss
   if (starts.length > 0 && ends.length > 0) {
     const reachable = reachableFrom(starts[0]!.id, usable);
     for (const end of ends.slice(0, 1)) {
-      if (!reachable.has(end.id)) issues.push({ code: "workflow_end_unconnected", field: `elements.${end.id}`, nodeId: end.id, params: { node: nodeLabel(end) } });
+      if (!reachable.has(end.id))
+        issues.push({ code: "workflow_end_unconnected", field: `elements.${end.id}`, nodeId: end.id, params: { node: nodeLabel(end) } });
     }
   }
 
@@ -157,7 +169,8 @@ function nodeIssues(element: WorkflowElement, ids: Set<string>, startId: string 
   const node = nodeLabel(element);
   const config = element.config as Record<string, unknown>;
   const at = (key: string) => `elements.${element.id}.config.${key}`;
-  const add = (code: MessageId, key: string, params: Record<string, string | number> = {}) => issues.push({ code, field: at(key), nodeId: element.id, params: { node, ...params } });
+  const add = (code: MessageId, key: string, params: Record<string, string | number> = {}) =>
+    issues.push({ code, field: at(key), nodeId: element.id, params: { node, ...params } });
 
   const inputField = INPUT_FIELDS[element.type];
   if (inputField && blank(config[inputField])) add("workflow_node_input_required", inputField);
@@ -167,8 +180,10 @@ function nodeIssues(element: WorkflowElement, ids: Set<string>, startId: string 
       const seen = new Set<string>();
       const variables = (config.variables ?? []) as Array<{ identifier: string; type: string; options?: string[] }>;
       variables.forEach((variable, index) => {
-        if (!IDENTIFIER.test(variable.identifier)) add("workflow_variable_identifier_invalid", `variables.${index}.identifier`, { identifier: variable.identifier });
-        else if (seen.has(variable.identifier)) add("workflow_variable_identifier_duplicate", `variables.${index}.identifier`, { identifier: variable.identifier });
+        if (!IDENTIFIER.test(variable.identifier))
+          add("workflow_variable_identifier_invalid", `variables.${index}.identifier`, { identifier: variable.identifier });
+        else if (seen.has(variable.identifier))
+          add("workflow_variable_identifier_duplicate", `variables.${index}.identifier`, { identifier: variable.identifier });
         seen.add(variable.identifier);
         if (variable.type === "select" && (!variable.options || variable.options.filter((option) => option.trim() !== "").length === 0)) {
           add("workflow_variable_options_empty", `variables.${index}.options`, { identifier: variable.identifier });
@@ -198,7 +213,8 @@ function nodeIssues(element: WorkflowElement, ids: Set<string>, startId: string 
       if (branches.filter((branch) => !branch.isElse).length === 0) add("workflow_node_branches_empty", "branches");
       if (branches.filter((branch) => branch.isElse).length > 1) add("workflow_node_else_duplicate", "branches");
       branches.forEach((branch, index) => {
-        if (!branch.isElse && (!branch.conditions || branch.conditions.length === 0)) add("workflow_node_conditions_empty", `branches.${index}.conditions`, { branch: branch.name || branch.id });
+        if (!branch.isElse && (!branch.conditions || branch.conditions.length === 0))
+          add("workflow_node_conditions_empty", `branches.${index}.conditions`, { branch: branch.name || branch.id });
       });
       break;
     }
@@ -273,7 +289,12 @@ async function referenceIssues(deps: Deps, spaceId: string, elements: WorkflowEl
   const wanted = { kb: new Set<string>(), app: new Set<string>(), client: new Set<string>(), plugin: new Set<string>() };
   for (const element of elements) {
     const config = element.config as Record<string, unknown>;
-    if ((element.type === "llm" || element.type === "intent_branch") && !blank(config.model) && !known.has(String(config.model)) && !deps.models.resolve(String(config.model))) {
+    if (
+      (element.type === "llm" || element.type === "intent_branch") &&
+      !blank(config.model) &&
+      !known.has(String(config.model)) &&
+      !deps.models.resolve(String(config.model))
+    ) {
       add(element, "workflow_node_model_unknown", "model", { model: String(config.model) });
     }
     if (element.type === "knowledge_base") for (const id of (config.knowledgeBaseIds as string[] | undefined) ?? []) wanted.kb.add(id);
@@ -284,19 +305,34 @@ async function referenceIssues(deps: Deps, spaceId: string, elements: WorkflowEl
   const found = {
     kb: new Set(
       wanted.kb.size
-        ? (await deps.db.select({ id: knowledgeBases.id }).from(knowledgeBases).where(and(eq(knowledgeBases.spaceId, spaceId), inArray(knowledgeBases.id, [...wanted.kb])))).map((row) => row.id)
+        ? (
+            await deps.db
+              .select({ id: knowledgeBases.id })
+              .from(knowledgeBases)
+              .where(and(eq(knowledgeBases.spaceId, spaceId), inArray(knowledgeBases.id, [...wanted.kb])))
+          ).map((row) => row.id)
         : [],
     ),
     app: new Set(
       wanted.app.size
-        ? (await deps.db.select({ id: apps.id, type: apps.type }).from(apps).where(and(eq(apps.spaceId, spaceId), inArray(apps.id, [...wanted.app]))))
+        ? (
+            await deps.db
+              .select({ id: apps.id, type: apps.type })
+              .from(apps)
+              .where(and(eq(apps.spaceId, spaceId), inArray(apps.id, [...wanted.app])))
+          )
             .filter((row) => row.type !== "WORKFLOW")
             .map((row) => row.id)
         : [],
     ),
     client: new Set(
       wanted.client.size
-        ? (await deps.db.select({ id: channelClients.id }).from(channelClients).where(and(eq(channelClients.spaceId, spaceId), inArray(channelClients.id, [...wanted.client])))).map((row) => row.id)
+        ? (
+            await deps.db
+              .select({ id: channelClients.id })
+              .from(channelClients)
+              .where(and(eq(channelClients.spaceId, spaceId), inArray(channelClients.id, [...wanted.client])))
+          ).map((row) => row.id)
         : [],
     ),
     plugin: new Set<string>(),
@@ -308,9 +344,11 @@ async function referenceIssues(deps: Deps, spaceId: string, elements: WorkflowEl
   for (const element of elements) {
     const config = element.config as Record<string, unknown>;
     if (element.type === "knowledge_base") {
-      for (const id of (config.knowledgeBaseIds as string[] | undefined) ?? []) if (!found.kb.has(id)) add(element, "workflow_node_knowledge_base_unknown", "knowledgeBaseIds", { id });
+      for (const id of (config.knowledgeBaseIds as string[] | undefined) ?? [])
+        if (!found.kb.has(id)) add(element, "workflow_node_knowledge_base_unknown", "knowledgeBaseIds", { id });
     }
-    if (element.type === "app" && !blank(config.appId) && !found.app.has(String(config.appId))) add(element, "workflow_node_app_unknown", "appId", { id: String(config.appId) });
+    if (element.type === "app" && !blank(config.appId) && !found.app.has(String(config.appId)))
+      add(element, "workflow_node_app_unknown", "appId", { id: String(config.appId) });
     if (element.type === "channel_send" && (config.mode ?? "client") === "client" && !blank(config.clientId) && !found.client.has(String(config.clientId))) {
       add(element, "workflow_node_client_unknown", "clientId", { id: String(config.clientId) });
     }
@@ -320,5 +358,3 @@ async function referenceIssues(deps: Deps, spaceId: string, elements: WorkflowEl
   }
   return issues;
 }
-
-

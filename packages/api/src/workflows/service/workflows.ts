@@ -128,10 +128,24 @@ export async function loadWorkflow(deps: Deps, spaceId: string, workflowId: stri
 }
 
 /** Checks a graph by every rule and answers it ready to store (branch targets synced, secrets sealed). */
-async function checkedGraph(deps: Deps, spaceId: string, graph: { elements: RawElement[]; lines: WorkflowLine[] }, previous: WorkflowGraph | undefined, draft: boolean) {
+async function checkedGraph(
+  deps: Deps,
+  spaceId: string,
+  graph: { elements: RawElement[]; lines: WorkflowLine[] },
+  previous: WorkflowGraph | undefined,
+  draft: boolean,
+) {
   const { issues, elements } = await validateWorkflow(deps, spaceId, { graph });
   // A draft may break the rules of spec §5, but never be unreadable (unknown types, bad shapes, clashing ids).
-  const fatal = issues.find((issue) => ["workflow_node_type_unknown", "workflow_node_config_invalid", "workflow_node_id_duplicate", "workflow_node_id_invalid", "workflow_line_duplicate"].includes(issue.code));
+  const fatal = issues.find((issue) =>
+    [
+      "workflow_node_type_unknown",
+      "workflow_node_config_invalid",
+      "workflow_node_id_duplicate",
+      "workflow_node_id_invalid",
+      "workflow_line_duplicate",
+    ].includes(issue.code),
+  );
   if (fatal) throw issueError(fatal);
   if (!draft && issues.length > 0) throw issueError(issues[0]!);
   const synced = syncBranchTargets({ elements, lines: graph.lines });
@@ -148,7 +162,9 @@ export async function createWorkflow(
   const info = { name: input.name.trim(), description: input.description.trim(), avatarUrl: input.avatarUrl.trim(), category: input.category.trim() };
   const problems = infoIssues(info);
   if (problems.length > 0) throw issueError(problems[0]!);
-  const graph = input.elements ? (await checkedGraph(deps, auth.spaceId, { elements: input.elements, lines: input.lines ?? [] }, undefined, true)).graph : starterGraph();
+  const graph = input.elements
+    ? (await checkedGraph(deps, auth.spaceId, { elements: input.elements, lines: input.lines ?? [] }, undefined, true)).graph
+    : starterGraph();
   const now = deps.now().toISOString();
   const row: typeof workflows.$inferInsert = {
     id: newId("wf"),
@@ -165,11 +181,17 @@ export async function createWorkflow(
 }
 
 /** Workflows of the caller's space, newest first. */
-export async function listWorkflows(deps: Deps, auth: Auth, query: { pageNo?: number | undefined; pageSize?: number | undefined; keyword?: string | undefined }) {
+export async function listWorkflows(
+  deps: Deps,
+  auth: Auth,
+  query: { pageNo?: number | undefined; pageSize?: number | undefined; keyword?: string | undefined },
+) {
   const pageSize = Math.min(100, Math.max(1, Number(query.pageSize ?? PAGE_SIZE)));
   const pageNo = Math.max(1, Number(query.pageNo ?? 1));
   const keyword = query.keyword?.trim();
-  const where = keyword ? and(eq(workflows.spaceId, auth.spaceId), like(workflows.name, `%${keyword.replace(/[%_]/g, "")}%`)) : eq(workflows.spaceId, auth.spaceId);
+  const where = keyword
+    ? and(eq(workflows.spaceId, auth.spaceId), like(workflows.name, `%${keyword.replace(/[%_]/g, "")}%`))
+    : eq(workflows.spaceId, auth.spaceId);
   const [rows, total] = await Promise.all([
     deps.db
       .select()
@@ -180,7 +202,10 @@ export async function listWorkflows(deps: Deps, auth: Auth, query: { pageNo?: nu
       .offset((pageNo - 1) * pageSize),
     deps.db.select({ value: count() }).from(workflows).where(where).get(),
   ]);
-  const codes = await appCodes(deps, rows.flatMap((row) => (row.appId ? [row.appId] : [])));
+  const codes = await appCodes(
+    deps,
+    rows.flatMap((row) => (row.appId ? [row.appId] : [])),
+  );
   return { items: rows.map((row) => summaryView(row, codes)), total: total?.value ?? 0, pageNo, pageSize };
 }
 
@@ -197,11 +222,18 @@ export async function updateWorkflowInfo(
   input: { name?: string | undefined; description?: string | undefined; avatarUrl?: string | undefined; category?: string | undefined },
 ) {
   const row = await loadWorkflow(deps, auth.spaceId, workflowId);
-  const changes = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined).map(([key, value]) => [key, String(value).trim()]));
+  const changes = Object.fromEntries(
+    Object.entries(input)
+      .filter(([, value]) => value !== undefined)
+      .map(([key, value]) => [key, String(value).trim()]),
+  );
   const problems = infoIssues(changes, true);
   if (problems.length > 0) throw issueError(problems[0]!);
   const now = deps.now().toISOString();
-  await deps.db.update(workflows).set({ ...changes, updatedAt: now }).where(eq(workflows.id, row.id));
+  await deps.db
+    .update(workflows)
+    .set({ ...changes, updatedAt: now })
+    .where(eq(workflows.id, row.id));
   if (row.appId && (changes.name || changes.description || changes.avatarUrl)) {
     await deps.db
       .update(apps)
@@ -311,7 +343,9 @@ function squareView(row: WorkflowRow) {
     category: row.category,
     publishedAt: row.publishedAt,
     // Robot webhook addresses carry their access tokens: the square shows that one is set, not which.
-    elements: graph.elements.map((element) => (element.config.webhookUrl ? { ...element, config: { ...element.config, webhookUrl: REDACTED_SECRET } } : element)),
+    elements: graph.elements.map((element) =>
+      element.config.webhookUrl ? { ...element, config: { ...element.config, webhookUrl: REDACTED_SECRET } } : element,
+    ),
     lines: graph.lines,
   };
 }
@@ -334,7 +368,13 @@ export async function listSquareWorkflows(deps: Deps, query: { pageNo?: number |
   const keyword = query.keyword?.trim();
   const where = keyword ? and(eq(workflows.isPublic, true), like(workflows.name, `%${keyword.replace(/[%_]/g, "")}%`)) : eq(workflows.isPublic, true);
   const [rows, total] = await Promise.all([
-    deps.db.select().from(workflows).where(where).orderBy(desc(workflows.publishedAt), desc(workflows.id)).limit(pageSize).offset((pageNo - 1) * pageSize),
+    deps.db
+      .select()
+      .from(workflows)
+      .where(where)
+      .orderBy(desc(workflows.publishedAt), desc(workflows.id))
+      .limit(pageSize)
+      .offset((pageNo - 1) * pageSize),
     deps.db.select({ value: count() }).from(workflows).where(where).get(),
   ]);
   return { items: rows.map(squareView), total: total?.value ?? 0, pageNo, pageSize };

@@ -21,7 +21,10 @@ function robotCode(config: ChannelConfig): string {
 /** DingTalk shows a markdown message's title in notifications: the first line, without markup. */
 export function markdownTitle(markdown: string): string {
   const line = markdown.split("\n").find((candidate) => candidate.trim()) ?? "";
-  const plain = line.replace(/^[#>*\-\s]+/, "").replace(/[*_`~]/g, "").trim();
+  const plain = line
+    .replace(/^[#>*\-\s]+/, "")
+    .replace(/[*_`~]/g, "")
+    .trim();
   return [...plain].slice(0, 30).join("") || "…";
 }
 

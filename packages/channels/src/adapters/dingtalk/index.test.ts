@@ -116,7 +116,10 @@ describe("DingTalk webhook", () => {
         if (result.kind !== "verified") throw new Error("not verified");
         return adapter.parse(result.payload, fake.config, io);
       };
-      expect((await parse({ msgtype: "picture", content: { downloadCode: "dc-1" } }))[0]).toMatchObject({ text: "", attachments: [{ kind: "image", ref: "dc-1" }] });
+      expect((await parse({ msgtype: "picture", content: { downloadCode: "dc-1" } }))[0]).toMatchObject({
+        text: "",
+        attachments: [{ kind: "image", ref: "dc-1" }],
+      });
       const rich = await parse({ msgtype: "richText", content: { richText: [{ text: "see " }, { type: "picture", downloadCode: "dc-2" }, { text: "this" }] } });
       expect(rich[0]).toMatchObject({ text: "see this", attachments: [{ kind: "image", ref: "dc-2" }] });
       expect((await parse({ msgtype: "audio", content: { recognition: "我的包裹在哪", downloadCode: "dc-3", duration: 2 } }))[0]).toMatchObject({
@@ -135,7 +138,13 @@ describe("DingTalk webhook", () => {
       const message = await receive(fake, io, await fake.delivery(webhookUrl, { text: "hi", isGroup: true }));
       await adapter.send(message.reply, "## Parcel 42\nOut for **delivery**.", fake.config, io);
       expect(fake.sent).toEqual([
-        expect.objectContaining({ via: "session-webhook", to: message.conversation.id, title: "Parcel 42", text: "## Parcel 42\nOut for **delivery**.", authorized: true }),
+        expect.objectContaining({
+          via: "session-webhook",
+          to: message.conversation.id,
+          title: "Parcel 42",
+          text: "## Parcel 42\nOut for **delivery**.",
+          authorized: true,
+        }),
       ]);
       expect(fake.tokensIssued).toBe(0);
     }));
@@ -199,9 +208,15 @@ describe("DingTalk webhook", () => {
     withFake(async (fake, io) => {
       const message = await receive(fake, io, await fake.delivery(webhookUrl, { text: "hi" }));
       fake.failNext("rate-limited");
-      expect(await adapter.send(message.reply, "x", fake.config, io).catch((reason: unknown) => reason)).toMatchObject({ retryable: true, platformCode: "130101" });
+      expect(await adapter.send(message.reply, "x", fake.config, io).catch((reason: unknown) => reason)).toMatchObject({
+        retryable: true,
+        platformCode: "130101",
+      });
       fake.failNext("rejected");
-      expect(await adapter.send(message.reply, "x", fake.config, io).catch((reason: unknown) => reason)).toMatchObject({ retryable: false, platformCode: "400102" });
+      expect(await adapter.send(message.reply, "x", fake.config, io).catch((reason: unknown) => reason)).toMatchObject({
+        retryable: false,
+        platformCode: "400102",
+      });
     }));
 
   it("refuses wrong app credentials without retrying, and probe reports them", () =>

@@ -10,12 +10,7 @@ export const expiredInteractionCodes = new Set(["50027", "10015"]);
  * and carry Discord's JSON error `code` (50027 Invalid Webhook Token, 10003 Unknown Channel, 50035
  * Invalid Form Body…) as `platformCode`.
  */
-export async function callDiscord(
-  io: AdapterIO,
-  method: string,
-  path: string,
-  options: { body?: unknown; botToken?: string } = {},
-): Promise<unknown> {
+export async function callDiscord(io: AdapterIO, method: string, path: string, options: { body?: unknown; botToken?: string } = {}): Promise<unknown> {
   const headers: Record<string, string> = {};
   if (options.body !== undefined) headers["content-type"] = "application/json";
   if (options.botToken) headers.authorization = `Bot ${options.botToken}`;

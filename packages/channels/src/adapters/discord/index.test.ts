@@ -17,8 +17,7 @@ describe("Ed25519 (RFC 8032 §7.1)", () => {
   const test1 = {
     secret: "9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60",
     public: "d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a",
-    signature:
-      "e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b",
+    signature: "e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b",
   };
 
   it("TEST 1: the signature of the empty message verifies under the raw public key", () => {
@@ -98,14 +97,24 @@ describe("discord verify", () => {
       const tampered = new Request(webhookUrl, { method: "POST", headers: signed.headers, body: body.replace("2", "3") });
       expect(await adapter.verify(await readInbound(tampered), fake.config, io)).toMatchObject({ kind: "rejected", status: 401 });
       const otherKey = rawPublicKeyHex(generateKeyPairSync("ed25519").publicKey);
-      expect(await adapter.verify(await readInbound(fake.signedInteraction(webhookUrl, body)), { ...fake.config, publicKey: otherKey }, io)).toMatchObject({ status: 401 });
-      expect(await adapter.verify(await readInbound(fake.signedInteraction(webhookUrl, body)), { ...fake.config, publicKey: "not hex" }, io)).toMatchObject({ status: 401 });
+      expect(await adapter.verify(await readInbound(fake.signedInteraction(webhookUrl, body)), { ...fake.config, publicKey: otherKey }, io)).toMatchObject({
+        status: 401,
+      });
+      expect(await adapter.verify(await readInbound(fake.signedInteraction(webhookUrl, body)), { ...fake.config, publicKey: "not hex" }, io)).toMatchObject({
+        status: 401,
+      });
     }));
 
   it("rejects a signed body that is not an interaction with 400", () =>
     withFake(async (fake, io) => {
-      expect(await adapter.verify(await readInbound(fake.signedInteraction(webhookUrl, "[1]")), fake.config, io)).toMatchObject({ kind: "rejected", status: 400 });
-      expect(await adapter.verify(await readInbound(fake.signedInteraction(webhookUrl, "{oops")), fake.config, io)).toMatchObject({ kind: "rejected", status: 400 });
+      expect(await adapter.verify(await readInbound(fake.signedInteraction(webhookUrl, "[1]")), fake.config, io)).toMatchObject({
+        kind: "rejected",
+        status: 400,
+      });
+      expect(await adapter.verify(await readInbound(fake.signedInteraction(webhookUrl, "{oops")), fake.config, io)).toMatchObject({
+        kind: "rejected",
+        status: 400,
+      });
     }));
 });
 
@@ -149,8 +158,21 @@ describe("discord ack and parse", () => {
         member: { user: { id: "43", username: "bo", global_name: "Bo", avatar: "abc" } },
         data: {
           name: "support",
-          options: [{ name: "ask", type: 1, options: [{ name: "file", type: 11, value: "att1" }, { name: "q", type: 3, value: "what is this?" }] }],
-          resolved: { attachments: { att1: { id: "att1", filename: "photo.png", content_type: "image/png", url: "https://cdn.discordapp.com/attachments/1/2/photo.png" } } },
+          options: [
+            {
+              name: "ask",
+              type: 1,
+              options: [
+                { name: "file", type: 11, value: "att1" },
+                { name: "q", type: 3, value: "what is this?" },
+              ],
+            },
+          ],
+          resolved: {
+            attachments: {
+              att1: { id: "att1", filename: "photo.png", content_type: "image/png", url: "https://cdn.discordapp.com/attachments/1/2/photo.png" },
+            },
+          },
         },
       },
       {},
@@ -183,7 +205,11 @@ describe("discord send against the fake", () => {
       await adapter.send(message.reply, "two", fake.config, io);
       await adapter.send(message.reply, "three", fake.config, io);
       expect(fake.calls).toEqual(["edit-original", "follow-up", "follow-up"]);
-      expect(fake.sent.map((sent) => [sent.to, sent.text, sent.authorized])).toEqual([["777", "one", true], ["777", "two", true], ["777", "three", true]]);
+      expect(fake.sent.map((sent) => [sent.to, sent.text, sent.authorized])).toEqual([
+        ["777", "one", true],
+        ["777", "two", true],
+        ["777", "three", true],
+      ]);
     }));
 
   it("edits the original again when the first edit failed", () =>

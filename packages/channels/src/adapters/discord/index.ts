@@ -147,7 +147,10 @@ export const adapter: ChannelAdapter = {
     if (viaInteraction !== undefined) return { ids: [viaInteraction] };
     const token = botToken(config);
     if (typeof to.channelId !== "string" || !token) {
-      throw new ChannelError("discord: the interaction expired and no bot token is configured to post in the channel", { retryable: false, platformCode: 50027 });
+      throw new ChannelError("discord: the interaction expired and no bot token is configured to post in the channel", {
+        retryable: false,
+        platformCode: 50027,
+      });
     }
     const message = await callDiscord(io, "POST", `/channels/${to.channelId}/messages`, {
       botToken: token,

@@ -9,5 +9,5 @@ export function snowflakeTime(id: string): number | undefined {
 
 /** A snowflake made at `timeMs` with the given sequence bits. */
 export function snowflakeAt(timeMs: number, sequence = 0): string {
-  return ((BigInt(Math.floor(timeMs)) - DISCORD_EPOCH) << 22n | BigInt(sequence & 0x3fffff)).toString();
+  return (((BigInt(Math.floor(timeMs)) - DISCORD_EPOCH) << 22n) | BigInt(sequence & 0x3fffff)).toString();
 }

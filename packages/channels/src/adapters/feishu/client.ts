@@ -51,7 +51,10 @@ function tenantToken(config: ChannelConfig, io: AdapterIO): Promise<string> {
  * (Feishu keeps a uuid for an hour), so a retried job cannot post it twice.
  */
 function idempotencyKey(to: ReplyHandle, text: string): string {
-  return createHash("sha256").update(`${String(to.messageId ?? "")}\n${String(to.chatId)}\n${text}`).digest("hex").slice(0, 32);
+  return createHash("sha256")
+    .update(`${String(to.messageId ?? "")}\n${String(to.chatId)}\n${text}`)
+    .digest("hex")
+    .slice(0, 32);
 }
 
 type Attempt = { done: true; ids: string[] } | { done: false; expiredToken: true };

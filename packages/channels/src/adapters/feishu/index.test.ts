@@ -12,8 +12,8 @@ channelContract(adapter, startFake);
 
 const webhookUrl = "https://parley.example/api/v1/channels/hooks/feishu_test";
 
-describe("Feishu decryption (official \"test key\" vector, channels.md §3.4)", () => {
-  it("decrypts P37w+… under \"test key\" to hello world", () => {
+describe('Feishu decryption (official "test key" vector, channels.md §3.4)', () => {
+  it('decrypts P37w+… under "test key" to hello world', () => {
     expect(feishuDecrypt("test key", "P37w+VZImNgPEO1RBhJ6RtKl7n6zymIbEG1pReEzghk=")).toBe("hello world");
   });
 
@@ -47,7 +47,7 @@ describe("Feishu decryption (official \"test key\" vector, channels.md §3.4)", 
 
 describe("X-Lark-Signature", () => {
   it("is plain hex SHA-256 of timestamp + nonce + key + raw body (no official vector; derived from the algorithm)", () => {
-    const expected = createHash("sha256").update("1700000000nonce-1test key{\"encrypt\":\"abc\"}").digest("hex");
+    const expected = createHash("sha256").update('1700000000nonce-1test key{"encrypt":"abc"}').digest("hex");
     expect(feishuSignature("1700000000", "nonce-1", "test key", '{"encrypt":"abc"}')).toBe(expected);
     expect(feishuSignature("1700000000", "nonce-1", "test key", new TextEncoder().encode('{"encrypt":"abc"}'))).toBe(expected);
   });
@@ -179,7 +179,16 @@ describe("Feishu webhook", () => {
         event(fake, {
           message: {
             message_type: "post",
-            content: JSON.stringify({ title: "Order", content: [[{ tag: "text", text: "line one" }], [{ tag: "img", image_key: "img_1" }, { tag: "text", text: "line two" }]] }),
+            content: JSON.stringify({
+              title: "Order",
+              content: [
+                [{ tag: "text", text: "line one" }],
+                [
+                  { tag: "img", image_key: "img_1" },
+                  { tag: "text", text: "line two" },
+                ],
+              ],
+            }),
           },
         }),
       );
@@ -187,7 +196,11 @@ describe("Feishu webhook", () => {
       expect(post?.attachments).toEqual([{ kind: "image", ref: "img_1" }]);
       const [image] = await parsed(fake, io, event(fake, { message: { message_type: "image", content: JSON.stringify({ image_key: "img_2" }) } }));
       expect(image).toMatchObject({ text: "", attachments: [{ kind: "image", ref: "img_2" }] });
-      const [file] = await parsed(fake, io, event(fake, { message: { message_type: "file", content: JSON.stringify({ file_key: "file_1", file_name: "invoice.pdf" }) } }));
+      const [file] = await parsed(
+        fake,
+        io,
+        event(fake, { message: { message_type: "file", content: JSON.stringify({ file_key: "file_1", file_name: "invoice.pdf" }) } }),
+      );
       expect(file?.attachments).toEqual([{ kind: "file", ref: "file_1", name: "invoice.pdf" }]);
     }));
 

@@ -16,13 +16,32 @@ describe("HubSpot signatures: official vectors (developers.hubspot.com, v1 and v
     const body =
       '[{"eventId":1,"subscriptionId":12345,"portalId":62515,"occurredAt":1564113600000,"subscriptionType":"contact.creation","attemptNumber":0,"objectId":123,"changeSource":"CRM","changeFlag":"NEW","appId":54321}]';
     expect(signatureV1(secret, body)).toBe("232db2615f3d666fe21a8ec971ac7b5402d33b9a925784df3ca654d05f4817de");
-    expect(checkLegacySignature(secret, "v1", { method: "POST", uri: "https://x", body, signature: "232db2615f3d666fe21a8ec971ac7b5402d33b9a925784df3ca654d05f4817de" })).toBe(true);
-    expect(checkLegacySignature(secret, "v1", { method: "POST", uri: "https://x", body: body.replace("123", "124"), signature: "232db2615f3d666fe21a8ec971ac7b5402d33b9a925784df3ca654d05f4817de" })).toBe(false);
+    expect(
+      checkLegacySignature(secret, "v1", {
+        method: "POST",
+        uri: "https://x",
+        body,
+        signature: "232db2615f3d666fe21a8ec971ac7b5402d33b9a925784df3ca654d05f4817de",
+      }),
+    ).toBe(true);
+    expect(
+      checkLegacySignature(secret, "v1", {
+        method: "POST",
+        uri: "https://x",
+        body: body.replace("123", "124"),
+        signature: "232db2615f3d666fe21a8ec971ac7b5402d33b9a925784df3ca654d05f4817de",
+      }),
+    ).toBe(false);
   });
 
   it("v2: SHA-256(client secret + method + URI + body) of the GET example", () => {
     expect(signatureV2(secret, "GET", "https://www.example.com/webhook_uri", "")).toBe("eee2dddcc73c94d699f5e395f4b9d454a069a6855fbfa152e91e88823087200e");
-    const request = { method: "GET", uri: "https://www.example.com/webhook_uri", body: "", signature: "eee2dddcc73c94d699f5e395f4b9d454a069a6855fbfa152e91e88823087200e" };
+    const request = {
+      method: "GET",
+      uri: "https://www.example.com/webhook_uri",
+      body: "",
+      signature: "eee2dddcc73c94d699f5e395f4b9d454a069a6855fbfa152e91e88823087200e",
+    };
     expect(checkLegacySignature(secret, "v2", request)).toBe(true);
     expect(checkLegacySignature(secret, "v1", request)).toBe(false);
     expect(checkLegacySignature(secret, "v2", { ...request, method: "POST" })).toBe(false);
@@ -58,7 +77,9 @@ describe("HubSpot v3 signature (no official vector: values from openssl dgst -sh
 
   it("decodes the listed percent-escapes of the URI, and only those", () => {
     expect(v3Uri("https://parley.example/hooks/hs?next=a%3Ab%2Fc%40d&q=%20x")).toBe("https://parley.example/hooks/hs?next=a:b/c@d&q=%20x");
-    expect(signatureV3(secret, "POST", "https://parley.example/hooks/hs?next=a%3Ab%2fc%40d&q=%20x", "{}", timestamp)).toBe("o5suWkKBWpC8FRyznC8mWYBLtasSzUQbzodNMX4YoDo=");
+    expect(signatureV3(secret, "POST", "https://parley.example/hooks/hs?next=a%3Ab%2fc%40d&q=%20x", "{}", timestamp)).toBe(
+      "o5suWkKBWpC8FRyznC8mWYBLtasSzUQbzodNMX4YoDo=",
+    );
   });
 
   it("accepts 299 s of age and refuses 301 s either way, before looking at the MAC", () => {
@@ -111,7 +132,11 @@ describe("hubspot webhook", () => {
 
   it("maps the message HubSpot sends into the thread, with what the answer needs in the handle", () =>
     withFake(async (fake, io) => {
-      const event = outgoingMessageEvent(ids, { text: "Can you check order 42?", id: "m-1", senderId: "501", senderName: "Rae", conversationId: "9001" }, 1_700_000_000_000);
+      const event = outgoingMessageEvent(
+        ids,
+        { text: "Can you check order 42?", id: "m-1", senderId: "501", senderName: "Rae", conversationId: "9001" },
+        1_700_000_000_000,
+      );
       const [message] = await adapter.parse(event, fake.config, io);
       expect(message).toEqual({
         dedupeKey: "m-1",
@@ -160,7 +185,10 @@ describe("hubspot webhook", () => {
         },
       };
       const messages = await adapter.parse([first, rich], fake.config, io);
-      expect(messages.map((message) => [message.dedupeKey, message.text])).toEqual([["a", "one"], ["b", "Tom & Jerry\nline two"]]);
+      expect(messages.map((message) => [message.dedupeKey, message.text])).toEqual([
+        ["a", "one"],
+        ["b", "Tom & Jerry\nline two"],
+      ]);
       expect(messages[1]?.attachments).toEqual([{ kind: "image", ref: "https://files.hubspot.example/123", name: "shot.png" }]);
     }));
 });

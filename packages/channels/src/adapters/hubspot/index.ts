@@ -115,7 +115,7 @@ export const adapter: ChannelAdapter = {
 
   async send(to, text, config, io) {
     const channelId = typeof to.channelId === "string" && to.channelId ? to.channelId : required(config, "channelId");
-    const channelAccountId = typeof to.channelAccountId === "string" && to.channelAccountId ? to.channelAccountId : config.channelAccountId ?? "";
+    const channelAccountId = typeof to.channelAccountId === "string" && to.channelAccountId ? to.channelAccountId : (config.channelAccountId ?? "");
     const inReplyToId = typeof to.inReplyToId === "string" ? to.inReplyToId : "";
     const agent =
       typeof to.agentIdentifierValue === "string" && to.agentIdentifierValue
@@ -134,7 +134,13 @@ export const adapter: ChannelAdapter = {
     }
     if (typeof to.integrationThreadId === "string" && to.integrationThreadId) body.integrationThreadId = to.integrationThreadId;
     if (inReplyToId) body.inReplyToId = inReplyToId;
-    const published = await callHubSpot(io, "POST", `/conversations/v3/custom-channels/${encodeURIComponent(channelId)}/messages`, required(config, "accessToken"), body);
+    const published = await callHubSpot(
+      io,
+      "POST",
+      `/conversations/v3/custom-channels/${encodeURIComponent(channelId)}/messages`,
+      required(config, "accessToken"),
+      body,
+    );
     return { ids: [stringAt(published, "id") ?? ""] };
   },
 

@@ -53,7 +53,9 @@ function parseEvent(event: JsonObject, config: ChannelConfig, now: number): Inbo
   // HubSpot wrote *to* this identifier: it is the Parley agent's address on the channel, so the answer comes from it.
   const agent = objectAt(arrayAt(message, "recipients").filter(isObject)[0], "deliveryIdentifier");
   const hubspotSide = objectAt(sender, "deliveryIdentifier");
-  const agentIdentifier = stringAt(agent, "value") ? { type: stringAt(agent, "type") ?? "CHANNEL_SPECIFIC_OPAQUE_ID", value: stringAt(agent, "value") as string } : fallbackAgentIdentifier(channelAccountId);
+  const agentIdentifier = stringAt(agent, "value")
+    ? { type: stringAt(agent, "type") ?? "CHANNEL_SPECIFIC_OPAQUE_ID", value: stringAt(agent, "value") as string }
+    : fallbackAgentIdentifier(channelAccountId);
   const createdAt = Date.parse(stringAt(message, "createdAt") ?? "");
   return {
     dedupeKey: id,

@@ -9,8 +9,18 @@ export const SIGNATURE_WINDOW_SECONDS = 300;
  * requests" guide lists these); every other escape stays as sent.
  */
 const decodedEscapes: Record<string, string> = {
-  "%3A": ":", "%2F": "/", "%3F": "?", "%40": "@", "%21": "!", "%24": "$",
-  "%27": "'", "%28": "(", "%29": ")", "%2A": "*", "%2C": ",", "%3B": ";",
+  "%3A": ":",
+  "%2F": "/",
+  "%3F": "?",
+  "%40": "@",
+  "%21": "!",
+  "%24": "$",
+  "%27": "'",
+  "%28": "(",
+  "%29": ")",
+  "%2A": "*",
+  "%2C": ",",
+  "%3B": ";",
 };
 
 /** The URI as HubSpot signs it in v3. */
@@ -57,8 +67,10 @@ export function checkLegacySignature(
 ): boolean {
   if (!clientSecret || !request.signature) return false;
   const expected =
-    version === "v1" ? signatureV1(clientSecret, request.body)
-    : version === "v2" ? signatureV2(clientSecret, request.method, request.uri, request.body)
-    : undefined;
+    version === "v1"
+      ? signatureV1(clientSecret, request.body)
+      : version === "v2"
+        ? signatureV2(clientSecret, request.method, request.uri, request.body)
+        : undefined;
   return expected !== undefined && safeEqual(request.signature.toLowerCase(), expected);
 }

@@ -195,7 +195,7 @@ describe("Slack events", () => {
 
   it("refuses an unsigned or wrongly signed url_verification", () =>
     withFake(async (fake, io) => {
-      const { request } = await fake.handshake?.(webhookUrl) ?? { request: undefined };
+      const { request } = (await fake.handshake?.(webhookUrl)) ?? { request: undefined };
       if (!request) throw new Error("no handshake");
       const body = await request.clone().text();
       const unsigned = new Request(webhookUrl, { method: "POST", body, headers: { "content-type": "application/json" } });

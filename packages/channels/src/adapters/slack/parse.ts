@@ -19,9 +19,7 @@ function botUserIds(payload: Record<string, unknown>): Set<string> {
 export function slackPlainText(raw: string, botIds: Set<string>, dropLeadingMention: boolean): string {
   let value = raw;
   if (dropLeadingMention) value = value.replace(/^\s*<@[UW][A-Z0-9]+(?:\|[^>]*)?>/, "");
-  value = value.replace(/<@([UW][A-Z0-9]+)(?:\|([^>]*))?>/g, (_whole, id: string, label: string | undefined) =>
-    botIds.has(id) ? "" : `@${label || id}`,
-  );
+  value = value.replace(/<@([UW][A-Z0-9]+)(?:\|([^>]*))?>/g, (_whole, id: string, label: string | undefined) => (botIds.has(id) ? "" : `@${label || id}`));
   value = value.replace(/<!(here|channel|everyone)(?:\|[^>]*)?>/g, "@$1");
   value = value.replace(/<#[CG][A-Z0-9]+\|([^>]*)>/g, "#$1");
   value = value.replace(/<((?:https?|mailto):[^|>]+)(?:\|([^>]*))?>/g, (_whole, url: string, label: string | undefined) => label || url);

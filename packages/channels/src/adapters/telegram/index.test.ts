@@ -100,7 +100,10 @@ describe("telegram parse", () => {
         ...privateMessage.message,
         text: undefined,
         caption: "see this",
-        photo: [{ file_id: "small", width: 90 }, { file_id: "large", width: 1280 }],
+        photo: [
+          { file_id: "small", width: 90 },
+          { file_id: "large", width: 1280 },
+        ],
         document: { file_id: "doc1", file_name: "invoice.pdf", mime_type: "application/pdf" },
         voice: { file_id: "voice1", mime_type: "audio/ogg", duration: 2 },
         location: { latitude: 51.5, longitude: -0.12 },
@@ -146,7 +149,11 @@ describe("telegram against the fake Bot API", () => {
     try {
       const fakeIO = memoryIO(fake.apiBase);
       fake.failNext("rate-limited");
-      await expect(adapter.send({ chatId: "42" }, "hi", fake.config, fakeIO)).rejects.toMatchObject({ retryable: true, retryAfterMs: 3000, platformCode: "429" });
+      await expect(adapter.send({ chatId: "42" }, "hi", fake.config, fakeIO)).rejects.toMatchObject({
+        retryable: true,
+        retryAfterMs: 3000,
+        platformCode: "429",
+      });
       fake.failNext("rejected");
       await expect(adapter.send({ chatId: "42" }, "hi", fake.config, fakeIO)).rejects.toMatchObject({ retryable: false, platformCode: "400" });
       const { ids } = await adapter.send({ chatId: "42" }, "hi", fake.config, fakeIO);

@@ -99,12 +99,7 @@ export const adapter: ChannelAdapter = {
   },
 
   async register(webhookUrl, config, io) {
-    await callBotApi(
-      "setWebhook",
-      { url: webhookUrl, secret_token: webhookSecret(config), allowed_updates: ["message"] },
-      botToken(config),
-      io,
-    );
+    await callBotApi("setWebhook", { url: webhookUrl, secret_token: webhookSecret(config), allowed_updates: ["message"] }, botToken(config), io);
   },
 
   async probe(config, io) {

@@ -52,7 +52,13 @@ function attachmentsOf(message: JsonObject): InboundAttachment[] {
   const photo = arrayAt(message, "photo").filter(isObject).at(-1);
   const photoId = stringAt(photo, "file_id");
   if (photoId) attachments.push({ kind: "image", ref: photoId });
-  for (const [key, kind] of [["voice", "audio"], ["audio", "audio"], ["video", "video"], ["video_note", "video"], ["document", "file"]] as const) {
+  for (const [key, kind] of [
+    ["voice", "audio"],
+    ["audio", "audio"],
+    ["video", "video"],
+    ["video_note", "video"],
+    ["document", "file"],
+  ] as const) {
     const item = objectAt(message, key);
     const ref = stringAt(item, "file_id");
     if (!ref) continue;

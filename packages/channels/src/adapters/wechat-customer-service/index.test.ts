@@ -70,7 +70,11 @@ describe("official vectors (WeCom samples) through the Customer Service adapter"
   it("verifies the sample message callback; a plain text message is not a kf_msg_or_event, so nothing is pulled", async () => {
     const body = `<xml><ToUserName><![CDATA[wx5823bf96d3bd56c7]]></ToUserName><Encrypt><![CDATA[${sample.encrypt}]]></Encrypt><AgentID><![CDATA[218]]></AgentID></xml>`;
     const io = offlineAt(1409659813);
-    const verified = await adapter.verify(await readInbound(new Request(`https://parley.example${sample.messageUrl}`, { method: "POST", body })), sampleConfig, io);
+    const verified = await adapter.verify(
+      await readInbound(new Request(`https://parley.example${sample.messageUrl}`, { method: "POST", body })),
+      sampleConfig,
+      io,
+    );
     expect(verified).toMatchObject({ kind: "verified", payload: { fields: { FromUserName: "mycreate", Content: "hello" } } });
     if (verified.kind === "verified") expect(await adapter.parse(verified.payload, sampleConfig, io)).toEqual([]);
   });
@@ -94,11 +98,28 @@ describe("wechat-customer-service pulling with sync_msg", () => {
     withFake(async (fake, io) => {
       fake.enqueue(
         customerText("m1", "first", fake),
-        { msgid: "m2", open_kfid: fake.openKfId, external_userid: "wmCustomerA", send_time: 1700000001, origin: 5, servicer_userid: "Zhangsan", msgtype: "text", text: { content: "servicer" } },
+        {
+          msgid: "m2",
+          open_kfid: fake.openKfId,
+          external_userid: "wmCustomerA",
+          send_time: 1700000001,
+          origin: 5,
+          servicer_userid: "Zhangsan",
+          msgtype: "text",
+          text: { content: "servicer" },
+        },
         { msgid: "m3", origin: 4, msgtype: "event", event: { event_type: "enter_session", open_kfid: fake.openKfId, external_userid: "wmCustomerA" } },
         customerText("m4", "second", fake),
         customerText("m4", "second", fake),
-        { msgid: "m5", open_kfid: fake.openKfId, external_userid: "wmCustomerB", send_time: 1700000002, origin: 3, msgtype: "image", image: { media_id: "MEDIA_5" } },
+        {
+          msgid: "m5",
+          open_kfid: fake.openKfId,
+          external_userid: "wmCustomerB",
+          send_time: 1700000002,
+          origin: 3,
+          msgtype: "image",
+          image: { media_id: "MEDIA_5" },
+        },
         customerText("m6", "third", fake, "wmCustomerB"),
       );
       const messages = await pull(fake, fake.notify(hook), io);
@@ -160,7 +181,14 @@ describe("wechat-customer-service pulling with sync_msg", () => {
 
   it("a sync Token the platform did not issue is refused (95007) and reported as a ChannelError", () =>
     withFake(async (fake, io) => {
-      const inner = buildXml({ ToUserName: fake.config.corpId ?? "", CreateTime: 1, MsgType: "event", Event: "kf_msg_or_event", Token: "ENCforged", OpenKfId: fake.openKfId });
+      const inner = buildXml({
+        ToUserName: fake.config.corpId ?? "",
+        CreateTime: 1,
+        MsgType: "event",
+        Event: "kf_msg_or_event",
+        Token: "ENCforged",
+        OpenKfId: fake.openKfId,
+      });
       const timestamp = String(Math.floor(Date.now() / 1000));
       const encrypted = encryptMessage(inner, fake.config.encodingAesKey ?? "", fake.config.corpId ?? "");
       const query = new URLSearchParams({ msg_signature: callbackSignature(fake.config.token ?? "", timestamp, "9", encrypted), timestamp, nonce: "9" });
@@ -175,7 +203,10 @@ describe("wechat-customer-service verification refuses", () => {
   it("forged, stale and other-corp callbacks", () =>
     withFake(async (fake, io) => {
       expect(await adapter.verify(await readInbound(await fake.forged(hook, { text: "x" })), fake.config, io)).toMatchObject({ kind: "rejected", status: 401 });
-      expect(await adapter.verify(await readInbound(await fake.stale?.(hook, { text: "x" }) as Request), fake.config, io)).toMatchObject({ kind: "rejected", status: 401 });
+      expect(await adapter.verify(await readInbound((await fake.stale?.(hook, { text: "x" })) as Request), fake.config, io)).toMatchObject({
+        kind: "rejected",
+        status: 401,
+      });
       expect(await adapter.verify(await readInbound(fake.notify(hook)), { ...fake.config, corpId: "ww0000000000000000" }, io)).toMatchObject({
         kind: "rejected",
         status: 400,
@@ -192,7 +223,10 @@ describe("wechat-customer-service sending", () => {
       if (!message) throw new Error("no message");
       for (let index = 0; index < 5; index += 1) expect((await adapter.send(message.reply, `answer ${index}`, fake.config, io)).ids).toHaveLength(1);
       await expect(adapter.send(message.reply, "one too many", fake.config, io)).rejects.toMatchObject({ retryable: false, platformCode: "95001" });
-      await expect(adapter.send({ touser: "wmStranger", openKfId: fake.openKfId }, "hi", fake.config, io)).rejects.toMatchObject({ retryable: false, platformCode: "40096" });
+      await expect(adapter.send({ touser: "wmStranger", openKfId: fake.openKfId }, "hi", fake.config, io)).rejects.toMatchObject({
+        retryable: false,
+        platformCode: "40096",
+      });
       await expect(adapter.send({ touser: "wmQuota" }, "hi", fake.config, io)).rejects.toMatchObject({ retryable: false });
       expect(fake.sent).toHaveLength(5);
       expect(fake.sent.every((sent) => sent.to === "wmQuota" && sent.authorized)).toBe(true);
@@ -207,8 +241,17 @@ describe("wechat-customer-service sending", () => {
 
 describe("wechat-customer-service descriptor", () => {
   it("marks secrets; no passive reply; 48 h window", () => {
-    expect(adapter.descriptor.fields.filter((field) => field.secret).map((field) => field.key).sort()).toEqual(["encodingAesKey", "secret", "token"]);
-    expect(adapter.capabilities).toMatchObject({ passiveReply: false, maxText: { unit: "utf8-bytes", value: 2048 }, replyWindow: { hours: 48, maxMessages: 5 } });
+    expect(
+      adapter.descriptor.fields
+        .filter((field) => field.secret)
+        .map((field) => field.key)
+        .sort(),
+    ).toEqual(["encodingAesKey", "secret", "token"]);
+    expect(adapter.capabilities).toMatchObject({
+      passiveReply: false,
+      maxText: { unit: "utf8-bytes", value: 2048 },
+      replyWindow: { hours: 48, maxMessages: 5 },
+    });
     expect(adapter.passiveReply).toBeUndefined();
   });
 });

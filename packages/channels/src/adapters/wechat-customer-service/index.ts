@@ -16,7 +16,10 @@ export const descriptor: ChannelDescriptor = {
     {
       key: "secret",
       label: { en: "Customer Service Secret", "zh-CN": "微信客服 Secret" },
-      help: { en: "WeChat Customer Service → API → Secret; add Parley's server IP to the trusted IPs.", "zh-CN": "微信客服 → API → Secret；请把 Parley 服务器 IP 加入可信 IP。" },
+      help: {
+        en: "WeChat Customer Service → API → Secret; add Parley's server IP to the trusted IPs.",
+        "zh-CN": "微信客服 → API → Secret；请把 Parley 服务器 IP 加入可信 IP。",
+      },
       secret: true,
       required: true,
     },
@@ -54,7 +57,12 @@ export const adapter: ChannelAdapter = {
   descriptor,
   capabilities,
   verify: (request, config, io) =>
-    verifyEncryptedCallback(request, { token: config.token ?? "", encodingAesKey: config.encodingAesKey ?? "", receiveId: config.corpId ?? "" }, io, `${kind}:${config.corpId ?? ""}`),
+    verifyEncryptedCallback(
+      request,
+      { token: config.token ?? "", encodingAesKey: config.encodingAesKey ?? "", receiveId: config.corpId ?? "" },
+      io,
+      `${kind}:${config.corpId ?? ""}`,
+    ),
   ack: () => plainResponse(""),
   async parse(payload, config, io) {
     if (!isCallbackPayload(payload) || payload.replayed) return [];

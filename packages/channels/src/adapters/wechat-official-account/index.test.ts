@@ -97,7 +97,9 @@ describe("official vectors: Tencent WXBizMsgCrypt Python demo (Sample.py)", () =
   });
 
   it("the demo's EncryptMsg of its video reply (nonce 1320562132) round-trips with a valid signature", () => {
-    const envelope = parseXml(encryptedEnvelope(demo.replyXml, { token: demo.token, encodingAesKey: demo.encodingAesKey, receiveId: demo.appId }, Number(demo.timestamp), demo.nonce));
+    const envelope = parseXml(
+      encryptedEnvelope(demo.replyXml, { token: demo.token, encodingAesKey: demo.encodingAesKey, receiveId: demo.appId }, Number(demo.timestamp), demo.nonce),
+    );
     expect(envelope?.Nonce).toBe(demo.nonce);
     expect(envelope?.TimeStamp).toBe(demo.timestamp);
     const encrypted = envelope?.Encrypt ?? "";
@@ -175,7 +177,11 @@ describe("wechat-official-account verification refuses", () => {
 
   it("a URL check with a wrong signature, and answers a right one with echostr", async () => {
     const query = (signature: string) => new URLSearchParams({ signature, echostr: "6094734578", timestamp: demo.timestamp, nonce: demo.nonce });
-    const good = await adapter.verify(await readInbound(new Request(`${hook}?${query(callbackSignature(demo.token, demo.timestamp, demo.nonce))}`)), demoConfig, ioAt(demo.timestamp));
+    const good = await adapter.verify(
+      await readInbound(new Request(`${hook}?${query(callbackSignature(demo.token, demo.timestamp, demo.nonce))}`)),
+      demoConfig,
+      ioAt(demo.timestamp),
+    );
     expect(good.kind).toBe("handshake");
     if (good.kind === "handshake") expect(await good.response.text()).toBe("6094734578");
     const bad = await adapter.verify(await readInbound(new Request(`${hook}?${query("1".repeat(40))}`)), demoConfig, ioAt(demo.timestamp));
@@ -188,7 +194,7 @@ describe("wechat-official-account verification refuses", () => {
     const again = await adapter.verify(await readInbound(demoRequest()), demoConfig, io);
     expect(again.kind).toBe("verified");
     if (again.kind !== "verified") return;
-    expect((await adapter.ack(again.payload, demoConfig).text())).toBe("success");
+    expect(await adapter.ack(again.payload, demoConfig).text()).toBe("success");
     expect(await adapter.parse(again.payload, demoConfig, io)).toEqual([]);
   });
 });
@@ -196,8 +202,7 @@ describe("wechat-official-account verification refuses", () => {
 describe("wechat-official-account messages", () => {
   const config: ChannelConfig = { ...demoConfig, mode: "plaintext" };
   const at = "1700000000";
-  const inner = (fields: Record<string, string | number>) =>
-    buildXml({ ToUserName: "gh_1", FromUserName: "oPerson", CreateTime: Number(at), ...fields });
+  const inner = (fields: Record<string, string | number>) => buildXml({ ToUserName: "gh_1", FromUserName: "oPerson", CreateTime: Number(at), ...fields });
 
   it("ack is the text success", async () => {
     const response = adapter.ack({ fields: {}, replayed: false }, config);
@@ -222,7 +227,9 @@ describe("wechat-official-account messages", () => {
       text: "你好",
       attachments: [{ kind: "audio", ref: "m2", mime: "audio/amr" }],
     });
-    expect(await one({ MsgType: "shortvideo", MediaId: "m3", ThumbMediaId: "t3", MsgId: 3 }, "3")).toMatchObject({ attachments: [{ kind: "video", ref: "m3" }] });
+    expect(await one({ MsgType: "shortvideo", MediaId: "m3", ThumbMediaId: "t3", MsgId: 3 }, "3")).toMatchObject({
+      attachments: [{ kind: "video", ref: "m3" }],
+    });
     expect(await one({ MsgType: "location", Location_X: "23.134521", Location_Y: "113.358803", Scale: "20", Label: "广州", MsgId: 4 }, "4")).toMatchObject({
       attachments: [{ kind: "location", ref: "23.134521,113.358803", name: "广州" }],
     });
@@ -335,14 +342,29 @@ describe("wechat-official-account descriptor", () => {
   it("marks secrets and states the platform's limits", () => {
     const secrets = adapter.descriptor.fields.filter((field) => field.secret).map((field) => field.key);
     expect(secrets.sort()).toEqual(["appSecret", "encodingAesKey", "token"]);
-    expect(adapter.descriptor.fields.find((field) => field.key === "mode")?.options?.map((option) => option.value)).toEqual(["plaintext", "compatible", "safe"]);
+    expect(adapter.descriptor.fields.find((field) => field.key === "mode")?.options?.map((option) => option.value)).toEqual([
+      "plaintext",
+      "compatible",
+      "safe",
+    ]);
     expect(new RegExp(adapter.descriptor.fields.find((field) => field.key === "encodingAesKey")?.pattern ?? "").test(demo.encodingAesKey)).toBe(true);
-    expect(adapter.capabilities).toMatchObject({ ackDeadlineMs: 5000, passiveReply: true, maxText: { unit: "utf8-bytes", value: 2048 }, replyWindow: { hours: 48 } });
+    expect(adapter.capabilities).toMatchObject({
+      ackDeadlineMs: 5000,
+      passiveReply: true,
+      maxText: { unit: "utf8-bytes", value: 2048 },
+      replyWindow: { hours: 48 },
+    });
   });
 });
 
 describe("wechat-official-account notices", () => {
-  const notice = { title: "A conversation with Support bot is waiting for a person", subject: "Ada Lovelace, customer of the shop", text: "Customer: Ada\nLast message: I want a human", url: "https://parley.example/console/chatManage?session=conv_1", at: Date.UTC(2026, 10, 21, 4, 5) };
+  const notice = {
+    title: "A conversation with Support bot is waiting for a person",
+    subject: "Ada Lovelace, customer of the shop",
+    text: "Customer: Ada\nLast message: I want a human",
+    url: "https://parley.example/console/chatManage?session=conv_1",
+    at: Date.UTC(2026, 10, 21, 4, 5),
+  };
 
   it("go as template messages (first, keyword1, keyword2, remark; a link to the console) with the cached token", async () => {
     const fake = await startOfficialAccountFake();
@@ -359,7 +381,12 @@ describe("wechat-official-account notices", () => {
         templateId: fake.noticeTemplateId,
         url: notice.url,
         authorized: true,
-        data: { first: { value: notice.title }, keyword1: { value: "Ada Lovelace, custo…" }, keyword2: { value: "2026-11-21 12:05" }, remark: { value: "Customer: Ada Last message: I want a human" } },
+        data: {
+          first: { value: notice.title },
+          keyword1: { value: "Ada Lovelace, custo…" },
+          keyword2: { value: "2026-11-21 12:05" },
+          remark: { value: "Customer: Ada Last message: I want a human" },
+        },
       });
       expect(fake.sent).toHaveLength(0);
       // A template the account does not have is refused for good.
@@ -377,7 +404,9 @@ describe("wechat-official-account notices", () => {
       const outside = await sendOfficialAccountNotice("oSilent", notice, fake.config, io).catch((error: unknown) => error);
       expect(outside).toMatchObject({ retryable: false, platformCode: "45015" });
       await parsed(await fake.delivery(hook, { text: "hello", senderId: "oMember" }), fake.config, io);
-      await expect(sendOfficialAccountNotice("oMember", { ...notice, text: "长".repeat(2000) }, fake.config, io)).resolves.toMatchObject({ via: "customer-service" });
+      await expect(sendOfficialAccountNotice("oMember", { ...notice, text: "长".repeat(2000) }, fake.config, io)).resolves.toMatchObject({
+        via: "customer-service",
+      });
       expect(fake.sent).toHaveLength(1);
       expect(fake.sent[0]!.text.startsWith(notice.title)).toBe(true);
       expect(fake.sent[0]!.text.endsWith(notice.url)).toBe(true);

@@ -1,4 +1,12 @@
-import { ChannelError, type AdapterIO, type Capabilities, type ChannelAdapter, type ChannelConfig, type ChannelDescriptor, type InboundMessage } from "../../types";
+import {
+  ChannelError,
+  type AdapterIO,
+  type Capabilities,
+  type ChannelAdapter,
+  type ChannelConfig,
+  type ChannelDescriptor,
+  type InboundMessage,
+} from "../../types";
 import { measure, splitText } from "../../runtime";
 import { issueToken, postWithToken } from "../wechat-shared/api";
 import { encryptedEnvelope, isCallbackPayload, plainResponse, xmlResponse } from "../wechat-shared/callback";
@@ -26,7 +34,10 @@ export const descriptor: ChannelDescriptor = {
     {
       key: "appSecret",
       label: { en: "AppSecret", "zh-CN": "开发者密码 (AppSecret)" },
-      help: { en: "Used to fetch the access token; add Parley's server IP to the IP allow-list.", "zh-CN": "用于获取 access_token；请把 Parley 服务器 IP 加入 IP 白名单。" },
+      help: {
+        en: "Used to fetch the access token; add Parley's server IP to the IP allow-list.",
+        "zh-CN": "用于获取 access_token；请把 Parley 服务器 IP 加入 IP 白名单。",
+      },
       secret: true,
       required: true,
     },
@@ -35,7 +46,10 @@ export const descriptor: ChannelDescriptor = {
     {
       key: "mode",
       label: { en: "Message encryption mode", "zh-CN": "消息加解密方式" },
-      help: { en: "Must match the mode chosen on the platform; compatible and safe modes need the EncodingAESKey.", "zh-CN": "须与公众平台上选择的方式一致；兼容模式和安全模式需要 EncodingAESKey。" },
+      help: {
+        en: "Must match the mode chosen on the platform; compatible and safe modes need the EncodingAESKey.",
+        "zh-CN": "须与公众平台上选择的方式一致；兼容模式和安全模式需要 EncodingAESKey。",
+      },
       secret: false,
       required: true,
       default: "safe",
@@ -50,7 +64,8 @@ export const descriptor: ChannelDescriptor = {
       label: { en: "Notice template ID (optional)", "zh-CN": "通知模板 ID（选填）" },
       help: {
         en: "For Parley's notices to bound members (handover, client offline). Add a template from the library with the fields {{first.DATA}} (title), {{keyword1.DATA}} (subject: the customer or client), {{keyword2.DATA}} (time) and {{remark.DATA}} (summary); tapping it opens the console. Without it, notices go as customer-service messages, which WeChat accepts only within 48 hours of the member's last message to this account.",
-        "zh-CN": "用于 Parley 发给已绑定成员的通知（转人工、客户端离线）。请在模板库中添加含 {{first.DATA}}（标题）、{{keyword1.DATA}}（事项：客户或客户端）、{{keyword2.DATA}}（时间）、{{remark.DATA}}（摘要）字段的模板；点击通知打开控制台。不填时以客服消息发送，微信只在成员最后一次给本公众号发消息后 48 小时内接受。",
+        "zh-CN":
+          "用于 Parley 发给已绑定成员的通知（转人工、客户端离线）。请在模板库中添加含 {{first.DATA}}（标题）、{{keyword1.DATA}}（事项：客户或客户端）、{{keyword2.DATA}}（时间）、{{remark.DATA}}（摘要）字段的模板；点击通知打开控制台。不填时以客服消息发送，微信只在成员最后一次给本公众号发消息后 48 小时内接受。",
       },
       secret: false,
       required: false,
@@ -140,7 +155,12 @@ function chinaTime(ms: number): string {
  * text message, which WeChat accepts only within 48 h of the person's last message (45015
  * otherwise). Uses the account's cached access token. Throws a {@link ChannelError} when refused.
  */
-export async function sendOfficialAccountNotice(openid: string, notice: OfficialAccountNotice, config: ChannelConfig, io: AdapterIO): Promise<OfficialAccountNoticeResult> {
+export async function sendOfficialAccountNotice(
+  openid: string,
+  notice: OfficialAccountNotice,
+  config: ChannelConfig,
+  io: AdapterIO,
+): Promise<OfficialAccountNoticeResult> {
   if (!openid) throw new ChannelError("no openid to send the notice to", { retryable: false });
   const templateId = config.noticeTemplateId?.trim();
   if (templateId) {
@@ -201,7 +221,9 @@ export const adapter: ChannelAdapter = {
       Content: text,
     });
     if (modeOf(config) === "plaintext") return xmlResponse(reply);
-    return xmlResponse(encryptedEnvelope(reply, { token: config.token ?? "", encodingAesKey: config.encodingAesKey ?? "", receiveId: config.appId ?? "" }, timestamp));
+    return xmlResponse(
+      encryptedEnvelope(reply, { token: config.token ?? "", encodingAesKey: config.encodingAesKey ?? "", receiveId: config.appId ?? "" }, timestamp),
+    );
   },
   async probe(config, io) {
     await io.tokens.get(tokenKey(config), issue(config, io));

@@ -65,7 +65,10 @@ export async function issueToken(io: AdapterIO, url: string, what: string): Prom
   if (answer.errcode) {
     // A token endpoint's 40001/40013/40125 mean wrong credentials, not an expired token.
     const retryable = retryableCodes.has(answer.errcode);
-    throw new ChannelError(`${what} failed: errcode ${answer.errcode}${answer.errmsg ? ` (${answer.errmsg})` : ""}`, { retryable, platformCode: answer.errcode });
+    throw new ChannelError(`${what} failed: errcode ${answer.errcode}${answer.errmsg ? ` (${answer.errmsg})` : ""}`, {
+      retryable,
+      platformCode: answer.errcode,
+    });
   }
   if (typeof answer.access_token !== "string" || !answer.access_token) {
     throw new ChannelError(`${what} failed: no access_token in the answer`, { retryable: true });

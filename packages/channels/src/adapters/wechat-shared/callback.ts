@@ -39,7 +39,12 @@ export function timestampFresh(timestamp: string, io: AdapterIO): boolean {
 export async function firstSighting(io: AdapterIO, scope: string, request: InboundRequest): Promise<boolean> {
   const query = request.url.searchParams;
   const fingerprint = sha1Hex(
-    [query.get("timestamp"), query.get("nonce"), query.get("msg_signature") ?? query.get("signature"), sha1Hex(Buffer.from(request.body).toString("latin1"))].join("\n"),
+    [
+      query.get("timestamp"),
+      query.get("nonce"),
+      query.get("msg_signature") ?? query.get("signature"),
+      sha1Hex(Buffer.from(request.body).toString("latin1")),
+    ].join("\n"),
   );
   return io.kv.setIfAbsent(`wechat-callback:${scope}:${fingerprint}`, "1", FRESHNESS_WINDOW_SECONDS * 2);
 }

@@ -18,7 +18,9 @@ export function contentOf(fields: Record<string, string>): MessageContent | unde
     case "text":
       return { text: fields.Content ?? "", attachments: [] };
     case "image":
-      return fields.MediaId ? { text: "", attachments: [{ kind: "image", ref: fields.MediaId, ...(fields.PicUrl ? { name: fields.PicUrl } : {}) }] } : undefined;
+      return fields.MediaId
+        ? { text: "", attachments: [{ kind: "image", ref: fields.MediaId, ...(fields.PicUrl ? { name: fields.PicUrl } : {}) }] }
+        : undefined;
     case "voice": {
       if (!fields.MediaId) return undefined;
       const mime = voiceMime[(fields.Format ?? "").toLowerCase()];

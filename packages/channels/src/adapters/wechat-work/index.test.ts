@@ -48,7 +48,10 @@ async function parsed(request: Request, config: ChannelConfig, io: AdapterIO): P
 function callback(inner: string, timestamp: string, config: ChannelConfig = sampleConfig): Request {
   const encrypted = encryptMessage(inner, config.encodingAesKey ?? "", config.corpId ?? "");
   const query = new URLSearchParams({ msg_signature: callbackSignature(config.token ?? "", timestamp, "5150", encrypted), timestamp, nonce: "5150" });
-  return new Request(`${hook}?${query}`, { method: "POST", body: buildXml({ ToUserName: config.corpId ?? "", Encrypt: encrypted, AgentID: config.agentId ?? "" }) });
+  return new Request(`${hook}?${query}`, {
+    method: "POST",
+    body: buildXml({ ToUserName: config.corpId ?? "", Encrypt: encrypted, AgentID: config.agentId ?? "" }),
+  });
 }
 
 describe("official vectors: WeCom WXBizMsgCrypt samples", () => {
@@ -103,12 +106,17 @@ describe("official vectors: WeCom WXBizMsgCrypt samples", () => {
   });
 
   it("Sample.cs's encrypted reply (sRespData with Chinese, timestamp 1409659813, nonce 1372623149) verifies and decrypts back", async () => {
-    const envelope = parseXml(encryptedEnvelope(sample.respData, { token: sample.token, encodingAesKey: sample.encodingAesKey, receiveId: sample.corpId }, 1409659813, "1372623149"));
+    const envelope = parseXml(
+      encryptedEnvelope(sample.respData, { token: sample.token, encodingAesKey: sample.encodingAesKey, receiveId: sample.corpId }, 1409659813, "1372623149"),
+    );
     if (!envelope?.Encrypt || !envelope.MsgSignature) throw new Error("no envelope");
     const query = new URLSearchParams({ msg_signature: envelope.MsgSignature, timestamp: envelope.TimeStamp ?? "", nonce: envelope.Nonce ?? "" });
     const request = new Request(`${hook}?${query}`, { method: "POST", body: buildXml({ ToUserName: sample.corpId, Encrypt: envelope.Encrypt }) });
     const verified = await adapter.verify(await readInbound(request), sampleConfig, ioAt(1409659813));
-    expect(verified).toMatchObject({ kind: "verified", payload: { fields: { FromUserName: "wx582测试一下中文的情况，消息长度是按字节来算的396d3bd56c7", Content: "this is a test", AgentID: "128" } } });
+    expect(verified).toMatchObject({
+      kind: "verified",
+      payload: { fields: { FromUserName: "wx582测试一下中文的情况，消息长度是按字节来算的396d3bd56c7", Content: "this is a test", AgentID: "128" } },
+    });
     expect(decryptMessage(envelope.Encrypt, sample.encodingAesKey, sample.corpId)).toMatchObject({ ok: true, message: sample.respData });
   });
 });
@@ -119,7 +127,11 @@ describe("wechat-work verification refuses", () => {
     const handshake = await adapter.verify(await readInbound(new Request(`https://parley.example${url}`)), sampleConfig, ioAt(1409659589));
     expect(handshake).toMatchObject({ kind: "rejected", status: 401 });
     const body = messageBody.replace("RypEvHKD", "RypEvHKE");
-    const message = await adapter.verify(await readInbound(new Request(`https://parley.example${sample.messageUrl}`, { method: "POST", body })), sampleConfig, ioAt(1409659813));
+    const message = await adapter.verify(
+      await readInbound(new Request(`https://parley.example${sample.messageUrl}`, { method: "POST", body })),
+      sampleConfig,
+      ioAt(1409659813),
+    );
     expect(message).toMatchObject({ kind: "rejected", status: 401 });
   });
 
@@ -128,7 +140,11 @@ describe("wechat-work verification refuses", () => {
     const at = bytes.length - 17;
     bytes[at] = (bytes[at] ?? 0) ^ 0x01;
     const encrypt = bytes.toString("base64");
-    const query = new URLSearchParams({ msg_signature: callbackSignature(sample.token, "1409659813", "1372623149", encrypt), timestamp: "1409659813", nonce: "1372623149" });
+    const query = new URLSearchParams({
+      msg_signature: callbackSignature(sample.token, "1409659813", "1372623149", encrypt),
+      timestamp: "1409659813",
+      nonce: "1372623149",
+    });
     const request = new Request(`${hook}?${query}`, { method: "POST", body: messageBody.replace(sample.encrypt, encrypt) });
     expect(await adapter.verify(await readInbound(request), sampleConfig, ioAt(1409659813))).toMatchObject({ kind: "rejected", status: 400 });
   });
@@ -137,7 +153,11 @@ describe("wechat-work verification refuses", () => {
     const other = { ...sampleConfig, corpId: "ww0000000000000000" };
     const handshake = await adapter.verify(await readInbound(new Request(`https://parley.example${sample.verifyUrl}`)), other, ioAt(1409659589));
     expect(handshake).toMatchObject({ kind: "rejected", status: 400, reason: "echostr: receiveId mismatch" });
-    const message = await adapter.verify(await readInbound(new Request(`https://parley.example${sample.messageUrl}`, { method: "POST", body: messageBody })), other, ioAt(1409659813));
+    const message = await adapter.verify(
+      await readInbound(new Request(`https://parley.example${sample.messageUrl}`, { method: "POST", body: messageBody })),
+      other,
+      ioAt(1409659813),
+    );
     expect(message).toMatchObject({ kind: "rejected", status: 400, reason: "Encrypt: receiveId mismatch" });
   });
 
@@ -157,7 +177,11 @@ describe("wechat-work verification refuses", () => {
   it("stale timestamps (more than 300 s either way), checked before the signature", async () => {
     for (const now of [1409659813 + 301, 1409659813 - 301]) {
       const request = new Request(`https://parley.example${sample.messageUrl}`, { method: "POST", body: messageBody });
-      expect(await adapter.verify(await readInbound(request), sampleConfig, ioAt(now))).toMatchObject({ kind: "rejected", status: 401, reason: "timestamp outside the accepted window" });
+      expect(await adapter.verify(await readInbound(request), sampleConfig, ioAt(now))).toMatchObject({
+        kind: "rejected",
+        status: 401,
+        reason: "timestamp outside the accepted window",
+      });
     }
     const handshake = await adapter.verify(await readInbound(new Request(`https://parley.example${sample.verifyUrl}`)), sampleConfig, ioAt(1409659589 + 3600));
     expect(handshake).toMatchObject({ kind: "rejected", status: 401 });
@@ -183,7 +207,8 @@ describe("wechat-work verification refuses", () => {
 
 describe("wechat-work messages", () => {
   const at = "1700000000";
-  const inner = (fields: Record<string, string | number>) => buildXml({ ToUserName: sample.corpId, FromUserName: "lisi", CreateTime: Number(at), AgentID: 218, ...fields });
+  const inner = (fields: Record<string, string | number>) =>
+    buildXml({ ToUserName: sample.corpId, FromUserName: "lisi", CreateTime: Number(at), AgentID: 218, ...fields });
 
   it("events (enter_agent, subscribe) and other apps' messages yield nothing", async () => {
     const io = ioAt(at);
@@ -247,7 +272,12 @@ describe("wechat-work sending", () => {
 
 describe("wechat-work descriptor", () => {
   it("marks secrets and states the limits", () => {
-    expect(adapter.descriptor.fields.filter((field) => field.secret).map((field) => field.key).sort()).toEqual(["encodingAesKey", "secret", "token"]);
+    expect(
+      adapter.descriptor.fields
+        .filter((field) => field.secret)
+        .map((field) => field.key)
+        .sort(),
+    ).toEqual(["encodingAesKey", "secret", "token"]);
     expect(adapter.capabilities).toMatchObject({ ackDeadlineMs: 5000, passiveReply: true, maxText: { unit: "utf8-bytes", value: 2048 } });
   });
 });

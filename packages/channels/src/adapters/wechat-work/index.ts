@@ -1,4 +1,12 @@
-import { ChannelError, type AdapterIO, type Capabilities, type ChannelAdapter, type ChannelConfig, type ChannelDescriptor, type InboundMessage } from "../../types";
+import {
+  ChannelError,
+  type AdapterIO,
+  type Capabilities,
+  type ChannelAdapter,
+  type ChannelConfig,
+  type ChannelDescriptor,
+  type InboundMessage,
+} from "../../types";
 import { issueToken, postWithToken } from "../wechat-shared/api";
 import { encryptedEnvelope, isCallbackPayload, plainResponse, verifyEncryptedCallback, xmlResponse } from "../wechat-shared/callback";
 import { callbackTokenField, corpIdField, encodingAesKeyField } from "../wechat-shared/fields";
@@ -106,7 +114,13 @@ export const adapter: ChannelAdapter = {
   },
   passiveReply(message, text, config, io) {
     const timestamp = Math.floor(io.now() / 1000);
-    const reply = buildXml({ ToUserName: String(message.reply.touser ?? ""), FromUserName: config.corpId ?? "", CreateTime: timestamp, MsgType: "text", Content: text });
+    const reply = buildXml({
+      ToUserName: String(message.reply.touser ?? ""),
+      FromUserName: config.corpId ?? "",
+      CreateTime: timestamp,
+      MsgType: "text",
+      Content: text,
+    });
     return xmlResponse(encryptedEnvelope(reply, secretsOf(config), timestamp));
   },
   async probe(config, io) {

@@ -34,11 +34,7 @@ export async function callGraph(path: string, init: { method: string; body?: unk
   const details = stringAt(objectAt(error, "error_data"), "details");
   const message = [stringAt(error, "message") ?? `HTTP ${response.status}`, details].filter(Boolean).join(": ");
   const rateLimited = response.status === 429 || (code !== undefined && rateLimitCodes.has(code));
-  const retryable =
-    rateLimited ||
-    response.status >= 500 ||
-    (code !== undefined && temporaryCodes.has(code)) ||
-    (code === 190 && subcode === 463);
+  const retryable = rateLimited || response.status >= 500 || (code !== undefined && temporaryCodes.has(code)) || (code === 190 && subcode === 463);
   const retryAfterMs = retryAfterHeaderMs(response, io.now());
   throw new ChannelError(`whatsapp: ${message}`, {
     retryable,

@@ -19,7 +19,10 @@ function change(messages: unknown[], extra: Record<string, unknown> = {}, phoneN
     value: {
       messaging_product: "whatsapp",
       metadata: { display_phone_number: "15550100000", phone_number_id: phoneNumberId },
-      contacts: [{ profile: { name: "Ada" }, wa_id: "15551230001" }, { profile: { name: "Bo" }, wa_id: "15551230002" }],
+      contacts: [
+        { profile: { name: "Ada" }, wa_id: "15551230001" },
+        { profile: { name: "Bo" }, wa_id: "15551230002" },
+      ],
       messages,
       ...extra,
     },
@@ -55,7 +58,9 @@ describe("whatsapp signature", () => {
   });
 
   it("verifies the raw bytes of Meta's escaped JSON, not a re-serialisation", async () => {
-    const request = whatsappNotification(webhookUrl, config.appSecret, [{ id: "1", changes: [change([whatsappTextMessage({ text: "我的包裹在哪里？ 📦", id: "zh" })])] }]);
+    const request = whatsappNotification(webhookUrl, config.appSecret, [
+      { id: "1", changes: [change([whatsappTextMessage({ text: "我的包裹在哪里？ 📦", id: "zh" })])] },
+    ]);
     const raw = await request.clone().text();
     expect(raw).toContain("\\u6211");
     expect(raw).not.toBe(JSON.stringify(JSON.parse(raw)));
@@ -93,7 +98,15 @@ describe("whatsapp subscription check", () => {
 describe("whatsapp notifications", () => {
   it("fans one POST out to every message of every entry and change", async () => {
     const request = whatsappNotification(webhookUrl, config.appSecret, [
-      { id: "1", changes: [change([whatsappTextMessage({ text: "one", id: "a", senderId: "15551230001" }), whatsappTextMessage({ text: "two", id: "b", senderId: "15551230002" })])] },
+      {
+        id: "1",
+        changes: [
+          change([
+            whatsappTextMessage({ text: "one", id: "a", senderId: "15551230001" }),
+            whatsappTextMessage({ text: "two", id: "b", senderId: "15551230002" }),
+          ]),
+        ],
+      },
       { id: "2", changes: [change([whatsappTextMessage({ text: "three", id: "c", senderId: "15551230001" })])] },
     ]);
     const messages = await verifyAndParse(request);
@@ -111,7 +124,9 @@ describe("whatsapp notifications", () => {
     const statuses = { statuses: [{ id: "wamid.out1", status: "delivered", timestamp: "1700000000", recipient_id: "15551230001" }] };
     expect(await verifyAndParse(whatsappNotification(webhookUrl, config.appSecret, [{ id: "1", changes: [change([], statuses)] }]))).toEqual([]);
     const other = change([whatsappTextMessage({ text: "not ours" })], {}, "999");
-    expect(await verifyAndParse(whatsappNotification(webhookUrl, config.appSecret, [{ id: "1", changes: [other, { field: "account_update", value: {} }] }]))).toEqual([]);
+    expect(
+      await verifyAndParse(whatsappNotification(webhookUrl, config.appSecret, [{ id: "1", changes: [other, { field: "account_update", value: {} }] }])),
+    ).toEqual([]);
   });
 
   it("maps media, locations, buttons and ignores reactions", async () => {
@@ -145,7 +160,9 @@ describe("whatsapp notifications", () => {
     const unsigned = await readInbound(new Request(webhookUrl, { method: "POST", body: '{"object":"whatsapp_business_account","entry":[]}' }));
     expect(await adapter.verify(unsigned, config, io)).toMatchObject({ kind: "rejected", status: 401 });
     const page = metaJson({ object: "page", entry: [] });
-    const signedPage = await readInbound(new Request(webhookUrl, { method: "POST", body: page, headers: { "x-hub-signature-256": hubSignature(config.appSecret, page) } }));
+    const signedPage = await readInbound(
+      new Request(webhookUrl, { method: "POST", body: page, headers: { "x-hub-signature-256": hubSignature(config.appSecret, page) } }),
+    );
     expect(await adapter.verify(signedPage, config, io)).toMatchObject({ kind: "rejected", status: 400 });
   });
 });

@@ -103,19 +103,34 @@ export const adapter: ChannelAdapter = {
     }
     // Outside the window Meta answers 131047; saying so here spares the call.
     if (typeof to.windowUntil === "number" && io.now() > to.windowUntil) {
-      throw new ChannelError("whatsapp: the 24-hour customer-service window has closed (a template message is needed)", { retryable: false, platformCode: 131047 });
+      throw new ChannelError("whatsapp: the 24-hour customer-service window has closed (a template message is needed)", {
+        retryable: false,
+        platformCode: 131047,
+      });
     }
     const answer = await callGraph(
       `/${encodeURIComponent(phoneNumberId)}/messages`,
-      { method: "POST", body: { messaging_product: "whatsapp", recipient_type: "individual", to: recipient, type: "text", text: { body: text, preview_url: false } } },
+      {
+        method: "POST",
+        body: { messaging_product: "whatsapp", recipient_type: "individual", to: recipient, type: "text", text: { body: text, preview_url: false } },
+      },
       accessToken(config),
       io,
     );
-    return { ids: arrayAt(answer, "messages").map((message) => stringAt(message, "id") ?? "").filter(Boolean) };
+    return {
+      ids: arrayAt(answer, "messages")
+        .map((message) => stringAt(message, "id") ?? "")
+        .filter(Boolean),
+    };
   },
 
   async probe(config, io) {
-    const answer = await callGraph(`/${encodeURIComponent(config.phoneNumberId ?? "")}?fields=display_phone_number,verified_name`, { method: "GET" }, accessToken(config), io);
+    const answer = await callGraph(
+      `/${encodeURIComponent(config.phoneNumberId ?? "")}?fields=display_phone_number,verified_name`,
+      { method: "GET" },
+      accessToken(config),
+      io,
+    );
     if (!stringAt(answer, "id")) {
       throw new ChannelError("whatsapp: the phone number was not found", { retryable: false });
     }

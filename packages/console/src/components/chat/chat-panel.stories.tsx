@@ -1,18 +1,18 @@
-import type { Meta, StoryObj } from '@storybook/react-vite';
-import { Select } from 'antd';
-import { useState } from 'react';
-import { fn } from 'storybook/test';
-import type { ChatTurn } from './chat-state';
-import { ChatPanel } from './chat-panel';
+import type { Meta, StoryObj } from "@storybook/react-vite";
+import { Select } from "antd";
+import { useState } from "react";
+import { fn } from "storybook/test";
+import type { ChatTurn } from "./chat-state";
+import { ChatPanel } from "./chat-panel";
 
-const opening = 'Hi! I am **Support bot**. I can help with orders and returns.';
-const questions = ['Where is my parcel?', 'How do I return an item?'];
+const opening = "Hi! I am **Support bot**. I can help with orders and returns.";
+const questions = ["Where is my parcel?", "How do I return an item?"];
 
 const meta = {
-  title: 'Chat/ChatPanel',
+  title: "Chat/ChatPanel",
   component: ChatPanel,
   args: {
-    appName: 'Support bot',
+    appName: "Support bot",
     openingText: opening,
     guidingQuestions: questions,
     turns: [],
@@ -20,9 +20,15 @@ const meta = {
     onSend: fn(),
     onStop: fn(),
     onClearContext: fn(),
-    testIdPrefix: 'preview',
+    testIdPrefix: "preview",
   },
-  decorators: [(Story) => <div style={{ height: 560, maxWidth: 460, border: '1px solid #e7e9f2', borderRadius: 12, overflow: 'hidden' }}><Story /></div>],
+  decorators: [
+    (Story) => (
+      <div style={{ height: 560, maxWidth: 460, border: "1px solid #e7e9f2", borderRadius: 12, overflow: "hidden" }}>
+        <Story />
+      </div>
+    ),
+  ],
 } satisfies Meta<typeof ChatPanel>;
 
 export default meta;
@@ -32,10 +38,10 @@ type Story = StoryObj<typeof meta>;
 export const Opening: Story = {};
 
 const conversation: ChatTurn[] = [
-  { id: '1', role: 'user', content: 'Where is my parcel?', status: 'complete' },
-  { id: '2', role: 'assistant', content: 'It is **on its way** and arrives tomorrow.', status: 'complete' },
-  { id: '3', role: 'user', content: 'And the return policy?', status: 'complete' },
-  { id: '4', role: 'assistant', content: 'Returns are accepted within', status: 'streaming' },
+  { id: "1", role: "user", content: "Where is my parcel?", status: "complete" },
+  { id: "2", role: "assistant", content: "It is **on its way** and arrives tomorrow.", status: "complete" },
+  { id: "3", role: "user", content: "And the return policy?", status: "complete" },
+  { id: "4", role: "assistant", content: "Returns are accepted within", status: "streaming" },
 ];
 
 /** An answer streaming in: Stop replaces Send. */
@@ -46,8 +52,8 @@ export const WithHeaderAndSlogan: Story = {
   args: {
     turns: conversation.slice(0, 2),
     header: <strong>Preview</strong>,
-    toolbar: <Select size="small" defaultValue="gpt-4.1-mini" options={[{ value: 'gpt-4.1-mini' }, { value: 'gpt-4.1' }]} />,
-    footer: 'Powered by Acme',
+    toolbar: <Select size="small" defaultValue="gpt-4.1-mini" options={[{ value: "gpt-4.1-mini" }, { value: "gpt-4.1" }]} />,
+    footer: "Powered by Acme",
   },
 };
 
@@ -62,11 +68,11 @@ export const Interactive: Story = {
         onSend={(text) =>
           setTurns((current) => [
             ...current,
-            { id: `${current.length}-q`, role: 'user', content: text, status: 'complete' },
-            { id: `${current.length}-a`, role: 'assistant', content: `You said: *${text}*`, status: 'complete' },
+            { id: `${current.length}-q`, role: "user", content: text, status: "complete" },
+            { id: `${current.length}-a`, role: "assistant", content: `You said: *${text}*`, status: "complete" },
           ])
         }
-        onClearContext={() => setTurns((current) => [...current, { id: `${current.length}-d`, role: 'divider', content: '', status: 'complete' }])}
+        onClearContext={() => setTurns((current) => [...current, { id: `${current.length}-d`, role: "divider", content: "", status: "complete" }])}
       />
     );
   },

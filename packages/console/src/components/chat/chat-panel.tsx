@@ -1,13 +1,13 @@
-import { ArrowUpOutlined, ClearOutlined, PauseCircleOutlined } from '@ant-design/icons';
-import { Button, Flex, Input, Popconfirm, Typography } from 'antd';
-import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
-import type { ChatTurn } from './chat-state';
-import { AppAvatar } from '../app-avatar';
-import './chat.css';
-import { GuidingQuestions } from './guiding-questions';
-import { MessageBubble } from './message-bubble';
-import { ReplyContent } from './reply-content';
+import { ArrowUpOutlined, ClearOutlined, PauseCircleOutlined } from "@ant-design/icons";
+import { Button, Flex, Input, Popconfirm, Typography } from "antd";
+import { useEffect, useRef, useState, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import type { ChatTurn } from "./chat-state";
+import { AppAvatar } from "../app-avatar";
+import "./chat.css";
+import { GuidingQuestions } from "./guiding-questions";
+import { MessageBubble } from "./message-bubble";
+import { ReplyContent } from "./reply-content";
 
 /** Props of {@link ChatPanel}. */
 export interface ChatPanelProps {
@@ -40,11 +40,24 @@ export interface ChatPanelProps {
  * delete context. Presentational: the caller owns the conversation (see useChat).
  */
 export function ChatPanel({
-  appName, appAvatarUrl, openingText, guidingQuestions = [], turns, streaming, onSend, onStop, onClearContext,
-  header, toolbar, footer, disabled = false, testIdPrefix = 'chat', className,
+  appName,
+  appAvatarUrl,
+  openingText,
+  guidingQuestions = [],
+  turns,
+  streaming,
+  onSend,
+  onStop,
+  onClearContext,
+  header,
+  toolbar,
+  footer,
+  disabled = false,
+  testIdPrefix = "chat",
+  className,
 }: ChatPanelProps) {
   const { t } = useTranslation();
-  const [draft, setDraft] = useState('');
+  const [draft, setDraft] = useState("");
   const list = useRef<HTMLDivElement>(null);
   const lastLength = turns[turns.length - 1]?.content.length ?? 0;
 
@@ -57,11 +70,11 @@ export function ChatPanel({
   const submit = (text: string) => {
     if (!text.trim() || streaming || disabled) return;
     onSend(text);
-    setDraft('');
+    setDraft("");
   };
 
   return (
-    <div className={['pl-chat', className].filter(Boolean).join(' ')} data-testid={`${testIdPrefix}-panel`}>
+    <div className={["pl-chat", className].filter(Boolean).join(" ")} data-testid={`${testIdPrefix}-panel`}>
       {header ? <div className="pl-chat__header">{header}</div> : null}
       <div className="pl-chat__messages" ref={list} data-testid={`${testIdPrefix}-messages`}>
         {openingText || guidingQuestions.length > 0 ? (
@@ -78,7 +91,9 @@ export function ChatPanel({
           </Flex>
         ) : null}
         {turns.length === 0 && !openingText && guidingQuestions.length === 0 ? (
-          <Typography.Text type="secondary" className="pl-chat__empty">{t('chat.empty', { name: appName })}</Typography.Text>
+          <Typography.Text type="secondary" className="pl-chat__empty">
+            {t("chat.empty", { name: appName })}
+          </Typography.Text>
         ) : null}
         {turns.map((turn) => (
           <MessageBubble key={turn.id} turn={turn} appName={appName} appAvatarUrl={appAvatarUrl} />
@@ -89,17 +104,17 @@ export function ChatPanel({
           value={draft}
           onChange={(event) => setDraft(event.target.value)}
           onKeyDown={(event) => {
-            if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+            if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
               event.preventDefault();
               submit(draft);
             }
           }}
           autoSize={{ minRows: 1, maxRows: 6 }}
-          placeholder={t('chat.placeholder')}
+          placeholder={t("chat.placeholder")}
           disabled={disabled}
           variant="borderless"
           className="pl-chat__input"
-          aria-label={t('chat.placeholder')}
+          aria-label={t("chat.placeholder")}
           data-testid={`${testIdPrefix}-input`}
         />
         <Flex justify="space-between" align="center" gap={8}>
@@ -109,15 +124,15 @@ export function ChatPanel({
               // above it lay over the confirmation's Cancel button. The confirmation opens from the
               // button's left edge, inside the panel.
               <Popconfirm
-                title={t('chat.clearContextTitle')}
-                description={t('chat.clearContextDescription')}
-                okText={t('chat.clearContext')}
-                cancelText={t('common.cancel')}
+                title={t("chat.clearContextTitle")}
+                description={t("chat.clearContextDescription")}
+                okText={t("chat.clearContext")}
+                cancelText={t("common.cancel")}
                 placement="topLeft"
                 onConfirm={onClearContext}
                 disabled={streaming || turns.length === 0}
-                okButtonProps={{ 'data-testid': `${testIdPrefix}-clear-context-confirm` }}
-                cancelButtonProps={{ 'data-testid': `${testIdPrefix}-clear-context-cancel` }}
+                okButtonProps={{ "data-testid": `${testIdPrefix}-clear-context-confirm` }}
+                cancelButtonProps={{ "data-testid": `${testIdPrefix}-clear-context-cancel` }}
               >
                 <Button
                   type="text"
@@ -126,7 +141,7 @@ export function ChatPanel({
                   disabled={streaming || turns.length === 0}
                   data-testid={`${testIdPrefix}-clear-context`}
                 >
-                  {t('chat.clearContext')}
+                  {t("chat.clearContext")}
                 </Button>
               </Popconfirm>
             ) : null}
@@ -134,7 +149,7 @@ export function ChatPanel({
           </Flex>
           {streaming ? (
             <Button danger icon={<PauseCircleOutlined />} onClick={onStop} data-testid={`${testIdPrefix}-stop`}>
-              {t('chat.stop')}
+              {t("chat.stop")}
             </Button>
           ) : (
             <Button
@@ -144,7 +159,7 @@ export function ChatPanel({
               disabled={disabled || !draft.trim()}
               data-testid={`${testIdPrefix}-send`}
             >
-              {t('chat.send')}
+              {t("chat.send")}
             </Button>
           )}
         </Flex>

@@ -1,10 +1,10 @@
-import type { ChatEvent } from '@parley/sdk';
+import type { ChatEvent } from "@parley/sdk";
 
 /** One activity of a plugin during an answer. */
 export interface ToolActivity {
   id: string;
   name: string;
-  status: 'running' | 'ok' | 'failed';
+  status: "running" | "ok" | "failed";
 }
 
 /** A cited source of an answer: its number [index] in the answer, file name, excerpt and similarity. */
@@ -20,10 +20,10 @@ export interface Citation {
 export interface ChatTurn {
   id: string;
   /** `divider` marks where the context was deleted. */
-  role: 'user' | 'assistant' | 'divider';
+  role: "user" | "assistant" | "divider";
   content: string;
   /** `interrupted`: the server stopped mid-answer (history keeps what had been sent). */
-  status: 'streaming' | 'complete' | 'stopped' | 'error' | 'interrupted';
+  status: "streaming" | "complete" | "stopped" | "error" | "interrupted";
   /** Why the answer failed (code 870: points not enough). */
   error?: { code?: number; message: string };
   model?: string;
@@ -38,18 +38,18 @@ export interface ChatTurn {
 /** Applies one stream event to the answer being written; pure, so it is tested without a server. */
 export function applyChatEvent(turn: ChatTurn, event: ChatEvent): ChatTurn {
   switch (event.type) {
-    case 'message-start':
+    case "message-start":
       return { ...turn, model: event.model };
-    case 'text-delta':
+    case "text-delta":
       return { ...turn, content: turn.content + event.text };
-    case 'tool-call':
-      return { ...turn, tools: [...(turn.tools ?? []), { id: event.id, name: event.name, status: 'running' }] };
-    case 'tool-result':
+    case "tool-call":
+      return { ...turn, tools: [...(turn.tools ?? []), { id: event.id, name: event.name, status: "running" }] };
+    case "tool-result":
       return {
         ...turn,
-        tools: (turn.tools ?? []).map((tool) => (tool.id === event.id ? { ...tool, status: event.ok ? 'ok' : 'failed' } : tool)),
+        tools: (turn.tools ?? []).map((tool) => (tool.id === event.id ? { ...tool, status: event.ok ? "ok" : "failed" } : tool)),
       };
-    case 'citation':
+    case "citation":
       return {
         ...turn,
         citations: [
@@ -57,21 +57,21 @@ export function applyChatEvent(turn: ChatTurn, event: ChatEvent): ChatTurn {
           { index: event.index, source: event.source, content: event.content, ...(event.score !== undefined ? { score: event.score } : {}) },
         ],
       };
-    case 'message-end':
+    case "message-end":
       return {
         ...turn,
-        status: event.finishReason === 'stopped' ? 'stopped' : 'complete',
-        ...(event.finishReason === 'rate-limited' ? { rateLimited: true } : {}),
-        ...(event.finishReason === 'handover' ? { handover: true } : {}),
+        status: event.finishReason === "stopped" ? "stopped" : "complete",
+        ...(event.finishReason === "rate-limited" ? { rateLimited: true } : {}),
+        ...(event.finishReason === "handover" ? { handover: true } : {}),
       };
-    case 'error':
-      return { ...turn, status: 'error', error: { code: event.code, message: event.message } };
+    case "error":
+      return { ...turn, status: "error", error: { code: event.code, message: event.message } };
     default:
       return turn;
   }
 }
 
 /** Ends an answer that was still streaming when the reader stopped it or the stream broke off. */
-export function settleTurn(turn: ChatTurn, reason: 'stopped' | 'complete'): ChatTurn {
-  return turn.status === 'streaming' ? { ...turn, status: reason } : turn;
+export function settleTurn(turn: ChatTurn, reason: "stopped" | "complete"): ChatTurn {
+  return turn.status === "streaming" ? { ...turn, status: reason } : turn;
 }

@@ -1,5 +1,5 @@
-import { BulbOutlined } from '@ant-design/icons';
-import { Button, Flex } from 'antd';
+import { BulbOutlined } from "@ant-design/icons";
+import { Button, Flex } from "antd";
 
 /** Props of {@link GuidingQuestions}. */
 export interface GuidingQuestionsProps {

@@ -1,14 +1,14 @@
-import { ApiOutlined, CheckCircleFilled, CloseCircleFilled, LoadingOutlined, UserOutlined } from '@ant-design/icons';
-import { Alert, Avatar, Flex, Tag, Typography } from 'antd';
-import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
-import { CODES } from '../../lib/api/request';
-import { PATHS } from '../../lib/paths';
-import type { ChatTurn } from './chat-state';
-import { CitationList } from './citation-list';
-import { AppAvatar } from '../app-avatar';
-import './chat.css';
-import { ReplyContent } from './reply-content';
+import { ApiOutlined, CheckCircleFilled, CloseCircleFilled, LoadingOutlined, UserOutlined } from "@ant-design/icons";
+import { Alert, Avatar, Flex, Tag, Typography } from "antd";
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { CODES } from "../../lib/api/request";
+import { PATHS } from "../../lib/paths";
+import type { ChatTurn } from "./chat-state";
+import { CitationList } from "./citation-list";
+import { AppAvatar } from "../app-avatar";
+import "./chat.css";
+import { ReplyContent } from "./reply-content";
 
 /** Props of {@link MessageBubble}. */
 export interface MessageBubbleProps {
@@ -19,16 +19,16 @@ export interface MessageBubbleProps {
 }
 
 /** One message of a chat: the person's question, or the app's (streaming) answer with its plugin calls, citations and errors. */
-export function MessageBubble({ turn, appName = '', appAvatarUrl }: MessageBubbleProps) {
+export function MessageBubble({ turn, appName = "", appAvatarUrl }: MessageBubbleProps) {
   const { t } = useTranslation();
-  if (turn.role === 'divider') {
+  if (turn.role === "divider") {
     return (
       <div className="pl-chat__divider" data-testid="chat-context-divider">
-        <span>{t('chat.contextCleared')}</span>
+        <span>{t("chat.contextCleared")}</span>
       </div>
     );
   }
-  if (turn.role === 'user') {
+  if (turn.role === "user") {
     return (
       <Flex className="pl-msg pl-msg--user" justify="flex-end" gap={10} data-testid="chat-message-user">
         <div className="pl-msg__bubble pl-msg__bubble--user">{turn.content}</div>
@@ -36,7 +36,7 @@ export function MessageBubble({ turn, appName = '', appAvatarUrl }: MessageBubbl
       </Flex>
     );
   }
-  const waiting = turn.status === 'streaming' && turn.content === '' && !turn.tools?.length;
+  const waiting = turn.status === "streaming" && turn.content === "" && !turn.tools?.length;
   return (
     <Flex className="pl-msg pl-msg--assistant" gap={10} data-testid="chat-message-assistant" data-status={turn.status}>
       <AppAvatar name={appName} src={appAvatarUrl} size={32} />
@@ -46,42 +46,68 @@ export function MessageBubble({ turn, appName = '', appAvatarUrl }: MessageBubbl
             {turn.tools.map((tool) => (
               <Tag
                 key={tool.id}
-                icon={tool.status === 'running' ? <LoadingOutlined /> : tool.status === 'ok' ? <CheckCircleFilled /> : <CloseCircleFilled />}
-                color={tool.status === 'failed' ? 'error' : tool.status === 'ok' ? 'success' : 'processing'}
+                icon={tool.status === "running" ? <LoadingOutlined /> : tool.status === "ok" ? <CheckCircleFilled /> : <CloseCircleFilled />}
+                color={tool.status === "failed" ? "error" : tool.status === "ok" ? "success" : "processing"}
                 data-testid="chat-tool"
               >
-                <ApiOutlined /> {t('chat.toolCall', { name: tool.name })}
+                <ApiOutlined /> {t("chat.toolCall", { name: tool.name })}
               </Tag>
             ))}
           </Flex>
         ) : null}
         {turn.content || !waiting ? (
           <div className="pl-msg__bubble pl-msg__bubble--assistant" data-testid="chat-answer-text">
-            {turn.content ? <ReplyContent text={turn.content} cursor={turn.status === 'streaming'} /> : <Typography.Text type="secondary">{t('chat.noText')}</Typography.Text>}
+            {turn.content ? (
+              <ReplyContent text={turn.content} cursor={turn.status === "streaming"} />
+            ) : (
+              <Typography.Text type="secondary">{t("chat.noText")}</Typography.Text>
+            )}
           </div>
         ) : (
           <div className="pl-msg__bubble pl-msg__bubble--assistant pl-msg__thinking" data-testid="chat-thinking">
-            <span /><span /><span />
-            <span className="pl-visually-hidden">{t('chat.thinking')}</span>
+            <span />
+            <span />
+            <span />
+            <span className="pl-visually-hidden">{t("chat.thinking")}</span>
           </div>
         )}
         {turn.citations?.length ? <CitationList citations={turn.citations} /> : null}
-        {turn.handover ? <Typography.Text type="secondary" className="pl-msg__note" data-testid="chat-handover">{t('chat.handover')}</Typography.Text> : null}
-        {turn.status === 'stopped' ? <Typography.Text type="secondary" className="pl-msg__note">{t('chat.stopped')}</Typography.Text> : null}
-        {turn.status === 'interrupted' ? <Typography.Text type="secondary" className="pl-msg__note" data-testid="chat-interrupted">{t('chat.interrupted')}</Typography.Text> : null}
-        {turn.rateLimited ? <Typography.Text type="warning" className="pl-msg__note">{t('chat.rateLimited')}</Typography.Text> : null}
-        {turn.status === 'error' ? (
+        {turn.handover ? (
+          <Typography.Text type="secondary" className="pl-msg__note" data-testid="chat-handover">
+            {t("chat.handover")}
+          </Typography.Text>
+        ) : null}
+        {turn.status === "stopped" ? (
+          <Typography.Text type="secondary" className="pl-msg__note">
+            {t("chat.stopped")}
+          </Typography.Text>
+        ) : null}
+        {turn.status === "interrupted" ? (
+          <Typography.Text type="secondary" className="pl-msg__note" data-testid="chat-interrupted">
+            {t("chat.interrupted")}
+          </Typography.Text>
+        ) : null}
+        {turn.rateLimited ? (
+          <Typography.Text type="warning" className="pl-msg__note">
+            {t("chat.rateLimited")}
+          </Typography.Text>
+        ) : null}
+        {turn.status === "error" ? (
           turn.error?.code === CODES.insufficientCredits ? (
             <Alert
               type="warning"
               showIcon
               className="pl-msg__error"
               data-testid="chat-error-credits"
-              title={t('chat.pointsNotEnough')}
-              description={<Link to={PATHS.price} data-testid="chat-error-credits-link">{t('chat.topUp')}</Link>}
+              title={t("chat.pointsNotEnough")}
+              description={
+                <Link to={PATHS.price} data-testid="chat-error-credits-link">
+                  {t("chat.topUp")}
+                </Link>
+              }
             />
           ) : (
-            <Alert type="error" showIcon className="pl-msg__error" data-testid="chat-error" title={turn.error?.message || t('chat.failed')} />
+            <Alert type="error" showIcon className="pl-msg__error" data-testid="chat-error" title={turn.error?.message || t("chat.failed")} />
           )
         ) : null}
       </div>

@@ -1,11 +1,11 @@
-import { lazy, Suspense } from 'react';
-import { mayHoldMath, truncateReply } from './reply/truncate';
-import './chat.css';
+import { lazy, Suspense } from "react";
+import { mayHoldMath, truncateReply } from "./reply/truncate";
+import "./chat.css";
 
 // The Markdown stack (parser, grammars) is its own chunk, so the chat paints without it; KaTeX
 // is a further chunk, loaded only for a reply that may hold math.
-const ReplyMarkdown = lazy(() => import('./reply/reply-markdown'));
-const ReplyMarkdownMath = lazy(() => import('./reply/reply-markdown-math'));
+const ReplyMarkdown = lazy(() => import("./reply/reply-markdown"));
+const ReplyMarkdownMath = lazy(() => import("./reply/reply-markdown-math"));
 
 /** Props of {@link ReplyContent}. */
 export interface ReplyContentProps {
@@ -22,7 +22,7 @@ export interface ReplyContentProps {
 export function ReplyContent({ text, cursor = false }: ReplyContentProps) {
   const Renderer = mayHoldMath(text) ? ReplyMarkdownMath : ReplyMarkdown;
   return (
-    <div className={cursor ? 'pl-reply pl-reply--streaming' : 'pl-reply'}>
+    <div className={cursor ? "pl-reply pl-reply--streaming" : "pl-reply"}>
       <Suspense fallback={<p>{truncateReply(text)}</p>}>
         <Renderer text={text} />
       </Suspense>

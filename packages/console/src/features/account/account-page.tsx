@@ -1,16 +1,16 @@
-import { Tabs } from 'antd';
-import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
-import { useSession } from '../../lib/api/session';
-import { EmptyState } from '../../components/empty-state';
-import { PageHeader } from '../../components/page-header';
-import { PageLoader } from '../../components/page-loader';
-import { ApiKeysTab } from './api-keys-tab';
-import { OutboxTab } from './outbox-tab';
-import { ProfileTab } from './profile-tab';
-import { CreditsTab, UsageTab } from './records-tabs';
+import { Tabs } from "antd";
+import { useTranslation } from "react-i18next";
+import { useSearchParams } from "react-router";
+import { useSession } from "../../lib/api/session";
+import { EmptyState } from "../../components/empty-state";
+import { PageHeader } from "../../components/page-header";
+import { PageLoader } from "../../components/page-loader";
+import { ApiKeysTab } from "./api-keys-tab";
+import { OutboxTab } from "./outbox-tab";
+import { ProfileTab } from "./profile-tab";
+import { CreditsTab, UsageTab } from "./records-tabs";
 
-const TABS = ['profile', 'apiKeys', 'credits', 'payments', 'usage', 'outbox'] as const;
+const TABS = ["profile", "apiKeys", "credits", "payments", "usage", "outbox"] as const;
 type AccountTab = (typeof TABS)[number];
 
 function isTab(value: string | null): value is AccountTab {
@@ -22,10 +22,10 @@ export function AccountPage() {
   const { t } = useTranslation();
   const { user } = useSession();
   const [params, setParams] = useSearchParams();
-  const requested = params.get('tab');
+  const requested = params.get("tab");
   if (!user) return <PageLoader />;
   // The outbox is the instance owner's alone.
-  const tab: AccountTab = isTab(requested) && (requested !== 'outbox' || user.isInstanceOwner) ? requested : 'profile';
+  const tab: AccountTab = isTab(requested) && (requested !== "outbox" || user.isInstanceOwner) ? requested : "profile";
 
   const later = (title: string, description: string, testId: string) => (
     <div className="pl-card">
@@ -35,31 +35,31 @@ export function AccountPage() {
 
   return (
     <div data-testid="account-page">
-      <PageHeader title={t('account.title')} subtitle={t('account.subtitle')} />
+      <PageHeader title={t("account.title")} subtitle={t("account.subtitle")} />
       <Tabs
         activeKey={tab}
-        onChange={(key) => setParams(key === 'profile' ? {} : { tab: key }, { replace: true })}
+        onChange={(key) => setParams(key === "profile" ? {} : { tab: key }, { replace: true })}
         destroyOnHidden
         items={[
-          { key: 'profile', label: <span data-testid="account-tab-profile">{t('account.tabs.profile')}</span>, children: <ProfileTab user={user} /> },
-          { key: 'apiKeys', label: <span data-testid="account-tab-api-keys">{t('account.tabs.apiKeys')}</span>, children: <ApiKeysTab /> },
+          { key: "profile", label: <span data-testid="account-tab-profile">{t("account.tabs.profile")}</span>, children: <ProfileTab user={user} /> },
+          { key: "apiKeys", label: <span data-testid="account-tab-api-keys">{t("account.tabs.apiKeys")}</span>, children: <ApiKeysTab /> },
           {
-            key: 'credits',
-            label: <span data-testid="account-tab-credits">{t('account.tabs.credits')}</span>,
+            key: "credits",
+            label: <span data-testid="account-tab-credits">{t("account.tabs.credits")}</span>,
             children: <CreditsTab />,
           },
           {
-            key: 'payments',
-            label: <span data-testid="account-tab-payments">{t('account.tabs.payments')}</span>,
-            children: later(t('account.records.paymentsTitle'), t('account.records.paymentsDescription'), 'payments-empty'),
+            key: "payments",
+            label: <span data-testid="account-tab-payments">{t("account.tabs.payments")}</span>,
+            children: later(t("account.records.paymentsTitle"), t("account.records.paymentsDescription"), "payments-empty"),
           },
           {
-            key: 'usage',
-            label: <span data-testid="account-tab-usage">{t('account.tabs.usage')}</span>,
+            key: "usage",
+            label: <span data-testid="account-tab-usage">{t("account.tabs.usage")}</span>,
             children: <UsageTab />,
           },
           ...(user.isInstanceOwner
-            ? [{ key: 'outbox', label: <span data-testid="account-tab-outbox">{t('account.tabs.outbox')}</span>, children: <OutboxTab /> }]
+            ? [{ key: "outbox", label: <span data-testid="account-tab-outbox">{t("account.tabs.outbox")}</span>, children: <OutboxTab /> }]
             : []),
         ]}
       />

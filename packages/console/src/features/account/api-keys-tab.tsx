@@ -1,17 +1,17 @@
-import { KeyOutlined, PlusOutlined } from '@ant-design/icons';
-import { Button, Card, Form, Input, Typography } from 'antd';
-import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import { endpoints } from '../../lib/api/endpoints';
-import { invalidateSpace, useSpaceQuery } from '../../lib/api/query';
-import { feedback } from '../../lib/feedback';
-import { formatDateTime } from '../../lib/format';
-import type { ApiKeySummary } from '../../lib/api/types';
-import { ApiKeyRevealModal } from '../../components/api-key-reveal-modal';
-import { CrudTable } from '../../components/crud-table';
-import { FormDialog } from '../../components/form-dialog';
+import { KeyOutlined, PlusOutlined } from "@ant-design/icons";
+import { Button, Card, Form, Input, Typography } from "antd";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { endpoints } from "../../lib/api/endpoints";
+import { invalidateSpace, useSpaceQuery } from "../../lib/api/query";
+import { feedback } from "../../lib/feedback";
+import { formatDateTime } from "../../lib/format";
+import type { ApiKeySummary } from "../../lib/api/types";
+import { ApiKeyRevealModal } from "../../components/api-key-reveal-modal";
+import { CrudTable } from "../../components/crud-table";
+import { FormDialog } from "../../components/form-dialog";
 
-const API_KEYS = ['api-keys'];
+const API_KEYS = ["api-keys"];
 
 /** Personal API keys: list with create and last-active times, create (shown once) and delete. */
 export function ApiKeysTab() {
@@ -23,44 +23,60 @@ export function ApiKeysTab() {
   const remove = async (key: ApiKeySummary) => {
     const result = await endpoints.me.deleteApiKey(key.id);
     if (!result.ok) return;
-    feedback.success(t('apiKeys.deleted', { name: key.name }));
+    feedback.success(t("apiKeys.deleted", { name: key.name }));
     await invalidateSpace(API_KEYS);
   };
 
   return (
     <Card
       className="pl-card-plain"
-      title={t('apiKeys.title')}
+      title={t("apiKeys.title")}
       extra={
         <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)} data-testid="api-key-create">
-          {t('apiKeys.create')}
+          {t("apiKeys.create")}
         </Button>
       }
     >
-      <Typography.Paragraph type="secondary">{t('apiKeys.intro')}</Typography.Paragraph>
+      <Typography.Paragraph type="secondary">{t("apiKeys.intro")}</Typography.Paragraph>
       <CrudTable<ApiKeySummary>
         rowKey="id"
         query={keys}
         data-testid="api-key-table"
-        failed={{ title: t('apiKeys.loadFailedTitle'), description: t('apiKeys.loadFailedDescription'), retryTestId: 'api-key-retry', 'data-testid': 'api-key-load-failed' }}
-        empty={{ icon: <KeyOutlined className="pl-empty__glyph" />, title: t('apiKeys.emptyTitle'), description: t('apiKeys.emptyDescription'), 'data-testid': 'api-key-empty' }}
-        remove={{ run: remove, name: (key) => key.name, testId: (key) => `api-key-delete-${key.id}`, title: t('apiKeys.columns.actions') }}
+        failed={{
+          title: t("apiKeys.loadFailedTitle"),
+          description: t("apiKeys.loadFailedDescription"),
+          retryTestId: "api-key-retry",
+          "data-testid": "api-key-load-failed",
+        }}
+        empty={{
+          icon: <KeyOutlined className="pl-empty__glyph" />,
+          title: t("apiKeys.emptyTitle"),
+          description: t("apiKeys.emptyDescription"),
+          "data-testid": "api-key-empty",
+        }}
+        remove={{ run: remove, name: (key) => key.name, testId: (key) => `api-key-delete-${key.id}`, title: t("apiKeys.columns.actions") }}
         columns={[
-          { key: 'name', title: t('apiKeys.columns.name'), dataIndex: 'name', render: (name: string) => <Typography.Text strong>{name}</Typography.Text> },
-          { key: 'prefix', title: t('apiKeys.columns.key'), dataIndex: 'prefix', render: (prefix: string) => <Typography.Text code>{`${prefix}…`}</Typography.Text> },
-          { key: 'createdAt', title: t('apiKeys.columns.created'), dataIndex: 'createdAt', render: (value: string) => formatDateTime(value, i18n.language) },
+          { key: "name", title: t("apiKeys.columns.name"), dataIndex: "name", render: (name: string) => <Typography.Text strong>{name}</Typography.Text> },
           {
-            key: 'lastUsedAt',
-            title: t('apiKeys.columns.lastUsed'),
-            dataIndex: 'lastUsedAt',
-            render: (value: string | null) => (value ? formatDateTime(value, i18n.language) : <Typography.Text type="secondary">{t('apiKeys.neverUsed')}</Typography.Text>),
+            key: "prefix",
+            title: t("apiKeys.columns.key"),
+            dataIndex: "prefix",
+            render: (prefix: string) => <Typography.Text code>{`${prefix}…`}</Typography.Text>,
+          },
+          { key: "createdAt", title: t("apiKeys.columns.created"), dataIndex: "createdAt", render: (value: string) => formatDateTime(value, i18n.language) },
+          {
+            key: "lastUsedAt",
+            title: t("apiKeys.columns.lastUsed"),
+            dataIndex: "lastUsedAt",
+            render: (value: string | null) =>
+              value ? formatDateTime(value, i18n.language) : <Typography.Text type="secondary">{t("apiKeys.neverUsed")}</Typography.Text>,
           },
         ]}
       />
       <FormDialog<{ name: string }>
         open={creating}
-        title={t('apiKeys.createTitle')}
-        okText={t('apiKeys.createSubmit')}
+        title={t("apiKeys.createTitle")}
+        okText={t("apiKeys.createSubmit")}
         submitTestId="api-key-create-submit"
         requiredMark={false}
         onClose={() => setCreating(false)}
@@ -76,14 +92,14 @@ export function ApiKeysTab() {
       >
         <Form.Item
           name="name"
-          label={t('apiKeys.nameLabel')}
-          extra={t('apiKeys.nameHint')}
+          label={t("apiKeys.nameLabel")}
+          extra={t("apiKeys.nameHint")}
           rules={[
-            { required: true, whitespace: true, message: t('apiKeys.nameRequired') },
-            { max: 50, message: t('auth.validation.nameLong', { max: 50 }) },
+            { required: true, whitespace: true, message: t("apiKeys.nameRequired") },
+            { max: 50, message: t("auth.validation.nameLong", { max: 50 }) },
           ]}
         >
-          <Input autoFocus maxLength={50} placeholder={t('apiKeys.namePlaceholder')} data-testid="api-key-name" />
+          <Input autoFocus maxLength={50} placeholder={t("apiKeys.namePlaceholder")} data-testid="api-key-name" />
         </Form.Item>
       </FormDialog>
       <ApiKeyRevealModal revealed={revealed} onClose={() => setRevealed(undefined)} />

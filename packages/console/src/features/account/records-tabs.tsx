@@ -1,16 +1,16 @@
-import { ReloadOutlined, WalletOutlined } from '@ant-design/icons';
-import type { components } from '@parley/sdk';
-import { Button, Card, Flex, Statistic, Table, Tag, Typography } from 'antd';
-import { useState } from 'react';
-import { mapData, useSpaceQuery } from '../../lib/api/query';
-import { useTranslation } from 'react-i18next';
-import type { ApiResult } from '../../lib/api/request';
-import { endpoints } from '../../lib/api/endpoints';
-import { formatDateTime } from '../../lib/format';
-import { EmptyState } from '../../components/empty-state';
+import { ReloadOutlined, WalletOutlined } from "@ant-design/icons";
+import type { components } from "@parley/sdk";
+import { Button, Card, Flex, Statistic, Table, Tag, Typography } from "antd";
+import { useState } from "react";
+import { mapData, useSpaceQuery } from "../../lib/api/query";
+import { useTranslation } from "react-i18next";
+import type { ApiResult } from "../../lib/api/request";
+import { endpoints } from "../../lib/api/endpoints";
+import { formatDateTime } from "../../lib/format";
+import { EmptyState } from "../../components/empty-state";
 
-type CreditMovement = components['schemas']['CreditMovement'];
-type UsageRecord = components['schemas']['UsageRecord'];
+type CreditMovement = components["schemas"]["CreditMovement"];
+type UsageRecord = components["schemas"]["UsageRecord"];
 
 export const RECORDS_PAGE_SIZE = 20;
 const NO_NAMES: Record<string, string> = {};
@@ -23,7 +23,7 @@ function usePagedList<T>(name: string, fetchPage: (pageNo: number, pageSize: num
   const [pageNo, setPageNo] = useState(1);
   const [known, setKnown] = useState(0);
   const query = useSpaceQuery({
-    key: ['records', name, pageNo],
+    key: ["records", name, pageNo],
     keepPreviousPage: true,
     fetch: async (signal) => {
       const result = await fetchPage(pageNo, RECORDS_PAGE_SIZE, signal);
@@ -59,18 +59,22 @@ const fetchUsage = (pageNo: number, pageSize: number, signal: AbortSignal) => en
 /** Credits record: the space's balance and its append-only ledger, newest first. */
 export function CreditsTab() {
   const { t, i18n } = useTranslation();
-  const balance = useSpaceQuery({ key: ['credits', 'balance'], fetch: (signal) => endpoints.billing.balance({ signal }) }).data?.balance;
-  const list = usePagedList<CreditMovement>('ledger', fetchLedger);
+  const balance = useSpaceQuery({ key: ["credits", "balance"], fetch: (signal) => endpoints.billing.balance({ signal }) }).data?.balance;
+  const list = usePagedList<CreditMovement>("ledger", fetchLedger);
 
   return (
     <Flex vertical gap={16}>
       <Card className="pl-card-plain">
-        <Statistic title={t('account.credits.balance')} value={balance ?? '—'} prefix={<WalletOutlined />} data-testid="credits-balance" />
+        <Statistic title={t("account.credits.balance")} value={balance ?? "—"} prefix={<WalletOutlined />} data-testid="credits-balance" />
       </Card>
       <Card
         className="pl-card-plain"
-        title={t('account.credits.title')}
-        extra={<Button icon={<ReloadOutlined />} onClick={list.reload} loading={list.loading}>{t('common.refresh')}</Button>}
+        title={t("account.credits.title")}
+        extra={
+          <Button icon={<ReloadOutlined />} onClick={list.reload} loading={list.loading}>
+            {t("common.refresh")}
+          </Button>
+        }
       >
         <Table<CreditMovement>
           rowKey="id"
@@ -78,19 +82,39 @@ export function CreditsTab() {
           dataSource={list.rows}
           pagination={list.pagination}
           data-testid="credits-table"
-          locale={{ emptyText: <EmptyState compact title={list.failed ? t('account.records.loadFailed') : t('account.records.creditsTitle')} description={list.failed ? undefined : t('account.credits.emptyDescription')} data-testid="credits-empty" /> }}
+          locale={{
+            emptyText: (
+              <EmptyState
+                compact
+                title={list.failed ? t("account.records.loadFailed") : t("account.records.creditsTitle")}
+                description={list.failed ? undefined : t("account.credits.emptyDescription")}
+                data-testid="credits-empty"
+              />
+            ),
+          }}
           columns={[
-            { key: 'reason', title: t('account.credits.reason'), dataIndex: 'reason', render: (reason: CreditMovement['reason']) => <Tag>{t(`account.credits.reasons.${reason}`)}</Tag> },
             {
-              key: 'delta',
-              title: t('account.credits.delta'),
-              dataIndex: 'delta',
-              align: 'right',
-              render: (delta: number) => <Typography.Text type={delta < 0 ? 'danger' : 'success'}>{delta > 0 ? `+${delta}` : String(delta)}</Typography.Text>,
+              key: "reason",
+              title: t("account.credits.reason"),
+              dataIndex: "reason",
+              render: (reason: CreditMovement["reason"]) => <Tag>{t(`account.credits.reasons.${reason}`)}</Tag>,
             },
-            { key: 'balanceAfter', title: t('account.credits.balanceAfter'), dataIndex: 'balanceAfter', align: 'right' },
-            { key: 'reference', title: t('account.credits.reference'), dataIndex: 'reference', responsive: ['lg'], render: (value: string | null) => (value ? <Typography.Text code>{value}</Typography.Text> : '') },
-            { key: 'createdAt', title: t('account.credits.time'), dataIndex: 'createdAt', render: (value: string) => formatDateTime(value, i18n.language) },
+            {
+              key: "delta",
+              title: t("account.credits.delta"),
+              dataIndex: "delta",
+              align: "right",
+              render: (delta: number) => <Typography.Text type={delta < 0 ? "danger" : "success"}>{delta > 0 ? `+${delta}` : String(delta)}</Typography.Text>,
+            },
+            { key: "balanceAfter", title: t("account.credits.balanceAfter"), dataIndex: "balanceAfter", align: "right" },
+            {
+              key: "reference",
+              title: t("account.credits.reference"),
+              dataIndex: "reference",
+              responsive: ["lg"],
+              render: (value: string | null) => (value ? <Typography.Text code>{value}</Typography.Text> : ""),
+            },
+            { key: "createdAt", title: t("account.credits.time"), dataIndex: "createdAt", render: (value: string) => formatDateTime(value, i18n.language) },
           ]}
         />
       </Card>
@@ -101,62 +125,84 @@ export function CreditsTab() {
 /** Usage records: one row per answer — app, model, prompt and answer, tokens and credits. */
 export function UsageTab() {
   const { t, i18n } = useTranslation();
-  const list = usePagedList<UsageRecord>('usage', fetchUsage);
+  const list = usePagedList<UsageRecord>("usage", fetchUsage);
   const apps =
     useSpaceQuery({
-      key: ['apps', 'usage-names'],
-      fetch: (signal) => mapData(endpoints.apiAccessApps({ silent: true, signal }), (page): Record<string, string> => Object.fromEntries(page.items.map((app) => [app.id, app.name]))),
+      key: ["apps", "usage-names"],
+      fetch: (signal) =>
+        mapData(
+          endpoints.apiAccessApps({ silent: true, signal }),
+          (page): Record<string, string> => Object.fromEntries(page.items.map((app) => [app.id, app.name])),
+        ),
     }).data ?? NO_NAMES;
 
   return (
     <Card
       className="pl-card-plain"
-      title={t('account.usage.title')}
-      extra={<Button icon={<ReloadOutlined />} onClick={list.reload} loading={list.loading}>{t('common.refresh')}</Button>}
+      title={t("account.usage.title")}
+      extra={
+        <Button icon={<ReloadOutlined />} onClick={list.reload} loading={list.loading}>
+          {t("common.refresh")}
+        </Button>
+      }
     >
       <Table<UsageRecord>
         rowKey="id"
         loading={list.loading}
         dataSource={list.rows}
         pagination={list.pagination}
-        scroll={{ x: 'max-content' }}
+        scroll={{ x: "max-content" }}
         data-testid="usage-table"
-        locale={{ emptyText: <EmptyState compact title={list.failed ? t('account.records.loadFailed') : t('account.records.usageTitle')} description={list.failed ? undefined : t('account.records.usageDescription')} data-testid="usage-empty" /> }}
+        locale={{
+          emptyText: (
+            <EmptyState
+              compact
+              title={list.failed ? t("account.records.loadFailed") : t("account.records.usageTitle")}
+              description={list.failed ? undefined : t("account.records.usageDescription")}
+              data-testid="usage-empty"
+            />
+          ),
+        }}
         columns={[
-          { key: 'createdAt', title: t('account.usage.time'), dataIndex: 'createdAt', render: (value: string) => formatDateTime(value, i18n.language) },
+          { key: "createdAt", title: t("account.usage.time"), dataIndex: "createdAt", render: (value: string) => formatDateTime(value, i18n.language) },
           {
-            key: 'app',
-            title: t('account.usage.app'),
-            render: (_value, record) => (record.appId ? (apps[record.appId] ?? <Typography.Text code>{record.appId}</Typography.Text>) : <Typography.Text type="secondary">—</Typography.Text>),
+            key: "app",
+            title: t("account.usage.app"),
+            render: (_value, record) =>
+              record.appId ? (
+                (apps[record.appId] ?? <Typography.Text code>{record.appId}</Typography.Text>)
+              ) : (
+                <Typography.Text type="secondary">—</Typography.Text>
+              ),
           },
-          { key: 'model', title: t('account.usage.model'), dataIndex: 'model', render: (value: string) => <Typography.Text code>{value}</Typography.Text> },
+          { key: "model", title: t("account.usage.model"), dataIndex: "model", render: (value: string) => <Typography.Text code>{value}</Typography.Text> },
           {
-            key: 'exchange',
-            title: t('account.usage.exchange'),
+            key: "exchange",
+            title: t("account.usage.exchange"),
             render: (_value, record) => (
               <div className="pl-usage-exchange">
                 <Typography.Paragraph ellipsis={{ rows: 1, tooltip: record.prompt }} style={{ margin: 0, maxWidth: 360 }}>
-                  <Typography.Text type="secondary">{t('account.usage.prompt')} </Typography.Text>
+                  <Typography.Text type="secondary">{t("account.usage.prompt")} </Typography.Text>
                   {record.prompt}
                 </Typography.Paragraph>
                 <Typography.Paragraph ellipsis={{ rows: 1, tooltip: record.answer }} style={{ margin: 0, maxWidth: 360 }}>
-                  <Typography.Text type="secondary">{t('account.usage.answer')} </Typography.Text>
+                  <Typography.Text type="secondary">{t("account.usage.answer")} </Typography.Text>
                   {record.answer}
                 </Typography.Paragraph>
               </div>
             ),
           },
           {
-            key: 'tokens',
-            title: t('account.usage.tokens'),
-            align: 'right',
+            key: "tokens",
+            title: t("account.usage.tokens"),
+            align: "right",
             render: (_value, record) => (
-              <Typography.Text title={t('account.usage.tokensDetail', { prompt: record.promptTokens, completion: record.completionTokens })}>
+              <Typography.Text title={t("account.usage.tokensDetail", { prompt: record.promptTokens, completion: record.completionTokens })}>
                 {record.promptTokens + record.completionTokens}
               </Typography.Text>
             ),
           },
-          { key: 'credits', title: t('account.usage.credits'), dataIndex: 'credits', align: 'right' },
+          { key: "credits", title: t("account.usage.credits"), dataIndex: "credits", align: "right" },
         ]}
       />
     </Card>

@@ -25,67 +25,65 @@ export const APP_LIMITS = {
 } as const;
 
 /** The avatar every app starts with; refused when publishing to the square (spec §5). */
-export const DEFAULT_APP_AVATAR = '/assets/default-app-avatar.png';
+export const DEFAULT_APP_AVATAR = "/assets/default-app-avatar.png";
 /** Spec §3/§9: the model selected by default. */
-export const DEFAULT_MODEL = 'gpt-4.1-mini';
+export const DEFAULT_MODEL = "gpt-4.1-mini";
 
-const length = (value: string | null | undefined) => [...(value ?? '').trim()].length;
+const length = (value: string | null | undefined) => [...(value ?? "").trim()].length;
 
 /** A validation message key, or undefined. */
 export type RuleResult = string | undefined;
 
 export const appRules = {
   name: (value: string | undefined): RuleResult => {
-    if (length(value) === 0) return 'apps.validation.nameRequired';
-    if (length(value) > APP_LIMITS.nameMax) return 'apps.validation.nameLong';
+    if (length(value) === 0) return "apps.validation.nameRequired";
+    if (length(value) > APP_LIMITS.nameMax) return "apps.validation.nameLong";
     return undefined;
   },
   description: (value: string | undefined): RuleResult => {
-    if (length(value) === 0) return 'apps.validation.descriptionRequired';
-    if (length(value) <= APP_LIMITS.textMinExclusive) return 'apps.validation.descriptionShort';
-    if (length(value) > APP_LIMITS.descriptionMax) return 'apps.validation.descriptionLong';
+    if (length(value) === 0) return "apps.validation.descriptionRequired";
+    if (length(value) <= APP_LIMITS.textMinExclusive) return "apps.validation.descriptionShort";
+    if (length(value) > APP_LIMITS.descriptionMax) return "apps.validation.descriptionLong";
     return undefined;
   },
   openingIntroduction: (value: string | undefined): RuleResult => {
-    if (length(value) === 0) return 'apps.validation.openingRequired';
-    if (length(value) <= APP_LIMITS.textMinExclusive) return 'apps.validation.openingShort';
-    if (length(value) > APP_LIMITS.openingIntroductionMax) return 'apps.validation.openingLong';
+    if (length(value) === 0) return "apps.validation.openingRequired";
+    if (length(value) <= APP_LIMITS.textMinExclusive) return "apps.validation.openingShort";
+    if (length(value) > APP_LIMITS.openingIntroductionMax) return "apps.validation.openingLong";
     return undefined;
   },
   avatarUrl: (value: string | undefined, isPublic = false): RuleResult => {
-    const url = (value ?? '').trim();
-    if (!url) return 'apps.validation.avatarRequired';
-    if (isPublic && url === DEFAULT_APP_AVATAR) return 'apps.validation.avatarDefaultPublic';
-    if (!/^(https?:\/\/|\/(?!\/))/.test(url)) return 'apps.validation.avatarUrl';
+    const url = (value ?? "").trim();
+    if (!url) return "apps.validation.avatarRequired";
+    if (isPublic && url === DEFAULT_APP_AVATAR) return "apps.validation.avatarDefaultPublic";
+    if (!/^(https?:\/\/|\/(?!\/))/.test(url)) return "apps.validation.avatarUrl";
     return undefined;
   },
-  category: (value: string | undefined): RuleResult => (value ? undefined : 'apps.validation.categoryRequired'),
+  category: (value: string | undefined): RuleResult => (value ? undefined : "apps.validation.categoryRequired"),
   settingsPrompt: (value: string | undefined): RuleResult => {
-    if (length(value) === 0) return 'apps.validation.promptRequired';
-    if (length(value) > APP_LIMITS.settingsPromptMax) return 'apps.validation.promptLong';
+    if (length(value) === 0) return "apps.validation.promptRequired";
+    if (length(value) > APP_LIMITS.settingsPromptMax) return "apps.validation.promptLong";
     return undefined;
   },
-  defaultModel: (value: string | undefined): RuleResult => (value ? undefined : 'apps.validation.modelRequired'),
+  defaultModel: (value: string | undefined): RuleResult => (value ? undefined : "apps.validation.modelRequired"),
   /** The default model always counts as one of the app's models. */
   models: (defaultModel: string | undefined, optional: string[] | undefined): RuleResult =>
-    defaultModel || (optional ?? []).length > 0 ? undefined : 'apps.validation.modelsRequired',
-  bottomSlogan: (value: string | null | undefined): RuleResult =>
-    length(value) > APP_LIMITS.bottomSloganMax ? 'apps.validation.sloganLong' : undefined,
+    defaultModel || (optional ?? []).length > 0 ? undefined : "apps.validation.modelsRequired",
+  bottomSlogan: (value: string | null | undefined): RuleResult => (length(value) > APP_LIMITS.bottomSloganMax ? "apps.validation.sloganLong" : undefined),
   /** Merge reply needs a delay time (spec §5). */
   mergeDelay: (mergeReply: boolean, delay: number | null | undefined): RuleResult =>
-    mergeReply && !(typeof delay === 'number' && delay > 0) ? 'apps.validation.mergeDelayRequired' : undefined,
+    mergeReply && !(typeof delay === "number" && delay > 0) ? "apps.validation.mergeDelayRequired" : undefined,
 };
 
 export const rateLimitRules = {
   /** Spec §5 Rate limit: the count cannot be 0. */
   count: (value: number | null | undefined): RuleResult => {
-    if (value === null || value === undefined || Number.isNaN(value)) return 'apps.rateLimit.validation.countRequired';
-    if (!Number.isInteger(value) || value < 1) return 'apps.rateLimit.validation.countMin';
-    if (value > APP_LIMITS.rateLimitCountMax) return 'apps.rateLimit.validation.countMax';
+    if (value === null || value === undefined || Number.isNaN(value)) return "apps.rateLimit.validation.countRequired";
+    if (!Number.isInteger(value) || value < 1) return "apps.rateLimit.validation.countMin";
+    if (value > APP_LIMITS.rateLimitCountMax) return "apps.rateLimit.validation.countMax";
     return undefined;
   },
-  reply: (value: string | null | undefined): RuleResult =>
-    length(value) > APP_LIMITS.rateLimitReplyMax ? 'apps.rateLimit.validation.replyLong' : undefined,
+  reply: (value: string | null | undefined): RuleResult => (length(value) > APP_LIMITS.rateLimitReplyMax ? "apps.rateLimit.validation.replyLong" : undefined),
 };
 
 /**
@@ -95,38 +93,38 @@ export const rateLimitRules = {
 export function guidingQuestionsOf(opening: string): string[] {
   const questions: string[] = [];
   for (const match of opening.matchAll(/(!?)\[([^\]\n]+)\](?!\()/g)) {
-    const text = (match[2] ?? '').trim();
-    if (match[1] !== '!' && text && !questions.includes(text)) questions.push(text);
+    const text = (match[2] ?? "").trim();
+    if (match[1] !== "!" && text && !questions.includes(text)) questions.push(text);
   }
   return questions;
 }
 
 /** Field names the server may name in a 400, mapped to the form's field paths. */
 export const SERVER_FIELD_PATHS: Record<string, (string | number)[]> = {
-  name: ['name'],
-  description: ['description'],
-  openingIntroduction: ['openingIntroduction'],
-  avatarUrl: ['avatarUrl'],
-  isPublic: ['isPublic'],
-  category: ['category'],
-  settingsPrompt: ['settingsPrompt'],
-  defaultModel: ['defaultModel'],
-  optionalModels: ['optionalModels'],
-  memoryTurns: ['memoryTurns'],
-  memoryRetentionMinutes: ['memoryRetentionMinutes'],
-  temperature: ['temperature'],
-  retrievalLength: ['retrievalLength'],
-  knowledgeBaseIds: ['knowledgeBaseIds'],
-  retrievalMode: ['retrievalMode'],
-  noHitStrategy: ['noHitStrategy'],
-  similarityThreshold: ['similarityThreshold'],
-  semanticCount: ['semanticCount'],
-  fullTextCount: ['fullTextCount'],
-  citationThreshold: ['citationThreshold'],
-  noHitText: ['noHitText'],
-  plugins: ['plugins'],
-  maxRounds: ['maxRounds'],
-  bottomSlogan: ['bottomSlogan'],
+  name: ["name"],
+  description: ["description"],
+  openingIntroduction: ["openingIntroduction"],
+  avatarUrl: ["avatarUrl"],
+  isPublic: ["isPublic"],
+  category: ["category"],
+  settingsPrompt: ["settingsPrompt"],
+  defaultModel: ["defaultModel"],
+  optionalModels: ["optionalModels"],
+  memoryTurns: ["memoryTurns"],
+  memoryRetentionMinutes: ["memoryRetentionMinutes"],
+  temperature: ["temperature"],
+  retrievalLength: ["retrievalLength"],
+  knowledgeBaseIds: ["knowledgeBaseIds"],
+  retrievalMode: ["retrievalMode"],
+  noHitStrategy: ["noHitStrategy"],
+  similarityThreshold: ["similarityThreshold"],
+  semanticCount: ["semanticCount"],
+  fullTextCount: ["fullTextCount"],
+  citationThreshold: ["citationThreshold"],
+  noHitText: ["noHitText"],
+  plugins: ["plugins"],
+  maxRounds: ["maxRounds"],
+  bottomSlogan: ["bottomSlogan"],
 };
 
 /** The form path for a server field name (`optionalModels.2` → `optionalModels`), if the form has it. */
@@ -134,7 +132,7 @@ export function formPathOf(field: string | undefined): (string | number)[] | und
   if (!field) return undefined;
   const direct = SERVER_FIELD_PATHS[field];
   if (direct) return direct;
-  const head = field.split('.')[0] ?? '';
-  if (head === 'humanization' || head === 'manualService' || head === 'database') return field.split('.');
+  const head = field.split(".")[0] ?? "";
+  if (head === "humanization" || head === "manualService" || head === "database") return field.split(".");
   return SERVER_FIELD_PATHS[head];
 }

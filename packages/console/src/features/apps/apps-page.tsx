@@ -1,22 +1,22 @@
-import { AppstoreAddOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
-import { Button, Col, Row, Skeleton } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import { useNavigate, useSearchParams } from 'react-router';
-import { endpoints } from '../../lib/api/endpoints';
-import { invalidateSpace, setSpaceData, useSpaceQuery } from '../../lib/api/query';
-import { feedback } from '../../lib/feedback';
-import { PATHS } from '../../lib/paths';
-import { AppCard, type AppCardApp } from '../../components/app-card';
-import { EmptyState } from '../../components/empty-state';
-import { PageHeader } from '../../components/page-header';
-import { useAppOptions } from './use-app-options';
-import './apps.css';
+import { AppstoreAddOutlined, PlusOutlined, ReloadOutlined } from "@ant-design/icons";
+import { Button, Col, Row, Skeleton } from "antd";
+import { useEffect, useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useNavigate, useSearchParams } from "react-router";
+import { endpoints } from "../../lib/api/endpoints";
+import { invalidateSpace, setSpaceData, useSpaceQuery } from "../../lib/api/query";
+import { feedback } from "../../lib/feedback";
+import { PATHS } from "../../lib/paths";
+import { AppCard, type AppCardApp } from "../../components/app-card";
+import { EmptyState } from "../../components/empty-state";
+import { PageHeader } from "../../components/page-header";
+import { useAppOptions } from "./use-app-options";
+import "./apps.css";
 
 /** Every app key of the space; the list page is below it (see lib/api/query). */
-export const APPS = ['apps'];
-const APPS_LIST = [...APPS, 'list'];
-type AppsPage = NonNullable<Awaited<ReturnType<typeof endpoints.apps.list>> & { ok: true }>['data'];
+export const APPS = ["apps"];
+const APPS_LIST = [...APPS, "list"];
+type AppsPage = NonNullable<Awaited<ReturnType<typeof endpoints.apps.list>> & { ok: true }>["data"];
 
 /** Where the editor of an app lives. */
 export const editorPath = (appId: string) => `${PATHS.agent}?id=${encodeURIComponent(appId)}`;
@@ -38,17 +38,18 @@ export function AppsPage() {
   const loadFailed = query.isError;
   const load = () => query.refetch();
   const [busy, setBusy] = useState<string>();
-  const selected = params.get('selected') ?? undefined;
+  const selected = params.get("selected") ?? undefined;
 
   // Bring the selected card into view (after a delete, the neighbour).
   useEffect(() => {
     if (!selected) return;
     const code = apps.find((app) => app.id === selected)?.code;
-    if (code) document.querySelector(`[data-testid="app-card-${CSS.escape(code)}"]`)?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+    if (code) document.querySelector(`[data-testid="app-card-${CSS.escape(code)}"]`)?.scrollIntoView({ block: "nearest", behavior: "smooth" });
   }, [selected, apps]);
 
   const categoryNames = useMemo(() => new Map(categories.map((category) => [category.id as string, category.name])), [categories]);
-  const setApps = (update: (current: AppCardApp[]) => AppCardApp[]) => setSpaceData<AppsPage>(APPS_LIST, (page) => page && { ...page, items: update(page.items) as AppsPage['items'] });
+  const setApps = (update: (current: AppCardApp[]) => AppCardApp[]) =>
+    setSpaceData<AppsPage>(APPS_LIST, (page) => page && { ...page, items: update(page.items) as AppsPage["items"] });
   const replace = (id: string, change: Partial<AppCardApp>) => setApps((current) => current.map((app) => (app.id === id ? { ...app, ...change } : app)));
 
   const thumb = async (app: AppCardApp) => {
@@ -68,7 +69,7 @@ export function AppsPage() {
       setApps((current) => [{ ...result.data, defaultModel: undefined }, ...current]);
       void invalidateSpace(APPS);
       setParams({ selected: result.data.id }, { replace: true });
-      feedback.success(t('apps.copied', { name: result.data.name }));
+      feedback.success(t("apps.copied", { name: result.data.name }));
     } finally {
       setBusy(undefined);
     }
@@ -78,7 +79,7 @@ export function AppsPage() {
     try {
       const result = await endpoints.apps.remove(app.id);
       if (!result.ok) return;
-      feedback.success(t('apps.deleted', { name: app.name }));
+      feedback.success(t("apps.deleted", { name: app.name }));
       const remaining = apps.filter((item) => item.id !== app.id);
       setApps(() => remaining);
       void invalidateSpace(APPS);
@@ -92,18 +93,20 @@ export function AppsPage() {
 
   const createButton = (
     <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate(PATHS.createApp)} data-testid="app-create">
-      {t('apps.create')}
+      {t("apps.create")}
     </Button>
   );
 
   return (
     <div className="pl-apps">
       <PageHeader
-        title={t('apps.title')}
-        subtitle={t('apps.subtitle')}
+        title={t("apps.title")}
+        subtitle={t("apps.subtitle")}
         extra={
           <>
-            <Button icon={<ReloadOutlined />} onClick={() => void load()} data-testid="apps-refresh">{t('common.refresh')}</Button>
+            <Button icon={<ReloadOutlined />} onClick={() => void load()} data-testid="apps-refresh">
+              {t("common.refresh")}
+            </Button>
             {createButton}
           </>
         }
@@ -111,15 +114,23 @@ export function AppsPage() {
       {loading && apps.length === 0 ? (
         <Row gutter={[16, 16]}>
           {[0, 1, 2].map((index) => (
-            <Col key={index} xs={24} md={12} xl={8}><div className="pl-card pl-apps__skeleton"><Skeleton avatar active paragraph={{ rows: 2 }} /></div></Col>
+            <Col key={index} xs={24} md={12} xl={8}>
+              <div className="pl-card pl-apps__skeleton">
+                <Skeleton avatar active paragraph={{ rows: 2 }} />
+              </div>
+            </Col>
           ))}
         </Row>
       ) : loadFailed && apps.length === 0 ? (
         <div className="pl-card">
           <EmptyState
-            title={t('apps.loadFailedTitle')}
-            description={t('apps.loadFailedDescription')}
-            action={<Button onClick={() => void load()} data-testid="apps-retry">{t('common.retry')}</Button>}
+            title={t("apps.loadFailedTitle")}
+            description={t("apps.loadFailedDescription")}
+            action={
+              <Button onClick={() => void load()} data-testid="apps-retry">
+                {t("common.retry")}
+              </Button>
+            }
             data-testid="apps-load-failed"
           />
         </div>
@@ -127,9 +138,13 @@ export function AppsPage() {
         <div className="pl-card">
           <EmptyState
             icon={<AppstoreAddOutlined className="pl-empty__glyph" />}
-            title={t('apps.emptyTitle')}
-            description={t('apps.emptyDescription')}
-            action={<Button type="primary" icon={<PlusOutlined />} onClick={() => navigate(PATHS.createApp)} data-testid="app-create-empty">{t('apps.create')}</Button>}
+            title={t("apps.emptyTitle")}
+            description={t("apps.emptyDescription")}
+            action={
+              <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate(PATHS.createApp)} data-testid="app-create-empty">
+                {t("apps.create")}
+              </Button>
+            }
             data-testid="apps-empty"
           />
         </div>

@@ -1,8 +1,8 @@
-import type { FormInstance, FormRule } from 'antd';
-import type { ApiFailure } from '../../lib/api/request';
-import { feedback } from '../../lib/feedback';
-import { i18n } from '../../i18n';
-import { formPathOf, type RuleResult } from './app-rules';
+import type { FormInstance, FormRule } from "antd";
+import type { ApiFailure } from "../../lib/api/request";
+import { feedback } from "../../lib/feedback";
+import { i18n } from "../../i18n";
+import { formPathOf, type RuleResult } from "./app-rules";
 
 /** An antd rule from one of the pure checks in app-rules.ts. */
 export function ruleOf<Value>(check: (value: Value) => RuleResult): Exclude<FormRule, (...args: never[]) => unknown> {
@@ -19,14 +19,14 @@ export function ruleOf<Value>(check: (value: Value) => RuleResult): Exclude<Form
  * the offending field), else as a message. Answers whether a field took it.
  */
 export function showServerError(form: FormInstance, error: ApiFailure, knownFields?: (path: (string | number)[]) => boolean): boolean {
-  if (error.kind === 'aborted' || error.kind === 'unauthenticated') return false;
+  if (error.kind === "aborted" || error.kind === "unauthenticated") return false;
   const path = formPathOf(error.field);
   if (path && (!knownFields || knownFields(path))) {
     form.setFields([{ name: path, errors: [error.message] }]);
-    form.scrollToField(path, { block: 'center' });
+    form.scrollToField(path, { block: "center" });
     return true;
   }
   // Network and session failures were already reported by the request layer.
-  if (error.kind === 'http' && error.code !== 401 && error.code !== 440) feedback.error(error.message || i18n.t('errors.generic'));
+  if (error.kind === "http" && error.code !== 401 && error.code !== 440) feedback.error(error.message || i18n.t("errors.generic"));
   return false;
 }

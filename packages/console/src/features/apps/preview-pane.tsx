@@ -1,13 +1,13 @@
-import { ReloadOutlined } from '@ant-design/icons';
-import type { components } from '@parley/sdk';
-import { Button, Flex, Select, Tag, Tooltip, Typography } from 'antd';
-import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import { endpoints } from '../../lib/api/endpoints';
-import { ChatPanel } from '../../components/chat/chat-panel';
-import { useChat } from '../chat/use-chat';
+import { ReloadOutlined } from "@ant-design/icons";
+import type { components } from "@parley/sdk";
+import { Button, Flex, Select, Tag, Tooltip, Typography } from "antd";
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { endpoints } from "../../lib/api/endpoints";
+import { ChatPanel } from "../../components/chat/chat-panel";
+import { useChat } from "../chat/use-chat";
 
-type ChatAppView = components['schemas']['ChatAppView'];
+type ChatAppView = components["schemas"]["ChatAppView"];
 
 /** Props of {@link PreviewPane}. */
 export interface PreviewPaneProps {
@@ -23,7 +23,7 @@ export function PreviewPane({ appCode, version, unsaved }: PreviewPaneProps) {
   const { t } = useTranslation();
   const [view, setView] = useState<ChatAppView>();
   const [model, setModel] = useState<string>();
-  const chat = useChat({ appCode, channel: 'preview', model });
+  const chat = useChat({ appCode, channel: "preview", model });
 
   useEffect(() => {
     let live = true;
@@ -42,7 +42,7 @@ export function PreviewPane({ appCode, version, unsaved }: PreviewPaneProps) {
   return (
     <aside className="pl-editor__preview" data-testid="app-preview">
       <ChatPanel
-        appName={view?.name ?? ''}
+        appName={view?.name ?? ""}
         appAvatarUrl={view?.avatarUrl}
         openingText={view?.openingText}
         guidingQuestions={view?.guidingQuestions ?? []}
@@ -55,8 +55,12 @@ export function PreviewPane({ appCode, version, unsaved }: PreviewPaneProps) {
         header={
           <div className="pl-editor__preview-title">
             <Flex align="center" gap={8}>
-              <Typography.Text strong>{t('apps.preview.title')}</Typography.Text>
-              {unsaved ? <Tag color="warning" data-testid="preview-unsaved">{t('apps.preview.unsaved')}</Tag> : null}
+              <Typography.Text strong>{t("apps.preview.title")}</Typography.Text>
+              {unsaved ? (
+                <Tag color="warning" data-testid="preview-unsaved">
+                  {t("apps.preview.unsaved")}
+                </Tag>
+              ) : null}
             </Flex>
             <Flex align="center" gap={4}>
               {view && view.models.length > 1 ? (
@@ -69,8 +73,15 @@ export function PreviewPane({ appCode, version, unsaved }: PreviewPaneProps) {
                   data-testid="preview-model"
                 />
               ) : null}
-              <Tooltip title={t('apps.preview.restart')}>
-                <Button type="text" size="small" icon={<ReloadOutlined />} onClick={chat.reset} aria-label={t('apps.preview.restart')} data-testid="preview-restart" />
+              <Tooltip title={t("apps.preview.restart")}>
+                <Button
+                  type="text"
+                  size="small"
+                  icon={<ReloadOutlined />}
+                  onClick={chat.reset}
+                  aria-label={t("apps.preview.restart")}
+                  data-testid="preview-restart"
+                />
               </Tooltip>
             </Flex>
           </div>

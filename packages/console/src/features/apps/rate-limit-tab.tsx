@@ -1,18 +1,18 @@
-import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
-import type { components } from '@parley/sdk';
-import { Alert, Button, Flex, Input, InputNumber, Popconfirm, Select, Table, Typography } from 'antd';
-import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import { useSpaceResource } from '../../lib/api/query';
-import { endpoints } from '../../lib/api/endpoints';
-import { feedback } from '../../lib/feedback';
-import { APP_LIMITS, rateLimitRules } from './app-rules';
+import { DeleteOutlined, EditOutlined, PlusOutlined } from "@ant-design/icons";
+import type { components } from "@parley/sdk";
+import { Alert, Button, Flex, Input, InputNumber, Popconfirm, Select, Table, Typography } from "antd";
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useSpaceResource } from "../../lib/api/query";
+import { endpoints } from "../../lib/api/endpoints";
+import { feedback } from "../../lib/feedback";
+import { APP_LIMITS, rateLimitRules } from "./app-rules";
 
-type RateLimitRule = components['schemas']['RateLimitRule'];
-type Draft = Pick<RateLimitRule, 'targetChannel' | 'periodUnit' | 'count' | 'replyWhenExceeded'> & { id?: string };
+type RateLimitRule = components["schemas"]["RateLimitRule"];
+type Draft = Pick<RateLimitRule, "targetChannel" | "periodUnit" | "count" | "replyWhenExceeded"> & { id?: string };
 
-export const CHANNELS = ['all', 'personal', 'official_account', 'wecom_internal'] as const;
-export const PERIODS = ['second', 'minute', 'hour', 'day'] as const;
+export const CHANNELS = ["all", "personal", "official_account", "wecom_internal"] as const;
+export const PERIODS = ["second", "minute", "hour", "day"] as const;
 
 /** Props of {@link RateLimitTab}. */
 export interface RateLimitTabProps {
@@ -36,24 +36,23 @@ const NO_RULES: RateLimitRule[] = [];
  */
 export function RateLimitTab({ appId, onDirtyChange }: RateLimitTabProps) {
   const { t } = useTranslation();
-  const list = useSpaceResource({ key: ['apps', appId, 'rate-limits'], fetch: (signal) => endpoints.apps.rateLimits(appId, { signal }) });
+  const list = useSpaceResource({ key: ["apps", appId, "rate-limits"], fetch: (signal) => endpoints.apps.rateLimits(appId, { signal }) });
   const rules = list.data ?? NO_RULES;
   const { loading, set: setRules } = list;
   const [draft, setDraft] = useState<Draft>();
   const [error, setError] = useState<string>();
   const [saving, setSaving] = useState(false);
 
-
   useEffect(() => {
     onDirtyChange(draft !== undefined);
   }, [draft, onDirtyChange]);
 
-  const blocked = () => blockedByRateLimit(draft !== undefined, t('apps.rateLimit.unsaved'));
+  const blocked = () => blockedByRateLimit(draft !== undefined, t("apps.rateLimit.unsaved"));
 
   const startAdd = () => {
     if (blocked()) return;
     setError(undefined);
-    setDraft({ targetChannel: 'all', periodUnit: 'minute', count: 10, replyWhenExceeded: null });
+    setDraft({ targetChannel: "all", periodUnit: "minute", count: 10, replyWhenExceeded: null });
   };
   const startEdit = (rule: RateLimitRule) => {
     if (blocked()) return;
@@ -65,7 +64,7 @@ export function RateLimitTab({ appId, onDirtyChange }: RateLimitTabProps) {
     const result = await endpoints.apps.removeRateLimit(rule.id);
     if (!result.ok) return;
     setRules((current) => current.filter((item) => item.id !== rule.id));
-    feedback.success(t('apps.rateLimit.deleted'));
+    feedback.success(t("apps.rateLimit.deleted"));
   };
   const save = async () => {
     if (!draft) return;
@@ -82,30 +81,36 @@ export function RateLimitTab({ appId, onDirtyChange }: RateLimitTabProps) {
         count: draft.count,
         replyWhenExceeded: draft.replyWhenExceeded?.trim() || null,
       };
-      const result = draft.id ? await endpoints.apps.updateRateLimit(draft.id, body, { silent: true }) : await endpoints.apps.addRateLimit(appId, body, { silent: true });
+      const result = draft.id
+        ? await endpoints.apps.updateRateLimit(draft.id, body, { silent: true })
+        : await endpoints.apps.addRateLimit(appId, body, { silent: true });
       if (!result.ok) {
-        setError(result.error.code === 409 ? t('apps.rateLimit.duplicate') : result.error.message);
+        setError(result.error.code === 409 ? t("apps.rateLimit.duplicate") : result.error.message);
         return;
       }
       setRules((current) => (draft.id ? current.map((rule) => (rule.id === draft.id ? result.data : rule)) : [...current, result.data]));
       setDraft(undefined);
       setError(undefined);
-      feedback.success(t('apps.rateLimit.saved'));
+      feedback.success(t("apps.rateLimit.saved"));
     } finally {
       setSaving(false);
     }
   };
 
-  const rows: (RateLimitRule | (Draft & { id: string; isNew: true }))[] = draft && !draft.id ? [...rules, { ...draft, id: '__new__', isNew: true }] : rules;
-  const editing = (row: { id: string }) => draft !== undefined && (draft.id ?? '__new__') === row.id;
+  const rows: (RateLimitRule | (Draft & { id: string; isNew: true }))[] = draft && !draft.id ? [...rules, { ...draft, id: "__new__", isNew: true }] : rules;
+  const editing = (row: { id: string }) => draft !== undefined && (draft.id ?? "__new__") === row.id;
 
   return (
     <div className="pl-editor__rules" data-testid="rate-limit-tab">
       <Flex justify="space-between" align="center" gap={12} wrap>
-        <Typography.Paragraph type="secondary" className="pl-editor__section">{t('apps.rateLimit.intro')}</Typography.Paragraph>
-        <Button icon={<PlusOutlined />} onClick={startAdd} data-testid="rate-limit-add">{t('apps.rateLimit.add')}</Button>
+        <Typography.Paragraph type="secondary" className="pl-editor__section">
+          {t("apps.rateLimit.intro")}
+        </Typography.Paragraph>
+        <Button icon={<PlusOutlined />} onClick={startAdd} data-testid="rate-limit-add">
+          {t("apps.rateLimit.add")}
+        </Button>
       </Flex>
-      {draft ? <Alert type="info" showIcon className="pl-editor__section" title={t('apps.rateLimit.editingHint')} data-testid="rate-limit-unsaved" /> : null}
+      {draft ? <Alert type="info" showIcon className="pl-editor__section" title={t("apps.rateLimit.editingHint")} data-testid="rate-limit-unsaved" /> : null}
       {error ? <Alert type="error" showIcon className="pl-editor__section" title={error} data-testid="rate-limit-error" /> : null}
       <Table
         rowKey="id"
@@ -114,11 +119,11 @@ export function RateLimitTab({ appId, onDirtyChange }: RateLimitTabProps) {
         pagination={false}
         dataSource={rows}
         data-testid="rate-limit-table"
-        locale={{ emptyText: t('apps.rateLimit.empty') }}
+        locale={{ emptyText: t("apps.rateLimit.empty") }}
         columns={[
           {
-            key: 'channel',
-            title: t('apps.rateLimit.channel'),
+            key: "channel",
+            title: t("apps.rateLimit.channel"),
             render: (_value, row) =>
               editing(row) && draft ? (
                 <Select
@@ -133,8 +138,8 @@ export function RateLimitTab({ appId, onDirtyChange }: RateLimitTabProps) {
               ),
           },
           {
-            key: 'period',
-            title: t('apps.rateLimit.period'),
+            key: "period",
+            title: t("apps.rateLimit.period"),
             render: (_value, row) =>
               editing(row) && draft ? (
                 <Select
@@ -149,8 +154,8 @@ export function RateLimitTab({ appId, onDirtyChange }: RateLimitTabProps) {
               ),
           },
           {
-            key: 'count',
-            title: t('apps.rateLimit.count'),
+            key: "count",
+            title: t("apps.rateLimit.count"),
             render: (_value, row) =>
               editing(row) && draft ? (
                 <InputNumber
@@ -159,7 +164,7 @@ export function RateLimitTab({ appId, onDirtyChange }: RateLimitTabProps) {
                   max={APP_LIMITS.rateLimitCountMax}
                   precision={0}
                   onChange={(count) => setDraft({ ...draft, count: count ?? Number.NaN })}
-                  status={rateLimitRules.count(draft.count) ? 'error' : undefined}
+                  status={rateLimitRules.count(draft.count) ? "error" : undefined}
                   data-testid="rate-limit-count"
                 />
               ) : (
@@ -167,38 +172,56 @@ export function RateLimitTab({ appId, onDirtyChange }: RateLimitTabProps) {
               ),
           },
           {
-            key: 'reply',
-            title: t('apps.rateLimit.reply'),
+            key: "reply",
+            title: t("apps.rateLimit.reply"),
             render: (_value, row) =>
               editing(row) && draft ? (
                 <Input
-                  value={draft.replyWhenExceeded ?? ''}
+                  value={draft.replyWhenExceeded ?? ""}
                   maxLength={APP_LIMITS.rateLimitReplyMax}
-                  placeholder={t('apps.rateLimit.replyPlaceholder')}
+                  placeholder={t("apps.rateLimit.replyPlaceholder")}
                   onChange={(event) => setDraft({ ...draft, replyWhenExceeded: event.target.value })}
                   data-testid="rate-limit-reply"
                 />
               ) : (
-                row.replyWhenExceeded ?? <Typography.Text type="secondary">{t('apps.rateLimit.noReply')}</Typography.Text>
+                (row.replyWhenExceeded ?? <Typography.Text type="secondary">{t("apps.rateLimit.noReply")}</Typography.Text>)
               ),
           },
           {
-            key: 'actions',
-            title: t('apps.rateLimit.actions'),
-            align: 'right',
+            key: "actions",
+            title: t("apps.rateLimit.actions"),
+            align: "right",
             render: (_value, row) =>
               editing(row) ? (
                 <Flex gap={4} justify="flex-end">
-                  <Button size="small" onClick={() => { setDraft(undefined); setError(undefined); }} data-testid="rate-limit-cancel">{t('common.cancel')}</Button>
-                  <Button size="small" type="primary" loading={saving} onClick={() => void save()} data-testid="rate-limit-save">{t('apps.rateLimit.saveRule')}</Button>
+                  <Button
+                    size="small"
+                    onClick={() => {
+                      setDraft(undefined);
+                      setError(undefined);
+                    }}
+                    data-testid="rate-limit-cancel"
+                  >
+                    {t("common.cancel")}
+                  </Button>
+                  <Button size="small" type="primary" loading={saving} onClick={() => void save()} data-testid="rate-limit-save">
+                    {t("apps.rateLimit.saveRule")}
+                  </Button>
                 </Flex>
-              ) : 'isNew' in row ? null : (
+              ) : "isNew" in row ? null : (
                 <Flex gap={4} justify="flex-end">
-                  <Button size="small" type="text" icon={<EditOutlined />} onClick={() => startEdit(row)} data-testid={`rate-limit-edit-${row.id}`} aria-label={t('apps.rateLimit.edit')} />
+                  <Button
+                    size="small"
+                    type="text"
+                    icon={<EditOutlined />}
+                    onClick={() => startEdit(row)}
+                    data-testid={`rate-limit-edit-${row.id}`}
+                    aria-label={t("apps.rateLimit.edit")}
+                  />
                   <Popconfirm
-                    title={t('apps.rateLimit.deleteTitle')}
-                    okText={t('common.delete')}
-                    cancelText={t('common.cancel')}
+                    title={t("apps.rateLimit.deleteTitle")}
+                    okText={t("common.delete")}
+                    cancelText={t("common.cancel")}
                     okButtonProps={{ danger: true }}
                     onConfirm={() => void remove(row)}
                     disabled={draft !== undefined}
@@ -210,7 +233,7 @@ export function RateLimitTab({ appId, onDirtyChange }: RateLimitTabProps) {
                       icon={<DeleteOutlined />}
                       onClick={() => blocked()}
                       data-testid={`rate-limit-delete-${row.id}`}
-                      aria-label={t('common.delete')}
+                      aria-label={t("common.delete")}
                     />
                   </Popconfirm>
                 </Flex>

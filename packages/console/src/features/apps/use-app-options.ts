@@ -1,12 +1,12 @@
-import type { components } from '@parley/sdk';
-import { useTranslation } from 'react-i18next';
-import { endpoints } from '../../lib/api/endpoints';
-import { useSpaceQuery } from '../../lib/api/query';
-import { DEFAULT_MODEL } from './app-rules';
+import type { components } from "@parley/sdk";
+import { useTranslation } from "react-i18next";
+import { endpoints } from "../../lib/api/endpoints";
+import { useSpaceQuery } from "../../lib/api/query";
+import { DEFAULT_MODEL } from "./app-rules";
 
-type Schemas = components['schemas'];
-export type AppCategory = Schemas['AppCategory'];
-export type Model = Schemas['Model'];
+type Schemas = components["schemas"];
+export type AppCategory = Schemas["AppCategory"];
+export type Model = Schemas["Model"];
 
 const NO_CATEGORIES: AppCategory[] = [];
 const NO_MODELS: Model[] = [];
@@ -14,8 +14,8 @@ const NO_MODELS: Model[] = [];
 /** Categories (localized, reloaded when the language changes) and the model catalogue. */
 export function useAppOptions() {
   const { i18n } = useTranslation();
-  const categories = useSpaceQuery({ key: ['app-categories', i18n.language], fetch: (signal) => endpoints.appCatalogue.categories({ silent: true, signal }) });
-  const models = useSpaceQuery({ key: ['models', 'app-options'], fetch: (signal) => endpoints.models.list({ silent: true, signal }) });
+  const categories = useSpaceQuery({ key: ["app-categories", i18n.language], fetch: (signal) => endpoints.appCatalogue.categories({ silent: true, signal }) });
+  const models = useSpaceQuery({ key: ["models", "app-options"], fetch: (signal) => endpoints.models.list({ silent: true, signal }) });
   return { categories: categories.data ?? NO_CATEGORIES, models: models.data ?? NO_MODELS, modelsLoaded: !models.isPending };
 }
 

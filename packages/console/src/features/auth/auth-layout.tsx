@@ -1,11 +1,11 @@
-import { CheckCircleFilled } from '@ant-design/icons';
-import { Flex, Typography } from 'antd';
-import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
-import { PATHS } from '../../lib/paths';
-import { BrandLogo } from '../../components/brand-logo';
-import { LanguageSwitch } from '../../components/language-switch';
+import { CheckCircleFilled } from "@ant-design/icons";
+import { Flex, Typography } from "antd";
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { PATHS } from "../../lib/paths";
+import { BrandLogo } from "../../components/brand-logo";
+import { LanguageSwitch } from "../../components/language-switch";
 
 /** Props of {@link AuthLayout}. */
 export interface AuthLayoutProps {
@@ -18,16 +18,16 @@ export interface AuthLayoutProps {
 /** The two-panel frame of the sign-in, registration and password pages. */
 export function AuthLayout({ title, subtitle, children, footer }: AuthLayoutProps) {
   const { t } = useTranslation();
-  const points = [t('auth.brand.point1'), t('auth.brand.point2'), t('auth.brand.point3')];
+  const points = [t("auth.brand.point1"), t("auth.brand.point2"), t("auth.brand.point3")];
   return (
     <div className="pl-auth">
       <aside className="pl-auth__brand">
-        <Link to={PATHS.home} aria-label={t('nav.home')}>
+        <Link to={PATHS.home} aria-label={t("nav.home")}>
           <BrandLogo inverted />
         </Link>
         <div className="pl-auth__pitch">
-          <h1 className="pl-auth__headline">{t('auth.brand.headline')}</h1>
-          <p className="pl-auth__lead">{t('auth.brand.lead')}</p>
+          <h1 className="pl-auth__headline">{t("auth.brand.headline")}</h1>
+          <p className="pl-auth__lead">{t("auth.brand.lead")}</p>
           <ul className="pl-auth__points">
             {points.map((point) => (
               <li key={point}>
@@ -36,7 +36,7 @@ export function AuthLayout({ title, subtitle, children, footer }: AuthLayoutProp
             ))}
           </ul>
         </div>
-        <p className="pl-auth__legal">{t('auth.brand.legal', { year: new Date().getFullYear() })}</p>
+        <p className="pl-auth__legal">{t("auth.brand.legal", { year: new Date().getFullYear() })}</p>
       </aside>
       <main className="pl-auth__main">
         <Flex justify="flex-end" className="pl-auth__toolbar">

@@ -1,12 +1,12 @@
-import { Button, Form, Result } from 'antd';
-import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
-import { endpoints } from '../../lib/api/endpoints';
-import { PATHS } from '../../lib/paths';
-import { AuthLayout } from './auth-layout';
-import { ContactFields, NewPasswordFields, type ContactValues } from './contact-fields';
-import { useProviders } from './use-providers';
+import { Button, Form, Result } from "antd";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link, useNavigate } from "react-router";
+import { endpoints } from "../../lib/api/endpoints";
+import { PATHS } from "../../lib/paths";
+import { AuthLayout } from "./auth-layout";
+import { ContactFields, NewPasswordFields, type ContactValues } from "./contact-fields";
+import { useProviders } from "./use-providers";
 
 interface ResetValues extends ContactValues {
   password: string;
@@ -24,18 +24,22 @@ export function ForgotPasswordPage() {
 
   return (
     <AuthLayout
-      title={t('auth.forgot.title')}
-      subtitle={done ? undefined : t('auth.forgot.subtitle')}
-      footer={<Link to={PATHS.login} data-testid="back-to-login">{t('auth.forgot.backToLogin')}</Link>}
+      title={t("auth.forgot.title")}
+      subtitle={done ? undefined : t("auth.forgot.subtitle")}
+      footer={
+        <Link to={PATHS.login} data-testid="back-to-login">
+          {t("auth.forgot.backToLogin")}
+        </Link>
+      }
     >
       {done ? (
         <Result
           status="success"
-          title={t('auth.forgot.doneTitle')}
-          subTitle={t('auth.forgot.doneDescription')}
+          title={t("auth.forgot.doneTitle")}
+          subTitle={t("auth.forgot.doneDescription")}
           extra={
             <Button type="primary" onClick={() => navigate(PATHS.login)} data-testid="forgot-done-login">
-              {t('auth.forgot.goToLogin')}
+              {t("auth.forgot.goToLogin")}
             </Button>
           }
         />
@@ -60,9 +64,9 @@ export function ForgotPasswordPage() {
           }}
         >
           <ContactFields form={form} purpose="reset-password" phoneEnabled={providers.phone} testIdPrefix="forgot" />
-          <NewPasswordFields testIdPrefix="forgot" label={t('auth.fields.newPassword')} />
+          <NewPasswordFields testIdPrefix="forgot" label={t("auth.fields.newPassword")} />
           <Button type="primary" htmlType="submit" size="large" block loading={submitting} data-testid="forgot-submit">
-            {t('auth.forgot.submit')}
+            {t("auth.forgot.submit")}
           </Button>
         </Form>
       )}

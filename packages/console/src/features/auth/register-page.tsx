@@ -1,16 +1,16 @@
-import { UserOutlined } from '@ant-design/icons';
-import { Button, Form, Input, Typography } from 'antd';
-import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
-import { endpoints } from '../../lib/api/endpoints';
-import { PATHS } from '../../lib/paths';
-import { storedAttribution } from '../../app/startup';
-import { readString } from '../../lib/api/storage';
-import { AuthLayout } from './auth-layout';
-import { ContactFields, NewPasswordFields, type ContactValues } from './contact-fields';
-import { useCompleteSignIn } from './use-complete-sign-in';
-import { useProviders } from './use-providers';
+import { UserOutlined } from "@ant-design/icons";
+import { Button, Form, Input, Typography } from "antd";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { endpoints } from "../../lib/api/endpoints";
+import { PATHS } from "../../lib/paths";
+import { storedAttribution } from "../../app/startup";
+import { readString } from "../../lib/api/storage";
+import { AuthLayout } from "./auth-layout";
+import { ContactFields, NewPasswordFields, type ContactValues } from "./contact-fields";
+import { useCompleteSignIn } from "./use-complete-sign-in";
+import { useProviders } from "./use-providers";
 
 interface RegisterValues extends ContactValues {
   name?: string;
@@ -28,13 +28,13 @@ export function RegisterPage() {
 
   return (
     <AuthLayout
-      title={t('auth.register.title')}
-      subtitle={t('auth.register.subtitle')}
+      title={t("auth.register.title")}
+      subtitle={t("auth.register.subtitle")}
       footer={
         <Typography.Text type="secondary">
-          {t('auth.register.haveAccount')}{' '}
+          {t("auth.register.haveAccount")}{" "}
           <Link to={PATHS.login} data-testid="login-link">
-            {t('auth.register.loginLink')}
+            {t("auth.register.loginLink")}
           </Link>
         </Typography.Text>
       }
@@ -46,7 +46,7 @@ export function RegisterPage() {
         onFinish={async (values) => {
           setSubmitting(true);
           try {
-            const inviteParam = readString('inviteParam');
+            const inviteParam = readString("inviteParam");
             const name = values.name?.trim();
             const result = await endpoints.auth.register({
               channel: values.channel,
@@ -64,12 +64,12 @@ export function RegisterPage() {
         }}
       >
         <ContactFields form={form} purpose="register" phoneEnabled={providers.phone} testIdPrefix="register" />
-        <Form.Item name="name" label={t('auth.fields.nameOptional')} rules={[{ max: 50, message: t('auth.validation.nameLong', { max: 50 }) }]}>
-          <Input size="large" prefix={<UserOutlined />} placeholder={t('auth.placeholders.name')} autoComplete="name" data-testid="register-name" />
+        <Form.Item name="name" label={t("auth.fields.nameOptional")} rules={[{ max: 50, message: t("auth.validation.nameLong", { max: 50 }) }]}>
+          <Input size="large" prefix={<UserOutlined />} placeholder={t("auth.placeholders.name")} autoComplete="name" data-testid="register-name" />
         </Form.Item>
         <NewPasswordFields testIdPrefix="register" />
         <Button type="primary" htmlType="submit" size="large" block loading={submitting} data-testid="register-submit">
-          {t('auth.register.submit')}
+          {t("auth.register.submit")}
         </Button>
       </Form>
     </AuthLayout>

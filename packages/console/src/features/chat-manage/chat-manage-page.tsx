@@ -1,22 +1,32 @@
-import { CheckOutlined, DownloadOutlined, ReloadOutlined, RobotOutlined, SearchOutlined, UserSwitchOutlined } from '@ant-design/icons';
-import { Avatar, Badge, Button, Input, Modal, Segmented, Select, Space, Tag, Typography } from 'antd';
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import { feedback } from '../../lib/feedback';
-import { PageHeader } from '../../components/page-header';
-import { useRealtimeEvent, useRealtimeState } from '../../lib/realtime';
-import { channelEndpoints } from '../../lib/api/channel-clients';
-import { clientsEndpoints } from '../../lib/api/web-clients';
-import { saveBlob } from '../../lib/save-blob';
-import { ConversationView } from './conversation-view';
-import { ExportModal } from './export-modal';
-import { inboxEndpoints, type InboxMessage, type InboxSession, type ReadFilter, type ServiceMode } from '../../lib/api/inbox';
-import { applyDelivery, applyMessage, applyRetry, fromIncoming, matchesFilters, patchSession, prependOlder, upsertMessage, type InboxFilters } from './inbox-state';
-import { ModeBadge } from './mode-badge';
-import { ReplyBox } from './reply-box';
-import { sessionTitle } from './session-format';
-import { SessionList } from './session-list';
-import './chat-manage.css';
+import { CheckOutlined, DownloadOutlined, ReloadOutlined, RobotOutlined, SearchOutlined, UserSwitchOutlined } from "@ant-design/icons";
+import { Avatar, Badge, Button, Input, Modal, Segmented, Select, Space, Tag, Typography } from "antd";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { feedback } from "../../lib/feedback";
+import { PageHeader } from "../../components/page-header";
+import { useRealtimeEvent, useRealtimeState } from "../../lib/realtime";
+import { channelEndpoints } from "../../lib/api/channel-clients";
+import { clientsEndpoints } from "../../lib/api/web-clients";
+import { saveBlob } from "../../lib/save-blob";
+import { ConversationView } from "./conversation-view";
+import { ExportModal } from "./export-modal";
+import { inboxEndpoints, type InboxMessage, type InboxSession, type ReadFilter, type ServiceMode } from "../../lib/api/inbox";
+import {
+  applyDelivery,
+  applyMessage,
+  applyRetry,
+  fromIncoming,
+  matchesFilters,
+  patchSession,
+  prependOlder,
+  upsertMessage,
+  type InboxFilters,
+} from "./inbox-state";
+import { ModeBadge } from "./mode-badge";
+import { ReplyBox } from "./reply-box";
+import { sessionTitle } from "./session-format";
+import { SessionList } from "./session-list";
+import "./chat-manage.css";
 
 interface ClientOption {
   value: string;
@@ -31,7 +41,10 @@ function useClientOptions(): ClientOption[] {
   const [options, setOptions] = useState<ClientOption[]>([]);
   useEffect(() => {
     let live = true;
-    void Promise.all([clientsEndpoints.list({ silent: true, dedupeKey: 'inbox-web-clients' }), channelEndpoints.list({ silent: true, dedupeKey: 'inbox-channel-clients' })]).then(([web, channels]) => {
+    void Promise.all([
+      clientsEndpoints.list({ silent: true, dedupeKey: "inbox-web-clients" }),
+      channelEndpoints.list({ silent: true, dedupeKey: "inbox-channel-clients" }),
+    ]).then(([web, channels]) => {
       if (!live) return;
       setOptions([
         ...(channels.ok ? channels.data.map((client) => ({ value: client.id, label: client.name })) : []),
@@ -62,8 +75,8 @@ export function ChatManagePage() {
   const { t } = useTranslation();
   const clientOptions = useClientOptions();
   const realtimeState = useRealtimeState();
-  const [filters, setFilters] = useState<InboxFilters>({ read: 'all' });
-  const [search, setSearch] = useState('');
+  const [filters, setFilters] = useState<InboxFilters>({ read: "all" });
+  const [search, setSearch] = useState("");
   const [sessions, setSessions] = useState<InboxSession[]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
   const [listLoading, setListLoading] = useState(true);
@@ -84,7 +97,7 @@ export function ChatManagePage() {
   const loadList = useCallback(async (next: InboxFilters) => {
     setListLoading(true);
     const result = await inboxEndpoints.sessions({ read: next.read, clientId: next.clientId, keyword: next.keyword });
-    if (!result.ok && result.error.kind === 'aborted') return;
+    if (!result.ok && result.error.kind === "aborted") return;
     setListLoading(false);
     if (!result.ok) return;
     setSessions(result.data.items);
@@ -117,7 +130,7 @@ export function ChatManagePage() {
   const refreshCount = useCallback(() => {
     clearTimeout(countTimer.current);
     countTimer.current = setTimeout(() => {
-      void inboxEndpoints.sessions({ read: 'unread', limit: 1 }, { silent: true, dedupeKey: 'inbox-unread-count' }).then((result) => {
+      void inboxEndpoints.sessions({ read: "unread", limit: 1 }, { silent: true, dedupeKey: "inbox-unread-count" }).then((result) => {
         if (result.ok) setUnreadCount(result.data.unreadCount);
       });
     }, 250);
@@ -131,7 +144,7 @@ export function ChatManagePage() {
 
   const markRead = useCallback(
     async (session: InboxSession) => {
-      patchBoth(session.sessionId, { readStatus: 'HAVE_READ' });
+      patchBoth(session.sessionId, { readStatus: "HAVE_READ" });
       const result = await inboxEndpoints.markRead(session.sessionId);
       if (result.ok) refreshCount();
     },
@@ -141,10 +154,10 @@ export function ChatManagePage() {
   const openSession = async (session: InboxSession) => {
     setOpen(session);
     setHistory({ sessionId: session.sessionId, messages: [], hasMore: false, loading: true, loadingOlder: false });
-    if (session.readStatus === 'UNREAD') void markRead(session);
-    const result = await inboxEndpoints.messages(session.sessionId, undefined, { dedupeKey: 'inbox-history' });
+    if (session.readStatus === "UNREAD") void markRead(session);
+    const result = await inboxEndpoints.messages(session.sessionId, undefined, { dedupeKey: "inbox-history" });
     if (!result.ok) {
-      if (result.error.kind !== 'aborted') setHistory((current) => (current?.sessionId === session.sessionId ? { ...current, loading: false } : current));
+      if (result.error.kind !== "aborted") setHistory((current) => (current?.sessionId === session.sessionId ? { ...current, loading: false } : current));
       return;
     }
     setHistory((current) =>
@@ -164,12 +177,16 @@ export function ChatManagePage() {
     const result = await inboxEndpoints.messages(sessionId, history.messages[0].id);
     setHistory((current) =>
       current?.sessionId === sessionId
-        ? { ...current, loadingOlder: false, ...(result.ok ? { messages: prependOlder(current.messages, result.data.items), hasMore: result.data.hasMore } : {}) }
+        ? {
+            ...current,
+            loadingOlder: false,
+            ...(result.ok ? { messages: prependOlder(current.messages, result.data.items), hasMore: result.data.hasMore } : {}),
+          }
         : current,
     );
   };
 
-  useRealtimeEvent('session.message', ({ sessionId, message }) => {
+  useRealtimeEvent("session.message", ({ sessionId, message }) => {
     const current = openRef.current;
     if (current?.sessionId === sessionId) {
       setHistory((state) => (state?.sessionId === sessionId ? { ...state, messages: upsertMessage(state.messages, fromIncoming(message)) } : state));
@@ -181,7 +198,10 @@ export function ChatManagePage() {
       // filters (keyword included) take it; only then is it placed.
       const asked = filtersRef.current;
       void inboxEndpoints
-        .sessions({ read: asked.read, clientId: asked.clientId, keyword: asked.keyword, sessionId, limit: 1 }, { silent: true, dedupeKey: `inbox-live-${sessionId}` })
+        .sessions(
+          { read: asked.read, clientId: asked.clientId, keyword: asked.keyword, sessionId, limit: 1 },
+          { silent: true, dedupeKey: `inbox-live-${sessionId}` },
+        )
         .then((result) => {
           const found = result.ok ? result.data.items.find((item) => item.sessionId === sessionId) : undefined;
           // Filters changed meanwhile: the list was fetched again with them.
@@ -192,24 +212,24 @@ export function ChatManagePage() {
     if (current?.sessionId === sessionId) {
       setOpen((state) => (state?.sessionId === sessionId ? { ...state, msgContent: message.content, lastMessageAt: message.createdAt } : state));
       // The operator is looking at it: a customer's new message is read at once.
-      if (message.role === 'user' && document.visibilityState === 'visible') void markRead(current);
+      if (message.role === "user" && document.visibilityState === "visible") void markRead(current);
     }
   });
 
-  useRealtimeEvent('session.read', ({ sessionId, readStatus }) => {
+  useRealtimeEvent("session.read", ({ sessionId, readStatus }) => {
     setSessions((list) => patchSession(list, sessionId, { readStatus }));
     setOpen((state) => (state?.sessionId === sessionId ? { ...state, readStatus } : state));
     refreshCount();
   });
 
-  useRealtimeEvent('session.mode', ({ sessionId, serviceMode }) => patchBoth(sessionId, { serviceMode }));
+  useRealtimeEvent("session.mode", ({ sessionId, serviceMode }) => patchBoth(sessionId, { serviceMode }));
 
-  useRealtimeEvent('session.updated', ({ sessionId, session, ...fields }) => {
+  useRealtimeEvent("session.updated", ({ sessionId, session, ...fields }) => {
     const patch = { ...fields, ...(session ?? {}) } as Partial<InboxSession>;
     patchBoth(sessionId, patch);
   });
 
-  useRealtimeEvent('session.delivery', ({ sessionId, messageId, delivery, error }) => {
+  useRealtimeEvent("session.delivery", ({ sessionId, messageId, delivery, error }) => {
     setHistory((state) => (state?.sessionId === sessionId ? { ...state, messages: applyDelivery(state.messages, messageId, delivery, error) } : state));
   });
 
@@ -218,7 +238,7 @@ export function ChatManagePage() {
   useEffect(() => {
     const before = previousState.current;
     previousState.current = realtimeState;
-    if (realtimeState === 'connected' && before === 'reconnecting') {
+    if (realtimeState === "connected" && before === "reconnecting") {
       void loadList(filtersRef.current);
       const current = openRef.current;
       if (current) void openSessionRef.current(current);
@@ -228,10 +248,14 @@ export function ChatManagePage() {
   const readAll = async () => {
     const result = await inboxEndpoints.readAll(filters.clientId);
     if (!result.ok) return;
-    setSessions((list) => list.map((item) => (filters.clientId && item.channelId !== filters.clientId ? item : { ...item, readStatus: 'HAVE_READ' as const })).filter((item) => matchesFilters(item, filters)));
-    setOpen((state) => (state && (!filters.clientId || state.channelId === filters.clientId) ? { ...state, readStatus: 'HAVE_READ' } : state));
+    setSessions((list) =>
+      list
+        .map((item) => (filters.clientId && item.channelId !== filters.clientId ? item : { ...item, readStatus: "HAVE_READ" as const }))
+        .filter((item) => matchesFilters(item, filters)),
+    );
+    setOpen((state) => (state && (!filters.clientId || state.channelId === filters.clientId) ? { ...state, readStatus: "HAVE_READ" } : state));
     refreshCount();
-    feedback.success(t('chatManage.list.readAllDone', { count: result.data.read }));
+    feedback.success(t("chatManage.list.readAllDone", { count: result.data.read }));
   };
 
   const switchMode = async () => {
@@ -241,7 +265,7 @@ export function ChatManagePage() {
       const result = await inboxEndpoints.setMode(open.sessionId, confirming);
       if (!result.ok) return;
       patchBoth(open.sessionId, result.data);
-      feedback.success(t(confirming === 'MANUAL_MODE' ? 'chatManage.mode.tookOver' : 'chatManage.mode.handedBack'));
+      feedback.success(t(confirming === "MANUAL_MODE" ? "chatManage.mode.tookOver" : "chatManage.mode.handedBack"));
       setConfirming(undefined);
     } finally {
       setSwitching(false);
@@ -254,7 +278,7 @@ export function ChatManagePage() {
     const result = await inboxEndpoints.reply(sessionId, content);
     if (!result.ok) return false;
     setHistory((state) => (state?.sessionId === sessionId ? { ...state, messages: upsertMessage(state.messages, result.data) } : state));
-    patchBoth(sessionId, { serviceMode: 'MANUAL_MODE' });
+    patchBoth(sessionId, { serviceMode: "MANUAL_MODE" });
     return true;
   };
 
@@ -276,22 +300,28 @@ export function ChatManagePage() {
   };
 
   const setRead = (read: ReadFilter) => setFilters((current) => ({ ...current, read }));
-  const manual = open?.serviceMode === 'MANUAL_MODE';
-  const live = realtimeState === 'connected';
+  const manual = open?.serviceMode === "MANUAL_MODE";
+  const live = realtimeState === "connected";
 
   return (
     <div className="pl-inbox" data-testid="chat-manage-page">
       <PageHeader
-        title={<span data-testid="chat-manage-title">{t('chatManage.title')}</span>}
-        subtitle={t('chatManage.subtitle')}
+        title={<span data-testid="chat-manage-title">{t("chatManage.title")}</span>}
+        subtitle={t("chatManage.subtitle")}
         extra={
           <>
-            <Tag color={live ? 'green' : realtimeState === 'reconnecting' || realtimeState === 'connecting' ? 'gold' : 'default'} data-testid="inbox-realtime" data-state={realtimeState}>
-              {t(`chatManage.realtime.${live ? 'live' : realtimeState === 'reconnecting' || realtimeState === 'connecting' ? 'connecting' : 'offline'}`)}
+            <Tag
+              color={live ? "green" : realtimeState === "reconnecting" || realtimeState === "connecting" ? "gold" : "default"}
+              data-testid="inbox-realtime"
+              data-state={realtimeState}
+            >
+              {t(`chatManage.realtime.${live ? "live" : realtimeState === "reconnecting" || realtimeState === "connecting" ? "connecting" : "offline"}`)}
             </Tag>
-            <Button icon={<ReloadOutlined />} onClick={() => void loadList(filters)} data-testid="inbox-refresh">{t('common.refresh')}</Button>
+            <Button icon={<ReloadOutlined />} onClick={() => void loadList(filters)} data-testid="inbox-refresh">
+              {t("common.refresh")}
+            </Button>
             <Button icon={<DownloadOutlined />} disabled={checked.size === 0} onClick={() => setExporting(true)} data-testid="inbox-export">
-              {t('chatManage.export.button', { count: checked.size })}
+              {t("chatManage.export.button", { count: checked.size })}
             </Button>
           </>
         }
@@ -302,8 +332,8 @@ export function ChatManagePage() {
             <Input
               allowClear
               prefix={<SearchOutlined />}
-              placeholder={t('chatManage.filters.search')}
-              aria-label={t('chatManage.filters.search')}
+              placeholder={t("chatManage.filters.search")}
+              aria-label={t("chatManage.filters.search")}
               value={search}
               maxLength={100}
               onChange={(event) => setSearch(event.target.value)}
@@ -311,27 +341,34 @@ export function ChatManagePage() {
             />
             <Segmented<ReadFilter>
               block
-              aria-label={t('chatManage.filters.readLabel')}
+              aria-label={t("chatManage.filters.readLabel")}
               value={filters.read}
               onChange={setRead}
-              options={(['all', 'unread', 'read'] as const).map((value) => ({ value, label: <span data-testid={`inbox-filter-${value}`}>{t(`chatManage.filters.${value}`)}</span> }))}
+              options={(["all", "unread", "read"] as const).map((value) => ({
+                value,
+                label: <span data-testid={`inbox-filter-${value}`}>{t(`chatManage.filters.${value}`)}</span>,
+              }))}
             />
             <Select
               allowClear
               showSearch
               optionFilterProp="label"
-              placeholder={t('chatManage.filters.allClients')}
+              placeholder={t("chatManage.filters.allClients")}
               value={filters.clientId}
               onChange={(clientId?: string) => setFilters((current) => ({ ...current, clientId }))}
               options={clientOptions}
-              style={{ width: '100%' }}
+              style={{ width: "100%" }}
               data-testid="inbox-filter-client"
             />
             <div className="pl-inbox__filters-row">
               <Badge count={unreadCount} overflowCount={999} showZero={false} offset={[8, 0]}>
-                <Typography.Text type="secondary" data-testid="inbox-unread-count" data-count={unreadCount}>{t('chatManage.list.unread', { count: unreadCount })}</Typography.Text>
+                <Typography.Text type="secondary" data-testid="inbox-unread-count" data-count={unreadCount}>
+                  {t("chatManage.list.unread", { count: unreadCount })}
+                </Typography.Text>
               </Badge>
-              <Button size="small" icon={<CheckOutlined />} disabled={unreadCount === 0} onClick={() => void readAll()} data-testid="inbox-read-all">{t('chatManage.list.readAll')}</Button>
+              <Button size="small" icon={<CheckOutlined />} disabled={unreadCount === 0} onClick={() => void readAll()} data-testid="inbox-read-all">
+                {t("chatManage.list.readAll")}
+              </Button>
             </div>
           </div>
           <SessionList
@@ -357,21 +394,31 @@ export function ChatManagePage() {
             <>
               <header className="pl-inbox__conversation-head">
                 <Space size={12}>
-                  <Avatar src={open.headImageUrl || undefined}>{(sessionTitle(open) || '?').slice(0, 1)}</Avatar>
+                  <Avatar src={open.headImageUrl || undefined}>{(sessionTitle(open) || "?").slice(0, 1)}</Avatar>
                   <div>
-                    <Typography.Text strong data-testid="conversation-title">{sessionTitle(open) || t('chatManage.roles.customer')}</Typography.Text>
+                    <Typography.Text strong data-testid="conversation-title">
+                      {sessionTitle(open) || t("chatManage.roles.customer")}
+                    </Typography.Text>
                     <div>
                       <Typography.Text type="secondary">{open.channelName || open.channel}</Typography.Text>
-                      {open.isGroup && open.groupName && <Typography.Text type="secondary"> · {t('chatManage.conversation.group')}</Typography.Text>}
+                      {open.isGroup && open.groupName && <Typography.Text type="secondary"> · {t("chatManage.conversation.group")}</Typography.Text>}
                     </div>
                   </div>
                   <ModeBadge mode={open.serviceMode} />
-                  {open.handoverRequestedAt && !manual && <Tag color="red" data-testid="conversation-handover-requested">{t('chatManage.mode.requested')}</Tag>}
+                  {open.handoverRequestedAt && !manual && (
+                    <Tag color="red" data-testid="conversation-handover-requested">
+                      {t("chatManage.mode.requested")}
+                    </Tag>
+                  )}
                 </Space>
                 {manual ? (
-                  <Button icon={<RobotOutlined />} onClick={() => setConfirming('FULL_AUTO_MODE')} data-testid="conversation-hand-back">{t('chatManage.mode.handBack')}</Button>
+                  <Button icon={<RobotOutlined />} onClick={() => setConfirming("FULL_AUTO_MODE")} data-testid="conversation-hand-back">
+                    {t("chatManage.mode.handBack")}
+                  </Button>
                 ) : (
-                  <Button type="primary" icon={<UserSwitchOutlined />} onClick={() => setConfirming('MANUAL_MODE')} data-testid="conversation-take-over">{t('chatManage.mode.takeOver')}</Button>
+                  <Button type="primary" icon={<UserSwitchOutlined />} onClick={() => setConfirming("MANUAL_MODE")} data-testid="conversation-take-over">
+                    {t("chatManage.mode.takeOver")}
+                  </Button>
                 )}
               </header>
               <ConversationView
@@ -388,25 +435,25 @@ export function ChatManagePage() {
             </>
           ) : (
             <div className="pl-inbox__placeholder" data-testid="conversation-none">
-              <Typography.Text type="secondary">{t('chatManage.conversation.choose')}</Typography.Text>
+              <Typography.Text type="secondary">{t("chatManage.conversation.choose")}</Typography.Text>
             </div>
           )}
         </section>
       </div>
       <Modal
         open={confirming !== undefined}
-        title={t(confirming === 'MANUAL_MODE' ? 'chatManage.mode.takeOverTitle' : 'chatManage.mode.handBackTitle')}
-        okText={t(confirming === 'MANUAL_MODE' ? 'chatManage.mode.takeOver' : 'chatManage.mode.handBack')}
-        cancelText={t('common.cancel')}
+        title={t(confirming === "MANUAL_MODE" ? "chatManage.mode.takeOverTitle" : "chatManage.mode.handBackTitle")}
+        okText={t(confirming === "MANUAL_MODE" ? "chatManage.mode.takeOver" : "chatManage.mode.handBack")}
+        cancelText={t("common.cancel")}
         confirmLoading={switching}
         onOk={() => void switchMode()}
         onCancel={() => setConfirming(undefined)}
-        okButtonProps={{ 'data-testid': 'mode-confirm-ok' }}
-        cancelButtonProps={{ 'data-testid': 'mode-confirm-cancel' }}
+        okButtonProps={{ "data-testid": "mode-confirm-ok" }}
+        cancelButtonProps={{ "data-testid": "mode-confirm-cancel" }}
         data-testid="mode-confirm"
       >
         <Typography.Paragraph data-testid="mode-confirm-text">
-          {t(confirming === 'MANUAL_MODE' ? 'chatManage.mode.takeOverDescription' : 'chatManage.mode.handBackDescription')}
+          {t(confirming === "MANUAL_MODE" ? "chatManage.mode.takeOverDescription" : "chatManage.mode.handBackDescription")}
         </Typography.Paragraph>
       </Modal>
       <ExportModal open={exporting} sessionIds={[...checked]} onClose={() => setExporting(false)} onExport={exportChecked} />

@@ -1,22 +1,28 @@
-import type { Meta, StoryObj } from '@storybook/react-vite';
-import { ConversationView } from './conversation-view';
-import { storyMessage } from './story-data';
-import './chat-manage.css';
+import type { Meta, StoryObj } from "@storybook/react-vite";
+import { ConversationView } from "./conversation-view";
+import { storyMessage } from "./story-data";
+import "./chat-manage.css";
 
 const meta = {
-  title: 'Chat management/ConversationView',
+  title: "Chat management/ConversationView",
   component: ConversationView,
   args: {
-    customerName: 'Ada Lovelace',
+    customerName: "Ada Lovelace",
     messages: [
-      storyMessage('m1', 'user', 'Hello, where is my parcel?'),
-      storyMessage('m2', 'assistant', 'It left the depot this morning and arrives tomorrow.', { delivery: 'sent' }),
-      storyMessage('m3', 'user', 'Can a person check the address?'),
-      storyMessage('m4', 'operator', 'Sure — I changed it to the new one.', { senderName: 'Olga', delivery: 'sent' }),
-      storyMessage('m5', 'operator', 'Anything else I can do?', { senderName: 'Olga', delivery: 'pending' }),
+      storyMessage("m1", "user", "Hello, where is my parcel?"),
+      storyMessage("m2", "assistant", "It left the depot this morning and arrives tomorrow.", { delivery: "sent" }),
+      storyMessage("m3", "user", "Can a person check the address?"),
+      storyMessage("m4", "operator", "Sure — I changed it to the new one.", { senderName: "Olga", delivery: "sent" }),
+      storyMessage("m5", "operator", "Anything else I can do?", { senderName: "Olga", delivery: "pending" }),
     ],
   },
-  decorators: [(Story) => <div style={{ width: 720, height: 520, display: 'flex', flexDirection: 'column', border: '1px solid #eee' }}><Story /></div>],
+  decorators: [
+    (Story) => (
+      <div style={{ width: 720, height: 520, display: "flex", flexDirection: "column", border: "1px solid #eee" }}>
+        <Story />
+      </div>
+    ),
+  ],
 } satisfies Meta<typeof ConversationView>;
 
 export default meta;
@@ -29,8 +35,8 @@ export const Default: Story = {};
 export const FailedDelivery: Story = {
   args: {
     messages: [
-      storyMessage('m1', 'user', 'Are you there?'),
-      storyMessage('m2', 'operator', 'Yes, one moment please.', { delivery: 'failed', deliveryError: 'The 48-hour reply window has closed' }),
+      storyMessage("m1", "user", "Are you there?"),
+      storyMessage("m2", "operator", "Yes, one moment please.", { delivery: "failed", deliveryError: "The 48-hour reply window has closed" }),
     ],
   },
 };

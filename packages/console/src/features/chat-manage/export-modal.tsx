@@ -1,7 +1,7 @@
-import { Alert, Form, Input, Modal, Typography } from 'antd';
-import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import { checkExport, dayOf, EXPORT_LIMITS } from './inbox-state';
+import { Alert, Form, Input, Modal, Typography } from "antd";
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { checkExport, dayOf, EXPORT_LIMITS } from "./inbox-state";
 
 export interface ExportModalProps {
   open: boolean;
@@ -45,27 +45,34 @@ export function ExportModal({ open, sessionIds, onClose, onExport }: ExportModal
   return (
     <Modal
       open={open}
-      title={t('chatManage.export.title')}
-      okText={t('chatManage.export.submit')}
-      cancelText={t('common.cancel')}
+      title={t("chatManage.export.title")}
+      okText={t("chatManage.export.submit")}
+      cancelText={t("common.cancel")}
       confirmLoading={busy}
       onOk={() => void submit()}
       onCancel={onClose}
-      okButtonProps={{ 'data-testid': 'export-submit' }}
+      okButtonProps={{ "data-testid": "export-submit" }}
       destroyOnHidden
     >
       <Typography.Paragraph type="secondary" data-testid="export-count">
-        {t('chatManage.export.selected', { count: sessionIds.length, max: EXPORT_LIMITS.maxSessions })}
+        {t("chatManage.export.selected", { count: sessionIds.length, max: EXPORT_LIMITS.maxSessions })}
       </Typography.Paragraph>
       <Form layout="inline">
-        <Form.Item label={t('chatManage.export.from')}>
-          <Input type="date" value={range.from} onChange={(event) => setRange((current) => ({ ...current, from: event.target.value }))} data-testid="export-from" />
+        <Form.Item label={t("chatManage.export.from")}>
+          <Input
+            type="date"
+            value={range.from}
+            onChange={(event) => setRange((current) => ({ ...current, from: event.target.value }))}
+            data-testid="export-from"
+          />
         </Form.Item>
-        <Form.Item label={t('chatManage.export.to')}>
+        <Form.Item label={t("chatManage.export.to")}>
           <Input type="date" value={range.to} onChange={(event) => setRange((current) => ({ ...current, to: event.target.value }))} data-testid="export-to" />
         </Form.Item>
       </Form>
-      <Typography.Paragraph type="secondary" style={{ marginTop: 12 }}>{t('chatManage.export.help', { days: EXPORT_LIMITS.maxDays })}</Typography.Paragraph>
+      <Typography.Paragraph type="secondary" style={{ marginTop: 12 }}>
+        {t("chatManage.export.help", { days: EXPORT_LIMITS.maxDays })}
+      </Typography.Paragraph>
       {error && <Alert type="error" showIcon message={error} data-testid="export-error" />}
     </Modal>
   );

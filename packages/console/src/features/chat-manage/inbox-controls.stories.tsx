@@ -1,15 +1,21 @@
-import type { Meta, StoryObj } from '@storybook/react-vite';
-import { Flex } from 'antd';
-import { ExportModal } from './export-modal';
-import { ModeBadge } from './mode-badge';
-import { ReplyBox } from './reply-box';
-import './chat-manage.css';
+import type { Meta, StoryObj } from "@storybook/react-vite";
+import { Flex } from "antd";
+import { ExportModal } from "./export-modal";
+import { ModeBadge } from "./mode-badge";
+import { ReplyBox } from "./reply-box";
+import "./chat-manage.css";
 
 const meta = {
-  title: 'Chat management/Controls',
+  title: "Chat management/Controls",
   component: ReplyBox,
   args: { onSend: async () => true, takesOver: true },
-  decorators: [(Story) => <div style={{ width: 640, border: '1px solid #eee' }}><Story /></div>],
+  decorators: [
+    (Story) => (
+      <div style={{ width: 640, border: "1px solid #eee" }}>
+        <Story />
+      </div>
+    ),
+  ],
 } satisfies Meta<typeof ReplyBox>;
 
 export default meta;
@@ -34,5 +40,5 @@ export const ModeBadges: Story = {
 
 /** Export of ticked sessions over a range of days (checked like the server on Download). */
 export const Export: Story = {
-  render: () => <ExportModal open sessionIds={['s1', 's2', 's3']} onClose={() => undefined} onExport={async () => true} />,
+  render: () => <ExportModal open sessionIds={["s1", "s2", "s3"]} onClose={() => undefined} onExport={async () => true} />,
 };

@@ -1,4 +1,4 @@
-import type { InboxMessage, InboxSession, ReadFilter } from '../../lib/api/inbox';
+import type { InboxMessage, InboxSession, ReadFilter } from "../../lib/api/inbox";
 
 /** The list's filters: read type, client (spec §4) and a keyword the server matches. */
 export interface InboxFilters {
@@ -12,17 +12,17 @@ export interface InboxFilters {
 export const EXPORT_LIMITS = { maxSessions: 30, maxDays: 31 } as const;
 
 /** Whether a session belongs in the list under `filters`. */
-export function matchesFilters(session: Pick<InboxSession, 'readStatus' | 'channelId'>, filters: InboxFilters): boolean {
+export function matchesFilters(session: Pick<InboxSession, "readStatus" | "channelId">, filters: InboxFilters): boolean {
   if (filters.clientId && session.channelId !== filters.clientId) return false;
-  if (filters.read === 'unread') return session.readStatus === 'UNREAD';
-  if (filters.read === 'read') return session.readStatus === 'HAVE_READ';
+  if (filters.read === "unread") return session.readStatus === "UNREAD";
+  if (filters.read === "read") return session.readStatus === "HAVE_READ";
   return true;
 }
 
 /** Latest message first; ties by id, as the server orders them. */
 export function sortSessions(sessions: readonly InboxSession[]): InboxSession[] {
   return [...sessions].sort((a, b) => {
-    const at = (b.lastMessageAt ?? '').localeCompare(a.lastMessageAt ?? '');
+    const at = (b.lastMessageAt ?? "").localeCompare(a.lastMessageAt ?? "");
     return at !== 0 ? at : b.sessionId.localeCompare(a.sessionId);
   });
 }
@@ -30,7 +30,7 @@ export function sortSessions(sessions: readonly InboxSession[]): InboxSession[] 
 /** A message as the socket announces it. */
 export interface IncomingMessage {
   id: string;
-  role: InboxMessage['role'];
+  role: InboxMessage["role"];
   content: string;
   createdAt: string;
   senderName?: string | undefined;
@@ -38,7 +38,7 @@ export interface IncomingMessage {
 
 /** What the list shows of the last message. */
 export function previewOf(content: string): string {
-  return content.replace(/\s+/g, ' ').trim().slice(0, 200);
+  return content.replace(/\s+/g, " ").trim().slice(0, 200);
 }
 
 /**
@@ -47,7 +47,13 @@ export function previewOf(content: string): string {
  * it no longer matches the filters (spec §4). `known` is the session when it was not listed
  * (fetched by the caller); without it an unlisted session stays out.
  */
-export function applyMessage(list: readonly InboxSession[], sessionId: string, message: IncomingMessage, filters: InboxFilters, known?: InboxSession): InboxSession[] {
+export function applyMessage(
+  list: readonly InboxSession[],
+  sessionId: string,
+  message: IncomingMessage,
+  filters: InboxFilters,
+  known?: InboxSession,
+): InboxSession[] {
   const current = list.find((session) => session.sessionId === sessionId) ?? known;
   const rest = list.filter((session) => session.sessionId !== sessionId);
   if (!current) return [...list];
@@ -55,7 +61,7 @@ export function applyMessage(list: readonly InboxSession[], sessionId: string, m
   const updated: InboxSession = {
     ...current,
     ...(newer ? { msgContent: previewOf(message.content), lastMessageAt: message.createdAt } : {}),
-    ...(message.role === 'user' ? { readStatus: 'UNREAD' as const } : {}),
+    ...(message.role === "user" ? { readStatus: "UNREAD" as const } : {}),
   };
   if (!matchesFilters(updated, filters)) return rest;
   return sortSessions([updated, ...rest]);
@@ -67,8 +73,8 @@ export function patchSession(list: readonly InboxSession[], sessionId: string, p
 }
 
 /** Keeps the later of two delivery states: a result (sent, failed) beats pending, which beats none. */
-function laterDelivery(a: InboxMessage, b: InboxMessage): Pick<InboxMessage, 'delivery' | 'deliveryError'> {
-  const rank = (message: InboxMessage) => (message.delivery === 'sent' || message.delivery === 'failed' ? 2 : message.delivery === 'pending' ? 1 : 0);
+function laterDelivery(a: InboxMessage, b: InboxMessage): Pick<InboxMessage, "delivery" | "deliveryError"> {
+  const rank = (message: InboxMessage) => (message.delivery === "sent" || message.delivery === "failed" ? 2 : message.delivery === "pending" ? 1 : 0);
   const winner = rank(b) >= rank(a) ? b : a;
   return { delivery: winner.delivery, deliveryError: winner.deliveryError };
 }
@@ -86,17 +92,27 @@ export function upsertMessage(history: readonly InboxMessage[], message: InboxMe
 
 /** A history message from the socket's shape (its delivery is not known yet). */
 export function fromIncoming(message: IncomingMessage): InboxMessage {
-  return { id: message.id, role: message.role, content: message.content, senderName: message.senderName ?? null, delivery: null, deliveryError: null, createdAt: message.createdAt };
+  return {
+    id: message.id,
+    role: message.role,
+    content: message.content,
+    senderName: message.senderName ?? null,
+    delivery: null,
+    deliveryError: null,
+    createdAt: message.createdAt,
+  };
 }
 
 /** The history after a delivery result for one message. */
-export function applyDelivery(history: readonly InboxMessage[], messageId: string, delivery: 'sent' | 'failed', error?: string): InboxMessage[] {
-  return history.map((message) => (message.id === messageId ? { ...message, delivery, deliveryError: delivery === 'failed' ? (error ?? message.deliveryError) : null } : message));
+export function applyDelivery(history: readonly InboxMessage[], messageId: string, delivery: "sent" | "failed", error?: string): InboxMessage[] {
+  return history.map((message) =>
+    message.id === messageId ? { ...message, delivery, deliveryError: delivery === "failed" ? (error ?? message.deliveryError) : null } : message,
+  );
 }
 
 /** The history after a retry was accepted: the message as answered, unless it was delivered meanwhile. */
 export function applyRetry(history: readonly InboxMessage[], retried: InboxMessage): InboxMessage[] {
-  return history.map((message) => (message.id === retried.id && message.delivery !== 'sent' ? { ...message, ...retried } : message));
+  return history.map((message) => (message.id === retried.id && message.delivery !== "sent" ? { ...message, ...retried } : message));
 }
 
 /** Older messages placed before the loaded ones, without duplicates. */
@@ -114,17 +130,17 @@ export function daySpan(from: string, to: string): number {
 
 /** What is wrong with an export request (a translation key), or undefined — the server's rules. */
 export function checkExport(sessionIds: readonly string[], from: string, to: string): string | undefined {
-  if (sessionIds.length === 0) return 'chatManage.export.noneSelected';
-  if (new Set(sessionIds).size > EXPORT_LIMITS.maxSessions) return 'chatManage.export.tooMany';
+  if (sessionIds.length === 0) return "chatManage.export.noneSelected";
+  if (new Set(sessionIds).size > EXPORT_LIMITS.maxSessions) return "chatManage.export.tooMany";
   const span = daySpan(from, to);
-  if (Number.isNaN(span)) return 'chatManage.export.rangeRequired';
-  if (span < 1) return 'chatManage.export.rangeOrder';
-  if (span > EXPORT_LIMITS.maxDays) return 'chatManage.export.rangeTooLong';
+  if (Number.isNaN(span)) return "chatManage.export.rangeRequired";
+  if (span < 1) return "chatManage.export.rangeOrder";
+  if (span > EXPORT_LIMITS.maxDays) return "chatManage.export.rangeTooLong";
   return undefined;
 }
 
 /** YYYY-MM-DD of a date in local time. */
 export function dayOf(date: Date): string {
-  const pad = (value: number) => String(value).padStart(2, '0');
+  const pad = (value: number) => String(value).padStart(2, "0");
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
 }

@@ -1,22 +1,22 @@
-import type { InboxMessage, InboxSession } from '../../lib/api/inbox';
+import type { InboxMessage, InboxSession } from "../../lib/api/inbox";
 
 /** A session for stories. */
 export function storySession(id: string, patch: Partial<InboxSession> = {}): InboxSession {
   return {
     sessionId: id,
-    channelId: 'ch_telegram',
-    channelName: 'Support on Telegram',
-    channel: 'telegram',
-    appId: 'app_1',
+    channelId: "ch_telegram",
+    channelName: "Support on Telegram",
+    channel: "telegram",
+    appId: "app_1",
     isGroup: false,
     groupName: null,
-    senderName: 'Ada Lovelace',
+    senderName: "Ada Lovelace",
     headImageUrl: null,
-    customerId: 'cus_1',
-    msgContent: 'Hello, where is my parcel?',
+    customerId: "cus_1",
+    msgContent: "Hello, where is my parcel?",
     lastMessageAt: new Date().toISOString(),
-    readStatus: 'HAVE_READ',
-    serviceMode: 'FULL_AUTO_MODE',
+    readStatus: "HAVE_READ",
+    serviceMode: "FULL_AUTO_MODE",
     handoverRequestedAt: null,
     tags: [],
     createdAt: new Date().toISOString(),
@@ -25,6 +25,6 @@ export function storySession(id: string, patch: Partial<InboxSession> = {}): Inb
 }
 
 /** A message for stories. */
-export function storyMessage(id: string, role: InboxMessage['role'], content: string, patch: Partial<InboxMessage> = {}): InboxMessage {
-  return { id, role, content, senderName: null, delivery: null, deliveryError: null, createdAt: '2026-11-21T10:14:00Z', ...patch };
+export function storyMessage(id: string, role: InboxMessage["role"], content: string, patch: Partial<InboxMessage> = {}): InboxMessage {
+  return { id, role, content, senderName: null, delivery: null, deliveryError: null, createdAt: "2026-11-21T10:14:00Z", ...patch };
 }

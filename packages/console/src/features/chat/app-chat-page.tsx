@@ -1,24 +1,24 @@
-import { MessageOutlined, PlusOutlined } from '@ant-design/icons';
-import type { components } from '@parley/sdk';
-import { Button, Flex, Result, Select, Skeleton, Typography } from 'antd';
-import { useCallback, useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import { Navigate, useNavigate, useParams } from 'react-router';
-import { endpoints } from '../../lib/api/endpoints';
-import { formatDateTime } from '../../lib/format';
-import { PATHS } from '../../lib/paths';
-import { useSession } from '../../lib/api/session';
-import { AppAvatar } from '../../components/app-avatar';
-import { ChatPanel } from '../../components/chat/chat-panel';
-import { EmptyState } from '../../components/empty-state';
-import '../apps/apps.css';
-import { useChat } from './use-chat';
+import { MessageOutlined, PlusOutlined } from "@ant-design/icons";
+import type { components } from "@parley/sdk";
+import { Button, Flex, Result, Select, Skeleton, Typography } from "antd";
+import { useCallback, useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Navigate, useNavigate, useParams } from "react-router";
+import { endpoints } from "../../lib/api/endpoints";
+import { formatDateTime } from "../../lib/format";
+import { PATHS } from "../../lib/paths";
+import { useSession } from "../../lib/api/session";
+import { AppAvatar } from "../../components/app-avatar";
+import { ChatPanel } from "../../components/chat/chat-panel";
+import { EmptyState } from "../../components/empty-state";
+import "../apps/apps.css";
+import { useChat } from "./use-chat";
 
-type ChatAppView = components['schemas']['ChatAppView'];
-type Conversation = components['schemas']['Conversation'];
+type ChatAppView = components["schemas"]["ChatAppView"];
+type Conversation = components["schemas"]["Conversation"];
 
 /** The code the home menu's "chat" item uses: the most recent app of the space. */
-export const RECENT_APP_CODE = 'recent';
+export const RECENT_APP_CODE = "recent";
 
 /**
  * /app/{code}: chat with an app in the home shell — header, opening text and guiding
@@ -26,7 +26,7 @@ export const RECENT_APP_CODE = 'recent';
  * delete context, and a model switcher when the app offers several.
  */
 export function AppChatPage() {
-  const { code = '' } = useParams();
+  const { code = "" } = useParams();
   const { token } = useSession();
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -34,9 +34,13 @@ export function AppChatPage() {
     return (
       <Result
         status="403"
-        title={t('chat.signInTitle')}
-        subTitle={t('chat.signIn')}
-        extra={<Button type="primary" onClick={() => navigate(`${PATHS.login}?returnTo=${encodeURIComponent(`/app/${code}`)}`)} data-testid="chat-sign-in">{t('nav.login')}</Button>}
+        title={t("chat.signInTitle")}
+        subTitle={t("chat.signIn")}
+        extra={
+          <Button type="primary" onClick={() => navigate(`${PATHS.login}?returnTo=${encodeURIComponent(`/app/${code}`)}`)} data-testid="chat-sign-in">
+            {t("nav.login")}
+          </Button>
+        }
         data-testid="chat-signed-out"
       />
     );
@@ -53,7 +57,7 @@ function RecentApp() {
   useEffect(() => {
     void endpoints.apps.list(1, { silent: true }).then((result) => {
       if (result.ok) setTarget(result.data.items[0]?.code ?? null);
-      else if (result.error.kind !== 'aborted') setTarget(null);
+      else if (result.error.kind !== "aborted") setTarget(null);
     });
   }, []);
   if (target === undefined) return <Skeleton active />;
@@ -62,9 +66,13 @@ function RecentApp() {
     <div className="pl-card">
       <EmptyState
         icon={<MessageOutlined className="pl-empty__glyph" />}
-        title={t('chat.noAppsTitle')}
-        description={t('chat.noApps')}
-        action={<Button type="primary" icon={<PlusOutlined />} onClick={() => navigate(PATHS.createApp)} data-testid="chat-create-app">{t('apps.create')}</Button>}
+        title={t("chat.noAppsTitle")}
+        description={t("chat.noApps")}
+        action={
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate(PATHS.createApp)} data-testid="chat-create-app">
+            {t("apps.create")}
+          </Button>
+        }
         data-testid="chat-no-apps"
       />
     </div>
@@ -78,19 +86,19 @@ function AppChat({ code }: { code: string }) {
   const [missing, setMissing] = useState(false);
   const [model, setModel] = useState<string>();
   const [conversations, setConversations] = useState<Conversation[]>([]);
-  const chat = useChat({ appCode: code, channel: 'web', model });
+  const chat = useChat({ appCode: code, channel: "web", model });
 
   useEffect(() => {
     void endpoints.chat.app(code, { silent: true }).then((result) => {
       if (result.ok) setView(result.data);
-      else if (result.error.kind !== 'aborted') setMissing(true);
+      else if (result.error.kind !== "aborted") setMissing(true);
     });
   }, [code]);
 
   const loadConversations = useCallback(async () => {
     const result = await endpoints.chat.conversations(code, { silent: true });
     // Preview conversations belong to the editor's preview pane.
-    if (result.ok) setConversations(result.data.filter((conversation) => conversation.channel !== 'preview'));
+    if (result.ok) setConversations(result.data.filter((conversation) => conversation.channel !== "preview"));
   }, [code]);
 
   useEffect(() => {
@@ -106,9 +114,13 @@ function AppChat({ code }: { code: string }) {
     return (
       <Result
         status="404"
-        title={t('chat.notFoundTitle')}
-        subTitle={t('chat.notFound', { code })}
-        extra={<Button onClick={() => navigate(PATHS.home)} data-testid="chat-go-home">{t('notFound.backHome')}</Button>}
+        title={t("chat.notFoundTitle")}
+        subTitle={t("chat.notFound", { code })}
+        extra={
+          <Button onClick={() => navigate(PATHS.home)} data-testid="chat-go-home">
+            {t("notFound.backHome")}
+          </Button>
+        }
         data-testid="chat-app-missing"
       />
     );
@@ -119,21 +131,27 @@ function AppChat({ code }: { code: string }) {
     <div className="pl-chat-page" data-testid="app-chat-page">
       <aside className="pl-chat-page__side">
         <div className="pl-chat-page__side-head">
-          <Button block icon={<PlusOutlined />} onClick={chat.reset} disabled={chat.streaming} data-testid="chat-new">{t('chat.newChat')}</Button>
+          <Button block icon={<PlusOutlined />} onClick={chat.reset} disabled={chat.streaming} data-testid="chat-new">
+            {t("chat.newChat")}
+          </Button>
         </div>
         <div className="pl-chat-page__list" data-testid="chat-conversations">
-          {conversations.length === 0 ? <Typography.Text type="secondary" className="pl-chat__empty">{t('chat.noConversations')}</Typography.Text> : null}
+          {conversations.length === 0 ? (
+            <Typography.Text type="secondary" className="pl-chat__empty">
+              {t("chat.noConversations")}
+            </Typography.Text>
+          ) : null}
           {conversations.map((conversation) => (
             <Button
               key={conversation.id}
               type="text"
-              className={conversation.id === chat.conversationId ? 'pl-chat-page__conv pl-chat-page__conv--active' : 'pl-chat-page__conv'}
+              className={conversation.id === chat.conversationId ? "pl-chat-page__conv pl-chat-page__conv--active" : "pl-chat-page__conv"}
               disabled={chat.streaming}
               onClick={() => void chat.load(conversation.id)}
               data-testid={`chat-conversation-${conversation.id}`}
               title={formatDateTime(conversation.updatedAt, i18n.language)}
             >
-              <Typography.Text ellipsis>{conversation.title || t('chat.untitled')}</Typography.Text>
+              <Typography.Text ellipsis>{conversation.title || t("chat.untitled")}</Typography.Text>
             </Button>
           ))}
         </div>
@@ -154,7 +172,9 @@ function AppChat({ code }: { code: string }) {
             <Flex align="center" justify="space-between" gap={12}>
               <Flex align="center" gap={10} className="pl-chat-page__title">
                 <AppAvatar name={view.name} src={view.avatarUrl} size={36} />
-                <Typography.Title level={5} style={{ margin: 0 }} data-testid="chat-app-name">{view.name}</Typography.Title>
+                <Typography.Title level={5} style={{ margin: 0 }} data-testid="chat-app-name">
+                  {view.name}
+                </Typography.Title>
               </Flex>
               {view.models.length > 1 ? (
                 <Select
@@ -162,7 +182,7 @@ function AppChat({ code }: { code: string }) {
                   onChange={setModel}
                   options={view.models.map((id) => ({ value: id, label: id }))}
                   popupMatchSelectWidth={false}
-                  aria-label={t('chat.model')}
+                  aria-label={t("chat.model")}
                   data-testid="chat-model"
                 />
               ) : null}

@@ -1,16 +1,16 @@
-import { ParleyError } from '@parley/sdk';
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { client, CODES, endSession, warnLoginFirst } from '../../lib/api/request';
-import { endpoints } from '../../lib/api/endpoints';
-import { sessionStore } from '../../lib/api/session';
-import { i18n } from '../../i18n';
-import { applyChatEvent, type ChatTurn, settleTurn } from '../../components/chat/chat-state';
+import { ParleyError } from "@parley/sdk";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { client, CODES, endSession, warnLoginFirst } from "../../lib/api/request";
+import { endpoints } from "../../lib/api/endpoints";
+import { sessionStore } from "../../lib/api/session";
+import { i18n } from "../../i18n";
+import { applyChatEvent, type ChatTurn, settleTurn } from "../../components/chat/chat-state";
 
 /** Options of {@link useChat}. */
 export interface UseChatOptions {
   appCode: string | undefined;
   /** `preview` in the console editor, `web` on the chat page. */
-  channel: 'preview' | 'web';
+  channel: "preview" | "web";
   /** One of the app's models; the app's default when undefined. */
   model?: string;
 }
@@ -19,13 +19,13 @@ let counter = 0;
 const localId = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${(counter += 1)}`;
 
 /** A failure before the stream started, as an inline error (401 ends the session instead). */
-function failureOf(cause: unknown): ChatTurn['error'] {
+function failureOf(cause: unknown): ChatTurn["error"] {
   if (cause instanceof ParleyError) {
     const code = cause.code ?? cause.status;
     if (code === CODES.sessionEnded) endSession({ notify: true });
-    return { code, message: cause.message || i18n.t('errors.generic') };
+    return { code, message: cause.message || i18n.t("errors.generic") };
   }
-  return { message: cause instanceof Error ? cause.message : i18n.t('errors.generic') };
+  return { message: cause instanceof Error ? cause.message : i18n.t("errors.generic") };
 }
 
 /**
@@ -44,8 +44,7 @@ export function useChat({ appCode, channel, model }: UseChatOptions) {
   // Leaving the page (or switching app) ends a running answer.
   useEffect(() => () => controller.current?.abort(), [appCode]);
 
-  const updateTurn = (id: string, change: (turn: ChatTurn) => ChatTurn) =>
-    setTurns((current) => current.map((turn) => (turn.id === id ? change(turn) : turn)));
+  const updateTurn = (id: string, change: (turn: ChatTurn) => ChatTurn) => setTurns((current) => current.map((turn) => (turn.id === id ? change(turn) : turn)));
 
   const send = useCallback(
     async (text: string) => {
@@ -57,11 +56,11 @@ export function useChat({ appCode, channel, model }: UseChatOptions) {
       }
       const abort = new AbortController();
       controller.current = abort;
-      const answerId = localId('answer');
+      const answerId = localId("answer");
       setTurns((current) => [
         ...current,
-        { id: localId('question'), role: 'user', content: message, status: 'complete' },
-        { id: answerId, role: 'assistant', content: '', status: 'streaming' },
+        { id: localId("question"), role: "user", content: message, status: "complete" },
+        { id: answerId, role: "assistant", content: "", status: "streaming" },
       ]);
       setStreaming(true);
       try {
@@ -70,16 +69,16 @@ export function useChat({ appCode, channel, model }: UseChatOptions) {
           { signal: abort.signal },
         );
         for await (const event of stream) {
-          if (event.type === 'message-start') {
+          if (event.type === "message-start") {
             conversationRef.current = event.conversationId;
             setConversationId(event.conversationId);
           }
           updateTurn(answerId, (turn) => applyChatEvent(turn, event));
         }
-        updateTurn(answerId, (turn) => settleTurn(turn, abort.signal.aborted ? 'stopped' : 'complete'));
+        updateTurn(answerId, (turn) => settleTurn(turn, abort.signal.aborted ? "stopped" : "complete"));
       } catch (cause) {
         const error = failureOf(cause);
-        updateTurn(answerId, (turn) => ({ ...turn, status: 'error', ...(error ? { error } : {}) }));
+        updateTurn(answerId, (turn) => ({ ...turn, status: "error", ...(error ? { error } : {}) }));
       } finally {
         if (controller.current === abort) controller.current = undefined;
         setStreaming(false);
@@ -101,9 +100,9 @@ export function useChat({ appCode, channel, model }: UseChatOptions) {
       if (!result.ok) return false;
     }
     setTurns((current) =>
-      current.length === 0 || current[current.length - 1]?.role === 'divider'
+      current.length === 0 || current[current.length - 1]?.role === "divider"
         ? current
-        : [...current, { id: localId('divider'), role: 'divider', content: '', status: 'complete' }],
+        : [...current, { id: localId("divider"), role: "divider", content: "", status: "complete" }],
     );
     return true;
   }, []);
@@ -125,17 +124,17 @@ export function useChat({ appCode, channel, model }: UseChatOptions) {
     conversationRef.current = id;
     setTurns(
       result.data
-        .filter((message) => message.role !== 'tool')
+        .filter((message) => message.role !== "tool")
         .map((message) => ({
           id: message.id,
-          role: message.role === 'user' ? 'user' : 'assistant',
+          role: message.role === "user" ? "user" : "assistant",
           content: message.content,
           // An answer another tab is still streaming shows what is stored so far, without a cursor.
-          status: message.status === 'streaming' ? 'complete' : message.status,
+          status: message.status === "streaming" ? "complete" : message.status,
           ...(message.model ? { model: message.model } : {}),
           ...(message.citations.length > 0 ? { citations: message.citations } : {}),
           // A stored transfer notice is recorded under the model name `handover`.
-          ...(message.role === 'assistant' && message.model === 'handover' ? { handover: true } : {}),
+          ...(message.role === "assistant" && message.model === "handover" ? { handover: true } : {}),
         })),
     );
   }, []);

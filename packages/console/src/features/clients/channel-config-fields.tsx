@@ -1,7 +1,7 @@
-import { Button, Form, Input, Select, Space, Tag, Typography } from 'antd';
-import { useTranslation } from 'react-i18next';
-import { checkChannelField, CHANNEL_VALUE_MAX, localized, type SecretAction } from './channel-rules';
-import type { ChannelField } from '../../lib/api/channel-clients';
+import { Button, Form, Input, Select, Space, Tag, Typography } from "antd";
+import { useTranslation } from "react-i18next";
+import { checkChannelField, CHANNEL_VALUE_MAX, localized, type SecretAction } from "./channel-rules";
+import type { ChannelField } from "../../lib/api/channel-clients";
 
 export interface ChannelConfigFieldsProps {
   /** The platform's form from the catalogue. */
@@ -20,7 +20,7 @@ function SecretMask({ text }: { text: string; value?: string; onChange?: unknown
 
 /** The action a secret field starts with. */
 export function defaultSecretAction(field: ChannelField, secretsSet: readonly string[]): SecretAction {
-  return secretsSet.includes(field.key) ? 'keep' : 'replace';
+  return secretsSet.includes(field.key) ? "keep" : "replace";
 }
 
 /**
@@ -47,7 +47,7 @@ export function ChannelConfigFields({ fields, secretsSet, actions, onActionChang
         const testId = `channel-field-${field.key}`;
         if (!field.secret) {
           return (
-            <Form.Item key={field.key} name={['config', field.key]} label={label} extra={help} required={field.required} rules={[rule]}>
+            <Form.Item key={field.key} name={["config", field.key]} label={label} extra={help} required={field.required} rules={[rule]}>
               {field.options ? (
                 <Select
                   allowClear={!field.required}
@@ -61,34 +61,56 @@ export function ChannelConfigFields({ fields, secretsSet, actions, onActionChang
           );
         }
         const state = (
-          <Tag color={isSet && action !== 'clear' ? 'green' : 'default'} data-testid={`${testId}-state`}>
-            {action === 'clear' ? t('clients.channelForm.secretWillClear') : isSet ? t('clients.channelForm.secretSet') : t('clients.channelForm.secretNotSet')}
+          <Tag color={isSet && action !== "clear" ? "green" : "default"} data-testid={`${testId}-state`}>
+            {action === "clear" ? t("clients.channelForm.secretWillClear") : isSet ? t("clients.channelForm.secretSet") : t("clients.channelForm.secretNotSet")}
           </Tag>
         );
         return (
           <Form.Item
             key={field.key}
-            label={<Space size={8}>{label}{state}</Space>}
+            label={
+              <Space size={8}>
+                {label}
+                {state}
+              </Space>
+            }
             extra={help}
             required={field.required}
           >
-            {action === 'replace' ? (
-              <Space.Compact style={{ width: '100%' }}>
-                <Form.Item name={['config', field.key]} noStyle rules={[rule]}>
-                  <Input.Password autoComplete="new-password" maxLength={CHANNEL_VALUE_MAX} placeholder={isSet ? t('clients.channelForm.secretReplacePlaceholder') : undefined} data-testid={testId} />
+            {action === "replace" ? (
+              <Space.Compact style={{ width: "100%" }}>
+                <Form.Item name={["config", field.key]} noStyle rules={[rule]}>
+                  <Input.Password
+                    autoComplete="new-password"
+                    maxLength={CHANNEL_VALUE_MAX}
+                    placeholder={isSet ? t("clients.channelForm.secretReplacePlaceholder") : undefined}
+                    data-testid={testId}
+                  />
                 </Form.Item>
-                {isSet && <Button onClick={() => onActionChange(field.key, 'keep')} data-testid={`${testId}-keep`}>{t('clients.channelForm.secretKeep')}</Button>}
+                {isSet && (
+                  <Button onClick={() => onActionChange(field.key, "keep")} data-testid={`${testId}-keep`}>
+                    {t("clients.channelForm.secretKeep")}
+                  </Button>
+                )}
               </Space.Compact>
             ) : (
               <Space wrap>
-                <Form.Item name={['config', field.key]} noStyle rules={[rule]}>
-                  <SecretMask text={action === 'clear' ? t('clients.channelForm.secretClearHelp') : '••••••••'} />
+                <Form.Item name={["config", field.key]} noStyle rules={[rule]}>
+                  <SecretMask text={action === "clear" ? t("clients.channelForm.secretClearHelp") : "••••••••"} />
                 </Form.Item>
-                <Button size="small" onClick={() => onActionChange(field.key, 'replace')} data-testid={`${testId}-replace`}>{t('clients.channelForm.secretReplace')}</Button>
-                {action === 'keep' && !field.required && (
-                  <Button size="small" danger onClick={() => onActionChange(field.key, 'clear')} data-testid={`${testId}-clear`}>{t('clients.channelForm.secretClear')}</Button>
+                <Button size="small" onClick={() => onActionChange(field.key, "replace")} data-testid={`${testId}-replace`}>
+                  {t("clients.channelForm.secretReplace")}
+                </Button>
+                {action === "keep" && !field.required && (
+                  <Button size="small" danger onClick={() => onActionChange(field.key, "clear")} data-testid={`${testId}-clear`}>
+                    {t("clients.channelForm.secretClear")}
+                  </Button>
                 )}
-                {action === 'clear' && <Button size="small" onClick={() => onActionChange(field.key, 'keep')}>{t('clients.channelForm.secretKeep')}</Button>}
+                {action === "clear" && (
+                  <Button size="small" onClick={() => onActionChange(field.key, "keep")}>
+                    {t("clients.channelForm.secretKeep")}
+                  </Button>
+                )}
               </Space>
             )}
           </Form.Item>

@@ -5,29 +5,29 @@ export type RuleResult = string | undefined;
 export const CLIENT_LIMITS = { nameMax: 50, sloganMax: 20, welcomeMax: 500 } as const;
 
 /** Default appearance of a new client. */
-export const DEFAULT_COLOR = '#2563eb';
+export const DEFAULT_COLOR = "#2563eb";
 
 export function checkName(value: string | undefined): RuleResult {
-  const name = value?.trim() ?? '';
-  if (!name) return 'clients.rules.nameRequired';
-  if (name.length > CLIENT_LIMITS.nameMax) return 'clients.rules.nameTooLong';
+  const name = value?.trim() ?? "";
+  if (!name) return "clients.rules.nameRequired";
+  if (name.length > CLIENT_LIMITS.nameMax) return "clients.rules.nameTooLong";
   return undefined;
 }
 
 /** Counts UTF-16 units, as the server's length check does. */
 export function checkSlogan(value: string | undefined): RuleResult {
-  return (value ?? '').length > CLIENT_LIMITS.sloganMax ? 'clients.rules.sloganTooLong' : undefined;
+  return (value ?? "").length > CLIENT_LIMITS.sloganMax ? "clients.rules.sloganTooLong" : undefined;
 }
 
 export function checkColor(value: string | undefined): RuleResult {
-  return /^#[0-9a-fA-F]{6}$/.test(value ?? '') ? undefined : 'clients.rules.colorInvalid';
+  return /^#[0-9a-fA-F]{6}$/.test(value ?? "") ? undefined : "clients.rules.colorInvalid";
 }
 
 /** True for a bare http(s) origin: scheme, host and optional port, nothing else. */
 export function isOrigin(value: string): boolean {
   try {
     const url = new URL(value);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value;
+    return (url.protocol === "http:" || url.protocol === "https:") && url.origin === value;
   } catch {
     return false;
   }
@@ -35,11 +35,14 @@ export function isOrigin(value: string): boolean {
 
 /** The origins typed one per line (blank lines ignored). */
 export function parseOrigins(text: string | undefined): string[] {
-  return (text ?? '').split(/\r?\n/).map((line) => line.trim()).filter(Boolean);
+  return (text ?? "")
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter(Boolean);
 }
 
 export function checkOrigins(text: string | undefined): RuleResult {
-  return parseOrigins(text).every(isOrigin) ? undefined : 'clients.rules.originInvalid';
+  return parseOrigins(text).every(isOrigin) ? undefined : "clients.rules.originInvalid";
 }
 
 /** The script tag a site pastes to show the bubble. */

@@ -1,29 +1,29 @@
-import { DeleteOutlined, PlusOutlined, ReloadOutlined, SettingOutlined } from '@ant-design/icons';
-import { Button, Form, Input, Popconfirm, Select, Space, Switch, Table, Tag, Typography } from 'antd';
-import { useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
-import { feedback } from '../../lib/feedback';
-import { formatDateTime } from '../../lib/format';
-import { PATHS } from '../../lib/paths';
-import { EmptyState } from '../../components/empty-state';
-import { FormDialog } from '../../components/form-dialog';
-import { setSpaceData, invalidateSpace, useSpaceQuery } from '../../lib/api/query';
-import { PageHeader } from '../../components/page-header';
-import { checkRule } from '../knowledge/form-helpers';
-import { channelConfigPath } from './channel-client-page';
-import { channelEndpoints, type ChannelClient } from '../../lib/api/channel-clients';
-import { localized } from './channel-rules';
-import { ChannelStatus } from './channel-status';
-import { checkName, CLIENT_LIMITS } from './client-rules';
-import { clientsEndpoints, type WebClient } from '../../lib/api/web-clients';
-import { useAppChoices, type AppChoice } from './use-app-choices';
-import { useChannelCatalogue } from './use-channel-catalogue';
-import './clients.css';
+import { DeleteOutlined, PlusOutlined, ReloadOutlined, SettingOutlined } from "@ant-design/icons";
+import { Button, Form, Input, Popconfirm, Select, Space, Switch, Table, Tag, Typography } from "antd";
+import { useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useNavigate } from "react-router";
+import { feedback } from "../../lib/feedback";
+import { formatDateTime } from "../../lib/format";
+import { PATHS } from "../../lib/paths";
+import { EmptyState } from "../../components/empty-state";
+import { FormDialog } from "../../components/form-dialog";
+import { setSpaceData, invalidateSpace, useSpaceQuery } from "../../lib/api/query";
+import { PageHeader } from "../../components/page-header";
+import { checkRule } from "../knowledge/form-helpers";
+import { channelConfigPath } from "./channel-client-page";
+import { channelEndpoints, type ChannelClient } from "../../lib/api/channel-clients";
+import { localized } from "./channel-rules";
+import { ChannelStatus } from "./channel-status";
+import { checkName, CLIENT_LIMITS } from "./client-rules";
+import { clientsEndpoints, type WebClient } from "../../lib/api/web-clients";
+import { useAppChoices, type AppChoice } from "./use-app-choices";
+import { useChannelCatalogue } from "./use-channel-catalogue";
+import "./clients.css";
 
 /** The space's web clients and channel clients (keys below the space id, see lib/api/query). */
-export const WEB_CLIENTS = ['web-clients'];
-export const CHANNEL_CLIENTS = ['channel-clients'];
+export const WEB_CLIENTS = ["web-clients"];
+export const CHANNEL_CLIENTS = ["channel-clients"];
 
 /** The config page of a client. */
 export const configPath = (id: string) => `${PATHS.webEmbedConfig}?id=${encodeURIComponent(id)}`;
@@ -62,12 +62,12 @@ export function ClientsPage() {
     const result = await clientsEndpoints.remove(client.id);
     if (!result.ok) return;
     await invalidateSpace(WEB_CLIENTS);
-    feedback.success(t('clients.list.deleted', { name: client.name }));
+    feedback.success(t("clients.list.deleted", { name: client.name }));
   };
 
   const createButton = (testId: string) => (
     <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)} data-testid={testId}>
-      {t('clients.list.create')}
+      {t("clients.list.create")}
     </Button>
   );
 
@@ -76,9 +76,13 @@ export function ClientsPage() {
     body = (
       <div className="pl-card">
         <EmptyState
-          title={t('clients.list.loadFailedTitle')}
-          description={t('clients.list.loadFailedDescription')}
-          action={<Button onClick={() => void load()} data-testid="clients-retry">{t('common.retry')}</Button>}
+          title={t("clients.list.loadFailedTitle")}
+          description={t("clients.list.loadFailedDescription")}
+          action={
+            <Button onClick={() => void load()} data-testid="clients-retry">
+              {t("common.retry")}
+            </Button>
+          }
           data-testid="clients-load-failed"
         />
       </div>
@@ -86,7 +90,12 @@ export function ClientsPage() {
   } else if (!loading && clients.length === 0) {
     body = (
       <div className="pl-card">
-        <EmptyState title={t('clients.list.emptyTitle')} description={t('clients.list.emptyDescription')} action={createButton('clients-create-empty')} data-testid="clients-empty" />
+        <EmptyState
+          title={t("clients.list.emptyTitle")}
+          description={t("clients.list.emptyDescription")}
+          action={createButton("clients-create-empty")}
+          data-testid="clients-empty"
+        />
       </div>
     );
   } else {
@@ -99,53 +108,71 @@ export function ClientsPage() {
           dataSource={clients}
           pagination={false}
           data-testid="clients-list"
-          onRow={(client) => ({ 'data-testid': `client-row-${client.id}` }) as React.HTMLAttributes<HTMLElement>}
+          onRow={(client) => ({ "data-testid": `client-row-${client.id}` }) as React.HTMLAttributes<HTMLElement>}
           columns={[
             {
-              title: t('clients.list.columns.name'),
-              key: 'name',
+              title: t("clients.list.columns.name"),
+              key: "name",
               render: (_, client) => (
                 <Space direction="vertical" size={0}>
-                  <Typography.Link onClick={() => navigate(configPath(client.id))} data-testid="client-name">{client.name}</Typography.Link>
-                  <Typography.Text type="secondary" copyable={{ text: client.id }} className="pl-client-id">{client.id}</Typography.Text>
+                  <Typography.Link onClick={() => navigate(configPath(client.id))} data-testid="client-name">
+                    {client.name}
+                  </Typography.Link>
+                  <Typography.Text type="secondary" copyable={{ text: client.id }} className="pl-client-id">
+                    {client.id}
+                  </Typography.Text>
                 </Space>
               ),
             },
-            { title: t('clients.list.columns.app'), key: 'app', render: (_, client) => appNames.get(client.appId) ?? client.appId },
+            { title: t("clients.list.columns.app"), key: "app", render: (_, client) => appNames.get(client.appId) ?? client.appId },
             {
-              title: t('clients.list.columns.status'),
-              key: 'status',
+              title: t("clients.list.columns.status"),
+              key: "status",
               render: (_, client) => (
                 <Space direction="vertical" size={0}>
-                  <Tag color={client.status === 'online' ? 'green' : 'default'} data-testid="client-status">{t(`clients.status.${client.status}`)}</Tag>
+                  <Tag color={client.status === "online" ? "green" : "default"} data-testid="client-status">
+                    {t(`clients.status.${client.status}`)}
+                  </Tag>
                   <Typography.Text type="secondary">
-                    {client.lastActiveAt ? t('clients.list.lastActive', { time: formatDateTime(client.lastActiveAt, i18n.language) }) : t('clients.list.neverActive')}
+                    {client.lastActiveAt
+                      ? t("clients.list.lastActive", { time: formatDateTime(client.lastActiveAt, i18n.language) })
+                      : t("clients.list.neverActive")}
                   </Typography.Text>
                 </Space>
               ),
             },
             {
-              title: t('clients.list.columns.enabled'),
-              key: 'enabled',
+              title: t("clients.list.columns.enabled"),
+              key: "enabled",
               render: (_, client) => (
-                <Switch checked={client.enabled} loading={toggling === client.id} onChange={(checked) => void toggle(client, checked)} aria-label={t('clients.list.columns.enabled')} data-testid="client-enabled" />
+                <Switch
+                  checked={client.enabled}
+                  loading={toggling === client.id}
+                  onChange={(checked) => void toggle(client, checked)}
+                  aria-label={t("clients.list.columns.enabled")}
+                  data-testid="client-enabled"
+                />
               ),
             },
             {
-              title: t('clients.list.columns.actions'),
-              key: 'actions',
+              title: t("clients.list.columns.actions"),
+              key: "actions",
               render: (_, client) => (
                 <Space>
-                  <Button type="link" icon={<SettingOutlined />} onClick={() => navigate(configPath(client.id))} data-testid="client-configure">{t('clients.list.configure')}</Button>
+                  <Button type="link" icon={<SettingOutlined />} onClick={() => navigate(configPath(client.id))} data-testid="client-configure">
+                    {t("clients.list.configure")}
+                  </Button>
                   <Popconfirm
-                    title={t('clients.list.deleteTitle')}
-                    description={t('clients.list.deleteDescription', { name: client.name })}
-                    okText={t('common.delete')}
-                    cancelText={t('common.cancel')}
-                    okButtonProps={{ danger: true, 'data-testid': 'client-delete-confirm' }}
+                    title={t("clients.list.deleteTitle")}
+                    description={t("clients.list.deleteDescription", { name: client.name })}
+                    okText={t("common.delete")}
+                    cancelText={t("common.cancel")}
+                    okButtonProps={{ danger: true, "data-testid": "client-delete-confirm" }}
                     onConfirm={() => remove(client)}
                   >
-                    <Button type="link" danger icon={<DeleteOutlined />} data-testid="client-delete">{t('common.delete')}</Button>
+                    <Button type="link" danger icon={<DeleteOutlined />} data-testid="client-delete">
+                      {t("common.delete")}
+                    </Button>
                   </Popconfirm>
                 </Space>
               ),
@@ -159,13 +186,17 @@ export function ClientsPage() {
   return (
     <div className="pl-clients" data-testid="clients-page">
       <PageHeader
-        title={<span data-testid="clients-title">{t('clients.list.title')}</span>}
-        subtitle={t('clients.list.subtitle')}
+        title={<span data-testid="clients-title">{t("clients.list.title")}</span>}
+        subtitle={t("clients.list.subtitle")}
         extra={
           <>
-            <Button onClick={() => navigate(PATHS.clientConfig)} data-testid="clients-channels">{t('clients.list.channels')}</Button>
-            <Button icon={<ReloadOutlined />} onClick={() => void Promise.all([load(), channelsQuery.refetch()])} data-testid="clients-refresh">{t('common.refresh')}</Button>
-            {createButton('clients-create')}
+            <Button onClick={() => navigate(PATHS.clientConfig)} data-testid="clients-channels">
+              {t("clients.list.channels")}
+            </Button>
+            <Button icon={<ReloadOutlined />} onClick={() => void Promise.all([load(), channelsQuery.refetch()])} data-testid="clients-refresh">
+              {t("common.refresh")}
+            </Button>
+            {createButton("clients-create")}
           </>
         }
       />
@@ -178,7 +209,7 @@ export function ClientsPage() {
         onCreated={(client) => {
           setCreating(false);
           void invalidateSpace(WEB_CLIENTS);
-          feedback.success(t('clients.list.created', { name: client.name }));
+          feedback.success(t("clients.list.created", { name: client.name }));
           navigate(configPath(client.id));
         }}
       />
@@ -192,15 +223,25 @@ interface CreateValues {
 }
 
 /** Name and app of a new web client; a refusal shows under the field the server names. */
-export function CreateClientModal({ open, apps, onClose, onCreated }: { open: boolean; apps: AppChoice[]; onClose: () => void; onCreated: (client: WebClient) => void }) {
+export function CreateClientModal({
+  open,
+  apps,
+  onClose,
+  onCreated,
+}: {
+  open: boolean;
+  apps: AppChoice[];
+  onClose: () => void;
+  onCreated: (client: WebClient) => void;
+}) {
   const { t } = useTranslation();
   const [form] = Form.useForm<CreateValues>();
   return (
     <FormDialog<CreateValues>
       open={open}
       form={form}
-      title={t('clients.create.title')}
-      okText={t('clients.create.submit')}
+      title={t("clients.create.title")}
+      okText={t("clients.create.submit")}
       submitTestId="client-create-submit"
       forceRender
       destroyOnHidden={false}
@@ -208,7 +249,7 @@ export function CreateClientModal({ open, apps, onClose, onCreated }: { open: bo
       onSubmit={async (values) => {
         const result = await clientsEndpoints.create({ name: values.name.trim(), appId: values.appId });
         if (!result.ok) {
-          if (result.error.kind === 'http') form.setFields([{ name: result.error.field === 'name' ? 'name' : 'appId', errors: [result.error.message] }]);
+          if (result.error.kind === "http") form.setFields([{ name: result.error.field === "name" ? "name" : "appId", errors: [result.error.message] }]);
           return false;
         }
         form.resetFields();
@@ -216,14 +257,14 @@ export function CreateClientModal({ open, apps, onClose, onCreated }: { open: bo
         return true;
       }}
     >
-      <Form.Item name="name" label={t('clients.fields.name')} rules={[checkRule(checkName, { max: CLIENT_LIMITS.nameMax })]}>
+      <Form.Item name="name" label={t("clients.fields.name")} rules={[checkRule(checkName, { max: CLIENT_LIMITS.nameMax })]}>
         <Input maxLength={CLIENT_LIMITS.nameMax} data-testid="client-create-name" />
       </Form.Item>
-      <Form.Item name="appId" label={t('clients.fields.app')} rules={[{ required: true, message: t('clients.rules.appRequired') }]}>
+      <Form.Item name="appId" label={t("clients.fields.app")} rules={[{ required: true, message: t("clients.rules.appRequired") }]}>
         <Select
           showSearch
           optionFilterProp="label"
-          placeholder={t('clients.fields.appPlaceholder')}
+          placeholder={t("clients.fields.appPlaceholder")}
           options={apps.map((app) => ({ value: app.id, label: app.name }))}
           data-testid="client-create-app"
         />
@@ -233,15 +274,7 @@ export function CreateClientModal({ open, apps, onClose, onCreated }: { open: bo
 }
 
 /** The channel clients of the space, with enable, configure and delete. */
-function ChannelClientsSection({
-  channels,
-  loading,
-  appNames,
-}: {
-  channels: ChannelClient[];
-  loading: boolean;
-  appNames: Map<string, string>;
-}) {
+function ChannelClientsSection({ channels, loading, appNames }: { channels: ChannelClient[]; loading: boolean; appNames: Map<string, string> }) {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const catalogue = useChannelCatalogue();
@@ -262,12 +295,12 @@ function ChannelClientsSection({
     const result = await channelEndpoints.remove(client.id);
     if (!result.ok) return;
     await invalidateSpace(CHANNEL_CLIENTS);
-    feedback.success(t('clients.channelList.deleted', { name: client.name }));
+    feedback.success(t("clients.channelList.deleted", { name: client.name }));
   };
 
   const connect = (
     <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate(PATHS.clientConfig)} data-testid="channel-clients-connect">
-      {t('clients.channelList.connect')}
+      {t("clients.channelList.connect")}
     </Button>
   );
 
@@ -275,13 +308,20 @@ function ChannelClientsSection({
     <div className="pl-card pl-channel-clients" data-testid="channel-clients">
       <div className="pl-channel-clients__head">
         <div>
-          <Typography.Title level={5} style={{ margin: 0 }} data-testid="channel-clients-title">{t('clients.channelList.title')}</Typography.Title>
-          <Typography.Text type="secondary">{t('clients.channelList.subtitle')}</Typography.Text>
+          <Typography.Title level={5} style={{ margin: 0 }} data-testid="channel-clients-title">
+            {t("clients.channelList.title")}
+          </Typography.Title>
+          <Typography.Text type="secondary">{t("clients.channelList.subtitle")}</Typography.Text>
         </div>
         {connect}
       </div>
       {!loading && channels.length === 0 ? (
-        <EmptyState compact title={t('clients.channelList.emptyTitle')} description={t('clients.channelList.emptyDescription')} data-testid="channel-clients-empty" />
+        <EmptyState
+          compact
+          title={t("clients.channelList.emptyTitle")}
+          description={t("clients.channelList.emptyDescription")}
+          data-testid="channel-clients-empty"
+        />
       ) : (
         <Table<ChannelClient>
           className="pl-clients-table"
@@ -290,49 +330,78 @@ function ChannelClientsSection({
           dataSource={channels}
           pagination={false}
           data-testid="channel-clients-list"
-          onRow={(client) => ({ 'data-testid': `channel-client-row-${client.id}` }) as React.HTMLAttributes<HTMLElement>}
+          onRow={(client) => ({ "data-testid": `channel-client-row-${client.id}` }) as React.HTMLAttributes<HTMLElement>}
           columns={[
             {
-              title: t('clients.list.columns.name'),
-              key: 'name',
+              title: t("clients.list.columns.name"),
+              key: "name",
               render: (_, client) => (
                 <Space direction="vertical" size={0}>
-                  <Typography.Link onClick={() => navigate(channelConfigPath({ id: client.id }))} data-testid="channel-client-name">{client.name}</Typography.Link>
-                  <Typography.Text type="secondary" copyable={{ text: client.id }} className="pl-client-id">{client.id}</Typography.Text>
+                  <Typography.Link onClick={() => navigate(channelConfigPath({ id: client.id }))} data-testid="channel-client-name">
+                    {client.name}
+                  </Typography.Link>
+                  <Typography.Text type="secondary" copyable={{ text: client.id }} className="pl-client-id">
+                    {client.id}
+                  </Typography.Text>
                 </Space>
               ),
             },
-            { title: t('clients.channelList.type'), key: 'kind', render: (_, client) => <Tag data-testid="channel-client-type">{platformName(client.kind)}</Tag> },
-            { title: t('clients.list.columns.app'), key: 'app', render: (_, client) => appNames.get(client.appId) ?? client.appId },
             {
-              title: t('clients.list.columns.status'),
-              key: 'status',
+              title: t("clients.channelList.type"),
+              key: "kind",
+              render: (_, client) => <Tag data-testid="channel-client-type">{platformName(client.kind)}</Tag>,
+            },
+            { title: t("clients.list.columns.app"), key: "app", render: (_, client) => appNames.get(client.appId) ?? client.appId },
+            {
+              title: t("clients.list.columns.status"),
+              key: "status",
               render: (_, client) => (
-                <ChannelStatus status={client.status} lastActiveAt={client.lastActiveAt} lastError={client.lastError} lastErrorAt={client.lastErrorAt} configured={client.configured} />
+                <ChannelStatus
+                  status={client.status}
+                  lastActiveAt={client.lastActiveAt}
+                  lastError={client.lastError}
+                  lastErrorAt={client.lastErrorAt}
+                  configured={client.configured}
+                />
               ),
             },
             {
-              title: t('clients.list.columns.enabled'),
-              key: 'enabled',
+              title: t("clients.list.columns.enabled"),
+              key: "enabled",
               render: (_, client) => (
-                <Switch checked={client.enabled} loading={toggling === client.id} onChange={(checked) => void toggle(client, checked)} aria-label={t('clients.list.columns.enabled')} data-testid="channel-client-enabled" />
+                <Switch
+                  checked={client.enabled}
+                  loading={toggling === client.id}
+                  onChange={(checked) => void toggle(client, checked)}
+                  aria-label={t("clients.list.columns.enabled")}
+                  data-testid="channel-client-enabled"
+                />
               ),
             },
             {
-              title: t('clients.list.columns.actions'),
-              key: 'actions',
+              title: t("clients.list.columns.actions"),
+              key: "actions",
               render: (_, client) => (
                 <Space>
-                  <Button type="link" icon={<SettingOutlined />} onClick={() => navigate(channelConfigPath({ id: client.id }))} data-testid="channel-client-configure">{t('clients.list.configure')}</Button>
+                  <Button
+                    type="link"
+                    icon={<SettingOutlined />}
+                    onClick={() => navigate(channelConfigPath({ id: client.id }))}
+                    data-testid="channel-client-configure"
+                  >
+                    {t("clients.list.configure")}
+                  </Button>
                   <Popconfirm
-                    title={t('clients.channelList.deleteTitle')}
-                    description={t('clients.channelList.deleteDescription', { name: client.name })}
-                    okText={t('common.delete')}
-                    cancelText={t('common.cancel')}
-                    okButtonProps={{ danger: true, 'data-testid': 'channel-client-delete-confirm' }}
+                    title={t("clients.channelList.deleteTitle")}
+                    description={t("clients.channelList.deleteDescription", { name: client.name })}
+                    okText={t("common.delete")}
+                    cancelText={t("common.cancel")}
+                    okButtonProps={{ danger: true, "data-testid": "channel-client-delete-confirm" }}
                     onConfirm={() => remove(client)}
                   >
-                    <Button type="link" danger icon={<DeleteOutlined />} data-testid="channel-client-delete">{t('common.delete')}</Button>
+                    <Button type="link" danger icon={<DeleteOutlined />} data-testid="channel-client-delete">
+                      {t("common.delete")}
+                    </Button>
                   </Popconfirm>
                 </Space>
               ),

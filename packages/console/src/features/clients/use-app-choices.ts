@@ -1,6 +1,6 @@
-import { useMemo } from 'react';
-import { endpoints } from '../../lib/api/endpoints';
-import { useSpaceQuery } from '../../lib/api/query';
+import { useMemo } from "react";
+import { endpoints } from "../../lib/api/endpoints";
+import { useSpaceQuery } from "../../lib/api/query";
 
 /** An app a web client can be bound to. */
 export interface AppChoice {
@@ -10,6 +10,9 @@ export interface AppChoice {
 
 /** The space's apps (first page of 100) for the app picker. */
 export function useAppChoices(): AppChoice[] {
-  const { data } = useSpaceQuery({ key: ['apps', 'client-choices'], fetch: (signal) => endpoints.apps.list(1, { silent: true, dedupeKey: 'client-apps', signal }) });
+  const { data } = useSpaceQuery({
+    key: ["apps", "client-choices"],
+    fetch: (signal) => endpoints.apps.list(1, { silent: true, dedupeKey: "client-apps", signal }),
+  });
   return useMemo(() => data?.items.map((app) => ({ id: app.id, name: app.name })) ?? [], [data]);
 }

@@ -1,10 +1,10 @@
-import { WechatOutlined } from '@ant-design/icons';
-import { Alert, Button, Card, List, Popconfirm, Space, Typography } from 'antd';
-import { useCallback, useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import { feedback } from '../../lib/feedback';
-import { formatDateTime } from '../../lib/format';
-import { channelEndpoints, type WechatBinding, type WechatBindingCode } from '../../lib/api/channel-clients';
+import { WechatOutlined } from "@ant-design/icons";
+import { Alert, Button, Card, List, Popconfirm, Space, Typography } from "antd";
+import { useCallback, useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { feedback } from "../../lib/feedback";
+import { formatDateTime } from "../../lib/format";
+import { channelEndpoints, type WechatBinding, type WechatBindingCode } from "../../lib/api/channel-clients";
 
 /** How often the bindings are re-read while a code waits to be sent from WeChat. */
 const POLL_MS = 3000;
@@ -46,7 +46,7 @@ export function WechatBindingCard({ clientId }: WechatBindingCardProps) {
       void load().then((fresh) => {
         if (fresh?.some((binding) => !known.has(`${binding.id}:${binding.createdAt}`))) {
           setCode(undefined);
-          feedback.success(t('clients.channelConfig.bindDone'));
+          feedback.success(t("clients.channelConfig.bindDone"));
         }
       });
     }, POLL_MS);
@@ -66,48 +66,52 @@ export function WechatBindingCard({ clientId }: WechatBindingCardProps) {
   const remove = async (id: string) => {
     const result = await channelEndpoints.removeWechatBinding(id);
     if (!result.ok) return;
-    feedback.success(t('clients.channelConfig.bindRemoved'));
+    feedback.success(t("clients.channelConfig.bindRemoved"));
     await load();
   };
 
   return (
-    <Card title={<Space><WechatOutlined />{t('clients.channelConfig.bindTitle')}</Space>} data-testid="wechat-binding">
-      <Space direction="vertical" size={12} style={{ width: '100%' }}>
-        <Typography.Text type="secondary">{t('clients.channelConfig.bindHelp')}</Typography.Text>
+    <Card
+      title={
+        <Space>
+          <WechatOutlined />
+          {t("clients.channelConfig.bindTitle")}
+        </Space>
+      }
+      data-testid="wechat-binding"
+    >
+      <Space direction="vertical" size={12} style={{ width: "100%" }}>
+        <Typography.Text type="secondary">{t("clients.channelConfig.bindHelp")}</Typography.Text>
         {code && (
           <Alert
             type="info"
             showIcon
-            message={
-              <span data-testid="wechat-binding-instruction">
-                {t('clients.channelConfig.bindSend', { command: code.command })}
-              </span>
-            }
+            message={<span data-testid="wechat-binding-instruction">{t("clients.channelConfig.bindSend", { command: code.command })}</span>}
             description={
               <Space direction="vertical" size={4}>
                 <Typography.Text copyable={{ text: code.command }} strong className="pl-client-code" data-testid="wechat-binding-command">
                   {code.command}
                 </Typography.Text>
-                <Typography.Text type="secondary">{t('clients.channelConfig.bindWaiting')}</Typography.Text>
+                <Typography.Text type="secondary">{t("clients.channelConfig.bindWaiting")}</Typography.Text>
               </Space>
             }
           />
         )}
         <Button icon={<WechatOutlined />} loading={asking} onClick={() => void ask()} data-testid="wechat-binding-code">
-          {code ? t('clients.channelConfig.bindNewCode') : t('clients.channelConfig.bindGetCode')}
+          {code ? t("clients.channelConfig.bindNewCode") : t("clients.channelConfig.bindGetCode")}
         </Button>
         {bindings && (
           <List
             size="small"
             dataSource={bindings}
-            locale={{ emptyText: t('clients.channelConfig.bindNone') }}
+            locale={{ emptyText: t("clients.channelConfig.bindNone") }}
             data-testid="wechat-binding-list"
             renderItem={(binding) => (
               <List.Item
                 actions={[
-                  <Popconfirm key="remove" title={t('clients.channelConfig.bindRemoveConfirm')} onConfirm={() => void remove(binding.id)}>
+                  <Popconfirm key="remove" title={t("clients.channelConfig.bindRemoveConfirm")} onConfirm={() => void remove(binding.id)}>
                     <Button size="small" type="link" danger data-testid="wechat-binding-remove">
-                      {t('clients.channelConfig.bindRemove')}
+                      {t("clients.channelConfig.bindRemove")}
                     </Button>
                   </Popconfirm>,
                 ]}
@@ -116,8 +120,10 @@ export function WechatBindingCard({ clientId }: WechatBindingCardProps) {
                   title={<Typography.Text code>{binding.openid}</Typography.Text>}
                   description={
                     <Space direction="vertical" size={0}>
-                      <span>{t('clients.channelConfig.bindBound', { when: formatDateTime(binding.createdAt, i18n.language) })}</span>
-                      {binding.lastNoticeError && <Typography.Text type="warning">{t('clients.channelConfig.bindLastError', { error: binding.lastNoticeError })}</Typography.Text>}
+                      <span>{t("clients.channelConfig.bindBound", { when: formatDateTime(binding.createdAt, i18n.language) })}</span>
+                      {binding.lastNoticeError && (
+                        <Typography.Text type="warning">{t("clients.channelConfig.bindLastError", { error: binding.lastNoticeError })}</Typography.Text>
+                      )}
                     </Space>
                   }
                 />

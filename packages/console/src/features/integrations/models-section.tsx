@@ -1,17 +1,17 @@
-import { DeleteOutlined, EditOutlined, PlusOutlined, ThunderboltOutlined } from '@ant-design/icons';
-import type { components } from '@parley/sdk';
-import { Alert, Button, Card, Flex, Form, Input, Modal, Popconfirm, Select, Space, Switch, Table, Tag, Tooltip, Typography } from 'antd';
-import { useEffect, useState } from 'react';
-import { invalidateSpace, useSpaceQuery } from '../../lib/api/query';
-import { useTranslation } from 'react-i18next';
-import { endpoints } from '../../lib/api/endpoints';
-import { feedback } from '../../lib/feedback';
+import { DeleteOutlined, EditOutlined, PlusOutlined, ThunderboltOutlined } from "@ant-design/icons";
+import type { components } from "@parley/sdk";
+import { Alert, Button, Card, Flex, Form, Input, Modal, Popconfirm, Select, Space, Switch, Table, Tag, Tooltip, Typography } from "antd";
+import { useEffect, useState } from "react";
+import { invalidateSpace, useSpaceQuery } from "../../lib/api/query";
+import { useTranslation } from "react-i18next";
+import { endpoints } from "../../lib/api/endpoints";
+import { feedback } from "../../lib/feedback";
 
-type Model = components['schemas']['Model'];
-type Provider = components['schemas']['ModelProvider'];
-type ProviderKind = Provider['kind'];
-type TestResult = components['schemas']['ModelProviderTestResult'];
-const KINDS: readonly ProviderKind[] = ['openai', 'openai-compatible', 'anthropic', 'gemini'];
+type Model = components["schemas"]["Model"];
+type Provider = components["schemas"]["ModelProvider"];
+type ProviderKind = Provider["kind"];
+type TestResult = components["schemas"]["ModelProviderTestResult"];
+const KINDS: readonly ProviderKind[] = ["openai", "openai-compatible", "anthropic", "gemini"];
 
 interface ProviderFields {
   kind: ProviderKind;
@@ -28,18 +28,18 @@ const NO_PROVIDERS: Provider[] = [];
 /** The model catalogue and the model providers behind it (instance owner only). */
 export function ModelsSection() {
   const { t } = useTranslation();
-  const modelList = useSpaceQuery({ key: ['models', 'catalogue'], fetch: (signal) => endpoints.models.list({ signal }) });
-  const providerList = useSpaceQuery({ key: ['models', 'providers'], fetch: (signal) => endpoints.models.providers({ signal }) });
+  const modelList = useSpaceQuery({ key: ["models", "catalogue"], fetch: (signal) => endpoints.models.list({ signal }) });
+  const providerList = useSpaceQuery({ key: ["models", "providers"], fetch: (signal) => endpoints.models.providers({ signal }) });
   const models: Model[] = modelList.data ?? NO_MODELS;
   const providers: Provider[] = providerList.data ?? NO_PROVIDERS;
   const loading = modelList.isFetching || providerList.isFetching;
   // A provider change changes the catalogue too (and every model picker).
-  const load = () => invalidateSpace(['models']);
-  const [editing, setEditing] = useState<Provider | 'new'>();
-  const [tests, setTests] = useState<Record<string, TestResult | 'running'>>({});
+  const load = () => invalidateSpace(["models"]);
+  const [editing, setEditing] = useState<Provider | "new">();
+  const [tests, setTests] = useState<Record<string, TestResult | "running">>({});
 
   const test = async (provider: Provider) => {
-    setTests((current) => ({ ...current, [provider.id]: 'running' }));
+    setTests((current) => ({ ...current, [provider.id]: "running" }));
     const result = await endpoints.models.testProvider(provider.id);
     setTests((current) => {
       const next = { ...current };
@@ -52,14 +52,14 @@ export function ModelsSection() {
   const remove = async (provider: Provider) => {
     const result = await endpoints.models.deleteProvider(provider.id);
     if (!result.ok) return;
-    feedback.success(t('apiAccess.models.deleted', { name: provider.name }));
+    feedback.success(t("apiAccess.models.deleted", { name: provider.name }));
     void load();
   };
 
   return (
     <Flex vertical gap={16} data-testid="models-section">
-      <Card className="pl-card-plain" title={t('apiAccess.models.catalogue')}>
-        <Typography.Paragraph type="secondary">{t('apiAccess.models.catalogueIntro')}</Typography.Paragraph>
+      <Card className="pl-card-plain" title={t("apiAccess.models.catalogue")}>
+        <Typography.Paragraph type="secondary">{t("apiAccess.models.catalogueIntro")}</Typography.Paragraph>
         <Table<Model>
           rowKey={(model) => `${model.providerId}:${model.id}`}
           loading={loading}
@@ -69,84 +69,114 @@ export function ModelsSection() {
           data-testid="model-table"
           columns={[
             {
-              key: 'id',
-              title: t('apiAccess.models.model'),
+              key: "id",
+              title: t("apiAccess.models.model"),
               render: (_value, model) => (
                 <Space wrap>
                   <Typography.Text strong>{model.label}</Typography.Text>
                   <Typography.Text code>{model.id}</Typography.Text>
-                  {model.offline ? <Tag color="orange" data-testid="model-offline">{t('apiAccess.models.offline')}</Tag> : null}
-                  {model.default ? <Tag color="blue">{t('apiAccess.models.default')}</Tag> : null}
+                  {model.offline ? (
+                    <Tag color="orange" data-testid="model-offline">
+                      {t("apiAccess.models.offline")}
+                    </Tag>
+                  ) : null}
+                  {model.default ? <Tag color="blue">{t("apiAccess.models.default")}</Tag> : null}
                 </Space>
               ),
             },
-            { key: 'provider', title: t('apiAccess.models.provider'), render: (_value, model) => (model.offline ? t('apiAccess.models.offlineProvider') : t(`apiAccess.models.kinds.${model.providerKind}`)) },
-            { key: 'context', title: t('apiAccess.models.context'), dataIndex: 'contextWindow', render: (value: number) => value.toLocaleString() },
-            { key: 'tools', title: t('apiAccess.models.tools'), dataIndex: 'supportsTools', render: (value: boolean) => (value ? t('apiAccess.models.yes') : t('apiAccess.models.no')) },
+            {
+              key: "provider",
+              title: t("apiAccess.models.provider"),
+              render: (_value, model) => (model.offline ? t("apiAccess.models.offlineProvider") : t(`apiAccess.models.kinds.${model.providerKind}`)),
+            },
+            { key: "context", title: t("apiAccess.models.context"), dataIndex: "contextWindow", render: (value: number) => value.toLocaleString() },
+            {
+              key: "tools",
+              title: t("apiAccess.models.tools"),
+              dataIndex: "supportsTools",
+              render: (value: boolean) => (value ? t("apiAccess.models.yes") : t("apiAccess.models.no")),
+            },
           ]}
         />
         {models.length > 0 && models.every((model) => model.offline) ? (
-          <Alert type="info" showIcon title={t('apiAccess.models.offlineOnly')} style={{ marginTop: 12 }} />
+          <Alert type="info" showIcon title={t("apiAccess.models.offlineOnly")} style={{ marginTop: 12 }} />
         ) : null}
       </Card>
       <Card
         className="pl-card-plain"
-        title={t('apiAccess.models.providers')}
+        title={t("apiAccess.models.providers")}
         extra={
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')} data-testid="provider-create">
-            {t('apiAccess.models.addProvider')}
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing("new")} data-testid="provider-create">
+            {t("apiAccess.models.addProvider")}
           </Button>
         }
       >
-        <Typography.Paragraph type="secondary">{t('apiAccess.models.providersIntro')}</Typography.Paragraph>
+        <Typography.Paragraph type="secondary">{t("apiAccess.models.providersIntro")}</Typography.Paragraph>
         <Table<Provider>
           rowKey="id"
           loading={loading}
           dataSource={providers}
           pagination={false}
           data-testid="provider-table"
-          scroll={{ x: 'max-content' }}
-          locale={{ emptyText: t('apiAccess.models.noProviders') }}
+          scroll={{ x: "max-content" }}
+          locale={{ emptyText: t("apiAccess.models.noProviders") }}
           columns={[
             {
-              key: 'name',
-              title: t('apiAccess.models.name'),
+              key: "name",
+              title: t("apiAccess.models.name"),
               render: (_value, provider) => (
                 <Space wrap>
                   <Typography.Text strong>{provider.name}</Typography.Text>
                   <Tag>{t(`apiAccess.models.kinds.${provider.kind}`)}</Tag>
-                  {provider.source === 'config' ? (
-                    <Tooltip title={t('apiAccess.models.configHint')}>
-                      <Tag color="purple">{t('apiAccess.models.fromConfig')}</Tag>
+                  {provider.source === "config" ? (
+                    <Tooltip title={t("apiAccess.models.configHint")}>
+                      <Tag color="purple">{t("apiAccess.models.fromConfig")}</Tag>
                     </Tooltip>
                   ) : null}
-                  {!provider.enabled ? <Tag>{t('apiAccess.models.disabled')}</Tag> : null}
+                  {!provider.enabled ? <Tag>{t("apiAccess.models.disabled")}</Tag> : null}
                 </Space>
               ),
             },
-            { key: 'baseUrl', title: t('apiAccess.models.baseUrl'), render: (_value, provider) => provider.baseUrl ?? <Typography.Text type="secondary">{t('apiAccess.models.vendorDefault')}</Typography.Text> },
             {
-              key: 'apiKey',
-              title: t('apiAccess.models.apiKey'),
-              render: (_value, provider) => (provider.hasApiKey ? <Typography.Text code>{provider.apiKeyHint ?? '••••'}</Typography.Text> : <Typography.Text type="secondary">{t('apiAccess.models.noKey')}</Typography.Text>),
+              key: "baseUrl",
+              title: t("apiAccess.models.baseUrl"),
+              render: (_value, provider) => provider.baseUrl ?? <Typography.Text type="secondary">{t("apiAccess.models.vendorDefault")}</Typography.Text>,
             },
-            { key: 'models', title: t('apiAccess.models.models'), render: (_value, provider) => provider.models.map((id) => <Tag key={id}>{id}</Tag>) },
             {
-              key: 'test',
-              title: t('apiAccess.models.test'),
+              key: "apiKey",
+              title: t("apiAccess.models.apiKey"),
+              render: (_value, provider) =>
+                provider.hasApiKey ? (
+                  <Typography.Text code>{provider.apiKeyHint ?? "••••"}</Typography.Text>
+                ) : (
+                  <Typography.Text type="secondary">{t("apiAccess.models.noKey")}</Typography.Text>
+                ),
+            },
+            { key: "models", title: t("apiAccess.models.models"), render: (_value, provider) => provider.models.map((id) => <Tag key={id}>{id}</Tag>) },
+            {
+              key: "test",
+              title: t("apiAccess.models.test"),
               render: (_value, provider) => {
                 const outcome = tests[provider.id];
                 return (
                   <Space direction="vertical" size={2}>
-                    <Button size="small" icon={<ThunderboltOutlined />} loading={outcome === 'running'} onClick={() => void test(provider)} data-testid={`provider-test-${provider.id}`}>
-                      {t('apiAccess.models.test')}
+                    <Button
+                      size="small"
+                      icon={<ThunderboltOutlined />}
+                      loading={outcome === "running"}
+                      onClick={() => void test(provider)}
+                      data-testid={`provider-test-${provider.id}`}
+                    >
+                      {t("apiAccess.models.test")}
                     </Button>
-                    {outcome && outcome !== 'running' ? (
+                    {outcome && outcome !== "running" ? (
                       outcome.ok ? (
-                        <Typography.Text type="success" data-testid={`provider-test-result-${provider.id}`}>{t('apiAccess.models.testOk', { ms: outcome.latencyMs, model: outcome.model })}</Typography.Text>
+                        <Typography.Text type="success" data-testid={`provider-test-result-${provider.id}`}>
+                          {t("apiAccess.models.testOk", { ms: outcome.latencyMs, model: outcome.model })}
+                        </Typography.Text>
                       ) : (
                         <Typography.Text type="danger" data-testid={`provider-test-result-${provider.id}`}>
-                          {t('apiAccess.models.testFailed', { message: outcome.error?.message ?? '', ms: outcome.latencyMs })}
+                          {t("apiAccess.models.testFailed", { message: outcome.error?.message ?? "", ms: outcome.latencyMs })}
                         </Typography.Text>
                       )
                     ) : null}
@@ -155,27 +185,27 @@ export function ModelsSection() {
               },
             },
             {
-              key: 'actions',
-              title: t('apiKeys.columns.actions'),
-              align: 'right',
+              key: "actions",
+              title: t("apiKeys.columns.actions"),
+              align: "right",
               render: (_value, provider) =>
-                provider.source === 'config' ? (
-                  <Typography.Text type="secondary">{t('apiAccess.models.readOnly')}</Typography.Text>
+                provider.source === "config" ? (
+                  <Typography.Text type="secondary">{t("apiAccess.models.readOnly")}</Typography.Text>
                 ) : (
                   <Space>
                     <Button type="text" icon={<EditOutlined />} onClick={() => setEditing(provider)} data-testid={`provider-edit-${provider.id}`}>
-                      {t('plugins.edit')}
+                      {t("plugins.edit")}
                     </Button>
                     <Popconfirm
-                      title={t('apiAccess.models.deleteTitle')}
-                      description={t('apiAccess.models.deleteDescription', { name: provider.name })}
-                      okText={t('common.delete')}
-                      cancelText={t('common.cancel')}
+                      title={t("apiAccess.models.deleteTitle")}
+                      description={t("apiAccess.models.deleteDescription", { name: provider.name })}
+                      okText={t("common.delete")}
+                      cancelText={t("common.cancel")}
                       okButtonProps={{ danger: true }}
                       onConfirm={() => remove(provider)}
                     >
                       <Button type="text" danger icon={<DeleteOutlined />} data-testid={`provider-delete-${provider.id}`}>
-                        {t('common.delete')}
+                        {t("common.delete")}
                       </Button>
                     </Popconfirm>
                   </Space>
@@ -197,29 +227,29 @@ export function ModelsSection() {
 }
 
 /** Adds or edits a console provider. The API key is write-only: empty keeps it, a value sets or replaces it. */
-function ProviderModal({ editing, onClose, onSaved }: { editing: Provider | 'new' | undefined; onClose: () => void; onSaved: () => void }) {
+function ProviderModal({ editing, onClose, onSaved }: { editing: Provider | "new" | undefined; onClose: () => void; onSaved: () => void }) {
   const { t } = useTranslation();
   const [form] = Form.useForm<ProviderFields>();
   const [saving, setSaving] = useState(false);
   const [removeKey, setRemoveKey] = useState(false);
-  const existing = editing && editing !== 'new' ? editing : undefined;
-  const kind = Form.useWatch('kind', form);
+  const existing = editing && editing !== "new" ? editing : undefined;
+  const kind = Form.useWatch("kind", form);
 
   useEffect(() => {
     if (!editing) return;
     setRemoveKey(false);
     form.setFieldsValue(
       existing
-        ? { kind: existing.kind, name: existing.name, baseUrl: existing.baseUrl ?? '', apiKey: '', models: existing.models, enabled: existing.enabled }
-        : { kind: 'openai-compatible', name: '', baseUrl: '', apiKey: '', models: [], enabled: true },
+        ? { kind: existing.kind, name: existing.name, baseUrl: existing.baseUrl ?? "", apiKey: "", models: existing.models, enabled: existing.enabled }
+        : { kind: "openai-compatible", name: "", baseUrl: "", apiKey: "", models: [], enabled: true },
     );
   }, [editing, existing, form]);
 
   const submit = async (fields: ProviderFields) => {
     setSaving(true);
     try {
-      const baseUrl = fields.baseUrl?.trim() ?? '';
-      const apiKey = fields.apiKey?.trim() ?? '';
+      const baseUrl = fields.baseUrl?.trim() ?? "";
+      const apiKey = fields.apiKey?.trim() ?? "";
       const models = fields.models.map((model) => model.trim()).filter(Boolean);
       const result = existing
         ? await endpoints.models.updateProvider(existing.id, {
@@ -241,7 +271,7 @@ function ProviderModal({ editing, onClose, onSaved }: { editing: Provider | 'new
         if (result.error.field) form.setFields([{ name: result.error.field as keyof ProviderFields, errors: [result.error.message] }]);
         return;
       }
-      feedback.success(t('apiAccess.models.saved', { name: result.data.name }));
+      feedback.success(t("apiAccess.models.saved", { name: result.data.name }));
       onSaved();
     } finally {
       setSaving(false);
@@ -251,52 +281,66 @@ function ProviderModal({ editing, onClose, onSaved }: { editing: Provider | 'new
   return (
     <Modal
       open={editing !== undefined}
-      title={existing ? t('apiAccess.models.editTitle', { name: existing.name }) : t('apiAccess.models.addProvider')}
-      okText={t('common.save')}
-      cancelText={t('common.cancel')}
+      title={existing ? t("apiAccess.models.editTitle", { name: existing.name }) : t("apiAccess.models.addProvider")}
+      okText={t("common.save")}
+      cancelText={t("common.cancel")}
       confirmLoading={saving}
       onOk={() => form.submit()}
       onCancel={onClose}
-      okButtonProps={{ 'data-testid': 'provider-submit' } as Record<string, string>}
+      okButtonProps={{ "data-testid": "provider-submit" } as Record<string, string>}
       forceRender
     >
       <Form form={form} layout="vertical" onFinish={(fields) => void submit(fields)}>
-        <Form.Item name="kind" label={t('apiAccess.models.kind')} rules={[{ required: true }]}>
-          <Select disabled={existing !== undefined} options={KINDS.map((value) => ({ value, label: t(`apiAccess.models.kinds.${value}`) }))} data-testid="provider-kind" />
+        <Form.Item name="kind" label={t("apiAccess.models.kind")} rules={[{ required: true }]}>
+          <Select
+            disabled={existing !== undefined}
+            options={KINDS.map((value) => ({ value, label: t(`apiAccess.models.kinds.${value}`) }))}
+            data-testid="provider-kind"
+          />
         </Form.Item>
-        <Form.Item name="name" label={t('apiAccess.models.name')} rules={[{ required: true, whitespace: true, message: t('apiAccess.models.nameRequired') }]}>
+        <Form.Item name="name" label={t("apiAccess.models.name")} rules={[{ required: true, whitespace: true, message: t("apiAccess.models.nameRequired") }]}>
           <Input placeholder="DeepSeek" data-testid="provider-name" />
         </Form.Item>
         <Form.Item
           name="baseUrl"
-          label={t('apiAccess.models.baseUrl')}
-          extra={t('apiAccess.models.baseUrlHint')}
+          label={t("apiAccess.models.baseUrl")}
+          extra={t("apiAccess.models.baseUrlHint")}
           rules={[
-            { required: kind === 'openai-compatible', message: t('apiAccess.models.baseUrlRequired') },
-            { pattern: /^https?:\/\/\S+$/, message: t('plugins.fields.urlInvalid') },
+            { required: kind === "openai-compatible", message: t("apiAccess.models.baseUrlRequired") },
+            { pattern: /^https?:\/\/\S+$/, message: t("plugins.fields.urlInvalid") },
           ]}
         >
           <Input placeholder="https://api.deepseek.com/v1" data-testid="provider-base-url" />
         </Form.Item>
         <Form.Item
           name="apiKey"
-          label={existing?.hasApiKey ? t('apiAccess.models.replaceKey') : t('apiAccess.models.setKey')}
-          extra={existing?.hasApiKey ? t('apiAccess.models.keyKept', { hint: existing.apiKeyHint ?? '••••' }) : t('apiAccess.models.keyWriteOnly')}
+          label={existing?.hasApiKey ? t("apiAccess.models.replaceKey") : t("apiAccess.models.setKey")}
+          extra={existing?.hasApiKey ? t("apiAccess.models.keyKept", { hint: existing.apiKeyHint ?? "••••" }) : t("apiAccess.models.keyWriteOnly")}
         >
-          <Input.Password autoComplete="new-password" disabled={removeKey} placeholder={existing?.hasApiKey ? (existing.apiKeyHint ?? '') : 'sk-…'} data-testid="provider-api-key" />
+          <Input.Password
+            autoComplete="new-password"
+            disabled={removeKey}
+            placeholder={existing?.hasApiKey ? (existing.apiKeyHint ?? "") : "sk-…"}
+            data-testid="provider-api-key"
+          />
         </Form.Item>
         {existing?.hasApiKey ? (
           <Form.Item>
             <Space>
               <Switch size="small" checked={removeKey} onChange={setRemoveKey} data-testid="provider-remove-key" />
-              <Typography.Text>{t('apiAccess.models.removeKey')}</Typography.Text>
+              <Typography.Text>{t("apiAccess.models.removeKey")}</Typography.Text>
             </Space>
           </Form.Item>
         ) : null}
-        <Form.Item name="models" label={t('apiAccess.models.models')} extra={t('apiAccess.models.modelsHint')} rules={[{ required: true, type: 'array', min: 1, message: t('apiAccess.models.modelsRequired') }]}>
-          <Select mode="tags" tokenSeparators={[',', ' ']} open={false} placeholder="deepseek-chat" data-testid="provider-models" />
+        <Form.Item
+          name="models"
+          label={t("apiAccess.models.models")}
+          extra={t("apiAccess.models.modelsHint")}
+          rules={[{ required: true, type: "array", min: 1, message: t("apiAccess.models.modelsRequired") }]}
+        >
+          <Select mode="tags" tokenSeparators={[",", " "]} open={false} placeholder="deepseek-chat" data-testid="provider-models" />
         </Form.Item>
-        <Form.Item name="enabled" label={t('apiAccess.models.enabled')} valuePropName="checked">
+        <Form.Item name="enabled" label={t("apiAccess.models.enabled")} valuePropName="checked">
           <Switch data-testid="provider-enabled" />
         </Form.Item>
       </Form>

@@ -16,12 +16,12 @@ export interface Snippets {
   openai: string;
 }
 
-export const DEFAULT_KEY_PLACEHOLDER = 'YOUR_API_KEY';
-export const APP_CODE_PLACEHOLDER = 'YOUR_APP_CODE';
+export const DEFAULT_KEY_PLACEHOLDER = "YOUR_API_KEY";
+export const APP_CODE_PLACEHOLDER = "YOUR_APP_CODE";
 
 /** The origin without trailing slashes. */
 export function normaliseOrigin(origin: string): string {
-  return origin.trim().replace(/\/+$/, '');
+  return origin.trim().replace(/\/+$/, "");
 }
 
 /** Quotes a value for a POSIX shell's single quotes. */
@@ -37,15 +37,14 @@ export function shellQuote(value: string): string {
 export function buildSnippets({ origin, appCode, keyPlaceholder = DEFAULT_KEY_PLACEHOLDER }: SnippetInput): Snippets {
   const base = normaliseOrigin(origin);
   const code = appCode.trim() || APP_CODE_PLACEHOLDER;
-  const body = (stream: boolean) =>
-    JSON.stringify({ model: code, messages: [{ role: 'user', content: 'Hello!' }], ...(stream ? { stream: true } : {}) });
+  const body = (stream: boolean) => JSON.stringify({ model: code, messages: [{ role: "user", content: "Hello!" }], ...(stream ? { stream: true } : {}) });
   const curl = (stream: boolean) =>
     [
-      `curl ${stream ? '-N ' : ''}${shellQuote(`${base}/v1/chat/completions`)} \\`,
+      `curl ${stream ? "-N " : ""}${shellQuote(`${base}/v1/chat/completions`)} \\`,
       `  -H ${shellQuote(`Authorization: Bearer ${keyPlaceholder}`)} \\`,
       `  -H 'Content-Type: application/json' \\`,
       `  -d ${shellQuote(body(stream))}`,
-    ].join('\n');
+    ].join("\n");
   const js = (text: string) => JSON.stringify(text);
 
   const sdk = [
@@ -57,7 +56,7 @@ export function buildSnippets({ origin, appCode, keyPlaceholder = DEFAULT_KEY_PL
     `  if (event.type === 'text-delta') process.stdout.write(event.text);`,
     `  if (event.type === 'error') console.error(event.code, event.message);`,
     `}`,
-  ].join('\n');
+  ].join("\n");
 
   const openai = [
     `import OpenAI from 'openai';`,
@@ -77,7 +76,7 @@ export function buildSnippets({ origin, appCode, keyPlaceholder = DEFAULT_KEY_PL
     `  stream: true,`,
     `});`,
     `for await (const chunk of stream) process.stdout.write(chunk.choices[0]?.delta?.content ?? '');`,
-  ].join('\n');
+  ].join("\n");
 
   return { curl: curl(false), curlStream: curl(true), sdk, openai };
 }

@@ -1,15 +1,15 @@
-import { FileAddOutlined, FileSearchOutlined, SettingOutlined } from '@ant-design/icons';
-import { Alert, Button, Col, Descriptions, Flex, List, Row, Statistic, Typography } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
-import { formatDateTime } from '../../lib/format';
-import { FileStatusTag, type FileStatus } from './file-status-tag';
-import { KNOWLEDGE_BASES, knowledgeEndpoints, type KnowledgeFile } from '../../lib/api/knowledge';
-import { useSpaceQuery } from '../../lib/api/query';
-import { managePath, useKnowledgeBase } from './knowledge-manage-layout';
+import { FileAddOutlined, FileSearchOutlined, SettingOutlined } from "@ant-design/icons";
+import { Alert, Button, Col, Descriptions, Flex, List, Row, Statistic, Typography } from "antd";
+import { useEffect, useMemo } from "react";
+import { useTranslation } from "react-i18next";
+import { useNavigate } from "react-router";
+import { formatDateTime } from "../../lib/format";
+import { FileStatusTag, type FileStatus } from "./file-status-tag";
+import { KNOWLEDGE_BASES, knowledgeEndpoints } from "../../lib/api/knowledge";
+import { useSpaceQuery } from "../../lib/api/query";
+import { managePath, useKnowledgeBase } from "./knowledge-manage-layout";
 
-const STATUSES: readonly FileStatus[] = ['effective', 'processing', 'pending', 'failed'];
+const STATUSES: readonly FileStatus[] = ["effective", "processing", "pending", "failed"];
 const RECENT = 5;
 
 /**
@@ -18,10 +18,13 @@ const RECENT = 5;
  * chunking, the latest files, and the next steps.
  */
 export function BaseOverviewPage() {
-  const { t, i18n: { language } } = useTranslation();
+  const {
+    t,
+    i18n: { language },
+  } = useTranslation();
   const navigate = useNavigate();
   const { base, reload } = useKnowledgeBase();
-  const files = useSpaceQuery({ key: [...KNOWLEDGE_BASES, base.id, 'files'], fetch: (signal) => knowledgeEndpoints.files(base.id, { signal }) }).data;
+  const files = useSpaceQuery({ key: [...KNOWLEDGE_BASES, base.id, "files"], fetch: (signal) => knowledgeEndpoints.files(base.id, { signal }) }).data;
 
   // The totals move as files are imported elsewhere: read them afresh with the files.
   useEffect(() => {
@@ -42,17 +45,31 @@ export function BaseOverviewPage() {
   return (
     <Flex vertical gap={16} data-testid="knowledge-overview">
       <Row gutter={[16, 16]}>
-        <Col xs={12} md={6}><div className="pl-card pl-kb-stat"><Statistic title={t('knowledge.overview.files')} value={base.fileCount} data-testid="overview-files" /></div></Col>
-        <Col xs={12} md={6}><div className="pl-card pl-kb-stat"><Statistic title={t('knowledge.overview.segments')} value={files ? counts.segments : '–'} data-testid="overview-segments" /></div></Col>
-        <Col xs={12} md={6}><div className="pl-card pl-kb-stat"><Statistic title={t('knowledge.overview.tokens')} value={base.tokenCount} data-testid="overview-tokens" /></div></Col>
         <Col xs={12} md={6}>
           <div className="pl-card pl-kb-stat">
-            <Typography.Text type="secondary">{t('knowledge.overview.byStatus')}</Typography.Text>
+            <Statistic title={t("knowledge.overview.files")} value={base.fileCount} data-testid="overview-files" />
+          </div>
+        </Col>
+        <Col xs={12} md={6}>
+          <div className="pl-card pl-kb-stat">
+            <Statistic title={t("knowledge.overview.segments")} value={files ? counts.segments : "–"} data-testid="overview-segments" />
+          </div>
+        </Col>
+        <Col xs={12} md={6}>
+          <div className="pl-card pl-kb-stat">
+            <Statistic title={t("knowledge.overview.tokens")} value={base.tokenCount} data-testid="overview-tokens" />
+          </div>
+        </Col>
+        <Col xs={12} md={6}>
+          <div className="pl-card pl-kb-stat">
+            <Typography.Text type="secondary">{t("knowledge.overview.byStatus")}</Typography.Text>
             <Flex vertical gap={2} className="pl-kb-stat__statuses">
               {STATUSES.map((status) => (
                 <Flex key={status} justify="space-between">
                   <Typography.Text>{t(`knowledge.status.${status}`)}</Typography.Text>
-                  <Typography.Text strong data-testid={`overview-status-${status}`}>{files ? counts.byStatus.get(status) : '–'}</Typography.Text>
+                  <Typography.Text strong data-testid={`overview-status-${status}`}>
+                    {files ? counts.byStatus.get(status) : "–"}
+                  </Typography.Text>
                 </Flex>
               ))}
             </Flex>
@@ -62,39 +79,67 @@ export function BaseOverviewPage() {
       <Row gutter={[16, 16]}>
         <Col xs={24} lg={12}>
           <div className="pl-card pl-kb-panel">
-            <Typography.Title level={5} className="pl-kb-panel__title">{t('knowledge.overview.configuration')}</Typography.Title>
+            <Typography.Title level={5} className="pl-kb-panel__title">
+              {t("knowledge.overview.configuration")}
+            </Typography.Title>
             <Descriptions
               size="small"
               column={1}
               items={[
-                { key: 'model', label: t('knowledge.overview.embeddingModel'), children: <span data-testid="overview-model">{lexical ? t('knowledge.overview.lexicalModel') : (base.embeddingModelLabel ?? base.embeddingModel)}</span> },
-                { key: 'chunking', label: t('knowledge.overview.chunking'), children: t('knowledge.overview.chunkingValue', { chunkTokens: base.chunkTokens, chunkOverlap: base.chunkOverlap }) },
-                { key: 'updated', label: t('knowledge.overview.updated'), children: formatDateTime(base.updatedAt, language) },
+                {
+                  key: "model",
+                  label: t("knowledge.overview.embeddingModel"),
+                  children: (
+                    <span data-testid="overview-model">
+                      {lexical ? t("knowledge.overview.lexicalModel") : (base.embeddingModelLabel ?? base.embeddingModel)}
+                    </span>
+                  ),
+                },
+                {
+                  key: "chunking",
+                  label: t("knowledge.overview.chunking"),
+                  children: t("knowledge.overview.chunkingValue", { chunkTokens: base.chunkTokens, chunkOverlap: base.chunkOverlap }),
+                },
+                { key: "updated", label: t("knowledge.overview.updated"), children: formatDateTime(base.updatedAt, language) },
               ]}
             />
-            {lexical ? <Alert type="warning" showIcon className="pl-kb-alert" title={t('knowledge.lexicalNote')} data-testid="overview-lexical" /> : null}
+            {lexical ? <Alert type="warning" showIcon className="pl-kb-alert" title={t("knowledge.lexicalNote")} data-testid="overview-lexical" /> : null}
             <Flex gap={8} wrap className="pl-kb-actions">
-              <Button type="primary" icon={<FileAddOutlined />} onClick={() => navigate(managePath('importFile', base.id))} data-testid="overview-import">{t('knowledge.files.import')}</Button>
-              <Button icon={<FileSearchOutlined />} onClick={() => navigate(managePath('retrievalFile', base.id))}>{t('knowledge.tabs.retrievalFile')}</Button>
-              <Button icon={<SettingOutlined />} onClick={() => navigate(managePath('baseSetting', base.id))}>{t('knowledge.tabs.baseSetting')}</Button>
+              <Button type="primary" icon={<FileAddOutlined />} onClick={() => navigate(managePath("importFile", base.id))} data-testid="overview-import">
+                {t("knowledge.files.import")}
+              </Button>
+              <Button icon={<FileSearchOutlined />} onClick={() => navigate(managePath("retrievalFile", base.id))}>
+                {t("knowledge.tabs.retrievalFile")}
+              </Button>
+              <Button icon={<SettingOutlined />} onClick={() => navigate(managePath("baseSetting", base.id))}>
+                {t("knowledge.tabs.baseSetting")}
+              </Button>
             </Flex>
           </div>
         </Col>
         <Col xs={24} lg={12}>
           <div className="pl-card pl-kb-panel">
             <Flex justify="space-between" align="center">
-              <Typography.Title level={5} className="pl-kb-panel__title">{t('knowledge.overview.recent')}</Typography.Title>
-              <Button type="link" onClick={() => navigate(managePath('baseFile', base.id))} data-testid="overview-all-files">{t('knowledge.overview.allFiles')}</Button>
+              <Typography.Title level={5} className="pl-kb-panel__title">
+                {t("knowledge.overview.recent")}
+              </Typography.Title>
+              <Button type="link" onClick={() => navigate(managePath("baseFile", base.id))} data-testid="overview-all-files">
+                {t("knowledge.overview.allFiles")}
+              </Button>
             </Flex>
             <List
               loading={!files}
               dataSource={(files ?? []).slice(0, RECENT)}
-              locale={{ emptyText: t('knowledge.files.emptyTitle') }}
+              locale={{ emptyText: t("knowledge.files.emptyTitle") }}
               renderItem={(file) => (
                 <List.Item extra={<FileStatusTag status={file.status} progress={file.progress} failureReason={file.failureReason} />}>
                   <List.Item.Meta
                     title={file.name}
-                    description={t('knowledge.overview.fileFacts', { type: t(`knowledge.fileTypes.${file.type}`), segments: file.chunkCount, tokens: file.tokenCount })}
+                    description={t("knowledge.overview.fileFacts", {
+                      type: t(`knowledge.fileTypes.${file.type}`),
+                      segments: file.chunkCount,
+                      tokens: file.tokenCount,
+                    })}
                   />
                 </List.Item>
               )}

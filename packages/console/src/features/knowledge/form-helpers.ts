@@ -1,6 +1,6 @@
-import type { FormInstance } from 'antd';
-import { i18n } from '../../i18n';
-import { checkFileName, KNOWLEDGE_LIMITS, type RuleResult } from './knowledge-rules';
+import type { FormInstance } from "antd";
+import { i18n } from "../../i18n";
+import { checkFileName, KNOWLEDGE_LIMITS, type RuleResult } from "./knowledge-rules";
 
 /**
  * The form's values once every rule passes, or undefined when one refuses (antd already shows

@@ -1,28 +1,37 @@
-import { ArrowLeftOutlined, CheckOutlined, CloudUploadOutlined, DeleteOutlined, DownloadOutlined, FileTextOutlined, GlobalOutlined, InboxOutlined } from '@ant-design/icons';
-import { Alert, AutoComplete, Button, Collapse, Descriptions, Flex, Form, Input, List, Result, Skeleton, Steps, Table, Tag, Typography, Upload } from 'antd';
-import { useCallback, useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import { useNavigate, useSearchParams } from 'react-router';
-import { feedback } from '../../lib/feedback';
-import { FeishuImportStep, type FeishuImportStepProps } from './feishu-import-step';
-import { checkRule, fileNameRule, validValues } from './form-helpers';
-import { ImportStepFooter, useLinkImport, type LinkImportValues } from './import-step-parts';
-import { ImportTypePicker, type ImportType } from './import-type-picker';
-import { knowledgeEndpoints, type KnowledgeFile, type KnowledgeFilePreview, type KnowledgeImportReport, type KnowledgeTable } from '../../lib/api/knowledge';
-import { managePath, useKnowledgeBase } from './knowledge-manage-layout';
-import { currentLanguage, i18n } from '../../i18n';
-import { checkUpload, checkWebsiteUrl, csvHeader, duplicateFields, extensionOf, KNOWLEDGE_LIMITS, suggestFileName, UPLOAD_EXTENSIONS } from './knowledge-rules';
-import { saveBlob } from '../../lib/save-blob';
-import { rowValuesOf, TablePreview } from './table-preview';
+import {
+  ArrowLeftOutlined,
+  CheckOutlined,
+  CloudUploadOutlined,
+  DeleteOutlined,
+  DownloadOutlined,
+  FileTextOutlined,
+  GlobalOutlined,
+  InboxOutlined,
+} from "@ant-design/icons";
+import { Alert, AutoComplete, Button, Collapse, Descriptions, Flex, Form, Input, List, Result, Skeleton, Steps, Table, Tag, Typography, Upload } from "antd";
+import { useCallback, useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useNavigate, useSearchParams } from "react-router";
+import { feedback } from "../../lib/feedback";
+import { FeishuImportStep, type FeishuImportStepProps } from "./feishu-import-step";
+import { checkRule, fileNameRule, validValues } from "./form-helpers";
+import { ImportStepFooter, useLinkImport, type LinkImportValues } from "./import-step-parts";
+import { ImportTypePicker, type ImportType } from "./import-type-picker";
+import { knowledgeEndpoints, type KnowledgeFile, type KnowledgeFilePreview, type KnowledgeImportReport, type KnowledgeTable } from "../../lib/api/knowledge";
+import { managePath, useKnowledgeBase } from "./knowledge-manage-layout";
+import { currentLanguage, i18n } from "../../i18n";
+import { checkUpload, checkWebsiteUrl, csvHeader, duplicateFields, extensionOf, KNOWLEDGE_LIMITS, suggestFileName, UPLOAD_EXTENSIONS } from "./knowledge-rules";
+import { saveBlob } from "../../lib/save-blob";
+import { rowValuesOf, TablePreview } from "./table-preview";
 
 /** The import steps of spec §4, in order. */
-export const IMPORT_STEPS = ['type', 'upload', 'preview', 'confirm'] as const;
+export const IMPORT_STEPS = ["type", "upload", "preview", "confirm"] as const;
 type Step = (typeof IMPORT_STEPS)[number];
 
 /** Import types that upload a file. */
 type UploadType = keyof typeof UPLOAD_EXTENSIONS & ImportType;
 /** Import types the server takes now. */
-const AVAILABLE_TYPES: readonly ImportType[] = ['document', 'qa', 'table', 'website', 'feishu'];
+const AVAILABLE_TYPES: readonly ImportType[] = ["document", "qa", "table", "website", "feishu"];
 const isUploadType = (type: ImportType): type is UploadType => type in UPLOAD_EXTENSIONS;
 
 /** What an upload answered: the pending (or failed) file, and for records the import report. */
@@ -31,12 +40,11 @@ interface Uploaded {
   name?: string;
   report?: KnowledgeImportReport;
   /** Known once previewed. */
-  fileType?: KnowledgeFile['type'];
+  fileType?: KnowledgeFile["type"];
 }
 
 /** How much of a CSV is read to find its header row. */
 const HEADER_BYTES = 64 * 1024;
-
 
 /**
  * knowledgeManage/importFile: select type → upload → preview (first 50 segments, totals) →
@@ -48,25 +56,25 @@ export function ImportFilePage() {
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
   const { base } = useKnowledgeBase();
-  const resumeId = params.get('file') ?? undefined;
-  const [step, setStep] = useState<Step>(resumeId ? 'preview' : 'type');
-  const [type, setType] = useState<ImportType>('document');
+  const resumeId = params.get("file") ?? undefined;
+  const [step, setStep] = useState<Step>(resumeId ? "preview" : "type");
+  const [type, setType] = useState<ImportType>("document");
   const [uploaded, setUploaded] = useState<Uploaded>();
   const [confirming, setConfirming] = useState(false);
 
   useEffect(() => {
     if (resumeId) {
       setUploaded({ id: resumeId });
-      setStep('preview');
+      setStep("preview");
     }
   }, [resumeId]);
 
   const restart = () => {
     setUploaded(undefined);
-    setStep('upload');
+    setStep("upload");
     if (resumeId) {
       const next = new URLSearchParams(params);
-      next.delete('file');
+      next.delete("file");
       setParams(next, { replace: true });
     }
   };
@@ -75,7 +83,7 @@ export function ImportFilePage() {
     if (!uploaded) return;
     const result = await knowledgeEndpoints.removeFile(uploaded.id);
     if (!result.ok) return;
-    feedback.success(t('knowledge.import.cancelled'));
+    feedback.success(t("knowledge.import.cancelled"));
     restart();
   };
 
@@ -85,8 +93,8 @@ export function ImportFilePage() {
     try {
       const result = await knowledgeEndpoints.confirm(uploaded.id);
       if (!result.ok) return;
-      feedback.success(t('knowledge.import.confirmed', { name: result.data.name }));
-      navigate(managePath('baseFile', base.id));
+      feedback.success(t("knowledge.import.confirmed", { name: result.data.name }));
+      navigate(managePath("baseFile", base.id));
     } finally {
       setConfirming(false);
     }
@@ -95,12 +103,12 @@ export function ImportFilePage() {
   // The website and Feishu steps both answer the imported file, so they take the same props.
   const linkStepProps: FeishuImportStepProps = {
     knowledgeBaseId: base.id,
-    onBack: () => setStep('type'),
+    onBack: () => setStep("type"),
     onImported: (file) => {
       setUploaded({ id: file.id, name: file.name });
-      setStep('preview');
+      setStep("preview");
     },
-    onShowFiles: () => navigate(managePath('baseFile', base.id)),
+    onShowFiles: () => navigate(managePath("baseFile", base.id)),
   };
 
   const current = IMPORT_STEPS.indexOf(step);
@@ -113,46 +121,52 @@ export function ImportFilePage() {
         items={IMPORT_STEPS.map((key) => ({ title: <span data-testid={`import-step-${key}`}>{t(`knowledge.import.steps.${key}`)}</span> }))}
         data-testid="import-steps"
       />
-      {step === 'type' ? (
+      {step === "type" ? (
         <div data-testid="import-type-step">
-          <Typography.Paragraph type="secondary">{t('knowledge.import.typeHint')}</Typography.Paragraph>
+          <Typography.Paragraph type="secondary">{t("knowledge.import.typeHint")}</Typography.Paragraph>
           <ImportTypePicker value={type} onChange={setType} available={AVAILABLE_TYPES} />
           <Flex justify="flex-end" className="pl-kb-actions">
-            <Button type="primary" onClick={() => setStep('upload')} disabled={!AVAILABLE_TYPES.includes(type)} data-testid="import-next">
-              {t('knowledge.import.next')}
+            <Button type="primary" onClick={() => setStep("upload")} disabled={!AVAILABLE_TYPES.includes(type)} data-testid="import-next">
+              {t("knowledge.import.next")}
             </Button>
           </Flex>
         </div>
       ) : null}
-      {step === 'upload' && isUploadType(type) ? (
+      {step === "upload" && isUploadType(type) ? (
         <UploadStep
           key={type}
           type={type}
           knowledgeBaseId={base.id}
-          onBack={() => setStep('type')}
+          onBack={() => setStep("type")}
           onUploaded={(file, report) => {
             setUploaded({ id: file.id, name: file.name, ...(report ? { report } : {}) });
-            setStep('preview');
+            setStep("preview");
           }}
-          onShowFiles={() => navigate(managePath('baseFile', base.id))}
+          onShowFiles={() => navigate(managePath("baseFile", base.id))}
         />
       ) : null}
-      {step === 'upload' && type === 'website' ? <WebsiteStep {...linkStepProps} /> : null}
-      {step === 'upload' && type === 'feishu' ? <FeishuImportStep {...linkStepProps} /> : null}
-      {step === 'preview' && uploaded ? (
-        <PreviewStep fileId={uploaded.id} report={uploaded.report} onCancel={() => void cancelImport()} onNext={(fileType) => {
-          setUploaded((current) => (current ? { ...current, fileType } : current));
-          setStep('confirm');
-        }} onUnavailable={restart} />
+      {step === "upload" && type === "website" ? <WebsiteStep {...linkStepProps} /> : null}
+      {step === "upload" && type === "feishu" ? <FeishuImportStep {...linkStepProps} /> : null}
+      {step === "preview" && uploaded ? (
+        <PreviewStep
+          fileId={uploaded.id}
+          report={uploaded.report}
+          onCancel={() => void cancelImport()}
+          onNext={(fileType) => {
+            setUploaded((current) => (current ? { ...current, fileType } : current));
+            setStep("confirm");
+          }}
+          onUnavailable={restart}
+        />
       ) : null}
-      {step === 'confirm' && uploaded ? (
+      {step === "confirm" && uploaded ? (
         <ConfirmStep
           fileName={uploaded.name}
-          records={uploaded.fileType === 'qa' || uploaded.fileType === 'table'}
+          records={uploaded.fileType === "qa" || uploaded.fileType === "table"}
           chunkTokens={base.chunkTokens}
           chunkOverlap={base.chunkOverlap}
           confirming={confirming}
-          onBack={() => setStep('preview')}
+          onBack={() => setStep("preview")}
           onConfirm={() => void confirm()}
         />
       ) : null}
@@ -160,7 +174,13 @@ export function ImportFilePage() {
   );
 }
 
-function UploadStep({ type, knowledgeBaseId, onBack, onUploaded, onShowFiles }: {
+function UploadStep({
+  type,
+  knowledgeBaseId,
+  onBack,
+  onUploaded,
+  onShowFiles,
+}: {
   type: UploadType;
   knowledgeBaseId: string;
   onBack: () => void;
@@ -177,7 +197,7 @@ function UploadStep({ type, knowledgeBaseId, onBack, onUploaded, onShowFiles }: 
   /** A CSV table's field names, read before uploading to offer the index column. */
   const [fields, setFields] = useState<string[]>([]);
   const extensions: readonly string[] = UPLOAD_EXTENSIONS[type];
-  const types = extensions.join(', ');
+  const types = extensions.join(", ");
   const megabytes = KNOWLEDGE_LIMITS.documentMaxBytes / 1024 / 1024;
 
   const pick = (file: File) => {
@@ -193,26 +213,26 @@ function UploadStep({ type, knowledgeBaseId, onBack, onUploaded, onShowFiles }: 
     setPicked(file);
     setFields([]);
     form.setFieldsValue({ name: suggestFileName(file.name), indexColumn: undefined });
-    void form.validateFields(['name']).catch(() => undefined);
-    if (type === 'table' && extensionOf(file.name) === 'csv') void readHeader(file);
+    void form.validateFields(["name"]).catch(() => undefined);
+    if (type === "table" && extensionOf(file.name) === "csv") void readHeader(file);
   };
 
   const readHeader = async (file: File) => {
     const header = csvHeader(await file.slice(0, HEADER_BYTES).text());
     const repeated = duplicateFields(header);
-    if (repeated.length > 0) setPickError(t('knowledge.rules.tableFieldsDuplicate', { fields: repeated.join(', ') }));
-    setFields(header.filter((field, index) => field !== '' && header.indexOf(field) === index));
+    if (repeated.length > 0) setPickError(t("knowledge.rules.tableFieldsDuplicate", { fields: repeated.join(", ") }));
+    setFields(header.filter((field, index) => field !== "" && header.indexOf(field) === index));
   };
 
   const downloadTemplate = async () => {
     const language = currentLanguage();
     const result = await knowledgeEndpoints.qaTemplate(knowledgeBaseId, language);
-    if (result.ok) saveBlob(result.data as Blob, t('knowledge.import.qaTemplateFile'));
+    if (result.ok) saveBlob(result.data as Blob, t("knowledge.import.qaTemplateFile"));
   };
 
   const upload = async () => {
     if (!picked) {
-      setPickError(t('knowledge.rules.fileRequired'));
+      setPickError(t("knowledge.rules.fileRequired"));
       return;
     }
     const values = await validValues(form);
@@ -223,22 +243,23 @@ function UploadStep({ type, knowledgeBaseId, onBack, onUploaded, onShowFiles }: 
     setServerError(undefined);
     setFailed(undefined);
     try {
-      const result = type === 'qa'
-        ? await knowledgeEndpoints.importQa(knowledgeBaseId, picked, picked.name, name)
-        : type === 'table'
-          ? await knowledgeEndpoints.importTable(knowledgeBaseId, picked, picked.name, name, indexColumn)
-          : await knowledgeEndpoints.uploadDocument(knowledgeBaseId, picked, picked.name, name);
+      const result =
+        type === "qa"
+          ? await knowledgeEndpoints.importQa(knowledgeBaseId, picked, picked.name, name)
+          : type === "table"
+            ? await knowledgeEndpoints.importTable(knowledgeBaseId, picked, picked.name, name, indexColumn)
+            : await knowledgeEndpoints.uploadDocument(knowledgeBaseId, picked, picked.name, name);
       if (!result.ok) {
-        if (result.error.kind === 'http') {
+        if (result.error.kind === "http") {
           // The server's message, verbatim: it names the broken rule in the interface language.
           setServerError(result.error.message);
           const field = result.error.field;
-          if (field === 'name' || field === 'indexColumn') form.setFields([{ name: field, errors: [result.error.message] }]);
+          if (field === "name" || field === "indexColumn") form.setFields([{ name: field, errors: [result.error.message] }]);
         }
         return;
       }
-      const { file, report } = 'report' in result.data ? result.data : { file: result.data, report: undefined };
-      if (file.status === 'failed') setFailed(file);
+      const { file, report } = "report" in result.data ? result.data : { file: result.data, report: undefined };
+      if (file.status === "failed") setFailed(file);
       else onUploaded(file, report);
     } finally {
       setUploading(false);
@@ -247,17 +268,21 @@ function UploadStep({ type, knowledgeBaseId, onBack, onUploaded, onShowFiles }: 
 
   return (
     <div data-testid="import-upload-step" data-type={type}>
-      {type === 'qa' ? (
+      {type === "qa" ? (
         <Alert
           type="info"
           showIcon
           className="pl-kb-alert"
-          title={t('knowledge.import.qaTemplateHint')}
-          action={<Button size="small" icon={<DownloadOutlined />} onClick={() => void downloadTemplate()} data-testid="import-qa-template">{t('knowledge.import.qaTemplate')}</Button>}
+          title={t("knowledge.import.qaTemplateHint")}
+          action={
+            <Button size="small" icon={<DownloadOutlined />} onClick={() => void downloadTemplate()} data-testid="import-qa-template">
+              {t("knowledge.import.qaTemplate")}
+            </Button>
+          }
         />
       ) : null}
       <Upload.Dragger
-        accept={extensions.map((extension) => `.${extension}`).join(',')}
+        accept={extensions.map((extension) => `.${extension}`).join(",")}
         multiple={false}
         showUploadList={false}
         beforeUpload={(file) => {
@@ -266,41 +291,49 @@ function UploadStep({ type, knowledgeBaseId, onBack, onUploaded, onShowFiles }: 
         }}
         data-testid="import-dragger"
       >
-        <p className="ant-upload-drag-icon"><InboxOutlined /></p>
+        <p className="ant-upload-drag-icon">
+          <InboxOutlined />
+        </p>
         <p className="ant-upload-text">{t(`knowledge.import.dragger.${type}`)}</p>
-        <p className="ant-upload-hint">{t('knowledge.import.draggerHint', { types, megabytes })}</p>
+        <p className="ant-upload-hint">{t("knowledge.import.draggerHint", { types, megabytes })}</p>
       </Upload.Dragger>
       {pickError ? <Alert type="error" showIcon className="pl-kb-alert" title={pickError} data-testid="import-pick-error" /> : null}
       {picked ? (
         <Flex align="center" gap={8} className="pl-kb-picked" data-testid="import-picked">
           <FileTextOutlined />
           <Typography.Text strong>{picked.name}</Typography.Text>
-          <Typography.Text type="secondary">{t('knowledge.import.sizeKb', { size: Math.max(1, Math.ceil(picked.size / 1024)).toLocaleString(i18n.language) })}</Typography.Text>
+          <Typography.Text type="secondary">
+            {t("knowledge.import.sizeKb", { size: Math.max(1, Math.ceil(picked.size / 1024)).toLocaleString(i18n.language) })}
+          </Typography.Text>
         </Flex>
       ) : null}
       <Form form={form} layout="vertical" className="pl-kb-upload-form" onFinish={() => void upload()}>
         <Form.Item
           name="name"
-          label={t('knowledge.import.nameLabel')}
-          extra={t('knowledge.rules.fileNameHelp', { max: KNOWLEDGE_LIMITS.fileNameMax })}
+          label={t("knowledge.import.nameLabel")}
+          extra={t("knowledge.rules.fileNameHelp", { max: KNOWLEDGE_LIMITS.fileNameMax })}
           rules={[fileNameRule()]}
         >
-          <Input maxLength={KNOWLEDGE_LIMITS.fileNameMax} placeholder={t('knowledge.import.namePlaceholder')} data-testid="import-name" />
+          <Input maxLength={KNOWLEDGE_LIMITS.fileNameMax} placeholder={t("knowledge.import.namePlaceholder")} data-testid="import-name" />
         </Form.Item>
-        {type === 'table' ? (
+        {type === "table" ? (
           <Form.Item
             name="indexColumn"
-            label={t('knowledge.table.indexColumn')}
-            extra={t('knowledge.table.indexColumnHint')}
-            rules={[{ validator: async (_rule, value?: string) => {
-              const chosen = value?.trim();
-              if (chosen && fields.length > 0 && !fields.includes(chosen)) throw new Error(t('knowledge.rules.indexColumnUnknown', { column: chosen }));
-            } }]}
+            label={t("knowledge.table.indexColumn")}
+            extra={t("knowledge.table.indexColumnHint")}
+            rules={[
+              {
+                validator: async (_rule, value?: string) => {
+                  const chosen = value?.trim();
+                  if (chosen && fields.length > 0 && !fields.includes(chosen)) throw new Error(t("knowledge.rules.indexColumnUnknown", { column: chosen }));
+                },
+              },
+            ]}
           >
             <AutoComplete
               allowClear
               options={fields.map((field) => ({ value: field }))}
-              placeholder={fields[0] ? t('knowledge.table.indexColumnDefaultNamed', { field: fields[0] }) : t('knowledge.table.indexColumnDefault')}
+              placeholder={fields[0] ? t("knowledge.table.indexColumnDefaultNamed", { field: fields[0] }) : t("knowledge.table.indexColumnDefault")}
               data-testid="import-index-column"
             />
           </Form.Item>
@@ -313,7 +346,7 @@ function UploadStep({ type, knowledgeBaseId, onBack, onUploaded, onShowFiles }: 
         onShowFiles={onShowFiles}
         onBack={onBack}
         submitIcon={<CloudUploadOutlined />}
-        submitLabel={t('knowledge.import.upload')}
+        submitLabel={t("knowledge.import.upload")}
         submitting={uploading}
         onSubmit={() => void upload()}
       />
@@ -329,16 +362,16 @@ function WebsiteStep({ knowledgeBaseId, onBack, onImported, onShowFiles }: Feish
   return (
     <div data-testid="import-website-step">
       <Form form={form} layout="vertical" className="pl-kb-upload-form pl-kb-website-form" onFinish={() => void submit()}>
-        <Form.Item
-          name="url"
-          label={t('knowledge.import.websiteUrl')}
-          extra={t('knowledge.import.websiteUrlHint')}
-          rules={[checkRule(checkWebsiteUrl)]}
-        >
+        <Form.Item name="url" label={t("knowledge.import.websiteUrl")} extra={t("knowledge.import.websiteUrlHint")} rules={[checkRule(checkWebsiteUrl)]}>
           <Input prefix={<GlobalOutlined />} placeholder="https://example.com/help/returns" inputMode="url" data-testid="import-website-url" />
         </Form.Item>
-        <Form.Item name="name" label={t('knowledge.import.nameLabel')} extra={t('knowledge.import.websiteNameHint', { max: KNOWLEDGE_LIMITS.fileNameMax })} rules={[fileNameRule(true)]}>
-          <Input maxLength={KNOWLEDGE_LIMITS.fileNameMax} placeholder={t('knowledge.import.websiteNamePlaceholder')} data-testid="import-name" />
+        <Form.Item
+          name="name"
+          label={t("knowledge.import.nameLabel")}
+          extra={t("knowledge.import.websiteNameHint", { max: KNOWLEDGE_LIMITS.fileNameMax })}
+          rules={[fileNameRule(true)]}
+        >
+          <Input maxLength={KNOWLEDGE_LIMITS.fileNameMax} placeholder={t("knowledge.import.websiteNamePlaceholder")} data-testid="import-name" />
         </Form.Item>
       </Form>
       <ImportStepFooter
@@ -348,7 +381,7 @@ function WebsiteStep({ knowledgeBaseId, onBack, onImported, onShowFiles }: Feish
         onShowFiles={onShowFiles}
         onBack={onBack}
         submitIcon={<CloudUploadOutlined />}
-        submitLabel={t('knowledge.import.fetch')}
+        submitLabel={t("knowledge.import.fetch")}
         submitting={importing}
         onSubmit={() => void submit()}
       />
@@ -362,36 +395,40 @@ function ImportReportView({ report }: { report: KnowledgeImportReport }) {
   const partial = report.failedRecords > 0;
   return (
     <Alert
-      type={partial ? 'warning' : 'success'}
+      type={partial ? "warning" : "success"}
       showIcon
       className="pl-kb-alert"
-      title={t('knowledge.import.report', { imported: report.importedRecords, total: report.totalRecords })}
-      description={partial ? (
-        <>
-          {report.message ? <Typography.Text data-testid="import-report-message">{report.message}</Typography.Text> : null}
-          <Collapse
-            ghost
-            size="small"
-            items={[{
-              key: 'failures',
-              label: t('knowledge.import.failures', { count: report.failures.length }),
-              children: (
-                <Table
-                  size="small"
-                  rowKey="row"
-                  pagination={false}
-                  dataSource={report.failures}
-                  columns={[
-                    { key: 'row', title: t('knowledge.import.failureRow'), dataIndex: 'row', width: 80 },
-                    { key: 'reason', title: t('knowledge.import.failureReason'), dataIndex: 'reason' },
-                  ]}
-                  data-testid="import-report-failures"
-                />
-              ),
-            }]}
-          />
-        </>
-      ) : undefined}
+      title={t("knowledge.import.report", { imported: report.importedRecords, total: report.totalRecords })}
+      description={
+        partial ? (
+          <>
+            {report.message ? <Typography.Text data-testid="import-report-message">{report.message}</Typography.Text> : null}
+            <Collapse
+              ghost
+              size="small"
+              items={[
+                {
+                  key: "failures",
+                  label: t("knowledge.import.failures", { count: report.failures.length }),
+                  children: (
+                    <Table
+                      size="small"
+                      rowKey="row"
+                      pagination={false}
+                      dataSource={report.failures}
+                      columns={[
+                        { key: "row", title: t("knowledge.import.failureRow"), dataIndex: "row", width: 80 },
+                        { key: "reason", title: t("knowledge.import.failureReason"), dataIndex: "reason" },
+                      ]}
+                      data-testid="import-report-failures"
+                    />
+                  ),
+                },
+              ]}
+            />
+          </>
+        ) : undefined
+      }
       data-testid="import-report"
     />
   );
@@ -399,18 +436,31 @@ function ImportReportView({ report }: { report: KnowledgeImportReport }) {
 
 /** A Q&A pair kept in a segment's metadata, if it holds one. */
 function qaPairOf(metadata: Record<string, unknown> | undefined): { question: string; answer: string; searchMethod?: string } | undefined {
-  if (!metadata || typeof metadata.question !== 'string' || typeof metadata.answer !== 'string') return undefined;
-  return { question: metadata.question, answer: metadata.answer, ...(typeof metadata.searchMethod === 'string' ? { searchMethod: metadata.searchMethod } : {}) };
+  if (!metadata || typeof metadata.question !== "string" || typeof metadata.answer !== "string") return undefined;
+  return {
+    question: metadata.question,
+    answer: metadata.answer,
+    ...(typeof metadata.searchMethod === "string" ? { searchMethod: metadata.searchMethod } : {}),
+  };
 }
 
-function PreviewStep({ fileId, report, onCancel, onNext, onUnavailable }: {
+function PreviewStep({
+  fileId,
+  report,
+  onCancel,
+  onNext,
+  onUnavailable,
+}: {
   fileId: string;
   report?: KnowledgeImportReport;
   onCancel: () => void;
-  onNext: (fileType: KnowledgeFile['type']) => void;
+  onNext: (fileType: KnowledgeFile["type"]) => void;
   onUnavailable: () => void;
 }) {
-  const { t, i18n: { language } } = useTranslation();
+  const {
+    t,
+    i18n: { language },
+  } = useTranslation();
   const [preview, setPreview] = useState<KnowledgeFilePreview>();
   const [table, setTable] = useState<KnowledgeTable>();
   const [error, setError] = useState<string>();
@@ -420,11 +470,11 @@ function PreviewStep({ fileId, report, onCancel, onNext, onUnavailable }: {
     const result = await knowledgeEndpoints.preview(fileId, { silent: true });
     if (result.ok) {
       setPreview(result.data);
-      if (result.data.type === 'table') {
+      if (result.data.type === "table") {
         const layout = await knowledgeEndpoints.table(fileId, { silent: true });
         if (layout.ok) setTable(layout.data);
       }
-    } else if (result.error.kind === 'http') setError(result.error.message);
+    } else if (result.error.kind === "http") setError(result.error.message);
   }, [fileId]);
 
   useEffect(() => {
@@ -435,9 +485,13 @@ function PreviewStep({ fileId, report, onCancel, onNext, onUnavailable }: {
     return (
       <Result
         status="warning"
-        title={t('knowledge.import.previewUnavailable')}
+        title={t("knowledge.import.previewUnavailable")}
         subTitle={error}
-        extra={<Button type="primary" onClick={onUnavailable} data-testid="import-restart">{t('knowledge.import.chooseAnother')}</Button>}
+        extra={
+          <Button type="primary" onClick={onUnavailable} data-testid="import-restart">
+            {t("knowledge.import.chooseAnother")}
+          </Button>
+        }
         data-testid="import-preview-error"
       />
     );
@@ -453,15 +507,26 @@ function PreviewStep({ fileId, report, onCancel, onNext, onUnavailable }: {
         column={{ xs: 1, sm: 3 }}
         className="pl-kb-descriptions"
         items={[
-          { key: 'type', label: t('knowledge.import.previewType'), children: <Tag>{t(`knowledge.fileTypes.${preview.type}`)}</Tag> },
-          { key: 'segments', label: t('knowledge.import.previewSegments'), children: <span data-testid="preview-total">{preview.totalSegments.toLocaleString(language)}</span> },
-          { key: 'tokens', label: t('knowledge.import.previewTokens'), children: <span data-testid="preview-tokens">{preview.tokenCount.toLocaleString(language)}</span> },
+          { key: "type", label: t("knowledge.import.previewType"), children: <Tag>{t(`knowledge.fileTypes.${preview.type}`)}</Tag> },
+          {
+            key: "segments",
+            label: t("knowledge.import.previewSegments"),
+            children: <span data-testid="preview-total">{preview.totalSegments.toLocaleString(language)}</span>,
+          },
+          {
+            key: "tokens",
+            label: t("knowledge.import.previewTokens"),
+            children: <span data-testid="preview-tokens">{preview.tokenCount.toLocaleString(language)}</span>,
+          },
         ]}
       />
       <Typography.Paragraph type="secondary" data-testid="preview-shown">
-        {t(preview.type === 'table' || preview.type === 'qa' ? 'knowledge.import.previewShownRows' : 'knowledge.import.previewShown', { shown, total: preview.totalSegments })}
+        {t(preview.type === "table" || preview.type === "qa" ? "knowledge.import.previewShownRows" : "knowledge.import.previewShown", {
+          shown,
+          total: preview.totalSegments,
+        })}
       </Typography.Paragraph>
-      {preview.type === 'table' ? (
+      {preview.type === "table" ? (
         <TablePreview
           fields={table?.fields ?? Object.keys(rowValuesOf(preview.segments[0]?.metadata) ?? {})}
           indexColumn={table?.indexColumn}
@@ -480,18 +545,26 @@ function PreviewStep({ fileId, report, onCancel, onNext, onUnavailable }: {
                 <div className="pl-kb-segment__body">
                   <Flex gap={6} align="center" wrap>
                     <Tag>#{segment.ordinal + 1}</Tag>
-                    <Typography.Text type="secondary">{t('knowledge.segments.tokens', { count: segment.tokens })}</Typography.Text>
-                    {pair?.searchMethod ? <Tag color="blue">{t(`knowledge.import.searchMethods.${pair.searchMethod === 'question' ? 'question' : 'questionAnswer'}`)}</Tag> : null}
+                    <Typography.Text type="secondary">{t("knowledge.segments.tokens", { count: segment.tokens })}</Typography.Text>
+                    {pair?.searchMethod ? (
+                      <Tag color="blue">{t(`knowledge.import.searchMethods.${pair.searchMethod === "question" ? "question" : "questionAnswer"}`)}</Tag>
+                    ) : null}
                   </Flex>
                   {pair ? (
                     <dl className="pl-kb-qa">
-                      <dt>{t('knowledge.import.question')}</dt>
+                      <dt>{t("knowledge.import.question")}</dt>
                       <dd>{pair.question}</dd>
-                      <dt>{t('knowledge.import.answer')}</dt>
-                      <dd><Typography.Paragraph className="pl-kb-segment__content" ellipsis={{ rows: 4, expandable: 'collapsible' }}>{pair.answer}</Typography.Paragraph></dd>
+                      <dt>{t("knowledge.import.answer")}</dt>
+                      <dd>
+                        <Typography.Paragraph className="pl-kb-segment__content" ellipsis={{ rows: 4, expandable: "collapsible" }}>
+                          {pair.answer}
+                        </Typography.Paragraph>
+                      </dd>
                     </dl>
                   ) : (
-                    <Typography.Paragraph className="pl-kb-segment__content" ellipsis={{ rows: 4, expandable: 'collapsible' }}>{segment.content}</Typography.Paragraph>
+                    <Typography.Paragraph className="pl-kb-segment__content" ellipsis={{ rows: 4, expandable: "collapsible" }}>
+                      {segment.content}
+                    </Typography.Paragraph>
                   )}
                 </div>
               </List.Item>
@@ -500,14 +573,26 @@ function PreviewStep({ fileId, report, onCancel, onNext, onUnavailable }: {
         />
       )}
       <Flex justify="space-between" className="pl-kb-actions">
-        <Button danger icon={<DeleteOutlined />} onClick={onCancel} data-testid="import-cancel">{t('knowledge.import.cancel')}</Button>
-        <Button type="primary" onClick={() => onNext(preview.type)} data-testid="import-next">{t('knowledge.import.next')}</Button>
+        <Button danger icon={<DeleteOutlined />} onClick={onCancel} data-testid="import-cancel">
+          {t("knowledge.import.cancel")}
+        </Button>
+        <Button type="primary" onClick={() => onNext(preview.type)} data-testid="import-next">
+          {t("knowledge.import.next")}
+        </Button>
       </Flex>
     </div>
   );
 }
 
-function ConfirmStep({ fileName, records, chunkTokens, chunkOverlap, confirming, onBack, onConfirm }: {
+function ConfirmStep({
+  fileName,
+  records,
+  chunkTokens,
+  chunkOverlap,
+  confirming,
+  onBack,
+  onConfirm,
+}: {
   fileName?: string;
   /** Q&A pairs and table rows are one segment each; documents are cut by the chunking settings. */
   records: boolean;
@@ -522,12 +607,16 @@ function ConfirmStep({ fileName, records, chunkTokens, chunkOverlap, confirming,
     <div data-testid="import-confirm-step">
       <Result
         icon={<CheckOutlined className="pl-kb-confirm-icon" />}
-        title={fileName ? t('knowledge.import.confirmTitleNamed', { name: fileName }) : t('knowledge.import.confirmTitle')}
-        subTitle={records ? t('knowledge.import.confirmDescriptionRecords') : t('knowledge.import.confirmDescription', { chunkTokens, chunkOverlap })}
+        title={fileName ? t("knowledge.import.confirmTitleNamed", { name: fileName }) : t("knowledge.import.confirmTitle")}
+        subTitle={records ? t("knowledge.import.confirmDescriptionRecords") : t("knowledge.import.confirmDescription", { chunkTokens, chunkOverlap })}
       />
       <Flex justify="space-between" className="pl-kb-actions">
-        <Button icon={<ArrowLeftOutlined />} onClick={onBack} data-testid="import-back">{t('knowledge.import.back')}</Button>
-        <Button type="primary" loading={confirming} onClick={onConfirm} data-testid="import-confirm">{t('knowledge.import.confirm')}</Button>
+        <Button icon={<ArrowLeftOutlined />} onClick={onBack} data-testid="import-back">
+          {t("knowledge.import.back")}
+        </Button>
+        <Button type="primary" loading={confirming} onClick={onConfirm} data-testid="import-confirm">
+          {t("knowledge.import.confirm")}
+        </Button>
       </Flex>
     </div>
   );

@@ -1,10 +1,10 @@
-import { ArrowLeftOutlined } from '@ant-design/icons';
-import { Alert, Button, Flex, type FormInstance } from 'antd';
-import { useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
-import type { ApiResult } from '../../lib/api/request';
-import { validValues } from './form-helpers';
-import type { KnowledgeFile } from '../../lib/api/knowledge';
+import { ArrowLeftOutlined } from "@ant-design/icons";
+import { Alert, Button, Flex, type FormInstance } from "antd";
+import { useState, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import type { ApiResult } from "../../lib/api/request";
+import { validValues } from "./form-helpers";
+import type { KnowledgeFile } from "../../lib/api/knowledge";
 
 /** The fields of an import by address (web page, Feishu document). */
 export interface LinkImportValues {
@@ -36,14 +36,14 @@ export function useLinkImport(
       const name = values.name?.trim();
       const result = await importLink({ url: values.url.trim(), ...(name ? { name } : {}) });
       if (!result.ok) {
-        if (result.error.kind === 'http') {
+        if (result.error.kind === "http") {
           const field = result.error.field;
-          if (field === 'url' || field === 'name') form.setFields([{ name: field, errors: [result.error.message] }]);
+          if (field === "url" || field === "name") form.setFields([{ name: field, errors: [result.error.message] }]);
           else setServerError(result.error.message);
         }
         return;
       }
-      if (result.data.status === 'failed') setFailed(result.data);
+      if (result.data.status === "failed") setFailed(result.data);
       else onImported(result.data);
     } finally {
       setImporting(false);
@@ -71,7 +71,16 @@ export interface ImportStepFooterProps {
 
 /** The end of an upload or import step: the server's refusal, a failed file, then back and submit. */
 export function ImportStepFooter({
-  serverError, failed, failedTitleKey, onShowFiles, onBack, submitIcon, submitLabel, submitting, submitDisabled, onSubmit,
+  serverError,
+  failed,
+  failedTitleKey,
+  onShowFiles,
+  onBack,
+  submitIcon,
+  submitLabel,
+  submitting,
+  submitDisabled,
+  onSubmit,
 }: ImportStepFooterProps) {
   const { t } = useTranslation();
   return (
@@ -84,12 +93,18 @@ export function ImportStepFooter({
           className="pl-kb-alert"
           title={t(failedTitleKey, { name: failed.name })}
           description={failed.failureReason ?? undefined}
-          action={<Button size="small" onClick={onShowFiles}>{t('knowledge.import.showFiles')}</Button>}
+          action={
+            <Button size="small" onClick={onShowFiles}>
+              {t("knowledge.import.showFiles")}
+            </Button>
+          }
           data-testid="import-failed"
         />
       ) : null}
       <Flex justify="space-between" className="pl-kb-actions">
-        <Button icon={<ArrowLeftOutlined />} onClick={onBack} data-testid="import-back">{t('knowledge.import.back')}</Button>
+        <Button icon={<ArrowLeftOutlined />} onClick={onBack} data-testid="import-back">
+          {t("knowledge.import.back")}
+        </Button>
         <Button type="primary" icon={submitIcon} disabled={submitDisabled} loading={submitting} onClick={onSubmit} data-testid="import-upload">
           {submitLabel}
         </Button>

@@ -1,12 +1,12 @@
-import type { Meta, StoryObj } from '@storybook/react-vite';
-import { useState } from 'react';
-import { fn } from 'storybook/test';
-import { IMPORT_TYPES, ImportTypePicker, type ImportType } from './import-type-picker';
+import type { Meta, StoryObj } from "@storybook/react-vite";
+import { useState } from "react";
+import { fn } from "storybook/test";
+import { IMPORT_TYPES, ImportTypePicker, type ImportType } from "./import-type-picker";
 
 const meta = {
-  title: 'Knowledge/ImportTypePicker',
+  title: "Knowledge/ImportTypePicker",
   component: ImportTypePicker,
-  args: { value: 'document', available: ['document'], onChange: fn() },
+  args: { value: "document", available: ["document"], onChange: fn() },
 } satisfies Meta<typeof ImportTypePicker>;
 
 export default meta;
@@ -19,7 +19,7 @@ export const DocumentsOnly: Story = {};
 export const AllTypes: Story = {
   args: { available: IMPORT_TYPES },
   render: function Render(args) {
-    const [value, setValue] = useState<ImportType>('qa');
+    const [value, setValue] = useState<ImportType>("qa");
     return (
       <ImportTypePicker
         {...args}

@@ -1,11 +1,11 @@
-import { CloudDownloadOutlined, FileTextOutlined, GlobalOutlined, QuestionCircleOutlined, TableOutlined } from '@ant-design/icons';
-import { Flex, Tag, Typography } from 'antd';
-import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
-import './knowledge.css';
+import { CloudDownloadOutlined, FileTextOutlined, GlobalOutlined, QuestionCircleOutlined, TableOutlined } from "@ant-design/icons";
+import { Flex, Tag, Typography } from "antd";
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import "./knowledge.css";
 
 /** What can be imported into a knowledge base (spec §4: select type first). */
-export const IMPORT_TYPES = ['document', 'qa', 'table', 'website', 'feishu'] as const;
+export const IMPORT_TYPES = ["document", "qa", "table", "website", "feishu"] as const;
 /** One import type. */
 export type ImportType = (typeof IMPORT_TYPES)[number];
 
@@ -29,7 +29,7 @@ export interface ImportTypePickerProps {
 export function ImportTypePicker({ value, onChange, available }: ImportTypePickerProps) {
   const { t } = useTranslation();
   return (
-    <div className="pl-kb-types" role="radiogroup" aria-label={t('knowledge.import.steps.type')}>
+    <div className="pl-kb-types" role="radiogroup" aria-label={t("knowledge.import.steps.type")}>
       {IMPORT_TYPES.map((type) => {
         const enabled = available.includes(type);
         const selected = value === type;
@@ -40,7 +40,7 @@ export function ImportTypePicker({ value, onChange, available }: ImportTypePicke
             role="radio"
             aria-checked={selected}
             disabled={!enabled}
-            className={`pl-kb-type${selected ? ' pl-kb-type--selected' : ''}`}
+            className={`pl-kb-type${selected ? " pl-kb-type--selected" : ""}`}
             onClick={() => onChange(type)}
             data-testid={`import-type-${type}`}
           >
@@ -49,9 +49,11 @@ export function ImportTypePicker({ value, onChange, available }: ImportTypePicke
               <span className="pl-kb-type__text">
                 <Flex gap={6} align="center" wrap>
                   <Typography.Text strong>{t(`knowledge.import.types.${type}.title`)}</Typography.Text>
-                  {enabled ? null : <Tag>{t('knowledge.import.comingSoon')}</Tag>}
+                  {enabled ? null : <Tag>{t("knowledge.import.comingSoon")}</Tag>}
                 </Flex>
-                <Typography.Text type="secondary" className="pl-kb-type__description">{t(`knowledge.import.types.${type}.description`)}</Typography.Text>
+                <Typography.Text type="secondary" className="pl-kb-type__description">
+                  {t(`knowledge.import.types.${type}.description`)}
+                </Typography.Text>
               </span>
             </Flex>
           </button>

@@ -1,10 +1,10 @@
-import { Col, Form, Input, InputNumber, Row } from 'antd';
-import type { FormInstance } from 'antd';
-import { useTranslation } from 'react-i18next';
-import type { ApiFailure } from '../../lib/api/request';
-import { feedback } from '../../lib/feedback';
-import { i18n } from '../../i18n';
-import { checkChunkOverlap, checkChunkTokens, KNOWLEDGE_LIMITS, type RuleResult } from './knowledge-rules';
+import { Col, Form, Input, InputNumber, Row } from "antd";
+import type { FormInstance } from "antd";
+import { useTranslation } from "react-i18next";
+import type { ApiFailure } from "../../lib/api/request";
+import { feedback } from "../../lib/feedback";
+import { i18n } from "../../i18n";
+import { checkChunkOverlap, checkChunkTokens, KNOWLEDGE_LIMITS, type RuleResult } from "./knowledge-rules";
 
 /** The editable fields of a knowledge base. */
 export interface KnowledgeBaseValues {
@@ -15,7 +15,8 @@ export interface KnowledgeBaseValues {
 }
 
 /** An antd rule from a pure check that may read the other fields. */
-const rule = (check: (value: unknown, getField: (name: keyof KnowledgeBaseValues) => unknown) => RuleResult) =>
+const rule =
+  (check: (value: unknown, getField: (name: keyof KnowledgeBaseValues) => unknown) => RuleResult) =>
   ({ getFieldValue }: { getFieldValue: (name: keyof KnowledgeBaseValues) => unknown }) => ({
     validator: async (_rule: unknown, value: unknown) => {
       const key = check(value, getFieldValue);
@@ -23,16 +24,16 @@ const rule = (check: (value: unknown, getField: (name: keyof KnowledgeBaseValues
     },
   });
 
-const FIELDS = new Set(['name', 'description', 'chunkTokens', 'chunkOverlap']);
+const FIELDS = new Set(["name", "description", "chunkTokens", "chunkOverlap"]);
 
 /** Shows a refused save on the field the server names, else as a message; answers whether a field took it. */
 export function showKnowledgeBaseError(form: FormInstance<KnowledgeBaseValues>, error: ApiFailure): boolean {
-  if (error.kind === 'aborted' || error.kind === 'unauthenticated') return false;
+  if (error.kind === "aborted" || error.kind === "unauthenticated") return false;
   if (error.field && FIELDS.has(error.field)) {
     form.setFields([{ name: error.field as keyof KnowledgeBaseValues, errors: [error.message] }]);
     return true;
   }
-  if (error.kind === 'http' && error.code !== 401 && error.code !== 440) feedback.error(error.message || i18n.t('errors.generic'));
+  if (error.kind === "http" && error.code !== 401 && error.code !== 440) feedback.error(error.message || i18n.t("errors.generic"));
   return false;
 }
 
@@ -40,7 +41,7 @@ export function showKnowledgeBaseError(form: FormInstance<KnowledgeBaseValues>, 
 export function knowledgeBaseBody(values: KnowledgeBaseValues): KnowledgeBaseValues {
   return {
     name: values.name.trim(),
-    description: (values.description ?? '').trim(),
+    description: (values.description ?? "").trim(),
     chunkTokens: values.chunkTokens,
     chunkOverlap: values.chunkOverlap,
   };
@@ -53,21 +54,34 @@ export function KnowledgeBaseFields() {
     <>
       <Form.Item
         name="name"
-        label={t('knowledge.form.name')}
-        rules={[{ required: true, whitespace: true, message: t('knowledge.rules.nameRequired') }, { max: KNOWLEDGE_LIMITS.baseNameMax, message: t('knowledge.rules.nameTooLong', { max: KNOWLEDGE_LIMITS.baseNameMax }) }]}
+        label={t("knowledge.form.name")}
+        rules={[
+          { required: true, whitespace: true, message: t("knowledge.rules.nameRequired") },
+          { max: KNOWLEDGE_LIMITS.baseNameMax, message: t("knowledge.rules.nameTooLong", { max: KNOWLEDGE_LIMITS.baseNameMax }) },
+        ]}
       >
-        <Input placeholder={t('knowledge.form.namePlaceholder')} maxLength={KNOWLEDGE_LIMITS.baseNameMax} data-testid="kb-name" />
+        <Input placeholder={t("knowledge.form.namePlaceholder")} maxLength={KNOWLEDGE_LIMITS.baseNameMax} data-testid="kb-name" />
       </Form.Item>
-      <Form.Item name="description" label={t('knowledge.form.description')} rules={[{ max: KNOWLEDGE_LIMITS.descriptionMax, message: t('knowledge.rules.descriptionTooLong', { max: KNOWLEDGE_LIMITS.descriptionMax }) }]}>
-        <Input.TextArea rows={3} showCount maxLength={KNOWLEDGE_LIMITS.descriptionMax} placeholder={t('knowledge.form.descriptionPlaceholder')} data-testid="kb-description" />
+      <Form.Item
+        name="description"
+        label={t("knowledge.form.description")}
+        rules={[{ max: KNOWLEDGE_LIMITS.descriptionMax, message: t("knowledge.rules.descriptionTooLong", { max: KNOWLEDGE_LIMITS.descriptionMax }) }]}
+      >
+        <Input.TextArea
+          rows={3}
+          showCount
+          maxLength={KNOWLEDGE_LIMITS.descriptionMax}
+          placeholder={t("knowledge.form.descriptionPlaceholder")}
+          data-testid="kb-description"
+        />
       </Form.Item>
       {/* No min/max on the numbers: out-of-range input gets the rule's message instead of a silent clamp. */}
       <Row gutter={16}>
         <Col xs={24} sm={12}>
           <Form.Item
             name="chunkTokens"
-            label={t('knowledge.form.chunkTokens')}
-            tooltip={t('knowledge.form.chunkTokensHelp')}
+            label={t("knowledge.form.chunkTokens")}
+            tooltip={t("knowledge.form.chunkTokensHelp")}
             rules={[rule((value) => checkChunkTokens(value as number | null))]}
           >
             <InputNumber className="pl-kb-number" step={50} precision={0} data-testid="kb-chunk-tokens" />
@@ -76,10 +90,10 @@ export function KnowledgeBaseFields() {
         <Col xs={24} sm={12}>
           <Form.Item
             name="chunkOverlap"
-            label={t('knowledge.form.chunkOverlap')}
-            tooltip={t('knowledge.form.chunkOverlapHelp')}
-            dependencies={['chunkTokens']}
-            rules={[rule((value, getField) => checkChunkOverlap(value as number | null, getField('chunkTokens') as number | null))]}
+            label={t("knowledge.form.chunkOverlap")}
+            tooltip={t("knowledge.form.chunkOverlapHelp")}
+            dependencies={["chunkTokens"]}
+            rules={[rule((value, getField) => checkChunkOverlap(value as number | null, getField("chunkTokens") as number | null))]}
           >
             <InputNumber className="pl-kb-number" step={10} precision={0} data-testid="kb-chunk-overlap" />
           </Form.Item>

@@ -1,22 +1,30 @@
 import {
-  DeleteOutlined, DownloadOutlined, EditOutlined, EyeOutlined, FilePdfOutlined, PictureOutlined, ReloadOutlined, UploadOutlined, VideoCameraOutlined,
-} from '@ant-design/icons';
-import { Button, Card, Col, Flex, Image, Modal, Pagination, Popconfirm, Row, Skeleton, Tag, Tooltip, Typography, Upload } from 'antd';
-import { useCallback, useEffect, useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
-import { feedback } from '../../lib/feedback';
-import { formatDateTime } from '../../lib/format';
-import { EmptyState } from '../../components/empty-state';
-import { checkRule } from './form-helpers';
-import { knowledgeEndpoints, type KnowledgeMedia } from '../../lib/api/knowledge';
-import { useKnowledgeBase } from './knowledge-manage-layout';
-import { checkMedia, checkMediaName, KNOWLEDGE_LIMITS, MEDIA_EXTENSIONS } from './knowledge-rules';
-import { RenameModal } from './rename-modal';
-import { saveBlob } from '../../lib/save-blob';
+  DeleteOutlined,
+  DownloadOutlined,
+  EditOutlined,
+  EyeOutlined,
+  FilePdfOutlined,
+  PictureOutlined,
+  ReloadOutlined,
+  UploadOutlined,
+  VideoCameraOutlined,
+} from "@ant-design/icons";
+import { Button, Card, Col, Flex, Image, Modal, Pagination, Popconfirm, Row, Skeleton, Tag, Tooltip, Typography, Upload } from "antd";
+import { useCallback, useEffect, useState, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { feedback } from "../../lib/feedback";
+import { formatDateTime } from "../../lib/format";
+import { EmptyState } from "../../components/empty-state";
+import { checkRule } from "./form-helpers";
+import { knowledgeEndpoints, type KnowledgeMedia } from "../../lib/api/knowledge";
+import { useKnowledgeBase } from "./knowledge-manage-layout";
+import { checkMedia, checkMediaName, KNOWLEDGE_LIMITS, MEDIA_EXTENSIONS } from "./knowledge-rules";
+import { RenameModal } from "./rename-modal";
+import { saveBlob } from "../../lib/save-blob";
 
 const PAGE_SIZE = 24;
-const ACCEPT = MEDIA_EXTENSIONS.map((extension) => `.${extension}`).join(',');
-const KIND_ICONS: Record<KnowledgeMedia['kind'], ReactNode> = { image: <PictureOutlined />, document: <FilePdfOutlined />, video: <VideoCameraOutlined /> };
+const ACCEPT = MEDIA_EXTENSIONS.map((extension) => `.${extension}`).join(",");
+const KIND_ICONS: Record<KnowledgeMedia["kind"], ReactNode> = { image: <PictureOutlined />, document: <FilePdfOutlined />, video: <VideoCameraOutlined /> };
 
 /** A material's bytes as an object URL, read through the SDK (the address needs the session). */
 function useMediaObjectUrl(media: KnowledgeMedia | undefined, enabled: boolean): string | undefined {
@@ -55,16 +63,19 @@ export function MediaResourcePage() {
   const [renaming, setRenaming] = useState<KnowledgeMedia>();
   const [previewing, setPreviewing] = useState<KnowledgeMedia>();
 
-  const load = useCallback(async (pageNo: number) => {
-    setLoading(true);
-    const result = await knowledgeEndpoints.media(base.id, pageNo, PAGE_SIZE);
-    if (!result.ok && result.error.kind === 'aborted') return;
-    if (result.ok) {
-      setItems(result.data.items);
-      setTotal(result.data.total);
-    }
-    setLoading(false);
-  }, [base.id]);
+  const load = useCallback(
+    async (pageNo: number) => {
+      setLoading(true);
+      const result = await knowledgeEndpoints.media(base.id, pageNo, PAGE_SIZE);
+      if (!result.ok && result.error.kind === "aborted") return;
+      if (result.ok) {
+        setItems(result.data.items);
+        setTotal(result.data.total);
+      }
+      setLoading(false);
+    },
+    [base.id],
+  );
 
   useEffect(() => {
     void load(1);
@@ -73,7 +84,7 @@ export function MediaResourcePage() {
   const upload = async (file: File) => {
     const broken = checkMedia(file);
     if (broken) {
-      feedback.error(t(broken, { name: file.name, types: MEDIA_EXTENSIONS.join(', '), megabytes: KNOWLEDGE_LIMITS.mediaMaxBytes / 1024 / 1024 }));
+      feedback.error(t(broken, { name: file.name, types: MEDIA_EXTENSIONS.join(", "), megabytes: KNOWLEDGE_LIMITS.mediaMaxBytes / 1024 / 1024 }));
       return;
     }
     setUploading((count) => count + 1);
@@ -81,10 +92,10 @@ export function MediaResourcePage() {
       const result = await knowledgeEndpoints.uploadMedia(base.id, file, file.name);
       if (!result.ok) {
         // The server's message, verbatim (e.g. content that does not match its extension).
-        if (result.error.kind === 'http') feedback.error(t('knowledge.media.uploadFailed', { name: file.name, reason: result.error.message }));
+        if (result.error.kind === "http") feedback.error(t("knowledge.media.uploadFailed", { name: file.name, reason: result.error.message }));
         return;
       }
-      feedback.success(t('knowledge.media.uploaded', { name: result.data.name }));
+      feedback.success(t("knowledge.media.uploaded", { name: result.data.name }));
       setPage(1);
       await load(1);
     } finally {
@@ -95,7 +106,7 @@ export function MediaResourcePage() {
   const remove = async (media: KnowledgeMedia) => {
     const result = await knowledgeEndpoints.removeMedia(media.id);
     if (!result.ok) return;
-    feedback.success(t('knowledge.media.deleted', { name: media.name }));
+    feedback.success(t("knowledge.media.deleted", { name: media.name }));
     const next = items.length === 1 && page > 1 ? page - 1 : page;
     setPage(next);
     await load(next);
@@ -116,7 +127,9 @@ export function MediaResourcePage() {
         return Upload.LIST_IGNORE;
       }}
     >
-      <Button type="primary" icon={<UploadOutlined />} loading={uploading > 0} data-testid={testId}>{t('knowledge.media.upload')}</Button>
+      <Button type="primary" icon={<UploadOutlined />} loading={uploading > 0} data-testid={testId}>
+        {t("knowledge.media.upload")}
+      </Button>
     </Upload>
   );
 
@@ -124,18 +137,30 @@ export function MediaResourcePage() {
     <div className="pl-card pl-kb-panel" data-testid="knowledge-media">
       <Flex justify="space-between" align="center" gap={12} wrap className="pl-kb-panel__head">
         <div>
-          <Typography.Title level={5} className="pl-kb-panel__title">{t('knowledge.media.title')}</Typography.Title>
-          <Typography.Text type="secondary">{t('knowledge.media.hint', { types: MEDIA_EXTENSIONS.join(', '), megabytes: KNOWLEDGE_LIMITS.mediaMaxBytes / 1024 / 1024 })}</Typography.Text>
+          <Typography.Title level={5} className="pl-kb-panel__title">
+            {t("knowledge.media.title")}
+          </Typography.Title>
+          <Typography.Text type="secondary">
+            {t("knowledge.media.hint", { types: MEDIA_EXTENSIONS.join(", "), megabytes: KNOWLEDGE_LIMITS.mediaMaxBytes / 1024 / 1024 })}
+          </Typography.Text>
         </div>
         <Flex gap={8}>
-          <Button icon={<ReloadOutlined />} onClick={() => void load(page)} data-testid="media-refresh">{t('common.refresh')}</Button>
-          {uploadButton('media-upload')}
+          <Button icon={<ReloadOutlined />} onClick={() => void load(page)} data-testid="media-refresh">
+            {t("common.refresh")}
+          </Button>
+          {uploadButton("media-upload")}
         </Flex>
       </Flex>
       {loading && items.length === 0 ? (
         <Skeleton active paragraph={{ rows: 4 }} />
       ) : items.length === 0 ? (
-        <EmptyState compact icon={<PictureOutlined className="pl-empty__glyph" />} title={t('knowledge.media.emptyTitle')} description={t('knowledge.media.emptyDescription')} data-testid="media-empty" />
+        <EmptyState
+          compact
+          icon={<PictureOutlined className="pl-empty__glyph" />}
+          title={t("knowledge.media.emptyTitle")}
+          description={t("knowledge.media.emptyDescription")}
+          data-testid="media-empty"
+        />
       ) : (
         <>
           <Row gutter={[16, 16]} data-testid="media-list">
@@ -153,15 +178,24 @@ export function MediaResourcePage() {
           </Row>
           {total > PAGE_SIZE ? (
             <Flex justify="flex-end" className="pl-kb-actions">
-              <Pagination current={page} pageSize={PAGE_SIZE} total={total} showSizeChanger={false} onChange={(next) => { setPage(next); void load(next); }} />
+              <Pagination
+                current={page}
+                pageSize={PAGE_SIZE}
+                total={total}
+                showSizeChanger={false}
+                onChange={(next) => {
+                  setPage(next);
+                  void load(next);
+                }}
+              />
             </Flex>
           ) : null}
         </>
       )}
       <RenameModal
         item={renaming}
-        title={t('knowledge.media.renameTitle')}
-        label={t('knowledge.media.name')}
+        title={t("knowledge.media.renameTitle")}
+        label={t("knowledge.media.name")}
         maxLength={KNOWLEDGE_LIMITS.mediaNameMax}
         rule={checkRule(checkMediaName, { max: KNOWLEDGE_LIMITS.mediaNameMax })}
         save={knowledgeEndpoints.renameMedia}
@@ -171,7 +205,7 @@ export function MediaResourcePage() {
         onRenamed={(media) => {
           setRenaming(undefined);
           setItems((current) => current.map((item) => (item.id === media.id ? media : item)));
-          feedback.success(t('knowledge.media.renamed', { name: media.name }));
+          feedback.success(t("knowledge.media.renamed", { name: media.name }));
         }}
       />
       <MediaPreviewModal media={previewing} onClose={() => setPreviewing(undefined)} />
@@ -179,48 +213,71 @@ export function MediaResourcePage() {
   );
 }
 
-function MediaCard({ media, onPreview, onRename, onDownload, onDelete }: {
+function MediaCard({
+  media,
+  onPreview,
+  onRename,
+  onDownload,
+  onDelete,
+}: {
   media: KnowledgeMedia;
   onPreview: () => void;
   onRename: () => void;
   onDownload: () => void;
   onDelete: () => Promise<void>;
 }) {
-  const { t, i18n: { language } } = useTranslation();
-  const thumbnail = useMediaObjectUrl(media, media.kind === 'image');
+  const {
+    t,
+    i18n: { language },
+  } = useTranslation();
+  const thumbnail = useMediaObjectUrl(media, media.kind === "image");
   return (
     <Card
       className="pl-kb-media"
       data-testid={`media-card-${media.name}`}
       cover={
-        <button type="button" className="pl-kb-media__cover" onClick={onPreview} aria-label={t('knowledge.media.preview')} data-testid="media-preview">
-          {thumbnail ? <img src={thumbnail} alt={media.name} data-testid="media-thumbnail" /> : <span className="pl-kb-media__icon">{KIND_ICONS[media.kind]}</span>}
+        <button type="button" className="pl-kb-media__cover" onClick={onPreview} aria-label={t("knowledge.media.preview")} data-testid="media-preview">
+          {thumbnail ? (
+            <img src={thumbnail} alt={media.name} data-testid="media-thumbnail" />
+          ) : (
+            <span className="pl-kb-media__icon">{KIND_ICONS[media.kind]}</span>
+          )}
         </button>
       }
       actions={[
-        <Tooltip key="preview" title={t('knowledge.media.preview')}><Button type="text" icon={<EyeOutlined />} onClick={onPreview} aria-label={t('knowledge.media.preview')} /></Tooltip>,
-        <Tooltip key="rename" title={t('knowledge.files.rename')}><Button type="text" icon={<EditOutlined />} onClick={onRename} aria-label={t('knowledge.files.rename')} data-testid="media-rename" /></Tooltip>,
-        <Tooltip key="download" title={t('knowledge.media.download')}><Button type="text" icon={<DownloadOutlined />} onClick={onDownload} aria-label={t('knowledge.media.download')} data-testid="media-download" /></Tooltip>,
+        <Tooltip key="preview" title={t("knowledge.media.preview")}>
+          <Button type="text" icon={<EyeOutlined />} onClick={onPreview} aria-label={t("knowledge.media.preview")} />
+        </Tooltip>,
+        <Tooltip key="rename" title={t("knowledge.files.rename")}>
+          <Button type="text" icon={<EditOutlined />} onClick={onRename} aria-label={t("knowledge.files.rename")} data-testid="media-rename" />
+        </Tooltip>,
+        <Tooltip key="download" title={t("knowledge.media.download")}>
+          <Button type="text" icon={<DownloadOutlined />} onClick={onDownload} aria-label={t("knowledge.media.download")} data-testid="media-download" />
+        </Tooltip>,
         <Popconfirm
           key="delete"
-          title={t('knowledge.media.deleteTitle')}
-          description={t('knowledge.media.deleteDescription', { name: media.name })}
-          okText={t('common.delete')}
-          cancelText={t('common.cancel')}
-          okButtonProps={{ danger: true, 'data-testid': 'media-delete-confirm' }}
+          title={t("knowledge.media.deleteTitle")}
+          description={t("knowledge.media.deleteDescription", { name: media.name })}
+          okText={t("common.delete")}
+          cancelText={t("common.cancel")}
+          okButtonProps={{ danger: true, "data-testid": "media-delete-confirm" }}
           onConfirm={onDelete}
         >
-          <Button type="text" danger icon={<DeleteOutlined />} aria-label={t('common.delete')} data-testid="media-delete" />
+          <Button type="text" danger icon={<DeleteOutlined />} aria-label={t("common.delete")} data-testid="media-delete" />
         </Popconfirm>,
       ]}
     >
-      <Typography.Text strong ellipsis={{ tooltip: media.name }} className="pl-kb-media__name" data-testid="media-name">{media.name}</Typography.Text>
+      <Typography.Text strong ellipsis={{ tooltip: media.name }} className="pl-kb-media__name" data-testid="media-name">
+        {media.name}
+      </Typography.Text>
       <Flex gap={6} wrap align="center" className="pl-kb-media__facts">
         <Tag>{t(`knowledge.media.kinds.${media.kind}`)}</Tag>
-        <Typography.Text type="secondary">{t('knowledge.import.sizeKb', { size: Math.max(1, Math.ceil(media.sizeBytes / 1024)).toLocaleString(language) })}</Typography.Text>
+        <Typography.Text type="secondary">
+          {t("knowledge.import.sizeKb", { size: Math.max(1, Math.ceil(media.sizeBytes / 1024)).toLocaleString(language) })}
+        </Typography.Text>
         <Typography.Text type="secondary">{formatDateTime(media.updatedAt, language)}</Typography.Text>
       </Flex>
-      <Typography.Text type="secondary" copyable={{ text: media.id, tooltips: [t('knowledge.media.copyId'), t('common.copied')] }} className="pl-kb-media__id">
+      <Typography.Text type="secondary" copyable={{ text: media.id, tooltips: [t("knowledge.media.copyId"), t("common.copied")] }} className="pl-kb-media__id">
         {media.id}
       </Typography.Text>
     </Card>
@@ -231,13 +288,23 @@ function MediaPreviewModal({ media, onClose }: { media?: KnowledgeMedia; onClose
   const { t } = useTranslation();
   const url = useMediaObjectUrl(media, Boolean(media));
   return (
-    <Modal open={Boolean(media)} title={media?.name} footer={null} onCancel={onClose} width={media?.kind === 'document' ? 900 : 720} destroyOnHidden data-testid="media-preview-modal">
-      {!url ? <Skeleton.Image active /> : media?.kind === 'image' ? (
+    <Modal
+      open={Boolean(media)}
+      title={media?.name}
+      footer={null}
+      onCancel={onClose}
+      width={media?.kind === "document" ? 900 : 720}
+      destroyOnHidden
+      data-testid="media-preview-modal"
+    >
+      {!url ? (
+        <Skeleton.Image active />
+      ) : media?.kind === "image" ? (
         <Image src={url} alt={media.name} className="pl-kb-media__full" preview={false} data-testid="media-preview-image" />
-      ) : media?.kind === 'video' ? (
+      ) : media?.kind === "video" ? (
         <video src={url} controls className="pl-kb-media__full" data-testid="media-preview-video" />
       ) : (
-        <iframe src={url} title={media?.name ?? t('knowledge.media.preview')} className="pl-kb-media__frame" />
+        <iframe src={url} title={media?.name ?? t("knowledge.media.preview")} className="pl-kb-media__frame" />
       )}
     </Modal>
   );

@@ -1,8 +1,8 @@
-import { Form, Input, Modal } from 'antd';
-import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import type { ApiResult } from '../../lib/api/request';
-import { type checkRule, validValues } from './form-helpers';
+import { Form, Input, Modal } from "antd";
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import type { ApiResult } from "../../lib/api/request";
+import { type checkRule, validValues } from "./form-helpers";
 
 /** Props of {@link RenameModal}. */
 export interface RenameModalProps<Item extends { id: string; name: string }> {
@@ -24,7 +24,17 @@ export interface RenameModalProps<Item extends { id: string; name: string }> {
 
 /** A modal with one name field that saves a new name for a file or a material. */
 export function RenameModal<Item extends { id: string; name: string }>({
-  item, title, label, extra, maxLength, rule, save, onRenamed, onClose, inputTestId, saveTestId,
+  item,
+  title,
+  label,
+  extra,
+  maxLength,
+  rule,
+  save,
+  onRenamed,
+  onClose,
+  inputTestId,
+  saveTestId,
 }: RenameModalProps<Item>) {
   const { t } = useTranslation();
   const [form] = Form.useForm<{ name: string }>();
@@ -42,7 +52,7 @@ export function RenameModal<Item extends { id: string; name: string }>({
     try {
       const result = await save(item.id, values.name.trim());
       if (result.ok) onRenamed(result.data);
-      else if (result.error.kind === 'http') form.setFields([{ name: 'name', errors: [result.error.message] }]);
+      else if (result.error.kind === "http") form.setFields([{ name: "name", errors: [result.error.message] }]);
     } finally {
       setSaving(false);
     }
@@ -52,12 +62,12 @@ export function RenameModal<Item extends { id: string; name: string }>({
     <Modal
       open={Boolean(item)}
       title={title}
-      okText={t('common.save')}
-      cancelText={t('common.cancel')}
+      okText={t("common.save")}
+      cancelText={t("common.cancel")}
       confirmLoading={saving}
       onOk={() => void submit()}
       onCancel={onClose}
-      okButtonProps={{ 'data-testid': saveTestId }}
+      okButtonProps={{ "data-testid": saveTestId }}
       forceRender
     >
       <Form form={form} layout="vertical" onFinish={() => void submit()}>

@@ -1,8 +1,8 @@
-import { FileTextOutlined } from '@ant-design/icons';
-import { Flex, Tag, Typography } from 'antd';
-import { useTranslation } from 'react-i18next';
-import { EmptyState } from '../../components/empty-state';
-import './knowledge.css';
+import { FileTextOutlined } from "@ant-design/icons";
+import { Flex, Tag, Typography } from "antd";
+import { useTranslation } from "react-i18next";
+import { EmptyState } from "../../components/empty-state";
+import "./knowledge.css";
 
 /** One retrieval hit as the list shows it (the fields of the contract's RetrievedChunk it uses). */
 export interface RetrievalHit {
@@ -17,13 +17,13 @@ export interface RetrievalHit {
 }
 
 /** Which list a column shows: its scores read differently ('app': what an app's chat would use). */
-export type RetrievalKind = 'semantic' | 'fullText' | 'hybrid' | 'app';
+export type RetrievalKind = "semantic" | "fullText" | "hybrid" | "app";
 
 /** Props of {@link RetrievalHitList}. */
 export interface RetrievalHitListProps {
   kind: RetrievalKind;
   hits: readonly RetrievalHit[];
-  'data-testid'?: string;
+  "data-testid"?: string;
 }
 
 const fixed = (value: number, digits: number) => value.toFixed(digits);
@@ -34,12 +34,17 @@ const fixed = (value: number, digits: number) => value.toFixed(digits);
  * of query words a full-text hit holds (BM25 too when it is not about zero, as it is in a base
  * of a few segments), and the fused score (0–1) of hybrid hits.
  */
-export function RetrievalHitList({ kind, hits, 'data-testid': testId }: RetrievalHitListProps) {
+export function RetrievalHitList({ kind, hits, "data-testid": testId }: RetrievalHitListProps) {
   const { t } = useTranslation();
   if (hits.length === 0) {
     return (
       <div data-testid={testId}>
-        <EmptyState compact title={t('knowledge.retrieval.noHits')} description={t(`knowledge.retrieval.noHitsHint.${kind}`)} data-testid={testId ? `${testId}-empty` : undefined} />
+        <EmptyState
+          compact
+          title={t("knowledge.retrieval.noHits")}
+          description={t(`knowledge.retrieval.noHitsHint.${kind}`)}
+          data-testid={testId ? `${testId}-empty` : undefined}
+        />
       </div>
     );
   }
@@ -50,22 +55,32 @@ export function RetrievalHitList({ kind, hits, 'data-testid': testId }: Retrieva
           <Flex align="center" gap={6} className="pl-kb-hit__source">
             <span className="pl-kb-hit__rank">#{index + 1}</span>
             <FileTextOutlined />
-            <Typography.Text strong ellipsis={{ tooltip: hit.fileName }} data-testid="retrieval-hit-file">{hit.fileName}</Typography.Text>
+            <Typography.Text strong ellipsis={{ tooltip: hit.fileName }} data-testid="retrieval-hit-file">
+              {hit.fileName}
+            </Typography.Text>
           </Flex>
           <Flex gap={4} wrap className="pl-kb-hit__scores">
-            {kind === 'hybrid' || kind === 'app' ? <Tag color="purple" data-testid="retrieval-hit-score">{t('knowledge.retrieval.score', { value: fixed(hit.score, 3) })}</Tag> : null}
+            {kind === "hybrid" || kind === "app" ? (
+              <Tag color="purple" data-testid="retrieval-hit-score">
+                {t("knowledge.retrieval.score", { value: fixed(hit.score, 3) })}
+              </Tag>
+            ) : null}
             {hit.similarity !== null ? (
               <Tag color="blue" data-testid="retrieval-hit-similarity">
-                {t('knowledge.retrieval.similarity', { value: fixed(hit.similarity, 3) })}
-                {hit.cosine !== null && hit.cosine !== undefined ? ` ${t('knowledge.retrieval.cosine', { value: fixed(hit.cosine, 3) })}` : ''}
+                {t("knowledge.retrieval.similarity", { value: fixed(hit.similarity, 3) })}
+                {hit.cosine !== null && hit.cosine !== undefined ? ` ${t("knowledge.retrieval.cosine", { value: fixed(hit.cosine, 3) })}` : ""}
               </Tag>
             ) : null}
             {hit.textMatch !== null && hit.textMatch !== undefined ? (
-              <Tag color="green" data-testid="retrieval-hit-match">{t('knowledge.retrieval.textMatch', { value: Math.round(hit.textMatch * 100) })}</Tag>
+              <Tag color="green" data-testid="retrieval-hit-match">
+                {t("knowledge.retrieval.textMatch", { value: Math.round(hit.textMatch * 100) })}
+              </Tag>
             ) : null}
-            {hit.textScore !== null && Math.abs(hit.textScore) >= 0.01 ? <Tag color="green">{t('knowledge.retrieval.textScore', { value: fixed(hit.textScore, 2) })}</Tag> : null}
+            {hit.textScore !== null && Math.abs(hit.textScore) >= 0.01 ? (
+              <Tag color="green">{t("knowledge.retrieval.textScore", { value: fixed(hit.textScore, 2) })}</Tag>
+            ) : null}
           </Flex>
-          <Typography.Paragraph className="pl-kb-hit__content" ellipsis={{ rows: 6, expandable: 'collapsible' }} data-testid="retrieval-hit-content">
+          <Typography.Paragraph className="pl-kb-hit__content" ellipsis={{ rows: 6, expandable: "collapsible" }} data-testid="retrieval-hit-content">
             {hit.content}
           </Typography.Paragraph>
         </li>

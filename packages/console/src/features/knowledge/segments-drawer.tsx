@@ -1,10 +1,10 @@
-import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
-import { Alert, Button, Drawer, Empty, Flex, Input, List, Modal, Popconfirm, Switch, Tag, Typography } from 'antd';
-import { useCallback, useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import { feedback } from '../../lib/feedback';
-import { knowledgeEndpoints, type KnowledgeFile, type KnowledgeSegment } from '../../lib/api/knowledge';
-import { KNOWLEDGE_LIMITS } from './knowledge-rules';
+import { DeleteOutlined, EditOutlined, PlusOutlined } from "@ant-design/icons";
+import { Alert, Button, Drawer, Empty, Flex, Input, List, Modal, Popconfirm, Switch, Tag, Typography } from "antd";
+import { useCallback, useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { feedback } from "../../lib/feedback";
+import { knowledgeEndpoints, type KnowledgeFile, type KnowledgeSegment } from "../../lib/api/knowledge";
+import { KNOWLEDGE_LIMITS } from "./knowledge-rules";
 
 const PAGE_SIZE = 20;
 
@@ -33,17 +33,20 @@ export function SegmentsDrawer({ file, onClose, onChanged }: SegmentsDrawerProps
   const fileId = file?.id;
   const status = file?.status;
 
-  const load = useCallback(async (pageNo: number) => {
-    if (!fileId) return;
-    setLoading(true);
-    const result = await knowledgeEndpoints.segments(fileId, pageNo, PAGE_SIZE);
-    if (!result.ok && result.error.kind === 'aborted') return;
-    if (result.ok) {
-      setItems(result.data.items);
-      setTotal(result.data.total);
-    }
-    setLoading(false);
-  }, [fileId]);
+  const load = useCallback(
+    async (pageNo: number) => {
+      if (!fileId) return;
+      setLoading(true);
+      const result = await knowledgeEndpoints.segments(fileId, pageNo, PAGE_SIZE);
+      if (!result.ok && result.error.kind === "aborted") return;
+      if (result.ok) {
+        setItems(result.data.items);
+        setTotal(result.data.total);
+      }
+      setLoading(false);
+    },
+    [fileId],
+  );
 
   useEffect(() => {
     setPage(1);
@@ -63,7 +66,7 @@ export function SegmentsDrawer({ file, onClose, onChanged }: SegmentsDrawerProps
   const remove = async (segment: KnowledgeSegment) => {
     const result = await knowledgeEndpoints.removeSegment(segment.id);
     if (!result.ok) return;
-    feedback.success(t('knowledge.segments.deleted'));
+    feedback.success(t("knowledge.segments.deleted"));
     const lastOnPage = items.length === 1 && page > 1;
     const next = lastOnPage ? page - 1 : page;
     setPage(next);
@@ -75,7 +78,7 @@ export function SegmentsDrawer({ file, onClose, onChanged }: SegmentsDrawerProps
     if (!editing || !fileId) return;
     const content = editing.content.trim();
     if (!content) {
-      feedback.warning(t('knowledge.segments.contentRequired'));
+      feedback.warning(t("knowledge.segments.contentRequired"));
       return;
     }
     setSaving(true);
@@ -85,7 +88,7 @@ export function SegmentsDrawer({ file, onClose, onChanged }: SegmentsDrawerProps
         : await knowledgeEndpoints.addSegment(fileId, content);
       if (!result.ok) return;
       setEditing(undefined);
-      feedback.success(t(editing.segment ? 'knowledge.segments.saved' : 'knowledge.segments.added'));
+      feedback.success(t(editing.segment ? "knowledge.segments.saved" : "knowledge.segments.added"));
       if (editing.segment) replace(result.data);
       else {
         const last = Math.max(1, Math.ceil((total + 1) / PAGE_SIZE));
@@ -103,62 +106,78 @@ export function SegmentsDrawer({ file, onClose, onChanged }: SegmentsDrawerProps
       open={Boolean(file)}
       onClose={onClose}
       size="large"
-      title={file ? t('knowledge.segments.title', { name: file.name }) : ''}
+      title={file ? t("knowledge.segments.title", { name: file.name }) : ""}
       extra={
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ content: '' })} data-testid="segment-add">
-          {t('knowledge.segments.add')}
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ content: "" })} data-testid="segment-add">
+          {t("knowledge.segments.add")}
         </Button>
       }
       data-testid="segments-drawer"
     >
-      {file?.status === 'processing' ? <Alert type="info" showIcon className="pl-kb-alert" title={t('knowledge.segments.processing')} data-testid="segments-processing" /> : null}
+      {file?.status === "processing" ? (
+        <Alert type="info" showIcon className="pl-kb-alert" title={t("knowledge.segments.processing")} data-testid="segments-processing" />
+      ) : null}
       <List
         loading={loading}
         dataSource={items}
-        locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('knowledge.segments.empty')} /> }}
-        pagination={total > PAGE_SIZE ? {
-          current: page,
-          pageSize: PAGE_SIZE,
-          total,
-          showSizeChanger: false,
-          onChange: (next) => {
-            setPage(next);
-            void load(next);
-          },
-        } : false}
-        header={<Typography.Text type="secondary" data-testid="segments-total">{t('knowledge.segments.total', { count: total })}</Typography.Text>}
+        locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t("knowledge.segments.empty")} /> }}
+        pagination={
+          total > PAGE_SIZE
+            ? {
+                current: page,
+                pageSize: PAGE_SIZE,
+                total,
+                showSizeChanger: false,
+                onChange: (next) => {
+                  setPage(next);
+                  void load(next);
+                },
+              }
+            : false
+        }
+        header={
+          <Typography.Text type="secondary" data-testid="segments-total">
+            {t("knowledge.segments.total", { count: total })}
+          </Typography.Text>
+        }
         renderItem={(segment) => (
-          <List.Item className={segment.enabled ? 'pl-kb-segment' : 'pl-kb-segment pl-kb-segment--disabled'} data-testid="segment-item">
+          <List.Item className={segment.enabled ? "pl-kb-segment" : "pl-kb-segment pl-kb-segment--disabled"} data-testid="segment-item">
             <div className="pl-kb-segment__body">
               <Flex justify="space-between" align="center" gap={8} wrap>
                 <Flex gap={6} align="center">
                   <Tag>#{segment.ordinal + 1}</Tag>
-                  <Typography.Text type="secondary">{t('knowledge.segments.tokens', { count: segment.tokens })}</Typography.Text>
-                  {segment.enabled ? null : <Tag color="default">{t('knowledge.segments.disabled')}</Tag>}
+                  <Typography.Text type="secondary">{t("knowledge.segments.tokens", { count: segment.tokens })}</Typography.Text>
+                  {segment.enabled ? null : <Tag color="default">{t("knowledge.segments.disabled")}</Tag>}
                 </Flex>
                 <Flex gap={4} align="center">
                   <Switch
                     size="small"
                     checked={segment.enabled}
                     onChange={(checked) => void toggle(segment, checked)}
-                    aria-label={t('knowledge.segments.enabled')}
+                    aria-label={t("knowledge.segments.enabled")}
                     data-testid="segment-enabled"
                   />
-                  <Button type="text" size="small" icon={<EditOutlined />} onClick={() => setEditing({ segment, content: segment.content })} data-testid="segment-edit">
-                    {t('knowledge.segments.edit')}
+                  <Button
+                    type="text"
+                    size="small"
+                    icon={<EditOutlined />}
+                    onClick={() => setEditing({ segment, content: segment.content })}
+                    data-testid="segment-edit"
+                  >
+                    {t("knowledge.segments.edit")}
                   </Button>
                   <Popconfirm
-                    title={t('knowledge.segments.deleteTitle')}
-                    okText={t('common.delete')}
-                    cancelText={t('common.cancel')}
+                    title={t("knowledge.segments.deleteTitle")}
+                    okText={t("common.delete")}
+                    cancelText={t("common.cancel")}
                     okButtonProps={{ danger: true }}
                     onConfirm={() => remove(segment)}
                   >
-                    <Button type="text" size="small" danger icon={<DeleteOutlined />} aria-label={t('common.delete')} data-testid="segment-delete" />
+                    <Button type="text" size="small" danger icon={<DeleteOutlined />} aria-label={t("common.delete")} data-testid="segment-delete" />
                   </Popconfirm>
                 </Flex>
               </Flex>
-              <Typography.Paragraph className="pl-kb-segment__content" ellipsis={{ rows: 5, expandable: 'collapsible' }} data-testid="segment-content">
+              <Typography.Paragraph className="pl-kb-segment__content" ellipsis={{ rows: 5, expandable: "collapsible" }} data-testid="segment-content">
                 {segment.content}
               </Typography.Paragraph>
             </div>
@@ -167,23 +186,23 @@ export function SegmentsDrawer({ file, onClose, onChanged }: SegmentsDrawerProps
       />
       <Modal
         open={Boolean(editing)}
-        title={editing?.segment ? t('knowledge.segments.editTitle', { ordinal: editing.segment.ordinal + 1 }) : t('knowledge.segments.addTitle')}
-        okText={t('common.save')}
-        cancelText={t('common.cancel')}
+        title={editing?.segment ? t("knowledge.segments.editTitle", { ordinal: editing.segment.ordinal + 1 }) : t("knowledge.segments.addTitle")}
+        okText={t("common.save")}
+        cancelText={t("common.cancel")}
         confirmLoading={saving}
         onOk={() => void save()}
         onCancel={() => setEditing(undefined)}
-        okButtonProps={{ 'data-testid': 'segment-save' }}
+        okButtonProps={{ "data-testid": "segment-save" }}
         destroyOnHidden
       >
         <Input.TextArea
           autoSize={{ minRows: 6, maxRows: 16 }}
-          value={editing?.content ?? ''}
+          value={editing?.content ?? ""}
           maxLength={KNOWLEDGE_LIMITS.segmentMaxCharacters}
           showCount
           onChange={(event) => setEditing((current) => (current ? { ...current, content: event.target.value } : current))}
-          placeholder={t('knowledge.segments.contentPlaceholder')}
-          aria-label={t('knowledge.segments.content')}
+          placeholder={t("knowledge.segments.contentPlaceholder")}
+          aria-label={t("knowledge.segments.content")}
           data-testid="segment-content-input"
         />
       </Modal>

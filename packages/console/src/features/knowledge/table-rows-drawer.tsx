@@ -1,12 +1,12 @@
-import { DeleteOutlined, EditOutlined, FormOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons';
-import { Alert, Button, Drawer, Flex, Form, Input, Modal, Pagination, Popconfirm, Switch, Typography, Upload } from 'antd';
-import { useCallback, useEffect, useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import { feedback } from '../../lib/feedback';
-import { knowledgeEndpoints, type KnowledgeFile, type KnowledgeImportReport, type KnowledgeTableRow } from '../../lib/api/knowledge';
-import { validValues } from './form-helpers';
-import { checkUpload, duplicateFields, KNOWLEDGE_LIMITS, UPLOAD_EXTENSIONS } from './knowledge-rules';
-import { TablePreview } from './table-preview';
+import { DeleteOutlined, EditOutlined, FormOutlined, PlusOutlined, UploadOutlined } from "@ant-design/icons";
+import { Alert, Button, Drawer, Flex, Form, Input, Modal, Pagination, Popconfirm, Switch, Typography, Upload } from "antd";
+import { useCallback, useEffect, useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { feedback } from "../../lib/feedback";
+import { knowledgeEndpoints, type KnowledgeFile, type KnowledgeImportReport, type KnowledgeTableRow } from "../../lib/api/knowledge";
+import { validValues } from "./form-helpers";
+import { checkUpload, duplicateFields, KNOWLEDGE_LIMITS, UPLOAD_EXTENSIONS } from "./knowledge-rules";
+import { TablePreview } from "./table-preview";
 
 const PAGE_SIZE = 20;
 
@@ -39,19 +39,22 @@ export function TableRowsDrawer({ file, onClose, onChanged }: TableRowsDrawerPro
   const fileId = file?.id;
   const status = file?.status;
 
-  const load = useCallback(async (pageNo: number) => {
-    if (!fileId) return;
-    setLoading(true);
-    const result = await knowledgeEndpoints.tableRows(fileId, pageNo, PAGE_SIZE);
-    if (!result.ok && result.error.kind === 'aborted') return;
-    if (result.ok) {
-      setFields(result.data.fields);
-      setIndexColumn(result.data.indexColumn);
-      setRows(result.data.items);
-      setTotal(result.data.total);
-    }
-    setLoading(false);
-  }, [fileId]);
+  const load = useCallback(
+    async (pageNo: number) => {
+      if (!fileId) return;
+      setLoading(true);
+      const result = await knowledgeEndpoints.tableRows(fileId, pageNo, PAGE_SIZE);
+      if (!result.ok && result.error.kind === "aborted") return;
+      if (result.ok) {
+        setFields(result.data.fields);
+        setIndexColumn(result.data.indexColumn);
+        setRows(result.data.items);
+        setTotal(result.data.total);
+      }
+      setLoading(false);
+    },
+    [fileId],
+  );
 
   useEffect(() => {
     setPage(1);
@@ -74,7 +77,7 @@ export function TableRowsDrawer({ file, onClose, onChanged }: TableRowsDrawerPro
     if (!fileId || !row.id) return;
     const result = await knowledgeEndpoints.removeTableRow(fileId, row.id);
     if (!result.ok) return;
-    feedback.success(t('knowledge.table.rowDeleted'));
+    feedback.success(t("knowledge.table.rowDeleted"));
     const next = rows.length === 1 && page > 1 ? page - 1 : page;
     setPage(next);
     await load(next);
@@ -85,14 +88,14 @@ export function TableRowsDrawer({ file, onClose, onChanged }: TableRowsDrawerPro
     if (!fileId) return;
     const broken = checkUpload(upload, UPLOAD_EXTENSIONS.table);
     if (broken) {
-      feedback.error(t(broken, { name: upload.name, types: UPLOAD_EXTENSIONS.table.join(', '), megabytes: KNOWLEDGE_LIMITS.documentMaxBytes / 1024 / 1024 }));
+      feedback.error(t(broken, { name: upload.name, types: UPLOAD_EXTENSIONS.table.join(", "), megabytes: KNOWLEDGE_LIMITS.documentMaxBytes / 1024 / 1024 }));
       return;
     }
     setAppending(true);
     try {
       const result = await knowledgeEndpoints.appendTable(fileId, upload, upload.name);
       if (!result.ok) {
-        if (result.error.kind === 'http') feedback.error(result.error.message);
+        if (result.error.kind === "http") feedback.error(result.error.message);
         return;
       }
       setReport(result.data.report);
@@ -108,38 +111,46 @@ export function TableRowsDrawer({ file, onClose, onChanged }: TableRowsDrawerPro
       open={Boolean(file)}
       onClose={onClose}
       size="large"
-      title={file ? t('knowledge.table.title', { name: file.name }) : ''}
+      title={file ? t("knowledge.table.title", { name: file.name }) : ""}
       extra={
         <Flex gap={8} wrap>
           <Upload
-            accept={UPLOAD_EXTENSIONS.table.map((extension) => `.${extension}`).join(',')}
+            accept={UPLOAD_EXTENSIONS.table.map((extension) => `.${extension}`).join(",")}
             showUploadList={false}
             beforeUpload={(upload) => {
               void append(upload);
               return Upload.LIST_IGNORE;
             }}
           >
-            <Button icon={<UploadOutlined />} loading={appending} data-testid="table-append">{t('knowledge.table.append')}</Button>
+            <Button icon={<UploadOutlined />} loading={appending} data-testid="table-append">
+              {t("knowledge.table.append")}
+            </Button>
           </Upload>
-          <Button icon={<FormOutlined />} disabled={fields.length === 0} onClick={() => setRenaming(true)} data-testid="table-rename-fields">{t('knowledge.table.renameFields')}</Button>
-          <Button type="primary" icon={<PlusOutlined />} disabled={fields.length === 0} onClick={() => setEditing({})} data-testid="table-add-row">{t('knowledge.table.addRow')}</Button>
+          <Button icon={<FormOutlined />} disabled={fields.length === 0} onClick={() => setRenaming(true)} data-testid="table-rename-fields">
+            {t("knowledge.table.renameFields")}
+          </Button>
+          <Button type="primary" icon={<PlusOutlined />} disabled={fields.length === 0} onClick={() => setEditing({})} data-testid="table-add-row">
+            {t("knowledge.table.addRow")}
+          </Button>
         </Flex>
       }
       data-testid="table-drawer"
     >
-      {status === 'processing' ? <Alert type="info" showIcon className="pl-kb-alert" title={t('knowledge.segments.processing')} /> : null}
+      {status === "processing" ? <Alert type="info" showIcon className="pl-kb-alert" title={t("knowledge.segments.processing")} /> : null}
       {report ? (
         <Alert
-          type={report.failedRecords > 0 ? 'warning' : 'success'}
+          type={report.failedRecords > 0 ? "warning" : "success"}
           showIcon
           closable={{ onClose: () => setReport(undefined) }}
           className="pl-kb-alert"
-          title={t('knowledge.import.report', { imported: report.importedRecords, total: report.totalRecords })}
+          title={t("knowledge.import.report", { imported: report.importedRecords, total: report.totalRecords })}
           description={report.message ?? undefined}
           data-testid="table-append-report"
         />
       ) : null}
-      <Typography.Paragraph type="secondary" data-testid="table-total">{t('knowledge.table.total', { count: total, fields: fields.length })}</Typography.Paragraph>
+      <Typography.Paragraph type="secondary" data-testid="table-total">
+        {t("knowledge.table.total", { count: total, fields: fields.length })}
+      </Typography.Paragraph>
       <TablePreview
         fields={fields}
         indexColumn={indexColumn}
@@ -150,10 +161,29 @@ export function TableRowsDrawer({ file, onClose, onChanged }: TableRowsDrawerPro
           if (!row) return null;
           return (
             <Flex gap={2} align="center">
-              <Switch size="small" checked={row.enabled} disabled={!row.id} onChange={(checked) => void toggle(row, checked)} aria-label={t('knowledge.segments.enabled')} />
-              <Button type="text" size="small" icon={<EditOutlined />} aria-label={t('knowledge.segments.edit')} onClick={() => setEditing({ row })} data-testid="table-row-edit" />
-              <Popconfirm title={t('knowledge.table.deleteRowTitle')} okText={t('common.delete')} cancelText={t('common.cancel')} okButtonProps={{ danger: true }} onConfirm={() => remove(row)}>
-                <Button type="text" size="small" danger icon={<DeleteOutlined />} aria-label={t('common.delete')} data-testid="table-row-delete" />
+              <Switch
+                size="small"
+                checked={row.enabled}
+                disabled={!row.id}
+                onChange={(checked) => void toggle(row, checked)}
+                aria-label={t("knowledge.segments.enabled")}
+              />
+              <Button
+                type="text"
+                size="small"
+                icon={<EditOutlined />}
+                aria-label={t("knowledge.segments.edit")}
+                onClick={() => setEditing({ row })}
+                data-testid="table-row-edit"
+              />
+              <Popconfirm
+                title={t("knowledge.table.deleteRowTitle")}
+                okText={t("common.delete")}
+                cancelText={t("common.cancel")}
+                okButtonProps={{ danger: true }}
+                onConfirm={() => remove(row)}
+              >
+                <Button type="text" size="small" danger icon={<DeleteOutlined />} aria-label={t("common.delete")} data-testid="table-row-delete" />
               </Popconfirm>
             </Flex>
           );
@@ -162,7 +192,16 @@ export function TableRowsDrawer({ file, onClose, onChanged }: TableRowsDrawerPro
       />
       {total > PAGE_SIZE ? (
         <Flex justify="flex-end" className="pl-kb-actions">
-          <Pagination current={page} pageSize={PAGE_SIZE} total={total} showSizeChanger={false} onChange={(next) => { setPage(next); void load(next); }} />
+          <Pagination
+            current={page}
+            pageSize={PAGE_SIZE}
+            total={total}
+            showSizeChanger={false}
+            onChange={(next) => {
+              setPage(next);
+              void load(next);
+            }}
+          />
         </Flex>
       ) : null}
       {fileId ? (
@@ -174,7 +213,7 @@ export function TableRowsDrawer({ file, onClose, onChanged }: TableRowsDrawerPro
           onClose={() => setEditing(undefined)}
           onSaved={async (row, added) => {
             setEditing(undefined);
-            feedback.success(t(added ? 'knowledge.table.rowAdded' : 'knowledge.table.rowSaved'));
+            feedback.success(t(added ? "knowledge.table.rowAdded" : "knowledge.table.rowSaved"));
             if (added) {
               const last = Math.max(1, Math.ceil((total + 1) / PAGE_SIZE));
               setPage(last);
@@ -193,7 +232,7 @@ export function TableRowsDrawer({ file, onClose, onChanged }: TableRowsDrawerPro
           onClose={() => setRenaming(false)}
           onSaved={async () => {
             setRenaming(false);
-            feedback.success(t('knowledge.table.fieldsRenamed'));
+            feedback.success(t("knowledge.table.fieldsRenamed"));
             await load(page);
           }}
         />
@@ -202,7 +241,14 @@ export function TableRowsDrawer({ file, onClose, onChanged }: TableRowsDrawerPro
   );
 }
 
-function RowModal({ fileId, fields, indexColumn, editing, onClose, onSaved }: {
+function RowModal({
+  fileId,
+  fields,
+  indexColumn,
+  editing,
+  onClose,
+  onSaved,
+}: {
   fileId: string;
   fields: string[];
   indexColumn?: string;
@@ -215,7 +261,7 @@ function RowModal({ fileId, fields, indexColumn, editing, onClose, onSaved }: {
   const [saving, setSaving] = useState(false);
 
   useEffect(() => {
-    if (editing) form.setFieldsValue({ values: Object.fromEntries(fields.map((field) => [field, editing.row?.values[field] ?? ''])) });
+    if (editing) form.setFieldsValue({ values: Object.fromEntries(fields.map((field) => [field, editing.row?.values[field] ?? ""])) });
   }, [editing, fields, form]);
 
   const submit = async () => {
@@ -224,9 +270,7 @@ function RowModal({ fileId, fields, indexColumn, editing, onClose, onSaved }: {
     setSaving(true);
     try {
       const row = editing?.row;
-      const result = row?.id
-        ? await knowledgeEndpoints.updateTableRow(fileId, row.id, values)
-        : await knowledgeEndpoints.addTableRow(fileId, values);
+      const result = row?.id ? await knowledgeEndpoints.updateTableRow(fileId, row.id, values) : await knowledgeEndpoints.addTableRow(fileId, values);
       if (result.ok) onSaved(result.data, !row);
     } finally {
       setSaving(false);
@@ -236,22 +280,22 @@ function RowModal({ fileId, fields, indexColumn, editing, onClose, onSaved }: {
   return (
     <Modal
       open={Boolean(editing)}
-      title={editing?.row ? t('knowledge.table.editRow', { ordinal: editing.row.ordinal + 1 }) : t('knowledge.table.addRow')}
-      okText={t('common.save')}
-      cancelText={t('common.cancel')}
+      title={editing?.row ? t("knowledge.table.editRow", { ordinal: editing.row.ordinal + 1 }) : t("knowledge.table.addRow")}
+      okText={t("common.save")}
+      cancelText={t("common.cancel")}
       confirmLoading={saving}
       onOk={() => void submit()}
       onCancel={onClose}
-      okButtonProps={{ 'data-testid': 'table-row-save' }}
+      okButtonProps={{ "data-testid": "table-row-save" }}
       forceRender
     >
       <Form form={form} layout="vertical">
         {fields.map((field) => (
           <Form.Item
             key={field}
-            name={['values', field]}
+            name={["values", field]}
             label={field}
-            rules={field === indexColumn ? [{ required: true, whitespace: true, message: t('knowledge.rules.indexValueRequired', { column: field }) }] : []}
+            rules={field === indexColumn ? [{ required: true, whitespace: true, message: t("knowledge.rules.indexValueRequired", { column: field }) }] : []}
           >
             <Input.TextArea autoSize={{ minRows: 1, maxRows: 6 }} maxLength={10_000} data-testid={`table-row-value-${field}`} />
           </Form.Item>
@@ -261,7 +305,14 @@ function RowModal({ fileId, fields, indexColumn, editing, onClose, onSaved }: {
   );
 }
 
-function RenameFieldsModal({ fileId, open, fields, indexColumn, onClose, onSaved }: {
+function RenameFieldsModal({
+  fileId,
+  open,
+  fields,
+  indexColumn,
+  onClose,
+  onSaved,
+}: {
   fileId: string;
   open: boolean;
   fields: string[];
@@ -286,14 +337,14 @@ function RenameFieldsModal({ fileId, open, fields, indexColumn, onClose, onSaved
     if (!names) return;
     const repeated = duplicateFields(names);
     if (repeated.length > 0) {
-      setError(t('knowledge.rules.tableFieldsDuplicate', { fields: repeated.join(', ') }));
+      setError(t("knowledge.rules.tableFieldsDuplicate", { fields: repeated.join(", ") }));
       return;
     }
     setSaving(true);
     try {
       const result = await knowledgeEndpoints.editColumns(fileId, names);
       if (result.ok) onSaved();
-      else if (result.error.kind === 'http') setError(result.error.message);
+      else if (result.error.kind === "http") setError(result.error.message);
     } finally {
       setSaving(false);
     }
@@ -302,23 +353,23 @@ function RenameFieldsModal({ fileId, open, fields, indexColumn, onClose, onSaved
   return (
     <Modal
       open={open}
-      title={t('knowledge.table.renameFields')}
-      okText={t('common.save')}
-      cancelText={t('common.cancel')}
+      title={t("knowledge.table.renameFields")}
+      okText={t("common.save")}
+      cancelText={t("common.cancel")}
       confirmLoading={saving}
       onOk={() => void submit()}
       onCancel={onClose}
-      okButtonProps={{ 'data-testid': 'table-fields-save' }}
+      okButtonProps={{ "data-testid": "table-fields-save" }}
       forceRender
     >
-      <Typography.Paragraph type="secondary">{t('knowledge.table.renameFieldsHint')}</Typography.Paragraph>
+      <Typography.Paragraph type="secondary">{t("knowledge.table.renameFieldsHint")}</Typography.Paragraph>
       <Form form={form} layout="vertical">
         {fields.map((field, index) => (
           <Form.Item
             key={field}
-            name={['names', index]}
-            label={field === indexColumn ? t('knowledge.table.fieldIndexLabel', { field }) : t('knowledge.table.fieldLabel', { field })}
-            rules={[{ required: true, whitespace: true, message: t('knowledge.rules.fieldNameRequired') }]}
+            name={["names", index]}
+            label={field === indexColumn ? t("knowledge.table.fieldIndexLabel", { field }) : t("knowledge.table.fieldLabel", { field })}
+            rules={[{ required: true, whitespace: true, message: t("knowledge.rules.fieldNameRequired") }]}
           >
             <Input maxLength={100} data-testid={`table-field-${index}`} />
           </Form.Item>

@@ -1,8 +1,8 @@
-import { useTranslation } from 'react-i18next';
-import { useParams } from 'react-router';
-import { EmptyState } from '../../components/empty-state';
-import { PageHeader } from '../../components/page-header';
-import { SCREENS, type ScreenId } from './screens';
+import { useTranslation } from "react-i18next";
+import { useParams } from "react-router";
+import { EmptyState } from "../../components/empty-state";
+import { PageHeader } from "../../components/page-header";
+import { SCREENS, type ScreenId } from "./screens";
 
 /** Props of {@link ComingSoonPage}. */
 export interface ComingSoonPageProps {
@@ -27,12 +27,12 @@ export function ComingSoonPage({ screen, header = true, standalone = false }: Co
     <div className="pl-coming-soon__icon-frame">
       <EmptyState
         icon={<span className="pl-coming-soon__icon">{info.icon}</span>}
-        title={t('placeholder.title', { screen: name })}
+        title={t("placeholder.title", { screen: name })}
         description={
           <>
             {t(info.descriptionKey)}
             <br />
-            {t('placeholder.description')}
+            {t("placeholder.description")}
           </>
         }
         data-testid={`coming-soon-${screen}`}
@@ -42,7 +42,7 @@ export function ComingSoonPage({ screen, header = true, standalone = false }: Co
   if (standalone) return <div className="pl-standalone">{body}</div>;
   return (
     <div className="pl-coming-soon">
-      {header ? <PageHeader title={name} subtitle={reference ? t('placeholder.reference', { reference }) : undefined} /> : null}
+      {header ? <PageHeader title={name} subtitle={reference ? t("placeholder.reference", { reference }) : undefined} /> : null}
       <div className="pl-card">{body}</div>
     </div>
   );

@@ -1,28 +1,45 @@
-import { ApiOutlined, CodeOutlined, FileAddOutlined, PlayCircleOutlined, PlusOutlined, DeleteOutlined } from '@ant-design/icons';
-import { Alert, Button, Card, Col, Descriptions, Flex, Form, Input, Radio, Row, Select, Space, Steps, Switch, Tag, Typography } from 'antd';
-import { useCallback, useEffect, useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import { useNavigate, useSearchParams } from 'react-router';
-import type { ApiFailure } from '../../lib/api/request';
-import { invalidateSpace } from '../../lib/api/query';
-import { endpoints } from '../../lib/api/endpoints';
-import { feedback } from '../../lib/feedback';
-import { PATHS } from '../../lib/paths';
-import { EmptyState } from '../../components/empty-state';
-import { PageHeader } from '../../components/page-header';
-import { PageLoader } from '../../components/page-loader';
-import { ParameterEditor, type RowError } from '../../components/parameter-editor';
+import { ApiOutlined, CodeOutlined, FileAddOutlined, PlayCircleOutlined, PlusOutlined, DeleteOutlined } from "@ant-design/icons";
+import { Alert, Button, Card, Col, Descriptions, Flex, Form, Input, Radio, Row, Select, Space, Steps, Switch, Tag, Typography } from "antd";
+import { useCallback, useEffect, useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useNavigate, useSearchParams } from "react-router";
+import type { ApiFailure } from "../../lib/api/request";
+import { invalidateSpace } from "../../lib/api/query";
+import { endpoints } from "../../lib/api/endpoints";
+import { feedback } from "../../lib/feedback";
+import { PATHS } from "../../lib/paths";
+import { EmptyState } from "../../components/empty-state";
+import { PageHeader } from "../../components/page-header";
+import { PageLoader } from "../../components/page-loader";
+import { ParameterEditor, type RowError } from "../../components/parameter-editor";
 import {
-  buildArguments, findNameProblems, fromApi, headersFromApi, headersToApi, initialArguments, isMaskedValue, newKey, operationsFromMessage,
-  REQUEST_METHODS, rowForErrorPath, toApi,
-  type ArgumentValues, type DebugResult, type EditableParameter, type HeaderRow, type OperationChoice, type Plugin, type PluginDraft, type RequestMethod,
-} from '../../components/parameters';
-import './plugins.css';
+  buildArguments,
+  findNameProblems,
+  fromApi,
+  headersFromApi,
+  headersToApi,
+  initialArguments,
+  isMaskedValue,
+  newKey,
+  operationsFromMessage,
+  REQUEST_METHODS,
+  rowForErrorPath,
+  toApi,
+  type ArgumentValues,
+  type DebugResult,
+  type EditableParameter,
+  type HeaderRow,
+  type OperationChoice,
+  type Plugin,
+  type PluginDraft,
+  type RequestMethod,
+} from "../../components/parameters";
+import "./plugins.css";
 
 /** The default picture for a plugin that brings none (served from the console's public files). */
-export const DEFAULT_PLUGIN_AVATAR = '/plugin-avatar.svg';
+export const DEFAULT_PLUGIN_AVATAR = "/plugin-avatar.svg";
 
-type Source = 'openapi' | 'curl' | 'blank';
+type Source = "openapi" | "curl" | "blank";
 interface TopFields {
   name: string;
   description: string;
@@ -30,9 +47,9 @@ interface TopFields {
   requestMethod: RequestMethod;
   requestUrl: string;
 }
-const TOP_FIELDS: readonly string[] = ['name', 'description', 'avatar', 'requestMethod', 'requestUrl'];
+const TOP_FIELDS: readonly string[] = ["name", "description", "avatar", "requestMethod", "requestUrl"];
 
-const emptyTop = (): TopFields => ({ name: '', description: '', avatar: DEFAULT_PLUGIN_AVATAR, requestMethod: 'GET', requestUrl: '' });
+const emptyTop = (): TopFields => ({ name: "", description: "", avatar: DEFAULT_PLUGIN_AVATAR, requestMethod: "GET", requestUrl: "" });
 
 /**
  * Creates a plugin (choose a source → parse → the form → a test run → save) or, with
@@ -42,12 +59,12 @@ export function PluginEditorPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [params] = useSearchParams();
-  const id = params.get('id') ?? undefined;
+  const id = params.get("id") ?? undefined;
   const editing = id !== undefined;
   const [form] = Form.useForm<TopFields>();
 
   const [loaded, setLoaded] = useState<Plugin | undefined>();
-  const [loadState, setLoadState] = useState<'loading' | 'ready' | 'missing'>(editing ? 'loading' : 'ready');
+  const [loadState, setLoadState] = useState<"loading" | "ready" | "missing">(editing ? "loading" : "ready");
   const [step, setStep] = useState(0);
   const [requestParams, setRequestParams] = useState<EditableParameter[]>([]);
   const [responseParams, setResponseParams] = useState<EditableParameter[]>([]);
@@ -60,8 +77,8 @@ export function PluginEditorPage() {
   const [saving, setSaving] = useState(false);
   const [enabled, setEnabled] = useState(true);
 
-  const steps = editing ? (['configure', 'test'] as const) : (['source', 'configure', 'test'] as const);
-  const current = steps[step] ?? 'configure';
+  const steps = editing ? (["configure", "test"] as const) : (["source", "configure", "test"] as const);
+  const current = steps[step] ?? "configure";
 
   const fill = useCallback(
     (draft: PluginDraft | Plugin) => {
@@ -89,12 +106,12 @@ export function PluginEditorPage() {
     void endpoints.plugins.get(id).then((result) => {
       if (!live) return;
       if (!result.ok) {
-        setLoadState('missing');
+        setLoadState("missing");
         return;
       }
       setLoaded(result.data);
       setEnabled(result.data.enabled);
-      setLoadState('ready');
+      setLoadState("ready");
     });
     return () => {
       live = false;
@@ -110,11 +127,11 @@ export function PluginEditorPage() {
   const draft = (): PluginDraft => {
     const top = { ...emptyTop(), ...form.getFieldsValue(true) } as TopFields;
     return {
-      name: top.name?.trim() ?? '',
-      description: top.description?.trim() ?? '',
-      avatar: top.avatar?.trim() ?? '',
+      name: top.name?.trim() ?? "",
+      description: top.description?.trim() ?? "",
+      avatar: top.avatar?.trim() ?? "",
       requestMethod: top.requestMethod,
-      requestUrl: top.requestUrl?.trim() ?? '',
+      requestUrl: top.requestUrl?.trim() ?? "",
       requestParams: toApi(requestParams),
       responseParams: toApi(responseParams),
       headers: headersToApi(headers),
@@ -125,18 +142,18 @@ export function PluginEditorPage() {
   const showServerError = (error: ApiFailure): boolean => {
     const field = error.field;
     if (!field) return false;
-    const configureStep = steps.indexOf('configure');
+    const configureStep = steps.indexOf("configure");
     if (TOP_FIELDS.includes(field)) {
       setStep(configureStep);
       setTimeout(() => form.setFields([{ name: field as keyof TopFields, errors: [error.message] }]), 0);
       return true;
     }
-    const request = rowForErrorPath(requestParams, 'requestParams', field);
-    const response = rowForErrorPath(responseParams, 'responseParams', field);
+    const request = rowForErrorPath(requestParams, "requestParams", field);
+    const response = rowForErrorPath(responseParams, "responseParams", field);
     if (request) setRequestErrors({ [request.rowKey]: { field: request.field, message: error.message } });
     else if (response) setResponseErrors({ [response.rowKey]: { field: response.field, message: error.message } });
-    else if (field.startsWith('headers.')) setHeaderError({ name: field.slice('headers.'.length), message: error.message });
-    else if (field === 'requestParams' || field === 'responseParams') setListError(error.message);
+    else if (field.startsWith("headers.")) setHeaderError({ name: field.slice("headers.".length), message: error.message });
+    else if (field === "requestParams" || field === "responseParams") setListError(error.message);
     else return false;
     setStep(configureStep);
     return true;
@@ -155,17 +172,17 @@ export function PluginEditorPage() {
     } catch {
       ok = false;
     }
-    if (findNameProblems(requestParams, 'requestParams').length > 0 || findNameProblems(responseParams, 'responseParams').length > 0) ok = false;
+    if (findNameProblems(requestParams, "requestParams").length > 0 || findNameProblems(responseParams, "responseParams").length > 0) ok = false;
     if (requestParams.length === 0) {
-      setListError(t('plugins.editor.paramsRequired'));
+      setListError(t("plugins.editor.paramsRequired"));
       ok = false;
     }
-    if (!ok) feedback.warning(t('plugins.editor.fixErrors'));
+    if (!ok) feedback.warning(t("plugins.editor.fixErrors"));
     return ok;
   };
 
   const save = async () => {
-    if (current === 'configure' && !(await checkConfigure())) return;
+    if (current === "configure" && !(await checkConfigure())) return;
     setSaving(true);
     try {
       const body = draft();
@@ -174,8 +191,8 @@ export function PluginEditorPage() {
         showServerError(result.error);
         return;
       }
-      void invalidateSpace(['plugins']);
-      feedback.success(t(id ? 'plugins.editor.saved' : 'plugins.editor.created', { name: result.data.name }));
+      void invalidateSpace(["plugins"]);
+      feedback.success(t(id ? "plugins.editor.saved" : "plugins.editor.created", { name: result.data.name }));
       if (id) {
         setLoaded(result.data);
       } else navigate(PATHS.plugins);
@@ -184,14 +201,14 @@ export function PluginEditorPage() {
     }
   };
 
-  if (loadState === 'loading') return <PageLoader />;
-  if (loadState === 'missing') {
+  if (loadState === "loading") return <PageLoader />;
+  if (loadState === "missing") {
     return (
       <div className="pl-card">
         <EmptyState
-          title={t('plugins.editor.missingTitle')}
-          description={t('plugins.editor.missingDescription')}
-          action={<Button onClick={() => navigate(PATHS.plugins)}>{t('plugins.editor.backToList')}</Button>}
+          title={t("plugins.editor.missingTitle")}
+          description={t("plugins.editor.missingDescription")}
+          action={<Button onClick={() => navigate(PATHS.plugins)}>{t("plugins.editor.backToList")}</Button>}
           data-testid="plugin-missing"
         />
       </div>
@@ -200,20 +217,28 @@ export function PluginEditorPage() {
 
   const saveButton = (
     <Button type="primary" loading={saving} onClick={() => void save()} data-testid="plugin-save">
-      {editing ? t('common.save') : t('plugins.editor.create')}
+      {editing ? t("common.save") : t("plugins.editor.create")}
     </Button>
   );
 
   return (
     <div data-testid="plugin-editor">
       <PageHeader
-        title={editing ? (loaded?.name ?? t('plugins.editor.editTitle')) : t('plugins.editor.createTitle')}
-        subtitle={editing ? <Typography.Text type="secondary" copyable={{ text: loaded?.code }}>{t('plugins.editor.code', { code: loaded?.code ?? '' })}</Typography.Text> : t('plugins.editor.createSubtitle')}
-        breadcrumb={[{ label: t('plugins.title'), to: PATHS.plugins }, { label: editing ? t('plugins.editor.editTitle') : t('plugins.editor.createTitle') }]}
+        title={editing ? (loaded?.name ?? t("plugins.editor.editTitle")) : t("plugins.editor.createTitle")}
+        subtitle={
+          editing ? (
+            <Typography.Text type="secondary" copyable={{ text: loaded?.code }}>
+              {t("plugins.editor.code", { code: loaded?.code ?? "" })}
+            </Typography.Text>
+          ) : (
+            t("plugins.editor.createSubtitle")
+          )
+        }
+        breadcrumb={[{ label: t("plugins.title"), to: PATHS.plugins }, { label: editing ? t("plugins.editor.editTitle") : t("plugins.editor.createTitle") }]}
         extra={
           editing ? (
             <Space>
-              <Typography.Text type="secondary">{t('plugins.columns.enabled')}</Typography.Text>
+              <Typography.Text type="secondary">{t("plugins.columns.enabled")}</Typography.Text>
               <Switch checked={enabled} onChange={setEnabled} data-testid="plugin-enabled" />
             </Space>
           ) : undefined
@@ -230,7 +255,7 @@ export function PluginEditorPage() {
         />
       </div>
 
-      {current === 'source' ? (
+      {current === "source" ? (
         <SourceStep
           onDraft={(next) => {
             fill(next);
@@ -244,46 +269,55 @@ export function PluginEditorPage() {
         />
       ) : null}
 
-      <div style={{ display: current === 'configure' ? 'block' : 'none' }}>
-        <Card className="pl-card-plain pl-plugin-section" title={t('plugins.editor.basics')}>
+      <div style={{ display: current === "configure" ? "block" : "none" }}>
+        <Card className="pl-card-plain pl-plugin-section" title={t("plugins.editor.basics")}>
           <Form form={form} layout="vertical" requiredMark initialValues={emptyTop()} data-testid="plugin-form">
             <Row gutter={16}>
               <Col xs={24} md={12}>
-                <Form.Item name="name" label={t('plugins.fields.name')} rules={[{ required: true, whitespace: true, message: t('plugins.fields.nameRequired') }, { max: 100 }]}>
-                  <Input maxLength={100} placeholder={t('plugins.fields.namePlaceholder')} data-testid="plugin-name" />
+                <Form.Item
+                  name="name"
+                  label={t("plugins.fields.name")}
+                  rules={[{ required: true, whitespace: true, message: t("plugins.fields.nameRequired") }, { max: 100 }]}
+                >
+                  <Input maxLength={100} placeholder={t("plugins.fields.namePlaceholder")} data-testid="plugin-name" />
                 </Form.Item>
               </Col>
               <Col xs={24} md={12}>
                 <Form.Item
                   name="avatar"
-                  label={t('plugins.fields.avatar')}
-                  extra={t('plugins.fields.avatarHint')}
+                  label={t("plugins.fields.avatar")}
+                  extra={t("plugins.fields.avatarHint")}
                   rules={[
-                    { required: true, whitespace: true, message: t('plugins.fields.avatarRequired') },
-                    { pattern: /^(https?:\/\/\S+|\/\S*|data:image\/(png|jpeg);base64,[A-Za-z0-9+/=]+)$/, message: t('plugins.fields.avatarInvalid') },
+                    { required: true, whitespace: true, message: t("plugins.fields.avatarRequired") },
+                    { pattern: /^(https?:\/\/\S+|\/\S*|data:image\/(png|jpeg);base64,[A-Za-z0-9+/=]+)$/, message: t("plugins.fields.avatarInvalid") },
                   ]}
                 >
                   <Input data-testid="plugin-avatar" />
                 </Form.Item>
               </Col>
             </Row>
-            <Form.Item name="description" label={t('plugins.fields.description')} extra={t('plugins.fields.descriptionHint')} rules={[{ required: true, whitespace: true, message: t('plugins.fields.descriptionRequired') }]}>
+            <Form.Item
+              name="description"
+              label={t("plugins.fields.description")}
+              extra={t("plugins.fields.descriptionHint")}
+              rules={[{ required: true, whitespace: true, message: t("plugins.fields.descriptionRequired") }]}
+            >
               <Input.TextArea autoSize={{ minRows: 2, maxRows: 5 }} maxLength={2000} data-testid="plugin-description" />
             </Form.Item>
             <Row gutter={16}>
               <Col xs={24} md={6}>
-                <Form.Item name="requestMethod" label={t('plugins.fields.method')} rules={[{ required: true }]}>
+                <Form.Item name="requestMethod" label={t("plugins.fields.method")} rules={[{ required: true }]}>
                   <Select options={REQUEST_METHODS.map((method) => ({ value: method, label: method }))} data-testid="plugin-method" />
                 </Form.Item>
               </Col>
               <Col xs={24} md={18}>
                 <Form.Item
                   name="requestUrl"
-                  label={t('plugins.fields.url')}
-                  extra={t('plugins.fields.urlHint')}
+                  label={t("plugins.fields.url")}
+                  extra={t("plugins.fields.urlHint")}
                   rules={[
-                    { required: true, whitespace: true, message: t('plugins.fields.urlRequired') },
-                    { pattern: /^https?:\/\/\S+$/, message: t('plugins.fields.urlInvalid') },
+                    { required: true, whitespace: true, message: t("plugins.fields.urlRequired") },
+                    { pattern: /^https?:\/\/\S+$/, message: t("plugins.fields.urlInvalid") },
                   ]}
                 >
                   <Input placeholder="https://api.example.com/v1/weather" data-testid="plugin-url" />
@@ -292,7 +326,7 @@ export function PluginEditorPage() {
             </Row>
           </Form>
         </Card>
-        <Card className="pl-card-plain pl-plugin-section" title={t('plugins.editor.requestParams')}>
+        <Card className="pl-card-plain pl-plugin-section" title={t("plugins.editor.requestParams")}>
           {listError ? <Alert type="error" showIcon title={listError} className="pl-plugin-alert" data-testid="plugin-params-error" /> : null}
           <ParameterEditor
             base="requestParams"
@@ -308,7 +342,7 @@ export function PluginEditorPage() {
             testIdPrefix="request-param"
           />
         </Card>
-        <Card className="pl-card-plain pl-plugin-section" title={t('plugins.editor.responseParams')}>
+        <Card className="pl-card-plain pl-plugin-section" title={t("plugins.editor.responseParams")}>
           <ParameterEditor
             base="responseParams"
             value={responseParams}
@@ -321,26 +355,32 @@ export function PluginEditorPage() {
             testIdPrefix="response-param"
           />
         </Card>
-        <Card className="pl-card-plain pl-plugin-section" title={t('plugins.editor.headers')}>
+        <Card className="pl-card-plain pl-plugin-section" title={t("plugins.editor.headers")}>
           <HeadersEditor value={headers} onChange={setHeaders} error={headerError} />
         </Card>
         <Flex justify="space-between" className="pl-plugin-footer">
-          {editing ? <span /> : <Button onClick={() => setStep(0)} data-testid="plugin-back-source">{t('plugins.editor.back')}</Button>}
+          {editing ? (
+            <span />
+          ) : (
+            <Button onClick={() => setStep(0)} data-testid="plugin-back-source">
+              {t("plugins.editor.back")}
+            </Button>
+          )}
           <Space>
             {editing ? saveButton : null}
             <Button
-              type={editing ? 'default' : 'primary'}
+              type={editing ? "default" : "primary"}
               icon={<PlayCircleOutlined />}
-              onClick={() => void checkConfigure().then((ok) => ok && setStep(steps.indexOf('test')))}
+              onClick={() => void checkConfigure().then((ok) => ok && setStep(steps.indexOf("test")))}
               data-testid="plugin-next-test"
             >
-              {t('plugins.editor.nextTest')}
+              {t("plugins.editor.nextTest")}
             </Button>
           </Space>
         </Flex>
       </div>
 
-      {current === 'test' ? (
+      {current === "test" ? (
         <TestRunStep
           parameters={requestParams}
           pluginId={id}
@@ -348,7 +388,9 @@ export function PluginEditorPage() {
           onServerError={showServerError}
           footer={
             <Flex justify="space-between" className="pl-plugin-footer">
-              <Button onClick={() => setStep(steps.indexOf('configure'))} data-testid="plugin-back-configure">{t('plugins.editor.back')}</Button>
+              <Button onClick={() => setStep(steps.indexOf("configure"))} data-testid="plugin-back-configure">
+                {t("plugins.editor.back")}
+              </Button>
               {saveButton}
             </Flex>
           }
@@ -361,8 +403,8 @@ export function PluginEditorPage() {
 /** Step one of creating: an OpenAPI document, a curl command, or nothing. */
 function SourceStep({ onDraft, onBlank }: { onDraft: (draft: PluginDraft) => void; onBlank: () => void }) {
   const { t } = useTranslation();
-  const [source, setSource] = useState<Source>('curl');
-  const [content, setContent] = useState('');
+  const [source, setSource] = useState<Source>("curl");
+  const [content, setContent] = useState("");
   const [operations, setOperations] = useState<OperationChoice[]>([]);
   const [operation, setOperation] = useState<string>();
   const [warnings, setWarnings] = useState<string[]>([]);
@@ -370,32 +412,37 @@ function SourceStep({ onDraft, onBlank }: { onDraft: (draft: PluginDraft) => voi
   const [error, setError] = useState<string>();
 
   const parse = async () => {
-    if (source === 'blank') {
+    if (source === "blank") {
       onBlank();
       return;
     }
     if (!content.trim()) {
-      setError(t('plugins.source.contentRequired'));
+      setError(t("plugins.source.contentRequired"));
       return;
     }
     setParsing(true);
     setError(undefined);
     try {
-      const result = await endpoints.plugins.parse({ source, content, ...(source === 'openapi' && operation ? { operation } : {}) }, { silent: true });
+      const result = await endpoints.plugins.parse({ source, content, ...(source === "openapi" && operation ? { operation } : {}) }, { silent: true });
       if (!result.ok) {
-        if (result.error.field === 'operation') {
+        if (result.error.field === "operation") {
           const choices = operationsFromMessage(result.error.message);
           setOperations(choices);
           setOperation(undefined);
-          setError(choices.length > 0 ? t('plugins.source.chooseOperation') : result.error.message);
+          setError(choices.length > 0 ? t("plugins.source.chooseOperation") : result.error.message);
         } else setError(result.error.message);
         return;
       }
       setWarnings(result.data.warnings);
       if (result.data.operations.length > 1) {
-        setOperations(result.data.operations.map((entry) => ({ value: `${entry.method} ${entry.path}`, label: `${entry.operationId ? `${entry.operationId} · ` : ''}${entry.method} ${entry.path}${entry.summary ? ` — ${entry.summary}` : ''}` })));
+        setOperations(
+          result.data.operations.map((entry) => ({
+            value: `${entry.method} ${entry.path}`,
+            label: `${entry.operationId ? `${entry.operationId} · ` : ""}${entry.method} ${entry.path}${entry.summary ? ` — ${entry.summary}` : ""}`,
+          })),
+        );
       }
-      if (result.data.warnings.length > 0) feedback.warning(t('plugins.source.parsedWithWarnings', { count: result.data.warnings.length }));
+      if (result.data.warnings.length > 0) feedback.warning(t("plugins.source.parsedWithWarnings", { count: result.data.warnings.length }));
       onDraft(result.data.draft);
     } finally {
       setParsing(false);
@@ -403,13 +450,13 @@ function SourceStep({ onDraft, onBlank }: { onDraft: (draft: PluginDraft) => voi
   };
 
   const options: Array<{ value: Source; icon: React.ReactNode }> = [
-    { value: 'openapi', icon: <ApiOutlined /> },
-    { value: 'curl', icon: <CodeOutlined /> },
-    { value: 'blank', icon: <FileAddOutlined /> },
+    { value: "openapi", icon: <ApiOutlined /> },
+    { value: "curl", icon: <CodeOutlined /> },
+    { value: "blank", icon: <FileAddOutlined /> },
   ];
 
   return (
-    <Card className="pl-card-plain pl-plugin-section" title={t('plugins.source.title')} data-testid="plugin-source">
+    <Card className="pl-card-plain pl-plugin-section" title={t("plugins.source.title")} data-testid="plugin-source">
       <Radio.Group
         value={source}
         onChange={(event) => {
@@ -422,7 +469,9 @@ function SourceStep({ onDraft, onBlank }: { onDraft: (draft: PluginDraft) => voi
       >
         {options.map((option) => (
           <Radio.Button key={option.value} value={option.value} className="pl-plugin-source">
-            <span className="pl-plugin-source__icon" data-testid={`plugin-source-${option.value}`}>{option.icon}</span>
+            <span className="pl-plugin-source__icon" data-testid={`plugin-source-${option.value}`}>
+              {option.icon}
+            </span>
             <span className="pl-plugin-source__text">
               <strong>{t(`plugins.source.${option.value}`)}</strong>
               <small>{t(`plugins.source.${option.value}Hint`)}</small>
@@ -430,35 +479,50 @@ function SourceStep({ onDraft, onBlank }: { onDraft: (draft: PluginDraft) => voi
           </Radio.Button>
         ))}
       </Radio.Group>
-      {source !== 'blank' ? (
+      {source !== "blank" ? (
         <Flex vertical gap={12} className="pl-plugin-source__body">
           <Input.TextArea
             value={content}
             onChange={(event) => setContent(event.target.value)}
             autoSize={{ minRows: 6, maxRows: 18 }}
             className="pl-mono"
-            placeholder={source === 'curl' ? t('plugins.source.curlPlaceholder') : t('plugins.source.openapiPlaceholder')}
+            placeholder={source === "curl" ? t("plugins.source.curlPlaceholder") : t("plugins.source.openapiPlaceholder")}
             data-testid="plugin-source-content"
           />
-          {source === 'openapi' && operations.length > 0 ? (
+          {source === "openapi" && operations.length > 0 ? (
             <Select
               value={operation}
               onChange={setOperation}
-              placeholder={t('plugins.source.operation')}
+              placeholder={t("plugins.source.operation")}
               options={operations}
               showSearch
               data-testid="plugin-source-operation"
             />
           ) : null}
           {error ? <Alert type="error" showIcon title={error} data-testid="plugin-source-error" /> : null}
-          {warnings.length > 0 ? <Alert type="warning" showIcon title={t('plugins.source.warnings')} description={<ul>{warnings.map((w) => <li key={w}>{w}</li>)}</ul>} /> : null}
+          {warnings.length > 0 ? (
+            <Alert
+              type="warning"
+              showIcon
+              title={t("plugins.source.warnings")}
+              description={
+                <ul>
+                  {warnings.map((w) => (
+                    <li key={w}>{w}</li>
+                  ))}
+                </ul>
+              }
+            />
+          ) : null}
         </Flex>
       ) : (
-        <Typography.Paragraph type="secondary" className="pl-plugin-source__body">{t('plugins.source.blankIntro')}</Typography.Paragraph>
+        <Typography.Paragraph type="secondary" className="pl-plugin-source__body">
+          {t("plugins.source.blankIntro")}
+        </Typography.Paragraph>
       )}
       <Flex justify="flex-end" className="pl-plugin-footer">
         <Button type="primary" loading={parsing} onClick={() => void parse()} data-testid="plugin-parse">
-          {source === 'blank' ? t('plugins.source.startBlank') : t('plugins.source.parse')}
+          {source === "blank" ? t("plugins.source.startBlank") : t("plugins.source.parse")}
         </Button>
       </Flex>
     </Card>
@@ -471,7 +535,7 @@ function HeadersEditor({ value, onChange, error }: { value: HeaderRow[]; onChang
   const change = (key: string, patch: Partial<HeaderRow>) => onChange(value.map((row) => (row.key === key ? { ...row, ...patch } : row)));
   return (
     <Flex vertical gap={8} data-testid="plugin-headers">
-      <Typography.Text type="secondary">{t('plugins.headers.intro')}</Typography.Text>
+      <Typography.Text type="secondary">{t("plugins.headers.intro")}</Typography.Text>
       {value.map((row, index) => {
         const failed = error && error.name === row.name;
         return (
@@ -479,27 +543,42 @@ function HeadersEditor({ value, onChange, error }: { value: HeaderRow[]; onChang
             <Flex gap={8}>
               <Input
                 value={row.name}
-                status={failed ? 'error' : undefined}
-                placeholder={t('plugins.headers.name')}
+                status={failed ? "error" : undefined}
+                placeholder={t("plugins.headers.name")}
                 onChange={(event) => change(row.key, { name: event.target.value })}
                 style={{ maxWidth: 260 }}
                 data-testid={`plugin-header-name-${index}`}
               />
               <Input
                 value={row.value}
-                placeholder={t('plugins.headers.value')}
+                placeholder={t("plugins.headers.value")}
                 onChange={(event) => change(row.key, { value: event.target.value })}
-                suffix={isMaskedValue(row.value) ? <Tag>{t('plugins.headers.masked')}</Tag> : <span />}
+                suffix={isMaskedValue(row.value) ? <Tag>{t("plugins.headers.masked")}</Tag> : <span />}
                 data-testid={`plugin-header-value-${index}`}
               />
-              <Button type="text" danger icon={<DeleteOutlined />} aria-label={t('common.delete')} onClick={() => onChange(value.filter((item) => item.key !== row.key))} />
+              <Button
+                type="text"
+                danger
+                icon={<DeleteOutlined />}
+                aria-label={t("common.delete")}
+                onClick={() => onChange(value.filter((item) => item.key !== row.key))}
+              />
             </Flex>
-            {failed ? <Typography.Text type="danger" className="pl-params__error">{error.message}</Typography.Text> : null}
+            {failed ? (
+              <Typography.Text type="danger" className="pl-params__error">
+                {error.message}
+              </Typography.Text>
+            ) : null}
           </div>
         );
       })}
-      <Button type="dashed" icon={<PlusOutlined />} onClick={() => onChange([...value, { key: newKey(), name: '', value: '' }])} data-testid="plugin-header-add">
-        {t('plugins.headers.add')}
+      <Button
+        type="dashed"
+        icon={<PlusOutlined />}
+        onClick={() => onChange([...value, { key: newKey(), name: "", value: "" }])}
+        data-testid="plugin-header-add"
+      >
+        {t("plugins.headers.add")}
       </Button>
     </Flex>
   );
@@ -507,7 +586,11 @@ function HeadersEditor({ value, onChange, error }: { value: HeaderRow[]; onChang
 
 /** The test run: inputs generated from the request parameters, the answer and the request as sent. */
 function TestRunStep({
-  parameters, pluginId, draft, onServerError, footer,
+  parameters,
+  pluginId,
+  draft,
+  onServerError,
+  footer,
 }: {
   parameters: EditableParameter[];
   pluginId: string | undefined;
@@ -543,33 +626,41 @@ function TestRunStep({
     <>
       <Row gutter={16}>
         <Col xs={24} lg={10}>
-          <Card className="pl-card-plain pl-plugin-section" title={t('plugins.test.arguments')} data-testid="plugin-test-arguments">
-            {top.length === 0 ? <Typography.Text type="secondary">{t('plugins.test.noArguments')}</Typography.Text> : null}
+          <Card className="pl-card-plain pl-plugin-section" title={t("plugins.test.arguments")} data-testid="plugin-test-arguments">
+            {top.length === 0 ? <Typography.Text type="secondary">{t("plugins.test.noArguments")}</Typography.Text> : null}
             <Form layout="vertical">
               {top.map((row) => (
                 <Form.Item
                   key={row.key}
-                  label={<span>{row.name} <Typography.Text type="secondary">({t(`paramEditor.types.${row.type}`)})</Typography.Text></span>}
+                  label={
+                    <span>
+                      {row.name} <Typography.Text type="secondary">({t(`paramEditor.types.${row.type}`)})</Typography.Text>
+                    </span>
+                  }
                   required={row.required}
                   extra={row.description || undefined}
-                  validateStatus={problems[row.name] ? 'error' : undefined}
+                  validateStatus={problems[row.name] ? "error" : undefined}
                   help={problems[row.name]}
                 >
-                  {row.type === 'boolean' ? (
-                    <Switch checked={values[row.name] === true} onChange={(checked) => setValues({ ...values, [row.name]: checked })} data-testid={`plugin-arg-${row.name}`} />
-                  ) : row.type === 'object' || row.type === 'array' ? (
+                  {row.type === "boolean" ? (
+                    <Switch
+                      checked={values[row.name] === true}
+                      onChange={(checked) => setValues({ ...values, [row.name]: checked })}
+                      data-testid={`plugin-arg-${row.name}`}
+                    />
+                  ) : row.type === "object" || row.type === "array" ? (
                     <Input.TextArea
                       className="pl-mono"
                       autoSize={{ minRows: 2, maxRows: 8 }}
-                      placeholder={row.type === 'object' ? '{ }' : '[ ]'}
-                      value={String(values[row.name] ?? '')}
+                      placeholder={row.type === "object" ? "{ }" : "[ ]"}
+                      value={String(values[row.name] ?? "")}
                       onChange={(event) => setValues({ ...values, [row.name]: event.target.value })}
                       data-testid={`plugin-arg-${row.name}`}
                     />
                   ) : (
                     <Input
-                      inputMode={row.type === 'string' ? undefined : 'decimal'}
-                      value={String(values[row.name] ?? '')}
+                      inputMode={row.type === "string" ? undefined : "decimal"}
+                      value={String(values[row.name] ?? "")}
                       onChange={(event) => setValues({ ...values, [row.name]: event.target.value })}
                       data-testid={`plugin-arg-${row.name}`}
                     />
@@ -578,13 +669,17 @@ function TestRunStep({
               ))}
             </Form>
             <Button type="primary" icon={<PlayCircleOutlined />} loading={running} onClick={() => void run()} data-testid="plugin-run">
-              {t('plugins.test.run')}
+              {t("plugins.test.run")}
             </Button>
           </Card>
         </Col>
         <Col xs={24} lg={14}>
-          <Card className="pl-card-plain pl-plugin-section" title={t('plugins.test.result')} data-testid="plugin-test-result">
-            {result ? <DebugResultView result={result} /> : <EmptyState compact title={t('plugins.test.notRunTitle')} description={t('plugins.test.notRunDescription')} data-testid="plugin-test-empty" />}
+          <Card className="pl-card-plain pl-plugin-section" title={t("plugins.test.result")} data-testid="plugin-test-result">
+            {result ? (
+              <DebugResultView result={result} />
+            ) : (
+              <EmptyState compact title={t("plugins.test.notRunTitle")} description={t("plugins.test.notRunDescription")} data-testid="plugin-test-empty" />
+            )}
           </Card>
         </Col>
       </Row>
@@ -599,23 +694,31 @@ export function DebugResultView({ result }: { result: DebugResult }) {
   return (
     <Flex vertical gap={12}>
       <Flex gap={8} wrap align="center">
-        <Tag color={result.ok ? 'success' : 'error'} data-testid="plugin-test-outcome">{result.ok ? t('plugins.test.ok') : t('plugins.test.failed')}</Tag>
-        <Typography.Text data-testid="plugin-test-status">{t('plugins.test.status', { status: result.status ?? '—' })}</Typography.Text>
-        <Typography.Text type="secondary" data-testid="plugin-test-duration">{t('plugins.test.duration', { ms: result.durationMs })}</Typography.Text>
+        <Tag color={result.ok ? "success" : "error"} data-testid="plugin-test-outcome">
+          {result.ok ? t("plugins.test.ok") : t("plugins.test.failed")}
+        </Tag>
+        <Typography.Text data-testid="plugin-test-status">{t("plugins.test.status", { status: result.status ?? "—" })}</Typography.Text>
+        <Typography.Text type="secondary" data-testid="plugin-test-duration">
+          {t("plugins.test.duration", { ms: result.durationMs })}
+        </Typography.Text>
       </Flex>
       {result.error ? <Alert type="error" showIcon title={result.error} data-testid="plugin-test-error" /> : null}
       {result.request ? (
-        <Descriptions size="small" column={1} bordered title={t('plugins.test.request')}>
-          <Descriptions.Item label={t('plugins.test.url')}>
+        <Descriptions size="small" column={1} bordered title={t("plugins.test.request")}>
+          <Descriptions.Item label={t("plugins.test.url")}>
             <Typography.Text code data-testid="plugin-test-request-url">{`${result.request.method} ${result.request.url}`}</Typography.Text>
           </Descriptions.Item>
           {Object.keys(result.request.headers).length > 0 ? (
-            <Descriptions.Item label={t('plugins.editor.headers')}>
-              <pre className="pl-plugin-pre">{Object.entries(result.request.headers).map(([name, value]) => `${name}: ${value}`).join('\n')}</pre>
+            <Descriptions.Item label={t("plugins.editor.headers")}>
+              <pre className="pl-plugin-pre">
+                {Object.entries(result.request.headers)
+                  .map(([name, value]) => `${name}: ${value}`)
+                  .join("\n")}
+              </pre>
             </Descriptions.Item>
           ) : null}
           {result.request.body ? (
-            <Descriptions.Item label={t('plugins.test.body')}>
+            <Descriptions.Item label={t("plugins.test.body")}>
               <pre className="pl-plugin-pre">{result.request.body}</pre>
             </Descriptions.Item>
           ) : null}
@@ -624,11 +727,17 @@ export function DebugResultView({ result }: { result: DebugResult }) {
       {result.response ? (
         <div>
           <Flex gap={8} align="center" className="pl-plugin-response-head">
-            <Typography.Text strong>{t('plugins.test.response')}</Typography.Text>
+            <Typography.Text strong>{t("plugins.test.response")}</Typography.Text>
             {result.response.contentType ? <Tag>{result.response.contentType}</Tag> : null}
-            {result.response.truncated ? <Tag color="warning" data-testid="plugin-test-truncated">{t('plugins.test.truncated')}</Tag> : null}
+            {result.response.truncated ? (
+              <Tag color="warning" data-testid="plugin-test-truncated">
+                {t("plugins.test.truncated")}
+              </Tag>
+            ) : null}
           </Flex>
-          <pre className="pl-plugin-pre pl-plugin-pre--response" data-testid="plugin-test-response">{prettyBody(result.response.body)}</pre>
+          <pre className="pl-plugin-pre pl-plugin-pre--response" data-testid="plugin-test-response">
+            {prettyBody(result.response.body)}
+          </pre>
         </div>
       ) : null}
     </Flex>

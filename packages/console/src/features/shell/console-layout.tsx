@@ -1,27 +1,27 @@
-import { HomeOutlined, MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
-import { Button, Flex, Layout, Menu, Result, Tag, Tooltip } from 'antd';
-import { Suspense, useEffect, useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import { Link, Navigate, Outlet, useLocation, useNavigate } from 'react-router';
-import { warnLoginFirst } from '../../lib/api/request';
-import { forgetSpace } from '../../lib/api/query';
-import { endpoints } from '../../lib/api/endpoints';
-import { feedback } from '../../lib/feedback';
-import { decideGuard } from '../../app/guard';
-import { activeMenuKey, buildMenu, MENU_GROUP_LABEL_KEYS, menuFacts } from '../../app/menu';
-import { PATHS } from '../../lib/paths';
-import { sessionStore, useSession } from '../../lib/api/session';
-import { refreshPrivileges, refreshSpaces } from '../../app/startup';
-import { BrandLogo } from '../../components/brand-logo';
-import { LanguageSwitch } from '../../components/language-switch';
-import { PageLoader } from '../../components/page-loader';
-import { SpaceSwitcher } from '../../components/space-switcher';
-import { CheckInButton, DocsLink, NotificationsButton } from './header-actions';
-import { MENU_ICONS } from './menu-icons';
-import { saveLanguageToAccount } from './save-language';
-import { UserMenu } from './user-menu';
+import { HomeOutlined, MenuFoldOutlined, MenuUnfoldOutlined } from "@ant-design/icons";
+import { Button, Flex, Layout, Menu, Result, Tag, Tooltip } from "antd";
+import { Suspense, useEffect, useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link, Navigate, Outlet, useLocation, useNavigate } from "react-router";
+import { warnLoginFirst } from "../../lib/api/request";
+import { forgetSpace } from "../../lib/api/query";
+import { endpoints } from "../../lib/api/endpoints";
+import { feedback } from "../../lib/feedback";
+import { decideGuard } from "../../app/guard";
+import { activeMenuKey, buildMenu, MENU_GROUP_LABEL_KEYS, menuFacts } from "../../app/menu";
+import { PATHS } from "../../lib/paths";
+import { sessionStore, useSession } from "../../lib/api/session";
+import { refreshPrivileges, refreshSpaces } from "../../app/startup";
+import { BrandLogo } from "../../components/brand-logo";
+import { LanguageSwitch } from "../../components/language-switch";
+import { PageLoader } from "../../components/page-loader";
+import { SpaceSwitcher } from "../../components/space-switcher";
+import { CheckInButton, DocsLink, NotificationsButton } from "./header-actions";
+import { MENU_ICONS } from "./menu-icons";
+import { saveLanguageToAccount } from "./save-language";
+import { UserMenu } from "./user-menu";
 
-const HINT_LABEL_KEYS = { standard: 'menu.hints.standard', pro: 'menu.hints.pro' } as const;
+const HINT_LABEL_KEYS = { standard: "menu.hints.standard", pro: "menu.hints.pro" } as const;
 
 /** The console shell: the guard, the grouped left menu, the space switcher and the top bar. */
 export function ConsoleLayout() {
@@ -48,10 +48,10 @@ export function ConsoleLayout() {
   // effect runs the address is already /login, so the guarded path is passed along.
   const guardedPath = location.pathname;
   useEffect(() => {
-    if (decision.kind === 'login') warnLoginFirst(guardedPath);
+    if (decision.kind === "login") warnLoginFirst(guardedPath);
   }, [decision.kind, guardedPath]);
-  if (decision.kind === 'login') return <Navigate to={`${PATHS.login}?returnTo=${encodeURIComponent(decision.returnTo)}`} replace />;
-  if (decision.kind === 'redirect') return <Navigate to={decision.to} replace />;
+  if (decision.kind === "login") return <Navigate to={`${PATHS.login}?returnTo=${encodeURIComponent(decision.returnTo)}`} replace />;
+  if (decision.kind === "redirect") return <Navigate to={decision.to} replace />;
 
   const selectSpace = async (spaceId: string) => {
     const previous = session.user?.spaceId;
@@ -64,7 +64,7 @@ export function ConsoleLayout() {
     void forgetSpace(previous);
     sessionStore.setPrivileges(undefined);
     await Promise.all([refreshSpaces(), refreshPrivileges()]);
-    feedback.success(t('spaces.switched', { name: result.data.companyName }));
+    feedback.success(t("spaces.switched", { name: result.data.companyName }));
   };
 
   const createTeam = async (companyName: string): Promise<boolean> => {
@@ -79,7 +79,7 @@ export function ConsoleLayout() {
     }
     sessionStore.setPrivileges(undefined);
     await Promise.all([refreshSpaces(), refreshPrivileges()]);
-    feedback.success(t('spaces.createTeam.created', { name: companyName }));
+    feedback.success(t("spaces.createTeam.created", { name: companyName }));
     return true;
   };
 
@@ -95,7 +95,7 @@ export function ConsoleLayout() {
         breakpoint="lg"
         onBreakpoint={setCollapsed}
       >
-        <Link to={PATHS.agents} className="pl-console__logo" aria-label={t('nav.console')}>
+        <Link to={PATHS.agents} className="pl-console__logo" aria-label={t("nav.console")}>
           <BrandLogo markOnly={collapsed} />
         </Link>
         <Menu
@@ -104,7 +104,7 @@ export function ConsoleLayout() {
           selectedKeys={active ? [active] : []}
           data-testid="console-menu"
           items={sections.map((section) => ({
-            type: 'group' as const,
+            type: "group" as const,
             key: section.group,
             label: collapsed ? null : t(MENU_GROUP_LABEL_KEYS[section.group]),
             children: section.entries.map((entry) => ({
@@ -114,7 +114,7 @@ export function ConsoleLayout() {
                 <span className="pl-menu-label" data-testid={`menu-${entry.key}`}>
                   <span>{t(entry.labelKey)}</span>
                   {entry.hint ? (
-                    <Tag className="pl-menu-hint" color={entry.hint === 'pro' ? 'purple' : 'blue'} variant="filled">
+                    <Tag className="pl-menu-hint" color={entry.hint === "pro" ? "purple" : "blue"} variant="filled">
                       {t(HINT_LABEL_KEYS[entry.hint])}
                     </Tag>
                   ) : null}
@@ -135,7 +135,7 @@ export function ConsoleLayout() {
               type="text"
               icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
               onClick={() => setCollapsed((value) => !value)}
-              aria-label={collapsed ? t('nav.expandMenu') : t('nav.collapseMenu')}
+              aria-label={collapsed ? t("nav.expandMenu") : t("nav.collapseMenu")}
             />
             {session.token ? (
               <SpaceSwitcher
@@ -148,8 +148,8 @@ export function ConsoleLayout() {
             ) : null}
           </Flex>
           <Flex align="center" gap={4}>
-            <Tooltip title={t('nav.portal')}>
-              <Button type="text" icon={<HomeOutlined />} onClick={() => navigate(PATHS.home)} data-testid="portal-link" aria-label={t('nav.portal')} />
+            <Tooltip title={t("nav.portal")}>
+              <Button type="text" icon={<HomeOutlined />} onClick={() => navigate(PATHS.home)} data-testid="portal-link" aria-label={t("nav.portal")} />
             </Tooltip>
             <DocsLink iconOnly />
             <NotificationsButton />
@@ -159,19 +159,19 @@ export function ConsoleLayout() {
               <UserMenu user={session.user} />
             ) : (
               <Button type="primary" onClick={() => navigate(PATHS.login)} data-testid="login-link">
-                {t('nav.login')}
+                {t("nav.login")}
               </Button>
             )}
           </Flex>
         </Layout.Header>
         <Layout.Content className="pl-console__content">
-          {decision.kind === 'forbidden' ? (
-            <Result status="403" title={t('errors.noPermissionTitle')} subTitle={t('errors.noPermission')} data-testid="no-permission" />
+          {decision.kind === "forbidden" ? (
+            <Result status="403" title={t("errors.noPermissionTitle")} subTitle={t("errors.noPermission")} data-testid="no-permission" />
           ) : (
             // Every screen below holds data of the current space (lists, forms, editors), so
             // the subtree is keyed by the space: a switch remounts it and each screen loads the
             // new space's data, instead of each screen having to watch for the switch.
-            <Suspense key={session.user?.spaceId ?? ''} fallback={<PageLoader />}>
+            <Suspense key={session.user?.spaceId ?? ""} fallback={<PageLoader />}>
               <Outlet />
             </Suspense>
           )}

@@ -1,8 +1,21 @@
 import {
-  ApiOutlined, AppstoreOutlined, BarChartOutlined, BookOutlined, ClusterOutlined, CommentOutlined, DatabaseOutlined, SafetyCertificateOutlined,
-  LayoutOutlined, NodeIndexOutlined, ShopOutlined, TeamOutlined, UserOutlined, UsergroupAddOutlined, WifiOutlined,
-} from '@ant-design/icons';
-import type { ReactNode } from 'react';
+  ApiOutlined,
+  AppstoreOutlined,
+  BarChartOutlined,
+  BookOutlined,
+  ClusterOutlined,
+  CommentOutlined,
+  DatabaseOutlined,
+  SafetyCertificateOutlined,
+  LayoutOutlined,
+  NodeIndexOutlined,
+  ShopOutlined,
+  TeamOutlined,
+  UserOutlined,
+  UsergroupAddOutlined,
+  WifiOutlined,
+} from "@ant-design/icons";
+import type { ReactNode } from "react";
 
 /** The icon of each console menu entry, by key. */
 export const MENU_ICONS: Record<string, ReactNode> = {

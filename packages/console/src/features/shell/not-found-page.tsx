@@ -1,8 +1,8 @@
-import { Button, Result } from 'antd';
-import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
-import { PATHS } from '../../lib/paths';
-import { useSession } from '../../lib/api/session';
+import { Button, Result } from "antd";
+import { useTranslation } from "react-i18next";
+import { useNavigate } from "react-router";
+import { PATHS } from "../../lib/paths";
+import { useSession } from "../../lib/api/session";
 
 /** The 404 page, with a way back home (the console for members, the store for guests). */
 export function NotFoundPage() {
@@ -13,11 +13,11 @@ export function NotFoundPage() {
     <div className="pl-standalone">
       <Result
         status="404"
-        title={t('notFound.title')}
-        subTitle={t('notFound.description')}
+        title={t("notFound.title")}
+        subTitle={t("notFound.description")}
         extra={
           <Button type="primary" size="large" onClick={() => navigate(token ? PATHS.agents : PATHS.home, { replace: true })} data-testid="not-found-home">
-            {t('notFound.backHome')}
+            {t("notFound.backHome")}
           </Button>
         }
       />

@@ -1,12 +1,12 @@
-import { Button, Result } from 'antd';
-import { useTranslation } from 'react-i18next';
-import { isRouteErrorResponse, useRouteError } from 'react-router';
+import { Button, Result } from "antd";
+import { useTranslation } from "react-i18next";
+import { isRouteErrorResponse, useRouteError } from "react-router";
 
 /** Whether an error comes from a screen's code failing to load (a new release, a dropped connection). */
 export function isChunkLoadError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   return (
-    error.name === 'ChunkLoadError' ||
+    error.name === "ChunkLoadError" ||
     /Failed to fetch dynamically imported module|Importing a module script failed|error loading dynamically imported module/i.test(error.message)
   );
 }
@@ -21,12 +21,12 @@ export function RouteErrorPage() {
   return (
     <div className="pl-standalone">
       <Result
-        status={chunk ? 'warning' : 'error'}
-        title={chunk ? t('errors.chunkTitle') : t('errors.crashTitle')}
-        subTitle={chunk ? t('errors.chunkDescription') : t('errors.crashDescription', { status: status ?? '' })}
+        status={chunk ? "warning" : "error"}
+        title={chunk ? t("errors.chunkTitle") : t("errors.crashTitle")}
+        subTitle={chunk ? t("errors.chunkDescription") : t("errors.crashDescription", { status: status ?? "" })}
         extra={
           <Button type="primary" onClick={() => window.location.reload()} data-testid="error-reload">
-            {t('common.refresh')}
+            {t("common.refresh")}
           </Button>
         }
       />

@@ -1,7 +1,7 @@
-import { useNavigate } from 'react-router';
-import { endpoints } from '../../lib/api/endpoints';
-import { PATHS } from '../../lib/paths';
-import { sessionStore } from '../../lib/api/session';
+import { useNavigate } from "react-router";
+import { endpoints } from "../../lib/api/endpoints";
+import { PATHS } from "../../lib/paths";
+import { sessionStore } from "../../lib/api/session";
 
 /** Signs out on the server (best effort), forgets the session and goes to the sign-in page. */
 export function useSignOut(): () => Promise<void> {

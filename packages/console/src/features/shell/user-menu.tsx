@@ -1,10 +1,10 @@
-import { AppstoreOutlined, DownOutlined, HomeOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons';
-import { Avatar, Button, Dropdown, Flex, Typography } from 'antd';
-import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
-import { PATHS } from '../../lib/paths';
-import type { User } from '../../lib/api/types';
-import { useSignOut } from './use-sign-out';
+import { AppstoreOutlined, DownOutlined, HomeOutlined, LogoutOutlined, UserOutlined } from "@ant-design/icons";
+import { Avatar, Button, Dropdown, Flex, Typography } from "antd";
+import { useTranslation } from "react-i18next";
+import { useNavigate } from "react-router";
+import { PATHS } from "../../lib/paths";
+import type { User } from "../../lib/api/types";
+import { useSignOut } from "./use-sign-out";
 
 /** Props of {@link UserMenu}. */
 export interface UserMenuProps {
@@ -14,7 +14,7 @@ export interface UserMenuProps {
 }
 
 function displayName(user: User | undefined): string {
-  return user?.name || user?.email || user?.phone || '';
+  return user?.name || user?.email || user?.phone || "";
 }
 
 /** The avatar menu: account, console, store and sign-out. */
@@ -25,30 +25,30 @@ export function UserMenu({ user, compact = false }: UserMenuProps) {
   const name = displayName(user);
   return (
     <Dropdown
-      trigger={['click']}
+      trigger={["click"]}
       menu={{
         items: [
           {
-            key: 'who',
+            key: "who",
             disabled: true,
             label: (
               <Flex vertical className="pl-user-menu__who">
-                <Typography.Text strong>{name || t('account.unnamed')}</Typography.Text>
+                <Typography.Text strong>{name || t("account.unnamed")}</Typography.Text>
                 <Typography.Text type="secondary" className="pl-user-menu__contact">
-                  {user?.email ?? user?.phone ?? ''}
+                  {user?.email ?? user?.phone ?? ""}
                 </Typography.Text>
               </Flex>
             ),
           },
-          { type: 'divider' },
-          { key: PATHS.account, icon: <UserOutlined />, label: <span data-testid="user-menu-account">{t('menu.account')}</span> },
-          { key: PATHS.agents, icon: <AppstoreOutlined />, label: t('nav.console') },
-          { key: PATHS.home, icon: <HomeOutlined />, label: t('nav.portal') },
-          { type: 'divider' },
-          { key: 'logout', icon: <LogoutOutlined />, danger: true, label: <span data-testid="logout">{t('nav.logout')}</span> },
+          { type: "divider" },
+          { key: PATHS.account, icon: <UserOutlined />, label: <span data-testid="user-menu-account">{t("menu.account")}</span> },
+          { key: PATHS.agents, icon: <AppstoreOutlined />, label: t("nav.console") },
+          { key: PATHS.home, icon: <HomeOutlined />, label: t("nav.portal") },
+          { type: "divider" },
+          { key: "logout", icon: <LogoutOutlined />, danger: true, label: <span data-testid="logout">{t("nav.logout")}</span> },
         ],
         onClick: ({ key }) => {
-          if (key === 'logout') void signOut();
+          if (key === "logout") void signOut();
           else navigate(key);
         },
       }}

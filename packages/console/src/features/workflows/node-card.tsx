@@ -1,12 +1,12 @@
-import { CheckCircleFilled, CloseCircleFilled, ExclamationCircleFilled, LoadingOutlined, MinusCircleOutlined } from '@ant-design/icons';
-import { Tooltip, Typography } from 'antd';
-import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
-import { NODE_ICONS, nodeColor, nodeTypeLabelKey } from './node-visuals';
-import type { NodeType } from './workflow-model';
+import { CheckCircleFilled, CloseCircleFilled, ExclamationCircleFilled, LoadingOutlined, MinusCircleOutlined } from "@ant-design/icons";
+import { Tooltip, Typography } from "antd";
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { NODE_ICONS, nodeColor, nodeTypeLabelKey } from "./node-visuals";
+import type { NodeType } from "./workflow-model";
 
 /** Where a node stands in the run shown on the canvas (the server's node states). */
-export type NodeRunStatus = 'no_execution' | 'running' | 'success' | 'failure';
+export type NodeRunStatus = "no_execution" | "running" | "success" | "failure";
 
 /** One outgoing row of a branch node: a branch or intention with its own handle. */
 export interface NodeCardBranch {
@@ -50,36 +50,66 @@ const STATUS_ICONS: Record<NodeRunStatus, ReactNode> = {
  * problems; branch nodes list their branches, each with its own outgoing handle.
  */
 export function NodeCard({
-  id, type, name, summary, selected, status, durationMs, issues = [], branches, renderTargetHandle, renderSourceHandle, hasSourceHandle = true,
+  id,
+  type,
+  name,
+  summary,
+  selected,
+  status,
+  durationMs,
+  issues = [],
+  branches,
+  renderTargetHandle,
+  renderSourceHandle,
+  hasSourceHandle = true,
 }: NodeCardProps) {
   const { t } = useTranslation();
-  const classes = ['pl-wf-node', selected ? 'pl-wf-node--selected' : '', status ? `pl-wf-node--${status}` : '', issues.length > 0 ? 'pl-wf-node--invalid' : ''];
+  const classes = ["pl-wf-node", selected ? "pl-wf-node--selected" : "", status ? `pl-wf-node--${status}` : "", issues.length > 0 ? "pl-wf-node--invalid" : ""];
   return (
-    <div className={classes.filter(Boolean).join(' ')} style={{ ['--pl-wf-accent' as string]: nodeColor(type) }} data-testid={`wf-node-${id}`} data-status={status ?? ''}>
+    <div
+      className={classes.filter(Boolean).join(" ")}
+      style={{ ["--pl-wf-accent" as string]: nodeColor(type) }}
+      data-testid={`wf-node-${id}`}
+      data-status={status ?? ""}
+    >
       {renderTargetHandle?.()}
       <div className="pl-wf-node__head">
         <span className="pl-wf-node__icon">{NODE_ICONS[type]}</span>
         <div className="pl-wf-node__title">
-          <Typography.Text type="secondary" className="pl-wf-node__type">{t(nodeTypeLabelKey(type))}</Typography.Text>
-          <Typography.Text strong ellipsis={{ tooltip: name }} className="pl-wf-node__name" data-testid={`wf-node-name-${id}`}>{name || t(nodeTypeLabelKey(type))}</Typography.Text>
+          <Typography.Text type="secondary" className="pl-wf-node__type">
+            {t(nodeTypeLabelKey(type))}
+          </Typography.Text>
+          <Typography.Text strong ellipsis={{ tooltip: name }} className="pl-wf-node__name" data-testid={`wf-node-name-${id}`}>
+            {name || t(nodeTypeLabelKey(type))}
+          </Typography.Text>
         </div>
         {status ? (
           <Tooltip title={t(`workflows.nodeStatus.${status}`)}>
-            <span className={`pl-wf-node__status pl-wf-node__status--${status}`} data-testid={`wf-node-status-${id}`} aria-label={t(`workflows.nodeStatus.${status}`)}>
+            <span
+              className={`pl-wf-node__status pl-wf-node__status--${status}`}
+              data-testid={`wf-node-status-${id}`}
+              aria-label={t(`workflows.nodeStatus.${status}`)}
+            >
               {STATUS_ICONS[status]}
             </span>
           </Tooltip>
         ) : null}
       </div>
-      {summary ? <Typography.Paragraph type="secondary" ellipsis={{ rows: 2 }} className="pl-wf-node__summary">{summary}</Typography.Paragraph> : null}
+      {summary ? (
+        <Typography.Paragraph type="secondary" ellipsis={{ rows: 2 }} className="pl-wf-node__summary">
+          {summary}
+        </Typography.Paragraph>
+      ) : null}
       {status && durationMs !== undefined && durationMs !== null ? (
-        <Typography.Text type="secondary" className="pl-wf-node__duration">{t('workflows.run.duration', { ms: durationMs })}</Typography.Text>
+        <Typography.Text type="secondary" className="pl-wf-node__duration">
+          {t("workflows.run.duration", { ms: durationMs })}
+        </Typography.Text>
       ) : null}
       {branches ? (
         <ul className="pl-wf-node__branches">
           {branches.map((branch) => (
             <li key={branch.id} className="pl-wf-node__branch" data-testid={`wf-node-branch-${id}-${branch.id}`}>
-              <span className={branch.isElse ? 'pl-wf-node__else' : undefined}>{branch.label || t('workflows.form.unnamedBranch')}</span>
+              <span className={branch.isElse ? "pl-wf-node__else" : undefined}>{branch.label || t("workflows.form.unnamedBranch")}</span>
               {renderSourceHandle?.(branch.id)}
             </li>
           ))}
@@ -88,7 +118,7 @@ export function NodeCard({
       {issues.length > 0 ? (
         <div className="pl-wf-node__issues" data-testid={`wf-node-issues-${id}`}>
           <ExclamationCircleFilled /> <span>{issues[0]}</span>
-          {issues.length > 1 ? <span> {t('workflows.editor.moreIssues', { count: issues.length - 1 })}</span> : null}
+          {issues.length > 1 ? <span> {t("workflows.editor.moreIssues", { count: issues.length - 1 })}</span> : null}
         </div>
       ) : null}
       {!branches && hasSourceHandle ? renderSourceHandle?.(null) : null}

@@ -1,8 +1,8 @@
-import type { Meta, StoryObj } from '@storybook/react-vite';
-import { NodePalette } from './node-palette';
+import type { Meta, StoryObj } from "@storybook/react-vite";
+import { NodePalette } from "./node-palette";
 
 const meta = {
-  title: 'Workflows/NodePalette',
+  title: "Workflows/NodePalette",
   component: NodePalette,
   args: {},
 } satisfies Meta<typeof NodePalette>;
@@ -14,4 +14,4 @@ type Story = StoryObj<typeof meta>;
 export const Default: Story = {};
 
 /** Start and end already on the canvas: they cannot be added twice. */
-export const StartAndEndPlaced: Story = { args: { disabled: new Set(['start', 'end'] as const) } };
+export const StartAndEndPlaced: Story = { args: { disabled: new Set(["start", "end"] as const) } };

@@ -1,9 +1,21 @@
 import {
-  ApiOutlined, AppstoreOutlined, BookOutlined, BranchesOutlined, ClockCircleOutlined, CodeOutlined, CustomerServiceOutlined, DatabaseOutlined,
-  FlagOutlined, MessageOutlined, PlayCircleOutlined, RobotOutlined, SendOutlined, ShareAltOutlined,
-} from '@ant-design/icons';
-import type { ReactNode } from 'react';
-import { groupOf, type NodeGroup, type NodeType } from './workflow-model';
+  ApiOutlined,
+  AppstoreOutlined,
+  BookOutlined,
+  BranchesOutlined,
+  ClockCircleOutlined,
+  CodeOutlined,
+  CustomerServiceOutlined,
+  DatabaseOutlined,
+  FlagOutlined,
+  MessageOutlined,
+  PlayCircleOutlined,
+  RobotOutlined,
+  SendOutlined,
+  ShareAltOutlined,
+} from "@ant-design/icons";
+import type { ReactNode } from "react";
+import { groupOf, type NodeGroup, type NodeType } from "./workflow-model";
 
 /** The icon of each node type. */
 export const NODE_ICONS: Record<NodeType, ReactNode> = {
@@ -24,12 +36,12 @@ export const NODE_ICONS: Record<NodeType, ReactNode> = {
 };
 
 /** Accent colour per palette group. */
-export const GROUP_COLORS: Record<NodeGroup, string> = { basic: '#4f5bd5', branch: '#d97706', individuality: '#0f9f6e' };
+export const GROUP_COLORS: Record<NodeGroup, string> = { basic: "#4f5bd5", branch: "#d97706", individuality: "#0f9f6e" };
 
 /** Accent colour of a node type. */
 export function nodeColor(type: NodeType): string {
-  if (type === 'start') return '#16a34a';
-  if (type === 'end') return '#dc2626';
+  if (type === "start") return "#16a34a";
+  if (type === "end") return "#dc2626";
   return GROUP_COLORS[groupOf(type)];
 }
 

@@ -1,9 +1,9 @@
-import { CaretRightOutlined } from '@ant-design/icons';
-import { Alert, Button, Empty, Form, Input, InputNumber, Select, Switch, Typography } from 'antd';
-import { useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import { missingVariables, nodeReferences, variableValues } from './run-inputs';
-import type { StartVariable, WorkflowElement } from './workflow-model';
+import { CaretRightOutlined } from "@ant-design/icons";
+import { Alert, Button, Empty, Form, Input, InputNumber, Select, Switch, Typography } from "antd";
+import { useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { missingVariables, nodeReferences, variableValues } from "./run-inputs";
+import type { StartVariable, WorkflowElement } from "./workflow-model";
 
 /** What a FLOW run is given: the text, start variables by identifier, file URLs. */
 export interface FlowInputs {
@@ -23,11 +23,11 @@ export interface RunInputsFormProps {
 /** The run inputs: text, image/file URLs and a field per start variable, then Run. */
 export function RunInputsForm({ start, running, onRun }: RunInputsFormProps) {
   const { t } = useTranslation();
-  const [query, setQuery] = useState('');
+  const [query, setQuery] = useState("");
   const [files, setFiles] = useState<string[]>([]);
   const [raw, setRaw] = useState<Record<string, unknown>>(() => defaults(start));
   const [missing, setMissing] = useState<string[]>([]);
-  if (!start) return <Alert type="warning" showIcon title={t('workflows.run.noStart')} />;
+  if (!start) return <Alert type="warning" showIcon title={t("workflows.run.noStart")} />;
   const inputs = (start.config.inputs as { text?: boolean; image?: boolean; file?: boolean } | undefined) ?? { text: true };
   const variables = (start.config.variables as StartVariable[] | undefined) ?? [];
   const set = (identifier: string, value: unknown) => setRaw((current) => ({ ...current, [identifier]: value }));
@@ -42,12 +42,12 @@ export function RunInputsForm({ start, running, onRun }: RunInputsFormProps) {
   return (
     <Form layout="vertical" data-testid="wf-run-form" onFinish={submit}>
       {inputs.text !== false ? (
-        <Form.Item label={t('workflows.run.query')}>
+        <Form.Item label={t("workflows.run.query")}>
           <Input.TextArea autoSize={{ minRows: 2, maxRows: 6 }} value={query} onChange={(event) => setQuery(event.target.value)} data-testid="wf-run-query" />
         </Form.Item>
       ) : null}
       {inputs.image || inputs.file ? (
-        <Form.Item label={t('workflows.run.files')} extra={t('workflows.run.filesHint')}>
+        <Form.Item label={t("workflows.run.files")} extra={t("workflows.run.filesHint")}>
           <Select mode="tags" open={false} value={files} onChange={setFiles} data-testid="wf-run-files" />
         </Form.Item>
       ) : null}
@@ -56,15 +56,15 @@ export function RunInputsForm({ start, running, onRun }: RunInputsFormProps) {
           key={variable.identifier}
           label={variable.displayName || variable.identifier}
           required={variable.required}
-          validateStatus={missing.includes(variable.identifier) ? 'error' : undefined}
-          help={missing.includes(variable.identifier) ? t('workflows.run.required') : undefined}
+          validateStatus={missing.includes(variable.identifier) ? "error" : undefined}
+          help={missing.includes(variable.identifier) ? t("workflows.run.required") : undefined}
           extra={variable.prompt}
         >
           <VariableInput variable={variable} value={raw[variable.identifier]} onChange={(value) => set(variable.identifier, value)} />
         </Form.Item>
       ))}
       <Button type="primary" htmlType="submit" icon={<CaretRightOutlined />} loading={running} block data-testid="wf-run-start">
-        {t('workflows.run.start')}
+        {t("workflows.run.start")}
       </Button>
     </Form>
   );
@@ -72,22 +72,47 @@ export function RunInputsForm({ start, running, onRun }: RunInputsFormProps) {
 
 function defaults(start: WorkflowElement | undefined): Record<string, unknown> {
   const variables = (start?.config.variables as StartVariable[] | undefined) ?? [];
-  return Object.fromEntries(variables.filter((variable) => variable.default !== undefined && variable.default !== null).map((variable) => [variable.identifier, variable.default]));
+  return Object.fromEntries(
+    variables.filter((variable) => variable.default !== undefined && variable.default !== null).map((variable) => [variable.identifier, variable.default]),
+  );
 }
 
 function VariableInput({ variable, value, onChange }: { variable: StartVariable; value: unknown; onChange: (value: unknown) => void }) {
   const testId = `wf-run-variable-${variable.identifier}`;
   switch (variable.type) {
-    case 'number':
-      return <InputNumber value={typeof value === 'number' ? value : value === undefined || value === '' ? null : Number(value)} onChange={(next) => onChange(next ?? '')} placeholder={variable.prompt} data-testid={testId} />;
-    case 'select':
-      return <Select value={value as string | undefined} onChange={onChange} options={(variable.options ?? []).map((option) => ({ value: option, label: option }))} allowClear data-testid={testId} />;
-    case 'boolean':
-      return <Switch checked={value === true || value === 'true'} onChange={onChange} data-testid={testId} />;
-    case 'paragraph':
-      return <Input.TextArea autoSize={{ minRows: 2, maxRows: 6 }} value={String(value ?? '')} onChange={(event) => onChange(event.target.value)} placeholder={variable.prompt} data-testid={testId} />;
+    case "number":
+      return (
+        <InputNumber
+          value={typeof value === "number" ? value : value === undefined || value === "" ? null : Number(value)}
+          onChange={(next) => onChange(next ?? "")}
+          placeholder={variable.prompt}
+          data-testid={testId}
+        />
+      );
+    case "select":
+      return (
+        <Select
+          value={value as string | undefined}
+          onChange={onChange}
+          options={(variable.options ?? []).map((option) => ({ value: option, label: option }))}
+          allowClear
+          data-testid={testId}
+        />
+      );
+    case "boolean":
+      return <Switch checked={value === true || value === "true"} onChange={onChange} data-testid={testId} />;
+    case "paragraph":
+      return (
+        <Input.TextArea
+          autoSize={{ minRows: 2, maxRows: 6 }}
+          value={String(value ?? "")}
+          onChange={(event) => onChange(event.target.value)}
+          placeholder={variable.prompt}
+          data-testid={testId}
+        />
+      );
     default:
-      return <Input value={String(value ?? '')} onChange={(event) => onChange(event.target.value)} placeholder={variable.prompt} data-testid={testId} />;
+      return <Input value={String(value ?? "")} onChange={(event) => onChange(event.target.value)} placeholder={variable.prompt} data-testid={testId} />;
   }
 }
 
@@ -105,15 +130,20 @@ export function NodeRunForm({ element, running, onRun }: NodeRunFormProps) {
   const [values, setValues] = useState<Record<string, string>>({});
   return (
     <Form layout="vertical" data-testid="wf-node-run-form" onFinish={() => onRun(values)}>
-      <Typography.Paragraph type="secondary">{t('workflows.run.nodeIntro', { name: element.config.name })}</Typography.Paragraph>
-      {references.length === 0 ? <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('workflows.run.noReferences')} /> : null}
+      <Typography.Paragraph type="secondary">{t("workflows.run.nodeIntro", { name: element.config.name })}</Typography.Paragraph>
+      {references.length === 0 ? <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t("workflows.run.noReferences")} /> : null}
       {references.map((reference) => (
         <Form.Item key={reference} label={`{{${reference}}}`}>
-          <Input.TextArea autoSize={{ minRows: 1, maxRows: 6 }} value={values[reference] ?? ''} onChange={(event) => setValues((current) => ({ ...current, [reference]: event.target.value }))} data-testid={`wf-node-run-input-${reference}`} />
+          <Input.TextArea
+            autoSize={{ minRows: 1, maxRows: 6 }}
+            value={values[reference] ?? ""}
+            onChange={(event) => setValues((current) => ({ ...current, [reference]: event.target.value }))}
+            data-testid={`wf-node-run-input-${reference}`}
+          />
         </Form.Item>
       ))}
       <Button type="primary" htmlType="submit" icon={<CaretRightOutlined />} loading={running} block data-testid="wf-node-run-start">
-        {t('workflows.run.runNode')}
+        {t("workflows.run.runNode")}
       </Button>
     </Form>
   );

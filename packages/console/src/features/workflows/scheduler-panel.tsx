@@ -1,9 +1,9 @@
-import { ThunderboltOutlined } from '@ant-design/icons';
-import { Alert, Button, Flex, Form, Input, List, Select, Tag, Typography } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import { formatDateTime } from '../../lib/format';
-import { checkCron } from './workflow-rules';
+import { ThunderboltOutlined } from "@ant-design/icons";
+import { Alert, Button, Flex, Form, Input, List, Select, Tag, Typography } from "antd";
+import { useEffect, useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { formatDateTime } from "../../lib/format";
+import { checkCron } from "./workflow-rules";
 
 /** The schedule as the panel shows it. */
 export interface SchedulerView {
@@ -32,8 +32,10 @@ export interface SchedulerPanelProps {
 
 /** Common IANA zones offered, the browser's first. */
 function zones(): string[] {
-  const local = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-  return [...new Set([local, 'UTC', 'Asia/Shanghai', 'Asia/Tokyo', 'Asia/Singapore', 'Europe/London', 'Europe/Paris', 'America/New_York', 'America/Los_Angeles'])];
+  const local = Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+  return [
+    ...new Set([local, "UTC", "Asia/Shanghai", "Asia/Tokyo", "Asia/Singapore", "Europe/London", "Europe/Paris", "America/New_York", "America/Los_Angeles"]),
+  ];
 }
 
 /**
@@ -42,17 +44,17 @@ function zones(): string[] {
  */
 export function SchedulerPanel({ scheduler, actions, onChanged }: SchedulerPanelProps) {
   const { t, i18n } = useTranslation();
-  const [description, setDescription] = useState('');
-  const [cron, setCron] = useState(scheduler?.cron ?? '');
-  const [timezone, setTimezone] = useState(scheduler?.cronTimezone ?? 'UTC');
+  const [description, setDescription] = useState("");
+  const [cron, setCron] = useState(scheduler?.cron ?? "");
+  const [timezone, setTimezone] = useState(scheduler?.cronTimezone ?? "UTC");
   const [nextRuns, setNextRuns] = useState<string[]>(scheduler?.nextRuns ?? []);
   const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState<'generate' | 'save' | 'clear'>();
+  const [busy, setBusy] = useState<"generate" | "save" | "clear">();
   const zoneOptions = useMemo(() => zones().map((zone) => ({ value: zone, label: zone })), []);
 
   useEffect(() => {
-    setCron(scheduler?.cron ?? '');
-    setTimezone(scheduler?.cronTimezone ?? 'UTC');
+    setCron(scheduler?.cron ?? "");
+    setTimezone(scheduler?.cronTimezone ?? "UTC");
     setNextRuns(scheduler?.nextRuns ?? []);
   }, [scheduler]);
 
@@ -68,7 +70,7 @@ export function SchedulerPanel({ scheduler, actions, onChanged }: SchedulerPanel
     const timer = setTimeout(() => {
       void actions.preview(cron.trim(), timezone).then((result) => {
         if (!live) return;
-        if ('error' in result) {
+        if ("error" in result) {
           setError(result.error);
           setNextRuns([]);
         } else {
@@ -85,10 +87,10 @@ export function SchedulerPanel({ scheduler, actions, onChanged }: SchedulerPanel
 
   const generate = async () => {
     if (!description.trim()) return;
-    setBusy('generate');
+    setBusy("generate");
     try {
       const result = await actions.generate(description.trim());
-      if ('error' in result) setError(result.error);
+      if ("error" in result) setError(result.error);
       else setCron(result.cron);
     } finally {
       setBusy(undefined);
@@ -100,17 +102,17 @@ export function SchedulerPanel({ scheduler, actions, onChanged }: SchedulerPanel
       setError(t(local));
       return;
     }
-    setBusy('save');
+    setBusy("save");
     try {
       const result = await actions.save(cron.trim(), timezone);
-      if ('error' in result) setError(result.error);
+      if ("error" in result) setError(result.error);
       else onChanged(result);
     } finally {
       setBusy(undefined);
     }
   };
   const clear = async () => {
-    setBusy('clear');
+    setBusy("clear");
     try {
       const result = await actions.clear();
       if (result) onChanged(result);
@@ -122,32 +124,51 @@ export function SchedulerPanel({ scheduler, actions, onChanged }: SchedulerPanel
   return (
     <div className="pl-wf-scheduler" data-testid="wf-scheduler">
       <Flex gap={8} align="center" className="pl-wf-scheduler__state">
-        <Typography.Text>{t('workflows.scheduler.state')}</Typography.Text>
+        <Typography.Text>{t("workflows.scheduler.state")}</Typography.Text>
         {scheduler?.cronEnabled ? (
-          <Tag color="success" data-testid="wf-scheduler-state">{t('workflows.scheduler.enabled', { cron: scheduler.cron ?? '' })}</Tag>
+          <Tag color="success" data-testid="wf-scheduler-state">
+            {t("workflows.scheduler.enabled", { cron: scheduler.cron ?? "" })}
+          </Tag>
         ) : (
-          <Tag data-testid="wf-scheduler-state">{t('workflows.scheduler.disabled')}</Tag>
+          <Tag data-testid="wf-scheduler-state">{t("workflows.scheduler.disabled")}</Tag>
         )}
       </Flex>
       <Form layout="vertical" onSubmitCapture={(event) => event.preventDefault()}>
-        <Form.Item label={t('workflows.scheduler.describe')} extra={t('workflows.scheduler.describeHint')}>
+        <Form.Item label={t("workflows.scheduler.describe")} extra={t("workflows.scheduler.describeHint")}>
           <Flex gap={8}>
-            <Input value={description} onChange={(event) => setDescription(event.target.value)} onPressEnter={() => void generate()} placeholder={t('workflows.scheduler.describePlaceholder')} data-testid="wf-cron-description" />
-            <Button icon={<ThunderboltOutlined />} onClick={() => void generate()} loading={busy === 'generate'} disabled={!description.trim()} data-testid="wf-cron-generate">
-              {t('workflows.scheduler.generate')}
+            <Input
+              value={description}
+              onChange={(event) => setDescription(event.target.value)}
+              onPressEnter={() => void generate()}
+              placeholder={t("workflows.scheduler.describePlaceholder")}
+              data-testid="wf-cron-description"
+            />
+            <Button
+              icon={<ThunderboltOutlined />}
+              onClick={() => void generate()}
+              loading={busy === "generate"}
+              disabled={!description.trim()}
+              data-testid="wf-cron-generate"
+            >
+              {t("workflows.scheduler.generate")}
             </Button>
           </Flex>
         </Form.Item>
-        <Form.Item label={t('workflows.scheduler.cron')} required validateStatus={error ? 'error' : undefined} help={error ? <span data-testid="wf-cron-error">{error}</span> : t('workflows.scheduler.cronHint')}>
+        <Form.Item
+          label={t("workflows.scheduler.cron")}
+          required
+          validateStatus={error ? "error" : undefined}
+          help={error ? <span data-testid="wf-cron-error">{error}</span> : t("workflows.scheduler.cronHint")}
+        >
           <Input value={cron} onChange={(event) => setCron(event.target.value)} placeholder="0 9 * * 1-5" className="pl-wf-mono" data-testid="wf-cron" />
         </Form.Item>
-        <Form.Item label={t('workflows.scheduler.timezone')}>
+        <Form.Item label={t("workflows.scheduler.timezone")}>
           <Select value={timezone} onChange={setTimezone} options={zoneOptions} showSearch data-testid="wf-cron-timezone" />
         </Form.Item>
       </Form>
-      <Typography.Text strong>{t('workflows.scheduler.nextRuns')}</Typography.Text>
+      <Typography.Text strong>{t("workflows.scheduler.nextRuns")}</Typography.Text>
       {nextRuns.length === 0 ? (
-        <Alert type="info" title={t('workflows.scheduler.noNextRuns')} className="pl-wf-scheduler__empty" />
+        <Alert type="info" title={t("workflows.scheduler.noNextRuns")} className="pl-wf-scheduler__empty" />
       ) : (
         <List
           size="small"
@@ -161,8 +182,12 @@ export function SchedulerPanel({ scheduler, actions, onChanged }: SchedulerPanel
         />
       )}
       <Flex gap={8} className="pl-wf-scheduler__actions">
-        <Button type="primary" onClick={() => void save()} loading={busy === 'save'} data-testid="wf-scheduler-save">{t('workflows.scheduler.save')}</Button>
-        <Button onClick={() => void clear()} loading={busy === 'clear'} disabled={!scheduler?.cronEnabled} data-testid="wf-scheduler-clear">{t('workflows.scheduler.clear')}</Button>
+        <Button type="primary" onClick={() => void save()} loading={busy === "save"} data-testid="wf-scheduler-save">
+          {t("workflows.scheduler.save")}
+        </Button>
+        <Button onClick={() => void clear()} loading={busy === "clear"} disabled={!scheduler?.cronEnabled} data-testid="wf-scheduler-clear">
+          {t("workflows.scheduler.clear")}
+        </Button>
       </Flex>
     </div>
   );

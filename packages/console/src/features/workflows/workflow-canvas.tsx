@@ -1,14 +1,28 @@
 import {
-  applyNodeChanges, Background, ControlButton, Controls, Handle, MiniMap, Position, ReactFlow, useReactFlow, type Connection, type Edge, type EdgeChange, type Node, type NodeChange, type NodeProps,
-} from '@xyflow/react';
-import '@xyflow/react/dist/style.css';
-import { PictureOutlined } from '@ant-design/icons';
-import { useCallback, useEffect, useMemo, useState, type DragEvent } from 'react';
-import { useTranslation } from 'react-i18next';
-import { NodeCard, type NodeRunStatus } from './node-card';
-import { NODE_DRAG_TYPE } from './node-palette';
-import { nodeTypeLabelKey } from './node-visuals';
-import { branchesOf, isNodeType, sourceHandlesOf, type NodeType, type WorkflowElement, type WorkflowGraph } from './workflow-model';
+  applyNodeChanges,
+  Background,
+  ControlButton,
+  Controls,
+  Handle,
+  MiniMap,
+  Position,
+  ReactFlow,
+  useReactFlow,
+  type Connection,
+  type Edge,
+  type EdgeChange,
+  type Node,
+  type NodeChange,
+  type NodeProps,
+} from "@xyflow/react";
+import "@xyflow/react/dist/style.css";
+import { PictureOutlined } from "@ant-design/icons";
+import { useCallback, useEffect, useMemo, useState, type DragEvent } from "react";
+import { useTranslation } from "react-i18next";
+import { NodeCard, type NodeRunStatus } from "./node-card";
+import { NODE_DRAG_TYPE } from "./node-palette";
+import { nodeTypeLabelKey } from "./node-visuals";
+import { branchesOf, isNodeType, sourceHandlesOf, type NodeType, type WorkflowElement, type WorkflowGraph } from "./workflow-model";
 
 /** What the canvas shows on a node besides its element. */
 export interface NodeDecoration {
@@ -18,7 +32,7 @@ export interface NodeDecoration {
 }
 
 type FlowNodeData = { element: WorkflowElement; decoration: NodeDecoration; summary: string };
-type FlowNode = Node<FlowNodeData, 'workflow'>;
+type FlowNode = Node<FlowNodeData, "workflow">;
 
 /** Props of {@link WorkflowCanvas}. */
 export interface WorkflowCanvasProps {
@@ -39,9 +53,10 @@ export interface WorkflowCanvasProps {
 function WorkflowNode({ id, data, selected }: NodeProps<FlowNode>) {
   const { t } = useTranslation();
   const { element, decoration, summary } = data;
-  const branches = element.type === 'intent_branch' || element.type === 'logic_branch'
-    ? branchesOf(element).map((branch) => ({ id: branch.id, label: branch.isElse ? t('workflows.form.elseBranch') : branch.name, isElse: branch.isElse }))
-    : undefined;
+  const branches =
+    element.type === "intent_branch" || element.type === "logic_branch"
+      ? branchesOf(element).map((branch) => ({ id: branch.id, label: branch.isElse ? t("workflows.form.elseBranch") : branch.name, isElse: branch.isElse }))
+      : undefined;
   return (
     <NodeCard
       id={id}
@@ -54,7 +69,11 @@ function WorkflowNode({ id, data, selected }: NodeProps<FlowNode>) {
       issues={decoration.issues}
       branches={branches}
       hasSourceHandle={sourceHandlesOf(element).length > 0}
-      renderTargetHandle={element.type === 'start' ? undefined : () => <Handle type="target" position={Position.Left} className="pl-wf-handle" data-testid={`wf-handle-in-${id}`} />}
+      renderTargetHandle={
+        element.type === "start"
+          ? undefined
+          : () => <Handle type="target" position={Position.Left} className="pl-wf-handle" data-testid={`wf-handle-in-${id}`} />
+      }
       renderSourceHandle={(handle) => (
         <Handle
           type="source"
@@ -75,7 +94,18 @@ const NODE_TYPES = { workflow: WorkflowNode };
  * dragging, written back when a drag ends), lines as edges with their branch handle, palette
  * drops, connections, and Delete/Backspace to remove the selection.
  */
-export function WorkflowCanvas({ graph, selectedId, decorations, summarize, onSelect, onMove, onConnect, onRemoveNodes, onRemoveLines, onDrop }: WorkflowCanvasProps) {
+export function WorkflowCanvas({
+  graph,
+  selectedId,
+  decorations,
+  summarize,
+  onSelect,
+  onMove,
+  onConnect,
+  onRemoveNodes,
+  onRemoveLines,
+  onDrop,
+}: WorkflowCanvasProps) {
   const { t } = useTranslation();
   const { screenToFlowPosition } = useReactFlow();
   const [nodes, setNodes] = useState<FlowNode[]>([]);
@@ -90,7 +120,7 @@ export function WorkflowCanvas({ graph, selectedId, decorations, summarize, onSe
         return {
           ...(old ?? {}),
           id: element.id,
-          type: 'workflow' as const,
+          type: "workflow" as const,
           // While a drag is under way the canvas owns the position.
           position: old?.dragging ? old.position : (element.position ?? old?.position ?? { x: 80 + index * 260, y: 200 }),
           selected: element.id === selectedId,
@@ -104,7 +134,10 @@ export function WorkflowCanvas({ graph, selectedId, decorations, summarize, onSe
   const edges = useMemo<Edge[]>(
     () =>
       graph.lines.map((line) => {
-        const running = decorations[line.source]?.status === 'success' && decorations[line.target]?.status !== undefined && decorations[line.target]?.status !== 'no_execution';
+        const running =
+          decorations[line.source]?.status === "success" &&
+          decorations[line.target]?.status !== undefined &&
+          decorations[line.target]?.status !== "no_execution";
         return {
           id: line.id,
           source: line.source,
@@ -112,7 +145,7 @@ export function WorkflowCanvas({ graph, selectedId, decorations, summarize, onSe
           sourceHandle: line.sourceHandle ?? null,
           selected: selectedLines.has(line.id),
           animated: running,
-          className: running ? 'pl-wf-edge--taken' : undefined,
+          className: running ? "pl-wf-edge--taken" : undefined,
         };
       }),
     [graph.lines, selectedLines, decorations],
@@ -120,11 +153,11 @@ export function WorkflowCanvas({ graph, selectedId, decorations, summarize, onSe
 
   const onNodesChange = useCallback(
     (changes: NodeChange<FlowNode>[]) => {
-      const removed = changes.flatMap((change) => (change.type === 'remove' ? [change.id] : []));
+      const removed = changes.flatMap((change) => (change.type === "remove" ? [change.id] : []));
       setNodes((current) => applyNodeChanges(changes, current));
       for (const change of changes) {
-        if (change.type === 'position' && change.dragging === false && change.position) onMove(change.id, change.position);
-        if (change.type === 'select' && change.selected) onSelect(change.id);
+        if (change.type === "position" && change.dragging === false && change.position) onMove(change.id, change.position);
+        if (change.type === "select" && change.selected) onSelect(change.id);
       }
       if (removed.length > 0) onRemoveNodes(removed);
     },
@@ -133,13 +166,13 @@ export function WorkflowCanvas({ graph, selectedId, decorations, summarize, onSe
 
   const onEdgesChange = useCallback(
     (changes: EdgeChange[]) => {
-      const removed = changes.filter((change) => change.type === 'remove').map((change) => change.id);
-      const selection = changes.filter((change) => change.type === 'select');
+      const removed = changes.filter((change) => change.type === "remove").map((change) => change.id);
+      const selection = changes.filter((change) => change.type === "select");
       if (selection.length > 0) {
         setSelectedLines((current) => {
           const next = new Set(current);
           for (const change of selection) {
-            if (change.type !== 'select') continue;
+            if (change.type !== "select") continue;
             if (change.selected) next.add(change.id);
             else next.delete(change.id);
           }
@@ -161,7 +194,15 @@ export function WorkflowCanvas({ graph, selectedId, decorations, summarize, onSe
   };
 
   return (
-    <div className="pl-wf-canvas" data-testid="wf-canvas" onDragOver={(event) => { event.preventDefault(); event.dataTransfer.dropEffect = 'move'; }} onDrop={handleDrop}>
+    <div
+      className="pl-wf-canvas"
+      data-testid="wf-canvas"
+      onDragOver={(event) => {
+        event.preventDefault();
+        event.dataTransfer.dropEffect = "move";
+      }}
+      onDrop={handleDrop}
+    >
       <ReactFlow<FlowNode>
         nodes={nodes}
         edges={edges}
@@ -170,7 +211,7 @@ export function WorkflowCanvas({ graph, selectedId, decorations, summarize, onSe
         onEdgesChange={onEdgesChange}
         onConnect={handleConnect}
         onPaneClick={() => onSelect(undefined)}
-        deleteKeyCode={['Delete', 'Backspace']}
+        deleteKeyCode={["Delete", "Backspace"]}
         fitView
         fitViewOptions={{ maxZoom: 1, padding: 0.2 }}
         minZoom={0.2}
@@ -180,8 +221,8 @@ export function WorkflowCanvas({ graph, selectedId, decorations, summarize, onSe
         <Controls showInteractive={false}>
           <ControlButton
             onClick={() => setMinimap((shown) => !shown)}
-            title={t(minimap ? 'workflows.canvas.hideMinimap' : 'workflows.canvas.showMinimap')}
-            aria-label={t(minimap ? 'workflows.canvas.hideMinimap' : 'workflows.canvas.showMinimap')}
+            title={t(minimap ? "workflows.canvas.hideMinimap" : "workflows.canvas.showMinimap")}
+            aria-label={t(minimap ? "workflows.canvas.hideMinimap" : "workflows.canvas.showMinimap")}
             aria-pressed={minimap}
             data-testid="wf-minimap-toggle"
           >

@@ -1,30 +1,42 @@
-import { ArrowLeftOutlined, CaretRightOutlined, ClockCircleOutlined, DeleteOutlined, HistoryOutlined, SaveOutlined } from '@ant-design/icons';
-import { ReactFlowProvider, useReactFlow } from '@xyflow/react';
-import { Alert, App, Button, Empty, Flex, Popconfirm, Skeleton, Tabs, Tag, Typography } from 'antd';
-import { useCallback, useEffect, useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import { useBlocker, useNavigate, useSearchParams } from 'react-router';
-import { feedback } from '../../lib/feedback';
-import { PATHS } from '../../lib/paths';
-import { AppAvatar } from '../../components/app-avatar';
-import { EmptyState } from '../../components/empty-state';
-import type { NodeRunStatus } from './node-card';
-import { NodeForm, type NodeFormOptions } from './node-forms';
-import { NodePalette } from './node-palette';
-import { NODE_ICONS, nodeTypeLabelKey } from './node-visuals';
-import { HistoryPanel, type RunSummaryView } from './history-panel';
-import { RunDetail, type RunView } from './run-detail';
-import { NodeRunForm, RunInputsForm, type FlowInputs } from './run-panel';
-import { SchedulerPanel, type SchedulerActions, type SchedulerView } from './scheduler-panel';
-import { useNodeOptions } from './use-node-options';
-import { WorkflowCanvas, type NodeDecoration } from './workflow-canvas';
-import { workflowEndpoints, type ServerIssue, type Workflow, type WorkflowRun } from '../../lib/api/workflows';
-import { fieldOfIssue, graphOf, wireOf } from './workflow-wire';
-import { addNode, connect, insertNode, moveNode, removeLines, removeNode, updateConfig, type NodeConfig, type NodeType, type WorkflowElement, type WorkflowGraph } from './workflow-model';
-import { checkGraph, type WorkflowIssue } from './workflow-rules';
-import './workflows.css';
+import { ArrowLeftOutlined, CaretRightOutlined, ClockCircleOutlined, DeleteOutlined, HistoryOutlined, SaveOutlined } from "@ant-design/icons";
+import { ReactFlowProvider, useReactFlow } from "@xyflow/react";
+import { Alert, App, Button, Empty, Flex, Popconfirm, Skeleton, Tabs, Tag, Typography } from "antd";
+import { useCallback, useEffect, useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useBlocker, useNavigate, useSearchParams } from "react-router";
+import { feedback } from "../../lib/feedback";
+import { PATHS } from "../../lib/paths";
+import { AppAvatar } from "../../components/app-avatar";
+import { EmptyState } from "../../components/empty-state";
+import type { NodeRunStatus } from "./node-card";
+import { NodeForm, type NodeFormOptions } from "./node-forms";
+import { NodePalette } from "./node-palette";
+import { NODE_ICONS, nodeTypeLabelKey } from "./node-visuals";
+import { HistoryPanel, type RunSummaryView } from "./history-panel";
+import { RunDetail, type RunView } from "./run-detail";
+import { NodeRunForm, RunInputsForm, type FlowInputs } from "./run-panel";
+import { SchedulerPanel, type SchedulerActions, type SchedulerView } from "./scheduler-panel";
+import { useNodeOptions } from "./use-node-options";
+import { WorkflowCanvas, type NodeDecoration } from "./workflow-canvas";
+import { workflowEndpoints, type ServerIssue, type Workflow, type WorkflowRun } from "../../lib/api/workflows";
+import { fieldOfIssue, graphOf, wireOf } from "./workflow-wire";
+import {
+  addNode,
+  connect,
+  insertNode,
+  moveNode,
+  removeLines,
+  removeNode,
+  updateConfig,
+  type NodeConfig,
+  type NodeType,
+  type WorkflowElement,
+  type WorkflowGraph,
+} from "./workflow-model";
+import { checkGraph, type WorkflowIssue } from "./workflow-rules";
+import "./workflows.css";
 
-type Panel = 'node' | 'run' | 'scheduler' | 'history';
+type Panel = "node" | "run" | "scheduler" | "history";
 
 function runViewOf(run: WorkflowRun): RunView {
   return { ...run, nodes: run.nodes.map((node) => ({ ...node, status: node.status as NodeRunStatus })) };
@@ -34,11 +46,11 @@ function runViewOf(run: WorkflowRun): RunView {
 export function WorkflowEditorPage() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
-  const id = params.get('id');
+  const id = params.get("id");
   if (!id) {
     return (
       <div className="pl-card">
-        <EmptyState title={t('workflows.editor.missingTitle')} description={t('workflows.editor.missingDescription')} data-testid="wf-editor-missing" />
+        <EmptyState title={t("workflows.editor.missingTitle")} description={t("workflows.editor.missingDescription")} data-testid="wf-editor-missing" />
       </div>
     );
   }
@@ -61,7 +73,7 @@ function WorkflowEditor({ id }: { id: string }) {
   const [checked, setChecked] = useState(false);
   const [serverIssues, setServerIssues] = useState<ServerIssue[]>([]);
   const [selectedId, setSelectedId] = useState<string>();
-  const [panel, setPanel] = useState<Panel>('node');
+  const [panel, setPanel] = useState<Panel>("node");
   const [saving, setSaving] = useState(false);
   const [run, setRun] = useState<RunView>();
   const [starting, setStarting] = useState(false);
@@ -74,14 +86,16 @@ function WorkflowEditor({ id }: { id: string }) {
   const { modal } = App.useApp();
 
   // Leaving the editor inside the console with unsaved changes asks first.
-  const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && `${currentLocation.pathname}${currentLocation.search}` !== `${nextLocation.pathname}${nextLocation.search}`);
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) => dirty && `${currentLocation.pathname}${currentLocation.search}` !== `${nextLocation.pathname}${nextLocation.search}`,
+  );
   useEffect(() => {
-    if (blocker.state !== 'blocked') return;
+    if (blocker.state !== "blocked") return;
     modal.confirm({
-      title: t('workflows.editor.leaveTitle'),
-      content: t('workflows.editor.leaveDescription'),
-      okText: t('workflows.editor.leave'),
-      cancelText: t('common.cancel'),
+      title: t("workflows.editor.leaveTitle"),
+      content: t("workflows.editor.leaveDescription"),
+      okText: t("workflows.editor.leave"),
+      cancelText: t("common.cancel"),
       okButtonProps: { danger: true },
       onOk: () => blocker.proceed(),
       onCancel: () => blocker.reset(),
@@ -91,7 +105,7 @@ function WorkflowEditor({ id }: { id: string }) {
   const load = useCallback(async () => {
     const result = await workflowEndpoints.get(id);
     if (!result.ok) {
-      if (result.error.kind !== 'aborted') setLoadFailed(true);
+      if (result.error.kind !== "aborted") setLoadFailed(true);
       return;
     }
     setWorkflow(result.data);
@@ -105,7 +119,7 @@ function WorkflowEditor({ id }: { id: string }) {
 
   // Poll the shown run while it is running: the canvas follows each node's state.
   const runId = run?.id;
-  const runRunning = run?.status === 'running';
+  const runRunning = run?.status === "running";
   useEffect(() => {
     if (!runId || !runRunning) return;
     let live = true;
@@ -131,7 +145,7 @@ function WorkflowEditor({ id }: { id: string }) {
       if (override || !(field in errors)) errors[field] = message;
       byNode.set(nodeId, errors);
     };
-    for (const issue of clientIssues) if (issue.nodeId) put(issue.nodeId, issue.field ?? '', issueText(issue), false);
+    for (const issue of clientIssues) if (issue.nodeId) put(issue.nodeId, issue.field ?? "", issueText(issue), false);
     // An issue the server could not word (no message) keeps the local wording, else shows its code.
     for (const issue of serverIssues) if (issue.nodeId) put(issue.nodeId, fieldOfIssue(issue), issue.message || issue.code, Boolean(issue.message));
     return byNode;
@@ -143,7 +157,7 @@ function WorkflowEditor({ id }: { id: string }) {
     return messages;
   }, [clientIssues, serverIssues, issueText]);
 
-  const shownRun = panel === 'history' && historyDetail ? historyDetail : run;
+  const shownRun = panel === "history" && historyDetail ? historyDetail : run;
   const decorations = useMemo(() => {
     const result: Record<string, NodeDecoration> = {};
     for (const element of graph.elements) {
@@ -166,10 +180,13 @@ function WorkflowEditor({ id }: { id: string }) {
 
   const onSelect = useCallback((nodeId: string | undefined) => {
     setSelectedId(nodeId);
-    if (nodeId) setPanel('node');
+    if (nodeId) setPanel("node");
   }, []);
   const onMove = useCallback((nodeId: string, position: { x: number; y: number }) => change((current) => moveNode(current, nodeId, position)), [change]);
-  const onConnect = useCallback((source: string, handle: string | null, target: string) => change((current) => connect(current, source, handle, target)), [change]);
+  const onConnect = useCallback(
+    (source: string, handle: string | null, target: string) => change((current) => connect(current, source, handle, target)),
+    [change],
+  );
   const onRemoveNodes = useCallback(
     (nodeIds: string[]) => {
       change((current) => nodeIds.reduce((next, nodeId) => removeNode(next, nodeId), current));
@@ -182,7 +199,7 @@ function WorkflowEditor({ id }: { id: string }) {
   /** A palette drop lands where it was dropped; a palette click is inserted into the flow, connected. */
   const add = (type: NodeType, position?: { x: number; y: number }) => {
     const name = t(nodeTypeLabelKey(type));
-    const elseName = t('workflows.form.elseBranch');
+    const elseName = t("workflows.form.elseBranch");
     const result = position ? addNode(graph, type, position, name, elseName) : insertNode(graph, type, name, { selectedId, elseName });
     change(() => result.graph);
     onSelect(result.element.id);
@@ -201,15 +218,15 @@ function WorkflowEditor({ id }: { id: string }) {
     try {
       const result = await workflowEndpoints.saveGraph(id, wireOf(graph));
       if (!result.ok) {
-        feedback.error(result.error.message || t('workflows.editor.saveFailed'));
+        feedback.error(result.error.message || t("workflows.editor.saveFailed"));
         return false;
       }
       setWorkflow(result.data.workflow);
       setGraph(graphOf(result.data.workflow));
       setServerIssues(result.data.issues);
       setDirty(false);
-      if (result.data.issues.length > 0) feedback.warning(t('workflows.editor.savedWithIssues', { count: result.data.issues.length }));
-      else feedback.success(t('workflows.editor.saved'));
+      if (result.data.issues.length > 0) feedback.warning(t("workflows.editor.savedWithIssues", { count: result.data.issues.length }));
+      else feedback.success(t("workflows.editor.saved"));
       return result.data.issues.length === 0;
     } finally {
       setSaving(false);
@@ -222,7 +239,7 @@ function WorkflowEditor({ id }: { id: string }) {
     try {
       const valid = await save();
       if (!valid) {
-        setRunError(t('workflows.run.fixFirst'));
+        setRunError(t("workflows.run.fixFirst"));
         return;
       }
       const result = await workflowEndpoints.run(id, { ...body, wait: false });
@@ -237,8 +254,13 @@ function WorkflowEditor({ id }: { id: string }) {
     }
   };
   const runFlow = (inputs: FlowInputs) =>
-    void start({ type: 'FLOW', query: inputs.query, ...(Object.keys(inputs.variables).length > 0 ? { variables: inputs.variables } : {}), ...(inputs.files.length > 0 ? { files: inputs.files } : {}) });
-  const runNode = (nodeId: string, nodeInputs: Record<string, string>) => void start({ type: 'NODE', nodeId, nodeInputs });
+    void start({
+      type: "FLOW",
+      query: inputs.query,
+      ...(Object.keys(inputs.variables).length > 0 ? { variables: inputs.variables } : {}),
+      ...(inputs.files.length > 0 ? { files: inputs.files } : {}),
+    });
+  const runNode = (nodeId: string, nodeInputs: Record<string, string>) => void start({ type: "NODE", nodeId, nodeInputs });
 
   const loadRuns = useCallback(async () => {
     setRunsLoading(true);
@@ -268,13 +290,13 @@ function WorkflowEditor({ id }: { id: string }) {
       save: async (cron, cronTimezone) => {
         const result = await workflowEndpoints.saveScheduler(id, { cron, cronTimezone, enabled: true });
         if (!result.ok) return { error: result.error.message };
-        feedback.success(t('workflows.scheduler.saved'));
+        feedback.success(t("workflows.scheduler.saved"));
         return result.data;
       },
       clear: async () => {
         const result = await workflowEndpoints.clearScheduler(id);
         if (!result.ok) return undefined;
-        feedback.success(t('workflows.scheduler.cleared'));
+        feedback.success(t("workflows.scheduler.cleared"));
         return result.data;
       },
     }),
@@ -282,31 +304,36 @@ function WorkflowEditor({ id }: { id: string }) {
   );
 
   useEffect(() => {
-    if (panel === 'history') void loadRuns();
-    if (panel === 'scheduler' && !scheduler) void loadScheduler();
+    if (panel === "history") void loadRuns();
+    if (panel === "scheduler" && !scheduler) void loadScheduler();
   }, [panel, loadRuns, loadScheduler, scheduler]);
   // A finished run appears in the history.
   useEffect(() => {
-    if (run && run.status !== 'running' && panel === 'history') void loadRuns();
+    if (run && run.status !== "running" && panel === "history") void loadRuns();
   }, [run?.status]); // eslint-disable-line react-hooks/exhaustive-deps
 
   if (loadFailed) {
     return (
       <div className="pl-card">
         <EmptyState
-          title={t('workflows.editor.loadFailedTitle')}
-          description={t('workflows.editor.loadFailedDescription')}
-          action={<Button onClick={() => void load()}>{t('common.retry')}</Button>}
+          title={t("workflows.editor.loadFailedTitle")}
+          description={t("workflows.editor.loadFailedDescription")}
+          action={<Button onClick={() => void load()}>{t("common.retry")}</Button>}
           data-testid="wf-editor-load-failed"
         />
       </div>
     );
   }
-  if (!workflow) return <div className="pl-card pl-wf-loading"><Skeleton active paragraph={{ rows: 6 }} /></div>;
+  if (!workflow)
+    return (
+      <div className="pl-card pl-wf-loading">
+        <Skeleton active paragraph={{ rows: 6 }} />
+      </div>
+    );
 
   const selected = graph.elements.find((element) => element.id === selectedId);
-  const taken = new Set<NodeType>(graph.elements.filter((element) => element.type === 'start' || element.type === 'end').map((element) => element.type));
-  const startNode = graph.elements.find((element) => element.type === 'start');
+  const taken = new Set<NodeType>(graph.elements.filter((element) => element.type === "start" || element.type === "end").map((element) => element.type));
+  const startNode = graph.elements.find((element) => element.type === "start");
 
   const nodePanel = selected ? (
     <div data-testid="wf-node-panel">
@@ -316,27 +343,41 @@ function WorkflowEditor({ id }: { id: string }) {
           <Typography.Text strong>{t(nodeTypeLabelKey(selected.type))}</Typography.Text>
         </Flex>
         <Flex gap={4}>
-          {selected.type !== 'start' && selected.type !== 'end' ? (
-            <Button size="small" icon={<CaretRightOutlined />} onClick={() => { setNodeRunFor(selected.id); setPanel('run'); }} data-testid="wf-node-run">
-              {t('workflows.run.runNode')}
+          {selected.type !== "start" && selected.type !== "end" ? (
+            <Button
+              size="small"
+              icon={<CaretRightOutlined />}
+              onClick={() => {
+                setNodeRunFor(selected.id);
+                setPanel("run");
+              }}
+              data-testid="wf-node-run"
+            >
+              {t("workflows.run.runNode")}
             </Button>
           ) : null}
           <Popconfirm
-            title={t('workflows.editor.deleteNodeTitle')}
-            description={t('workflows.editor.deleteNodeDescription', { name: selected.config.name })}
-            okText={t('common.delete')}
-            cancelText={t('common.cancel')}
-            okButtonProps={{ danger: true, 'data-testid': 'wf-node-delete-confirm' }}
+            title={t("workflows.editor.deleteNodeTitle")}
+            description={t("workflows.editor.deleteNodeDescription", { name: selected.config.name })}
+            okText={t("common.delete")}
+            cancelText={t("common.cancel")}
+            okButtonProps={{ danger: true, "data-testid": "wf-node-delete-confirm" }}
             onConfirm={() => onRemoveNodes([selected.id])}
           >
-            <Button size="small" danger icon={<DeleteOutlined />} aria-label={t('workflows.editor.deleteNode')} data-testid="wf-node-delete" />
+            <Button size="small" danger icon={<DeleteOutlined />} aria-label={t("workflows.editor.deleteNode")} data-testid="wf-node-delete" />
           </Popconfirm>
         </Flex>
       </Flex>
-      <NodeForm key={selected.id} element={selected} onChange={(config) => updateNode(selected.id, config)} errors={errorsByNode.get(selected.id) ?? {}} options={options} />
+      <NodeForm
+        key={selected.id}
+        element={selected}
+        onChange={(config) => updateNode(selected.id, config)}
+        errors={errorsByNode.get(selected.id) ?? {}}
+        options={options}
+      />
     </div>
   ) : (
-    <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('workflows.editor.selectNode')} data-testid="wf-node-none" />
+    <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t("workflows.editor.selectNode")} data-testid="wf-node-none" />
   );
 
   const nodeRunElement = nodeRunFor ? graph.elements.find((element) => element.id === nodeRunFor) : undefined;
@@ -344,11 +385,18 @@ function WorkflowEditor({ id }: { id: string }) {
     <div data-testid="wf-run-panel">
       {nodeRunElement ? (
         <>
-          <Button type="link" icon={<ArrowLeftOutlined />} onClick={() => setNodeRunFor(undefined)} className="pl-wf-history__back">{t('workflows.run.backToFlow')}</Button>
-          <NodeRunForm key={nodeRunElement.id} element={nodeRunElement} running={starting || run?.status === 'running'} onRun={(inputs) => runNode(nodeRunElement.id, inputs)} />
+          <Button type="link" icon={<ArrowLeftOutlined />} onClick={() => setNodeRunFor(undefined)} className="pl-wf-history__back">
+            {t("workflows.run.backToFlow")}
+          </Button>
+          <NodeRunForm
+            key={nodeRunElement.id}
+            element={nodeRunElement}
+            running={starting || run?.status === "running"}
+            onRun={(inputs) => runNode(nodeRunElement.id, inputs)}
+          />
         </>
       ) : (
-        <RunInputsForm key={startNode?.id ?? 'none'} start={startNode} running={starting || run?.status === 'running'} onRun={runFlow} />
+        <RunInputsForm key={startNode?.id ?? "none"} start={startNode} running={starting || run?.status === "running"} onRun={runFlow} />
       )}
       {runError ? <Alert type="error" showIcon title={runError} className="pl-wf-run__alert" data-testid="wf-run-refused" /> : null}
       {run ? <RunDetail run={run} onFocusNode={(nodeId) => setSelectedId(nodeId)} /> : null}
@@ -359,22 +407,47 @@ function WorkflowEditor({ id }: { id: string }) {
     <div className="pl-wf-editor" data-testid="wf-editor">
       <Flex className="pl-wf-toolbar" align="center" justify="space-between" gap={12} wrap>
         <Flex align="center" gap={10}>
-          <Button type="text" icon={<ArrowLeftOutlined />} onClick={() => navigate(PATHS.workflows)} aria-label={t('workflows.editor.back')} data-testid="wf-back" />
+          <Button
+            type="text"
+            icon={<ArrowLeftOutlined />}
+            onClick={() => navigate(PATHS.workflows)}
+            aria-label={t("workflows.editor.back")}
+            data-testid="wf-back"
+          />
           <AppAvatar name={workflow.name} src={workflow.avatarUrl} size={32} />
-          <Typography.Title level={4} className="pl-wf-toolbar__title" data-testid="wf-title">{workflow.name}</Typography.Title>
-          {workflow.isPublic ? <Tag color="success">{t('workflows.list.publishedYes')}</Tag> : null}
-          {dirty ? <Tag color="warning" data-testid="wf-dirty">{t('workflows.editor.unsaved')}</Tag> : null}
+          <Typography.Title level={4} className="pl-wf-toolbar__title" data-testid="wf-title">
+            {workflow.name}
+          </Typography.Title>
+          {workflow.isPublic ? <Tag color="success">{t("workflows.list.publishedYes")}</Tag> : null}
+          {dirty ? (
+            <Tag color="warning" data-testid="wf-dirty">
+              {t("workflows.editor.unsaved")}
+            </Tag>
+          ) : null}
         </Flex>
         <Flex gap={8} wrap>
-          <Button icon={<HistoryOutlined />} onClick={() => setPanel('history')} data-testid="wf-open-history">{t('workflows.editor.history')}</Button>
-          <Button icon={<ClockCircleOutlined />} onClick={() => setPanel('scheduler')} data-testid="wf-open-scheduler">{t('workflows.editor.scheduler')}</Button>
-          <Button icon={<CaretRightOutlined />} onClick={() => { setNodeRunFor(undefined); setPanel('run'); }} data-testid="wf-open-run">{t('workflows.editor.run')}</Button>
-          <Button type="primary" icon={<SaveOutlined />} loading={saving} onClick={() => void save()} data-testid="wf-save">{t('workflows.editor.save')}</Button>
+          <Button icon={<HistoryOutlined />} onClick={() => setPanel("history")} data-testid="wf-open-history">
+            {t("workflows.editor.history")}
+          </Button>
+          <Button icon={<ClockCircleOutlined />} onClick={() => setPanel("scheduler")} data-testid="wf-open-scheduler">
+            {t("workflows.editor.scheduler")}
+          </Button>
+          <Button
+            icon={<CaretRightOutlined />}
+            onClick={() => {
+              setNodeRunFor(undefined);
+              setPanel("run");
+            }}
+            data-testid="wf-open-run"
+          >
+            {t("workflows.editor.run")}
+          </Button>
+          <Button type="primary" icon={<SaveOutlined />} loading={saving} onClick={() => void save()} data-testid="wf-save">
+            {t("workflows.editor.save")}
+          </Button>
         </Flex>
       </Flex>
-      {graphIssues.length > 0 ? (
-        <Alert type="error" showIcon className="pl-wf-issues" title={graphIssues.join(' · ')} data-testid="wf-graph-issues" />
-      ) : null}
+      {graphIssues.length > 0 ? <Alert type="error" showIcon className="pl-wf-issues" title={graphIssues.join(" · ")} data-testid="wf-graph-issues" /> : null}
       <div className="pl-wf-body">
         <NodePalette onAdd={(type) => add(type)} disabled={taken} />
         <WorkflowCanvas
@@ -395,16 +468,16 @@ function WorkflowEditor({ id }: { id: string }) {
             onChange={(key) => setPanel(key as Panel)}
             size="small"
             items={[
-              { key: 'node', label: <span data-testid="wf-tab-node">{t('workflows.editor.node')}</span>, children: nodePanel },
-              { key: 'run', label: <span data-testid="wf-tab-run">{t('workflows.editor.run')}</span>, children: runPanel },
+              { key: "node", label: <span data-testid="wf-tab-node">{t("workflows.editor.node")}</span>, children: nodePanel },
+              { key: "run", label: <span data-testid="wf-tab-run">{t("workflows.editor.run")}</span>, children: runPanel },
               {
-                key: 'scheduler',
-                label: <span data-testid="wf-tab-scheduler">{t('workflows.editor.scheduler')}</span>,
+                key: "scheduler",
+                label: <span data-testid="wf-tab-scheduler">{t("workflows.editor.scheduler")}</span>,
                 children: <SchedulerPanel scheduler={scheduler} actions={schedulerActions} onChanged={setScheduler} />,
               },
               {
-                key: 'history',
-                label: <span data-testid="wf-tab-history">{t('workflows.editor.history')}</span>,
+                key: "history",
+                label: <span data-testid="wf-tab-history">{t("workflows.editor.history")}</span>,
                 children: (
                   <HistoryPanel
                     runs={runs}
@@ -428,35 +501,40 @@ function WorkflowEditor({ id }: { id: string }) {
 /** The line under a node's name on the canvas. */
 function summaryOf(element: WorkflowElement, options: NodeFormOptions, t: (key: string, params?: Record<string, unknown>) => string): string {
   const config = element.config;
-  const labelOf = (list: Array<{ value: string; label: string }>, value: unknown) => (typeof value === 'string' && value ? (list.find((item) => item.value === value)?.label ?? value) : '');
+  const labelOf = (list: Array<{ value: string; label: string }>, value: unknown) =>
+    typeof value === "string" && value ? (list.find((item) => item.value === value)?.label ?? value) : "";
   switch (element.type) {
-    case 'start': {
+    case "start": {
       const count = Array.isArray(config.variables) ? config.variables.length : 0;
-      return t('workflows.summary.variables', { count });
+      return t("workflows.summary.variables", { count });
     }
-    case 'end':
-      return typeof config.output === 'string' ? config.output : '';
-    case 'llm':
-    case 'intent_branch':
-      return labelOf(options.models, config.model) || t('workflows.summary.noModel');
-    case 'app':
+    case "end":
+      return typeof config.output === "string" ? config.output : "";
+    case "llm":
+    case "intent_branch":
+      return labelOf(options.models, config.model) || t("workflows.summary.noModel");
+    case "app":
       return labelOf(options.apps, config.appId);
-    case 'knowledge_base':
-      return t('workflows.summary.knowledgeBases', { count: Array.isArray(config.knowledgeBaseIds) ? config.knowledgeBaseIds.length : 0 });
-    case 'database':
+    case "knowledge_base":
+      return t("workflows.summary.knowledgeBases", { count: Array.isArray(config.knowledgeBaseIds) ? config.knowledgeBaseIds.length : 0 });
+    case "database":
       return labelOf(options.databases, config.databaseId);
-    case 'plugin':
+    case "plugin":
       return labelOf(options.plugins, config.pluginCode);
-    case 'code_block':
-      return 'JavaScript';
-    case 'fixed_reply':
-    case 'manual':
-      return typeof config.content === 'string' ? config.content : '';
-    case 'channel_send':
-      return config.mode === 'webhook' ? t('workflows.form.modeWebhook') : labelOf(options.clients, config.clientId);
-    case 'timer':
-      return typeof config.delaySeconds === 'number' ? t('workflows.summary.delay', { seconds: config.delaySeconds }) : typeof config.until === 'string' ? config.until : '';
+    case "code_block":
+      return "JavaScript";
+    case "fixed_reply":
+    case "manual":
+      return typeof config.content === "string" ? config.content : "";
+    case "channel_send":
+      return config.mode === "webhook" ? t("workflows.form.modeWebhook") : labelOf(options.clients, config.clientId);
+    case "timer":
+      return typeof config.delaySeconds === "number"
+        ? t("workflows.summary.delay", { seconds: config.delaySeconds })
+        : typeof config.until === "string"
+          ? config.until
+          : "";
     default:
-      return '';
+      return "";
   }
 }

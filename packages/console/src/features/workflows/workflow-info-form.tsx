@@ -1,10 +1,10 @@
-import { Form, Input, Modal, Select } from 'antd';
-import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import { AppAvatar } from '../../components/app-avatar';
-import { DEFAULT_APP_AVATAR } from '../apps/app-rules';
-import { useAppOptions } from '../apps/use-app-options';
-import { checkInfo, type WorkflowInfo } from './workflow-rules';
+import { Form, Input, Modal, Select } from "antd";
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { AppAvatar } from "../../components/app-avatar";
+import { DEFAULT_APP_AVATAR } from "../apps/app-rules";
+import { useAppOptions } from "../apps/use-app-options";
+import { checkInfo, type WorkflowInfo } from "./workflow-rules";
 
 /** The card fields of a workflow (spec §3): name, description, avatar and category. */
 export interface WorkflowInfoValues {
@@ -31,7 +31,7 @@ export interface WorkflowInfoModalProps {
 function infoRule(field: keyof WorkflowInfo, translate: (key: string) => string) {
   return {
     validator: async (_rule: unknown, value?: string) => {
-      const issue = checkInfo({ name: 'x', description: 'x', avatarUrl: 'x', category: 'x', [field]: value ?? '' }).find((item) => item.field === field);
+      const issue = checkInfo({ name: "x", description: "x", avatarUrl: "x", category: "x", [field]: value ?? "" }).find((item) => item.field === field);
       if (issue) throw new Error(translate(issue.key));
     },
   };
@@ -43,11 +43,11 @@ export function WorkflowInfoModal({ open, initial, onCancel, onSubmit }: Workflo
   const { categories } = useAppOptions();
   const [form] = Form.useForm<WorkflowInfoValues>();
   const [saving, setSaving] = useState(false);
-  const name = Form.useWatch('name', form) ?? '';
-  const avatarUrl = Form.useWatch('avatarUrl', form) ?? '';
+  const name = Form.useWatch("name", form) ?? "";
+  const avatarUrl = Form.useWatch("avatarUrl", form) ?? "";
 
   useEffect(() => {
-    if (open) form.setFieldsValue(initial ?? { name: '', description: '', avatarUrl: DEFAULT_APP_AVATAR, category: undefined as unknown as string });
+    if (open) form.setFieldsValue(initial ?? { name: "", description: "", avatarUrl: DEFAULT_APP_AVATAR, category: undefined as unknown as string });
   }, [open, initial, form]);
 
   const submit = async () => {
@@ -62,7 +62,8 @@ export function WorkflowInfoModal({ open, initial, onCancel, onSubmit }: Workflo
       const trimmed = { name: values.name.trim(), description: values.description.trim(), avatarUrl: values.avatarUrl.trim(), category: values.category };
       const refusal = await onSubmit(trimmed);
       if (refusal) {
-        const field = refusal.field && ['name', 'description', 'avatarUrl', 'category'].includes(refusal.field) ? (refusal.field as keyof WorkflowInfoValues) : 'name';
+        const field =
+          refusal.field && ["name", "description", "avatarUrl", "category"].includes(refusal.field) ? (refusal.field as keyof WorkflowInfoValues) : "name";
         form.setFields([{ name: field, errors: [refusal.message] }]);
       }
     } finally {
@@ -73,33 +74,33 @@ export function WorkflowInfoModal({ open, initial, onCancel, onSubmit }: Workflo
   return (
     <Modal
       open={open}
-      title={t(initial ? 'workflows.info.editTitle' : 'workflows.info.createTitle')}
-      okText={t(initial ? 'common.save' : 'workflows.info.create')}
-      cancelText={t('common.cancel')}
+      title={t(initial ? "workflows.info.editTitle" : "workflows.info.createTitle")}
+      okText={t(initial ? "common.save" : "workflows.info.create")}
+      cancelText={t("common.cancel")}
       confirmLoading={saving}
       onOk={() => void submit()}
       onCancel={onCancel}
-      okButtonProps={{ 'data-testid': 'wf-info-submit' }}
+      okButtonProps={{ "data-testid": "wf-info-submit" }}
       forceRender
     >
       <Form<WorkflowInfoValues> form={form} layout="vertical" data-testid="wf-info-form">
-        <Form.Item name="name" label={t('workflows.info.name')} required rules={[infoRule('name', t)]}>
+        <Form.Item name="name" label={t("workflows.info.name")} required rules={[infoRule("name", t)]}>
           <Input maxLength={INFO_LIMITS.nameMax} data-testid="wf-info-name" />
         </Form.Item>
-        <Form.Item name="description" label={t('workflows.info.description')} required rules={[infoRule('description', t)]}>
+        <Form.Item name="description" label={t("workflows.info.description")} required rules={[infoRule("description", t)]}>
           <Input.TextArea autoSize={{ minRows: 2, maxRows: 6 }} maxLength={INFO_LIMITS.descriptionMax} data-testid="wf-info-description" />
         </Form.Item>
-        <Form.Item label={t('workflows.info.avatar')} required extra={t('workflows.info.avatarHint')}>
+        <Form.Item label={t("workflows.info.avatar")} required extra={t("workflows.info.avatarHint")}>
           <div className="pl-wf-avatar-field">
-            <AppAvatar name={name || '?'} src={avatarUrl} size={44} />
-            <Form.Item name="avatarUrl" noStyle rules={[infoRule('avatarUrl', t)]}>
+            <AppAvatar name={name || "?"} src={avatarUrl} size={44} />
+            <Form.Item name="avatarUrl" noStyle rules={[infoRule("avatarUrl", t)]}>
               <Input maxLength={INFO_LIMITS.avatarUrlMax} placeholder="https://…" data-testid="wf-info-avatar" />
             </Form.Item>
           </div>
         </Form.Item>
-        <Form.Item name="category" label={t('workflows.info.category')} required rules={[infoRule('category', t)]}>
+        <Form.Item name="category" label={t("workflows.info.category")} required rules={[infoRule("category", t)]}>
           <Select
-            placeholder={t('workflows.info.categoryPlaceholder')}
+            placeholder={t("workflows.info.categoryPlaceholder")}
             options={categories.map((category) => ({ value: category.id, label: category.name, title: category.description }))}
             data-testid="wf-info-category"
           />

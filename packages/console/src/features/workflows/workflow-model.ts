@@ -5,15 +5,15 @@
  */
 
 /** Palette groups of spec §3, in order. */
-export const NODE_GROUPS = ['basic', 'branch', 'individuality'] as const;
+export const NODE_GROUPS = ["basic", "branch", "individuality"] as const;
 /** A palette group. */
 export type NodeGroup = (typeof NODE_GROUPS)[number];
 
 /** Every node type of spec §3, by palette group. */
 export const NODE_TYPES_BY_GROUP = {
-  basic: ['start', 'end', 'app', 'llm', 'knowledge_base', 'database', 'plugin', 'code_block'],
-  branch: ['intent_branch', 'logic_branch'],
-  individuality: ['fixed_reply', 'channel_send', 'manual', 'timer'],
+  basic: ["start", "end", "app", "llm", "knowledge_base", "database", "plugin", "code_block"],
+  branch: ["intent_branch", "logic_branch"],
+  individuality: ["fixed_reply", "channel_send", "manual", "timer"],
 } as const satisfies Record<NodeGroup, readonly string[]>;
 
 /** A node type. */
@@ -24,16 +24,16 @@ export const NODE_TYPES: readonly NodeType[] = NODE_GROUPS.flatMap((group) => NO
 
 /** Whether a string names a node type. */
 export function isNodeType(value: unknown): value is NodeType {
-  return typeof value === 'string' && (NODE_TYPES as readonly string[]).includes(value);
+  return typeof value === "string" && (NODE_TYPES as readonly string[]).includes(value);
 }
 
 /** The palette group of a node type. */
 export function groupOf(type: NodeType): NodeGroup {
-  return NODE_GROUPS.find((group) => (NODE_TYPES_BY_GROUP[group] as readonly string[]).includes(type)) ?? 'basic';
+  return NODE_GROUPS.find((group) => (NODE_TYPES_BY_GROUP[group] as readonly string[]).includes(type)) ?? "basic";
 }
 
 /** Types of the start node's custom variables. */
-export const VARIABLE_TYPES = ['text', 'paragraph', 'number', 'select', 'boolean'] as const;
+export const VARIABLE_TYPES = ["text", "paragraph", "number", "select", "boolean"] as const;
 /** A start variable's type. */
 export type VariableType = (typeof VARIABLE_TYPES)[number];
 
@@ -49,7 +49,7 @@ export interface StartVariable {
 }
 
 /** Comparison operators of a logic branch condition (as the server names them). */
-export const CONDITION_OPERATORS = ['equals', 'not_equals', 'contains', 'not_contains', 'empty', 'not_empty', 'gt', 'lt', 'gte', 'lte'] as const;
+export const CONDITION_OPERATORS = ["equals", "not_equals", "contains", "not_contains", "empty", "not_empty", "gt", "lt", "gte", "lte"] as const;
 /** One condition of a logic branch. */
 export interface Condition {
   left: string;
@@ -66,12 +66,12 @@ export interface Branch {
   /** The branch taken when no other matches. */
   isElse?: boolean;
   /** Logic branch: how the conditions combine, and the conditions. */
-  logic?: 'and' | 'or';
+  logic?: "and" | "or";
   conditions?: Condition[];
 }
 
 /** Types of structured output variables. */
-export const OUTPUT_TYPES = ['string', 'number', 'boolean', 'object', 'array'] as const;
+export const OUTPUT_TYPES = ["string", "number", "boolean", "object", "array"] as const;
 
 /** A structured output variable of the llm node. */
 export interface OutputVariable {
@@ -120,9 +120,9 @@ export function newId(prefix: string): string {
 }
 
 /** The branches (or intentions) of a branch node; empty for other types. */
-export function branchesOf(element: Pick<WorkflowElement, 'type' | 'config'>): Branch[] {
-  if (element.type === 'intent_branch') return element.config.intentions ?? [];
-  if (element.type === 'logic_branch') return element.config.branches ?? [];
+export function branchesOf(element: Pick<WorkflowElement, "type" | "config">): Branch[] {
+  if (element.type === "intent_branch") return element.config.intentions ?? [];
+  if (element.type === "logic_branch") return element.config.branches ?? [];
   return [];
 }
 
@@ -130,76 +130,82 @@ export function branchesOf(element: Pick<WorkflowElement, 'type' | 'config'>): B
  * The source handles of a node: one per branch or intention for branch nodes (the else branch
  * is one of them), a single unnamed handle (null) for the others, none for the end node.
  */
-export function sourceHandlesOf(element: Pick<WorkflowElement, 'type' | 'config'>): Array<string | null> {
-  if (element.type === 'end') return [];
-  if (element.type === 'intent_branch' || element.type === 'logic_branch') return branchesOf(element).map((branch) => branch.id);
+export function sourceHandlesOf(element: Pick<WorkflowElement, "type" | "config">): Array<string | null> {
+  if (element.type === "end") return [];
+  if (element.type === "intent_branch" || element.type === "logic_branch") return branchesOf(element).map((branch) => branch.id);
   return [null];
 }
 
 /** Whether a node takes incoming lines (all but start). */
 export function hasTargetHandle(type: NodeType): boolean {
-  return type !== 'start';
+  return type !== "start";
 }
 
 /** The config a node of `type` starts with (the server's Workflow…Config shapes); `name` is its display name. */
-export function defaultConfig(type: NodeType, name: string, elseName = 'Else'): NodeConfig {
-  const query = '{{sys.query}}';
+export function defaultConfig(type: NodeType, name: string, elseName = "Else"): NodeConfig {
+  const query = "{{sys.query}}";
   switch (type) {
-    case 'start':
-      return { name, desc: '', inputs: { text: true, image: false, file: false }, variables: [] };
-    case 'end':
-      return { name, desc: '', output: '' };
-    case 'app':
-      return { name, desc: '', appId: '', input: query };
-    case 'llm':
-      return { name, desc: '', model: '', systemPrompt: '', input: query, temperature: 0.7, structuredOutput: [] };
-    case 'knowledge_base':
-      return { name, desc: '', knowledgeBaseIds: [], input: query, topK: 3 };
-    case 'database':
-      return { name, desc: '', databaseId: '', input: query };
-    case 'plugin':
-      return { name, desc: '', pluginCode: '', toolName: '', arguments: {} };
-    case 'code_block':
-      return { name, desc: '', code: 'function main(input) {\n  return { text: input.text };\n}\n', inputs: [{ name: 'text', value: query }], timeoutMs: 1000 };
-    case 'intent_branch':
+    case "start":
+      return { name, desc: "", inputs: { text: true, image: false, file: false }, variables: [] };
+    case "end":
+      return { name, desc: "", output: "" };
+    case "app":
+      return { name, desc: "", appId: "", input: query };
+    case "llm":
+      return { name, desc: "", model: "", systemPrompt: "", input: query, temperature: 0.7, structuredOutput: [] };
+    case "knowledge_base":
+      return { name, desc: "", knowledgeBaseIds: [], input: query, topK: 3 };
+    case "database":
+      return { name, desc: "", databaseId: "", input: query };
+    case "plugin":
+      return { name, desc: "", pluginCode: "", toolName: "", arguments: {} };
+    case "code_block":
+      return { name, desc: "", code: "function main(input) {\n  return { text: input.text };\n}\n", inputs: [{ name: "text", value: query }], timeoutMs: 1000 };
+    case "intent_branch":
       return {
         name,
-        desc: '',
-        model: '',
+        desc: "",
+        model: "",
         input: query,
         intentions: [
-          { id: newId('intent'), name: '', node_id: null },
-          { id: newId('intent'), name: elseName, node_id: null, isElse: true },
+          { id: newId("intent"), name: "", node_id: null },
+          { id: newId("intent"), name: elseName, node_id: null, isElse: true },
         ],
       };
-    case 'logic_branch':
+    case "logic_branch":
       return {
         name,
-        desc: '',
+        desc: "",
         branches: [
-          { id: newId('branch'), name: '', node_id: null, logic: 'and', conditions: [{ left: query, operator: 'equals', right: '' }] },
-          { id: newId('branch'), name: elseName, node_id: null, isElse: true, conditions: [] },
+          { id: newId("branch"), name: "", node_id: null, logic: "and", conditions: [{ left: query, operator: "equals", right: "" }] },
+          { id: newId("branch"), name: elseName, node_id: null, isElse: true, conditions: [] },
         ],
       };
-    case 'fixed_reply':
-      return { name, desc: '', content: '' };
-    case 'channel_send':
-      return { name, desc: '', mode: 'client', clientId: '', sender: '', receiver: '', webhookUrl: '', webhookSecret: '', content: '' };
-    case 'manual':
-      return { name, desc: '', content: '' };
-    case 'timer':
-      return { name, desc: '', delaySeconds: 60 };
+    case "fixed_reply":
+      return { name, desc: "", content: "" };
+    case "channel_send":
+      return { name, desc: "", mode: "client", clientId: "", sender: "", receiver: "", webhookUrl: "", webhookSecret: "", content: "" };
+    case "manual":
+      return { name, desc: "", content: "" };
+    case "timer":
+      return { name, desc: "", delaySeconds: 60 };
   }
 }
 
 /** An id for a new node: `start` and `end` for those, else `<type>_<n>` not yet taken (templates read {{llm_1.output}}). */
 export function nodeIdFor(type: NodeType, taken: ReadonlySet<string>): string {
-  if ((type === 'start' || type === 'end') && !taken.has(type)) return type;
+  if ((type === "start" || type === "end") && !taken.has(type)) return type;
   for (let index = 1; ; index += 1) if (!taken.has(`${type}_${index}`)) return `${type}_${index}`;
 }
 
 /** A new element of `type` at `position`, named `name`. */
-export function createElement(type: NodeType, position: { x: number; y: number }, name: string, taken: ReadonlySet<string> = new Set(), elseName?: string): WorkflowElement {
+export function createElement(
+  type: NodeType,
+  position: { x: number; y: number },
+  name: string,
+  taken: ReadonlySet<string> = new Set(),
+  elseName?: string,
+): WorkflowElement {
   return { id: nodeIdFor(type, taken), type, config: defaultConfig(type, name, elseName), position };
 }
 
@@ -217,7 +223,7 @@ export function addNode(
 
 /** Sets `node_id` of the branch `handle` on `element` (no-op for other nodes). */
 function withBranchTarget(element: WorkflowElement, handle: string | null | undefined, target: string | null): WorkflowElement {
-  const key = element.type === 'intent_branch' ? 'intentions' : element.type === 'logic_branch' ? 'branches' : undefined;
+  const key = element.type === "intent_branch" ? "intentions" : element.type === "logic_branch" ? "branches" : undefined;
   if (!key || handle === null || handle === undefined) return element;
   const list = element.config[key] ?? [];
   if (!list.some((branch) => branch.id === handle)) return element;
@@ -232,10 +238,10 @@ function withBranchTarget(element: WorkflowElement, handle: string | null | unde
 export function connect(graph: WorkflowGraph, source: string, sourceHandle: string | null, target: string): WorkflowGraph {
   const from = graph.elements.find((element) => element.id === source);
   const to = graph.elements.find((element) => element.id === target);
-  if (!from || !to || source === target || from.type === 'end' || !hasTargetHandle(to.type)) return graph;
+  if (!from || !to || source === target || from.type === "end" || !hasTargetHandle(to.type)) return graph;
   const handle = sourceHandle ?? null;
   const lines = graph.lines.filter((line) => !(line.source === source && (line.sourceHandle ?? null) === handle));
-  lines.push({ id: newId('line'), source, sourceHandle: handle, target });
+  lines.push({ id: newId("line"), source, sourceHandle: handle, target });
   const elements = graph.elements.map((element) => (element.id === source ? withBranchTarget(element, handle, target) : element));
   return { elements, lines };
 }
@@ -257,7 +263,7 @@ export function removeNode(graph: WorkflowGraph, nodeId: string): WorkflowGraph 
   const elements = graph.elements
     .filter((element) => element.id !== nodeId)
     .map((element) => {
-      const key = element.type === 'intent_branch' ? 'intentions' : element.type === 'logic_branch' ? 'branches' : undefined;
+      const key = element.type === "intent_branch" ? "intentions" : element.type === "logic_branch" ? "branches" : undefined;
       if (!key) return element;
       const list = element.config[key] ?? [];
       if (!list.some((branch) => branch.node_id === nodeId)) return element;
@@ -273,7 +279,7 @@ export function removeNode(graph: WorkflowGraph, nodeId: string): WorkflowGraph 
 export function updateConfig(graph: WorkflowGraph, nodeId: string, config: NodeConfig): WorkflowGraph {
   const elements = graph.elements.map((element) => (element.id === nodeId ? { ...element, config } : element));
   const element = elements.find((item) => item.id === nodeId);
-  if (!element || (element.type !== 'intent_branch' && element.type !== 'logic_branch')) return { ...graph, elements };
+  if (!element || (element.type !== "intent_branch" && element.type !== "logic_branch")) return { ...graph, elements };
   const handles = new Set(sourceHandlesOf(element));
   const lines = graph.lines.filter((line) => line.source !== nodeId || handles.has(line.sourceHandle ?? null));
   let next: WorkflowGraph = { elements, lines };
@@ -292,7 +298,7 @@ export function moveNode(graph: WorkflowGraph, nodeId: string, position: { x: nu
 /** The graph a new workflow starts with: a start node and an end node. */
 export function initialGraph(startName: string, endName: string): WorkflowGraph {
   return {
-    elements: [createElement('start', { x: 80, y: 200 }, startName), createElement('end', { x: 720, y: 200 }, endName)],
+    elements: [createElement("start", { x: 80, y: 200 }, startName), createElement("end", { x: 720, y: 200 }, endName)],
     lines: [],
   };
 }
@@ -332,7 +338,7 @@ function handleFor(graph: WorkflowGraph, element: WorkflowElement): string | nul
  */
 function insertionPoint(graph: WorkflowGraph, selectedId?: string): Insertion | undefined {
   const byId = new Map(graph.elements.map((element) => [element.id, element]));
-  const end = graph.elements.find((element) => element.type === 'end');
+  const end = graph.elements.find((element) => element.type === "end");
   const around = (after: WorkflowElement, handle: string | null): Insertion => {
     const line = outgoing(graph, after.id, handle);
     const before = line ? byId.get(line.target) : end && !graph.lines.some((item) => item.target === end.id) ? end : undefined;
@@ -349,7 +355,7 @@ function insertionPoint(graph: WorkflowGraph, selectedId?: string): Insertion | 
   if (beforeEnd && intoEnd) return around(beforeEnd, intoEnd.sourceHandle ?? null);
 
   // Follow the first line out of each node from the start, to the last node of that chain.
-  let last = graph.elements.find((element) => element.type === 'start');
+  let last = graph.elements.find((element) => element.type === "start");
   const seen = new Set<string>();
   while (last && !seen.has(last.id)) {
     seen.add(last.id);
@@ -357,7 +363,7 @@ function insertionPoint(graph: WorkflowGraph, selectedId?: string): Insertion | 
     if (handle === undefined) return undefined;
     const next = outgoing(graph, last.id, handle);
     const target = next ? byId.get(next.target) : undefined;
-    if (!target || target.type === 'end') return around(last, handle);
+    if (!target || target.type === "end") return around(last, handle);
     last = target;
   }
   return undefined;
@@ -380,13 +386,13 @@ export function insertNode(
   name: string,
   options: { selectedId?: string; elseName?: string } = {},
 ): { graph: WorkflowGraph; element: WorkflowElement } {
-  const point = type === 'start' ? undefined : insertionPoint(graph, options.selectedId);
+  const point = type === "start" ? undefined : insertionPoint(graph, options.selectedId);
   const positionOf = (element: WorkflowElement, index: number) => element.position ?? { x: 80 + index * NODE_SPACING.x, y: 200 };
 
   if (!point) {
     const positions = graph.elements.map(positionOf);
     const x = positions.length > 0 ? Math.min(...positions.map((position) => position.x)) - NODE_SPACING.x : 80;
-    const spot = type === 'start' ? { x, y: 200 } : { x: Math.max(80, ...positions.map((position) => position.x + NODE_SPACING.x)), y: 200 };
+    const spot = type === "start" ? { x, y: 200 } : { x: Math.max(80, ...positions.map((position) => position.x + NODE_SPACING.x)), y: 200 };
     return addNode(graph, type, spot, name, options.elseName);
   }
 
@@ -398,7 +404,9 @@ export function insertNode(
   const shift = beforeAt && beforeAt.x < spot.x + NODE_SPACING.x && beforeAt.x > afterAt.x ? spot.x + NODE_SPACING.x - beforeAt.x : 0;
   const elements = graph.elements.map((element, index) => {
     const position = positionOf(element, index);
-    return shift > 0 && element.id !== point.after.id && position.x > afterAt.x ? { ...element, position: { x: position.x + shift, y: position.y } } : { ...element, position };
+    return shift > 0 && element.id !== point.after.id && position.x > afterAt.x
+      ? { ...element, position: { x: position.x + shift, y: position.y } }
+      : { ...element, position };
   });
   for (let tries = 0; tries < 50 && elements.some((element) => overlaps(element.position!, spot)); tries += 1) spot = { x: spot.x, y: spot.y + NODE_SPACING.y };
 

@@ -6,9 +6,9 @@ import {
   type QueryObserverOptions,
   type UseMutationOptions,
   type UseQueryResult,
-} from '@tanstack/react-query';
-import type { ApiFailure, ApiResult } from './request';
-import { sessionStore, useSession } from './session';
+} from "@tanstack/react-query";
+import type { ApiFailure, ApiResult } from "./request";
+import { sessionStore, useSession } from "./session";
 
 /**
  * The console's server-state cache. Calls already report their own failures (request.ts), so
@@ -28,7 +28,7 @@ export function createQueryClient(): QueryClient {
 export const queryClient = createQueryClient();
 
 /** Marks keys built by {@link spaceKey}; everything the console caches is under it. */
-export const SPACE_SCOPE = 'space';
+export const SPACE_SCOPE = "space";
 
 /**
  * The cache key of a space's data: the space id always comes first, so data of one space can
@@ -36,7 +36,7 @@ export const SPACE_SCOPE = 'space';
  * key's data as a placeholder).
  */
 export function spaceKey(spaceId: string | undefined, ...parts: readonly unknown[]): QueryKey {
-  return [SPACE_SCOPE, spaceId ?? 'none', ...parts];
+  return [SPACE_SCOPE, spaceId ?? "none", ...parts];
 }
 
 /** The current space's id, read outside React (for invalidation after a mutation). */
@@ -84,7 +84,10 @@ export function useSpaceQuery<T>(options: SpaceQueryOptions<T>): UseQueryResult<
 }
 
 /** The TanStack options {@link useSpaceQuery} passes for a space (exported for the key-rule test). */
-export function spaceQueryOptions<T>(spaceId: string | undefined, { key, fetch, enabled = true, staleTime = 0, keepPreviousPage = false }: SpaceQueryOptions<T>): QueryObserverOptions<T, QueryFailure, T, T, QueryKey> {
+export function spaceQueryOptions<T>(
+  spaceId: string | undefined,
+  { key, fetch, enabled = true, staleTime = 0, keepPreviousPage = false }: SpaceQueryOptions<T>,
+): QueryObserverOptions<T, QueryFailure, T, T, QueryKey> {
   const queryKey = spaceKey(spaceId, ...key);
   return {
     queryKey,
@@ -110,7 +113,7 @@ export function setSpaceData<T>(key: readonly unknown[], update: (current: T | u
 }
 
 /** Options of {@link useSpaceMutation}. */
-export interface SpaceMutationOptions<Variables, T> extends Omit<UseMutationOptions<T, QueryFailure, Variables>, 'mutationFn'> {
+export interface SpaceMutationOptions<Variables, T> extends Omit<UseMutationOptions<T, QueryFailure, Variables>, "mutationFn"> {
   run: (variables: Variables) => Promise<ApiResult<T>>;
   /** Keys (below the space id) that the change makes stale. */
   invalidates?: (readonly unknown[])[];

@@ -1,13 +1,13 @@
-import { createClient, type ParleyError } from '@parley/sdk';
-import { currentLanguage, i18n } from '../../i18n';
-import { feedback } from '../feedback';
-import { isPortalPath, PATHS } from '../paths';
-import { sessionStore } from './session';
-import { createThrottle, LOGIN_WARNING_INTERVAL_MS, NETWORK_WARNING_INTERVAL_MS, REQUEST_TIMEOUT_MS } from './throttle';
+import { createClient, type ParleyError } from "@parley/sdk";
+import { currentLanguage, i18n } from "../../i18n";
+import { feedback } from "../feedback";
+import { isPortalPath, PATHS } from "../paths";
+import { sessionStore } from "./session";
+import { createThrottle, LOGIN_WARNING_INTERVAL_MS, NETWORK_WARNING_INTERVAL_MS, REQUEST_TIMEOUT_MS } from "./throttle";
 
 /** Why a call failed: the SDK's kinds plus 'unauthenticated' for calls refused before sending. */
 export interface ApiFailure {
-  kind: ParleyError['kind'] | 'unauthenticated';
+  kind: ParleyError["kind"] | "unauthenticated";
   status?: number;
   code?: number;
   message: string;
@@ -18,9 +18,9 @@ export interface ApiFailure {
 
 /** The offending field an error envelope names, if any. */
 function fieldOf(data: unknown): string | undefined {
-  if (typeof data !== 'object' || data === null) return undefined;
+  if (typeof data !== "object" || data === null) return undefined;
   const field = (data as { field?: unknown }).field;
-  return typeof field === 'string' ? field : undefined;
+  return typeof field === "string" ? field : undefined;
 }
 
 /** The outcome of a call: its data, or a failure the request layer has already reported. */
@@ -62,7 +62,7 @@ const pending = new Map<string, AbortController>();
 
 /** The SDK client every endpoint goes through. */
 export const client = createClient({
-  baseUrl: typeof window === 'undefined' ? '' : window.location.origin,
+  baseUrl: typeof window === "undefined" ? "" : window.location.origin,
   token: () => sessionStore.get().token,
   // Read at each request: switching the language must not need a reload (the chat stream and
   // every call without an explicit header follow it).
@@ -71,28 +71,28 @@ export const client = createClient({
 });
 
 function currentPath(): string {
-  return typeof window === 'undefined' ? '/' : window.location.pathname;
+  return typeof window === "undefined" ? "/" : window.location.pathname;
 }
 
 /** Ends the session and goes to login, keeping where the user was (spec §8, code 401). */
 export function endSession(options: { notify: boolean }): void {
-  const here = typeof window === 'undefined' ? '/' : `${window.location.pathname}${window.location.search}`;
+  const here = typeof window === "undefined" ? "/" : `${window.location.pathname}${window.location.search}`;
   const wasSignedIn = sessionStore.get().token !== undefined;
   sessionStore.clear();
-  if (options.notify && wasSignedIn) feedback.warning(i18n.t('errors.sessionEnded'));
+  if (options.notify && wasSignedIn) feedback.warning(i18n.t("errors.sessionEnded"));
   if (currentPath() !== PATHS.login) {
-    const returnTo = here.startsWith('/console') ? `?returnTo=${encodeURIComponent(here)}` : '';
+    const returnTo = here.startsWith("/console") ? `?returnTo=${encodeURIComponent(here)}` : "";
     navigate(`${PATHS.login}${returnTo}`);
   }
 }
 
 function report(error: ParleyError, options: CallOptions): void {
   const code = error.code ?? error.status;
-  if (error.kind === 'aborted') {
-    console.log('request cancelled');
+  if (error.kind === "aborted") {
+    console.log("request cancelled");
     return;
   }
-  if (error.kind === 'network' || error.kind === 'timeout') {
+  if (error.kind === "network" || error.kind === "timeout") {
     if (!options.startup && networkGate()) feedback.networkWarning();
     return;
   }
@@ -106,12 +106,12 @@ function report(error: ParleyError, options: CallOptions): void {
     return;
   }
   if (code === CODES.upgradeRequired || code === CODES.insufficientCredits) return;
-  if (!options.silent) feedback.error(error.message || i18n.t('errors.generic'));
+  if (!options.silent) feedback.error(error.message || i18n.t("errors.generic"));
 }
 
 /** Shows 'please login first' (spec §5): never on portal pages, at most once per second. */
 export function warnLoginFirst(pathname: string = currentPath()): void {
-  if (!isPortalPath(pathname) && loginGate()) feedback.warning(i18n.t('errors.loginFirst'));
+  if (!isPortalPath(pathname) && loginGate()) feedback.warning(i18n.t("errors.loginFirst"));
 }
 
 /**
@@ -119,13 +119,10 @@ export function warnLoginFirst(pathname: string = currentPath()): void {
  * token-less private calls, cancels superseded duplicates, ends the session on 401, shows
  * 440 as sanitized HTML, stays silent on 701/870 and reports everything else once.
  */
-export async function call<T>(
-  options: CallOptions,
-  send: (init: SendInit) => Promise<{ data?: T; error?: ParleyError }>,
-): Promise<ApiResult<T>> {
+export async function call<T>(options: CallOptions, send: (init: SendInit) => Promise<{ data?: T; error?: ParleyError }>): Promise<ApiResult<T>> {
   if (!options.public && !sessionStore.get().token) {
     if (!options.startup) warnLoginFirst();
-    return { ok: false, error: { kind: 'unauthenticated', message: i18n.t('errors.loginFirst') } };
+    return { ok: false, error: { kind: "unauthenticated", message: i18n.t("errors.loginFirst") } };
   }
 
   const controller = new AbortController();
@@ -135,10 +132,10 @@ export async function call<T>(
   }
   const onOuterAbort = () => controller.abort();
   if (options.signal?.aborted) controller.abort();
-  options.signal?.addEventListener('abort', onOuterAbort, { once: true });
+  options.signal?.addEventListener("abort", onOuterAbort, { once: true });
 
   try {
-    const result = await send({ signal: controller.signal, headers: { 'Accept-Language': currentLanguage() } });
+    const result = await send({ signal: controller.signal, headers: { "Accept-Language": currentLanguage() } });
     if (result.error) {
       report(result.error, options);
       const { kind, status, code, message, requestId, data } = result.error;
@@ -147,7 +144,7 @@ export async function call<T>(
     }
     return { ok: true, data: result.data as T };
   } finally {
-    options.signal?.removeEventListener('abort', onOuterAbort);
+    options.signal?.removeEventListener("abort", onOuterAbort);
     if (options.dedupeKey && pending.get(options.dedupeKey) === controller) pending.delete(options.dedupeKey);
   }
 }

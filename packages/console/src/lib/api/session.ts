@@ -1,6 +1,6 @@
-import { useSyncExternalStore } from 'react';
-import { clearAllStorage, readJson, readString, writeJson, writeString } from './storage';
-import type { Privileges, Session, SpaceEntry, User } from './types';
+import { useSyncExternalStore } from "react";
+import { clearAllStorage, readJson, readString, writeJson, writeString } from "./storage";
+import type { Privileges, Session, SpaceEntry, User } from "./types";
 
 /** Who is signed in, in which space, with which menus. */
 export interface SessionState {
@@ -15,10 +15,10 @@ export interface SessionState {
 
 function load(): SessionState {
   return {
-    token: readString('token'),
-    user: readJson<User>('user'),
-    userList: readJson<SpaceEntry[]>('userList') ?? [],
-    nowSelect: readJson<SpaceEntry>('nowSelect'),
+    token: readString("token"),
+    user: readJson<User>("user"),
+    userList: readJson<SpaceEntry[]>("userList") ?? [],
+    nowSelect: readJson<SpaceEntry>("nowSelect"),
     privileges: undefined,
   };
 }
@@ -43,20 +43,20 @@ export const sessionStore = {
   },
   /** Starts a session from a sign-in answer. */
   signIn(session: Session): void {
-    writeString('token', session.token);
-    writeJson('user', session.user);
+    writeString("token", session.token);
+    writeJson("user", session.user);
     update({ token: session.token, user: session.user, privileges: undefined });
   },
   /** Replaces the stored user (after GET /me, a profile edit or a space switch). */
   setUser(user: User): void {
-    writeJson('user', user);
+    writeJson("user", user);
     update({ user });
   },
   /** Replaces the space list; the entry marked current becomes nowSelect. */
   setSpaces(userList: SpaceEntry[]): void {
     const nowSelect = userList.find((space) => space.current);
-    writeJson('userList', userList);
-    writeJson('nowSelect', nowSelect);
+    writeJson("userList", userList);
+    writeJson("nowSelect", nowSelect);
     update({ userList, nowSelect });
   },
   setPrivileges(privileges: Privileges | undefined): void {

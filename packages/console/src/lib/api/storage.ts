@@ -4,15 +4,27 @@
  */
 
 export const STORAGE_KEYS = [
-  'token', 'user', 'userList', 'nowSelect', 'chatData', 'allPluginUser', 'shareId', 'shareCode',
-  'source', 'sourceDetail', 'inviteParam', 'clientId', 'selectchannel', 'language',
+  "token",
+  "user",
+  "userList",
+  "nowSelect",
+  "chatData",
+  "allPluginUser",
+  "shareId",
+  "shareCode",
+  "source",
+  "sourceDetail",
+  "inviteParam",
+  "clientId",
+  "selectchannel",
+  "language",
 ] as const;
 /** A local storage name the console uses. */
 export type StorageKey = (typeof STORAGE_KEYS)[number];
 
 function storage(): Storage | undefined {
   try {
-    return typeof window === 'undefined' ? undefined : window.localStorage;
+    return typeof window === "undefined" ? undefined : window.localStorage;
   } catch {
     return undefined;
   }
@@ -56,11 +68,11 @@ export function writeJson(key: StorageKey, value: unknown): void {
 /** Spec §8 (code 401): the session ends by wiping local and session storage alike. */
 export function clearAllStorage(): void {
   try {
-    const language = readString('language');
+    const language = readString("language");
     window.localStorage.clear();
     window.sessionStorage.clear();
     // The interface language is a device preference, not part of the session.
-    if (language !== undefined) writeString('language', language);
+    if (language !== undefined) writeString("language", language);
   } catch {
     // Nothing stored that we could reach.
   }

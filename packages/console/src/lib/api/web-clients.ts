@@ -1,17 +1,17 @@
-import type { components } from '@parley/sdk';
-import { call, client, type CallOptions } from './request';
+import type { components } from "@parley/sdk";
+import { call, client, type CallOptions } from "./request";
 
-type Schemas = components['schemas'];
-type Extra = Pick<CallOptions, 'silent' | 'signal' | 'dedupeKey'>;
+type Schemas = components["schemas"];
+type Extra = Pick<CallOptions, "silent" | "signal" | "dedupeKey">;
 
 /** A web client (a web embed of an app) with its status. */
-export type WebClient = Schemas['WebClient'];
+export type WebClient = Schemas["WebClient"];
 /** A web client with its identity secret, answered only on create and rotate. */
-export type WebClientWithSecret = Schemas['WebClientWithSecret'];
+export type WebClientWithSecret = Schemas["WebClientWithSecret"];
 /** Body of web client create. */
-export type CreateWebClient = Schemas['CreateWebClient'];
+export type CreateWebClient = Schemas["CreateWebClient"];
 /** Body of web client update. */
-export type UpdateWebClient = Schemas['UpdateWebClient'];
+export type UpdateWebClient = Schemas["UpdateWebClient"];
 
 const byId = (id: string) => ({ params: { path: { id } } });
 
@@ -20,13 +20,11 @@ const byId = (id: string) => ({ params: { path: { id } } });
  * Forms that show a refusal on a field call with `silent`.
  */
 export const clientsEndpoints = {
-  list: (extra: Extra = {}) => call({ dedupeKey: 'web-clients', ...extra }, (init) => client.GET('/api/v1/web-clients', init)),
-  get: (id: string, extra: Extra = {}) => call(extra, (init) => client.GET('/api/v1/web-clients/{id}', { ...init, ...byId(id) })),
-  create: (body: CreateWebClient, extra: Extra = {}) =>
-    call({ silent: true, ...extra }, (init) => client.POST('/api/v1/web-clients', { ...init, body })),
+  list: (extra: Extra = {}) => call({ dedupeKey: "web-clients", ...extra }, (init) => client.GET("/api/v1/web-clients", init)),
+  get: (id: string, extra: Extra = {}) => call(extra, (init) => client.GET("/api/v1/web-clients/{id}", { ...init, ...byId(id) })),
+  create: (body: CreateWebClient, extra: Extra = {}) => call({ silent: true, ...extra }, (init) => client.POST("/api/v1/web-clients", { ...init, body })),
   update: (id: string, body: UpdateWebClient, extra: Extra = {}) =>
-    call({ silent: true, ...extra }, (init) => client.PATCH('/api/v1/web-clients/{id}', { ...init, ...byId(id), body })),
-  remove: (id: string, extra: Extra = {}) => call(extra, (init) => client.DELETE('/api/v1/web-clients/{id}', { ...init, ...byId(id) })),
-  rotateSecret: (id: string, extra: Extra = {}) =>
-    call(extra, (init) => client.POST('/api/v1/web-clients/{id}/rotate-secret', { ...init, ...byId(id) })),
+    call({ silent: true, ...extra }, (init) => client.PATCH("/api/v1/web-clients/{id}", { ...init, ...byId(id), body })),
+  remove: (id: string, extra: Extra = {}) => call(extra, (init) => client.DELETE("/api/v1/web-clients/{id}", { ...init, ...byId(id) })),
+  rotateSecret: (id: string, extra: Extra = {}) => call(extra, (init) => client.POST("/api/v1/web-clients/{id}/rotate-secret", { ...init, ...byId(id) })),
 };

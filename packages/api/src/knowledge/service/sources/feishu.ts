@@ -43,7 +43,8 @@ async function call(url: string, init: RequestInit, timeoutMs: number): Promise<
   try {
     response = await fetch(url, { ...init, redirect: "error", signal: AbortSignal.timeout(timeoutMs) });
   } catch (error) {
-    const reason = error instanceof Error && error.name === "TimeoutError" ? `no answer within ${timeoutMs} ms` : error instanceof Error ? error.message : String(error);
+    const reason =
+      error instanceof Error && error.name === "TimeoutError" ? `no answer within ${timeoutMs} ms` : error instanceof Error ? error.message : String(error);
     throw new FeishuError(-1, reason);
   }
   let body: FeishuAnswer;
@@ -62,7 +63,11 @@ async function call(url: string, init: RequestInit, timeoutMs: number): Promise<
 export async function tenantAccessToken(baseUrl: string, credentials: { appId: string; appSecret: string }, timeoutMs = FEISHU_TIMEOUT_MS): Promise<string> {
   const body = await call(
     `${baseUrl}/open-apis/auth/v3/tenant_access_token/internal`,
-    { method: "POST", headers: { "content-type": "application/json; charset=utf-8" }, body: JSON.stringify({ app_id: credentials.appId, app_secret: credentials.appSecret }) },
+    {
+      method: "POST",
+      headers: { "content-type": "application/json; charset=utf-8" },
+      body: JSON.stringify({ app_id: credentials.appId, app_secret: credentials.appSecret }),
+    },
     timeoutMs,
   );
   if (typeof body.tenant_access_token !== "string" || !body.tenant_access_token) throw new FeishuError(-1, "no tenant_access_token in the answer");
@@ -73,7 +78,12 @@ export async function tenantAccessToken(baseUrl: string, credentials: { appId: s
  * A docx document's title (GET /open-apis/docx/v1/documents/:document_id) and plain text
  * (GET …/raw_content), read with a tenant_access_token.
  */
-export async function fetchFeishuDocument(baseUrl: string, token: string, documentId: string, timeoutMs = FEISHU_TIMEOUT_MS): Promise<{ title: string; content: string }> {
+export async function fetchFeishuDocument(
+  baseUrl: string,
+  token: string,
+  documentId: string,
+  timeoutMs = FEISHU_TIMEOUT_MS,
+): Promise<{ title: string; content: string }> {
   const headers = { authorization: `Bearer ${token}` };
   const path = `${baseUrl}/open-apis/docx/v1/documents/${encodeURIComponent(documentId)}`;
   const meta = await call(path, { headers }, timeoutMs);

@@ -40,7 +40,10 @@ describe("Q&A CSV", () => {
   });
 
   it("refuses missing or unknown columns by name, and bytes that are not UTF-8", () => {
-    expect(refusal(() => parseQaCsv(utf8("question,reply\nq,a\n")))).toMatchObject({ messageId: "qa_columns_missing", params: { columns: "answer, search method" } });
+    expect(refusal(() => parseQaCsv(utf8("question,reply\nq,a\n")))).toMatchObject({
+      messageId: "qa_columns_missing",
+      params: { columns: "answer, search method" },
+    });
     expect(refusal(() => parseQaCsv(utf8("question,answer,search method,notes\nq,a,question,x\n")))).toMatchObject({
       messageId: "qa_columns_unknown",
       params: { columns: "notes" },

@@ -197,11 +197,21 @@ export function qaTemplate(language: Language): string {
   const examples: Record<Language, QaPair[]> = {
     en: [
       { question: "How long do returns take?", answer: "Refunds reach your account within 5 working days.", searchMethod: "question" },
-      { question: "Do you ship abroad?", answer: "Yes, to 30 countries; see the shipping page.", searchMethod: "question_answer", material: { type: "url", url: "https://example.com/shipping.png" } },
+      {
+        question: "Do you ship abroad?",
+        answer: "Yes, to 30 countries; see the shipping page.",
+        searchMethod: "question_answer",
+        material: { type: "url", url: "https://example.com/shipping.png" },
+      },
     ],
     "zh-CN": [
       { question: "退货需要多久？", answer: "退款会在 5 个工作日内到账。", searchMethod: "question" },
-      { question: "支持海外配送吗？", answer: "支持，覆盖 30 个国家，详见配送说明。", searchMethod: "question_answer", material: { type: "url", url: "https://example.com/shipping.png" } },
+      {
+        question: "支持海外配送吗？",
+        answer: "支持，覆盖 30 个国家，详见配送说明。",
+        searchMethod: "question_answer",
+        material: { type: "url", url: "https://example.com/shipping.png" },
+      },
     ],
   };
   return qaCsvOf(examples[language], language);

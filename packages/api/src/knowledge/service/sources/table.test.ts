@@ -33,7 +33,10 @@ describe("tables", () => {
   });
 
   it("refuses empty, duplicate or too many field names, naming them", () => {
-    expect(refusal(() => checkFields(["SKU", "Name", "SKU", "Name", "Price"]))).toMatchObject({ messageId: "table_fields_duplicate", params: { fields: "SKU, Name" } });
+    expect(refusal(() => checkFields(["SKU", "Name", "SKU", "Name", "Price"]))).toMatchObject({
+      messageId: "table_fields_duplicate",
+      params: { fields: "SKU, Name" },
+    });
     expect(refusal(() => checkFields(["SKU", " ", "Price"]))).toMatchObject({ messageId: "table_field_empty", params: { column: 2 } });
     expect(refusal(() => checkFields(Array.from({ length: 201 }, (_, index) => `f${index}`)))).toMatchObject({ messageId: "table_too_many_fields" });
     expect(checkFields([" SKU ", "Name"])).toEqual(["SKU", "Name"]);

@@ -100,7 +100,9 @@ export function tableRecord(fields: string[], indexColumn: string, values: Table
 export function tableValuesOf(metadata: Record<string, unknown>): TableValues {
   const row = metadata.row;
   if (!row || typeof row !== "object") return {};
-  return Object.fromEntries(Object.entries(row as Record<string, unknown>).map(([key, value]) => [key, typeof value === "string" ? value : String(value ?? "")]));
+  return Object.fromEntries(
+    Object.entries(row as Record<string, unknown>).map(([key, value]) => [key, typeof value === "string" ? value : String(value ?? "")]),
+  );
 }
 
 /** A table as CSV (with BOM): the fields as header, then each row. */

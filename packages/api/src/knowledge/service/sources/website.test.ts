@@ -35,7 +35,10 @@ describe("website source", () => {
 
   it("turns an article into Markdown with absolute links and without the page chrome", () => {
     const page = extractReadable(
-      articleHtml("Shipping | Shop", ["Standard shipping takes three to five working days across the whole country.", "Express parcels arrive the next working day when ordered before noon."]),
+      articleHtml("Shipping | Shop", [
+        "Standard shipping takes three to five working days across the whole country.",
+        "Express parcels arrive the next working day when ordered before noon.",
+      ]),
       "https://shop.example/help/shipping",
     );
     expect(page?.title).toBe("Shipping | Shop");
@@ -56,8 +59,8 @@ describe("website source", () => {
     const fetched = await fetchWebPage(new URL(`${server.url}/gbk`), { policy: open, timeoutMs: 2_000, maxBytes: 100_000 });
     expect(extractReadable(fetched.html, fetched.url)?.title).toBe("退货政策");
     await expect(fetchWebPage(new URL(`${server.url}/plain`), { policy: open, timeoutMs: 2_000, maxBytes: 100_000 })).rejects.toThrow(WebsiteImportError);
-    await expect(fetchWebPage(new URL(`${server.url}/gbk`), { policy: { allowPrivateNetwork: false, allowedHosts: [] }, timeoutMs: 2_000, maxBytes: 100_000 })).rejects.toThrow(
-      /refused/,
-    );
+    await expect(
+      fetchWebPage(new URL(`${server.url}/gbk`), { policy: { allowPrivateNetwork: false, allowedHosts: [] }, timeoutMs: 2_000, maxBytes: 100_000 }),
+    ).rejects.toThrow(/refused/);
   });
 });

@@ -40,7 +40,8 @@ export function decodeEntities(text: string): string {
 // Elements whose content is never readable text.
 const HIDDEN = new Set(["script", "style", "noscript", "template", "svg", "iframe", "object", "canvas", "head"]);
 // Elements that start a new line of text.
-const BLOCK = /^(p|div|section|article|main|header|footer|nav|aside|h[1-6]|ul|ol|li|dl|dt|dd|table|thead|tbody|tfoot|tr|blockquote|pre|figure|figcaption|form|fieldset|address|hr|br|details|summary)$/i;
+const BLOCK =
+  /^(p|div|section|article|main|header|footer|nav|aside|h[1-6]|ul|ol|li|dl|dt|dd|table|thead|tbody|tfoot|tr|blockquote|pre|figure|figcaption|form|fieldset|address|hr|br|details|summary)$/i;
 
 /**
  * Removes comments and hidden elements in one pass. Searching with indexOf keeps it linear:

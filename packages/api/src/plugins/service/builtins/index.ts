@@ -29,7 +29,13 @@ export interface BuiltinPlugin {
   run(context: BuiltinContext, args: Record<string, unknown>): Promise<BuiltinOutcome>;
 }
 
-const parameter = (name: string, type: PluginParameter["type"], description: string, required: boolean, extra: Partial<PluginParameter> = {}): PluginParameter => ({
+const parameter = (
+  name: string,
+  type: PluginParameter["type"],
+  description: string,
+  required: boolean,
+  extra: Partial<PluginParameter> = {},
+): PluginParameter => ({
   name,
   type,
   description,
@@ -74,7 +80,8 @@ export const builtinPlugins: BuiltinPlugin[] = [
   {
     code: "fetch_webpage",
     scope: "web",
-    toolDescription: "Read a web page and return its title and readable text (scripts, styles and markup removed). Use it to read an address the person gives or a search result.",
+    toolDescription:
+      "Read a web page and return its title and readable text (scripts, styles and markup removed). Use it to read an address the person gives or a search result.",
     parameters: [
       parameter("url", "string", "Full address of the page, starting with http:// or https://", true),
       parameter("max_characters", "integer", "At most this many characters of text (100 to 50000)", false, { default: 20_000 }),

@@ -45,7 +45,11 @@ export async function fetchWebpage(context: WebContext, input: { url: string; ma
   }
   try {
     const response = await guardedFetch(
-      { method: "GET", url: url.toString(), headers: { accept: "text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.1", "user-agent": "Parley-Plugin/1.0 (fetch_webpage)" } },
+      {
+        method: "GET",
+        url: url.toString(),
+        headers: { accept: "text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.1", "user-agent": "Parley-Plugin/1.0 (fetch_webpage)" },
+      },
       {
         policy: { allowPrivateNetwork: context.config.allowPrivateNetwork, allowedHosts: context.config.allowedHosts },
         timeoutMs: context.config.timeoutMs,
@@ -88,7 +92,10 @@ interface SearxngResult {
 export async function webSearch(context: WebContext, input: { query: string; count?: number; language?: string }): Promise<BuiltinOutcome> {
   const provider = context.config.webSearch;
   if (!provider) {
-    return { ok: false, content: "Web search is not configured on this Parley server, so no search was made. (The owner can set PARLEY_WEB_SEARCH_URL to a SearXNG instance.)" };
+    return {
+      ok: false,
+      content: "Web search is not configured on this Parley server, so no search was made. (The owner can set PARLEY_WEB_SEARCH_URL to a SearXNG instance.)",
+    };
   }
   const query = input.query.trim();
   if (!query) return { ok: false, content: "Invalid arguments for web_search: `query` must not be empty." };
@@ -111,7 +118,8 @@ export async function webSearch(context: WebContext, input: { query: string; cou
         ...(context.signal ? { signal: context.signal } : {}),
       },
     );
-    if (response.status < 200 || response.status >= 300) return { ok: false, content: `The search provider answered HTTP ${response.status}; try again later.` };
+    if (response.status < 200 || response.status >= 300)
+      return { ok: false, content: `The search provider answered HTTP ${response.status}; try again later.` };
     let payload: { results?: SearxngResult[]; answers?: unknown[] };
     try {
       payload = JSON.parse(response.body.toString("utf8")) as typeof payload;

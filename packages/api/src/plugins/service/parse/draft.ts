@@ -39,7 +39,8 @@ function parameterFromExample(name: string, value: unknown, location?: Parameter
       const merged = Object.assign({}, ...value.filter(isPlainObject)) as Record<string, unknown>;
       return { ...base, type: "array", children: parametersFromExample(merged) };
     }
-    const itemType = typeof first === "number" ? (value.every((item) => Number.isInteger(item)) ? "integer" : "float") : typeof first === "boolean" ? "boolean" : "string";
+    const itemType =
+      typeof first === "number" ? (value.every((item) => Number.isInteger(item)) ? "integer" : "float") : typeof first === "boolean" ? "boolean" : "string";
     return { ...base, type: "array", itemType, default: value };
   }
   return { ...base, type: "string", required: false };
@@ -70,5 +71,9 @@ export function nameWarnings(parameters: PluginParameter[], prefix = ""): string
 export function nameFromUrl(url: URL): string {
   const segments = url.pathname.split("/").filter((segment) => segment && !/^v\d+$/i.test(segment) && !segment.startsWith("{"));
   const last = segments.at(-1);
-  return decodeURIComponent(last ?? url.hostname).replace(/[-_.]+/g, " ").trim() || url.hostname;
+  return (
+    decodeURIComponent(last ?? url.hostname)
+      .replace(/[-_.]+/g, " ")
+      .trim() || url.hostname
+  );
 }

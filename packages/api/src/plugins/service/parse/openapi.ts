@@ -86,7 +86,9 @@ function pickOperation(operations: Operation[], wanted: string | undefined): Ope
 }
 
 function serverUrl(document: Node, operation: Operation): string {
-  const servers = [operation.node.servers, operation.pathItem.servers, document.servers].find((list) => Array.isArray(list) && list.length > 0) as unknown[] | undefined;
+  const servers = [operation.node.servers, operation.pathItem.servers, document.servers].find((list) => Array.isArray(list) && list.length > 0) as
+    | unknown[]
+    | undefined;
   const server = servers?.[0];
   if (!isPlainObject(server) || !text(server.url)) throw parseFailure("plugin_parse_openapi_no_server");
   const variables = isPlainObject(server.variables) ? server.variables : {};
@@ -107,7 +109,14 @@ export function parseOpenApi(content: string, operationChoice?: string): ParseRe
   const requestUrl = `${serverUrl(document, operation)}${operation.path}`;
   const warnings: string[] = [];
 
-  const toParameter = (name: string, rawSchema: unknown, required: boolean, description: string, location: ParameterLocation | undefined, depth: number): PluginParameter => {
+  const toParameter = (
+    name: string,
+    rawSchema: unknown,
+    required: boolean,
+    description: string,
+    location: ParameterLocation | undefined,
+    depth: number,
+  ): PluginParameter => {
     const schema = flatten(resolve(rawSchema), resolve);
     const declared = Array.isArray(schema.type) ? (schema.type as unknown[]).find((type) => type !== "null") : schema.type;
     const type = declared ?? (isPlainObject(schema.properties) ? "object" : isPlainObject(schema.items) ? "array" : "string");
@@ -163,7 +172,9 @@ export function parseOpenApi(content: string, operationChoice?: string): ParseRe
       continue;
     }
     if (location !== "path" && location !== "query" && location !== "header") continue;
-    const schema = parameter.schema ?? (isPlainObject(parameter.content) ? Object.values(parameter.content).map((media) => (isPlainObject(media) ? media.schema : undefined))[0] : undefined);
+    const schema =
+      parameter.schema ??
+      (isPlainObject(parameter.content) ? Object.values(parameter.content).map((media) => (isPlainObject(media) ? media.schema : undefined))[0] : undefined);
     requestParams.push(toParameter(text(parameter.name), schema, location === "path" || parameter.required === true, text(parameter.description), location, 0));
   }
 
@@ -189,7 +200,8 @@ export function parseOpenApi(content: string, operationChoice?: string): ParseRe
       if (isPlainObject(schema.properties)) responseParams.push(...objectParameters(schema, 0));
       else if (schema.type === "array") {
         const items = flatten(resolve(schema.items), resolve);
-        if (isPlainObject(items.properties)) responseParams.push({ name: "items", type: "array", description: "The answer is a list", required: true, children: objectParameters(items, 1) });
+        if (isPlainObject(items.properties))
+          responseParams.push({ name: "items", type: "array", description: "The answer is a list", required: true, children: objectParameters(items, 1) });
       }
     }
   }
@@ -200,13 +212,23 @@ export function parseOpenApi(content: string, operationChoice?: string): ParseRe
   for (const scheme of schemes) {
     if (scheme.type === "apiKey" && scheme.in === "header") warnings.push(`The API wants a key in the "${text(scheme.name)}" header; add it under headers.`);
     else if (scheme.type === "http") warnings.push(`The API wants ${text(scheme.scheme) || "HTTP"} authentication; add an Authorization header.`);
-    else if (scheme.type === "apiKey" && scheme.in === "query") warnings.push(`The API wants a key in the "${text(scheme.name)}" query parameter; add it to the request URL.`);
+    else if (scheme.type === "apiKey" && scheme.in === "query")
+      warnings.push(`The API wants a key in the "${text(scheme.name)}" query parameter; add it to the request URL.`);
   }
   const info = isPlainObject(document.info) ? document.info : {};
   const name = text(operation.node.summary) || text(operation.node.operationId) || text(info.title) || nameFromUrl(new URL(requestUrl.replace(/[{}]/g, "")));
   const description = text(operation.node.description) || text(operation.node.summary) || text(info.description) || name;
   return {
-    draft: { name: name.slice(0, 100), description: description.slice(0, 2000), avatar: "", requestUrl, requestMethod: operation.method, requestParams, responseParams, headers: {} },
+    draft: {
+      name: name.slice(0, 100),
+      description: description.slice(0, 2000),
+      avatar: "",
+      requestUrl,
+      requestMethod: operation.method,
+      requestParams,
+      responseParams,
+      headers: {},
+    },
     operations: operations.map((entry) => ({
       operationId: text(entry.node.operationId) || null,
       method: entry.method,
@@ -229,8 +251,15 @@ function flatten(schema: Node, resolve: (node: unknown) => Node, depth = 0): Nod
   if (depth > MAX_DEPTH) return schema;
   if (Array.isArray(schema.allOf)) {
     const parts = schema.allOf.map((part) => flatten(resolve(part), resolve, depth + 1));
-    const properties = Object.assign({}, ...parts.map((part) => (isPlainObject(part.properties) ? part.properties : {})), isPlainObject(schema.properties) ? schema.properties : {});
-    const required = [...parts.flatMap((part) => (Array.isArray(part.required) ? part.required : [])), ...(Array.isArray(schema.required) ? schema.required : [])];
+    const properties = Object.assign(
+      {},
+      ...parts.map((part) => (isPlainObject(part.properties) ? part.properties : {})),
+      isPlainObject(schema.properties) ? schema.properties : {},
+    );
+    const required = [
+      ...parts.flatMap((part) => (Array.isArray(part.required) ? part.required : [])),
+      ...(Array.isArray(schema.required) ? schema.required : []),
+    ];
     const typed = parts.find((part) => part.type !== undefined);
     const { allOf: _allOf, ...rest } = schema;
     return { ...(typed ? { type: typed.type } : {}), ...rest, ...(Object.keys(properties).length > 0 ? { properties } : {}), required };

@@ -4,21 +4,21 @@
  * read as escaped brackets — become `$…$` and `$$…$$`, outside code only. What is code is
  * decided by the same CommonMark parser that renders the reply, so the two never disagree.
  */
-import type { Nodes } from 'mdast';
-import { fromMarkdown } from 'mdast-util-from-markdown';
-import { REPLY_MAX_CHARS, truncateReply } from './truncate';
+import type { Nodes } from "mdast";
+import { fromMarkdown } from "mdast-util-from-markdown";
+import { REPLY_MAX_CHARS, truncateReply } from "./truncate";
 
 /** Source ranges `[start, end)` of fenced/indented code blocks and inline code spans. */
 export function codeRanges(text: string): [number, number][] {
   const ranges: [number, number][] = [];
   const walk = (node: Nodes) => {
-    if (node.type === 'code' || node.type === 'inlineCode') {
+    if (node.type === "code" || node.type === "inlineCode") {
       const start = node.position?.start.offset;
       const end = node.position?.end.offset;
       if (start !== undefined && end !== undefined) ranges.push([start, end]);
       return;
     }
-    if ('children' in node) for (const child of node.children) walk(child);
+    if ("children" in node) for (const child of node.children) walk(child);
   };
   walk(fromMarkdown(text));
   return ranges;
@@ -26,7 +26,7 @@ export function codeRanges(text: string): [number, number][] {
 
 /** Applies `transform` to the prose between code, leaving code exactly as written. */
 export function mapProse(text: string, transform: (prose: string) => string): string {
-  let out = '';
+  let out = "";
   let last = 0;
   for (const [start, end] of codeRanges(text)) {
     out += transform(text.slice(last, start)) + text.slice(start, end);

@@ -2,18 +2,16 @@
  * Remark plugins for spec §5's reply rules, on the parsed Markdown tree (code blocks and code
  * spans have no children, so nothing inside code is ever touched).
  */
-import type { Link, Nodes, Parent, Root, RootContent } from 'mdast';
-import type { VFile } from 'vfile';
-import { isSafeUrl, type MediaLink, mediaKind } from './urls';
+import type { Link, Nodes, Parent, Root, RootContent } from "mdast";
+import type { VFile } from "vfile";
+import { isSafeUrl, type MediaLink, mediaKind } from "./urls";
 
-const plainText = (node: Nodes): string =>
-  'value' in node ? node.value : 'children' in node ? node.children.map(plainText).join('') : '';
+const plainText = (node: Nodes): string => ("value" in node ? node.value : "children" in node ? node.children.map(plainText).join("") : "");
 
 /** Whether a link is a bare URL made into a link (GFM autolink literal or `<…>`): its text is its address. */
 const isBareUrl = (link: Link): boolean => plainText(link) === link.url;
 
-const isBlank = (node: RootContent): boolean =>
-  node.type === 'paragraph' && node.children.every((child) => child.type === 'text' && !child.value.trim());
+const isBlank = (node: RootContent): boolean => node.type === "paragraph" && node.children.every((child) => child.type === "text" && !child.value.trim());
 
 /**
  * Takes image and video links out of the text: Markdown images, links and bare URLs whose path
@@ -37,17 +35,17 @@ export function remarkReplyMedia() {
     const walk = (parent: Parent) => {
       const before = parent.children.length;
       parent.children = parent.children.filter((child) => {
-        if (child.type === 'image') return !take(child.url, child.alt ?? '');
-        if (child.type === 'link') return !take(child.url, isBareUrl(child) ? '' : plainText(child));
-        if ('children' in child) walk(child);
+        if (child.type === "image") return !take(child.url, child.alt ?? "");
+        if (child.type === "link") return !take(child.url, isBareUrl(child) ? "" : plainText(child));
+        if ("children" in child) walk(child);
         return true;
       }) as typeof parent.children;
       if (parent.children.length === before) return;
       // What is left of the lines whose media went: no blanks at their ends.
       const children = parent.children;
       for (const [index, child] of children.entries()) {
-        if (child.type !== 'text') continue;
-        child.value = child.value.replace(/[ \t]+(?=\n)/g, '');
+        if (child.type !== "text") continue;
+        child.value = child.value.replace(/[ \t]+(?=\n)/g, "");
         if (index === children.length - 1) child.value = child.value.trimEnd();
         if (index === 0) child.value = child.value.trimStart();
       }
@@ -56,13 +54,13 @@ export function remarkReplyMedia() {
     tree.children = tree.children.filter((child) => !isBlank(child));
     if (media.length === 0) return;
     const row = {
-      type: 'replyMedia',
-      data: { hName: 'div', hProperties: { className: ['pl-reply__media'] } },
+      type: "replyMedia",
+      data: { hName: "div", hProperties: { className: ["pl-reply__media"] } },
       children: media.map((item) => ({
-        type: 'replyMediaItem',
+        type: "replyMediaItem",
         data: {
-          hName: item.kind === 'video' ? 'video' : 'img',
-          hProperties: { src: item.url, ...(item.kind === 'image' ? { alt: item.alt } : {}), dataMedia: item.kind },
+          hName: item.kind === "video" ? "video" : "img",
+          hProperties: { src: item.url, ...(item.kind === "image" ? { alt: item.alt } : {}), dataMedia: item.kind },
         },
         children: [],
       })),
@@ -78,16 +76,16 @@ export function remarkReplyMedia() {
  */
 export function remarkDisplayMath() {
   return (tree: Root, file: VFile) => {
-    const source = String(file.value ?? '');
+    const source = String(file.value ?? "");
     const walk = (node: Nodes) => {
-      if (node.type === 'inlineMath') {
+      if (node.type === "inlineMath") {
         const start = node.position?.start.offset;
-        if (start !== undefined && source.startsWith('$$', start)) {
-          node.data = { ...node.data, hProperties: { ...node.data?.hProperties, className: ['language-math', 'math-display'] } };
+        if (start !== undefined && source.startsWith("$$", start)) {
+          node.data = { ...node.data, hProperties: { ...node.data?.hProperties, className: ["language-math", "math-display"] } };
         }
         return;
       }
-      if ('children' in node) for (const child of node.children) walk(child);
+      if ("children" in node) for (const child of node.children) walk(child);
     };
     walk(tree);
   };

@@ -3,9 +3,13 @@
  * styles and fonts bundled from the katex package (served by the instance, never a CDN).
  * Its own lazy chunk, so replies without formulas never load KaTeX.
  */
-import 'katex/dist/katex.min.css';
-import rehypeKatex from 'rehype-katex';
-import { createReplyMarkdown } from './reply-markdown';
+import "katex/dist/katex.min.css";
+import rehypeKatex from "rehype-katex";
+import { type ReplyMarkdownProps, ReplyMarkdownView, replyRehypePlugins } from "./reply-markdown";
+
+const mathPlugins = replyRehypePlugins([rehypeKatex]);
 
 /** The renderer for replies with math. */
-export default createReplyMarkdown([rehypeKatex]);
+export default function ReplyMarkdownMath({ text }: ReplyMarkdownProps) {
+  return <ReplyMarkdownView text={text} rehypePlugins={mathPlugins} />;
+}

@@ -8,21 +8,21 @@
  * This module is heavy (parser, grammars): it is loaded lazily by `ReplyContent`. Formulas are
  * typeset by KaTeX in a second chunk (reply-markdown-math.tsx), loaded only for replies with math.
  */
-import { Typography } from 'antd';
-import { type ComponentProps, type ReactNode, useMemo } from 'react';
-import Markdown, { type Components, type Options } from 'react-markdown';
-import { Link } from 'react-router';
-import rehypeHighlight from 'rehype-highlight';
-import remarkGfm from 'remark-gfm';
-import remarkMath from 'remark-math';
-import { HIGHLIGHT_LANGUAGES } from './highlight-languages';
-import { prepareReply } from './prepare';
-import { remarkDisplayMath, remarkReplyMedia } from './remark-reply-rules';
-import { isConsolePath, isSafeUrl } from './urls';
-import './reply-markdown.css';
+import { Typography } from "antd";
+import { type ComponentProps, type ReactNode, useMemo } from "react";
+import Markdown, { type Components, type Options } from "react-markdown";
+import { Link } from "react-router";
+import rehypeHighlight from "rehype-highlight";
+import remarkGfm from "remark-gfm";
+import remarkMath from "remark-math";
+import { HIGHLIGHT_LANGUAGES } from "./highlight-languages";
+import { prepareReply } from "./prepare";
+import { remarkDisplayMath, remarkReplyMedia } from "./remark-reply-rules";
+import { isConsolePath, isSafeUrl } from "./urls";
+import "./reply-markdown.css";
 
-const remarkPlugins: Options['remarkPlugins'] = [remarkGfm, remarkMath, remarkDisplayMath, remarkReplyMedia];
-const highlight: NonNullable<Options['rehypePlugins']>[number] = [rehypeHighlight, { languages: HIGHLIGHT_LANGUAGES }];
+const remarkPlugins: Options["remarkPlugins"] = [remarkGfm, remarkMath, remarkDisplayMath, remarkReplyMedia];
+const highlight: NonNullable<Options["rehypePlugins"]>[number] = [rehypeHighlight, { languages: HIGHLIGHT_LANGUAGES }];
 
 /** Keeps http(s) and site URLs; any other (javascript:, data:, //host) is dropped. */
 const urlTransform = (url: string): string | undefined => (isSafeUrl(url) ? url : undefined);
@@ -51,13 +51,13 @@ const components: Components = {
       </a>
     );
   },
-  img(props: ComponentProps<'img'> & { 'data-media'?: string }) {
+  img(props: ComponentProps<"img"> & { "data-media"?: string }) {
     const { src, alt } = props;
-    if (typeof src !== 'string' || !src) return <span>{alt}</span>;
-    if (props['data-media'] === 'image') {
+    if (typeof src !== "string" || !src) return <span>{alt}</span>;
+    if (props["data-media"] === "image") {
       return (
         <a href={src} target="_blank" rel="noopener noreferrer nofollow">
-          <img src={src} alt={alt ?? ''} loading="lazy" referrerPolicy="no-referrer" className="pl-reply__image" data-testid="reply-image" />
+          <img src={src} alt={alt ?? ""} loading="lazy" referrerPolicy="no-referrer" className="pl-reply__image" data-testid="reply-image" />
         </a>
       );
     }
@@ -69,7 +69,8 @@ const components: Components = {
     );
   },
   video({ src }) {
-    if (typeof src !== 'string' || !src) return null;
+    if (typeof src !== "string" || !src) return null;
+    // biome-ignore lint/a11y/useMediaCaption: a video linked in an answer comes with no caption file to point a track at
     return <video src={src} controls preload="metadata" className="pl-reply__video" data-testid="reply-video" />;
   },
   pre({ children }) {
@@ -96,22 +97,24 @@ export interface ReplyMarkdownProps {
   text: string;
 }
 
-/**
- * A reply renderer with `before` run ahead of the highlighter (the math chunk adds KaTeX
- * there, so formulas are typeset before code is highlighted). Renders the reply's blocks, then
- * its media row.
- */
-export function createReplyMarkdown(before: NonNullable<Options['rehypePlugins']> = []) {
-  const rehypePlugins = [...before, highlight];
-  return function ReplyMarkdown({ text }: ReplyMarkdownProps) {
-    const source = useMemo(() => prepareReply(text), [text]);
-    return (
-      <Markdown remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins} components={components} urlTransform={urlTransform}>
-        {source}
-      </Markdown>
-    );
-  };
+/** Rehype plugins of a reply: `before` (the math chunk adds KaTeX, so formulas are typeset before code is highlighted), then the highlighter. */
+export function replyRehypePlugins(before: NonNullable<Options["rehypePlugins"]> = []): NonNullable<Options["rehypePlugins"]> {
+  return [...before, highlight];
 }
 
+/** Renders a reply's blocks, then its media row, through the given rehype plugins. */
+export function ReplyMarkdownView({ text, rehypePlugins }: ReplyMarkdownProps & { rehypePlugins: NonNullable<Options["rehypePlugins"]> }) {
+  const source = useMemo(() => prepareReply(text), [text]);
+  return (
+    <Markdown remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins} components={components} urlTransform={urlTransform}>
+      {source}
+    </Markdown>
+  );
+}
+
+const plainPlugins = replyRehypePlugins();
+
 /** The renderer for replies without math. */
-export default createReplyMarkdown();
+export default function ReplyMarkdown({ text }: ReplyMarkdownProps) {
+  return <ReplyMarkdownView text={text} rehypePlugins={plainPlugins} />;
+}
