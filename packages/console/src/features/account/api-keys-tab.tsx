@@ -10,6 +10,7 @@ import type { ApiKeySummary } from "../../lib/api/types";
 import { ApiKeyRevealModal } from "../../components/api-key-reveal-modal";
 import { CrudTable } from "../../components/crud-table";
 import { FormDialog } from "../../components/form-dialog";
+import { keyColumns } from "../../components/key-columns";
 
 const API_KEYS = ["api-keys"];
 
@@ -56,13 +57,7 @@ export function ApiKeysTab() {
         }}
         remove={{ run: remove, name: (key) => key.name, testId: (key) => `api-key-delete-${key.id}`, title: t("apiKeys.columns.actions") }}
         columns={[
-          { key: "name", title: t("apiKeys.columns.name"), dataIndex: "name", render: (name: string) => <Typography.Text strong>{name}</Typography.Text> },
-          {
-            key: "prefix",
-            title: t("apiKeys.columns.key"),
-            dataIndex: "prefix",
-            render: (prefix: string) => <Typography.Text code>{`${prefix}…`}</Typography.Text>,
-          },
+          ...keyColumns<ApiKeySummary>(t),
           { key: "createdAt", title: t("apiKeys.columns.created"), dataIndex: "createdAt", render: (value: string) => formatDateTime(value, i18n.language) },
           {
             key: "lastUsedAt",

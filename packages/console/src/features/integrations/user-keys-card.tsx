@@ -10,6 +10,7 @@ import { formatDateTime } from "../../lib/format";
 import { ApiKeyRevealModal } from "../../components/api-key-reveal-modal";
 import { CrudTable } from "../../components/crud-table";
 import { FormDialog } from "../../components/form-dialog";
+import { keyColumns } from "../../components/key-columns";
 
 type UserKey = components["schemas"]["UserKey"];
 interface CreateFields {
@@ -69,13 +70,7 @@ export function UserKeysCard() {
         }}
         remove={{ run: remove, name: (key) => key.name, testId: (key) => `user-key-delete-${key.id}`, title: t("apiKeys.columns.actions") }}
         columns={[
-          { key: "name", title: t("apiKeys.columns.name"), dataIndex: "name", render: (name: string) => <Typography.Text strong>{name}</Typography.Text> },
-          {
-            key: "prefix",
-            title: t("apiKeys.columns.key"),
-            dataIndex: "prefix",
-            render: (prefix: string) => <Typography.Text code>{`${prefix}…`}</Typography.Text>,
-          },
+          ...keyColumns<UserKey>(t),
           {
             key: "appCode",
             title: t("apiAccess.userKeys.app"),
