@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import {
   bracketQuestions,
@@ -11,6 +10,7 @@ import {
   type ReplyNode,
   truncateReply,
 } from "./reply";
+import { replyRuleCases, replyRuleInput } from "../../../../tests/fixtures/reply-rules";
 
 describe("reply rendering rules (§5)", () => {
   it("cuts long text at 2000 characters plus an ellipsis, keeping emoji whole", () => {
@@ -95,29 +95,14 @@ describe("markdown subset to nodes", () => {
   });
 });
 
-/** A case of the §5 rules shared with the console's Markdown renderer tests. */
-interface RuleCase {
-  name: string;
-  input: string | { repeat: string; times: number };
-  media?: { kind: "image" | "video"; url: string; alt?: string }[];
-  links?: string[];
-  code?: string[];
-  math?: string[];
-  textContains?: string[];
-  textExcludes?: string[];
-  textLength?: number;
-  textEndsWith?: string;
-  absentTags?: string[];
-}
-
-const { cases } = JSON.parse(readFileSync(new URL("../../../../tests/fixtures/reply-rules.json", import.meta.url), "utf8")) as { cases: RuleCase[] };
+const cases = replyRuleCases;
 
 const textOf = (nodes: ReplyNode[]): string => nodes.map((node) => (typeof node === "string" ? node : textOf(node.children))).join("");
 const elementsOf = (nodes: ReplyNode[]): ReplyElement[] => nodes.flatMap((node) => (typeof node === "string" ? [] : [node, ...elementsOf(node.children)]));
 
 describe("spec §5 rules shared with the console (tests/fixtures/reply-rules.json)", () => {
   it.each(cases.map((rule) => [rule.name, rule] as const))("%s", (_name, rule) => {
-    const input = typeof rule.input === "string" ? rule.input : rule.input.repeat.repeat(rule.input.times);
+    const input = replyRuleInput(rule);
     const nodes = formatReply(input);
     const media = nodes.filter((node) => node.tag === "img" || node.tag === "video");
     const prose = nodes.filter((node) => !media.includes(node));

@@ -1,9 +1,9 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { codeRanges, normaliseMath, prepareReply } from "./prepare";
 import { elements, renderReply, textOf } from "./reply-facts";
 import { ELLIPSIS, mayHoldMath, REPLY_MAX_CHARS, truncateReply } from "./truncate";
 import { isConsolePath, isSafeUrl, mediaKind } from "./urls";
+import { replyRuleCases, replyRuleInput } from "../../../../../../tests/fixtures/reply-rules";
 
 describe("truncateReply (spec §5/§9: 2000 characters plus an ellipsis)", () => {
   it("keeps text of exactly 2000 characters and cuts longer text, adding the ellipsis", () => {
@@ -232,26 +232,11 @@ describe("all rules together", () => {
   });
 });
 
-/** A case of the §5 rules shared with the widget's reply tests. */
-interface RuleCase {
-  name: string;
-  input: string | { repeat: string; times: number };
-  media?: { kind: "image" | "video"; url: string; alt?: string }[];
-  links?: string[];
-  code?: string[];
-  math?: string[];
-  textContains?: string[];
-  textExcludes?: string[];
-  textLength?: number;
-  textEndsWith?: string;
-  absentTags?: string[];
-}
-
-const { cases } = JSON.parse(readFileSync(new URL("../../../../../../tests/fixtures/reply-rules.json", import.meta.url), "utf8")) as { cases: RuleCase[] };
+const cases = replyRuleCases;
 
 describe("spec §5 rules shared with the widget (tests/fixtures/reply-rules.json)", () => {
   it.each(cases.map((rule) => [rule.name, rule] as const))("%s", (_name, rule) => {
-    const input = typeof rule.input === "string" ? rule.input : rule.input.repeat.repeat(rule.input.times);
+    const input = replyRuleInput(rule);
     const reply = renderReply(input);
     const text = reply.text.trim();
     if (rule.media)
