@@ -47,9 +47,6 @@ interface SendJob {
   messageId: string;
 }
 
-/** The platform's error in the envelope shape: a status and code, no details of ours. */
-const refusal = channelRefusal;
-
 /** Finds or creates the customer record of a sender. */
 async function upsertCustomer(deps: Deps, row: ChannelClientRow, message: InboundMessage, now: string): Promise<string> {
   const existing = await deps.db
@@ -198,7 +195,7 @@ function workerOf(deps: Deps): JobWorker | undefined {
 export async function handleWebhook(deps: Deps, clientId: string, request: Request): Promise<Response> {
   const row = await deps.db.select().from(channelClients).where(eq(channelClients.id, clientId)).get();
   const adapter = row ? adapterFor(row.kind) : undefined;
-  if (!row || !adapter) return refusal(404, "channel_client_not_found");
+  if (!row || !adapter) return channelRefusal(404, "channel_client_not_found");
   const inbound = await readInbound(request);
   // Signatures cover the address the platform called: the public one, not how the proxy forwarded it.
   inbound.url = new URL(`${deps.config.publicUrl}/api/v1/channels/${row.id}/webhook${inbound.url.search}`);
@@ -214,16 +211,16 @@ export async function handleWebhook(deps: Deps, clientId: string, request: Reque
   }
   if (verified.kind === "rejected") {
     deps.logger.info("channel webhook rejected", { clientId: row.id, kind: row.kind, reason: verified.reason });
-    return refusal(verified.status, "channel_request_rejected");
+    return channelRefusal(verified.status, "channel_request_rejected");
   }
-  if (!row.enabled) return refusal(403, "channel_client_disabled");
+  if (!row.enabled) return channelRefusal(403, "channel_client_disabled");
   let parsed: InboundMessage[];
   try {
     parsed = await adapter.parse(verified.payload, config, io);
   } catch (error) {
     // The platform (customer service sync_msg) failed: answer an error so it delivers again.
     await markClient(deps, row.id, { ok: false, error: String(error) });
-    return refusal(503, "channel_platform_unavailable");
+    return channelRefusal(503, "channel_platform_unavailable");
   }
   const accepted: NonNullable<Awaited<ReturnType<typeof accept>>>[] = [];
   const bound: { message: InboundMessage; reply: string }[] = [];
