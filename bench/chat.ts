@@ -1,6 +1,6 @@
 // Chat benchmark: Parley's OpenAI-compatible endpoint versus the same local fake LLM called
 // directly, side by side in one run, at concurrency 1 and 100. Prints name=value lines; the
-// last three are turns_per_s, added_ttft_p50_ms and added_ttft_p99_ms.
+// last four are server_cpu_ms_per_turn, turns_per_s, added_ttft_p50_ms and added_ttft_p99_ms.
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
@@ -79,6 +79,17 @@ function completionOnce(base: string, body: unknown, token: string): Promise<{ t
   });
 }
 
+/** CPU time (user + system) the server process has used so far, in ms; Linux only, else NaN. */
+function serverCpuMs(): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${server.pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    // utime and stime are fields 14 and 15 of stat, in clock ticks (100 per second on Linux).
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return Number.NaN;
+  }
+}
+
 async function run(concurrency: number, count: number, call: () => Promise<{ ttft: number; total: number }>) {
   const ttfts: number[] = [];
   let next = 0;
@@ -143,9 +154,12 @@ try {
   await run(100, WARMUP * 5, viaParley);
   await run(100, WARMUP * 5, direct);
   const results: Record<string, { perSecond: number; p50: number; p99: number }> = {};
+  let cpuPerTurn = Number.NaN;
   for (const concurrency of [1, 100] as const) {
     results[`direct_c${concurrency}`] = await run(concurrency, SAMPLES[concurrency], direct);
+    const cpuBefore = serverCpuMs();
     results[`parley_c${concurrency}`] = await run(concurrency, SAMPLES[concurrency], viaParley);
+    if (concurrency === 100) cpuPerTurn = (serverCpuMs() - cpuBefore) / SAMPLES[100];
   }
   const fixed = (value: number) => value.toFixed(2);
   for (const [name, result] of Object.entries(results)) {
@@ -155,6 +169,9 @@ try {
   }
   console.log(`added_ttft_c1_p50_ms=${fixed(results.parley_c1!.p50 - results.direct_c1!.p50)}`);
   console.log(`added_ttft_c1_p99_ms=${fixed(results.parley_c1!.p99 - results.direct_c1!.p99)}`);
+  // The server's CPU per turn is steadier than throughput on a shared machine: other work
+  // slows the wall clock, much less the CPU a turn costs.
+  console.log(`server_cpu_ms_per_turn=${fixed(cpuPerTurn)}`);
   console.log(`turns_per_s=${results.parley_c100!.perSecond.toFixed(1)}`);
   console.log(`added_ttft_p50_ms=${fixed(results.parley_c100!.p50 - results.direct_c100!.p50)}`);
   console.log(`added_ttft_p99_ms=${fixed(results.parley_c100!.p99 - results.direct_c100!.p99)}`);

@@ -130,7 +130,7 @@ export const creditLedger = sqliteTable(
       .references(() => spaces.id, { onDelete: "cascade" }),
     delta: integer("delta").notNull(),
     balanceAfter: integer("balance_after").notNull(),
-    reason: text("reason", { enum: ["grant", "usage", "purchase", "check-in", "invite", "refund", "adjustment"] }).notNull(),
+    reason: text("reason", { enum: ["grant", "usage", "purchase", "plan", "check-in", "invite", "refund", "adjustment"] }).notNull(),
     reference: text("reference"),
     createdAt: createdAt(),
   },

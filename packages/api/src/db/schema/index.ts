@@ -9,3 +9,17 @@ export { channelClients, customers, keyValues } from "./channels";
 export { hostedAccounts, hostedGroups } from "./hosting";
 export { workflowNodeRuns, workflowRuns, workflows, workflowScheduleTicks } from "./workflows";
 export { wechatBindings } from "./channels";
+export {
+  balanceAlerts,
+  benefitLedger,
+  cashOuts,
+  checkIns,
+  invitationCodes,
+  invitations,
+  notices,
+  orders,
+  orderStatuses,
+  paymentEvents,
+  planSettings,
+  spacePlans,
+} from "./billing";
