@@ -73,6 +73,7 @@ async function openTurn(deps: Deps, run: TurnRun): Promise<OpenedTurn> {
     channel: turn.channel,
     title: said,
     ...(turn.conversationId ? { conversationId: turn.conversationId } : {}),
+    ...(prepared.conversation ? { found: prepared.conversation } : {}),
   });
   // Memory is read before the person's message is stored, so the message is not in it twice.
   const history = policy.memory && !turn.messages ? await loadMemory(deps, conversation, turn.app, turn.storedMessageId) : [];

@@ -5,7 +5,7 @@ import { creditsFor } from "../models/pricing";
 import { estimateTokens } from "../platform/llm/tokens";
 import { holdForTurn } from "./metering";
 import { checkRateLimits } from "./rate-limit";
-import { conversationExists } from "./store";
+import { findOwnConversation } from "./store";
 import type { ChatTurn, PreparedTurn, ResponderPolicy } from "./types";
 
 /** Longest message accepted from a person. */
@@ -32,7 +32,8 @@ export async function prepareTurn(deps: Deps, turn: ChatTurn, policy: ResponderP
     throw new ServiceError("validation", "chat_unknown_model", { model: modelId }, { field: "model" });
   // A conversation named but not the caller's (another space's, another user's, or unknown) is a
   // 400 before anything is held or streamed, instead of an error event inside a 200 stream.
-  if (turn.conversationId && !(await conversationExists(deps, { id: turn.conversationId, app: turn.app, endUserId: turn.endUserId }))) {
+  const conversation = turn.conversationId ? await findOwnConversation(deps, { id: turn.conversationId, app: turn.app, endUserId: turn.endUserId }) : undefined;
+  if (turn.conversationId && !conversation) {
     throw new ServiceError("validation", "chat_conversation_unknown", { id: turn.conversationId }, { field: "conversationId" });
   }
   const resolved = deps.models.resolve(modelId) ?? deps.models.fallback();
@@ -44,7 +45,7 @@ export async function prepareTurn(deps: Deps, turn: ChatTurn, policy: ResponderP
   const free = creditsFor(resolved.model.id, { promptTokens: 1000, completionTokens: 1000 }) === 0;
   const limited = await checkRateLimits(deps, { appId: turn.app.id, endUserId: turn.endUserId, channel: turn.channel });
   const query = (turn.messages ? turn.text : text).trim();
-  const base = { text, query, resolved, limited, hold: undefined, maxOutputTokens: undefined };
+  const base = { text, query, resolved, limited, conversation, hold: undefined, maxOutputTokens: undefined };
   if (policy.credits === "per-call") {
     // The responder's model calls hold credits call by call; the turn itself calls no model.
     if (!free && (await availableBalance(deps, turn.app.spaceId)) <= 0) throw new ServiceError("insufficient_credits", "insufficient_credits");

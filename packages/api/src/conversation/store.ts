@@ -35,18 +35,21 @@ const ownConversation = (deps: Deps) =>
       .prepare(),
   );
 
-/** Whether `id` is a conversation of this app and end user (the only one a turn may continue). */
-export async function conversationExists(deps: Deps, input: { id: string; app: ChatApp; endUserId: string }): Promise<boolean> {
-  const row = await ownConversation(deps).get({ id: input.id, appId: input.app.id, endUserId: input.endUserId });
-  return row !== undefined;
+/** The conversation `id` when it is this app's and this end user's (the only one a turn may continue). */
+export async function findOwnConversation(deps: Deps, input: { id: string; app: ChatApp; endUserId: string }): Promise<ConversationRow | undefined> {
+  return ownConversation(deps).get({ id: input.id, appId: input.app.id, endUserId: input.endUserId });
 }
 
-/** Finds the caller's conversation, or starts one. Someone else's conversation id is not found. */
+/**
+ * Finds the caller's conversation, or starts one. Someone else's conversation id is not found.
+ * `found` is the row a caller already looked up (a turn's checks do), so it is not read twice.
+ */
 export async function openConversation(
   deps: Deps,
-  input: { app: ChatApp; endUserId: string; channel: string; conversationId?: string; title: string },
+  input: { app: ChatApp; endUserId: string; channel: string; conversationId?: string; title: string; found?: ConversationRow },
 ): Promise<ConversationRow> {
   if (input.conversationId) {
+    if (input.found?.id === input.conversationId) return input.found;
     const row = await ownConversation(deps).get({ id: input.conversationId, appId: input.app.id, endUserId: input.endUserId });
     if (!row) throw fail.notFound("conversation");
     return row;
@@ -64,7 +67,8 @@ export async function openConversation(
     createdAt: now,
     updatedAt: now,
   };
-  await prepared(deps.db, "chat.insertConversation", () =>
+  // RETURNING hands back the stored row with its defaults: no second read.
+  const stored = await prepared(deps.db, "chat.insertConversation", () =>
     deps.db
       .insert(conversations)
       .values({
@@ -78,9 +82,9 @@ export async function openConversation(
         createdAt: sql.placeholder("createdAt"),
         updatedAt: sql.placeholder("updatedAt"),
       })
+      .returning()
       .prepare(),
-  ).run(row);
-  const stored = await deps.db.select().from(conversations).where(eq(conversations.id, row.id)).get();
+  ).get(row);
   if (!stored) throw new Error("conversation vanished after insert");
   return stored;
 }

@@ -44,6 +44,8 @@ export interface PreparedTurn {
   resolved: ResolvedModel;
   /** The rate-limit rule the turn exceeded, if any. */
   limited: Awaited<ReturnType<typeof checkRateLimits>>;
+  /** The conversation the turn continues, as the checks found it (undefined: a new one starts). */
+  conversation: ConversationRow | undefined;
   /** Credits held for the whole turn (responders metered per turn). */
   hold: CreditHold | undefined;
   /** The longest answer the hold pays for. */
