@@ -22,8 +22,7 @@ import {
   parseOrigins,
 } from "./client-rules";
 import { ChannelClientPage } from "./channel-client-page";
-import { clientsEndpoints, type UpdateWebClient, type WebClient } from "../../lib/api/web-clients";
-import { WEB_CLIENTS } from "./clients-page";
+import { clientsEndpoints, type UpdateWebClient, type WebClient, WEB_CLIENTS } from "../../lib/api/web-clients";
 import { useAppChoices } from "./use-app-choices";
 import { WidgetPreview } from "./widget-preview";
 import "./clients.css";
