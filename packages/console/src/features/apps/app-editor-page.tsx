@@ -24,14 +24,15 @@ import {
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate, useSearchParams } from "react-router";
-import { invalidateSpace, useSpaceQuery } from "../../lib/api/query";
+import { invalidateSpace, setSpaceData, useSpaceQuery } from "../../lib/api/query";
 import { endpoints } from "../../lib/api/endpoints";
 import { feedback } from "../../lib/feedback";
 import { PATHS } from "../../lib/paths";
 import { AppAvatar } from "../../components/app-avatar";
 import { PageHeader } from "../../components/page-header";
 import { APP_LIMITS, appRules, guidingQuestionsOf } from "./app-rules";
-import { chatPath } from "./apps-page";
+import { CHAT_KEYS } from "../chat/use-chat";
+import { APPS, chatPath } from "./apps-page";
 import { ruleOf, showServerError } from "./form-helpers";
 import { KnowledgeSettingsSection } from "./knowledge-settings-section";
 import { PreviewPane } from "./preview-pane";
@@ -158,34 +159,21 @@ export function AppEditorPage() {
   const appId = params.get("id") ?? "";
   const [form] = Form.useForm<EditorValues>();
   const { categories, models } = useAppOptions();
-  const [app, setApp] = useState<AppSeniorDetail>();
-  const [state, setState] = useState<"loading" | "ready" | "missing">("loading");
+  const seniorKey = [...APPS, appId, "senior"];
+  const senior = useSpaceQuery({ key: seniorKey, fetch: (signal) => endpoints.apps.senior(appId, { silent: true, signal }), enabled: appId !== "" });
+  const app = senior.data;
+  const state = !appId || (senior.isError && !app) ? "missing" : app ? "ready" : "loading";
   const [tab, setTab] = useState<TabKey>("basic");
   const [saving, setSaving] = useState(false);
   const [dirty, setDirty] = useState(false);
   const [rateLimitDirty, setRateLimitDirty] = useState(false);
-  const [version, setVersion] = useState(0);
 
-  const load = useCallback(async () => {
-    if (!appId) {
-      setState("missing");
-      return;
-    }
-    setState("loading");
-    const result = await endpoints.apps.senior(appId, { silent: true });
-    if (!result.ok) {
-      if (result.error.kind !== "aborted") setState("missing");
-      return;
-    }
-    setApp(result.data);
-    form.setFieldsValue(toValues(result.data));
-    setDirty(false);
-    setState("ready");
-  }, [appId, form]);
-
+  // The form starts from each answer the server gives (the load or a save).
   useEffect(() => {
-    void load();
-  }, [load]);
+    if (!app) return;
+    form.setFieldsValue(toValues(app));
+    setDirty(false);
+  }, [app, form]);
 
   const builtinPlugins = useSpaceQuery({
     key: ["plugins", "builtin", "app-editor", i18n.language],
@@ -229,12 +217,10 @@ export function AppEditorPage() {
         if (showServerError(form, config.error)) setTab("advanced");
         return;
       }
-      const next = { ...updated.data, advancedConfig: config.data };
-      void invalidateSpace(["apps"]);
-      setApp(next);
-      form.setFieldsValue(toValues(next));
-      setDirty(false);
-      setVersion((value) => value + 1);
+      const next: AppSeniorDetail = { ...updated.data, advancedConfig: config.data };
+      setSpaceData<AppSeniorDetail>(seniorKey, () => next);
+      // The preview reloads the opening text and models it shows.
+      void invalidateSpace(APPS, CHAT_KEYS.app(next.code));
       feedback.success(t("apps.saved"));
     } finally {
       setSaving(false);
@@ -325,7 +311,7 @@ export function AppEditorPage() {
           </div>
         </Card>
         {app ? (
-          <PreviewPane appCode={app.code} version={version} unsaved={dirty} />
+          <PreviewPane appCode={app.code} unsaved={dirty} />
         ) : (
           <div className="pl-editor__preview">
             <Skeleton active />

@@ -1,43 +1,28 @@
 import { ReloadOutlined } from "@ant-design/icons";
-import type { components } from "@parley/sdk";
 import { Button, Flex, Select, Tag, Tooltip, Typography } from "antd";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { endpoints } from "../../lib/api/endpoints";
+import { useSpaceQuery } from "../../lib/api/query";
 import { ChatPanel } from "../../components/chat/chat-panel";
-import { useChat } from "../chat/use-chat";
-
-type ChatAppView = components["schemas"]["ChatAppView"];
+import { CHAT_KEYS, useChat } from "../chat/use-chat";
 
 /** Props of {@link PreviewPane}. */
 export interface PreviewPaneProps {
   appCode: string;
-  /** Bumped after every save, to reload the opening text and models. */
-  version: number;
   /** The editor has changes the preview does not use yet. */
   unsaved: boolean;
 }
 
 /** The editor's live preview: a chat with the saved app on the `preview` channel. */
-export function PreviewPane({ appCode, version, unsaved }: PreviewPaneProps) {
+export function PreviewPane({ appCode, unsaved }: PreviewPaneProps) {
   const { t } = useTranslation();
-  const [view, setView] = useState<ChatAppView>();
-  const [model, setModel] = useState<string>();
+  // A save invalidates the view (the editor), which reloads the opening text and models.
+  const view = useSpaceQuery({ key: CHAT_KEYS.app(appCode), fetch: (signal) => endpoints.chat.app(appCode, { silent: true, signal }) }).data;
+  const [chosenModel, setModel] = useState<string>();
+  // A model the saved app no longer offers falls back to its default.
+  const model = chosenModel && view && !view.models.includes(chosenModel) ? undefined : chosenModel;
   const chat = useChat({ appCode, channel: "preview", model });
-
-  useEffect(() => {
-    let live = true;
-    void endpoints.chat.app(appCode, { silent: true }).then((result) => {
-      if (live && result.ok) setView(result.data);
-    });
-    return () => {
-      live = false;
-    };
-  }, [appCode, version]);
-
-  useEffect(() => {
-    if (model && view && !view.models.includes(model)) setModel(undefined);
-  }, [model, view]);
 
   return (
     <aside className="pl-editor__preview" data-testid="app-preview">

@@ -1,7 +1,7 @@
 import { DeleteOutlined, EditOutlined, PlusOutlined } from "@ant-design/icons";
 import type { components } from "@parley/sdk";
 import { Alert, Button, Flex, Input, InputNumber, Popconfirm, Select, Table, Typography } from "antd";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useSpaceResource } from "../../lib/api/query";
 import { endpoints } from "../../lib/api/endpoints";
@@ -39,13 +39,15 @@ export function RateLimitTab({ appId, onDirtyChange }: RateLimitTabProps) {
   const list = useSpaceResource({ key: ["apps", appId, "rate-limits"], fetch: (signal) => endpoints.apps.rateLimits(appId, { signal }) });
   const rules = list.data ?? NO_RULES;
   const { loading, set: setRules } = list;
-  const [draft, setDraft] = useState<Draft>();
+  const [draft, setDraftState] = useState<Draft>();
   const [error, setError] = useState<string>();
   const [saving, setSaving] = useState(false);
 
-  useEffect(() => {
-    onDirtyChange(draft !== undefined);
-  }, [draft, onDirtyChange]);
+  /** Every change of the rule being edited also tells the editor whether one is unsaved. */
+  const setDraft = (next: Draft | undefined) => {
+    setDraftState(next);
+    onDirtyChange(next !== undefined);
+  };
 
   const blocked = () => blockedByRateLimit(draft !== undefined, t("apps.rateLimit.unsaved"));
 

@@ -1,12 +1,13 @@
 import { CheckOutlined, DownloadOutlined, ReloadOutlined, RobotOutlined, SearchOutlined, UserSwitchOutlined } from "@ant-design/icons";
 import { Avatar, Badge, Button, Input, Modal, Segmented, Select, Space, Tag, Typography } from "antd";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { feedback } from "../../lib/feedback";
 import { PageHeader } from "../../components/page-header";
 import { useRealtimeEvent, useRealtimeState } from "../../lib/realtime";
-import { channelEndpoints } from "../../lib/api/channel-clients";
-import { clientsEndpoints } from "../../lib/api/web-clients";
+import { CHANNEL_CLIENTS, channelEndpoints } from "../../lib/api/channel-clients";
+import { clientsEndpoints, WEB_CLIENTS } from "../../lib/api/web-clients";
+import { invalidateSpace, mapData, setSpaceData, useSpaceQuery } from "../../lib/api/query";
 import { saveBlob } from "../../lib/save-blob";
 import { ConversationView } from "./conversation-view";
 import { ExportModal } from "./export-modal";
@@ -36,26 +37,32 @@ interface ClientOption {
 /** How long typing pauses before the keyword is asked for. */
 const SEARCH_DEBOUNCE_MS = 300;
 
+/** Every inbox key of the space (below the space id, see lib/api/query). */
+const INBOX = ["inbox"];
+
+/** The cache key of the session list under some filters. */
+const sessionsKey = (filters: InboxFilters) => [...INBOX, "sessions", filters.read, filters.clientId ?? null, filters.keyword ?? null];
+
+/** The session list as cached: the sessions shown (live events and "load more" change them in place), where the next page starts and the unread total. */
+interface SessionsPage {
+  items: InboxSession[];
+  nextCursor: string | null;
+  unreadCount: number;
+}
+
+const optionsOf = (clients: readonly { id: string; name: string }[]): ClientOption[] => clients.map((client) => ({ value: client.id, label: client.name }));
+
 /** The space's web and channel clients, for the client filter. */
 function useClientOptions(): ClientOption[] {
-  const [options, setOptions] = useState<ClientOption[]>([]);
-  useEffect(() => {
-    let live = true;
-    void Promise.all([
-      clientsEndpoints.list({ silent: true, dedupeKey: "inbox-web-clients" }),
-      channelEndpoints.list({ silent: true, dedupeKey: "inbox-channel-clients" }),
-    ]).then(([web, channels]) => {
-      if (!live) return;
-      setOptions([
-        ...(channels.ok ? channels.data.map((client) => ({ value: client.id, label: client.name })) : []),
-        ...(web.ok ? web.data.map((client) => ({ value: client.id, label: client.name })) : []),
-      ]);
-    });
-    return () => {
-      live = false;
-    };
-  }, []);
-  return options;
+  const web = useSpaceQuery({
+    key: [...WEB_CLIENTS, "inbox-options"],
+    fetch: (signal) => mapData(clientsEndpoints.list({ silent: true, dedupeKey: "inbox-web-clients", signal }), optionsOf),
+  });
+  const channels = useSpaceQuery({
+    key: [...CHANNEL_CLIENTS, "inbox-options"],
+    fetch: (signal) => mapData(channelEndpoints.list({ silent: true, dedupeKey: "inbox-channel-clients", signal }), optionsOf),
+  });
+  return useMemo(() => [...(channels.data ?? []), ...(web.data ?? [])], [channels.data, web.data]);
 }
 
 interface History {
@@ -77,10 +84,22 @@ export function ChatManagePage() {
   const realtimeState = useRealtimeState();
   const [filters, setFilters] = useState<InboxFilters>({ read: "all" });
   const [search, setSearch] = useState("");
-  const [sessions, setSessions] = useState<InboxSession[]>([]);
-  const [cursor, setCursor] = useState<string | null>(null);
-  const [listLoading, setListLoading] = useState(true);
-  const [unreadCount, setUnreadCount] = useState(0);
+  // While other filters load, the last list stays shown (as before the cache).
+  const list = useSpaceQuery<SessionsPage>({
+    key: sessionsKey(filters),
+    fetch: (signal) =>
+      mapData(inboxEndpoints.sessions({ read: filters.read, clientId: filters.clientId, keyword: filters.keyword }, { signal }), (page) => ({
+        items: page.items,
+        nextCursor: page.nextCursor,
+        unreadCount: page.unreadCount,
+      })),
+    keepPreviousPage: true,
+  });
+  const sessions = useMemo(() => list.data?.items ?? [], [list.data]);
+  const cursor = list.data?.nextCursor ?? null;
+  const unreadCount = list.data?.unreadCount ?? 0;
+  const [loadingMore, setLoadingMore] = useState(false);
+  const listLoading = list.isFetching || loadingMore;
   const [open, setOpen] = useState<InboxSession>();
   const [history, setHistory] = useState<History>();
   const [checked, setChecked] = useState<Set<string>>(new Set());
@@ -94,20 +113,14 @@ export function ChatManagePage() {
   const sessionsRef = useRef(sessions);
   sessionsRef.current = sessions;
 
-  const loadList = useCallback(async (next: InboxFilters) => {
-    setListLoading(true);
-    const result = await inboxEndpoints.sessions({ read: next.read, clientId: next.clientId, keyword: next.keyword });
-    if (!result.ok && result.error.kind === "aborted") return;
-    setListLoading(false);
-    if (!result.ok) return;
-    setSessions(result.data.items);
-    setCursor(result.data.nextCursor);
-    setUnreadCount(result.data.unreadCount);
+  /** Changes the shown list (of the filters in force) in the cache. */
+  const updateList = useCallback((update: (page: SessionsPage) => SessionsPage) => {
+    setSpaceData<SessionsPage>(sessionsKey(filtersRef.current), (current) => (current ? update(current) : current));
   }, []);
-
-  useEffect(() => {
-    void loadList(filters);
-  }, [filters, loadList]);
+  const setSessions = useCallback(
+    (update: (items: InboxSession[]) => InboxSession[]) => updateList((page) => ({ ...page, items: update(page.items) })),
+    [updateList],
+  );
 
   useEffect(() => {
     const keyword = search.trim() || undefined;
@@ -117,12 +130,15 @@ export function ChatManagePage() {
 
   const loadMore = async () => {
     if (!cursor) return;
-    setListLoading(true);
+    setLoadingMore(true);
     const result = await inboxEndpoints.sessions({ read: filters.read, clientId: filters.clientId, keyword: filters.keyword, cursor });
-    setListLoading(false);
+    setLoadingMore(false);
     if (!result.ok) return;
-    setSessions((current) => [...current, ...result.data.items.filter((item) => !current.some((known) => known.sessionId === item.sessionId))]);
-    setCursor(result.data.nextCursor);
+    updateList((page) => ({
+      ...page,
+      items: [...page.items, ...result.data.items.filter((item) => !page.items.some((known) => known.sessionId === item.sessionId))],
+      nextCursor: result.data.nextCursor,
+    }));
   };
 
   // The unread total counts every client; after read changes it is asked for again (once per burst).
@@ -131,16 +147,19 @@ export function ChatManagePage() {
     clearTimeout(countTimer.current);
     countTimer.current = setTimeout(() => {
       void inboxEndpoints.sessions({ read: "unread", limit: 1 }, { silent: true, dedupeKey: "inbox-unread-count" }).then((result) => {
-        if (result.ok) setUnreadCount(result.data.unreadCount);
+        if (result.ok) updateList((page) => ({ ...page, unreadCount: result.data.unreadCount }));
       });
     }, 250);
-  }, []);
+  }, [updateList]);
   useEffect(() => () => clearTimeout(countTimer.current), []);
 
-  const patchBoth = useCallback((sessionId: string, patch: Partial<InboxSession>) => {
-    setSessions((current) => patchSession(current, sessionId, patch));
-    setOpen((current) => (current?.sessionId === sessionId ? { ...current, ...patch, sessionId } : current));
-  }, []);
+  const patchBoth = useCallback(
+    (sessionId: string, patch: Partial<InboxSession>) => {
+      setSessions((current) => patchSession(current, sessionId, patch));
+      setOpen((current) => (current?.sessionId === sessionId ? { ...current, ...patch, sessionId } : current));
+    },
+    [setSessions],
+  );
 
   const markRead = useCallback(
     async (session: InboxSession) => {
@@ -239,11 +258,11 @@ export function ChatManagePage() {
     const before = previousState.current;
     previousState.current = realtimeState;
     if (realtimeState === "connected" && before === "reconnecting") {
-      void loadList(filtersRef.current);
+      void invalidateSpace([...INBOX, "sessions"]);
       const current = openRef.current;
       if (current) void openSessionRef.current(current);
     }
-  }, [realtimeState, loadList]);
+  }, [realtimeState]);
 
   const readAll = async () => {
     const result = await inboxEndpoints.readAll(filters.clientId);
@@ -317,7 +336,7 @@ export function ChatManagePage() {
             >
               {t(`chatManage.realtime.${live ? "live" : realtimeState === "reconnecting" || realtimeState === "connecting" ? "connecting" : "offline"}`)}
             </Tag>
-            <Button icon={<ReloadOutlined />} onClick={() => void loadList(filters)} data-testid="inbox-refresh">
+            <Button icon={<ReloadOutlined />} onClick={() => void list.refetch()} data-testid="inbox-refresh">
               {t("common.refresh")}
             </Button>
             <Button icon={<DownloadOutlined />} disabled={checked.size === 0} onClick={() => setExporting(true)} data-testid="inbox-export">

@@ -1,10 +1,11 @@
 import { MessageOutlined, PlusOutlined } from "@ant-design/icons";
 import type { components } from "@parley/sdk";
 import { Button, Flex, Result, Select, Skeleton, Typography } from "antd";
-import { useCallback, useEffect, useState } from "react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate, useNavigate, useParams } from "react-router";
 import { endpoints } from "../../lib/api/endpoints";
+import { mapData, useSpaceQuery } from "../../lib/api/query";
 import { formatDateTime } from "../../lib/format";
 import { PATHS } from "../../lib/paths";
 import { useSession } from "../../lib/api/session";
@@ -12,9 +13,9 @@ import { AppAvatar } from "../../components/app-avatar";
 import { ChatPanel } from "../../components/chat/chat-panel";
 import { EmptyState } from "../../components/empty-state";
 import "../apps/apps.css";
-import { useChat } from "./use-chat";
+import { APPS } from "../apps/apps-page";
+import { CHAT_KEYS, useChat } from "./use-chat";
 
-type ChatAppView = components["schemas"]["ChatAppView"];
 type Conversation = components["schemas"]["Conversation"];
 
 /** The code the home menu's "chat" item uses: the most recent app of the space. */
@@ -53,13 +54,11 @@ export function AppChatPage() {
 function RecentApp() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const [target, setTarget] = useState<string | null>();
-  useEffect(() => {
-    void endpoints.apps.list(1, { silent: true }).then((result) => {
-      if (result.ok) setTarget(result.data.items[0]?.code ?? null);
-      else if (result.error.kind !== "aborted") setTarget(null);
-    });
-  }, []);
+  const recent = useSpaceQuery({
+    key: [...APPS, "recent"],
+    fetch: (signal) => mapData(endpoints.apps.list(1, { silent: true, signal }), (page) => page.items[0]?.code ?? null),
+  });
+  const target = recent.isError ? null : recent.data;
   if (target === undefined) return <Skeleton active />;
   if (target) return <Navigate to={`/app/${encodeURIComponent(target)}`} replace />;
   return (
@@ -82,35 +81,19 @@ function RecentApp() {
 function AppChat({ code }: { code: string }) {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
-  const [view, setView] = useState<ChatAppView>();
-  const [missing, setMissing] = useState(false);
   const [model, setModel] = useState<string>();
-  const [conversations, setConversations] = useState<Conversation[]>([]);
   const chat = useChat({ appCode: code, channel: "web", model });
+  const app = useSpaceQuery({ key: CHAT_KEYS.app(code), fetch: (signal) => endpoints.chat.app(code, { silent: true, signal }) });
+  const view = app.data;
+  // Preview conversations belong to the editor's preview pane; a new one is added by useChat's invalidation.
+  const conversations: Conversation[] =
+    useSpaceQuery({
+      key: CHAT_KEYS.conversations(code),
+      fetch: (signal) =>
+        mapData(endpoints.chat.conversations(code, { silent: true, signal }), (list) => list.filter((conversation) => conversation.channel !== "preview")),
+    }).data ?? [];
 
-  useEffect(() => {
-    void endpoints.chat.app(code, { silent: true }).then((result) => {
-      if (result.ok) setView(result.data);
-      else if (result.error.kind !== "aborted") setMissing(true);
-    });
-  }, [code]);
-
-  const loadConversations = useCallback(async () => {
-    const result = await endpoints.chat.conversations(code, { silent: true });
-    // Preview conversations belong to the editor's preview pane.
-    if (result.ok) setConversations(result.data.filter((conversation) => conversation.channel !== "preview"));
-  }, [code]);
-
-  useEffect(() => {
-    void loadConversations();
-  }, [loadConversations]);
-
-  // A new conversation appears in the list once its first answer has started.
-  useEffect(() => {
-    if (chat.conversationId && !conversations.some((conversation) => conversation.id === chat.conversationId)) void loadConversations();
-  }, [chat.conversationId, conversations, loadConversations]);
-
-  if (missing) {
+  if (app.isError && !view) {
     return (
       <Result
         status="404"

@@ -2,6 +2,7 @@ import { ParleyError } from "@parley/sdk";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { client, CODES, endSession, warnLoginFirst } from "../../lib/api/request";
 import { endpoints } from "../../lib/api/endpoints";
+import { fetchSpace, invalidateSpace } from "../../lib/api/query";
 import { sessionStore } from "../../lib/api/session";
 import { i18n } from "../../i18n";
 import { applyChatEvent, type ChatTurn, settleTurn } from "../../components/chat/chat-state";
@@ -14,6 +15,13 @@ export interface UseChatOptions {
   /** One of the app's models; the app's default when undefined. */
   model?: string;
 }
+
+/** Cache keys of chatting with an app (below the space id, see lib/api/query). */
+export const CHAT_KEYS = {
+  app: (appCode: string) => ["chat", "app", appCode],
+  conversations: (appCode: string) => ["chat", "conversations", appCode],
+  messages: (conversationId: string) => ["chat", "messages", conversationId],
+};
 
 let counter = 0;
 const localId = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${(counter += 1)}`;
@@ -70,6 +78,8 @@ export function useChat({ appCode, channel, model }: UseChatOptions) {
         );
         for await (const event of stream) {
           if (event.type === "message-start") {
+            // A new conversation appears in the list once its first answer has started.
+            if (event.conversationId !== conversationRef.current) void invalidateSpace(CHAT_KEYS.conversations(appCode));
             conversationRef.current = event.conversationId;
             setConversationId(event.conversationId);
           }
@@ -118,12 +128,12 @@ export function useChat({ appCode, channel, model }: UseChatOptions) {
   /** Shows an earlier conversation and continues it. */
   const load = useCallback(async (id: string) => {
     controller.current?.abort();
-    const result = await endpoints.chat.messages(id);
-    if (!result.ok) return;
+    const messages = await fetchSpace({ key: CHAT_KEYS.messages(id), fetch: (signal) => endpoints.chat.messages(id, { signal }) });
+    if (!messages) return;
     setConversationId(id);
     conversationRef.current = id;
     setTurns(
-      result.data
+      messages
         .filter((message) => message.role !== "tool")
         .map((message) => ({
           id: message.id,

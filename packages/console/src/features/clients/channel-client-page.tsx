@@ -3,13 +3,14 @@ import { Alert, Button, Card, Divider, Form, Input, Radio, Select, Skeleton, Spa
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
+import { invalidateSpace, setSpaceData, useSpaceQuery } from "../../lib/api/query";
 import { feedback } from "../../lib/feedback";
 import { PATHS } from "../../lib/paths";
 import { EmptyState } from "../../components/empty-state";
 import { PageHeader } from "../../components/page-header";
 import { checkRule, validValues } from "../knowledge/form-helpers";
 import { ChannelConfigFields, defaultSecretAction } from "./channel-config-fields";
-import { channelEndpoints, type ChannelClient, type ChannelDescriptor } from "../../lib/api/channel-clients";
+import { CHANNEL_CLIENTS, channelEndpoints, type ChannelClient, type ChannelDescriptor } from "../../lib/api/channel-clients";
 import { configBody, configFieldOf, initialConfig, localized, type SecretAction } from "./channel-rules";
 import { ChannelStatus } from "./channel-status";
 import { checkName, CLIENT_LIMITS } from "./client-rules";
@@ -34,6 +35,14 @@ export function channelConfigPath(target: { id: string } | { kind: string }): st
   return "id" in target ? `${PATHS.webEmbedConfig}?id=${encodeURIComponent(target.id)}` : `${PATHS.webEmbedConfig}?kind=${encodeURIComponent(target.kind)}`;
 }
 
+const detailKey = (clientId: string) => [...CHANNEL_CLIENTS, "detail", clientId];
+
+/** Keeps a client the server answered in the cache (its page and the list). */
+function setClient(next: ChannelClient): void {
+  setSpaceData<ChannelClient>(detailKey(next.id), () => next);
+  setSpaceData<ChannelClient[]>(CHANNEL_CLIENTS, (current) => current?.map((item) => (item.id === next.id ? next : item)));
+}
+
 function actionsOf(descriptor: ChannelDescriptor | undefined, secretsSet: readonly string[]): Record<string, SecretAction> {
   return Object.fromEntries((descriptor?.fields ?? []).filter((field) => field.secret).map((field) => [field.key, defaultSecretAction(field, secretsSet)]));
 }
@@ -50,8 +59,9 @@ export function ChannelClientPage() {
   const catalogue = useChannelCatalogue();
   const apps = useAppChoices();
   const [form] = Form.useForm<ChannelValues>();
-  const [client, setClient] = useState<ChannelClient>();
-  const [state, setState] = useState<"loading" | "ready" | "failed">(id ? "loading" : "ready");
+  const detail = useSpaceQuery({ key: detailKey(id), fetch: (signal) => channelEndpoints.get(id, { signal }), enabled: Boolean(id) });
+  const client = id ? detail.data : undefined;
+  const state = !id || client ? "ready" : detail.isError ? "failed" : "loading";
   const [saving, setSaving] = useState(false);
   const [checking, setChecking] = useState(false);
   const [check, setCheck] = useState<{ ok: boolean; message: string }>();
@@ -76,21 +86,6 @@ export function ChannelClientPage() {
     },
     [form],
   );
-
-  const load = useCallback(async () => {
-    if (!id) return;
-    setState("loading");
-    const result = await channelEndpoints.get(id);
-    if (!result.ok && result.error.kind === "aborted") return;
-    if (result.ok) {
-      setClient(result.data);
-      setState("ready");
-    } else setState("failed");
-  }, [id]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
 
   // The form needs both the client and its platform's fields.
   useEffect(() => {
@@ -133,7 +128,10 @@ export function ChannelClientPage() {
       feedback.success(client ? t("clients.config.saved") : t("clients.channelConfig.created", { name: result.data.name }));
       show(result.data, descriptor);
       setCheck(undefined);
-      if (!client) setParams({ id: result.data.id }, { replace: true });
+      if (!client) {
+        void invalidateSpace(CHANNEL_CLIENTS);
+        setParams({ id: result.data.id }, { replace: true });
+      }
     } finally {
       setSaving(false);
     }
@@ -189,7 +187,7 @@ export function ChannelClientPage() {
           <EmptyState
             title={state === "failed" ? t("clients.config.loadFailedTitle") : t("clients.channelConfig.unknownKind")}
             description={state === "failed" ? t("clients.config.loadFailedDescription") : t("clients.channelConfig.unknownKindDescription")}
-            action={state === "failed" ? <Button onClick={() => void load()}>{t("common.retry")}</Button> : undefined}
+            action={state === "failed" ? <Button onClick={() => void detail.refetch()}>{t("common.retry")}</Button> : undefined}
             data-testid="channel-config-failed"
           />
         </div>

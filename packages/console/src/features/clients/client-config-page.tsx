@@ -1,7 +1,8 @@
 import { Alert, Button, Card, Form, Input, Popconfirm, Radio, Select, Skeleton, Space, Switch, Tag, Typography } from "antd";
-import { useCallback, useEffect, useState } from "react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
+import { setSpaceData, useSpaceQuery } from "../../lib/api/query";
 import { feedback } from "../../lib/feedback";
 import { formatDateTime } from "../../lib/format";
 import { PATHS } from "../../lib/paths";
@@ -21,7 +22,7 @@ import {
   parseOrigins,
 } from "./client-rules";
 import { ChannelClientPage } from "./channel-client-page";
-import { clientsEndpoints, type UpdateWebClient, type WebClient } from "../../lib/api/web-clients";
+import { clientsEndpoints, type UpdateWebClient, type WebClient, WEB_CLIENTS } from "../../lib/api/web-clients";
 import { useAppChoices } from "./use-app-choices";
 import { WidgetPreview } from "./widget-preview";
 import "./clients.css";
@@ -101,30 +102,18 @@ function WebClientConfigPage() {
   const id = params.get("id") ?? "";
   const apps = useAppChoices();
   const [form] = Form.useForm<ConfigValues>();
-  const [client, setClient] = useState<WebClient>();
-  const [state, setState] = useState<"loading" | "ready" | "failed">("loading");
+  const detailKey = [...WEB_CLIENTS, "detail", id];
+  const detail = useSpaceQuery({ key: detailKey, fetch: (signal) => clientsEndpoints.get(id, { signal }), enabled: Boolean(id) });
+  const client = detail.data;
+  const state = !id || (detail.isError && !client) ? "failed" : client ? "ready" : "loading";
   const [saving, setSaving] = useState(false);
   const [secret, setSecret] = useState<string>();
   const watched = Form.useWatch([], form) as Partial<ConfigValues> | undefined;
 
-  const load = useCallback(async () => {
-    if (!id) {
-      setState("failed");
-      return;
-    }
-    setState("loading");
-    const result = await clientsEndpoints.get(id);
-    if (!result.ok && result.error.kind === "aborted") return;
-    if (result.ok) {
-      setClient(result.data);
-      form.setFieldsValue(valuesOf(result.data));
-      setState("ready");
-    } else setState("failed");
-  }, [id, form]);
-
+  // The form starts from each answer the server gives (a load or a save).
   useEffect(() => {
-    void load();
-  }, [load]);
+    if (client) form.setFieldsValue(valuesOf(client));
+  }, [client, form]);
 
   const save = async () => {
     const values = await validValues(form);
@@ -140,8 +129,8 @@ function WebClientConfigPage() {
         else feedback.error(result.error.message);
         return;
       }
-      setClient(result.data);
-      form.setFieldsValue(valuesOf(result.data));
+      setSpaceData<WebClient>(detailKey, () => result.data);
+      setSpaceData<WebClient[]>(WEB_CLIENTS, (current) => current?.map((item) => (item.id === result.data.id ? result.data : item)));
       feedback.success(t("clients.config.saved"));
     } finally {
       setSaving(false);
@@ -178,7 +167,7 @@ function WebClientConfigPage() {
           <EmptyState
             title={t("clients.config.loadFailedTitle")}
             description={t("clients.config.loadFailedDescription")}
-            action={<Button onClick={() => void load()}>{t("common.retry")}</Button>}
+            action={<Button onClick={() => void detail.refetch()}>{t("common.retry")}</Button>}
             data-testid="client-config-failed"
           />
         </div>

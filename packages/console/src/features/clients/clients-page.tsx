@@ -12,18 +12,14 @@ import { setSpaceData, invalidateSpace, useSpaceQuery } from "../../lib/api/quer
 import { PageHeader } from "../../components/page-header";
 import { checkRule } from "../knowledge/form-helpers";
 import { channelConfigPath } from "./channel-client-page";
-import { channelEndpoints, type ChannelClient } from "../../lib/api/channel-clients";
+import { CHANNEL_CLIENTS, channelEndpoints, type ChannelClient } from "../../lib/api/channel-clients";
 import { localized } from "./channel-rules";
 import { ChannelStatus } from "./channel-status";
 import { checkName, CLIENT_LIMITS } from "./client-rules";
-import { clientsEndpoints, type WebClient } from "../../lib/api/web-clients";
+import { clientsEndpoints, type WebClient, WEB_CLIENTS } from "../../lib/api/web-clients";
 import { useAppChoices, type AppChoice } from "./use-app-choices";
 import { useChannelCatalogue } from "./use-channel-catalogue";
 import "./clients.css";
-
-/** The space's web clients and channel clients (keys below the space id, see lib/api/query). */
-export const WEB_CLIENTS = ["web-clients"];
-export const CHANNEL_CLIENTS = ["channel-clients"];
 
 /** The config page of a client. */
 export const configPath = (id: string) => `${PATHS.webEmbedConfig}?id=${encodeURIComponent(id)}`;

@@ -1,10 +1,14 @@
 import { WechatOutlined } from "@ant-design/icons";
 import { Alert, Button, Card, List, Popconfirm, Space, Typography } from "antd";
-import { useCallback, useEffect, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { invalidateSpace, useSpaceQuery } from "../../lib/api/query";
 import { feedback } from "../../lib/feedback";
 import { formatDateTime } from "../../lib/format";
 import { channelEndpoints, type WechatBinding, type WechatBindingCode } from "../../lib/api/channel-clients";
+
+/** The signed-in member's WeChat bindings (to every official account of the space). */
+const WECHAT_BINDINGS = ["wechat-bindings"];
 
 /** How often the bindings are re-read while a code waits to be sent from WeChat. */
 const POLL_MS = 3000;
@@ -20,19 +24,12 @@ export interface WechatBindingCardProps {
  */
 export function WechatBindingCard({ clientId }: WechatBindingCardProps) {
   const { t, i18n } = useTranslation();
-  const [bindings, setBindings] = useState<WechatBinding[]>();
+  const query = useSpaceQuery({ key: WECHAT_BINDINGS, fetch: (signal) => channelEndpoints.wechatBindings({ silent: true, signal }) });
+  const bindings = useMemo(() => query.data?.filter((binding) => binding.clientId === clientId), [query.data, clientId]);
   const [code, setCode] = useState<WechatBindingCode>();
   const [asking, setAsking] = useState(false);
 
-  const load = useCallback(async () => {
-    const result = await channelEndpoints.wechatBindings({ silent: true });
-    if (result.ok) setBindings(result.data.filter((binding) => binding.clientId === clientId));
-    return result.ok ? result.data.filter((binding) => binding.clientId === clientId) : undefined;
-  }, [clientId]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const load = async (): Promise<WechatBinding[] | undefined> => (await query.refetch()).data?.filter((binding) => binding.clientId === clientId);
 
   // While a code is live, watch for the binding it makes (the member sends it from their phone).
   useEffect(() => {
@@ -67,7 +64,7 @@ export function WechatBindingCard({ clientId }: WechatBindingCardProps) {
     const result = await channelEndpoints.removeWechatBinding(id);
     if (!result.ok) return;
     feedback.success(t("clients.channelConfig.bindRemoved"));
-    await load();
+    await invalidateSpace(WECHAT_BINDINGS);
   };
 
   return (

@@ -1,6 +1,6 @@
 import { FileAddOutlined, FileSearchOutlined, SettingOutlined } from "@ant-design/icons";
 import { Alert, Button, Col, Descriptions, Flex, List, Row, Statistic, Typography } from "antd";
-import { useEffect, useMemo } from "react";
+import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { formatDateTime } from "../../lib/format";
@@ -23,13 +23,11 @@ export function BaseOverviewPage() {
     i18n: { language },
   } = useTranslation();
   const navigate = useNavigate();
-  const { base, reload } = useKnowledgeBase();
+  const { base } = useKnowledgeBase();
   const files = useSpaceQuery({ key: [...KNOWLEDGE_BASES, base.id, "files"], fetch: (signal) => knowledgeEndpoints.files(base.id, { signal }) }).data;
 
-  // The totals move as files are imported elsewhere: read them afresh with the files.
-  useEffect(() => {
-    void reload();
-  }, [reload]);
+  // The totals move as files are imported elsewhere: opening the overview reads the base afresh with the files.
+  useSpaceQuery({ key: [...KNOWLEDGE_BASES, base.id], fetch: (signal) => knowledgeEndpoints.get(base.id, { silent: true, signal }) });
 
   const counts = useMemo(() => {
     const byStatus = new Map<FileStatus, number>(STATUSES.map((status) => [status, 0]));

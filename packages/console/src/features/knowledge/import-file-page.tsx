@@ -9,15 +9,24 @@ import {
   InboxOutlined,
 } from "@ant-design/icons";
 import { Alert, AutoComplete, Button, Collapse, Descriptions, Flex, Form, Input, List, Result, Skeleton, Steps, Table, Tag, Typography, Upload } from "antd";
-import { useCallback, useEffect, useState } from "react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate, useSearchParams } from "react-router";
+import { mapData, useSpaceQuery } from "../../lib/api/query";
+import type { ApiResult } from "../../lib/api/request";
 import { feedback } from "../../lib/feedback";
 import { FeishuImportStep, type FeishuImportStepProps } from "./feishu-import-step";
 import { checkRule, fileNameRule, validValues } from "./form-helpers";
 import { ImportStepFooter, useLinkImport, type LinkImportValues } from "./import-step-parts";
 import { ImportTypePicker, type ImportType } from "./import-type-picker";
-import { knowledgeEndpoints, type KnowledgeFile, type KnowledgeFilePreview, type KnowledgeImportReport, type KnowledgeTable } from "../../lib/api/knowledge";
+import {
+  KNOWLEDGE_BASES,
+  knowledgeEndpoints,
+  type KnowledgeFile,
+  type KnowledgeFilePreview,
+  type KnowledgeImportReport,
+  type KnowledgeTable,
+} from "../../lib/api/knowledge";
 import { managePath, useKnowledgeBase } from "./knowledge-manage-layout";
 import { currentLanguage, i18n } from "../../i18n";
 import { checkUpload, checkWebsiteUrl, csvHeader, duplicateFields, extensionOf, KNOWLEDGE_LIMITS, suggestFileName, UPLOAD_EXTENSIONS } from "./knowledge-rules";
@@ -62,12 +71,15 @@ export function ImportFilePage() {
   const [uploaded, setUploaded] = useState<Uploaded>();
   const [confirming, setConfirming] = useState(false);
 
-  useEffect(() => {
+  // `&file=kf_…` (on arrival or later) resumes that pending upload at its preview.
+  const [resumed, setResumed] = useState<string>();
+  if (resumeId !== resumed) {
+    setResumed(resumeId);
     if (resumeId) {
       setUploaded({ id: resumeId });
       setStep("preview");
     }
-  }, [resumeId]);
+  }
 
   const restart = () => {
     setUploaded(undefined);
@@ -444,6 +456,14 @@ function qaPairOf(metadata: Record<string, unknown> | undefined): { question: st
   };
 }
 
+/** A pending file's preview, with its table layout when it is a table (one cache entry). */
+async function previewOf(fileId: string, signal: AbortSignal): Promise<ApiResult<{ preview: KnowledgeFilePreview; table?: KnowledgeTable }>> {
+  const result = await knowledgeEndpoints.preview(fileId, { silent: true, signal });
+  if (!result.ok || result.data.type !== "table") return mapData(Promise.resolve(result), (preview) => ({ preview }));
+  const layout = await knowledgeEndpoints.table(fileId, { silent: true, signal });
+  return { ok: true, data: { preview: result.data, ...(layout.ok ? { table: layout.data } : {}) } };
+}
+
 function PreviewStep({
   fileId,
   report,
@@ -461,25 +481,11 @@ function PreviewStep({
     t,
     i18n: { language },
   } = useTranslation();
-  const [preview, setPreview] = useState<KnowledgeFilePreview>();
-  const [table, setTable] = useState<KnowledgeTable>();
-  const [error, setError] = useState<string>();
-
-  const load = useCallback(async () => {
-    setError(undefined);
-    const result = await knowledgeEndpoints.preview(fileId, { silent: true });
-    if (result.ok) {
-      setPreview(result.data);
-      if (result.data.type === "table") {
-        const layout = await knowledgeEndpoints.table(fileId, { silent: true });
-        if (layout.ok) setTable(layout.data);
-      }
-    } else if (result.error.kind === "http") setError(result.error.message);
-  }, [fileId]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const query = useSpaceQuery({ key: [...KNOWLEDGE_BASES, "preview", fileId], fetch: (signal) => previewOf(fileId, signal) });
+  const preview = query.data?.preview;
+  const table = query.data?.table;
+  // Only the server's refusal says the preview is unavailable; a network failure keeps waiting.
+  const error = query.error?.failure.kind === "http" ? query.error.message : undefined;
 
   if (error) {
     return (

@@ -10,13 +10,14 @@ import {
   VideoCameraOutlined,
 } from "@ant-design/icons";
 import { Button, Card, Col, Flex, Image, Modal, Pagination, Popconfirm, Row, Skeleton, Tag, Tooltip, Typography, Upload } from "antd";
-import { useCallback, useEffect, useState, type ReactNode } from "react";
+import { useEffect, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { invalidateSpace, setSpaceData, useSpaceQuery } from "../../lib/api/query";
 import { feedback } from "../../lib/feedback";
 import { formatDateTime } from "../../lib/format";
 import { EmptyState } from "../../components/empty-state";
 import { checkRule } from "./form-helpers";
-import { knowledgeEndpoints, type KnowledgeMedia } from "../../lib/api/knowledge";
+import { KNOWLEDGE_BASES, knowledgeEndpoints, type KnowledgeMedia } from "../../lib/api/knowledge";
 import { useKnowledgeBase } from "./knowledge-manage-layout";
 import { checkMedia, checkMediaName, KNOWLEDGE_LIMITS, MEDIA_EXTENSIONS } from "./knowledge-rules";
 import { RenameModal } from "./rename-modal";
@@ -55,31 +56,19 @@ function useMediaObjectUrl(media: KnowledgeMedia | undefined, enabled: boolean):
 export function MediaResourcePage() {
   const { t } = useTranslation();
   const { base } = useKnowledgeBase();
-  const [items, setItems] = useState<KnowledgeMedia[]>([]);
-  const [total, setTotal] = useState(0);
   const [page, setPage] = useState(1);
-  const [loading, setLoading] = useState(true);
   const [uploading, setUploading] = useState(0);
   const [renaming, setRenaming] = useState<KnowledgeMedia>();
   const [previewing, setPreviewing] = useState<KnowledgeMedia>();
 
-  const load = useCallback(
-    async (pageNo: number) => {
-      setLoading(true);
-      const result = await knowledgeEndpoints.media(base.id, pageNo, PAGE_SIZE);
-      if (!result.ok && result.error.kind === "aborted") return;
-      if (result.ok) {
-        setItems(result.data.items);
-        setTotal(result.data.total);
-      }
-      setLoading(false);
-    },
-    [base.id],
-  );
-
-  useEffect(() => {
-    void load(1);
-  }, [load]);
+  const mediaKey = [...KNOWLEDGE_BASES, base.id, "media"];
+  const pageKey = [...mediaKey, page];
+  // The last page stays shown while another loads.
+  const query = useSpaceQuery({ key: pageKey, fetch: (signal) => knowledgeEndpoints.media(base.id, page, PAGE_SIZE, { signal }), keepPreviousPage: true });
+  const items = query.data?.items ?? [];
+  const total = query.data?.total ?? 0;
+  const loading = query.isFetching;
+  const reload = () => invalidateSpace(mediaKey);
 
   const upload = async (file: File) => {
     const broken = checkMedia(file);
@@ -97,7 +86,7 @@ export function MediaResourcePage() {
       }
       feedback.success(t("knowledge.media.uploaded", { name: result.data.name }));
       setPage(1);
-      await load(1);
+      await reload();
     } finally {
       setUploading((count) => count - 1);
     }
@@ -109,7 +98,7 @@ export function MediaResourcePage() {
     feedback.success(t("knowledge.media.deleted", { name: media.name }));
     const next = items.length === 1 && page > 1 ? page - 1 : page;
     setPage(next);
-    await load(next);
+    await reload();
   };
 
   const download = async (media: KnowledgeMedia) => {
@@ -145,7 +134,7 @@ export function MediaResourcePage() {
           </Typography.Text>
         </div>
         <Flex gap={8}>
-          <Button icon={<ReloadOutlined />} onClick={() => void load(page)} data-testid="media-refresh">
+          <Button icon={<ReloadOutlined />} onClick={() => void reload()} data-testid="media-refresh">
             {t("common.refresh")}
           </Button>
           {uploadButton("media-upload")}
@@ -185,7 +174,6 @@ export function MediaResourcePage() {
                 showSizeChanger={false}
                 onChange={(next) => {
                   setPage(next);
-                  void load(next);
                 }}
               />
             </Flex>
@@ -204,7 +192,9 @@ export function MediaResourcePage() {
         onClose={() => setRenaming(undefined)}
         onRenamed={(media) => {
           setRenaming(undefined);
-          setItems((current) => current.map((item) => (item.id === media.id ? media : item)));
+          setSpaceData<NonNullable<typeof query.data>>(pageKey, (current) =>
+            current ? { ...current, items: current.items.map((item) => (item.id === media.id ? media : item)) } : current,
+          );
           feedback.success(t("knowledge.media.renamed", { name: media.name }));
         }}
       />

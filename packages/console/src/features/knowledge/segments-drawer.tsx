@@ -1,9 +1,10 @@
 import { DeleteOutlined, EditOutlined, PlusOutlined } from "@ant-design/icons";
 import { Alert, Button, Drawer, Empty, Flex, Input, List, Modal, Popconfirm, Switch, Tag, Typography } from "antd";
-import { useCallback, useEffect, useState } from "react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { invalidateSpace, setSpaceData, useSpaceQuery } from "../../lib/api/query";
 import { feedback } from "../../lib/feedback";
-import { knowledgeEndpoints, type KnowledgeFile, type KnowledgeSegment } from "../../lib/api/knowledge";
+import { KNOWLEDGE_BASES, knowledgeEndpoints, type KnowledgeFile, type KnowledgeSegment } from "../../lib/api/knowledge";
 import { KNOWLEDGE_LIMITS } from "./knowledge-rules";
 
 const PAGE_SIZE = 20;
@@ -25,38 +26,33 @@ export interface SegmentsDrawerProps {
 export function SegmentsDrawer({ file, onClose, onChanged }: SegmentsDrawerProps) {
   const { t } = useTranslation();
   const [page, setPage] = useState(1);
-  const [items, setItems] = useState<KnowledgeSegment[]>([]);
-  const [total, setTotal] = useState(0);
-  const [loading, setLoading] = useState(false);
   const [editing, setEditing] = useState<{ segment?: KnowledgeSegment; content: string }>();
   const [saving, setSaving] = useState(false);
   const fileId = file?.id;
   const status = file?.status;
 
-  const load = useCallback(
-    async (pageNo: number) => {
-      if (!fileId) return;
-      setLoading(true);
-      const result = await knowledgeEndpoints.segments(fileId, pageNo, PAGE_SIZE);
-      if (!result.ok && result.error.kind === "aborted") return;
-      if (result.ok) {
-        setItems(result.data.items);
-        setTotal(result.data.total);
-      }
-      setLoading(false);
-    },
-    [fileId],
-  );
-
-  useEffect(() => {
+  // Another file, or indexing that ends while the drawer is open (it changes what the file holds), starts again on page 1.
+  const [shownFor, setShownFor] = useState(`${fileId}:${status}`);
+  if (shownFor !== `${fileId}:${status}`) {
+    setShownFor(`${fileId}:${status}`);
     setPage(1);
-    setItems([]);
-    setTotal(0);
-    void load(1);
-    // Indexing that ends while the drawer is open changes what the file holds.
-  }, [load, status]);
+  }
+  const fileKey = [...KNOWLEDGE_BASES, "segments", fileId];
+  const pageKey = [...fileKey, status, page];
+  const query = useSpaceQuery({
+    key: pageKey,
+    fetch: (signal) => knowledgeEndpoints.segments(fileId ?? "", page, PAGE_SIZE, { signal }),
+    enabled: Boolean(fileId),
+  });
+  const items = query.data?.items ?? [];
+  const total = query.data?.total ?? 0;
+  const loading = query.isFetching;
+  const reload = () => invalidateSpace(fileKey);
 
-  const replace = (segment: KnowledgeSegment) => setItems((current) => current.map((item) => (item.id === segment.id ? segment : item)));
+  const replace = (segment: KnowledgeSegment) =>
+    setSpaceData<NonNullable<typeof query.data>>(pageKey, (current) =>
+      current ? { ...current, items: current.items.map((item) => (item.id === segment.id ? segment : item)) } : current,
+    );
 
   const toggle = async (segment: KnowledgeSegment, enabled: boolean) => {
     const result = await knowledgeEndpoints.updateSegment(segment.id, { enabled });
@@ -70,7 +66,7 @@ export function SegmentsDrawer({ file, onClose, onChanged }: SegmentsDrawerProps
     const lastOnPage = items.length === 1 && page > 1;
     const next = lastOnPage ? page - 1 : page;
     setPage(next);
-    await load(next);
+    await reload();
     onChanged();
   };
 
@@ -93,7 +89,7 @@ export function SegmentsDrawer({ file, onClose, onChanged }: SegmentsDrawerProps
       else {
         const last = Math.max(1, Math.ceil((total + 1) / PAGE_SIZE));
         setPage(last);
-        await load(last);
+        await reload();
       }
       onChanged();
     } finally {
@@ -130,7 +126,6 @@ export function SegmentsDrawer({ file, onClose, onChanged }: SegmentsDrawerProps
                 showSizeChanger: false,
                 onChange: (next) => {
                   setPage(next);
-                  void load(next);
                 },
               }
             : false

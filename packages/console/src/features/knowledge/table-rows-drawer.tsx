@@ -1,9 +1,10 @@
 import { DeleteOutlined, EditOutlined, FormOutlined, PlusOutlined, UploadOutlined } from "@ant-design/icons";
 import { Alert, Button, Drawer, Flex, Form, Input, Modal, Pagination, Popconfirm, Switch, Typography, Upload } from "antd";
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { invalidateSpace, setSpaceData, useSpaceQuery } from "../../lib/api/query";
 import { feedback } from "../../lib/feedback";
-import { knowledgeEndpoints, type KnowledgeFile, type KnowledgeImportReport, type KnowledgeTableRow } from "../../lib/api/knowledge";
+import { KNOWLEDGE_BASES, knowledgeEndpoints, type KnowledgeFile, type KnowledgeImportReport, type KnowledgeTableRow } from "../../lib/api/knowledge";
 import { validValues } from "./form-helpers";
 import { checkUpload, duplicateFields, KNOWLEDGE_LIMITS, UPLOAD_EXTENSIONS } from "./knowledge-rules";
 import { TablePreview } from "./table-preview";
@@ -27,11 +28,6 @@ export interface TableRowsDrawerProps {
 export function TableRowsDrawer({ file, onClose, onChanged }: TableRowsDrawerProps) {
   const { t } = useTranslation();
   const [page, setPage] = useState(1);
-  const [fields, setFields] = useState<string[]>([]);
-  const [indexColumn, setIndexColumn] = useState<string>();
-  const [rows, setRows] = useState<KnowledgeTableRow[]>([]);
-  const [total, setTotal] = useState(0);
-  const [loading, setLoading] = useState(false);
   const [editing, setEditing] = useState<{ row?: KnowledgeTableRow }>();
   const [renaming, setRenaming] = useState(false);
   const [report, setReport] = useState<KnowledgeImportReport>();
@@ -39,33 +35,36 @@ export function TableRowsDrawer({ file, onClose, onChanged }: TableRowsDrawerPro
   const fileId = file?.id;
   const status = file?.status;
 
-  const load = useCallback(
-    async (pageNo: number) => {
-      if (!fileId) return;
-      setLoading(true);
-      const result = await knowledgeEndpoints.tableRows(fileId, pageNo, PAGE_SIZE);
-      if (!result.ok && result.error.kind === "aborted") return;
-      if (result.ok) {
-        setFields(result.data.fields);
-        setIndexColumn(result.data.indexColumn);
-        setRows(result.data.items);
-        setTotal(result.data.total);
-      }
-      setLoading(false);
-    },
-    [fileId],
-  );
-
-  useEffect(() => {
+  // Another file, or indexing that ends while the drawer is open, starts again on page 1 without a report.
+  const [shownFor, setShownFor] = useState(`${fileId}:${status}`);
+  if (shownFor !== `${fileId}:${status}`) {
+    setShownFor(`${fileId}:${status}`);
     setPage(1);
-    setRows([]);
-    setTotal(0);
     setReport(undefined);
-    void load(1);
-  }, [load, status]);
+  }
+  const fileKey = [...KNOWLEDGE_BASES, "table-rows", fileId];
+  const pageKey = [...fileKey, status, page];
+  const query = useSpaceQuery({
+    key: pageKey,
+    fetch: (signal) => knowledgeEndpoints.tableRows(fileId ?? "", page, PAGE_SIZE, { signal }),
+    enabled: Boolean(fileId),
+  });
+  const rows = useMemo(() => query.data?.items ?? [], [query.data]);
+  const total = query.data?.total ?? 0;
+  const loading = query.isFetching;
+  // The fields stay while another page loads.
+  const [lastFields, setLastFields] = useState<{ fields: string[]; indexColumn?: string }>({ fields: [] });
+  if (query.data && (query.data.fields !== lastFields.fields || query.data.indexColumn !== lastFields.indexColumn)) {
+    setLastFields({ fields: query.data.fields, indexColumn: query.data.indexColumn });
+  }
+  const { fields, indexColumn } = lastFields;
+  const reload = () => invalidateSpace(fileKey);
 
   const byId = useMemo(() => new Map(rows.map((row) => [row.id ?? String(row.ordinal), row])), [rows]);
-  const replace = (row: KnowledgeTableRow) => setRows((current) => current.map((item) => (item.id === row.id ? row : item)));
+  const replace = (row: KnowledgeTableRow) =>
+    setSpaceData<NonNullable<typeof query.data>>(pageKey, (current) =>
+      current ? { ...current, items: current.items.map((item) => (item.id === row.id ? row : item)) } : current,
+    );
 
   const toggle = async (row: KnowledgeTableRow, enabled: boolean) => {
     if (!row.id) return;
@@ -80,7 +79,7 @@ export function TableRowsDrawer({ file, onClose, onChanged }: TableRowsDrawerPro
     feedback.success(t("knowledge.table.rowDeleted"));
     const next = rows.length === 1 && page > 1 ? page - 1 : page;
     setPage(next);
-    await load(next);
+    await reload();
     onChanged();
   };
 
@@ -99,7 +98,7 @@ export function TableRowsDrawer({ file, onClose, onChanged }: TableRowsDrawerPro
         return;
       }
       setReport(result.data.report);
-      await load(page);
+      await reload();
       onChanged();
     } finally {
       setAppending(false);
@@ -199,7 +198,6 @@ export function TableRowsDrawer({ file, onClose, onChanged }: TableRowsDrawerPro
             showSizeChanger={false}
             onChange={(next) => {
               setPage(next);
-              void load(next);
             }}
           />
         </Flex>
@@ -217,7 +215,7 @@ export function TableRowsDrawer({ file, onClose, onChanged }: TableRowsDrawerPro
             if (added) {
               const last = Math.max(1, Math.ceil((total + 1) / PAGE_SIZE));
               setPage(last);
-              await load(last);
+              await reload();
             } else replace(row);
             onChanged();
           }}
@@ -233,7 +231,7 @@ export function TableRowsDrawer({ file, onClose, onChanged }: TableRowsDrawerPro
           onSaved={async () => {
             setRenaming(false);
             feedback.success(t("knowledge.table.fieldsRenamed"));
-            await load(page);
+            await reload();
           }}
         />
       ) : null}

@@ -4,7 +4,7 @@ import { useCallback, useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate, useSearchParams } from "react-router";
 import type { ApiFailure } from "../../lib/api/request";
-import { invalidateSpace } from "../../lib/api/query";
+import { invalidateSpace, setSpaceData, useSpaceQuery } from "../../lib/api/query";
 import { endpoints } from "../../lib/api/endpoints";
 import { feedback } from "../../lib/feedback";
 import { PATHS } from "../../lib/paths";
@@ -34,6 +34,7 @@ import {
   type PluginDraft,
   type RequestMethod,
 } from "../../components/parameters";
+import { PLUGINS } from "./plugins-page";
 import "./plugins.css";
 
 /** The default picture for a plugin that brings none (served from the console's public files). */
@@ -63,8 +64,10 @@ export function PluginEditorPage() {
   const editing = id !== undefined;
   const [form] = Form.useForm<TopFields>();
 
-  const [loaded, setLoaded] = useState<Plugin | undefined>();
-  const [loadState, setLoadState] = useState<"loading" | "ready" | "missing">(editing ? "loading" : "ready");
+  const detailKey = [...PLUGINS, "detail", id];
+  const detail = useSpaceQuery({ key: detailKey, fetch: (signal) => endpoints.plugins.get(id ?? "", { signal }), enabled: editing });
+  const loaded = editing ? detail.data : undefined;
+  const loadState = !editing || loaded ? "ready" : detail.isError ? "missing" : "loading";
   const [step, setStep] = useState(0);
   const [requestParams, setRequestParams] = useState<EditableParameter[]>([]);
   const [responseParams, setResponseParams] = useState<EditableParameter[]>([]);
@@ -100,27 +103,11 @@ export function PluginEditorPage() {
     [form],
   );
 
+  // Fill the form once it is mounted (it lives inside the configure step), from each answer the server gives.
   useEffect(() => {
-    if (!id) return;
-    let live = true;
-    void endpoints.plugins.get(id).then((result) => {
-      if (!live) return;
-      if (!result.ok) {
-        setLoadState("missing");
-        return;
-      }
-      setLoaded(result.data);
-      setEnabled(result.data.enabled);
-      setLoadState("ready");
-    });
-    return () => {
-      live = false;
-    };
-  }, [id]);
-
-  // Fill the form once it is mounted (it lives inside the configure step).
-  useEffect(() => {
-    if (loaded) fill(loaded);
+    if (!loaded) return;
+    fill(loaded);
+    setEnabled(loaded.enabled);
   }, [loaded, fill]);
 
   /** The draft the form holds, as the API takes it. */
@@ -191,11 +178,10 @@ export function PluginEditorPage() {
         showServerError(result.error);
         return;
       }
-      void invalidateSpace(["plugins"]);
+      if (id) setSpaceData<Plugin>(detailKey, () => result.data);
+      void invalidateSpace(PLUGINS);
       feedback.success(t(id ? "plugins.editor.saved" : "plugins.editor.created", { name: result.data.name }));
-      if (id) {
-        setLoaded(result.data);
-      } else navigate(PATHS.plugins);
+      if (!id) navigate(PATHS.plugins);
     } finally {
       setSaving(false);
     }

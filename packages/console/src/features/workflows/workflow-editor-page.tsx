@@ -4,6 +4,7 @@ import { Alert, App, Button, Empty, Flex, Popconfirm, Skeleton, Tabs, Tag, Typog
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useBlocker, useNavigate, useSearchParams } from "react-router";
+import { invalidateSpace, mapData, setSpaceData, useSpaceQuery } from "../../lib/api/query";
 import { feedback } from "../../lib/feedback";
 import { PATHS } from "../../lib/paths";
 import { AppAvatar } from "../../components/app-avatar";
@@ -17,6 +18,7 @@ import { RunDetail, type RunView } from "./run-detail";
 import { NodeRunForm, RunInputsForm, type FlowInputs } from "./run-panel";
 import { SchedulerPanel, type SchedulerActions, type SchedulerView } from "./scheduler-panel";
 import { useNodeOptions } from "./use-node-options";
+import { WORKFLOWS, WORKFLOWS_LIST } from "./workflows-page";
 import { WorkflowCanvas, type NodeDecoration } from "./workflow-canvas";
 import { workflowEndpoints, type ServerIssue, type Workflow, type WorkflowRun } from "../../lib/api/workflows";
 import { fieldOfIssue, graphOf, wireOf } from "./workflow-wire";
@@ -66,9 +68,14 @@ function WorkflowEditor({ id }: { id: string }) {
   const navigate = useNavigate();
   const options = useNodeOptions();
   const { fitView } = useReactFlow();
-  const [workflow, setWorkflow] = useState<Workflow>();
-  const [loadFailed, setLoadFailed] = useState(false);
+  const detailKey = [...WORKFLOWS, "detail", id];
+  const runsKey = [...WORKFLOWS, "runs", id];
+  const schedulerKey = [...WORKFLOWS, "scheduler", id];
+  const detail = useSpaceQuery({ key: detailKey, fetch: (signal) => workflowEndpoints.get(id, { signal }) });
+  const workflow = detail.data;
   const [graph, setGraph] = useState<WorkflowGraph>({ elements: [], lines: [] });
+  // The canvas edits a copy of the loaded graph; a (re)load replaces it only while nothing is unsaved.
+  const [graphSource, setGraphSource] = useState<Workflow>();
   const [dirty, setDirty] = useState(false);
   const [checked, setChecked] = useState(false);
   const [serverIssues, setServerIssues] = useState<ServerIssue[]>([]);
@@ -78,12 +85,33 @@ function WorkflowEditor({ id }: { id: string }) {
   const [run, setRun] = useState<RunView>();
   const [starting, setStarting] = useState(false);
   const [runError, setRunError] = useState<string>();
-  const [runs, setRuns] = useState<RunSummaryView[]>([]);
-  const [runsLoading, setRunsLoading] = useState(false);
   const [historyDetail, setHistoryDetail] = useState<RunView>();
-  const [scheduler, setScheduler] = useState<SchedulerView>();
   const [nodeRunFor, setNodeRunFor] = useState<string>();
+  // The schedule loads the first time its tab opens, then stays (the panel's changes update it).
+  const [schedulerOpened, setSchedulerOpened] = useState(false);
   const { modal } = App.useApp();
+  if (workflow && workflow !== graphSource && !dirty) {
+    setGraphSource(workflow);
+    setGraph(graphOf(workflow));
+  }
+  if (panel === "scheduler" && !schedulerOpened) setSchedulerOpened(true);
+  // The history reloads each time its tab opens and when a run finishes.
+  const runsQuery = useSpaceQuery<RunSummaryView[]>({
+    key: runsKey,
+    fetch: (signal) => mapData(workflowEndpoints.runs(id, 1, 50, { signal }), (page) => page.items),
+    enabled: panel === "history",
+  });
+  const runs = runsQuery.data ?? [];
+  const scheduler = useSpaceQuery<SchedulerView>({
+    key: schedulerKey,
+    fetch: (signal) => workflowEndpoints.scheduler(id, { signal }),
+    enabled: schedulerOpened,
+  }).data;
+  const setScheduler = (next: SchedulerView) => setSpaceData<SchedulerView>(schedulerKey, () => next);
+  const showRun = (next: WorkflowRun) => {
+    setRun(runViewOf(next));
+    if (next.status !== "running") void invalidateSpace(runsKey);
+  };
 
   // Leaving the editor inside the console with unsaved changes asks first.
   const blocker = useBlocker(
@@ -102,21 +130,6 @@ function WorkflowEditor({ id }: { id: string }) {
     });
   }, [blocker, modal, t]);
 
-  const load = useCallback(async () => {
-    const result = await workflowEndpoints.get(id);
-    if (!result.ok) {
-      if (result.error.kind !== "aborted") setLoadFailed(true);
-      return;
-    }
-    setWorkflow(result.data);
-    setGraph(graphOf(result.data));
-    setLoadFailed(false);
-  }, [id]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
-
   // Poll the shown run while it is running: the canvas follows each node's state.
   const runId = run?.id;
   const runRunning = run?.status === "running";
@@ -125,7 +138,7 @@ function WorkflowEditor({ id }: { id: string }) {
     let live = true;
     const timer = setTimeout(() => {
       void workflowEndpoints.runDetail(runId, { silent: true }).then((result) => {
-        if (live && result.ok) setRun(runViewOf(result.data));
+        if (live && result.ok) showRun(result.data);
       });
     }, 500);
     return () => {
@@ -221,8 +234,10 @@ function WorkflowEditor({ id }: { id: string }) {
         feedback.error(result.error.message || t("workflows.editor.saveFailed"));
         return false;
       }
-      setWorkflow(result.data.workflow);
+      setGraphSource(result.data.workflow);
       setGraph(graphOf(result.data.workflow));
+      setSpaceData<Workflow>(detailKey, () => result.data.workflow);
+      void invalidateSpace(WORKFLOWS_LIST);
       setServerIssues(result.data.issues);
       setDirty(false);
       if (result.data.issues.length > 0) feedback.warning(t("workflows.editor.savedWithIssues", { count: result.data.issues.length }));
@@ -247,7 +262,7 @@ function WorkflowEditor({ id }: { id: string }) {
         setRunError(result.error.message);
         return;
       }
-      setRun(runViewOf(result.data));
+      showRun(result.data);
       setHistoryDetail(undefined);
     } finally {
       setStarting(false);
@@ -262,21 +277,11 @@ function WorkflowEditor({ id }: { id: string }) {
     });
   const runNode = (nodeId: string, nodeInputs: Record<string, string>) => void start({ type: "NODE", nodeId, nodeInputs });
 
-  const loadRuns = useCallback(async () => {
-    setRunsLoading(true);
-    const result = await workflowEndpoints.runs(id, 1, 50);
-    if (result.ok) setRuns(result.data.items);
-    setRunsLoading(false);
-  }, [id]);
   const openRun = async (runId: string) => {
     const result = await workflowEndpoints.runDetail(runId);
     if (result.ok) setHistoryDetail(runViewOf(result.data));
   };
 
-  const loadScheduler = useCallback(async () => {
-    const result = await workflowEndpoints.scheduler(id);
-    if (result.ok) setScheduler(result.data);
-  }, [id]);
   const schedulerActions = useMemo<SchedulerActions>(
     () => ({
       generate: async (description) => {
@@ -303,28 +308,19 @@ function WorkflowEditor({ id }: { id: string }) {
     [id, t],
   );
 
-  useEffect(() => {
-    if (panel === "history") void loadRuns();
-    if (panel === "scheduler" && !scheduler) void loadScheduler();
-  }, [panel, loadRuns, loadScheduler, scheduler]);
-  // A finished run appears in the history.
-  useEffect(() => {
-    if (run && run.status !== "running" && panel === "history") void loadRuns();
-  }, [run?.status]); // eslint-disable-line react-hooks/exhaustive-deps
-
-  if (loadFailed) {
+  if (detail.isError) {
     return (
       <div className="pl-card">
         <EmptyState
           title={t("workflows.editor.loadFailedTitle")}
           description={t("workflows.editor.loadFailedDescription")}
-          action={<Button onClick={() => void load()}>{t("common.retry")}</Button>}
+          action={<Button onClick={() => void detail.refetch()}>{t("common.retry")}</Button>}
           data-testid="wf-editor-load-failed"
         />
       </div>
     );
   }
-  if (!workflow)
+  if (!workflow || !graphSource)
     return (
       <div className="pl-card pl-wf-loading">
         <Skeleton active paragraph={{ rows: 6 }} />
@@ -481,9 +477,9 @@ function WorkflowEditor({ id }: { id: string }) {
                 children: (
                   <HistoryPanel
                     runs={runs}
-                    loading={runsLoading}
+                    loading={runsQuery.isFetching}
                     detail={historyDetail}
-                    onRefresh={() => void loadRuns()}
+                    onRefresh={() => void runsQuery.refetch()}
                     onOpen={(runId) => void openRun(runId)}
                     onBack={() => setHistoryDetail(undefined)}
                     onFocusNode={(nodeId) => setSelectedId(nodeId)}

@@ -17,7 +17,8 @@ import "./workflows.css";
 
 /** Every workflow key of the space; the list is below it (see lib/api/query). */
 export const WORKFLOWS = ["workflows"];
-const WORKFLOWS_LIST = [...WORKFLOWS, "list"];
+/** The list of the workflows page. */
+export const WORKFLOWS_LIST = [...WORKFLOWS, "list"];
 
 /** Where the editor of a workflow lives. */
 export const workflowEditorPath = (id: string) => `${PATHS.workflow}?id=${encodeURIComponent(id)}`;

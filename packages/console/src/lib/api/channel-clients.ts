@@ -23,6 +23,9 @@ export type UpdateChannelClient = Schemas["UpdateChannelClient"];
 
 const byId = (id: string) => ({ params: { path: { id } } });
 
+/** The space's channel clients; one client's page is below it (cache keys, see query.ts). */
+export const CHANNEL_CLIENTS = ["channel-clients"];
+
 /**
  * The channel client calls the console makes (issue 6), through the SDK and the request layer.
  * Forms that show a refusal on a field call with `silent`.

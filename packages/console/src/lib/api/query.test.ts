@@ -1,6 +1,8 @@
 import { QueryObserver } from "@tanstack/react-query";
 import { describe, expect, it } from "vitest";
-import { createQueryClient, forgetSpace, queryClient, spaceKey, spaceQueryOptions } from "./query";
+import { createQueryClient, fetchSpace, forgetSpace, queryClient, spaceKey, spaceQueryOptions } from "./query";
+import { sessionStore } from "./session";
+import type { User } from "./types";
 import type { ApiResult } from "./request";
 
 interface Deferred<T> {
@@ -55,6 +57,18 @@ describe("space query keys", () => {
       client.fetchQuery(spaceQueryOptions("space-a", { key: ["app", "missing"], fetch: async () => ({ ok: false as const, error: failure }) })),
     ).rejects.toMatchObject({ failure });
     client.clear();
+  });
+
+  it("a load started by an action is cached under the current space; a failure answers undefined", async () => {
+    sessionStore.setUser({ spaceId: "space-a" } as User);
+    const messages = await fetchSpace({ key: ["chat", "messages", "c-1"], fetch: async () => ({ ok: true as const, data: ["Hello"] }) });
+    expect(messages).toEqual(["Hello"]);
+    expect(queryClient.getQueryData(spaceKey("space-a", "chat", "messages", "c-1"))).toEqual(["Hello"]);
+    expect(queryClient.getQueryData(spaceKey("space-b", "chat", "messages", "c-1"))).toBeUndefined();
+    const failure = { kind: "http" as const, status: 404, message: "Not found" };
+    expect(await fetchSpace({ key: ["chat", "messages", "gone"], fetch: async () => ({ ok: false as const, error: failure }) })).toBeUndefined();
+    sessionStore.clear();
+    queryClient.clear();
   });
 
   it("switching away forgets everything cached for the old space and keeps the others", async () => {

@@ -99,6 +99,19 @@ export function spaceQueryOptions<T>(
 }
 
 /**
+ * Loads data of the current space through the cache from an action rather than a screen (e.g.
+ * opening an earlier conversation whose turns the chat then keeps and extends itself). Answers
+ * undefined when the call failed; the call has already said why.
+ */
+export async function fetchSpace<T>(options: SpaceQueryOptions<T>): Promise<T | undefined> {
+  try {
+    return await queryClient.fetchQuery(spaceQueryOptions(currentSpaceId(), options));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Invalidates keys of the current space after a change (each key also covers the keys below
  * it); answers once the screens showing them have refetched.
  */

@@ -15,6 +15,9 @@ export type UpdateWebClient = Schemas["UpdateWebClient"];
 
 const byId = (id: string) => ({ params: { path: { id } } });
 
+/** The space's web clients; one client's page is below it (cache keys, see query.ts). */
+export const WEB_CLIENTS = ["web-clients"];
+
 /**
  * The web client calls the console makes (issue 5), through the SDK and the request layer.
  * Forms that show a refusal on a field call with `silent`.
