@@ -42,14 +42,11 @@ export class ServiceError extends Error {
 }
 
 /**
- * Things that are reported as not found but have no `thing.*` message yet, so `{what}` shows
- * the raw name. Listed here so the gap is visible; adding the message changes the wording.
+ * Shorthand constructors for the common cases. `notFound` takes only a {@link Thing}, so a
+ * thing without its `thing.*` message in a catalogue does not compile.
  */
-type UnnamedThing = "model_provider";
-
-/** Shorthand constructors for the common cases. */
 export const fail = {
-  notFound: (what: Thing | UnnamedThing) => new ServiceError("not_found", "not_found", { what }),
+  notFound: (what: Thing) => new ServiceError("not_found", "not_found", { what }),
   conflict: (messageId: MessageId, params?: MessageParams) => new ServiceError("conflict", messageId, params),
   invalid: (messageId: MessageId, field?: string, params?: MessageParams) => new ServiceError("validation", messageId, params, field ? { field } : {}),
   forbidden: (messageId: MessageId = "forbidden") => new ServiceError("forbidden", messageId),

@@ -161,10 +161,13 @@ async function accept(deps: Deps, row: ChannelClientRow, io: AdapterIO, message:
     const { mergeReply, mergeDelaySeconds, delayReplySeconds } = app.advancedConfig.humanization;
     const waitSeconds = Math.max(mergeReply ? (mergeDelaySeconds ?? 0) : 0, delayReplySeconds);
     if (waitSeconds > 0) {
-      await enqueueJob(deps.db, deps.now(), CHANNEL_REPLY_JOB, payload, { runAfter: new Date(deps.now().getTime() + waitSeconds * 1000) });
+      await enqueueJob(deps.db, deps.now(), CHANNEL_REPLY_JOB, payload, {
+        spaceId: row.spaceId,
+        runAfter: new Date(deps.now().getTime() + waitSeconds * 1000),
+      });
       return { job: undefined, message };
     }
-    const job = await enqueueClaimedJob(deps.db, deps.now(), CHANNEL_REPLY_JOB, payload, REPLY_LEASE_MS);
+    const job = await enqueueClaimedJob(deps.db, deps.now(), CHANNEL_REPLY_JOB, payload, { spaceId: row.spaceId, leaseMs: REPLY_LEASE_MS });
     return { job, message };
   } catch (error) {
     // Not stored: let the platform's retry in again.
@@ -340,18 +343,18 @@ export function deliverStoredMessages(): void {
 
 async function deliverIfPending({ deps, conversation, message }: ConversationEvents["message.stored"]) {
   if (message.delivery !== "pending" || !conversation.clientId || !isChannelSession(conversation)) return;
-  await queueSend(deps, { id: conversation.clientId }, conversation.id, message.id);
+  await queueSend(deps, { id: conversation.clientId, spaceId: conversation.spaceId }, conversation.id, message.id);
 }
 
 /** Queues the delivery of a stored message and, with a worker in this process, runs it at once. */
-export async function queueSend(deps: Deps, row: Pick<ChannelClientRow, "id">, conversationId: string, messageId: string) {
+export async function queueSend(deps: Deps, row: Pick<ChannelClientRow, "id" | "spaceId">, conversationId: string, messageId: string) {
   const payload = { clientId: row.id, conversationId, messageId } satisfies SendJob;
   const worker = workerOf(deps);
   if (!worker) {
-    await enqueueJob(deps.db, deps.now(), CHANNEL_SEND_JOB, payload);
+    await enqueueJob(deps.db, deps.now(), CHANNEL_SEND_JOB, payload, { spaceId: row.spaceId });
     return;
   }
-  await worker.run(await enqueueClaimedJob(deps.db, deps.now(), CHANNEL_SEND_JOB, payload, REPLY_LEASE_MS));
+  await worker.run(await enqueueClaimedJob(deps.db, deps.now(), CHANNEL_SEND_JOB, payload, { spaceId: row.spaceId, leaseMs: REPLY_LEASE_MS }));
 }
 
 /**

@@ -26,6 +26,8 @@ export function createChannelWorker(deps: Deps, options: { leaseMs?: number; idl
     leaseMs: options.leaseMs ?? 120_000,
     idleMs: options.idleMs ?? 500,
     concurrency: CHANNEL_CONCURRENCY,
+    // Fair between spaces: one space's burst of deliveries does not hold another's back.
+    fairness: { perSpace: CHANNEL_CONCURRENCY },
     onGiveUp: async (job, error) => {
       if (job.kind === CHANNEL_SEND_JOB) await markSendGivenUp(deps, JSON.parse(job.payload), error);
     },

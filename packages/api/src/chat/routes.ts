@@ -1,13 +1,11 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
-import { and, desc, eq } from "drizzle-orm";
 import { balanceOf, listLedger } from "../billing/service/ledger";
-import { spaceMembers, usageRecords } from "../db/schema/index";
-import { fail } from "../errors";
+import { listUsageRecords } from "../billing/service/usage";
 import { requireAuth } from "../http/auth";
-import type { AppEnv, Auth, Deps } from "../http/context";
+import type { AppEnv, Auth } from "../http/context";
 import { errorEnvelope, ok } from "../http/envelope";
 import { defineRoute, idParam, jsonBody, standardErrors } from "../http/openapi";
-import { type ChatApp, getAppForChat } from "../apps/service/index";
+import { chatAppForMember } from "./service/access";
 import { clearContext, listConversations, listMessages } from "./service/conversations";
 import { streamChatTurn } from "./stream";
 import { parseOpening } from "./service/opening";
@@ -15,19 +13,6 @@ import { chatEventSchema } from "./events";
 import { pageQuerySchema } from "../http/schemas";
 
 const tags = ["Chat"];
-
-/** Members of the app's space may chat with it; anyone signed in may chat with a public app. */
-async function chatAccess(deps: Deps, auth: Auth, code: string): Promise<ChatApp> {
-  const app = await getAppForChat(deps, { appCode: code });
-  if (app.isPublic) return app;
-  const member = await deps.db
-    .select({ role: spaceMembers.role })
-    .from(spaceMembers)
-    .where(and(eq(spaceMembers.spaceId, app.spaceId), eq(spaceMembers.userId, auth.userId)))
-    .get();
-  if (!member) throw fail.notFound("app");
-  return app;
-}
 
 const endUserOf = (auth: Auth) => `user:${auth.userId}`;
 
@@ -71,7 +56,7 @@ export function registerChatRoutes(app: OpenAPIHono<AppEnv>) {
     async (c) => {
       const { deps, auth, language } = c.var;
       const body = c.req.valid("json");
-      const chatApp = await chatAccess(deps, auth, body.appCode);
+      const chatApp = await chatAppForMember(deps, auth, body.appCode);
       // Stop the model as soon as the listener leaves, however the server notices it.
       const stop = new AbortController();
       c.req.raw.signal.addEventListener("abort", () => stop.abort(), { once: true });
@@ -110,7 +95,7 @@ export function registerChatRoutes(app: OpenAPIHono<AppEnv>) {
         .openapi("ChatAppView"),
     }),
     async (c) => {
-      const chatApp = await chatAccess(c.var.deps, c.var.auth, c.req.valid("param").appCode);
+      const chatApp = await chatAppForMember(c.var.deps, c.var.auth, c.req.valid("param").appCode);
       const opening = parseOpening(chatApp.openingIntroduction);
       return ok(c, {
         code: chatApp.code,
@@ -148,7 +133,7 @@ export function registerChatRoutes(app: OpenAPIHono<AppEnv>) {
       data: z.array(conversationSchema),
     }),
     async (c) => {
-      const chatApp = await chatAccess(c.var.deps, c.var.auth, c.req.valid("query").appCode);
+      const chatApp = await chatAppForMember(c.var.deps, c.var.auth, c.req.valid("query").appCode);
       return ok(c, await listConversations(c.var.deps, { appId: chatApp.id, endUserId: endUserOf(c.var.auth), limit: 100 }));
     },
   );
@@ -266,28 +251,7 @@ export function registerChatRoutes(app: OpenAPIHono<AppEnv>) {
     async (c) => {
       const query = c.req.valid("query");
       const { limit, offset } = page(query);
-      const where = query.appId
-        ? and(eq(usageRecords.spaceId, c.var.auth.spaceId), eq(usageRecords.appId, query.appId))
-        : eq(usageRecords.spaceId, c.var.auth.spaceId);
-      const rows = await c.var.deps.db
-        .select({
-          id: usageRecords.id,
-          appId: usageRecords.appId,
-          conversationId: usageRecords.conversationId,
-          channel: usageRecords.channel,
-          prompt: usageRecords.prompt,
-          answer: usageRecords.answer,
-          model: usageRecords.model,
-          promptTokens: usageRecords.promptTokens,
-          completionTokens: usageRecords.completionTokens,
-          credits: usageRecords.credits,
-          createdAt: usageRecords.createdAt,
-        })
-        .from(usageRecords)
-        .where(where)
-        .orderBy(desc(usageRecords.createdAt), desc(usageRecords.id))
-        .limit(limit)
-        .offset(offset);
+      const rows = await listUsageRecords(c.var.deps, c.var.auth.spaceId, { appId: query.appId, limit, offset });
       return ok(c, rows);
     },
   );

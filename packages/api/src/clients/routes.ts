@@ -7,7 +7,6 @@ import { chatEventSchema } from "../chat/events";
 import { streamChatTurn } from "../chat/stream";
 import { storeMessage } from "../conversation/store";
 import { transferToHuman } from "../inbox/handover";
-import { webClients } from "../db/schema/index";
 import { fail, ServiceError } from "../errors";
 import { clientOf } from "../http/auth";
 import type { AppEnv } from "../http/context";
@@ -16,7 +15,6 @@ import type { Language } from "../i18n/language";
 import { translate } from "../http/translate";
 import { defineRoute, idParam, jsonBody, standardErrors } from "../http/openapi";
 import { createDiskFileStore, findBuildFolder } from "../kernel/files/disk";
-import { eq } from "drizzle-orm";
 import {
   createClientBody,
   createSessionBody,
@@ -29,6 +27,7 @@ import {
   widgetSessionSchema,
 } from "./schemas";
 import {
+  clientForPage,
   clientForVisitor,
   createClient,
   createSession,
@@ -323,10 +322,7 @@ function registerWidgetFiles(app: OpenAPIHono<AppEnv>) {
     app.get(`/web/${mode}/:clientId`, async (c) => {
       const clientId = c.req.param("clientId");
       c.header("Content-Security-Policy", PAGE_CSP);
-      const row =
-        clientId.length <= 64
-          ? await c.var.deps.db.select({ id: webClients.id, name: webClients.name }).from(webClients).where(eq(webClients.id, clientId)).get()
-          : undefined;
+      const row = await clientForPage(c.var.deps, clientId);
       if (!row) {
         return c.html(
           '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not found</title></head><body><p>This chat does not exist.</p></body></html>',

@@ -185,6 +185,16 @@ export async function clientForVisitor(deps: Deps, clientId: string, origin: str
   return row;
 }
 
+/**
+ * The id and name a client's full-page and iframe chat pages show, or undefined when no client
+ * has this id (also for ids too long to be one). The page itself checks nothing more: the
+ * widget it loads asks {@link clientForVisitor}.
+ */
+export async function clientForPage(deps: Pick<Deps, "db">, clientId: string): Promise<{ id: string; name: string } | undefined> {
+  if (clientId.length > 64) return undefined;
+  return deps.db.select({ id: webClients.id, name: webClients.name }).from(webClients).where(eq(webClients.id, clientId)).get();
+}
+
 function ownOrigin(deps: Deps): string | undefined {
   try {
     return new URL(deps.config.publicUrl).origin;

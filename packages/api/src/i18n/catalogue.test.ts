@@ -42,6 +42,11 @@ describe("the message catalogue", () => {
     expect(messageText("en", "validation_failed", { field: "name" })).toBe("Invalid name: {reason}");
   });
 
+  it("names every thing a service reports as not found, model providers included", () => {
+    expect(messageText("en", "not_found", { what: "model_provider" })).toBe("Model provider not found");
+    expect(messageText("zh-CN", "not_found", { what: "model_provider" })).toBe("未找到模型服务商");
+  });
+
   it("renders an id known only at run time, and an unknown one as itself", () => {
     expect(isMessageId("file_empty")).toBe(true);
     expect(isMessageId("toString")).toBe(false);

@@ -8,6 +8,7 @@ import { inboxMessages } from "../inbox/messages";
 import { instanceMessages } from "../instance/messages";
 import { keysMessages } from "../keys/messages";
 import { knowledgeMessages } from "../knowledge/messages";
+import { modelsMessages } from "../models/messages";
 import { pluginsMessages } from "../plugins/messages";
 import { spacesMessages } from "../spaces/messages";
 import { workflowsMessages } from "../workflows/messages";
@@ -23,6 +24,7 @@ export const catalogues = {
   instance: instanceMessages,
   keys: keysMessages,
   apps: appsMessages,
+  models: modelsMessages,
   chat: chatMessages,
   clients: clientsMessages,
   channels: channelsMessages,
@@ -41,6 +43,7 @@ export const messages = {
   ...instanceMessages,
   ...keysMessages,
   ...appsMessages,
+  ...modelsMessages,
   ...chatMessages,
   ...clientsMessages,
   ...channelsMessages,

@@ -39,7 +39,7 @@ export function delayedReplyHandler(deps: Deps): JobHandler {
     if (!answer) return;
     if (conversation.clientId && isChannelSession(conversation)) {
       await deps.db.update(messages).set({ delivery: "pending" }).where(eq(messages.id, answer.id));
-      await queueSend(deps, { id: conversation.clientId }, conversation.id, answer.id);
+      await queueSend(deps, { id: conversation.clientId, spaceId: conversation.spaceId }, conversation.id, answer.id);
       return;
     }
     const visitor = await webVisitorOf(deps, conversation);

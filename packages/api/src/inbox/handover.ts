@@ -98,6 +98,7 @@ export async function handoverGate(
         HANDOVER_DELAYED_JOB,
         { conversationId: conversation.id, messageId: input.messageId },
         {
+          spaceId: conversation.spaceId,
           runAfter: new Date(deps.now().getTime() + manual.delayMinutes * 60_000),
         },
       );

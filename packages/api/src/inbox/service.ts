@@ -310,7 +310,7 @@ export async function retryDelivery(deps: Deps, auth: Auth, sessionId: string, m
     .where(and(eq(messages.id, message.id), eq(messages.delivery, "failed")))
     .returning({ id: messages.id });
   if (reset.length === 0) throw new ServiceError("conflict", "message_retry_not_failed");
-  await queueSend(deps, { id: session.clientId! }, session.id, message.id);
+  await queueSend(deps, { id: session.clientId!, spaceId: session.spaceId }, session.id, message.id);
   const stored = await deps.db
     .select({
       id: messages.id,

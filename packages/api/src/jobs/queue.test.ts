@@ -16,7 +16,7 @@ const claim = (kind: string, leaseMs = 10_000) => claimJob(ctx.deps.db, clock.no
 
 describe("job queue", () => {
   it("claims a due job once, holds it for the lease, and hands it out again when the lease expires", async () => {
-    const job = await enqueueJob(ctx.deps.db, clock.now(), "test.lease", { n: 1 });
+    const job = await enqueueJob(ctx.deps.db, clock.now(), "test.lease", { n: 1 }, { spaceId: null });
     const first = await claim("test.lease");
     expect(first).toMatchObject({ id: job.id, status: "running", attempts: 1 });
     expect(await claim("test.lease")).toBeUndefined();
@@ -30,7 +30,7 @@ describe("job queue", () => {
   });
 
   it("waits for run_after and only hands out the kinds asked for", async () => {
-    await enqueueJob(ctx.deps.db, clock.now(), "test.later", {}, { runAfter: new Date(clock.now().getTime() + 5_000) });
+    await enqueueJob(ctx.deps.db, clock.now(), "test.later", {}, { spaceId: null, runAfter: new Date(clock.now().getTime() + 5_000) });
     expect(await claim("test.later")).toBeUndefined();
     expect(await claim("test.other")).toBeUndefined();
     clock.advance(5_000);
@@ -38,7 +38,7 @@ describe("job queue", () => {
   });
 
   it("retries a failed attempt after a growing backoff and gives up after the last attempt", async () => {
-    const job = await enqueueJob(ctx.deps.db, clock.now(), "test.fail", {});
+    const job = await enqueueJob(ctx.deps.db, clock.now(), "test.fail", {}, { spaceId: null });
     for (let attempt = 1; attempt <= 3; attempt += 1) {
       const claimed = await claim("test.fail");
       expect(claimed?.attempts).toBe(attempt);
@@ -75,8 +75,8 @@ describe("job queue", () => {
         given.push(job.id);
       },
     });
-    const good = await enqueueJob(ctx.deps.db, clock.now(), "test.ok", { hello: "world" });
-    const bad = await enqueueJob(ctx.deps.db, clock.now(), "test.bad", {});
+    const good = await enqueueJob(ctx.deps.db, clock.now(), "test.ok", { hello: "world" }, { spaceId: null });
+    const bad = await enqueueJob(ctx.deps.db, clock.now(), "test.bad", {}, { spaceId: null });
     worker.start();
     for (let tries = 0; tries < 200 && given.length === 0; tries += 1) await new Promise((resolve) => setTimeout(resolve, 5));
     await worker.stop();
@@ -88,7 +88,7 @@ describe("job queue", () => {
   });
 
   it("runs up to `concurrency` jobs at once, each exactly once, in drain and in the started loop", async () => {
-    const ids = await Promise.all(Array.from({ length: 7 }, (_, n) => enqueueJob(ctx.deps.db, clock.now(), "test.parallel", { n })));
+    const ids = await Promise.all(Array.from({ length: 7 }, (_, n) => enqueueJob(ctx.deps.db, clock.now(), "test.parallel", { n }, { spaceId: null })));
     let inFlight = 0;
     let most = 0;
     const seen: number[] = [];
@@ -113,7 +113,7 @@ describe("job queue", () => {
     expect([...seen].sort()).toEqual([0, 1, 2, 3, 4, 5, 6]);
     for (const job of ids) expect(await getJob(ctx.deps.db, job.id)).toMatchObject({ status: "done" });
 
-    await enqueueJob(ctx.deps.db, clock.now(), "test.parallel", { n: 7 });
+    await enqueueJob(ctx.deps.db, clock.now(), "test.parallel", { n: 7 }, { spaceId: null });
     worker.start();
     await expect.poll(() => seen.length).toBe(8);
     await worker.stop();

@@ -1,4 +1,5 @@
-import { and, eq, inArray, lt, lte, or, sql } from "drizzle-orm";
+import { and, eq, gte, inArray, lt, lte, or, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
 import { newId } from "../crypto";
 import type { Db } from "../db/client";
 import { prepared } from "../db/prepared";
@@ -10,11 +11,23 @@ export type JobRow = typeof jobs.$inferSelect;
 /** How many times a job runs before it is marked failed for good. */
 export const DEFAULT_MAX_ATTEMPTS = 5;
 
+/** Where a job belongs and when it may run. */
+export interface EnqueueOptions {
+  /**
+   * The space the job works for: the fair claim takes turns between spaces on it. Null only for
+   * work of no space.
+   */
+  spaceId: string | null;
+  /** When the job becomes claimable (default: now). */
+  runAfter?: Date;
+}
+
 /** Puts a job on the queue; it becomes claimable at `runAfter` (default: now). */
-export async function enqueueJob(db: Db, now: Date, kind: string, payload: unknown, options: { runAfter?: Date } = {}): Promise<JobRow> {
+export async function enqueueJob(db: Db, now: Date, kind: string, payload: unknown, options: EnqueueOptions): Promise<JobRow> {
   const row = {
     id: newId("job"),
     kind,
+    spaceId: options.spaceId,
     payload: JSON.stringify(payload),
     status: "queued" as const,
     attempts: 0,
@@ -33,15 +46,22 @@ export async function enqueueJob(db: Db, now: Date, kind: string, payload: unkno
  * (e.g. to answer within a webhook's deadline); if the caller dies, the lease runs out and any
  * worker takes it over.
  */
-export async function enqueueClaimedJob(db: Db, now: Date, kind: string, payload: unknown, leaseMs: number): Promise<JobRow> {
+export async function enqueueClaimedJob(
+  db: Db,
+  now: Date,
+  kind: string,
+  payload: unknown,
+  options: { spaceId: string | null; leaseMs: number },
+): Promise<JobRow> {
   const row = {
     id: newId("job"),
     kind,
+    spaceId: options.spaceId,
     payload: JSON.stringify(payload),
     status: "running" as const,
     attempts: 1,
     runAfter: now.toISOString(),
-    lockedUntil: new Date(now.getTime() + leaseMs).toISOString(),
+    lockedUntil: new Date(now.getTime() + options.leaseMs).toISOString(),
     lastError: null,
     createdAt: now.toISOString(),
     updatedAt: now.toISOString(),
@@ -92,60 +112,78 @@ export async function claimJob(db: Db, now: Date, options: { kinds: string[]; le
 export interface FairClaimOptions {
   kinds: string[];
   leaseMs: number;
-  /** Jobs of one space (the payload's `spaceId`) running at once, across all processes. */
+  /** Jobs of one space running at once, across all processes. */
   perSpace: number;
   /** Spaces this worker served, least recently first; spaces not named come before all of them. */
   served: string[];
 }
 
 /**
- * Claims the next ready job like {@link claimJob}, but fairly between spaces: a space with
- * `perSpace` jobs running (leases still valid, in any process) gets no more, and among the
- * others the space served least recently goes first, so one space's backlog cannot starve
- * another's. One UPDATE … RETURNING, as with claimJob.
+ * Claims the next ready job like {@link claimJob}, but fairly between spaces (the jobs'
+ * `space_id`): a space with `perSpace` jobs running (leases still valid, in any process) gets
+ * no more; among the others the space with the fewest running goes first, then the space this
+ * worker served least recently, so one space's backlog cannot starve another's. One
+ * UPDATE … RETURNING, prepared once per set of kinds, as with claimJob.
  */
 export async function claimFairJob(db: Db, now: Date, options: FairClaimOptions): Promise<JobRow | undefined> {
   if (options.kinds.length === 0) return undefined;
-  const at = now.toISOString();
-  const lockedUntil = new Date(now.getTime() + options.leaseMs).toISOString();
-  const kinds = sql.join(
-    options.kinds.map((kind) => sql`${kind}`),
-    sql`, `,
+  const claim = prepared(db, `jobs.claimFair:${options.kinds.join(",")}`, () => fairClaim(db, options.kinds));
+  const claimed = await claim.all({
+    at: now.toISOString(),
+    lockedUntil: new Date(now.getTime() + options.leaseMs).toISOString(),
+    perSpace: options.perSpace,
+    served: JSON.stringify(options.served),
+  });
+  return claimed[0];
+}
+
+/** The prepared statement of {@link claimFairJob} for a set of kinds; every value is a placeholder. */
+function fairClaim(db: Db, kinds: string[]) {
+  const at = sql.placeholder("at");
+  const candidate = alias(jobs, "candidate");
+  // Jobs running now, by space (a NULL space is a group of its own: `IS` below, not `=`).
+  const busy = db.$with("busy").as(
+    db
+      .select({ spaceId: jobs.spaceId, running: sql<number>`count(*)`.as("running") })
+      .from(jobs)
+      .where(and(inArray(jobs.kind, kinds), eq(jobs.status, "running"), gte(jobs.lockedUntil, at)))
+      .groupBy(jobs.spaceId),
   );
-  const rows = await db.all<Record<string, unknown>>(sql`
-    UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_until = ${lockedUntil}, updated_at = ${at}
-    WHERE id = (
-      WITH busy AS (
-        SELECT json_extract(payload, '$.spaceId') AS space, count(*) AS running FROM jobs
-        WHERE kind IN (${kinds}) AND status = 'running' AND locked_until >= ${at}
-        GROUP BY space
+  // The worker's turn order: position in its served list, least recently served first. Grouped so
+  // that SQLite materialises it and joins through an index instead of rereading the list per job.
+  const turns = db
+    .$with("turns", { servedSpace: sql<string>`served_space`.as("served_space"), turn: sql<number>`turn`.as("turn") })
+    .as(sql`SELECT value AS served_space, max(key) AS turn FROM json_each(${sql.placeholder("served")}) GROUP BY value`);
+  const running = sql`coalesce(${busy.running}, 0)`;
+  const next = db
+    .with(busy, turns)
+    .select({ id: candidate.id })
+    .from(candidate)
+    .leftJoin(busy, sql`${busy.spaceId} IS ${candidate.spaceId}`)
+    .leftJoin(turns, eq(turns.servedSpace, candidate.spaceId))
+    .where(
+      and(
+        inArray(candidate.kind, kinds),
+        // Lets the search use jobs_claim_idx (kind, status) and skip the done and failed jobs.
+        inArray(candidate.status, ["queued", "running"]),
+        or(and(eq(candidate.status, "queued"), lte(candidate.runAfter, at)), and(eq(candidate.status, "running"), lt(candidate.lockedUntil, at))),
+        sql`${running} < ${sql.placeholder("perSpace")}`,
       ),
-      turns AS (SELECT value AS space, key AS turn FROM json_each(${JSON.stringify(options.served)}))
-      SELECT j.id FROM jobs j
-      LEFT JOIN busy b ON b.space = json_extract(j.payload, '$.spaceId')
-      LEFT JOIN turns t ON t.space = json_extract(j.payload, '$.spaceId')
-      WHERE j.kind IN (${kinds})
-        AND ((j.status = 'queued' AND j.run_after <= ${at}) OR (j.status = 'running' AND j.locked_until < ${at}))
-        AND coalesce(b.running, 0) < ${options.perSpace}
-      ORDER BY coalesce(t.turn, -1), j.run_after, j.id
-      LIMIT 1
     )
-    AND (status = 'queued' OR (status = 'running' AND locked_until < ${at}))
-    RETURNING id, kind, payload, status, attempts, run_after, locked_until, last_error, created_at, updated_at`);
-  const row = rows[0];
-  if (!row) return undefined;
-  return {
-    id: String(row.id),
-    kind: String(row.kind),
-    payload: String(row.payload),
-    status: row.status as JobRow["status"],
-    attempts: Number(row.attempts),
-    runAfter: String(row.run_after),
-    lockedUntil: (row.locked_until as string | null) ?? null,
-    lastError: (row.last_error as string | null) ?? null,
-    createdAt: String(row.created_at),
-    updatedAt: String(row.updated_at),
-  };
+    .orderBy(running, sql`coalesce(${turns.turn}, -1)`, candidate.runAfter, candidate.id)
+    .limit(1);
+  return db
+    .update(jobs)
+    .set({ status: "running", attempts: sql`${jobs.attempts} + 1`, lockedUntil: sql`${sql.placeholder("lockedUntil")}`, updatedAt: sql`${at}` })
+    .where(
+      and(
+        inArray(jobs.id, next),
+        // Re-checked here so a job claimed between the subquery and the update is not taken twice.
+        or(eq(jobs.status, "queued"), and(eq(jobs.status, "running"), lt(jobs.lockedUntil, at))),
+      ),
+    )
+    .returning()
+    .prepare();
 }
 
 /**

@@ -14,7 +14,7 @@ afterAll(async () => ctx.close());
 async function enqueueInOrder(kind: string, spaces: string[]) {
   const base = Date.now() - 60_000;
   for (const [index, spaceId] of spaces.entries()) {
-    await enqueueJob(ctx.deps.db, new Date(base + index), kind, { spaceId, index }, { runAfter: new Date(base + index) });
+    await enqueueJob(ctx.deps.db, new Date(base + index), kind, { spaceId, index }, { spaceId, runAfter: new Date(base + index) });
   }
 }
 
@@ -92,7 +92,7 @@ describe("one job worker, fair between spaces", () => {
   });
 
   it("hands a job back uncounted when its handler releases it on stop", async () => {
-    const [job] = await Promise.all([enqueueJob(ctx.deps.db, ctx.deps.now(), "test.release", { spaceId: "alpha" })]);
+    const [job] = await Promise.all([enqueueJob(ctx.deps.db, ctx.deps.now(), "test.release", { spaceId: "alpha" }, { spaceId: "alpha" })]);
     let started = false;
     const worker = createJobWorker({
       db: ctx.deps.db,

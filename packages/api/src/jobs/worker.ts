@@ -37,8 +37,9 @@ export interface JobWorkerOptions {
    */
   concurrency?: number;
   /**
-   * Fairness between spaces (jobs whose payload names a `spaceId`): at most `perSpace` jobs of
-   * one space run at once across all processes, and the space served least recently goes first.
+   * Fairness between spaces (the job's `spaceId`, given when it was queued): at most `perSpace`
+   * jobs of one space run at once across all processes; the space with the fewest running, then
+   * the one served least recently, goes first.
    */
   fairness?: { perSpace: number };
   /** Called when a job has failed for the last time. */
@@ -99,11 +100,9 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
   }
 
   function noteServed(job: JobRow) {
-    if (!options.fairness) return;
-    const spaceId = (JSON.parse(job.payload) as { spaceId?: unknown }).spaceId;
-    if (typeof spaceId !== "string") return;
-    served.delete(spaceId);
-    served.set(spaceId, true);
+    if (!options.fairness || job.spaceId === null) return;
+    served.delete(job.spaceId);
+    served.set(job.spaceId, true);
     if (served.size > MAX_REMEMBERED_SPACES) served.delete(served.keys().next().value!);
   }
 

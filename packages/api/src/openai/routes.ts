@@ -1,30 +1,16 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { and, desc, eq } from "drizzle-orm";
 import type { Context } from "hono";
 import { stream } from "hono/streaming";
 import { z } from "zod";
-import { newId, sha256 } from "../crypto";
-import { apps, userKeys } from "../db/schema/index";
+import { newId } from "../crypto";
 import { ServiceError } from "../errors";
-import type { AppEnv, Deps } from "../http/context";
+import type { AppEnv } from "../http/context";
 import { translate } from "../http/translate";
-import { authenticate } from "../identity/service/sessions";
 import type { ModelMessage, ToolDefinition } from "../platform/llm/types";
-import { type ChatApp, getAppForChat } from "../apps/service/index";
 import type { ChatEvent } from "../chat/events";
 import { answerTurn } from "../conversation/answer";
 import { boundedJson } from "../http/schemas";
-
-/** Who may call the OpenAI-compatible API: a space, through a personal API key or a user key. */
-interface OpenAiCaller {
-  spaceId: string;
-  /** Stable id for usage records and conversations. */
-  endUserId: string;
-  /** A user key may be bound to one app. */
-  onlyAppCode?: string;
-  /** Set for user keys: their spending is counted against their credit limit. */
-  userKeyId?: string;
-}
+import { listOpenAiModels, type OpenAiCaller, openAiCaller, openAiModelApp } from "./service";
 
 type OpenAiErrorType =
   | "invalid_request_error"
@@ -59,29 +45,10 @@ function fromServiceError(c: Context<AppEnv>, error: ServiceError) {
   }
 }
 
-async function callerOf(deps: Deps, c: Context<AppEnv>): Promise<OpenAiCaller> {
+/** The caller of a request, from its bearer token and `X-Parley-Space` header. */
+function callerOf(c: Context<AppEnv>): Promise<OpenAiCaller> {
   const bearer = /^Bearer\s+(\S+)$/i.exec(c.req.header("authorization") ?? "")?.[1];
-  if (!bearer) throw new ServiceError("unauthenticated", "login_required");
-  if (bearer.startsWith("uk_")) {
-    const key = await deps.db
-      .select()
-      .from(userKeys)
-      .where(eq(userKeys.keyHash, sha256(bearer)))
-      .get();
-    const now = deps.now().toISOString();
-    if (!key?.enabled || (key.expiresAt && key.expiresAt <= now)) throw new ServiceError("session_ended", "session_ended");
-    if (key.creditLimit !== null && key.creditsUsed >= key.creditLimit) throw new ServiceError("insufficient_credits", "insufficient_credits");
-    return { spaceId: key.spaceId, endUserId: `user-key:${key.id}`, userKeyId: key.id, ...(key.appCode ? { onlyAppCode: key.appCode } : {}) };
-  }
-  const auth = await authenticate(deps, bearer, c.req.header("x-parley-space")?.trim() || undefined);
-  return { spaceId: auth.spaceId, endUserId: `user:${auth.userId}` };
-}
-
-async function appFor(deps: Deps, caller: OpenAiCaller, code: string): Promise<ChatApp> {
-  if (caller.onlyAppCode && caller.onlyAppCode !== code) throw new ServiceError("not_found", "openai_model_not_found", { model: code });
-  const app = await getAppForChat(deps, { appCode: code }).catch(() => undefined);
-  if (!app || (app.spaceId !== caller.spaceId && !app.isPublic)) throw new ServiceError("not_found", "openai_model_not_found", { model: code });
-  return app;
+  return openAiCaller(c.var.deps, bearer, c.req.header("x-parley-space")?.trim() || undefined);
 }
 
 const contentPart = z.object({ type: z.string(), text: z.string().optional() }).passthrough();
@@ -167,12 +134,8 @@ export function registerOpenAiRoutes(app: OpenAPIHono<AppEnv>) {
   app.get("/v1/models", async (c) => {
     try {
       const { deps } = c.var;
-      const caller = await callerOf(deps, c);
-      const rows = await deps.db
-        .select({ code: apps.code, createdAt: apps.createdAt })
-        .from(apps)
-        .where(caller.onlyAppCode ? and(eq(apps.spaceId, caller.spaceId), eq(apps.code, caller.onlyAppCode)) : eq(apps.spaceId, caller.spaceId))
-        .orderBy(desc(apps.createdAt));
+      const caller = await callerOf(c);
+      const rows = await listOpenAiModels(deps, caller);
       return c.json({
         object: "list",
         data: rows.map((row) => ({ id: row.code, object: "model", created: Math.floor(Date.parse(row.createdAt) / 1000), owned_by: "parley" })),
@@ -187,7 +150,7 @@ export function registerOpenAiRoutes(app: OpenAPIHono<AppEnv>) {
     const { deps, language } = c.var;
     let body: z.infer<typeof completionRequest>;
     try {
-      const caller = await callerOf(deps, c);
+      const caller = await callerOf(c);
       let raw: unknown;
       try {
         raw = await c.req.json();
@@ -201,7 +164,7 @@ export function registerOpenAiRoutes(app: OpenAPIHono<AppEnv>) {
         return openAiError(c, 400, "invalid_request_error", `Invalid ${param}: ${issue?.message ?? "invalid"}`, null, param);
       }
       body = parsed.data;
-      const chatApp = await appFor(deps, caller, body.model);
+      const chatApp = await openAiModelApp(deps, caller, body.model);
       const messages = toModelMessages(body.messages);
       const lastUser = [...messages].reverse().find((message) => message.role === "user");
       const clientTools: ToolDefinition[] | undefined = body.tools?.map((tool) => ({

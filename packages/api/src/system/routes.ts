@@ -1,12 +1,9 @@
 import { type OpenAPIHono, z } from "@hono/zod-openapi";
-import { eq } from "drizzle-orm";
-import { users } from "../db/schema/index";
-import { fail } from "../errors";
 import type { AppEnv } from "../http/context";
 import { ok } from "../http/envelope";
 import { defineRoute } from "../http/openapi";
 import { outboxMessageSchema } from "../identity/schemas";
-import { listOutbox } from "../platform/outbox";
+import { readOutbox } from "./service";
 
 /** The product's version constant (spec §1). */
 export const APP_VERSION = "3.4.0";
@@ -45,12 +42,10 @@ export function registerSystemRoutes(app: OpenAPIHono<AppEnv>) {
     }),
     async (c) => {
       const { deps, auth } = c.var;
-      const user = await deps.db.select({ owner: users.isInstanceOwner }).from(users).where(eq(users.id, auth.userId)).get();
-      if (!user?.owner) throw fail.forbidden("owner_only");
       const query = c.req.valid("query");
       const limit = Math.min(200, Math.max(1, Number(query.limit ?? 50)));
       const to = query.to?.trim().toLowerCase();
-      return ok(c, await listOutbox(deps.db, { ...(to ? { to } : {}), limit }));
+      return ok(c, await readOutbox(deps, auth, { ...(to ? { to } : {}), limit }));
     },
   );
 }

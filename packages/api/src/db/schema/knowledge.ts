@@ -123,14 +123,17 @@ export const knowledgeFeishuAuth = sqliteTable("knowledge_feishu_auth", {
 });
 
 /**
- * The durable job queue (ingestion now; scheduled runs and deliveries later). A job is claimed
- * by setting `locked_until`; a crashed worker's lock expires and the job runs again.
+ * The durable job queue: indexing, channel deliveries and replies, workflow runs. A job is
+ * claimed by setting `locked_until`; a crashed worker's lock expires and the job runs again.
+ * `space_id` is the space the job works for: the claim takes turns between spaces on it.
  */
 export const jobs = sqliteTable(
   "jobs",
   {
     id: text("id").primaryKey(),
     kind: text("kind").notNull(),
+    /** The space the job works for, null for work of no space (kept without a foreign key, like the payload it comes with). */
+    spaceId: text("space_id"),
     /** JSON payload. */
     payload: text("payload").notNull(),
     status: text("status", { enum: ["queued", "running", "done", "failed"] })
@@ -143,5 +146,5 @@ export const jobs = sqliteTable(
     createdAt: createdAt(),
     updatedAt: text("updated_at").notNull(),
   },
-  (table) => [index("jobs_ready_idx").on(table.status, table.runAfter)],
+  (table) => [index("jobs_ready_idx").on(table.status, table.runAfter), index("jobs_claim_idx").on(table.kind, table.status, table.runAfter)],
 );

@@ -227,7 +227,7 @@ export async function confirmFile(deps: Deps, auth: Auth, fileId: string) {
     .where(and(eq(knowledgeFiles.id, file.id), eq(knowledgeFiles.status, "pending")))
     .returning();
   if (!updated[0]) throw new ServiceError("conflict", "file_not_confirmable", { status: "processing" });
-  await enqueueJob(deps.db, now, INDEX_FILE_JOB, { fileId: file.id });
+  await enqueueJob(deps.db, now, INDEX_FILE_JOB, { fileId: file.id }, { spaceId: file.spaceId });
   return fileView(updated[0]);
 }
 

@@ -15,7 +15,7 @@ type ProviderView = z.infer<typeof modelProviderSchema>;
 type Row = typeof modelProviders.$inferSelect;
 
 /** Only the instance owner manages model providers. */
-export async function requireInstanceOwner(deps: Deps, auth: Auth): Promise<void> {
+export async function requireInstanceOwner(deps: Pick<Deps, "db">, auth: Pick<Auth, "userId">): Promise<void> {
   const user = await deps.db.select({ owner: users.isInstanceOwner }).from(users).where(eq(users.id, auth.userId)).get();
   if (!user?.owner) throw fail.forbidden("owner_only");
 }

@@ -56,7 +56,7 @@ export function runnerOf(deps: Deps): WorkflowRunner | undefined {
 
 /** Puts a run on the queue (to start now, or to wake at `runAfter`). */
 export async function enqueueRun(deps: Deps, job: WorkflowRunJob, runAfter?: Date): Promise<void> {
-  await enqueueJob(deps.db, deps.now(), WORKFLOW_RUN_JOB, job, runAfter ? { runAfter } : {});
+  await enqueueJob(deps.db, deps.now(), WORKFLOW_RUN_JOB, job, { spaceId: job.spaceId, ...(runAfter ? { runAfter } : {}) });
   runnerOf(deps)?.wake();
 }
 
@@ -169,7 +169,7 @@ export function workflowRunHandler(deps: Deps, options: WorkflowRunnerOptions & 
       executing.delete(runId);
       signal.removeEventListener("abort", onShutdown);
     }
-    if (outcome.state === "parked") await enqueueJob(deps.db, deps.now(), WORKFLOW_RUN_JOB, payload, { runAfter: outcome.until });
+    if (outcome.state === "parked") await enqueueJob(deps.db, deps.now(), WORKFLOW_RUN_JOB, payload, { spaceId: job.spaceId, runAfter: outcome.until });
     announceSettled(runId);
     return outcome;
   };
@@ -240,7 +240,7 @@ export function createWorkflowRunner(deps: Deps, options: WorkflowRunnerOptions 
     drain: () => worker.drain(),
     wake: () => worker.wake(),
     async runNow(runId, spaceId) {
-      const job = await enqueueClaimedJob(deps.db, deps.now(), WORKFLOW_RUN_JOB, { runId, spaceId } satisfies WorkflowRunJob, leaseMs);
+      const job = await enqueueClaimedJob(deps.db, deps.now(), WORKFLOW_RUN_JOB, { runId, spaceId } satisfies WorkflowRunJob, { spaceId, leaseMs });
       return (await worker.run(job)) as ExecutionOutcome;
     },
     settled: (runId, timeoutMs) => runSettled(runId, timeoutMs),
@@ -254,6 +254,6 @@ export async function runInline(deps: Deps, runId: string, spaceId: string): Pro
   const runner = runnerOf(deps);
   if (runner) return runner.runNow(runId, spaceId);
   const leaseMs = deps.config.jobs.leaseSeconds * 1000;
-  const job = await enqueueClaimedJob(deps.db, deps.now(), WORKFLOW_RUN_JOB, { runId, spaceId } satisfies WorkflowRunJob, leaseMs);
+  const job = await enqueueClaimedJob(deps.db, deps.now(), WORKFLOW_RUN_JOB, { runId, spaceId } satisfies WorkflowRunJob, { spaceId, leaseMs });
   return (await workflowJobWorker(deps, {}, leaseMs).run(job)) as ExecutionOutcome;
 }
