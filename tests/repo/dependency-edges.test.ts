@@ -43,6 +43,17 @@ describe("dependency edges", () => {
     expect(found).toHaveLength(5);
   });
 
+  it("lets tests, and only tests, read the repository's shared fixtures", () => {
+    const dir = fixture({
+      "packages/console/package.json": JSON.stringify({ name: "@parley/console" }),
+      "packages/console/src/view.test.tsx": `import { cases } from "../../../tests/fixtures/rules";`,
+      "packages/console/src/view.tsx": `import { cases } from "../../../tests/fixtures/rules";`,
+      "tests/fixtures/rules.ts": "export const cases = [];",
+    });
+    const found = findViolations(path.join(dir, "packages")).map((violation) => `${violation.where} -> ${violation.to}`);
+    expect(found).toEqual([`console/src/view.tsx -> ../tests/fixtures/rules`]);
+  });
+
   it("reads static, dynamic, re-export and side-effect imports", () => {
     expect(importsOf(`import a from "x";\nexport { b } from 'y';\nconst c = import("z");\nimport "w";\nrequire("v")`)).toEqual(["x", "y", "z", "w", "v"]);
   });
