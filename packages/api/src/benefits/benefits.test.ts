@@ -277,12 +277,20 @@ describe("balance alerts", () => {
         field: "threshold",
       });
     }
-    await expectError(await ctx.request("/api/v1/balance-alert", { method: "PUT", token: olive.token, headers: inTeam, json: { threshold: 5, channels: [] } }), 400, {
-      field: "channels",
-    });
-    await expectError(await ctx.request("/api/v1/balance-alert", { method: "PUT", token: olive.token, headers: inTeam, json: { threshold: 5, channels: ["fax"] } }), 400, {
-      field: "channels.0",
-    });
+    await expectError(
+      await ctx.request("/api/v1/balance-alert", { method: "PUT", token: olive.token, headers: inTeam, json: { threshold: 5, channels: [] } }),
+      400,
+      {
+        field: "channels",
+      },
+    );
+    await expectError(
+      await ctx.request("/api/v1/balance-alert", { method: "PUT", token: olive.token, headers: inTeam, json: { threshold: 5, channels: ["fax"] } }),
+      400,
+      {
+        field: "channels.0",
+      },
+    );
     expect(await expectOk(await ctx.request("/api/v1/balance-alert", { token: mateo.token, headers: inTeam }), 200, balanceAlertSchema)).toMatchObject({
       threshold: null,
     });
@@ -314,9 +322,12 @@ describe("balance alerts", () => {
     expect(page.unread).toBe(1);
     expect(page.items[0]).toMatchObject({ kind: "balance-alert", spaceId: space, readAt: null, params: { threshold, balance: balance - 130 } });
     const alertMails = async () =>
-      (await ctx.deps.db.select().from(outbox).where(and(eq(outbox.to, "mateo@example.com"), eq(outbox.channel, "email")))).filter((mail) =>
-        mail.subject.startsWith("Parley: credits below"),
-      );
+      (
+        await ctx.deps.db
+          .select()
+          .from(outbox)
+          .where(and(eq(outbox.to, "mateo@example.com"), eq(outbox.channel, "email")))
+      ).filter((mail) => mail.subject.startsWith("Parley: credits below"));
     await expect.poll(async () => (await alertMails()).length).toBe(1);
     expect((await alertMails())[0]!.text).toContain(`fell to ${balance - 130}, below your alert threshold of ${threshold}`);
     // Rising to the threshold re-arms; the next crossing fires again.

@@ -59,9 +59,8 @@ const adminOnly = { 403: "Only the instance administrator" };
 export function registerBenefitRoutes(app: OpenAPIHono<AppEnv>) {
   const tags = ["Benefits"];
 
-  app.openapi(
-    defineRoute({ method: "get", path: "/api/v1/check-in", tags, summary: "Today's check-in of the caller", data: checkInStatusSchema }),
-    async (c) => ok(c, await checkInStatus(c.var.deps, c.var.auth)),
+  app.openapi(defineRoute({ method: "get", path: "/api/v1/check-in", tags, summary: "Today's check-in of the caller", data: checkInStatusSchema }), async (c) =>
+    ok(c, await checkInStatus(c.var.deps, c.var.auth)),
   );
 
   app.openapi(
@@ -141,7 +140,13 @@ export function registerBenefitRoutes(app: OpenAPIHono<AppEnv>) {
   );
 
   app.openapi(
-    defineRoute({ method: "get", path: "/api/v1/balance-alert", tags: ["Credits"], summary: "The balance alert of the current space", data: balanceAlertSchema }),
+    defineRoute({
+      method: "get",
+      path: "/api/v1/balance-alert",
+      tags: ["Credits"],
+      summary: "The balance alert of the current space",
+      data: balanceAlertSchema,
+    }),
     async (c) => ok(c, await getBalanceAlert(c.var.deps, c.var.auth)),
   );
 
@@ -222,7 +227,10 @@ export function registerBenefitRoutes(app: OpenAPIHono<AppEnv>) {
         method: "post",
         path: `/api/v1/instance/cash-outs/{cashOutId}/${decision}`,
         tags: adminTags,
-        summary: decision === "approve" ? "Approve a cash-out (administrator only)" : "Refuse a cash-out: the amount returns to the benefits account (administrator only)",
+        summary:
+          decision === "approve"
+            ? "Approve a cash-out (administrator only)"
+            : "Refuse a cash-out: the amount returns to the benefits account (administrator only)",
         request: { params: idParam("cashOutId", "cash_01jd7w3k5q9x2m4n6p8r"), body: jsonBody(cashOutDecisionBody) },
         data: cashOutSchema,
         extraErrors: { ...adminOnly, 409: "Already decided" },

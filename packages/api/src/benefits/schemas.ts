@@ -24,7 +24,9 @@ export const checkInResultSchema = checkInStatusSchema.extend({ balance: credits
 export const invitationSchema = z
   .object({
     code: z.string().openapi({ example: "K7M2Q9XZ" }),
-    link: z.string().openapi({ description: "Registration address carrying the code as `inviteParam`", example: "https://parley.example.com/register?inviteParam=K7M2Q9XZ" }),
+    link: z
+      .string()
+      .openapi({ description: "Registration address carrying the code as `inviteParam`", example: "https://parley.example.com/register?inviteParam=K7M2Q9XZ" }),
     reward: credits("Credits per person who registers through the link"),
     invited: z.number().int(),
     credits: credits("Credits earned by invitations so far"),
@@ -32,9 +34,7 @@ export const invitationSchema = z
   .openapi("Invitation");
 
 /** One person who registered through the caller's link. */
-export const invitedSchema = z
-  .object({ userId: z.string(), name: z.string(), credits: z.number().int(), createdAt: timestamp })
-  .openapi("InvitedUser");
+export const invitedSchema = z.object({ userId: z.string(), name: z.string(), credits: z.number().int(), createdAt: timestamp }).openapi("InvitedUser");
 
 /** The caller's benefits account. */
 export const benefitsAccountSchema = z
@@ -145,6 +145,4 @@ export const modelPriceSchema = z
   .openapi("ModelPrice");
 
 /** The price table the server charges by. */
-export const billingRulesSchema = z
-  .object({ prices: z.array(modelPriceSchema), defaultPrice: modelPriceSchema.omit({ model: true }) })
-  .openapi("BillingRules");
+export const billingRulesSchema = z.object({ prices: z.array(modelPriceSchema), defaultPrice: modelPriceSchema.omit({ model: true }) }).openapi("BillingRules");

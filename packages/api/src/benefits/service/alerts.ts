@@ -68,7 +68,7 @@ async function watchedSpace(deps: Deps, spaceId: string): Promise<Watched | null
 export async function watchBalance(deps: Deps, spaceId: string, delta: number, balanceAfter: number): Promise<void> {
   if (delta === 0) return;
   const watched = await watchedSpace(deps, spaceId);
-  if (!watched || !watched.enabled) return;
+  if (!watched?.enabled) return;
   const before = balanceAfter - delta;
   const { threshold } = watched;
   if (delta < 0 && before >= threshold && balanceAfter < threshold) {
@@ -96,18 +96,27 @@ async function fireAlert(deps: Deps, spaceId: string, balance: number): Promise<
   if (!owner) return;
   const params = { space: owner.space, balance, threshold: alert.threshold };
   if (channels.includes("in-app")) {
-    await deps.db.insert(notices).values({ id: newId("ntc"), userId: owner.userId, spaceId, kind: "balance-alert", params: JSON.stringify(params), createdAt: now });
+    await deps.db
+      .insert(notices)
+      .values({ id: newId("ntc"), userId: owner.userId, spaceId, kind: "balance-alert", params: JSON.stringify(params), createdAt: now });
   }
   const language = owner.language as Language;
   const subject = messageText(language, "balance_alert.subject", params);
   const text = messageText(language, "balance_alert.body", params);
   // Delivery is the provider's business: it must not hold up the movement that crossed the line.
   if (channels.includes("email") && owner.email) {
-    void deps.mail.send({ to: owner.email, subject, text }).catch((error: unknown) => deps.logger.warn("balance alert e-mail failed", { spaceId, error: String(error) }));
+    void deps.mail
+      .send({ to: owner.email, subject, text })
+      .catch((error: unknown) => deps.logger.warn("balance alert e-mail failed", { spaceId, error: String(error) }));
   }
   if (channels.includes("sms") && owner.phone && deps.sms) {
     void deps.sms
-      .send({ phone: owner.phone, template: "balance-alert", params: { space: owner.space.slice(0, 20), balance: String(balance), threshold: String(alert.threshold) }, text })
+      .send({
+        phone: owner.phone,
+        template: "balance-alert",
+        params: { space: owner.space.slice(0, 20), balance: String(balance), threshold: String(alert.threshold) },
+        text,
+      })
       .catch((error: unknown) => deps.logger.warn("balance alert SMS failed", { spaceId, error: String(error) }));
   }
 }

@@ -43,7 +43,13 @@ export async function requestCashOut(deps: Deps, auth: Auth, input: { amount: nu
 
 /** The caller's cash-out requests, newest first. */
 export async function listMyCashOuts(deps: Deps, auth: Auth, input: { limit: number; offset: number }) {
-  return deps.db.select(cashOutColumns).from(cashOuts).where(eq(cashOuts.userId, auth.userId)).orderBy(desc(cashOuts.createdAt)).limit(input.limit).offset(input.offset);
+  return deps.db
+    .select(cashOutColumns)
+    .from(cashOuts)
+    .where(eq(cashOuts.userId, auth.userId))
+    .orderBy(desc(cashOuts.createdAt))
+    .limit(input.limit)
+    .offset(input.offset);
 }
 
 /** Every cash-out request (the administrator's review list), optionally of one status, newest first. */

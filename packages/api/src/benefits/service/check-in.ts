@@ -67,7 +67,13 @@ export async function checkIn(deps: Deps, auth: Auth): Promise<CheckInStatus & {
         .where(and(eq(checkIns.userId, auth.userId), eq(checkIns.day, day)))
         .get();
   if (!booked) throw new Error("check-in row vanished");
-  const balance = await moveCredits(deps, { spaceId: booked.space_id, delta: booked.credits, reason: "check-in", reference: `${auth.userId}:${day}`, once: true });
+  const balance = await moveCredits(deps, {
+    spaceId: booked.space_id,
+    delta: booked.credits,
+    reason: "check-in",
+    reference: `${auth.userId}:${day}`,
+    once: true,
+  });
   if (!won) throw new ServiceError("conflict", "check_in_done");
   if (balance === null) throw new Error("check-in credit was already booked");
   return { day, checkedIn: true, credits: won.credits, min, max, balance };

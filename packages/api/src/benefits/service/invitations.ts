@@ -18,10 +18,7 @@ export async function myInvitation(deps: Deps, auth: Auth) {
   let row = await deps.db.select({ code: invitationCodes.code }).from(invitationCodes).where(eq(invitationCodes.userId, auth.userId)).get();
   for (let attempt = 0; !row && attempt < 5; attempt++) {
     // A code taken by someone else (or a concurrent first ask) just means another try.
-    await deps.db
-      .insert(invitationCodes)
-      .values({ userId: auth.userId, code: newInvitationCode(), createdAt: deps.now().toISOString() })
-      .onConflictDoNothing();
+    await deps.db.insert(invitationCodes).values({ userId: auth.userId, code: newInvitationCode(), createdAt: deps.now().toISOString() }).onConflictDoNothing();
     row = await deps.db.select({ code: invitationCodes.code }).from(invitationCodes).where(eq(invitationCodes.userId, auth.userId)).get();
   }
   if (!row) throw new Error("could not make an invitation code");
