@@ -180,6 +180,11 @@ describe("creator benefits", () => {
     };
     await ask(mateo, published.code);
     await ask(olive, published.code);
+    // The creator's own calls through the OpenAI-compatible API, for a user of theirs, are their own use too.
+    fake.reply({ text: "Sure.", usage });
+    const own = await post("/v1/chat/completions", olive, { model: published.code, messages: [{ role: "user", content: "Hi" }], user: "alice" });
+    expect(own.status).toBe(200);
+    await own.text();
     await addMember(ctx, olive.user.spaceId, mateo);
     await ask(mateo, hidden.code);
     const account = await expectOk(await get("/api/v1/benefits", olive), 200, benefitsAccountSchema);

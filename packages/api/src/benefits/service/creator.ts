@@ -4,11 +4,19 @@ import type { Auth, Deps } from "../../kernel";
 import { moveBenefits } from "./credits";
 
 /**
- * Whether the person talking is the app's creator: console chat says `user:<id>`, a web client's
- * signed-in visitor `web:<client>:user:<id>`. A workflow's inner turns are the app's own work.
+ * Whether a turn is the creator's own use: console chat says `user:<id>`, the OpenAI-compatible
+ * API `user:<id>` or `user:<id>:<their user>`, a web client's signed-in visitor
+ * `web:<client>:user:<id>`. Calls with the space's user keys and a workflow's inner turns are the
+ * space's own work too.
  */
-function isCreator(endUserId: string, creatorUserId: string): boolean {
-  return endUserId === `user:${creatorUserId}` || endUserId.endsWith(`:user:${creatorUserId}`) || endUserId.startsWith("workflow:");
+function isOwnUse(endUserId: string, creatorUserId: string): boolean {
+  return (
+    endUserId === `user:${creatorUserId}` ||
+    endUserId.startsWith(`user:${creatorUserId}:`) ||
+    endUserId.endsWith(`:user:${creatorUserId}`) ||
+    endUserId.startsWith("user-key:") ||
+    endUserId.startsWith("workflow:")
+  );
 }
 
 /**
@@ -19,7 +27,7 @@ export async function creditCreator(
   deps: Deps,
   input: { app: { id: string; isPublic: boolean; createdBy: string }; endUserId: string; charged: number; reference: string },
 ): Promise<void> {
-  if (!input.app.isPublic || input.charged <= 0 || isCreator(input.endUserId, input.app.createdBy)) return;
+  if (!input.app.isPublic || input.charged <= 0 || isOwnUse(input.endUserId, input.app.createdBy)) return;
   const share = Math.floor((input.charged * deps.config.earning.creatorSharePercent) / 100);
   if (share <= 0) return;
   await moveBenefits(deps, { userId: input.app.createdBy, delta: share, reason: "creator", reference: input.reference, appId: input.app.id });
