@@ -75,7 +75,7 @@ describe("earned credits in Chromium", () => {
     await page.context().close();
   });
 
-  it("shows the invitation link on /benefits and refuses a balance alert without a threshold", async () => {
+  it("shows the invitation link on /benefits; the balance alert needs a threshold, and crossing it puts a notice under the bell", async () => {
     const page = await signedInPage("/benefits");
     await expect.poll(() => byTestId(page, "benefits-invite-link").innerText()).toMatch(/\/register\?inviteParam=[A-Z2-9]{8}$/);
     await expect.poll(() => byTestId(page, "benefits-balance").innerText()).toContain("0");
