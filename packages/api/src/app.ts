@@ -13,6 +13,7 @@ import { failure, handleError, serviceErrorResponse, validationHook } from "./ht
 import { pickLanguage, translate } from "./http/translate";
 import { registerAuthRoutes, registerMeRoutes } from "./identity/routes";
 import { registerAppRoutes } from "./apps/routes";
+import { registerBenefitRoutes } from "./benefits/routes";
 import { registerChatRoutes } from "./chat/routes";
 import { registerClientRoutes, widgetCors } from "./clients/routes";
 import { CHANNEL_WEBHOOK_PATH, registerChannelRoutes } from "./channels/routes";
@@ -111,6 +112,7 @@ export function createApp(deps: Deps) {
   registerHostingRoutes(app);
   registerOpenAiRoutes(app);
   registerWorkflowRoutes(app);
+  registerBenefitRoutes(app);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", {
     type: "http",

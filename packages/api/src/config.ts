@@ -41,6 +41,25 @@ export const environmentSchema = z.object({
   PARLEY_THROTTLE_WIDGET_SESSIONS_PER_IP: z.coerce.number().int().positive().default(30),
   PARLEY_CODE_RESEND_SECONDS: integer(60),
   PARLEY_WELCOME_CREDITS: integer(2000),
+  /** Daily check-in: credits are drawn at random between these two, inclusive. */
+  PARLEY_CHECKIN_MIN: integer(10),
+  PARLEY_CHECKIN_MAX: integer(50),
+  /** IANA time zone whose calendar days the check-in counts (one per user per day). */
+  PARLEY_TIME_ZONE: z
+    .string()
+    .default("UTC")
+    .refine((zone) => {
+      try {
+        new Intl.DateTimeFormat("en-CA", { timeZone: zone });
+        return true;
+      } catch {
+        return false;
+      }
+    }, "not a time zone Intl knows"),
+  /** Credits the inviter receives when a new user registers through their link. */
+  PARLEY_INVITE_REWARD: integer(300),
+  /** Percent of the credits others spend on a published app credited to its creator's benefits. */
+  PARLEY_CREATOR_SHARE_PERCENT: z.coerce.number().int().min(0).max(100).default(20),
   SMTP_HOST: optionalString,
   SMTP_PORT: z.coerce.number().int().positive().default(587),
   SMTP_SECURE: z.enum(["true", "false"]).default("false"),
@@ -55,6 +74,8 @@ export const environmentSchema = z.object({
   ALIYUN_SMS_HANDOVER_TEMPLATE_CODE: optionalString,
   /** Template for "a channel client went offline" notices (param: client). */
   ALIYUN_SMS_OFFLINE_TEMPLATE_CODE: optionalString,
+  /** Template for balance alerts (params: space, balance, threshold). */
+  ALIYUN_SMS_BALANCE_TEMPLATE_CODE: optionalString,
   ALIYUN_SMS_ENDPOINT: optionalString,
   OIDC_ISSUER: optionalString,
   OIDC_CLIENT_ID: optionalString,
@@ -141,6 +162,8 @@ export interface Config {
   sessionTtlHours: number;
   /** Credits a space is granted the first time its balance is read. */
   welcomeCredits: number;
+  /** Earned credits (issue 15): check-in range, the instance's calendar, invitation reward, creator share. */
+  earning: { checkInMin: number; checkInMax: number; timeZone: string; inviteReward: number; creatorSharePercent: number };
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
   throttle: {
     /** Failed sign-ins per account and address pair per window; each further lockout of the pair doubles its wait. */
@@ -163,6 +186,7 @@ export interface Config {
     templateCode: string;
     handoverTemplateCode?: string;
     offlineTemplateCode?: string;
+    balanceTemplateCode?: string;
     endpoint?: string;
   };
   oidc?: { issuer: string; clientId: string; clientSecret: string; name: string; allowInsecureHttp: boolean };
@@ -263,6 +287,13 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     bodyLimitBytes: env.PARLEY_BODY_LIMIT_BYTES,
     sessionTtlHours: env.PARLEY_SESSION_TTL_HOURS,
     welcomeCredits: env.PARLEY_WELCOME_CREDITS,
+    earning: {
+      checkInMin: Math.min(env.PARLEY_CHECKIN_MIN, env.PARLEY_CHECKIN_MAX),
+      checkInMax: Math.max(env.PARLEY_CHECKIN_MIN, env.PARLEY_CHECKIN_MAX),
+      timeZone: env.PARLEY_TIME_ZONE,
+      inviteReward: env.PARLEY_INVITE_REWARD,
+      creatorSharePercent: env.PARLEY_CREATOR_SHARE_PERCENT,
+    },
     logLevel: env.PARLEY_LOG_LEVEL,
     throttle: {
       loginPerAccount: env.PARLEY_THROTTLE_LOGIN_PER_ACCOUNT,
@@ -299,6 +330,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
         templateCode: env.ALIYUN_SMS_TEMPLATE_CODE!,
         ...(env.ALIYUN_SMS_HANDOVER_TEMPLATE_CODE ? { handoverTemplateCode: env.ALIYUN_SMS_HANDOVER_TEMPLATE_CODE } : {}),
         ...(env.ALIYUN_SMS_OFFLINE_TEMPLATE_CODE ? { offlineTemplateCode: env.ALIYUN_SMS_OFFLINE_TEMPLATE_CODE } : {}),
+        ...(env.ALIYUN_SMS_BALANCE_TEMPLATE_CODE ? { balanceTemplateCode: env.ALIYUN_SMS_BALANCE_TEMPLATE_CODE } : {}),
         ...(env.ALIYUN_SMS_ENDPOINT ? { endpoint: env.ALIYUN_SMS_ENDPOINT } : {}),
       }),
     ),

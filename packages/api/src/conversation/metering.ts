@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { creditCreator } from "../benefits/service/creator";
 import { extendHold, releaseHold, settleHold, takeHold } from "../billing/service/holds";
 import type { ChatEvent } from "../chat/events";
 import { newId } from "../crypto";
@@ -171,6 +172,7 @@ export class TurnMeter {
       this.settled = true;
     }
     await writeUsageRecord(deps, { turn, prepared, ...input, credits: charged });
+    await creditCreator(deps, { app: turn.app, endUserId: turn.endUserId, charged, reference: messageId });
     return { credits: charged, balance };
   }
 

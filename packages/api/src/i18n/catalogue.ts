@@ -1,4 +1,5 @@
 import { appsMessages } from "../apps/messages";
+import { benefitsMessages } from "../benefits/messages";
 import { channelsMessages } from "../channels/messages";
 import { chatMessages } from "../chat/messages";
 import { clientsMessages } from "../clients/messages";
@@ -33,6 +34,7 @@ export const catalogues = {
   knowledge: knowledgeMessages,
   hosting: hostingMessages,
   workflows: workflowsMessages,
+  benefits: benefitsMessages,
 } as const;
 
 /** Every message Parley can show or send, in English and Chinese: the areas' catalogues in one. */
@@ -52,6 +54,7 @@ export const messages = {
   ...knowledgeMessages,
   ...hostingMessages,
   ...workflowsMessages,
+  ...benefitsMessages,
 };
 
 /** The id of a message: a key of {@link messages}. */

@@ -22,7 +22,7 @@ export interface OutgoingSms {
   /** E.164 without '+' for mainland numbers is accepted by vendors; we pass what the user typed, normalised. */
   phone: string;
   /** Logical template, mapped to the vendor's template code by configuration. */
-  template: "verification-code" | "handover-notice" | "client-offline";
+  template: "verification-code" | "handover-notice" | "client-offline" | "balance-alert";
   params: Record<string, string>;
   /** Human-readable text of the same message, for the outbox and logs. */
   text: string;

@@ -41,6 +41,7 @@ const ClientsPage = lazyNamed(() => import("../features/clients/clients-page"), 
 const ClientConfigPage = lazyNamed(() => import("../features/clients/client-config-page"), "ClientConfigPage");
 const ChannelPickerPage = lazyNamed(() => import("../features/clients/channel-picker-page"), "ChannelPickerPage");
 const ChatManagePage = lazyNamed(() => import("../features/chat-manage/chat-manage-page"), "ChatManagePage");
+const BenefitsPage = lazyNamed(() => import("../features/benefits/benefits-page"), "BenefitsPage");
 const InstancePage = lazyNamed(() => import("../features/instance/instance-page"), "InstancePage");
 const WorkflowsPage = lazyNamed(() => import("../features/workflows/workflows-page"), "WorkflowsPage");
 const WorkflowEditorPage = lazyNamed(() => import("../features/workflows/workflow-editor-page"), "WorkflowEditorPage");
@@ -115,7 +116,7 @@ export const routes: RouteObject[] = [
           { path: PATHS.templates, element: screen("templates") },
           { path: PATHS.template, element: screen("template") },
           { path: PATHS.pluginKey, element: screen("pluginKey") },
-          { path: PATHS.benefits, element: screen("benefits") },
+          { path: PATHS.benefits, element: <BenefitsPage /> },
         ],
       },
       {

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { newId } from "../../crypto";
 import { ServiceError } from "../../errors";
 import type { Deps } from "../../kernel";
+import { watchBalance } from "../../benefits/service/alerts";
 import { balanceOf } from "./ledger";
 
 /**
@@ -140,6 +141,7 @@ export async function settleHold(
     if (rows[0]) {
       charged = -rows[0].delta;
       balance = rows[0].balance_after;
+      await watchBalance(deps, hold.spaceId, rows[0].delta, balance);
     }
   }
   if (hold.userKeyId && keyCharged > charged) {

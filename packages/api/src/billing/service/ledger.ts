@@ -3,6 +3,7 @@ import { newId } from "../../crypto";
 import { creditLedger } from "../../db/schema/index";
 import { prepared } from "../../db/prepared";
 import type { Deps } from "../../kernel";
+import { watchBalance } from "../../benefits/service/alerts";
 
 /** Why credits moved. */
 export type LedgerReason = (typeof creditLedger.$inferInsert)["reason"];
@@ -44,6 +45,7 @@ export async function appendLedger(
     RETURNING balance_after`);
   const balanceAfter = rows[0]?.balance_after;
   if (balanceAfter === undefined) throw new Error("ledger insert returned nothing");
+  await watchBalance(deps, input.spaceId, input.delta, balanceAfter);
   return { id, balanceAfter };
 }
 

@@ -5,6 +5,7 @@ import { fail, ServiceError } from "../../errors";
 import type { Auth, Deps } from "../../kernel";
 import type { Language } from "../../i18n/language";
 import { insertSpace, userView } from "../../spaces/service/spaces";
+import { rewardInvitation } from "../../benefits/service/invitations";
 import { consumeCode, issueCode, type CodePurpose } from "./codes";
 import { assertPasswordStrength, type Channel, channelOf, normalizeTarget } from "./contact";
 import { admitCodeAttempt, admitPasswordAttempt, verifyOrPretend } from "./login-guard";
@@ -96,7 +97,7 @@ export async function requestCode(deps: Deps, input: { channel: Channel; target:
 /** Registers with an e-mail or phone code and signs in. */
 export async function register(
   deps: Deps,
-  input: { channel: Channel; target: string; code: string; password: string; name?: string; language: Language } & Attribution,
+  input: { channel: Channel; target: string; code: string; password: string; name?: string; language: Language; inviteParam?: string } & Attribution,
   client: { ip?: string; userAgent?: string },
 ) {
   const target = normalizeTarget(input.channel, input.target);
@@ -112,6 +113,7 @@ export async function register(
     language: input.language,
     attribution: { share: input.share, source: input.source, sourceDetail: input.sourceDetail },
   });
+  if (input.inviteParam) await rewardInvitation(deps, { code: input.inviteParam, inviteeUserId: user.id });
   return signedIn(deps, user.id, "register", client);
 }
 

@@ -13,6 +13,8 @@ export interface AliyunSmsConfig {
   handoverTemplateCode?: string;
   /** Vendor template code for the `client-offline` template (a channel client stopped working); optional. */
   offlineTemplateCode?: string;
+  /** Vendor template code for the `balance-alert` template (credits fell below the alert threshold); optional. */
+  balanceTemplateCode?: string;
   /** Defaults to `https://dysmsapi.aliyuncs.com`. */
   endpoint?: string;
   /** Defaults to `cn-hangzhou`. */
@@ -77,7 +79,13 @@ export function createAliyunSmsSender(config: AliyunSmsConfig): SmsSender {
     kind: "aliyun",
     async send(sms: OutgoingSms) {
       const templateCode =
-        sms.template === "handover-notice" ? config.handoverTemplateCode : sms.template === "client-offline" ? config.offlineTemplateCode : config.templateCode;
+        sms.template === "handover-notice"
+          ? config.handoverTemplateCode
+          : sms.template === "client-offline"
+            ? config.offlineTemplateCode
+            : sms.template === "balance-alert"
+              ? config.balanceTemplateCode
+              : config.templateCode;
       if (!templateCode) throw new ExternalProviderError("sms", `No Aliyun template code is configured for ${sms.template}`);
       const params: Record<string, string> = {
         AccessKeyId: config.accessKeyId,

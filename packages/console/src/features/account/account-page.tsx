@@ -9,8 +9,9 @@ import { ApiKeysTab } from "./api-keys-tab";
 import { OutboxTab } from "./outbox-tab";
 import { ProfileTab } from "./profile-tab";
 import { CreditsTab, UsageTab } from "./records-tabs";
+import { BalanceAlertTab, BillingRulesTab } from "../benefits/account-tabs";
 
-const TABS = ["profile", "apiKeys", "credits", "payments", "usage", "outbox"] as const;
+const TABS = ["profile", "apiKeys", "credits", "payments", "usage", "billingRules", "balanceAlert", "outbox"] as const;
 type AccountTab = (typeof TABS)[number];
 
 function isTab(value: string | null): value is AccountTab {
@@ -57,6 +58,16 @@ export function AccountPage() {
             key: "usage",
             label: <span data-testid="account-tab-usage">{t("account.tabs.usage")}</span>,
             children: <UsageTab />,
+          },
+          {
+            key: "billingRules",
+            label: <span data-testid="account-tab-billing-rules">{t("billingRules.tab")}</span>,
+            children: <BillingRulesTab />,
+          },
+          {
+            key: "balanceAlert",
+            label: <span data-testid="account-tab-balance-alert">{t("balanceAlert.tab")}</span>,
+            children: <BalanceAlertTab />,
           },
           ...(user.isInstanceOwner
             ? [{ key: "outbox", label: <span data-testid="account-tab-outbox">{t("account.tabs.outbox")}</span>, children: <OutboxTab /> }]

@@ -1,25 +1,59 @@
-import { BellOutlined, CalendarOutlined, ReadOutlined } from "@ant-design/icons";
-import { Badge, Button, Popover, Tooltip } from "antd";
+import { BellOutlined, CalendarOutlined, ReadOutlined, WalletOutlined } from "@ant-design/icons";
+import { Badge, Button, Flex, Popover, Tag, Tooltip, Typography } from "antd";
 import { useTranslation } from "react-i18next";
+import { benefitsEndpoints } from "../../lib/api/benefits";
+import { endpoints } from "../../lib/api/endpoints";
+import { invalidateSpace, useSpaceMutation, useSpaceQuery } from "../../lib/api/query";
+import { useSession } from "../../lib/api/session";
+import { feedback } from "../../lib/feedback";
+import { formatDateTime } from "../../lib/format";
+import { checkInButtonState } from "../benefits/benefits-rules";
 import { PATHS } from "../../lib/paths";
 import { EmptyState } from "../../components/empty-state";
 
-/** The announcement centre's bell: announcements land in a later issue, so it says so. */
+/** The notice centre's bell: in-app notices (balance alerts now; announcements later), unread ones counted. */
 export function NotificationsButton() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const { token } = useSession();
+  const notices = useSpaceQuery({ key: ["notices"], enabled: Boolean(token), fetch: (signal) => benefitsEndpoints.notices({ signal, silent: true }) });
+  const read = useSpaceMutation({ run: (noticeId: string) => benefitsEndpoints.readNotice(noticeId, { silent: true }), invalidates: [["notices"]] });
+  const items = notices.data?.items ?? [];
   return (
     <Popover
       trigger="click"
       placement="bottomRight"
       title={t("nav.notifications")}
+      onOpenChange={(open) => {
+        if (open && token) void notices.refetch();
+      }}
       content={
-        <div className="pl-popover-body">
-          <EmptyState compact title={t("notifications.emptyTitle")} description={t("notifications.emptyDescription")} data-testid="notifications-empty" />
+        <div className="pl-popover-body" data-testid="notices">
+          {items.length === 0 ? (
+            <EmptyState compact title={t("notifications.emptyTitle")} description={t("notifications.emptyDescription")} data-testid="notifications-empty" />
+          ) : (
+            <Flex vertical gap={8} style={{ maxWidth: 360 }}>
+              {items.map((notice) => (
+                <Flex key={notice.id} vertical gap={2} data-testid={`notice-${notice.id}`}>
+                  <Typography.Text strong={notice.readAt === null}>
+                    {notice.kind === "balance-alert" ? t("balanceAlert.notice", notice.params) : notice.kind}
+                  </Typography.Text>
+                  <Flex justify="space-between" align="center" gap={8}>
+                    <Typography.Text type="secondary">{formatDateTime(notice.createdAt, i18n.language)}</Typography.Text>
+                    {notice.readAt === null ? (
+                      <Button size="small" type="link" onClick={() => read.mutate(notice.id)} data-testid={`notice-read-${notice.id}`}>
+                        {t("balanceAlert.markRead")}
+                      </Button>
+                    ) : null}
+                  </Flex>
+                </Flex>
+              ))}
+            </Flex>
+          )}
         </div>
       }
     >
       <Tooltip title={t("nav.notifications")}>
-        <Badge dot={false}>
+        <Badge count={notices.data?.unread ?? 0} size="small">
           <Button type="text" icon={<BellOutlined />} aria-label={t("nav.notifications")} data-testid="notifications" />
         </Badge>
       </Tooltip>
@@ -27,24 +61,52 @@ export function NotificationsButton() {
   );
 }
 
-/** Daily check-in (random credits once a day); the credits ledger lands later, so it explains. */
+/**
+ * Daily check-in (random credits once a day, to the personal space) and the current space's
+ * balance: the button shows today's result and is disabled once used.
+ */
 export function CheckInButton({ iconOnly = false }: { iconOnly?: boolean }) {
   const { t } = useTranslation();
+  const status = useSpaceQuery({ key: ["check-in"], fetch: (signal) => benefitsEndpoints.checkInStatus({ signal, silent: true }) });
+  const balance = useSpaceQuery({ key: ["credits", "balance"], fetch: (signal) => endpoints.billing.balance({ signal, silent: true }) }).data?.balance;
+  const checkIn = useSpaceMutation({
+    run: () => benefitsEndpoints.checkIn(),
+    invalidates: [["check-in"], ["credits"], ["records"]],
+    onSuccess: (result) => feedback.success(t("checkIn.success", { credits: result.credits ?? 0 })),
+    // Checked in elsewhere meanwhile: the server said so; show today's state.
+    onError: () => void invalidateSpace(["check-in"]),
+  });
+  const state = checkInButtonState(status.data);
+  const hint =
+    state.credits !== null
+      ? t("checkIn.todayResult", { credits: state.credits })
+      : status.data
+        ? t("checkIn.hint", { min: status.data.min, max: status.data.max })
+        : t("checkIn.title");
   return (
-    <Popover
-      trigger="click"
-      placement="bottomRight"
-      title={t("checkIn.title")}
-      content={
-        <div className="pl-popover-body">
-          <EmptyState compact title={t("checkIn.comingTitle")} description={t("checkIn.comingDescription")} data-testid="check-in-empty" />
-        </div>
-      }
-    >
-      <Button type="text" icon={<CalendarOutlined />} data-testid="check-in" aria-label={t("nav.checkIn")}>
-        {iconOnly ? null : t("nav.checkIn")}
-      </Button>
-    </Popover>
+    <Flex align="center" gap={4}>
+      <Tooltip title={hint}>
+        <Button
+          type="text"
+          icon={<CalendarOutlined />}
+          disabled={state.disabled}
+          loading={checkIn.isPending}
+          onClick={() => checkIn.mutate(undefined)}
+          data-testid="check-in"
+          data-checked-in={status.data?.checkedIn ? "true" : "false"}
+          aria-label={t(state.labelKey)}
+        >
+          {iconOnly ? null : state.credits !== null ? t("checkIn.doneWith", { credits: state.credits }) : t(state.labelKey)}
+        </Button>
+      </Tooltip>
+      {balance !== undefined ? (
+        <Tooltip title={t("checkIn.balance")}>
+          <Tag icon={<WalletOutlined />} bordered={false} data-testid="top-balance">
+            {balance}
+          </Tag>
+        </Tooltip>
+      ) : null}
+    </Flex>
   );
 }
 
