@@ -101,8 +101,9 @@ export async function releaseHold(deps: Deps, hold: CreditHold): Promise<void> {
  * Charges the real cost of what the hold covered and drops the hold. The charge is the cost,
  * capped at what the space (and the user key) can pay besides the other live holds, so neither
  * a balance nor a limit is ever overrun, even when a model used more than the hold foresaw. The
- * ledger row is written before the hold goes: a crash between the two leaves the credits held
- * until the hold expires, never spent twice. Answers what was charged and the new balance.
+ * charge names its hold and a trigger deletes the hold in the same statement (migration 0015):
+ * no other writer sees the credits both charged and held, so concurrent settles on a tight
+ * balance charge exactly. Answers what was charged and the new balance.
  */
 export async function settleHold(
   deps: Deps,
@@ -133,8 +134,8 @@ export async function settleHold(
   if (credits > 0) {
     const nowMs = deps.now().getTime();
     const rows = await deps.db.all<{ delta: number; balance_after: number }>(sql`
-      INSERT INTO credit_ledger (id, space_id, delta, balance_after, reason, reference, created_at)
-      SELECT ${newId("cr")}, ${hold.spaceId}, -charge, ${balanceSql(hold.spaceId)} - charge, 'usage', ${input.reference}, ${deps.now().toISOString()}
+      INSERT INTO credit_ledger (id, space_id, delta, balance_after, reason, reference, hold_key, created_at)
+      SELECT ${newId("cr")}, ${hold.spaceId}, -charge, ${balanceSql(hold.spaceId)} - charge, 'usage', ${input.reference}, ${key}, ${deps.now().toISOString()}
       FROM (SELECT MAX(0, MIN(${credits}, ${balanceSql(hold.spaceId)} - ${heldSql(hold.spaceId, nowMs, { except: key })})) AS charge)
       WHERE charge > 0
       RETURNING delta, balance_after`);

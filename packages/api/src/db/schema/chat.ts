@@ -132,6 +132,11 @@ export const creditLedger = sqliteTable(
     balanceAfter: integer("balance_after").notNull(),
     reason: text("reason", { enum: ["grant", "usage", "purchase", "plan", "check-in", "invite", "refund", "adjustment"] }).notNull(),
     reference: text("reference"),
+    /**
+     * The credit hold this charge settles. A trigger (migration 0015) deletes that hold in the
+     * same statement as the charge, so no other writer ever sees both the charge and the hold.
+     */
+    holdKey: text("hold_key"),
     createdAt: createdAt(),
   },
   (table) => [index("credit_ledger_space_idx").on(table.spaceId, table.seq)],
