@@ -8,6 +8,7 @@ import { inboxMessages } from "../inbox/messages";
 import { instanceMessages } from "../instance/messages";
 import { keysMessages } from "../keys/messages";
 import { knowledgeMessages } from "../knowledge/messages";
+import { paymentsMessages } from "../payments/messages";
 import { pluginsMessages } from "../plugins/messages";
 import { spacesMessages } from "../spaces/messages";
 import { workflowsMessages } from "../workflows/messages";
@@ -31,6 +32,7 @@ export const catalogues = {
   knowledge: knowledgeMessages,
   hosting: hostingMessages,
   workflows: workflowsMessages,
+  payments: paymentsMessages,
 } as const;
 
 /** Every message Parley can show or send, in English and Chinese: the areas' catalogues in one. */
@@ -49,6 +51,7 @@ export const messages = {
   ...knowledgeMessages,
   ...hostingMessages,
   ...workflowsMessages,
+  ...paymentsMessages,
 };
 
 /** The id of a message: a key of {@link messages}. */
