@@ -47,7 +47,7 @@ export function createStripe(config: StripeConfig, now: Clock): PaymentProvider 
     async verifyNotification({ headers, body }) {
       let event: Stripe.Event;
       try {
-        event = stripe.webhooks.constructEvent(body, headers.get("stripe-signature") ?? "", config.webhookSecret, STRIPE_TOLERANCE_SECONDS, undefined, Math.floor(now().getTime() / 1000));
+        event = stripe.webhooks.constructEvent(body, headers.get("stripe-signature") ?? "", config.webhookSecret, STRIPE_TOLERANCE_SECONDS, undefined, now().getTime());
       } catch (error) {
         throw new NotificationRefused(error instanceof Error && /timestamp/i.test(error.message) ? "stale" : "signature");
       }
