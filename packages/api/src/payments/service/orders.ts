@@ -201,7 +201,7 @@ type Outcome = "fulfilled" | "duplicate" | "ignored" | `refused:${string}`;
  */
 export async function receiveNotification(deps: Deps, providerName: string, input: { headers: Headers; body: string }): Promise<NotificationAnswer> {
   const provider = paymentProviders(deps).get(providerName as ProviderName);
-  if (!provider) throw fail.notFound("order");
+  if (!provider) throw new ServiceError("not_found", "payments_provider_unavailable", { provider: providerName });
   let notification;
   try {
     notification = await provider.verifyNotification(input);
