@@ -85,6 +85,9 @@ describe("catalogue", () => {
     expect(body.data.packs).toHaveLength(3);
     expect(body.data.providers.map((provider) => provider.name).sort()).toEqual(["alipay", "stripe", "wechat"]);
     expect(body.data.current.code).toBe("free");
+    const guest = await json<{ current: unknown; plans: unknown[] }>(await ctx.request("/api/v1/payments/catalogue"));
+    expect(guest.status).toBe(200);
+    expect(guest.body.data.current).toBeNull();
   });
 });
 

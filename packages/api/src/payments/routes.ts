@@ -1,5 +1,7 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
+import { authenticate } from "../identity/service/sessions";
+import type { Auth } from "../kernel";
 import { PERIOD_PAID_MONTHS, planCatalogue, spacePlanOf } from "../billing/service/plans";
 import { ServiceError } from "../errors";
 import type { AppEnv } from "../http/context";
@@ -27,6 +29,18 @@ const adminOnly = { 403: "Only the instance administrator grants and refunds" };
 /** Notification endpoints: the providers post here in their own formats. */
 export const PAYMENT_NOTIFY_PATH = /^\/api\/v1\/payments\/[^/]+\/notify$/;
 
+/** The caller when a valid bearer came along; a guest (or an ended session) is null. */
+async function optionalAuth(c: Context<AppEnv>): Promise<Auth | null> {
+  const token = /^Bearer\s+(\S+)$/i.exec(c.req.header("authorization") ?? "")?.[1];
+  if (!token) return null;
+  try {
+    return await authenticate(c.var.deps, token, c.req.header("x-parley-space")?.trim() || undefined);
+  } catch (error) {
+    if (error instanceof ServiceError) return null;
+    throw error;
+  }
+}
+
 const requireAdmin: MiddlewareHandler<AppEnv> = async (c, next) => {
   try {
     await requireInstanceAdmin(c.var.deps, c.var.auth);
@@ -50,12 +64,15 @@ export function registerPaymentRoutes(app: OpenAPIHono<AppEnv>) {
       path: "/api/v1/payments/catalogue",
       tags,
       summary: "Plans, credit packs and payment providers on sale here, and the space's current plan",
+      description: "Public, as the price page is; signed in (bearer), `current` is the current space's plan, else null.",
+      public: true,
       data: catalogueSchema,
     }),
     async (c) => {
       const deps = c.var.deps;
       const plans = await planCatalogue(deps);
-      const current = await spacePlanOf(deps, c.var.auth.spaceId);
+      const auth = await optionalAuth(c);
+      const current = auth ? await spacePlanOf(deps, auth.spaceId) : null;
       return ok(c, {
         plans: plans.map((plan) => ({
           code: plan.code,
@@ -73,7 +90,7 @@ export function registerPaymentRoutes(app: OpenAPIHono<AppEnv>) {
           kind: provider.name === "stripe" ? ("redirect" as const) : ("qr" as const),
         })),
         salesEmail: deps.config.payments.salesEmail ?? null,
-        current: { code: current.code, period: current.period, expiresAt: current.expiresAt },
+        current: current ? { code: current.code, period: current.period, expiresAt: current.expiresAt } : null,
       });
     },
   );

@@ -85,7 +85,7 @@ export const catalogueSchema = z
     packs: z.array(z.object({ code: z.string(), credits: z.number().int(), prices })),
     providers: z.array(z.object({ name: z.enum(["wechat", "alipay", "stripe"]), currency, kind: z.enum(["qr", "redirect"]) })),
     salesEmail: z.string().nullable().openapi({ description: "Where 'contact sales' writes to when no provider is configured" }),
-    current: z.object({ code: z.enum(planCodes), period: period.nullable(), expiresAt: z.string().nullable() }),
+    current: z.object({ code: z.enum(planCodes), period: period.nullable(), expiresAt: z.string().nullable() }).nullable(),
   })
   .openapi("PaymentCatalogue");
 

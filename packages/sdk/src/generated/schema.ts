@@ -18349,7 +18349,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Plans, credit packs and payment providers on sale here, and the space's current plan */
+        /**
+         * Plans, credit packs and payment providers on sale here, and the space's current plan
+         * @description Public, as the price page is; signed in (bearer), `current` is the current space's plan, else null.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -23580,7 +23583,7 @@ export interface components {
                 /** @enum {string|null} */
                 period: "month" | "year" | null;
                 expiresAt: string | null;
-            };
+            } | null;
         };
         Order: {
             id: string;
