@@ -13,6 +13,7 @@ import { MEMBER_GRADES, type MemberGrade } from "../../lib/api/types";
 import { PageHeader } from "../../components/page-header";
 import { PageLoader } from "../../components/page-loader";
 import { PLAN_LABEL_KEYS } from "../account/plan-labels";
+import { InstanceOrdersTab } from "../payments/instance-orders-tab";
 import "./instance.css";
 
 type InstanceUser = components["schemas"]["InstanceUser"];
@@ -276,6 +277,7 @@ export function InstancePage() {
           items={[
             { key: "users", label: <span data-testid="instance-tab-users">{t("instance.tabs.users")}</span>, children: <UsersTab /> },
             { key: "spaces", label: <span data-testid="instance-tab-spaces">{t("instance.tabs.spaces")}</span>, children: <SpacesTab /> },
+            { key: "orders", label: <span data-testid="instance-tab-orders">{t("billing.admin.tab")}</span>, children: <InstanceOrdersTab /> },
           ]}
         />
       </div>
