@@ -24,7 +24,8 @@ beforeAll(async () => {
   const email = "buyer@example.com";
   await api("/api/v1/auth/codes", { channel: "email", target: email, purpose: "register" });
   const code = await codeFromOutbox(parley.url, ownerKey, email);
-  buyerToken = (await api<{ token: string }>("/api/v1/auth/register", { channel: "email", target: email, code, password: "buyer-passw0rd", name: "Buyer" })).token;
+  buyerToken = (await api<{ token: string }>("/api/v1/auth/register", { channel: "email", target: email, code, password: "buyer-passw0rd", name: "Buyer" }))
+    .token;
 });
 afterAll(async () => {
   await browser?.close();

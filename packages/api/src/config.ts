@@ -1,8 +1,5 @@
 import path from "node:path";
 import { z } from "zod";
-import type { AlipayConfig } from "./payments/providers/alipay";
-import type { StripeConfig } from "./payments/providers/stripe";
-import type { WechatPayConfig } from "./payments/providers/wechat";
 
 const optionalString = z
   .string()
@@ -146,7 +143,12 @@ export const environmentSchema = z.object({
   PARLEY_STRIPE_WEBHOOK_SECRET: optionalString,
   PARLEY_STRIPE_API_BASE: z.string().url().default("https://api.stripe.com"),
   /** Minutes an unpaid order stays open before it is closed. */
-  PARLEY_ORDER_TTL_MINUTES: z.coerce.number().int().min(1).max(7 * 24 * 60).default(120),
+  PARLEY_ORDER_TTL_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 24 * 60)
+    .default(120),
   /** Where "contact sales" writes to when no payment provider is configured (default: the owner's address). */
   PARLEY_SALES_EMAIL: optionalString,
 });
@@ -244,6 +246,36 @@ export interface Config {
     orderTtlMinutes: number;
     salesEmail?: string;
   };
+}
+
+/** WeChat Pay API v3 merchant settings (PARLEY_WECHATPAY_*). */
+export interface WechatPayConfig {
+  mchid: string;
+  appid: string;
+  /** Serial number of the merchant API certificate. */
+  merchantSerial: string;
+  merchantPrivateKey: string;
+  /** 32-byte key that encrypts notification resources (AES-256-GCM). */
+  apiV3Key: string;
+  platformPublicKey: string;
+  platformSerial: string;
+  baseUrl: string;
+}
+
+/** Alipay open platform settings (PARLEY_ALIPAY_*). */
+export interface AlipayConfig {
+  appId: string;
+  appPrivateKey: string;
+  alipayPublicKey: string;
+  gatewayUrl: string;
+}
+
+/** Stripe settings (PARLEY_STRIPE_*). */
+export interface StripeConfig {
+  secretKey: string;
+  webhookSecret: string;
+  /** `https://api.stripe.com`, or a local server in tests. */
+  apiBase: string;
 }
 
 /** Thrown when the environment cannot be turned into a configuration. */
@@ -531,7 +563,10 @@ function parseApiBases(value: string): Record<string, string> {
 function pemOf(value: string, kind: "PRIVATE KEY" | "PUBLIC KEY"): string {
   const text = value.replace(/\\n/g, "\n").trim();
   if (text.startsWith("-----BEGIN")) return `${text}\n`;
-  const body = text.replace(/\s+/g, "").replace(/(.{64})/g, "$1\n").trim();
+  const body = text
+    .replace(/\s+/g, "")
+    .replace(/(.{64})/g, "$1\n")
+    .trim();
   return `-----BEGIN ${kind}-----\n${body}\n-----END ${kind}-----\n`;
 }
 

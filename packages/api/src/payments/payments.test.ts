@@ -4,7 +4,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { balanceOf } from "../billing/service/ledger";
 import { spacePlanOf } from "../billing/service/plans";
 import { orders, paymentEvents, users } from "../db/schema/index";
-import { postNotification, rsaPair, startAlipayFake, startStripeFake, startWechatPayFake, type AlipayFake, type StripeFake, type WechatPayFake } from "../testing/fakes/index";
+import {
+  postNotification,
+  rsaPair,
+  startAlipayFake,
+  startStripeFake,
+  startWechatPayFake,
+  type AlipayFake,
+  type StripeFake,
+  type WechatPayFake,
+} from "../testing/fakes/index";
 import { createTestContext, freePort, registerUser, type TestContext, type TestUser } from "../testing/harness";
 import { decryptWechatResource, verifyWechatSignature } from "./providers/wechat";
 import { alipaySignContent, fenToYuan, yuanToFen } from "./providers/alipay";
@@ -18,7 +27,16 @@ let owner: TestUser;
 let other: TestUser;
 let admin: TestUser;
 
-type Order = { id: string; number: string; status: string; amount: number; currency: string; payUrl: string | null; providerReference: string | null; granted: { credits: number; refund?: { creditsReversed: number; creditsShort: number } } | null };
+type Order = {
+  id: string;
+  number: string;
+  status: string;
+  amount: number;
+  currency: string;
+  payUrl: string | null;
+  providerReference: string | null;
+  granted: { credits: number; refund?: { creditsReversed: number; creditsShort: number } } | null;
+};
 
 async function json<T>(response: Response): Promise<{ status: number; body: { success: boolean; code: number; message: string; data: T } }> {
   return { status: response.status, body: (await response.json()) as never };
@@ -53,14 +71,14 @@ afterAll(async () => {
 describe("signature helpers", () => {
   it("opens an AES-256-GCM resource and checks a platform signature made with another implementation's key", () => {
     const pair = rsaPair();
-    
+
     const signature = createSign("RSA-SHA256").update("1700000000\nabc\n{}\n").sign(pair.privateKey, "base64");
     expect(verifyWechatSignature(pair.publicKey, "1700000000", "abc", "{}", signature)).toBe(true);
     expect(verifyWechatSignature(pair.publicKey, "1700000001", "abc", "{}", signature)).toBe(false);
     const key = "0123456789abcdef0123456789abcdef";
     const cipher = createCipheriv("aes-256-gcm", Buffer.from(key), Buffer.from("nonce1234567"));
     cipher.setAAD(Buffer.from("transaction"));
-    const ciphertext = Buffer.concat([cipher.update("{\"a\":1}"), cipher.final(), cipher.getAuthTag()]).toString("base64");
+    const ciphertext = Buffer.concat([cipher.update('{"a":1}'), cipher.final(), cipher.getAuthTag()]).toString("base64");
     expect(decryptWechatResource(key, { ciphertext, nonce: "nonce1234567", associated_data: "transaction" })).toBe('{"a":1}');
     expect(() => decryptWechatResource(key, { ciphertext, nonce: "nonce1234567", associated_data: "other" })).toThrow();
   });
@@ -77,9 +95,12 @@ describe("signature helpers", () => {
 
 describe("catalogue", () => {
   it("lists plans with yearly = 10 months, the packs and the configured providers", async () => {
-    const { body } = await json<{ plans: Array<{ code: string; monthlyPrices: { CNY: number }; yearlyPrices: { CNY: number } }>; packs: unknown[]; providers: Array<{ name: string }>; current: { code: string } }>(
-      await ctx.request("/api/v1/payments/catalogue", { token: owner.token }),
-    );
+    const { body } = await json<{
+      plans: Array<{ code: string; monthlyPrices: { CNY: number }; yearlyPrices: { CNY: number } }>;
+      packs: unknown[];
+      providers: Array<{ name: string }>;
+      current: { code: string };
+    }>(await ctx.request("/api/v1/payments/catalogue", { token: owner.token }));
     const pro = body.data.plans.find((plan) => plan.code === "pro")!;
     expect(pro.yearlyPrices.CNY).toBe(pro.monthlyPrices.CNY * 10);
     expect(body.data.packs).toHaveLength(3);
@@ -146,7 +167,9 @@ describe("WeChat Pay", () => {
 
     const refused = await json(await ctx.request(`/api/v1/instance/orders/${order.id}/refund`, { method: "POST", token: owner.token, json: {} }));
     expect(refused.status).toBe(403);
-    const refunded = await json<Order>(await ctx.request(`/api/v1/instance/orders/${order.id}/refund`, { method: "POST", token: admin.token, json: { note: "asked" } }));
+    const refunded = await json<Order>(
+      await ctx.request(`/api/v1/instance/orders/${order.id}/refund`, { method: "POST", token: admin.token, json: { note: "asked" } }),
+    );
     expect(refunded.status).toBe(200);
     expect(refunded.body.data.status).toBe("refunded");
     expect(wechat.refunds.at(-1)).toMatchObject({ outTradeNo: order.number, refund: 4500 });
@@ -253,7 +276,9 @@ describe("orders: who may do what", () => {
       { product: { type: "credits", packCode: "credits-1000" }, provider: "wechat", amount: -1 },
     ];
     for (const body of cases) {
-      const answer = await json(await ctx.request("/api/v1/orders", { method: "POST", token: owner.token, json: body, headers: { "Accept-Language": "zh-CN" } }));
+      const answer = await json(
+        await ctx.request("/api/v1/orders", { method: "POST", token: owner.token, json: body, headers: { "Accept-Language": "zh-CN" } }),
+      );
       expect(answer.status, JSON.stringify(body)).toBe(400);
       expect(answer.body.success).toBe(false);
     }
@@ -272,18 +297,28 @@ describe("orders: who may do what", () => {
       const answer = await ctx.request(path, { method, token: owner.token, json: body });
       expect([403, 404, 405]).toContain(answer.status);
     }
-    const notify = await ctx.request("/api/v1/payments/wechat/notify", { method: "POST", token: owner.token, json: { id: "x", event_type: "TRANSACTION.SUCCESS" } });
+    const notify = await ctx.request("/api/v1/payments/wechat/notify", {
+      method: "POST",
+      token: owner.token,
+      json: { id: "x", event_type: "TRANSACTION.SUCCESS" },
+    });
     expect(notify.status).toBe(400);
     expect((await orderOf(owner, order.id)).status).toBe("created");
 
     const before = await balanceOf(ctx.deps, owner.user.spaceId);
     const granted = await json<Order & { provider: string; actorUserId: string; note: string }>(
-      await ctx.request("/api/v1/instance/orders", { method: "POST", token: admin.token, json: { spaceId: owner.user.spaceId, credits: 300, note: "goodwill" } }),
+      await ctx.request("/api/v1/instance/orders", {
+        method: "POST",
+        token: admin.token,
+        json: { spaceId: owner.user.spaceId, credits: 300, note: "goodwill" },
+      }),
     );
     expect(granted.status).toBe(201);
     expect(granted.body.data).toMatchObject({ provider: "manual", status: "fulfilled", actorUserId: admin.user.id, note: "goodwill" });
     expect(await balanceOf(ctx.deps, owner.user.spaceId)).toBe(before + 300);
-    const absurd = await json(await ctx.request("/api/v1/instance/orders", { method: "POST", token: admin.token, json: { spaceId: owner.user.spaceId, credits: -5 } }));
+    const absurd = await json(
+      await ctx.request("/api/v1/instance/orders", { method: "POST", token: admin.token, json: { spaceId: owner.user.spaceId, credits: -5 } }),
+    );
     expect(absurd.status).toBe(400);
     const nowhere = await json(await ctx.request("/api/v1/instance/orders", { method: "POST", token: admin.token, json: { spaceId: "spc_nope", credits: 5 } }));
     expect(nowhere.status).toBe(404);
@@ -302,10 +337,15 @@ describe("orders: who may do what", () => {
 
   it("closes orders left unpaid past their lifetime, and a member may not buy", async () => {
     const order = await buy(owner, { type: "credits", packCode: "credits-1000" }, "wechat");
-    await ctx.deps.db.update(orders).set({ createdAt: new Date(Date.now() - 3 * 3_600_000).toISOString() }).where(eq(orders.id, order.id));
+    await ctx.deps.db
+      .update(orders)
+      .set({ createdAt: new Date(Date.now() - 3 * 3_600_000).toISOString() })
+      .where(eq(orders.id, order.id));
     expect((await orderOf(owner, order.id)).status).toBe("closed");
     const cancelled = await buy(owner, { type: "credits", packCode: "credits-1000" }, "wechat");
-    expect((await json<Order>(await ctx.request(`/api/v1/orders/${cancelled.id}/cancel`, { method: "POST", token: owner.token }))).body.data.status).toBe("closed");
+    expect((await json<Order>(await ctx.request(`/api/v1/orders/${cancelled.id}/cancel`, { method: "POST", token: owner.token }))).body.data.status).toBe(
+      "closed",
+    );
     expect((await ctx.request(`/api/v1/orders/${cancelled.id}/cancel`, { method: "POST", token: owner.token })).status).toBe(409);
     const list = await json<{ records: Order[]; total: number }>(await ctx.request("/api/v1/orders", { token: owner.token }));
     expect(list.body.data.records.some((record) => record.id === cancelled.id)).toBe(true);

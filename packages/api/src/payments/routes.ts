@@ -9,16 +9,7 @@ import { ok, serviceErrorResponse } from "../http/envelope";
 import { defineRoute, idParam, jsonBody } from "../http/openapi";
 import { requireInstanceAdmin } from "../instance/service/instance";
 import { paymentProviders } from "./providers/index";
-import {
-  adminOrderListQuery,
-  catalogueSchema,
-  createOrderBody,
-  manualGrantBody,
-  orderListQuery,
-  orderPageSchema,
-  orderSchema,
-  refundBody,
-} from "./schemas";
+import { adminOrderListQuery, catalogueSchema, createOrderBody, manualGrantBody, orderListQuery, orderPageSchema, orderSchema, refundBody } from "./schemas";
 import { cancelOrder, createOrder, getOrder, grantManually, listAllOrders, listOrders, receiveNotification, refundOrder } from "./service/orders";
 import { CREDIT_PACKS } from "./service/products";
 
@@ -102,7 +93,8 @@ export function registerPaymentRoutes(app: OpenAPIHono<AppEnv>) {
       tags,
       status: 201,
       summary: "Open an order and get where to pay (owner or admin)",
-      description: "The amount and currency come from the catalogue and the provider's currency. The order becomes paid only by the provider's verified notification.",
+      description:
+        "The amount and currency come from the catalogue and the provider's currency. The order becomes paid only by the provider's verified notification.",
       request: { body: jsonBody(createOrderBody) },
       data: orderSchema,
       extraErrors: { 403: "Only the owner or an admin buys for the space", 502: "The payment provider refused" },
@@ -111,12 +103,26 @@ export function registerPaymentRoutes(app: OpenAPIHono<AppEnv>) {
   );
 
   app.openapi(
-    defineRoute({ method: "get", path: "/api/v1/orders", tags, summary: "The space's payment records, newest first", request: { query: orderListQuery }, data: orderPageSchema }),
+    defineRoute({
+      method: "get",
+      path: "/api/v1/orders",
+      tags,
+      summary: "The space's payment records, newest first",
+      request: { query: orderListQuery },
+      data: orderPageSchema,
+    }),
     async (c) => ok(c, await listOrders(c.var.deps, c.var.auth, c.req.valid("query"))),
   );
 
   app.openapi(
-    defineRoute({ method: "get", path: "/api/v1/orders/{orderId}", tags, summary: "One order of the space (polled while paying)", request: { params: orderParam }, data: orderSchema }),
+    defineRoute({
+      method: "get",
+      path: "/api/v1/orders/{orderId}",
+      tags,
+      summary: "One order of the space (polled while paying)",
+      request: { params: orderParam },
+      data: orderSchema,
+    }),
     async (c) => ok(c, await getOrder(c.var.deps, c.var.auth, c.req.valid("param").orderId)),
   );
 

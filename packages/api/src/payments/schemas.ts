@@ -103,7 +103,10 @@ export const manualGrantBody = z
   .openapi("ManualGrantRequest");
 
 /** Optional note of a refund. */
-export const refundBody = z.object({ note: z.string().max(500).optional() }).strict().openapi("RefundRequest");
+export const refundBody = z
+  .object({ note: z.string().max(500).optional() })
+  .strict()
+  .openapi("RefundRequest");
 
 /** The administrator's list of orders. */
 export const adminOrderListQuery = orderListQuery.extend({ status: z.enum(orderStatuses).optional() });

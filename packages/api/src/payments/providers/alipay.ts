@@ -1,14 +1,7 @@
 import { createSign, createVerify } from "node:crypto";
 import type { Clock } from "../../kernel/clock";
 import { NotificationRefused, type PaymentProvider, ProviderFailure } from "./port";
-
-/** Alipay open platform settings (PARLEY_ALIPAY_*). */
-export interface AlipayConfig {
-  appId: string;
-  appPrivateKey: string;
-  alipayPublicKey: string;
-  gatewayUrl: string;
-}
+import type { AlipayConfig } from "../../config";
 
 /** The content Alipay signs: parameters sorted by name, empty ones and the `exclude`d left out, as `k=v&k=v`. */
 export function alipaySignContent(params: Record<string, string>, exclude: string[] = ["sign"]): string {

@@ -1,14 +1,7 @@
 import Stripe from "stripe";
 import type { Clock } from "../../kernel/clock";
 import { NotificationRefused, type PaymentProvider, ProviderFailure } from "./port";
-
-/** Stripe settings (PARLEY_STRIPE_*). */
-export interface StripeConfig {
-  secretKey: string;
-  webhookSecret: string;
-  /** `https://api.stripe.com`, or a local server in tests. */
-  apiBase: string;
-}
+import type { StripeConfig } from "../../config";
 
 /** Stripe's own tolerance for a webhook's timestamp. */
 export const STRIPE_TOLERANCE_SECONDS = 300;
@@ -36,7 +29,9 @@ export function createStripe(config: StripeConfig, now: Clock): PaymentProvider 
           mode: "payment",
           client_reference_id: request.number,
           metadata: { order_number: request.number },
-          line_items: [{ quantity: 1, price_data: { currency: request.currency.toLowerCase(), unit_amount: request.amount, product_data: { name: request.description } } }],
+          line_items: [
+            { quantity: 1, price_data: { currency: request.currency.toLowerCase(), unit_amount: request.amount, product_data: { name: request.description } } },
+          ],
           success_url: request.returnUrl,
           cancel_url: request.returnUrl,
         })
@@ -47,7 +42,14 @@ export function createStripe(config: StripeConfig, now: Clock): PaymentProvider 
     async verifyNotification({ headers, body }) {
       let event: Stripe.Event;
       try {
-        event = stripe.webhooks.constructEvent(body, headers.get("stripe-signature") ?? "", config.webhookSecret, STRIPE_TOLERANCE_SECONDS, undefined, now().getTime());
+        event = stripe.webhooks.constructEvent(
+          body,
+          headers.get("stripe-signature") ?? "",
+          config.webhookSecret,
+          STRIPE_TOLERANCE_SECONDS,
+          undefined,
+          now().getTime(),
+        );
       } catch (error) {
         throw new NotificationRefused(error instanceof Error && /timestamp/i.test(error.message) ? "stale" : "signature");
       }
@@ -89,7 +91,9 @@ export function createStripe(config: StripeConfig, now: Clock): PaymentProvider 
     },
     async refund({ refundNumber, reference }) {
       if (!reference) throw new ProviderFailure("stripe", "no payment intent to refund");
-      const refund = await stripe.refunds.create({ payment_intent: reference, metadata: { refund_number: refundNumber } }, { idempotencyKey: refundNumber }).catch(failed);
+      const refund = await stripe.refunds
+        .create({ payment_intent: reference, metadata: { refund_number: refundNumber } }, { idempotencyKey: refundNumber })
+        .catch(failed);
       return { reference: refund.id };
     },
   };

@@ -1,26 +1,20 @@
 import { createDecipheriv, createSign, createVerify, randomBytes } from "node:crypto";
 import type { Clock } from "../../kernel/clock";
 import { NotificationRefused, type PaymentProvider, ProviderFailure } from "./port";
-
-/** WeChat Pay API v3 merchant settings (PARLEY_WECHATPAY_*). */
-export interface WechatPayConfig {
-  mchid: string;
-  appid: string;
-  /** Serial number of the merchant API certificate. */
-  merchantSerial: string;
-  merchantPrivateKey: string;
-  /** 32-byte key that encrypts notification resources (AES-256-GCM). */
-  apiV3Key: string;
-  platformPublicKey: string;
-  platformSerial: string;
-  baseUrl: string;
-}
+import type { WechatPayConfig } from "../../config";
 
 /** WeChat Pay accepts a signed message this long after (or before) its timestamp. */
 export const WECHATPAY_TOLERANCE_SECONDS = 300;
 
 /** `WECHATPAY2-SHA256-RSA2048` request signature: SHA256withRSA over method, path, time, nonce and body, one per line. */
-export function wechatAuthorization(config: Pick<WechatPayConfig, "mchid" | "merchantSerial" | "merchantPrivateKey">, method: string, pathWithQuery: string, body: string, timestamp: number, nonce: string): string {
+export function wechatAuthorization(
+  config: Pick<WechatPayConfig, "mchid" | "merchantSerial" | "merchantPrivateKey">,
+  method: string,
+  pathWithQuery: string,
+  body: string,
+  timestamp: number,
+  nonce: string,
+): string {
   const message = `${method}\n${pathWithQuery}\n${timestamp}\n${nonce}\n${body}\n`;
   const signature = createSign("RSA-SHA256").update(message).sign(config.merchantPrivateKey, "base64");
   return `WECHATPAY2-SHA256-RSA2048 mchid="${config.mchid}",nonce_str="${nonce}",signature="${signature}",timestamp="${timestamp}",serial_no="${config.merchantSerial}"`;
@@ -107,7 +101,8 @@ export function createWechatPay(config: WechatPayConfig, now: Clock): PaymentPro
       const signature = headers.get("wechatpay-signature") ?? "";
       if (headers.get("wechatpay-serial") !== config.platformSerial) throw new NotificationRefused("signature");
       if (!verifyWechatSignature(config.platformPublicKey, timestamp, nonce, body, signature)) throw new NotificationRefused("signature");
-      if (!/^\d+$/.test(timestamp) || Math.abs(now().getTime() / 1000 - Number(timestamp)) > WECHATPAY_TOLERANCE_SECONDS) throw new NotificationRefused("stale");
+      if (!/^\d+$/.test(timestamp) || Math.abs(now().getTime() / 1000 - Number(timestamp)) > WECHATPAY_TOLERANCE_SECONDS)
+        throw new NotificationRefused("stale");
       let event: { id?: string; event_type?: string; resource?: { ciphertext: string; nonce: string; associated_data?: string } };
       let transaction: Transaction;
       try {
@@ -117,7 +112,8 @@ export function createWechatPay(config: WechatPayConfig, now: Clock): PaymentPro
         throw new NotificationRefused("malformed");
       }
       if (!event.id || !event.event_type) throw new NotificationRefused("malformed");
-      if (transaction.mchid !== config.mchid || (transaction.appid !== undefined && transaction.appid !== config.appid)) throw new NotificationRefused("not_ours");
+      if (transaction.mchid !== config.mchid || (transaction.appid !== undefined && transaction.appid !== config.appid))
+        throw new NotificationRefused("not_ours");
       return {
         eventId: event.id,
         type: event.event_type,
@@ -135,7 +131,10 @@ export function createWechatPay(config: WechatPayConfig, now: Clock): PaymentPro
         : { status: 400, contentType: "application/json", body: JSON.stringify({ code: "FAIL", message: reason ?? "refused" }) };
     },
     async queryPayment({ number }) {
-      const answer = (await call("GET", `/v3/pay/transactions/out-trade-no/${encodeURIComponent(number)}?mchid=${encodeURIComponent(config.mchid)}`)) as Transaction;
+      const answer = (await call(
+        "GET",
+        `/v3/pay/transactions/out-trade-no/${encodeURIComponent(number)}?mchid=${encodeURIComponent(config.mchid)}`,
+      )) as Transaction;
       return {
         paid: answer.trade_state === "SUCCESS",
         ...(answer.amount?.total !== undefined ? { amount: answer.amount.total } : {}),

@@ -102,7 +102,10 @@ export async function createOrder(deps: Deps, auth: Auth, input: { product: Prod
       .set({ payUrl: start.payUrl, providerReference: start.reference ?? null, updatedAt: deps.now().toISOString() })
       .where(eq(orders.id, row.id));
   } catch (error) {
-    await deps.db.update(orders).set({ status: "closed", closedAt: deps.now().toISOString(), note: "provider refused", updatedAt: deps.now().toISOString() }).where(eq(orders.id, row.id));
+    await deps.db
+      .update(orders)
+      .set({ status: "closed", closedAt: deps.now().toISOString(), note: "provider refused", updatedAt: deps.now().toISOString() })
+      .where(eq(orders.id, row.id));
     if (error instanceof ProviderFailure) {
       deps.logger.warn("payment provider refused an order", { provider: error.provider, detail: error.detail });
       throw new ServiceError("external", "payments_provider_failed", { detail: error.detail });
@@ -139,7 +142,11 @@ export async function listOrders(deps: Deps, auth: Auth, query: { pageNo?: numbe
 }
 
 async function orderInSpace(deps: Deps, auth: Auth, orderId: string): Promise<OrderRow> {
-  const row = await deps.db.select().from(orders).where(and(eq(orders.id, orderId), eq(orders.spaceId, auth.spaceId))).get();
+  const row = await deps.db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.id, orderId), eq(orders.spaceId, auth.spaceId)))
+    .get();
   if (!row) throw fail.notFound("order");
   return row;
 }
@@ -188,7 +195,10 @@ async function fulfil(deps: Deps, orderId: string): Promise<boolean> {
     granted.credits = order.credits;
     await appendLedger(deps, { spaceId: order.spaceId, delta: order.credits, reason: "purchase", reference: order.id });
   }
-  await deps.db.update(orders).set({ granted: JSON.stringify(granted), updatedAt: deps.now().toISOString() }).where(eq(orders.id, orderId));
+  await deps.db
+    .update(orders)
+    .set({ granted: JSON.stringify(granted), updatedAt: deps.now().toISOString() })
+    .where(eq(orders.id, orderId));
   return true;
 }
 
@@ -213,7 +223,15 @@ export async function receiveNotification(deps: Deps, providerName: string, inpu
   const eventRowId = newId("pev");
   const inserted = await deps.db
     .insert(paymentEvents)
-    .values({ id: eventRowId, provider: provider.name, eventId: notification.eventId, type: notification.type, outcome: "received", payload: notification.payload, receivedAt: deps.now().toISOString() })
+    .values({
+      id: eventRowId,
+      provider: provider.name,
+      eventId: notification.eventId,
+      type: notification.type,
+      outcome: "received",
+      payload: notification.payload,
+      receivedAt: deps.now().toISOString(),
+    })
     .onConflictDoNothing()
     .returning({ id: paymentEvents.id });
   // A replay: the first copy decided everything.
@@ -285,7 +303,13 @@ export async function listAllOrders(deps: Deps, query: { pageNo?: number; pageSi
   const pageNo = query.pageNo ?? 1;
   const pageSize = Math.min(query.pageSize ?? 20, 100);
   const where = query.status ? eq(orders.status, query.status) : undefined;
-  const rows = await deps.db.select().from(orders).where(where).orderBy(desc(orders.createdAt), desc(orders.id)).limit(pageSize).offset((pageNo - 1) * pageSize);
+  const rows = await deps.db
+    .select()
+    .from(orders)
+    .where(where)
+    .orderBy(desc(orders.createdAt), desc(orders.id))
+    .limit(pageSize)
+    .offset((pageNo - 1) * pageSize);
   const total = (await deps.db.select({ n: count() }).from(orders).where(where).get())?.n ?? 0;
   return { records: rows.map(orderView), total, pageNo, pageSize };
 }
@@ -311,11 +335,20 @@ export async function refundOrder(deps: Deps, auth: Auth, orderId: string, note?
     try {
       const provider = providerOf(deps, row.provider);
       providerReference = (
-        await provider.refund({ number: row.number, refundNumber: `${row.number}R`, amount: row.amount, currency: row.currency as Currency, reference: row.providerReference })
+        await provider.refund({
+          number: row.number,
+          refundNumber: `${row.number}R`,
+          amount: row.amount,
+          currency: row.currency as Currency,
+          reference: row.providerReference,
+        })
       ).reference;
     } catch (error) {
       // Nothing was paid back: the order stays fulfilled and keeps what it granted.
-      await deps.db.update(orders).set({ status: "fulfilled", refundedAt: null, actorUserId: row.actorUserId, note: row.note, updatedAt: now }).where(eq(orders.id, orderId));
+      await deps.db
+        .update(orders)
+        .set({ status: "fulfilled", refundedAt: null, actorUserId: row.actorUserId, note: row.note, updatedAt: now })
+        .where(eq(orders.id, orderId));
       if (error instanceof ProviderFailure) throw new ServiceError("external", "payments_provider_failed", { detail: error.detail });
       throw error;
     }
@@ -328,7 +361,10 @@ export async function refundOrder(deps: Deps, auth: Auth, orderId: string, note?
     if (creditsReversed > 0) await appendLedger(deps, { spaceId: row.spaceId, delta: -creditsReversed, reason: "refund", reference: row.id });
   }
   granted.refund = { creditsReversed, creditsShort: granted.credits - creditsReversed, ...(providerReference ? { providerReference } : {}) };
-  await deps.db.update(orders).set({ granted: JSON.stringify(granted), updatedAt: deps.now().toISOString() }).where(eq(orders.id, orderId));
+  await deps.db
+    .update(orders)
+    .set({ granted: JSON.stringify(granted), updatedAt: deps.now().toISOString() })
+    .where(eq(orders.id, orderId));
   return orderView((await deps.db.select().from(orders).where(eq(orders.id, orderId)).get())!);
 }
 

@@ -48,7 +48,7 @@ export async function priceProduct(deps: Pick<Deps, "db">, product: Product, cur
   }
   const plan = (await planCatalogue(deps)).find((item) => item.code === product.planCode);
   const amount = plan ? priceFor(plan, product.period, currency) : 0;
-  if (!plan || !plan.offered || !(amount > 0)) throw fail.invalid("payments_plan_not_for_sale", "product.planCode", { plan: product.planCode });
+  if (!plan?.offered || !(amount > 0)) throw fail.invalid("payments_plan_not_for_sale", "product.planCode", { plan: product.planCode });
   return {
     productType: "plan",
     planCode: plan.code,

@@ -16,7 +16,11 @@ export interface PemPair {
 
 /** A fresh 2048-bit RSA pair. */
 export function rsaPair(): PemPair {
-  return generateKeyPairSync("rsa", { modulusLength: 2048, publicKeyEncoding: { type: "spki", format: "pem" }, privateKeyEncoding: { type: "pkcs8", format: "pem" } });
+  return generateKeyPairSync("rsa", {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: "spki", format: "pem" },
+    privateKeyEncoding: { type: "pkcs8", format: "pem" },
+  });
 }
 
 async function readBody(request: IncomingMessage): Promise<string> {
@@ -141,14 +145,22 @@ export async function startWechatPayFake(options: WechatPayFakeOptions = {}): Pr
       auth.mchid === mchid &&
       auth.serial_no === merchantSerial &&
       Math.abs(Date.now() / 1000 - Number(auth.timestamp)) <= 300 &&
-      createVerify("RSA-SHA256").update(message).verify(merchant.publicKey, auth.signature ?? "", "base64");
+      createVerify("RSA-SHA256")
+        .update(message)
+        .verify(merchant.publicKey, auth.signature ?? "", "base64");
     if (!signed) {
       refusedRequests++;
       return send(response, 401, { code: "SIGN_ERROR", message: "签名错误" });
     }
     const url = new URL(request.url ?? "/", "http://fake");
     if (request.method === "POST" && url.pathname === "/v3/pay/transactions/native") {
-      const input = JSON.parse(body) as { appid: string; mchid: string; out_trade_no: string; notify_url: string; amount: { total: number; currency?: string } };
+      const input = JSON.parse(body) as {
+        appid: string;
+        mchid: string;
+        out_trade_no: string;
+        notify_url: string;
+        amount: { total: number; currency?: string };
+      };
       if (input.mchid !== mchid || input.appid !== appid) return send(response, 400, { code: "PARAM_ERROR", message: "appid和mch_id不匹配" });
       if (!(input.amount.total > 0)) return send(response, 400, { code: "PARAM_ERROR", message: "total must be positive" });
       orders.set(input.out_trade_no, {
@@ -177,11 +189,16 @@ export async function startWechatPayFake(options: WechatPayFakeOptions = {}): Pr
     if (request.method === "POST" && url.pathname === "/v3/refund/domestic/refunds") {
       const input = JSON.parse(body) as { out_trade_no: string; out_refund_no: string; amount: { refund: number; total: number } };
       const order = orders.get(input.out_trade_no);
-      if (!order || order.state !== "SUCCESS") return send(response, 400, { code: "INVALID_REQUEST", message: "订单未支付" });
+      if (order?.state !== "SUCCESS") return send(response, 400, { code: "INVALID_REQUEST", message: "订单未支付" });
       if (input.amount.refund > order.total || input.amount.total !== order.total) return send(response, 400, { code: "PARAM_ERROR", message: "退款金额错误" });
       order.state = "REFUND";
       refunds.push({ outTradeNo: order.outTradeNo, outRefundNo: input.out_refund_no, refund: input.amount.refund });
-      return send(response, 200, { refund_id: `50000${Date.now()}`, out_refund_no: input.out_refund_no, status: "PROCESSING", amount: { refund: input.amount.refund, total: order.total, currency: "CNY" } });
+      return send(response, 200, {
+        refund_id: `50000${Date.now()}`,
+        out_refund_no: input.out_refund_no,
+        status: "PROCESSING",
+        amount: { refund: input.amount.refund, total: order.total, currency: "CNY" },
+      });
     }
     return send(response, 404, { code: "NOT_FOUND", message: "no such API" });
   });
@@ -216,7 +233,9 @@ export async function startWechatPayFake(options: WechatPayFakeOptions = {}): Pr
     });
     const timestamp = String(extra.timestamp ?? Math.floor(Date.now() / 1000));
     const headerNonce = randomBytes(16).toString("hex");
-    const signature = createSign("RSA-SHA256").update(`${timestamp}\n${headerNonce}\n${body}\n`).sign(extra.signWith ?? platform.privateKey, "base64");
+    const signature = createSign("RSA-SHA256")
+      .update(`${timestamp}\n${headerNonce}\n${body}\n`)
+      .sign(extra.signWith ?? platform.privateKey, "base64");
     return {
       url: order?.notifyUrl ?? "",
       headers: {
@@ -338,12 +357,24 @@ export async function startAlipayFake(options: { appId?: string } = {}): Promise
         tradeNo: `2026${Date.now()}${Math.floor(Math.random() * 1000)}`,
         status: "WAIT_BUYER_PAY",
       });
-      return send(response, method, { code: "10000", msg: "Success", out_trade_no: biz.out_trade_no, qr_code: `https://qr.alipay.com/bax${randomBytes(8).toString("hex")}` });
+      return send(response, method, {
+        code: "10000",
+        msg: "Success",
+        out_trade_no: biz.out_trade_no,
+        qr_code: `https://qr.alipay.com/bax${randomBytes(8).toString("hex")}`,
+      });
     }
     const order = orders.get(biz.out_trade_no ?? "");
     if (!order) return send(response, method, { code: "40004", msg: "Business Failed", sub_code: "ACQ.TRADE_NOT_EXIST", sub_msg: "交易不存在" });
     if (method === "alipay.trade.query") {
-      return send(response, method, { code: "10000", msg: "Success", out_trade_no: order.outTradeNo, trade_no: order.tradeNo, trade_status: order.status, total_amount: order.totalAmount });
+      return send(response, method, {
+        code: "10000",
+        msg: "Success",
+        out_trade_no: order.outTradeNo,
+        trade_no: order.tradeNo,
+        trade_status: order.status,
+        total_amount: order.totalAmount,
+      });
     }
     if (method === "alipay.trade.refund") {
       if (order.status !== "TRADE_SUCCESS" || Number(biz.refund_amount) > Number(order.totalAmount)) {
@@ -351,7 +382,14 @@ export async function startAlipayFake(options: { appId?: string } = {}): Promise
       }
       order.status = "TRADE_CLOSED";
       refunds.push({ outTradeNo: order.outTradeNo, refundAmount: biz.refund_amount!, outRequestNo: biz.out_request_no! });
-      return send(response, method, { code: "10000", msg: "Success", out_trade_no: order.outTradeNo, trade_no: order.tradeNo, fund_change: "Y", refund_fee: biz.refund_amount });
+      return send(response, method, {
+        code: "10000",
+        msg: "Success",
+        out_trade_no: order.outTradeNo,
+        trade_no: order.tradeNo,
+        fund_change: "Y",
+        refund_fee: biz.refund_amount,
+      });
     }
     return send(response, method, { code: "40004", msg: "Business Failed", sub_code: "isv.invalid-method", sub_msg: "不存在的方法名" });
   });
@@ -379,12 +417,21 @@ export async function startAlipayFake(options: { appId?: string } = {}): Promise
     params.sign = createSign("RSA-SHA256")
       .update(alipayContent(params, ["sign", "sign_type"]), "utf8")
       .sign(extra.signWith ?? alipay.privateKey, "base64");
-    return { url: order?.notifyUrl ?? "", headers: { "Content-Type": "application/x-www-form-urlencoded; charset=utf-8" }, body: new URLSearchParams(params).toString() };
+    return {
+      url: order?.notifyUrl ?? "",
+      headers: { "Content-Type": "application/x-www-form-urlencoded; charset=utf-8" },
+      body: new URLSearchParams(params).toString(),
+    };
   };
 
   return {
     url: server.url,
-    env: { PARLEY_ALIPAY_APP_ID: appId, PARLEY_ALIPAY_APP_PRIVATE_KEY: app.privateKey, PARLEY_ALIPAY_PUBLIC_KEY: alipay.publicKey, PARLEY_ALIPAY_GATEWAY_URL: `${server.url}/gateway.do` },
+    env: {
+      PARLEY_ALIPAY_APP_ID: appId,
+      PARLEY_ALIPAY_APP_PRIVATE_KEY: app.privateKey,
+      PARLEY_ALIPAY_PUBLIC_KEY: alipay.publicKey,
+      PARLEY_ALIPAY_GATEWAY_URL: `${server.url}/gateway.do`,
+    },
     app,
     alipay,
     orders,
@@ -445,7 +492,11 @@ export interface StripeFake {
   refunds: Array<{ id: string; paymentIntent: string; amount: number }>;
   refusedRequests: number;
   /** A `checkout.session.completed` event for a session (overrides alter the session object). */
-  notification(sessionId: string, notifyUrl: string, options?: { id?: string; timestamp?: number; object?: Record<string, unknown>; secret?: string }): FakeNotification;
+  notification(
+    sessionId: string,
+    notifyUrl: string,
+    options?: { id?: string; timestamp?: number; object?: Record<string, unknown>; secret?: string },
+  ): FakeNotification;
   pay(sessionId: string, notifyUrl: string): Promise<{ status: number; body: string }>;
   close(): Promise<void>;
 }
@@ -461,7 +512,8 @@ export async function startStripeFake(): Promise<StripeFake> {
     response.writeHead(status, { "Content-Type": "application/json", "Request-Id": `req_${randomBytes(6).toString("hex")}` });
     response.end(JSON.stringify(payload));
   };
-  const error = (response: ServerResponse, status: number, message: string, type = "invalid_request_error") => json(response, status, { error: { type, message } });
+  const error = (response: ServerResponse, status: number, message: string, type = "invalid_request_error") =>
+    json(response, status, { error: { type, message } });
   let base = "";
   const sessionObject = (session: StripeFakeSession) => ({
     id: session.id,
@@ -514,7 +566,14 @@ export async function startStripeFake(): Promise<StripeFake> {
       session.refunded = true;
       const refund = { id: `re_${randomBytes(12).toString("hex")}`, paymentIntent: session.paymentIntent, amount: session.amountTotal };
       refunds.push(refund);
-      return json(response, 200, { id: refund.id, object: "refund", amount: refund.amount, currency: session.currency, payment_intent: refund.paymentIntent, status: "succeeded" });
+      return json(response, 200, {
+        id: refund.id,
+        object: "refund",
+        amount: refund.amount,
+        currency: session.currency,
+        payment_intent: refund.paymentIntent,
+        status: "succeeded",
+      });
     }
     return error(response, 404, `Unrecognized request URL (${request.method}: ${url.pathname})`);
   });
@@ -540,7 +599,10 @@ export async function startStripeFake(): Promise<StripeFake> {
     );
     return {
       url: notifyUrl,
-      headers: { "Content-Type": "application/json; charset=utf-8", "Stripe-Signature": stripeSignatureHeader(body, extra.secret ?? webhookSecret, extra.timestamp) },
+      headers: {
+        "Content-Type": "application/json; charset=utf-8",
+        "Stripe-Signature": stripeSignatureHeader(body, extra.secret ?? webhookSecret, extra.timestamp),
+      },
       body,
     };
   };

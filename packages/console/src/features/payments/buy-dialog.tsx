@@ -116,7 +116,9 @@ export function BuyDialog({ product, title, providers, orderId: initialOrderId, 
       ) : phase === "paying" ? (
         <Flex vertical align="center" gap={12} data-testid="buy-paying">
           {current.payUrl && current.provider !== "stripe" ? <PaymentQr value={current.payUrl} /> : null}
-          <Typography.Text>{current.provider === "stripe" ? t("billing.buy.waitingRedirect") : t("billing.buy.scan", { provider: t(`billing.providers.${current.provider}`) })}</Typography.Text>
+          <Typography.Text>
+            {current.provider === "stripe" ? t("billing.buy.waitingRedirect") : t("billing.buy.scan", { provider: t(`billing.providers.${current.provider}`) })}
+          </Typography.Text>
           <Typography.Text type="secondary">
             {t("billing.orders.number")}: <span data-testid="buy-order-number">{current.number}</span>
           </Typography.Text>
@@ -126,7 +128,11 @@ export function BuyDialog({ product, title, providers, orderId: initialOrderId, 
         <Result
           status="success"
           title={t("billing.buy.success")}
-          subTitle={current.productType === "plan" ? t("billing.buy.planActive", { plan: t(`price.planNames.${current.planCode}`) }) : t("billing.buy.creditsAdded", { credits: current.credits })}
+          subTitle={
+            current.productType === "plan"
+              ? t("billing.buy.planActive", { plan: t(`price.planNames.${current.planCode}`) })
+              : t("billing.buy.creditsAdded", { credits: current.credits })
+          }
           extra={
             <Button type="primary" onClick={onClose} data-testid="buy-done">
               {t("billing.buy.done")}
@@ -135,7 +141,12 @@ export function BuyDialog({ product, title, providers, orderId: initialOrderId, 
           data-testid="buy-success"
         />
       ) : (
-        <Result status="warning" title={t(`billing.status.${current.status}`)} extra={<Button onClick={onClose}>{t("billing.buy.done")}</Button>} data-testid="buy-closed" />
+        <Result
+          status="warning"
+          title={t(`billing.status.${current.status}`)}
+          extra={<Button onClick={onClose}>{t("billing.buy.done")}</Button>}
+          data-testid="buy-closed"
+        />
       )}
     </Modal>
   );

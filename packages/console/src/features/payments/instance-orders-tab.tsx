@@ -42,14 +42,23 @@ function GrantCard({ onGranted }: { onGranted: () => void }) {
   }
 
   return (
-    <Form<GrantForm> form={form} layout="inline" initialValues={{ kind: "plan", planCode: "pro", period: "month", credits: 1000 }} onFinish={(values) => void submit(values)} data-testid="grant-form">
+    <Form<GrantForm>
+      form={form}
+      layout="inline"
+      initialValues={{ kind: "plan", planCode: "pro", period: "month", credits: 1000 }}
+      onFinish={(values) => void submit(values)}
+      data-testid="grant-form"
+    >
       <Form.Item name="spaceId" rules={[{ required: true, message: t("billing.admin.spaceRequired") }]}>
         <Select
           showSearch
           optionFilterProp="label"
           style={{ width: 240 }}
           placeholder={t("billing.admin.space")}
-          options={(spaces.data?.items ?? []).map((space) => ({ value: space.spaceId, label: `${space.companyName} (${space.ownerEmail ?? space.ownerName})` }))}
+          options={(spaces.data?.items ?? []).map((space) => ({
+            value: space.spaceId,
+            label: `${space.companyName} (${space.ownerEmail ?? space.ownerName})`,
+          }))}
           data-testid="grant-space"
         />
       </Form.Item>
@@ -64,7 +73,11 @@ function GrantCard({ onGranted }: { onGranted: () => void }) {
       {kind === "plan" ? (
         <>
           <Form.Item name="planCode">
-            <Select style={{ width: 140 }} options={PLAN_CODES.map((code) => ({ value: code, label: t(`price.planNames.${code}`) }))} data-testid="grant-plan" />
+            <Select
+              style={{ width: 140 }}
+              options={PLAN_CODES.map((code) => ({ value: code, label: t(`price.planNames.${code}`) }))}
+              data-testid="grant-plan"
+            />
           </Form.Item>
           <Form.Item name="period">
             <Select

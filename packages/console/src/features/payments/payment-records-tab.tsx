@@ -24,7 +24,13 @@ export function OrderDrawer({ order, onClose }: { order: Order | undefined; onCl
   const { t, i18n } = useTranslation();
   const productLabel = useProductLabel();
   return (
-    <Drawer open={order !== undefined} onClose={onClose} title={order ? t("billing.orders.detailTitle", { number: order.number }) : ""} width={520} data-testid="order-drawer">
+    <Drawer
+      open={order !== undefined}
+      onClose={onClose}
+      title={order ? t("billing.orders.detailTitle", { number: order.number }) : ""}
+      width={520}
+      data-testid="order-drawer"
+    >
       {order ? (
         <Descriptions column={1} bordered size="small">
           <Descriptions.Item label={t("billing.orders.number")}>{order.number}</Descriptions.Item>
@@ -62,7 +68,11 @@ export function useOrderColumns() {
   const { t, i18n } = useTranslation();
   const productLabel = useProductLabel();
   return [
-    { title: t("billing.orders.number"), key: "number", render: (_: unknown, order: Order) => <span data-testid={`order-number-${order.id}`}>{order.number}</span> },
+    {
+      title: t("billing.orders.number"),
+      key: "number",
+      render: (_: unknown, order: Order) => <span data-testid={`order-number-${order.id}`}>{order.number}</span>,
+    },
     { title: t("billing.orders.product"), key: "product", render: (_: unknown, order: Order) => productLabel(order) },
     { title: t("billing.orders.amount"), key: "amount", render: (_: unknown, order: Order) => formatMoney(order.amount, order.currency, i18n.language) },
     { title: t("billing.orders.provider"), key: "provider", render: (_: unknown, order: Order) => t(`billing.providers.${order.provider}`) },
@@ -85,7 +95,11 @@ export function PaymentRecordsTab() {
   const [pageNo, setPageNo] = useState(1);
   const [open, setOpen] = useState<Order>();
   const columns = useOrderColumns();
-  const list = useSpaceQuery<OrderPage>({ key: ["orders", "list", pageNo], keepPreviousPage: true, fetch: (signal) => paymentEndpoints.orders(pageNo, PAGE_SIZE, { signal }) });
+  const list = useSpaceQuery<OrderPage>({
+    key: ["orders", "list", pageNo],
+    keepPreviousPage: true,
+    fetch: (signal) => paymentEndpoints.orders(pageNo, PAGE_SIZE, { signal }),
+  });
   return (
     <div className="pl-card" data-testid="payment-records">
       <Flex justify="flex-end" style={{ marginBottom: 12 }}>

@@ -50,7 +50,12 @@ export function PricePage() {
     if (plan.monthlyPrices[currency] === 0) return null;
     if (providers.length === 0) {
       return data.salesEmail ? (
-        <Button icon={<MailOutlined />} href={`mailto:${data.salesEmail}?subject=${encodeURIComponent(`Parley ${plan.code}`)}`} block data-testid={`price-contact-${plan.code}`}>
+        <Button
+          icon={<MailOutlined />}
+          href={`mailto:${data.salesEmail}?subject=${encodeURIComponent(`Parley ${plan.code}`)}`}
+          block
+          data-testid={`price-contact-${plan.code}`}
+        >
           {t("price.contactSales")}
         </Button>
       ) : (
@@ -91,7 +96,13 @@ export function PricePage() {
             <Col key={plan.code} xs={24} sm={12} lg={6}>
               <Card
                 title={t(`price.planNames.${plan.code}`)}
-                extra={isCurrent ? <Tag color="gold" data-testid="price-current">{t("price.current")}</Tag> : null}
+                extra={
+                  isCurrent ? (
+                    <Tag color="gold" data-testid="price-current">
+                      {t("price.current")}
+                    </Tag>
+                  ) : null
+                }
                 style={isCurrent ? { borderColor: "#faad14", boxShadow: "0 0 0 1px #faad14" } : undefined}
                 data-testid={`price-plan-${plan.code}`}
                 data-current={isCurrent ? "true" : "false"}
