@@ -351,3 +351,50 @@ describe("orders: who may do what", () => {
     expect(list.body.data.records.some((record) => record.id === cancelled.id)).toBe(true);
   });
 });
+
+describe("Stripe's documented signature scheme", () => {
+  it("the fake signs webhooks exactly as the official SDK's test header does (t=…,v1=HMAC-SHA256 of `t.payload`)", async () => {
+    const { default: Stripe } = await import("stripe");
+    const { stripeSignatureHeader } = await import("../testing/fakes/index");
+    const payload = JSON.stringify({ id: "evt_test_webhook", object: "event" }, null, 2);
+    const secret = "whsec_test_secret";
+    const official = new Stripe("sk_test_x").webhooks.generateTestHeaderString({ payload, secret, timestamp: 1_700_000_000 });
+    expect(stripeSignatureHeader(payload, secret, 1_700_000_000)).toBe(official);
+  });
+});
+
+describe("an instance with no payment provider", () => {
+  it("offers plans with the sales address, refuses to open orders, and the administrator grants a plan period, recorded", async () => {
+    const bare = await createTestContext({ PARLEY_SALES_EMAIL: "sales@example.com" });
+    try {
+      const user = await registerUser(bare, "solo@example.com");
+      const boss = await registerUser(bare, "boss@example.com");
+      await bare.deps.db.update(users).set({ isInstanceOwner: true }).where(eq(users.id, boss.user.id));
+      const catalogue = (await (await bare.request("/api/v1/payments/catalogue", { token: user.token })).json()) as {
+        data: { providers: unknown[]; salesEmail: string };
+      };
+      expect(catalogue.data).toMatchObject({ providers: [], salesEmail: "sales@example.com" });
+      const refused = await bare.request("/api/v1/orders", {
+        method: "POST",
+        token: user.token,
+        headers: { "Accept-Language": "zh-CN" },
+        json: { product: { type: "plan", planCode: "pro", period: "month" }, provider: "wechat" },
+      });
+      expect(refused.status).toBe(400);
+      expect(((await refused.json()) as { message: string }).message).toContain("未开通");
+      const grant = await bare.request("/api/v1/instance/orders", {
+        method: "POST",
+        token: boss.token,
+        json: { spaceId: user.user.spaceId, product: { type: "plan", planCode: "pro", period: "year" }, note: "contract 42" },
+      });
+      expect(grant.status).toBe(201);
+      expect((await spacePlanOf(bare.deps, user.user.spaceId)).code).toBe("pro");
+      const records = (await (await bare.request("/api/v1/orders", { token: user.token })).json()) as {
+        data: { records: Array<{ provider: string; note: string }> };
+      };
+      expect(records.data.records[0]).toMatchObject({ provider: "manual", note: "contract 42" });
+    } finally {
+      await bare.close();
+    }
+  });
+});
