@@ -176,7 +176,7 @@ describe("WeChat Pay", () => {
     expect(await balanceOf(ctx.deps, owner.user.spaceId)).toBe(before - 5000);
     const again = await json(await ctx.request(`/api/v1/instance/orders/${order.id}/refund`, { method: "POST", token: admin.token, json: {} }));
     expect(again.status).toBe(409);
-    expect(wechat.refusedRequests).toBe(0);
+    expect(wechat.refusedRequests).toBe(0); // every request Parley signed was accepted
   });
 
   it("fulfils once under 50 concurrent copies of one notification, and once under 50 distinct notifications of one payment", async () => {
@@ -395,6 +395,36 @@ describe("an instance with no payment provider", () => {
       expect(records.data.records[0]).toMatchObject({ provider: "manual", note: "contract 42" });
     } finally {
       await bare.close();
+    }
+  });
+});
+
+describe("a provider that refuses or cannot be reached", () => {
+  it("answers 502 with the provider's reason, leaves no open order and credits nothing", async () => {
+    const port = await freePort();
+    const wrongKey = await createTestContext({ ...wechat.env, PARLEY_WECHATPAY_MERCHANT_PRIVATE_KEY: rsaPair().privateKey });
+    const unreachable = await createTestContext({ ...wechat.env, PARLEY_WECHATPAY_BASE_URL: `http://127.0.0.1:${port}` });
+    try {
+      for (const context of [wrongKey, unreachable]) {
+        const user = await registerUser(context, "buyer@example.com");
+        const refusedBefore = wechat.refusedRequests;
+        const answer = await context.request("/api/v1/orders", {
+          method: "POST",
+          token: user.token,
+          json: { product: { type: "credits", packCode: "credits-1000" }, provider: "wechat" },
+        });
+        expect(answer.status).toBe(502);
+        const body = (await answer.json()) as { success: boolean; message: string };
+        expect(body.success).toBe(false);
+        if (context === wrongKey) {
+          expect(body.message).toContain("SIGN_ERROR");
+          expect(wechat.refusedRequests).toBe(refusedBefore + 1);
+        }
+        const records = (await (await context.request("/api/v1/orders", { token: user.token })).json()) as { data: { records: Array<{ status: string }> } };
+        expect(records.data.records.map((record) => record.status)).toEqual(["closed"]);
+      }
+    } finally {
+      await Promise.all([wrongKey.close(), unreachable.close()]);
     }
   });
 });

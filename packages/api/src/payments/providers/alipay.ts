@@ -1,6 +1,6 @@
 import { createSign, createVerify } from "node:crypto";
 import type { Clock } from "../../kernel/clock";
-import { NotificationRefused, type PaymentProvider, ProviderFailure } from "./port";
+import { NotificationRefused, PROVIDER_TIMEOUT_MS, type PaymentProvider, ProviderFailure } from "./port";
 import type { AlipayConfig } from "../../config";
 
 /** The content Alipay signs: parameters sorted by name, empty ones and the `exclude`d left out, as `k=v&k=v`. */
@@ -89,6 +89,7 @@ export function createAlipay(config: AlipayConfig, now: Clock): PaymentProvider 
       method: "POST",
       headers: { "Content-Type": "application/x-www-form-urlencoded;charset=utf-8" },
       body: new URLSearchParams(params).toString(),
+      signal: AbortSignal.timeout(PROVIDER_TIMEOUT_MS),
     });
     const text = await response.text();
     const nodeName = `${method.replace(/\./g, "_")}_response`;

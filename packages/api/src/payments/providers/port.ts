@@ -56,6 +56,9 @@ export interface NotificationAnswer {
   body: string;
 }
 
+/** How long one call to a provider may take before the order or refund is refused. */
+export const PROVIDER_TIMEOUT_MS = 15_000;
+
 /** Raised by a provider when a notification must be refused (bad signature, stale, not ours). */
 export class NotificationRefused extends Error {
   override name = "NotificationRefused";

@@ -1,6 +1,6 @@
 import Stripe from "stripe";
 import type { Clock } from "../../kernel/clock";
-import { NotificationRefused, type PaymentProvider, ProviderFailure } from "./port";
+import { NotificationRefused, PROVIDER_TIMEOUT_MS, type PaymentProvider, ProviderFailure } from "./port";
 import type { StripeConfig } from "../../config";
 
 /** Stripe's own tolerance for a webhook's timestamp. */
@@ -14,6 +14,7 @@ export function createStripe(config: StripeConfig, now: Clock): PaymentProvider 
     port: base.port || (base.protocol === "http:" ? 80 : 443),
     protocol: base.protocol === "http:" ? "http" : "https",
     maxNetworkRetries: 0,
+    timeout: PROVIDER_TIMEOUT_MS,
     telemetry: false,
   });
   const failed = (error: unknown): never => {

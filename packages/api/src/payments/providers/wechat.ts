@@ -1,6 +1,6 @@
 import { createDecipheriv, createSign, createVerify, randomBytes } from "node:crypto";
 import type { Clock } from "../../kernel/clock";
-import { NotificationRefused, type PaymentProvider, ProviderFailure } from "./port";
+import { NotificationRefused, PROVIDER_TIMEOUT_MS, type PaymentProvider, ProviderFailure } from "./port";
 import type { WechatPayConfig } from "../../config";
 
 /** WeChat Pay accepts a signed message this long after (or before) its timestamp. */
@@ -63,6 +63,7 @@ export function createWechatPay(config: WechatPayConfig, now: Clock): PaymentPro
         ...(payload === undefined ? {} : { "Content-Type": "application/json" }),
       },
       ...(payload === undefined ? {} : { body }),
+      signal: AbortSignal.timeout(PROVIDER_TIMEOUT_MS),
     });
     const text = await response.text();
     // Answers are signed by the platform too: an answer that is not is not WeChat Pay's.

@@ -53,6 +53,12 @@ function orderNumber(now: Date): string {
   return `PL${now.toISOString().replace(/\D/g, "").slice(0, 14)}${String(randomInt(0, 1_000_000)).padStart(6, "0")}`;
 }
 
+/** What went wrong at a provider, in its own words or as the network said it. */
+function providerDetail(error: unknown): string {
+  if (error instanceof ProviderFailure) return error.detail;
+  return error instanceof Error ? (error.name === "TimeoutError" ? "timeout" : error.message) : String(error);
+}
+
 function providerOf(deps: Pick<Deps, "config" | "now">, name: string): PaymentProvider {
   const provider = paymentProviders(deps).get(name as ProviderName);
   if (!provider) throw fail.invalid("payments_provider_unavailable", "provider", { provider: name });
@@ -106,11 +112,10 @@ export async function createOrder(deps: Deps, auth: Auth, input: { product: Prod
       .update(orders)
       .set({ status: "closed", closedAt: deps.now().toISOString(), note: "provider refused", updatedAt: deps.now().toISOString() })
       .where(eq(orders.id, row.id));
-    if (error instanceof ProviderFailure) {
-      deps.logger.warn("payment provider refused an order", { provider: error.provider, detail: error.detail });
-      throw new ServiceError("external", "payments_provider_failed", { detail: error.detail });
-    }
-    throw error;
+    // Refused, unreachable or timed out: the caller is told, never a 500.
+    const detail = providerDetail(error);
+    deps.logger.warn("payment provider refused an order", { provider: provider.name, detail });
+    throw new ServiceError("external", "payments_provider_failed", { detail });
   }
   return orderView((await deps.db.select().from(orders).where(eq(orders.id, row.id)).get())!);
 }
@@ -349,8 +354,8 @@ export async function refundOrder(deps: Deps, auth: Auth, orderId: string, note?
         .update(orders)
         .set({ status: "fulfilled", refundedAt: null, actorUserId: row.actorUserId, note: row.note, updatedAt: now })
         .where(eq(orders.id, orderId));
-      if (error instanceof ProviderFailure) throw new ServiceError("external", "payments_provider_failed", { detail: error.detail });
-      throw error;
+      if (error instanceof ServiceError) throw error;
+      throw new ServiceError("external", "payments_provider_failed", { detail: providerDetail(error) });
     }
   }
   if (granted.plan) await revokePlanGrant(deps, row.spaceId, granted.plan);
