@@ -10,6 +10,8 @@ let browser: Browser;
 let wechat: WechatPayFake;
 /** A FREE owner of a personal space, registered through the API. */
 let buyerToken: string;
+/** The order bought in the first test, refunded in the second. */
+let orderId: string;
 
 async function api<T>(path: string, json: unknown): Promise<T> {
   const response = await fetch(`${parley.url}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(json) });
@@ -69,9 +71,29 @@ describe("buying a plan in Chromium", () => {
     await page.goto(`${parley.url}/console/account?tab=payments`);
     await expect.poll(() => byTestId(page, "payment-records").innerText()).toContain(number);
     await expect.poll(() => byTestId(page, "payment-records").innerText()).toContain("Completed");
-    await page.locator('[data-testid^="order-open-"]').first().click();
+    const opener = page.locator('[data-testid^="order-open-"]').first();
+    orderId = (await opener.getAttribute("data-testid"))!.replace("order-open-", "");
+    await opener.click();
     await expect.poll(() => byTestId(page, "order-drawer-status").innerText()).toBe("Completed");
     await expect.poll(() => byTestId(page, "order-drawer").innerText()).toContain("120000 credits");
+    await context.close();
+  });
+
+  it("the administrator refunds the order in Instance -> Orders and the space is Free again", async () => {
+    expect(orderId).toMatch(/^ord_/);
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    await page.goto(parley.signInUrl!);
+    await page.waitForURL(/\/console\/agents$/);
+    await page.goto(`${parley.url}/console/instance`);
+    await byTestId(page, "instance-tab-orders").click();
+    await byTestId(page, `order-refund-${orderId}`).click();
+    await page.locator(".ant-popconfirm .ant-btn-primary").click();
+    await expect.poll(() => byTestId(page, `order-status-${orderId}`).innerText()).toBe("Refunded");
+    expect(wechat.refunds.map((refund) => refund.refund)).toEqual([99_000]);
+    const catalogue = await fetch(`${parley.url}/api/v1/payments/catalogue`, { headers: { authorization: `Bearer ${buyerToken}` } });
+    expect(((await catalogue.json()) as { data: { current: { code: string } } }).data.current.code).toBe("free");
     await context.close();
   });
 });
