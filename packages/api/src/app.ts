@@ -25,6 +25,7 @@ import { registerKnowledgeImportRoutes } from "./knowledge/import-routes";
 import { KNOWLEDGE_UPLOAD_MAX_BYTES, KNOWLEDGE_UPLOAD_PATH, registerKnowledgeRoutes } from "./knowledge/routes";
 import { registerModelRoutes } from "./models/routes";
 import { registerOpenAiRoutes } from "./openai/routes";
+import { registerPaymentRoutes } from "./payments/routes";
 import { registerPluginRoutes } from "./plugins/routes";
 import { registerSpaceRoutes } from "./spaces/routes";
 import { APP_VERSION, registerSystemRoutes } from "./system/routes";
@@ -113,6 +114,7 @@ export function createApp(deps: Deps) {
   registerOpenAiRoutes(app);
   registerWorkflowRoutes(app);
   registerBenefitRoutes(app);
+  registerPaymentRoutes(app);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", {
     type: "http",

@@ -145,6 +145,33 @@ export const environmentSchema = z.object({
    * Feishu, a Telegram Bot API server of your own, or local fakes in tests). Instance-wide only.
    */
   PARLEY_CHANNEL_API_BASES: z.string().default(""),
+  /** WeChat Pay API v3 (Native). Keys are PEM; `\n` in the value stands for a line break. */
+  PARLEY_WECHATPAY_MCHID: optionalString,
+  PARLEY_WECHATPAY_APPID: optionalString,
+  PARLEY_WECHATPAY_MERCHANT_SERIAL: optionalString,
+  PARLEY_WECHATPAY_MERCHANT_PRIVATE_KEY: optionalString,
+  PARLEY_WECHATPAY_API_V3_KEY: optionalString,
+  PARLEY_WECHATPAY_PLATFORM_PUBLIC_KEY: optionalString,
+  PARLEY_WECHATPAY_PLATFORM_SERIAL: optionalString,
+  PARLEY_WECHATPAY_BASE_URL: z.string().url().default("https://api.mch.weixin.qq.com"),
+  /** Alipay open platform (face-to-face precreate), RSA2 keys as PEM or bare base64. */
+  PARLEY_ALIPAY_APP_ID: optionalString,
+  PARLEY_ALIPAY_APP_PRIVATE_KEY: optionalString,
+  PARLEY_ALIPAY_PUBLIC_KEY: optionalString,
+  PARLEY_ALIPAY_GATEWAY_URL: z.string().url().default("https://openapi.alipay.com/gateway.do"),
+  /** Stripe Checkout. */
+  PARLEY_STRIPE_SECRET_KEY: optionalString,
+  PARLEY_STRIPE_WEBHOOK_SECRET: optionalString,
+  PARLEY_STRIPE_API_BASE: z.string().url().default("https://api.stripe.com"),
+  /** Minutes an unpaid order stays open before it is closed. */
+  PARLEY_ORDER_TTL_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 24 * 60)
+    .default(120),
+  /** Where "contact sales" writes to when no payment provider is configured (default: the owner's address). */
+  PARLEY_SALES_EMAIL: optionalString,
 });
 
 /** Parley's configuration, derived from the environment once and passed in. */
@@ -235,6 +262,44 @@ export interface Config {
   jobs: { leaseSeconds: number };
   /** Seed the demo app and web client `demo` on a first start. */
   seedDemo: boolean;
+  /** Payment providers configured (none: plans are granted by the administrator). */
+  payments: {
+    wechat?: WechatPayConfig;
+    alipay?: AlipayConfig;
+    stripe?: StripeConfig;
+    orderTtlMinutes: number;
+    salesEmail?: string;
+  };
+}
+
+/** WeChat Pay API v3 merchant settings (PARLEY_WECHATPAY_*). */
+export interface WechatPayConfig {
+  mchid: string;
+  appid: string;
+  /** Serial number of the merchant API certificate. */
+  merchantSerial: string;
+  merchantPrivateKey: string;
+  /** 32-byte key that encrypts notification resources (AES-256-GCM). */
+  apiV3Key: string;
+  platformPublicKey: string;
+  platformSerial: string;
+  baseUrl: string;
+}
+
+/** Alipay open platform settings (PARLEY_ALIPAY_*). */
+export interface AlipayConfig {
+  appId: string;
+  appPrivateKey: string;
+  alipayPublicKey: string;
+  gatewayUrl: string;
+}
+
+/** Stripe settings (PARLEY_STRIPE_*). */
+export interface StripeConfig {
+  secretKey: string;
+  webhookSecret: string;
+  /** `https://api.stripe.com`, or a local server in tests. */
+  apiBase: string;
 }
 
 /** Thrown when the environment cannot be turned into a configuration. */
@@ -368,6 +433,11 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
       apiBases: parseApiBases(env.PARLEY_CHANNEL_API_BASES),
     },
     seedDemo: env.PARLEY_SEED_DEMO === "true",
+    payments: {
+      ...paymentProviders(env, both),
+      orderTtlMinutes: env.PARLEY_ORDER_TTL_MINUTES,
+      ...(env.PARLEY_SALES_EMAIL || env.PARLEY_OWNER_EMAIL ? { salesEmail: (env.PARLEY_SALES_EMAIL ?? env.PARLEY_OWNER_EMAIL)! } : {}),
+    },
     plugins: {
       timeoutMs: env.PARLEY_PLUGINS_TIMEOUT_MS,
       maxResponseBytes: env.PARLEY_PLUGINS_MAX_RESPONSE_BYTES,
@@ -519,4 +589,70 @@ function parseApiBases(value: string): Record<string, string> {
     bases[kind] = url.replace(/\/+$/, "");
   }
   return bases;
+}
+
+/** A key given in one line: `\n` stands for a line break; bare base64 is wrapped as PEM of `kind`. */
+function pemOf(value: string, kind: "PRIVATE KEY" | "PUBLIC KEY"): string {
+  const text = value.replace(/\\n/g, "\n").trim();
+  if (text.startsWith("-----BEGIN")) return `${text}\n`;
+  const body = text
+    .replace(/\s+/g, "")
+    .replace(/(.{64})/g, "$1\n")
+    .trim();
+  return `-----BEGIN ${kind}-----\n${body}\n-----END ${kind}-----\n`;
+}
+
+type Both = <T>(pairs: Array<[string, string | undefined]>, build: () => T) => T | undefined;
+
+/** Each provider is configured by all of its variables or none. */
+function paymentProviders(env: z.infer<typeof environmentSchema>, both: Both): Pick<Config["payments"], "wechat" | "alipay" | "stripe"> {
+  const wechat = both(
+    [
+      ["PARLEY_WECHATPAY_MCHID", env.PARLEY_WECHATPAY_MCHID],
+      ["PARLEY_WECHATPAY_APPID", env.PARLEY_WECHATPAY_APPID],
+      ["PARLEY_WECHATPAY_MERCHANT_SERIAL", env.PARLEY_WECHATPAY_MERCHANT_SERIAL],
+      ["PARLEY_WECHATPAY_MERCHANT_PRIVATE_KEY", env.PARLEY_WECHATPAY_MERCHANT_PRIVATE_KEY],
+      ["PARLEY_WECHATPAY_API_V3_KEY", env.PARLEY_WECHATPAY_API_V3_KEY],
+      ["PARLEY_WECHATPAY_PLATFORM_PUBLIC_KEY", env.PARLEY_WECHATPAY_PLATFORM_PUBLIC_KEY],
+      ["PARLEY_WECHATPAY_PLATFORM_SERIAL", env.PARLEY_WECHATPAY_PLATFORM_SERIAL],
+    ],
+    (): WechatPayConfig => {
+      if (Buffer.byteLength(env.PARLEY_WECHATPAY_API_V3_KEY!, "utf8") !== 32) throw new ConfigError("PARLEY_WECHATPAY_API_V3_KEY must be 32 bytes");
+      return {
+        mchid: env.PARLEY_WECHATPAY_MCHID!,
+        appid: env.PARLEY_WECHATPAY_APPID!,
+        merchantSerial: env.PARLEY_WECHATPAY_MERCHANT_SERIAL!,
+        merchantPrivateKey: pemOf(env.PARLEY_WECHATPAY_MERCHANT_PRIVATE_KEY!, "PRIVATE KEY"),
+        apiV3Key: env.PARLEY_WECHATPAY_API_V3_KEY!,
+        platformPublicKey: pemOf(env.PARLEY_WECHATPAY_PLATFORM_PUBLIC_KEY!, "PUBLIC KEY"),
+        platformSerial: env.PARLEY_WECHATPAY_PLATFORM_SERIAL!,
+        baseUrl: env.PARLEY_WECHATPAY_BASE_URL.replace(/\/+$/, ""),
+      };
+    },
+  );
+  const alipay = both(
+    [
+      ["PARLEY_ALIPAY_APP_ID", env.PARLEY_ALIPAY_APP_ID],
+      ["PARLEY_ALIPAY_APP_PRIVATE_KEY", env.PARLEY_ALIPAY_APP_PRIVATE_KEY],
+      ["PARLEY_ALIPAY_PUBLIC_KEY", env.PARLEY_ALIPAY_PUBLIC_KEY],
+    ],
+    (): AlipayConfig => ({
+      appId: env.PARLEY_ALIPAY_APP_ID!,
+      appPrivateKey: pemOf(env.PARLEY_ALIPAY_APP_PRIVATE_KEY!, "PRIVATE KEY"),
+      alipayPublicKey: pemOf(env.PARLEY_ALIPAY_PUBLIC_KEY!, "PUBLIC KEY"),
+      gatewayUrl: env.PARLEY_ALIPAY_GATEWAY_URL,
+    }),
+  );
+  const stripe = both(
+    [
+      ["PARLEY_STRIPE_SECRET_KEY", env.PARLEY_STRIPE_SECRET_KEY],
+      ["PARLEY_STRIPE_WEBHOOK_SECRET", env.PARLEY_STRIPE_WEBHOOK_SECRET],
+    ],
+    (): StripeConfig => ({
+      secretKey: env.PARLEY_STRIPE_SECRET_KEY!,
+      webhookSecret: env.PARLEY_STRIPE_WEBHOOK_SECRET!,
+      apiBase: env.PARLEY_STRIPE_API_BASE.replace(/\/+$/, ""),
+    }),
+  );
+  return { ...(wechat ? { wechat } : {}), ...(alipay ? { alipay } : {}), ...(stripe ? { stripe } : {}) };
 }

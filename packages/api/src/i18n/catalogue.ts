@@ -10,6 +10,7 @@ import { instanceMessages } from "../instance/messages";
 import { keysMessages } from "../keys/messages";
 import { knowledgeMessages } from "../knowledge/messages";
 import { modelsMessages } from "../models/messages";
+import { paymentsMessages } from "../payments/messages";
 import { pluginsMessages } from "../plugins/messages";
 import { spacesMessages } from "../spaces/messages";
 import { workflowsMessages } from "../workflows/messages";
@@ -35,6 +36,7 @@ export const catalogues = {
   hosting: hostingMessages,
   workflows: workflowsMessages,
   benefits: benefitsMessages,
+  payments: paymentsMessages,
 } as const;
 
 /** Every message Parley can show or send, in English and Chinese: the areas' catalogues in one. */
@@ -55,6 +57,7 @@ export const messages = {
   ...hostingMessages,
   ...workflowsMessages,
   ...benefitsMessages,
+  ...paymentsMessages,
 };
 
 /** The id of a message: a key of {@link messages}. */

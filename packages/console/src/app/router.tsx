@@ -19,6 +19,7 @@ const LoginPage = lazyNamed(() => import("../features/auth/login-page"), "LoginP
 const RegisterPage = lazyNamed(() => import("../features/auth/register-page"), "RegisterPage");
 const ForgotPasswordPage = lazyNamed(() => import("../features/auth/forgot-password-page"), "ForgotPasswordPage");
 const AccountPage = lazyNamed(() => import("../features/account/account-page"), "AccountPage");
+const PricePage = lazyNamed(() => import("../features/payments/price-page"), "PricePage");
 const AppsPage = lazyNamed(() => import("../features/apps/apps-page"), "AppsPage");
 const CreateAppPage = lazyNamed(() => import("../features/apps/create-app-page"), "CreateAppPage");
 const AppEditorPage = lazyNamed(() => import("../features/apps/app-editor-page"), "AppEditorPage");
@@ -170,7 +171,7 @@ export const routes: RouteObject[] = [
           { path: "instance", element: <InstancePage /> },
           placeholder("teamSpace", "teamSpace"),
           placeholder("teamSpace/roleEdit", "roleEdit"),
-          placeholder("price", "price"),
+          { path: "price", element: <PricePage /> },
           {
             path: "customManage",
             element: <SectionLayout screen="customManage" base={PATHS.customManage} tabs={["customerList", "tagList"]} data-testid="custom-manage" />,

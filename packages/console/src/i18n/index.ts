@@ -7,6 +7,8 @@ import clientsEn from "../features/clients/i18n/en.json";
 import clientsZhCN from "../features/clients/i18n/zh-CN.json";
 import knowledgeEn from "../features/knowledge/i18n/en.json";
 import knowledgeZhCN from "../features/knowledge/i18n/zh-CN.json";
+import paymentsEn from "../features/payments/i18n/en.json";
+import paymentsZhCN from "../features/payments/i18n/zh-CN.json";
 import workflowsEn from "../features/workflows/i18n/en.json";
 import workflowsZhCN from "../features/workflows/i18n/zh-CN.json";
 import en from "./en.json";
@@ -33,6 +35,9 @@ void i18n.use(initReactI18next).init({
 // Feature bundles added after init merge under their own top-level key, like those above.
 i18n.addResourceBundle("en", "translation", { workflows: workflowsEn }, true, false);
 i18n.addResourceBundle("zh-CN", "translation", { workflows: workflowsZhCN }, true, false);
+// Payments bring two namespaces of their own: price and billing.
+i18n.addResourceBundle("en", "translation", paymentsEn, true, false);
+i18n.addResourceBundle("zh-CN", "translation", paymentsZhCN, true, false);
 
 if (typeof document !== "undefined") document.documentElement.lang = i18n.language;
 

@@ -8,6 +8,8 @@ import clientsEn from "../features/clients/i18n/en.json";
 import clientsZhCN from "../features/clients/i18n/zh-CN.json";
 import knowledgeEn from "../features/knowledge/i18n/en.json";
 import knowledgeZhCN from "../features/knowledge/i18n/zh-CN.json";
+import paymentsEn from "../features/payments/i18n/en.json";
+import paymentsZhCN from "../features/payments/i18n/zh-CN.json";
 import workflowsEn from "../features/workflows/i18n/en.json";
 import workflowsZhCN from "../features/workflows/i18n/zh-CN.json";
 import en from "./en.json";
@@ -48,6 +50,9 @@ const namespaces = new Set([...Object.keys(en), "knowledge", "clients", "chatMan
 for (const [key, text] of flatten({ workflows: workflowsEn } as Tree)) english.set(key, text);
 for (const [key, text] of flatten({ workflows: workflowsZhCN } as Tree)) chinese.set(key, text);
 namespaces.add("workflows");
+for (const [key, text] of flatten(paymentsEn as Tree)) english.set(key, text);
+for (const [key, text] of flatten(paymentsZhCN as Tree)) chinese.set(key, text);
+for (const namespace of Object.keys(paymentsEn)) namespaces.add(namespace);
 
 /**
  * Keys the code refers to: arguments of t('…') and i18n.t('…'), `…Key: '…'` fields, and

@@ -15,3 +15,15 @@ export {
 } from "./oidc-provider.js";
 export { parseMessage, startSmtpServer, type ReceivedMail, type SmtpServerFake, type SmtpServerOptions } from "./smtp.js";
 export { startWechatFake, type WechatFake, type WechatFakeOptions, type WechatFakeUser } from "./wechat.js";
+export {
+  postNotification,
+  rsaPair,
+  startAlipayFake,
+  startStripeFake,
+  startWechatPayFake,
+  stripeSignatureHeader,
+  type AlipayFake,
+  type FakeNotification,
+  type StripeFake,
+  type WechatPayFake,
+} from "./payments.js";

@@ -2,7 +2,6 @@ import { Tabs } from "antd";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
 import { useSession } from "../../lib/api/session";
-import { EmptyState } from "../../components/empty-state";
 import { PageHeader } from "../../components/page-header";
 import { PageLoader } from "../../components/page-loader";
 import { ApiKeysTab } from "./api-keys-tab";
@@ -11,7 +10,10 @@ import { ProfileTab } from "./profile-tab";
 import { CreditsTab, UsageTab } from "./records-tabs";
 import { BalanceAlertTab, BillingRulesTab } from "../benefits/account-tabs";
 
-const TABS = ["profile", "apiKeys", "credits", "payments", "usage", "billingRules", "balanceAlert", "outbox"] as const;
+import { PaymentRecordsTab } from "../payments/payment-records-tab";
+import { RechargeTab } from "../payments/recharge-tab";
+
+const TABS = ["profile", "apiKeys", "credits", "recharge", "payments", "usage", "billingRules", "balanceAlert", "outbox"] as const;
 type AccountTab = (typeof TABS)[number];
 
 function isTab(value: string | null): value is AccountTab {
@@ -28,12 +30,6 @@ export function AccountPage() {
   // The outbox is the instance owner's alone.
   const tab: AccountTab = isTab(requested) && (requested !== "outbox" || user.isInstanceOwner) ? requested : "profile";
 
-  const later = (title: string, description: string, testId: string) => (
-    <div className="pl-card">
-      <EmptyState title={title} description={description} data-testid={testId} />
-    </div>
-  );
-
   return (
     <div data-testid="account-page">
       <PageHeader title={t("account.title")} subtitle={t("account.subtitle")} />
@@ -49,11 +45,8 @@ export function AccountPage() {
             label: <span data-testid="account-tab-credits">{t("account.tabs.credits")}</span>,
             children: <CreditsTab />,
           },
-          {
-            key: "payments",
-            label: <span data-testid="account-tab-payments">{t("account.tabs.payments")}</span>,
-            children: later(t("account.records.paymentsTitle"), t("account.records.paymentsDescription"), "payments-empty"),
-          },
+          { key: "recharge", label: <span data-testid="account-tab-recharge">{t("billing.recharge.tab")}</span>, children: <RechargeTab /> },
+          { key: "payments", label: <span data-testid="account-tab-payments">{t("account.tabs.payments")}</span>, children: <PaymentRecordsTab /> },
           {
             key: "usage",
             label: <span data-testid="account-tab-usage">{t("account.tabs.usage")}</span>,

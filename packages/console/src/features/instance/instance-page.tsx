@@ -14,6 +14,7 @@ import { PageHeader } from "../../components/page-header";
 import { PageLoader } from "../../components/page-loader";
 import { PLAN_LABEL_KEYS } from "../account/plan-labels";
 import { CashOutReviewTab, CreditAdjustTab } from "../benefits/instance-tabs";
+import { InstanceOrdersTab } from "../payments/instance-orders-tab";
 import "./instance.css";
 
 type InstanceUser = components["schemas"]["InstanceUser"];
@@ -279,6 +280,7 @@ export function InstancePage() {
             { key: "spaces", label: <span data-testid="instance-tab-spaces">{t("instance.tabs.spaces")}</span>, children: <SpacesTab /> },
             { key: "cashOuts", label: <span data-testid="instance-tab-cash-outs">{t("benefits.review.tab")}</span>, children: <CashOutReviewTab /> },
             { key: "credits", label: <span data-testid="instance-tab-credits">{t("benefits.adjust.tab")}</span>, children: <CreditAdjustTab /> },
+            { key: "orders", label: <span data-testid="instance-tab-orders">{t("billing.admin.tab")}</span>, children: <InstanceOrdersTab /> },
           ]}
         />
       </div>
