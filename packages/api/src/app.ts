@@ -24,6 +24,7 @@ import { registerKnowledgeImportRoutes } from "./knowledge/import-routes";
 import { KNOWLEDGE_UPLOAD_MAX_BYTES, KNOWLEDGE_UPLOAD_PATH, registerKnowledgeRoutes } from "./knowledge/routes";
 import { registerModelRoutes } from "./models/routes";
 import { registerOpenAiRoutes } from "./openai/routes";
+import { registerPlanRoutes } from "./plans/routes";
 import { registerPluginRoutes } from "./plugins/routes";
 import { registerSpaceRoutes } from "./spaces/routes";
 import { APP_VERSION, registerSystemRoutes } from "./system/routes";
@@ -100,6 +101,7 @@ export function createApp(deps: Deps) {
   registerKeyRoutes(app);
   registerModelRoutes(app);
   registerInstanceRoutes(app);
+  registerPlanRoutes(app);
   registerAppRoutes(app);
   registerPluginRoutes(app);
   registerKnowledgeRoutes(app);

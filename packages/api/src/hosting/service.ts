@@ -14,6 +14,7 @@ import {
   nextAccountState,
   nextGroupState,
 } from "./state";
+import { checkFeature } from "../plans/service/quotas";
 
 export type HostedAccountRow = typeof hostedAccounts.$inferSelect;
 export type HostedGroupRow = typeof hostedGroups.$inferSelect;
@@ -203,6 +204,7 @@ export async function getHostedAccount(deps: Deps, auth: Auth, id: string) {
  * or to log an existing one in again (from logged_out, offline, expired, or for a fresh code).
  */
 export async function requestQrCode(deps: Deps, auth: Auth, input: { accountId?: string | undefined; appId?: string | undefined; name?: string | undefined }) {
+  await checkFeature(deps, auth.spaceId, "hosting");
   const bridge = requireBridge(deps);
   const now = deps.now();
   if (input.accountId) {
@@ -297,6 +299,8 @@ export async function submitVerifyCode(deps: Deps, auth: Auth, input: { accountI
 /** Switches hosting on (the bot answers again) or off (the account stays logged in, the bot is quiet). */
 export async function switchHostedAccount(deps: Deps, auth: Auth, id: string, on: boolean) {
   const row = await loadAccount(deps, auth, id);
+  // Switching off stays possible after a downgrade: the owner can always stop the bot.
+  if (on) await checkFeature(deps, auth.spaceId, "hosting");
   return hostedAccountView(deps, await transition(deps, row, on ? "switch_on" : "switch_off"));
 }
 

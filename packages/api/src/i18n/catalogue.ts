@@ -8,6 +8,7 @@ import { inboxMessages } from "../inbox/messages";
 import { instanceMessages } from "../instance/messages";
 import { keysMessages } from "../keys/messages";
 import { knowledgeMessages } from "../knowledge/messages";
+import { plansMessages } from "../plans/messages";
 import { pluginsMessages } from "../plugins/messages";
 import { spacesMessages } from "../spaces/messages";
 import { workflowsMessages } from "../workflows/messages";
@@ -28,6 +29,7 @@ export const catalogues = {
   channels: channelsMessages,
   inbox: inboxMessages,
   plugins: pluginsMessages,
+  plans: plansMessages,
   knowledge: knowledgeMessages,
   hosting: hostingMessages,
   workflows: workflowsMessages,
@@ -46,6 +48,7 @@ export const messages = {
   ...channelsMessages,
   ...inboxMessages,
   ...pluginsMessages,
+  ...plansMessages,
   ...knowledgeMessages,
   ...hostingMessages,
   ...workflowsMessages,

@@ -202,6 +202,16 @@ export function addMonths(iso: string, months: number): string {
   return date.toISOString();
 }
 
+/**
+ * The grade a space has at `now`: the stored grade while its plan runs, Free once the plan's
+ * period has ended. Every reader goes through this, so an ended plan is never seen as running,
+ * even before anything rewrites the stored grade.
+ */
+export function effectiveGrade(storedGrade: string, planRow: { expiresAt: string } | null | undefined, nowIso: string): MemberGrade {
+  if (planRow && planRow.expiresAt <= nowIso) return "FREE";
+  return storedGrade as MemberGrade;
+}
+
 /** The plan a space runs on at `now`. */
 export async function spacePlanOf(deps: Pick<Deps, "db" | "now">, spaceId: string): Promise<SpacePlan> {
   const row = await deps.db.select().from(spacePlans).where(eq(spacePlans.spaceId, spaceId)).get();

@@ -9,6 +9,7 @@ import { openValue, sealValue } from "../../platform/sealed";
 import type { SecretBox } from "../../platform/secret-box";
 import { maskHeaders, maskSecret } from "./http-call";
 import { findParameterProblem, normalizeParameters, type PluginParameter } from "./parameters";
+import { withQuota } from "../../plans/service/quotas";
 
 /** The request parts of a plugin: what a draft holds and what a call needs. */
 export interface PluginRequestParts {
@@ -202,7 +203,7 @@ export async function createPlugin(deps: Deps, auth: Auth, input: PluginInput) {
   const checked = checkPlugin(input);
   const now = deps.now().toISOString();
   const id = newId("plg");
-  await deps.db.insert(plugins).values({
+  await withQuota(deps, auth.spaceId, { customPlugins: 1 }, async () => deps.db.insert(plugins).values({
     id,
     spaceId: auth.spaceId,
     code: newPluginCode(),
@@ -218,7 +219,7 @@ export async function createPlugin(deps: Deps, auth: Auth, input: PluginInput) {
     createdBy: auth.userId,
     createdAt: now,
     updatedAt: now,
-  });
+  }));
   return getPlugin(deps, auth, id);
 }
 
