@@ -204,11 +204,13 @@ export async function getHostedAccount(deps: Deps, auth: Auth, id: string) {
  * or to log an existing one in again (from logged_out, offline, expired, or for a fresh code).
  */
 export async function requestQrCode(deps: Deps, auth: Auth, input: { accountId?: string | undefined; appId?: string | undefined; name?: string | undefined }) {
-  await checkFeature(deps, auth.spaceId, "hosting");
   const bridge = requireBridge(deps);
+  // Another space's account answers 404 before the plan is looked at.
+  const existing = input.accountId ? await loadAccount(deps, auth, input.accountId) : undefined;
+  await checkFeature(deps, auth.spaceId, "hosting");
   const now = deps.now();
   if (input.accountId) {
-    const row = await loadAccount(deps, auth, input.accountId);
+    const row = existing!;
     nextAccountState(row.state, "request_qr_code");
     if (input.appId !== undefined) await checkApp(deps, auth.spaceId, input.appId);
     const code = await callBridge(() => bridge.requestQrCode({ accountId: row.id }));

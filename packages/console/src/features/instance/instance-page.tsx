@@ -13,6 +13,7 @@ import { MEMBER_GRADES, type MemberGrade } from "../../lib/api/types";
 import { PageHeader } from "../../components/page-header";
 import { PageLoader } from "../../components/page-loader";
 import { PLAN_LABEL_KEYS } from "../account/plan-labels";
+import { PlansTab } from "./plans-tab";
 import "./instance.css";
 
 type InstanceUser = components["schemas"]["InstanceUser"];
@@ -21,6 +22,10 @@ type Quotas = components["schemas"]["InstanceQuotas"];
 
 const PAGE_SIZE = 20;
 const QUOTA_KEYS = ["clientManage", "customerManage", "memberNumber"] as const;
+/** The plan catalogue's other quotas a Custom space can have set (labels from the quota namespace). */
+const PLAN_ONLY_QUOTA_KEYS = ["apps", "workflows", "knowledgeTokens", "knowledgeEntries", "databaseRows", "customPlugins"] as const;
+const EDITABLE_QUOTA_KEYS = [...QUOTA_KEYS, ...PLAN_ONLY_QUOTA_KEYS] as const;
+const LARGE_QUOTA_KEYS: readonly string[] = ["knowledgeTokens", "databaseRows"];
 
 /** After a change to the space the administrator is working in, the user and the menu follow at once. */
 async function refreshIfCurrent(spaceId: string): Promise<void> {
@@ -130,11 +135,11 @@ function UsersTab() {
 
 function SpaceEditor({ space, onClose, onSaved }: { space: InstanceSpace; onClose: () => void; onSaved: () => void }) {
   const { t } = useTranslation();
-  const [form] = Form.useForm<{ memberGrade: MemberGrade } & Partial<Record<keyof Quotas, number | null>>>();
+  const [form] = Form.useForm<{ memberGrade: MemberGrade } & Partial<Record<(typeof EDITABLE_QUOTA_KEYS)[number], number | null>>>();
   const [saving, setSaving] = useState(false);
   const save = async () => {
     const values = await form.validateFields();
-    const quotas = Object.fromEntries(QUOTA_KEYS.flatMap((key) => (typeof values[key] === "number" ? [[key, values[key]]] : [])));
+    const quotas = Object.fromEntries(EDITABLE_QUOTA_KEYS.flatMap((key) => (typeof values[key] === "number" ? [[key, values[key]]] : [])));
     setSaving(true);
     const result = await endpoints.instance.setSpaceCapabilities(space.spaceId, {
       memberGrade: values.memberGrade,
@@ -143,7 +148,7 @@ function SpaceEditor({ space, onClose, onSaved }: { space: InstanceSpace; onClos
     setSaving(false);
     if (!result.ok) {
       const field = result.error.field?.replace(/^quotas\./, "");
-      if (field === "memberGrade" || QUOTA_KEYS.some((key) => key === field))
+      if (field === "memberGrade" || EDITABLE_QUOTA_KEYS.some((key) => key === field))
         form.setFields([{ name: field as "memberGrade", errors: [result.error.message] }]);
       return;
     }
@@ -171,6 +176,17 @@ function SpaceEditor({ space, onClose, onSaved }: { space: InstanceSpace; onClos
         {QUOTA_KEYS.map((key) => (
           <Form.Item key={key} name={key} label={t(`instance.editSpace.${key}`)} extra={t("instance.editSpace.followGrade", { value: space.quotas[key] })}>
             <InputNumber min={0} max={1_000_000} precision={0} style={{ width: "100%" }} data-testid={`instance-space-${key}`} />
+          </Form.Item>
+        ))}
+        {PLAN_ONLY_QUOTA_KEYS.map((key) => (
+          <Form.Item key={key} name={key} label={t(`quota.names.${key}`)} extra={t("instance.editSpace.followGrade", { value: space.quotas[key] })}>
+            <InputNumber
+              min={0}
+              max={LARGE_QUOTA_KEYS.includes(key) ? 1_000_000_000_000 : 1_000_000}
+              precision={0}
+              style={{ width: "100%" }}
+              data-testid={`instance-space-${key}`}
+            />
           </Form.Item>
         ))}
       </Form>
@@ -276,6 +292,7 @@ export function InstancePage() {
           items={[
             { key: "users", label: <span data-testid="instance-tab-users">{t("instance.tabs.users")}</span>, children: <UsersTab /> },
             { key: "spaces", label: <span data-testid="instance-tab-spaces">{t("instance.tabs.spaces")}</span>, children: <SpacesTab /> },
+            { key: "plans", label: <span data-testid="instance-tab-plans">{t("instancePlans.tab")}</span>, children: <PlansTab /> },
           ]}
         />
       </div>
