@@ -36,7 +36,7 @@ beforeAll(async () => {
   worker.start();
   owner = await registerUser(ctx, "owner-channels@example.com");
   // What this test creates needs a plan above Free (issue 15).
-  await upgradeSpaceForTest(ctx, owner.user.spaceId);
+  await upgradeSpaceForTest(ctx, owner.user.spaceId, "ENTERPRISE");
   appId = (await createAppVia(ctx, owner, { name: "Support bot" })).id;
 });
 

@@ -33,6 +33,8 @@ beforeAll(async () => {
   // What this test creates needs a plan above Free (issue 15).
   await upgradeSpaceForTest(ctx, owner.user.spaceId);
   other = await registerUser(ctx, "other-wechat@example.com");
+  // What this test creates needs a plan above Free (issue 15).
+  await upgradeSpaceForTest(ctx, other.user.spaceId);
   space = await inboxSpace(ctx, owner, { name: "Support bot" });
   clientA = await createOfficialAccount(owner, space.appId, "Our official account", { noticeTemplateId: fake.noticeTemplateId });
   const otherSpace = await inboxSpace(ctx, other, { name: "Other bot" });

@@ -25,6 +25,8 @@ beforeAll(async () => {
   // What this test creates needs a plan above Free (issue 15).
   await upgradeSpaceForTest(ctx, alice.user.spaceId);
   bob = await registerUser(ctx, "bob-inbox@example.com");
+  // What this test creates needs a plan above Free (issue 15).
+  await upgradeSpaceForTest(ctx, bob.user.spaceId);
   space = await inboxSpace(ctx, alice);
   bobSpace = await inboxSpace(ctx, bob, {}, "Bob widget");
 });

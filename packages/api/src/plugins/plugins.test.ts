@@ -85,6 +85,8 @@ describe("custom plugin CRUD", () => {
       201,
       spaceSchema,
     );
+    // The new team space becomes the owner's current one, where later tests create more plugins than Free allows (issue 15).
+    await upgradeSpaceForTest(ctx, team.spaceId);
     const inTeam = { "x-parley-space": team.spaceId };
     const on = await expectOk(
       await ctx.request("/api/v1/plugins", { method: "POST", token: owner.token, json: weatherPlugin({ name: "On" }), headers: inTeam }),
