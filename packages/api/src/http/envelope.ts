@@ -69,7 +69,12 @@ export function ok<T>(c: Context<AppEnv>, data: T, status: 200 | 201 = 200): Res
 }
 
 /** Builds the failure envelope and its status. */
-export function failure(_language: Language, kind: ErrorKind, message: string, data: { field?: string; requestId?: string; quota?: string; feature?: string; limit?: number; plan?: string } | null = null) {
+export function failure(
+  _language: Language,
+  kind: ErrorKind,
+  message: string,
+  data: { field?: string; requestId?: string; quota?: string; feature?: string; limit?: number; plan?: string } | null = null,
+) {
   const entry = errorCatalogue[kind];
   return { body: { success: false as const, code: entry.code, message, data }, status: entry.status };
 }

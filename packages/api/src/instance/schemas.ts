@@ -98,7 +98,9 @@ export const instanceSpaceSchema = z
     planCode: z.enum(planCodes).openapi({ description: "The plan the space runs on now", example: "team" }),
     planExpiresAt: timestamp.nullable().openapi({ description: "When the running plan period ends (null: no end)" }),
     quotaOverrides: quotaOverridesSchema.nullable(),
-    quotas: quotasSchema.openapi({ description: "The quotas the space has: the plan's (as edited on this instance), the overrides, and the team minimum applied" }),
+    quotas: quotasSchema.openapi({
+      description: "The quotas the space has: the plan's (as edited on this instance), the overrides, and the team minimum applied",
+    }),
     memberCount: z.number().int().openapi({ example: 3 }),
     createdAt: timestamp,
   })

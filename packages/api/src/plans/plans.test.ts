@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAppVia, validAppBody } from "../apps/testing";
 import { bootstrap } from "../bootstrap";
 import { grantPlanPeriod } from "../billing/service/plans";
-import { apps, plugins, webClients, workflows } from "../db/schema/index";
+import { apps, type plugins, webClients, workflows } from "../db/schema/index";
 import { privilegesSchema, sessionSchema, spaceSchema, userSchema } from "../identity/schemas";
 import { instanceSpaceSchema } from "../instance/schemas";
 import { createKnowledgeBaseVia, uploadVia } from "../knowledge/testing";
@@ -118,10 +118,14 @@ describe("the other quotas", () => {
     for (let index = 0; index < 3; index++) {
       await expectOk(await ctx.request("/api/v1/workflows", { method: "POST", token: user.token, json: validWorkflowBody() }), 201, anything);
     }
-    const refused = await expectError(await ctx.request("/api/v1/workflows", { method: "POST", token: user.token, json: validWorkflowBody(), headers: zh }), 402, {
-      code: 701,
-      message: "免费版的工作流数上限为 3，请升级套餐后再添加",
-    });
+    const refused = await expectError(
+      await ctx.request("/api/v1/workflows", { method: "POST", token: user.token, json: validWorkflowBody(), headers: zh }),
+      402,
+      {
+        code: 701,
+        message: "免费版的工作流数上限为 3，请升级套餐后再添加",
+      },
+    );
     expect(refused.data).toMatchObject({ quota: "workflows", limit: 3 });
     expect(await countIn(workflows, user.user.spaceId)).toBe(3);
   });
@@ -129,14 +133,21 @@ describe("the other quotas", () => {
   it("refuses a web client on Free (clients start at Pro) and opens them on Pro", async () => {
     const app = await createAppVia(ctx, user);
     const body = { appId: app.id, name: "Shop widget" };
-    const refused = await expectError(await ctx.request("/api/v1/web-clients", { method: "POST", token: user.token, json: body }), 402, { code: 701, message: /allows up to 0 clients/ });
+    const refused = await expectError(await ctx.request("/api/v1/web-clients", { method: "POST", token: user.token, json: body }), 402, {
+      code: 701,
+      message: /allows up to 0 clients/,
+    });
     expect(refused.data).toMatchObject({ quota: "clients", limit: 0 });
     expect(await countIn(webClients, user.user.spaceId)).toBe(0);
   });
 
   it("refuses knowledge files over a Custom space's entry quota set by the administrator", async () => {
     const listed = await expectOk(
-      await ctx.request(`/api/v1/instance/spaces/${user.user.spaceId}`, { method: "PATCH", token: admin.token, json: { memberGrade: "CUSTOM", quotas: { knowledgeEntries: 1, apps: 7 } } }),
+      await ctx.request(`/api/v1/instance/spaces/${user.user.spaceId}`, {
+        method: "PATCH",
+        token: admin.token,
+        json: { memberGrade: "CUSTOM", quotas: { knowledgeEntries: 1, apps: 7 } },
+      }),
       200,
       instanceSpaceSchema,
     );
@@ -166,7 +177,10 @@ describe("the other quotas", () => {
     const rows = new Map<string, number>([[user.user.spaceId, 49_999_999]]);
     registerQuotaCounter("databaseRows", async (_deps, spaceId) => rows.get(spaceId) ?? 0);
     await checkQuota(ctx.deps, user.user.spaceId, "databaseRows", 1);
-    await expect(checkQuota(ctx.deps, user.user.spaceId, "databaseRows", 2)).rejects.toMatchObject({ kind: "upgrade_required", extra: { upgrade: { quota: "databaseRows", limit: 50_000_000 } } });
+    await expect(checkQuota(ctx.deps, user.user.spaceId, "databaseRows", 2)).rejects.toMatchObject({
+      kind: "upgrade_required",
+      extra: { upgrade: { quota: "databaseRows", limit: 50_000_000 } },
+    });
     expect((await usageOf(ctx.deps, user.user.spaceId)).databaseRows).toBe(49_999_999);
     registerQuotaCounter("databaseRows", async () => 0);
   });
@@ -185,7 +199,9 @@ describe("the catalogue", () => {
   it("is edited by the administrator only; the change reaches spaces at once and other fields keep their defaults", async () => {
     const member = await registerUser(ctx, "catalogue-member@example.com");
     await expectError(await ctx.request("/api/v1/instance/plans/free", { method: "PATCH", token: member.token, json: { quotas: { apps: 9 } } }), 403);
-    await expectError(await ctx.request("/api/v1/instance/plans/free", { method: "PATCH", token: admin.token, json: { quotas: { apps: -1 } } }), 400, { field: "quotas.apps" });
+    await expectError(await ctx.request("/api/v1/instance/plans/free", { method: "PATCH", token: admin.token, json: { quotas: { apps: -1 } } }), 400, {
+      field: "quotas.apps",
+    });
     await expectError(await ctx.request("/api/v1/instance/plans/free", { method: "PATCH", token: admin.token, json: {} }), 400);
     await expectError(await ctx.request("/api/v1/instance/plans/gold", { method: "PATCH", token: admin.token, json: { offered: true } }), 400);
     const { plans: before } = await expectOk(await ctx.request("/api/v1/plans"), 200, planCatalogueSchema);
@@ -197,7 +213,11 @@ describe("the catalogue", () => {
       planSchema,
     );
     expect(edited.quotas).toMatchObject({ apps: 1, workflows: 3 });
-    await expectOk(await ctx.request("/api/v1/instance/plans/pro", { method: "PATCH", token: admin.token, json: { monthlyPrices: { CNY: 12900 } } }), 200, planSchema);
+    await expectOk(
+      await ctx.request("/api/v1/instance/plans/pro", { method: "PATCH", token: admin.token, json: { monthlyPrices: { CNY: 12900 } } }),
+      200,
+      planSchema,
+    );
     const { plans } = await expectOk(await ctx.request("/api/v1/plans"), 200, planCatalogueSchema);
     expect(plans.find((plan) => plan.code === "pro")).toMatchObject({ monthlyPrices: { CNY: 12900, USD: 1500 }, yearlyPrices: { CNY: 129000, USD: 15000 } });
 

@@ -17,7 +17,8 @@ export function registerPlanRoutes(app: OpenAPIHono<AppEnv>) {
       tags,
       public: true,
       summary: "The plan catalogue (public)",
-      description: "Free, Pro, Team, Enterprise and Custom with their grade, monthly and yearly prices per currency (a year costs ten months), included credits, quotas and whether the price page offers them.",
+      description:
+        "Free, Pro, Team, Enterprise and Custom with their grade, monthly and yearly prices per currency (a year costs ten months), included credits, quotas and whether the price page offers them.",
       data: planCatalogueSchema,
     }),
     async (c) => ok(c, await getCatalogue(c.var.deps)),
@@ -41,7 +42,8 @@ export function registerPlanRoutes(app: OpenAPIHono<AppEnv>) {
       path: "/api/v1/instance/plans/{code}",
       tags: ["Instance"],
       summary: "Edit a plan of the catalogue (administrator only)",
-      description: "Prices, included credits, quotas and whether it is offered. Only the fields sent change; the others keep following the defaults. Spaces on the plan get the new quotas at once.",
+      description:
+        "Prices, included credits, quotas and whether it is offered. Only the fields sent change; the others keep following the defaults. Spaces on the plan get the new quotas at once.",
       request: { params: planCodeParam, body: jsonBody(updatePlanBody) },
       data: planSchema,
       extraErrors: { 403: "Only the instance administrator edits plans" },

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { createClient } from "@parley/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { i18n } from "../i18n";
-import { call, client } from "./api/request";
+import { call, type client } from "./api/request";
 import { type UpgradeDetail, upgradePrompt, upgradeTextKeys } from "./upgrade";
 
 // A local server answering envelopes exactly as the API does; the console's real SDK client reads them.
@@ -19,7 +19,12 @@ const answers: Record<string, { status: number; body: unknown }> = {
   },
   "/api/v1/plans/current": {
     status: 402,
-    body: { success: false, code: 701, message: "Manual transfer in the web embed is not included in the Pro plan", data: { feature: "manualTransfer", plan: "pro" } },
+    body: {
+      success: false,
+      code: 701,
+      message: "Manual transfer in the web embed is not included in the Pro plan",
+      data: { feature: "manualTransfer", plan: "pro" },
+    },
   },
   "/api/v1/me": { status: 404, body: { success: false, code: 404, message: "Not found", data: null } },
 };

@@ -1,7 +1,11 @@
 import { eq } from "drizzle-orm";
 import { planSettings, spacePlans, spaces } from "../../db/schema/index";
 import type { Deps } from "../../kernel";
-import type { MemberGrade } from "../../spaces/service/privileges";
+
+/** Member grades, lowest first (the session's names of the plans' levels). */
+export const memberGrades = ["FREE", "NORMAL", "PROFESSION", "ENTERPRISE", "CUSTOM"] as const;
+/** One of {@link memberGrades}. */
+export type MemberGrade = (typeof memberGrades)[number];
 
 /** Plan codes of the catalogue, cheapest first. */
 export const planCodes = ["free", "pro", "team", "enterprise", "custom"] as const;

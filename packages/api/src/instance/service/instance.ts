@@ -148,7 +148,13 @@ function spaceView(
   };
 }
 
-const spaceColumns = { space: spaces, ownerName: users.name, ownerEmail: users.email, memberCount, plan: { planCode: spacePlans.planCode, expiresAt: spacePlans.expiresAt } };
+const spaceColumns = {
+  space: spaces,
+  ownerName: users.name,
+  ownerEmail: users.email,
+  memberCount,
+  plan: { planCode: spacePlans.planCode, expiresAt: spacePlans.expiresAt },
+};
 
 /** Every space of the instance, oldest first, with its owner and the quotas it has. */
 export async function listInstanceSpaces(deps: Deps, query: ListQuery) {

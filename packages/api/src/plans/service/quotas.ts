@@ -87,10 +87,23 @@ async function countOf(query: { value: number } | undefined | PromiseLike<{ valu
  * workflows, not apps; members are the people besides the owner.
  */
 const counters: Record<QuotaKey, Counter> = {
-  apps: (deps, spaceId) => countOf(deps.db.select({ value: count() }).from(apps).where(and(eq(apps.spaceId, spaceId), ne(apps.type, "WORKFLOW"))).get()),
+  apps: (deps, spaceId) =>
+    countOf(
+      deps.db
+        .select({ value: count() })
+        .from(apps)
+        .where(and(eq(apps.spaceId, spaceId), ne(apps.type, "WORKFLOW")))
+        .get(),
+    ),
   workflows: (deps, spaceId) => countOf(deps.db.select({ value: count() }).from(workflows).where(eq(workflows.spaceId, spaceId)).get()),
   knowledgeTokens: (deps, spaceId) =>
-    countOf(deps.db.select({ value: sql<number>`coalesce(sum(${knowledgeFiles.tokenCount}), 0)` }).from(knowledgeFiles).where(eq(knowledgeFiles.spaceId, spaceId)).get()),
+    countOf(
+      deps.db
+        .select({ value: sql<number>`coalesce(sum(${knowledgeFiles.tokenCount}), 0)` })
+        .from(knowledgeFiles)
+        .where(eq(knowledgeFiles.spaceId, spaceId))
+        .get(),
+    ),
   knowledgeEntries: (deps, spaceId) => countOf(deps.db.select({ value: count() }).from(knowledgeFiles).where(eq(knowledgeFiles.spaceId, spaceId)).get()),
   // Database rows arrive with the database feature (issue 18), which registers its counter.
   databaseRows: async () => 0,
@@ -99,7 +112,13 @@ const counters: Record<QuotaKey, Counter> = {
     (await countOf(deps.db.select({ value: count() }).from(webClients).where(eq(webClients.spaceId, spaceId)).get())) +
     (await countOf(deps.db.select({ value: count() }).from(channelClients).where(eq(channelClients.spaceId, spaceId)).get())),
   members: (deps, spaceId) =>
-    countOf(deps.db.select({ value: count() }).from(spaceMembers).where(and(eq(spaceMembers.spaceId, spaceId), ne(spaceMembers.role, "owner"))).get()),
+    countOf(
+      deps.db
+        .select({ value: count() })
+        .from(spaceMembers)
+        .where(and(eq(spaceMembers.spaceId, spaceId), ne(spaceMembers.role, "owner")))
+        .get(),
+    ),
   // Chat management has no seats to create yet; the quota opens the menu (spec §6).
   customerService: async () => 0,
 };
@@ -116,7 +135,12 @@ export async function usageOf(deps: Pick<Deps, "db">, spaceId: string): Promise<
 }
 
 function quotaRefusal(plan: PlanCode, quota: QuotaKey, limit: number): ServiceError {
-  return new ServiceError("upgrade_required", "upgrade_required_quota", { plan: `plan_${plan}`, quota: `quota_${quota}`, limit }, { upgrade: { quota, limit, plan } });
+  return new ServiceError(
+    "upgrade_required",
+    "upgrade_required_quota",
+    { plan: `plan_${plan}`, quota: `quota_${quota}`, limit },
+    { upgrade: { quota, limit, plan } },
+  );
 }
 
 /**
@@ -135,7 +159,12 @@ export async function checkQuota(deps: Pick<Deps, "db" | "now">, spaceId: string
 export async function checkFeature(deps: Pick<Deps, "db" | "now">, spaceId: string, feature: FeatureKey): Promise<void> {
   const { plan, quotas } = await entitlementOf(deps, spaceId);
   if (quotas[featureGates[feature]] > 0) return;
-  throw new ServiceError("upgrade_required", "upgrade_required_feature", { plan: `plan_${plan.code}`, feature: `feature_${feature}` }, { upgrade: { feature, plan: plan.code } });
+  throw new ServiceError(
+    "upgrade_required",
+    "upgrade_required_feature",
+    { plan: `plan_${plan.code}`, feature: `feature_${feature}` },
+    { upgrade: { feature, plan: plan.code } },
+  );
 }
 
 const tails = new Map<string, Promise<unknown>>();
@@ -158,7 +187,12 @@ async function serialised<T>(key: string, task: () => Promise<T>): Promise<T> {
  * the count and the insert cannot interleave with another create's, so two creates at quota − 1
  * never both pass.
  */
-export async function withQuota<T>(deps: Pick<Deps, "db" | "now">, spaceId: string, uses: Partial<Record<QuotaKey, number>>, create: () => Promise<T>): Promise<T> {
+export async function withQuota<T>(
+  deps: Pick<Deps, "db" | "now">,
+  spaceId: string,
+  uses: Partial<Record<QuotaKey, number>>,
+  create: () => Promise<T>,
+): Promise<T> {
   const keys = (Object.keys(uses) as QuotaKey[]).sort();
   const step = (index: number): Promise<T> => {
     if (index === keys.length) return create();

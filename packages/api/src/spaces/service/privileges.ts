@@ -1,11 +1,7 @@
-import { defaultPlan, type PlanQuotas, planOfGrade } from "../../billing/service/plans";
+import { defaultPlan, type MemberGrade, memberGrades, type PlanQuotas, planOfGrade } from "../../billing/service/plans";
 
-export type { PlanQuotas };
-
-/** Member grades, lowest first. */
-export const memberGrades = ["FREE", "NORMAL", "PROFESSION", "ENTERPRISE", "CUSTOM"] as const;
-/** One of {@link memberGrades}. */
-export type MemberGrade = (typeof memberGrades)[number];
+// Grades are defined with the plan catalogue, which gives each plan its grade.
+export { type MemberGrade, memberGrades, type PlanQuotas };
 
 /** Quotas that decide which console areas a space can use (the session's names of three plan quotas). */
 export interface Quotas {
@@ -47,7 +43,12 @@ export const TEAM_MINIMUM_MEMBERS = 3;
  * Every quota a space has: its plan's (`planQuotas`, the catalogue as edited on this instance;
  * the default catalogue's when not given), the administrator's overrides, and the team minimum.
  */
-export function planQuotasFor(input: { grade: MemberGrade; kind: "personal" | "team"; overrides?: QuotaOverrides | null; planQuotas?: PlanQuotas }): PlanQuotas {
+export function planQuotasFor(input: {
+  grade: MemberGrade;
+  kind: "personal" | "team";
+  overrides?: QuotaOverrides | null;
+  planQuotas?: PlanQuotas;
+}): PlanQuotas {
   const base: PlanQuotas = { ...(input.planQuotas ?? defaultPlan(planOfGrade(input.grade)).quotas) };
   const overrides = input.overrides ?? {};
   for (const key of Object.keys(base) as (keyof PlanQuotas)[]) {

@@ -301,22 +301,24 @@ export async function copyWorkflow(deps: Deps, auth: Auth, workflowId: string, n
   const row = await loadWorkflow(deps, auth.spaceId, workflowId);
   const now = deps.now().toISOString();
   const id = newId("wf");
-  await withQuota(deps, auth.spaceId, { workflows: 1 }, async () => deps.db.insert(workflows).values({
-    id,
-    spaceId: auth.spaceId,
-    name: `${row.name}${nameSuffix}`.slice(0, 200),
-    description: row.description,
-    avatarUrl: row.avatarUrl,
-    category: row.category,
-    elements: row.elements,
-    lines: row.lines,
-    cron: row.cron,
-    cronTimezone: row.cronTimezone,
-    cronEnabled: false,
-    createdBy: auth.userId,
-    createdAt: now,
-    updatedAt: now,
-  }));
+  await withQuota(deps, auth.spaceId, { workflows: 1 }, async () =>
+    deps.db.insert(workflows).values({
+      id,
+      spaceId: auth.spaceId,
+      name: `${row.name}${nameSuffix}`.slice(0, 200),
+      description: row.description,
+      avatarUrl: row.avatarUrl,
+      category: row.category,
+      elements: row.elements,
+      lines: row.lines,
+      cron: row.cron,
+      cronTimezone: row.cronTimezone,
+      cronEnabled: false,
+      createdBy: auth.userId,
+      createdAt: now,
+      updatedAt: now,
+    }),
+  );
   return getWorkflow(deps, auth, id);
 }
 

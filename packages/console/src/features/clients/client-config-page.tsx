@@ -25,6 +25,7 @@ import { clientsEndpoints, type UpdateWebClient, type WebClient } from "../../li
 import { useAppChoices } from "./use-app-choices";
 import { WidgetPreview } from "./widget-preview";
 import "./clients.css";
+import { handledByRequestLayer } from "../../lib/api/request";
 
 interface ConfigValues {
   name: string;
@@ -137,7 +138,7 @@ function WebClientConfigPage() {
         const top = result.error.field?.split(".")[0] ?? "";
         const field = FIELD_OF[top] ?? (top in valuesOf(client!) ? (top as keyof ConfigValues) : undefined);
         if (field) form.setFields([{ name: field, errors: [result.error.message] }]);
-        else feedback.error(result.error.message);
+        else if (!handledByRequestLayer(result.error)) feedback.error(result.error.message);
         return;
       }
       setClient(result.data);

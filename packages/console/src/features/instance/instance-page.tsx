@@ -18,7 +18,6 @@ import "./instance.css";
 
 type InstanceUser = components["schemas"]["InstanceUser"];
 type InstanceSpace = components["schemas"]["InstanceSpace"];
-type Quotas = components["schemas"]["InstanceQuotas"];
 
 const PAGE_SIZE = 20;
 const QUOTA_KEYS = ["clientManage", "customerManage", "memberNumber"] as const;

@@ -66,7 +66,13 @@ function PlanEditor({ plan, onClose, onSaved }: { plan: Plan; onClose: () => voi
         form={form}
         layout="vertical"
         data-testid="instance-plan-form"
-        initialValues={{ CNY: plan.monthlyPrices.CNY / 100, USD: plan.monthlyPrices.USD / 100, includedCredits: plan.includedCredits, offered: plan.offered, ...plan.quotas }}
+        initialValues={{
+          CNY: plan.monthlyPrices.CNY / 100,
+          USD: plan.monthlyPrices.USD / 100,
+          includedCredits: plan.includedCredits,
+          offered: plan.offered,
+          ...plan.quotas,
+        }}
       >
         <Form.Item name="CNY" label={t("instancePlans.monthlyCny")} required>
           <InputNumber {...cents} data-testid="instance-plan-CNY" />
@@ -82,7 +88,13 @@ function PlanEditor({ plan, onClose, onSaved }: { plan: Plan; onClose: () => voi
         </Form.Item>
         {PLAN_QUOTA_KEYS.map((key) => (
           <Form.Item key={key} name={key} label={t(`quota.names.${key}`)} required>
-            <InputNumber min={0} max={LARGE_QUOTAS.has(key) ? 1_000_000_000_000 : 1_000_000} precision={0} style={{ width: "100%" }} data-testid={`instance-plan-${key}`} />
+            <InputNumber
+              min={0}
+              max={LARGE_QUOTAS.has(key) ? 1_000_000_000_000 : 1_000_000}
+              precision={0}
+              style={{ width: "100%" }}
+              data-testid={`instance-plan-${key}`}
+            />
           </Form.Item>
         ))}
       </Form>

@@ -115,6 +115,16 @@ function report(error: ParleyError, options: CallOptions): void {
   if (!options.silent) feedback.error(error.message || i18n.t("errors.generic"));
 }
 
+/**
+ * Whether the request layer already answered this failure itself (the upgrade dialog for 701,
+ * silence for 870, login for 401, the HTML notice for 440), so a form must not show it again.
+ */
+export function handledByRequestLayer(error: Pick<ApiFailure, "code">): boolean {
+  return (
+    error.code === CODES.upgradeRequired || error.code === CODES.insufficientCredits || error.code === CODES.sessionEnded || error.code === CODES.htmlMessage
+  );
+}
+
 /** Shows 'please login first' (spec §5): never on portal pages, at most once per second. */
 export function warnLoginFirst(pathname: string = currentPath()): void {
   if (!isPortalPath(pathname) && loginGate()) feedback.warning(i18n.t("errors.loginFirst"));
