@@ -26,6 +26,7 @@ import { KNOWLEDGE_UPLOAD_MAX_BYTES, KNOWLEDGE_UPLOAD_PATH, registerKnowledgeRou
 import { registerModelRoutes } from "./models/routes";
 import { registerOpenAiRoutes } from "./openai/routes";
 import { registerPaymentRoutes } from "./payments/routes";
+import { registerPlanRoutes } from "./plans/routes";
 import { registerPluginRoutes } from "./plugins/routes";
 import { registerSpaceRoutes } from "./spaces/routes";
 import { APP_VERSION, registerSystemRoutes } from "./system/routes";
@@ -102,6 +103,7 @@ export function createApp(deps: Deps) {
   registerKeyRoutes(app);
   registerModelRoutes(app);
   registerInstanceRoutes(app);
+  registerPlanRoutes(app);
   registerAppRoutes(app);
   registerPluginRoutes(app);
   registerKnowledgeRoutes(app);

@@ -24,6 +24,14 @@ export const errorKinds = [
 /** One of {@link errorKinds}. */
 export type ErrorKind = (typeof errorKinds)[number];
 
+/** What a 701 answer names: the quota or the feature refused, the plan the space runs on and the limit. */
+export interface UpgradeDetail {
+  quota?: string;
+  feature?: string;
+  limit?: number;
+  plan: string;
+}
+
 /**
  * An expected failure: the request cannot be served as asked. It carries a message id and its
  * parameters, never text: the edges (HTTP, channels) translate it into the reader's language.
@@ -35,7 +43,7 @@ export class ServiceError extends Error {
     /** Key into the message catalogue (i18n/catalogue.ts). */
     readonly messageId: MessageId,
     readonly params: MessageParams = {},
-    readonly extra: { retryAfterSeconds?: number; field?: string } = {},
+    readonly extra: { retryAfterSeconds?: number; field?: string; upgrade?: UpgradeDetail } = {},
   ) {
     super(messageId);
   }

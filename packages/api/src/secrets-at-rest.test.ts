@@ -19,6 +19,7 @@ import { type FeishuFake, startFeishuFake } from "./testing/fakes/feishu";
 import type { LlmFake } from "./testing/fakes/llm-common";
 import { startOpenAiFake } from "./testing/fakes/llm-openai";
 import { createTestContext, registerUser, type TestContext, type TestUser } from "./testing/harness";
+import { upgradeSpaceForTest } from "./plans/testing";
 
 // Every secret an owner gives Parley is sealed at rest under the instance key and never answered:
 // the bytes of the data directory are searched for each one, every read is searched too, a read
@@ -72,6 +73,8 @@ beforeAll(async () => {
   });
   await bootstrap(ctx.deps);
   owner = await registerUser(ctx, "secrets-owner@example.com");
+  // What this test creates needs a plan above Free (issue 15).
+  await upgradeSpaceForTest(ctx, owner.user.spaceId);
 });
 afterAll(async () => {
   await ctx.close();

@@ -2,6 +2,7 @@ import { count } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apps } from "../db/schema/index";
 import { createTestContext, registerUser, type TestContext, type TestUser } from "../testing/harness";
+import { upgradeSpaceForTest } from "../plans/testing";
 import { expectError, expectOk } from "../testing/flows";
 import { appSeniorSchema } from "./schemas";
 import { DEFAULT_APP_AVATAR } from "./service/catalogue";
@@ -16,6 +17,8 @@ let existingId: string;
 beforeAll(async () => {
   ctx = await createTestContext();
   user = await registerUser(ctx, "rules@example.com");
+  // What this test creates needs a plan above Free (issue 15).
+  await upgradeSpaceForTest(ctx, user.user.spaceId);
   existingId = (await createAppVia(ctx, user)).id;
 });
 afterAll(async () => ctx.close());

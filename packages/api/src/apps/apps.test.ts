@@ -3,6 +3,7 @@ import { z } from "@hono/zod-openapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appReactions, apps, rateLimitRules } from "../db/schema/index";
 import { createTestContext, registerUser, type TestContext, type TestUser } from "../testing/harness";
+import { upgradeSpaceForTest } from "../plans/testing";
 import { expectError, expectOk, manualClock } from "../testing/flows";
 import { appCategorySchema, appGroupSchema, appPageSchema, appSchema, appSeniorSchema, deletedAppSchema, rateLimitRuleSchema } from "./schemas";
 import { getAppForChat, listRateLimitRules } from "./service/index";
@@ -16,6 +17,8 @@ let owner: TestUser;
 beforeAll(async () => {
   ctx = await createTestContext({}, { now: clock.now });
   owner = await registerUser(ctx, "owner@example.com");
+  // More than Free's quotas allow is created below.
+  await upgradeSpaceForTest(ctx, owner.user.spaceId);
 });
 afterAll(async () => ctx.close());
 
@@ -92,6 +95,8 @@ describe("list", () => {
   const ids: string[] = [];
   beforeAll(async () => {
     lister = await registerUser(ctx, "lister@example.com");
+    // More than Free's quotas allow is created below.
+    await upgradeSpaceForTest(ctx, lister.user.spaceId, "ENTERPRISE");
     for (let index = 0; index < 105; index++) {
       clock.advance(1000);
       ids.push((await createAppVia(ctx, lister, { name: `App ${index}` })).id);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apps, conversations, messages, userKeys } from "../db/schema/index";
 import { createTestContext, registerUser, type TestContext, type TestUser } from "../testing/harness";
+import { upgradeSpaceForTest } from "../plans/testing";
 import { expectError } from "../testing/flows";
 import { createAppVia, validAppBody } from "./testing";
 
@@ -22,7 +23,11 @@ async function data<T>(response: Response, status = 201): Promise<T> {
 beforeAll(async () => {
   ctx = await createTestContext();
   alice = await registerUser(ctx, "alice@example.com");
+  // What this test creates needs a plan above Free (issue 15).
+  await upgradeSpaceForTest(ctx, alice.user.spaceId);
   bob = await registerUser(ctx, "bob@example.com");
+  // What this test creates needs a plan above Free (issue 15).
+  await upgradeSpaceForTest(ctx, bob.user.spaceId);
   aliceApp = await createAppVia(ctx, alice);
   aliceKeyId = (await data<{ id: string }>(await ctx.request("/api/v1/user-keys", { method: "POST", token: alice.token, json: { name: "Alice key" } }))).id;
   const bobApp = await createAppVia(ctx, bob);

@@ -7,6 +7,7 @@ import { createAppVia } from "../apps/testing";
 import { conversations, customers, messages } from "../db/schema/index";
 import type { JobWorker } from "../jobs/worker";
 import { createTestContext, freePort, registerUser, type TestContext, type TestUser } from "../testing/harness";
+import { upgradeSpaceForTest } from "../plans/testing";
 import { createChannelWorker } from "./worker";
 import { createWorkflowVia, simpleGraph } from "../workflows/testing";
 
@@ -34,6 +35,8 @@ beforeAll(async () => {
   worker = createChannelWorker(ctx.deps, { idleMs: 50 });
   worker.start();
   owner = await registerUser(ctx, "owner-channels@example.com");
+  // What this test creates needs a plan above Free (issue 15).
+  await upgradeSpaceForTest(ctx, owner.user.spaceId, "ENTERPRISE");
   appId = (await createAppVia(ctx, owner, { name: "Support bot" })).id;
 });
 

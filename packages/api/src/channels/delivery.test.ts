@@ -7,6 +7,7 @@ import { jobs, outbox, users } from "../db/schema/index";
 import type { JobWorker } from "../jobs/worker";
 import { type LlmFake, startOpenAiFake } from "../testing/fakes/llm-openai";
 import { createTestContext, freePort, registerUser, type TestContext, type TestUser } from "../testing/harness";
+import { upgradeSpaceForTest } from "../plans/testing";
 import { CHANNEL_REPLY_JOB } from "./pipeline";
 import { createChannelWorker } from "./worker";
 
@@ -38,6 +39,8 @@ beforeAll(async () => {
   worker = createChannelWorker(ctx.deps, { idleMs: 50 });
   worker.start();
   owner = await registerUser(ctx, "owner-delivery@example.com");
+  // What this test creates needs a plan above Free (issue 15).
+  await upgradeSpaceForTest(ctx, owner.user.spaceId);
 });
 
 afterAll(async () => {

@@ -8,6 +8,7 @@ import type { Auth, Deps } from "../kernel";
 import { adapterIO, adapterOf, type ChannelClientRow, fullConfig, openSecrets, parseJson } from "./adapters";
 import { sendWechatNotices } from "./wechat-bindings";
 import { messageText } from "../i18n/catalogue";
+import { withQuota } from "../plans/service/quotas";
 
 /** What an owner may set on a channel client. */
 export interface ChannelClientInput {
@@ -145,23 +146,25 @@ export async function createChannelClient(deps: Deps, auth: Auth, input: Channel
   await checkApp(deps, auth.spaceId, input.appId);
   const { plain, secrets } = applyConfig(adapter, { plain: {}, secrets: {} }, input.config ?? {});
   const now = deps.now().toISOString();
-  const [row] = await deps.db
-    .insert(channelClients)
-    .values({
-      id: newChannelClientId(),
-      spaceId: auth.spaceId,
-      appId: input.appId,
-      name: input.name,
-      kind: adapter.kind,
-      deployType: input.deployType ?? "self-built",
-      enabled: input.enabled ?? true,
-      config: JSON.stringify(plain),
-      secrets: Object.keys(secrets).length ? deps.secrets.seal(JSON.stringify(secrets)) : "",
-      offlineNotify: input.offlineNotify ?? "none",
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returning();
+  const [row] = await withQuota(deps, auth.spaceId, { clients: 1 }, async () =>
+    deps.db
+      .insert(channelClients)
+      .values({
+        id: newChannelClientId(),
+        spaceId: auth.spaceId,
+        appId: input.appId,
+        name: input.name,
+        kind: adapter.kind,
+        deployType: input.deployType ?? "self-built",
+        enabled: input.enabled ?? true,
+        config: JSON.stringify(plain),
+        secrets: Object.keys(secrets).length ? deps.secrets.seal(JSON.stringify(secrets)) : "",
+        offlineNotify: input.offlineNotify ?? "none",
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning(),
+  );
   return channelClientView(deps, row!);
 }
 

@@ -6,6 +6,7 @@ import { channelClients, conversations, customers, keyValues, wechatBindings } f
 import { eventually, inboxSpace, type InboxSpace, setManualService, startVisitor, visitorSays } from "../inbox/testing";
 import { expectError, expectOk } from "../testing/flows";
 import { createTestContext, freePort, registerUser, type TestContext, type TestUser } from "../testing/harness";
+import { upgradeSpaceForTest } from "../plans/testing";
 import { channelClientSchema, wechatBindingCodeSchema, wechatBindingSchema } from "./schemas";
 
 /**
@@ -29,7 +30,11 @@ beforeAll(async () => {
   ctx = await createTestContext({ PARLEY_PUBLIC_URL: `http://127.0.0.1:${port}`, PARLEY_CHANNEL_API_BASES: `wechat-official-account=${fake.apiBase}` });
   await ctx.listen(port);
   owner = await registerUser(ctx, "owner-wechat@example.com");
+  // What this test creates needs a plan above Free (issue 15).
+  await upgradeSpaceForTest(ctx, owner.user.spaceId);
   other = await registerUser(ctx, "other-wechat@example.com");
+  // What this test creates needs a plan above Free (issue 15).
+  await upgradeSpaceForTest(ctx, other.user.spaceId);
   space = await inboxSpace(ctx, owner, { name: "Support bot" });
   clientA = await createOfficialAccount(owner, space.appId, "Our official account", { noticeTemplateId: fake.noticeTemplateId });
   const otherSpace = await inboxSpace(ctx, other, { name: "Other bot" });

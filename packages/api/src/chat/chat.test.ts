@@ -8,6 +8,7 @@ import { creditsFor } from "../models/pricing";
 import { expectError, manualClock } from "../testing/flows";
 import { type LlmFake, startOpenAiFake } from "../testing/fakes/llm-openai";
 import { createTestContext, registerUser, type TestContext, type TestUser } from "../testing/harness";
+import { upgradeSpaceForTest } from "../plans/testing";
 import type { ChatEvent } from "./events";
 
 const clock = manualClock(Date.parse("2026-11-21T08:00:00Z"));
@@ -24,6 +25,8 @@ beforeAll(async () => {
   );
   await ctx.deps.models.ready();
   owner = await registerUser(ctx, "owner@example.com");
+  // What this test creates needs a plan above Free (issue 15).
+  await upgradeSpaceForTest(ctx, owner.user.spaceId);
   stranger = await registerUser(ctx, "stranger@example.com");
 });
 afterAll(async () => {

@@ -6,6 +6,7 @@ import { apps, conversations, messages, usageRecords } from "../db/schema/index"
 import { expectError, expectOk } from "../testing/flows";
 import { type LlmFake, startOpenAiFake } from "../testing/fakes/llm-openai";
 import { createTestContext, registerUser, type TestContext, type TestUser } from "../testing/harness";
+import { upgradeSpaceForTest } from "../plans/testing";
 import type { RetrievedChunk } from "../knowledge/retrieval/search";
 import { knowledgeFileSchema } from "../knowledge/schemas";
 import { createImportedFile } from "../knowledge/service/files";
@@ -55,6 +56,8 @@ beforeAll(async () => {
   ctx = await createTestContext({ OPENAI_API_KEY: "sk-test-parley", OPENAI_BASE_URL: fake.url, PARLEY_OPENAI_MODELS: "gpt-4.1-mini" });
   await ctx.deps.models.ready();
   owner = await registerUser(ctx, "knowledge-owner@example.com");
+  // What this test creates needs a plan above Free (issue 15).
+  await upgradeSpaceForTest(ctx, owner.user.spaceId);
   stranger = await registerUser(ctx, "knowledge-stranger@example.com");
   guideBaseId = await indexedGuide(owner);
 });

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAppVia } from "../apps/testing";
 import { conversations, webClients } from "../db/schema/index";
 import { createTestContext, registerUser, type TestContext, type TestUser } from "../testing/harness";
+import { upgradeSpaceForTest } from "../plans/testing";
 
 let ctx: TestContext;
 let alice: TestUser;
@@ -13,6 +14,8 @@ let appId: string;
 beforeAll(async () => {
   ctx = await createTestContext();
   alice = await registerUser(ctx, "alice-clients@example.com");
+  // What this test creates needs a plan above Free (issue 15).
+  await upgradeSpaceForTest(ctx, alice.user.spaceId);
   bob = await registerUser(ctx, "bob-clients@example.com");
   appId = (await createAppVia(ctx, alice, { name: "Shop bot", openingIntroduction: "Hello there! [Where is my parcel?] [Return policy]" })).id;
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAppVia } from "../apps/testing";
 import { createTestContext, registerUser, type TestContext, type TestUser } from "../testing/harness";
+import { upgradeSpaceForTest } from "../plans/testing";
 
 let ctx: TestContext;
 let owner: TestUser;
@@ -10,6 +11,8 @@ const heard: { event: string; data: any }[] = [];
 beforeAll(async () => {
   ctx = await createTestContext();
   owner = await registerUser(ctx, "owner-widget-handover@example.com");
+  // What this test creates needs a plan above Free (issue 15).
+  await upgradeSpaceForTest(ctx, owner.user.spaceId);
   appId = (await createAppVia(ctx, owner, { name: "Shop bot" })).id;
   ctx.deps.realtime.subscribe((_target, event, data) => heard.push({ event, data }));
 });

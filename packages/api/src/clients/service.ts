@@ -8,6 +8,7 @@ import { ServiceError } from "../errors";
 import type { Auth, Deps } from "../kernel";
 import type { Language } from "../i18n/language";
 import { openValue, sealValue } from "../platform/sealed";
+import { checkFeature, withQuota } from "../plans/service/quotas";
 
 type ClientRow = typeof webClients.$inferSelect;
 
@@ -124,7 +125,8 @@ export async function listClients(deps: Deps, auth: Auth) {
 
 export async function createClient(deps: Deps, auth: Auth, input: WebClientInput & { appId: string; name: string }) {
   await checkApp(deps, auth.spaceId, input.appId);
-  const { row, identitySecret } = await insertClient(deps, { ...input, spaceId: auth.spaceId });
+  if (input.manualTransfer) await checkFeature(deps, auth.spaceId, "manualTransfer");
+  const { row, identitySecret } = await withQuota(deps, auth.spaceId, { clients: 1 }, () => insertClient(deps, { ...input, spaceId: auth.spaceId }));
   return { ...clientView(deps, row), identitySecret };
 }
 
@@ -133,7 +135,9 @@ export async function getClient(deps: Deps, auth: Auth, id: string) {
 }
 
 export async function updateClient(deps: Deps, auth: Auth, id: string, input: WebClientInput) {
-  await loadOwned(deps, auth, id);
+  const current = await loadOwned(deps, auth, id);
+  // Turning manual transfer on needs the plan; one already on stays editable after a downgrade.
+  if (input.manualTransfer && !current.manualTransfer) await checkFeature(deps, auth.spaceId, "manualTransfer");
   if (input.appId !== undefined) await checkApp(deps, auth.spaceId, input.appId);
   const changes = Object.fromEntries(
     Object.entries({ ...input, allowedOrigins: input.allowedOrigins === undefined ? undefined : JSON.stringify(input.allowedOrigins) }).filter(

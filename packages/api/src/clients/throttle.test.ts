@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAppVia } from "../apps/testing";
 import { createTestContext, registerUser, type TestContext } from "../testing/harness";
+import { upgradeSpaceForTest } from "../plans/testing";
 
 // Three sessions per IP per 10 minutes here (30 by default): the fourth is refused until the window ends.
 let ctx: TestContext;
@@ -9,6 +10,8 @@ let clientId: string;
 beforeAll(async () => {
   ctx = await createTestContext({ PARLEY_THROTTLE_WIDGET_SESSIONS_PER_IP: "3" });
   const owner = await registerUser(ctx, "owner-widget-throttle@example.com");
+  // What this test creates needs a plan above Free (issue 15).
+  await upgradeSpaceForTest(ctx, owner.user.spaceId);
   const app = await createAppVia(ctx, owner, { name: "Throttled bot" });
   const created = await ctx.request("/api/v1/web-clients", { method: "POST", token: owner.token, json: { appId: app.id, name: "Widget" } });
   clientId = ((await created.json()) as { data: { id: string } }).data.id;

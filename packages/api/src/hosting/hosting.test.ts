@@ -7,6 +7,7 @@ import { hostedAccounts, hostedGroups } from "../db/schema/index";
 import { ServiceError } from "../errors";
 import { expectError, expectOk, manualClock } from "../testing/flows";
 import { createTestContext, registerUser, type TestContext, type TestUser } from "../testing/harness";
+import { upgradeSpaceForTest } from "../plans/testing";
 import {
   type HostingBridge,
   type HostingGroupInfo,
@@ -114,6 +115,8 @@ beforeAll(async () => {
   bridge = new MemoryBridge(() => clock.now().getTime());
   useHostingBridge(ctx.deps, bridge);
   owner = await registerUser(ctx, "owner-hosting@example.com");
+  // What this test creates needs a plan above Free (issue 15).
+  await upgradeSpaceForTest(ctx, owner.user.spaceId);
   stranger = await registerUser(ctx, "stranger-hosting@example.com");
   appId = (await createAppVia(ctx, owner, { name: "Front desk bot" })).id;
 });
@@ -539,6 +542,8 @@ describe("hosting without a bridge (the default)", () => {
   beforeAll(async () => {
     plain = await createTestContext();
     user = await registerUser(plain, "owner-nobridge@example.com");
+    // What this test creates needs a plan above Free (issue 15).
+    await upgradeSpaceForTest(plain, user.user.spaceId);
   });
 
   afterAll(async () => {

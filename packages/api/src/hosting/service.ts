@@ -14,6 +14,7 @@ import {
   nextAccountState,
   nextGroupState,
 } from "./state";
+import { checkFeature } from "../plans/service/quotas";
 
 export type HostedAccountRow = typeof hostedAccounts.$inferSelect;
 export type HostedGroupRow = typeof hostedGroups.$inferSelect;
@@ -204,9 +205,12 @@ export async function getHostedAccount(deps: Deps, auth: Auth, id: string) {
  */
 export async function requestQrCode(deps: Deps, auth: Auth, input: { accountId?: string | undefined; appId?: string | undefined; name?: string | undefined }) {
   const bridge = requireBridge(deps);
+  // Another space's account answers 404 before the plan is looked at.
+  const existing = input.accountId ? await loadAccount(deps, auth, input.accountId) : undefined;
+  await checkFeature(deps, auth.spaceId, "hosting");
   const now = deps.now();
   if (input.accountId) {
-    const row = await loadAccount(deps, auth, input.accountId);
+    const row = existing!;
     nextAccountState(row.state, "request_qr_code");
     if (input.appId !== undefined) await checkApp(deps, auth.spaceId, input.appId);
     const code = await callBridge(() => bridge.requestQrCode({ accountId: row.id }));
@@ -297,6 +301,8 @@ export async function submitVerifyCode(deps: Deps, auth: Auth, input: { accountI
 /** Switches hosting on (the bot answers again) or off (the account stays logged in, the bot is quiet). */
 export async function switchHostedAccount(deps: Deps, auth: Auth, id: string, on: boolean) {
   const row = await loadAccount(deps, auth, id);
+  // Switching off stays possible after a downgrade: the owner can always stop the bot.
+  if (on) await checkFeature(deps, auth.spaceId, "hosting");
   return hostedAccountView(deps, await transition(deps, row, on ? "switch_on" : "switch_off"));
 }
 

@@ -50,9 +50,16 @@ export const errorEnvelope = z
     }),
     message: z.string().openapi({ example: "Space not found" }),
     data: z
-      .object({ field: z.string().optional(), requestId: z.string().optional() })
+      .object({
+        field: z.string().optional(),
+        requestId: z.string().optional(),
+        quota: z.string().optional().openapi({ description: "701: the quota reached (apps, workflows, knowledgeTokens…)" }),
+        feature: z.string().optional().openapi({ description: "701: the feature the plan does not include (hosting, manualTransfer, remoteDatabase)" }),
+        limit: z.number().int().optional().openapi({ description: "701: the quota's limit on the current plan" }),
+        plan: z.string().optional().openapi({ description: "701: the plan the space runs on (free, pro, team, enterprise, custom)" }),
+      })
       .nullable()
-      .openapi({ description: "Details: the offending field for 400, the request id for 500" }),
+      .openapi({ description: "Details: the offending field for 400, the request id for 500, the quota or feature, limit and plan for 701" }),
   })
   .openapi("ErrorEnvelope");
 
@@ -62,7 +69,12 @@ export function ok<T>(c: Context<AppEnv>, data: T, status: 200 | 201 = 200): Res
 }
 
 /** Builds the failure envelope and its status. */
-export function failure(_language: Language, kind: ErrorKind, message: string, data: { field?: string; requestId?: string } | null = null) {
+export function failure(
+  _language: Language,
+  kind: ErrorKind,
+  message: string,
+  data: { field?: string; requestId?: string; quota?: string; feature?: string; limit?: number; plan?: string } | null = null,
+) {
   const entry = errorCatalogue[kind];
   return { body: { success: false as const, code: entry.code, message, data }, status: entry.status };
 }
@@ -73,7 +85,7 @@ export function serviceErrorResponse(c: Context<AppEnv>, error: ServiceError) {
     c.var.language,
     error.kind,
     translate(c.var.language, error.messageId, error.params),
-    error.extra.field ? { field: error.extra.field } : null,
+    error.extra.upgrade ? { ...error.extra.upgrade } : error.extra.field ? { field: error.extra.field } : null,
   );
   if (error.extra.retryAfterSeconds !== undefined) c.header("Retry-After", String(error.extra.retryAfterSeconds));
   return c.json(body, status);

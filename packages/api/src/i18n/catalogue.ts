@@ -11,6 +11,7 @@ import { keysMessages } from "../keys/messages";
 import { knowledgeMessages } from "../knowledge/messages";
 import { modelsMessages } from "../models/messages";
 import { paymentsMessages } from "../payments/messages";
+import { plansMessages } from "../plans/messages";
 import { pluginsMessages } from "../plugins/messages";
 import { spacesMessages } from "../spaces/messages";
 import { workflowsMessages } from "../workflows/messages";
@@ -32,6 +33,7 @@ export const catalogues = {
   channels: channelsMessages,
   inbox: inboxMessages,
   plugins: pluginsMessages,
+  plans: plansMessages,
   knowledge: knowledgeMessages,
   hosting: hostingMessages,
   workflows: workflowsMessages,
@@ -53,6 +55,7 @@ export const messages = {
   ...channelsMessages,
   ...inboxMessages,
   ...pluginsMessages,
+  ...plansMessages,
   ...knowledgeMessages,
   ...hostingMessages,
   ...workflowsMessages,

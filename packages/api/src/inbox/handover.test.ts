@@ -7,6 +7,7 @@ import { createAppVia } from "../apps/testing";
 import { outbox, usageRecords } from "../db/schema/index";
 import { createKnowledgeBaseVia } from "../knowledge/testing";
 import { createTestContext, registerUser, type TestContext, type TestUser } from "../testing/harness";
+import { upgradeSpaceForTest } from "../plans/testing";
 import { capturingLogger, manualClock } from "../testing/flows";
 import robotAnswers from "./fixtures/robot-answers.json";
 import { INTENT_SIMILARITY, LEXICAL_INTENT_SIMILARITY, matchTrigger } from "./handover";
@@ -76,6 +77,8 @@ beforeAll(async () => {
   robotUrl = `http://127.0.0.1:${(robots.address() as AddressInfo).port}`;
   ctx = await createTestContext({ PARLEY_PLUGINS_ALLOW_PRIVATE_NETWORK: "true", PARLEY_PLUGINS_ALLOWED_HOSTS: "127.0.0.1" }, { now: clock.now, logger });
   alice = await registerUser(ctx, "alice-handover@example.com");
+  // What this test creates needs a plan above Free (issue 15).
+  await upgradeSpaceForTest(ctx, alice.user.spaceId);
   space = await inboxSpace(ctx, alice, { name: "Shop bot" });
 });
 afterAll(async () => {

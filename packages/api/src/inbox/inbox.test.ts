@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "@hono/zod-openapi";
 import { createTestContext, registerUser, type TestContext, type TestUser } from "../testing/harness";
+import { upgradeSpaceForTest } from "../plans/testing";
 import { expectError, expectOk, manualClock } from "../testing/flows";
 import { historySchema, sessionPageSchema, sessionSchema } from "./routes";
 import { addWebClient, inboxSpace, type InboxSpace, recordRealtime, startVisitor, type Visitor, visitorSays } from "./testing";
@@ -21,7 +22,11 @@ let bobSpace: InboxSpace;
 beforeAll(async () => {
   ctx = await createTestContext({}, { now: clock.now });
   alice = await registerUser(ctx, "alice-inbox@example.com");
+  // What this test creates needs a plan above Free (issue 15).
+  await upgradeSpaceForTest(ctx, alice.user.spaceId);
   bob = await registerUser(ctx, "bob-inbox@example.com");
+  // What this test creates needs a plan above Free (issue 15).
+  await upgradeSpaceForTest(ctx, bob.user.spaceId);
   space = await inboxSpace(ctx, alice);
   bobSpace = await inboxSpace(ctx, bob, {}, "Bob widget");
 });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createChannelWorker } from "../channels/worker";
 import { jobs } from "../db/schema/index";
 import { createTestContext, registerUser, type TestContext, type TestUser } from "../testing/harness";
+import { upgradeSpaceForTest } from "../plans/testing";
 import { expectError, expectOk, manualClock } from "../testing/flows";
 import { HANDOVER_DELAYED_JOB } from "./handover";
 import { messageSchema, sessionSchema } from "./routes";
@@ -33,6 +34,8 @@ let space: InboxSpace;
 beforeAll(async () => {
   ctx = await createTestContext({}, { now: clock.now });
   alice = await registerUser(ctx, "alice-mode@example.com");
+  // What this test creates needs a plan above Free (issue 15).
+  await upgradeSpaceForTest(ctx, alice.user.spaceId);
   space = await inboxSpace(ctx, alice);
 });
 afterAll(async () => ctx.close());

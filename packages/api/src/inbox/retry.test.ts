@@ -8,6 +8,7 @@ import { createChannelWorker } from "../channels/worker";
 import { type LlmFake, startOpenAiFake } from "../testing/fakes/llm-openai";
 import { expectError, expectOk } from "../testing/flows";
 import { createTestContext, freePort, registerUser, type TestContext, type TestUser } from "../testing/harness";
+import { upgradeSpaceForTest } from "../plans/testing";
 import { historySchema, messageSchema, sessionPageSchema } from "./routes";
 import { storedMessages } from "./testing";
 
@@ -37,6 +38,8 @@ beforeAll(async () => {
   worker = createChannelWorker(ctx.deps, { idleMs: 50 });
   worker.start();
   owner = await registerUser(ctx, "owner-retry@example.com");
+  // What this test creates needs a plan above Free (issue 15).
+  await upgradeSpaceForTest(ctx, owner.user.spaceId);
   stranger = await registerUser(ctx, "stranger-retry@example.com");
 });
 

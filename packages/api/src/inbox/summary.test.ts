@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { outbox, users } from "../db/schema/index";
 import { type LlmFake, startOpenAiFake } from "../testing/fakes/llm-openai";
 import { createTestContext, registerUser, type TestContext, type TestUser } from "../testing/harness";
+import { upgradeSpaceForTest } from "../plans/testing";
 import { addMember } from "../apps/testing";
 import { conversationRow, eventually, inboxSpace, type InboxSpace, recordRealtime, setManualService, startVisitor, visitorSays } from "./testing";
 
@@ -20,6 +21,8 @@ beforeAll(async () => {
   ctx = await createTestContext({ OPENAI_API_KEY: "sk-test-parley", OPENAI_BASE_URL: fake.url, PARLEY_OPENAI_MODELS: "gpt-4.1-mini" });
   await ctx.deps.models.ready();
   alice = await registerUser(ctx, "alice-summary@example.com");
+  // What this test creates needs a plan above Free (issue 15).
+  await upgradeSpaceForTest(ctx, alice.user.spaceId);
   carol = await registerUser(ctx, "carol-summary@example.com");
   await addMember(ctx, alice.user.spaceId, carol);
   await ctx.deps.db.update(users).set({ phone: "+8613800138000" }).where(eq(users.id, carol.user.id));

@@ -30,7 +30,7 @@ const requireAdmin: MiddlewareHandler<AppEnv> = async (c, next) => {
 };
 
 /** {@link defineRoute} for the administrator's routes: the admin check runs after sign-in, before validation. */
-function adminRoute<const R extends Parameters<typeof defineRoute>[0]>(config: R) {
+export function adminRoute<const R extends Parameters<typeof defineRoute>[0]>(config: R) {
   const route = defineRoute(config);
   return { ...route, middleware: [...(route.middleware as MiddlewareHandler<AppEnv>[]), requireAdmin] } as typeof route;
 }

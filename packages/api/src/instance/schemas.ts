@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { planCodes } from "../billing/service/plans";
 import { memberGrades } from "../spaces/service/privileges";
 
 const timestamp = z.string().openapi({ format: "date-time", example: "2026-11-21T08:00:00.000Z" });
@@ -13,21 +14,42 @@ export const INSTANCE_PAGE_SIZE_MAX = 100;
 const grade = z.enum(memberGrades);
 const quota = (description: string, example: number) => z.number().int().min(0).max(QUOTA_MAX).openapi({ description, example });
 
-/** The three quotas that open console areas. */
+/** Largest knowledge capacity (tokens) the administrator can set. */
+export const TOKENS_QUOTA_MAX = 1_000_000_000_000;
+const tokens = (description: string, example: number) => z.number().int().min(0).max(TOKENS_QUOTA_MAX).openapi({ description, example });
+
+/** The plan catalogue's quotas besides the three session ones (which keep their session names). */
+export const planOnlyQuotaShape = {
+  apps: quota("Apps (workflow apps count as workflows)", 30),
+  workflows: quota("Workflows", 20),
+  knowledgeTokens: tokens("Knowledge capacity in tokens, over all files", 20_000_000),
+  knowledgeEntries: quota("Knowledge files over all knowledge bases", 1000),
+  databaseRows: tokens("Database rows", 50_000),
+  customPlugins: quota("Custom plugins", 20),
+};
+
+/** The quotas a space has: the three that open console areas, by their session names, and the catalogue's others. */
 export const quotasSchema = z
   .object({
     clientManage: quota("Client (channel) quota; > 0 opens Clients and Dashboard", 10),
     customerManage: quota("Chat-management quota; > 0 opens Chat management and Customers", 3),
     memberNumber: quota("Member quota; > 0 opens Team", 5),
+    ...planOnlyQuotaShape,
   })
   .openapi("InstanceQuotas");
 
-/** Overrides the administrator set on a space; an omitted quota follows the grade. */
+/** Overrides the administrator set on a space (a Custom arrangement); an omitted quota follows the plan. */
 export const quotaOverridesSchema = z
   .object({
     clientManage: quotasSchema.shape.clientManage.optional(),
     customerManage: quotasSchema.shape.customerManage.optional(),
     memberNumber: quotasSchema.shape.memberNumber.optional(),
+    apps: quotasSchema.shape.apps.optional(),
+    workflows: quotasSchema.shape.workflows.optional(),
+    knowledgeTokens: quotasSchema.shape.knowledgeTokens.optional(),
+    knowledgeEntries: quotasSchema.shape.knowledgeEntries.optional(),
+    databaseRows: quotasSchema.shape.databaseRows.optional(),
+    customPlugins: quotasSchema.shape.customPlugins.optional(),
   })
   .strict()
   .openapi("InstanceQuotaOverrides", { description: "Quotas set by the administrator; an omitted one follows the grade" });
@@ -72,9 +94,13 @@ export const instanceSpaceSchema = z
     ownerUserId: z.string().openapi({ example: "usr_01jd7w3k5q9x2m4n6p8r" }),
     ownerName: z.string().openapi({ example: "Lin Wei" }),
     ownerEmail: z.string().nullable().openapi({ example: "lin@example.com" }),
-    memberGrade: grade.openapi({ example: "PROFESSION" }),
+    memberGrade: grade.openapi({ description: "The effective grade: Free once a plan period has ended", example: "PROFESSION" }),
+    planCode: z.enum(planCodes).openapi({ description: "The plan the space runs on now", example: "team" }),
+    planExpiresAt: timestamp.nullable().openapi({ description: "When the running plan period ends (null: no end)" }),
     quotaOverrides: quotaOverridesSchema.nullable(),
-    quotas: quotasSchema.openapi({ description: "The quotas the space has: the grade's, the overrides, and the team minimum applied" }),
+    quotas: quotasSchema.openapi({
+      description: "The quotas the space has: the plan's (as edited on this instance), the overrides, and the team minimum applied",
+    }),
     memberCount: z.number().int().openapi({ example: 3 }),
     createdAt: timestamp,
   })

@@ -6,6 +6,7 @@ import { apps, knowledgeBases, knowledgeChunks, knowledgeFiles, mediaMaterials }
 import { createAppVia } from "../apps/testing";
 import { type FeishuFake, startFeishuFake } from "../testing/fakes/feishu";
 import { createTestContext, registerUser, type TestContext, type TestUser } from "../testing/harness";
+import { upgradeSpaceForTest } from "../plans/testing";
 import { expectError, expectOk } from "../testing/flows";
 import {
   feishuAuthorizationSchema,
@@ -81,6 +82,8 @@ beforeAll(async () => {
     PARLEY_KNOWLEDGE_WEBSITE_MAX_BYTES: "200000",
   });
   owner = await registerUser(ctx, "imports-owner@example.com");
+  // A 12 MB document holds more tokens than Free's knowledge capacity (issue 15).
+  await upgradeSpaceForTest(ctx, owner.user.spaceId);
   stranger = await registerUser(ctx, "imports-stranger@example.com");
 });
 afterAll(async () => {

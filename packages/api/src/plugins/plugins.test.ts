@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { plugins } from "../db/schema/index";
 import { spaceSchema } from "../identity/schemas";
 import { createTestContext, registerUser, type TestContext, type TestUser } from "../testing/harness";
+import { upgradeSpaceForTest } from "../plans/testing";
 import { expectError, expectOk } from "../testing/flows";
 import { builtinPluginSchema, pluginSchema } from "./schemas";
 import { openValue } from "../platform/sealed";
@@ -14,6 +15,8 @@ let stranger: TestUser;
 beforeAll(async () => {
   ctx = await createTestContext();
   owner = await registerUser(ctx, "plugin-owner@example.com");
+  // More than Free's quotas allow is created below.
+  await upgradeSpaceForTest(ctx, owner.user.spaceId);
   stranger = await registerUser(ctx, "plugin-stranger@example.com");
 });
 afterAll(async () => ctx.close());
@@ -82,6 +85,8 @@ describe("custom plugin CRUD", () => {
       201,
       spaceSchema,
     );
+    // The new team space becomes the owner's current one, where later tests create more plugins than Free allows (issue 15).
+    await upgradeSpaceForTest(ctx, team.spaceId);
     const inTeam = { "x-parley-space": team.spaceId };
     const on = await expectOk(
       await ctx.request("/api/v1/plugins", { method: "POST", token: owner.token, json: weatherPlugin({ name: "On" }), headers: inTeam }),

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, registerUser, type TestContext, type TestUser } from "../testing/harness";
+import { upgradeSpaceForTest } from "../plans/testing";
 import { expectOk } from "../testing/flows";
 import type { PluginRuntime, PluginTool } from "./runtime-types";
 import { pluginSchema } from "./schemas";
@@ -66,6 +67,8 @@ describe("plugin runtime with the private network allowed (local fakes)", () => 
       PARLEY_PLUGINS_TIMEOUT_MS: "600",
     });
     user = await registerUser(ctx, "runtime@example.com");
+    // More than Free's quotas allow is created below.
+    await upgradeSpaceForTest(ctx, user.user.spaceId);
     runtime = createPluginRuntime(ctx.deps);
   });
   afterAll(async () => {
@@ -317,6 +320,8 @@ describe("plugin runtime with the private network refused (the default)", () => 
     // The redirector is listed by the owner as reachable; the target is not.
     ctx = await createTestContext({ PARLEY_PLUGINS_ALLOWED_HOSTS: `127.0.0.1:${redirector.port}` });
     user = await registerUser(ctx, "ssrf@example.com");
+    // More than Free's quotas allow is created below.
+    await upgradeSpaceForTest(ctx, user.user.spaceId);
     runtime = createPluginRuntime(ctx.deps);
   });
   afterAll(async () => {

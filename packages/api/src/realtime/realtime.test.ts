@@ -8,6 +8,7 @@ import path from "node:path";
 import { loadConfig } from "../config";
 import { startServer } from "../server";
 import { createTestContext, registerUser, testDriver, type TestContext, type TestUser } from "../testing/harness";
+import { upgradeSpaceForTest } from "../plans/testing";
 import { publishToSpace, publishToVisitor, visitorEventSchemas } from "./events";
 
 let ctx: TestContext;
@@ -22,7 +23,11 @@ beforeAll(async () => {
   ctx = await createTestContext();
   base = await ctx.listen();
   alice = await registerUser(ctx, "alice-realtime@example.com");
+  // What this test creates needs a plan above Free (issue 15).
+  await upgradeSpaceForTest(ctx, alice.user.spaceId);
   bob = await registerUser(ctx, "bob-realtime@example.com");
+  // What this test creates needs a plan above Free (issue 15).
+  await upgradeSpaceForTest(ctx, bob.user.spaceId);
   appId = (await createAppVia(ctx, alice, { name: "Realtime bot" })).id;
 });
 afterEach(() => {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LlmFake, startOpenAiFake } from "../testing/fakes/llm-openai";
 import { expectOk } from "../testing/flows";
 import { createTestContext, registerUser, type TestContext, type TestUser } from "../testing/harness";
+import { upgradeSpaceForTest } from "../plans/testing";
 import { workflowAppSchema } from "./schemas";
 import { createWorkflowVia, line, node, runVia } from "./testing";
 
@@ -14,6 +15,8 @@ beforeAll(async () => {
   fake = await startOpenAiFake();
   ctx = await createTestContext({ OPENAI_API_KEY: "sk-test-parley", OPENAI_BASE_URL: fake.url, PARLEY_OPENAI_MODELS: "gpt-4.1-mini" });
   alice = await registerUser(ctx, "alice-wfchat@example.com");
+  // What this test creates needs a plan above Free (issue 15).
+  await upgradeSpaceForTest(ctx, alice.user.spaceId);
   await appendLedger(ctx.deps, { spaceId: alice.user.spaceId, delta: 1_000_000, reason: "adjustment", reference: "test" });
 });
 afterAll(async () => {

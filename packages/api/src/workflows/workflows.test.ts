@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "@hono/zod-openapi";
 import { createTestContext, registerUser, type TestContext, type TestUser } from "../testing/harness";
+import { upgradeSpaceForTest } from "../plans/testing";
 import { expectError, expectOk } from "../testing/flows";
 import { systemArgSchema, workflowPageSchema, workflowSchema, workflowSquareSchema } from "./schemas";
 import { createWorkflowVia, line, node, simpleGraph, validWorkflowBody } from "./testing";
@@ -12,6 +13,8 @@ let bob: TestUser;
 beforeAll(async () => {
   ctx = await createTestContext();
   alice = await registerUser(ctx, "alice-wf@example.com");
+  // What this test creates needs a plan above Free (issue 15).
+  await upgradeSpaceForTest(ctx, alice.user.spaceId);
   bob = await registerUser(ctx, "bob-wf@example.com");
 });
 afterAll(async () => ctx.close());

@@ -3892,6 +3892,297 @@ export interface paths {
         };
         trace?: never;
     };
+    "/api/v1/plans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The plan catalogue (public)
+         * @description Free, Pro, Team, Enterprise and Custom with their grade, monthly and yearly prices per currency (a year costs ten months), included credits, quotas and whether the price page offers them.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The plan catalogue (public) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["PlanCatalogue"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/plans/current": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The current space's plan and its use of every quota
+         * @description A plan whose period has ended reads as Free; items over Free's quotas stay, new ones are refused with 701.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The current space's plan and its use of every quota */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["SpacePlan"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/instance/plans/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Edit a plan of the catalogue (administrator only)
+         * @description Prices, included credits, quotas and whether it is offered. Only the fields sent change; the others keep following the defaults. Spaces on the plan get the new quotas at once.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    code: "free" | "pro" | "team" | "enterprise" | "custom";
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["UpdatePlanRequest"];
+                };
+            };
+            responses: {
+                /** @description Edit a plan of the catalogue (administrator only) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["Plan"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Only the instance administrator edits plans */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
     "/api/v1/app-categories": {
         parameters: {
             query?: never;
@@ -20766,10 +21057,18 @@ export interface components {
             code: number;
             /** @example Space not found */
             message: string;
-            /** @description Details: the offending field for 400, the request id for 500 */
+            /** @description Details: the offending field for 400, the request id for 500, the quota or feature, limit and plan for 701 */
             data: {
                 field?: string;
                 requestId?: string;
+                /** @description 701: the quota reached (apps, workflows, knowledgeTokens…) */
+                quota?: string;
+                /** @description 701: the feature the plan does not include (hosting, manualTransfer, remoteDatabase) */
+                feature?: string;
+                /** @description 701: the quota's limit on the current plan */
+                limit?: number;
+                /** @description 701: the plan the space runs on (free, pro, team, enterprise, custom) */
+                plan?: string;
             } | null;
         };
         OutboxMessage: {
@@ -21448,10 +21747,23 @@ export interface components {
             /** @example lin@example.com */
             ownerEmail: string | null;
             /**
+             * @description The effective grade: Free once a plan period has ended
              * @example PROFESSION
              * @enum {string}
              */
             memberGrade: "FREE" | "NORMAL" | "PROFESSION" | "ENTERPRISE" | "CUSTOM";
+            /**
+             * @description The plan the space runs on now
+             * @example team
+             * @enum {string}
+             */
+            planCode: "free" | "pro" | "team" | "enterprise" | "custom";
+            /**
+             * Format: date-time
+             * @description When the running plan period ends (null: no end)
+             * @example 2026-11-21T08:00:00.000Z
+             */
+            planExpiresAt: string | null;
             quotaOverrides: components["schemas"]["InstanceQuotaOverrides"];
             quotas: components["schemas"]["InstanceQuotas"];
             /** @example 3 */
@@ -21479,8 +21791,38 @@ export interface components {
              * @example 5
              */
             memberNumber?: number;
+            /**
+             * @description Apps (workflow apps count as workflows)
+             * @example 30
+             */
+            apps?: number;
+            /**
+             * @description Workflows
+             * @example 20
+             */
+            workflows?: number;
+            /**
+             * @description Knowledge capacity in tokens, over all files
+             * @example 20000000
+             */
+            knowledgeTokens?: number;
+            /**
+             * @description Knowledge files over all knowledge bases
+             * @example 1000
+             */
+            knowledgeEntries?: number;
+            /**
+             * @description Database rows
+             * @example 50000
+             */
+            databaseRows?: number;
+            /**
+             * @description Custom plugins
+             * @example 20
+             */
+            customPlugins?: number;
         } | null;
-        /** @description The quotas the space has: the grade's, the overrides, and the team minimum applied */
+        /** @description The quotas the space has: the plan's (as edited on this instance), the overrides, and the team minimum applied */
         InstanceQuotas: {
             /**
              * @description Client (channel) quota; > 0 opens Clients and Dashboard
@@ -21497,6 +21839,36 @@ export interface components {
              * @example 5
              */
             memberNumber: number;
+            /**
+             * @description Apps (workflow apps count as workflows)
+             * @example 30
+             */
+            apps: number;
+            /**
+             * @description Workflows
+             * @example 20
+             */
+            workflows: number;
+            /**
+             * @description Knowledge capacity in tokens, over all files
+             * @example 20000000
+             */
+            knowledgeTokens: number;
+            /**
+             * @description Knowledge files over all knowledge bases
+             * @example 1000
+             */
+            knowledgeEntries: number;
+            /**
+             * @description Database rows
+             * @example 50000
+             */
+            databaseRows: number;
+            /**
+             * @description Custom plugins
+             * @example 20
+             */
+            customPlugins: number;
         };
         /**
          * @example {
@@ -21529,7 +21901,237 @@ export interface components {
                  * @example 5
                  */
                 memberNumber?: number;
+                /**
+                 * @description Apps (workflow apps count as workflows)
+                 * @example 30
+                 */
+                apps?: number;
+                /**
+                 * @description Workflows
+                 * @example 20
+                 */
+                workflows?: number;
+                /**
+                 * @description Knowledge capacity in tokens, over all files
+                 * @example 20000000
+                 */
+                knowledgeTokens?: number;
+                /**
+                 * @description Knowledge files over all knowledge bases
+                 * @example 1000
+                 */
+                knowledgeEntries?: number;
+                /**
+                 * @description Database rows
+                 * @example 50000
+                 */
+                databaseRows?: number;
+                /**
+                 * @description Custom plugins
+                 * @example 20
+                 */
+                customPlugins?: number;
             } | null;
+        };
+        PlanCatalogue: {
+            plans: components["schemas"]["Plan"][];
+        };
+        Plan: {
+            /**
+             * @example pro
+             * @enum {string}
+             */
+            code: "free" | "pro" | "team" | "enterprise" | "custom";
+            /**
+             * @description The member grade the plan gives
+             * @example NORMAL
+             * @enum {string}
+             */
+            grade: "FREE" | "NORMAL" | "PROFESSION" | "ENTERPRISE" | "CUSTOM";
+            monthlyPrices: components["schemas"]["PlanPrices"];
+            yearlyPrices: components["schemas"]["PlanPrices"] & unknown;
+            /**
+             * @description Credits granted per month of a period bought
+             * @example 10000
+             */
+            includedCredits: number;
+            quotas: components["schemas"]["PlanQuotas"];
+            /** @description Shown on the price page (Custom is arranged with sales) */
+            offered: boolean;
+        };
+        PlanPrices: {
+            /**
+             * @description In the currency's smallest unit (fen, cent)
+             * @example 9900
+             */
+            CNY: number;
+            /**
+             * @description In the currency's smallest unit (fen, cent)
+             * @example 1500
+             */
+            USD: number;
+        };
+        PlanQuotas: {
+            /**
+             * @description Apps (workflow apps count as workflows)
+             * @example 30
+             */
+            apps: number;
+            /**
+             * @description Workflows
+             * @example 20
+             */
+            workflows: number;
+            /**
+             * @description Knowledge capacity in tokens, over all files
+             * @example 20000000
+             */
+            knowledgeTokens: number;
+            /**
+             * @description Knowledge files over all knowledge bases
+             * @example 1000
+             */
+            knowledgeEntries: number;
+            /**
+             * @description Database rows
+             * @example 50000
+             */
+            databaseRows: number;
+            /**
+             * @description Custom plugins
+             * @example 20
+             */
+            customPlugins: number;
+            /**
+             * @description Clients: web clients and channel clients
+             * @example 3
+             */
+            clients: number;
+            /**
+             * @description Members of a team space besides the owner (a team space always has room for 3)
+             * @example 0
+             */
+            members: number;
+            /**
+             * @description Chat-management seats; > 0 opens chat management, manual transfer and the remote database
+             * @example 0
+             */
+            customerService: number;
+        };
+        SpacePlan: {
+            /** @example spc_01jd7w3k5q9x2m4n6p8r */
+            spaceId: string;
+            /**
+             * @example pro
+             * @enum {string}
+             */
+            planCode: "free" | "pro" | "team" | "enterprise" | "custom";
+            /**
+             * @description The effective grade: Free once the plan's period has ended
+             * @example NORMAL
+             * @enum {string}
+             */
+            memberGrade: "FREE" | "NORMAL" | "PROFESSION" | "ENTERPRISE" | "CUSTOM";
+            /**
+             * @description The period last bought or granted (null: Free, or a grade set without a period)
+             * @enum {string|null}
+             */
+            period: "month" | "year" | null;
+            /** Format: date-time */
+            startedAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the space falls back to Free (null: no end)
+             */
+            expiresAt: string | null;
+            usage: components["schemas"]["QuotaUsage"][];
+        };
+        QuotaUsage: {
+            /**
+             * @example apps
+             * @enum {string}
+             */
+            quota: "apps" | "workflows" | "knowledgeTokens" | "knowledgeEntries" | "databaseRows" | "customPlugins" | "clients" | "members" | "customerService";
+            /** @example 4 */
+            used: number;
+            /** @example 5 */
+            limit: number;
+        };
+        /**
+         * @example {
+         *       "monthlyPrices": {
+         *         "CNY": 12900
+         *       },
+         *       "quotas": {
+         *         "apps": 40
+         *       }
+         *     }
+         */
+        UpdatePlanRequest: {
+            /** @description Monthly prices to change; a year costs ten months */
+            monthlyPrices?: {
+                /**
+                 * @description In the currency's smallest unit (fen, cent)
+                 * @example 9900
+                 */
+                CNY?: number;
+                /**
+                 * @description In the currency's smallest unit (fen, cent)
+                 * @example 1500
+                 */
+                USD?: number;
+            };
+            /** @example 10000 */
+            includedCredits?: number;
+            /** @description Quotas to change; the others stay */
+            quotas?: {
+                /**
+                 * @description Apps (workflow apps count as workflows)
+                 * @example 30
+                 */
+                apps?: number;
+                /**
+                 * @description Workflows
+                 * @example 20
+                 */
+                workflows?: number;
+                /**
+                 * @description Knowledge capacity in tokens, over all files
+                 * @example 20000000
+                 */
+                knowledgeTokens?: number;
+                /**
+                 * @description Knowledge files over all knowledge bases
+                 * @example 1000
+                 */
+                knowledgeEntries?: number;
+                /**
+                 * @description Database rows
+                 * @example 50000
+                 */
+                databaseRows?: number;
+                /**
+                 * @description Custom plugins
+                 * @example 20
+                 */
+                customPlugins?: number;
+                /**
+                 * @description Clients: web clients and channel clients
+                 * @example 3
+                 */
+                clients?: number;
+                /**
+                 * @description Members of a team space besides the owner (a team space always has room for 3)
+                 * @example 0
+                 */
+                members?: number;
+                /**
+                 * @description Chat-management seats; > 0 opens chat management, manual transfer and the remote database
+                 * @example 0
+                 */
+                customerService?: number;
+            };
+            offered?: boolean;
         };
         AppCategory: {
             /**

@@ -9,6 +9,7 @@ import { APP_PAGE_SIZE } from "./catalogue";
 import { checkAppBindings } from "./bindings";
 import { type AppRow, loadApp, settingsOf } from "./load";
 import { type AppSettings, checkAppSettings, type creatableAppTypes, defaultAppSettings, normalizeAppSettings } from "./rules";
+import { withQuota } from "../../plans/service/quotas";
 
 /** What creating an app takes: its kind and any settings (the rules decide what is missing). */
 export type CreateAppInput = Partial<AppSettings> & { type?: (typeof creatableAppTypes)[number] };
@@ -145,15 +146,17 @@ export async function createApp(deps: Deps, auth: Auth, input: CreateAppInput) {
   checkAppSettings(settings);
   await checkAppBindings(deps, auth.spaceId, settings);
   const now = deps.now().toISOString();
-  const row = await insertWithCode(deps, {
-    id: newId("app"),
-    spaceId: auth.spaceId,
-    type,
-    ...columnsOf(settings),
-    createdBy: auth.userId,
-    createdAt: now,
-    updatedAt: now,
-  });
+  const row = await withQuota(deps, auth.spaceId, { apps: 1 }, () =>
+    insertWithCode(deps, {
+      id: newId("app"),
+      spaceId: auth.spaceId,
+      type,
+      ...columnsOf(settings),
+      createdBy: auth.userId,
+      createdAt: now,
+      updatedAt: now,
+    }),
+  );
   return appSeniorView(deps.secrets, row, { thumbed: false, collected: false });
 }
 
@@ -244,17 +247,19 @@ export async function copyApp(deps: Deps, auth: Auth, appId: string, options: { 
   const name = [...`${source.name}${options.nameSuffix}`].slice(0, 50).join("");
   const now = deps.now().toISOString();
   const { id: _id, code: _code, thumbCount: _thumbs, collectCount: _collects, ...rest } = source;
-  const row = await insertWithCode(deps, {
-    ...rest,
-    id: newId("app"),
-    name,
-    isPublic: false,
-    thumbCount: 0,
-    collectCount: 0,
-    createdBy: auth.userId,
-    createdAt: now,
-    updatedAt: now,
-  });
+  const row = await withQuota(deps, auth.spaceId, source.type === "WORKFLOW" ? {} : { apps: 1 }, () =>
+    insertWithCode(deps, {
+      ...rest,
+      id: newId("app"),
+      name,
+      isPublic: false,
+      thumbCount: 0,
+      collectCount: 0,
+      createdBy: auth.userId,
+      createdAt: now,
+      updatedAt: now,
+    }),
+  );
   const rules = await deps.db.select().from(rateLimitRules).where(eq(rateLimitRules.appId, source.id));
   if (rules.length > 0) {
     await deps.db.insert(rateLimitRules).values(rules.map((rule) => ({ ...rule, id: newId("rlr"), appId: row.id, createdAt: now, updatedAt: now })));

@@ -1,7 +1,11 @@
 import { eq } from "drizzle-orm";
 import { planSettings, spacePlans, spaces } from "../../db/schema/index";
 import type { Deps } from "../../kernel";
-import type { MemberGrade } from "../../spaces/service/privileges";
+
+/** Member grades, lowest first (the session's names of the plans' levels). */
+export const memberGrades = ["FREE", "NORMAL", "PROFESSION", "ENTERPRISE", "CUSTOM"] as const;
+/** One of {@link memberGrades}. */
+export type MemberGrade = (typeof memberGrades)[number];
 
 /** Plan codes of the catalogue, cheapest first. */
 export const planCodes = ["free", "pro", "team", "enterprise", "custom"] as const;
@@ -200,6 +204,16 @@ export function addMonths(iso: string, months: number): string {
   const last = new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 0)).getUTCDate();
   date.setUTCDate(Math.min(day, last));
   return date.toISOString();
+}
+
+/**
+ * The grade a space has at `now`: the stored grade while its plan runs, Free once the plan's
+ * period has ended. Every reader goes through this, so an ended plan is never seen as running,
+ * even before anything rewrites the stored grade.
+ */
+export function effectiveGrade(storedGrade: string, planRow: { expiresAt: string } | null | undefined, nowIso: string): MemberGrade {
+  if (planRow && planRow.expiresAt <= nowIso) return "FREE";
+  return storedGrade as MemberGrade;
 }
 
 /** The plan a space runs on at `now`. */

@@ -1,10 +1,11 @@
 import { asc, count, eq, or, sql, type SQL } from "drizzle-orm";
 import { alias, type SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { z } from "@hono/zod-openapi";
-import { spaceMembers, spaces, users } from "../../db/schema/index";
+import { effectiveGrade, type Plan, planCatalogue, planOfGrade } from "../../billing/service/plans";
+import { spaceMembers, spacePlans, spaces, users } from "../../db/schema/index";
 import { fail } from "../../errors";
 import type { Auth, Deps } from "../../kernel";
-import { type MemberGrade, type Quotas, quotasFor } from "../../spaces/service/privileges";
+import { type MemberGrade, planQuotasFor, type QuotaOverrides, sessionQuotas } from "../../spaces/service/privileges";
 import { parseQuotaOverrides } from "../../spaces/service/spaces";
 import { INSTANCE_PAGE_SIZE, INSTANCE_PAGE_SIZE_MAX, type instanceSpaceSchema, type instanceUserSchema, type updateInstanceSpaceBody } from "../schemas";
 
@@ -46,6 +47,7 @@ function matching(columns: SQLiteColumn[], keyword: string | undefined): SQL | u
 }
 
 const personal = alias(spaces, "personal_space");
+const personalPlan = alias(spacePlans, "personal_plan");
 
 const userColumns = {
   userId: users.id,
@@ -54,6 +56,7 @@ const userColumns = {
   phone: users.phone,
   isInstanceOwner: users.isInstanceOwner,
   memberGrade: personal.memberGrade,
+  planExpiresAt: personalPlan.expiresAt,
   personalSpaceId: users.personalSpaceId,
   createdAt: users.createdAt,
 };
@@ -67,6 +70,7 @@ export async function listInstanceUsers(deps: Deps, query: ListQuery) {
       .select(userColumns)
       .from(users)
       .innerJoin(personal, eq(personal.id, users.personalSpaceId))
+      .leftJoin(personalPlan, eq(personalPlan.spaceId, personal.id))
       .where(where)
       .orderBy(asc(users.createdAt), asc(users.id))
       .limit(pageSize)
@@ -74,29 +78,58 @@ export async function listInstanceUsers(deps: Deps, query: ListQuery) {
       .all(),
     deps.db.select({ value: count() }).from(users).where(where).get(),
   ]);
-  return { items: items as InstanceUser[], total: total?.value ?? 0, pageNo, pageSize };
+  return { items: items.map((row) => userView(deps, row)), total: total?.value ?? 0, pageNo, pageSize };
+}
+
+/** A user row as shown: the grade is the effective one (Free once a plan has ended). */
+function userView(deps: Deps, row: { memberGrade: string; planExpiresAt: string | null } & Omit<InstanceUser, "memberGrade">): InstanceUser {
+  const { planExpiresAt, ...rest } = row;
+  return { ...rest, memberGrade: effectiveGrade(row.memberGrade, planExpiresAt ? { expiresAt: planExpiresAt } : null, deps.now().toISOString()) };
 }
 
 async function instanceUser(deps: Deps, userId: string): Promise<InstanceUser> {
-  const row = await deps.db.select(userColumns).from(users).innerJoin(personal, eq(personal.id, users.personalSpaceId)).where(eq(users.id, userId)).get();
+  const row = await deps.db
+    .select(userColumns)
+    .from(users)
+    .innerJoin(personal, eq(personal.id, users.personalSpaceId))
+    .leftJoin(personalPlan, eq(personalPlan.spaceId, personal.id))
+    .where(eq(users.id, userId))
+    .get();
   if (!row) throw fail.notFound("user");
-  return row as InstanceUser;
+  return userView(deps, row);
+}
+
+/**
+ * Sets a space's grade with no end: a plan period the space ran on is dropped, so the grade the
+ * administrator chose stands instead of falling back to Free when that period ends.
+ */
+async function setGrade(deps: Deps, spaceId: string, memberGrade: MemberGrade): Promise<void> {
+  await deps.db.delete(spacePlans).where(eq(spacePlans.spaceId, spaceId));
+  await deps.db.update(spaces).set({ memberGrade, updatedAt: deps.now().toISOString() }).where(eq(spaces.id, spaceId));
 }
 
 /** Sets a user's grade, which is the grade of their personal space; quota overrides stay. */
 export async function setUserGrade(deps: Deps, userId: string, memberGrade: MemberGrade): Promise<InstanceUser> {
   const user = await deps.db.select({ personalSpaceId: users.personalSpaceId }).from(users).where(eq(users.id, userId)).get();
   if (!user) throw fail.notFound("user");
-  await deps.db.update(spaces).set({ memberGrade, updatedAt: deps.now().toISOString() }).where(eq(spaces.id, user.personalSpaceId));
+  await setGrade(deps, user.personalSpaceId, memberGrade);
   return instanceUser(deps, userId);
 }
 
 const memberCount = sql<number>`(select count(*) from ${spaceMembers} where ${spaceMembers.spaceId} = ${spaces.id})`.mapWith(Number);
 
-function spaceView(row: { space: SpaceRow; ownerName: string; ownerEmail: string | null; memberCount: number }): InstanceSpace {
+function spaceView(
+  deps: Deps,
+  catalogue: Plan[],
+  row: { space: SpaceRow; ownerName: string; ownerEmail: string | null; memberCount: number; plan: { planCode: string; expiresAt: string } | null },
+): InstanceSpace {
   const { space } = row;
   const overrides = parseQuotaOverrides(space.quotaOverrides);
-  const grade = space.memberGrade as MemberGrade;
+  const now = deps.now().toISOString();
+  const grade = effectiveGrade(space.memberGrade, row.plan, now);
+  const code = row.plan && row.plan.expiresAt > now ? row.plan.planCode : planOfGrade(grade);
+  const planQuotas = catalogue.find((plan) => plan.code === code)?.quotas;
+  const quotas = planQuotasFor({ grade, kind: space.kind, overrides, ...(planQuotas ? { planQuotas } : {}) });
   return {
     spaceId: space.id,
     companyCode: space.code,
@@ -107,13 +140,21 @@ function spaceView(row: { space: SpaceRow; ownerName: string; ownerEmail: string
     ownerEmail: row.ownerEmail,
     memberGrade: grade,
     quotaOverrides: overrides,
-    quotas: quotasFor({ grade, kind: space.kind, overrides }),
+    quotas: { ...sessionQuotas(quotas), ...quotas },
+    planCode: code as InstanceSpace["planCode"],
+    planExpiresAt: row.plan && row.plan.expiresAt > now ? row.plan.expiresAt : null,
     memberCount: row.memberCount,
     createdAt: space.createdAt,
   };
 }
 
-const spaceColumns = { space: spaces, ownerName: users.name, ownerEmail: users.email, memberCount };
+const spaceColumns = {
+  space: spaces,
+  ownerName: users.name,
+  ownerEmail: users.email,
+  memberCount,
+  plan: { planCode: spacePlans.planCode, expiresAt: spacePlans.expiresAt },
+};
 
 /** Every space of the instance, oldest first, with its owner and the quotas it has. */
 export async function listInstanceSpaces(deps: Deps, query: ListQuery) {
@@ -124,6 +165,7 @@ export async function listInstanceSpaces(deps: Deps, query: ListQuery) {
       .select(spaceColumns)
       .from(spaces)
       .innerJoin(users, eq(users.id, spaces.ownerUserId))
+      .leftJoin(spacePlans, eq(spacePlans.spaceId, spaces.id))
       .where(where)
       .orderBy(asc(spaces.createdAt), asc(spaces.id))
       .limit(pageSize)
@@ -131,13 +173,20 @@ export async function listInstanceSpaces(deps: Deps, query: ListQuery) {
       .all(),
     deps.db.select({ value: count() }).from(spaces).innerJoin(users, eq(users.id, spaces.ownerUserId)).where(where).get(),
   ]);
-  return { items: rows.map(spaceView), total: total?.value ?? 0, pageNo, pageSize };
+  const catalogue = await planCatalogue(deps);
+  return { items: rows.map((row) => spaceView(deps, catalogue, row)), total: total?.value ?? 0, pageNo, pageSize };
 }
 
 async function instanceSpace(deps: Deps, spaceId: string): Promise<InstanceSpace> {
-  const row = await deps.db.select(spaceColumns).from(spaces).innerJoin(users, eq(users.id, spaces.ownerUserId)).where(eq(spaces.id, spaceId)).get();
+  const row = await deps.db
+    .select(spaceColumns)
+    .from(spaces)
+    .innerJoin(users, eq(users.id, spaces.ownerUserId))
+    .leftJoin(spacePlans, eq(spacePlans.spaceId, spaces.id))
+    .where(eq(spaces.id, spaceId))
+    .get();
   if (!row) throw fail.notFound("space");
-  return spaceView(row);
+  return spaceView(deps, await planCatalogue(deps), row);
 }
 
 /**
@@ -150,12 +199,12 @@ export async function setSpaceCapabilities(deps: Deps, spaceId: string, input: z
   let quotaOverrides: string | null | undefined;
   if (input.quotas !== undefined) {
     const entries = Object.entries(input.quotas ?? {}).filter(([, value]) => value !== undefined);
-    quotaOverrides = entries.length > 0 ? JSON.stringify(Object.fromEntries(entries) as Partial<Quotas>) : null;
+    quotaOverrides = entries.length > 0 ? JSON.stringify(Object.fromEntries(entries) as QuotaOverrides) : null;
   }
+  if (input.memberGrade) await setGrade(deps, spaceId, input.memberGrade);
   await deps.db
     .update(spaces)
     .set({
-      ...(input.memberGrade ? { memberGrade: input.memberGrade } : {}),
       ...(quotaOverrides !== undefined ? { quotaOverrides } : {}),
       updatedAt: deps.now().toISOString(),
     })

@@ -10,6 +10,8 @@ import { keyOfStored, knowledgeKeys, storeObject } from "./storage";
 import type { ChunkInput } from "../retrieval/indexing";
 import { chunksOfPrepared, loadPrepared, type PreparedContent, removePrepared, savePrepared } from "./prepared";
 import { vectorTableOf } from "./vectors";
+import { withQuota } from "../../plans/service/quotas";
+import { estimateTokens } from "../../platform/llm/tokens";
 
 /** A stored knowledge file row. */
 export type KnowledgeFileRow = typeof knowledgeFiles.$inferSelect;
@@ -111,6 +113,17 @@ export interface ImportedFileInput {
  * here; confirm and indexing do not care where the content came from.
  */
 export async function createImportedFile(deps: Deps, auth: Auth, knowledgeBaseId: string, input: ImportedFileInput) {
+  const tokens = input.prepared && !input.failureReason ? preparedTokens(input.prepared) : 0;
+  return withQuota(deps, auth.spaceId, { knowledgeEntries: 1, knowledgeTokens: tokens }, () => insertImportedFile(deps, auth, knowledgeBaseId, input));
+}
+
+/** Tokens a prepared file is expected to hold once indexed, for the capacity quota. */
+function preparedTokens(prepared: PreparedContent): number {
+  if (prepared.kind === "text") return estimateTokens(prepared.text);
+  return prepared.records.reduce((sum, record) => sum + estimateTokens(JSON.stringify(record)), 0);
+}
+
+async function insertImportedFile(deps: Deps, auth: Auth, knowledgeBaseId: string, input: ImportedFileInput) {
   const now = deps.now().toISOString();
   const id = newId("kf");
   let failureReason = input.failureReason ?? null;

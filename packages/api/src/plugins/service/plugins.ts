@@ -9,6 +9,7 @@ import { openValue, sealValue } from "../../platform/sealed";
 import type { SecretBox } from "../../platform/secret-box";
 import { maskHeaders, maskSecret } from "./http-call";
 import { findParameterProblem, normalizeParameters, type PluginParameter } from "./parameters";
+import { withQuota } from "../../plans/service/quotas";
 
 /** The request parts of a plugin: what a draft holds and what a call needs. */
 export interface PluginRequestParts {
@@ -202,23 +203,25 @@ export async function createPlugin(deps: Deps, auth: Auth, input: PluginInput) {
   const checked = checkPlugin(input);
   const now = deps.now().toISOString();
   const id = newId("plg");
-  await deps.db.insert(plugins).values({
-    id,
-    spaceId: auth.spaceId,
-    code: newPluginCode(),
-    enabled: checked.enabled ?? true,
-    name: checked.name,
-    description: checked.description,
-    avatarUrl: checked.avatar,
-    requestUrl: checked.requestUrl,
-    requestMethod: checked.requestMethod,
-    requestParams: JSON.stringify(checked.requestParams),
-    responseParams: JSON.stringify(checked.responseParams),
-    headers: sealHeaders(deps.secrets, checked.headers),
-    createdBy: auth.userId,
-    createdAt: now,
-    updatedAt: now,
-  });
+  await withQuota(deps, auth.spaceId, { customPlugins: 1 }, async () =>
+    deps.db.insert(plugins).values({
+      id,
+      spaceId: auth.spaceId,
+      code: newPluginCode(),
+      enabled: checked.enabled ?? true,
+      name: checked.name,
+      description: checked.description,
+      avatarUrl: checked.avatar,
+      requestUrl: checked.requestUrl,
+      requestMethod: checked.requestMethod,
+      requestParams: JSON.stringify(checked.requestParams),
+      responseParams: JSON.stringify(checked.responseParams),
+      headers: sealHeaders(deps.secrets, checked.headers),
+      createdBy: auth.userId,
+      createdAt: now,
+      updatedAt: now,
+    }),
+  );
   return getPlugin(deps, auth, id);
 }
 

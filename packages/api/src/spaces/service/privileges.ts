@@ -1,9 +1,9 @@
-/** Member grades, lowest first. */
-export const memberGrades = ["FREE", "NORMAL", "PROFESSION", "ENTERPRISE", "CUSTOM"] as const;
-/** One of {@link memberGrades}. */
-export type MemberGrade = (typeof memberGrades)[number];
+import { defaultPlan, type MemberGrade, memberGrades, type PlanQuotas, planOfGrade } from "../../billing/service/plans";
 
-/** Quotas that decide which console areas a space can use. */
+// Grades are defined with the plan catalogue, which gives each plan its grade.
+export { type MemberGrade, memberGrades, type PlanQuotas };
+
+/** Quotas that decide which console areas a space can use (the session's names of three plan quotas). */
 export interface Quotas {
   clientManage: number;
   customerManage: number;
@@ -11,16 +11,24 @@ export interface Quotas {
 }
 
 /**
- * Default quotas per grade. Clients unlock at the Standard plan (NORMAL), chat management and
- * team at Pro (PROFESSION), as the spec's menu hints say.
+ * Overrides the instance administrator set on a space (a Custom arrangement): the session's
+ * three names and any quota of the plan catalogue by its own name.
  */
-export const gradeQuotas: Record<MemberGrade, Quotas> = {
-  FREE: { clientManage: 0, customerManage: 0, memberNumber: 0 },
-  NORMAL: { clientManage: 3, customerManage: 0, memberNumber: 0 },
-  PROFESSION: { clientManage: 10, customerManage: 3, memberNumber: 5 },
-  ENTERPRISE: { clientManage: 50, customerManage: 20, memberNumber: 100 },
-  CUSTOM: { clientManage: 200, customerManage: 100, memberNumber: 1000 },
-};
+export type QuotaOverrides = Partial<Quotas> & Partial<PlanQuotas>;
+
+/** The session's quotas read from a plan's quotas: clients, chat-management seats, members. */
+export function sessionQuotas(quotas: PlanQuotas): Quotas {
+  return { clientManage: quotas.clients, customerManage: quotas.customerService, memberNumber: quotas.members };
+}
+
+/**
+ * Default quotas per grade, read from the plan catalogue's defaults (one source of quotas):
+ * clients unlock at the Standard plan (NORMAL), chat management and team at Pro (PROFESSION),
+ * as the spec's menu hints say.
+ */
+export const gradeQuotas: Record<MemberGrade, Quotas> = Object.fromEntries(
+  memberGrades.map((grade) => [grade, sessionQuotas(defaultPlan(planOfGrade(grade)).quotas)]),
+) as Record<MemberGrade, Quotas>;
 
 /**
  * The grade the instance administrator's spaces get. Until plans are sold, the administrator
@@ -29,13 +37,34 @@ export const gradeQuotas: Record<MemberGrade, Quotas> = {
 export const ADMINISTRATOR_GRADE: MemberGrade = "CUSTOM";
 
 /** A team space always has room for a few members, whatever its grade. */
-const TEAM_MINIMUM_MEMBERS = 3;
+export const TEAM_MINIMUM_MEMBERS = 3;
 
-/** The quotas a space actually has. */
-export function quotasFor(input: { grade: MemberGrade; kind: "personal" | "team"; overrides?: Partial<Quotas> | null }): Quotas {
-  const base = { ...gradeQuotas[input.grade], ...(input.overrides ?? {}) };
-  if (input.kind === "team") base.memberNumber = Math.max(base.memberNumber, TEAM_MINIMUM_MEMBERS);
+/**
+ * Every quota a space has: its plan's (`planQuotas`, the catalogue as edited on this instance;
+ * the default catalogue's when not given), the administrator's overrides, and the team minimum.
+ */
+export function planQuotasFor(input: {
+  grade: MemberGrade;
+  kind: "personal" | "team";
+  overrides?: QuotaOverrides | null;
+  planQuotas?: PlanQuotas;
+}): PlanQuotas {
+  const base: PlanQuotas = { ...(input.planQuotas ?? defaultPlan(planOfGrade(input.grade)).quotas) };
+  const overrides = input.overrides ?? {};
+  for (const key of Object.keys(base) as (keyof PlanQuotas)[]) {
+    const value = overrides[key];
+    if (typeof value === "number") base[key] = value;
+  }
+  if (typeof overrides.clientManage === "number") base.clients = overrides.clientManage;
+  if (typeof overrides.customerManage === "number") base.customerService = overrides.customerManage;
+  if (typeof overrides.memberNumber === "number") base.members = overrides.memberNumber;
+  if (input.kind === "team") base.members = Math.max(base.members, TEAM_MINIMUM_MEMBERS);
   return base;
+}
+
+/** The quotas a space actually has, by the session's names. */
+export function quotasFor(input: { grade: MemberGrade; kind: "personal" | "team"; overrides?: QuotaOverrides | null; planQuotas?: PlanQuotas }): Quotas {
+  return sessionQuotas(planQuotasFor(input));
 }
 
 /** True when `grade` is at least `required` on the plan ladder. */
@@ -100,7 +129,9 @@ export interface Privileges extends Quotas {
 export function computePrivileges(input: {
   grade: MemberGrade;
   kind: "personal" | "team";
-  overrides?: Partial<Quotas> | null;
+  overrides?: QuotaOverrides | null;
+  /** The plan's quotas as this instance's catalogue has them (defaults when absent). */
+  planQuotas?: PlanQuotas;
   role: "owner" | "admin" | "member";
   customerAdminFlag: boolean;
   authorizedRoutes: string[] | null;

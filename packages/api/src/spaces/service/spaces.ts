@@ -1,9 +1,11 @@
 import { and, asc, eq } from "drizzle-orm";
 import { newId, newShortCode } from "../../crypto";
-import { spaceMembers, spaces, users } from "../../db/schema/index";
+import { effectiveGrade } from "../../billing/service/plans";
+import { spaceMembers, spacePlans, spaces, users } from "../../db/schema/index";
+import { entitlementOf } from "../../plans/service/quotas";
 import { fail } from "../../errors";
 import type { Auth, Deps } from "../../kernel";
-import { ADMINISTRATOR_GRADE, computePrivileges, type MemberGrade, type Privileges, type Quotas } from "./privileges";
+import { ADMINISTRATOR_GRADE, computePrivileges, type MemberGrade, type PlanQuotas, type Privileges, type QuotaOverrides } from "./privileges";
 
 type SpaceRow = typeof spaces.$inferSelect;
 type MemberRow = typeof spaceMembers.$inferSelect;
@@ -18,16 +20,20 @@ function parseJson<T>(value: string | null): T | null {
 }
 
 /** Reads stored quota overrides; anything unreadable counts as none. */
-export function parseQuotaOverrides(value: string | null): Partial<Quotas> | null {
-  return parseJson<Partial<Quotas>>(value);
+export function parseQuotaOverrides(value: string | null): QuotaOverrides | null {
+  return parseJson<QuotaOverrides>(value);
 }
 
-/** Privileges of one member in one space; `instanceAdmin` adds the instance entry. */
-export function privilegesOf(space: SpaceRow, member: MemberRow, instanceAdmin = false): Privileges {
+/**
+ * Privileges of one member in one space; `instanceAdmin` adds the instance entry. `planQuotas`
+ * are the space's quotas from the catalogue as edited here ({@link entitlementOf}).
+ */
+export function privilegesOf(space: SpaceRow, member: MemberRow, instanceAdmin = false, planQuotas?: PlanQuotas): Privileges {
   return computePrivileges({
     grade: space.memberGrade as MemberGrade,
     kind: space.kind,
-    overrides: parseJson<Partial<Quotas>>(space.quotaOverrides),
+    overrides: parseJson<QuotaOverrides>(space.quotaOverrides),
+    ...(planQuotas ? { planQuotas } : {}),
     role: member.role,
     customerAdminFlag: member.customerAdmin,
     authorizedRoutes: parseJson<string[]>(member.authorizedRoutes),
@@ -63,16 +69,23 @@ export async function insertSpace(deps: Deps, input: { name: string; kind: "pers
   }
 }
 
+/** The space row as readers see it: a plan past its end reads as Free (decision 0018). */
+function withEffectiveGrade(deps: Deps, row: { space: SpaceRow; member: MemberRow; plan: { expiresAt: string } | null }) {
+  const memberGrade = effectiveGrade(row.space.memberGrade, row.plan, deps.now().toISOString());
+  return { space: memberGrade === row.space.memberGrade ? row.space : { ...row.space, memberGrade }, member: row.member };
+}
+
 /** Loads a space the user belongs to, or answers not found: other spaces do not exist for them. */
 export async function loadMembership(deps: Deps, userId: string, spaceId: string): Promise<{ space: SpaceRow; member: MemberRow }> {
   const row = await deps.db
-    .select({ space: spaces, member: spaceMembers })
+    .select({ space: spaces, member: spaceMembers, plan: { expiresAt: spacePlans.expiresAt } })
     .from(spaceMembers)
     .innerJoin(spaces, eq(spaces.id, spaceMembers.spaceId))
+    .leftJoin(spacePlans, eq(spacePlans.spaceId, spaces.id))
     .where(and(eq(spaceMembers.spaceId, spaceId), eq(spaceMembers.userId, userId)))
     .get();
   if (!row) throw fail.notFound("space");
-  return row;
+  return withEffectiveGrade(deps, row);
 }
 
 /** The space as clients see it. */
@@ -97,12 +110,13 @@ export async function listSpaces(deps: Deps, userId: string) {
   const user = await deps.db.select({ currentSpaceId: users.currentSpaceId }).from(users).where(eq(users.id, userId)).get();
   if (!user) throw fail.notFound("user");
   const rows = await deps.db
-    .select({ space: spaces, member: spaceMembers })
+    .select({ space: spaces, member: spaceMembers, plan: { expiresAt: spacePlans.expiresAt } })
     .from(spaceMembers)
     .innerJoin(spaces, eq(spaces.id, spaceMembers.spaceId))
+    .leftJoin(spacePlans, eq(spacePlans.spaceId, spaces.id))
     .where(eq(spaceMembers.userId, userId))
     .orderBy(asc(spaces.createdAt));
-  return rows.map(({ space, member }) => spaceView(space, member, user.currentSpaceId));
+  return rows.map((row) => withEffectiveGrade(deps, row)).map(({ space, member }) => spaceView(space, member, user.currentSpaceId));
 }
 
 /** The signed-in user with every field of spec §3, in the space the request acts in. */
@@ -110,7 +124,7 @@ export async function userView(deps: Deps, userId: string, spaceId: string) {
   const user = await deps.db.select().from(users).where(eq(users.id, userId)).get();
   if (!user) throw fail.notFound("user");
   const { space, member } = await loadMembership(deps, userId, spaceId);
-  const privileges = privilegesOf(space, member, user.isInstanceOwner);
+  const privileges = privilegesOf(space, member, user.isInstanceOwner, (await entitlementOf(deps, space.id)).quotas);
   return {
     id: user.id,
     name: user.name,
@@ -191,5 +205,5 @@ export async function selectSpace(deps: Deps, auth: Auth, spaceId: string) {
 export async function getPrivileges(deps: Deps, auth: Auth): Promise<Privileges> {
   const { space, member } = await loadMembership(deps, auth.userId, auth.spaceId);
   const user = await deps.db.select({ admin: users.isInstanceOwner }).from(users).where(eq(users.id, auth.userId)).get();
-  return privilegesOf(space, member, user?.admin === true);
+  return privilegesOf(space, member, user?.admin === true, (await entitlementOf(deps, space.id)).quotas);
 }

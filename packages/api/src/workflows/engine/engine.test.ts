@@ -7,6 +7,7 @@ import { jobs, workflowNodeRuns, workflowRuns } from "../../db/schema/index";
 import type { PluginRuntime } from "../../plugins/runtime-types";
 import { expectError, expectOk } from "../../testing/flows";
 import { createTestContext, registerUser, type TestContext, type TestUser } from "../../testing/harness";
+import { upgradeSpaceForTest } from "../../plans/testing";
 import { workflowRunPageSchema, workflowRunSchema } from "../schemas";
 import { createWorkflowVia, line, node, runVia, simpleGraph } from "../testing";
 import { createWorkflowRunner, type WorkflowRunner } from "./runner";
@@ -55,6 +56,8 @@ beforeAll(async () => {
   hookUrl = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/robot`;
   ctx = await createTestContext({ PARLEY_PLUGINS_ALLOW_PRIVATE_NETWORK: "true", PARLEY_PLUGINS_ALLOWED_HOSTS: "127.0.0.1" }, { now: () => clock, plugins });
   alice = await registerUser(ctx, "alice-engine@example.com");
+  // More than Free's quotas allow is created below.
+  await upgradeSpaceForTest(ctx, alice.user.spaceId);
   runner = createWorkflowRunner(ctx.deps, { execute: { limits: { maxNodeMs: 2500 } }, idleMs: 20 });
 });
 afterAll(async () => {

@@ -5,6 +5,7 @@ import { workflowScheduleTicks } from "../../db/schema/index";
 import type { Deps } from "../../kernel";
 import { expectError, expectOk } from "../../testing/flows";
 import { createTestContext, registerUser, type TestContext, type TestUser } from "../../testing/harness";
+import { upgradeSpaceForTest } from "../../plans/testing";
 import { createWorkflowRunner, type WorkflowRunner } from "../engine/runner";
 import { cronGenerateSchema, cronPreviewSchema, schedulerSchema, workflowRunPageSchema, workflowRunSchema } from "../schemas";
 import { createWorkflowVia, simpleGraph } from "../testing";
@@ -19,6 +20,8 @@ let runner: WorkflowRunner;
 beforeAll(async () => {
   ctx = await createTestContext({}, { now: () => clock });
   alice = await registerUser(ctx, "alice-cron@example.com");
+  // What this test creates needs a plan above Free (issue 15).
+  await upgradeSpaceForTest(ctx, alice.user.spaceId);
   runner = createWorkflowRunner(ctx.deps, { idleMs: 20 });
 });
 afterAll(async () => {

@@ -7,6 +7,7 @@ import { referencesIn } from "../engine/template";
 import { removeNode, syncBranchTargets } from "../graph";
 import type { WorkflowElement, WorkflowGraph, WorkflowLine } from "../model";
 import { infoIssues, type RawElement, validateWorkflow, type WorkflowIssue } from "./validate";
+import { withQuota } from "../../plans/service/quotas";
 
 /** A stored workflow row. */
 export type WorkflowRow = typeof workflows.$inferSelect;
@@ -176,7 +177,7 @@ export async function createWorkflow(
     createdAt: now,
     updatedAt: now,
   };
-  await deps.db.insert(workflows).values(row);
+  await withQuota(deps, auth.spaceId, { workflows: 1 }, () => deps.db.insert(workflows).values(row));
   return workflowView(deps, await loadWorkflow(deps, auth.spaceId, row.id!));
 }
 
@@ -300,22 +301,24 @@ export async function copyWorkflow(deps: Deps, auth: Auth, workflowId: string, n
   const row = await loadWorkflow(deps, auth.spaceId, workflowId);
   const now = deps.now().toISOString();
   const id = newId("wf");
-  await deps.db.insert(workflows).values({
-    id,
-    spaceId: auth.spaceId,
-    name: `${row.name}${nameSuffix}`.slice(0, 200),
-    description: row.description,
-    avatarUrl: row.avatarUrl,
-    category: row.category,
-    elements: row.elements,
-    lines: row.lines,
-    cron: row.cron,
-    cronTimezone: row.cronTimezone,
-    cronEnabled: false,
-    createdBy: auth.userId,
-    createdAt: now,
-    updatedAt: now,
-  });
+  await withQuota(deps, auth.spaceId, { workflows: 1 }, async () =>
+    deps.db.insert(workflows).values({
+      id,
+      spaceId: auth.spaceId,
+      name: `${row.name}${nameSuffix}`.slice(0, 200),
+      description: row.description,
+      avatarUrl: row.avatarUrl,
+      category: row.category,
+      elements: row.elements,
+      lines: row.lines,
+      cron: row.cron,
+      cronTimezone: row.cronTimezone,
+      cronEnabled: false,
+      createdBy: auth.userId,
+      createdAt: now,
+      updatedAt: now,
+    }),
+  );
   return getWorkflow(deps, auth, id);
 }
 

@@ -6,6 +6,7 @@ import { PageHeader } from "../../components/page-header";
 import { PageLoader } from "../../components/page-loader";
 import { ApiKeysTab } from "./api-keys-tab";
 import { OutboxTab } from "./outbox-tab";
+import { PlanTab } from "./plan-tab";
 import { ProfileTab } from "./profile-tab";
 import { CreditsTab, UsageTab } from "./records-tabs";
 import { BalanceAlertTab, BillingRulesTab } from "../benefits/account-tabs";
@@ -13,14 +14,14 @@ import { BalanceAlertTab, BillingRulesTab } from "../benefits/account-tabs";
 import { PaymentRecordsTab } from "../payments/payment-records-tab";
 import { RechargeTab } from "../payments/recharge-tab";
 
-const TABS = ["profile", "apiKeys", "credits", "recharge", "payments", "usage", "billingRules", "balanceAlert", "outbox"] as const;
+const TABS = ["profile", "plan", "apiKeys", "credits", "recharge", "payments", "usage", "billingRules", "balanceAlert", "outbox"] as const;
 type AccountTab = (typeof TABS)[number];
 
 function isTab(value: string | null): value is AccountTab {
   return value !== null && (TABS as readonly string[]).includes(value);
 }
 
-/** My account: profile, API keys, the credits, payment and usage records, and (instance owner) the outbox. */
+/** My account: profile, plan and usage, API keys, the credits, payment and usage records, and (instance owner) the outbox. */
 export function AccountPage() {
   const { t } = useTranslation();
   const { user } = useSession();
@@ -39,6 +40,7 @@ export function AccountPage() {
         destroyOnHidden
         items={[
           { key: "profile", label: <span data-testid="account-tab-profile">{t("account.tabs.profile")}</span>, children: <ProfileTab user={user} /> },
+          { key: "plan", label: <span data-testid="account-tab-plan">{t("quota.tab")}</span>, children: <PlanTab /> },
           { key: "apiKeys", label: <span data-testid="account-tab-api-keys">{t("account.tabs.apiKeys")}</span>, children: <ApiKeysTab /> },
           {
             key: "credits",

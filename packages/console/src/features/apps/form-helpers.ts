@@ -1,5 +1,5 @@
 import type { FormInstance, FormRule } from "antd";
-import type { ApiFailure } from "../../lib/api/request";
+import { type ApiFailure, handledByRequestLayer } from "../../lib/api/request";
 import { feedback } from "../../lib/feedback";
 import { i18n } from "../../i18n";
 import { formPathOf, type RuleResult } from "./app-rules";
@@ -27,6 +27,6 @@ export function showServerError(form: FormInstance, error: ApiFailure, knownFiel
     return true;
   }
   // Network and session failures were already reported by the request layer.
-  if (error.kind === "http" && error.code !== 401 && error.code !== 440) feedback.error(error.message || i18n.t("errors.generic"));
+  if (error.kind === "http" && !handledByRequestLayer(error)) feedback.error(error.message || i18n.t("errors.generic"));
   return false;
 }

@@ -18,6 +18,7 @@ import { useAppChoices } from "./use-app-choices";
 import { useChannelCatalogue } from "./use-channel-catalogue";
 import { WechatBindingCard } from "./wechat-binding-card";
 import "./clients.css";
+import { handledByRequestLayer } from "../../lib/api/request";
 
 interface ChannelValues {
   name: string;
@@ -122,7 +123,7 @@ export function ChannelClientPage() {
         if (configKey) form.setFields([{ name: ["config", configKey], errors: [result.error.message] }]);
         else if (result.error.field && TOP_FIELDS.has(result.error.field))
           form.setFields([{ name: result.error.field as keyof ChannelValues, errors: [result.error.message] }]);
-        else feedback.error(result.error.message);
+        else if (!handledByRequestLayer(result.error)) feedback.error(result.error.message);
         return;
       }
       feedback.success(client ? t("clients.config.saved") : t("clients.channelConfig.created", { name: result.data.name }));

@@ -26,6 +26,7 @@ import { clientsEndpoints, type UpdateWebClient, type WebClient, WEB_CLIENTS } f
 import { useAppChoices } from "./use-app-choices";
 import { WidgetPreview } from "./widget-preview";
 import "./clients.css";
+import { handledByRequestLayer } from "../../lib/api/request";
 
 interface ConfigValues {
   name: string;
@@ -126,7 +127,7 @@ function WebClientConfigPage() {
         const top = result.error.field?.split(".")[0] ?? "";
         const field = FIELD_OF[top] ?? (top in valuesOf(client!) ? (top as keyof ConfigValues) : undefined);
         if (field) form.setFields([{ name: field, errors: [result.error.message] }]);
-        else feedback.error(result.error.message);
+        else if (!handledByRequestLayer(result.error)) feedback.error(result.error.message);
         return;
       }
       setSpaceData<WebClient>(detailKey, () => result.data);

@@ -15,14 +15,18 @@ import { PageLoader } from "../../components/page-loader";
 import { PLAN_LABEL_KEYS } from "../account/plan-labels";
 import { CashOutReviewTab, CreditAdjustTab } from "../benefits/instance-tabs";
 import { InstanceOrdersTab } from "../payments/instance-orders-tab";
+import { PlansTab } from "./plans-tab";
 import "./instance.css";
 
 type InstanceUser = components["schemas"]["InstanceUser"];
 type InstanceSpace = components["schemas"]["InstanceSpace"];
-type Quotas = components["schemas"]["InstanceQuotas"];
 
 const PAGE_SIZE = 20;
 const QUOTA_KEYS = ["clientManage", "customerManage", "memberNumber"] as const;
+/** The plan catalogue's other quotas a Custom space can have set (labels from the quota namespace). */
+const PLAN_ONLY_QUOTA_KEYS = ["apps", "workflows", "knowledgeTokens", "knowledgeEntries", "databaseRows", "customPlugins"] as const;
+const EDITABLE_QUOTA_KEYS = [...QUOTA_KEYS, ...PLAN_ONLY_QUOTA_KEYS] as const;
+const LARGE_QUOTA_KEYS: readonly string[] = ["knowledgeTokens", "databaseRows"];
 
 /** After a change to the space the administrator is working in, the user and the menu follow at once. */
 async function refreshIfCurrent(spaceId: string): Promise<void> {
@@ -132,11 +136,11 @@ function UsersTab() {
 
 function SpaceEditor({ space, onClose, onSaved }: { space: InstanceSpace; onClose: () => void; onSaved: () => void }) {
   const { t } = useTranslation();
-  const [form] = Form.useForm<{ memberGrade: MemberGrade } & Partial<Record<keyof Quotas, number | null>>>();
+  const [form] = Form.useForm<{ memberGrade: MemberGrade } & Partial<Record<(typeof EDITABLE_QUOTA_KEYS)[number], number | null>>>();
   const [saving, setSaving] = useState(false);
   const save = async () => {
     const values = await form.validateFields();
-    const quotas = Object.fromEntries(QUOTA_KEYS.flatMap((key) => (typeof values[key] === "number" ? [[key, values[key]]] : [])));
+    const quotas = Object.fromEntries(EDITABLE_QUOTA_KEYS.flatMap((key) => (typeof values[key] === "number" ? [[key, values[key]]] : [])));
     setSaving(true);
     const result = await endpoints.instance.setSpaceCapabilities(space.spaceId, {
       memberGrade: values.memberGrade,
@@ -145,7 +149,7 @@ function SpaceEditor({ space, onClose, onSaved }: { space: InstanceSpace; onClos
     setSaving(false);
     if (!result.ok) {
       const field = result.error.field?.replace(/^quotas\./, "");
-      if (field === "memberGrade" || QUOTA_KEYS.some((key) => key === field))
+      if (field === "memberGrade" || EDITABLE_QUOTA_KEYS.some((key) => key === field))
         form.setFields([{ name: field as "memberGrade", errors: [result.error.message] }]);
       return;
     }
@@ -173,6 +177,17 @@ function SpaceEditor({ space, onClose, onSaved }: { space: InstanceSpace; onClos
         {QUOTA_KEYS.map((key) => (
           <Form.Item key={key} name={key} label={t(`instance.editSpace.${key}`)} extra={t("instance.editSpace.followGrade", { value: space.quotas[key] })}>
             <InputNumber min={0} max={1_000_000} precision={0} style={{ width: "100%" }} data-testid={`instance-space-${key}`} />
+          </Form.Item>
+        ))}
+        {PLAN_ONLY_QUOTA_KEYS.map((key) => (
+          <Form.Item key={key} name={key} label={t(`quota.names.${key}`)} extra={t("instance.editSpace.followGrade", { value: space.quotas[key] })}>
+            <InputNumber
+              min={0}
+              max={LARGE_QUOTA_KEYS.includes(key) ? 1_000_000_000_000 : 1_000_000}
+              precision={0}
+              style={{ width: "100%" }}
+              data-testid={`instance-space-${key}`}
+            />
           </Form.Item>
         ))}
       </Form>
@@ -281,6 +296,7 @@ export function InstancePage() {
             { key: "cashOuts", label: <span data-testid="instance-tab-cash-outs">{t("benefits.review.tab")}</span>, children: <CashOutReviewTab /> },
             { key: "credits", label: <span data-testid="instance-tab-credits">{t("benefits.adjust.tab")}</span>, children: <CreditAdjustTab /> },
             { key: "orders", label: <span data-testid="instance-tab-orders">{t("billing.admin.tab")}</span>, children: <InstanceOrdersTab /> },
+            { key: "plans", label: <span data-testid="instance-tab-plans">{t("instancePlans.tab")}</span>, children: <PlansTab /> },
           ]}
         />
       </div>

@@ -1,7 +1,7 @@
 import { Col, Form, Input, InputNumber, Row } from "antd";
 import type { FormInstance } from "antd";
 import { useTranslation } from "react-i18next";
-import type { ApiFailure } from "../../lib/api/request";
+import { type ApiFailure, handledByRequestLayer } from "../../lib/api/request";
 import { feedback } from "../../lib/feedback";
 import { i18n } from "../../i18n";
 import { checkChunkOverlap, checkChunkTokens, KNOWLEDGE_LIMITS, type RuleResult } from "./knowledge-rules";
@@ -33,7 +33,7 @@ export function showKnowledgeBaseError(form: FormInstance<KnowledgeBaseValues>, 
     form.setFields([{ name: error.field as keyof KnowledgeBaseValues, errors: [error.message] }]);
     return true;
   }
-  if (error.kind === "http" && error.code !== 401 && error.code !== 440) feedback.error(error.message || i18n.t("errors.generic"));
+  if (error.kind === "http" && !handledByRequestLayer(error)) feedback.error(error.message || i18n.t("errors.generic"));
   return false;
 }
 

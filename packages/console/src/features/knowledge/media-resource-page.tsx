@@ -22,6 +22,7 @@ import { useKnowledgeBase } from "./knowledge-manage-layout";
 import { checkMedia, checkMediaName, KNOWLEDGE_LIMITS, MEDIA_EXTENSIONS } from "./knowledge-rules";
 import { RenameModal } from "./rename-modal";
 import { saveBlob } from "../../lib/save-blob";
+import { handledByRequestLayer } from "../../lib/api/request";
 
 const PAGE_SIZE = 24;
 const ACCEPT = MEDIA_EXTENSIONS.map((extension) => `.${extension}`).join(",");
@@ -81,7 +82,8 @@ export function MediaResourcePage() {
       const result = await knowledgeEndpoints.uploadMedia(base.id, file, file.name);
       if (!result.ok) {
         // The server's message, verbatim (e.g. content that does not match its extension).
-        if (result.error.kind === "http") feedback.error(t("knowledge.media.uploadFailed", { name: file.name, reason: result.error.message }));
+        if (result.error.kind === "http" && !handledByRequestLayer(result.error))
+          feedback.error(t("knowledge.media.uploadFailed", { name: file.name, reason: result.error.message }));
         return;
       }
       feedback.success(t("knowledge.media.uploaded", { name: result.data.name }));

@@ -8,6 +8,7 @@ import { KNOWLEDGE_BASES, knowledgeEndpoints, type KnowledgeFile, type Knowledge
 import { validValues } from "./form-helpers";
 import { checkUpload, duplicateFields, KNOWLEDGE_LIMITS, UPLOAD_EXTENSIONS } from "./knowledge-rules";
 import { TablePreview } from "./table-preview";
+import { handledByRequestLayer } from "../../lib/api/request";
 
 const PAGE_SIZE = 20;
 
@@ -94,7 +95,7 @@ export function TableRowsDrawer({ file, onClose, onChanged }: TableRowsDrawerPro
     try {
       const result = await knowledgeEndpoints.appendTable(fileId, upload, upload.name);
       if (!result.ok) {
-        if (result.error.kind === "http") feedback.error(result.error.message);
+        if (result.error.kind === "http" && !handledByRequestLayer(result.error)) feedback.error(result.error.message);
         return;
       }
       setReport(result.data.report);

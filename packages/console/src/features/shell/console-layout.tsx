@@ -16,6 +16,7 @@ import { BrandLogo } from "../../components/brand-logo";
 import { LanguageSwitch } from "../../components/language-switch";
 import { PageLoader } from "../../components/page-loader";
 import { SpaceSwitcher } from "../../components/space-switcher";
+import { UpgradeDialog } from "../../components/upgrade-dialog";
 import { CheckInButton, DocsLink, NotificationsButton } from "./header-actions";
 import { MENU_ICONS } from "./menu-icons";
 import { saveLanguageToAccount } from "./save-language";
@@ -175,6 +176,7 @@ export function ConsoleLayout() {
               <Outlet />
             </Suspense>
           )}
+          <UpgradeDialog />
         </Layout.Content>
       </Layout>
     </Layout>

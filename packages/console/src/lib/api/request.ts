@@ -1,6 +1,7 @@
 import { createClient, type ParleyError } from "@parley/sdk";
 import { currentLanguage, i18n } from "../../i18n";
 import { feedback } from "../feedback";
+import { upgradeDetailOf, upgradePrompt } from "../upgrade";
 import { isPortalPath, PATHS } from "../paths";
 import { sessionStore } from "./session";
 import { createThrottle, LOGIN_WARNING_INTERVAL_MS, NETWORK_WARNING_INTERVAL_MS, REQUEST_TIMEOUT_MS } from "./throttle";
@@ -105,8 +106,23 @@ function report(error: ParleyError, options: CallOptions): void {
     feedback.htmlError(error.message);
     return;
   }
-  if (code === CODES.upgradeRequired || code === CODES.insufficientCredits) return;
+  // 701 is not shown as an error: it opens the upgrade dialog, which leads to the price page.
+  if (code === CODES.upgradeRequired) {
+    upgradePrompt.show(upgradeDetailOf(error.message, error.data));
+    return;
+  }
+  if (code === CODES.insufficientCredits) return;
   if (!options.silent) feedback.error(error.message || i18n.t("errors.generic"));
+}
+
+/**
+ * Whether the request layer already answered this failure itself (the upgrade dialog for 701,
+ * silence for 870, login for 401, the HTML notice for 440), so a form must not show it again.
+ */
+export function handledByRequestLayer(error: Pick<ApiFailure, "code">): boolean {
+  return (
+    error.code === CODES.upgradeRequired || error.code === CODES.insufficientCredits || error.code === CODES.sessionEnded || error.code === CODES.htmlMessage
+  );
 }
 
 /** Shows 'please login first' (spec §5): never on portal pages, at most once per second. */
@@ -117,7 +133,8 @@ export function warnLoginFirst(pathname: string = currentPath()): void {
 /**
  * Makes one API call through the SDK and applies spec §5/§8 to its failure: refuses
  * token-less private calls, cancels superseded duplicates, ends the session on 401, shows
- * 440 as sanitized HTML, stays silent on 701/870 and reports everything else once.
+ * 440 as sanitized HTML, turns 701 into the upgrade dialog, stays silent on 870 and reports everything
+ * else once.
  */
 export async function call<T>(options: CallOptions, send: (init: SendInit) => Promise<{ data?: T; error?: ParleyError }>): Promise<ApiResult<T>> {
   if (!options.public && !sessionStore.get().token) {
