@@ -20,7 +20,7 @@ export interface BootstrapResult {
  * a personal API key with the operator's chosen value. While the owner has neither password nor
  * address, every start prints a fresh single-use sign-in link.
  */
-export async function bootstrap(deps: Deps): Promise<BootstrapResult> {
+export async function bootstrap(deps: Pick<Deps, "config" | "db" | "files" | "knowledge" | "now" | "secrets">): Promise<BootstrapResult> {
   let owner = await deps.db.select().from(users).where(eq(users.isInstanceOwner, true)).get();
   let ownerCreated = false;
   let apiKeyCreated = false;

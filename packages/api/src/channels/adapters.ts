@@ -30,7 +30,7 @@ export function adapterOf(kind: string): ChannelAdapter {
 }
 
 /** The secret values of a client, unsealed. */
-export function openSecrets(deps: Deps, row: ChannelClientRow): Record<string, string> {
+export function openSecrets(deps: Pick<Deps, "logger" | "secrets">, row: ChannelClientRow): Record<string, string> {
   if (!row.secrets) return {};
   try {
     return parseJson(deps.secrets.open(row.secrets));
@@ -42,12 +42,12 @@ export function openSecrets(deps: Deps, row: ChannelClientRow): Record<string, s
 }
 
 /** The whole configuration an adapter is given: plain fields and secrets together. */
-export function fullConfig(deps: Deps, row: ChannelClientRow): ChannelConfig {
+export function fullConfig(deps: Pick<Deps, "logger" | "secrets">, row: ChannelClientRow): ChannelConfig {
   return { ...parseJson(row.config), ...openSecrets(deps, row) };
 }
 
 /** The adapter's I/O for one client: the database key-value store, the instance's API base for the platform. */
-export function adapterIO(deps: Deps, adapter: ChannelAdapter): AdapterIO {
+export function adapterIO(deps: Pick<Deps, "config" | "db" | "now">, adapter: ChannelAdapter): AdapterIO {
   const kv = databaseKeyValueStore(deps.db, () => deps.now().getTime());
   return {
     fetch: (input, init) => fetch(input, { ...init, signal: init?.signal ?? AbortSignal.timeout(15_000) }),

@@ -48,7 +48,7 @@ interface SendJob {
 }
 
 /** Finds or creates the customer record of a sender. */
-async function upsertCustomer(deps: Deps, row: ChannelClientRow, message: InboundMessage, now: string): Promise<string> {
+async function upsertCustomer(deps: Pick<Deps, "db">, row: ChannelClientRow, message: InboundMessage, now: string): Promise<string> {
   const existing = await deps.db
     .select({ id: customers.id, nickname: customers.nickname, avatarUrl: customers.avatarUrl })
     .from(customers)
@@ -88,7 +88,7 @@ async function upsertCustomer(deps: Deps, row: ChannelClientRow, message: Inboun
 }
 
 /** The session of a platform conversation: one per client and platform conversation id. */
-async function sessionFor(deps: Deps, row: ChannelClientRow, message: InboundMessage, customerId: string, now: string) {
+async function sessionFor(deps: Pick<Deps, "db">, row: ChannelClientRow, message: InboundMessage, customerId: string, now: string) {
   const existing = await deps.db
     .select()
     .from(conversations)
@@ -180,12 +180,12 @@ async function accept(deps: Deps, row: ChannelClientRow, io: AdapterIO, message:
 const workers = new WeakMap<object, JobWorker>();
 
 /** Makes `worker` the one that runs this instance's channel jobs at once. */
-export function useChannelWorker(deps: Deps, worker: JobWorker | undefined) {
+export function useChannelWorker(deps: Pick<Deps, "db">, worker: JobWorker | undefined) {
   if (worker) workers.set(deps.db, worker);
   else workers.delete(deps.db);
 }
 
-function workerOf(deps: Deps): JobWorker | undefined {
+function workerOf(deps: Pick<Deps, "db">): JobWorker | undefined {
   return workers.get(deps.db);
 }
 
@@ -287,7 +287,7 @@ function passiveSlot(jobId: string, budgetMs: number) {
   return { answer, settle };
 }
 
-async function loadForJob(deps: Deps, payload: { clientId: string; conversationId: string; messageId: string }) {
+async function loadForJob(deps: Pick<Deps, "db">, payload: { clientId: string; conversationId: string; messageId: string }) {
   const row = await deps.db.select().from(channelClients).where(eq(channelClients.id, payload.clientId)).get();
   const conversation = await deps.db.select().from(conversations).where(eq(conversations.id, payload.conversationId)).get();
   const message = await deps.db.select().from(messages).where(eq(messages.id, payload.messageId)).get();
@@ -347,7 +347,7 @@ async function deliverIfPending({ deps, conversation, message }: ConversationEve
 }
 
 /** Queues the delivery of a stored message and, with a worker in this process, runs it at once. */
-export async function queueSend(deps: Deps, row: Pick<ChannelClientRow, "id" | "spaceId">, conversationId: string, messageId: string) {
+export async function queueSend(deps: Pick<Deps, "db" | "now">, row: Pick<ChannelClientRow, "id" | "spaceId">, conversationId: string, messageId: string) {
   const payload = { clientId: row.id, conversationId, messageId } satisfies SendJob;
   const worker = workerOf(deps);
   if (!worker) {
@@ -361,7 +361,7 @@ export async function queueSend(deps: Deps, row: Pick<ChannelClientRow, "id" | "
  * Delivers a stored message in parts the platform accepts, resuming after the last part sent
  * when retried. Refusals (not retryable) mark the message failed; the rest retry with backoff.
  */
-export function sendHandler(deps: Deps): JobHandler {
+export function sendHandler(deps: Pick<Deps, "config" | "db" | "logger" | "now" | "realtime" | "secrets" | "sms">): JobHandler {
   return async ({ payload }) => {
     const input = payload as SendJob;
     const { row, conversation, message } = await loadForJob(deps, input);
@@ -409,7 +409,7 @@ export function sendHandler(deps: Deps): JobHandler {
 }
 
 /** Marks a message whose delivery was given up as failed. */
-export async function markSendGivenUp(deps: Deps, payload: unknown, error: string) {
+export async function markSendGivenUp(deps: Pick<Deps, "db">, payload: unknown, error: string) {
   const input = payload as SendJob;
   await deps.db
     .update(messages)

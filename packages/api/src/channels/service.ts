@@ -28,7 +28,7 @@ function newChannelClientId(): string {
 }
 
 /** Where the platform delivers for this client. */
-export function webhookUrl(deps: Deps, id: string): string {
+export function webhookUrl(deps: Pick<Deps, "config">, id: string): string {
   return `${deps.config.publicUrl}/api/v1/channels/${id}/webhook`;
 }
 
@@ -38,7 +38,7 @@ function missingFields(adapter: ChannelAdapter, config: ChannelConfig): string[]
 }
 
 /** The owner's view: never a secret value, only which secrets are set. */
-export function channelClientView(deps: Deps, row: ChannelClientRow) {
+export function channelClientView(deps: Pick<Deps, "config" | "logger" | "secrets">, row: ChannelClientRow) {
   const adapter = adapterFor(row.kind);
   const plain = parseJson(row.config);
   const secrets = openSecrets(deps, row);
@@ -91,7 +91,7 @@ function applyConfig(adapter: ChannelAdapter, current: { plain: Record<string, s
   return { plain, secrets };
 }
 
-async function checkApp(deps: Deps, spaceId: string, appId: string) {
+async function checkApp(deps: Pick<Deps, "db" | "secrets">, spaceId: string, appId: string) {
   try {
     await getAppForChat(deps, { appId, spaceId });
   } catch {
@@ -99,7 +99,7 @@ async function checkApp(deps: Deps, spaceId: string, appId: string) {
   }
 }
 
-async function loadOwned(deps: Deps, auth: Auth, id: string): Promise<ChannelClientRow> {
+async function loadOwned(deps: Pick<Deps, "db">, auth: Auth, id: string): Promise<ChannelClientRow> {
   const row = await deps.db
     .select()
     .from(channelClients)
@@ -128,7 +128,7 @@ export function channelCatalogue() {
   }));
 }
 
-export async function listChannelClients(deps: Deps, auth: Auth) {
+export async function listChannelClients(deps: Pick<Deps, "config" | "db" | "logger" | "secrets">, auth: Auth) {
   const rows = await deps.db
     .select()
     .from(channelClients)
@@ -137,11 +137,15 @@ export async function listChannelClients(deps: Deps, auth: Auth) {
   return rows.map((row) => channelClientView(deps, row));
 }
 
-export async function getChannelClient(deps: Deps, auth: Auth, id: string) {
+export async function getChannelClient(deps: Pick<Deps, "config" | "db" | "logger" | "secrets">, auth: Auth, id: string) {
   return channelClientView(deps, await loadOwned(deps, auth, id));
 }
 
-export async function createChannelClient(deps: Deps, auth: Auth, input: ChannelClientInput & { appId: string; name: string; kind: string }) {
+export async function createChannelClient(
+  deps: Pick<Deps, "config" | "db" | "logger" | "now" | "secrets">,
+  auth: Auth,
+  input: ChannelClientInput & { appId: string; name: string; kind: string },
+) {
   const adapter = adapterOf(input.kind);
   await checkApp(deps, auth.spaceId, input.appId);
   const { plain, secrets } = applyConfig(adapter, { plain: {}, secrets: {} }, input.config ?? {});
@@ -168,7 +172,7 @@ export async function createChannelClient(deps: Deps, auth: Auth, input: Channel
   return channelClientView(deps, row!);
 }
 
-export async function updateChannelClient(deps: Deps, auth: Auth, id: string, input: ChannelClientInput) {
+export async function updateChannelClient(deps: Pick<Deps, "config" | "db" | "logger" | "now" | "secrets">, auth: Auth, id: string, input: ChannelClientInput) {
   const row = await loadOwned(deps, auth, id);
   if (input.kind !== undefined && input.kind !== row.kind) throw new ServiceError("validation", "channel_kind_fixed", {}, { field: "kind" });
   if (input.appId !== undefined) await checkApp(deps, auth.spaceId, input.appId);
@@ -193,14 +197,18 @@ export async function updateChannelClient(deps: Deps, auth: Auth, id: string, in
   return channelClientView(deps, updated!);
 }
 
-export async function deleteChannelClient(deps: Deps, auth: Auth, id: string) {
+export async function deleteChannelClient(deps: Pick<Deps, "db">, auth: Auth, id: string) {
   const row = await loadOwned(deps, auth, id);
   await deps.db.delete(channelClients).where(eq(channelClients.id, row.id));
   return { deleted: true as const };
 }
 
 /** Records the outcome of an exchange with the platform (drives online/offline). */
-export async function markClient(deps: Deps, id: string, outcome: { ok: true } | { ok: false; error: string }) {
+export async function markClient(
+  deps: Pick<Deps, "config" | "db" | "logger" | "now" | "secrets" | "sms">,
+  id: string,
+  outcome: { ok: true } | { ok: false; error: string },
+) {
   const now = deps.now().toISOString();
   const before = outcome.ok ? undefined : await deps.db.select().from(channelClients).where(eq(channelClients.id, id)).get();
   await deps.db
@@ -220,7 +228,7 @@ export async function markClient(deps: Deps, id: string, outcome: { ok: true } |
  * Tells the space owner that a client stopped working: by SMS (template `client-offline`), or by
  * WeChat to every binding the owner has on the space's official account clients.
  */
-async function notifyOffline(deps: Deps, row: ChannelClientRow, reason: string) {
+async function notifyOffline(deps: Pick<Deps, "config" | "db" | "logger" | "now" | "secrets" | "sms">, row: ChannelClientRow, reason: string) {
   const owner = await deps.db
     .select({ id: users.id, phone: users.phone, language: users.language })
     .from(spaces)
@@ -252,7 +260,7 @@ async function notifyOffline(deps: Deps, row: ChannelClientRow, reason: string) 
  * Checks the stored credentials with the platform and, where the platform is told its webhook by
  * API (Telegram), registers it. Answers the client as it is afterwards.
  */
-export async function checkChannelClient(deps: Deps, auth: Auth, id: string) {
+export async function checkChannelClient(deps: Pick<Deps, "config" | "db" | "logger" | "now" | "secrets" | "sms">, auth: Auth, id: string) {
   const row = await loadOwned(deps, auth, id);
   const adapter = adapterOf(row.kind);
   const config = fullConfig(deps, row);

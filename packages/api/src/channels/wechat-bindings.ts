@@ -25,7 +25,7 @@ function codeKey(clientId: string, code: string): string {
   return `wechat-binding-code:${clientId}:${sha256(`${clientId}:${code}`)}`;
 }
 
-async function loadOfficialAccount(deps: Deps, auth: Auth, clientId: string): Promise<ChannelClientRow> {
+async function loadOfficialAccount(deps: Pick<Deps, "db">, auth: Auth, clientId: string): Promise<ChannelClientRow> {
   const row = await deps.db
     .select()
     .from(channelClients)
@@ -40,7 +40,7 @@ async function loadOfficialAccount(deps: Deps, auth: Auth, clientId: string): Pr
  * A 6-digit code the member sends to the official account ("BIND 123456") within 10 minutes to
  * bind their WeChat to it. A newer code replaces the member's previous one for that client.
  */
-export async function createBindingCode(deps: Deps, auth: Auth, clientId: string) {
+export async function createBindingCode(deps: Pick<Deps, "config" | "db" | "now">, auth: Auth, clientId: string) {
   const row = await loadOfficialAccount(deps, auth, clientId);
   const io = adapterIO(deps, adapterOf(row.kind));
   const value = JSON.stringify({ userId: auth.userId, spaceId: row.spaceId });
@@ -76,7 +76,7 @@ function bindingView(row: typeof wechatBindings.$inferSelect & { clientName: str
 }
 
 /** The signed-in member's WeChat bindings in the current space. */
-export async function listMyBindings(deps: Deps, auth: Auth) {
+export async function listMyBindings(deps: Pick<Deps, "db">, auth: Auth) {
   const rows = await deps.db
     .select({ binding: wechatBindings, clientName: channelClients.name })
     .from(wechatBindings)
@@ -87,7 +87,7 @@ export async function listMyBindings(deps: Deps, auth: Auth) {
 }
 
 /** Removes one of the signed-in member's bindings (another member's or space's is not found). */
-export async function deleteMyBinding(deps: Deps, auth: Auth, id: string) {
+export async function deleteMyBinding(deps: Pick<Deps, "db">, auth: Auth, id: string) {
   const removed = await deps.db
     .delete(wechatBindings)
     .where(and(eq(wechatBindings.id, id), eq(wechatBindings.spaceId, auth.spaceId), eq(wechatBindings.userId, auth.userId)))
@@ -104,7 +104,7 @@ export async function deleteMyBinding(deps: Deps, auth: Auth, id: string) {
  * codes included).
  */
 export async function bindByMessage(
-  deps: Deps,
+  deps: Pick<Deps, "db" | "logger" | "now">,
   row: ChannelClientRow,
   io: AdapterIO,
   message: InboundMessage,
@@ -147,7 +147,12 @@ export async function bindByMessage(
  * Sends `notice` to every binding of `userIds` in the space (on its enabled official account
  * clients), recording each outcome on the binding. Answers the failures; never throws for one.
  */
-export async function sendWechatNotices(deps: Deps, spaceId: string, userIds: readonly string[], notice: Omit<OfficialAccountNotice, "at">): Promise<string[]> {
+export async function sendWechatNotices(
+  deps: Pick<Deps, "config" | "db" | "logger" | "now" | "secrets">,
+  spaceId: string,
+  userIds: readonly string[],
+  notice: Omit<OfficialAccountNotice, "at">,
+): Promise<string[]> {
   if (!userIds.length) return [];
   const rows = await deps.db
     .select({ binding: wechatBindings, client: channelClients })

@@ -40,7 +40,7 @@ export function createChannelWorker(deps: Deps, options: { leaseMs?: number; idl
 export const KEY_VALUE_SWEEP_MS = 60 * 60_000;
 
 /** Deletes expired key-value entries now and then every hour; answers a stop function. */
-export function startKeyValueSweeper(deps: Deps, everyMs = KEY_VALUE_SWEEP_MS): () => void {
+export function startKeyValueSweeper(deps: Pick<Deps, "db" | "logger" | "now">, everyMs = KEY_VALUE_SWEEP_MS): () => void {
   const sweep = () =>
     void sweepKeyValues(deps.db, deps.now().getTime())
       .then((removed) => {

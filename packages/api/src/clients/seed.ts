@@ -17,7 +17,7 @@ export const DEMO_CLIENT_ID = "demo";
  * Chinese with their answers) and a short guide, imported and confirmed like any upload, so the
  * background worker indexes them (a few segments: ready moments after the start).
  */
-async function seedDemoKnowledge(deps: Deps, auth: Auth): Promise<string> {
+async function seedDemoKnowledge(deps: Pick<Deps, "config" | "db" | "files" | "knowledge" | "now">, auth: Auth): Promise<string> {
   const base = await createKnowledgeBase(deps, auth, {
     name: "Parley guide",
     description: "What the demo assistant knows about Parley (seeded on the first start)",
@@ -42,7 +42,7 @@ async function seedDemoKnowledge(deps: Deps, auth: Auth): Promise<string> {
  * manual transfer on, so `<script src=".../widget.js" data-client-id="demo">` works at once and
  * "Talk to a person" reaches Chat management. Never seeds twice; an existing demo is left as it is.
  */
-export async function seedDemoClient(deps: Deps, ownerId: string): Promise<boolean> {
+export async function seedDemoClient(deps: Pick<Deps, "config" | "db" | "files" | "knowledge" | "now" | "secrets">, ownerId: string): Promise<boolean> {
   const existing = await deps.db.select({ id: webClients.id }).from(webClients).where(eq(webClients.id, DEMO_CLIENT_ID)).get();
   if (existing) return false;
   const owner = await deps.db.select().from(users).where(eq(users.id, ownerId)).get();

@@ -50,7 +50,7 @@ function parseOrigins(stored: string): string[] {
 }
 
 /** The owner's view of a client: never the identity secret. */
-export function clientView(deps: Deps, row: ClientRow) {
+export function clientView(deps: Pick<Deps, "now">, row: ClientRow) {
   const onlineSince = deps.now().getTime() - ONLINE_WINDOW_MINUTES * 60_000;
   return {
     id: row.id,
@@ -71,7 +71,7 @@ export function clientView(deps: Deps, row: ClientRow) {
   };
 }
 
-async function checkApp(deps: Deps, spaceId: string, appId: string) {
+async function checkApp(deps: Pick<Deps, "db" | "secrets">, spaceId: string, appId: string) {
   try {
     await getAppForChat(deps, { appId, spaceId });
   } catch {
@@ -79,7 +79,7 @@ async function checkApp(deps: Deps, spaceId: string, appId: string) {
   }
 }
 
-async function loadOwned(deps: Deps, auth: Auth, id: string): Promise<ClientRow> {
+async function loadOwned(deps: Pick<Deps, "db">, auth: Auth, id: string): Promise<ClientRow> {
   const row = await deps.db
     .select()
     .from(webClients)
@@ -91,7 +91,7 @@ async function loadOwned(deps: Deps, auth: Auth, id: string): Promise<ClientRow>
 
 /** Inserts a client row; used by the API and by the first-start seeding. */
 export async function insertClient(
-  deps: Deps,
+  deps: Pick<Deps, "db" | "now" | "secrets">,
   input: WebClientInput & { id?: string; spaceId: string; appId: string; name: string },
 ): Promise<{ row: ClientRow; identitySecret: string }> {
   const now = deps.now().toISOString();
@@ -118,23 +118,23 @@ export async function insertClient(
   return { row: row!, identitySecret };
 }
 
-export async function listClients(deps: Deps, auth: Auth) {
+export async function listClients(deps: Pick<Deps, "db" | "now">, auth: Auth) {
   const rows = await deps.db.select().from(webClients).where(eq(webClients.spaceId, auth.spaceId)).orderBy(desc(webClients.createdAt), desc(webClients.id));
   return rows.map((row) => clientView(deps, row));
 }
 
-export async function createClient(deps: Deps, auth: Auth, input: WebClientInput & { appId: string; name: string }) {
+export async function createClient(deps: Pick<Deps, "db" | "now" | "secrets">, auth: Auth, input: WebClientInput & { appId: string; name: string }) {
   await checkApp(deps, auth.spaceId, input.appId);
   if (input.manualTransfer) await checkFeature(deps, auth.spaceId, "manualTransfer");
   const { row, identitySecret } = await withQuota(deps, auth.spaceId, { clients: 1 }, () => insertClient(deps, { ...input, spaceId: auth.spaceId }));
   return { ...clientView(deps, row), identitySecret };
 }
 
-export async function getClient(deps: Deps, auth: Auth, id: string) {
+export async function getClient(deps: Pick<Deps, "db" | "now">, auth: Auth, id: string) {
   return clientView(deps, await loadOwned(deps, auth, id));
 }
 
-export async function updateClient(deps: Deps, auth: Auth, id: string, input: WebClientInput) {
+export async function updateClient(deps: Pick<Deps, "db" | "now" | "secrets">, auth: Auth, id: string, input: WebClientInput) {
   const current = await loadOwned(deps, auth, id);
   // Turning manual transfer on needs the plan; one already on stays editable after a downgrade.
   if (input.manualTransfer && !current.manualTransfer) await checkFeature(deps, auth.spaceId, "manualTransfer");
@@ -153,13 +153,13 @@ export async function updateClient(deps: Deps, auth: Auth, id: string, input: We
   return clientView(deps, row);
 }
 
-export async function deleteClient(deps: Deps, auth: Auth, id: string) {
+export async function deleteClient(deps: Pick<Deps, "db">, auth: Auth, id: string) {
   await loadOwned(deps, auth, id);
   await deps.db.delete(webClients).where(and(eq(webClients.id, id), eq(webClients.spaceId, auth.spaceId)));
   return { deleted: true as const };
 }
 
-export async function rotateSecret(deps: Deps, auth: Auth, id: string) {
+export async function rotateSecret(deps: Pick<Deps, "db" | "now" | "secrets">, auth: Auth, id: string) {
   await loadOwned(deps, auth, id);
   const identitySecret = newIdentitySecret();
   const [row] = await deps.db
@@ -178,7 +178,7 @@ export async function rotateSecret(deps: Deps, auth: Auth, id: string) {
  * allowed list → 403. Requests without an Origin (same-origin GETs, servers) and the instance's
  * own origin (its /web pages) pass the origin check.
  */
-export async function clientForVisitor(deps: Deps, clientId: string, origin: string | undefined): Promise<ClientRow> {
+export async function clientForVisitor(deps: Pick<Deps, "config" | "db">, clientId: string, origin: string | undefined): Promise<ClientRow> {
   const row = await deps.db.select().from(webClients).where(eq(webClients.id, clientId)).get();
   if (!row) throw new ServiceError("not_found", "web_client_not_found");
   if (!row.enabled) throw new ServiceError("forbidden", "web_client_disabled");
@@ -199,7 +199,7 @@ export async function clientForPage(deps: Pick<Deps, "db">, clientId: string): P
   return deps.db.select({ id: webClients.id, name: webClients.name }).from(webClients).where(eq(webClients.id, clientId)).get();
 }
 
-function ownOrigin(deps: Deps): string | undefined {
+function ownOrigin(deps: Pick<Deps, "config">): string | undefined {
   try {
     return new URL(deps.config.publicUrl).origin;
   } catch {
@@ -208,7 +208,7 @@ function ownOrigin(deps: Deps): string | undefined {
 }
 
 /** What the widget needs to draw itself. */
-export async function widgetConfig(deps: Deps, row: ClientRow) {
+export async function widgetConfig(deps: Pick<Deps, "db" | "secrets">, row: ClientRow) {
   const app = await getAppForChat(deps, { appId: row.appId });
   const opening = parseOpening(app.openingIntroduction);
   return {
@@ -226,7 +226,7 @@ export async function widgetConfig(deps: Deps, row: ClientRow) {
   };
 }
 
-async function touch(deps: Deps, clientId: string) {
+async function touch(deps: Pick<Deps, "db" | "now">, clientId: string) {
   await deps.db.update(webClients).set({ lastActiveAt: deps.now().toISOString() }).where(eq(webClients.id, clientId));
 }
 
@@ -240,7 +240,7 @@ const endUserOf = (clientId: string, visitorId: string, userId: string | null) =
 
 /** Starts a visitor session: a new conversation with the client's app and a bearer token for it. */
 export async function createSession(
-  deps: Deps,
+  deps: Pick<Deps, "db" | "now" | "secrets">,
   row: ClientRow,
   input: { visitorId?: string | undefined; language?: Language | undefined; identity?: { userId: string; hash: string } | undefined },
 ) {
@@ -288,7 +288,7 @@ export async function createSession(
 }
 
 /** The customer record of a web visitor (one per verified user, else per visitor id). */
-async function webCustomer(deps: Deps, row: ClientRow, externalId: string, now: string): Promise<string> {
+async function webCustomer(deps: Pick<Deps, "db">, row: ClientRow, externalId: string, now: string): Promise<string> {
   const match = and(eq(customers.spaceId, row.spaceId), eq(customers.clientId, row.id), eq(customers.externalId, externalId));
   const existing = await deps.db.select({ id: customers.id }).from(customers).where(match).get();
   if (existing) {
@@ -312,7 +312,7 @@ async function webCustomer(deps: Deps, row: ClientRow, externalId: string, now: 
 }
 
 /** The session a bearer token opens; anything else is 401. */
-export async function sessionForVisitor(deps: Deps, row: ClientRow, sessionId: string, authorization: string | undefined) {
+export async function sessionForVisitor(deps: Pick<Deps, "db" | "now">, row: ClientRow, sessionId: string, authorization: string | undefined) {
   const token = authorization?.match(/^Bearer\s+(\S+)$/i)?.[1];
   if (!token) throw new ServiceError("unauthenticated", "visitor_token_invalid");
   const session = await deps.db
@@ -328,7 +328,7 @@ export async function sessionForVisitor(deps: Deps, row: ClientRow, sessionId: s
 }
 
 /** The session's messages (the visitor's, the app's answers and operators'), oldest first. */
-export async function sessionMessages(deps: Deps, conversationId: string) {
+export async function sessionMessages(deps: Pick<Deps, "db">, conversationId: string) {
   return deps.db
     .select({
       id: messages.id,

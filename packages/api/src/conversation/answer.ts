@@ -91,7 +91,11 @@ function startEvent(run: TurnRun, opened: OpenedTurn): ChatEvent {
 /** Why a turn ends before its responder is asked: a person has the conversation, or a rate limit was exceeded. */
 type Stop = { reply: string | undefined; model: "handover" | "rate-limit"; finishReason: "handover" | "rate-limited" };
 
-async function stopBeforeAnswer(deps: Deps, run: TurnRun, opened: OpenedTurn): Promise<Stop | undefined> {
+async function stopBeforeAnswer(
+  deps: Pick<Deps, "config" | "db" | "knowledge" | "logger" | "mail" | "models" | "now" | "realtime" | "secrets" | "sms">,
+  run: TurnRun,
+  opened: OpenedTurn,
+): Promise<Stop | undefined> {
   if (opened.userMessageId) {
     const held = await gateForPerson(deps, run.turn, opened.conversation, { text: run.prepared.text, messageId: opened.userMessageId });
     if (held) {

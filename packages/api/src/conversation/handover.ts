@@ -16,7 +16,12 @@ import type { ChatTurn } from "./types";
  * (absent when none), or undefined when the app answers. Only inbox sessions (a client's
  * conversation) are gated, and never a stateless call or a delayed reply after a handover.
  */
-export async function gateForPerson(deps: Deps, turn: ChatTurn, conversation: ConversationRow, input: { text: string; messageId: string }) {
+export async function gateForPerson(
+  deps: Pick<Deps, "config" | "db" | "knowledge" | "logger" | "mail" | "models" | "now" | "realtime" | "secrets" | "sms">,
+  turn: ChatTurn,
+  conversation: ConversationRow,
+  input: { text: string; messageId: string },
+) {
   if (!conversation.clientId || turn.messages || turn.skipHandover) return undefined;
   const gate = await handoverGate(deps, turn.app, conversation, { ...input, language: turn.language });
   return gate.kind === "hold" ? { reply: gate.reply } : undefined;
@@ -27,7 +32,7 @@ export async function gateForPerson(deps: Deps, turn: ChatTurn, conversation: Co
  * the app's default reply), any other conversation is marked as waiting for one.
  */
 export async function handOver(
-  deps: Deps,
+  deps: Pick<Deps, "config" | "db" | "logger" | "mail" | "models" | "now" | "realtime" | "secrets" | "sms">,
   app: ChatApp,
   conversation: ConversationRow,
   input: { reason: "no-hit" | "intent"; detail?: string; language: Language },

@@ -50,7 +50,12 @@ const USAGE_COLUMNS = [
  * and overrun the balance; the answer is capped at what the hold pays for. Throws
  * `insufficient_credits` when not even a short answer is covered.
  */
-export async function holdForTurn(deps: Deps, turn: ChatTurn, modelId: string, promptTokens: number) {
+export async function holdForTurn(
+  deps: Pick<Deps, "config" | "db" | "logger" | "mail" | "now" | "sms">,
+  turn: ChatTurn,
+  modelId: string,
+  promptTokens: number,
+) {
   const hold = await takeHold(deps, {
     spaceId: turn.app.spaceId,
     userKeyId: turn.userKeyId ?? null,
@@ -200,7 +205,7 @@ export class TurnMeter {
 
 /** The usage record of a turn. */
 async function writeUsageRecord(
-  deps: Deps,
+  deps: Pick<Deps, "db" | "now">,
   input: { turn: ChatTurn; prepared: PreparedTurn; conversationId: string; messageId: string; history: ModelMessage[]; outcome: TurnOutcome; credits: number },
 ) {
   const { turn, prepared, outcome } = input;
@@ -230,7 +235,10 @@ async function writeUsageRecord(
 }
 
 /** Writes the answer so far as a `streaming` message: inserted on the first write, then updated while still streaming. */
-async function writePartialAnswer(deps: Deps, input: { id: string; conversationId: string; spaceId: string; content: string; model: string; first: boolean }) {
+async function writePartialAnswer(
+  deps: Pick<Deps, "db" | "now">,
+  input: { id: string; conversationId: string; spaceId: string; content: string; model: string; first: boolean },
+) {
   if (input.first) {
     await deps.db.run(sql`INSERT INTO messages (id, space_id, conversation_id, role, content, status, model, created_at)
       VALUES (${input.id}, ${input.spaceId}, ${input.conversationId}, 'assistant', ${input.content}, 'streaming', ${input.model}, ${deps.now().toISOString()})
@@ -241,7 +249,7 @@ async function writePartialAnswer(deps: Deps, input: { id: string; conversationI
 }
 
 /** Marks answers left `streaming` by a process that died as `interrupted`; run at start-up. Answers how many. */
-export async function markInterruptedAnswers(deps: Deps): Promise<number> {
+export async function markInterruptedAnswers(deps: Pick<Deps, "db">): Promise<number> {
   const rows = await deps.db.all<{ id: string }>(sql`UPDATE messages SET status = 'interrupted' WHERE status = 'streaming' RETURNING id`);
   return rows.length;
 }

@@ -16,7 +16,11 @@ export const MAX_INPUT_CHARACTERS = 20_000;
  * caller can answer with an envelope error (400, 404, 429, 870) instead of a broken stream. Rate
  * limits are counted here; credits are held here for responders metered per turn.
  */
-export async function prepareTurn(deps: Deps, turn: ChatTurn, policy: ResponderPolicy): Promise<PreparedTurn> {
+export async function prepareTurn(
+  deps: Pick<Deps, "config" | "db" | "logger" | "mail" | "models" | "now" | "sms" | "throttle">,
+  turn: ChatTurn,
+  policy: ResponderPolicy,
+): Promise<PreparedTurn> {
   const text = turn.messages ? turn.text.trim() || "(tool results)" : turn.text.trim();
   if (!text) throw new ServiceError("validation", "validation_failed", { field: "message", reason: "empty" }, { field: "message" });
   if (!turn.messages && text.length > MAX_INPUT_CHARACTERS) {

@@ -15,7 +15,7 @@ const TARGET_CHANNELS: Record<string, string[]> = {
  * the injected clock. Answers the first rule that is exceeded, or undefined. Counts only when no
  * rule refuses, so a refused message does not use up the next window.
  */
-export async function checkRateLimits(deps: Deps, input: { appId: string; endUserId: string; channel: string }) {
+export async function checkRateLimits(deps: Pick<Deps, "db" | "now" | "throttle">, input: { appId: string; endUserId: string; channel: string }) {
   const rules = await listRateLimitRules(deps, input.appId);
   const applicable = rules.filter((rule) => rule.targetChannel === "all" || (TARGET_CHANNELS[rule.targetChannel] ?? []).includes(input.channel));
   const now = deps.now().getTime();

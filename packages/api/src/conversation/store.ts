@@ -20,7 +20,7 @@ export interface MessageCitation {
 }
 
 /** A conversation by id, only when it is this app's and this end user's: every turn looks it up. */
-const ownConversation = (deps: Deps) =>
+const ownConversation = (deps: Pick<Deps, "db">) =>
   prepared(deps.db, "chat.ownConversation", () =>
     deps.db
       .select()
@@ -36,7 +36,10 @@ const ownConversation = (deps: Deps) =>
   );
 
 /** The conversation `id` when it is this app's and this end user's (the only one a turn may continue). */
-export async function findOwnConversation(deps: Deps, input: { id: string; app: ChatApp; endUserId: string }): Promise<ConversationRow | undefined> {
+export async function findOwnConversation(
+  deps: Pick<Deps, "db">,
+  input: { id: string; app: ChatApp; endUserId: string },
+): Promise<ConversationRow | undefined> {
   return ownConversation(deps).get({ id: input.id, appId: input.app.id, endUserId: input.endUserId });
 }
 
@@ -45,7 +48,7 @@ export async function findOwnConversation(deps: Deps, input: { id: string; app: 
  * `found` is the row a caller already looked up (a turn's checks do), so it is not read twice.
  */
 export async function openConversation(
-  deps: Deps,
+  deps: Pick<Deps, "db" | "now">,
   input: { app: ChatApp; endUserId: string; channel: string; conversationId?: string; title: string; found?: ConversationRow },
 ): Promise<ConversationRow> {
   if (input.conversationId) {
@@ -94,7 +97,12 @@ export async function openConversation(
  * its answer) newer than the retention window and the last context clear. Failed answers are
  * skipped; stopped ones count with what was delivered.
  */
-export async function loadMemory(deps: Deps, conversation: ConversationRow, app: ChatApp, excludeMessageId?: string): Promise<ModelMessage[]> {
+export async function loadMemory(
+  deps: Pick<Deps, "db" | "now">,
+  conversation: ConversationRow,
+  app: ChatApp,
+  excludeMessageId?: string,
+): Promise<ModelMessage[]> {
   if (app.memoryTurns <= 0) return [];
   const retentionStart = new Date(deps.now().getTime() - app.memoryRetentionMinutes * 60_000).toISOString();
   const since = conversation.contextClearedAt && conversation.contextClearedAt > retentionStart ? conversation.contextClearedAt : retentionStart;
@@ -203,7 +211,7 @@ export async function storeMessage(
  * Marks a conversation as waiting for a person (no-hit strategy "manual"). The first request's
  * time is kept; later ones do not move it. Chat management's inbox picks these up.
  */
-export async function requestHandover(deps: Deps, conversationId: string): Promise<void> {
+export async function requestHandover(deps: Pick<Deps, "db" | "now">, conversationId: string): Promise<void> {
   await deps.db
     .update(conversations)
     .set({ handoverRequestedAt: deps.now().toISOString() })

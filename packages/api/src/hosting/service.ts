@@ -66,7 +66,7 @@ async function callBridge<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
-function openSession(deps: Deps, row: HostedAccountRow): string | null {
+function openSession(deps: Pick<Deps, "logger" | "secrets">, row: HostedAccountRow): string | null {
   if (!row.session) return null;
   try {
     return deps.secrets.open(row.session);
@@ -76,7 +76,7 @@ function openSession(deps: Deps, row: HostedAccountRow): string | null {
   }
 }
 
-async function groupCounts(deps: Deps, accountId: string) {
+async function groupCounts(deps: Pick<Deps, "db">, accountId: string) {
   const rows = await deps.db
     .select({ state: hostedGroups.state, n: count() })
     .from(hostedGroups)
@@ -86,7 +86,7 @@ async function groupCounts(deps: Deps, accountId: string) {
 }
 
 /** The owner's view: never the bridge's session. */
-export async function hostedAccountView(deps: Deps, row: HostedAccountRow) {
+export async function hostedAccountView(deps: Pick<Deps, "db">, row: HostedAccountRow) {
   return {
     id: row.id,
     name: row.name,
@@ -125,7 +125,7 @@ function groupView(row: HostedGroupRow) {
   };
 }
 
-async function loadAccount(deps: Deps, auth: Auth, id: string): Promise<HostedAccountRow> {
+async function loadAccount(deps: Pick<Deps, "db">, auth: Auth, id: string): Promise<HostedAccountRow> {
   const row = await deps.db
     .select()
     .from(hostedAccounts)
@@ -135,7 +135,7 @@ async function loadAccount(deps: Deps, auth: Auth, id: string): Promise<HostedAc
   return row;
 }
 
-async function loadGroup(deps: Deps, auth: Auth, id: string): Promise<HostedGroupRow> {
+async function loadGroup(deps: Pick<Deps, "db">, auth: Auth, id: string): Promise<HostedGroupRow> {
   const row = await deps.db
     .select()
     .from(hostedGroups)
@@ -145,7 +145,7 @@ async function loadGroup(deps: Deps, auth: Auth, id: string): Promise<HostedGrou
   return row;
 }
 
-async function checkApp(deps: Deps, spaceId: string, appId: string) {
+async function checkApp(deps: Pick<Deps, "db" | "secrets">, spaceId: string, appId: string) {
   try {
     await getAppForChat(deps, { appId, spaceId });
   } catch {
@@ -157,7 +157,12 @@ async function checkApp(deps: Deps, spaceId: string, appId: string) {
  * Moves an account by `action` (409 when the state does not allow it). The update only lands if
  * nobody moved the account meanwhile; otherwise the answer is the 409 for the state it is in now.
  */
-async function transition(deps: Deps, row: HostedAccountRow, action: AccountAction, patch: Partial<HostedAccountRow> = {}): Promise<HostedAccountRow> {
+async function transition(
+  deps: Pick<Deps, "db" | "now">,
+  row: HostedAccountRow,
+  action: AccountAction,
+  patch: Partial<HostedAccountRow> = {},
+): Promise<HostedAccountRow> {
   const to = nextAccountState(row.state, action);
   const now = deps.now().toISOString();
   const [updated] = await deps.db
@@ -175,7 +180,7 @@ async function transition(deps: Deps, row: HostedAccountRow, action: AccountActi
 
 const clearedLogin = { loginId: null, qrCode: null, loginExpiresAt: null, verifyHint: null } as const;
 
-function loggedIn(deps: Deps, profile: HostingProfile, session: string): Partial<HostedAccountRow> {
+function loggedIn(deps: Pick<Deps, "secrets">, profile: HostingProfile, session: string): Partial<HostedAccountRow> {
   return {
     ...clearedLogin,
     externalId: profile.externalId,
@@ -186,7 +191,7 @@ function loggedIn(deps: Deps, profile: HostingProfile, session: string): Partial
   };
 }
 
-export async function listHostedAccounts(deps: Deps, auth: Auth) {
+export async function listHostedAccounts(deps: Pick<Deps, "db">, auth: Auth) {
   const rows = await deps.db
     .select()
     .from(hostedAccounts)
@@ -195,7 +200,7 @@ export async function listHostedAccounts(deps: Deps, auth: Auth) {
   return Promise.all(rows.map((row) => hostedAccountView(deps, row)));
 }
 
-export async function getHostedAccount(deps: Deps, auth: Auth, id: string) {
+export async function getHostedAccount(deps: Pick<Deps, "db">, auth: Auth, id: string) {
   return hostedAccountView(deps, await loadAccount(deps, auth, id));
 }
 
@@ -253,7 +258,7 @@ export async function requestQrCode(deps: Deps, auth: Auth, input: { accountId?:
 
 type Progress = "none" | "waiting" | "scanned" | "verify_code_required" | "confirmed" | "expired";
 
-function loginRanOut(deps: Deps, row: HostedAccountRow): boolean {
+function loginRanOut(deps: Pick<Deps, "now">, row: HostedAccountRow): boolean {
   return row.loginExpiresAt !== null && deps.now().toISOString() >= row.loginExpiresAt;
 }
 
@@ -299,7 +304,7 @@ export async function submitVerifyCode(deps: Deps, auth: Auth, input: { accountI
 }
 
 /** Switches hosting on (the bot answers again) or off (the account stays logged in, the bot is quiet). */
-export async function switchHostedAccount(deps: Deps, auth: Auth, id: string, on: boolean) {
+export async function switchHostedAccount(deps: Pick<Deps, "db" | "now">, auth: Auth, id: string, on: boolean) {
   const row = await loadAccount(deps, auth, id);
   // Switching off stays possible after a downgrade: the owner can always stop the bot.
   if (on) await checkFeature(deps, auth.spaceId, "hosting");
@@ -328,7 +333,7 @@ export async function logOutHostedAccount(deps: Deps, auth: Auth, id: string) {
 }
 
 /** Deletes an account that is not logged in (its groups go with it). */
-export async function deleteHostedAccount(deps: Deps, auth: Auth, id: string) {
+export async function deleteHostedAccount(deps: Pick<Deps, "db">, auth: Auth, id: string) {
   const row = await loadAccount(deps, auth, id);
   nextAccountState(row.state, "delete");
   await deps.db.delete(hostedAccounts).where(and(eq(hostedAccounts.id, row.id), eq(hostedAccounts.state, row.state)));
@@ -336,18 +341,18 @@ export async function deleteHostedAccount(deps: Deps, auth: Auth, id: string) {
 }
 
 /** Binds the app that answers for the account (null: none). */
-export async function bindHostedApp(deps: Deps, auth: Auth, id: string, appId: string | null) {
+export async function bindHostedApp(deps: Pick<Deps, "db" | "now" | "secrets">, auth: Auth, id: string, appId: string | null) {
   const row = await loadAccount(deps, auth, id);
   if (appId !== null) await checkApp(deps, auth.spaceId, appId);
   const [updated] = await deps.db.update(hostedAccounts).set({ appId, updatedAt: deps.now().toISOString() }).where(eq(hostedAccounts.id, row.id)).returning();
   return hostedAccountView(deps, updated!);
 }
 
-export async function getHostingConfig(deps: Deps, auth: Auth, id: string) {
+export async function getHostingConfig(deps: Pick<Deps, "db">, auth: Auth, id: string) {
   return configOf(await loadAccount(deps, auth, id));
 }
 
-export async function saveHostingConfig(deps: Deps, auth: Auth, id: string, input: Partial<HostingConfig>) {
+export async function saveHostingConfig(deps: Pick<Deps, "db" | "now">, auth: Auth, id: string, input: Partial<HostingConfig>) {
   const row = await loadAccount(deps, auth, id);
   const config = { ...configOf(row), ...Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined)) };
   await deps.db
@@ -357,7 +362,7 @@ export async function saveHostingConfig(deps: Deps, auth: Auth, id: string, inpu
   return config;
 }
 
-export async function listHostedGroups(deps: Deps, auth: Auth, accountId: string, state?: HostedGroupState) {
+export async function listHostedGroups(deps: Pick<Deps, "db">, auth: Auth, accountId: string, state?: HostedGroupState) {
   const account = await loadAccount(deps, auth, accountId);
   const rows = await deps.db
     .select()
@@ -400,7 +405,7 @@ export async function syncHostedGroups(deps: Deps, auth: Auth, accountId: string
 }
 
 /** Opens a group (the bot answers in it), switches it off, or cancels its hosting. */
-export async function moveHostedGroup(deps: Deps, auth: Auth, groupId: string, action: GroupAction) {
+export async function moveHostedGroup(deps: Pick<Deps, "db" | "now">, auth: Auth, groupId: string, action: GroupAction) {
   const row = await loadGroup(deps, auth, groupId);
   const to = nextGroupState(row.state, action);
   const [updated] = await deps.db
@@ -429,7 +434,7 @@ const eventActions: Record<HostingBridgeEvent["type"], AccountAction> = {
  * What a bridge calls when it notices something on its own (the phone went offline, the
  * platform ended the session). Not scoped to a space: the bridge is part of the server.
  */
-export async function reportHostingEvent(deps: Deps, accountId: string, event: HostingBridgeEvent) {
+export async function reportHostingEvent(deps: Pick<Deps, "db" | "now">, accountId: string, event: HostingBridgeEvent) {
   const row = await deps.db.select().from(hostedAccounts).where(eq(hostedAccounts.id, accountId)).get();
   if (!row) throw new ServiceError("not_found", "hosting_account_not_found");
   const action = eventActions[event.type];

@@ -28,7 +28,7 @@ const PREVIEW_CHARACTERS = 200;
  * its time move the session to the top; a message from the customer marks it unread. Consoles of
  * the space hear about it at once.
  */
-export async function recordSessionActivity(deps: Deps, conversation: ConversationRow, message: InboxMessage): Promise<void> {
+export async function recordSessionActivity(deps: Pick<Deps, "db" | "realtime">, conversation: ConversationRow, message: InboxMessage): Promise<void> {
   const incoming = message.role === "user";
   const preview = message.content.replace(/\s+/g, " ").trim().slice(0, PREVIEW_CHARACTERS);
   await deps.db

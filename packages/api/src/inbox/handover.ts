@@ -55,7 +55,7 @@ export const INTENT_SIMILARITY = 0.55;
  */
 export const LEXICAL_INTENT_SIMILARITY = 0.64;
 
-async function matchesIntent(deps: Deps, text: string, content: string): Promise<boolean> {
+async function matchesIntent(deps: Pick<Deps, "knowledge">, text: string, content: string): Promise<boolean> {
   const embedder = deps.knowledge.defaultEmbedder;
   const [message, intent] = await embedder.embed([text, content], { kind: "query" });
   const threshold = embedder.lexical ? LEXICAL_INTENT_SIMILARITY : INTENT_SIMILARITY;
@@ -63,7 +63,7 @@ async function matchesIntent(deps: Deps, text: string, content: string): Promise
 }
 
 /** The first trigger of the app's handover rules the message sets off, if any. */
-export async function matchTrigger(deps: Deps, manual: ManualService, text: string) {
+export async function matchTrigger(deps: Pick<Deps, "knowledge" | "logger">, manual: ManualService, text: string) {
   for (const trigger of manual.triggers) {
     if (trigger.type === "keyword" && matchesKeyword(text, trigger.content)) return trigger;
     if (trigger.type === "intent") {
@@ -83,7 +83,7 @@ export async function matchTrigger(deps: Deps, manual: ManualService, text: stri
  * reply after N minutes unless a person did); otherwise a trigger hands the session over.
  */
 export async function handoverGate(
-  deps: Deps,
+  deps: Pick<Deps, "config" | "db" | "knowledge" | "logger" | "mail" | "models" | "now" | "realtime" | "secrets" | "sms">,
   app: ChatApp,
   conversation: ConversationRow,
   input: { text: string; messageId: string; language: Language },
@@ -112,7 +112,7 @@ export async function handoverGate(
 }
 
 /** Sets a session's reply mode and tells the consoles (and the web visitor) at once. */
-export async function setServiceMode(deps: Deps, conversation: ConversationRow, mode: ConversationRow["serviceMode"]) {
+export async function setServiceMode(deps: Pick<Deps, "db" | "now" | "realtime">, conversation: ConversationRow, mode: ConversationRow["serviceMode"]) {
   const now = deps.now().toISOString();
   await deps.db
     .update(conversations)
@@ -128,7 +128,7 @@ export async function setServiceMode(deps: Deps, conversation: ConversationRow, 
 }
 
 /** The web visitor session behind a conversation, when it came through the widget. */
-export async function webVisitorOf(deps: Deps, conversation: ConversationRow): Promise<{ clientId: string; sessionId: string } | undefined> {
+export async function webVisitorOf(deps: Pick<Deps, "db">, conversation: ConversationRow): Promise<{ clientId: string; sessionId: string } | undefined> {
   if (!conversation.clientId || isChannelSession(conversation)) return undefined;
   const row = await deps.db
     .select({ id: webClientSessions.id, clientId: webClientSessions.clientId })
@@ -144,7 +144,7 @@ export async function webVisitorOf(deps: Deps, conversation: ConversationRow): P
  * default reply the customer is told (none when the app has none).
  */
 export async function transferToHuman(
-  deps: Deps,
+  deps: Pick<Deps, "config" | "db" | "logger" | "mail" | "models" | "now" | "realtime" | "secrets" | "sms">,
   app: ChatApp,
   conversation: ConversationRow,
   input: { reason: "keyword" | "intent" | "no-hit" | "customer" | "operator"; detail?: string; language: Language },
@@ -164,7 +164,7 @@ export async function transferToHuman(
 }
 
 /** The last messages of a conversation, oldest first. */
-async function recentMessages(deps: Deps, conversationId: string, limit = 20) {
+async function recentMessages(deps: Pick<Deps, "db">, conversationId: string, limit = 20) {
   const rows = await deps.db
     .select({ role: messages.role, content: messages.content, senderName: messages.senderName })
     .from(messages)
@@ -185,12 +185,12 @@ function transcriptOf(conversation: ConversationRow, rows: Awaited<ReturnType<ty
     .join("\n");
 }
 
-async function transcript(deps: Deps, conversation: ConversationRow): Promise<string> {
+async function transcript(deps: Pick<Deps, "db">, conversation: ConversationRow): Promise<string> {
   return transcriptOf(conversation, await recentMessages(deps, conversation.id));
 }
 
 /** Asks the app's model for text; undefined with the offline responder (it cannot summarise). */
-async function askModel(deps: Deps, app: ChatApp, prompt: string, language: Language): Promise<string | undefined> {
+async function askModel(deps: Pick<Deps, "models">, app: ChatApp, prompt: string, language: Language): Promise<string | undefined> {
   const resolved = deps.models.resolve(app.defaultModel) ?? deps.models.fallback();
   if (resolved.model.offline) return undefined;
   let text = "";
@@ -201,7 +201,7 @@ async function askModel(deps: Deps, app: ChatApp, prompt: string, language: Lang
 }
 
 /** The summary the notice carries: the template's properties filled from the conversation. */
-export async function handoverSummary(deps: Deps, app: ChatApp, conversation: ConversationRow, language: Language): Promise<string> {
+export async function handoverSummary(deps: Pick<Deps, "db" | "models">, app: ChatApp, conversation: ConversationRow, language: Language): Promise<string> {
   const manual = app.advancedConfig.manualService;
   const recent = await recentMessages(deps, conversation.id);
   const history = transcriptOf(conversation, recent);
@@ -232,7 +232,7 @@ export async function handoverSummary(deps: Deps, app: ChatApp, conversation: Co
 }
 
 /** Tags the model gives the conversation (at most 3 short ones); none with the offline responder. */
-async function aiTags(deps: Deps, app: ChatApp, conversation: ConversationRow, language: Language): Promise<string[]> {
+async function aiTags(deps: Pick<Deps, "db" | "models">, app: ChatApp, conversation: ConversationRow, language: Language): Promise<string[]> {
   const answer = await askModel(
     deps,
     app,
@@ -259,7 +259,7 @@ export function robotSignature(kind: "dingtalk" | "feishu", timestamp: string, s
 }
 
 /** Posts a notice to a group robot webhook the way each platform expects. */
-export async function postRobotNotice(deps: Deps, webhook: ManualService["notify"]["webhooks"][number], text: string): Promise<void> {
+export async function postRobotNotice(deps: Pick<Deps, "config" | "now">, webhook: ManualService["notify"]["webhooks"][number], text: string): Promise<void> {
   const nowMs = deps.now().getTime();
   let url = webhook.url;
   let body: unknown;
@@ -299,7 +299,7 @@ export async function postRobotNotice(deps: Deps, webhook: ManualService["notify
 }
 
 async function notifyHandover(
-  deps: Deps,
+  deps: Pick<Deps, "config" | "db" | "logger" | "mail" | "models" | "now" | "realtime" | "secrets" | "sms">,
   app: ChatApp,
   conversation: ConversationRow,
   input: { reason: string; detail?: string; language: Language },

@@ -60,7 +60,7 @@ function sessionView(row: ConversationRow, clientNames: Map<string, string>) {
   };
 }
 
-async function clientNamesOf(deps: Deps, spaceId: string): Promise<Map<string, string>> {
+async function clientNamesOf(deps: Pick<Deps, "db">, spaceId: string): Promise<Map<string, string>> {
   const [channels, web] = await Promise.all([
     deps.db.select({ id: channelClients.id, name: channelClients.name }).from(channelClients).where(eq(channelClients.spaceId, spaceId)),
     deps.db.select({ id: webClients.id, name: webClients.name }).from(webClients).where(eq(webClients.spaceId, spaceId)),
@@ -83,7 +83,7 @@ function decodeCursor(cursor: string): [string, string] {
 }
 
 /** Sessions of the space's clients, latest message first, with the filters of the inbox. */
-export async function listSessions(deps: Deps, auth: Auth, filter: SessionFilter) {
+export async function listSessions(deps: Pick<Deps, "db">, auth: Auth, filter: SessionFilter) {
   const conditions = [eq(conversations.spaceId, auth.spaceId), isNotNull(conversations.clientId), isNotNull(conversations.lastMessageAt)];
   if (filter.read === "unread") conditions.push(eq(conversations.readStatus, "UNREAD"));
   if (filter.read === "read") conditions.push(eq(conversations.readStatus, "HAVE_READ"));
@@ -120,7 +120,7 @@ export async function listSessions(deps: Deps, auth: Auth, filter: SessionFilter
   };
 }
 
-async function loadSession(deps: Deps, auth: Auth, sessionId: string): Promise<ConversationRow> {
+async function loadSession(deps: Pick<Deps, "db">, auth: Auth, sessionId: string): Promise<ConversationRow> {
   const row = await deps.db
     .select()
     .from(conversations)
@@ -130,12 +130,12 @@ async function loadSession(deps: Deps, auth: Auth, sessionId: string): Promise<C
   return row;
 }
 
-export async function getSession(deps: Deps, auth: Auth, sessionId: string) {
+export async function getSession(deps: Pick<Deps, "db">, auth: Auth, sessionId: string) {
   return sessionView(await loadSession(deps, auth, sessionId), await clientNamesOf(deps, auth.spaceId));
 }
 
 /** A session's messages, oldest first: the last `limit`, or those before `before` (a message id). */
-export async function sessionHistory(deps: Deps, auth: Auth, sessionId: string, input: { limit: number; before?: string | undefined }) {
+export async function sessionHistory(deps: Pick<Deps, "db">, auth: Auth, sessionId: string, input: { limit: number; before?: string | undefined }) {
   const session = await loadSession(deps, auth, sessionId);
   const conditions = [eq(messages.conversationId, session.id), inArray(messages.role, ["user", "assistant", "operator"])];
   if (input.before) {
@@ -167,7 +167,7 @@ export async function sessionHistory(deps: Deps, auth: Auth, sessionId: string, 
 }
 
 /** Opening a session reads it (UNREAD → HAVE_READ); the space's consoles follow. */
-export async function markRead(deps: Deps, auth: Auth, sessionId: string) {
+export async function markRead(deps: Pick<Deps, "db" | "realtime">, auth: Auth, sessionId: string) {
   const session = await loadSession(deps, auth, sessionId);
   if (session.readStatus !== "HAVE_READ") {
     await deps.db.update(conversations).set({ readStatus: "HAVE_READ" }).where(eq(conversations.id, session.id));
@@ -177,7 +177,7 @@ export async function markRead(deps: Deps, auth: Auth, sessionId: string) {
 }
 
 /** A session filter's client must be a web or channel client of the caller's space (400 naming `clientId` otherwise). */
-async function checkInboxClient(deps: Deps, spaceId: string, clientId: string) {
+async function checkInboxClient(deps: Pick<Deps, "db">, spaceId: string, clientId: string) {
   const web = await deps.db
     .select({ id: webClients.id })
     .from(webClients)
@@ -193,7 +193,7 @@ async function checkInboxClient(deps: Deps, spaceId: string, clientId: string) {
 }
 
 /** Reads every unread session (of one client when given). */
-export async function markAllRead(deps: Deps, auth: Auth, clientId?: string) {
+export async function markAllRead(deps: Pick<Deps, "db" | "realtime">, auth: Auth, clientId?: string) {
   if (clientId) await checkInboxClient(deps, auth.spaceId, clientId);
   const updated = await deps.db
     .update(conversations)
@@ -216,7 +216,7 @@ export async function markAllRead(deps: Deps, auth: Auth, clientId?: string) {
  * steps (spec §4): without `confirm` nothing changes.
  */
 export async function changeServiceMode(
-  deps: Deps,
+  deps: Pick<Deps, "config" | "db" | "logger" | "mail" | "models" | "now" | "realtime" | "secrets" | "sms">,
   auth: Auth,
   sessionId: string,
   input: { serviceMode: ConversationRow["serviceMode"]; confirm: boolean },
@@ -294,7 +294,7 @@ export async function pushOperatorMessage(deps: Deps, auth: Auth, sessionId: str
  * back to pending, then queued like a first send. Anything else is a conflict — a delivered or
  * pending message is never sent twice.
  */
-export async function retryDelivery(deps: Deps, auth: Auth, sessionId: string, messageId: string) {
+export async function retryDelivery(deps: Pick<Deps, "db" | "now">, auth: Auth, sessionId: string, messageId: string) {
   const session = await loadSession(deps, auth, sessionId);
   const message = await deps.db
     .select({ id: messages.id, role: messages.role, delivery: messages.delivery })
@@ -348,7 +348,7 @@ export function localIso(utc: string, offsetMinutes: number): string {
  * UTC when absent); with an offset, a "local time" column follows the UTC one.
  */
 export async function exportSessions(
-  deps: Deps,
+  deps: Pick<Deps, "db">,
   auth: Auth,
   input: { sessionIds: string[]; from: string; to: string; timezoneOffsetMinutes?: number | undefined },
 ) {
@@ -411,7 +411,7 @@ export async function exportSessions(
 }
 
 /** Customers of the space, latest conversation first (senders of every channel). */
-export async function listCustomers(deps: Deps, auth: Auth, input: { limit: number }) {
+export async function listCustomers(deps: Pick<Deps, "db">, auth: Auth, input: { limit: number }) {
   const rows = await deps.db
     .select()
     .from(customers)

@@ -21,7 +21,7 @@ export interface OpenAiCaller {
  * The caller a bearer token names: a user key (`uk_…`, enabled, not expired, within its credit
  * limit) or a personal API key or session (in `spaceHeader`'s space when given).
  */
-export async function openAiCaller(deps: Deps, bearer: string | undefined, spaceHeader: string | undefined): Promise<OpenAiCaller> {
+export async function openAiCaller(deps: Pick<Deps, "db" | "now">, bearer: string | undefined, spaceHeader: string | undefined): Promise<OpenAiCaller> {
   if (!bearer) throw new ServiceError("unauthenticated", "login_required");
   if (bearer.startsWith("uk_")) {
     const key = await deps.db
@@ -39,7 +39,7 @@ export async function openAiCaller(deps: Deps, bearer: string | undefined, space
 }
 
 /** The app a caller names as its model: one of its space's (or the one its user key is bound to), or a public app. */
-export async function openAiModelApp(deps: Deps, caller: OpenAiCaller, code: string): Promise<ChatApp> {
+export async function openAiModelApp(deps: Pick<Deps, "db" | "secrets">, caller: OpenAiCaller, code: string): Promise<ChatApp> {
   if (caller.onlyAppCode && caller.onlyAppCode !== code) throw new ServiceError("not_found", "openai_model_not_found", { model: code });
   const app = await getAppForChat(deps, { appCode: code }).catch(() => undefined);
   if (!app || (app.spaceId !== caller.spaceId && !app.isPublic)) throw new ServiceError("not_found", "openai_model_not_found", { model: code });

@@ -24,7 +24,7 @@ export const visitorRoom = (sessionId: string) => `visitor:${sessionId}`;
 const text = (value: unknown, max: number): string | undefined => (typeof value === "string" && value.length > 0 && value.length <= max ? value : undefined);
 
 /** The page's origin and the host it called, from the handshake headers. */
-function isSameOrigin(deps: Deps, socket: Socket): boolean {
+function isSameOrigin(deps: Pick<Deps, "config">, socket: Socket): boolean {
   const origin = socket.handshake.headers.origin;
   if (!origin) return true;
   try {
@@ -50,7 +50,11 @@ function isSameOrigin(deps: Deps, socket: Socket): boolean {
  * `deps.realtime` are forwarded unchanged: space targets to `/console`, visitor targets to
  * `/visitor` (event names and data in ./events.ts).
  */
-export function attachRealtime(httpServer: HttpServer | Http2Server | Http2SecureServer, deps: Deps, options: { recheckMs?: number } = {}): RealtimeServer {
+export function attachRealtime(
+  httpServer: HttpServer | Http2Server | Http2SecureServer,
+  deps: Pick<Deps, "config" | "db" | "logger" | "now" | "realtime">,
+  options: { recheckMs?: number } = {},
+): RealtimeServer {
   const io = new Server(httpServer as HttpServer, {
     serveClient: false,
     // Any site may open the visitor namespace (the namespace refuses origins a client does not

@@ -193,7 +193,7 @@ export function parseAdvancedConfig(stored: string, databaseIds: string[]): Adva
 }
 
 /** Checks the rules of spec §5 that the request's shape alone cannot express. */
-async function checkAdvancedConfig(deps: Deps, spaceId: string, config: AdvancedConfig) {
+async function checkAdvancedConfig(deps: Pick<Deps, "db">, spaceId: string, config: AdvancedConfig) {
   const { humanization, manualService } = config;
   if (humanization.mergeReply && !(humanization.mergeDelaySeconds && humanization.mergeDelaySeconds > 0)) {
     throw fail.invalid("merge_reply_needs_delay", "humanization.mergeDelaySeconds");
@@ -228,13 +228,18 @@ async function checkAdvancedConfig(deps: Deps, spaceId: string, config: Advanced
 }
 
 /** The advanced configuration of an app of the caller's space, webhook credentials withheld. */
-export async function getAdvancedConfig(deps: Deps, auth: Auth, appId: string): Promise<AdvancedConfigView> {
+export async function getAdvancedConfig(deps: Pick<Deps, "db" | "secrets">, auth: Auth, appId: string): Promise<AdvancedConfigView> {
   const row = await loadApp(deps, auth.spaceId, appId);
   return redactAdvancedConfig(deps.secrets, parseAdvancedConfig(row.advancedConfig, parseJsonArray(row.databaseIds)));
 }
 
 /** Replaces the advanced configuration after checking it; answers what was stored (secrets withheld). */
-export async function putAdvancedConfig(deps: Deps, auth: Auth, appId: string, input: AdvancedConfigInput): Promise<AdvancedConfigView> {
+export async function putAdvancedConfig(
+  deps: Pick<Deps, "db" | "now" | "secrets">,
+  auth: Auth,
+  appId: string,
+  input: AdvancedConfigInput,
+): Promise<AdvancedConfigView> {
   const row = await loadApp(deps, auth.spaceId, appId);
   const current = openAdvancedConfig(deps.secrets, parseAdvancedConfig(row.advancedConfig, parseJsonArray(row.databaseIds)));
   const config: AdvancedConfig = {

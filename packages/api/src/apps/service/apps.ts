@@ -97,7 +97,7 @@ export function appSeniorView(box: SecretBox, row: AppRow, marks: Marks) {
 }
 
 /** The caller's thumb and collect marks on some apps. */
-export async function marksOf(deps: Deps, userId: string, appIds: string[]): Promise<Map<string, Marks>> {
+export async function marksOf(deps: Pick<Deps, "db">, userId: string, appIds: string[]): Promise<Map<string, Marks>> {
   const marks = new Map<string, Marks>(appIds.map((id) => [id, { thumbed: false, collected: false }]));
   if (appIds.length === 0) return marks;
   const rows = await deps.db
@@ -112,12 +112,12 @@ export async function marksOf(deps: Deps, userId: string, appIds: string[]): Pro
   return marks;
 }
 
-async function markOf(deps: Deps, userId: string, appId: string): Promise<Marks> {
+async function markOf(deps: Pick<Deps, "db">, userId: string, appId: string): Promise<Marks> {
   return (await marksOf(deps, userId, [appId])).get(appId)!;
 }
 
 /** Inserts an app row under a fresh public code, retrying the rare code collision. */
-async function insertWithCode(deps: Deps, row: Omit<typeof apps.$inferInsert, "code">): Promise<AppRow> {
+async function insertWithCode(deps: Pick<Deps, "db">, row: Omit<typeof apps.$inferInsert, "code">): Promise<AppRow> {
   for (let attempt = 0; ; attempt++) {
     try {
       await deps.db.insert(apps).values({ ...row, code: newShortCode(10) });
@@ -133,7 +133,7 @@ async function insertWithCode(deps: Deps, row: Omit<typeof apps.$inferInsert, "c
 }
 
 /** Creates an app in the caller's space after checking every rule of spec §5 App. */
-export async function createApp(deps: Deps, auth: Auth, input: CreateAppInput) {
+export async function createApp(deps: Pick<Deps, "db" | "now" | "secrets">, auth: Auth, input: CreateAppInput) {
   const { type = "LIGHT", ...given } = input;
   const defined = definedOnly(given);
   const defaults = defaultAppSettings();
@@ -165,7 +165,7 @@ function definedOnly<T extends object>(input: T): Partial<T> {
 }
 
 /** Changes an app; the rules are checked on the whole result, so a change cannot break another field's rule. */
-export async function updateApp(deps: Deps, auth: Auth, appId: string, input: UpdateAppInput) {
+export async function updateApp(deps: Pick<Deps, "db" | "now" | "secrets">, auth: Auth, appId: string, input: UpdateAppInput) {
   const row = await loadApp(deps, auth.spaceId, appId);
   const previous = settingsOf(row);
   const settings = normalizeAppSettings({ ...previous, ...definedOnly(input) });
@@ -181,13 +181,13 @@ export async function updateApp(deps: Deps, auth: Auth, appId: string, input: Up
 }
 
 /** The basic detail of an app of the caller's space. */
-export async function getApp(deps: Deps, auth: Auth, appId: string) {
+export async function getApp(deps: Pick<Deps, "db">, auth: Auth, appId: string) {
   const row = await loadApp(deps, auth.spaceId, appId);
   return appView(row, await markOf(deps, auth.userId, appId));
 }
 
 /** The senior detail of an app of the caller's space. */
-export async function getAppSenior(deps: Deps, auth: Auth, appId: string) {
+export async function getAppSenior(deps: Pick<Deps, "db" | "secrets">, auth: Auth, appId: string) {
   const row = await loadApp(deps, auth.spaceId, appId);
   return appSeniorView(deps.secrets, row, await markOf(deps, auth.userId, appId));
 }
@@ -198,7 +198,7 @@ const newestFirst = [desc(apps.createdAt), desc(apps.id)] as const;
  * Apps of the caller's space, newest first. Every member sees every app of the space.
  * The page size defaults to, and is capped at, {@link APP_PAGE_SIZE}.
  */
-export async function listApps(deps: Deps, auth: Auth, page: { pageNo?: number | undefined; pageSize?: number | undefined }) {
+export async function listApps(deps: Pick<Deps, "db">, auth: Auth, page: { pageNo?: number | undefined; pageSize?: number | undefined }) {
   const pageNo = Math.max(1, Math.floor(page.pageNo ?? 1));
   const pageSize = Math.min(APP_PAGE_SIZE, Math.max(1, Math.floor(page.pageSize ?? APP_PAGE_SIZE)));
   const total = (await deps.db.select({ n: count() }).from(apps).where(eq(apps.spaceId, auth.spaceId)).get())?.n ?? 0;
@@ -221,7 +221,7 @@ export async function listApps(deps: Deps, auth: Auth, page: { pageNo?: number |
  * Deletes an app with its marks and rate-limit rules, and answers the app to select next
  * (spec §4): the one after it in the list, else the one before, else null (go home).
  */
-export async function deleteApp(deps: Deps, auth: Auth, appId: string) {
+export async function deleteApp(deps: Pick<Deps, "db">, auth: Auth, appId: string) {
   await loadApp(deps, auth.spaceId, appId);
   const order = await deps.db
     .select({ id: apps.id })
@@ -242,7 +242,7 @@ export async function deleteApp(deps: Deps, auth: Auth, appId: string) {
  * Copies an app of the caller's space: a new id and code, counts and marks reset, not public,
  * with the same settings, advanced configuration and rate-limit rules.
  */
-export async function copyApp(deps: Deps, auth: Auth, appId: string, options: { nameSuffix: string }) {
+export async function copyApp(deps: Pick<Deps, "db" | "now" | "secrets">, auth: Auth, appId: string, options: { nameSuffix: string }) {
   const source = await loadApp(deps, auth.spaceId, appId);
   const name = [...`${source.name}${options.nameSuffix}`].slice(0, 50).join("");
   const now = deps.now().toISOString();
@@ -268,7 +268,7 @@ export async function copyApp(deps: Deps, auth: Auth, appId: string, options: { 
 }
 
 /** Upgrades a light app to a knowledge app (spec §4); any other kind is a conflict. */
-export async function upgradeApp(deps: Deps, auth: Auth, appId: string) {
+export async function upgradeApp(deps: Pick<Deps, "db" | "now" | "secrets">, auth: Auth, appId: string) {
   const row = await loadApp(deps, auth.spaceId, appId);
   if (row.type !== "LIGHT") throw fail.conflict("app_upgrade_not_allowed", { type: row.type });
   // The type guard in the statement makes a concurrent second upgrade a no-op, not a double change.

@@ -12,7 +12,7 @@ import { checkKnowledgeBinding } from "./knowledge-binding";
  * {@link checkKnowledgeBinding}, only ids newly added are checked, so a save never fails on what
  * it did not change; an id of another space, or an unknown one, is a 400 naming the field.
  */
-export async function checkAppBindings(deps: Deps, spaceId: string, next: AppSettings, previous?: AppSettings): Promise<void> {
+export async function checkAppBindings(deps: Pick<Deps, "db">, spaceId: string, next: AppSettings, previous?: AppSettings): Promise<void> {
   await checkKnowledgeBinding(deps, spaceId, next.knowledgeBaseIds, previous?.knowledgeBaseIds ?? []);
   const addedPlugins = next.plugins.filter((code) => !previous?.plugins.includes(code) && !findBuiltin(code));
   if (addedPlugins.length > 0) {

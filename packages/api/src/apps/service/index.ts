@@ -28,7 +28,7 @@ export interface ChatApp extends AppSettings {
  * optionally only within one space. Throws not-found when there is no such app.
  */
 export async function getAppForChat(
-  deps: Deps,
+  deps: Pick<Deps, "db" | "secrets">,
   key: ({ appCode: string; appId?: undefined } | { appId: string; appCode?: undefined }) & { spaceId?: string },
 ): Promise<ChatApp> {
   const match = key.appCode !== undefined ? eq(apps.code, key.appCode) : eq(apps.id, key.appId);

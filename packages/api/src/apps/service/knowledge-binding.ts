@@ -11,7 +11,7 @@ import { APP_TOKEN_LIMIT, tokensOf } from "../../knowledge/service/knowledge-bas
  * (spec §5 Files). Ids already bound are not re-checked, so a save never fails on what it did
  * not change.
  */
-export async function checkKnowledgeBinding(deps: Deps, spaceId: string, next: readonly string[], previous: readonly string[]): Promise<void> {
+export async function checkKnowledgeBinding(deps: Pick<Deps, "db">, spaceId: string, next: readonly string[], previous: readonly string[]): Promise<void> {
   const added = next.filter((id) => !previous.includes(id));
   if (added.length === 0) return;
   const found = await deps.db

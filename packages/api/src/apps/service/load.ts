@@ -8,7 +8,7 @@ import type { AppSettings } from "./rules";
 export type AppRow = typeof apps.$inferSelect;
 
 /** Loads an app of a space; an app of another space does not exist for the caller. */
-export async function loadApp(deps: Deps, spaceId: string, appId: string): Promise<AppRow> {
+export async function loadApp(deps: Pick<Deps, "db">, spaceId: string, appId: string): Promise<AppRow> {
   const row = await deps.db
     .select()
     .from(apps)

@@ -73,7 +73,7 @@ function replyOf(value: string | null | undefined): string | null {
   return reply;
 }
 
-async function checkUnique(deps: Deps, appId: string, rule: { targetChannel: string; periodUnit: string }, exceptId?: string) {
+async function checkUnique(deps: Pick<Deps, "db">, appId: string, rule: { targetChannel: string; periodUnit: string }, exceptId?: string) {
   const same = await deps.db
     .select({ id: rateLimitRules.id })
     .from(rateLimitRules)
@@ -87,7 +87,7 @@ async function checkUnique(deps: Deps, appId: string, rule: { targetChannel: str
   if (same.some((row) => row.id !== exceptId)) throw fail.conflict("rate_limit_duplicate");
 }
 
-async function loadRule(deps: Deps, auth: Auth, ruleId: string): Promise<RuleRow> {
+async function loadRule(deps: Pick<Deps, "db">, auth: Auth, ruleId: string): Promise<RuleRow> {
   const row = await deps.db
     .select()
     .from(rateLimitRules)
@@ -98,13 +98,13 @@ async function loadRule(deps: Deps, auth: Auth, ruleId: string): Promise<RuleRow
 }
 
 /** Rules of an app of the caller's space, oldest first. */
-export async function listAppRateLimits(deps: Deps, auth: Auth, appId: string): Promise<RateLimitRule[]> {
+export async function listAppRateLimits(deps: Pick<Deps, "db">, auth: Auth, appId: string): Promise<RateLimitRule[]> {
   await loadApp(deps, auth.spaceId, appId);
   return listRateLimitRules(deps, appId);
 }
 
 /** Adds a rule to an app; one rule per channel and period. */
-export async function createRateLimit(deps: Deps, auth: Auth, appId: string, input: RateLimitInput): Promise<RateLimitRule> {
+export async function createRateLimit(deps: Pick<Deps, "db" | "now">, auth: Auth, appId: string, input: RateLimitInput): Promise<RateLimitRule> {
   await loadApp(deps, auth.spaceId, appId);
   checkCount(input.count);
   const replyWhenExceeded = replyOf(input.replyWhenExceeded);
@@ -126,7 +126,7 @@ export async function createRateLimit(deps: Deps, auth: Auth, appId: string, inp
 }
 
 /** Changes a rule of the caller's space. */
-export async function updateRateLimit(deps: Deps, auth: Auth, ruleId: string, input: Partial<RateLimitInput>): Promise<RateLimitRule> {
+export async function updateRateLimit(deps: Pick<Deps, "db" | "now">, auth: Auth, ruleId: string, input: Partial<RateLimitInput>): Promise<RateLimitRule> {
   const current = await loadRule(deps, auth, ruleId);
   if (input.count !== undefined) checkCount(input.count);
   const next = {
@@ -146,7 +146,7 @@ export async function updateRateLimit(deps: Deps, auth: Auth, ruleId: string, in
 }
 
 /** Deletes a rule of the caller's space. */
-export async function deleteRateLimit(deps: Deps, auth: Auth, ruleId: string) {
+export async function deleteRateLimit(deps: Pick<Deps, "db">, auth: Auth, ruleId: string) {
   const removed = await deps.db
     .delete(rateLimitRules)
     .where(and(eq(rateLimitRules.id, ruleId), eq(rateLimitRules.spaceId, auth.spaceId)))
@@ -159,7 +159,7 @@ export async function deleteRateLimit(deps: Deps, auth: Auth, ruleId: string) {
  * Every rule of an app, oldest first, for the chat engine. No space check: the engine has
  * already resolved the app it is answering for.
  */
-export async function listRateLimitRules(deps: Deps, appId: string): Promise<RateLimitRule[]> {
+export async function listRateLimitRules(deps: Pick<Deps, "db">, appId: string): Promise<RateLimitRule[]> {
   // Every chat turn reads these, so the query is prepared once.
   const rows = await prepared(deps.db, "apps.rateLimitRules", () =>
     deps.db
@@ -173,7 +173,7 @@ export async function listRateLimitRules(deps: Deps, appId: string): Promise<Rat
 }
 
 /** The rules that apply to a message arriving on one channel: that channel's and those for all channels. */
-export async function rateLimitRulesFor(deps: Deps, appId: string, channel: Exclude<RateLimitChannel, "all">): Promise<RateLimitRule[]> {
+export async function rateLimitRulesFor(deps: Pick<Deps, "db">, appId: string, channel: Exclude<RateLimitChannel, "all">): Promise<RateLimitRule[]> {
   const rows = await deps.db
     .select()
     .from(rateLimitRules)

@@ -12,7 +12,7 @@ const counter = { thumb: apps.thumbCount, collect: apps.collectCount } as const;
  * Sets or clears the caller's thumb or collect mark. Idempotent per user: the count moves by
  * exactly one only when the mark actually changes. Answers the new count and the caller's mark.
  */
-export async function setReaction(deps: Deps, auth: Auth, appId: string, kind: ReactionKind, on: boolean) {
+export async function setReaction(deps: Pick<Deps, "db" | "now">, auth: Auth, appId: string, kind: ReactionKind, on: boolean) {
   await loadApp(deps, auth.spaceId, appId);
   const column = counter[kind];
   const mark = and(eq(appReactions.appId, appId), eq(appReactions.userId, auth.userId), eq(appReactions.kind, kind));

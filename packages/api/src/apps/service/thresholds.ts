@@ -50,7 +50,7 @@ function checkBalanceAlert(input: BalanceAlertInput): BalanceAlertConfig {
 }
 
 /** The configuration of one scene in the caller's space. */
-export async function getThreshold(deps: Deps, auth: Auth, sceneName: string): Promise<ThresholdView> {
+export async function getThreshold(deps: Pick<Deps, "db">, auth: Auth, sceneName: string): Promise<ThresholdView> {
   const scene = sceneOf(sceneName);
   const row = await deps.db
     .select()
@@ -62,7 +62,7 @@ export async function getThreshold(deps: Deps, auth: Auth, sceneName: string): P
 }
 
 /** Saves (creates or replaces) the configuration of one scene in the caller's space. */
-export async function putThreshold(deps: Deps, auth: Auth, sceneName: string, input: BalanceAlertInput): Promise<ThresholdView> {
+export async function putThreshold(deps: Pick<Deps, "db" | "now">, auth: Auth, sceneName: string, input: BalanceAlertInput): Promise<ThresholdView> {
   const scene = sceneOf(sceneName);
   const config = checkBalanceAlert(input);
   const now = deps.now().toISOString();

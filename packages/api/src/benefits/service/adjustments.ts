@@ -12,7 +12,12 @@ export const ADJUSTMENT_MAX = 100_000_000;
  * The administrator adds or removes credits of a space, with a note kept as the movement's
  * reference. A removal that would take the balance below zero is refused and changes nothing.
  */
-export async function adjustCredits(deps: Deps, auth: Auth, spaceId: string, input: { delta: number; note: string }) {
+export async function adjustCredits(
+  deps: Pick<Deps, "config" | "db" | "logger" | "mail" | "now" | "sms">,
+  auth: Auth,
+  spaceId: string,
+  input: { delta: number; note: string },
+) {
   const note = input.note.trim();
   if (!note) throw fail.invalid("field_required", "note", { field: "note" });
   if (input.delta === 0) throw fail.invalid("adjustment_not_zero", "delta");

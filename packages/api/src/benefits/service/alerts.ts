@@ -37,7 +37,7 @@ interface Watched {
  */
 const watchedByDb = new WeakMap<object, Map<string, Watched | null>>();
 
-function watchedOf(deps: Deps): Map<string, Watched | null> {
+function watchedOf(deps: Pick<Deps, "db">): Map<string, Watched | null> {
   let map = watchedByDb.get(deps.db);
   if (!map) {
     map = new Map();
@@ -46,7 +46,7 @@ function watchedOf(deps: Deps): Map<string, Watched | null> {
   return map;
 }
 
-async function watchedSpace(deps: Deps, spaceId: string): Promise<Watched | null> {
+async function watchedSpace(deps: Pick<Deps, "db">, spaceId: string): Promise<Watched | null> {
   const map = watchedOf(deps);
   const known = map.get(spaceId);
   if (known !== undefined) return known;
@@ -65,7 +65,12 @@ async function watchedSpace(deps: Deps, spaceId: string): Promise<Watched | null
  * threshold downwards fires the alert once (a conditional update of `fired`, so concurrent
  * movements fire it once); rising to it or above re-arms it. Other movements cost a map lookup.
  */
-export async function watchBalance(deps: Deps, spaceId: string, delta: number, balanceAfter: number): Promise<void> {
+export async function watchBalance(
+  deps: Pick<Deps, "db" | "logger" | "mail" | "now" | "sms">,
+  spaceId: string,
+  delta: number,
+  balanceAfter: number,
+): Promise<void> {
   if (delta === 0) return;
   const watched = await watchedSpace(deps, spaceId);
   if (!watched?.enabled) return;
@@ -78,7 +83,7 @@ export async function watchBalance(deps: Deps, spaceId: string, delta: number, b
   }
 }
 
-async function fireAlert(deps: Deps, spaceId: string, balance: number): Promise<void> {
+async function fireAlert(deps: Pick<Deps, "db" | "logger" | "mail" | "now" | "sms">, spaceId: string, balance: number): Promise<void> {
   const now = deps.now().toISOString();
   const fired = await deps.db.all<{ threshold: number; channels: string }>(sql`
     UPDATE balance_alerts SET fired = 1, fired_at = ${now}
@@ -122,7 +127,7 @@ async function fireAlert(deps: Deps, spaceId: string, balance: number): Promise<
 }
 
 /** The balance alert of the caller's space. */
-export async function getBalanceAlert(deps: Deps, auth: Auth): Promise<BalanceAlertView> {
+export async function getBalanceAlert(deps: Pick<Deps, "db">, auth: Auth): Promise<BalanceAlertView> {
   const row = await deps.db.select().from(balanceAlerts).where(eq(balanceAlerts.spaceId, auth.spaceId)).get();
   if (!row) return { threshold: null, channels: ["in-app"], enabled: false, fired: false, firedAt: null, updatedAt: null };
   return {
@@ -140,7 +145,7 @@ export async function getBalanceAlert(deps: Deps, auth: Auth): Promise<BalanceAl
  * new threshold counts as crossed: the next notice waits until it has risen to it again.
  */
 export async function putBalanceAlert(
-  deps: Deps,
+  deps: Pick<Deps, "db" | "now" | "sms">,
   auth: Auth,
   input: { threshold?: number | null | undefined; channels?: AlertChannel[] | undefined; enabled?: boolean | undefined },
 ): Promise<BalanceAlertView> {
@@ -173,7 +178,7 @@ export async function putBalanceAlert(
 }
 
 /** In-app notices of the caller, newest first, with how many are unread. */
-export async function listNotices(deps: Deps, auth: Auth, input: { limit: number; offset: number }) {
+export async function listNotices(deps: Pick<Deps, "db">, auth: Auth, input: { limit: number; offset: number }) {
   const rows = await deps.db
     .select()
     .from(notices)
@@ -196,7 +201,7 @@ export async function listNotices(deps: Deps, auth: Auth, input: { limit: number
 }
 
 /** Marks one of the caller's notices read; someone else's is not found. */
-export async function markNoticeRead(deps: Deps, auth: Auth, id: string): Promise<{ id: string; readAt: string }> {
+export async function markNoticeRead(deps: Pick<Deps, "db" | "now">, auth: Auth, id: string): Promise<{ id: string; readAt: string }> {
   const now = deps.now().toISOString();
   await deps.db
     .update(notices)

@@ -24,7 +24,7 @@ const cashOutColumns = {
  * conditional statement so concurrent requests cannot together overdraw); a request above the
  * balance is refused and leaves nothing behind.
  */
-export async function requestCashOut(deps: Deps, auth: Auth, input: { amount: number; account: string }) {
+export async function requestCashOut(deps: Pick<Deps, "db" | "now">, auth: Auth, input: { amount: number; account: string }) {
   const account = input.account.trim();
   if (!account) throw fail.invalid("field_required", "account", { field: "account" });
   const id = newId("cash");
@@ -42,7 +42,7 @@ export async function requestCashOut(deps: Deps, auth: Auth, input: { amount: nu
 }
 
 /** The caller's cash-out requests, newest first. */
-export async function listMyCashOuts(deps: Deps, auth: Auth, input: { limit: number; offset: number }) {
+export async function listMyCashOuts(deps: Pick<Deps, "db">, auth: Auth, input: { limit: number; offset: number }) {
   return deps.db
     .select(cashOutColumns)
     .from(cashOuts)
@@ -53,7 +53,10 @@ export async function listMyCashOuts(deps: Deps, auth: Auth, input: { limit: num
 }
 
 /** Every cash-out request (the administrator's review list), optionally of one status, newest first. */
-export async function listCashOuts(deps: Deps, input: { status?: "requested" | "approved" | "refused" | undefined; limit: number; offset: number }) {
+export async function listCashOuts(
+  deps: Pick<Deps, "db">,
+  input: { status?: "requested" | "approved" | "refused" | undefined; limit: number; offset: number },
+) {
   return deps.db
     .select({ ...cashOutColumns, userName: users.name, userEmail: users.email })
     .from(cashOuts)
@@ -68,7 +71,12 @@ export async function listCashOuts(deps: Deps, input: { status?: "requested" | "
  * The administrator decides a request, once (a conditional update): approved keeps the amount
  * paid out; refused returns it to the benefits account.
  */
-export async function decideCashOut(deps: Deps, auth: Auth, id: string, input: { decision: "approved" | "refused"; note?: string | undefined }) {
+export async function decideCashOut(
+  deps: Pick<Deps, "db" | "now">,
+  auth: Auth,
+  id: string,
+  input: { decision: "approved" | "refused"; note?: string | undefined },
+) {
   const now = deps.now().toISOString();
   const decided = await deps.db
     .update(cashOuts)

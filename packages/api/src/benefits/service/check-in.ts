@@ -30,7 +30,7 @@ export interface CheckInStatus {
 }
 
 /** Whether the caller has checked in today (the instance's time zone) and for how much. */
-export async function checkInStatus(deps: Deps, auth: Auth): Promise<CheckInStatus> {
+export async function checkInStatus(deps: Pick<Deps, "config" | "db" | "now">, auth: Auth): Promise<CheckInStatus> {
   const { checkInMin: min, checkInMax: max, timeZone } = deps.config.earning;
   const day = calendarDay(deps.now(), timeZone);
   const row = await deps.db
@@ -47,7 +47,7 @@ export async function checkInStatus(deps: Deps, auth: Auth): Promise<CheckInStat
  * credit is booked once per check-in (reason and reference), and a later attempt books a credit
  * a crash left unbooked before it answers that today is done.
  */
-export async function checkIn(deps: Deps, auth: Auth): Promise<CheckInStatus & { balance: number }> {
+export async function checkIn(deps: Pick<Deps, "config" | "db" | "logger" | "mail" | "now" | "sms">, auth: Auth): Promise<CheckInStatus & { balance: number }> {
   const { checkInMin: min, checkInMax: max, timeZone } = deps.config.earning;
   const day = calendarDay(deps.now(), timeZone);
   const user = await deps.db.select({ spaceId: users.personalSpaceId }).from(users).where(eq(users.id, auth.userId)).get();

@@ -24,7 +24,7 @@ function isOwnUse(endUserId: string, creatorUserId: string): boolean {
  * unless the creator is the one talking. One INSERT, and only for published apps.
  */
 export async function creditCreator(
-  deps: Deps,
+  deps: Pick<Deps, "config" | "db" | "now">,
   input: { app: { id: string; isPublic: boolean; createdBy: string }; endUserId: string; charged: number; reference: string },
 ): Promise<void> {
   if (!input.app.isPublic || input.charged <= 0 || isOwnUse(input.endUserId, input.app.createdBy)) return;
@@ -34,7 +34,7 @@ export async function creditCreator(
 }
 
 /** The caller's benefits account: balance, total earned, cashed out and awaiting review. */
-export async function benefitsAccount(deps: Deps, auth: Auth) {
+export async function benefitsAccount(deps: Pick<Deps, "config" | "db">, auth: Auth) {
   const rows = await deps.db.all<{ balance: number | null; earned: number | null; paid: number | null; pending: number | null }>(sql`
     SELECT
       (SELECT balance_after FROM benefit_ledger WHERE user_id = ${auth.userId} ORDER BY seq DESC LIMIT 1) AS balance,
@@ -52,7 +52,7 @@ export async function benefitsAccount(deps: Deps, auth: Auth) {
 }
 
 /** Movements of the caller's benefits account, newest first. */
-export async function listBenefits(deps: Deps, auth: Auth, input: { limit: number; offset: number; reason?: "creator" | undefined }) {
+export async function listBenefits(deps: Pick<Deps, "db">, auth: Auth, input: { limit: number; offset: number; reason?: "creator" | undefined }) {
   return deps.db
     .select({
       id: benefitLedger.id,

@@ -12,7 +12,7 @@ const balanceSql = (spaceId: string) => sql`COALESCE((SELECT balance_after FROM 
  * Answers the new balance, or null when the condition refused the movement.
  */
 export async function moveCredits(
-  deps: Deps,
+  deps: Pick<Deps, "config" | "db" | "logger" | "mail" | "now" | "sms">,
   input: { spaceId: string; delta: number; reason: LedgerReason; reference: string; once?: boolean },
 ): Promise<number | null> {
   if (!Number.isInteger(input.delta)) throw new Error("credit movements are whole numbers");
@@ -39,7 +39,7 @@ const benefitBalanceSql = (userId: string) => sql`COALESCE((SELECT balance_after
  * balance, or null when the balance could not cover a withdrawal.
  */
 export async function moveBenefits(
-  deps: Deps,
+  deps: Pick<Deps, "db" | "now">,
   input: { userId: string; delta: number; reason: "creator" | "cash-out" | "cash-out-refused" | "adjustment"; reference: string; appId?: string | null },
 ): Promise<number | null> {
   const rows = await deps.db.all<{ balance_after: number }>(sql`

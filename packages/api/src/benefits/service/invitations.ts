@@ -14,7 +14,7 @@ function newInvitationCode(): string {
 }
 
 /** The caller's invitation: the code, the link to share and what it has earned. */
-export async function myInvitation(deps: Deps, auth: Auth) {
+export async function myInvitation(deps: Pick<Deps, "config" | "db" | "now">, auth: Auth) {
   let row = await deps.db.select({ code: invitationCodes.code }).from(invitationCodes).where(eq(invitationCodes.userId, auth.userId)).get();
   for (let attempt = 0; !row && attempt < 5; attempt++) {
     // A code taken by someone else (or a concurrent first ask) just means another try.
@@ -35,7 +35,7 @@ export async function myInvitation(deps: Deps, auth: Auth) {
 }
 
 /** People who registered through the caller's link, newest first. */
-export async function listInvitations(deps: Deps, auth: Auth, input: { limit: number; offset: number }) {
+export async function listInvitations(deps: Pick<Deps, "db">, auth: Auth, input: { limit: number; offset: number }) {
   return deps.db
     .select({ userId: invitations.inviteeUserId, name: users.name, credits: invitations.credits, createdAt: invitations.createdAt })
     .from(invitations)
@@ -51,7 +51,10 @@ export async function listInvitations(deps: Deps, auth: Auth, input: { limit: nu
  * once per new user (the invitee is the key of `invitations`), never for inviting oneself. An
  * unknown code is ignored: it must not stop anyone registering.
  */
-export async function rewardInvitation(deps: Deps, input: { code: string; inviteeUserId: string }): Promise<void> {
+export async function rewardInvitation(
+  deps: Pick<Deps, "config" | "db" | "logger" | "mail" | "now" | "sms">,
+  input: { code: string; inviteeUserId: string },
+): Promise<void> {
   const code = input.code.trim().toUpperCase();
   if (!code) return;
   const inviter = await deps.db

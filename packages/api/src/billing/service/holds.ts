@@ -51,7 +51,7 @@ function keyRoomSql(userKeyId: string, spaceId: string, nowMs: number, except?: 
 }
 
 /** The space's balance less its live holds: what a new turn can still reserve. */
-export async function availableBalance(deps: Deps, spaceId: string): Promise<number> {
+export async function availableBalance(deps: Pick<Deps, "config" | "db" | "logger" | "mail" | "now" | "sms">, spaceId: string): Promise<number> {
   await balanceOf(deps, spaceId);
   const rows = await deps.db.all<{ available: number }>(sql`SELECT ${balanceSql(spaceId)} - ${heldSql(spaceId, deps.now().getTime())} AS available`);
   return rows[0]?.available ?? 0;
@@ -65,7 +65,7 @@ export async function availableBalance(deps: Deps, spaceId: string): Promise<num
  * `insufficient_credits` when the room is short.
  */
 export async function takeHold(
-  deps: Deps,
+  deps: Pick<Deps, "config" | "db" | "logger" | "mail" | "now" | "sms">,
   input: { spaceId: string; amount: number; minimum?: number; userKeyId?: string | null; reference?: string },
 ): Promise<CreditHold> {
   const amount = Math.max(1, Math.ceil(input.amount));
@@ -88,12 +88,12 @@ export async function takeHold(
 }
 
 /** Keeps a hold of a turn that is still running from lapsing. */
-export async function extendHold(deps: Deps, hold: CreditHold): Promise<void> {
+export async function extendHold(deps: Pick<Deps, "db" | "now">, hold: CreditHold): Promise<void> {
   await deps.db.run(sql`UPDATE key_values SET expires_at = ${deps.now().getTime() + HOLD_TTL_MS} WHERE key = ${keyOf(hold)}`);
 }
 
 /** Drops a hold without charging (the call failed before producing anything). */
-export async function releaseHold(deps: Deps, hold: CreditHold): Promise<void> {
+export async function releaseHold(deps: Pick<Deps, "db">, hold: CreditHold): Promise<void> {
   await deps.db.run(sql`DELETE FROM key_values WHERE key = ${keyOf(hold)}`);
 }
 
@@ -106,7 +106,7 @@ export async function releaseHold(deps: Deps, hold: CreditHold): Promise<void> {
  * balance charge exactly. Answers what was charged and the new balance.
  */
 export async function settleHold(
-  deps: Deps,
+  deps: Pick<Deps, "db" | "logger" | "mail" | "now" | "sms">,
   hold: CreditHold,
   input: { credits: number; reference: string },
 ): Promise<{ charged: number; balance: number | null }> {

@@ -12,7 +12,7 @@ export type LedgerReason = (typeof creditLedger.$inferInsert)["reason"];
  * The space's balance: the newest ledger row's balance, or the welcome grant
  * (PARLEY_WELCOME_CREDITS) on first use, so a fresh install can chat at once.
  */
-export async function balanceOf(deps: Deps, spaceId: string): Promise<number> {
+export async function balanceOf(deps: Pick<Deps, "config" | "db" | "logger" | "mail" | "now" | "sms">, spaceId: string): Promise<number> {
   const row = await prepared(deps.db, "ledger.balance", () =>
     deps.db
       .select({ balance: creditLedger.balanceAfter })
@@ -31,7 +31,7 @@ export async function balanceOf(deps: Deps, spaceId: string): Promise<number> {
  * two writers never read the same old balance (SQLite serialises writes).
  */
 export async function appendLedger(
-  deps: Deps,
+  deps: Pick<Deps, "db" | "logger" | "mail" | "now" | "sms">,
   input: { spaceId: string; delta: number; reason: LedgerReason; reference?: string },
 ): Promise<{ id: string; balanceAfter: number }> {
   if (!Number.isInteger(input.delta)) throw new Error("credit movements are whole numbers");
@@ -50,7 +50,11 @@ export async function appendLedger(
 }
 
 /** Ledger rows of a space, newest first. */
-export async function listLedger(deps: Deps, spaceId: string, input: { limit: number; offset: number }) {
+export async function listLedger(
+  deps: Pick<Deps, "config" | "db" | "logger" | "mail" | "now" | "sms">,
+  spaceId: string,
+  input: { limit: number; offset: number },
+) {
   await balanceOf(deps, spaceId);
   return deps.db
     .select({

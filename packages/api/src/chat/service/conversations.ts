@@ -20,7 +20,7 @@ function parseCitations(stored: string | null): MessageCitation[] {
 }
 
 /** Conversations of an end user with an app, newest first. */
-export async function listConversations(deps: Deps, input: { appId: string; endUserId: string; limit: number }) {
+export async function listConversations(deps: Pick<Deps, "db">, input: { appId: string; endUserId: string; limit: number }) {
   return deps.db
     .select({
       id: conversations.id,
@@ -37,7 +37,7 @@ export async function listConversations(deps: Deps, input: { appId: string; endU
 }
 
 /** Messages of one conversation the end user owns, oldest first. */
-export async function listMessages(deps: Deps, input: { conversationId: string; endUserId: string }) {
+export async function listMessages(deps: Pick<Deps, "db">, input: { conversationId: string; endUserId: string }) {
   const conversation = await deps.db
     .select({ id: conversations.id })
     .from(conversations)
@@ -62,7 +62,7 @@ export async function listMessages(deps: Deps, input: { conversationId: string; 
 }
 
 /** Delete context: later answers no longer see earlier messages (they stay readable). */
-export async function clearContext(deps: Deps, input: { conversationId: string; endUserId: string }) {
+export async function clearContext(deps: Pick<Deps, "db" | "now">, input: { conversationId: string; endUserId: string }) {
   const now = deps.now().toISOString();
   const updated = await deps.db
     .update(conversations)

@@ -61,7 +61,11 @@ export function retrievalLimit(app: Pick<ChatApp, "retrievalMode" | "semanticCou
  * alone leaves free slots, the earlier question and the message together fill them, after the
  * message's own hits (so a new topic is not drowned by the old one).
  */
-export async function retrieveForTurn(deps: Deps, app: ChatApp, input: { text: string; previousText?: string | undefined }): Promise<RetrievedChunk[]> {
+export async function retrieveForTurn(
+  deps: Pick<Deps, "db" | "knowledge" | "logger">,
+  app: ChatApp,
+  input: { text: string; previousText?: string | undefined },
+): Promise<RetrievedChunk[]> {
   const settings = {
     mode: app.retrievalMode,
     semanticCount: app.semanticCount,

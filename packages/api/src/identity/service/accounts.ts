@@ -19,14 +19,14 @@ export interface Attribution {
 }
 
 /** Finds the user that owns an e-mail address or phone number. */
-export async function findUserByContact(deps: Deps, channel: Channel, target: string) {
+export async function findUserByContact(deps: Pick<Deps, "db">, channel: Channel, target: string) {
   const column = channel === "email" ? users.email : users.phone;
   return deps.db.select().from(users).where(eq(column, target)).get();
 }
 
 /** Creates a user with a personal space. */
 export async function createUser(
-  deps: Deps,
+  deps: Pick<Deps, "db" | "now">,
   input: {
     name: string;
     email?: string | null;
@@ -63,7 +63,7 @@ export async function createUser(
 }
 
 /** Session plus the user view: what every sign-in answers. */
-export async function signedIn(deps: Deps, userId: string, method: SignInMethod, client: { ip?: string; userAgent?: string }) {
+export async function signedIn(deps: Pick<Deps, "config" | "db" | "now">, userId: string, method: SignInMethod, client: { ip?: string; userAgent?: string }) {
   const session = await createSession(deps, { userId, method, ...client });
   const user = await deps.db.select({ currentSpaceId: users.currentSpaceId }).from(users).where(eq(users.id, userId)).get();
   return { ...session, user: await userView(deps, userId, user!.currentSpaceId) };
@@ -96,7 +96,7 @@ export async function requestCode(deps: Deps, input: { channel: Channel; target:
 
 /** Registers with an e-mail or phone code and signs in. */
 export async function register(
-  deps: Deps,
+  deps: Pick<Deps, "config" | "db" | "logger" | "mail" | "now" | "sms">,
   input: { channel: Channel; target: string; code: string; password: string; name?: string; language: Language; inviteParam?: string } & Attribution,
   client: { ip?: string; userAgent?: string },
 ) {
@@ -156,7 +156,7 @@ export async function loginWithCode(deps: Deps, input: { channel: Channel; targe
 }
 
 /** Forgot password: a code proves the account, then the password is replaced and other sessions end. */
-export async function resetPassword(deps: Deps, input: { channel: Channel; target: string; code: string; password: string }) {
+export async function resetPassword(deps: Pick<Deps, "db" | "now">, input: { channel: Channel; target: string; code: string; password: string }) {
   const target = normalizeTarget(input.channel, input.target);
   assertPasswordStrength(input.password);
   await consumeCode(deps, { channel: input.channel, target, purpose: "reset-password", code: input.code });
@@ -174,7 +174,11 @@ export async function resetPassword(deps: Deps, input: { channel: Channel; targe
  * Changes the password: the old one (unless none was ever set) and a code sent to the user's own
  * e-mail or phone. Other sessions end.
  */
-export async function changePassword(deps: Deps, auth: Auth, input: { oldPassword?: string; newPassword: string; code: string; channel?: Channel }) {
+export async function changePassword(
+  deps: Pick<Deps, "db" | "now">,
+  auth: Auth,
+  input: { oldPassword?: string; newPassword: string; code: string; channel?: Channel },
+) {
   // A leaked automation key must not be enough to take over the account.
   if (auth.via !== "session") throw fail.forbidden("api_key_not_allowed");
   const user = await deps.db.select().from(users).where(eq(users.id, auth.userId)).get();
@@ -197,7 +201,7 @@ export async function changePassword(deps: Deps, auth: Auth, input: { oldPasswor
 }
 
 /** Adds or replaces the user's e-mail or phone, proven by a code sent to it. */
-export async function bindContact(deps: Deps, auth: Auth, input: { channel: Channel; target: string; code: string }) {
+export async function bindContact(deps: Pick<Deps, "db" | "now">, auth: Auth, input: { channel: Channel; target: string; code: string }) {
   const target = normalizeTarget(input.channel, input.target);
   const existing = await findUserByContact(deps, input.channel, target);
   if (existing && existing.id !== auth.userId) throw fail.conflict(input.channel === "email" ? "email_taken" : "phone_taken");
@@ -210,7 +214,7 @@ export async function bindContact(deps: Deps, auth: Auth, input: { channel: Chan
 }
 
 /** Updates profile fields of the signed-in user. */
-export async function updateProfile(deps: Deps, auth: Auth, input: { name?: string; avatarUrl?: string | null; language?: Language }) {
+export async function updateProfile(deps: Pick<Deps, "db" | "now">, auth: Auth, input: { name?: string; avatarUrl?: string | null; language?: Language }) {
   const name = input.name?.trim();
   if (input.name !== undefined && !name) throw fail.invalid("validation_failed", "name", { field: "name", reason: "empty" });
   await deps.db

@@ -79,7 +79,10 @@ export async function issueCode(deps: Deps, input: { channel: Channel; target: s
 }
 
 /** Checks a code and uses it up. Wrong guesses count; after five the code is dead. */
-export async function consumeCode(deps: Deps, input: { channel: Channel; target: string; purpose: CodePurpose; code: string }): Promise<void> {
+export async function consumeCode(
+  deps: Pick<Deps, "db" | "now">,
+  input: { channel: Channel; target: string; purpose: CodePurpose; code: string },
+): Promise<void> {
   const now = deps.now().toISOString();
   const row = await deps.db
     .select()

@@ -25,7 +25,7 @@ function withParam(base: string, name: string, value: string): string {
 }
 
 /** Finds the user linked to an external identity, links one by verified e-mail, or creates one. */
-async function userForIdentity(deps: Deps, identity: ExternalIdentity, language: Language): Promise<string> {
+async function userForIdentity(deps: Pick<Deps, "db" | "now">, identity: ExternalIdentity, language: Language): Promise<string> {
   const link = await deps.db
     .select({ userId: externalIdentities.userId })
     .from(externalIdentities)
@@ -47,14 +47,14 @@ async function userForIdentity(deps: Deps, identity: ExternalIdentity, language:
   return userId;
 }
 
-async function linkIdentity(deps: Deps, userId: string, identity: ExternalIdentity): Promise<void> {
+async function linkIdentity(deps: Pick<Deps, "db">, userId: string, identity: ExternalIdentity): Promise<void> {
   await deps.db
     .insert(externalIdentities)
     .values({ id: newId("ext"), provider: identity.provider, subject: identity.subject, userId, email: identity.email ?? null })
     .onConflictDoNothing();
 }
 
-async function takeState(deps: Deps, state: string, provider: string) {
+async function takeState(deps: Pick<Deps, "db" | "now">, state: string, provider: string) {
   const row = await deps.db
     .select()
     .from(oauthStates)
@@ -71,7 +71,7 @@ function providerError(provider: string, error: unknown): ServiceError {
 }
 
 /** Starts an OpenID Connect sign-in: where to send the browser. */
-export async function startOidc(deps: Deps, input: { returnTo?: string }): Promise<string> {
+export async function startOidc(deps: Pick<Deps, "config" | "db" | "now" | "oidc">, input: { returnTo?: string }): Promise<string> {
   if (!deps.oidc) throw new ServiceError("not_found", "provider_disabled", { provider: "OIDC" });
   const redirectUri = `${deps.config.publicUrl}/api/v1/auth/oidc/callback`;
   const { url, state, nonce, codeVerifier } = await deps.oidc.authorizationUrl({ redirectUri }).catch((error: unknown) => {
@@ -93,7 +93,10 @@ export async function startOidc(deps: Deps, input: { returnTo?: string }): Promi
  * Finishes an OIDC sign-in from the provider's callback and answers where the browser goes:
  * the console with a single-use `code` to exchange, or the login page with the error.
  */
-export async function finishOidc(deps: Deps, input: { callbackUrl: string; language: Language }): Promise<string> {
+export async function finishOidc(
+  deps: Pick<Deps, "config" | "db" | "logger" | "now" | "oidc">,
+  input: { callbackUrl: string; language: Language },
+): Promise<string> {
   const state = new URL(input.callbackUrl).searchParams.get("state") ?? "";
   try {
     if (!deps.oidc) throw new ServiceError("not_found", "provider_disabled", { provider: "OIDC" });
@@ -122,7 +125,7 @@ export async function finishOidc(deps: Deps, input: { callbackUrl: string; langu
 }
 
 /** Starts a WeChat QR sign-in: the QR page to show and the state to poll. */
-export async function startWechatQr(deps: Deps) {
+export async function startWechatQr(deps: Pick<Deps, "config" | "db" | "now" | "wechat">) {
   if (!deps.wechat) throw new ServiceError("not_found", "provider_disabled", { provider: "WeChat" });
   const state = newSecret("wxs", 18);
   const expiresAt = new Date(deps.now().getTime() + STATE_TTL_MINUTES * 60_000).toISOString();
@@ -132,7 +135,7 @@ export async function startWechatQr(deps: Deps) {
 }
 
 /** WeChat calls back (on the phone's confirmation) with a code: resolve the person behind it. */
-export async function wechatCallback(deps: Deps, input: { code: string; state: string; language: Language }) {
+export async function wechatCallback(deps: Pick<Deps, "db" | "now" | "wechat">, input: { code: string; state: string; language: Language }) {
   if (!deps.wechat) throw new ServiceError("not_found", "provider_disabled", { provider: "WeChat" });
   const row = await takeState(deps, input.state, "wechat");
   if (row.status !== "pending") throw fail.invalid("oauth_state_invalid", "state");
@@ -157,7 +160,7 @@ export async function wechatCallback(deps: Deps, input: { code: string; state: s
 }
 
 /** What the browser showing the QR code learns when it polls. */
-export async function pollWechat(deps: Deps, state: string) {
+export async function pollWechat(deps: Pick<Deps, "db" | "now">, state: string) {
   const row = await deps.db
     .select()
     .from(oauthStates)
@@ -175,7 +178,7 @@ export async function pollWechat(deps: Deps, state: string) {
 
 /** Binds a scanned WeChat identity to the account owning an e-mail or phone (created if new). */
 export async function bindWechat(
-  deps: Deps,
+  deps: Pick<Deps, "config" | "db" | "now">,
   input: { state: string; channel: Channel; target: string; code: string; language: Language },
   client: { ip?: string; userAgent?: string },
 ) {

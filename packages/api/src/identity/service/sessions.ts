@@ -10,7 +10,7 @@ export type SignInMethod = "password" | "code" | "register" | "login-link" | "oi
 
 /** Issues a bearer session for a user. Only the token's hash is stored. */
 export async function createSession(
-  deps: Deps,
+  deps: Pick<Deps, "config" | "db" | "now">,
   input: { userId: string; method: SignInMethod; ip?: string; userAgent?: string },
 ): Promise<{ token: string; expiresAt: string }> {
   const token = newSecret("pst");
@@ -30,12 +30,12 @@ export async function createSession(
 }
 
 /** Ends one session. */
-export async function revokeSession(deps: Deps, sessionId: string): Promise<void> {
+export async function revokeSession(deps: Pick<Deps, "db" | "now">, sessionId: string): Promise<void> {
   await deps.db.update(sessions).set({ revokedAt: deps.now().toISOString() }).where(eq(sessions.id, sessionId));
 }
 
 /** Ends every session of a user except, optionally, one. */
-export async function revokeOtherSessions(deps: Deps, userId: string, keepSessionId?: string): Promise<void> {
+export async function revokeOtherSessions(deps: Pick<Deps, "db" | "now">, userId: string, keepSessionId?: string): Promise<void> {
   const rows = await deps.db
     .select({ id: sessions.id })
     .from(sessions)
@@ -47,7 +47,7 @@ export async function revokeOtherSessions(deps: Deps, userId: string, keepSessio
  * Resolves a bearer credential (session token or API key) and the space the request acts in.
  * `requestedSpaceId` (the X-Parley-Space header) must be a space the user belongs to.
  */
-export async function authenticate(deps: Deps, bearer: string, requestedSpaceId: string | undefined): Promise<Auth> {
+export async function authenticate(deps: Pick<Deps, "db" | "now">, bearer: string, requestedSpaceId: string | undefined): Promise<Auth> {
   const hash = sha256(bearer);
   const now = deps.now().toISOString();
   let userId: string;
@@ -126,7 +126,7 @@ const GRANT_TTL_MINUTES = { "login-code": 15, code: 5 } as const;
 
 /** Issues a single-use grant (`loginCode` for sign-in links, `code` after external sign-in). */
 export async function issueGrant(
-  deps: Deps,
+  deps: Pick<Deps, "db" | "now">,
   input: { userId: string; kind: "login-code" | "code"; method: SignInMethod; ttlMinutes?: number },
 ): Promise<{ grant: string; expiresAt: string }> {
   const grant = newSecret(input.kind === "login-code" ? "lc" : "gc", 24);
@@ -145,7 +145,10 @@ export async function issueGrant(
 }
 
 /** Uses up a grant; the same grant never works twice. */
-export async function consumeGrant(deps: Deps, input: { kind: "login-code" | "code"; grant: string }): Promise<{ userId: string; method: SignInMethod }> {
+export async function consumeGrant(
+  deps: Pick<Deps, "db" | "now">,
+  input: { kind: "login-code" | "code"; grant: string },
+): Promise<{ userId: string; method: SignInMethod }> {
   const now = deps.now().toISOString();
   const used = await deps.db
     .update(signInGrants)

@@ -23,7 +23,7 @@ export interface ListQuery {
  * Only the instance administrator (the first owner, users.isInstanceOwner) administers the
  * instance, signed in or with one of their own API keys.
  */
-export async function requireInstanceAdmin(deps: Deps, auth: Auth): Promise<void> {
+export async function requireInstanceAdmin(deps: Pick<Deps, "db">, auth: Auth): Promise<void> {
   const user = await deps.db.select({ admin: users.isInstanceOwner }).from(users).where(eq(users.id, auth.userId)).get();
   if (!user?.admin) throw fail.forbidden("instance_admin_only");
 }
@@ -62,7 +62,7 @@ const userColumns = {
 };
 
 /** Every user of the instance, oldest first; a user's grade is their personal space's. */
-export async function listInstanceUsers(deps: Deps, query: ListQuery) {
+export async function listInstanceUsers(deps: Pick<Deps, "db" | "now">, query: ListQuery) {
   const { pageNo, pageSize, offset } = paging(query);
   const where = matching([users.name, users.email, users.phone], query.keyword);
   const [items, total] = await Promise.all([
@@ -82,12 +82,12 @@ export async function listInstanceUsers(deps: Deps, query: ListQuery) {
 }
 
 /** A user row as shown: the grade is the effective one (Free once a plan has ended). */
-function userView(deps: Deps, row: { memberGrade: string; planExpiresAt: string | null } & Omit<InstanceUser, "memberGrade">): InstanceUser {
+function userView(deps: Pick<Deps, "now">, row: { memberGrade: string; planExpiresAt: string | null } & Omit<InstanceUser, "memberGrade">): InstanceUser {
   const { planExpiresAt, ...rest } = row;
   return { ...rest, memberGrade: effectiveGrade(row.memberGrade, planExpiresAt ? { expiresAt: planExpiresAt } : null, deps.now().toISOString()) };
 }
 
-async function instanceUser(deps: Deps, userId: string): Promise<InstanceUser> {
+async function instanceUser(deps: Pick<Deps, "db" | "now">, userId: string): Promise<InstanceUser> {
   const row = await deps.db
     .select(userColumns)
     .from(users)
@@ -103,13 +103,13 @@ async function instanceUser(deps: Deps, userId: string): Promise<InstanceUser> {
  * Sets a space's grade with no end: a plan period the space ran on is dropped, so the grade the
  * administrator chose stands instead of falling back to Free when that period ends.
  */
-async function setGrade(deps: Deps, spaceId: string, memberGrade: MemberGrade): Promise<void> {
+async function setGrade(deps: Pick<Deps, "db" | "now">, spaceId: string, memberGrade: MemberGrade): Promise<void> {
   await deps.db.delete(spacePlans).where(eq(spacePlans.spaceId, spaceId));
   await deps.db.update(spaces).set({ memberGrade, updatedAt: deps.now().toISOString() }).where(eq(spaces.id, spaceId));
 }
 
 /** Sets a user's grade, which is the grade of their personal space; quota overrides stay. */
-export async function setUserGrade(deps: Deps, userId: string, memberGrade: MemberGrade): Promise<InstanceUser> {
+export async function setUserGrade(deps: Pick<Deps, "db" | "now">, userId: string, memberGrade: MemberGrade): Promise<InstanceUser> {
   const user = await deps.db.select({ personalSpaceId: users.personalSpaceId }).from(users).where(eq(users.id, userId)).get();
   if (!user) throw fail.notFound("user");
   await setGrade(deps, user.personalSpaceId, memberGrade);
@@ -119,7 +119,7 @@ export async function setUserGrade(deps: Deps, userId: string, memberGrade: Memb
 const memberCount = sql<number>`(select count(*) from ${spaceMembers} where ${spaceMembers.spaceId} = ${spaces.id})`.mapWith(Number);
 
 function spaceView(
-  deps: Deps,
+  deps: Pick<Deps, "now">,
   catalogue: Plan[],
   row: { space: SpaceRow; ownerName: string; ownerEmail: string | null; memberCount: number; plan: { planCode: string; expiresAt: string } | null },
 ): InstanceSpace {
@@ -157,7 +157,7 @@ const spaceColumns = {
 };
 
 /** Every space of the instance, oldest first, with its owner and the quotas it has. */
-export async function listInstanceSpaces(deps: Deps, query: ListQuery) {
+export async function listInstanceSpaces(deps: Pick<Deps, "db" | "now">, query: ListQuery) {
   const { pageNo, pageSize, offset } = paging(query);
   const where = matching([spaces.name, spaces.code, users.name, users.email], query.keyword);
   const [rows, total] = await Promise.all([
@@ -177,7 +177,7 @@ export async function listInstanceSpaces(deps: Deps, query: ListQuery) {
   return { items: rows.map((row) => spaceView(deps, catalogue, row)), total: total?.value ?? 0, pageNo, pageSize };
 }
 
-async function instanceSpace(deps: Deps, spaceId: string): Promise<InstanceSpace> {
+async function instanceSpace(deps: Pick<Deps, "db" | "now">, spaceId: string): Promise<InstanceSpace> {
   const row = await deps.db
     .select(spaceColumns)
     .from(spaces)
@@ -193,7 +193,11 @@ async function instanceSpace(deps: Deps, spaceId: string): Promise<InstanceSpace
  * Sets a space's grade and/or its quota overrides. `quotas` replaces the stored overrides
  * (an omitted quota follows the grade); null or an empty object removes them.
  */
-export async function setSpaceCapabilities(deps: Deps, spaceId: string, input: z.infer<typeof updateInstanceSpaceBody>): Promise<InstanceSpace> {
+export async function setSpaceCapabilities(
+  deps: Pick<Deps, "db" | "now">,
+  spaceId: string,
+  input: z.infer<typeof updateInstanceSpaceBody>,
+): Promise<InstanceSpace> {
   const exists = await deps.db.select({ id: spaces.id }).from(spaces).where(eq(spaces.id, spaceId)).get();
   if (!exists) throw fail.notFound("space");
   let quotaOverrides: string | null | undefined;

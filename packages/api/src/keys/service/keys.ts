@@ -11,7 +11,7 @@ function keyView(row: typeof apiKeys.$inferSelect) {
 }
 
 /** The caller's personal API keys (never the key material). */
-export async function listApiKeys(deps: Deps, auth: Auth) {
+export async function listApiKeys(deps: Pick<Deps, "db">, auth: Auth) {
   const rows = await deps.db.select().from(apiKeys).where(eq(apiKeys.userId, auth.userId)).orderBy(desc(apiKeys.createdAt));
   return rows.map(keyView);
 }
@@ -20,7 +20,7 @@ export async function listApiKeys(deps: Deps, auth: Auth) {
  * Creates a personal API key. The full key is returned once; only its hash is kept.
  * `value` lets the bootstrap create a key with a value chosen by the operator.
  */
-export async function createApiKey(deps: Deps, userId: string, input: { name: string; value?: string }) {
+export async function createApiKey(deps: Pick<Deps, "db" | "now">, userId: string, input: { name: string; value?: string }) {
   const user = await deps.db.select({ personalSpaceId: users.personalSpaceId }).from(users).where(eq(users.id, userId)).get();
   if (!user) throw fail.notFound("user");
   const key = input.value ?? newSecret("pk");
@@ -38,7 +38,7 @@ export async function createApiKey(deps: Deps, userId: string, input: { name: st
 }
 
 /** Deletes one of the caller's API keys; someone else's key does not exist for them. */
-export async function deleteApiKey(deps: Deps, auth: Auth, id: string) {
+export async function deleteApiKey(deps: Pick<Deps, "db">, auth: Auth, id: string) {
   const removed = await deps.db
     .delete(apiKeys)
     .where(and(eq(apiKeys.id, id), eq(apiKeys.userId, auth.userId)))
@@ -64,7 +64,7 @@ function userKeyView(row: typeof userKeys.$inferSelect) {
 }
 
 /** User keys of the space the request acts in. */
-export async function listUserKeys(deps: Deps, auth: Auth) {
+export async function listUserKeys(deps: Pick<Deps, "db">, auth: Auth) {
   const rows = await deps.db.select().from(userKeys).where(eq(userKeys.spaceId, auth.spaceId)).orderBy(desc(userKeys.createdAt));
   return rows.map(userKeyView);
 }
@@ -85,7 +85,7 @@ function keyName(name: string): string {
 }
 
 /** A key may only be bound to an app of its own space: another space's code, or an unknown one, is refused. */
-async function checkKeyApp(deps: Deps, spaceId: string, appCode: string | null | undefined) {
+async function checkKeyApp(deps: Pick<Deps, "db">, spaceId: string, appCode: string | null | undefined) {
   if (appCode === undefined || appCode === null) return;
   const app = await deps.db
     .select({ id: apps.id })
@@ -96,7 +96,7 @@ async function checkKeyApp(deps: Deps, spaceId: string, appCode: string | null |
 }
 
 /** Creates a user key in the current space; the key is shown once. */
-export async function createUserKey(deps: Deps, auth: Auth, input: UserKeyInput) {
+export async function createUserKey(deps: Pick<Deps, "db" | "now">, auth: Auth, input: UserKeyInput) {
   const name = keyName(input.name);
   await checkKeyApp(deps, auth.spaceId, input.appCode);
   const key = newSecret("uk");
@@ -121,7 +121,7 @@ export async function createUserKey(deps: Deps, auth: Auth, input: UserKeyInput)
 }
 
 /** Updates a user key of the current space. */
-export async function updateUserKey(deps: Deps, auth: Auth, id: string, input: Partial<UserKeyInput>) {
+export async function updateUserKey(deps: Pick<Deps, "db" | "now">, auth: Auth, id: string, input: Partial<UserKeyInput>) {
   const name = input.name === undefined ? undefined : keyName(input.name);
   if (input.appCode !== undefined && input.appCode !== null) {
     // A binding already stored is not re-checked (its app may have been deleted since): only a change is.
@@ -150,7 +150,7 @@ export async function updateUserKey(deps: Deps, auth: Auth, id: string, input: P
 }
 
 /** Deletes a user key of the current space. */
-export async function deleteUserKey(deps: Deps, auth: Auth, id: string) {
+export async function deleteUserKey(deps: Pick<Deps, "db">, auth: Auth, id: string) {
   const removed = await deps.db
     .delete(userKeys)
     .where(and(eq(userKeys.id, id), eq(userKeys.spaceId, auth.spaceId)))

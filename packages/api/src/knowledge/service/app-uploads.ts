@@ -15,7 +15,7 @@ export const APP_DOCUMENT_MAX_BYTES = 15 * 1024 * 1024;
  * (same space, at most 1,000,000 tokens per app). Documents may be 15 MB here. Answers the
  * pending file, to be previewed and confirmed like any other.
  */
-export async function uploadAppDocument(deps: Deps, auth: Auth, appId: string, input: UploadInput) {
+export async function uploadAppDocument(deps: Pick<Deps, "db" | "files" | "knowledge" | "now">, auth: Auth, appId: string, input: UploadInput) {
   const app = await loadApp(deps, auth.spaceId, appId);
   const bound = parseJsonArray(app.knowledgeBaseIds);
   let own = await deps.db

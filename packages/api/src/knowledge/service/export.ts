@@ -50,7 +50,7 @@ function currentPair(content: string, metadata: Record<string, unknown>): QaPair
   return { searchMethod: "question_answer", ...imported, question: shown[1]!.trim(), answer: shown[2]!.trim() };
 }
 
-async function currentPairs(deps: Deps, file: KnowledgeFileRow): Promise<QaPair[]> {
+async function currentPairs(deps: Pick<Deps, "db" | "files">, file: KnowledgeFileRow): Promise<QaPair[]> {
   const chunks = file.status === "pending" ? [] : await chunksOfFileRows(deps, file.id);
   const sources = chunks.length > 0 ? chunks.map((chunk) => ({ content: chunk.content, metadata: metadataOf(chunk) })) : await pendingRecords(deps, file);
   return sources.flatMap((source) => {
@@ -64,7 +64,7 @@ async function currentPairs(deps: Deps, file: KnowledgeFileRow): Promise<QaPair[
  * template's layout (titles in the request's language); a table's current rows as CSV; a web
  * page's extracted text as Markdown. A file with nothing kept (a failed fetch) is a 409.
  */
-export async function exportFile(deps: Deps, auth: Auth, fileId: string, language: Language): Promise<ExportedFile> {
+export async function exportFile(deps: Pick<Deps, "db" | "files">, auth: Auth, fileId: string, language: Language): Promise<ExportedFile> {
   const file = await loadFile(deps, auth.spaceId, fileId);
   switch (file.type) {
     case "document": {

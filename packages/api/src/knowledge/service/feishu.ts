@@ -17,13 +17,13 @@ function authorizationView(row: typeof knowledgeFeishuAuth.$inferSelect | undefi
 }
 
 /** The space's authorization with its secret opened (stored sealed under the instance key). */
-async function loadAuthorization(deps: Deps, spaceId: string) {
+async function loadAuthorization(deps: Pick<Deps, "db" | "secrets">, spaceId: string) {
   const row = await deps.db.select().from(knowledgeFeishuAuth).where(eq(knowledgeFeishuAuth.spaceId, spaceId)).get();
   return row ? { ...row, appSecret: openValue(deps.secrets, row.appSecret) } : undefined;
 }
 
 /** The caller's space's Feishu authorization: the app id and whether a secret is set. */
-export async function getFeishuAuthorization(deps: Deps, auth: Auth) {
+export async function getFeishuAuthorization(deps: Pick<Deps, "db" | "secrets">, auth: Auth) {
   return authorizationView(await loadAuthorization(deps, auth.spaceId));
 }
 
@@ -32,7 +32,7 @@ export async function getFeishuAuthorization(deps: Deps, auth: Auth) {
  * one saved. The credentials are tried first: Feishu refusing them is a 400 with Feishu's message
  * and nothing is saved; Feishu not answering is a 502.
  */
-export async function saveFeishuAuthorization(deps: Deps, auth: Auth, input: { appId: string; appSecret?: string }) {
+export async function saveFeishuAuthorization(deps: Pick<Deps, "config" | "db" | "now" | "secrets">, auth: Auth, input: { appId: string; appSecret?: string }) {
   if (auth.role !== "owner" && auth.role !== "admin") throw fail.forbidden("space_admin_only");
   const appId = input.appId.trim();
   if (!appId) throw fail.invalid("field_required", "appId", { field: "appId" });
@@ -62,7 +62,12 @@ export async function saveFeishuAuthorization(deps: Deps, auth: Auth, input: { a
  * (bad credentials, no access to the document, not found) or does not answer, the file is kept as
  * failed with Feishu's message as its reason.
  */
-export async function importFeishuDocument(deps: Deps, auth: Auth, knowledgeBaseId: string, input: { url: string; name?: string }) {
+export async function importFeishuDocument(
+  deps: Pick<Deps, "config" | "db" | "files" | "logger" | "now" | "secrets">,
+  auth: Auth,
+  knowledgeBaseId: string,
+  input: { url: string; name?: string },
+) {
   const base = await loadKnowledgeBase(deps, auth.spaceId, knowledgeBaseId);
   const { url, documentId } = parseFeishuDocumentUrl(input.url);
   const givenName = checkGivenName(input.name);

@@ -49,7 +49,7 @@ export function fileView(row: KnowledgeFileRow) {
 }
 
 /** One file of the caller's space; another space's file does not exist for the caller. */
-export async function loadFile(deps: Deps, spaceId: string, fileId: string): Promise<KnowledgeFileRow> {
+export async function loadFile(deps: Pick<Deps, "db">, spaceId: string, fileId: string): Promise<KnowledgeFileRow> {
   const row = await deps.db
     .select()
     .from(knowledgeFiles)
@@ -77,7 +77,7 @@ export function checkFileName(name: string): { stem: string; extension: Document
 }
 
 /** The files of a knowledge base, newest first. */
-export async function listFiles(deps: Deps, auth: Auth, knowledgeBaseId: string) {
+export async function listFiles(deps: Pick<Deps, "db">, auth: Auth, knowledgeBaseId: string) {
   const base = await loadKnowledgeBase(deps, auth.spaceId, knowledgeBaseId);
   const rows = await deps.db
     .select()
@@ -112,7 +112,7 @@ export interface ImportedFileInput {
  * or failed with its reason. Every import type (documents, Q&A, tables, websites, Feishu) ends
  * here; confirm and indexing do not care where the content came from.
  */
-export async function createImportedFile(deps: Deps, auth: Auth, knowledgeBaseId: string, input: ImportedFileInput) {
+export async function createImportedFile(deps: Pick<Deps, "db" | "files" | "now">, auth: Auth, knowledgeBaseId: string, input: ImportedFileInput) {
   const tokens = input.prepared && !input.failureReason ? preparedTokens(input.prepared) : 0;
   return withQuota(deps, auth.spaceId, { knowledgeEntries: 1, knowledgeTokens: tokens }, () => insertImportedFile(deps, auth, knowledgeBaseId, input));
 }
@@ -123,7 +123,7 @@ function preparedTokens(prepared: PreparedContent): number {
   return prepared.records.reduce((sum, record) => sum + estimateTokens(JSON.stringify(record)), 0);
 }
 
-async function insertImportedFile(deps: Deps, auth: Auth, knowledgeBaseId: string, input: ImportedFileInput) {
+async function insertImportedFile(deps: Pick<Deps, "db" | "files" | "now">, auth: Auth, knowledgeBaseId: string, input: ImportedFileInput) {
   const now = deps.now().toISOString();
   const id = newId("kf");
   let failureReason = input.failureReason ?? null;
@@ -162,7 +162,7 @@ async function insertImportedFile(deps: Deps, auth: Auth, knowledgeBaseId: strin
  * with its reason. The file stays pending until confirmed.
  */
 export async function uploadDocument(
-  deps: Deps,
+  deps: Pick<Deps, "db" | "files" | "now">,
   auth: Auth,
   knowledgeBaseId: string,
   input: { fileName: string; bytes: Uint8Array; mimeType?: string; name?: string; maxBytes?: number },
@@ -203,7 +203,7 @@ export async function chunksOfFile(deps: Pick<Deps, "db" | "config" | "files">, 
 }
 
 /** The first 50 segments (or rows) of an uploaded file, before it is confirmed (spec §4). */
-export async function previewFile(deps: Deps, auth: Auth, fileId: string) {
+export async function previewFile(deps: Pick<Deps, "config" | "db" | "files">, auth: Auth, fileId: string) {
   const file = await loadFile(deps, auth.spaceId, fileId);
   if (file.status !== "pending") throw new ServiceError("conflict", "file_not_previewable");
   const chunks = await chunksOfFile(deps, file);
@@ -225,7 +225,7 @@ export async function previewFile(deps: Deps, auth: Auth, fileId: string) {
  * Confirms an uploaded file: it becomes processing and an indexing job is queued. Refused when
  * an app binding this knowledge base would then hold more than the token limit.
  */
-export async function confirmFile(deps: Deps, auth: Auth, fileId: string) {
+export async function confirmFile(deps: Pick<Deps, "config" | "db" | "files" | "now">, auth: Auth, fileId: string) {
   const file = await loadFile(deps, auth.spaceId, fileId);
   if (file.status !== "pending") throw new ServiceError("conflict", "file_not_confirmable", { status: file.status });
   const chunks = await chunksOfFile(deps, file);
@@ -245,7 +245,7 @@ export async function confirmFile(deps: Deps, auth: Auth, fileId: string) {
 }
 
 /** Renames a file (the same name rule as upload, without extension). */
-export async function renameFile(deps: Deps, auth: Auth, fileId: string, name: string) {
+export async function renameFile(deps: Pick<Deps, "db" | "now">, auth: Auth, fileId: string, name: string) {
   const file = await loadFile(deps, auth.spaceId, fileId);
   if (!FILE_NAME_PATTERN.test(name)) throw fail.invalid("file_name_invalid", "name");
   const updated = await deps.db.update(knowledgeFiles).set({ name, updatedAt: deps.now().toISOString() }).where(eq(knowledgeFiles.id, file.id)).returning();
@@ -253,7 +253,7 @@ export async function renameFile(deps: Deps, auth: Auth, fileId: string, name: s
 }
 
 /** Deletes a file with its chunks and stored original; the rest of the knowledge base is untouched. */
-export async function deleteFile(deps: Deps, auth: Auth, fileId: string) {
+export async function deleteFile(deps: Pick<Deps, "db" | "files" | "knowledge">, auth: Auth, fileId: string) {
   const file = await loadFile(deps, auth.spaceId, fileId);
   const base = await loadKnowledgeBase(deps, auth.spaceId, file.knowledgeBaseId);
   await deps.db.delete(knowledgeFiles).where(eq(knowledgeFiles.id, file.id));

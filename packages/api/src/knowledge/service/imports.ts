@@ -63,7 +63,7 @@ export function checkSomeImported(imported: number, failures: RecordFailure[]): 
  * unknown search method or material) are counted as failed and listed in the report. A CSV that
  * is not UTF-8 or does not match the template is refused with nothing stored.
  */
-export async function importQa(deps: Deps, auth: Auth, knowledgeBaseId: string, input: UploadInput) {
+export async function importQa(deps: Pick<Deps, "db" | "files" | "now">, auth: Auth, knowledgeBaseId: string, input: UploadInput) {
   const base = await loadKnowledgeBase(deps, auth.spaceId, knowledgeBaseId);
   const { name } = checkUpload(input, ["csv"] as const);
   const parsed = parseQaCsv(input.bytes);
@@ -120,7 +120,12 @@ export function checkGivenName(name: string | undefined): string | undefined {
  * is not HTML, or has nothing readable is kept as a failed file: "this website does not support
  * import".
  */
-export async function importWebsite(deps: Deps, auth: Auth, knowledgeBaseId: string, input: { url: string; name?: string }) {
+export async function importWebsite(
+  deps: Pick<Deps, "config" | "db" | "files" | "logger" | "now">,
+  auth: Auth,
+  knowledgeBaseId: string,
+  input: { url: string; name?: string },
+) {
   const base = await loadKnowledgeBase(deps, auth.spaceId, knowledgeBaseId);
   const url = checkWebsiteUrl(input.url);
   const givenName = checkGivenName(input.name);

@@ -48,7 +48,7 @@ export function knowledgeBaseView(deps: Pick<Deps, "knowledge">, row: KnowledgeB
 }
 
 /** Loads a knowledge base of a space; one of another space does not exist for the caller. */
-export async function loadKnowledgeBase(deps: Deps, spaceId: string, knowledgeBaseId: string): Promise<KnowledgeBaseRow> {
+export async function loadKnowledgeBase(deps: Pick<Deps, "db">, spaceId: string, knowledgeBaseId: string): Promise<KnowledgeBaseRow> {
   const row = await deps.db
     .select()
     .from(knowledgeBases)
@@ -62,7 +62,7 @@ function checkChunking(input: { chunkTokens: number; chunkOverlap: number }) {
   if (input.chunkOverlap >= input.chunkTokens) throw fail.invalid("chunk_overlap_too_large", "chunkOverlap");
 }
 
-async function totalsOf(deps: Deps, ids: string[]): Promise<Map<string, { fileCount: number; tokenCount: number }>> {
+async function totalsOf(deps: Pick<Deps, "db">, ids: string[]): Promise<Map<string, { fileCount: number; tokenCount: number }>> {
   const out = new Map<string, { fileCount: number; tokenCount: number }>();
   if (ids.length === 0) return out;
   const rows = await deps.db
@@ -80,7 +80,7 @@ async function totalsOf(deps: Deps, ids: string[]): Promise<Map<string, { fileCo
 }
 
 /** Creates a knowledge base in the caller's space. */
-export async function createKnowledgeBase(deps: Deps, auth: Auth, input: CreateKnowledgeBaseInput) {
+export async function createKnowledgeBase(deps: Pick<Deps, "db" | "knowledge" | "now">, auth: Auth, input: CreateKnowledgeBaseInput) {
   const now = deps.now().toISOString();
   const row: KnowledgeBaseRow = {
     id: newId("kb"),
@@ -103,7 +103,7 @@ export async function createKnowledgeBase(deps: Deps, auth: Auth, input: CreateK
 }
 
 /** The knowledge bases of the caller's space, newest first. */
-export async function listKnowledgeBases(deps: Deps, auth: Auth) {
+export async function listKnowledgeBases(deps: Pick<Deps, "db" | "knowledge">, auth: Auth) {
   const rows = await deps.db
     .select()
     .from(knowledgeBases)
@@ -118,14 +118,14 @@ export async function listKnowledgeBases(deps: Deps, auth: Auth) {
 }
 
 /** One knowledge base of the caller's space. */
-export async function getKnowledgeBase(deps: Deps, auth: Auth, knowledgeBaseId: string) {
+export async function getKnowledgeBase(deps: Pick<Deps, "db" | "knowledge">, auth: Auth, knowledgeBaseId: string) {
   const row = await loadKnowledgeBase(deps, auth.spaceId, knowledgeBaseId);
   const totals = await totalsOf(deps, [row.id]);
   return knowledgeBaseView(deps, row, totals.get(row.id) ?? { fileCount: 0, tokenCount: 0 });
 }
 
 /** Changes a knowledge base's name, description or chunking (new chunking applies to later imports). */
-export async function updateKnowledgeBase(deps: Deps, auth: Auth, knowledgeBaseId: string, input: UpdateKnowledgeBaseInput) {
+export async function updateKnowledgeBase(deps: Pick<Deps, "db" | "knowledge" | "now">, auth: Auth, knowledgeBaseId: string, input: UpdateKnowledgeBaseInput) {
   const row = await loadKnowledgeBase(deps, auth.spaceId, knowledgeBaseId);
   const next = {
     name: input.name !== undefined ? input.name.trim() : row.name,
@@ -146,7 +146,7 @@ export async function updateKnowledgeBase(deps: Deps, auth: Auth, knowledgeBaseI
  * Deletes a knowledge base with its files and chunks (the foreign keys cascade) and unbinds it
  * from the space's apps.
  */
-export async function deleteKnowledgeBase(deps: Deps, auth: Auth, knowledgeBaseId: string) {
+export async function deleteKnowledgeBase(deps: Pick<Deps, "db" | "files" | "knowledge">, auth: Auth, knowledgeBaseId: string) {
   const row = await loadKnowledgeBase(deps, auth.spaceId, knowledgeBaseId);
   const bound = await deps.db.select({ id: apps.id, ids: apps.knowledgeBaseIds }).from(apps).where(eq(apps.spaceId, auth.spaceId)).all();
   for (const app of bound) {
@@ -169,7 +169,7 @@ async function removeStoredFiles(deps: Pick<Deps, "files">, knowledgeBaseId: str
 }
 
 /** Tokens held by a set of knowledge bases (every file counts, whatever its status). */
-export async function tokensOf(deps: Deps, knowledgeBaseIds: string[]): Promise<number> {
+export async function tokensOf(deps: Pick<Deps, "db">, knowledgeBaseIds: string[]): Promise<number> {
   if (knowledgeBaseIds.length === 0) return 0;
   const row = await deps.db
     .select({ total: sum(knowledgeFiles.tokenCount) })
@@ -189,7 +189,7 @@ export function checkTokenLimit(total: number): void {
  * Every id must be a knowledge base of the caller's space, and the app's total stays within the
  * token limit.
  */
-export async function bindKnowledgeBases(deps: Deps, auth: Auth, appId: string, knowledgeBaseIds: string[]) {
+export async function bindKnowledgeBases(deps: Pick<Deps, "db" | "now">, auth: Auth, appId: string, knowledgeBaseIds: string[]) {
   const app = await loadApp(deps, auth.spaceId, appId);
   const wanted = [...new Set(knowledgeBaseIds)];
   for (const id of wanted) await loadKnowledgeBase(deps, auth.spaceId, id);
@@ -203,7 +203,7 @@ export async function bindKnowledgeBases(deps: Deps, auth: Auth, appId: string, 
 }
 
 /** The ids of apps of a space that bind a knowledge base. */
-export async function appsBinding(deps: Deps, spaceId: string, knowledgeBaseId: string) {
+export async function appsBinding(deps: Pick<Deps, "db">, spaceId: string, knowledgeBaseId: string) {
   const rows = await deps.db.select({ id: apps.id, ids: apps.knowledgeBaseIds }).from(apps).where(eq(apps.spaceId, spaceId)).all();
   return rows.map((row) => ({ id: row.id, knowledgeBaseIds: parseJsonArray(row.ids) })).filter((row) => row.knowledgeBaseIds.includes(knowledgeBaseId));
 }

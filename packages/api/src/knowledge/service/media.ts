@@ -67,7 +67,7 @@ function mediaKey(row: Pick<MediaRow, "knowledgeBaseId" | "storagePath">): strin
   return keyOfStored(`${knowledgeKeys.base(row.knowledgeBaseId ?? "")}media/`, row.storagePath);
 }
 
-async function loadMedia(deps: Deps, auth: Auth, mediaId: string): Promise<MediaRow> {
+async function loadMedia(deps: Pick<Deps, "db">, auth: Auth, mediaId: string): Promise<MediaRow> {
   const row = await deps.db
     .select()
     .from(mediaMaterials)
@@ -81,7 +81,7 @@ async function loadMedia(deps: Deps, auth: Auth, mediaId: string): Promise<Media
  * Stores a media material of a knowledge base: jpeg, png, gif or webp images, pdf or mp4, at most
  * 15 MB. The type is read from the bytes; an extension the content does not match is refused.
  */
-export async function uploadMedia(deps: Deps, auth: Auth, knowledgeBaseId: string, input: UploadInput) {
+export async function uploadMedia(deps: Pick<Deps, "db" | "files" | "now">, auth: Auth, knowledgeBaseId: string, input: UploadInput) {
   const base = await loadKnowledgeBase(deps, auth.spaceId, knowledgeBaseId);
   const { extension } = splitFileName(input.fileName);
   if (!acceptedExtensions.includes(extension)) throw fail.invalid("media_type_unsupported", "file", { types: acceptedExtensions.join(", ") });
@@ -109,7 +109,7 @@ export async function uploadMedia(deps: Deps, auth: Auth, knowledgeBaseId: strin
 }
 
 /** A page of a knowledge base's media materials, newest first. */
-export async function listMedia(deps: Deps, auth: Auth, knowledgeBaseId: string, page: { pageNo: number; pageSize: number }) {
+export async function listMedia(deps: Pick<Deps, "db">, auth: Auth, knowledgeBaseId: string, page: { pageNo: number; pageSize: number }) {
   const base = await loadKnowledgeBase(deps, auth.spaceId, knowledgeBaseId);
   const rows = await deps.db
     .select()
@@ -124,7 +124,7 @@ export async function listMedia(deps: Deps, auth: Auth, knowledgeBaseId: string,
 }
 
 /** Renames a media material. */
-export async function renameMedia(deps: Deps, auth: Auth, mediaId: string, name: string) {
+export async function renameMedia(deps: Pick<Deps, "db" | "now">, auth: Auth, mediaId: string, name: string) {
   const row = await loadMedia(deps, auth, mediaId);
   const updated = await deps.db
     .update(mediaMaterials)
@@ -135,7 +135,7 @@ export async function renameMedia(deps: Deps, auth: Auth, mediaId: string, name:
 }
 
 /** Deletes a media material and its stored bytes. */
-export async function deleteMedia(deps: Deps, auth: Auth, mediaId: string) {
+export async function deleteMedia(deps: Pick<Deps, "db" | "files">, auth: Auth, mediaId: string) {
   const row = await loadMedia(deps, auth, mediaId);
   await deps.db.delete(mediaMaterials).where(eq(mediaMaterials.id, row.id));
   if (row.knowledgeBaseId) await deps.files.delete(mediaKey(row));
@@ -143,7 +143,7 @@ export async function deleteMedia(deps: Deps, auth: Auth, mediaId: string) {
 }
 
 /** A media material's bytes with its type and name, for download. */
-export async function readMedia(deps: Deps, auth: Auth, mediaId: string) {
+export async function readMedia(deps: Pick<Deps, "db" | "files">, auth: Auth, mediaId: string) {
   const row = await loadMedia(deps, auth, mediaId);
   const bytes = row.knowledgeBaseId ? await deps.files.read(mediaKey(row)) : undefined;
   if (!bytes) throw fail.notFound("media_material");

@@ -43,7 +43,7 @@ function pairView(id: string | null, ordinal: number, pair: QaPair | undefined, 
   };
 }
 
-async function checkMaterial(deps: Deps, file: KnowledgeFileRow, value: string | null | undefined): Promise<QaMaterial | null | undefined> {
+async function checkMaterial(deps: Pick<Deps, "db">, file: KnowledgeFileRow, value: string | null | undefined): Promise<QaMaterial | null | undefined> {
   if (value === undefined) return undefined;
   if (value === null || value.trim() === "") return null;
   const material = parseMaterial(value);
@@ -67,7 +67,7 @@ function required(value: string | undefined, field: "question" | "answer"): stri
 }
 
 /** A page of a Q&A file's pairs in order; a pending file's pairs have no id yet. */
-export async function listQaPairs(deps: Deps, auth: Auth, fileId: string, page: { pageNo: number; pageSize: number }) {
+export async function listQaPairs(deps: Pick<Deps, "db" | "files">, auth: Auth, fileId: string, page: { pageNo: number; pageSize: number }) {
   const file = await loadRecordFile(deps, auth, fileId, "qa");
   const layout = { pageNo: page.pageNo, pageSize: page.pageSize };
   if (file.status === "pending") {
@@ -86,7 +86,7 @@ export async function listQaPairs(deps: Deps, auth: Auth, fileId: string, page: 
 }
 
 /** Adds a pair at the end of an effective Q&A file; searchable at once (by its question only, or both). */
-export async function addQaPair(deps: Deps, auth: Auth, fileId: string, input: QaPairInput) {
+export async function addQaPair(deps: Pick<Deps, "db" | "knowledge" | "now">, auth: Auth, fileId: string, input: QaPairInput) {
   const file = await loadRecordFile(deps, auth, fileId, "qa");
   checkEditable(file, false);
   const material = await checkMaterial(deps, file, input.material);
@@ -104,7 +104,7 @@ export async function addQaPair(deps: Deps, auth: Auth, fileId: string, input: Q
 }
 
 /** Changes a pair of an effective Q&A file; its segment text, metadata and index change together. */
-export async function updateQaPair(deps: Deps, auth: Auth, fileId: string, pairId: string, input: QaPairInput) {
+export async function updateQaPair(deps: Pick<Deps, "db" | "knowledge" | "now">, auth: Auth, fileId: string, pairId: string, input: QaPairInput) {
   const file = await loadRecordFile(deps, auth, fileId, "qa");
   checkEditable(file, false);
   const chunk = await loadChunkOf(deps, file, pairId, "qa_pair");
@@ -123,7 +123,7 @@ export async function updateQaPair(deps: Deps, auth: Auth, fileId: string, pairI
 }
 
 /** Deletes a pair of an effective Q&A file. */
-export async function deleteQaPair(deps: Deps, auth: Auth, fileId: string, pairId: string) {
+export async function deleteQaPair(deps: Pick<Deps, "db" | "knowledge" | "now">, auth: Auth, fileId: string, pairId: string) {
   const file = await loadRecordFile(deps, auth, fileId, "qa");
   checkEditable(file, false);
   const chunk = await loadChunkOf(deps, file, pairId, "qa_pair");

@@ -20,7 +20,7 @@ export type ChunkRow = typeof knowledgeChunks.$inferSelect;
  */
 
 /** A file of the caller's space of the given kind; another kind is a 409 naming the kind needed. */
-export async function loadRecordFile(deps: Deps, auth: Auth, fileId: string, type: "qa" | "table"): Promise<KnowledgeFileRow> {
+export async function loadRecordFile(deps: Pick<Deps, "db">, auth: Auth, fileId: string, type: "qa" | "table"): Promise<KnowledgeFileRow> {
   const file = await loadFile(deps, auth.spaceId, fileId);
   if (file.type !== type) throw new ServiceError("conflict", "file_kind_required", { kind: type === "qa" ? "Q&A" : "table" });
   return file;
@@ -45,7 +45,7 @@ export function optionsOf(file: KnowledgeFileRow): Record<string, unknown> {
 }
 
 /** Replaces a file's options. */
-export async function saveOptions(deps: Deps, file: KnowledgeFileRow, options: Record<string, unknown>): Promise<void> {
+export async function saveOptions(deps: Pick<Deps, "db" | "now">, file: KnowledgeFileRow, options: Record<string, unknown>): Promise<void> {
   await deps.db
     .update(knowledgeFiles)
     .set({ options: JSON.stringify(options), updatedAt: deps.now().toISOString() })
@@ -63,23 +63,23 @@ export function metadataOf(row: Pick<ChunkRow, "metadata">): Record<string, unkn
 }
 
 /** The records of a pending file, as prepared at import. */
-export async function pendingRecords(deps: Deps, file: KnowledgeFileRow): Promise<PreparedRecord[]> {
+export async function pendingRecords(deps: Pick<Deps, "files">, file: KnowledgeFileRow): Promise<PreparedRecord[]> {
   const prepared = await loadPrepared(deps, file.knowledgeBaseId, file.id);
   return prepared?.kind === "records" ? prepared.records : [];
 }
 
 /** Replaces the records of a pending file. */
-export async function savePendingRecords(deps: Deps, file: KnowledgeFileRow, records: PreparedRecord[]): Promise<void> {
+export async function savePendingRecords(deps: Pick<Deps, "files">, file: KnowledgeFileRow, records: PreparedRecord[]): Promise<void> {
   await savePrepared(deps, file.knowledgeBaseId, file.id, { kind: "records", records });
 }
 
 /** Every chunk of a file, in order. */
-export async function chunksOfFileRows(deps: Deps, fileId: string): Promise<ChunkRow[]> {
+export async function chunksOfFileRows(deps: Pick<Deps, "db">, fileId: string): Promise<ChunkRow[]> {
   return await deps.db.select().from(knowledgeChunks).where(eq(knowledgeChunks.fileId, fileId)).orderBy(asc(knowledgeChunks.ordinal)).all();
 }
 
 /** A page of a file's chunks in order, with the total. */
-export async function pageOfChunks(deps: Deps, fileId: string, page: { pageNo: number; pageSize: number }) {
+export async function pageOfChunks(deps: Pick<Deps, "db">, fileId: string, page: { pageNo: number; pageSize: number }) {
   const rows = await deps.db
     .select()
     .from(knowledgeChunks)
@@ -93,7 +93,7 @@ export async function pageOfChunks(deps: Deps, fileId: string, page: { pageNo: n
 }
 
 /** One chunk of a file; a chunk of another file (or space) is not found. */
-export async function loadChunkOf(deps: Deps, file: KnowledgeFileRow, chunkId: string, what: Thing): Promise<ChunkRow> {
+export async function loadChunkOf(deps: Pick<Deps, "db">, file: KnowledgeFileRow, chunkId: string, what: Thing): Promise<ChunkRow> {
   const row = await deps.db
     .select()
     .from(knowledgeChunks)
@@ -103,7 +103,7 @@ export async function loadChunkOf(deps: Deps, file: KnowledgeFileRow, chunkId: s
   return row;
 }
 
-async function indexingOf(deps: Deps, file: KnowledgeFileRow) {
+async function indexingOf(deps: Pick<Deps, "db" | "knowledge" | "now">, file: KnowledgeFileRow) {
   const base = await loadKnowledgeBase(deps, file.spaceId, file.knowledgeBaseId);
   const embedder = embedderOf(deps, base);
   const vectors = vectorTableOf(deps, base);
@@ -112,7 +112,7 @@ async function indexingOf(deps: Deps, file: KnowledgeFileRow) {
 }
 
 /** Refuses when adding `tokens` would put an app binding this knowledge base over the limit. */
-export async function checkRoomFor(deps: Deps, file: KnowledgeFileRow, tokens: number): Promise<void> {
+export async function checkRoomFor(deps: Pick<Deps, "db">, file: KnowledgeFileRow, tokens: number): Promise<void> {
   if (tokens <= 0) return;
   for (const app of await appsBinding(deps, file.spaceId, file.knowledgeBaseId)) {
     checkTokenLimit((await tokensOf(deps, app.knowledgeBaseIds)) + tokens);
@@ -123,7 +123,7 @@ export async function checkRoomFor(deps: Deps, file: KnowledgeFileRow, tokens: n
  * Stores records as chunks of an effective file (rows, full text and vectors), at the given
  * ordinals, then recounts the file. Answers the stored chunk ids in order.
  */
-export async function storeRecords(deps: Deps, file: KnowledgeFileRow, chunks: ChunkInput[]): Promise<string[]> {
+export async function storeRecords(deps: Pick<Deps, "db" | "knowledge" | "now">, file: KnowledgeFileRow, chunks: ChunkInput[]): Promise<string[]> {
   if (chunks.length === 0) return [];
   const ids = await storeChunks(await indexingOf(deps, file), { spaceId: file.spaceId, knowledgeBaseId: file.knowledgeBaseId, fileId: file.id }, chunks);
   await refreshFileTotals(deps, file.id);
@@ -131,7 +131,7 @@ export async function storeRecords(deps: Deps, file: KnowledgeFileRow, chunks: C
 }
 
 /** The ordinal after a file's last chunk. */
-export async function nextOrdinal(deps: Deps, fileId: string): Promise<number> {
+export async function nextOrdinal(deps: Pick<Deps, "db">, fileId: string): Promise<number> {
   const last = await deps.db
     .select({ ordinal: max(knowledgeChunks.ordinal) })
     .from(knowledgeChunks)
@@ -141,7 +141,7 @@ export async function nextOrdinal(deps: Deps, fileId: string): Promise<number> {
 }
 
 /** Deletes one chunk of a file with its vector, and recounts the file. */
-export async function deleteChunk(deps: Deps, file: KnowledgeFileRow, chunk: ChunkRow): Promise<void> {
+export async function deleteChunk(deps: Pick<Deps, "db" | "knowledge" | "now">, file: KnowledgeFileRow, chunk: ChunkRow): Promise<void> {
   await deps.db.delete(knowledgeChunks).where(eq(knowledgeChunks.id, chunk.id));
   const base = await loadKnowledgeBase(deps, file.spaceId, file.knowledgeBaseId);
   await vectorTableOf(deps, base)?.delete({ chunkIds: [chunk.id] });
@@ -149,6 +149,6 @@ export async function deleteChunk(deps: Deps, file: KnowledgeFileRow, chunk: Chu
 }
 
 /** Reads one chunk back after a write. */
-export async function reloadChunk(deps: Deps, chunkId: string): Promise<ChunkRow> {
+export async function reloadChunk(deps: Pick<Deps, "db">, chunkId: string): Promise<ChunkRow> {
   return (await deps.db.select().from(knowledgeChunks).where(eq(knowledgeChunks.id, chunkId)).get())!;
 }

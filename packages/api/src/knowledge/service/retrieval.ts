@@ -26,7 +26,7 @@ interface SearchGroup {
  * Groups knowledge bases of one space by embedding model. Ids of other spaces, unknown ids and
  * knowledge bases whose model is no longer configured are left out: they cannot be searched.
  */
-async function searchGroups(deps: Deps, spaceId: string, knowledgeBaseIds: readonly string[]): Promise<SearchGroup[]> {
+async function searchGroups(deps: Pick<Deps, "db" | "knowledge" | "logger">, spaceId: string, knowledgeBaseIds: readonly string[]): Promise<SearchGroup[]> {
   if (knowledgeBaseIds.length === 0) return [];
   const rows = await deps.db
     .select({ id: knowledgeBases.id, embeddingModel: knowledgeBases.embeddingModel })
@@ -56,7 +56,7 @@ async function searchGroups(deps: Deps, spaceId: string, knowledgeBaseIds: reado
  * are searched apart and their results merged by score, still at most the requested counts.
  */
 export async function retrieveFromKnowledgeBases(
-  deps: Deps,
+  deps: Pick<Deps, "db" | "knowledge" | "logger">,
   spaceId: string,
   knowledgeBaseIds: readonly string[],
   request: { query: string } & RetrievalSettings,
@@ -79,7 +79,7 @@ export async function retrieveFromKnowledgeBases(
  * searched apart and merged by score.
  */
 export async function searchKnowledgeBases(
-  deps: Deps,
+  deps: Pick<Deps, "db" | "knowledge" | "logger">,
   spaceId: string,
   knowledgeBaseIds: readonly string[],
   request: { query: string; mode: RetrievalMode; limit: number; similarityThreshold?: number },
@@ -98,7 +98,7 @@ export async function searchKnowledgeBases(
  * results of each kind with their scores and sources.
  */
 export async function testRetrieval(
-  deps: Deps,
+  deps: Pick<Deps, "db" | "knowledge" | "logger">,
   auth: Auth,
   knowledgeBaseId: string,
   input: {

@@ -27,7 +27,7 @@ function editable(file: KnowledgeFileRow) {
   if (file.status !== "effective") throw new ServiceError("conflict", "file_not_confirmable", { status: file.status });
 }
 
-async function loadSegment(deps: Deps, auth: Auth, segmentId: string): Promise<ChunkRow> {
+async function loadSegment(deps: Pick<Deps, "db">, auth: Auth, segmentId: string): Promise<ChunkRow> {
   const row = await deps.db
     .select()
     .from(knowledgeChunks)
@@ -44,7 +44,7 @@ function checkContent(content: string): string {
 }
 
 /** A page of a file's segments in order. */
-export async function listSegments(deps: Deps, auth: Auth, fileId: string, page: { pageNo: number; pageSize: number }) {
+export async function listSegments(deps: Pick<Deps, "db">, auth: Auth, fileId: string, page: { pageNo: number; pageSize: number }) {
   const file = await loadFile(deps, auth.spaceId, fileId);
   const rows = await deps.db
     .select()
@@ -58,7 +58,7 @@ export async function listSegments(deps: Deps, auth: Auth, fileId: string, page:
   return { items: rows.map(segmentView), total: total?.n ?? 0, pageNo: page.pageNo, pageSize: page.pageSize };
 }
 
-async function indexingDepsOf(deps: Deps, file: KnowledgeFileRow) {
+async function indexingDepsOf(deps: Pick<Deps, "db" | "knowledge" | "now">, file: KnowledgeFileRow) {
   const base = await loadKnowledgeBase(deps, file.spaceId, file.knowledgeBaseId);
   const embedder = embedderOf(deps, base);
   const vectors = vectorTableOf(deps, base);
@@ -77,7 +77,7 @@ function chunkOf(row: Pick<ChunkRow, "ordinal" | "content" | "metadata">, conten
 }
 
 /** Adds a segment at the end of an effective file; it is searchable (full text and vectors) at once. */
-export async function addSegment(deps: Deps, auth: Auth, fileId: string, input: { content: string }) {
+export async function addSegment(deps: Pick<Deps, "db" | "knowledge" | "now">, auth: Auth, fileId: string, input: { content: string }) {
   const file = await loadFile(deps, auth.spaceId, fileId);
   editable(file);
   const content = checkContent(input.content);
@@ -93,7 +93,12 @@ export async function addSegment(deps: Deps, auth: Auth, fileId: string, input: 
 }
 
 /** Edits a segment's content (re-indexed, vector included) and/or switches it on or off. */
-export async function updateSegment(deps: Deps, auth: Auth, segmentId: string, input: { content?: string; enabled?: boolean }) {
+export async function updateSegment(
+  deps: Pick<Deps, "db" | "knowledge" | "now">,
+  auth: Auth,
+  segmentId: string,
+  input: { content?: string; enabled?: boolean },
+) {
   const segment = await loadSegment(deps, auth, segmentId);
   const file = await loadFile(deps, auth.spaceId, segment.fileId);
   editable(file);
@@ -109,7 +114,7 @@ export async function updateSegment(deps: Deps, auth: Auth, segmentId: string, i
 }
 
 /** Deletes a segment. */
-export async function deleteSegment(deps: Deps, auth: Auth, segmentId: string) {
+export async function deleteSegment(deps: Pick<Deps, "db" | "knowledge" | "now">, auth: Auth, segmentId: string) {
   const segment = await loadSegment(deps, auth, segmentId);
   editable(await loadFile(deps, auth.spaceId, segment.fileId));
   const file = await loadFile(deps, auth.spaceId, segment.fileId);

@@ -68,7 +68,12 @@ function rowView(chunk: ChunkRow) {
  * kept in the file's options and cannot change afterwards. Rows with an empty index cell, or with
  * more cells than the header, are counted as failed.
  */
-export async function importTable(deps: Deps, auth: Auth, knowledgeBaseId: string, input: UploadInput & { indexColumn?: string }) {
+export async function importTable(
+  deps: Pick<Deps, "db" | "files" | "now">,
+  auth: Auth,
+  knowledgeBaseId: string,
+  input: UploadInput & { indexColumn?: string },
+) {
   const base = await loadKnowledgeBase(deps, auth.spaceId, knowledgeBaseId);
   const { name, extension } = checkUpload(input, tabularExtensions);
   const sheet = await readSheet(extension, input.bytes);
@@ -97,7 +102,7 @@ export async function importTable(deps: Deps, auth: Auth, knowledgeBaseId: strin
  * table's fields (any order); a mismatch is a 400 naming the missing and unexpected columns.
  * A pending file grows its prepared rows; an effective one stores and indexes them at once.
  */
-export async function appendTableImport(deps: Deps, auth: Auth, fileId: string, input: UploadInput) {
+export async function appendTableImport(deps: Pick<Deps, "db" | "files" | "knowledge" | "now">, auth: Auth, fileId: string, input: UploadInput) {
   const file = await loadRecordFile(deps, auth, fileId, "table");
   const state = checkEditable(file);
   const { extension } = checkUpload({ ...input, name: file.name }, tabularExtensions);
@@ -131,13 +136,13 @@ export async function appendTableImport(deps: Deps, auth: Auth, fileId: string, 
   return { file: fileView(updated), report };
 }
 
-async function rowCountOf(deps: Deps, file: KnowledgeFileRow): Promise<number> {
+async function rowCountOf(deps: Pick<Deps, "db" | "files">, file: KnowledgeFileRow): Promise<number> {
   if (file.status === "pending") return (await pendingRecords(deps, file)).length;
   return (await pageOfChunks(deps, file.id, { pageNo: 1, pageSize: 1 })).total;
 }
 
 /** A table file's fields, index column and row count. */
-export async function getTable(deps: Deps, auth: Auth, fileId: string) {
+export async function getTable(deps: Pick<Deps, "db" | "files">, auth: Auth, fileId: string) {
   const file = await loadRecordFile(deps, auth, fileId, "table");
   return tableView(file, tableOptionsOf(file), await rowCountOf(deps, file));
 }
@@ -147,7 +152,12 @@ export async function getTable(deps: Deps, auth: Auth, fileId: string) {
  * still unique. The index column stays the same column (renaming it is fine); naming another
  * column as index is a 409. Every row is rewritten and, when effective, re-indexed.
  */
-export async function editTableColumns(deps: Deps, auth: Auth, fileId: string, input: { fields: string[]; indexColumn?: string }) {
+export async function editTableColumns(
+  deps: Pick<Deps, "db" | "files" | "knowledge" | "now">,
+  auth: Auth,
+  fileId: string,
+  input: { fields: string[]; indexColumn?: string },
+) {
   const file = await loadRecordFile(deps, auth, fileId, "table");
   const state = checkEditable(file);
   const options = tableOptionsOf(file);
@@ -180,7 +190,7 @@ export async function editTableColumns(deps: Deps, auth: Auth, fileId: string, i
 }
 
 /** A page of a table's rows in order; a pending table's rows have no id yet. */
-export async function listTableRows(deps: Deps, auth: Auth, fileId: string, page: { pageNo: number; pageSize: number }) {
+export async function listTableRows(deps: Pick<Deps, "db" | "files">, auth: Auth, fileId: string, page: { pageNo: number; pageSize: number }) {
   const file = await loadRecordFile(deps, auth, fileId, "table");
   const options = tableOptionsOf(file);
   const layout = { fields: options.fields, indexColumn: options.indexColumn, pageNo: page.pageNo, pageSize: page.pageSize };
@@ -216,7 +226,7 @@ function checkIndexValue(options: TableOptions, values: TableValues): void {
 }
 
 /** Adds a row at the end of an effective table; searchable at once. Missing fields are empty. */
-export async function addTableRow(deps: Deps, auth: Auth, fileId: string, input: { values: Record<string, string> }) {
+export async function addTableRow(deps: Pick<Deps, "db" | "knowledge" | "now">, auth: Auth, fileId: string, input: { values: Record<string, string> }) {
   const file = await loadRecordFile(deps, auth, fileId, "table");
   checkEditable(file, false);
   const options = tableOptionsOf(file);
@@ -230,7 +240,13 @@ export async function addTableRow(deps: Deps, auth: Auth, fileId: string, input:
 }
 
 /** Changes some values of a row of an effective table; the row is re-indexed at once. */
-export async function updateTableRow(deps: Deps, auth: Auth, fileId: string, rowId: string, input: { values: Record<string, string> }) {
+export async function updateTableRow(
+  deps: Pick<Deps, "db" | "knowledge" | "now">,
+  auth: Auth,
+  fileId: string,
+  rowId: string,
+  input: { values: Record<string, string> },
+) {
   const file = await loadRecordFile(deps, auth, fileId, "table");
   checkEditable(file, false);
   const options = tableOptionsOf(file);
@@ -244,7 +260,7 @@ export async function updateTableRow(deps: Deps, auth: Auth, fileId: string, row
 }
 
 /** Deletes a row of an effective table. */
-export async function deleteTableRow(deps: Deps, auth: Auth, fileId: string, rowId: string) {
+export async function deleteTableRow(deps: Pick<Deps, "db" | "knowledge" | "now">, auth: Auth, fileId: string, rowId: string) {
   const file = await loadRecordFile(deps, auth, fileId, "table");
   checkEditable(file, false);
   const chunk = await loadChunkOf(deps, file, rowId, "table_row");
@@ -253,7 +269,7 @@ export async function deleteTableRow(deps: Deps, auth: Auth, fileId: string, row
 }
 
 /** The current rows of a table file (its chunks once indexed, else its prepared rows), for export. */
-export async function currentTableRows(deps: Deps, file: KnowledgeFileRow): Promise<TableValues[]> {
+export async function currentTableRows(deps: Pick<Deps, "db" | "files">, file: KnowledgeFileRow): Promise<TableValues[]> {
   const chunks = file.status === "pending" ? [] : await chunksOfFileRows(deps, file.id);
   if (chunks.length > 0) return chunks.map((chunk) => tableValuesOf(metadataOf(chunk)));
   return (await pendingRecords(deps, file)).map((record) => tableValuesOf(record.metadata ?? {}));

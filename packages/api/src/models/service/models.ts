@@ -6,7 +6,7 @@ import type { modelSchema } from "../schemas";
  * Every model this instance serves, each flagged when it is the default; the offline responder
  * is always among them. Waits for the first load of the owner's providers.
  */
-export async function listModels(deps: Deps): Promise<Array<z.infer<typeof modelSchema>>> {
+export async function listModels(deps: Pick<Deps, "models">): Promise<Array<z.infer<typeof modelSchema>>> {
   await deps.models.ready();
   const defaultId = deps.models.defaultModel().id;
   return deps.models.list().map((model) => ({

@@ -66,7 +66,7 @@ function readOnly(): ServiceError {
 }
 
 /** Console entries (oldest first), then the read-only entries set by environment variables. */
-export async function listModelProviders(deps: Deps): Promise<ProviderView[]> {
+export async function listModelProviders(deps: Pick<Deps, "config" | "db" | "secrets">): Promise<ProviderView[]> {
   const rows = await deps.db.select().from(modelProviders).orderBy(modelProviders.createdAt, modelProviders.id).all();
   const fromConfig: ProviderView[] = deps.config.llm.providers.map((entry) => ({
     id: entry.id,
@@ -85,7 +85,10 @@ export async function listModelProviders(deps: Deps): Promise<ProviderView[]> {
 }
 
 /** Adds a provider and rebuilds the catalogue. An OpenAI-compatible provider needs a base URL. */
-export async function createModelProvider(deps: Deps, input: z.infer<typeof createModelProviderBody>): Promise<ProviderView> {
+export async function createModelProvider(
+  deps: Pick<Deps, "db" | "models" | "now" | "secrets">,
+  input: z.infer<typeof createModelProviderBody>,
+): Promise<ProviderView> {
   if (input.kind === "openai-compatible" && !input.baseUrl) {
     throw fail.invalid("validation_failed", "baseUrl", { field: "baseUrl", reason: "required for openai-compatible providers" });
   }
@@ -106,7 +109,7 @@ export async function createModelProvider(deps: Deps, input: z.infer<typeof crea
   return rowView(deps.secrets, row);
 }
 
-async function findRow(deps: Deps, id: string): Promise<Row> {
+async function findRow(deps: Pick<Deps, "config" | "db">, id: string): Promise<Row> {
   if (id.startsWith("env-") && deps.config.llm.providers.some((entry) => entry.id === id)) throw readOnly();
   const row = await deps.db.select().from(modelProviders).where(eq(modelProviders.id, id)).get();
   if (!row) throw fail.notFound("model_provider");
@@ -121,7 +124,11 @@ function nextApiKey(box: SecretBox, stored: string | null, sent: string | null):
 }
 
 /** Changes a console provider; an absent field stays, `apiKey: null` removes the key. */
-export async function updateModelProvider(deps: Deps, id: string, input: z.infer<typeof updateModelProviderBody>): Promise<ProviderView> {
+export async function updateModelProvider(
+  deps: Pick<Deps, "config" | "db" | "models" | "now" | "secrets">,
+  id: string,
+  input: z.infer<typeof updateModelProviderBody>,
+): Promise<ProviderView> {
   const row = await findRow(deps, id);
   const next: Row = {
     ...row,
@@ -144,7 +151,7 @@ export async function updateModelProvider(deps: Deps, id: string, input: z.infer
 }
 
 /** Removes a console provider; its models leave the catalogue at once. */
-export async function deleteModelProvider(deps: Deps, id: string): Promise<{ deleted: true }> {
+export async function deleteModelProvider(deps: Pick<Deps, "config" | "db" | "models">, id: string): Promise<{ deleted: true }> {
   await findRow(deps, id);
   await deps.db.delete(modelProviders).where(eq(modelProviders.id, id));
   await deps.models.reload();
@@ -157,7 +164,11 @@ const TEST_TIMEOUT_MS = 20_000;
  * Sends a tiny request ("reply with pong", at most 16 tokens) to a provider — a console entry
  * (even disabled) or a config entry — and reports whether it answered, how fast, and why not.
  */
-export async function testModelProvider(deps: Deps, id: string, model?: string): Promise<z.infer<typeof providerTestSchema>> {
+export async function testModelProvider(
+  deps: Pick<Deps, "config" | "db" | "logger" | "models" | "secrets">,
+  id: string,
+  model?: string,
+): Promise<z.infer<typeof providerTestSchema>> {
   let provider: LanguageModelProvider;
   let models: string[];
   const configured = deps.config.llm.providers.find((entry) => entry.id === id);

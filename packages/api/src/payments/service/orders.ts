@@ -69,7 +69,7 @@ function requireBuyer(auth: Auth) {
   if (auth.role !== "owner" && auth.role !== "admin") throw fail.forbidden("payments_buyer_role");
 }
 
-async function insertOrder(deps: Deps, values: Omit<typeof orders.$inferInsert, "id" | "number" | "updatedAt">): Promise<OrderRow> {
+async function insertOrder(deps: Pick<Deps, "db" | "now">, values: Omit<typeof orders.$inferInsert, "id" | "number" | "updatedAt">): Promise<OrderRow> {
   const now = deps.now();
   for (let attempt = 0; ; attempt++) {
     try {
@@ -88,7 +88,7 @@ async function insertOrder(deps: Deps, values: Omit<typeof orders.$inferInsert, 
  * Opens an order for the caller's space and asks the provider where to pay. The amount and
  * currency come from the catalogue and the provider, never from the caller.
  */
-export async function createOrder(deps: Deps, auth: Auth, input: { product: Product; provider: ProviderName }) {
+export async function createOrder(deps: Pick<Deps, "config" | "db" | "logger" | "now">, auth: Auth, input: { product: Product; provider: ProviderName }) {
   requireBuyer(auth);
   const provider = providerOf(deps, input.provider);
   const priced = await priceProduct(deps, input.product, provider.currency);
@@ -121,7 +121,7 @@ export async function createOrder(deps: Deps, auth: Auth, input: { product: Prod
 }
 
 /** Closes the space's unpaid orders older than the order lifetime (a late payment still fulfils). */
-async function closeExpired(deps: Deps, spaceId: string) {
+async function closeExpired(deps: Pick<Deps, "config" | "db" | "now">, spaceId: string) {
   const cutoff = new Date(deps.now().getTime() - deps.config.payments.orderTtlMinutes * 60_000).toISOString();
   const now = deps.now().toISOString();
   await deps.db
@@ -131,7 +131,7 @@ async function closeExpired(deps: Deps, spaceId: string) {
 }
 
 /** The space's orders, newest first (its payment records). */
-export async function listOrders(deps: Deps, auth: Auth, query: { pageNo?: number; pageSize?: number }) {
+export async function listOrders(deps: Pick<Deps, "config" | "db" | "now">, auth: Auth, query: { pageNo?: number; pageSize?: number }) {
   await closeExpired(deps, auth.spaceId);
   const pageNo = query.pageNo ?? 1;
   const pageSize = Math.min(query.pageSize ?? 20, 100);
@@ -146,7 +146,7 @@ export async function listOrders(deps: Deps, auth: Auth, query: { pageNo?: numbe
   return { records: rows.map(orderView), total, pageNo, pageSize };
 }
 
-async function orderInSpace(deps: Deps, auth: Auth, orderId: string): Promise<OrderRow> {
+async function orderInSpace(deps: Pick<Deps, "db">, auth: Auth, orderId: string): Promise<OrderRow> {
   const row = await deps.db
     .select()
     .from(orders)
@@ -157,14 +157,14 @@ async function orderInSpace(deps: Deps, auth: Auth, orderId: string): Promise<Or
 }
 
 /** One order of the caller's space; polled while the payer pays. */
-export async function getOrder(deps: Deps, auth: Auth, orderId: string) {
+export async function getOrder(deps: Pick<Deps, "config" | "db" | "now">, auth: Auth, orderId: string) {
   await orderInSpace(deps, auth, orderId);
   await closeExpired(deps, auth.spaceId);
   return orderView(await orderInSpace(deps, auth, orderId));
 }
 
 /** Closes an unpaid order (the payer gave up). */
-export async function cancelOrder(deps: Deps, auth: Auth, orderId: string) {
+export async function cancelOrder(deps: Pick<Deps, "db" | "now">, auth: Auth, orderId: string) {
   requireBuyer(auth);
   const row = await orderInSpace(deps, auth, orderId);
   const now = deps.now().toISOString();
@@ -181,7 +181,7 @@ export async function cancelOrder(deps: Deps, auth: Auth, orderId: string) {
  * Grants what a paid order bought, once: the conditional UPDATE paid → fulfilled lets exactly
  * one caller through, whoever else races it (a replayed or concurrent notification).
  */
-async function fulfil(deps: Deps, orderId: string): Promise<boolean> {
+async function fulfil(deps: Pick<Deps, "db" | "logger" | "mail" | "now" | "sms">, orderId: string): Promise<boolean> {
   const now = deps.now().toISOString();
   const claimed = await deps.db
     .update(orders)
@@ -214,7 +214,11 @@ type Outcome = "fulfilled" | "duplicate" | "ignored" | `refused:${string}`;
  * one is stored), then it is stored once per provider event id, checked against the order it
  * names (number, provider, amount, currency) and only then makes the order paid and fulfils it.
  */
-export async function receiveNotification(deps: Deps, providerName: string, input: { headers: Headers; body: string }): Promise<NotificationAnswer> {
+export async function receiveNotification(
+  deps: Pick<Deps, "config" | "db" | "logger" | "mail" | "now" | "sms">,
+  providerName: string,
+  input: { headers: Headers; body: string },
+): Promise<NotificationAnswer> {
   const provider = paymentProviders(deps).get(providerName as ProviderName);
   if (!provider) throw new ServiceError("not_found", "payments_provider_unavailable", { provider: providerName });
   let notification;
@@ -277,7 +281,7 @@ export async function receiveNotification(deps: Deps, providerName: string, inpu
 
 /** An administrator's grant: recorded as a fulfilled order of provider `manual` with the actor and note. */
 export async function grantManually(
-  deps: Deps,
+  deps: Pick<Deps, "db" | "logger" | "mail" | "now" | "sms">,
   auth: Auth,
   input: { spaceId: string; product?: Product; credits?: number; note?: string; amount?: number; currency?: Currency },
 ) {
@@ -304,7 +308,7 @@ export async function grantManually(
 }
 
 /** Every order of the instance, newest first (the administrator's view, for refunds). */
-export async function listAllOrders(deps: Deps, query: { pageNo?: number; pageSize?: number; status?: OrderRow["status"] }) {
+export async function listAllOrders(deps: Pick<Deps, "db">, query: { pageNo?: number; pageSize?: number; status?: OrderRow["status"] }) {
   const pageNo = query.pageNo ?? 1;
   const pageSize = Math.min(query.pageSize ?? 20, 100);
   const where = query.status ? eq(orders.status, query.status) : undefined;
@@ -324,7 +328,7 @@ export async function listAllOrders(deps: Deps, query: { pageNo?: number; pageSi
  * granted is taken back — the plan period revoked, the credits reversed down to zero at most
  * (credits already spent cannot be taken; how many were short is recorded).
  */
-export async function refundOrder(deps: Deps, auth: Auth, orderId: string, note?: string) {
+export async function refundOrder(deps: Pick<Deps, "config" | "db" | "logger" | "mail" | "now" | "sms">, auth: Auth, orderId: string, note?: string) {
   const row = await deps.db.select().from(orders).where(eq(orders.id, orderId)).get();
   if (!row) throw fail.notFound("order");
   const now = deps.now().toISOString();
@@ -374,7 +378,7 @@ export async function refundOrder(deps: Deps, auth: Auth, orderId: string, note?
 }
 
 /** Counts stored notifications by outcome (tests and the administrator's checks). */
-export async function notificationOutcomes(deps: Deps, orderId: string) {
+export async function notificationOutcomes(deps: Pick<Deps, "db">, orderId: string) {
   return deps.db
     .select({ outcome: paymentEvents.outcome, n: sql<number>`count(*)` })
     .from(paymentEvents)

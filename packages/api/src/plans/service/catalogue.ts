@@ -17,12 +17,12 @@ export function planView(plan: Plan) {
 }
 
 /** The catalogue as sold on this instance. */
-export async function getCatalogue(deps: Deps) {
+export async function getCatalogue(deps: Pick<Deps, "db">) {
   return { plans: (await planCatalogue(deps)).map(planView) };
 }
 
 /** The plan the caller's space runs on now and how much of each quota it uses. */
-export async function getSpacePlan(deps: Deps, auth: Auth) {
+export async function getSpacePlan(deps: Pick<Deps, "db" | "now">, auth: Auth) {
   const [entitlement, usage] = await Promise.all([entitlementOf(deps, auth.spaceId), usageOf(deps, auth.spaceId)]);
   return {
     spaceId: auth.spaceId,
@@ -48,7 +48,7 @@ function parsed<T>(value: string | null): Partial<T> {
  * The administrator's edit of a plan: the fields sent are merged into the stored edits, so a
  * field never edited keeps following the release's default.
  */
-export async function updatePlan(deps: Deps, code: PlanCode, input: z.infer<typeof updatePlanBody>) {
+export async function updatePlan(deps: Pick<Deps, "db" | "now">, code: PlanCode, input: z.infer<typeof updatePlanBody>) {
   const now = deps.now().toISOString();
   const row = await deps.db.select().from(planSettings).where(eq(planSettings.code, code)).get();
   const values = {

@@ -14,7 +14,7 @@ export interface DebugInput {
  * The "test run" before saving: calls the plugin as the model would, with the same rules, and
  * shows what was sent and what came back.
  */
-export async function debugPlugin(deps: Deps, auth: Auth, input: DebugInput): Promise<HttpCallResult> {
+export async function debugPlugin(deps: Pick<Deps, "config" | "db" | "secrets">, auth: Auth, input: DebugInput): Promise<HttpCallResult> {
   if (!input.plugin && !input.pluginId) throw new ServiceError("validation", "plugin_debug_target_required", {}, { field: "plugin" });
   const stored = input.pluginId ? await loadPlugin(deps, auth.spaceId, input.pluginId) : undefined;
   const draft = input.plugin ? { ...input.plugin, headers: stored ? mergeHeaders(input.plugin.headers, stored.headers) : input.plugin.headers } : stored!;

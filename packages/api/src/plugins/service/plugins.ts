@@ -165,7 +165,7 @@ function newPluginCode(): string {
 }
 
 /** The space's custom plugins, newest first, optionally only enabled or disabled ones. */
-export async function listPlugins(deps: Deps, auth: Auth, filter: { enabled?: boolean } = {}) {
+export async function listPlugins(deps: Pick<Deps, "db" | "secrets">, auth: Auth, filter: { enabled?: boolean } = {}) {
   const rows = await deps.db
     .select()
     .from(plugins)
@@ -194,12 +194,12 @@ export async function loadPluginsByCode(deps: Pick<Deps, "db" | "secrets">, spac
 }
 
 /** A plugin's detail. */
-export async function getPlugin(deps: Deps, auth: Auth, id: string) {
+export async function getPlugin(deps: Pick<Deps, "db" | "secrets">, auth: Auth, id: string) {
   return pluginView(await loadPlugin(deps, auth.spaceId, id));
 }
 
 /** Creates a custom plugin in the current space. */
-export async function createPlugin(deps: Deps, auth: Auth, input: PluginInput) {
+export async function createPlugin(deps: Pick<Deps, "db" | "now" | "secrets">, auth: Auth, input: PluginInput) {
   const checked = checkPlugin(input);
   const now = deps.now().toISOString();
   const id = newId("plg");
@@ -226,7 +226,7 @@ export async function createPlugin(deps: Deps, auth: Auth, input: PluginInput) {
 }
 
 /** Updates a custom plugin; fields left out keep their value, and the result must still meet every rule. */
-export async function updatePlugin(deps: Deps, auth: Auth, id: string, input: Partial<PluginInput>) {
+export async function updatePlugin(deps: Pick<Deps, "db" | "now" | "secrets">, auth: Auth, id: string, input: Partial<PluginInput>) {
   const stored = await loadPlugin(deps, auth.spaceId, id);
   const merged: PluginInput = {
     name: input.name ?? stored.name,
@@ -259,7 +259,7 @@ export async function updatePlugin(deps: Deps, auth: Auth, id: string, input: Pa
 }
 
 /** Switches a plugin on or off. */
-export async function setPluginEnabled(deps: Deps, auth: Auth, id: string, enabled: boolean) {
+export async function setPluginEnabled(deps: Pick<Deps, "db" | "now" | "secrets">, auth: Auth, id: string, enabled: boolean) {
   const updated = await deps.db
     .update(plugins)
     .set({ enabled, updatedAt: deps.now().toISOString() })
@@ -270,7 +270,7 @@ export async function setPluginEnabled(deps: Deps, auth: Auth, id: string, enabl
 }
 
 /** Deletes a custom plugin. */
-export async function deletePlugin(deps: Deps, auth: Auth, id: string) {
+export async function deletePlugin(deps: Pick<Deps, "db">, auth: Auth, id: string) {
   const removed = await deps.db
     .delete(plugins)
     .where(and(eq(plugins.id, id), eq(plugins.spaceId, auth.spaceId)))

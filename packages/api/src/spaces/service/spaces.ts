@@ -42,7 +42,10 @@ export function privilegesOf(space: SpaceRow, member: MemberRow, instanceAdmin =
 }
 
 /** Inserts a space and its owner membership. */
-export async function insertSpace(deps: Deps, input: { name: string; kind: "personal" | "team"; ownerUserId: string; id?: string }): Promise<SpaceRow> {
+export async function insertSpace(
+  deps: Pick<Deps, "db" | "now">,
+  input: { name: string; kind: "personal" | "team"; ownerUserId: string; id?: string },
+): Promise<SpaceRow> {
   const now = deps.now().toISOString();
   const owner = await deps.db.select({ admin: users.isInstanceOwner }).from(users).where(eq(users.id, input.ownerUserId)).get();
   for (let attempt = 0; ; attempt++) {
@@ -70,13 +73,13 @@ export async function insertSpace(deps: Deps, input: { name: string; kind: "pers
 }
 
 /** The space row as readers see it: a plan past its end reads as Free (decision 0018). */
-function withEffectiveGrade(deps: Deps, row: { space: SpaceRow; member: MemberRow; plan: { expiresAt: string } | null }) {
+function withEffectiveGrade(deps: Pick<Deps, "now">, row: { space: SpaceRow; member: MemberRow; plan: { expiresAt: string } | null }) {
   const memberGrade = effectiveGrade(row.space.memberGrade, row.plan, deps.now().toISOString());
   return { space: memberGrade === row.space.memberGrade ? row.space : { ...row.space, memberGrade }, member: row.member };
 }
 
 /** Loads a space the user belongs to, or answers not found: other spaces do not exist for them. */
-export async function loadMembership(deps: Deps, userId: string, spaceId: string): Promise<{ space: SpaceRow; member: MemberRow }> {
+export async function loadMembership(deps: Pick<Deps, "db" | "now">, userId: string, spaceId: string): Promise<{ space: SpaceRow; member: MemberRow }> {
   const row = await deps.db
     .select({ space: spaces, member: spaceMembers, plan: { expiresAt: spacePlans.expiresAt } })
     .from(spaceMembers)
@@ -106,7 +109,7 @@ export function spaceView(space: SpaceRow, member: MemberRow, currentSpaceId: st
 }
 
 /** The spec's userList: every space the user belongs to. */
-export async function listSpaces(deps: Deps, userId: string) {
+export async function listSpaces(deps: Pick<Deps, "db" | "now">, userId: string) {
   const user = await deps.db.select({ currentSpaceId: users.currentSpaceId }).from(users).where(eq(users.id, userId)).get();
   if (!user) throw fail.notFound("user");
   const rows = await deps.db
@@ -120,7 +123,7 @@ export async function listSpaces(deps: Deps, userId: string) {
 }
 
 /** The signed-in user with every field of spec §3, in the space the request acts in. */
-export async function userView(deps: Deps, userId: string, spaceId: string) {
+export async function userView(deps: Pick<Deps, "db" | "now">, userId: string, spaceId: string) {
   const user = await deps.db.select().from(users).where(eq(users.id, userId)).get();
   if (!user) throw fail.notFound("user");
   const { space, member } = await loadMembership(deps, userId, spaceId);
@@ -154,7 +157,7 @@ export async function userView(deps: Deps, userId: string, spaceId: string) {
 }
 
 /** Creates a team space owned by the caller and makes it current. */
-export async function createTeamSpace(deps: Deps, auth: Auth, input: { companyName: string }) {
+export async function createTeamSpace(deps: Pick<Deps, "db" | "now">, auth: Auth, input: { companyName: string }) {
   const name = input.companyName.trim();
   if (!name) throw fail.invalid("company_name_required", "companyName");
   const space = await insertSpace(deps, { name, kind: "team", ownerUserId: auth.userId });
@@ -164,7 +167,7 @@ export async function createTeamSpace(deps: Deps, auth: Auth, input: { companyNa
 }
 
 /** One space the caller belongs to. */
-export async function getSpace(deps: Deps, auth: Auth, spaceId: string) {
+export async function getSpace(deps: Pick<Deps, "db" | "now">, auth: Auth, spaceId: string) {
   const { space, member } = await loadMembership(deps, auth.userId, spaceId);
   const user = await deps.db.select({ currentSpaceId: users.currentSpaceId }).from(users).where(eq(users.id, auth.userId)).get();
   return spaceView(space, member, user?.currentSpaceId ?? "");
@@ -172,7 +175,7 @@ export async function getSpace(deps: Deps, auth: Auth, spaceId: string) {
 
 /** Renames or re-brands a space; owner or admin only. */
 export async function updateSpace(
-  deps: Deps,
+  deps: Pick<Deps, "db" | "now">,
   auth: Auth,
   spaceId: string,
   input: { companyName?: string; companyTabIconUrl?: string | null; companyTabTitle?: string | null; companyIconWordUrl?: string | null },
@@ -195,14 +198,14 @@ export async function updateSpace(
 }
 
 /** Makes a space the caller's current one (the spec's nowSelect). */
-export async function selectSpace(deps: Deps, auth: Auth, spaceId: string) {
+export async function selectSpace(deps: Pick<Deps, "db" | "now">, auth: Auth, spaceId: string) {
   await loadMembership(deps, auth.userId, spaceId);
   await deps.db.update(users).set({ currentSpaceId: spaceId, updatedAt: deps.now().toISOString() }).where(eq(users.id, auth.userId));
   return userView(deps, auth.userId, spaceId);
 }
 
 /** Privileges of the caller in the space the request acts in. */
-export async function getPrivileges(deps: Deps, auth: Auth): Promise<Privileges> {
+export async function getPrivileges(deps: Pick<Deps, "db" | "now">, auth: Auth): Promise<Privileges> {
   const { space, member } = await loadMembership(deps, auth.userId, auth.spaceId);
   const user = await deps.db.select({ admin: users.isInstanceOwner }).from(users).where(eq(users.id, auth.userId)).get();
   return privilegesOf(space, member, user?.admin === true, (await entitlementOf(deps, space.id)).quotas);

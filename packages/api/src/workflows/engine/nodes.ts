@@ -169,7 +169,7 @@ function messageOf(context: NodeContext, error: unknown): string {
 }
 
 /** Posts to a group robot's webhook, signed the way DingTalk and Feishu expect; others get JSON with an HMAC header. */
-async function postToRobot(deps: Deps, url: string, secret: string, text: string, signal: AbortSignal) {
+async function postToRobot(deps: Pick<Deps, "config" | "now">, url: string, secret: string, text: string, signal: AbortSignal) {
   const nowMs = deps.now().getTime();
   let target = url;
   let body: unknown;

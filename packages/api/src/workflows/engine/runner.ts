@@ -95,7 +95,7 @@ const executing = new Map<string, AbortController>();
  * process is executing it, the node in hand is stopped. Elsewhere it stops before its next node
  * with effects; a parked run does not wake. Answers whether it was still running.
  */
-export async function cancelRun(deps: Deps, runId: string, reason: string): Promise<boolean> {
+export async function cancelRun(deps: Pick<Deps, "db" | "now" | "realtime">, runId: string, reason: string): Promise<boolean> {
   const now = deps.now().toISOString();
   const cancelled = await deps.db
     .update(workflowRuns)
@@ -120,7 +120,7 @@ export async function cancelRun(deps: Deps, runId: string, reason: string): Prom
 }
 
 /** Marks a run failed (when it is still running), with its reason. */
-export async function failRun(deps: Deps, runId: string, reason: string): Promise<void> {
+export async function failRun(deps: Pick<Deps, "db" | "now">, runId: string, reason: string): Promise<void> {
   const now = deps.now().toISOString();
   await deps.db
     .update(workflowRuns)
@@ -179,7 +179,7 @@ export function workflowRunHandler(deps: Deps, options: WorkflowRunnerOptions & 
  * Fails runs left "running" with no job to carry them (nothing queued or leased for them), so
  * that no run stays running forever. Only runs untouched for `graceMs` are considered.
  */
-export async function sweepOrphanRuns(deps: Deps, graceMs = 60_000): Promise<number> {
+export async function sweepOrphanRuns(deps: Pick<Deps, "db" | "now">, graceMs = 60_000): Promise<number> {
   const before = new Date(deps.now().getTime() - graceMs).toISOString();
   const candidates = await deps.db
     .select({ id: workflowRuns.id })

@@ -109,7 +109,7 @@ export function cronFromPhrase(description: string): string | undefined {
  * must pass the 5-field check; otherwise, or when the model's answer is unusable, the phrase
  * rules above decide.
  */
-export async function generateCron(deps: Deps, description: string, language: Language) {
+export async function generateCron(deps: Pick<Deps, "logger" | "models" | "now">, description: string, language: Language) {
   const now = deps.now();
   const resolved = deps.models.resolve(deps.models.defaultModelId);
   if (resolved && !resolved.model.offline) {
@@ -142,7 +142,7 @@ export async function generateCron(deps: Deps, description: string, language: La
 }
 
 /** Checks an expression (5 fields, not empty, parseable; a known time zone) and answers its next 10 times. */
-export function previewCron(deps: Deps, input: { cron: string; cronTimezone?: string | undefined }) {
+export function previewCron(deps: Pick<Deps, "now">, input: { cron: string; cronTimezone?: string | undefined }) {
   const timezone = input.cronTimezone?.trim() || "UTC";
   const problem = cronIssue(input.cron, timezone);
   if (problem)

@@ -5,7 +5,7 @@ import type { Auth, Deps } from "../../kernel";
 import { checkWorkflow, issueError, loadWorkflow, type WorkflowRow } from "../service/workflows";
 import { cronIssue, nextRuns } from "./cron";
 
-function scheduleView(deps: Deps, row: Pick<WorkflowRow, "id" | "cron" | "cronTimezone" | "cronEnabled">) {
+function scheduleView(deps: Pick<Deps, "now">, row: Pick<WorkflowRow, "id" | "cron" | "cronTimezone" | "cronEnabled">) {
   const firing = row.cron !== null && row.cronEnabled && !cronIssue(row.cron, row.cronTimezone);
   return {
     workflowId: row.id,
@@ -17,7 +17,7 @@ function scheduleView(deps: Deps, row: Pick<WorkflowRow, "id" | "cron" | "cronTi
 }
 
 /** Scheduler detail. */
-export async function getSchedule(deps: Deps, auth: Auth, workflowId: string) {
+export async function getSchedule(deps: Pick<Deps, "db" | "now">, auth: Auth, workflowId: string) {
   return scheduleView(deps, await loadWorkflow(deps, auth.spaceId, workflowId));
 }
 
@@ -27,7 +27,7 @@ export async function getSchedule(deps: Deps, auth: Auth, workflowId: string) {
  * tell what is missing).
  */
 export async function saveSchedule(
-  deps: Deps,
+  deps: Pick<Deps, "db" | "models" | "now" | "plugins">,
   auth: Auth,
   workflowId: string,
   input: { cron: string; cronTimezone?: string | undefined; enabled?: boolean | undefined },
@@ -52,14 +52,14 @@ export async function saveSchedule(
 }
 
 /** Clears the timer: it stops firing, the expression stays. */
-export async function clearSchedule(deps: Deps, auth: Auth, workflowId: string) {
+export async function clearSchedule(deps: Pick<Deps, "db" | "now">, auth: Auth, workflowId: string) {
   const row = await loadWorkflow(deps, auth.spaceId, workflowId);
   await deps.db.update(workflows).set({ cronEnabled: false, updatedAt: deps.now().toISOString() }).where(eq(workflows.id, row.id));
   return getSchedule(deps, auth, workflowId);
 }
 
 /** Deletes the timer and its expression. */
-export async function deleteSchedule(deps: Deps, auth: Auth, workflowId: string) {
+export async function deleteSchedule(deps: Pick<Deps, "db" | "now">, auth: Auth, workflowId: string) {
   const row = await loadWorkflow(deps, auth.spaceId, workflowId);
   await deps.db.update(workflows).set({ cron: null, cronEnabled: false, updatedAt: deps.now().toISOString() }).where(eq(workflows.id, row.id));
   return getSchedule(deps, auth, workflowId);

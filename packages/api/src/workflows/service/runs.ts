@@ -82,7 +82,7 @@ function startVariables(graph: WorkflowGraph, given: Record<string, unknown>): R
  * the start variables are checked, the graph is kept with the run, and a durable job is queued
  * to execute it. Answers the run id.
  */
-export async function startRun(deps: Deps, workflow: WorkflowRow, input: StartRunInput): Promise<string> {
+export async function startRun(deps: Pick<Deps, "db" | "models" | "now" | "plugins">, workflow: WorkflowRow, input: StartRunInput): Promise<string> {
   const graph = graphOf(workflow);
   const { issues } = await validateWorkflow(deps, workflow.spaceId, { graph: { elements: graph.elements as never, lines: graph.lines } });
   if (input.type === "NODE") {
@@ -229,7 +229,7 @@ function inRunOrder(elements: WorkflowElement[], byNode: ReadonlyMap<string, Nod
 }
 
 /** Loads a run with its nodes (any space: internal callers). */
-export async function loadRunView(deps: Deps, runId: string) {
+export async function loadRunView(deps: Pick<Deps, "db">, runId: string) {
   const row = await deps.db.select().from(workflowRuns).where(eq(workflowRuns.id, runId)).get();
   if (!row) throw fail.notFound("workflow_run");
   const nodes = await deps.db.select().from(workflowNodeRuns).where(eq(workflowNodeRuns.runId, runId));
@@ -237,7 +237,7 @@ export async function loadRunView(deps: Deps, runId: string) {
 }
 
 /** Run detail, in the caller's space. */
-export async function getRun(deps: Deps, auth: Auth, runId: string) {
+export async function getRun(deps: Pick<Deps, "db">, auth: Auth, runId: string) {
   const row = await deps.db
     .select()
     .from(workflowRuns)
@@ -250,7 +250,7 @@ export async function getRun(deps: Deps, auth: Auth, runId: string) {
 
 /** Run history of a workflow, newest first. */
 export async function listRuns(
-  deps: Deps,
+  deps: Pick<Deps, "db">,
   auth: Auth,
   workflowId: string,
   query: { pageNo?: number | undefined; pageSize?: number | undefined; type?: RunRow["type"] | undefined; status?: RunRow["status"] | undefined },
@@ -277,7 +277,7 @@ export async function listRuns(
 }
 
 /** Cancels a run of the caller's space (nothing happens to a run that already ended); answers the run. */
-export async function cancelRunFromRequest(deps: Deps, auth: Auth, runId: string, language: Language) {
+export async function cancelRunFromRequest(deps: Pick<Deps, "db" | "now" | "realtime">, auth: Auth, runId: string, language: Language) {
   await getRun(deps, auth, runId);
   const user = await deps.db.select({ name: users.name }).from(users).where(eq(users.id, auth.userId)).get();
   await cancelRun(deps, runId, messageText(language, "workflow_run_cancelled", { name: user?.name ?? auth.userId }));

@@ -262,7 +262,11 @@ function nodeIssues(element: WorkflowElement, ids: Set<string>, startId: string 
  * Every rule of spec §5 on what is given: the card, the graph (with the checks that read the
  * space's apps, knowledge bases, models and channel clients), and the cron expression.
  */
-export async function validateWorkflow(deps: Deps, spaceId: string, input: ValidationInput): Promise<{ issues: WorkflowIssue[]; elements: WorkflowElement[] }> {
+export async function validateWorkflow(
+  deps: Pick<Deps, "db" | "models" | "plugins">,
+  spaceId: string,
+  input: ValidationInput,
+): Promise<{ issues: WorkflowIssue[]; elements: WorkflowElement[] }> {
   const issues: WorkflowIssue[] = [];
   if (input.info) issues.push(...infoIssues(input.info));
   let elements: WorkflowElement[] = [];
@@ -280,7 +284,7 @@ export async function validateWorkflow(deps: Deps, spaceId: string, input: Valid
 }
 
 /** Checks that what nodes name exists: models in the catalogue, the space's knowledge bases, apps, plugins and channel clients. */
-async function referenceIssues(deps: Deps, spaceId: string, elements: WorkflowElement[]): Promise<WorkflowIssue[]> {
+async function referenceIssues(deps: Pick<Deps, "db" | "models" | "plugins">, spaceId: string, elements: WorkflowElement[]): Promise<WorkflowIssue[]> {
   const issues: WorkflowIssue[] = [];
   const add = (element: WorkflowElement, code: MessageId, key: string, params: Record<string, string | number>) =>
     issues.push({ code, field: `elements.${element.id}.config.${key}`, nodeId: element.id, params: { node: nodeLabel(element), ...params } });

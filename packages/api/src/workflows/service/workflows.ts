@@ -28,7 +28,7 @@ export function graphOf(row: Pick<WorkflowRow, "elements" | "lines">): WorkflowG
 }
 
 /** The graph with its secrets opened, for the engine. */
-export function openGraph(deps: Deps, graph: WorkflowGraph): WorkflowGraph {
+export function openGraph(deps: Pick<Deps, "secrets">, graph: WorkflowGraph): WorkflowGraph {
   return {
     lines: graph.lines,
     elements: graph.elements.map((element) => {
@@ -58,7 +58,7 @@ function redactGraph(graph: WorkflowGraph): WorkflowGraph {
 }
 
 /** Seals new secrets; a masked secret sent back keeps the stored one. */
-function sealGraph(deps: Deps, elements: RawElement[], previous: WorkflowGraph | undefined): RawElement[] {
+function sealGraph(deps: Pick<Deps, "secrets">, elements: RawElement[], previous: WorkflowGraph | undefined): RawElement[] {
   const before = new Map(previous?.elements.map((element) => [element.id, element]) ?? []);
   return elements.map((element) => {
     const secret = element.config?.webhookSecret;
@@ -83,7 +83,7 @@ export function starterGraph(): WorkflowGraph {
   };
 }
 
-async function appCodes(deps: Deps, appIds: string[]): Promise<Map<string, string>> {
+async function appCodes(deps: Pick<Deps, "db">, appIds: string[]): Promise<Map<string, string>> {
   if (appIds.length === 0) return new Map();
   const rows = await deps.db.select({ id: apps.id, code: apps.code }).from(apps).where(inArray(apps.id, appIds));
   return new Map(rows.map((row) => [row.id, row.code]));
@@ -112,13 +112,13 @@ function summaryView(row: WorkflowRow, codes: Map<string, string>) {
 }
 
 /** The full view of a workflow: card, schedule and graph (secrets masked). */
-export async function workflowView(deps: Deps, row: WorkflowRow) {
+export async function workflowView(deps: Pick<Deps, "db">, row: WorkflowRow) {
   const codes = await appCodes(deps, row.appId ? [row.appId] : []);
   return { ...summaryView(row, codes), ...redactGraph(graphOf(row)) };
 }
 
 /** Loads a workflow of the caller's space; another space's is not found. */
-export async function loadWorkflow(deps: Deps, spaceId: string, workflowId: string): Promise<WorkflowRow> {
+export async function loadWorkflow(deps: Pick<Deps, "db">, spaceId: string, workflowId: string): Promise<WorkflowRow> {
   const row = await deps.db
     .select()
     .from(workflows)
@@ -130,7 +130,7 @@ export async function loadWorkflow(deps: Deps, spaceId: string, workflowId: stri
 
 /** Checks a graph by every rule and answers it ready to store (branch targets synced, secrets sealed). */
 async function checkedGraph(
-  deps: Deps,
+  deps: Pick<Deps, "db" | "models" | "plugins" | "secrets">,
   spaceId: string,
   graph: { elements: RawElement[]; lines: WorkflowLine[] },
   previous: WorkflowGraph | undefined,
@@ -156,7 +156,7 @@ async function checkedGraph(
 
 /** Creates a workflow in the caller's space: the card is required; the graph starts as start → end. */
 export async function createWorkflow(
-  deps: Deps,
+  deps: Pick<Deps, "db" | "models" | "now" | "plugins" | "secrets">,
   auth: Auth,
   input: { name: string; description: string; avatarUrl: string; category: string; elements?: RawElement[] | undefined; lines?: WorkflowLine[] | undefined },
 ) {
@@ -183,7 +183,7 @@ export async function createWorkflow(
 
 /** Workflows of the caller's space, newest first. */
 export async function listWorkflows(
-  deps: Deps,
+  deps: Pick<Deps, "db">,
   auth: Auth,
   query: { pageNo?: number | undefined; pageSize?: number | undefined; keyword?: string | undefined },
 ) {
@@ -211,13 +211,13 @@ export async function listWorkflows(
 }
 
 /** One workflow of the caller's space. */
-export async function getWorkflow(deps: Deps, auth: Auth, workflowId: string) {
+export async function getWorkflow(deps: Pick<Deps, "db">, auth: Auth, workflowId: string) {
   return workflowView(deps, await loadWorkflow(deps, auth.spaceId, workflowId));
 }
 
 /** Info edit: the card fields given, each still required. */
 export async function updateWorkflowInfo(
-  deps: Deps,
+  deps: Pick<Deps, "db" | "now">,
   auth: Auth,
   workflowId: string,
   input: { name?: string | undefined; description?: string | undefined; avatarUrl?: string | undefined; category?: string | undefined },
@@ -253,7 +253,13 @@ export async function updateWorkflowInfo(
  * Save: the whole graph. Every rule of spec §5 must hold; with `draft` the graph is kept even
  * when some do not (never when it is unreadable), and the broken rules are answered.
  */
-export async function saveWorkflowGraph(deps: Deps, auth: Auth, workflowId: string, input: { elements: RawElement[]; lines: WorkflowLine[] }, draft = false) {
+export async function saveWorkflowGraph(
+  deps: Pick<Deps, "db" | "models" | "now" | "plugins" | "secrets">,
+  auth: Auth,
+  workflowId: string,
+  input: { elements: RawElement[]; lines: WorkflowLine[] },
+  draft = false,
+) {
   const row = await loadWorkflow(deps, auth.spaceId, workflowId);
   const { graph, issues } = await checkedGraph(deps, auth.spaceId, input, graphOf(row), draft);
   await deps.db
@@ -264,7 +270,12 @@ export async function saveWorkflowGraph(deps: Deps, auth: Auth, workflowId: stri
 }
 
 /** Every broken rule of the stored workflow (card, graph, cron), or of a graph sent to check. */
-export async function checkWorkflow(deps: Deps, auth: Auth, workflowId: string, graph?: { elements: RawElement[]; lines: WorkflowLine[] }) {
+export async function checkWorkflow(
+  deps: Pick<Deps, "db" | "models" | "plugins">,
+  auth: Auth,
+  workflowId: string,
+  graph?: { elements: RawElement[]; lines: WorkflowLine[] },
+) {
   const row = await loadWorkflow(deps, auth.spaceId, workflowId);
   const stored = graphOf(row);
   const { issues } = await validateWorkflow(deps, auth.spaceId, {
@@ -276,7 +287,7 @@ export async function checkWorkflow(deps: Deps, auth: Auth, workflowId: string, 
 }
 
 /** Removes a node with its lines, clearing branches that led to it. */
-export async function deleteWorkflowNode(deps: Deps, auth: Auth, workflowId: string, nodeId: string) {
+export async function deleteWorkflowNode(deps: Pick<Deps, "db" | "now">, auth: Auth, workflowId: string, nodeId: string) {
   const row = await loadWorkflow(deps, auth.spaceId, workflowId);
   const graph = graphOf(row);
   if (!graph.elements.some((element) => element.id === nodeId)) throw fail.notFound("workflow_node");
@@ -289,7 +300,7 @@ export async function deleteWorkflowNode(deps: Deps, auth: Auth, workflowId: str
 }
 
 /** Deletes a workflow with its runs; its workflow app goes too. */
-export async function deleteWorkflow(deps: Deps, auth: Auth, workflowId: string) {
+export async function deleteWorkflow(deps: Pick<Deps, "db">, auth: Auth, workflowId: string) {
   const row = await loadWorkflow(deps, auth.spaceId, workflowId);
   await deps.db.delete(workflows).where(eq(workflows.id, row.id));
   if (row.appId) await deps.db.delete(apps).where(and(eq(apps.id, row.appId), eq(apps.type, "WORKFLOW")));
@@ -297,7 +308,7 @@ export async function deleteWorkflow(deps: Deps, auth: Auth, workflowId: string)
 }
 
 /** Copies a workflow: same card (name marked as a copy) and graph; not published, no timer, no app. */
-export async function copyWorkflow(deps: Deps, auth: Auth, workflowId: string, nameSuffix: string) {
+export async function copyWorkflow(deps: Pick<Deps, "db" | "now">, auth: Auth, workflowId: string, nameSuffix: string) {
   const row = await loadWorkflow(deps, auth.spaceId, workflowId);
   const now = deps.now().toISOString();
   const id = newId("wf");
@@ -323,7 +334,7 @@ export async function copyWorkflow(deps: Deps, auth: Auth, workflowId: string, n
 }
 
 /** Publishes to the square (the rules must hold) or takes it back. */
-export async function setWorkflowPublished(deps: Deps, auth: Auth, workflowId: string, published: boolean) {
+export async function setWorkflowPublished(deps: Pick<Deps, "db" | "models" | "now" | "plugins">, auth: Auth, workflowId: string, published: boolean) {
   const row = await loadWorkflow(deps, auth.spaceId, workflowId);
   if (published) {
     const issues = await checkWorkflow(deps, auth, workflowId);
@@ -354,7 +365,7 @@ function squareView(row: WorkflowRow) {
 }
 
 /** The square's view of a published workflow; unpublished ones are not found. */
-export async function getSquareWorkflow(deps: Deps, workflowId: string) {
+export async function getSquareWorkflow(deps: Pick<Deps, "db">, workflowId: string) {
   const row = await deps.db
     .select()
     .from(workflows)
@@ -365,7 +376,10 @@ export async function getSquareWorkflow(deps: Deps, workflowId: string) {
 }
 
 /** Published workflows, newest first. */
-export async function listSquareWorkflows(deps: Deps, query: { pageNo?: number | undefined; pageSize?: number | undefined; keyword?: string | undefined }) {
+export async function listSquareWorkflows(
+  deps: Pick<Deps, "db">,
+  query: { pageNo?: number | undefined; pageSize?: number | undefined; keyword?: string | undefined },
+) {
   const pageSize = Math.min(100, Math.max(1, Number(query.pageSize ?? PAGE_SIZE)));
   const pageNo = Math.max(1, Number(query.pageNo ?? 1));
   const keyword = query.keyword?.trim();
@@ -384,7 +398,7 @@ export async function listSquareWorkflows(deps: Deps, query: { pageNo?: number |
 }
 
 /** Makes (once) the WORKFLOW app that answers chats and OpenAI calls through this workflow. */
-export async function ensureWorkflowApp(deps: Deps, auth: Auth, workflowId: string) {
+export async function ensureWorkflowApp(deps: Pick<Deps, "db" | "now">, auth: Auth, workflowId: string) {
   const row = await loadWorkflow(deps, auth.spaceId, workflowId);
   if (row.appId) {
     const existing = await deps.db.select({ id: apps.id, code: apps.code }).from(apps).where(eq(apps.id, row.appId)).get();
@@ -419,12 +433,12 @@ export async function ensureWorkflowApp(deps: Deps, auth: Auth, workflowId: stri
 }
 
 /** The workflow a WORKFLOW app answers through. */
-export async function workflowOfApp(deps: Deps, appId: string): Promise<WorkflowRow | undefined> {
+export async function workflowOfApp(deps: Pick<Deps, "db">, appId: string): Promise<WorkflowRow | undefined> {
   return deps.db.select().from(workflows).where(eq(workflows.appId, appId)).get();
 }
 
 /** The references a stored node reads, each once, in order. */
-export async function nodeReferences(deps: Deps, auth: Auth, workflowId: string, nodeId: string) {
+export async function nodeReferences(deps: Pick<Deps, "db">, auth: Auth, workflowId: string, nodeId: string) {
   const row = await loadWorkflow(deps, auth.spaceId, workflowId);
   const element = graphOf(row).elements.find((candidate) => candidate.id === nodeId);
   if (!element) throw fail.notFound("workflow_node");
