@@ -1,10 +1,13 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { postNotification, startWechatPayFake, type WechatPayFake } from "../../packages/api/src/testing/fakes/payments";
 import { launchBrowser } from "./browser";
 import { apiCall, codeFromOutbox, type ParleyProcess, startParley } from "./parley-process";
 
-// A FREE owner reaches the app quota in real Chromium: the server refuses with 701 and the
-// console turns it into the upgrade dialog that leads to the price page (issue 15).
+// A FREE owner reaches the app quota in real Chromium: the server refuses with 701, the console
+// turns it into the upgrade dialog that leads to the price page, the owner buys Pro yearly
+// through the WeChat Pay fake, and the plan, its quotas and the payment records change at once
+// (issue 15's acceptance path, end to end).
 
 const ownerKey = "pk_plans_e2e_owner_key_0123456789abcd";
 const email = "free.owner@example.com";
@@ -13,6 +16,7 @@ let parley: ParleyProcess;
 let browser: Browser;
 let page: Page;
 let token: string;
+let wechat: WechatPayFake;
 
 const appBody = (name: string) => ({
   name,
@@ -24,7 +28,8 @@ const appBody = (name: string) => ({
 });
 
 beforeAll(async () => {
-  [parley, browser] = await Promise.all([startParley({ PARLEY_BOOTSTRAP_API_KEY: ownerKey, PARLEY_SEED_DEMO: "false" }), launchBrowser()]);
+  wechat = await startWechatPayFake();
+  [parley, browser] = await Promise.all([startParley({ PARLEY_BOOTSTRAP_API_KEY: ownerKey, PARLEY_SEED_DEMO: "false", ...wechat.env }), launchBrowser()]);
   // A second account: not the instance administrator, so its personal space is on Free.
   const sent = await fetch(`${parley.url}/api/v1/auth/codes`, {
     method: "POST",
@@ -51,6 +56,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await parley?.stop();
+  await wechat?.close();
 });
 
 const byTestId = (id: string) => page.locator(`[data-testid="${id}"]`);
@@ -84,5 +90,34 @@ describe("a FREE owner at the app quota, in Chromium", () => {
 
     await byTestId("upgrade-dialog-plans").click();
     await page.waitForURL(/\/console\/price$/);
+  });
+
+  it("buys Pro yearly through WeChat Pay from there: the plan and its quotas change at once and the order is in payment records", async () => {
+    await expect.poll(() => byTestId("price-plan-free").getAttribute("data-current")).toBe("true");
+    await byTestId("price-period-year").click();
+    await byTestId("price-buy-pro").click();
+    await byTestId("buy-provider-wechat").click();
+    await byTestId("buy-confirm").click();
+    await expect.poll(() => byTestId("buy-qr").getAttribute("data-pay-url")).toMatch(/^weixin:\/\/wxpay\/bizpayurl\?pr=/);
+    const number = await byTestId("buy-order-number").innerText();
+    // The payer pays in WeChat: the fake marks the order paid and sends the signed, encrypted notification.
+    wechat.orders.get(number)!.state = "SUCCESS";
+    const answer = await postNotification({ ...wechat.notification(number), url: `${parley.url}/api/v1/payments/wechat/notify` });
+    expect(answer.status).toBe(200);
+    await expect.poll(() => byTestId("buy-success").innerText(), { timeout: 15_000 }).toContain("Pro");
+    await byTestId("buy-done").click();
+
+    // The grade and the quotas change at once: the session reads Pro's grade, the app quota is Pro's.
+    const me = await apiCall<{ memberGrade: string }>(parley.url, token, "GET", "/api/v1/me");
+    expect(me.memberGrade).toBe("NORMAL");
+    await page.goto(`${parley.url}/console/account?tab=plan`);
+    await expect.poll(() => byTestId("plan-usage-name").innerText()).toBe("Pro");
+    await expect.poll(() => byTestId("plan-usage-apps").innerText()).toContain("5 of 30");
+    const sixth = await apiCall<{ id: string }>(parley.url, token, "POST", "/api/v1/apps", appBody("The sixth"));
+    expect(sixth.id).toBeTruthy();
+
+    await page.goto(`${parley.url}/console/account?tab=payments`);
+    await expect.poll(() => byTestId("payment-records").innerText()).toContain(number);
+    await expect.poll(() => byTestId("payment-records").innerText()).toContain("Completed");
   });
 });
