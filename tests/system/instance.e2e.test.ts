@@ -66,9 +66,9 @@ describe("instance administration in Chromium", () => {
     await byTestId(page, "instance-users-search").locator("input").press("Enter");
     await expect.poll(() => byTestId(page, "instance-users").innerText()).toContain("dana@example.com");
     await expect.poll(() => byTestId(page, "instance-users").innerText()).not.toContain("Administrator");
-    await choose(page, `instance-user-grade-${dana.userId}`, /^Pro$/);
-    await expect.poll(() => page.locator(".ant-message").innerText()).toContain("Dana is now on Pro");
-    await expect.poll(() => byTestId(page, `instance-user-grade-${dana.userId}`).innerText()).toBe("Pro");
+    await choose(page, `instance-user-grade-${dana.userId}`, /^Team$/);
+    await expect.poll(() => page.locator(".ant-message").innerText()).toContain("Dana is now on Team");
+    await expect.poll(() => byTestId(page, `instance-user-grade-${dana.userId}`).innerText()).toBe("Team");
 
     // The change is stored: Dana's next privileges call opens Clients and Chat management, no new sign-in.
     const privileges = await api<{ memberGrade: string; menus: Array<{ key: string; visible: boolean }> }>("/api/v1/privileges", { token: dana.token });

@@ -23,8 +23,8 @@ export function sessionQuotas(quotas: PlanQuotas): Quotas {
 
 /**
  * Default quotas per grade, read from the plan catalogue's defaults (one source of quotas):
- * clients unlock at the Standard plan (NORMAL), chat management and team at Pro (PROFESSION),
- * as the spec's menu hints say.
+ * clients unlock at the Pro plan (NORMAL, the spec's "Standard" hint), chat management and team at
+ * the Team plan (PROFESSION, its "Pro" hint); the console names grades by the plans that give them.
  */
 export const gradeQuotas: Record<MemberGrade, Quotas> = Object.fromEntries(
   memberGrades.map((grade) => [grade, sessionQuotas(defaultPlan(planOfGrade(grade)).quotas)]),
