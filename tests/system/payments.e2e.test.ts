@@ -75,7 +75,7 @@ describe("buying a plan in Chromium", () => {
     orderId = (await opener.getAttribute("data-testid"))!.replace("order-open-", "");
     await opener.click();
     await expect.poll(() => byTestId(page, "order-drawer-status").innerText()).toBe("Completed");
-    await expect.poll(() => byTestId(page, "order-drawer").innerText()).toContain("120000 credits");
+    await expect.poll(() => byTestId(page, "order-drawer").innerText()).toContain("120,000 credits");
     await context.close();
   });
 
