@@ -1,5 +1,5 @@
 import { CheckOutlined, MailOutlined } from "@ant-design/icons";
-import { Button, Card, Col, Flex, Row, Segmented, Tag, Typography } from "antd";
+import { Alert, Button, Card, Col, Flex, Row, Segmented, Tag, Typography } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate, useSearchParams } from "react-router";
@@ -59,7 +59,7 @@ export function PricePage() {
           {t("price.contactSales")}
         </Button>
       ) : (
-        <Typography.Text type="secondary">{t("price.askAdministrator")}</Typography.Text>
+        <Typography.Text type="secondary">{user?.isInstanceOwner ? t("price.grantInInstance") : t("price.askAdministrator")}</Typography.Text>
       );
     }
     const renewing = currentCode === plan.code;
@@ -89,6 +89,16 @@ export function PricePage() {
         />
         <Tag color="green">{t("price.twoMonthsFree")}</Tag>
       </Flex>
+      {currentCode && !offeredPlans(data).some((plan) => plan.code === currentCode) ? (
+        // A plan the price page does not sell (Custom, arranged with the administrator) is still named.
+        <Alert
+          type="info"
+          showIcon
+          style={{ marginBottom: 16 }}
+          data-testid="price-current-unlisted"
+          message={t("price.currentUnlisted", { plan: t(`price.planNames.${currentCode}`) })}
+        />
+      ) : null}
       <Row gutter={[16, 16]}>
         {offeredPlans(data).map((plan) => {
           const isCurrent = currentCode === plan.code;
