@@ -14,6 +14,7 @@ import { createProviders } from "./platform/providers";
 import { createKnowledgeWorker } from "./knowledge/worker";
 import { createChannelWorker, startKeyValueSweeper } from "./channels/worker";
 import { markInterruptedAnswers } from "./conversation/metering";
+import { recoverFulfilments } from "./payments/service/orders";
 import { attachRealtime } from "./realtime/socket";
 import { startWorkflowWorkers } from "./workflows/workers";
 import { connectConversation } from "./wiring";
@@ -55,6 +56,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
   // Answers a previous process was still streaming when it died keep their text, marked interrupted.
   const interrupted = await markInterruptedAnswers(deps);
   if (interrupted > 0) logger.warn("marked answers cut off by the previous shutdown as interrupted", { interrupted });
+  // Orders a crash left fulfilled but not (or not wholly) granted get their grant finished.
+  await recoverFulfilments(deps);
   connectConversation();
   const app = createApp(deps);
   const worker = createKnowledgeWorker(deps, { leaseMs: config.jobs.leaseSeconds * 1000 });

@@ -1,6 +1,7 @@
 import { createCipheriv, createSign } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { moveCredits } from "../benefits/service/credits";
 import { balanceOf } from "../billing/service/ledger";
 import { spacePlanOf } from "../billing/service/plans";
 import { orders, paymentEvents, users } from "../db/schema/index";
@@ -16,6 +17,7 @@ import {
 } from "../testing/fakes/index";
 import { createTestContext, freePort, registerUser, type TestContext, type TestUser } from "../testing/harness";
 import { decryptWechatResource, verifyWechatSignature } from "./providers/wechat";
+import { recoverFulfilments } from "./service/orders";
 import { alipaySignContent, fenToYuan, yuanToFen } from "./providers/alipay";
 
 let ctx: TestContext;
@@ -349,6 +351,40 @@ describe("orders: who may do what", () => {
     expect((await ctx.request(`/api/v1/orders/${cancelled.id}/cancel`, { method: "POST", token: owner.token })).status).toBe(409);
     const list = await json<{ records: Order[]; total: number }>(await ctx.request("/api/v1/orders", { token: owner.token }));
     expect(list.body.data.records.some((record) => record.id === cancelled.id)).toBe(true);
+  });
+});
+
+describe("a crash between fulfilling and granting", () => {
+  it("start-up finishes an order left fulfilled without its grant, once, and never grants it twice", async () => {
+    const buyer = await registerUser(ctx, "crashed.buyer@example.com");
+    const order = await buy(buyer, { type: "plan", planCode: "pro", period: "year" }, "wechat");
+    // The process died right after the claim paid -> fulfilled: nothing granted, nothing recorded.
+    await ctx.deps.db.update(orders).set({ status: "fulfilled", paidAt: ctx.deps.now().toISOString() }).where(eq(orders.id, order.id));
+    const before = await balanceOf(ctx.deps, buyer.user.spaceId);
+    expect((await spacePlanOf(ctx.deps, buyer.user.spaceId)).code).toBe("free");
+
+    expect(await recoverFulfilments(ctx.deps)).toBe(1);
+    expect((await spacePlanOf(ctx.deps, buyer.user.spaceId)).code).toBe("pro");
+    expect(await balanceOf(ctx.deps, buyer.user.spaceId)).toBe(before + 120_000);
+    expect((await orderOf(buyer, order.id)).granted).toMatchObject({ credits: 120_000, applied: true });
+    expect(await recoverFulfilments(ctx.deps)).toBe(0);
+    expect(await balanceOf(ctx.deps, buyer.user.spaceId)).toBe(before + 120_000);
+  });
+
+  it("a grant recorded but cut off after its credits were booked is finished without booking them again", async () => {
+    const buyer = await registerUser(ctx, "half.granted@example.com");
+    const order = await buy(buyer, { type: "credits", packCode: "credits-1000" }, "wechat");
+    const before = await balanceOf(ctx.deps, buyer.user.spaceId);
+    // The process died after the grant was recorded and the credits booked, before it was marked applied.
+    await ctx.deps.db
+      .update(orders)
+      .set({ status: "fulfilled", granted: JSON.stringify({ credits: 1000, applied: false }) })
+      .where(eq(orders.id, order.id));
+    await moveCredits(ctx.deps, { spaceId: buyer.user.spaceId, delta: 1000, reason: "purchase", reference: order.id, once: true });
+
+    expect(await recoverFulfilments(ctx.deps)).toBe(1);
+    expect(await balanceOf(ctx.deps, buyer.user.spaceId)).toBe(before + 1000);
+    expect((await orderOf(buyer, order.id)).granted).toMatchObject({ credits: 1000, applied: true });
   });
 });
 

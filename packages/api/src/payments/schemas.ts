@@ -22,6 +22,7 @@ export const createOrderBody = z
 const grantedSchema = z
   .object({
     credits: z.number().int(),
+    applied: z.boolean().optional().openapi({ description: "False only while a grant is being applied (finished at start-up after a crash)" }),
     plan: z.object({ planCode: z.string(), period, expiresAt: z.string() }).passthrough().optional(),
     refund: z.object({ creditsReversed: z.number().int(), creditsShort: z.number().int(), providerReference: z.string().optional() }).optional(),
   })

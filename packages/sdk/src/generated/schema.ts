@@ -26002,6 +26002,8 @@ export interface components {
         };
         OrderGranted: {
             credits: number;
+            /** @description False only while a grant is being applied (finished at start-up after a crash) */
+            applied?: boolean;
             plan?: {
                 planCode: string;
                 /** @enum {string} */

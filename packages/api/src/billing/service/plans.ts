@@ -236,7 +236,43 @@ export interface PlanGrant {
   before: { planCode: string; period: PlanPeriod; startedAt: string; expiresAt: string } | null;
   /** The grade before. */
   gradeBefore: MemberGrade;
+  /** When the granted period starts (a renewal keeps the running plan's start). */
+  startedAt?: string;
   expiresAt: string;
+}
+
+/**
+ * What giving a space a plan for a period would change, without changing it: the same plan
+ * still running is extended from its end (renewal); another plan starts now.
+ */
+export async function planGrantFor(deps: Pick<Deps, "db" | "now">, input: { spaceId: string; planCode: PlanCode; period: PlanPeriod }): Promise<PlanGrant> {
+  const now = deps.now().toISOString();
+  const row = await deps.db.select().from(spacePlans).where(eq(spacePlans.spaceId, input.spaceId)).get();
+  const space = await deps.db.select({ grade: spaces.memberGrade }).from(spaces).where(eq(spaces.id, input.spaceId)).get();
+  const running = row && row.expiresAt > now && row.planCode === input.planCode;
+  return {
+    planCode: input.planCode,
+    period: input.period,
+    before: row ? { planCode: row.planCode, period: row.period, startedAt: row.startedAt, expiresAt: row.expiresAt } : null,
+    gradeBefore: (space?.grade ?? "FREE") as MemberGrade,
+    startedAt: running ? row.startedAt : now,
+    expiresAt: addMonths(running ? row.expiresAt : now, PERIOD_MONTHS[input.period]),
+  };
+}
+
+/**
+ * Puts a space on the state a grant describes: its plan row and grade. Applying the same grant
+ * twice changes nothing the second time, so a grant recorded before a crash can be applied again.
+ */
+export async function applyPlanGrant(deps: Pick<Deps, "db" | "now">, spaceId: string, grant: PlanGrant): Promise<void> {
+  const now = deps.now().toISOString();
+  const plan = await planOf(deps, grant.planCode);
+  const values = { planCode: grant.planCode, period: grant.period, startedAt: grant.startedAt ?? now, expiresAt: grant.expiresAt, updatedAt: now };
+  await deps.db
+    .insert(spacePlans)
+    .values({ spaceId, ...values })
+    .onConflictDoUpdate({ target: spacePlans.spaceId, set: values });
+  await deps.db.update(spaces).set({ memberGrade: plan.grade, updatedAt: now }).where(eq(spaces.id, spaceId));
 }
 
 /**
@@ -245,26 +281,9 @@ export interface PlanGrant {
  * changed, for a refund.
  */
 export async function grantPlanPeriod(deps: Pick<Deps, "db" | "now">, input: { spaceId: string; planCode: PlanCode; period: PlanPeriod }): Promise<PlanGrant> {
-  const now = deps.now().toISOString();
-  const plan = await planOf(deps, input.planCode);
-  const row = await deps.db.select().from(spacePlans).where(eq(spacePlans.spaceId, input.spaceId)).get();
-  const space = await deps.db.select({ grade: spaces.memberGrade }).from(spaces).where(eq(spaces.id, input.spaceId)).get();
-  const running = row && row.expiresAt > now && row.planCode === input.planCode;
-  const from = running ? row.expiresAt : now;
-  const expiresAt = addMonths(from, PERIOD_MONTHS[input.period]);
-  const values = { planCode: input.planCode, period: input.period, startedAt: running ? row.startedAt : now, expiresAt, updatedAt: now };
-  await deps.db
-    .insert(spacePlans)
-    .values({ spaceId: input.spaceId, ...values })
-    .onConflictDoUpdate({ target: spacePlans.spaceId, set: values });
-  await deps.db.update(spaces).set({ memberGrade: plan.grade, updatedAt: now }).where(eq(spaces.id, input.spaceId));
-  return {
-    planCode: input.planCode,
-    period: input.period,
-    before: row ? { planCode: row.planCode, period: row.period, startedAt: row.startedAt, expiresAt: row.expiresAt } : null,
-    gradeBefore: (space?.grade ?? "FREE") as MemberGrade,
-    expiresAt,
-  };
+  const grant = await planGrantFor(deps, input);
+  await applyPlanGrant(deps, input.spaceId, grant);
+  return grant;
 }
 
 /** Undoes a plan grant (a refund): the space's plan and grade go back to what they were before it. */

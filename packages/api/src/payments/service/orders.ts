@@ -1,7 +1,8 @@
 import { randomInt } from "node:crypto";
 import { and, count, desc, eq, inArray, lt, sql } from "drizzle-orm";
-import { appendLedger, balanceOf } from "../../billing/service/ledger";
-import { type Currency, grantPlanPeriod, type PlanGrant, planOf, revokePlanGrant } from "../../billing/service/plans";
+import { balanceOf } from "../../billing/service/ledger";
+import { applyPlanGrant, type Currency, type PlanGrant, planGrantFor, planOf, revokePlanGrant } from "../../billing/service/plans";
+import { moveCredits } from "../../benefits/service/credits";
 import { newId } from "../../crypto";
 import { orders, paymentEvents, spaces } from "../../db/schema/index";
 import { fail, ServiceError } from "../../errors";
@@ -17,6 +18,11 @@ export interface Granted {
   plan?: PlanGrant;
   /** Credits added to the ledger (a pack, or the plan's included credits). */
   credits: number;
+  /**
+   * False from when the grant is recorded until it has been applied: an order left fulfilled
+   * with `applied: false` (or with no grant at all) by a crash is granted again at start-up.
+   */
+  applied?: boolean;
   refund?: { creditsReversed: number; creditsShort: number; providerReference?: string };
 }
 
@@ -181,7 +187,7 @@ export async function cancelOrder(deps: Pick<Deps, "db" | "now">, auth: Auth, or
  * Grants what a paid order bought, once: the conditional UPDATE paid → fulfilled lets exactly
  * one caller through, whoever else races it (a replayed or concurrent notification).
  */
-async function fulfil(deps: Pick<Deps, "db" | "logger" | "mail" | "now" | "sms">, orderId: string): Promise<boolean> {
+async function fulfil(deps: Pick<Deps, "config" | "db" | "logger" | "mail" | "now" | "sms">, orderId: string): Promise<boolean> {
   const now = deps.now().toISOString();
   const claimed = await deps.db
     .update(orders)
@@ -190,21 +196,58 @@ async function fulfil(deps: Pick<Deps, "db" | "logger" | "mail" | "now" | "sms">
     .returning();
   const order = claimed[0];
   if (!order) return false;
-  const granted: Granted = { credits: 0 };
-  if (order.productType === "plan" && order.planCode && order.period) {
-    const plan = await planOf(deps, order.planCode as PlanGrant["planCode"]);
-    granted.plan = await grantPlanPeriod(deps, { spaceId: order.spaceId, planCode: plan.code, period: order.period });
-    granted.credits = includedCreditsOf(plan, order.period);
-    if (granted.credits > 0) await appendLedger(deps, { spaceId: order.spaceId, delta: granted.credits, reason: "plan", reference: order.id });
-  } else if (order.credits) {
-    granted.credits = order.credits;
-    await appendLedger(deps, { spaceId: order.spaceId, delta: order.credits, reason: "purchase", reference: order.id });
+  await grantOrder(deps, order);
+  return true;
+}
+
+/**
+ * Grants what a fulfilled order bought, in steps that can run again: the grant is recorded on
+ * the order first (`applied: false`), then the plan is set to the state it records and the
+ * credits are booked once per order, then the grant is marked applied. A crash anywhere leaves
+ * an order that {@link recoverFulfilments} finishes, never one granted twice.
+ */
+async function grantOrder(deps: Pick<Deps, "config" | "db" | "logger" | "mail" | "now" | "sms">, order: OrderRow): Promise<void> {
+  let granted = order.granted ? (JSON.parse(order.granted) as Granted) : undefined;
+  if (!granted) {
+    granted = { credits: 0, applied: false };
+    if (order.productType === "plan" && order.planCode && order.period) {
+      const plan = await planOf(deps, order.planCode as PlanGrant["planCode"]);
+      granted.plan = await planGrantFor(deps, { spaceId: order.spaceId, planCode: plan.code, period: order.period });
+      granted.credits = includedCreditsOf(plan, order.period);
+    } else if (order.credits) {
+      granted.credits = order.credits;
+    }
+    await deps.db
+      .update(orders)
+      .set({ granted: JSON.stringify(granted), updatedAt: deps.now().toISOString() })
+      .where(eq(orders.id, order.id));
+  }
+  if (granted.applied !== false) return;
+  if (granted.plan) await applyPlanGrant(deps, order.spaceId, granted.plan);
+  if (granted.credits > 0) {
+    const reason = order.productType === "plan" ? "plan" : "purchase";
+    await moveCredits(deps, { spaceId: order.spaceId, delta: granted.credits, reason, reference: order.id, once: true });
   }
   await deps.db
     .update(orders)
-    .set({ granted: JSON.stringify(granted), updatedAt: deps.now().toISOString() })
-    .where(eq(orders.id, orderId));
-  return true;
+    .set({ granted: JSON.stringify({ ...granted, applied: true }), updatedAt: deps.now().toISOString() })
+    .where(eq(orders.id, order.id));
+}
+
+/**
+ * Finishes the grants a crash interrupted: fulfilled orders with no grant recorded, or one not
+ * yet applied. Run at start-up, before the server answers. Answers how many were finished.
+ */
+export async function recoverFulfilments(deps: Pick<Deps, "config" | "db" | "logger" | "mail" | "now" | "sms">): Promise<number> {
+  const pending = await deps.db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.status, "fulfilled"), sql`(${orders.granted} IS NULL OR json_extract(${orders.granted}, '$.applied') = 0)`));
+  for (const order of pending) {
+    await grantOrder(deps, order);
+    deps.logger.warn("finished the grant of an order a crash interrupted", { orderId: order.id, number: order.number });
+  }
+  return pending.length;
 }
 
 type Outcome = "fulfilled" | "duplicate" | "ignored" | `refused:${string}`;
@@ -281,7 +324,7 @@ export async function receiveNotification(
 
 /** An administrator's grant: recorded as a fulfilled order of provider `manual` with the actor and note. */
 export async function grantManually(
-  deps: Pick<Deps, "db" | "logger" | "mail" | "now" | "sms">,
+  deps: Pick<Deps, "config" | "db" | "logger" | "mail" | "now" | "sms">,
   auth: Auth,
   input: { spaceId: string; product?: Product; credits?: number; note?: string; amount?: number; currency?: Currency },
 ) {
@@ -365,9 +408,15 @@ export async function refundOrder(deps: Pick<Deps, "config" | "db" | "logger" | 
   if (granted.plan) await revokePlanGrant(deps, row.spaceId, granted.plan);
   let creditsReversed = 0;
   if (granted.credits > 0) {
-    const balance = await balanceOf(deps, row.spaceId);
-    creditsReversed = Math.max(0, Math.min(granted.credits, balance));
-    if (creditsReversed > 0) await appendLedger(deps, { spaceId: row.spaceId, delta: -creditsReversed, reason: "refund", reference: row.id });
+    // What is left of the credits goes back; the movement is refused rather than taken below
+    // zero when the balance moved since it was read, and is tried again on the new balance.
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const take = Math.max(0, Math.min(granted.credits, await balanceOf(deps, row.spaceId)));
+      if (take === 0 || (await moveCredits(deps, { spaceId: row.spaceId, delta: -take, reason: "refund", reference: row.id, once: true })) !== null) {
+        creditsReversed = take;
+        break;
+      }
+    }
   }
   granted.refund = { creditsReversed, creditsShort: granted.credits - creditsReversed, ...(providerReference ? { providerReference } : {}) };
   await deps.db
