@@ -388,6 +388,28 @@ describe("a crash between fulfilling and granting", () => {
   });
 });
 
+describe("refunding a plan that was renewed after", () => {
+  it("takes only the refunded period off the plan's end and keeps the renewal", async () => {
+    const buyer = await registerUser(ctx, "renewing.buyer@example.com");
+    const first = await buy(buyer, { type: "plan", planCode: "pro", period: "month" }, "wechat");
+    await wechat.pay(first.number);
+    const afterFirst = (await spacePlanOf(ctx.deps, buyer.user.spaceId)).expiresAt!;
+    const second = await buy(buyer, { type: "plan", planCode: "pro", period: "month" }, "wechat");
+    await wechat.pay(second.number);
+    const afterSecond = (await spacePlanOf(ctx.deps, buyer.user.spaceId)).expiresAt!;
+    expect(afterSecond > afterFirst).toBe(true);
+
+    const refunded = await json<Order>(await ctx.request(`/api/v1/instance/orders/${first.id}/refund`, { method: "POST", token: admin.token, json: {} }));
+    expect(refunded.body.data.status).toBe("refunded");
+    // The renewal stands: one month of Pro is left, ending where the first order alone made it end.
+    const plan = await spacePlanOf(ctx.deps, buyer.user.spaceId);
+    expect(plan.code).toBe("pro");
+    // (Equal to the day, but for month ends: a month taken off the 28th of February is the 28th of January.)
+    expect(Math.abs(Date.parse(plan.expiresAt!) - Date.parse(afterFirst))).toBeLessThanOrEqual(3 * 86_400_000);
+    expect(plan.expiresAt! < afterSecond).toBe(true);
+  });
+});
+
 describe("Stripe's documented signature scheme", () => {
   it("the fake signs webhooks exactly as the official SDK's test header does (t=…,v1=HMAC-SHA256 of `t.payload`)", async () => {
     const { default: Stripe } = await import("stripe");

@@ -286,9 +286,19 @@ export async function grantPlanPeriod(deps: Pick<Deps, "db" | "now">, input: { s
   return grant;
 }
 
-/** Undoes a plan grant (a refund): the space's plan and grade go back to what they were before it. */
+/**
+ * Undoes a plan grant (a refund). When the same plan was renewed after it (it now ends later
+ * than the grant made it end), only the grant's period comes off its end; otherwise the space's
+ * plan and grade go back to what they were before it.
+ */
 export async function revokePlanGrant(deps: Pick<Deps, "db" | "now">, spaceId: string, grant: PlanGrant): Promise<void> {
   const now = deps.now().toISOString();
+  const current = await deps.db.select().from(spacePlans).where(eq(spacePlans.spaceId, spaceId)).get();
+  if (current && current.planCode === grant.planCode && current.expiresAt > grant.expiresAt) {
+    const expiresAt = addMonths(current.expiresAt, -PERIOD_MONTHS[grant.period]);
+    await deps.db.update(spacePlans).set({ expiresAt, updatedAt: now }).where(eq(spacePlans.spaceId, spaceId));
+    return;
+  }
   if (grant.before) {
     const values = { ...grant.before, updatedAt: now };
     await deps.db
