@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { appReactions, apps, rateLimitRules, thresholdConfigs } from "../db/schema/index";
+import { appReactions, apps, balanceAlerts, rateLimitRules } from "../db/schema/index";
 import { spaceSchema } from "../identity/schemas";
 import { createTestContext, registerUser, type TestContext, type TestUser } from "../testing/harness";
 import { expectError, expectOk } from "../testing/flows";
@@ -40,7 +40,7 @@ const snapshot = async () => ({
   apps: await ctx.deps.db.select().from(apps).all(),
   reactions: await ctx.deps.db.select().from(appReactions).all(),
   rules: await ctx.deps.db.select().from(rateLimitRules).all(),
-  thresholds: await ctx.deps.db.select().from(thresholdConfigs).all(),
+  thresholds: await ctx.deps.db.select().from(balanceAlerts).all(),
 });
 
 describe("cross-space isolation", () => {

@@ -1,9 +1,10 @@
 import { eq } from "drizzle-orm";
 import { z } from "@hono/zod-openapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rateLimitRules, thresholdConfigs } from "../db/schema/index";
+import { balanceAlerts, rateLimitRules } from "../db/schema/index";
 import { createTestContext, registerUser, type TestContext, type TestUser } from "../testing/harness";
 import { expectError, expectOk, manualClock } from "../testing/flows";
+import { balanceAlertSchema } from "../benefits/schemas";
 import { rateLimitRuleSchema, thresholdSchema } from "./schemas";
 import { rateLimitRulesFor } from "./service/index";
 import { createAppVia } from "./testing";
@@ -119,18 +120,22 @@ describe("thresholds", () => {
     const changed = await expectOk(await put({ threshold: 50, enabled: false, notify: { sms: true } }), 200, thresholdSchema);
     expect(changed.config).toEqual({ enabled: false, threshold: 50, notify: { email: true, sms: true } });
     expect(await expectOk(await ctx.request("/api/v1/thresholds/balance-alert", { token: user.token }), 200, thresholdSchema)).toEqual(changed);
-    const rows = await ctx.deps.db.select().from(thresholdConfigs).where(eq(thresholdConfigs.spaceId, user.user.spaceId)).all();
+    // One alert per space, the one the balance watcher fires (also behind /api/v1/balance-alert).
+    const rows = await ctx.deps.db.select().from(balanceAlerts).where(eq(balanceAlerts.spaceId, user.user.spaceId)).all();
     expect(rows).toHaveLength(1);
-    expect(JSON.parse(rows[0]!.config)).toEqual(changed.config);
+    expect(rows[0]).toMatchObject({ threshold: 50, enabled: false });
+    expect(JSON.parse(rows[0]!.channels)).toEqual(["in-app", "email", "sms"]);
+    const current = await expectOk(await ctx.request("/api/v1/balance-alert", { token: user.token }), 200, balanceAlertSchema);
+    expect(current).toMatchObject({ threshold: 50, enabled: false, channels: ["in-app", "email", "sms"] });
   });
 
   it("the balance alarm needs a threshold", async () => {
-    const before = await ctx.deps.db.select().from(thresholdConfigs).all();
+    const before = await ctx.deps.db.select().from(balanceAlerts).all();
     await expectError(await put({ enabled: true }), 400, { field: "threshold", message: "The balance alarm needs a threshold" });
     await expectError(await put({ threshold: null }), 400, { field: "threshold" });
     await expectError(await put({ threshold: 0 }), 400, { field: "threshold" });
     await expectError(await put({ threshold: 10 }, "weather"), 400, { field: "scene" });
     await expectError(await ctx.request("/api/v1/thresholds/weather", { token: user.token }), 400, { field: "scene" });
-    expect(await ctx.deps.db.select().from(thresholdConfigs).all()).toEqual(before);
+    expect(await ctx.deps.db.select().from(balanceAlerts).all()).toEqual(before);
   });
 });

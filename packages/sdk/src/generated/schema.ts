@@ -5929,7 +5929,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Threshold configuration of a scene in the current space */
+        /** Threshold configuration of a scene in the current space (balance-alert: the alert of /api/v1/balance-alert) */
         get: {
             parameters: {
                 query?: never;
@@ -5942,7 +5942,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Threshold configuration of a scene in the current space */
+                /** @description Threshold configuration of a scene in the current space (balance-alert: the alert of /api/v1/balance-alert) */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -6006,7 +6006,7 @@ export interface paths {
                 };
             };
         };
-        /** Save the threshold configuration of a scene */
+        /** Save the threshold configuration of a scene (balance-alert: the alert of /api/v1/balance-alert) */
         put: {
             parameters: {
                 query?: never;
@@ -6023,7 +6023,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Save the threshold configuration of a scene */
+                /** @description Save the threshold configuration of a scene (balance-alert: the alert of /api/v1/balance-alert) */
                 200: {
                     headers: {
                         [name: string]: unknown;

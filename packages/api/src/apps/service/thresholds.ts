@@ -1,6 +1,4 @@
-import { and, eq } from "drizzle-orm";
-import { newId } from "../../crypto";
-import { thresholdConfigs } from "../../db/schema/index";
+import { type AlertChannel, getBalanceAlert, storeBalanceAlert } from "../../benefits/service/alerts";
 import { fail } from "../../errors";
 import type { Auth, Deps } from "../../kernel";
 
@@ -49,26 +47,28 @@ function checkBalanceAlert(input: BalanceAlertInput): BalanceAlertConfig {
   return { enabled: input.enabled ?? true, threshold, notify: { email: input.notify?.email ?? true, sms: input.notify?.sms ?? false } };
 }
 
-/** The configuration of one scene in the caller's space. */
+/**
+ * The configuration of one scene in the caller's space. The balance alert is the one the
+ * balance watcher fires (`balance_alerts`, also behind `/api/v1/balance-alert`); this route shows
+ * it in its older shape.
+ */
 export async function getThreshold(deps: Pick<Deps, "db">, auth: Auth, sceneName: string): Promise<ThresholdView> {
   const scene = sceneOf(sceneName);
-  const row = await deps.db
-    .select()
-    .from(thresholdConfigs)
-    .where(and(eq(thresholdConfigs.spaceId, auth.spaceId), eq(thresholdConfigs.scene, scene)))
-    .get();
-  if (!row) return { scene, config: null, updatedAt: null };
-  return { scene, config: JSON.parse(row.config) as BalanceAlertConfig, updatedAt: row.updatedAt };
+  const alert = await getBalanceAlert(deps, auth);
+  if (alert.threshold === null) return { scene, config: null, updatedAt: null };
+  return {
+    scene,
+    config: { enabled: alert.enabled, threshold: alert.threshold, notify: { email: alert.channels.includes("email"), sms: alert.channels.includes("sms") } },
+    updatedAt: alert.updatedAt,
+  };
 }
 
-/** Saves (creates or replaces) the configuration of one scene in the caller's space. */
+/** Saves (creates or replaces) the configuration of one scene in the caller's space: the one balance alert. */
 export async function putThreshold(deps: Pick<Deps, "db" | "now">, auth: Auth, sceneName: string, input: BalanceAlertInput): Promise<ThresholdView> {
   const scene = sceneOf(sceneName);
   const config = checkBalanceAlert(input);
-  const now = deps.now().toISOString();
-  await deps.db
-    .insert(thresholdConfigs)
-    .values({ id: newId("thr"), spaceId: auth.spaceId, scene, config: JSON.stringify(config), createdAt: now, updatedAt: now })
-    .onConflictDoUpdate({ target: [thresholdConfigs.spaceId, thresholdConfigs.scene], set: { config: JSON.stringify(config), updatedAt: now } });
+  // In-app notices always; e-mail and SMS as asked (an SMS goes out once a vendor is configured).
+  const channels: AlertChannel[] = ["in-app", ...(config.notify.email ? (["email"] as const) : []), ...(config.notify.sms ? (["sms"] as const) : [])];
+  await storeBalanceAlert(deps, auth.spaceId, { threshold: config.threshold, channels, enabled: config.enabled });
   return getThreshold(deps, auth, scene);
 }

@@ -155,14 +155,27 @@ export async function putBalanceAlert(
   if (!Number.isInteger(threshold) || threshold < 1 || threshold > ALERT_THRESHOLD_MAX) {
     throw fail.invalid("app_value_range", "threshold", { field: "threshold", min: 1, max: ALERT_THRESHOLD_MAX });
   }
-  const channels = [...new Set(input.channels ?? ["in-app"])];
+  const channels: AlertChannel[] = [...new Set(input.channels ?? (["in-app"] as AlertChannel[]))];
   if (channels.length === 0) throw fail.invalid("balance_alert_channels_required", "channels");
   if (channels.includes("sms") && !deps.sms) throw fail.invalid("balance_alert_sms_unavailable", "channels");
-  const enabled = input.enabled ?? true;
+  await storeBalanceAlert(deps, auth.spaceId, { threshold, channels, enabled: input.enabled ?? true });
+  return getBalanceAlert(deps, auth);
+}
+
+/**
+ * Stores a space's balance alert, already checked, and refreshes what the watcher remembers.
+ * Also behind the older `/api/v1/thresholds/balance-alert`, so both routes set the one alert.
+ */
+export async function storeBalanceAlert(
+  deps: Pick<Deps, "db" | "now">,
+  spaceId: string,
+  input: { threshold: number; channels: AlertChannel[]; enabled: boolean },
+): Promise<void> {
+  const { threshold, channels, enabled } = input;
   const latest = await deps.db
     .select({ balance: creditLedger.balanceAfter })
     .from(creditLedger)
-    .where(eq(creditLedger.spaceId, auth.spaceId))
+    .where(eq(creditLedger.spaceId, spaceId))
     .orderBy(desc(creditLedger.seq))
     .limit(1)
     .get();
@@ -171,10 +184,9 @@ export async function putBalanceAlert(
   const values = { threshold, channels: JSON.stringify(channels), enabled, fired, updatedAt: now };
   await deps.db
     .insert(balanceAlerts)
-    .values({ spaceId: auth.spaceId, ...values })
+    .values({ spaceId, ...values })
     .onConflictDoUpdate({ target: balanceAlerts.spaceId, set: values });
-  watchedOf(deps).set(auth.spaceId, { threshold, enabled });
-  return getBalanceAlert(deps, auth);
+  watchedOf(deps).set(spaceId, { threshold, enabled });
 }
 
 /** In-app notices of the caller, newest first, with how many are unread. */
