@@ -6,6 +6,7 @@ import { createExampleServer } from "../../examples/embed-html/serve.mjs";
 import { createAppVia } from "../../packages/api/src/apps/testing";
 import { conversations, messages, webClientSessions } from "../../packages/api/src/db/schema/index";
 import { publishToVisitor } from "../../packages/api/src/realtime/events";
+import { upgradeSpaceForTest } from "../../packages/api/src/plans/testing";
 import { createTestContext, registerUser, type TestContext } from "../../packages/api/src/testing/harness";
 import { launchBrowser } from "./browser";
 
@@ -22,6 +23,8 @@ beforeAll(async () => {
   [ctx, browser] = await Promise.all([createTestContext(), launchBrowser()]);
   base = await ctx.listen();
   const owner = await registerUser(ctx, "owner-realtime-e2e@example.com");
+  // Web clients (and manual transfer in them) come with a paid plan: Free has none.
+  await upgradeSpaceForTest(ctx, owner.user.spaceId);
   const app = await createAppVia(ctx, owner, { name: "Parcel helper", openingIntroduction: "Hello! [Where is my parcel?]" });
   const created = await ctx.request("/api/v1/web-clients", { method: "POST", token: owner.token, json: { appId: app.id, name: "Acme support" } });
   clientId = ((await created.json()) as { data: { id: string } }).data.id;
