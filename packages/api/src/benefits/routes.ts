@@ -1,11 +1,8 @@
 import { type OpenAPIHono, z } from "@hono/zod-openapi";
-import type { MiddlewareHandler } from "hono";
-import { ServiceError } from "../errors";
 import type { AppEnv } from "../http/context";
-import { ok, serviceErrorResponse } from "../http/envelope";
+import { ok } from "../http/envelope";
 import { defineRoute, idParam, jsonBody } from "../http/openapi";
 import { pageQuerySchema } from "../http/schemas";
-import { requireInstanceAdmin } from "../instance/service/instance";
 import { defaultModelPrice, modelPrices } from "../models/pricing";
 import {
   adjustmentBody,
@@ -31,26 +28,11 @@ import { decideCashOut, listCashOuts, listMyCashOuts, requestCashOut } from "./s
 import { checkIn, checkInStatus } from "./service/check-in";
 import { benefitsAccount, listBenefits } from "./service/creator";
 import { listInvitations, myInvitation } from "./service/invitations";
+import { adminRoute } from "../instance/routes";
 
 function page(query: { pageNo?: number | undefined; pageSize?: number | undefined }) {
   const size = Math.min(100, query.pageSize ?? 20);
   return { limit: size, offset: ((query.pageNo ?? 1) - 1) * size };
-}
-
-/** Refuses anyone but the instance administrator before the input is read. */
-const requireAdmin: MiddlewareHandler<AppEnv> = async (c, next) => {
-  try {
-    await requireInstanceAdmin(c.var.deps, c.var.auth);
-  } catch (error) {
-    if (error instanceof ServiceError) return serviceErrorResponse(c, error);
-    throw error;
-  }
-  await next();
-};
-
-function adminRoute<const R extends Parameters<typeof defineRoute>[0]>(config: R) {
-  const route = defineRoute(config);
-  return { ...route, middleware: [...(route.middleware as MiddlewareHandler<AppEnv>[]), requireAdmin] } as typeof route;
 }
 
 const adminOnly = { 403: "Only the instance administrator" };

@@ -1,5 +1,5 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import type { Context, MiddlewareHandler } from "hono";
+import type { Context } from "hono";
 import { authenticate } from "../identity/service/sessions";
 import type { Auth } from "../kernel";
 import { PERIOD_PAID_MONTHS, planCatalogue, spacePlanOf } from "../billing/service/plans";
@@ -7,11 +7,11 @@ import { ServiceError } from "../errors";
 import type { AppEnv } from "../http/context";
 import { ok, serviceErrorResponse } from "../http/envelope";
 import { defineRoute, idParam, jsonBody } from "../http/openapi";
-import { requireInstanceAdmin } from "../instance/service/instance";
 import { paymentProviders } from "./providers/index";
 import { adminOrderListQuery, catalogueSchema, createOrderBody, manualGrantBody, orderListQuery, orderPageSchema, orderSchema, refundBody } from "./schemas";
 import { cancelOrder, createOrder, getOrder, grantManually, listAllOrders, listOrders, receiveNotification, refundOrder } from "./service/orders";
 import { CREDIT_PACKS } from "./service/products";
+import { adminRoute } from "../instance/routes";
 
 const tags = ["Payments"];
 const orderParam = idParam("orderId", "ord_01jd7w3k5q9x2m4n6p8r");
@@ -30,21 +30,6 @@ async function optionalAuth(c: Context<AppEnv>): Promise<Auth | null> {
     if (error instanceof ServiceError) return null;
     throw error;
   }
-}
-
-const requireAdmin: MiddlewareHandler<AppEnv> = async (c, next) => {
-  try {
-    await requireInstanceAdmin(c.var.deps, c.var.auth);
-  } catch (error) {
-    if (error instanceof ServiceError) return serviceErrorResponse(c, error);
-    throw error;
-  }
-  await next();
-};
-
-function adminRoute<const R extends Parameters<typeof defineRoute>[0]>(config: R) {
-  const route = defineRoute(config);
-  return { ...route, middleware: [...(route.middleware as MiddlewareHandler<AppEnv>[]), requireAdmin] } as typeof route;
 }
 
 /** Products, orders, provider notifications, and the administrator's grants and refunds. */
