@@ -3,7 +3,7 @@ import { newId } from "../../crypto";
 import { cashOuts, users } from "../../db/schema/index";
 import { fail, ServiceError } from "../../errors";
 import type { Auth, Deps } from "../../kernel";
-import { moveBenefits } from "./credits";
+import { benefitBalanceSql, moveBenefits } from "./credits";
 
 /** Largest single cash-out (benefits are credits; a sanity bound on input). */
 export const CASH_OUT_MAX = 1_000_000_000;
@@ -33,9 +33,7 @@ export async function requestCashOut(deps: Pick<Deps, "db" | "now">, auth: Auth,
   const balance = await moveBenefits(deps, { userId: auth.userId, delta: -input.amount, reason: "cash-out", reference: id });
   if (balance === null) {
     await deps.db.delete(cashOuts).where(eq(cashOuts.id, id));
-    const current = await deps.db.all<{ balance: number }>(
-      sql`SELECT COALESCE((SELECT balance_after FROM benefit_ledger WHERE user_id = ${auth.userId} ORDER BY seq DESC LIMIT 1), 0) AS balance`,
-    );
+    const current = await deps.db.all<{ balance: number }>(sql`SELECT ${benefitBalanceSql(auth.userId)} AS balance`);
     throw new ServiceError("validation", "cash_out_over_balance", { balance: current[0]?.balance ?? 0 }, { field: "amount" });
   }
   return (await deps.db.select(cashOutColumns).from(cashOuts).where(eq(cashOuts.id, id)).get())!;

@@ -1,10 +1,8 @@
 import { sql } from "drizzle-orm";
 import { newId } from "../../crypto";
 import type { Deps } from "../../kernel";
-import { balanceOf, type LedgerReason } from "../../billing/service/ledger";
+import { balanceOf, type LedgerReason, ledgerBalanceSql } from "../../billing/service/ledger";
 import { watchBalance } from "./alerts";
-
-const balanceSql = (spaceId: string) => sql`COALESCE((SELECT balance_after FROM credit_ledger WHERE space_id = ${spaceId} ORDER BY seq DESC LIMIT 1), 0)`;
 
 /**
  * Moves credits of a space in one conditional statement, so concurrent movements can neither
@@ -23,7 +21,7 @@ export async function moveCredits(
   const rows = await deps.db.all<{ balance_after: number }>(sql`
     INSERT INTO credit_ledger (id, space_id, delta, balance_after, reason, reference, created_at)
     SELECT ${newId("cr")}, ${input.spaceId}, ${input.delta}, balance + ${input.delta}, ${input.reason}, ${input.reference}, ${deps.now().toISOString()}
-    FROM (SELECT ${balanceSql(input.spaceId)} AS balance)
+    FROM (SELECT ${ledgerBalanceSql(input.spaceId)} AS balance)
     WHERE balance + ${input.delta} >= 0 ${once}
     RETURNING balance_after`);
   const balanceAfter = rows[0]?.balance_after;
@@ -32,7 +30,9 @@ export async function moveCredits(
   return balanceAfter;
 }
 
-const benefitBalanceSql = (userId: string) => sql`COALESCE((SELECT balance_after FROM benefit_ledger WHERE user_id = ${userId} ORDER BY seq DESC LIMIT 1), 0)`;
+/** SQL: a person's benefits balance, the newest benefit row's (0 before any). */
+export const benefitBalanceSql = (userId: string) =>
+  sql`COALESCE((SELECT balance_after FROM benefit_ledger WHERE user_id = ${userId} ORDER BY seq DESC LIMIT 1), 0)`;
 
 /**
  * Moves a person's benefits in one conditional statement, never below zero. Answers the new

@@ -3,7 +3,7 @@ import { newId } from "../../crypto";
 import { ServiceError } from "../../errors";
 import type { Deps } from "../../kernel";
 import { watchBalance } from "../../benefits/service/alerts";
-import { balanceOf } from "./ledger";
+import { balanceOf, ledgerBalanceSql } from "./ledger";
 
 /**
  * Credit holds (decision 0011): a reservation taken in one conditional statement before a model
@@ -42,8 +42,6 @@ function heldSql(spaceId: string, nowMs: number, options: { userKeyId?: string |
     ${options.except ? sql`AND key <> ${options.except}` : sql``})`;
 }
 
-const balanceSql = (spaceId: string) => sql`COALESCE((SELECT balance_after FROM credit_ledger WHERE space_id = ${spaceId} ORDER BY seq DESC LIMIT 1), 0)`;
-
 /** SQL: what a user key may still spend (a large number when it has no limit). */
 function keyRoomSql(userKeyId: string, spaceId: string, nowMs: number, except?: string) {
   return sql`(SELECT CASE WHEN credit_limit IS NULL THEN 9007199254740991 ELSE credit_limit - credits_used - ${heldSql(spaceId, nowMs, { userKeyId, ...(except ? { except } : {}) })} END
@@ -53,7 +51,7 @@ function keyRoomSql(userKeyId: string, spaceId: string, nowMs: number, except?: 
 /** The space's balance less its live holds: what a new turn can still reserve. */
 export async function availableBalance(deps: Pick<Deps, "config" | "db" | "logger" | "mail" | "now" | "sms">, spaceId: string): Promise<number> {
   await balanceOf(deps, spaceId);
-  const rows = await deps.db.all<{ available: number }>(sql`SELECT ${balanceSql(spaceId)} - ${heldSql(spaceId, deps.now().getTime())} AS available`);
+  const rows = await deps.db.all<{ available: number }>(sql`SELECT ${ledgerBalanceSql(spaceId)} - ${heldSql(spaceId, deps.now().getTime())} AS available`);
   return rows[0]?.available ?? 0;
 }
 
@@ -79,7 +77,7 @@ export async function takeHold(
   const rows = await deps.db.all<{ value: string }>(sql`
     INSERT INTO key_values (key, value, expires_at)
     SELECT ${key}, json_object('amount', room, 'userKeyId', ${userKeyId}, 'reference', ${input.reference ?? null}), ${nowMs + HOLD_TTL_MS}
-    FROM (SELECT MIN(${amount}, ${balanceSql(input.spaceId)} - ${heldSql(input.spaceId, nowMs)}, COALESCE(${keyRoom}, 0)) AS room)
+    FROM (SELECT MIN(${amount}, ${ledgerBalanceSql(input.spaceId)} - ${heldSql(input.spaceId, nowMs)}, COALESCE(${keyRoom}, 0)) AS room)
     WHERE room >= ${minimum}
     RETURNING value`);
   const stored = rows[0]?.value;
@@ -135,8 +133,8 @@ export async function settleHold(
     const nowMs = deps.now().getTime();
     const rows = await deps.db.all<{ delta: number; balance_after: number }>(sql`
       INSERT INTO credit_ledger (id, space_id, delta, balance_after, reason, reference, hold_key, created_at)
-      SELECT ${newId("cr")}, ${hold.spaceId}, -charge, ${balanceSql(hold.spaceId)} - charge, 'usage', ${input.reference}, ${key}, ${deps.now().toISOString()}
-      FROM (SELECT MAX(0, MIN(${credits}, ${balanceSql(hold.spaceId)} - ${heldSql(hold.spaceId, nowMs, { except: key })})) AS charge)
+      SELECT ${newId("cr")}, ${hold.spaceId}, -charge, ${ledgerBalanceSql(hold.spaceId)} - charge, 'usage', ${input.reference}, ${key}, ${deps.now().toISOString()}
+      FROM (SELECT MAX(0, MIN(${credits}, ${ledgerBalanceSql(hold.spaceId)} - ${heldSql(hold.spaceId, nowMs, { except: key })})) AS charge)
       WHERE charge > 0
       RETURNING delta, balance_after`);
     if (rows[0]) {
@@ -149,6 +147,7 @@ export async function settleHold(
     // The space could pay less than the key was charged: the key counts only what was paid.
     await deps.db.run(sql`UPDATE user_keys SET credits_used = credits_used - ${keyCharged - charged} WHERE id = ${hold.userKeyId}`);
   }
-  await releaseHold(deps, hold);
+  // A charge dropped its hold in the same statement (the trigger); only an uncharged hold is left.
+  if (charged === 0) await releaseHold(deps, hold);
   return { charged, balance };
 }

@@ -26,6 +26,10 @@ export async function balanceOf(deps: Pick<Deps, "config" | "db" | "logger" | "m
   return (await appendLedger(deps, { spaceId, delta: deps.config.welcomeCredits, reason: "grant", reference: "welcome" })).balanceAfter;
 }
 
+/** SQL: a space's balance, the newest ledger row's (0 before any). Every ledger write computes from it. */
+export const ledgerBalanceSql = (spaceId: string) =>
+  sql`COALESCE((SELECT balance_after FROM credit_ledger WHERE space_id = ${spaceId} ORDER BY seq DESC LIMIT 1), 0)`;
+
 /**
  * Appends one movement. The new balance is computed inside the INSERT from the newest row, so
  * two writers never read the same old balance (SQLite serialises writes).
@@ -40,7 +44,7 @@ export async function appendLedger(
   const rows = await deps.db.all<{ balance_after: number }>(sql`
     INSERT INTO credit_ledger (id, space_id, delta, balance_after, reason, reference, created_at)
     SELECT ${id}, ${input.spaceId}, ${input.delta},
-      COALESCE((SELECT balance_after FROM credit_ledger WHERE space_id = ${input.spaceId} ORDER BY seq DESC LIMIT 1), 0) + ${input.delta},
+      ${ledgerBalanceSql(input.spaceId)} + ${input.delta},
       ${input.reason}, ${input.reference ?? null}, ${now}
     RETURNING balance_after`);
   const balanceAfter = rows[0]?.balance_after;
