@@ -28,7 +28,7 @@ export async function createAppVia(
   return expectOk(response, 201, appSeniorSchema);
 }
 
-/** Adds a user to a space as a plain member. */
-export async function addMember(ctx: TestContext, spaceId: string, user: TestUser): Promise<void> {
-  await ctx.deps.db.insert(spaceMembers).values({ spaceId, userId: user.user.id, role: "member" });
+/** Adds a user to a space as a plain member, with a system role (developer unless given) or a custom role's id. */
+export async function addMember(ctx: TestContext, spaceId: string, user: TestUser, roleId = "developer"): Promise<void> {
+  await ctx.deps.db.insert(spaceMembers).values({ spaceId, userId: user.user.id, role: roleId === "admin" ? "admin" : "member", roleId });
 }

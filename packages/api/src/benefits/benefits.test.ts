@@ -267,7 +267,7 @@ describe("administrator adjustments", () => {
 describe("balance alerts", () => {
   it("validates: threshold required and positive, a channel at least, owner or admin only", async () => {
     const team = await expectOk(await post("/api/v1/spaces", olive, { companyName: "Olive Team" }), 201, spaceSchema);
-    await addMember(ctx, team.spaceId, mateo);
+    await addMember(ctx, team.spaceId, mateo, "viewer");
     const inTeam = { "x-parley-space": team.spaceId };
     await expectError(
       await ctx.request("/api/v1/balance-alert", { method: "PUT", token: mateo.token, headers: inTeam, json: { threshold: 10, channels: ["in-app"] } }),

@@ -164,6 +164,7 @@ export async function createChannelClient(
         config: JSON.stringify(plain),
         secrets: Object.keys(secrets).length ? deps.secrets.seal(JSON.stringify(secrets)) : "",
         offlineNotify: input.offlineNotify ?? "none",
+        createdBy: auth.userId,
         createdAt: now,
         updatedAt: now,
       })

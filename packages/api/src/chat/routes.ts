@@ -45,7 +45,7 @@ export function registerChatRoutes(app: OpenAPIHono<AppEnv>) {
       description:
         "Each SSE event is named after its `type` and carries one ChatEvent as JSON: `message-start`, `text-delta`…, `tool-call`/`tool-result` when plugins run, `citation`, then `message-end` or `error`. Refusals before the stream starts (unknown model 400, app not found 404, insufficient credits 870) answer as envelopes.",
       security: [{ bearer: [] }],
-      middleware: [requireAuth()],
+      middleware: [requireAuth({ operation: "POST /api/v1/chat/stream" })],
       request: { body: jsonBody(chatRequest) },
       responses: {
         200: { description: "The answer as a stream of ChatEvents", content: { "text/event-stream": { schema: chatEventSchema } } },

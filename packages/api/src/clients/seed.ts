@@ -75,6 +75,7 @@ export async function seedDemoClient(deps: Pick<Deps, "config" | "db" | "files" 
     allowedOrigins: [],
     manualTransfer: true,
     enabled: true,
+    createdBy: owner.id,
   });
   return true;
 }

@@ -92,7 +92,7 @@ async function loadOwned(deps: Pick<Deps, "db">, auth: Auth, id: string): Promis
 /** Inserts a client row; used by the API and by the first-start seeding. */
 export async function insertClient(
   deps: Pick<Deps, "db" | "now" | "secrets">,
-  input: WebClientInput & { id?: string; spaceId: string; appId: string; name: string },
+  input: WebClientInput & { id?: string; spaceId: string; appId: string; name: string; createdBy?: string | null },
 ): Promise<{ row: ClientRow; identitySecret: string }> {
   const now = deps.now().toISOString();
   const identitySecret = newIdentitySecret();
@@ -111,6 +111,7 @@ export async function insertClient(
     enabled: input.enabled ?? true,
     identitySecret: sealValue(deps.secrets, identitySecret),
     lastActiveAt: null,
+    createdBy: input.createdBy ?? null,
     createdAt: now,
     updatedAt: now,
   };
@@ -126,7 +127,9 @@ export async function listClients(deps: Pick<Deps, "db" | "now">, auth: Auth) {
 export async function createClient(deps: Pick<Deps, "db" | "now" | "secrets">, auth: Auth, input: WebClientInput & { appId: string; name: string }) {
   await checkApp(deps, auth.spaceId, input.appId);
   if (input.manualTransfer) await checkFeature(deps, auth.spaceId, "manualTransfer");
-  const { row, identitySecret } = await withQuota(deps, auth.spaceId, { clients: 1 }, () => insertClient(deps, { ...input, spaceId: auth.spaceId }));
+  const { row, identitySecret } = await withQuota(deps, auth.spaceId, { clients: 1 }, () =>
+    insertClient(deps, { ...input, spaceId: auth.spaceId, createdBy: auth.userId }),
+  );
   return { ...clientView(deps, row), identitySecret };
 }
 

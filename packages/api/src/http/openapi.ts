@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import { ServiceError } from "../errors";
+import { operationKey } from "../access/operations";
 import { requireAuth } from "./auth";
 import type { AppEnv } from "./context";
 import { envelopeOf, errorEnvelope, serviceErrorResponse } from "./envelope";
@@ -28,7 +29,8 @@ export function defineRoute<const R extends Omit<RouteConfig, "responses">, D ex
   const { data, status = 200, public: isPublic, extraErrors = {}, ...rest } = config;
   const extra = Object.fromEntries(Object.entries(extraErrors).map(([code, text]) => [code, errorResponse(text)]));
   const declared = Object.keys((rest.request as { body?: { content?: Record<string, unknown> } } | undefined)?.body?.content ?? {});
-  const middleware = [...(isPublic ? [] : [requireAuth()]), ...(declared.length > 0 ? [requireMediaType(declared)] : [])];
+  const operation = operationKey(String(rest.method), String(rest.path));
+  const middleware = [...(isPublic ? [] : [requireAuth({ operation })]), ...(declared.length > 0 ? [requireMediaType(declared)] : [])];
   return createRoute({
     ...rest,
     ...(isPublic ? { security: [] } : { security: [{ bearer: [] }] }),

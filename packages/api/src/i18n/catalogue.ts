@@ -1,3 +1,4 @@
+import { accessMessages } from "../access/messages";
 import { appsMessages } from "../apps/messages";
 import { benefitsMessages } from "../benefits/messages";
 import { channelsMessages } from "../channels/messages";
@@ -24,6 +25,7 @@ export const catalogues = {
   general: generalMessages,
   identity: identityMessages,
   spaces: spacesMessages,
+  access: accessMessages,
   instance: instanceMessages,
   keys: keysMessages,
   apps: appsMessages,
@@ -46,6 +48,7 @@ export const messages = {
   ...generalMessages,
   ...identityMessages,
   ...spacesMessages,
+  ...accessMessages,
   ...instanceMessages,
   ...keysMessages,
   ...appsMessages,

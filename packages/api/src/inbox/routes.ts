@@ -209,7 +209,7 @@ export function registerInboxRoutes(app: OpenAPIHono<AppEnv>) {
       tags,
       summary: `Download the messages of up to ${EXPORT_MAX_SESSIONS} sessions over at most ${EXPORT_MAX_DAYS} days as CSV`,
       security: [{ bearer: [] }],
-      middleware: [requireAuth()],
+      middleware: [requireAuth({ operation: "POST /api/v1/inbox/export" })],
       request: {
         body: jsonBody(
           z

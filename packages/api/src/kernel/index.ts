@@ -3,7 +3,7 @@
  * embedded default (SQLite, a data folder, an in-process queue and hub) and room for the
  * scaled-out implementation behind the same interface (see docs/decisions/0016-kernel-ports.md).
  */
-export type { Auth } from "./auth";
+export type { Access, Auth, DataRange } from "./auth";
 export type { Clock } from "./clock";
 export { systemClock } from "./clock";
 export type { Deps } from "./deps";

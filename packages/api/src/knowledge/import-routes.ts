@@ -94,7 +94,7 @@ function defineDownloadRoute<const R extends { method: "get"; path: string; requ
   return createRoute({
     ...rest,
     security: [{ bearer: [] }],
-    middleware: [requireAuth()],
+    middleware: [requireAuth({ operation: `GET ${config.path}` })],
     responses: { 200: { description: config.summary, content }, ...standardErrors, ...errors },
   });
 }

@@ -47,6 +47,17 @@ export const consoleEventSchemas = {
   "session.mode": z.object({ sessionId: z.string(), serviceMode: z.enum(serviceModes) }),
   /** A message sent out through a messaging channel was accepted by the platform, or failed. */
   "session.delivery": z.object({ sessionId: z.string(), messageId: z.string(), delivery: z.enum(["sent", "failed"]), error: z.string().optional() }),
+  /**
+   * Who may do what in the space changed: a role's grants or data range, a member's role, a member
+   * removed or gone. Consoles read their privileges again (menus and guard follow without a
+   * reload); the socket server first checks the space's sockets again, so a removed member's
+   * socket leaves the room before the event is sent.
+   */
+  "access.changed": z.object({
+    reason: z.enum(["role", "member", "removed", "owner"]),
+    userIds: z.array(z.string()).optional(),
+    roleId: z.string().optional(),
+  }),
 } as const;
 
 /** Events of the `/visitor` namespace, sent to one web visitor's session. */

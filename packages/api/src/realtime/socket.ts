@@ -117,6 +117,13 @@ export function attachRealtime(
   });
 
   const unsubscribe = deps.realtime.subscribe((target, event, data) => {
+    if (target.kind === "space" && event === "access.changed") {
+      // Removed members and narrowed roles stop hearing the space before anyone is told.
+      void recheckRoom(target.spaceId)
+        .catch((error: unknown) => deps.logger.warn("realtime recheck failed", { error: String(error) }))
+        .then(() => consoles.to(spaceRoom(target.spaceId)).emit(event, data));
+      return;
+    }
     try {
       if (target.kind === "space") consoles.to(spaceRoom(target.spaceId)).emit(event, data);
       else visitors.to(visitorRoom(target.sessionId)).emit(event, data);
@@ -148,6 +155,25 @@ export function attachRealtime(
     for (const [socket, check] of checks) {
       try {
         await check;
+      } catch (error) {
+        if (error instanceof ServiceError) socket.disconnect(true);
+        else deps.logger.warn("realtime recheck failed", { error: String(error) });
+      }
+    }
+  };
+  /** Checks the console sockets of one space again, now. */
+  const recheckRoom = async (spaceId: string) => {
+    const room = consoles.adapter.rooms.get(spaceRoom(spaceId));
+    for (const id of room ? [...room] : []) {
+      const socket = consoles.sockets.get(id);
+      if (!socket) continue;
+      try {
+        const now = await consoleSpace(socket);
+        if (now !== spaceId) {
+          void socket.leave(spaceRoom(spaceId));
+          socket.data.spaceId = now;
+          void socket.join(spaceRoom(now));
+        }
       } catch (error) {
         if (error instanceof ServiceError) socket.disconnect(true);
         else deps.logger.warn("realtime recheck failed", { error: String(error) });

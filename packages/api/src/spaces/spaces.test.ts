@@ -138,7 +138,7 @@ describe("team spaces", () => {
 
 describe("members and X-Parley-Space", () => {
   beforeAll(async () => {
-    await ctx.deps.db.insert(spaceMembers).values({ spaceId: team.spaceId, userId: mate.user.id, role: "member" });
+    await ctx.deps.db.insert(spaceMembers).values({ spaceId: team.spaceId, userId: mate.user.id, role: "member", roleId: "developer" });
   });
 
   it("acts in the space named by the header, leaving the current space alone", async () => {
@@ -191,7 +191,7 @@ describe("members and X-Parley-Space", () => {
     expect((await me(mate.token)).spaceId).toBe(mate.user.spaceId);
     expect((await ctx.deps.db.select().from(users).where(eq(users.id, mate.user.id)).get())?.currentSpaceId).toBe(mate.user.spaceId);
     await expectError(await ctx.request("/api/v1/me", { token: mate.token, headers: { "x-parley-space": team.spaceId } }), 404);
-    await ctx.deps.db.insert(spaceMembers).values({ spaceId: team.spaceId, userId: mate.user.id, role: "member" });
+    await ctx.deps.db.insert(spaceMembers).values({ spaceId: team.spaceId, userId: mate.user.id, role: "member", roleId: "developer" });
   });
 });
 

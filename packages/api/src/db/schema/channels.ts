@@ -33,6 +33,8 @@ export const channelClients = sqliteTable(
     offlineNotify: text("offline_notify", { enum: ["none", "sms", "wechat-official-account"] })
       .notNull()
       .default("none"),
+    /** The member who created the client (data ranges); the space owner for older rows. */
+    createdBy: text("created_by"),
     lastActiveAt: text("last_active_at"),
     /** The last delivery or send failure, shown in the console until the next success. */
     lastError: text("last_error"),

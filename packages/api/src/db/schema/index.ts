@@ -3,7 +3,7 @@ export { conversations, creditLedger, messages, modelProviders, usageRecords } f
 export { externalIdentities, oauthStates, outbox, sessions, signInGrants, users, verificationCodes } from "./identity";
 export { jobs, knowledgeBases, knowledgeChunks, knowledgeFeishuAuth, knowledgeFiles, knowledgeFileTypes, mediaMaterials } from "./knowledge";
 export { plugins } from "./plugins";
-export { apiKeys, spaceMembers, spaces, userKeys } from "./spaces";
+export { apiKeys, spaceInvitations, spaceMembers, spaceRoles, spaces, userKeys } from "./spaces";
 export { webClients, webClientSessions } from "./web-clients";
 export { channelClients, customers, keyValues } from "./channels";
 export { hostedAccounts, hostedGroups } from "./hosting";

@@ -30,6 +30,8 @@ export const webClients = sqliteTable(
     enabled: integer("enabled", { mode: "boolean" }).notNull().default(true),
     /** Signs visitor identities (HMAC-SHA256); shown only on create and rotate. */
     identitySecret: text("identity_secret").notNull(),
+    /** The member who created the client (data ranges); the space owner for older rows. */
+    createdBy: text("created_by"),
     lastActiveAt: text("last_active_at"),
     createdAt: createdAt(),
     updatedAt: text("updated_at").notNull(),

@@ -1,7 +1,8 @@
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import { prepared } from "../../db/prepared";
 import { newId, newSecret, sha256 } from "../../crypto";
-import { apiKeys, sessions, signInGrants, spaceMembers, users } from "../../db/schema/index";
+import { apiKeys, sessions, signInGrants, spaceMembers, spaceRoles, users } from "../../db/schema/index";
+import { accessOf } from "../../access/member-access";
 import { fail, ServiceError } from "../../errors";
 import type { Auth, Deps } from "../../kernel";
 
@@ -88,15 +89,23 @@ export async function authenticate(deps: Pick<Deps, "db" | "now">, bearer: strin
       await deps.db.update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.id, key.id));
     }
   }
-  // One query: the user, and their role in the space the request acts in.
+  // One query: the user, and their role in the space the request acts in (a custom role's row too).
   const explicitSpace = requestedSpaceId ?? keySpaceId;
-  const userColumns = { currentSpaceId: users.currentSpaceId, personalSpaceId: users.personalSpaceId, role: spaceMembers.role };
+  const userColumns = {
+    currentSpaceId: users.currentSpaceId,
+    personalSpaceId: users.personalSpaceId,
+    role: spaceMembers.role,
+    roleId: spaceMembers.roleId,
+    customGrants: spaceRoles.grants,
+    customRange: spaceRoles.dataRange,
+  };
   const user = await (explicitSpace
     ? prepared(deps.db, "auth.userInSpace", () =>
         deps.db
           .select(userColumns)
           .from(users)
           .leftJoin(spaceMembers, and(eq(spaceMembers.userId, users.id), eq(spaceMembers.spaceId, sql.placeholder("spaceId"))))
+          .leftJoin(spaceRoles, and(eq(spaceRoles.id, spaceMembers.roleId), eq(spaceRoles.spaceId, spaceMembers.spaceId)))
           .where(eq(users.id, sql.placeholder("userId")))
           .prepare(),
       ).get({ userId, spaceId: explicitSpace })
@@ -105,21 +114,21 @@ export async function authenticate(deps: Pick<Deps, "db" | "now">, bearer: strin
           .select(userColumns)
           .from(users)
           .leftJoin(spaceMembers, and(eq(spaceMembers.userId, users.id), eq(spaceMembers.spaceId, users.currentSpaceId)))
+          .leftJoin(spaceRoles, and(eq(spaceRoles.id, spaceMembers.roleId), eq(spaceRoles.spaceId, spaceMembers.spaceId)))
           .where(eq(users.id, sql.placeholder("userId")))
           .prepare(),
       ).get({ userId }));
   if (!user) throw new ServiceError("session_ended", "session_ended");
   const spaceId = requestedSpaceId ?? keySpaceId ?? user.currentSpaceId;
-  let membership = user.role ? { role: user.role } : undefined;
-  if (!membership) {
+  if (!user.role || !user.roleId) {
     if (requestedSpaceId) throw fail.notFound("space");
     if (keySpaceId) throw new ServiceError("session_ended", "session_ended");
     // The current space went away (left or removed): fall back to the personal space.
     await deps.db.update(users).set({ currentSpaceId: user.personalSpaceId }).where(eq(users.id, userId));
-    membership = { role: "owner" };
-    return { userId, spaceId: user.personalSpaceId, role: membership.role, ...base };
+    return { userId, spaceId: user.personalSpaceId, role: "owner", ...base, access: accessOf("owner", null) };
   }
-  return { userId, spaceId, role: membership.role, ...base };
+  const custom = user.customGrants === null ? null : { grants: user.customGrants, dataRange: user.customRange };
+  return { userId, spaceId, role: user.role, ...base, access: accessOf(user.roleId, custom) };
 }
 
 const GRANT_TTL_MINUTES = { "login-code": 15, code: 5 } as const;

@@ -67,7 +67,7 @@ export async function insertSpace(
       if (attempt < 3 && String(error).includes("spaces_code_unique")) continue;
       throw error;
     }
-    await deps.db.insert(spaceMembers).values({ spaceId: row.id, userId: input.ownerUserId, role: "owner", joinedAt: now });
+    await deps.db.insert(spaceMembers).values({ spaceId: row.id, userId: input.ownerUserId, role: "owner", roleId: "owner", joinedAt: now });
     return (await deps.db.select().from(spaces).where(eq(spaces.id, row.id)).get())!;
   }
 }
