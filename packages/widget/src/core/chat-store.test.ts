@@ -327,6 +327,22 @@ describe("chat store", () => {
     expect(store.getState().messages[0]?.content).toBe("from the other tab");
   });
 
+  it("an answer the server was interrupted in shows what was sent and says it was interrupted", async () => {
+    const api = fakeApi();
+    api.history.s8 = [
+      { id: "q", role: "user", content: "opening hours?", createdAt: "" },
+      { id: "a", role: "assistant", content: "We open at 07:30 and", createdAt: "", status: "interrupted" },
+      { id: "b", role: "assistant", content: "Whole answer", createdAt: "", status: "complete" },
+    ];
+    const { store, storage, events } = setup({}, api);
+    storage.set("parley:demo", { sessionId: "s8", visitorToken: "t8", visitorId: "v1" });
+    const change = new Event("storage") as Event & { key: string };
+    Object.defineProperty(change, "key", { value: "parley:demo" });
+    events.dispatchEvent(change);
+    await until(() => store.getState().messages.length === 3);
+    expect(store.getState().messages.map((message) => message.content)).toEqual(["opening hours?", "We open at 07:30 and (interrupted)", "Whole answer"]);
+  });
+
   it("identify: another user starts anew without the old messages; the same user changes nothing", async () => {
     const storage = createStore();
     storage.set("parley:demo", { sessionId: "s3", visitorToken: "t3", visitorId: "v1", userId: "ann" });

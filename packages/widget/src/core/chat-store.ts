@@ -94,10 +94,11 @@ export interface ChatStore {
   dispose(): void;
 }
 
-const logOf = (item: StoredMessage): LogMessage => ({
+/** A stored message as the log shows it; an answer cut off by a server restart says so. */
+const logOf = (item: StoredMessage, strings: typeof en): LogMessage => ({
   id: item.id,
   role: item.role === "user" || item.role === "operator" ? item.role : "assistant",
-  content: item.content,
+  content: item.status === "interrupted" ? `${item.content} ${strings.interrupted}` : item.content,
   ...(item.senderName ? { name: item.senderName } : {}),
 });
 
@@ -186,7 +187,7 @@ export function createChatStore(deps: ChatStoreDeps): ChatStore {
       known.add(item.id);
       deps.emit("message", { role: item.role, content: item.content, ...(item.senderName ? { senderName: item.senderName } : {}) });
     }
-    set({ messages: [...state.messages, ...fresh.map(logOf)], ...(state.open ? {} : { unread: state.unread + fresh.length }) });
+    set({ messages: [...state.messages, ...fresh.map((item) => logOf(item, t()))], ...(state.open ? {} : { unread: state.unread + fresh.length }) });
   };
 
   /** Shows a session's conversation so far; a session the server no longer knows is dropped. */
@@ -196,7 +197,7 @@ export function createChatStore(deps: ChatStoreDeps): ChatStore {
         if (state.session?.sessionId !== from.sessionId) return;
         const shown = items.filter((item) => item.role === "user" || item.role === "assistant" || item.role === "operator");
         for (const item of shown) known.add(item.id);
-        set({ messages: shown.map(logOf) });
+        set({ messages: shown.map((item) => logOf(item, t())) });
       },
       (error: WidgetHttpError) => {
         // Network down: keep the session (the socket refetches once connected).

@@ -44,6 +44,8 @@ export interface StoredMessage {
   content: string;
   createdAt: string;
   senderName?: string | null;
+  /** `interrupted`: the server stopped mid-answer; the content is what had been sent. */
+  status?: string;
 }
 
 /** The chat stream events the widget reads (see packages/api/src/chat/events.ts). */
