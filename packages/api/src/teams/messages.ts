@@ -22,7 +22,10 @@ export const teamsMessages = defineMessages({
   team_owner_only: { en: "Only the owner of the space can transfer ownership", "zh-CN": "只有空间所有者可以转让所有权" },
   team_transfer_self: { en: "You already own this space", "zh-CN": "你已是该空间的所有者" },
   team_personal_transfer: { en: "A personal space always belongs to its user", "zh-CN": "个人空间不能转让" },
-  team_personal_space: { en: "Invitations are for team spaces; create or switch to a team space first", "zh-CN": "只有团队空间可以邀请成员，请先创建或切换到团队空间" },
+  team_personal_space: {
+    en: "Invitations are for team spaces; create or switch to a team space first",
+    "zh-CN": "只有团队空间可以邀请成员，请先创建或切换到团队空间",
+  },
   team_invitation_expired: { en: "This invitation link has expired", "zh-CN": "此邀请链接已过期" },
   team_invitation_revoked: { en: "This invitation link has been revoked", "zh-CN": "此邀请链接已被撤销" },
   team_invitation_used_up: { en: "This invitation link has been used the maximum number of times", "zh-CN": "此邀请链接的使用次数已达上限" },

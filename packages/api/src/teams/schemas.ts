@@ -2,7 +2,11 @@ import { z } from "@hono/zod-openapi";
 import { pageQuerySchema } from "../http/schemas";
 
 const timestamp = z.string().openapi({ format: "date-time", example: "2026-11-21T08:00:00.000Z" });
-const roleId = z.string().min(1).max(64).openapi({ description: "A system role's key (admin, developer, operator, viewer) or a custom role's id", example: "developer" });
+const roleId = z
+  .string()
+  .min(1)
+  .max(64)
+  .openapi({ description: "A system role's key (admin, developer, operator, viewer) or a custom role's id", example: "developer" });
 
 /** A member of the current team space (spec §3 member fields). */
 export const teamMemberSchema = z
@@ -41,7 +45,9 @@ export const teamMemberQuery = pageQuerySchema.extend({
 export const setMemberRoleBody = z.object({ roleId }).openapi("SetTeamMemberRoleRequest");
 
 /** Body of POST /api/v1/team/owner. */
-export const transferOwnerBody = z.object({ userId: z.string().min(1).max(64).openapi({ example: "usr_01jd7w3k5q9x2m4n6p8r" }) }).openapi("TransferOwnershipRequest");
+export const transferOwnerBody = z
+  .object({ userId: z.string().min(1).max(64).openapi({ example: "usr_01jd7w3k5q9x2m4n6p8r" }) })
+  .openapi("TransferOwnershipRequest");
 
 /** A member the app's handover notices can go to. */
 export const notifyMemberSchema = z

@@ -32,7 +32,8 @@ const members = async (user: TestUser, query = "", spaceId = team.spaceId, langu
   );
 const createLink = (user: TestUser, json: Record<string, unknown> = {}, spaceId = team.spaceId) =>
   ctx.request("/api/v1/team/invitations", { method: "POST", token: user.token, headers: inTeam(spaceId), json });
-const accept = (user: TestUser, inviteParam: string) => ctx.request("/api/v1/team-invitations/accept", { method: "POST", token: user.token, json: { inviteParam } });
+const accept = (user: TestUser, inviteParam: string) =>
+  ctx.request("/api/v1/team-invitations/accept", { method: "POST", token: user.token, json: { inviteParam } });
 const resolve = (inviteParam: string) => ctx.request(`/api/v1/team-invitations/resolve?inviteParam=${encodeURIComponent(inviteParam)}`);
 const membership = (spaceId: string, userId: string) =>
   ctx.deps.db
@@ -50,7 +51,9 @@ async function newTeam(name: string, user = owner) {
 
 describe("invitation links", () => {
   it("are for team spaces, with a role the caller may give and bounded expiry and uses", async () => {
-    await expectError(await createLink(owner, {}, owner.user.spaceId), 409, { message: "Invitations are for team spaces; create or switch to a team space first" });
+    await expectError(await createLink(owner, {}, owner.user.spaceId), 409, {
+      message: "Invitations are for team spaces; create or switch to a team space first",
+    });
     await expectError(await createLink(owner, { expiresInDays: 0 }), 400, { field: "expiresInDays" });
     await expectError(await createLink(owner, { expiresInDays: 31 }), 400, { field: "expiresInDays" });
     await expectError(await createLink(owner, { maxUses: 0 }), 400, { field: "maxUses" });
@@ -223,7 +226,9 @@ describe("roles of members", () => {
 
   it("refuses changing one's own role, the owner's, to owner, or to a role the space lacks", async () => {
     await expectError(await setRole(admin, admin.user.id, "viewer", space.spaceId), 403, { message: "You cannot change your own role" });
-    await expectError(await setRole(admin, owner.user.id, "viewer", space.spaceId), 403, { message: "The owner's role cannot be changed; transfer ownership instead" });
+    await expectError(await setRole(admin, owner.user.id, "viewer", space.spaceId), 403, {
+      message: "The owner's role cannot be changed; transfer ownership instead",
+    });
     await expectError(await setRole(owner, dev.user.id, "owner", space.spaceId), 400, { field: "roleId" });
     await expectError(await setRole(owner, dev.user.id, "role_unknown", space.spaceId), 400, { field: "roleId" });
     await expectError(await setRole(owner, dev.user.id, "", space.spaceId), 400, { field: "roleId" });
@@ -263,7 +268,9 @@ describe("roles of members", () => {
     expect(page.items[0]).toMatchObject({ roleId: "role_teamlead", roleName: "Team lead" });
     await expectOk(await setRole(owner, viewer.user.id, "role_teamlead", space.spaceId), 200, teamMemberSchema);
     // Viewer holds every view grant, more than the lead has: refused.
-    await expectError(await setRole(lead, viewer.user.id, "viewer", space.spaceId), 403, { message: "You cannot give a role permissions you do not have yourself" });
+    await expectError(await setRole(lead, viewer.user.id, "viewer", space.spaceId), 403, {
+      message: "You cannot give a role permissions you do not have yourself",
+    });
     expect((await membership(space.spaceId, viewer.user.id))!.roleId).toBe("role_teamlead");
 
     await expectError(await setRole(admin, dev.user.id, "admin", space.spaceId), 403, { message: "Only the owner can make or unmake an administrator" });
@@ -285,30 +292,51 @@ describe("roles of members", () => {
   });
 
   it("removal: never the owner or oneself, admins only by the owner; the removed member's session and API key lose the space at once", async () => {
-    await expectError(await ctx.request(`/api/v1/team/members/${owner.user.id}`, { method: "DELETE", token: admin.token, headers: inTeam(space.spaceId) }), 403, {
-      message: "The owner cannot be removed from the space",
-    });
-    await expectError(await ctx.request(`/api/v1/team/members/${admin.user.id}`, { method: "DELETE", token: admin.token, headers: inTeam(space.spaceId) }), 403, {
-      message: "You cannot remove yourself; exit the space instead",
-    });
+    await expectError(
+      await ctx.request(`/api/v1/team/members/${owner.user.id}`, { method: "DELETE", token: admin.token, headers: inTeam(space.spaceId) }),
+      403,
+      {
+        message: "The owner cannot be removed from the space",
+      },
+    );
+    await expectError(
+      await ctx.request(`/api/v1/team/members/${admin.user.id}`, { method: "DELETE", token: admin.token, headers: inTeam(space.spaceId) }),
+      403,
+      {
+        message: "You cannot remove yourself; exit the space instead",
+      },
+    );
     const second = await registerUser(ctx, "admin2@example.com");
     await addMember(ctx, space.spaceId, second, "admin");
-    await expectError(await ctx.request(`/api/v1/team/members/${second.user.id}`, { method: "DELETE", token: admin.token, headers: inTeam(space.spaceId) }), 403, {
-      message: "Only the owner can remove an administrator",
-    });
+    await expectError(
+      await ctx.request(`/api/v1/team/members/${second.user.id}`, { method: "DELETE", token: admin.token, headers: inTeam(space.spaceId) }),
+      403,
+      {
+        message: "Only the owner can remove an administrator",
+      },
+    );
     expect(await membership(space.spaceId, second.user.id)).toBeDefined();
 
     // The developer works in the team: current space, and an API key made for it.
     await ctx.request(`/api/v1/spaces/${space.spaceId}/select`, { method: "POST", token: dev.token });
-    await ctx.deps.db.update(spaceMembers).set({ creditAllocation: 50 }).where(and(eq(spaceMembers.spaceId, space.spaceId), eq(spaceMembers.userId, dev.user.id)));
+    await ctx.deps.db
+      .update(spaceMembers)
+      .set({ creditAllocation: 50 })
+      .where(and(eq(spaceMembers.spaceId, space.spaceId), eq(spaceMembers.userId, dev.user.id)));
     const key = "pk_team-key-for-dev";
-    await ctx.deps.db.insert(apiKeys).values({ id: "key_team", spaceId: space.spaceId, userId: dev.user.id, name: "team", prefix: "pk_team", keyHash: sha256(key) });
+    await ctx.deps.db
+      .insert(apiKeys)
+      .values({ id: "key_team", spaceId: space.spaceId, userId: dev.user.id, name: "team", prefix: "pk_team", keyHash: sha256(key) });
     const personalKey = await ctx.request("/api/v1/me/api-keys", { method: "POST", token: dev.token, json: { name: "mine" } });
     expect(personalKey.status).toBe(201);
     expect((await ctx.request("/api/v1/apps", { token: key })).status).toBe(200);
 
     const events = recordRealtime(ctx);
-    await expectOk(await ctx.request(`/api/v1/team/members/${dev.user.id}`, { method: "DELETE", token: admin.token, headers: inTeam(space.spaceId) }), 200, z.object({ userId: z.string() }));
+    await expectOk(
+      await ctx.request(`/api/v1/team/members/${dev.user.id}`, { method: "DELETE", token: admin.token, headers: inTeam(space.spaceId) }),
+      200,
+      z.object({ userId: z.string() }),
+    );
     expect(await membership(space.spaceId, dev.user.id)).toBeUndefined();
     expect(events.toSpace(space.spaceId, "access.changed").map((event) => event.data)).toEqual([{ reason: "removed", userIds: [dev.user.id] }]);
     events.stop();
@@ -335,14 +363,27 @@ describe("roles of members", () => {
   });
 
   it("ownership transfer: the owner only, to a member; the former owner becomes an administrator", async () => {
-    await expectError(await ctx.request("/api/v1/team/owner", { method: "POST", token: admin.token, headers: inTeam(space.spaceId), json: { userId: admin.user.id } }), 403, {
-      message: "Only the owner of the space can transfer ownership",
-    });
-    await expectError(await ctx.request("/api/v1/team/owner", { method: "POST", token: owner.token, headers: inTeam(space.spaceId), json: { userId: "usr_nobody" } }), 404);
-    await expectError(await ctx.request("/api/v1/team/owner", { method: "POST", token: owner.token, headers: inTeam(space.spaceId), json: { userId: owner.user.id } }), 400, {
+    await expectError(
+      await ctx.request("/api/v1/team/owner", { method: "POST", token: admin.token, headers: inTeam(space.spaceId), json: { userId: admin.user.id } }),
+      403,
+      {
+        message: "Only the owner of the space can transfer ownership",
+      },
+    );
+    await expectError(
+      await ctx.request("/api/v1/team/owner", { method: "POST", token: owner.token, headers: inTeam(space.spaceId), json: { userId: "usr_nobody" } }),
+      404,
+    );
+    await expectError(
+      await ctx.request("/api/v1/team/owner", { method: "POST", token: owner.token, headers: inTeam(space.spaceId), json: { userId: owner.user.id } }),
+      400,
+      {
+        field: "userId",
+      },
+    );
+    await expectError(await ctx.request("/api/v1/team/owner", { method: "POST", token: owner.token, headers: inTeam(space.spaceId), json: {} }), 400, {
       field: "userId",
     });
-    await expectError(await ctx.request("/api/v1/team/owner", { method: "POST", token: owner.token, headers: inTeam(space.spaceId), json: {} }), 400, { field: "userId" });
     const moved = await expectOk(
       await ctx.request("/api/v1/team/owner", { method: "POST", token: owner.token, headers: inTeam(space.spaceId), json: { userId: admin.user.id } }),
       200,
@@ -354,7 +395,10 @@ describe("roles of members", () => {
     expect(await membership(space.spaceId, owner.user.id)).toMatchObject({ role: "admin", roleId: "admin" });
     // The former owner may now leave; the new one may not.
     await expectError(await ctx.request("/api/v1/team/exit", { method: "POST", token: admin.token, headers: inTeam(space.spaceId) }), 409);
-    await expectError(await ctx.request("/api/v1/team/owner", { method: "POST", token: owner.token, headers: inTeam(space.spaceId), json: { userId: owner.user.id } }), 403);
+    await expectError(
+      await ctx.request("/api/v1/team/owner", { method: "POST", token: owner.token, headers: inTeam(space.spaceId), json: { userId: owner.user.id } }),
+      403,
+    );
   });
 });
 
@@ -366,7 +410,11 @@ describe("members to notify", () => {
     const link = await expectOk(await createLink(owner, { roleId: "operator" }, space.spaceId), 201, teamInvitationSchema);
     await expectOk(await accept(helper, link.inviteParam), 200, userSchema);
     await ctx.request(`/api/v1/spaces/${space.spaceId}/select`, { method: "POST", token: owner.token });
-    const list = await expectOk(await ctx.request("/api/v1/team/notify-members", { token: owner.token, headers: inTeam(space.spaceId) }), 200, z.array(notifyMemberSchema));
+    const list = await expectOk(
+      await ctx.request("/api/v1/team/notify-members", { token: owner.token, headers: inTeam(space.spaceId) }),
+      200,
+      z.array(notifyMemberSchema),
+    );
     expect(list).toEqual([
       { userId: owner.user.id, name: "owner", email: "owner@example.com", phone: null, roleName: "Owner" },
       { userId: helper.user.id, name: "helper", email: "helper@example.com", phone: null, roleName: "Operator" },

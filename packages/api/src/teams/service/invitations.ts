@@ -19,7 +19,7 @@ type InvitationRow = typeof spaceInvitations.$inferSelect;
 
 /** Whether an `inviteParam` is a team invitation (`tm_…`) rather than a referral code. */
 export function isTeamInvite(inviteParam: string | undefined): inviteParam is string {
-  return inviteParam !== undefined && inviteParam.trim().startsWith(TEAM_INVITE_PREFIX);
+  return inviteParam?.trim().startsWith(TEAM_INVITE_PREFIX) === true;
 }
 
 /** The console address an invitation opens. */
@@ -133,7 +133,7 @@ async function usableInvitation(deps: Pick<Deps, "db" | "now">, inviteParam: str
     .innerJoin(spaces, eq(spaces.id, spaceInvitations.spaceId))
     .where(eq(spaceInvitations.tokenHash, sha256(token)))
     .get();
-  if (!row || row.spaceKind !== "team") throw new ServiceError("not_found", "team_invitation_unknown");
+  if (row?.spaceKind !== "team") throw new ServiceError("not_found", "team_invitation_unknown");
   const status = statusOf(row.invitation, deps.now().toISOString());
   if (status !== "active") throw refusal(status);
   return row;

@@ -140,12 +140,7 @@ export async function listMembers(
       .limit(pageSize)
       .offset((pageNo - 1) * pageSize)
       .all(),
-    deps.db
-      .select({ value: count() })
-      .from(spaceMembers)
-      .innerJoin(users, eq(users.id, spaceMembers.userId))
-      .where(where)
-      .get(),
+    deps.db.select({ value: count() }).from(spaceMembers).innerJoin(users, eq(users.id, spaceMembers.userId)).where(where).get(),
   ]);
   return { items: rows.map((row) => memberView(language, row)), total: Number(total?.value ?? 0), pageNo, pageSize };
 }
@@ -184,13 +179,7 @@ async function memberRow(deps: Pick<Deps, "db">, spaceId: string, userId: string
  * owner's; the role must exist and hold nothing the caller lacks; administrators are the owner's
  * to make and unmake. The tier follows the role.
  */
-export async function setMemberRole(
-  deps: Pick<Deps, "db" | "realtime">,
-  auth: Auth,
-  userId: string,
-  roleId: string,
-  language: Language,
-) {
+export async function setMemberRole(deps: Pick<Deps, "db" | "realtime">, auth: Auth, userId: string, roleId: string, language: Language) {
   if (userId === auth.userId) throw fail.forbidden("team_own_role");
   const target = await memberRow(deps, auth.spaceId, userId);
   if (!target) throw fail.notFound("team_member");

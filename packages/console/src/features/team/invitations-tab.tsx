@@ -88,14 +88,24 @@ export function InvitationsTab() {
             title: t("teamMembers.invitations.columns.uses"),
             render: (_value, invitation) => (invitation.maxUses === null ? `${invitation.uses}` : `${invitation.uses} / ${invitation.maxUses}`),
           },
-          { key: "expiresAt", title: t("teamMembers.invitations.columns.expiresAt"), render: (_value, invitation) => formatDateTime(invitation.expiresAt, i18n.language) },
+          {
+            key: "expiresAt",
+            title: t("teamMembers.invitations.columns.expiresAt"),
+            render: (_value, invitation) => formatDateTime(invitation.expiresAt, i18n.language),
+          },
           {
             key: "actions",
             title: t("teamMembers.invitations.columns.actions"),
             align: "right",
             render: (_value, invitation) => (
               <Flex gap={4} justify="end">
-                <Button type="text" icon={<CopyOutlined />} disabled={invitation.status !== "active"} onClick={() => void copy(invitation)} data-testid={`team-invitation-copy-${invitation.id}`}>
+                <Button
+                  type="text"
+                  icon={<CopyOutlined />}
+                  disabled={invitation.status !== "active"}
+                  onClick={() => void copy(invitation)}
+                  data-testid={`team-invitation-copy-${invitation.id}`}
+                >
                   {t("teamMembers.invitations.copy")}
                 </Button>
                 {invitation.status === "active" ? (

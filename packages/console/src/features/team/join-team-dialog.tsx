@@ -49,9 +49,8 @@ export function JoinTeamDialog() {
       }
       setDialog({ kind: "confirm", inviteParam, company: resolved.data.companyName, roleName: resolved.data.roleName });
     })();
-    // Once per stored link and session.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [session.token]);
+    // The ref keeps this to once per stored link, whatever re-runs the effect.
+  }, [session.token, navigate, location.pathname]);
 
   const close = () => {
     writeString("teamInviteParam", undefined);

@@ -37,7 +37,10 @@ export function MembersTab() {
   });
   const owner = user?.companyOwner === true;
   const items = members.data?.items ?? [];
-  const options = roleOptions(t, items.filter((member) => !member.owner));
+  const options = roleOptions(
+    t,
+    items.filter((member) => !member.owner),
+  );
 
   const changeRole = async (member: Member, roleId: string) => {
     const result = await endpoints.team.setRole(member.userId, { roleId });
@@ -192,7 +195,9 @@ export function MembersTab() {
           <Select
             showSearch
             optionFilterProp="label"
-            options={items.filter((member) => !member.owner).map((member) => ({ value: member.userId, label: `${member.name} (${member.email ?? member.phone ?? ""})` }))}
+            options={items
+              .filter((member) => !member.owner)
+              .map((member) => ({ value: member.userId, label: `${member.name} (${member.email ?? member.phone ?? ""})` }))}
             data-testid="team-transfer-member"
           />
         </Form.Item>

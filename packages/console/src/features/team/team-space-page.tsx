@@ -25,8 +25,8 @@ export function TeamSpacePage() {
   const tabs: TabItem[] = [
     tab("members", t("teamMembers.tabs.members"), <MembersTab />),
     tab("invitations", t("teamMembers.tabs.invitations"), <InvitationsTab />),
-    // tab("roles", t("teamRoles.tab"), <RolesTab />),
-    // tab("credits", t("teamCredits.tab"), <CreditsTab />),
+    // tab("roles", t("teamMembers.tabs.roles"), <RolesTab />),
+    // tab("credits", t("teamMembers.tabs.credits"), <CreditsTab />),
   ];
   const requested = params.get("tab");
   const active = tabs.some((item) => item.key === requested) ? requested! : "members";
