@@ -463,3 +463,16 @@ describe("members to notify", () => {
     await expectError(await ctx.request("/api/v1/team/notify-members", { token: nobody.token, headers: inTeam(space.spaceId) }), 403);
   });
 });
+
+describe("public link lookups", () => {
+  it("are throttled per address (429 with Retry-After)", async () => {
+    let last: Response | undefined;
+    for (let attempt = 0; attempt < 40; attempt++) {
+      last = await resolve("tm_guess");
+      if (last.status === 429) break;
+      expect(last.status).toBe(404);
+    }
+    expect(last!.headers.get("retry-after")).toMatch(/^\d+$/);
+    await expectError(last!, 429);
+  });
+});
