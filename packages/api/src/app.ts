@@ -29,6 +29,7 @@ import { registerPaymentRoutes } from "./payments/routes";
 import { registerPlanRoutes } from "./plans/routes";
 import { registerPluginRoutes } from "./plugins/routes";
 import { registerSpaceRoutes } from "./spaces/routes";
+import { registerTeamRoutes } from "./teams/routes";
 import { APP_VERSION, registerSystemRoutes } from "./system/routes";
 import { registerWorkflowRoutes } from "./workflows/routes";
 
@@ -117,6 +118,7 @@ export function createApp(deps: Deps) {
   registerWorkflowRoutes(app);
   registerBenefitRoutes(app);
   registerPaymentRoutes(app);
+  registerTeamRoutes(app);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", {
     type: "http",

@@ -219,6 +219,17 @@ export const operationAccess: Readonly<Record<string, OperationAccess>> = {
   "GET /api/v1/instance/orders": "instance",
   "POST /api/v1/instance/orders": "instance",
   "POST /api/v1/instance/orders/{orderId}/refund": "instance",
+  // Issue 16, members and invitations (t16-members).
+  "GET /api/v1/team/members": "team.view",
+  "PATCH /api/v1/team/members/{userId}": "team.edit",
+  "DELETE /api/v1/team/members/{userId}": "team.edit",
+  "POST /api/v1/team/exit": "member",
+  "POST /api/v1/team/owner": "member",
+  "GET /api/v1/team/notify-members": "apps.view",
+  "GET /api/v1/team/invitations": "team.view",
+  "POST /api/v1/team/invitations": "team.edit",
+  "DELETE /api/v1/team/invitations/{invitationId}": "team.edit",
+  "POST /api/v1/team-invitations/accept": "member",
 };
 
 /** The key {@link operationAccess} uses for a route. */

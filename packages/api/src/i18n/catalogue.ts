@@ -15,6 +15,7 @@ import { paymentsMessages } from "../payments/messages";
 import { plansMessages } from "../plans/messages";
 import { pluginsMessages } from "../plugins/messages";
 import { spacesMessages } from "../spaces/messages";
+import { teamsMessages } from "../teams/messages";
 import { workflowsMessages } from "../workflows/messages";
 import type { Message } from "./define";
 import { generalMessages } from "./general-messages";
@@ -41,6 +42,7 @@ export const catalogues = {
   workflows: workflowsMessages,
   benefits: benefitsMessages,
   payments: paymentsMessages,
+  teams: teamsMessages,
 } as const;
 
 /** Every message Parley can show or send, in English and Chinese: the areas' catalogues in one. */
@@ -64,6 +66,7 @@ export const messages = {
   ...workflowsMessages,
   ...benefitsMessages,
   ...paymentsMessages,
+  ...teamsMessages,
 };
 
 /** The id of a message: a key of {@link messages}. */

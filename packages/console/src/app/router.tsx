@@ -44,6 +44,7 @@ const ChannelPickerPage = lazyNamed(() => import("../features/clients/channel-pi
 const ChatManagePage = lazyNamed(() => import("../features/chat-manage/chat-manage-page"), "ChatManagePage");
 const BenefitsPage = lazyNamed(() => import("../features/benefits/benefits-page"), "BenefitsPage");
 const InstancePage = lazyNamed(() => import("../features/instance/instance-page"), "InstancePage");
+const TeamSpacePage = lazyNamed(() => import("../features/team/team-space-page"), "TeamSpacePage");
 const WorkflowsPage = lazyNamed(() => import("../features/workflows/workflows-page"), "WorkflowsPage");
 const WorkflowEditorPage = lazyNamed(() => import("../features/workflows/workflow-editor-page"), "WorkflowEditorPage");
 const ComingSoonPage = lazy(async () => ({ default: (await import("../features/placeholders/coming-soon-page")).ComingSoonPage }));
@@ -169,7 +170,7 @@ export const routes: RouteObject[] = [
           { path: "workflows", element: <WorkflowsPage /> },
           { path: "workflow", element: <WorkflowEditorPage /> },
           { path: "instance", element: <InstancePage /> },
-          placeholder("teamSpace", "teamSpace"),
+          { path: "teamSpace", element: <TeamSpacePage /> },
           placeholder("teamSpace/roleEdit", "roleEdit"),
           { path: "price", element: <PricePage /> },
           {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readStartupParams, stripStartupParams } from "./startup-params";
+import { isTeamInvite, readStartupParams, stripStartupParams } from "./startup-params";
 
 describe("start-up parameters", () => {
   it("reads code, loginCode, inviteParam, ref as source and share", () => {
@@ -19,5 +19,11 @@ describe("start-up parameters", () => {
   it("removes only the start-up parameters from the address", () => {
     expect(stripStartupParams("?code=c1&tab=keys&loginCode=l")).toBe("?tab=keys");
     expect(stripStartupParams("?code=c1")).toBe("");
+  });
+
+  it("tells a team invitation (tm_…) from a referral code", () => {
+    expect(isTeamInvite("tm_abc")).toBe(true);
+    expect(isTeamInvite("K7M2Q9XZ")).toBe(false);
+    expect(isTeamInvite(undefined)).toBe(false);
   });
 });

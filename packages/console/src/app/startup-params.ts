@@ -35,3 +35,8 @@ export function stripStartupParams(search: string): string {
   const rest = query.toString();
   return rest ? `?${rest}` : "";
 }
+
+/** Whether an `inviteParam` is a team invitation link's (`tm_…`) rather than a referral code. */
+export function isTeamInvite(inviteParam: string | undefined): boolean {
+  return inviteParam?.startsWith("tm_") === true;
+}

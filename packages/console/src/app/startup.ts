@@ -2,7 +2,7 @@ import { changeLanguage, normaliseLanguage, currentLanguage } from "../i18n";
 import { endpoints } from "../lib/api/endpoints";
 import { sessionStore } from "../lib/api/session";
 import { readString, writeString } from "../lib/api/storage";
-import { readStartupParams, STARTUP_PARAMS, stripStartupParams } from "./startup-params";
+import { isTeamInvite, readStartupParams, STARTUP_PARAMS, stripStartupParams } from "./startup-params";
 
 /** The attribution to send with a registration or exchange, from what start-up stored. */
 export function storedAttribution(): { share?: string; source?: string; sourceDetail?: string } {
@@ -23,7 +23,8 @@ export function storedAttribution(): { share?: string; source?: string; sourceDe
  */
 export async function exchangeFromAddress(): Promise<void> {
   const params = readStartupParams(window.location.search);
-  if (params.inviteParam) writeString("inviteParam", params.inviteParam);
+  // A team invitation (tm_…) waits for the join dialog; anything else is a referral code for registration.
+  if (params.inviteParam) writeString(isTeamInvite(params.inviteParam) ? "teamInviteParam" : "inviteParam", params.inviteParam);
   if (params.share) writeString("shareId", params.share);
   if (params.source) {
     writeString("source", params.source);

@@ -6,6 +6,7 @@ import type { Auth, Deps } from "../../kernel";
 import type { Language } from "../../i18n/language";
 import { insertSpace, userView } from "../../spaces/service/spaces";
 import { rewardInvitation } from "../../benefits/service/invitations";
+import { isTeamInvite, joinByInvitation } from "../../teams/service/invitations";
 import { consumeCode, issueCode, type CodePurpose } from "./codes";
 import { assertPasswordStrength, type Channel, channelOf, normalizeTarget } from "./contact";
 import { admitCodeAttempt, admitPasswordAttempt, verifyOrPretend } from "./login-guard";
@@ -113,7 +114,12 @@ export async function register(
     language: input.language,
     attribution: { share: input.share, source: input.source, sourceDetail: input.sourceDetail },
   });
-  if (input.inviteParam) await rewardInvitation(deps, { code: input.inviteParam, inviteeUserId: user.id });
+  if (isTeamInvite(input.inviteParam)) {
+    // A team link that cannot be used (expired, full) must not cost the person their account.
+    await joinByInvitation(deps, user.id, input.inviteParam).catch((error: unknown) =>
+      deps.logger.warn("team invitation at registration ignored", { userId: user.id, error: error instanceof Error ? error.message : String(error) }),
+    );
+  } else if (input.inviteParam) await rewardInvitation(deps, { code: input.inviteParam, inviteeUserId: user.id });
   return signedIn(deps, user.id, "register", client);
 }
 

@@ -38,6 +38,7 @@ import { KnowledgeSettingsSection } from "./knowledge-settings-section";
 import { PreviewPane } from "./preview-pane";
 import { blockedByRateLimit, RateLimitTab } from "./rate-limit-tab";
 import { modelOptions, useAppOptions } from "./use-app-options";
+import { NotifyMemberSelect } from "../team/notify-member-select";
 import "./apps.css";
 
 type Schemas = components["schemas"];
@@ -47,7 +48,7 @@ type AdvancedConfig = Schemas["AdvancedConfig"];
 /** The editor form: the app's settings plus the humanization and handover parts of its advanced config. */
 export type EditorValues = Omit<Schemas["UpdateAppRequest"], "voice"> & {
   humanization: AdvancedConfig["humanization"];
-  manualService: Pick<AdvancedConfig["manualService"], "defaultReply" | "replyMode" | "delayMinutes" | "aiTagging"> & {
+  manualService: Pick<AdvancedConfig["manualService"], "defaultReply" | "replyMode" | "delayMinutes" | "aiTagging" | "notifyMemberIds"> & {
     keywords: string[];
     intents: string[];
     notify: Pick<AdvancedConfig["manualService"]["notify"], "email" | "sms" | "wechat">;
@@ -112,6 +113,7 @@ function toValues(app: AppSeniorDetail): EditorValues {
       delayMinutes: manualService.delayMinutes ?? null,
       notify: { email: manualService.notify.email, sms: manualService.notify.sms, wechat: manualService.notify.wechat },
       aiTagging: manualService.aiTagging,
+      notifyMemberIds: manualService.notifyMemberIds,
     },
     databaseEnabled: database.enabled,
   };
@@ -145,6 +147,7 @@ function toRequests(values: EditorValues, current: AdvancedConfig): { app: Schem
         delayMinutes: manualService.replyMode === "delayed" ? manualService.delayMinutes : (manualService.delayMinutes ?? null),
         notify: { ...current.manualService.notify, ...manualService.notify },
         aiTagging: manualService.aiTagging,
+        notifyMemberIds: manualService.notifyMemberIds ?? current.manualService.notifyMemberIds,
       },
       database: { ...current.database, enabled: databaseEnabled },
     },
@@ -562,6 +565,9 @@ function AdvancedTab({ pluginOptions }: { pluginOptions: { label: string; option
             <Checkbox>{t("apps.advanced.aiTagging")}</Checkbox>
           </Form.Item>
         </Flex>
+      </Form.Item>
+      <Form.Item name={["manualService", "notifyMemberIds"]} label={t("teamMembers.notify.label")} extra={t("teamMembers.notify.hint")}>
+        <NotifyMemberSelect />
       </Form.Item>
 
       <Divider />

@@ -17,6 +17,7 @@ import { LanguageSwitch } from "../../components/language-switch";
 import { PageLoader } from "../../components/page-loader";
 import { SpaceSwitcher } from "../../components/space-switcher";
 import { UpgradeDialog } from "../../components/upgrade-dialog";
+import { JoinTeamDialog } from "../team/join-team-dialog";
 import { CheckInButton, DocsLink, NotificationsButton } from "./header-actions";
 import { MENU_ICONS } from "./menu-icons";
 import { saveLanguageToAccount } from "./save-language";
@@ -177,6 +178,7 @@ export function ConsoleLayout() {
             </Suspense>
           )}
           <UpgradeDialog />
+          <JoinTeamDialog />
         </Layout.Content>
       </Layout>
     </Layout>

@@ -15,6 +15,7 @@ export const STORAGE_KEYS = [
   "source",
   "sourceDetail",
   "inviteParam",
+  "teamInviteParam",
   "clientId",
   "selectchannel",
   "language",
@@ -69,10 +70,13 @@ export function writeJson(key: StorageKey, value: unknown): void {
 export function clearAllStorage(): void {
   try {
     const language = readString("language");
+    const teamInvite = readString("teamInviteParam");
     window.localStorage.clear();
     window.sessionStorage.clear();
     // The interface language is a device preference, not part of the session.
     if (language !== undefined) writeString("language", language);
+    // A team link opened before signing in waits for the next session.
+    if (teamInvite !== undefined) writeString("teamInviteParam", teamInvite);
   } catch {
     // Nothing stored that we could reach.
   }

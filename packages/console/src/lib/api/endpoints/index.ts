@@ -7,6 +7,7 @@ import { meEndpoints } from "./me";
 import { modelEndpoints } from "./models";
 import { pluginEndpoints } from "./plugins";
 import { spaceEndpoints } from "./spaces";
+import { teamEndpoints } from "./team";
 import { userKeyEndpoints } from "./user-keys";
 
 export type { Attribution } from "./auth";
@@ -32,4 +33,5 @@ export const endpoints = {
   userKeys: userKeyEndpoints,
   billing: billingEndpoints,
   apiAccessApps,
+  team: teamEndpoints,
 };
