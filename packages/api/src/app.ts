@@ -27,6 +27,7 @@ import { registerModelRoutes } from "./models/routes";
 import { registerOpenAiRoutes } from "./openai/routes";
 import { registerPaymentRoutes } from "./payments/routes";
 import { registerPlanRoutes } from "./plans/routes";
+import { registerCreditRoutes } from "./credits/routes";
 import { registerPluginRoutes } from "./plugins/routes";
 import { registerSpaceRoutes } from "./spaces/routes";
 import { APP_VERSION, registerSystemRoutes } from "./system/routes";
@@ -117,6 +118,7 @@ export function createApp(deps: Deps) {
   registerWorkflowRoutes(app);
   registerBenefitRoutes(app);
   registerPaymentRoutes(app);
+  registerCreditRoutes(app);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", {
     type: "http",

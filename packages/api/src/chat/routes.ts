@@ -63,6 +63,7 @@ export function registerChatRoutes(app: OpenAPIHono<AppEnv>) {
       const turn = {
         app: chatApp,
         endUserId: endUserOf(auth),
+        memberUserId: auth.userId,
         channel: body.channel ?? "web",
         text: body.message,
         language,
