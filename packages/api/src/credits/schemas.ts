@@ -27,7 +27,10 @@ export const memberCreditsSchema = z
     owner: z.boolean().openapi({ description: "The owner spends the unallocated pool and holds no allocation" }),
     allocation: z.number().int().openapi({ description: "Credits allocated and not yet spent", example: 50 }),
     spent: z.number().int().openapi({ description: "Credits spent from allocations", example: 12 }),
-    spentTotal: z.number().int().openapi({ description: "Every credit the member's turns and runs were charged in this space, allocation and pool", example: 20 }),
+    spentTotal: z
+      .number()
+      .int()
+      .openapi({ description: "Every credit the member's turns and runs were charged in this space, allocation and pool", example: 20 }),
   })
   .openapi("MemberCredits");
 
@@ -50,7 +53,10 @@ export const myCreditsSchema = z
     allocation: z.number().int().openapi({ example: 50 }),
     spent: z.number().int().openapi({ description: "Credits spent from allocations", example: 12 }),
     spentTotal: z.number().int().openapi({ description: "Every credit the caller's turns and runs were charged in this space", example: 20 }),
-    available: z.number().int().openapi({ description: "What the caller's next turn may reserve: their allocation not held plus the unallocated pool", example: 900 }),
+    available: z
+      .number()
+      .int()
+      .openapi({ description: "What the caller's next turn may reserve: their allocation not held plus the unallocated pool", example: 900 }),
   })
   .openapi("MyCredits");
 
