@@ -155,6 +155,11 @@ describe("enterprise credits", () => {
     expect(ledger.map((row) => ({ userId: row.userId, delta: row.delta, fromAllocation: row.fromAllocation }))).toEqual([
       { userId: dev.user.id, delta: -1, fromAllocation: 1 },
     ]);
+    // The credits record names who spent.
+    const record = (await (await call("/api/v1/credits/ledger", owner)).json()) as {
+      data: Array<{ reason: string; userId: string | null; fromAllocation: number }>;
+    };
+    expect(record.data[0]).toMatchObject({ reason: "usage", userId: dev.user.id, fromAllocation: 1 });
     const summary = await expectOk(await call("/api/v1/team/credits", owner), 200, teamCreditsSchema);
     expect(summary).toMatchObject({ balance: 999, allocated: 49, unallocated: 950 });
     expect(summary.members.find((member) => member.userId === dev.user.id)).toMatchObject({ allocation: 49, spent: 1, spentTotal: 1 });

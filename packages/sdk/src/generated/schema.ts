@@ -24560,6 +24560,10 @@ export interface components {
             /** @enum {string} */
             reason: "grant" | "usage" | "purchase" | "check-in" | "invite" | "refund" | "adjustment";
             reference: string | null;
+            /** @description The member whose turn or run a usage charge paid for (null: the space's own spending) */
+            userId: string | null;
+            /** @description The part of a usage charge paid from the member's allocation */
+            fromAllocation: number;
             createdAt: string;
         };
         UsageRecord: {
