@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { addMember, createAppVia } from "../apps/testing";
 import { appendLedger, balanceOf } from "../billing/service/ledger";
@@ -7,6 +7,8 @@ import { spaceSchema } from "../identity/schemas";
 import { expectError, expectOk } from "../testing/flows";
 import { type LlmFake, startOpenAiFake } from "../testing/fakes/llm-openai";
 import { createTestContext, registerUser, type TestContext, type TestUser } from "../testing/harness";
+import { workflowRunSchema } from "../workflows/schemas";
+import { createWorkflowVia, line, node } from "../workflows/testing";
 import { memberPrivilegeCostSchema, memberPrivilegeSchema, myCreditsSchema, teamCreditsSchema } from "./schemas";
 
 /*
@@ -175,6 +177,29 @@ describe("enterprise credits", () => {
     const after = await expectOk(await call("/api/v1/team/credits", owner), 200, teamCreditsSchema);
     expect(after).toMatchObject({ balance: 998, allocated: 0, unallocated: 998 });
     await addMember(ctx, spaceId, dev, "developer");
+  });
+
+  it("charges a workflow run a member starts to their allocation and names them in the ledger", async () => {
+    await expectOk(await allocate(owner, dev.user.id, 20), 200, teamCreditsSchema);
+    const before = await memberRow(spaceId, dev.user.id);
+    const workflow = await createWorkflowVia(ctx, owner, {
+      elements: [
+        node("start", "start", { inputs: { text: true } }),
+        node("llm", "llm", { model: "gpt-4.1-mini", systemPrompt: "Be brief.", input: "Answer: {{sys.query}}", structuredOutput: [] }),
+        node("end", "end", { output: "{{llm.output}}" }),
+      ],
+      lines: [line("start", "llm"), line("llm", "end")],
+    });
+    const run = await expectOk(
+      await call(`/api/v1/workflows/${workflow.id}/runs`, dev, { space: spaceId, json: { wait: true, query: "Hi" } }),
+      201,
+      workflowRunSchema,
+    );
+    expect(run.status).toBe("success");
+    expect(await memberRow(spaceId, dev.user.id)).toEqual({ allocation: before!.allocation - 1, spent: before!.spent + 1 });
+    const last = await ctx.deps.db.select().from(creditLedger).where(eq(creditLedger.spaceId, spaceId)).orderBy(desc(creditLedger.seq)).get();
+    expect(last).toMatchObject({ reason: "usage", userId: dev.user.id, fromAllocation: 1, delta: -1 });
+    await expectOk(await allocate(owner, dev.user.id, 0), 200, teamCreditsSchema);
   });
 
   it("answers the members quota and what more seats cost in the catalogue", async () => {
