@@ -27,6 +27,7 @@ import { registerModelRoutes } from "./models/routes";
 import { registerOpenAiRoutes } from "./openai/routes";
 import { registerPaymentRoutes } from "./payments/routes";
 import { registerPlanRoutes } from "./plans/routes";
+import { registerCreditRoutes } from "./credits/routes";
 import { registerPluginRoutes } from "./plugins/routes";
 import { registerSpaceRoutes } from "./spaces/routes";
 import { registerTeamRoutes } from "./teams/routes";
@@ -119,6 +120,7 @@ export function createApp(deps: Deps) {
   registerBenefitRoutes(app);
   registerPaymentRoutes(app);
   registerTeamRoutes(app);
+  registerCreditRoutes(app);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", {
     type: "http",

@@ -230,6 +230,12 @@ export const operationAccess: Readonly<Record<string, OperationAccess>> = {
   "POST /api/v1/team/invitations": "team.edit",
   "DELETE /api/v1/team/invitations/{invitationId}": "team.edit",
   "POST /api/v1/team-invitations/accept": "member",
+  // Enterprise credits (issue 16, t16-credits): allocations, the balance summary, the members quota.
+  "GET /api/v1/team/credits": "team.view",
+  "POST /api/v1/team/credits/allocations": "team.edit",
+  "GET /api/v1/team/credits/me": "member",
+  "GET /api/v1/team/member-privilege": "team.view",
+  "GET /api/v1/team/member-privilege/cost": "team.view",
 };
 
 /** The key {@link operationAccess} uses for a route. */

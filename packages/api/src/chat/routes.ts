@@ -63,6 +63,7 @@ export function registerChatRoutes(app: OpenAPIHono<AppEnv>) {
       const turn = {
         app: chatApp,
         endUserId: endUserOf(auth),
+        memberUserId: auth.userId,
         channel: body.channel ?? "web",
         text: body.message,
         language,
@@ -215,6 +216,8 @@ export function registerChatRoutes(app: OpenAPIHono<AppEnv>) {
             balanceAfter: z.number().int(),
             reason: z.enum(["grant", "usage", "purchase", "check-in", "invite", "refund", "adjustment"]),
             reference: z.string().nullable(),
+            userId: z.string().nullable().openapi({ description: "The member whose turn or run a usage charge paid for (null: the space's own spending)" }),
+            fromAllocation: z.number().int().openapi({ description: "The part of a usage charge paid from the member's allocation" }),
             createdAt: z.string(),
           })
           .openapi("CreditMovement"),

@@ -59,6 +59,7 @@ export async function holdForTurn(
   const hold = await takeHold(deps, {
     spaceId: turn.app.spaceId,
     userKeyId: turn.userKeyId ?? null,
+    memberUserId: turn.memberUserId ?? null,
     amount: creditsFor(modelId, { promptTokens, completionTokens: TURN_MAX_OUTPUT_TOKENS }),
     minimum: creditsFor(modelId, { promptTokens, completionTokens: TURN_MIN_OUTPUT_TOKENS }),
     reference: turn.app.id,

@@ -52,7 +52,8 @@ export async function prepareTurn(
   const base = { text, query, resolved, limited, conversation, hold: undefined, maxOutputTokens: undefined };
   if (policy.credits === "per-call") {
     // The responder's model calls hold credits call by call; the turn itself calls no model.
-    if (!free && (await availableBalance(deps, turn.app.spaceId)) <= 0) throw new ServiceError("insufficient_credits", "insufficient_credits");
+    if (!free && (await availableBalance(deps, turn.app.spaceId, turn.memberUserId)) <= 0)
+      throw new ServiceError("insufficient_credits", "insufficient_credits");
     return base;
   }
   if (free || limited) return base;

@@ -33,6 +33,11 @@ export interface ChatTurn {
   skipHandover?: boolean;
   /** The user key that called: its credit limit is held and charged with the space's balance. */
   userKeyId?: string;
+  /**
+   * The signed-in person who asks (a session or their API key): in a team space their allocation
+   * pays first (decision 0019). Absent for visitors, channels and user keys: the space's own spending.
+   */
+  memberUserId?: string;
 }
 
 /** A turn that passed every check that can refuse it; what it may spend is held. */

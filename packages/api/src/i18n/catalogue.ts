@@ -4,6 +4,7 @@ import { benefitsMessages } from "../benefits/messages";
 import { channelsMessages } from "../channels/messages";
 import { chatMessages } from "../chat/messages";
 import { clientsMessages } from "../clients/messages";
+import { creditsMessages } from "../credits/messages";
 import { hostingMessages } from "../hosting/messages";
 import { identityMessages } from "../identity/messages";
 import { inboxMessages } from "../inbox/messages";
@@ -43,6 +44,7 @@ export const catalogues = {
   benefits: benefitsMessages,
   payments: paymentsMessages,
   teams: teamsMessages,
+  credits: creditsMessages,
 } as const;
 
 /** Every message Parley can show or send, in English and Chinese: the areas' catalogues in one. */
@@ -67,6 +69,7 @@ export const messages = {
   ...benefitsMessages,
   ...paymentsMessages,
   ...teamsMessages,
+  ...creditsMessages,
 };
 
 /** The id of a message: a key of {@link messages}. */

@@ -183,6 +183,7 @@ export function registerOpenAiRoutes(app: OpenAPIHono<AppEnv>) {
         ...(clientTools?.length ? { clientTools } : {}),
         // A user key's credit limit is held with the space's balance before the model is called.
         ...(caller.userKeyId ? { userKeyId: caller.userKeyId } : {}),
+        ...(caller.memberUserId ? { memberUserId: caller.memberUserId } : {}),
       };
       const events = await answerTurn(deps, turn);
       const id = `chatcmpl-${newId("x").slice(2)}`;

@@ -15,6 +15,8 @@ export interface OpenAiCaller {
   onlyAppCode?: string;
   /** Set for user keys: their spending is counted against their credit limit. */
   userKeyId?: string;
+  /** Set for a person's session or API key: in a team space their allocation pays first. */
+  memberUserId?: string;
 }
 
 /**
@@ -35,7 +37,7 @@ export async function openAiCaller(deps: Pick<Deps, "db" | "now">, bearer: strin
     return { spaceId: key.spaceId, endUserId: `user-key:${key.id}`, userKeyId: key.id, ...(key.appCode ? { onlyAppCode: key.appCode } : {}) };
   }
   const auth = await authenticate(deps, bearer, spaceHeader);
-  return { spaceId: auth.spaceId, endUserId: `user:${auth.userId}` };
+  return { spaceId: auth.spaceId, endUserId: `user:${auth.userId}`, memberUserId: auth.userId };
 }
 
 /** The app a caller names as its model: one of its space's (or the one its user key is bound to), or a public app. */

@@ -41,7 +41,14 @@ async function* runWorkflowTurn(deps: Deps, { turn, prepared, conversation }: Re
     runId = await startRun(deps, workflow, {
       type: "FLOW",
       query: prepared.query,
-      trigger: { by: "chat", endUserId: turn.endUserId, conversationId: conversation.id, appId: app.id, language: turn.language },
+      trigger: {
+        by: "chat",
+        endUserId: turn.endUserId,
+        conversationId: conversation.id,
+        appId: app.id,
+        language: turn.language,
+        ...(turn.memberUserId ? { memberUserId: turn.memberUserId } : {}),
+      },
     });
   } catch (error) {
     const reason = error instanceof ServiceError ? messageText(turn.language, error.messageId, error.params) : String(error);

@@ -22121,6 +22121,470 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/team/credits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The space's balance, allocated and unallocated credits, and each member's allocation (sumCompanyBalance)
+         * @description Team spaces only (400 in a personal space).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The space's balance, allocated and unallocated credits, and each member's allocation (sumCompanyBalance) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["TeamCredits"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/team/credits/allocations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a member's credit allocation (companyBalanceManage)
+         * @description `amount` is the member's new allocation, not an increment. The allocations together never exceed the space's balance: raising one past the unallocated pool is refused (409) and nothing changes. The owner has no allocation (400) and nobody sets their own (403). Answers the summary after the change.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["SetCreditAllocationRequest"];
+                };
+            };
+            responses: {
+                /** @description Set a member's credit allocation (companyBalanceManage) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["TeamCredits"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description The unallocated credits do not cover the allocation */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/team/credits/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's own allocation and spending in the current space */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The caller's own allocation and spending in the current space */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["MyCredits"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/team/member-privilege": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether the plan lets the space add members: quota, used, remaining (getUseMemberPrivilege) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Whether the plan lets the space add members: quota, used, remaining (getUseMemberPrivilege) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["MemberPrivilege"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/team/member-privilege/cost": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What more member seats cost: the cheapest plan that allows more (getUseMemberPrivilegeCost) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description What more member seats cost: the cheapest plan that allows more (getUseMemberPrivilegeCost) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["MemberPrivilegeCost"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -25182,6 +25646,10 @@ export interface components {
             /** @enum {string} */
             reason: "grant" | "usage" | "purchase" | "check-in" | "invite" | "refund" | "adjustment";
             reference: string | null;
+            /** @description The member whose turn or run a usage charge paid for (null: the space's own spending) */
+            userId: string | null;
+            /** @description The part of a usage charge paid from the member's allocation */
+            fromAllocation: number;
             createdAt: string;
         };
         UsageRecord: {
@@ -27280,6 +27748,127 @@ export interface components {
              * @example tm_…
              */
             inviteParam: string;
+        };
+        TeamCredits: {
+            /**
+             * @description The space's ledger balance
+             * @example 1000
+             */
+            balance: number;
+            /**
+             * @description Credits reserved by turns running now
+             * @example 0
+             */
+            held: number;
+            /**
+             * @description Sum of the members' allocations
+             * @example 150
+             */
+            allocated: number;
+            /**
+             * @description What anyone may still spend or allocate: balance − holds − allocations not held
+             * @example 850
+             */
+            unallocated: number;
+            members: components["schemas"]["MemberCredits"][];
+        };
+        MemberCredits: {
+            userId: string;
+            name: string;
+            email: string | null;
+            phone: string | null;
+            /** @example developer */
+            roleId: string;
+            /** @description The owner spends the unallocated pool and holds no allocation */
+            owner: boolean;
+            /**
+             * @description Credits allocated and not yet spent
+             * @example 50
+             */
+            allocation: number;
+            /**
+             * @description Credits spent from allocations
+             * @example 12
+             */
+            spent: number;
+            /**
+             * @description Every credit the member's turns and runs were charged in this space, allocation and pool
+             * @example 20
+             */
+            spentTotal: number;
+        };
+        SetCreditAllocationRequest: {
+            /** @example usr_01jd7w3k5q9x2m4n6p8r */
+            userId: string;
+            /**
+             * @description The member's new allocation (not an increment): credits set aside for them and not yet spent. 0 returns it all to the pool.
+             * @example 50
+             */
+            amount: number;
+        };
+        MyCredits: {
+            /** @description False in a personal space (no allocations there) */
+            teamSpace: boolean;
+            owner: boolean;
+            /** @example 50 */
+            allocation: number;
+            /**
+             * @description Credits spent from allocations
+             * @example 12
+             */
+            spent: number;
+            /**
+             * @description Every credit the caller's turns and runs were charged in this space
+             * @example 20
+             */
+            spentTotal: number;
+            /**
+             * @description What the caller's next turn may reserve: their allocation not held plus the unallocated pool
+             * @example 900
+             */
+            available: number;
+        };
+        MemberPrivilege: {
+            /**
+             * @example team
+             * @enum {string}
+             */
+            planCode: "free" | "pro" | "team" | "enterprise" | "custom";
+            /**
+             * @description Members besides the owner the plan allows
+             * @example 5
+             */
+            limit: number;
+            /** @example 2 */
+            used: number;
+            /** @example 3 */
+            remaining: number;
+            canAdd: boolean;
+        };
+        MemberPrivilegeCost: {
+            /**
+             * @example team
+             * @enum {string}
+             */
+            planCode: "free" | "pro" | "team" | "enterprise" | "custom";
+            /** @example 5 */
+            limit: number;
+            seatPrices: components["schemas"]["PlanPrices"] & (Record<string, never> | null);
+            /** @description The cheapest offered plan that allows more members (null: none; ask for Custom) */
+            upgrade: {
+                /**
+                 * @example enterprise
+                 * @enum {string}
+                 */
+                planCode: "free" | "pro" | "team" | "enterprise" | "custom";
+                /**
+                 * @description Members the plan allows
+                 * @example 100
+                 */
+                limit: number;
+                monthlyPrices: components["schemas"]["PlanPrices"];
+                yearlyPrices: components["schemas"]["PlanPrices"];
+            } | null;
         };
     };
     responses: never;

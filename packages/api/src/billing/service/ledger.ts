@@ -67,6 +67,8 @@ export async function listLedger(
       balanceAfter: creditLedger.balanceAfter,
       reason: creditLedger.reason,
       reference: creditLedger.reference,
+      userId: creditLedger.userId,
+      fromAllocation: creditLedger.fromAllocation,
       createdAt: creditLedger.createdAt,
     })
     .from(creditLedger)

@@ -137,6 +137,13 @@ export const creditLedger = sqliteTable(
      * same statement as the charge, so no other writer ever sees both the charge and the hold.
      */
     holdKey: text("hold_key"),
+    /** The member of a team space whose turn or run this charge paid for (null: the space's own spending). */
+    userId: text("user_id"),
+    /**
+     * The part of the charge paid from the member's allocation. A trigger (migration 0017) moves
+     * it from `space_members.credit_allocation` to `credits_spent` in the same statement.
+     */
+    fromAllocation: integer("from_allocation").notNull().default(0),
     createdAt: createdAt(),
   },
   (table) => [index("credit_ledger_space_idx").on(table.spaceId, table.seq)],

@@ -22,6 +22,15 @@ import { type NodeContext, type NodeExecutor, NodeFailure } from "./types";
 
 const configOf = <T extends NodeType>(context: NodeContext) => context.element.config as NodeConfig<T>;
 
+/**
+ * Whose allocation pays a run's model calls (decision 0019): the person who started it from the
+ * console or the API, or the signed-in person a chat run answers. Schedules are the space's own.
+ */
+function spenderOf(run: NodeContext["run"]): string | null {
+  if (run.trigger.by === "user" || run.trigger.by === "api") return run.trigger.userId ?? null;
+  return run.trigger.memberUserId ?? null;
+}
+
 /** Asks a model of the catalogue (the offline responder when it is not served); answers the text. */
 async function askModel(context: NodeContext, modelId: string | undefined, messages: ModelMessage[], temperature = 0.7) {
   const { deps } = context;
@@ -38,6 +47,7 @@ async function askModel(context: NodeContext, modelId: string | undefined, messa
         spaceId: context.run.spaceId,
         amount: creditsFor(resolved.model.id, { promptTokens, completionTokens: TURN_MAX_OUTPUT_TOKENS }),
         minimum: creditsFor(resolved.model.id, { promptTokens, completionTokens: 16 }),
+        memberUserId: spenderOf(context.run),
         reference,
       });
     } catch (error) {
@@ -246,7 +256,16 @@ export const nodeExecutors: Record<NodeType, NodeExecutor> = {
     try {
       const app = await getAppForChat(deps, { appId: config.appId ?? "", spaceId: run.spaceId });
       if (app.type === "WORKFLOW") throw new NodeFailure("A workflow app cannot be called from a workflow node");
-      const turn = { app, endUserId: `workflow:${run.id}`, channel: "workflow", text, language: run.language, signal: context.signal };
+      const member = spenderOf(run);
+      const turn = {
+        app,
+        endUserId: `workflow:${run.id}`,
+        channel: "workflow",
+        text,
+        language: run.language,
+        signal: context.signal,
+        ...(member ? { memberUserId: member } : {}),
+      };
       const events = await answerTurn(deps, turn);
       let answer = "";
       let conversationId: string | undefined;

@@ -12,6 +12,8 @@ export interface RunTrigger {
   appId?: string;
   tick?: string;
   language?: Language;
+  /** The signed-in person a chat run answers: their allocation pays its model calls first (decision 0019). */
+  memberUserId?: string;
   /** Set when a chat run parked: its output is added to the conversation when it ends. */
   answerLater?: boolean;
 }

@@ -10,6 +10,7 @@ import type { CodeChannel, User } from "../../lib/api/types";
 import { VerificationCodeButton } from "../../components/verification-code-button";
 import { NewPasswordFields } from "../auth/contact-fields";
 import { ContactMethodsCard } from "./contact-methods-card";
+import { MyTeamCredits } from "./my-team-credits";
 import { PLAN_LABEL_KEYS, ROLE_LABEL_KEYS } from "./plan-labels";
 
 interface ProfileValues {
@@ -180,6 +181,7 @@ export function ProfileTab({ user }: ProfileTabProps) {
           ]}
         />
       </Card>
+      <MyTeamCredits />
       <Row gutter={[16, 16]}>
         <Col xs={24} xl={12}>
           <ProfileForm user={user} />

@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
 import { PageHeader } from "../../components/page-header";
 import { useSession } from "../../lib/api/session";
+import { CreditsTab } from "./credits/credits-tab";
 import { InvitationsTab } from "./invitations-tab";
 import { MembersTab } from "./members-tab";
 
@@ -26,7 +27,7 @@ export function TeamSpacePage() {
     tab("members", t("teamMembers.tabs.members"), <MembersTab />),
     tab("invitations", t("teamMembers.tabs.invitations"), <InvitationsTab />),
     // tab("roles", t("teamMembers.tabs.roles"), <RolesTab />),
-    // tab("credits", t("teamMembers.tabs.credits"), <CreditsTab />),
+    tab("credits", t("teamMembers.tabs.credits"), <CreditsTab />),
   ];
   const requested = params.get("tab");
   const active = tabs.some((item) => item.key === requested) ? requested! : "members";
