@@ -1,6 +1,6 @@
-import { and, eq, or, type SQL, sql } from "drizzle-orm";
+import { and, eq, inArray, or, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
-import { apps, channelClients, knowledgeBases, webClients } from "../db/schema/index";
+import { apps, channelClients, knowledgeBases, webClients, workflows } from "../db/schema/index";
 import type { Auth } from "../kernel";
 import { rangeCondition, rangeOf } from "./range";
 
@@ -41,4 +41,23 @@ export function followsClient(auth: RangeCaller, column: SQLiteColumn): SQL | un
     sql`${column} in (select ${webClients.id} from ${webClients} where ${and(eq(webClients.spaceId, auth.spaceId), web)})`,
     sql`${column} in (select ${channelClients.id} from ${channelClients} where ${and(eq(channelClients.spaceId, auth.spaceId), channel)})`,
   );
+}
+
+/**
+ * The condition that keeps workflows to the caller's range: those they created, and under a
+ * `chosen` range also those whose app is a chosen app (decision 0019).
+ */
+export function workflowRange(auth: RangeCaller): SQL | undefined {
+  const range = rangeOf(auth);
+  if (range.scope === "all") return undefined;
+  const own = eq(workflows.createdBy, auth.userId);
+  if (range.scope === "own" || range.appIds.length === 0) return own;
+  return or(own, inArray(workflows.appId, range.appIds));
+}
+
+/** The condition that keeps rows belonging to a workflow (its runs) to the workflows in range. */
+export function followsWorkflow(auth: RangeCaller, column: SQLiteColumn): SQL | undefined {
+  const range = workflowRange(auth);
+  if (!range) return undefined;
+  return sql`${column} in (select ${workflows.id} from ${workflows} where ${and(eq(workflows.spaceId, auth.spaceId), range)})`;
 }
