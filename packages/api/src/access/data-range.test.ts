@@ -330,6 +330,7 @@ describe("data ranges", () => {
   });
 
   it("shows each member only what is in their range, in every list", async () => {
+    expect(o.c1 && o.c2, "a channel client on each app").toBeTruthy();
     // Customers are told apart by their client, as the owner reads them in the database.
     const { customers } = await import("../db/schema/index");
     for (const row of await ctx.deps.db.select().from(customers).where(eq(customers.spaceId, owner.user.spaceId))) customerClients.set(row.id, row.clientId);

@@ -136,12 +136,12 @@ export async function loadWorkflow(deps: Pick<Deps, "db">, scope: string | Range
 /** Checks a graph by every rule and answers it ready to store (branch targets synced, secrets sealed). */
 async function checkedGraph(
   deps: Pick<Deps, "db" | "models" | "plugins" | "secrets">,
-  spaceId: string,
+  auth: RangeCaller,
   graph: { elements: RawElement[]; lines: WorkflowLine[] },
   previous: WorkflowGraph | undefined,
   draft: boolean,
 ) {
-  const { issues, elements } = await validateWorkflow(deps, spaceId, { graph });
+  const { issues, elements } = await validateWorkflow(deps, auth, { graph });
   // A draft may break the rules of spec §5, but never be unreadable (unknown types, bad shapes, clashing ids).
   const fatal = issues.find((issue) =>
     [
@@ -169,7 +169,7 @@ export async function createWorkflow(
   const problems = infoIssues(info);
   if (problems.length > 0) throw issueError(problems[0]!);
   const graph = input.elements
-    ? (await checkedGraph(deps, auth.spaceId, { elements: input.elements, lines: input.lines ?? [] }, undefined, true)).graph
+    ? (await checkedGraph(deps, auth, { elements: input.elements, lines: input.lines ?? [] }, undefined, true)).graph
     : starterGraph();
   const now = deps.now().toISOString();
   const row: typeof workflows.$inferInsert = {
@@ -266,7 +266,7 @@ export async function saveWorkflowGraph(
   draft = false,
 ) {
   const row = await loadWorkflow(deps, auth, workflowId);
-  const { graph, issues } = await checkedGraph(deps, auth.spaceId, input, graphOf(row), draft);
+  const { graph, issues } = await checkedGraph(deps, auth, input, graphOf(row), draft);
   await deps.db
     .update(workflows)
     .set({ elements: JSON.stringify(graph.elements), lines: JSON.stringify(graph.lines), updatedAt: deps.now().toISOString() })
@@ -283,7 +283,7 @@ export async function checkWorkflow(
 ) {
   const row = await loadWorkflow(deps, auth, workflowId);
   const stored = graphOf(row);
-  const { issues } = await validateWorkflow(deps, auth.spaceId, {
+  const { issues } = await validateWorkflow(deps, auth, {
     info: row,
     graph: graph ?? { elements: stored.elements as RawElement[], lines: stored.lines },
     ...(row.cron !== null ? { cron: row.cron } : {}),
