@@ -160,19 +160,28 @@ const lists: Record<string, { check: Ids; owner: () => string[]; chosen: () => s
     own: () => [],
   },
   "GET /api/v1/knowledge-files/{fileId}/segments": {
-    check: async (user) => [...(await reachable(user, `/api/v1/knowledge-files/${o.f1}/segments`, o.f1)), ...(await reachable(user, `/api/v1/knowledge-files/${o.f2}/segments`, o.f2))],
+    check: async (user) => [
+      ...(await reachable(user, `/api/v1/knowledge-files/${o.f1}/segments`, o.f1)),
+      ...(await reachable(user, `/api/v1/knowledge-files/${o.f2}/segments`, o.f2)),
+    ],
     owner: () => [o.f1, o.f2],
     chosen: () => [o.f1],
     own: () => [],
   },
   "GET /api/v1/knowledge-files/{fileId}/preview": {
-    check: async (user) => [...(await reachable(user, `/api/v1/knowledge-files/${o.f1}/preview`, o.f1)), ...(await reachable(user, `/api/v1/knowledge-files/${o.f2}/preview`, o.f2))],
+    check: async (user) => [
+      ...(await reachable(user, `/api/v1/knowledge-files/${o.f1}/preview`, o.f1)),
+      ...(await reachable(user, `/api/v1/knowledge-files/${o.f2}/preview`, o.f2)),
+    ],
     owner: () => [o.f1, o.f2],
     chosen: () => [o.f1],
     own: () => [],
   },
   "GET /api/v1/knowledge-files/{fileId}/export": {
-    check: async (user) => [...(await reachable(user, `/api/v1/knowledge-files/${o.f1}/export`, o.f1)), ...(await reachable(user, `/api/v1/knowledge-files/${o.f2}/export`, o.f2))],
+    check: async (user) => [
+      ...(await reachable(user, `/api/v1/knowledge-files/${o.f1}/export`, o.f1)),
+      ...(await reachable(user, `/api/v1/knowledge-files/${o.f2}/export`, o.f2)),
+    ],
     owner: () => [o.f1, o.f2],
     chosen: () => [o.f1],
     own: () => [],
@@ -181,7 +190,10 @@ const lists: Record<string, { check: Ids; owner: () => string[]; chosen: () => s
   "GET /api/v1/knowledge-files/{fileId}/table": { notRanged: "a table file: reached through loadFile, checked with 404 below" },
   "GET /api/v1/knowledge-files/{fileId}/table/rows": { notRanged: "a table file's rows: reached through loadFile, checked with 404 below" },
   "GET /api/v1/knowledge-bases/{knowledgeBaseId}/media": {
-    check: async (user) => [...(await reachable(user, `/api/v1/knowledge-bases/${o.k1}/media`, o.k1)), ...(await reachable(user, `/api/v1/knowledge-bases/${o.k2}/media`, o.k2))],
+    check: async (user) => [
+      ...(await reachable(user, `/api/v1/knowledge-bases/${o.k1}/media`, o.k1)),
+      ...(await reachable(user, `/api/v1/knowledge-bases/${o.k2}/media`, o.k2)),
+    ],
     owner: () => [o.k1, o.k2],
     chosen: () => [o.k1],
     own: () => [],
@@ -190,7 +202,10 @@ const lists: Record<string, { check: Ids; owner: () => string[]; chosen: () => s
   "GET /api/v1/knowledge-feishu/authorization": { notRanged: "the space's Feishu credentials, not an object" },
   "GET /api/v1/knowledge-media/{mediaId}/content": { notRanged: "one material's bytes: loadMedia follows its knowledge base" },
   "GET /api/v1/apps/{appId}/senior": {
-    check: async (user) => [...(await reachable(user, `/api/v1/apps/${o.a1.id}/senior`, o.a1.id)), ...(await reachable(user, `/api/v1/apps/${o.a2.id}/senior`, o.a2.id))],
+    check: async (user) => [
+      ...(await reachable(user, `/api/v1/apps/${o.a1.id}/senior`, o.a1.id)),
+      ...(await reachable(user, `/api/v1/apps/${o.a2.id}/senior`, o.a2.id)),
+    ],
     owner: () => [o.a1.id, o.a2.id],
     chosen: () => [o.a1.id],
     own: () => [],
@@ -205,7 +220,10 @@ const lists: Record<string, { check: Ids; owner: () => string[]; chosen: () => s
     own: () => [],
   },
   "GET /api/v1/apps/{appId}/rate-limits": {
-    check: async (user) => [...(await reachable(user, `/api/v1/apps/${o.a1.id}/rate-limits`, o.a1.id)), ...(await reachable(user, `/api/v1/apps/${o.a2.id}/rate-limits`, o.a2.id))],
+    check: async (user) => [
+      ...(await reachable(user, `/api/v1/apps/${o.a1.id}/rate-limits`, o.a1.id)),
+      ...(await reachable(user, `/api/v1/apps/${o.a2.id}/rate-limits`, o.a2.id)),
+    ],
     owner: () => [o.a1.id, o.a2.id],
     chosen: () => [o.a1.id],
     own: () => [],
@@ -240,7 +258,10 @@ const lists: Record<string, { check: Ids; owner: () => string[]; chosen: () => s
     own: () => [],
   },
   "GET /api/v1/workflows/{workflowId}/runs": {
-    check: async (user) => [...(await reachable(user, `/api/v1/workflows/${o.wf1}/runs`, o.wf1)), ...(await reachable(user, `/api/v1/workflows/${o.wf2}/runs`, o.wf2))],
+    check: async (user) => [
+      ...(await reachable(user, `/api/v1/workflows/${o.wf1}/runs`, o.wf1)),
+      ...(await reachable(user, `/api/v1/workflows/${o.wf2}/runs`, o.wf2)),
+    ],
     owner: () => [o.wf1, o.wf2],
     chosen: () => [],
     own: () => [],
@@ -285,7 +306,10 @@ const lists: Record<string, { check: Ids; owner: () => string[]; chosen: () => s
     own: () => [],
   },
   "GET /api/v1/customers": {
-    check: async (user) => [...new Set((await data<Array<{ clientId?: string; id: string }>>(await get(user, "/api/v1/customers"))).map((row) => customerClients.get(row.id)!))].sort(),
+    check: async (user) =>
+      [
+        ...new Set((await data<Array<{ clientId?: string; id: string }>>(await get(user, "/api/v1/customers"))).map((row) => customerClients.get(row.id)!)),
+      ].sort(),
     owner: () => [o.w1, o.w2].sort(),
     chosen: () => [o.w1],
     own: () => [],
@@ -334,7 +358,12 @@ describe("data ranges", () => {
     // Customers are told apart by their client, as the owner reads them in the database.
     const { customers } = await import("../db/schema/index");
     for (const row of await ctx.deps.db.select().from(customers).where(eq(customers.spaceId, owner.user.spaceId))) customerClients.set(row.id, row.clientId);
-    expect(await ctx.deps.db.select().from(usageRecords).where(and(eq(usageRecords.spaceId, owner.user.spaceId), eq(usageRecords.appId, o.a2.id)))).not.toEqual([]);
+    expect(
+      await ctx.deps.db
+        .select()
+        .from(usageRecords)
+        .where(and(eq(usageRecords.spaceId, owner.user.spaceId), eq(usageRecords.appId, o.a2.id))),
+    ).not.toEqual([]);
     for (const [key, entry] of Object.entries(lists)) {
       if ("notRanged" in entry) continue;
       expect(await entry.check(owner), `${key} as the owner`).toEqual([...entry.owner()].sort());
@@ -421,7 +450,16 @@ describe("data ranges", () => {
 
   it("never shows another client's sessions through the inbox's filters", async () => {
     const seen = async (query: string) => ids((await data(await get(chosen, `/api/v1/inbox/sessions${query}`))).items);
-    for (const query of ["", "?read=unread", "?read=read", "?read=all", `?clientId=${o.w2}`, "?keyword=parcel", "?mode=FULL_AUTO_MODE", `?sessionId=${o.v2.sessionId}`]) {
+    for (const query of [
+      "",
+      "?read=unread",
+      "?read=read",
+      "?read=all",
+      `?clientId=${o.w2}`,
+      "?keyword=parcel",
+      "?mode=FULL_AUTO_MODE",
+      `?sessionId=${o.v2.sessionId}`,
+    ]) {
       expect(await seen(query), query).not.toContain(o.v2.sessionId);
     }
     expect(await seen(`?clientId=${o.w1}`)).toEqual([o.v1.sessionId]);
@@ -435,13 +473,23 @@ describe("data ranges", () => {
   });
 
   it("a ranged member's console socket hears W1's session messages but not W2's", async () => {
-    const socket = io(`${base}/console`, { auth: { token: chosen.token, spaceId: owner.user.spaceId }, forceNew: true, reconnection: false, transports: ["websocket"] });
+    const socket = io(`${base}/console`, {
+      auth: { token: chosen.token, spaceId: owner.user.spaceId },
+      forceNew: true,
+      reconnection: false,
+      transports: ["websocket"],
+    });
     sockets.push(socket);
     await new Promise<void>((resolve, reject) => {
       socket.once("connect", () => resolve());
       socket.once("connect_error", reject);
     });
-    const ownerSocket = io(`${base}/console`, { auth: { token: owner.token, spaceId: owner.user.spaceId }, forceNew: true, reconnection: false, transports: ["websocket"] });
+    const ownerSocket = io(`${base}/console`, {
+      auth: { token: owner.token, spaceId: owner.user.spaceId },
+      forceNew: true,
+      reconnection: false,
+      transports: ["websocket"],
+    });
     sockets.push(ownerSocket);
     await new Promise<void>((resolve, reject) => {
       ownerSocket.once("connect", () => resolve());

@@ -1,16 +1,15 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { createAppVia, addMember } from "../apps/testing";
+import { addMember, createAppVia } from "../apps/testing";
 import { spaceMembers, spaceRoles } from "../db/schema/index";
 import { upgradeSpaceForTest } from "../plans/testing";
 import { createTestContext, registerUser, type TestContext, type TestUser } from "../testing/harness";
 import { operationAccess, operationKey } from "./operations";
 import { allGrants, type Grant } from "./resources";
-import { and, eq } from "drizzle-orm";
 
 // The permission matrix (issue 16), generated from openapi.yaml when it runs: every signed-in
 // operation that needs a grant is called by a member whose role has every grant but that one
@@ -91,7 +90,9 @@ function sample(schema: Schema | undefined, depth = 0): unknown {
   if (variants?.length && !s.properties) return sample(variants.find((v) => resolve(v).type !== "null") ?? variants[0], depth + 1);
   const type = Array.isArray(s.type) ? (s.type as string[]).find((t) => t !== "null") : (s.type as string | undefined);
   if (type === "object" || s.properties) {
-    return Object.fromEntries(Object.entries((s.properties as Record<string, Schema> | undefined) ?? {}).map(([name, value]) => [name, sample(value, depth + 1)]));
+    return Object.fromEntries(
+      Object.entries((s.properties as Record<string, Schema> | undefined) ?? {}).map(([name, value]) => [name, sample(value, depth + 1)]),
+    );
   }
   if (type === "array") return (s.minItems as number | undefined) ? [sample(s.items as Schema, depth + 1)] : [];
   if (type === "integer" || type === "number") return (s.minimum as number | undefined) ?? 1;
@@ -141,7 +142,8 @@ async function call(op: Operation, user: TestUser): Promise<Response> {
   const query = Object.keys(op.query).length ? `?${new URLSearchParams(op.query)}` : "";
   const headers: Record<string, string> = { "x-parley-space": owner.user.spaceId };
   if (!op.body) return ctx.request(pathOf(op.path) + query, { method: op.method, token: user.token, headers });
-  if (op.body.type === "application/json") return ctx.request(pathOf(op.path) + query, { method: op.method, token: user.token, headers, json: sample(op.body.schema) });
+  if (op.body.type === "application/json")
+    return ctx.request(pathOf(op.path) + query, { method: op.method, token: user.token, headers, json: sample(op.body.schema) });
   const form = new FormData();
   form.set("file", new Blob(["matrix"], { type: "text/plain" }), "matrix.txt");
   return ctx.request(pathOf(op.path) + query, { method: op.method, token: user.token, headers, body: form });
@@ -172,7 +174,15 @@ async function setRole(grants: readonly string[]): Promise<void> {
   const now = new Date().toISOString();
   await ctx.deps.db
     .insert(spaceRoles)
-    .values({ id, spaceId: owner.user.spaceId, name: id, grants: JSON.stringify(grants), dataRange: JSON.stringify({ scope: "all" }), createdBy: owner.user.id, updatedAt: now })
+    .values({
+      id,
+      spaceId: owner.user.spaceId,
+      name: id,
+      grants: JSON.stringify(grants),
+      dataRange: JSON.stringify({ scope: "all" }),
+      createdBy: owner.user.id,
+      updatedAt: now,
+    })
     .onConflictDoNothing();
   await ctx.deps.db
     .update(spaceMembers)
@@ -209,7 +219,7 @@ describe("the permission matrix", () => {
       const needed = operationAccess[op.key];
       return needed !== undefined && needed !== "member" && needed !== "instance";
     });
-    console.log("permission matrix operations=" + matrix.length);
+    console.log(`permission matrix operations=${matrix.length}`);
     expect(matrix.length).toBeGreaterThan(150);
     const byGrant = new Map<Grant, Operation[]>();
     for (const op of matrix) {

@@ -173,7 +173,15 @@ export function registerChatRoutes(app: OpenAPIHono<AppEnv>) {
           .openapi("ChatMessage"),
       ),
     }),
-    async (c) => ok(c, await listMessages(c.var.deps, { conversationId: c.req.valid("param").conversationId, endUserId: endUserOf(c.var.auth), reach: reachableConversation(c.var.auth) })),
+    async (c) =>
+      ok(
+        c,
+        await listMessages(c.var.deps, {
+          conversationId: c.req.valid("param").conversationId,
+          endUserId: endUserOf(c.var.auth),
+          reach: reachableConversation(c.var.auth),
+        }),
+      ),
   );
 
   app.openapi(
@@ -185,7 +193,15 @@ export function registerChatRoutes(app: OpenAPIHono<AppEnv>) {
       request: { params: idParam("conversationId", "conv_01jd7w3k5q9x2m4n6p8r") },
       data: z.object({ clearedAt: z.string() }),
     }),
-    async (c) => ok(c, await clearContext(c.var.deps, { conversationId: c.req.valid("param").conversationId, endUserId: endUserOf(c.var.auth), reach: reachableConversation(c.var.auth) })),
+    async (c) =>
+      ok(
+        c,
+        await clearContext(c.var.deps, {
+          conversationId: c.req.valid("param").conversationId,
+          endUserId: endUserOf(c.var.auth),
+          reach: reachableConversation(c.var.auth),
+        }),
+      ),
   );
 
   const billingTags = ["Credits"];

@@ -154,7 +154,9 @@ async function loadGroup(deps: Pick<Deps, "db">, auth: Auth, id: string): Promis
       and(
         eq(hostedGroups.id, id),
         eq(hostedGroups.spaceId, auth.spaceId),
-        reachesAll(auth) ? undefined : sql`${hostedGroups.accountId} in (select ${hostedAccounts.id} from ${hostedAccounts} where ${and(eq(hostedAccounts.spaceId, auth.spaceId), accountRange(auth))})`,
+        reachesAll(auth)
+          ? undefined
+          : sql`${hostedGroups.accountId} in (select ${hostedAccounts.id} from ${hostedAccounts} where ${and(eq(hostedAccounts.spaceId, auth.spaceId), accountRange(auth))})`,
       ),
     )
     .get();

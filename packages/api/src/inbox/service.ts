@@ -208,13 +208,7 @@ export async function markAllRead(deps: Pick<Deps, "db" | "realtime">, auth: Aut
   const updated = await deps.db
     .update(conversations)
     .set({ readStatus: "HAVE_READ" })
-    .where(
-      and(
-        ...inboxSessions(auth),
-        eq(conversations.readStatus, "UNREAD"),
-        ...(clientId ? [eq(conversations.clientId, clientId)] : []),
-      ),
-    )
+    .where(and(...inboxSessions(auth), eq(conversations.readStatus, "UNREAD"), ...(clientId ? [eq(conversations.clientId, clientId)] : [])))
     .returning({ id: conversations.id });
   for (const row of updated) deps.realtime.toSpace(auth.spaceId, "session.read", { sessionId: row.id, readStatus: "HAVE_READ" });
   return { read: updated.length };

@@ -8,7 +8,11 @@ import { followsApp, type RangeCaller } from "../../access/follow";
  * first; only one app's when `appId` is given.
  */
 export async function listUsageRecords(deps: Pick<Deps, "db">, auth: RangeCaller, input: { appId?: string | undefined; limit: number; offset: number }) {
-  const where = and(eq(usageRecords.spaceId, auth.spaceId), input.appId ? eq(usageRecords.appId, input.appId) : undefined, followsApp(auth, usageRecords.appId));
+  const where = and(
+    eq(usageRecords.spaceId, auth.spaceId),
+    input.appId ? eq(usageRecords.appId, input.appId) : undefined,
+    followsApp(auth, usageRecords.appId),
+  );
   return deps.db
     .select({
       id: usageRecords.id,

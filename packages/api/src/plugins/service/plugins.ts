@@ -171,7 +171,13 @@ export async function listPlugins(deps: Pick<Deps, "db" | "secrets">, auth: Auth
   const rows = await deps.db
     .select()
     .from(plugins)
-    .where(and(eq(plugins.spaceId, auth.spaceId), rangeCondition(auth, null, plugins), ...(filter.enabled === undefined ? [] : [eq(plugins.enabled, filter.enabled)])))
+    .where(
+      and(
+        eq(plugins.spaceId, auth.spaceId),
+        rangeCondition(auth, null, plugins),
+        ...(filter.enabled === undefined ? [] : [eq(plugins.enabled, filter.enabled)]),
+      ),
+    )
     .orderBy(desc(plugins.createdAt), desc(plugins.id));
   return rows.map((row) => pluginView(decode(deps.secrets, row)));
 }

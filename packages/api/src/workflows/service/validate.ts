@@ -286,7 +286,11 @@ export async function validateWorkflow(
 }
 
 /** Checks that what nodes name exists: models in the catalogue, the space's knowledge bases, apps, plugins and channel clients. */
-async function referenceIssues(deps: Pick<Deps, "db" | "models" | "plugins">, scope: string | RangeCaller, elements: WorkflowElement[]): Promise<WorkflowIssue[]> {
+async function referenceIssues(
+  deps: Pick<Deps, "db" | "models" | "plugins">,
+  scope: string | RangeCaller,
+  elements: WorkflowElement[],
+): Promise<WorkflowIssue[]> {
   // A member saving a graph may name only the apps, knowledge bases and clients of their data range; a run checks against the space.
   const spaceId = typeof scope === "string" ? scope : scope.spaceId;
   const ranged = typeof scope === "string" ? undefined : scope;
@@ -318,7 +322,13 @@ async function referenceIssues(deps: Pick<Deps, "db" | "models" | "plugins">, sc
             await deps.db
               .select({ id: knowledgeBases.id })
               .from(knowledgeBases)
-              .where(and(eq(knowledgeBases.spaceId, spaceId), inArray(knowledgeBases.id, [...wanted.kb]), ranged && rangeCondition(ranged, "knowledgeBase", knowledgeBases)))
+              .where(
+                and(
+                  eq(knowledgeBases.spaceId, spaceId),
+                  inArray(knowledgeBases.id, [...wanted.kb]),
+                  ranged && rangeCondition(ranged, "knowledgeBase", knowledgeBases),
+                ),
+              )
           ).map((row) => row.id)
         : [],
     ),
@@ -340,7 +350,13 @@ async function referenceIssues(deps: Pick<Deps, "db" | "models" | "plugins">, sc
             await deps.db
               .select({ id: channelClients.id })
               .from(channelClients)
-              .where(and(eq(channelClients.spaceId, spaceId), inArray(channelClients.id, [...wanted.client]), ranged && rangeCondition(ranged, "client", channelClients)))
+              .where(
+                and(
+                  eq(channelClients.spaceId, spaceId),
+                  inArray(channelClients.id, [...wanted.client]),
+                  ranged && rangeCondition(ranged, "client", channelClients),
+                ),
+              )
           ).map((row) => row.id)
         : [],
     ),
