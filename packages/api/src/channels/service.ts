@@ -5,6 +5,7 @@ import { getAppForChat } from "../apps/service/index";
 import { channelClients, spaces, users } from "../db/schema/index";
 import { ServiceError } from "../errors";
 import type { Auth, Deps } from "../kernel";
+import { inRange, rangeCondition } from "../access/range";
 import { adapterIO, adapterOf, type ChannelClientRow, fullConfig, openSecrets, parseJson } from "./adapters";
 import { sendWechatNotices } from "./wechat-bindings";
 import { messageText } from "../i18n/catalogue";
@@ -91,19 +92,17 @@ function applyConfig(adapter: ChannelAdapter, current: { plain: Record<string, s
   return { plain, secrets };
 }
 
-async function checkApp(deps: Pick<Deps, "db" | "secrets">, spaceId: string, appId: string) {
-  try {
-    await getAppForChat(deps, { appId, spaceId });
-  } catch {
-    throw new ServiceError("validation", "not_found", { what: "app" }, { field: "appId" });
-  }
+/** The app a client answers with: an app of the caller's space in their data range (400 naming `appId` otherwise). */
+async function checkApp(deps: Pick<Deps, "db" | "secrets">, auth: Auth, appId: string) {
+  const app = await getAppForChat(deps, { appId, spaceId: auth.spaceId }).catch(() => undefined);
+  if (!app || !inRange(auth, "app", app)) throw new ServiceError("validation", "not_found", { what: "app" }, { field: "appId" });
 }
 
 async function loadOwned(deps: Pick<Deps, "db">, auth: Auth, id: string): Promise<ChannelClientRow> {
   const row = await deps.db
     .select()
     .from(channelClients)
-    .where(and(eq(channelClients.id, id), eq(channelClients.spaceId, auth.spaceId)))
+    .where(and(eq(channelClients.id, id), eq(channelClients.spaceId, auth.spaceId), rangeCondition(auth, "client", channelClients)))
     .get();
   if (!row) throw new ServiceError("not_found", "channel_client_not_found");
   return row;
@@ -132,7 +131,7 @@ export async function listChannelClients(deps: Pick<Deps, "config" | "db" | "log
   const rows = await deps.db
     .select()
     .from(channelClients)
-    .where(eq(channelClients.spaceId, auth.spaceId))
+    .where(and(eq(channelClients.spaceId, auth.spaceId), rangeCondition(auth, "client", channelClients)))
     .orderBy(desc(channelClients.createdAt), desc(channelClients.id));
   return rows.map((row) => channelClientView(deps, row));
 }
@@ -147,7 +146,7 @@ export async function createChannelClient(
   input: ChannelClientInput & { appId: string; name: string; kind: string },
 ) {
   const adapter = adapterOf(input.kind);
-  await checkApp(deps, auth.spaceId, input.appId);
+  await checkApp(deps, auth, input.appId);
   const { plain, secrets } = applyConfig(adapter, { plain: {}, secrets: {} }, input.config ?? {});
   const now = deps.now().toISOString();
   const [row] = await withQuota(deps, auth.spaceId, { clients: 1 }, async () =>
@@ -176,7 +175,7 @@ export async function createChannelClient(
 export async function updateChannelClient(deps: Pick<Deps, "config" | "db" | "logger" | "now" | "secrets">, auth: Auth, id: string, input: ChannelClientInput) {
   const row = await loadOwned(deps, auth, id);
   if (input.kind !== undefined && input.kind !== row.kind) throw new ServiceError("validation", "channel_kind_fixed", {}, { field: "kind" });
-  if (input.appId !== undefined) await checkApp(deps, auth.spaceId, input.appId);
+  if (input.appId !== undefined) await checkApp(deps, auth, input.appId);
   const adapter = adapterOf(row.kind);
   const { plain, secrets } = applyConfig(adapter, { plain: parseJson(row.config), secrets: openSecrets(deps, row) }, input.config ?? {});
   const [updated] = await deps.db

@@ -4,6 +4,7 @@ import { newId, newNumericCode, sha256 } from "../crypto";
 import { channelClients, wechatBindings } from "../db/schema/index";
 import { ServiceError } from "../errors";
 import type { Auth, Deps } from "../kernel";
+import { rangeCondition } from "../access/range";
 import { adapterIO, adapterOf, type ChannelClientRow, fullConfig } from "./adapters";
 import { messageText } from "../i18n/catalogue";
 
@@ -29,7 +30,7 @@ async function loadOfficialAccount(deps: Pick<Deps, "db">, auth: Auth, clientId:
   const row = await deps.db
     .select()
     .from(channelClients)
-    .where(and(eq(channelClients.id, clientId), eq(channelClients.spaceId, auth.spaceId)))
+    .where(and(eq(channelClients.id, clientId), eq(channelClients.spaceId, auth.spaceId), rangeCondition(auth, "client", channelClients)))
     .get();
   if (!row) throw new ServiceError("not_found", "channel_client_not_found");
   if (row.kind !== officialAccount) throw new ServiceError("validation", "wechat_binding_official_account_only", {}, { field: "id" });

@@ -6,7 +6,7 @@ import type { AppEnv, Auth } from "../http/context";
 import { errorEnvelope, ok } from "../http/envelope";
 import { defineRoute, idParam, jsonBody, standardErrors } from "../http/openapi";
 import { chatAppForMember } from "./service/access";
-import { clearContext, listConversations, listMessages } from "./service/conversations";
+import { clearContext, listConversations, listMessages, reachableConversation } from "./service/conversations";
 import { streamChatTurn } from "./stream";
 import { parseOpening } from "./service/opening";
 import { chatEventSchema } from "./events";
@@ -174,7 +174,15 @@ export function registerChatRoutes(app: OpenAPIHono<AppEnv>) {
           .openapi("ChatMessage"),
       ),
     }),
-    async (c) => ok(c, await listMessages(c.var.deps, { conversationId: c.req.valid("param").conversationId, endUserId: endUserOf(c.var.auth) })),
+    async (c) =>
+      ok(
+        c,
+        await listMessages(c.var.deps, {
+          conversationId: c.req.valid("param").conversationId,
+          endUserId: endUserOf(c.var.auth),
+          reach: reachableConversation(c.var.auth),
+        }),
+      ),
   );
 
   app.openapi(
@@ -186,7 +194,15 @@ export function registerChatRoutes(app: OpenAPIHono<AppEnv>) {
       request: { params: idParam("conversationId", "conv_01jd7w3k5q9x2m4n6p8r") },
       data: z.object({ clearedAt: z.string() }),
     }),
-    async (c) => ok(c, await clearContext(c.var.deps, { conversationId: c.req.valid("param").conversationId, endUserId: endUserOf(c.var.auth) })),
+    async (c) =>
+      ok(
+        c,
+        await clearContext(c.var.deps, {
+          conversationId: c.req.valid("param").conversationId,
+          endUserId: endUserOf(c.var.auth),
+          reach: reachableConversation(c.var.auth),
+        }),
+      ),
   );
 
   const billingTags = ["Credits"];
@@ -254,7 +270,7 @@ export function registerChatRoutes(app: OpenAPIHono<AppEnv>) {
     async (c) => {
       const query = c.req.valid("query");
       const { limit, offset } = page(query);
-      const rows = await listUsageRecords(c.var.deps, c.var.auth.spaceId, { appId: query.appId, limit, offset });
+      const rows = await listUsageRecords(c.var.deps, c.var.auth, { appId: query.appId, limit, offset });
       return ok(c, rows);
     },
   );

@@ -6,6 +6,7 @@ import { newId, safeEqual, sha256 } from "../crypto";
 import { conversations, customers, messages, webClients, webClientSessions } from "../db/schema/index";
 import { ServiceError } from "../errors";
 import type { Auth, Deps } from "../kernel";
+import { inRange, rangeCondition } from "../access/range";
 import type { Language } from "../i18n/language";
 import { openValue, sealValue } from "../platform/sealed";
 import { checkFeature, withQuota } from "../plans/service/quotas";
@@ -71,19 +72,17 @@ export function clientView(deps: Pick<Deps, "now">, row: ClientRow) {
   };
 }
 
-async function checkApp(deps: Pick<Deps, "db" | "secrets">, spaceId: string, appId: string) {
-  try {
-    await getAppForChat(deps, { appId, spaceId });
-  } catch {
-    throw new ServiceError("validation", "not_found", { what: "app" }, { field: "appId" });
-  }
+/** The app a client answers with: an app of the caller's space in their data range (400 naming `appId` otherwise). */
+async function checkApp(deps: Pick<Deps, "db" | "secrets">, auth: Auth, appId: string) {
+  const app = await getAppForChat(deps, { appId, spaceId: auth.spaceId }).catch(() => undefined);
+  if (!app || !inRange(auth, "app", app)) throw new ServiceError("validation", "not_found", { what: "app" }, { field: "appId" });
 }
 
 async function loadOwned(deps: Pick<Deps, "db">, auth: Auth, id: string): Promise<ClientRow> {
   const row = await deps.db
     .select()
     .from(webClients)
-    .where(and(eq(webClients.id, id), eq(webClients.spaceId, auth.spaceId)))
+    .where(and(eq(webClients.id, id), eq(webClients.spaceId, auth.spaceId), rangeCondition(auth, "client", webClients)))
     .get();
   if (!row) throw new ServiceError("not_found", "web_client_not_found");
   return row;
@@ -120,12 +119,16 @@ export async function insertClient(
 }
 
 export async function listClients(deps: Pick<Deps, "db" | "now">, auth: Auth) {
-  const rows = await deps.db.select().from(webClients).where(eq(webClients.spaceId, auth.spaceId)).orderBy(desc(webClients.createdAt), desc(webClients.id));
+  const rows = await deps.db
+    .select()
+    .from(webClients)
+    .where(and(eq(webClients.spaceId, auth.spaceId), rangeCondition(auth, "client", webClients)))
+    .orderBy(desc(webClients.createdAt), desc(webClients.id));
   return rows.map((row) => clientView(deps, row));
 }
 
 export async function createClient(deps: Pick<Deps, "db" | "now" | "secrets">, auth: Auth, input: WebClientInput & { appId: string; name: string }) {
-  await checkApp(deps, auth.spaceId, input.appId);
+  await checkApp(deps, auth, input.appId);
   if (input.manualTransfer) await checkFeature(deps, auth.spaceId, "manualTransfer");
   const { row, identitySecret } = await withQuota(deps, auth.spaceId, { clients: 1 }, () =>
     insertClient(deps, { ...input, spaceId: auth.spaceId, createdBy: auth.userId }),
@@ -141,7 +144,7 @@ export async function updateClient(deps: Pick<Deps, "db" | "now" | "secrets">, a
   const current = await loadOwned(deps, auth, id);
   // Turning manual transfer on needs the plan; one already on stays editable after a downgrade.
   if (input.manualTransfer && !current.manualTransfer) await checkFeature(deps, auth.spaceId, "manualTransfer");
-  if (input.appId !== undefined) await checkApp(deps, auth.spaceId, input.appId);
+  if (input.appId !== undefined) await checkApp(deps, auth, input.appId);
   const changes = Object.fromEntries(
     Object.entries({ ...input, allowedOrigins: input.allowedOrigins === undefined ? undefined : JSON.stringify(input.allowedOrigins) }).filter(
       ([, value]) => value !== undefined,

@@ -1,4 +1,6 @@
-import { and, asc, count, desc, eq } from "drizzle-orm";
+import { and, asc, count, desc, eq, isNull, or, type SQL, sql } from "drizzle-orm";
+import { followsApp, reachesAll } from "../access/follow";
+import { inRange } from "../access/range";
 import { getAppForChat } from "../apps/service/index";
 import { newId } from "../crypto";
 import { hostedAccounts, hostedGroups } from "../db/schema/index";
@@ -125,11 +127,20 @@ function groupView(row: HostedGroupRow) {
   };
 }
 
+/**
+ * The hosted accounts the caller reaches: those answering with an app in their data range, and
+ * those not bound to an app yet (nothing of anyone's is behind them).
+ */
+function accountRange(auth: Auth): SQL | undefined {
+  const range = followsApp(auth, hostedAccounts.appId);
+  return range ? or(isNull(hostedAccounts.appId), range) : undefined;
+}
+
 async function loadAccount(deps: Pick<Deps, "db">, auth: Auth, id: string): Promise<HostedAccountRow> {
   const row = await deps.db
     .select()
     .from(hostedAccounts)
-    .where(and(eq(hostedAccounts.id, id), eq(hostedAccounts.spaceId, auth.spaceId)))
+    .where(and(eq(hostedAccounts.id, id), eq(hostedAccounts.spaceId, auth.spaceId), accountRange(auth)))
     .get();
   if (!row) throw new ServiceError("not_found", "hosting_account_not_found");
   return row;
@@ -139,18 +150,24 @@ async function loadGroup(deps: Pick<Deps, "db">, auth: Auth, id: string): Promis
   const row = await deps.db
     .select()
     .from(hostedGroups)
-    .where(and(eq(hostedGroups.id, id), eq(hostedGroups.spaceId, auth.spaceId)))
+    .where(
+      and(
+        eq(hostedGroups.id, id),
+        eq(hostedGroups.spaceId, auth.spaceId),
+        reachesAll(auth)
+          ? undefined
+          : sql`${hostedGroups.accountId} in (select ${hostedAccounts.id} from ${hostedAccounts} where ${and(eq(hostedAccounts.spaceId, auth.spaceId), accountRange(auth))})`,
+      ),
+    )
     .get();
   if (!row) throw new ServiceError("not_found", "hosting_group_not_found");
   return row;
 }
 
-async function checkApp(deps: Pick<Deps, "db" | "secrets">, spaceId: string, appId: string) {
-  try {
-    await getAppForChat(deps, { appId, spaceId });
-  } catch {
-    throw new ServiceError("validation", "not_found", { what: "app" }, { field: "appId" });
-  }
+/** The app an account answers with: an app of the caller's space in their data range (400 naming `appId` otherwise). */
+async function checkApp(deps: Pick<Deps, "db" | "secrets">, auth: Auth, appId: string) {
+  const app = await getAppForChat(deps, { appId, spaceId: auth.spaceId }).catch(() => undefined);
+  if (!app || !inRange(auth, "app", app)) throw new ServiceError("validation", "not_found", { what: "app" }, { field: "appId" });
 }
 
 /**
@@ -195,7 +212,7 @@ export async function listHostedAccounts(deps: Pick<Deps, "db">, auth: Auth) {
   const rows = await deps.db
     .select()
     .from(hostedAccounts)
-    .where(eq(hostedAccounts.spaceId, auth.spaceId))
+    .where(and(eq(hostedAccounts.spaceId, auth.spaceId), accountRange(auth)))
     .orderBy(desc(hostedAccounts.createdAt), desc(hostedAccounts.id));
   return Promise.all(rows.map((row) => hostedAccountView(deps, row)));
 }
@@ -217,7 +234,7 @@ export async function requestQrCode(deps: Deps, auth: Auth, input: { accountId?:
   if (input.accountId) {
     const row = existing!;
     nextAccountState(row.state, "request_qr_code");
-    if (input.appId !== undefined) await checkApp(deps, auth.spaceId, input.appId);
+    if (input.appId !== undefined) await checkApp(deps, auth, input.appId);
     const code = await callBridge(() => bridge.requestQrCode({ accountId: row.id }));
     const updated = await transition(deps, row, "request_qr_code", {
       bridge: bridge.name,
@@ -232,7 +249,7 @@ export async function requestQrCode(deps: Deps, auth: Auth, input: { accountId?:
     });
     return hostedAccountView(deps, updated);
   }
-  if (input.appId !== undefined) await checkApp(deps, auth.spaceId, input.appId);
+  if (input.appId !== undefined) await checkApp(deps, auth, input.appId);
   const id = newId("hacc");
   const state = nextAccountState("logged_out", "request_qr_code");
   const code = await callBridge(() => bridge.requestQrCode({ accountId: id }));
@@ -343,7 +360,7 @@ export async function deleteHostedAccount(deps: Pick<Deps, "db">, auth: Auth, id
 /** Binds the app that answers for the account (null: none). */
 export async function bindHostedApp(deps: Pick<Deps, "db" | "now" | "secrets">, auth: Auth, id: string, appId: string | null) {
   const row = await loadAccount(deps, auth, id);
-  if (appId !== null) await checkApp(deps, auth.spaceId, appId);
+  if (appId !== null) await checkApp(deps, auth, appId);
   const [updated] = await deps.db.update(hostedAccounts).set({ appId, updatedAt: deps.now().toISOString() }).where(eq(hostedAccounts.id, row.id)).returning();
   return hostedAccountView(deps, updated!);
 }

@@ -5,11 +5,21 @@ import { storeMessage } from "../conversation/store";
 import { channelClients, conversations, customers, messages, users, webClients } from "../db/schema/index";
 import { ServiceError } from "../errors";
 import type { Auth, Deps } from "../kernel";
+import { followsClient } from "../access/follow";
 import type { Language } from "../i18n/language";
 import { isChannelSession } from "./activity";
 import { setServiceMode, transferToHuman, webVisitorOf } from "./handover";
 
 type ConversationRow = typeof conversations.$inferSelect;
+
+/** The inbox's sessions the caller reaches: the space's client sessions whose client is in the caller's data range. */
+function inboxSessions(auth: Auth) {
+  return [eq(conversations.spaceId, auth.spaceId), isNotNull(conversations.clientId), ...optional(followsClient(auth, conversations.clientId))];
+}
+
+function optional<T>(value: T | undefined): T[] {
+  return value === undefined ? [] : [value];
+}
 
 /** Sessions exported at once, and the longest span of days (spec §5 export limits). */
 export const EXPORT_MAX_SESSIONS = 30;
@@ -84,7 +94,7 @@ function decodeCursor(cursor: string): [string, string] {
 
 /** Sessions of the space's clients, latest message first, with the filters of the inbox. */
 export async function listSessions(deps: Pick<Deps, "db">, auth: Auth, filter: SessionFilter) {
-  const conditions = [eq(conversations.spaceId, auth.spaceId), isNotNull(conversations.clientId), isNotNull(conversations.lastMessageAt)];
+  const conditions = [...inboxSessions(auth), isNotNull(conversations.lastMessageAt)];
   if (filter.read === "unread") conditions.push(eq(conversations.readStatus, "UNREAD"));
   if (filter.read === "read") conditions.push(eq(conversations.readStatus, "HAVE_READ"));
   if (filter.clientId) conditions.push(eq(conversations.clientId, filter.clientId));
@@ -111,7 +121,7 @@ export async function listSessions(deps: Pick<Deps, "db">, auth: Auth, filter: S
   const unread = await deps.db
     .select({ count: sql<number>`count(*)` })
     .from(conversations)
-    .where(and(eq(conversations.spaceId, auth.spaceId), isNotNull(conversations.clientId), eq(conversations.readStatus, "UNREAD")))
+    .where(and(...inboxSessions(auth), eq(conversations.readStatus, "UNREAD")))
     .get();
   return {
     items: page.map((row) => sessionView(row, names)),
@@ -124,7 +134,7 @@ async function loadSession(deps: Pick<Deps, "db">, auth: Auth, sessionId: string
   const row = await deps.db
     .select()
     .from(conversations)
-    .where(and(eq(conversations.id, sessionId), eq(conversations.spaceId, auth.spaceId), isNotNull(conversations.clientId)))
+    .where(and(eq(conversations.id, sessionId), ...inboxSessions(auth)))
     .get();
   if (!row) throw new ServiceError("not_found", "session_not_found");
   return row;
@@ -177,35 +187,28 @@ export async function markRead(deps: Pick<Deps, "db" | "realtime">, auth: Auth, 
 }
 
 /** A session filter's client must be a web or channel client of the caller's space (400 naming `clientId` otherwise). */
-async function checkInboxClient(deps: Pick<Deps, "db">, spaceId: string, clientId: string) {
+async function checkInboxClient(deps: Pick<Deps, "db">, auth: Auth, clientId: string) {
   const web = await deps.db
     .select({ id: webClients.id })
     .from(webClients)
-    .where(and(eq(webClients.id, clientId), eq(webClients.spaceId, spaceId)))
+    .where(and(eq(webClients.id, clientId), eq(webClients.spaceId, auth.spaceId), followsClient(auth, webClients.id)))
     .get();
   if (web) return;
   const channel = await deps.db
     .select({ id: channelClients.id })
     .from(channelClients)
-    .where(and(eq(channelClients.id, clientId), eq(channelClients.spaceId, spaceId)))
+    .where(and(eq(channelClients.id, clientId), eq(channelClients.spaceId, auth.spaceId), followsClient(auth, channelClients.id)))
     .get();
   if (!channel) throw new ServiceError("validation", "inbox_client_unknown", { id: clientId }, { field: "clientId" });
 }
 
 /** Reads every unread session (of one client when given). */
 export async function markAllRead(deps: Pick<Deps, "db" | "realtime">, auth: Auth, clientId?: string) {
-  if (clientId) await checkInboxClient(deps, auth.spaceId, clientId);
+  if (clientId) await checkInboxClient(deps, auth, clientId);
   const updated = await deps.db
     .update(conversations)
     .set({ readStatus: "HAVE_READ" })
-    .where(
-      and(
-        eq(conversations.spaceId, auth.spaceId),
-        isNotNull(conversations.clientId),
-        eq(conversations.readStatus, "UNREAD"),
-        ...(clientId ? [eq(conversations.clientId, clientId)] : []),
-      ),
-    )
+    .where(and(...inboxSessions(auth), eq(conversations.readStatus, "UNREAD"), ...(clientId ? [eq(conversations.clientId, clientId)] : [])))
     .returning({ id: conversations.id });
   for (const row of updated) deps.realtime.toSpace(auth.spaceId, "session.read", { sessionId: row.id, readStatus: "HAVE_READ" });
   return { read: updated.length };
@@ -365,7 +368,7 @@ export async function exportSessions(
   const sessions = await deps.db
     .select()
     .from(conversations)
-    .where(and(eq(conversations.spaceId, auth.spaceId), inArray(conversations.id, ids), isNotNull(conversations.clientId)));
+    .where(and(...inboxSessions(auth), inArray(conversations.id, ids)));
   if (sessions.length !== ids.length) throw new ServiceError("not_found", "session_not_found");
   const names = await clientNamesOf(deps, auth.spaceId);
   const rows = await deps.db
@@ -415,7 +418,7 @@ export async function listCustomers(deps: Pick<Deps, "db">, auth: Auth, input: {
   const rows = await deps.db
     .select()
     .from(customers)
-    .where(eq(customers.spaceId, auth.spaceId))
+    .where(and(eq(customers.spaceId, auth.spaceId), followsClient(auth, customers.clientId)))
     .orderBy(desc(customers.lastConversationAt), desc(customers.id))
     .limit(input.limit);
   return rows.map((row) => ({

@@ -132,7 +132,7 @@ export function registerKnowledgeImportRoutes(app: OpenAPIHono<AppEnv>) {
       contentTypes: ["text/csv"],
     }),
     async (c) => {
-      await loadKnowledgeBase(c.var.deps, c.var.auth.spaceId, c.req.valid("param").knowledgeBaseId);
+      await loadKnowledgeBase(c.var.deps, c.var.auth, c.req.valid("param").knowledgeBaseId);
       const language = c.req.valid("query").language ?? c.var.language;
       return download(qaTemplate(language), "text/csv; charset=utf-8", language === "zh-CN" ? "qa-template-zh-CN.csv" : "qa-template.csv");
     },

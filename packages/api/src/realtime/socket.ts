@@ -1,9 +1,13 @@
 import type { Server as HttpServer } from "node:http";
 import type { Http2SecureServer, Http2Server } from "node:http2";
+import { and, eq } from "drizzle-orm";
 import { Server, type Socket } from "socket.io";
+import { reachesAll } from "../access/follow";
+import { rangeCondition } from "../access/range";
 import { clientForVisitor, sessionForVisitor } from "../clients/service";
 import { ServiceError } from "../errors";
-import type { Deps } from "../kernel";
+import { channelClients, conversations, webClients } from "../db/schema/index";
+import type { Auth, Deps } from "../kernel";
 import { authenticate } from "../identity/service/sessions";
 
 /** The socket.io server attached next to the Hono app. */
@@ -69,13 +73,82 @@ export function attachRealtime(
     deps.logger.debug("socket connection refused", { code: error.code, message: error.message }),
   );
 
-  /** The console's space, or why not (a ServiceError: the credential or membership is gone). */
+  /**
+   * The console's space, or why not (a ServiceError: the credential or membership is gone). The
+   * socket keeps the caller's access, and a ranged member's socket the clients it reaches, so
+   * session events of other clients are not forwarded to it.
+   */
   const consoleSpace = async (socket: Socket): Promise<string> => {
-    const auth = socket.handshake.auth as Record<string, unknown>;
-    const token = text(auth.token, 512);
+    const handshake = socket.handshake.auth as Record<string, unknown>;
+    const token = text(handshake.token, 512);
     if (!token || !isSameOrigin(deps, socket)) throw new ServiceError("unauthenticated", "session_ended");
-    return (await authenticate(deps, token, text(auth.spaceId, 64))).spaceId;
+    const auth = await authenticate(deps, token, text(handshake.spaceId, 64));
+    socket.data.auth = auth;
+    socket.data.clientIds = reachesAll(auth) ? undefined : await reachableClients(auth);
+    return auth.spaceId;
   };
+  /** The web and channel clients a ranged member reaches. */
+  const reachableClients = async (auth: Auth): Promise<Set<string>> => {
+    const [web, channel] = await Promise.all([
+      deps.db
+        .select({ id: webClients.id })
+        .from(webClients)
+        .where(and(eq(webClients.spaceId, auth.spaceId), rangeCondition(auth, "client", webClients))),
+      deps.db
+        .select({ id: channelClients.id })
+        .from(channelClients)
+        .where(and(eq(channelClients.spaceId, auth.spaceId), rangeCondition(auth, "client", channelClients))),
+    ]);
+    return new Set([...web, ...channel].map((row) => row.id));
+  };
+  // A session's client never changes, so it is looked up once per session (kept for the newest sessions).
+  const sessionClients = new Map<string, string | null>();
+  const clientOfSession = async (sessionId: string): Promise<string | null> => {
+    const known = sessionClients.get(sessionId);
+    if (known !== undefined) return known;
+    const row = await deps.db.select({ clientId: conversations.clientId }).from(conversations).where(eq(conversations.id, sessionId)).get();
+    const clientId = row?.clientId ?? null;
+    if (row) {
+      if (sessionClients.size >= 10_000) sessionClients.delete(sessionClients.keys().next().value!);
+      sessionClients.set(sessionId, clientId);
+    }
+    return clientId;
+  };
+  /** Whether a ranged member's socket hears an event about a session: only when they reach its client. */
+  const reaches = async (socket: Socket, sessionId: string): Promise<boolean> => {
+    const clientId = await clientOfSession(sessionId);
+    if (clientId === null) return false;
+    if ((socket.data.clientIds as Set<string>).has(clientId)) return true;
+    // A client the member created since the socket's last check: look again, at most every 10 s.
+    if (Date.now() - ((socket.data.clientsCheckedAt as number | undefined) ?? 0) < 10_000) return false;
+    socket.data.clientsCheckedAt = Date.now();
+    socket.data.clientIds = await reachableClients(socket.data.auth as Auth);
+    return (socket.data.clientIds as Set<string>).has(clientId);
+  };
+  /**
+   * Forwards a space event to the space's consoles. Sockets of members reaching the whole space get
+   * it at once; a ranged member's socket gets events about sessions of the clients it reaches only,
+   * through a queue of its own so its events keep their order.
+   */
+  const toConsoles = (spaceId: string, event: string, data: unknown) => {
+    const room = consoles.adapter.rooms.get(spaceRoom(spaceId));
+    const sessionId = typeof data === "object" && data !== null && "sessionId" in data ? (data as { sessionId: unknown }).sessionId : undefined;
+    for (const id of room ? [...room] : []) {
+      const socket = consoles.sockets.get(id);
+      if (!socket) continue;
+      if (!(socket.data.clientIds instanceof Set)) {
+        socket.emit(event, data);
+        continue;
+      }
+      const previous = (socket.data.queue as Promise<void> | undefined) ?? Promise.resolve();
+      socket.data.queue = previous
+        .then(async () => {
+          if (typeof sessionId !== "string" || (await reaches(socket, sessionId))) socket.emit(event, data);
+        })
+        .catch((error: unknown) => deps.logger.error("realtime event not sent", { event, error: String(error) }));
+    }
+  };
+
   /** Checks the visitor's client, origin and session token. */
   const visitorSession = async (socket: Socket): Promise<{ clientId: string; sessionId: string }> => {
     const auth = socket.handshake.auth as Record<string, unknown>;
@@ -99,6 +172,7 @@ export function attachRealtime(
     }
   });
   consoles.on("connection", (socket) => {
+    socket.data.clientsCheckedAt = Date.now();
     void socket.join(spaceRoom(socket.data.spaceId as string));
   });
 
@@ -125,7 +199,7 @@ export function attachRealtime(
       return;
     }
     try {
-      if (target.kind === "space") consoles.to(spaceRoom(target.spaceId)).emit(event, data);
+      if (target.kind === "space") toConsoles(target.spaceId, event, data);
       else visitors.to(visitorRoom(target.sessionId)).emit(event, data);
     } catch (error) {
       // A reserved event name or data that cannot be encoded: the publisher's bug, not a crash.

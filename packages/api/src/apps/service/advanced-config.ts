@@ -229,7 +229,7 @@ async function checkAdvancedConfig(deps: Pick<Deps, "db">, spaceId: string, conf
 
 /** The advanced configuration of an app of the caller's space, webhook credentials withheld. */
 export async function getAdvancedConfig(deps: Pick<Deps, "db" | "secrets">, auth: Auth, appId: string): Promise<AdvancedConfigView> {
-  const row = await loadApp(deps, auth.spaceId, appId);
+  const row = await loadApp(deps, auth, appId);
   return redactAdvancedConfig(deps.secrets, parseAdvancedConfig(row.advancedConfig, parseJsonArray(row.databaseIds)));
 }
 
@@ -240,7 +240,7 @@ export async function putAdvancedConfig(
   appId: string,
   input: AdvancedConfigInput,
 ): Promise<AdvancedConfigView> {
-  const row = await loadApp(deps, auth.spaceId, appId);
+  const row = await loadApp(deps, auth, appId);
   const current = openAdvancedConfig(deps.secrets, parseAdvancedConfig(row.advancedConfig, parseJsonArray(row.databaseIds)));
   const config: AdvancedConfig = {
     humanization: { ...input.humanization, mergeDelaySeconds: input.humanization.mergeDelaySeconds ?? null },

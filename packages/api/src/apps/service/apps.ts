@@ -3,6 +3,7 @@ import { newId, newShortCode } from "../../crypto";
 import { appReactions, apps, rateLimitRules } from "../../db/schema/index";
 import { fail } from "../../errors";
 import type { Auth, Deps } from "../../kernel";
+import { rangeCondition } from "../../access/range";
 import type { SecretBox } from "../../platform/secret-box";
 import { parseAdvancedConfig, redactAdvancedConfig } from "./advanced-config";
 import { APP_PAGE_SIZE } from "./catalogue";
@@ -144,7 +145,7 @@ export async function createApp(deps: Pick<Deps, "db" | "now" | "secrets">, auth
   }
   const settings = normalizeAppSettings({ ...defaults, ...defined });
   checkAppSettings(settings);
-  await checkAppBindings(deps, auth.spaceId, settings);
+  await checkAppBindings(deps, auth, settings);
   const now = deps.now().toISOString();
   const row = await withQuota(deps, auth.spaceId, { apps: 1 }, () =>
     insertWithCode(deps, {
@@ -166,11 +167,11 @@ function definedOnly<T extends object>(input: T): Partial<T> {
 
 /** Changes an app; the rules are checked on the whole result, so a change cannot break another field's rule. */
 export async function updateApp(deps: Pick<Deps, "db" | "now" | "secrets">, auth: Auth, appId: string, input: UpdateAppInput) {
-  const row = await loadApp(deps, auth.spaceId, appId);
+  const row = await loadApp(deps, auth, appId);
   const previous = settingsOf(row);
   const settings = normalizeAppSettings({ ...previous, ...definedOnly(input) });
   checkAppSettings(settings);
-  await checkAppBindings(deps, auth.spaceId, settings, previous);
+  await checkAppBindings(deps, auth, settings, previous);
   const updated = await deps.db
     .update(apps)
     .set({ ...columnsOf(settings), updatedAt: deps.now().toISOString() })
@@ -182,30 +183,31 @@ export async function updateApp(deps: Pick<Deps, "db" | "now" | "secrets">, auth
 
 /** The basic detail of an app of the caller's space. */
 export async function getApp(deps: Pick<Deps, "db">, auth: Auth, appId: string) {
-  const row = await loadApp(deps, auth.spaceId, appId);
+  const row = await loadApp(deps, auth, appId);
   return appView(row, await markOf(deps, auth.userId, appId));
 }
 
 /** The senior detail of an app of the caller's space. */
 export async function getAppSenior(deps: Pick<Deps, "db" | "secrets">, auth: Auth, appId: string) {
-  const row = await loadApp(deps, auth.spaceId, appId);
+  const row = await loadApp(deps, auth, appId);
   return appSeniorView(deps.secrets, row, await markOf(deps, auth.userId, appId));
 }
 
 const newestFirst = [desc(apps.createdAt), desc(apps.id)] as const;
 
 /**
- * Apps of the caller's space, newest first. Every member sees every app of the space.
+ * Apps of the caller's space in their data range, newest first.
  * The page size defaults to, and is capped at, {@link APP_PAGE_SIZE}.
  */
 export async function listApps(deps: Pick<Deps, "db">, auth: Auth, page: { pageNo?: number | undefined; pageSize?: number | undefined }) {
   const pageNo = Math.max(1, Math.floor(page.pageNo ?? 1));
   const pageSize = Math.min(APP_PAGE_SIZE, Math.max(1, Math.floor(page.pageSize ?? APP_PAGE_SIZE)));
-  const total = (await deps.db.select({ n: count() }).from(apps).where(eq(apps.spaceId, auth.spaceId)).get())?.n ?? 0;
+  const visible = and(eq(apps.spaceId, auth.spaceId), rangeCondition(auth, "app", apps));
+  const total = (await deps.db.select({ n: count() }).from(apps).where(visible).get())?.n ?? 0;
   const rows = await deps.db
     .select()
     .from(apps)
-    .where(eq(apps.spaceId, auth.spaceId))
+    .where(visible)
     .orderBy(...newestFirst)
     .limit(pageSize)
     .offset((pageNo - 1) * pageSize);
@@ -222,11 +224,11 @@ export async function listApps(deps: Pick<Deps, "db">, auth: Auth, page: { pageN
  * (spec §4): the one after it in the list, else the one before, else null (go home).
  */
 export async function deleteApp(deps: Pick<Deps, "db">, auth: Auth, appId: string) {
-  await loadApp(deps, auth.spaceId, appId);
+  await loadApp(deps, auth, appId);
   const order = await deps.db
     .select({ id: apps.id })
     .from(apps)
-    .where(eq(apps.spaceId, auth.spaceId))
+    .where(and(eq(apps.spaceId, auth.spaceId), rangeCondition(auth, "app", apps)))
     .orderBy(...newestFirst);
   const index = order.findIndex((row) => row.id === appId);
   const removed = await deps.db
@@ -243,7 +245,7 @@ export async function deleteApp(deps: Pick<Deps, "db">, auth: Auth, appId: strin
  * with the same settings, advanced configuration and rate-limit rules.
  */
 export async function copyApp(deps: Pick<Deps, "db" | "now" | "secrets">, auth: Auth, appId: string, options: { nameSuffix: string }) {
-  const source = await loadApp(deps, auth.spaceId, appId);
+  const source = await loadApp(deps, auth, appId);
   const name = [...`${source.name}${options.nameSuffix}`].slice(0, 50).join("");
   const now = deps.now().toISOString();
   const { id: _id, code: _code, thumbCount: _thumbs, collectCount: _collects, ...rest } = source;
@@ -269,7 +271,7 @@ export async function copyApp(deps: Pick<Deps, "db" | "now" | "secrets">, auth: 
 
 /** Upgrades a light app to a knowledge app (spec §4); any other kind is a conflict. */
 export async function upgradeApp(deps: Pick<Deps, "db" | "now" | "secrets">, auth: Auth, appId: string) {
-  const row = await loadApp(deps, auth.spaceId, appId);
+  const row = await loadApp(deps, auth, appId);
   if (row.type !== "LIGHT") throw fail.conflict("app_upgrade_not_allowed", { type: row.type });
   // The type guard in the statement makes a concurrent second upgrade a no-op, not a double change.
   const updated = await deps.db

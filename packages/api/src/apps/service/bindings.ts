@@ -2,6 +2,8 @@ import { and, eq, inArray } from "drizzle-orm";
 import { plugins } from "../../db/schema/index";
 import { fail } from "../../errors";
 import type { Deps } from "../../kernel";
+import type { RangeCaller } from "../../access/follow";
+import { rangeCondition } from "../../access/range";
 import { findBuiltin } from "../../plugins/service/builtins/index";
 import type { AppSettings } from "./rules";
 import { checkKnowledgeBinding } from "./knowledge-binding";
@@ -10,16 +12,17 @@ import { checkKnowledgeBinding } from "./knowledge-binding";
  * Checks every field of an app's settings that names another object against the app's space:
  * knowledge bases, plugins (a built-in, or a custom plugin of the space) and databases. Like
  * {@link checkKnowledgeBinding}, only ids newly added are checked, so a save never fails on what
- * it did not change; an id of another space, or an unknown one, is a 400 naming the field.
+ * it did not change; an id of another space, one outside the caller's data range, or an unknown
+ * one, is a 400 naming the field.
  */
-export async function checkAppBindings(deps: Pick<Deps, "db">, spaceId: string, next: AppSettings, previous?: AppSettings): Promise<void> {
-  await checkKnowledgeBinding(deps, spaceId, next.knowledgeBaseIds, previous?.knowledgeBaseIds ?? []);
+export async function checkAppBindings(deps: Pick<Deps, "db">, auth: RangeCaller, next: AppSettings, previous?: AppSettings): Promise<void> {
+  await checkKnowledgeBinding(deps, auth, next.knowledgeBaseIds, previous?.knowledgeBaseIds ?? []);
   const addedPlugins = next.plugins.filter((code) => !previous?.plugins.includes(code) && !findBuiltin(code));
   if (addedPlugins.length > 0) {
     const found = await deps.db
       .select({ code: plugins.code })
       .from(plugins)
-      .where(and(eq(plugins.spaceId, spaceId), inArray(plugins.code, addedPlugins)))
+      .where(and(eq(plugins.spaceId, auth.spaceId), inArray(plugins.code, addedPlugins), rangeCondition(auth, null, plugins)))
       .all();
     const known = new Set(found.map((row) => row.code));
     const unknown = addedPlugins.find((code) => !known.has(code));

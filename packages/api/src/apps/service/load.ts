@@ -2,17 +2,23 @@ import { and, eq } from "drizzle-orm";
 import { apps } from "../../db/schema/index";
 import { fail } from "../../errors";
 import type { Deps } from "../../kernel";
+import type { RangeCaller } from "../../access/follow";
+import { rangeCondition } from "../../access/range";
 import type { AppSettings } from "./rules";
 
 /** A stored app row. */
 export type AppRow = typeof apps.$inferSelect;
 
-/** Loads an app of a space; an app of another space does not exist for the caller. */
-export async function loadApp(deps: Pick<Deps, "db">, spaceId: string, appId: string): Promise<AppRow> {
+/**
+ * Loads an app of a space; an app of another space does not exist for the caller, nor (when a
+ * member's access is given instead of a space id) one outside the member's data range.
+ */
+export async function loadApp(deps: Pick<Deps, "db">, scope: string | RangeCaller, appId: string): Promise<AppRow> {
+  const spaceId = typeof scope === "string" ? scope : scope.spaceId;
   const row = await deps.db
     .select()
     .from(apps)
-    .where(and(eq(apps.id, appId), eq(apps.spaceId, spaceId)))
+    .where(and(eq(apps.id, appId), eq(apps.spaceId, spaceId), typeof scope === "string" ? undefined : rangeCondition(scope, "app", apps)))
     .get();
   if (!row) throw fail.notFound("app");
   return row;

@@ -4,6 +4,7 @@ import { newId } from "../../crypto";
 import { rateLimitRules } from "../../db/schema/index";
 import { fail } from "../../errors";
 import type { Auth, Deps } from "../../kernel";
+import { followsApp } from "../../access/follow";
 import { loadApp } from "./load";
 
 /** Channels a rule applies to (spec §3 Rate limit rule): all, personal subscription, enterprise official account, WeChat Work internal app. */
@@ -91,7 +92,7 @@ async function loadRule(deps: Pick<Deps, "db">, auth: Auth, ruleId: string): Pro
   const row = await deps.db
     .select()
     .from(rateLimitRules)
-    .where(and(eq(rateLimitRules.id, ruleId), eq(rateLimitRules.spaceId, auth.spaceId)))
+    .where(and(eq(rateLimitRules.id, ruleId), eq(rateLimitRules.spaceId, auth.spaceId), followsApp(auth, rateLimitRules.appId)))
     .get();
   if (!row) throw fail.notFound("rate_limit_rule");
   return row;
@@ -99,13 +100,13 @@ async function loadRule(deps: Pick<Deps, "db">, auth: Auth, ruleId: string): Pro
 
 /** Rules of an app of the caller's space, oldest first. */
 export async function listAppRateLimits(deps: Pick<Deps, "db">, auth: Auth, appId: string): Promise<RateLimitRule[]> {
-  await loadApp(deps, auth.spaceId, appId);
+  await loadApp(deps, auth, appId);
   return listRateLimitRules(deps, appId);
 }
 
 /** Adds a rule to an app; one rule per channel and period. */
 export async function createRateLimit(deps: Pick<Deps, "db" | "now">, auth: Auth, appId: string, input: RateLimitInput): Promise<RateLimitRule> {
-  await loadApp(deps, auth.spaceId, appId);
+  await loadApp(deps, auth, appId);
   checkCount(input.count);
   const replyWhenExceeded = replyOf(input.replyWhenExceeded);
   await checkUnique(deps, appId, input);
@@ -149,7 +150,7 @@ export async function updateRateLimit(deps: Pick<Deps, "db" | "now">, auth: Auth
 export async function deleteRateLimit(deps: Pick<Deps, "db">, auth: Auth, ruleId: string) {
   const removed = await deps.db
     .delete(rateLimitRules)
-    .where(and(eq(rateLimitRules.id, ruleId), eq(rateLimitRules.spaceId, auth.spaceId)))
+    .where(and(eq(rateLimitRules.id, ruleId), eq(rateLimitRules.spaceId, auth.spaceId), followsApp(auth, rateLimitRules.appId)))
     .returning({ id: rateLimitRules.id });
   if (removed.length === 0) throw fail.notFound("rate_limit_rule");
   return { deleted: true as const };

@@ -13,7 +13,7 @@ const counter = { thumb: apps.thumbCount, collect: apps.collectCount } as const;
  * exactly one only when the mark actually changes. Answers the new count and the caller's mark.
  */
 export async function setReaction(deps: Pick<Deps, "db" | "now">, auth: Auth, appId: string, kind: ReactionKind, on: boolean) {
-  await loadApp(deps, auth.spaceId, appId);
+  await loadApp(deps, auth, appId);
   const column = counter[kind];
   const mark = and(eq(appReactions.appId, appId), eq(appReactions.userId, auth.userId), eq(appReactions.kind, kind));
   // The mark row decides whether the count moves, so repeats and races cannot move it twice.

@@ -1,10 +1,18 @@
 import { and, desc, eq } from "drizzle-orm";
 import { usageRecords } from "../../db/schema/index";
 import type { Deps } from "../../kernel";
+import { followsApp, type RangeCaller } from "../../access/follow";
 
-/** Usage records of a space (one per answered turn), newest first; only one app's when `appId` is given. */
-export async function listUsageRecords(deps: Pick<Deps, "db">, spaceId: string, input: { appId?: string | undefined; limit: number; offset: number }) {
-  const where = input.appId ? and(eq(usageRecords.spaceId, spaceId), eq(usageRecords.appId, input.appId)) : eq(usageRecords.spaceId, spaceId);
+/**
+ * Usage records of the caller's space (one per answered turn) of apps in their data range, newest
+ * first; only one app's when `appId` is given.
+ */
+export async function listUsageRecords(deps: Pick<Deps, "db">, auth: RangeCaller, input: { appId?: string | undefined; limit: number; offset: number }) {
+  const where = and(
+    eq(usageRecords.spaceId, auth.spaceId),
+    input.appId ? eq(usageRecords.appId, input.appId) : undefined,
+    followsApp(auth, usageRecords.appId),
+  );
   return deps.db
     .select({
       id: usageRecords.id,

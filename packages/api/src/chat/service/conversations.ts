@@ -1,4 +1,5 @@
-import { and, asc, desc, eq, inArray } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, ne, or, type SQL } from "drizzle-orm";
+import { followsApp, type RangeCaller } from "../../access/follow";
 import type { MessageCitation } from "../../conversation/store";
 import { conversations, messages } from "../../db/schema/index";
 import { fail } from "../../errors";
@@ -36,12 +37,21 @@ export async function listConversations(deps: Pick<Deps, "db">, input: { appId: 
     .limit(input.limit);
 }
 
+/**
+ * A conversation of the caller's space is read only while its app is in their data range;
+ * conversations with public apps of other spaces stay theirs.
+ */
+export function reachableConversation(auth: RangeCaller): SQL | undefined {
+  const range = followsApp(auth, conversations.appId);
+  return range ? or(ne(conversations.spaceId, auth.spaceId), range) : undefined;
+}
+
 /** Messages of one conversation the end user owns, oldest first. */
-export async function listMessages(deps: Pick<Deps, "db">, input: { conversationId: string; endUserId: string }) {
+export async function listMessages(deps: Pick<Deps, "db">, input: { conversationId: string; endUserId: string; reach?: SQL | undefined }) {
   const conversation = await deps.db
     .select({ id: conversations.id })
     .from(conversations)
-    .where(and(eq(conversations.id, input.conversationId), eq(conversations.endUserId, input.endUserId)))
+    .where(and(eq(conversations.id, input.conversationId), eq(conversations.endUserId, input.endUserId), input.reach))
     .get();
   if (!conversation) throw fail.notFound("conversation");
   const rows = await deps.db
@@ -62,12 +72,12 @@ export async function listMessages(deps: Pick<Deps, "db">, input: { conversation
 }
 
 /** Delete context: later answers no longer see earlier messages (they stay readable). */
-export async function clearContext(deps: Pick<Deps, "db" | "now">, input: { conversationId: string; endUserId: string }) {
+export async function clearContext(deps: Pick<Deps, "db" | "now">, input: { conversationId: string; endUserId: string; reach?: SQL | undefined }) {
   const now = deps.now().toISOString();
   const updated = await deps.db
     .update(conversations)
     .set({ contextClearedAt: now, updatedAt: now })
-    .where(and(eq(conversations.id, input.conversationId), eq(conversations.endUserId, input.endUserId)))
+    .where(and(eq(conversations.id, input.conversationId), eq(conversations.endUserId, input.endUserId), input.reach))
     .returning({ id: conversations.id });
   if (updated.length === 0) throw fail.notFound("conversation");
   return { clearedAt: now };

@@ -3,6 +3,7 @@ import { newId, newSecret, sha256 } from "../../crypto";
 import { apiKeys, apps, userKeys, users } from "../../db/schema/index";
 import { fail } from "../../errors";
 import type { Auth, Deps } from "../../kernel";
+import { rangeCondition } from "../../access/range";
 
 const PREFIX_LENGTH = 10;
 
@@ -84,13 +85,16 @@ function keyName(name: string): string {
   return trimmed;
 }
 
-/** A key may only be bound to an app of its own space: another space's code, or an unknown one, is refused. */
-async function checkKeyApp(deps: Pick<Deps, "db">, spaceId: string, appCode: string | null | undefined) {
+/**
+ * A key may only be bound to an app of its own space in the caller's data range: another space's
+ * code, one out of range, or an unknown one, is refused.
+ */
+async function checkKeyApp(deps: Pick<Deps, "db">, auth: Auth, appCode: string | null | undefined) {
   if (appCode === undefined || appCode === null) return;
   const app = await deps.db
     .select({ id: apps.id })
     .from(apps)
-    .where(and(eq(apps.code, appCode), eq(apps.spaceId, spaceId)))
+    .where(and(eq(apps.code, appCode), eq(apps.spaceId, auth.spaceId), rangeCondition(auth, "app", apps)))
     .get();
   if (!app) throw fail.invalid("user_key_app_unknown", "appCode", { id: appCode });
 }
@@ -98,7 +102,7 @@ async function checkKeyApp(deps: Pick<Deps, "db">, spaceId: string, appCode: str
 /** Creates a user key in the current space; the key is shown once. */
 export async function createUserKey(deps: Pick<Deps, "db" | "now">, auth: Auth, input: UserKeyInput) {
   const name = keyName(input.name);
-  await checkKeyApp(deps, auth.spaceId, input.appCode);
+  await checkKeyApp(deps, auth, input.appCode);
   const key = newSecret("uk");
   const now = deps.now().toISOString();
   const row = {
@@ -130,7 +134,7 @@ export async function updateUserKey(deps: Pick<Deps, "db" | "now">, auth: Auth, 
       .from(userKeys)
       .where(and(eq(userKeys.id, id), eq(userKeys.spaceId, auth.spaceId)))
       .get();
-    if (current && current.appCode !== input.appCode) await checkKeyApp(deps, auth.spaceId, input.appCode);
+    if (current && current.appCode !== input.appCode) await checkKeyApp(deps, auth, input.appCode);
   }
   const updated = await deps.db
     .update(userKeys)

@@ -16,7 +16,7 @@ export const APP_DOCUMENT_MAX_BYTES = 15 * 1024 * 1024;
  * pending file, to be previewed and confirmed like any other.
  */
 export async function uploadAppDocument(deps: Pick<Deps, "db" | "files" | "knowledge" | "now">, auth: Auth, appId: string, input: UploadInput) {
-  const app = await loadApp(deps, auth.spaceId, appId);
+  const app = await loadApp(deps, auth, appId);
   const bound = parseJsonArray(app.knowledgeBaseIds);
   let own = await deps.db
     .select({ id: knowledgeBases.id })

@@ -65,7 +65,7 @@ async function currentPairs(deps: Pick<Deps, "db" | "files">, file: KnowledgeFil
  * page's extracted text as Markdown. A file with nothing kept (a failed fetch) is a 409.
  */
 export async function exportFile(deps: Pick<Deps, "db" | "files">, auth: Auth, fileId: string, language: Language): Promise<ExportedFile> {
-  const file = await loadFile(deps, auth.spaceId, fileId);
+  const file = await loadFile(deps, auth, fileId);
   switch (file.type) {
     case "document": {
       const options = optionsOf(file);

@@ -68,7 +68,7 @@ export async function importFeishuDocument(
   knowledgeBaseId: string,
   input: { url: string; name?: string },
 ) {
-  const base = await loadKnowledgeBase(deps, auth.spaceId, knowledgeBaseId);
+  const base = await loadKnowledgeBase(deps, auth, knowledgeBaseId);
   const { url, documentId } = parseFeishuDocumentUrl(input.url);
   const givenName = checkGivenName(input.name);
   const credentials = await loadAuthorization(deps, auth.spaceId);

@@ -3,6 +3,7 @@ import { newId } from "../../crypto";
 import { knowledgeFiles } from "../../db/schema/index";
 import { fail, ServiceError } from "../../errors";
 import type { Auth, Deps } from "../../kernel";
+import { followsKnowledgeBase, type RangeCaller } from "../../access/follow";
 import { enqueueJob } from "../../jobs/queue";
 import { appsBinding, checkTokenLimit, loadKnowledgeBase, tokensOf } from "./knowledge-bases";
 import { DocumentParseError, type DocumentExtension, documentExtensions, extractDocumentText } from "./parse";
@@ -48,12 +49,22 @@ export function fileView(row: KnowledgeFileRow) {
   };
 }
 
-/** One file of the caller's space; another space's file does not exist for the caller. */
-export async function loadFile(deps: Pick<Deps, "db">, spaceId: string, fileId: string): Promise<KnowledgeFileRow> {
+/**
+ * One file of the caller's space; another space's file does not exist for the caller, nor (when a
+ * member's access is given instead of a space id) one of a knowledge base outside their data range.
+ */
+export async function loadFile(deps: Pick<Deps, "db">, scope: string | RangeCaller, fileId: string): Promise<KnowledgeFileRow> {
+  const spaceId = typeof scope === "string" ? scope : scope.spaceId;
   const row = await deps.db
     .select()
     .from(knowledgeFiles)
-    .where(and(eq(knowledgeFiles.id, fileId), eq(knowledgeFiles.spaceId, spaceId)))
+    .where(
+      and(
+        eq(knowledgeFiles.id, fileId),
+        eq(knowledgeFiles.spaceId, spaceId),
+        typeof scope === "string" ? undefined : followsKnowledgeBase(scope, knowledgeFiles.knowledgeBaseId),
+      ),
+    )
     .get();
   if (!row) throw fail.notFound("knowledge_file");
   return row;
@@ -78,7 +89,7 @@ export function checkFileName(name: string): { stem: string; extension: Document
 
 /** The files of a knowledge base, newest first. */
 export async function listFiles(deps: Pick<Deps, "db">, auth: Auth, knowledgeBaseId: string) {
-  const base = await loadKnowledgeBase(deps, auth.spaceId, knowledgeBaseId);
+  const base = await loadKnowledgeBase(deps, auth, knowledgeBaseId);
   const rows = await deps.db
     .select()
     .from(knowledgeFiles)
@@ -167,7 +178,7 @@ export async function uploadDocument(
   knowledgeBaseId: string,
   input: { fileName: string; bytes: Uint8Array; mimeType?: string; name?: string; maxBytes?: number },
 ) {
-  const base = await loadKnowledgeBase(deps, auth.spaceId, knowledgeBaseId);
+  const base = await loadKnowledgeBase(deps, auth, knowledgeBaseId);
   const { stem, extension } = checkFileName(input.name ? `${input.name}.${input.fileName.split(".").pop() ?? ""}` : input.fileName);
   if (input.bytes.byteLength === 0) throw fail.invalid("file_empty", "file");
   const maxBytes = input.maxBytes ?? DOCUMENT_MAX_BYTES;
@@ -204,7 +215,7 @@ export async function chunksOfFile(deps: Pick<Deps, "db" | "config" | "files">, 
 
 /** The first 50 segments (or rows) of an uploaded file, before it is confirmed (spec §4). */
 export async function previewFile(deps: Pick<Deps, "config" | "db" | "files">, auth: Auth, fileId: string) {
-  const file = await loadFile(deps, auth.spaceId, fileId);
+  const file = await loadFile(deps, auth, fileId);
   if (file.status !== "pending") throw new ServiceError("conflict", "file_not_previewable");
   const chunks = await chunksOfFile(deps, file);
   return {
@@ -226,7 +237,7 @@ export async function previewFile(deps: Pick<Deps, "config" | "db" | "files">, a
  * an app binding this knowledge base would then hold more than the token limit.
  */
 export async function confirmFile(deps: Pick<Deps, "config" | "db" | "files" | "now">, auth: Auth, fileId: string) {
-  const file = await loadFile(deps, auth.spaceId, fileId);
+  const file = await loadFile(deps, auth, fileId);
   if (file.status !== "pending") throw new ServiceError("conflict", "file_not_confirmable", { status: file.status });
   const chunks = await chunksOfFile(deps, file);
   const tokens = chunks.reduce((total, chunk) => total + chunk.tokens, 0);
@@ -246,7 +257,7 @@ export async function confirmFile(deps: Pick<Deps, "config" | "db" | "files" | "
 
 /** Renames a file (the same name rule as upload, without extension). */
 export async function renameFile(deps: Pick<Deps, "db" | "now">, auth: Auth, fileId: string, name: string) {
-  const file = await loadFile(deps, auth.spaceId, fileId);
+  const file = await loadFile(deps, auth, fileId);
   if (!FILE_NAME_PATTERN.test(name)) throw fail.invalid("file_name_invalid", "name");
   const updated = await deps.db.update(knowledgeFiles).set({ name, updatedAt: deps.now().toISOString() }).where(eq(knowledgeFiles.id, file.id)).returning();
   return fileView(updated[0]!);
@@ -254,8 +265,8 @@ export async function renameFile(deps: Pick<Deps, "db" | "now">, auth: Auth, fil
 
 /** Deletes a file with its chunks and stored original; the rest of the knowledge base is untouched. */
 export async function deleteFile(deps: Pick<Deps, "db" | "files" | "knowledge">, auth: Auth, fileId: string) {
-  const file = await loadFile(deps, auth.spaceId, fileId);
-  const base = await loadKnowledgeBase(deps, auth.spaceId, file.knowledgeBaseId);
+  const file = await loadFile(deps, auth, fileId);
+  const base = await loadKnowledgeBase(deps, auth, file.knowledgeBaseId);
   await deps.db.delete(knowledgeFiles).where(eq(knowledgeFiles.id, file.id));
   await vectorTableOf(deps, base)?.delete({ fileIds: [file.id] });
   if (file.storagePath) await deps.files.delete(originalKey(file));

@@ -64,7 +64,7 @@ export function checkSomeImported(imported: number, failures: RecordFailure[]): 
  * is not UTF-8 or does not match the template is refused with nothing stored.
  */
 export async function importQa(deps: Pick<Deps, "db" | "files" | "now">, auth: Auth, knowledgeBaseId: string, input: UploadInput) {
-  const base = await loadKnowledgeBase(deps, auth.spaceId, knowledgeBaseId);
+  const base = await loadKnowledgeBase(deps, auth, knowledgeBaseId);
   const { name } = checkUpload(input, ["csv"] as const);
   const parsed = parseQaCsv(input.bytes);
   const failures = [...parsed.failures];
@@ -126,7 +126,7 @@ export async function importWebsite(
   knowledgeBaseId: string,
   input: { url: string; name?: string },
 ) {
-  const base = await loadKnowledgeBase(deps, auth.spaceId, knowledgeBaseId);
+  const base = await loadKnowledgeBase(deps, auth, knowledgeBaseId);
   const url = checkWebsiteUrl(input.url);
   const givenName = checkGivenName(input.name);
   const source = url.toString();

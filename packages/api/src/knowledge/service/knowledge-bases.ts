@@ -3,6 +3,8 @@ import { newId, newShortCode } from "../../crypto";
 import { apps, knowledgeBases, knowledgeFiles } from "../../db/schema/index";
 import { fail, ServiceError } from "../../errors";
 import type { Auth, Deps } from "../../kernel";
+import type { RangeCaller } from "../../access/follow";
+import { rangeCondition } from "../../access/range";
 import { loadApp, parseJsonArray } from "../../apps/service/load";
 import { knowledgeKeys } from "./storage";
 import { vectorTableOf } from "./vectors";
@@ -47,12 +49,22 @@ export function knowledgeBaseView(deps: Pick<Deps, "knowledge">, row: KnowledgeB
   };
 }
 
-/** Loads a knowledge base of a space; one of another space does not exist for the caller. */
-export async function loadKnowledgeBase(deps: Pick<Deps, "db">, spaceId: string, knowledgeBaseId: string): Promise<KnowledgeBaseRow> {
+/**
+ * Loads a knowledge base of a space; one of another space does not exist for the caller, nor
+ * (when a member's access is given instead of a space id) one outside the member's data range.
+ */
+export async function loadKnowledgeBase(deps: Pick<Deps, "db">, scope: string | RangeCaller, knowledgeBaseId: string): Promise<KnowledgeBaseRow> {
+  const spaceId = typeof scope === "string" ? scope : scope.spaceId;
   const row = await deps.db
     .select()
     .from(knowledgeBases)
-    .where(and(eq(knowledgeBases.id, knowledgeBaseId), eq(knowledgeBases.spaceId, spaceId)))
+    .where(
+      and(
+        eq(knowledgeBases.id, knowledgeBaseId),
+        eq(knowledgeBases.spaceId, spaceId),
+        typeof scope === "string" ? undefined : rangeCondition(scope, "knowledgeBase", knowledgeBases),
+      ),
+    )
     .get();
   if (!row) throw fail.notFound("knowledge_base");
   return row;
@@ -107,7 +119,7 @@ export async function listKnowledgeBases(deps: Pick<Deps, "db" | "knowledge">, a
   const rows = await deps.db
     .select()
     .from(knowledgeBases)
-    .where(eq(knowledgeBases.spaceId, auth.spaceId))
+    .where(and(eq(knowledgeBases.spaceId, auth.spaceId), rangeCondition(auth, "knowledgeBase", knowledgeBases)))
     .orderBy(desc(knowledgeBases.createdAt), desc(knowledgeBases.id))
     .all();
   const totals = await totalsOf(
@@ -119,14 +131,14 @@ export async function listKnowledgeBases(deps: Pick<Deps, "db" | "knowledge">, a
 
 /** One knowledge base of the caller's space. */
 export async function getKnowledgeBase(deps: Pick<Deps, "db" | "knowledge">, auth: Auth, knowledgeBaseId: string) {
-  const row = await loadKnowledgeBase(deps, auth.spaceId, knowledgeBaseId);
+  const row = await loadKnowledgeBase(deps, auth, knowledgeBaseId);
   const totals = await totalsOf(deps, [row.id]);
   return knowledgeBaseView(deps, row, totals.get(row.id) ?? { fileCount: 0, tokenCount: 0 });
 }
 
 /** Changes a knowledge base's name, description or chunking (new chunking applies to later imports). */
 export async function updateKnowledgeBase(deps: Pick<Deps, "db" | "knowledge" | "now">, auth: Auth, knowledgeBaseId: string, input: UpdateKnowledgeBaseInput) {
-  const row = await loadKnowledgeBase(deps, auth.spaceId, knowledgeBaseId);
+  const row = await loadKnowledgeBase(deps, auth, knowledgeBaseId);
   const next = {
     name: input.name !== undefined ? input.name.trim() : row.name,
     description: input.description !== undefined ? input.description.trim() : row.description,
@@ -147,7 +159,7 @@ export async function updateKnowledgeBase(deps: Pick<Deps, "db" | "knowledge" | 
  * from the space's apps.
  */
 export async function deleteKnowledgeBase(deps: Pick<Deps, "db" | "files" | "knowledge">, auth: Auth, knowledgeBaseId: string) {
-  const row = await loadKnowledgeBase(deps, auth.spaceId, knowledgeBaseId);
+  const row = await loadKnowledgeBase(deps, auth, knowledgeBaseId);
   const bound = await deps.db.select({ id: apps.id, ids: apps.knowledgeBaseIds }).from(apps).where(eq(apps.spaceId, auth.spaceId)).all();
   for (const app of bound) {
     const ids = parseJsonArray(app.ids);
@@ -190,9 +202,9 @@ export function checkTokenLimit(total: number): void {
  * token limit.
  */
 export async function bindKnowledgeBases(deps: Pick<Deps, "db" | "now">, auth: Auth, appId: string, knowledgeBaseIds: string[]) {
-  const app = await loadApp(deps, auth.spaceId, appId);
+  const app = await loadApp(deps, auth, appId);
   const wanted = [...new Set(knowledgeBaseIds)];
-  for (const id of wanted) await loadKnowledgeBase(deps, auth.spaceId, id);
+  for (const id of wanted) await loadKnowledgeBase(deps, auth, id);
   const bound = [...new Set([...parseJsonArray(app.knowledgeBaseIds), ...wanted])];
   checkTokenLimit(await tokensOf(deps, bound));
   await deps.db

@@ -3,6 +3,7 @@ import { newId } from "../../crypto";
 import { mediaMaterials } from "../../db/schema/index";
 import { fail } from "../../errors";
 import type { Auth, Deps } from "../../kernel";
+import { followsKnowledgeBase } from "../../access/follow";
 import type { UploadInput } from "./imports";
 import { loadKnowledgeBase } from "./knowledge-bases";
 import { keyOfStored, knowledgeKeys, storeObject } from "./storage";
@@ -71,7 +72,7 @@ async function loadMedia(deps: Pick<Deps, "db">, auth: Auth, mediaId: string): P
   const row = await deps.db
     .select()
     .from(mediaMaterials)
-    .where(and(eq(mediaMaterials.id, mediaId), eq(mediaMaterials.spaceId, auth.spaceId)))
+    .where(and(eq(mediaMaterials.id, mediaId), eq(mediaMaterials.spaceId, auth.spaceId), followsKnowledgeBase(auth, mediaMaterials.knowledgeBaseId)))
     .get();
   if (!row) throw fail.notFound("media_material");
   return row;
@@ -82,7 +83,7 @@ async function loadMedia(deps: Pick<Deps, "db">, auth: Auth, mediaId: string): P
  * 15 MB. The type is read from the bytes; an extension the content does not match is refused.
  */
 export async function uploadMedia(deps: Pick<Deps, "db" | "files" | "now">, auth: Auth, knowledgeBaseId: string, input: UploadInput) {
-  const base = await loadKnowledgeBase(deps, auth.spaceId, knowledgeBaseId);
+  const base = await loadKnowledgeBase(deps, auth, knowledgeBaseId);
   const { extension } = splitFileName(input.fileName);
   if (!acceptedExtensions.includes(extension)) throw fail.invalid("media_type_unsupported", "file", { types: acceptedExtensions.join(", ") });
   if (input.bytes.byteLength === 0) throw fail.invalid("file_empty", "file");
@@ -110,7 +111,7 @@ export async function uploadMedia(deps: Pick<Deps, "db" | "files" | "now">, auth
 
 /** A page of a knowledge base's media materials, newest first. */
 export async function listMedia(deps: Pick<Deps, "db">, auth: Auth, knowledgeBaseId: string, page: { pageNo: number; pageSize: number }) {
-  const base = await loadKnowledgeBase(deps, auth.spaceId, knowledgeBaseId);
+  const base = await loadKnowledgeBase(deps, auth, knowledgeBaseId);
   const rows = await deps.db
     .select()
     .from(mediaMaterials)

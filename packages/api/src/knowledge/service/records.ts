@@ -21,7 +21,7 @@ export type ChunkRow = typeof knowledgeChunks.$inferSelect;
 
 /** A file of the caller's space of the given kind; another kind is a 409 naming the kind needed. */
 export async function loadRecordFile(deps: Pick<Deps, "db">, auth: Auth, fileId: string, type: "qa" | "table"): Promise<KnowledgeFileRow> {
-  const file = await loadFile(deps, auth.spaceId, fileId);
+  const file = await loadFile(deps, auth, fileId);
   if (file.type !== type) throw new ServiceError("conflict", "file_kind_required", { kind: type === "qa" ? "Q&A" : "table" });
   return file;
 }

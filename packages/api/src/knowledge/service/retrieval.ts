@@ -109,7 +109,7 @@ export async function testRetrieval(
     fullTextCount?: number | undefined;
   },
 ) {
-  const base = await loadKnowledgeBase(deps, auth.spaceId, knowledgeBaseId);
+  const base = await loadKnowledgeBase(deps, auth, knowledgeBaseId);
   const [group] = await searchGroups(deps, auth.spaceId, [base.id]);
   const query = input.query.trim();
   if (!group) throw new ServiceError("conflict", "embedding_model_unavailable");

@@ -2,6 +2,7 @@ import { and, asc, count, eq, max } from "drizzle-orm";
 import { knowledgeChunks } from "../../db/schema/index";
 import { fail, ServiceError } from "../../errors";
 import type { Auth, Deps } from "../../kernel";
+import { followsKnowledgeBase } from "../../access/follow";
 import { type KnowledgeFileRow, loadFile } from "./files";
 import { refreshFileTotals } from "./indexing";
 import { estimateTokens } from "../../platform/llm/tokens";
@@ -31,7 +32,7 @@ async function loadSegment(deps: Pick<Deps, "db">, auth: Auth, segmentId: string
   const row = await deps.db
     .select()
     .from(knowledgeChunks)
-    .where(and(eq(knowledgeChunks.id, segmentId), eq(knowledgeChunks.spaceId, auth.spaceId)))
+    .where(and(eq(knowledgeChunks.id, segmentId), eq(knowledgeChunks.spaceId, auth.spaceId), followsKnowledgeBase(auth, knowledgeChunks.knowledgeBaseId)))
     .get();
   if (!row) throw fail.notFound("segment");
   return row;
@@ -45,7 +46,7 @@ function checkContent(content: string): string {
 
 /** A page of a file's segments in order. */
 export async function listSegments(deps: Pick<Deps, "db">, auth: Auth, fileId: string, page: { pageNo: number; pageSize: number }) {
-  const file = await loadFile(deps, auth.spaceId, fileId);
+  const file = await loadFile(deps, auth, fileId);
   const rows = await deps.db
     .select()
     .from(knowledgeChunks)
@@ -78,7 +79,7 @@ function chunkOf(row: Pick<ChunkRow, "ordinal" | "content" | "metadata">, conten
 
 /** Adds a segment at the end of an effective file; it is searchable (full text and vectors) at once. */
 export async function addSegment(deps: Pick<Deps, "db" | "knowledge" | "now">, auth: Auth, fileId: string, input: { content: string }) {
-  const file = await loadFile(deps, auth.spaceId, fileId);
+  const file = await loadFile(deps, auth, fileId);
   editable(file);
   const content = checkContent(input.content);
   const last = await deps.db
@@ -100,7 +101,7 @@ export async function updateSegment(
   input: { content?: string; enabled?: boolean },
 ) {
   const segment = await loadSegment(deps, auth, segmentId);
-  const file = await loadFile(deps, auth.spaceId, segment.fileId);
+  const file = await loadFile(deps, auth, segment.fileId);
   editable(file);
   if (input.content !== undefined) {
     const content = checkContent(input.content);
@@ -116,8 +117,8 @@ export async function updateSegment(
 /** Deletes a segment. */
 export async function deleteSegment(deps: Pick<Deps, "db" | "knowledge" | "now">, auth: Auth, segmentId: string) {
   const segment = await loadSegment(deps, auth, segmentId);
-  editable(await loadFile(deps, auth.spaceId, segment.fileId));
-  const file = await loadFile(deps, auth.spaceId, segment.fileId);
+  editable(await loadFile(deps, auth, segment.fileId));
+  const file = await loadFile(deps, auth, segment.fileId);
   await deps.db.delete(knowledgeChunks).where(eq(knowledgeChunks.id, segment.id));
   const base = await loadKnowledgeBase(deps, file.spaceId, file.knowledgeBaseId);
   await vectorTableOf(deps, base)?.delete({ chunkIds: [segment.id] });

@@ -74,7 +74,7 @@ export async function importTable(
   knowledgeBaseId: string,
   input: UploadInput & { indexColumn?: string },
 ) {
-  const base = await loadKnowledgeBase(deps, auth.spaceId, knowledgeBaseId);
+  const base = await loadKnowledgeBase(deps, auth, knowledgeBaseId);
   const { name, extension } = checkUpload(input, tabularExtensions);
   const sheet = await readSheet(extension, input.bytes);
   const fields = checkFields(sheet.header);

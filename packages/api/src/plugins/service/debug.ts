@@ -16,7 +16,7 @@ export interface DebugInput {
  */
 export async function debugPlugin(deps: Pick<Deps, "config" | "db" | "secrets">, auth: Auth, input: DebugInput): Promise<HttpCallResult> {
   if (!input.plugin && !input.pluginId) throw new ServiceError("validation", "plugin_debug_target_required", {}, { field: "plugin" });
-  const stored = input.pluginId ? await loadPlugin(deps, auth.spaceId, input.pluginId) : undefined;
+  const stored = input.pluginId ? await loadPlugin(deps, auth, input.pluginId) : undefined;
   const draft = input.plugin ? { ...input.plugin, headers: stored ? mergeHeaders(input.plugin.headers, stored.headers) : input.plugin.headers } : stored!;
   const parts = checkRequestParts(draft);
   const name = draft.name?.trim() || stored?.name || "the plugin";

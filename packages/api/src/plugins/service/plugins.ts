@@ -4,6 +4,8 @@ import { newId } from "../../crypto";
 import { plugins } from "../../db/schema/index";
 import { fail, ServiceError } from "../../errors";
 import type { Auth, Deps } from "../../kernel";
+import type { RangeCaller } from "../../access/follow";
+import { rangeCondition } from "../../access/range";
 import type { MessageId } from "../../i18n/catalogue";
 import { openValue, sealValue } from "../../platform/sealed";
 import type { SecretBox } from "../../platform/secret-box";
@@ -169,17 +171,26 @@ export async function listPlugins(deps: Pick<Deps, "db" | "secrets">, auth: Auth
   const rows = await deps.db
     .select()
     .from(plugins)
-    .where(and(eq(plugins.spaceId, auth.spaceId), ...(filter.enabled === undefined ? [] : [eq(plugins.enabled, filter.enabled)])))
+    .where(
+      and(
+        eq(plugins.spaceId, auth.spaceId),
+        rangeCondition(auth, null, plugins),
+        ...(filter.enabled === undefined ? [] : [eq(plugins.enabled, filter.enabled)]),
+      ),
+    )
     .orderBy(desc(plugins.createdAt), desc(plugins.id));
   return rows.map((row) => pluginView(decode(deps.secrets, row)));
 }
 
-/** One plugin of the space, decoded (headers in clear); another space's plugin does not exist. */
-export async function loadPlugin(deps: Pick<Deps, "db" | "secrets">, spaceId: string, id: string): Promise<StoredPlugin> {
+/**
+ * One plugin of the space, decoded (headers in clear); another space's plugin, or one outside the
+ * caller's data range (a ranged member reaches the plugins they created), does not exist.
+ */
+export async function loadPlugin(deps: Pick<Deps, "db" | "secrets">, auth: RangeCaller, id: string): Promise<StoredPlugin> {
   const row = await deps.db
     .select()
     .from(plugins)
-    .where(and(eq(plugins.id, id), eq(plugins.spaceId, spaceId)))
+    .where(and(eq(plugins.id, id), eq(plugins.spaceId, auth.spaceId), rangeCondition(auth, null, plugins)))
     .get();
   if (!row) throw fail.notFound("plugin");
   return decode(deps.secrets, row);
@@ -195,7 +206,7 @@ export async function loadPluginsByCode(deps: Pick<Deps, "db" | "secrets">, spac
 
 /** A plugin's detail. */
 export async function getPlugin(deps: Pick<Deps, "db" | "secrets">, auth: Auth, id: string) {
-  return pluginView(await loadPlugin(deps, auth.spaceId, id));
+  return pluginView(await loadPlugin(deps, auth, id));
 }
 
 /** Creates a custom plugin in the current space. */
@@ -227,7 +238,7 @@ export async function createPlugin(deps: Pick<Deps, "db" | "now" | "secrets">, a
 
 /** Updates a custom plugin; fields left out keep their value, and the result must still meet every rule. */
 export async function updatePlugin(deps: Pick<Deps, "db" | "now" | "secrets">, auth: Auth, id: string, input: Partial<PluginInput>) {
-  const stored = await loadPlugin(deps, auth.spaceId, id);
+  const stored = await loadPlugin(deps, auth, id);
   const merged: PluginInput = {
     name: input.name ?? stored.name,
     description: input.description ?? stored.description,
@@ -263,7 +274,7 @@ export async function setPluginEnabled(deps: Pick<Deps, "db" | "now" | "secrets"
   const updated = await deps.db
     .update(plugins)
     .set({ enabled, updatedAt: deps.now().toISOString() })
-    .where(and(eq(plugins.id, id), eq(plugins.spaceId, auth.spaceId)))
+    .where(and(eq(plugins.id, id), eq(plugins.spaceId, auth.spaceId), rangeCondition(auth, null, plugins)))
     .returning({ id: plugins.id });
   if (updated.length === 0) throw fail.notFound("plugin");
   return getPlugin(deps, auth, id);
@@ -273,7 +284,7 @@ export async function setPluginEnabled(deps: Pick<Deps, "db" | "now" | "secrets"
 export async function deletePlugin(deps: Pick<Deps, "db">, auth: Auth, id: string) {
   const removed = await deps.db
     .delete(plugins)
-    .where(and(eq(plugins.id, id), eq(plugins.spaceId, auth.spaceId)))
+    .where(and(eq(plugins.id, id), eq(plugins.spaceId, auth.spaceId), rangeCondition(auth, null, plugins)))
     .returning({ id: plugins.id });
   if (removed.length === 0) throw fail.notFound("plugin");
   return { deleted: true as const };

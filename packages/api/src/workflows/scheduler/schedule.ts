@@ -18,7 +18,7 @@ function scheduleView(deps: Pick<Deps, "now">, row: Pick<WorkflowRow, "id" | "cr
 
 /** Scheduler detail. */
 export async function getSchedule(deps: Pick<Deps, "db" | "now">, auth: Auth, workflowId: string) {
-  return scheduleView(deps, await loadWorkflow(deps, auth.spaceId, workflowId));
+  return scheduleView(deps, await loadWorkflow(deps, auth, workflowId));
 }
 
 /**
@@ -32,7 +32,7 @@ export async function saveSchedule(
   workflowId: string,
   input: { cron: string; cronTimezone?: string | undefined; enabled?: boolean | undefined },
 ) {
-  const row = await loadWorkflow(deps, auth.spaceId, workflowId);
+  const row = await loadWorkflow(deps, auth, workflowId);
   const timezone = input.cronTimezone?.trim() || row.cronTimezone || "UTC";
   const problem = cronIssue(input.cron, timezone);
   if (problem)
@@ -53,14 +53,14 @@ export async function saveSchedule(
 
 /** Clears the timer: it stops firing, the expression stays. */
 export async function clearSchedule(deps: Pick<Deps, "db" | "now">, auth: Auth, workflowId: string) {
-  const row = await loadWorkflow(deps, auth.spaceId, workflowId);
+  const row = await loadWorkflow(deps, auth, workflowId);
   await deps.db.update(workflows).set({ cronEnabled: false, updatedAt: deps.now().toISOString() }).where(eq(workflows.id, row.id));
   return getSchedule(deps, auth, workflowId);
 }
 
 /** Deletes the timer and its expression. */
 export async function deleteSchedule(deps: Pick<Deps, "db" | "now">, auth: Auth, workflowId: string) {
-  const row = await loadWorkflow(deps, auth.spaceId, workflowId);
+  const row = await loadWorkflow(deps, auth, workflowId);
   await deps.db.update(workflows).set({ cron: null, cronEnabled: false, updatedAt: deps.now().toISOString() }).where(eq(workflows.id, row.id));
   return getSchedule(deps, auth, workflowId);
 }

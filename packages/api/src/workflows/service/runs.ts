@@ -3,6 +3,7 @@ import { newId } from "../../crypto";
 import { workflowNodeRuns, workflowRuns } from "../../db/schema/index";
 import { fail, ServiceError } from "../../errors";
 import type { Auth, Deps } from "../../kernel";
+import { followsWorkflow } from "../../access/follow";
 import { messageText } from "../../i18n/catalogue";
 import type { Language } from "../../i18n/language";
 import { nodeLabel } from "../graph";
@@ -140,7 +141,7 @@ export async function startRunFromRequest(
   },
   language: Language,
 ) {
-  const workflow = await loadWorkflow(deps, auth.spaceId, workflowId);
+  const workflow = await loadWorkflow(deps, auth, workflowId);
   const runId = await startRun(deps, workflow, {
     type: body.type ?? "FLOW",
     query: body.query,
@@ -241,7 +242,7 @@ export async function getRun(deps: Pick<Deps, "db">, auth: Auth, runId: string) 
   const row = await deps.db
     .select()
     .from(workflowRuns)
-    .where(and(eq(workflowRuns.id, runId), eq(workflowRuns.spaceId, auth.spaceId)))
+    .where(and(eq(workflowRuns.id, runId), eq(workflowRuns.spaceId, auth.spaceId), followsWorkflow(auth, workflowRuns.workflowId)))
     .get();
   if (!row) throw fail.notFound("workflow_run");
   const nodes = await deps.db.select().from(workflowNodeRuns).where(eq(workflowNodeRuns.runId, runId));
@@ -255,7 +256,7 @@ export async function listRuns(
   workflowId: string,
   query: { pageNo?: number | undefined; pageSize?: number | undefined; type?: RunRow["type"] | undefined; status?: RunRow["status"] | undefined },
 ) {
-  const workflow = await loadWorkflow(deps, auth.spaceId, workflowId);
+  const workflow = await loadWorkflow(deps, auth, workflowId);
   const pageSize = Math.min(100, Math.max(1, Number(query.pageSize ?? PAGE_SIZE)));
   const pageNo = Math.max(1, Number(query.pageNo ?? 1));
   const where = and(
@@ -286,7 +287,7 @@ export async function cancelRunFromRequest(deps: Pick<Deps, "db" | "now" | "real
 
 /** Runs the timer's workflow now, as the schedule would (a TIME run through the queue). */
 export async function runScheduleNow(deps: Deps, auth: Auth, workflowId: string, language: Language) {
-  const workflow = await loadWorkflow(deps, auth.spaceId, workflowId);
+  const workflow = await loadWorkflow(deps, auth, workflowId);
   const runId = await startRun(deps, workflow, { type: "TIME", trigger: { by: "schedule", userId: auth.userId, language, tick: deps.now().toISOString() } });
   await enqueueRun(deps, { runId, spaceId: workflow.spaceId });
   return getRun(deps, auth, runId);

@@ -1,6 +1,8 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { apps, channelClients, knowledgeBases } from "../../db/schema/index";
 import type { Deps } from "../../kernel";
+import type { RangeCaller } from "../../access/follow";
+import { rangeCondition } from "../../access/range";
 import type { MessageId } from "../../i18n/catalogue";
 import { branchesOf, findCycle, isNodeType, nodeLabel, reachableFrom } from "../graph";
 import { nodeConfigSchemas, type WorkflowElement, type WorkflowLine } from "../model";
@@ -264,7 +266,7 @@ function nodeIssues(element: WorkflowElement, ids: Set<string>, startId: string 
  */
 export async function validateWorkflow(
   deps: Pick<Deps, "db" | "models" | "plugins">,
-  spaceId: string,
+  scope: string | RangeCaller,
   input: ValidationInput,
 ): Promise<{ issues: WorkflowIssue[]; elements: WorkflowElement[] }> {
   const issues: WorkflowIssue[] = [];
@@ -274,7 +276,7 @@ export async function validateWorkflow(
     const structural = graphIssues(input.graph);
     elements = structural.elements;
     issues.push(...structural.issues);
-    issues.push(...(await referenceIssues(deps, spaceId, elements)));
+    issues.push(...(await referenceIssues(deps, scope, elements)));
   }
   if (input.cron !== undefined && input.cron !== null) {
     const problem = cronIssue(input.cron);
@@ -284,7 +286,14 @@ export async function validateWorkflow(
 }
 
 /** Checks that what nodes name exists: models in the catalogue, the space's knowledge bases, apps, plugins and channel clients. */
-async function referenceIssues(deps: Pick<Deps, "db" | "models" | "plugins">, spaceId: string, elements: WorkflowElement[]): Promise<WorkflowIssue[]> {
+async function referenceIssues(
+  deps: Pick<Deps, "db" | "models" | "plugins">,
+  scope: string | RangeCaller,
+  elements: WorkflowElement[],
+): Promise<WorkflowIssue[]> {
+  // A member saving a graph may name only the apps, knowledge bases and clients of their data range; a run checks against the space.
+  const spaceId = typeof scope === "string" ? scope : scope.spaceId;
+  const ranged = typeof scope === "string" ? undefined : scope;
   const issues: WorkflowIssue[] = [];
   const add = (element: WorkflowElement, code: MessageId, key: string, params: Record<string, string | number>) =>
     issues.push({ code, field: `elements.${element.id}.config.${key}`, nodeId: element.id, params: { node: nodeLabel(element), ...params } });
@@ -313,7 +322,13 @@ async function referenceIssues(deps: Pick<Deps, "db" | "models" | "plugins">, sp
             await deps.db
               .select({ id: knowledgeBases.id })
               .from(knowledgeBases)
-              .where(and(eq(knowledgeBases.spaceId, spaceId), inArray(knowledgeBases.id, [...wanted.kb])))
+              .where(
+                and(
+                  eq(knowledgeBases.spaceId, spaceId),
+                  inArray(knowledgeBases.id, [...wanted.kb]),
+                  ranged && rangeCondition(ranged, "knowledgeBase", knowledgeBases),
+                ),
+              )
           ).map((row) => row.id)
         : [],
     ),
@@ -323,7 +338,7 @@ async function referenceIssues(deps: Pick<Deps, "db" | "models" | "plugins">, sp
             await deps.db
               .select({ id: apps.id, type: apps.type })
               .from(apps)
-              .where(and(eq(apps.spaceId, spaceId), inArray(apps.id, [...wanted.app])))
+              .where(and(eq(apps.spaceId, spaceId), inArray(apps.id, [...wanted.app]), ranged && rangeCondition(ranged, "app", apps)))
           )
             .filter((row) => row.type !== "WORKFLOW")
             .map((row) => row.id)
@@ -335,7 +350,13 @@ async function referenceIssues(deps: Pick<Deps, "db" | "models" | "plugins">, sp
             await deps.db
               .select({ id: channelClients.id })
               .from(channelClients)
-              .where(and(eq(channelClients.spaceId, spaceId), inArray(channelClients.id, [...wanted.client])))
+              .where(
+                and(
+                  eq(channelClients.spaceId, spaceId),
+                  inArray(channelClients.id, [...wanted.client]),
+                  ranged && rangeCondition(ranged, "client", channelClients),
+                ),
+              )
           ).map((row) => row.id)
         : [],
     ),

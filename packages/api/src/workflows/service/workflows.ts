@@ -3,6 +3,7 @@ import { newId, newShortCode } from "../../crypto";
 import { apps, workflows } from "../../db/schema/index";
 import { fail, ServiceError } from "../../errors";
 import type { Auth, Deps } from "../../kernel";
+import { type RangeCaller, workflowRange } from "../../access/follow";
 import { referencesIn } from "../engine/template";
 import { removeNode, syncBranchTargets } from "../graph";
 import type { WorkflowElement, WorkflowGraph, WorkflowLine } from "../model";
@@ -117,12 +118,16 @@ export async function workflowView(deps: Pick<Deps, "db">, row: WorkflowRow) {
   return { ...summaryView(row, codes), ...redactGraph(graphOf(row)) };
 }
 
-/** Loads a workflow of the caller's space; another space's is not found. */
-export async function loadWorkflow(deps: Pick<Deps, "db">, spaceId: string, workflowId: string): Promise<WorkflowRow> {
+/**
+ * Loads a workflow of a space; another space's is not found, nor (when a member's access is given
+ * instead of a space id) one outside the member's data range.
+ */
+export async function loadWorkflow(deps: Pick<Deps, "db">, scope: string | RangeCaller, workflowId: string): Promise<WorkflowRow> {
+  const spaceId = typeof scope === "string" ? scope : scope.spaceId;
   const row = await deps.db
     .select()
     .from(workflows)
-    .where(and(eq(workflows.id, workflowId), eq(workflows.spaceId, spaceId)))
+    .where(and(eq(workflows.id, workflowId), eq(workflows.spaceId, spaceId), typeof scope === "string" ? undefined : workflowRange(scope)))
     .get();
   if (!row) throw fail.notFound("workflow");
   return row;
@@ -131,12 +136,12 @@ export async function loadWorkflow(deps: Pick<Deps, "db">, spaceId: string, work
 /** Checks a graph by every rule and answers it ready to store (branch targets synced, secrets sealed). */
 async function checkedGraph(
   deps: Pick<Deps, "db" | "models" | "plugins" | "secrets">,
-  spaceId: string,
+  auth: RangeCaller,
   graph: { elements: RawElement[]; lines: WorkflowLine[] },
   previous: WorkflowGraph | undefined,
   draft: boolean,
 ) {
-  const { issues, elements } = await validateWorkflow(deps, spaceId, { graph });
+  const { issues, elements } = await validateWorkflow(deps, auth, { graph });
   // A draft may break the rules of spec §5, but never be unreadable (unknown types, bad shapes, clashing ids).
   const fatal = issues.find((issue) =>
     [
@@ -164,7 +169,7 @@ export async function createWorkflow(
   const problems = infoIssues(info);
   if (problems.length > 0) throw issueError(problems[0]!);
   const graph = input.elements
-    ? (await checkedGraph(deps, auth.spaceId, { elements: input.elements, lines: input.lines ?? [] }, undefined, true)).graph
+    ? (await checkedGraph(deps, auth, { elements: input.elements, lines: input.lines ?? [] }, undefined, true)).graph
     : starterGraph();
   const now = deps.now().toISOString();
   const row: typeof workflows.$inferInsert = {
@@ -178,7 +183,7 @@ export async function createWorkflow(
     updatedAt: now,
   };
   await withQuota(deps, auth.spaceId, { workflows: 1 }, () => deps.db.insert(workflows).values(row));
-  return workflowView(deps, await loadWorkflow(deps, auth.spaceId, row.id!));
+  return workflowView(deps, await loadWorkflow(deps, auth, row.id!));
 }
 
 /** Workflows of the caller's space, newest first. */
@@ -191,8 +196,8 @@ export async function listWorkflows(
   const pageNo = Math.max(1, Number(query.pageNo ?? 1));
   const keyword = query.keyword?.trim();
   const where = keyword
-    ? and(eq(workflows.spaceId, auth.spaceId), like(workflows.name, `%${keyword.replace(/[%_]/g, "")}%`))
-    : eq(workflows.spaceId, auth.spaceId);
+    ? and(eq(workflows.spaceId, auth.spaceId), workflowRange(auth), like(workflows.name, `%${keyword.replace(/[%_]/g, "")}%`))
+    : and(eq(workflows.spaceId, auth.spaceId), workflowRange(auth));
   const [rows, total] = await Promise.all([
     deps.db
       .select()
@@ -212,7 +217,7 @@ export async function listWorkflows(
 
 /** One workflow of the caller's space. */
 export async function getWorkflow(deps: Pick<Deps, "db">, auth: Auth, workflowId: string) {
-  return workflowView(deps, await loadWorkflow(deps, auth.spaceId, workflowId));
+  return workflowView(deps, await loadWorkflow(deps, auth, workflowId));
 }
 
 /** Info edit: the card fields given, each still required. */
@@ -222,7 +227,7 @@ export async function updateWorkflowInfo(
   workflowId: string,
   input: { name?: string | undefined; description?: string | undefined; avatarUrl?: string | undefined; category?: string | undefined },
 ) {
-  const row = await loadWorkflow(deps, auth.spaceId, workflowId);
+  const row = await loadWorkflow(deps, auth, workflowId);
   const changes = Object.fromEntries(
     Object.entries(input)
       .filter(([, value]) => value !== undefined)
@@ -260,8 +265,8 @@ export async function saveWorkflowGraph(
   input: { elements: RawElement[]; lines: WorkflowLine[] },
   draft = false,
 ) {
-  const row = await loadWorkflow(deps, auth.spaceId, workflowId);
-  const { graph, issues } = await checkedGraph(deps, auth.spaceId, input, graphOf(row), draft);
+  const row = await loadWorkflow(deps, auth, workflowId);
+  const { graph, issues } = await checkedGraph(deps, auth, input, graphOf(row), draft);
   await deps.db
     .update(workflows)
     .set({ elements: JSON.stringify(graph.elements), lines: JSON.stringify(graph.lines), updatedAt: deps.now().toISOString() })
@@ -276,9 +281,9 @@ export async function checkWorkflow(
   workflowId: string,
   graph?: { elements: RawElement[]; lines: WorkflowLine[] },
 ) {
-  const row = await loadWorkflow(deps, auth.spaceId, workflowId);
+  const row = await loadWorkflow(deps, auth, workflowId);
   const stored = graphOf(row);
-  const { issues } = await validateWorkflow(deps, auth.spaceId, {
+  const { issues } = await validateWorkflow(deps, auth, {
     info: row,
     graph: graph ?? { elements: stored.elements as RawElement[], lines: stored.lines },
     ...(row.cron !== null ? { cron: row.cron } : {}),
@@ -288,7 +293,7 @@ export async function checkWorkflow(
 
 /** Removes a node with its lines, clearing branches that led to it. */
 export async function deleteWorkflowNode(deps: Pick<Deps, "db" | "now">, auth: Auth, workflowId: string, nodeId: string) {
-  const row = await loadWorkflow(deps, auth.spaceId, workflowId);
+  const row = await loadWorkflow(deps, auth, workflowId);
   const graph = graphOf(row);
   if (!graph.elements.some((element) => element.id === nodeId)) throw fail.notFound("workflow_node");
   const next = removeNode(graph, nodeId);
@@ -301,7 +306,7 @@ export async function deleteWorkflowNode(deps: Pick<Deps, "db" | "now">, auth: A
 
 /** Deletes a workflow with its runs; its workflow app goes too. */
 export async function deleteWorkflow(deps: Pick<Deps, "db">, auth: Auth, workflowId: string) {
-  const row = await loadWorkflow(deps, auth.spaceId, workflowId);
+  const row = await loadWorkflow(deps, auth, workflowId);
   await deps.db.delete(workflows).where(eq(workflows.id, row.id));
   if (row.appId) await deps.db.delete(apps).where(and(eq(apps.id, row.appId), eq(apps.type, "WORKFLOW")));
   return { deleted: true as const, id: row.id };
@@ -309,7 +314,7 @@ export async function deleteWorkflow(deps: Pick<Deps, "db">, auth: Auth, workflo
 
 /** Copies a workflow: same card (name marked as a copy) and graph; not published, no timer, no app. */
 export async function copyWorkflow(deps: Pick<Deps, "db" | "now">, auth: Auth, workflowId: string, nameSuffix: string) {
-  const row = await loadWorkflow(deps, auth.spaceId, workflowId);
+  const row = await loadWorkflow(deps, auth, workflowId);
   const now = deps.now().toISOString();
   const id = newId("wf");
   await withQuota(deps, auth.spaceId, { workflows: 1 }, async () =>
@@ -335,7 +340,7 @@ export async function copyWorkflow(deps: Pick<Deps, "db" | "now">, auth: Auth, w
 
 /** Publishes to the square (the rules must hold) or takes it back. */
 export async function setWorkflowPublished(deps: Pick<Deps, "db" | "models" | "now" | "plugins">, auth: Auth, workflowId: string, published: boolean) {
-  const row = await loadWorkflow(deps, auth.spaceId, workflowId);
+  const row = await loadWorkflow(deps, auth, workflowId);
   if (published) {
     const issues = await checkWorkflow(deps, auth, workflowId);
     if (issues.length > 0) throw issueError(issues[0]!);
@@ -399,7 +404,7 @@ export async function listSquareWorkflows(
 
 /** Makes (once) the WORKFLOW app that answers chats and OpenAI calls through this workflow. */
 export async function ensureWorkflowApp(deps: Pick<Deps, "db" | "now">, auth: Auth, workflowId: string) {
-  const row = await loadWorkflow(deps, auth.spaceId, workflowId);
+  const row = await loadWorkflow(deps, auth, workflowId);
   if (row.appId) {
     const existing = await deps.db.select({ id: apps.id, code: apps.code }).from(apps).where(eq(apps.id, row.appId)).get();
     if (existing) return { workflowId: row.id, appId: existing.id, appCode: existing.code };
@@ -439,7 +444,7 @@ export async function workflowOfApp(deps: Pick<Deps, "db">, appId: string): Prom
 
 /** The references a stored node reads, each once, in order. */
 export async function nodeReferences(deps: Pick<Deps, "db">, auth: Auth, workflowId: string, nodeId: string) {
-  const row = await loadWorkflow(deps, auth.spaceId, workflowId);
+  const row = await loadWorkflow(deps, auth, workflowId);
   const element = graphOf(row).elements.find((candidate) => candidate.id === nodeId);
   if (!element) throw fail.notFound("workflow_node");
   return { nodeId, references: [...new Set(referencesIn(element.config))] };
