@@ -199,6 +199,7 @@ const lists: Record<string, { check: Ids; owner: () => string[]; chosen: () => s
     own: () => [],
   },
   "GET /api/v1/knowledge-bases/{knowledgeBaseId}/qa-template": { notRanged: "a fixed template file" },
+  "GET /api/v1/team/notify-members": { notRanged: "the space's members, whom an app's handover may notify: people, not ranged objects" },
   "GET /api/v1/knowledge-feishu/authorization": { notRanged: "the space's Feishu credentials, not an object" },
   "GET /api/v1/knowledge-media/{mediaId}/content": { notRanged: "one material's bytes: loadMedia follows its knowledge base" },
   "GET /api/v1/apps/{appId}/senior": {
