@@ -28,6 +28,7 @@ import { registerOpenAiRoutes } from "./openai/routes";
 import { registerPaymentRoutes } from "./payments/routes";
 import { registerPlanRoutes } from "./plans/routes";
 import { registerPluginRoutes } from "./plugins/routes";
+import { registerRoleRoutes } from "./roles/routes";
 import { registerSpaceRoutes } from "./spaces/routes";
 import { APP_VERSION, registerSystemRoutes } from "./system/routes";
 import { registerWorkflowRoutes } from "./workflows/routes";
@@ -117,6 +118,7 @@ export function createApp(deps: Deps) {
   registerWorkflowRoutes(app);
   registerBenefitRoutes(app);
   registerPaymentRoutes(app);
+  registerRoleRoutes(app);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", {
     type: "http",

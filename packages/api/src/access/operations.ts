@@ -219,6 +219,15 @@ export const operationAccess: Readonly<Record<string, OperationAccess>> = {
   "GET /api/v1/instance/orders": "instance",
   "POST /api/v1/instance/orders": "instance",
   "POST /api/v1/instance/orders/{orderId}/refund": "instance",
+  // Team roles (issue 16, roles part): custom roles, their function resources and data ranges.
+  "GET /api/v1/team/roles": "team.view",
+  "POST /api/v1/team/roles": "team.edit",
+  "PATCH /api/v1/team/roles/{roleId}": "team.edit",
+  "DELETE /api/v1/team/roles/{roleId}": "team.edit",
+  "GET /api/v1/team/resources/functions": "team.view",
+  "PUT /api/v1/team/roles/{roleId}/grants": "team.edit",
+  "GET /api/v1/team/resources/data": "team.view",
+  "PUT /api/v1/team/roles/{roleId}/data-range": "team.edit",
 };
 
 /** The key {@link operationAccess} uses for a route. */

@@ -14,6 +14,7 @@ import { modelsMessages } from "../models/messages";
 import { paymentsMessages } from "../payments/messages";
 import { plansMessages } from "../plans/messages";
 import { pluginsMessages } from "../plugins/messages";
+import { rolesMessages } from "../roles/messages";
 import { spacesMessages } from "../spaces/messages";
 import { workflowsMessages } from "../workflows/messages";
 import type { Message } from "./define";
@@ -41,6 +42,7 @@ export const catalogues = {
   workflows: workflowsMessages,
   benefits: benefitsMessages,
   payments: paymentsMessages,
+  roles: rolesMessages,
 } as const;
 
 /** Every message Parley can show or send, in English and Chinese: the areas' catalogues in one. */
@@ -64,6 +66,7 @@ export const messages = {
   ...workflowsMessages,
   ...benefitsMessages,
   ...paymentsMessages,
+  ...rolesMessages,
 };
 
 /** The id of a message: a key of {@link messages}. */
