@@ -22,7 +22,8 @@ export const roleSchema = z
     description: z.string(),
     system: z.boolean().openapi({ description: "System roles are defined by Parley and cannot be changed" }),
     grants: z.array(z.string()).openapi({ example: grantExample }),
-    dataRange: dataRangeSchema.nullable().openapi({ description: "Null until step 2 of the role editor saved one (the role then reaches only its members' own objects)" }),
+    /** Null until step 2 of the role editor saved one (the role then reaches only its members' own objects). */
+    dataRange: z.union([dataRangeSchema, z.null()]),
     memberCount: z.number().int(),
   })
   .openapi("Role");

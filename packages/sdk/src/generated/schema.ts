@@ -26865,10 +26865,9 @@ export interface components {
              *     ]
              */
             grants: string[];
-            dataRange: components["schemas"]["DataRange"];
+            dataRange: components["schemas"]["DataRange"] | null;
             memberCount: number;
         };
-        /** @description Null until step 2 of the role editor saved one (the role then reaches only its members' own objects) */
         DataRange: {
             /**
              * @description all: every object; own: what the member created; chosen: the listed objects plus their own
@@ -26878,7 +26877,7 @@ export interface components {
             appIds?: string[];
             knowledgeBaseIds?: string[];
             clientIds?: string[];
-        } | null;
+        };
         CreateRoleRequest: {
             /**
              * @description 1 to 30 characters, unique in the space
