@@ -65,7 +65,9 @@ describe("custom roles decide a member's console, live", () => {
     await byTestId(ownerPage, "create-team-name").fill("Roles Co");
     await ownerPage.keyboard.press("Enter");
     await expect.poll(() => byTestId(ownerPage, "space-switcher").innerText()).toContain("Roles Co");
-    spaceId = (await api<Array<{ spaceId: string; companyName: string }>>(owner.token, "GET", "/api/v1/me/spaces")).find((space) => space.companyName === "Roles Co")!.spaceId;
+    spaceId = (await api<Array<{ spaceId: string; companyName: string }>>(owner.token, "GET", "/api/v1/me/spaces")).find(
+      (space) => space.companyName === "Roles Co",
+    )!.spaceId;
 
     roleId = (await api<{ id: string }>(owner.token, "POST", "/api/v1/team/roles", { name: "Content editor", description: "Apps and knowledge" })).id;
     await ownerPage.goto(`${base}/console/teamSpace/roleEdit?roleId=${roleId}`);

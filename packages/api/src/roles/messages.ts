@@ -3,7 +3,10 @@ import { defineMessages } from "../i18n/define";
 /** Messages of a team space's roles: system role names, and what the role editor refuses. */
 export const rolesMessages = defineMessages({
   "roles.system.owner.name": { en: "Owner", "zh-CN": "所有者" },
-  "roles.system.owner.description": { en: "Everything, and alone transfers the space; cannot be removed", "zh-CN": "拥有全部权限，唯一可转让空间的人，不能被移除" },
+  "roles.system.owner.description": {
+    en: "Everything, and alone transfers the space; cannot be removed",
+    "zh-CN": "拥有全部权限，唯一可转让空间的人，不能被移除",
+  },
   "roles.system.admin.name": { en: "Administrator", "zh-CN": "管理员" },
   "roles.system.admin.description": { en: "Everything in the space", "zh-CN": "空间内的全部权限" },
   "roles.system.developer.name": { en: "Developer", "zh-CN": "开发者" },
@@ -19,11 +22,11 @@ export const rolesMessages = defineMessages({
   "roles.system.viewer.name": { en: "Viewer", "zh-CN": "访客" },
   "roles.system.viewer.description": { en: "Views everything and changes nothing", "zh-CN": "可查看全部内容，不能修改" },
   role_name_required: { en: "Role name is required", "zh-CN": "请填写角色名称" },
-  role_name_taken: { en: "A role named \"{name}\" already exists in this space", "zh-CN": "此空间已有名为“{name}”的角色" },
-  role_name_system: { en: "\"{name}\" is the name of a system role", "zh-CN": "“{name}”是系统角色的名称" },
+  role_name_taken: { en: 'A role named "{name}" already exists in this space', "zh-CN": "此空间已有名为“{name}”的角色" },
+  role_name_system: { en: '"{name}" is the name of a system role', "zh-CN": "“{name}”是系统角色的名称" },
   roles_team_only: { en: "Roles belong to team spaces; a personal space has only its owner", "zh-CN": "角色属于团队空间；个人空间只有所有者一人" },
   role_system_fixed: { en: "System roles cannot be changed or deleted", "zh-CN": "系统角色不能修改或删除" },
-  role_unknown_grant: { en: "\"{grant}\" is not a permission", "zh-CN": "“{grant}”不是有效的权限" },
+  role_unknown_grant: { en: '"{grant}" is not a permission', "zh-CN": "“{grant}”不是有效的权限" },
   role_grant_not_held: {
     en: "You cannot grant {grant}: your own role does not hold it",
     "zh-CN": "你不能授予 {grant}：你自己的角色没有该权限",

@@ -25,7 +25,8 @@ let foreignAppId: string;
 const inTeam = () => ({ "x-parley-space": team.spaceId });
 const call = (user: TestUser, path: string, init: { method?: string; json?: unknown; headers?: Record<string, string> } = {}) =>
   ctx.request(path, { token: user.token, ...init, headers: { ...inTeam(), ...init.headers } });
-const roles = async (user: TestUser, headers: Record<string, string> = {}) => expectOk(await call(user, "/api/v1/team/roles", { headers }), 200, z.array(roleSchema));
+const roles = async (user: TestUser, headers: Record<string, string> = {}) =>
+  expectOk(await call(user, "/api/v1/team/roles", { headers }), 200, z.array(roleSchema));
 const storedRoles = () => ctx.deps.db.select().from(spaceRoles).all();
 
 async function createRole(user: TestUser, name: string, description?: string) {
@@ -78,7 +79,9 @@ describe("system roles", () => {
   });
 
   it("refuses to change, grant, range or delete a system role", async () => {
-    await expectError(await call(owner, "/api/v1/team/roles/developer", { method: "PATCH", json: { name: "Dev" } }), 409, { message: "System roles cannot be changed or deleted" });
+    await expectError(await call(owner, "/api/v1/team/roles/developer", { method: "PATCH", json: { name: "Dev" } }), 409, {
+      message: "System roles cannot be changed or deleted",
+    });
     await expectError(await setGrants(owner, "viewer", ["apps.edit"]), 409);
     await expectError(await setRange(owner, "operator", { scope: "own" }), 409);
     await expectError(await call(owner, "/api/v1/team/roles/admin", { method: "DELETE" }), 409);
@@ -118,14 +121,23 @@ describe("custom roles", () => {
   });
 
   it("refuses roles in a personal space", async () => {
-    const refused = await ctx.request("/api/v1/team/roles", { method: "POST", token: owner.token, json: { name: "Solo" }, headers: { "x-parley-space": owner.user.spaceId } });
+    const refused = await ctx.request("/api/v1/team/roles", {
+      method: "POST",
+      token: owner.token,
+      json: { name: "Solo" },
+      headers: { "x-parley-space": owner.user.spaceId },
+    });
     await expectError(refused, 409, { message: "Roles belong to team spaces; a personal space has only its owner" });
   });
 
   it("renames a role, refusing a taken name; another space cannot see it", async () => {
     const other = await createRole(owner, "Sales");
     await expectError(await call(owner, `/api/v1/team/roles/${other.id}`, { method: "PATCH", json: { name: "Support" } }), 409);
-    const renamed = await expectOk(await call(owner, `/api/v1/team/roles/${other.id}`, { method: "PATCH", json: { name: "Sales team", description: "Sells" } }), 200, roleSchema);
+    const renamed = await expectOk(
+      await call(owner, `/api/v1/team/roles/${other.id}`, { method: "PATCH", json: { name: "Sales team", description: "Sells" } }),
+      200,
+      roleSchema,
+    );
     expect(renamed).toMatchObject({ name: "Sales team", description: "Sells" });
     const sameName = await expectOk(await call(owner, `/api/v1/team/roles/${other.id}`, { method: "PATCH", json: { name: "Sales team" } }), 200, roleSchema);
     expect(sameName.name).toBe("Sales team");
@@ -141,7 +153,10 @@ describe("custom roles", () => {
   it("stores grants canonical (edit implies view) and refuses unknown grants by position", async () => {
     const role = await expectOk(await setGrants(owner, supportId, ["chatManage.edit", "apps.view", "apps.view"]), 200, roleSchema);
     expect(role.grants).toEqual(["apps.view", "chatManage.view", "chatManage.edit"]);
-    await expectError(await setGrants(owner, supportId, ["apps.view", "apps.delete"]), 400, { field: "grants.1", message: '"apps.delete" is not a permission' });
+    await expectError(await setGrants(owner, supportId, ["apps.view", "apps.delete"]), 400, {
+      field: "grants.1",
+      message: '"apps.delete" is not a permission',
+    });
     await expectError(await setGrants(owner, supportId, "apps.view"), 400, { field: "grants" });
     expect(JSON.parse((await storedRoles()).find((row) => row.id === supportId)!.grants)).toEqual(["apps.view", "chatManage.view", "chatManage.edit"]);
   });
@@ -227,10 +242,40 @@ describe("privileges from roles", () => {
 
   it("gives each system role its menus on a PROFESSION team", async () => {
     const expected: Record<string, string[]> = {
-      owner: ["apps", "knowledge", "database", "plugins", "workflow", "integrations", "clients", "customers", "chatManage", "account", "analysis", "team", "templates", "store"],
+      owner: [
+        "apps",
+        "knowledge",
+        "database",
+        "plugins",
+        "workflow",
+        "integrations",
+        "clients",
+        "customers",
+        "chatManage",
+        "account",
+        "analysis",
+        "team",
+        "templates",
+        "store",
+      ],
       developer: ["apps", "knowledge", "database", "plugins", "workflow", "integrations", "clients", "analysis", "templates", "store"],
       operator: ["apps", "knowledge", "clients", "customers", "chatManage", "analysis", "templates", "store"],
-      viewer: ["apps", "knowledge", "database", "plugins", "workflow", "integrations", "clients", "customers", "chatManage", "account", "analysis", "team", "templates", "store"],
+      viewer: [
+        "apps",
+        "knowledge",
+        "database",
+        "plugins",
+        "workflow",
+        "integrations",
+        "clients",
+        "customers",
+        "chatManage",
+        "account",
+        "analysis",
+        "team",
+        "templates",
+        "store",
+      ],
     };
     expected.admin = expected.owner!;
     for (const [roleId, menus] of Object.entries(expected)) {
@@ -257,7 +302,12 @@ describe("privileges from roles", () => {
     expect((await call(mate, "/api/v1/knowledge-bases")).status).toBe(200);
     await expectError(await call(mate, "/api/v1/plugins"), 403);
 
-    const socket: Socket = io(`${base}/console`, { auth: { token: mate.token, spaceId: team.spaceId }, forceNew: true, reconnection: false, transports: ["websocket"] });
+    const socket: Socket = io(`${base}/console`, {
+      auth: { token: mate.token, spaceId: team.spaceId },
+      forceNew: true,
+      reconnection: false,
+      transports: ["websocket"],
+    });
     try {
       await new Promise<void>((resolve, reject) => {
         socket.once("connect", () => resolve());

@@ -17,7 +17,9 @@ export const dataRangeSchema = z
 /** A role of a team space: a system role or a custom one. */
 export const roleSchema = z
   .object({
-    id: z.string().openapi({ description: "A system role's key (owner, admin, developer, operator, viewer) or a custom role's id", example: "role_01jd7w3k5q9x2m4n6p8r" }),
+    id: z
+      .string()
+      .openapi({ description: "A system role's key (owner, admin, developer, operator, viewer) or a custom role's id", example: "role_01jd7w3k5q9x2m4n6p8r" }),
     name: z.string().openapi({ example: "Support lead" }),
     description: z.string(),
     system: z.boolean().openapi({ description: "System roles are defined by Parley and cannot be changed" }),
@@ -37,9 +39,7 @@ export const createRoleBody = z
   .openapi("CreateRoleRequest");
 
 /** The body of renaming or re-describing a role. */
-export const updateRoleBody = z
-  .object({ name: z.string().max(30).optional(), description: z.string().max(200).optional() })
-  .openapi("UpdateRoleRequest");
+export const updateRoleBody = z.object({ name: z.string().max(30).optional(), description: z.string().max(200).optional() }).openapi("UpdateRoleRequest");
 
 /** The body of step 1 of the role editor. */
 export const roleGrantsBody = z.object({ grants: z.array(z.string().max(40)).max(100).openapi({ example: grantExample }) }).openapi("RoleGrantsRequest");
@@ -75,6 +75,8 @@ export const dataResourcesSchema = z
   .object({
     apps: z.array(z.object({ id: z.string(), name: z.string(), type: z.string() })),
     knowledgeBases: z.array(z.object({ id: z.string(), name: z.string() })),
-    clients: z.array(z.object({ id: z.string(), name: z.string(), kind: z.string().openapi({ description: "`web` for a web client, else the channel kind" }) })),
+    clients: z.array(
+      z.object({ id: z.string(), name: z.string(), kind: z.string().openapi({ description: "`web` for a web client, else the channel kind" }) }),
+    ),
   })
   .openapi("RoleDataResources");

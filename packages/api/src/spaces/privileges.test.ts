@@ -94,7 +94,22 @@ describe("computePrivileges (spec §6)", () => {
 
   it("gives each system role its menus: owner and admin everything the plan gives, the others their resources", () => {
     const shown = (key: keyof typeof systemRoles) => visible({ grade: "ENTERPRISE", kind: "team", grants: new Set(systemRoles[key].grants) });
-    const everything = ["apps", "knowledge", "database", "plugins", "workflow", "integrations", "clients", "customers", "chatManage", "account", "analysis", "team", "templates", "store"];
+    const everything = [
+      "apps",
+      "knowledge",
+      "database",
+      "plugins",
+      "workflow",
+      "integrations",
+      "clients",
+      "customers",
+      "chatManage",
+      "account",
+      "analysis",
+      "team",
+      "templates",
+      "store",
+    ];
     expect(shown("owner")).toEqual(everything);
     expect(shown("admin")).toEqual(everything);
     expect(shown("viewer")).toEqual(everything);

@@ -253,7 +253,12 @@ describe("privileges per grade", () => {
     const routes = ["/console/agents", "/console/chatManage", "/console/templates", "/home"];
     expect(member).toMatchObject({ memberGrade: "ENTERPRISE", authorizedRoute: true, authorizedRouteList: routes, customerAdmin: "N" });
     expect(shown(member)).toEqual(["apps", "chatManage", "templates", "store"]);
-    expect(await me(mate.token, team.spaceId)).toMatchObject({ authorizedRoute: true, authorizedRouteList: routes, roleId: "role_chat_desk", roleName: "Chat desk" });
+    expect(await me(mate.token, team.spaceId)).toMatchObject({
+      authorizedRoute: true,
+      authorizedRouteList: routes,
+      roleId: "role_chat_desk",
+      roleName: "Chat desk",
+    });
     expect((await listSpaces(mate.token)).find((space) => space.spaceId === team.spaceId)).toMatchObject({ roleId: "role_chat_desk", roleName: "Chat desk" });
 
     // The owner of the same space is not restricted, and the system role is named in the user's language.

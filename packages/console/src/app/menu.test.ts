@@ -37,7 +37,12 @@ describe("buildMenu", () => {
   });
 
   it("limits a member whose role lacks grants to their list on any plan, within the plan's gates", () => {
-    const result = keys({ ...base, memberGrade: "FREE", authorizedRoute: true, authorizedRouteList: ["/console/agents", "/console/clients", "/console/templates", "/home"] });
+    const result = keys({
+      ...base,
+      memberGrade: "FREE",
+      authorizedRoute: true,
+      authorizedRouteList: ["/console/agents", "/console/clients", "/console/templates", "/home"],
+    });
     expect(result).toEqual(["apps", "templates", "store"]);
   });
 

@@ -22,7 +22,16 @@ const space = (overrides: Partial<SpaceEntry>): SpaceEntry => ({
 
 const spaces: SpaceEntry[] = [
   space({ current: true }),
-  space({ spaceId: "spc_team", companyCode: "ACME", companyName: "Acme Support", kind: "team", role: "admin", roleId: "admin", roleName: "Administrator", memberGrade: "PROFESSION" }),
+  space({
+    spaceId: "spc_team",
+    companyCode: "ACME",
+    companyName: "Acme Support",
+    kind: "team",
+    role: "admin",
+    roleId: "admin",
+    roleName: "Administrator",
+    memberGrade: "PROFESSION",
+  }),
 ];
 
 const meta = {

@@ -41,7 +41,7 @@ export function SpaceSwitcher({ spaces, current, fallbackName, onSelect, onCreat
             <span className="pl-space-item__name">{space.companyName}</span>
             <Flex align="center" gap={4}>
               {space.kind === "team" ? (
-                <Typography.Text type="secondary" className="pl-space-item__role" data-testid={`space-role-${space.spaceId}`}>
+                <Typography.Text type="secondary" data-testid={`space-role-${space.spaceId}`}>
                   {space.roleName}
                 </Typography.Text>
               ) : null}

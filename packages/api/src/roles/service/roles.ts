@@ -82,7 +82,9 @@ async function loadCustomRole(deps: Pick<Deps, "db">, auth: Auth, roleId: string
   return row;
 }
 
-const systemNames = new Set(systemRoleKeys.flatMap((key) => [key, ...languages.map((language) => systemRoleName(key, language))].map((name) => name.toLowerCase())));
+const systemNames = new Set(
+  systemRoleKeys.flatMap((key) => [key, ...languages.map((language) => systemRoleName(key, language))].map((name) => name.toLowerCase())),
+);
 
 /** A role name that may be stored: trimmed, present, no system role's, free in the space. */
 async function checkName(deps: Pick<Deps, "db">, auth: Auth, raw: string, exceptId?: string): Promise<string> {
@@ -109,7 +111,11 @@ async function viewOf(deps: Pick<Deps, "db">, auth: Auth, roleId: string): Promi
 }
 
 /** Creates a custom role with no grants and no data range (team spaces only). */
-export async function createRole(deps: Pick<Deps, "db" | "now" | "realtime">, auth: Auth, input: { name: string; description?: string | undefined }): Promise<RoleView> {
+export async function createRole(
+  deps: Pick<Deps, "db" | "now" | "realtime">,
+  auth: Auth,
+  input: { name: string; description?: string | undefined },
+): Promise<RoleView> {
   await requireTeamSpace(deps, auth);
   const name = await checkName(deps, auth, input.name);
   const now = deps.now().toISOString();
@@ -247,7 +253,12 @@ export async function setRoleDataRange(
       {
         field: "appIds",
         what: "range.app",
-        index: await firstForeign(appIds, (ids) => deps.db.select({ id: apps.id }).from(apps).where(and(eq(apps.spaceId, space), inArray(apps.id, ids)))),
+        index: await firstForeign(appIds, (ids) =>
+          deps.db
+            .select({ id: apps.id })
+            .from(apps)
+            .where(and(eq(apps.spaceId, space), inArray(apps.id, ids))),
+        ),
       },
       {
         field: "knowledgeBaseIds",
@@ -263,7 +274,10 @@ export async function setRoleDataRange(
         field: "clientIds",
         what: "range.client",
         index: await firstForeign(clientIds, async (ids) => [
-          ...(await deps.db.select({ id: webClients.id }).from(webClients).where(and(eq(webClients.spaceId, space), inArray(webClients.id, ids)))),
+          ...(await deps.db
+            .select({ id: webClients.id })
+            .from(webClients)
+            .where(and(eq(webClients.spaceId, space), inArray(webClients.id, ids)))),
           ...(await deps.db
             .select({ id: channelClients.id })
             .from(channelClients)

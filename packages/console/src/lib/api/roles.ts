@@ -26,7 +26,8 @@ const byId = (roleId: string) => ({ params: { path: { roleId } } });
  */
 export const rolesEndpoints = {
   list: (extra: Extra = {}) => call(extra, (init) => client.GET("/api/v1/team/roles", init)),
-  create: (body: Schemas["CreateRoleRequest"], extra: Extra = {}) => call({ silent: true, ...extra }, (init) => client.POST("/api/v1/team/roles", { ...init, body })),
+  create: (body: Schemas["CreateRoleRequest"], extra: Extra = {}) =>
+    call({ silent: true, ...extra }, (init) => client.POST("/api/v1/team/roles", { ...init, body })),
   update: (roleId: string, body: Schemas["UpdateRoleRequest"], extra: Extra = {}) =>
     call({ silent: true, ...extra }, (init) => client.PATCH("/api/v1/team/roles/{roleId}", { ...init, ...byId(roleId), body })),
   remove: (roleId: string, extra: Extra = {}) =>

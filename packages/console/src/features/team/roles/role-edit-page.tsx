@@ -1,13 +1,23 @@
+import "./roles.css";
 import { InfoCircleOutlined } from "@ant-design/icons";
 import { Alert, Button, Card, Checkbox, Flex, Form, Radio, Result, Select, Space, Steps, Table, Tooltip, Typography } from "antd";
-import { useEffect, useMemo, useState } from "react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate, useSearchParams } from "react-router";
 import { PageHeader } from "../../../components/page-header";
 import { PageLoader } from "../../../components/page-loader";
 import { feedback } from "../../../lib/feedback";
 import { invalidateSpace, useSpaceQuery } from "../../../lib/api/query";
-import { type DataRange, type FunctionResource, ROLE_DATA, ROLE_FUNCTIONS, ROLES, rolesEndpoints } from "../../../lib/api/roles";
+import {
+  type DataRange,
+  type FunctionResource,
+  ROLE_DATA,
+  ROLE_FUNCTIONS,
+  ROLES,
+  type Role,
+  type RoleDataResources,
+  rolesEndpoints,
+} from "../../../lib/api/roles";
 import { PATHS } from "../../../lib/paths";
 import { toggleGrant } from "./grants";
 
@@ -27,32 +37,7 @@ export function RoleEditPage() {
   const functions = useSpaceQuery({ key: ROLE_FUNCTIONS, fetch: (signal) => rolesEndpoints.functions({ signal }), staleTime: Infinity });
   const data = useSpaceQuery({ key: ROLE_DATA, fetch: (signal) => rolesEndpoints.data({ signal }) });
   const role = roles.data?.find((item) => item.id === roleId);
-
-  const [step, setStep] = useState(0);
-  const [grants, setGrants] = useState<Set<string>>(new Set());
-  const [scope, setScope] = useState<Scope | undefined>();
-  const [appIds, setAppIds] = useState<string[]>([]);
-  const [knowledgeBaseIds, setKnowledgeBaseIds] = useState<string[]>([]);
-  const [clientIds, setClientIds] = useState<string[]>([]);
-  const [error, setError] = useState<string | undefined>();
-  const [saving, setSaving] = useState(false);
-
-  // Load the role into the editor once it arrives (and again only for another role).
-  const loadedId = role?.id;
-  useEffect(() => {
-    if (!role) return;
-    setGrants(new Set(role.grants));
-    setScope(role.dataRange?.scope);
-    setAppIds(role.dataRange?.appIds ?? []);
-    setKnowledgeBaseIds(role.dataRange?.knowledgeBaseIds ?? []);
-    setClientIds(role.dataRange?.clientIds ?? []);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [loadedId]);
-
-  const readOnly = role?.system === true;
   const back = () => navigate(PATHS.teamSpace);
-
-  const rows = useMemo(() => functions.data ?? [], [functions.data]);
 
   if (roles.isPending || functions.isPending) return <PageLoader />;
   if (!role) {
@@ -68,6 +53,23 @@ export function RoleEditPage() {
       />
     );
   }
+  return <RoleEditor key={role.id} role={role} functions={functions.data ?? []} data={data.data} onDone={back} />;
+}
+
+/** The two steps of one role, started from what the role holds. */
+function RoleEditor({ role, functions, data, onDone }: { role: Role; functions: FunctionResource[]; data: RoleDataResources | undefined; onDone: () => void }) {
+  const { t } = useTranslation();
+  const [step, setStep] = useState(0);
+  const [grants, setGrants] = useState<Set<string>>(() => new Set(role.grants));
+  const [scope, setScope] = useState<Scope | undefined>(role.dataRange?.scope);
+  const [appIds, setAppIds] = useState<string[]>(role.dataRange?.appIds ?? []);
+  const [knowledgeBaseIds, setKnowledgeBaseIds] = useState<string[]>(role.dataRange?.knowledgeBaseIds ?? []);
+  const [clientIds, setClientIds] = useState<string[]>(role.dataRange?.clientIds ?? []);
+  const [error, setError] = useState<string | undefined>();
+  const [saving, setSaving] = useState(false);
+  const readOnly = role.system;
+  const rows = functions;
+  const back = onDone;
 
   const save = async () => {
     setError(undefined);
@@ -94,7 +96,7 @@ export function RoleEditPage() {
       }
       await invalidateSpace(ROLES);
       feedback.success(t("teamRoles.editor.saved", { name: role.name }));
-      await back();
+      back();
     } finally {
       setSaving(false);
     }
@@ -142,7 +144,9 @@ export function RoleEditPage() {
         subtitle={role.description || undefined}
         breadcrumb={[{ label: t("menu.team"), to: PATHS.teamSpace }, { label: role.name }]}
       />
-      {readOnly ? <Alert type="info" showIcon message={t("teamRoles.editor.systemReadOnly")} className="pl-role-edit__notice" data-testid="role-readonly" /> : null}
+      {readOnly ? (
+        <Alert type="info" showIcon message={t("teamRoles.editor.systemReadOnly")} className="pl-role-edit__notice" data-testid="role-readonly" />
+      ) : null}
       <Card>
         <Steps
           current={step}
@@ -191,7 +195,7 @@ export function RoleEditPage() {
                       value={appIds}
                       onChange={setAppIds}
                       optionFilterProp="label"
-                      options={(data.data?.apps ?? []).map((app) => ({ value: app.id, label: app.name }))}
+                      options={(data?.apps ?? []).map((app) => ({ value: app.id, label: app.name }))}
                       data-testid="range-apps"
                     />
                   </Form.Item>
@@ -201,7 +205,7 @@ export function RoleEditPage() {
                       value={knowledgeBaseIds}
                       onChange={setKnowledgeBaseIds}
                       optionFilterProp="label"
-                      options={(data.data?.knowledgeBases ?? []).map((base) => ({ value: base.id, label: base.name }))}
+                      options={(data?.knowledgeBases ?? []).map((base) => ({ value: base.id, label: base.name }))}
                       data-testid="range-knowledge"
                     />
                   </Form.Item>
@@ -211,7 +215,7 @@ export function RoleEditPage() {
                       value={clientIds}
                       onChange={setClientIds}
                       optionFilterProp="label"
-                      options={(data.data?.clients ?? []).map((item) => ({ value: item.id, label: `${item.name} (${item.kind})` }))}
+                      options={(data?.clients ?? []).map((item) => ({ value: item.id, label: `${item.name} (${item.kind})` }))}
                       data-testid="range-clients"
                     />
                   </Form.Item>

@@ -1,3 +1,4 @@
+import "./roles.css";
 import { EditOutlined, PlusOutlined, SafetyOutlined } from "@ant-design/icons";
 import { App, Button, Flex, Form, Input, Popconfirm, Table, Tag, Typography } from "antd";
 import { useState } from "react";
