@@ -236,6 +236,15 @@ export const operationAccess: Readonly<Record<string, OperationAccess>> = {
   "GET /api/v1/team/credits/me": "member",
   "GET /api/v1/team/member-privilege": "team.view",
   "GET /api/v1/team/member-privilege/cost": "team.view",
+  // Team roles (issue 16, roles part): custom roles, their function resources and data ranges.
+  "GET /api/v1/team/roles": "team.view",
+  "POST /api/v1/team/roles": "team.edit",
+  "PATCH /api/v1/team/roles/{roleId}": "team.edit",
+  "DELETE /api/v1/team/roles/{roleId}": "team.edit",
+  "GET /api/v1/team/resources/functions": "team.view",
+  "PUT /api/v1/team/roles/{roleId}/grants": "team.edit",
+  "GET /api/v1/team/resources/data": "team.view",
+  "PUT /api/v1/team/roles/{roleId}/data-range": "team.edit",
 };
 
 /** The key {@link operationAccess} uses for a route. */

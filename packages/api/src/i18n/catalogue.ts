@@ -15,6 +15,7 @@ import { modelsMessages } from "../models/messages";
 import { paymentsMessages } from "../payments/messages";
 import { plansMessages } from "../plans/messages";
 import { pluginsMessages } from "../plugins/messages";
+import { rolesMessages } from "../roles/messages";
 import { spacesMessages } from "../spaces/messages";
 import { teamsMessages } from "../teams/messages";
 import { workflowsMessages } from "../workflows/messages";
@@ -45,6 +46,7 @@ export const catalogues = {
   payments: paymentsMessages,
   teams: teamsMessages,
   credits: creditsMessages,
+  roles: rolesMessages,
 } as const;
 
 /** Every message Parley can show or send, in English and Chinese: the areas' catalogues in one. */
@@ -70,6 +72,7 @@ export const messages = {
   ...paymentsMessages,
   ...teamsMessages,
   ...creditsMessages,
+  ...rolesMessages,
 };
 
 /** The id of a message: a key of {@link messages}. */

@@ -60,7 +60,8 @@ describe("GET /me", () => {
       companyOwner: true,
       memberGrade: "FREE",
       authorizedRoute: false,
-      authorizedRouteList: [],
+      // The owner holds every resource: each menu's route, then templates and the store.
+      authorizedRouteList: expect.arrayContaining(["/console/agents", "/console/teamSpace", "/console/templates", "/home"]),
       customerAdmin: "N",
       clientManage: 0,
       customerManage: 0,
@@ -69,6 +70,8 @@ describe("GET /me", () => {
       companyTabTitle: null,
       companyIconWordUrl: null,
       role: "owner",
+      roleId: "owner",
+      roleName: "Owner",
       hasPassword: true,
       isInstanceOwner: false,
       createdAt: row!.createdAt,

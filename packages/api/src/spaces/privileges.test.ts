@@ -1,8 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { allGrants } from "../access/resources";
+import { systemRoles } from "../access/roles";
 import { computePrivileges, gradeAtLeast, memberGrades, quotasFor } from "./service/privileges";
 
 type Input = Parameters<typeof computePrivileges>[0];
-const base: Input = { grade: "FREE", kind: "personal", role: "owner", customerAdminFlag: false, authorizedRoutes: null };
+const base: Input = { grade: "FREE", kind: "personal", grants: new Set(allGrants) };
+const grantsOf = (...grants: string[]) => new Set(grants);
 
 function visible(input: Partial<Input>): string[] {
   return computePrivileges({ ...base, ...input })
@@ -47,7 +50,6 @@ describe("computePrivileges (spec §6)", () => {
       memberNumber: 0,
       customerAdmin: "N",
       authorizedRoute: false,
-      authorizedRouteList: [],
     });
     expect(visible({})).toEqual(always);
   });
@@ -67,51 +69,67 @@ describe("computePrivileges (spec §6)", () => {
     expect(visible({ kind: "team" })).toContain("team");
   });
 
-  it("shows customers only with customerAdmin Y and customer permissions", () => {
+  it("shows customers only with customerAdmin Y: the role holds customers.view and the plan gives chat seats", () => {
     expect(computePrivileges({ ...base, grade: "PROFESSION" }).customerAdmin).toBe("Y");
     expect(visible({ grade: "PROFESSION" })).toContain("customers");
-    // A member needs the flag; without customer quota nobody gets it.
-    expect(computePrivileges({ ...base, grade: "PROFESSION", role: "member" }).customerAdmin).toBe("N");
-    expect(visible({ grade: "PROFESSION", role: "member" })).not.toContain("customers");
-    expect(visible({ grade: "PROFESSION", role: "member", customerAdminFlag: true })).toContain("customers");
-    expect(visible({ grade: "NORMAL", role: "member", customerAdminFlag: true })).not.toContain("customers");
-    expect(computePrivileges({ ...base, grade: "FREE", role: "admin" }).customerAdmin).toBe("N");
+    // A member needs customers.view; without customer quota nobody gets it.
+    expect(computePrivileges({ ...base, grade: "PROFESSION", grants: grantsOf("apps.view") }).customerAdmin).toBe("N");
+    expect(visible({ grade: "PROFESSION", grants: grantsOf("apps.view") })).not.toContain("customers");
+    expect(visible({ grade: "PROFESSION", grants: grantsOf("customers.view") })).toContain("customers");
+    expect(visible({ grade: "NORMAL", grants: grantsOf("customers.view") })).not.toContain("customers");
+    expect(computePrivileges({ ...base, grade: "FREE" }).customerAdmin).toBe("N");
   });
 
-  it("limits enterprise members with an authorised list to that list plus templates and store", () => {
-    const routes = ["/console/agents", "/console/clients"];
-    for (const grade of ["ENTERPRISE", "CUSTOM"] as const) {
-      const privileges = computePrivileges({ ...base, grade, kind: "team", role: "member", authorizedRoutes: routes });
-      expect(privileges.authorizedRoute).toBe(true);
-      expect(privileges.authorizedRouteList).toEqual(routes);
-      expect(privileges.menus.filter((menu) => menu.visible).map((menu) => menu.key)).toEqual(["apps", "clients", "templates", "store"]);
-    }
+  it("shows a member only the menus their role holds view on, plus templates and store, within the plan", () => {
+    const privileges = computePrivileges({ ...base, grade: "PROFESSION", kind: "team", grants: grantsOf("apps.view", "apps.edit", "clients.view") });
+    expect(privileges.authorizedRoute).toBe(true);
+    expect(privileges.authorizedRouteList).toEqual(["/console/agents", "/console/clients", "/console/templates", "/home"]);
+    expect(privileges.menus.filter((menu) => menu.visible).map((menu) => menu.key)).toEqual(["apps", "clients", "templates", "store"]);
+    // The plan still gates: a FREE space has no clients menu even for a role holding clients.view.
+    expect(visible({ grade: "FREE", kind: "team", grants: grantsOf("apps.view", "clients.view") })).toEqual(["apps", "templates", "store"]);
+    // A role without any grant keeps templates and store.
+    expect(visible({ grade: "ENTERPRISE", kind: "team", grants: grantsOf() })).toEqual(["templates", "store"]);
+    expect(computePrivileges({ ...base, kind: "team", grants: grantsOf() }).authorizedRouteList).toEqual(["/console/templates", "/home"]);
   });
 
-  it("does not restrict enterprise owners and admins, members without a list, or non-enterprise members", () => {
-    const routes = ["/console/agents"];
-    for (const role of ["owner", "admin"] as const) {
-      const privileges = computePrivileges({ ...base, grade: "ENTERPRISE", kind: "team", role, authorizedRoutes: routes });
-      expect(privileges.authorizedRoute).toBe(false);
-      expect(privileges.authorizedRouteList).toEqual([]);
-    }
-    const open = computePrivileges({ ...base, grade: "ENTERPRISE", kind: "team", role: "member", authorizedRoutes: null });
-    expect(open.authorizedRoute).toBe(false);
-    // Enterprise grades see every gated entry regardless of quota (instance is the administrator's alone).
-    expect(open.menus.filter((menu) => menu.key !== "customers" && menu.key !== "instance").every((menu) => menu.visible)).toBe(true);
-    expect(computePrivileges({ ...base, grade: "PROFESSION", kind: "team", role: "member", authorizedRoutes: routes }).authorizedRoute).toBe(false);
-    // An empty list leaves only templates and store.
-    expect(visible({ grade: "ENTERPRISE", kind: "team", role: "member", authorizedRoutes: [] })).toEqual(["templates", "store"]);
-  });
-
-  it("shows the instance entry to the instance administrator only, whatever the grade or route list", () => {
-    expect(visible({ grade: "CUSTOM" })).not.toContain("instance");
-    expect(visible({ instanceAdmin: true })).toContain("instance");
-    expect(visible({ grade: "ENTERPRISE", kind: "team", role: "member", authorizedRoutes: [], instanceAdmin: true })).toEqual([
-      "instance",
+  it("gives each system role its menus: owner and admin everything the plan gives, the others their resources", () => {
+    const shown = (key: keyof typeof systemRoles) => visible({ grade: "ENTERPRISE", kind: "team", grants: new Set(systemRoles[key].grants) });
+    const everything = [
+      "apps",
+      "knowledge",
+      "database",
+      "plugins",
+      "workflow",
+      "integrations",
+      "clients",
+      "customers",
+      "chatManage",
+      "account",
+      "analysis",
+      "team",
       "templates",
       "store",
-    ]);
+    ];
+    expect(shown("owner")).toEqual(everything);
+    expect(shown("admin")).toEqual(everything);
+    expect(shown("viewer")).toEqual(everything);
+    expect(shown("developer")).toEqual(["apps", "knowledge", "database", "plugins", "workflow", "integrations", "clients", "analysis", "templates", "store"]);
+    expect(shown("operator")).toEqual(["apps", "knowledge", "clients", "customers", "chatManage", "analysis", "templates", "store"]);
+    for (const key of ["owner", "admin"] as const) {
+      expect(computePrivileges({ ...base, grade: "ENTERPRISE", kind: "team", grants: new Set(systemRoles[key].grants) }).authorizedRoute).toBe(false);
+    }
+    for (const key of ["developer", "operator", "viewer"] as const) {
+      expect(computePrivileges({ ...base, grade: "ENTERPRISE", kind: "team", grants: new Set(systemRoles[key].grants) }).authorizedRoute).toBe(true);
+    }
+    // Enterprise grades see every gated entry regardless of quota (instance is the administrator's alone).
+    const open = computePrivileges({ ...base, grade: "ENTERPRISE", kind: "team" });
+    expect(open.menus.filter((menu) => menu.key !== "instance").every((menu) => menu.visible)).toBe(true);
+  });
+
+  it("shows the instance entry to the instance administrator only, whatever the grade or role", () => {
+    expect(visible({ grade: "CUSTOM" })).not.toContain("instance");
+    expect(visible({ instanceAdmin: true })).toContain("instance");
+    expect(visible({ grade: "ENTERPRISE", kind: "team", grants: grantsOf(), instanceAdmin: true })).toEqual(["instance", "templates", "store"]);
   });
 
   it("applies quota overrides (CUSTOM plans)", () => {

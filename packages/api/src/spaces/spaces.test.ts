@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { z } from "@hono/zod-openapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { spaceMembers, spaces, userKeys, users } from "../db/schema/index";
+import { spaceMembers, spaceRoles, spaces, userKeys, users } from "../db/schema/index";
 import { createdUserKeySchema, privilegesSchema, spaceSchema, userSchema } from "../identity/schemas";
 import { createTestContext, registerUser, type TestContext, type TestUser } from "../testing/harness";
 import { expectError, expectOk, rowCounts } from "../testing/flows";
@@ -232,21 +232,39 @@ describe("privileges per grade", () => {
     });
   });
 
-  it("restricts an ENTERPRISE member to the authorised routes, plus templates and store", async () => {
+  it("restricts a member to their role's menus, plus templates and store; /me and the space list name the role", async () => {
     await setGrade(team.spaceId, "ENTERPRISE");
+    const now = new Date().toISOString();
+    await ctx.deps.db.insert(spaceRoles).values({
+      id: "role_chat_desk",
+      spaceId: team.spaceId,
+      name: "Chat desk",
+      grants: JSON.stringify(["apps.view", "chatManage.view", "chatManage.edit"]),
+      createdBy: owner.user.id,
+      createdAt: now,
+      updatedAt: now,
+    });
     await ctx.deps.db
       .update(spaceMembers)
-      .set({ authorizedRoutes: JSON.stringify(["/console/agents", "/console/chatManage"]) })
+      .set({ roleId: "role_chat_desk" })
       .where(and(eq(spaceMembers.spaceId, team.spaceId), eq(spaceMembers.userId, mate.user.id)));
     const headers = { "x-parley-space": team.spaceId };
     const member = await expectOk(await ctx.request("/api/v1/privileges", { token: mate.token, headers }), 200, privilegesSchema);
-    expect(member).toMatchObject({ memberGrade: "ENTERPRISE", authorizedRoute: true, authorizedRouteList: ["/console/agents", "/console/chatManage"] });
+    const routes = ["/console/agents", "/console/chatManage", "/console/templates", "/home"];
+    expect(member).toMatchObject({ memberGrade: "ENTERPRISE", authorizedRoute: true, authorizedRouteList: routes, customerAdmin: "N" });
     expect(shown(member)).toEqual(["apps", "chatManage", "templates", "store"]);
-    expect(await me(mate.token, team.spaceId)).toMatchObject({ authorizedRoute: true, authorizedRouteList: ["/console/agents", "/console/chatManage"] });
+    expect(await me(mate.token, team.spaceId)).toMatchObject({
+      authorizedRoute: true,
+      authorizedRouteList: routes,
+      roleId: "role_chat_desk",
+      roleName: "Chat desk",
+    });
+    expect((await listSpaces(mate.token)).find((space) => space.spaceId === team.spaceId)).toMatchObject({ roleId: "role_chat_desk", roleName: "Chat desk" });
 
-    // The owner of the same space is not restricted.
+    // The owner of the same space is not restricted, and the system role is named in the user's language.
     const boss = await expectOk(await ctx.request("/api/v1/privileges", { token: owner.token, headers }), 200, privilegesSchema);
     expect(boss.authorizedRoute).toBe(false);
-    expect(shown(boss)).toEqual(expect.arrayContaining(["apps", "knowledge", "clients", "team", "analysis"]));
+    expect(shown(boss)).toEqual(expect.arrayContaining(["apps", "knowledge", "clients", "team", "analysis", "customers"]));
+    expect(await me(owner.token, team.spaceId)).toMatchObject({ roleId: "owner", roleName: "Owner" });
   });
 });

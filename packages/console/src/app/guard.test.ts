@@ -34,6 +34,14 @@ describe("decideGuard", () => {
     });
   });
 
+  it("opens a menu's pages that live outside its route (creating and editing apps, one workflow)", () => {
+    expect(decideGuard({ pathname: "/console/createApp", token: "t", user: restricted })).toEqual({ kind: "allow" });
+    expect(decideGuard({ pathname: "/console/agent/app_1/edit", token: "t", user: restricted })).toEqual({ kind: "allow" });
+    expect(decideGuard({ pathname: "/console/workflow/wf_1", token: "t", user: restricted })).toEqual({ kind: "redirect", to: "/console/knowledge" });
+    const builder = { authorizedRoute: true, authorizedRouteList: ["/console/workflows"] };
+    expect(decideGuard({ pathname: "/console/workflow/wf_1", token: "t", user: builder })).toEqual({ kind: "allow" });
+  });
+
   it("does not treat a shared text prefix as a sub-page", () => {
     const user = { authorizedRoute: true, authorizedRouteList: ["/console/clients"] };
     expect(decideGuard({ pathname: "/console/clientsExtra", token: "t", user })).toEqual({

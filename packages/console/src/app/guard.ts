@@ -16,9 +16,20 @@ export interface GuardUser {
  */
 const ALWAYS_AUTHORISED: readonly string[] = [PATHS.consoleTemplates, "/console/template", PATHS.account];
 
-/** Whether `pathname` is in the authorised list itself (an entry also covers its sub-pages). */
+/**
+ * Pages that belong to a menu entry without lying below its route: creating and editing an app
+ * belong to Apps, one workflow's editor to Workflows. A role that opens the menu opens them too.
+ */
+const PAGES_OF_MENU: Readonly<Record<string, readonly string[]>> = {
+  [PATHS.agents]: [PATHS.createApp, PATHS.agent],
+  [PATHS.workflows]: [PATHS.workflow],
+};
+
+/** Whether `pathname` is in the authorised list itself (an entry also covers its sub-pages and its pages elsewhere). */
 export function isRouteListed(pathname: string, authorizedRouteList: readonly string[]): boolean {
-  return authorizedRouteList.some((route) => route.length > 0 && isUnder(pathname, route));
+  return authorizedRouteList.some(
+    (route) => route.length > 0 && (isUnder(pathname, route) || (PAGES_OF_MENU[route] ?? []).some((page) => isUnder(pathname, page))),
+  );
 }
 
 /** Whether a restricted member may open `pathname`: listed, or one of the pages everyone keeps. */

@@ -36,6 +36,16 @@ describe("buildMenu", () => {
     expect(result).toEqual(["knowledge", "clients", "templates", "store"]);
   });
 
+  it("limits a member whose role lacks grants to their list on any plan, within the plan's gates", () => {
+    const result = keys({
+      ...base,
+      memberGrade: "FREE",
+      authorizedRoute: true,
+      authorizedRouteList: ["/console/agents", "/console/clients", "/console/templates", "/home"],
+    });
+    expect(result).toEqual(["apps", "templates", "store"]);
+  });
+
   it("gives unrestricted enterprise members the whole menu except customers", () => {
     const result = keys({ ...base, memberGrade: "ENTERPRISE" });
     expect(result).toEqual(MENU_CATALOGUE.map((entry) => entry.key).filter((key) => key !== "customers" && key !== "instance"));

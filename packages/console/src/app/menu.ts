@@ -78,7 +78,7 @@ export function menuFacts(user: User | undefined, privileges: Privileges | undef
 /**
  * Builds the visible left menu, grouped, from the catalogue and spec §6:
  * - the server's `visible: false` hides an entry and its `hint` replaces ours;
- * - enterprise members with `authorizedRoute` see only their authorised list plus templates and store;
+ * - members with `authorizedRoute` (their role lacks some grant) see only their authorised list plus templates and store;
  * - otherwise clients, chat management and team need clientManage, customerManage and
  *   memberNumber above zero for non-enterprise users;
  * - customers show only when customerAdmin is 'Y';
@@ -88,7 +88,8 @@ export function menuFacts(user: User | undefined, privileges: Privileges | undef
 export function buildMenu(facts: MenuFacts | undefined): Array<{ group: MenuGroup; entries: MenuEntry[] }> {
   const grade = facts?.memberGrade ?? "FREE";
   const enterprise = isEnterpriseGrade(grade);
-  const restricted = enterprise && facts?.authorizedRoute === true;
+  // A role without every grant (decision 0019) sees its list, whatever the plan.
+  const restricted = facts?.authorizedRoute === true;
 
   const visible = MENU_CATALOGUE.flatMap((entry): MenuEntry[] => {
     const server = facts?.menus?.find((menu) => menu.route === entry.route || menu.key === entry.key);
@@ -100,9 +101,8 @@ export function buildMenu(facts: MenuFacts | undefined): Array<{ group: MenuGrou
     }
     const hint = server?.hint ?? entry.hint;
 
-    if (restricted) {
-      if (!ALWAYS_SHOWN.has(entry.key) && !isRouteListed(entry.route, facts?.authorizedRouteList ?? [])) return [];
-    } else if (!enterprise) {
+    if (restricted && !ALWAYS_SHOWN.has(entry.key) && !isRouteListed(entry.route, facts?.authorizedRouteList ?? [])) return [];
+    if (!enterprise) {
       if (entry.key === "clients" && !((facts?.clientManage ?? 0) > 0)) return [];
       if (entry.key === "chatManage" && !((facts?.customerManage ?? 0) > 0)) return [];
       if (entry.key === "team" && !((facts?.memberNumber ?? 0) > 0)) return [];

@@ -38,6 +38,7 @@ const KNOWLEDGE_SCREENS = {
   baseSetting: lazyNamed(() => import("../features/knowledge/base-settings-page"), "BaseSettingsPage"),
   mediaResource: lazyNamed(() => import("../features/knowledge/media-resource-page"), "MediaResourcePage"),
 } satisfies Record<(typeof KNOWLEDGE_CHILDREN)[number], ComponentType>;
+const RoleEditPage = lazyNamed(() => import("../features/team/roles/role-edit-page"), "RoleEditPage");
 const ClientsPage = lazyNamed(() => import("../features/clients/clients-page"), "ClientsPage");
 const ClientConfigPage = lazyNamed(() => import("../features/clients/client-config-page"), "ClientConfigPage");
 const ChannelPickerPage = lazyNamed(() => import("../features/clients/channel-picker-page"), "ChannelPickerPage");
@@ -171,7 +172,7 @@ export const routes: RouteObject[] = [
           { path: "workflow", element: <WorkflowEditorPage /> },
           { path: "instance", element: <InstancePage /> },
           { path: "teamSpace", element: <TeamSpacePage /> },
-          placeholder("teamSpace/roleEdit", "roleEdit"),
+          { path: "teamSpace/roleEdit", element: <RoleEditPage /> },
           { path: "price", element: <PricePage /> },
           {
             path: "customManage",

@@ -9,6 +9,8 @@ const space = (overrides: Partial<SpaceEntry>): SpaceEntry => ({
   companyName: "Ada Lovelace",
   kind: "personal",
   role: "owner",
+  roleId: "owner",
+  roleName: "Owner",
   memberGrade: "FREE",
   companyTabIconUrl: null,
   companyTabTitle: null,
@@ -20,7 +22,16 @@ const space = (overrides: Partial<SpaceEntry>): SpaceEntry => ({
 
 const spaces: SpaceEntry[] = [
   space({ current: true }),
-  space({ spaceId: "spc_team", companyCode: "ACME", companyName: "Acme Support", kind: "team", role: "admin", memberGrade: "PROFESSION" }),
+  space({
+    spaceId: "spc_team",
+    companyCode: "ACME",
+    companyName: "Acme Support",
+    kind: "team",
+    role: "admin",
+    roleId: "admin",
+    roleName: "Administrator",
+    memberGrade: "PROFESSION",
+  }),
 ];
 
 const meta = {

@@ -40,6 +40,11 @@ export function SpaceSwitcher({ spaces, current, fallbackName, onSelect, onCreat
           <Flex align="center" justify="space-between" gap={12} className="pl-space-item" data-testid={`space-option-${space.spaceId}`}>
             <span className="pl-space-item__name">{space.companyName}</span>
             <Flex align="center" gap={4}>
+              {space.kind === "team" ? (
+                <Typography.Text type="secondary" data-testid={`space-role-${space.spaceId}`}>
+                  {space.roleName}
+                </Typography.Text>
+              ) : null}
               <Tag variant="filled" color={space.kind === "team" ? "geekblue" : "default"}>
                 {space.kind === "team" ? t("spaces.team") : t("spaces.personal")}
               </Tag>

@@ -34,6 +34,8 @@ export interface ConsoleEvents {
   "session.mode": { sessionId: string; serviceMode: ServiceMode };
   /** A message sent through a messaging channel was accepted by the platform, or failed. */
   "session.delivery": { sessionId: string; messageId: string; delivery: "sent" | "failed"; error?: string };
+  /** Who may do what in the space changed (a role, a member's role, a member removed): read the privileges again. */
+  "access.changed": { reason: "role" | "member" | "removed" | "owner"; userIds?: string[]; roleId?: string };
 }
 
 /** Where the connection is: `unauthorized` (refused) and `failed` (attempts used up) stay until a new session. */

@@ -1,3 +1,4 @@
+import { allGrants, type FunctionResource, resourceRoutes } from "../../access/resources";
 import { defaultPlan, type MemberGrade, memberGrades, type PlanQuotas, planOfGrade } from "../../billing/service/plans";
 
 // Grades are defined with the plan catalogue, which gives each plan its grade.
@@ -90,26 +91,26 @@ export interface MenuItem {
   hint?: "standard" | "pro";
 }
 
-const menuDefinitions: ReadonlyArray<Omit<MenuItem, "visible"> & { gate?: keyof Quotas | "customerAdmin" | "instanceAdmin" }> = [
-  { key: "apps", group: "create", route: "/console/agents" },
-  { key: "knowledge", group: "create", route: "/console/knowledge" },
-  { key: "database", group: "create", route: "/console/database" },
-  { key: "plugins", group: "create", route: "/console/plugins" },
-  { key: "workflow", group: "create", route: "/console/workflows" },
-  { key: "integrations", group: "access", route: "/console/Integrations" },
-  { key: "clients", group: "access", route: "/console/clients", hint: "standard", gate: "clientManage" },
-  { key: "customers", group: "access", route: "/console/customManage", gate: "customerAdmin" },
-  { key: "chatManage", group: "access", route: "/console/chatManage", hint: "pro", gate: "customerManage" },
-  { key: "account", group: "manage", route: "/console/account" },
-  { key: "analysis", group: "manage", route: "/console/analysis", hint: "standard", gate: "clientManage" },
-  { key: "team", group: "manage", route: "/console/teamSpace", hint: "pro", gate: "memberNumber" },
+const menuDefinitions: ReadonlyArray<Omit<MenuItem, "visible"> & { gate?: keyof Quotas | "customerAdmin" | "instanceAdmin"; resource?: FunctionResource }> = [
+  { key: "apps", group: "create", route: "/console/agents", resource: "apps" },
+  { key: "knowledge", group: "create", route: "/console/knowledge", resource: "knowledge" },
+  { key: "database", group: "create", route: "/console/database", resource: "database" },
+  { key: "plugins", group: "create", route: "/console/plugins", resource: "plugins" },
+  { key: "workflow", group: "create", route: "/console/workflows", resource: "workflow" },
+  { key: "integrations", group: "access", route: "/console/Integrations", resource: "integrations" },
+  { key: "clients", group: "access", route: "/console/clients", hint: "standard", gate: "clientManage", resource: "clients" },
+  { key: "customers", group: "access", route: "/console/customManage", gate: "customerAdmin", resource: "customers" },
+  { key: "chatManage", group: "access", route: "/console/chatManage", hint: "pro", gate: "customerManage", resource: "chatManage" },
+  { key: "account", group: "manage", route: "/console/account", resource: "account" },
+  { key: "analysis", group: "manage", route: "/console/analysis", hint: "standard", gate: "clientManage", resource: "analysis" },
+  { key: "team", group: "manage", route: "/console/teamSpace", hint: "pro", gate: "memberNumber", resource: "team" },
   { key: "instance", group: "manage", route: "/console/instance", gate: "instanceAdmin" },
   { key: "templates", group: "discover", route: "/console/templates" },
   { key: "store", group: "discover", route: "/home" },
 ];
 
-/** Routes every member may open, whatever their authorised list says. */
-const alwaysAllowed = new Set(["templates", "store"]);
+/** Routes every member may open, whatever their role holds: templates and the store. */
+const alwaysOpenRoutes = menuDefinitions.filter((item) => !item.resource && item.gate !== "instanceAdmin").map((item) => item.route);
 
 /** The privileges answer: menus and the user flags of spec §3/§6. */
 export interface Privileges extends Quotas {
@@ -121,10 +122,13 @@ export interface Privileges extends Quotas {
 }
 
 /**
- * Applies spec §6: gated entries for non-enterprise users open when their quota exceeds zero;
- * the customer entry needs customerAdmin Y and customer permissions; enterprise members with
- * an authorised route list see only that list plus templates and store. The instance entry is
- * the administrator's alone, in every space they open.
+ * Applies spec §6 with the member's role (decision 0019): an entry is visible when its plan
+ * gate allows it (gated entries open for non-enterprise spaces when their quota exceeds zero)
+ * and the role holds `<resource>.view`. Templates and the store are always open; the instance
+ * entry is the instance administrator's alone, in every space they open. customerAdmin is Y
+ * when the role holds customers.view and the plan gives chat-management seats.
+ * `authorizedRoute` says the role lacks some grant; `authorizedRouteList` is then the routes it
+ * may open (its resources' menus, then templates and the store).
  */
 export function computePrivileges(input: {
   grade: MemberGrade;
@@ -132,29 +136,28 @@ export function computePrivileges(input: {
   overrides?: QuotaOverrides | null;
   /** The plan's quotas as this instance's catalogue has them (defaults when absent). */
   planQuotas?: PlanQuotas;
-  role: "owner" | "admin" | "member";
-  customerAdminFlag: boolean;
-  authorizedRoutes: string[] | null;
+  /** The member's grants in the space (Auth.access.grants); the owner and admins hold them all. */
+  grants: ReadonlySet<string>;
   /** The caller is the instance administrator (users.isInstanceOwner). */
   instanceAdmin?: boolean;
 }): Privileges {
   const quotas = quotasFor(input);
-  const customerAdmin = (input.role !== "member" || input.customerAdminFlag) && quotas.customerManage > 0 ? "Y" : "N";
-  const restricted = isEnterprise(input.grade) && input.role === "member" && input.authorizedRoutes !== null;
-  const allowedRoutes = restricted ? new Set(input.authorizedRoutes) : null;
-  const menus = menuDefinitions.map(({ gate, ...item }) => {
+  const holds = (resource: FunctionResource) => input.grants.has(`${resource}.view`);
+  const customerAdmin = holds("customers") && quotas.customerManage > 0 ? "Y" : "N";
+  const menus = menuDefinitions.map(({ gate, resource, ...item }) => {
     if (gate === "instanceAdmin") return { ...item, visible: input.instanceAdmin === true };
-    let visible = true;
-    if (gate === "customerAdmin") visible = customerAdmin === "Y";
-    else if (gate && !isEnterprise(input.grade)) visible = quotas[gate] > 0;
-    if (allowedRoutes && !alwaysAllowed.has(item.key)) visible = visible && allowedRoutes.has(item.route);
+    let visible = resource ? holds(resource) : true;
+    if (gate === "customerAdmin") visible = visible && customerAdmin === "Y";
+    else if (gate && !isEnterprise(input.grade)) visible = visible && quotas[gate] > 0;
     return { ...item, visible };
   });
+  const restricted = allGrants.some((grant) => !input.grants.has(grant));
+  const held = menuDefinitions.filter((item) => item.resource && holds(item.resource)).map((item) => resourceRoutes[item.resource!]);
   return {
     memberGrade: input.grade,
     menus,
     authorizedRoute: restricted,
-    authorizedRouteList: restricted ? [...(input.authorizedRoutes ?? [])] : [],
+    authorizedRouteList: [...held, ...alwaysOpenRoutes],
     customerAdmin,
     ...quotas,
   };

@@ -1,7 +1,10 @@
 import { and, asc, eq } from "drizzle-orm";
 import { newId, newShortCode } from "../../crypto";
 import { effectiveGrade } from "../../billing/service/plans";
-import { spaceMembers, spacePlans, spaces, users } from "../../db/schema/index";
+import { accessOf } from "../../access/member-access";
+import { spaceMembers, spacePlans, spaceRoles, spaces, users } from "../../db/schema/index";
+import type { Language } from "../../i18n/language";
+import { roleNameOf } from "../../roles/service/names";
 import { entitlementOf } from "../../plans/service/quotas";
 import { fail } from "../../errors";
 import type { Auth, Deps } from "../../kernel";
@@ -9,6 +12,11 @@ import { ADMINISTRATOR_GRADE, computePrivileges, type MemberGrade, type PlanQuot
 
 type SpaceRow = typeof spaces.$inferSelect;
 type MemberRow = typeof spaceMembers.$inferSelect;
+/** The member's custom role row, when their role is one. */
+type CustomRole = { name: string; grants: string; dataRange: string | null } | null;
+
+const customRoleColumns = { name: spaceRoles.name, grants: spaceRoles.grants, dataRange: spaceRoles.dataRange };
+const customRoleJoin = and(eq(spaceRoles.id, spaceMembers.roleId), eq(spaceRoles.spaceId, spaceMembers.spaceId));
 
 function parseJson<T>(value: string | null): T | null {
   if (!value) return null;
@@ -25,20 +33,29 @@ export function parseQuotaOverrides(value: string | null): QuotaOverrides | null
 }
 
 /**
- * Privileges of one member in one space; `instanceAdmin` adds the instance entry. `planQuotas`
- * are the space's quotas from the catalogue as edited here ({@link entitlementOf}).
+ * Privileges of one member in one space from their role (decision 0019); `instanceAdmin` adds
+ * the instance entry. `planQuotas` are the space's quotas from the catalogue as edited here
+ * ({@link entitlementOf}).
  */
-export function privilegesOf(space: SpaceRow, member: MemberRow, instanceAdmin = false, planQuotas?: PlanQuotas): Privileges {
+export function privilegesOf(space: SpaceRow, member: MemberRow, customRole: CustomRole, instanceAdmin = false, planQuotas?: PlanQuotas): Privileges {
   return computePrivileges({
     grade: space.memberGrade as MemberGrade,
     kind: space.kind,
     overrides: parseJson<QuotaOverrides>(space.quotaOverrides),
     ...(planQuotas ? { planQuotas } : {}),
-    role: member.role,
-    customerAdminFlag: member.customerAdmin,
-    authorizedRoutes: parseJson<string[]>(member.authorizedRoutes),
+    grants: accessOf(member.roleId, customRole).grants,
     instanceAdmin,
   });
+}
+
+/** The language a stored preference names; anything else is English. */
+function languageOf(value: string | null | undefined): Language {
+  return value === "zh-CN" ? "zh-CN" : "en";
+}
+
+async function languageOfUser(deps: Pick<Deps, "db">, userId: string): Promise<Language> {
+  const user = await deps.db.select({ language: users.language }).from(users).where(eq(users.id, userId)).get();
+  return languageOf(user?.language);
 }
 
 /** Inserts a space and its owner membership. */
@@ -73,32 +90,39 @@ export async function insertSpace(
 }
 
 /** The space row as readers see it: a plan past its end reads as Free (decision 0018). */
-function withEffectiveGrade(deps: Pick<Deps, "now">, row: { space: SpaceRow; member: MemberRow; plan: { expiresAt: string } | null }) {
+function withEffectiveGrade(deps: Pick<Deps, "now">, row: { space: SpaceRow; member: MemberRow; plan: { expiresAt: string } | null; customRole: CustomRole }) {
   const memberGrade = effectiveGrade(row.space.memberGrade, row.plan, deps.now().toISOString());
-  return { space: memberGrade === row.space.memberGrade ? row.space : { ...row.space, memberGrade }, member: row.member };
+  return { space: memberGrade === row.space.memberGrade ? row.space : { ...row.space, memberGrade }, member: row.member, customRole: row.customRole };
 }
 
 /** Loads a space the user belongs to, or answers not found: other spaces do not exist for them. */
-export async function loadMembership(deps: Pick<Deps, "db" | "now">, userId: string, spaceId: string): Promise<{ space: SpaceRow; member: MemberRow }> {
+export async function loadMembership(
+  deps: Pick<Deps, "db" | "now">,
+  userId: string,
+  spaceId: string,
+): Promise<{ space: SpaceRow; member: MemberRow; customRole: CustomRole }> {
   const row = await deps.db
-    .select({ space: spaces, member: spaceMembers, plan: { expiresAt: spacePlans.expiresAt } })
+    .select({ space: spaces, member: spaceMembers, plan: { expiresAt: spacePlans.expiresAt }, customRole: customRoleColumns })
     .from(spaceMembers)
     .innerJoin(spaces, eq(spaces.id, spaceMembers.spaceId))
     .leftJoin(spacePlans, eq(spacePlans.spaceId, spaces.id))
+    .leftJoin(spaceRoles, customRoleJoin)
     .where(and(eq(spaceMembers.spaceId, spaceId), eq(spaceMembers.userId, userId)))
     .get();
   if (!row) throw fail.notFound("space");
   return withEffectiveGrade(deps, row);
 }
 
-/** The space as clients see it. */
-export function spaceView(space: SpaceRow, member: MemberRow, currentSpaceId: string) {
+/** The space as clients see it, with the member's role by id and by name (in `language`). */
+export function spaceView(space: SpaceRow, member: MemberRow, currentSpaceId: string, customRole: CustomRole, language: Language) {
   return {
     spaceId: space.id,
     companyCode: space.code,
     companyName: space.name,
     kind: space.kind,
     role: member.role,
+    roleId: member.roleId,
+    roleName: roleNameOf(member.roleId, customRole?.name, language),
     memberGrade: space.memberGrade as MemberGrade,
     companyTabIconUrl: space.tabIconUrl,
     companyTabTitle: space.tabTitle,
@@ -110,24 +134,28 @@ export function spaceView(space: SpaceRow, member: MemberRow, currentSpaceId: st
 
 /** The spec's userList: every space the user belongs to. */
 export async function listSpaces(deps: Pick<Deps, "db" | "now">, userId: string) {
-  const user = await deps.db.select({ currentSpaceId: users.currentSpaceId }).from(users).where(eq(users.id, userId)).get();
+  const user = await deps.db.select({ currentSpaceId: users.currentSpaceId, language: users.language }).from(users).where(eq(users.id, userId)).get();
   if (!user) throw fail.notFound("user");
   const rows = await deps.db
-    .select({ space: spaces, member: spaceMembers, plan: { expiresAt: spacePlans.expiresAt } })
+    .select({ space: spaces, member: spaceMembers, plan: { expiresAt: spacePlans.expiresAt }, customRole: customRoleColumns })
     .from(spaceMembers)
     .innerJoin(spaces, eq(spaces.id, spaceMembers.spaceId))
     .leftJoin(spacePlans, eq(spacePlans.spaceId, spaces.id))
+    .leftJoin(spaceRoles, customRoleJoin)
     .where(eq(spaceMembers.userId, userId))
     .orderBy(asc(spaces.createdAt));
-  return rows.map((row) => withEffectiveGrade(deps, row)).map(({ space, member }) => spaceView(space, member, user.currentSpaceId));
+  const language = languageOf(user.language);
+  return rows
+    .map((row) => withEffectiveGrade(deps, row))
+    .map(({ space, member, customRole }) => spaceView(space, member, user.currentSpaceId, customRole, language));
 }
 
 /** The signed-in user with every field of spec §3, in the space the request acts in. */
 export async function userView(deps: Pick<Deps, "db" | "now">, userId: string, spaceId: string) {
   const user = await deps.db.select().from(users).where(eq(users.id, userId)).get();
   if (!user) throw fail.notFound("user");
-  const { space, member } = await loadMembership(deps, userId, spaceId);
-  const privileges = privilegesOf(space, member, user.isInstanceOwner, (await entitlementOf(deps, space.id)).quotas);
+  const { space, member, customRole } = await loadMembership(deps, userId, spaceId);
+  const privileges = privilegesOf(space, member, customRole, user.isInstanceOwner, (await entitlementOf(deps, space.id)).quotas);
   return {
     id: user.id,
     name: user.name,
@@ -150,6 +178,8 @@ export async function userView(deps: Pick<Deps, "db" | "now">, userId: string, s
     companyTabTitle: space.tabTitle,
     companyIconWordUrl: space.iconWordUrl,
     role: member.role,
+    roleId: member.roleId,
+    roleName: roleNameOf(member.roleId, customRole?.name, languageOf(user.language)),
     hasPassword: user.passwordHash !== null,
     isInstanceOwner: user.isInstanceOwner,
     createdAt: user.createdAt,
@@ -163,14 +193,14 @@ export async function createTeamSpace(deps: Pick<Deps, "db" | "now">, auth: Auth
   const space = await insertSpace(deps, { name, kind: "team", ownerUserId: auth.userId });
   await deps.db.update(users).set({ currentSpaceId: space.id, updatedAt: deps.now().toISOString() }).where(eq(users.id, auth.userId));
   const { member } = await loadMembership(deps, auth.userId, space.id);
-  return spaceView(space, member, space.id);
+  return spaceView(space, member, space.id, null, await languageOfUser(deps, auth.userId));
 }
 
 /** One space the caller belongs to. */
 export async function getSpace(deps: Pick<Deps, "db" | "now">, auth: Auth, spaceId: string) {
-  const { space, member } = await loadMembership(deps, auth.userId, spaceId);
-  const user = await deps.db.select({ currentSpaceId: users.currentSpaceId }).from(users).where(eq(users.id, auth.userId)).get();
-  return spaceView(space, member, user?.currentSpaceId ?? "");
+  const { space, member, customRole } = await loadMembership(deps, auth.userId, spaceId);
+  const user = await deps.db.select({ currentSpaceId: users.currentSpaceId, language: users.language }).from(users).where(eq(users.id, auth.userId)).get();
+  return spaceView(space, member, user?.currentSpaceId ?? "", customRole, languageOf(user?.language));
 }
 
 /** Renames or re-brands a space; owner or admin only. */
@@ -206,7 +236,7 @@ export async function selectSpace(deps: Pick<Deps, "db" | "now">, auth: Auth, sp
 
 /** Privileges of the caller in the space the request acts in. */
 export async function getPrivileges(deps: Pick<Deps, "db" | "now">, auth: Auth): Promise<Privileges> {
-  const { space, member } = await loadMembership(deps, auth.userId, auth.spaceId);
+  const { space, member, customRole } = await loadMembership(deps, auth.userId, auth.spaceId);
   const user = await deps.db.select({ admin: users.isInstanceOwner }).from(users).where(eq(users.id, auth.userId)).get();
-  return privilegesOf(space, member, user?.admin === true, (await entitlementOf(deps, space.id)).quotas);
+  return privilegesOf(space, member, customRole, user?.admin === true, (await entitlementOf(deps, space.id)).quotas);
 }

@@ -26,10 +26,8 @@ import {
   PictureOutlined,
   SettingOutlined,
   ShopOutlined,
-  SolutionOutlined,
   TableOutlined,
   TagsOutlined,
-  TeamOutlined,
   WifiOutlined,
 } from "@ant-design/icons";
 import type { ReactNode } from "react";
@@ -75,8 +73,6 @@ export const SCREENS = {
   pluginDetail: { titleKey: "screens.pluginDetail.title", descriptionKey: "screens.pluginDetail.description", icon: <ExperimentOutlined /> },
   workflows: { titleKey: "screens.workflows.title", descriptionKey: "screens.workflows.description", icon: <NodeIndexOutlined /> },
   workflow: { titleKey: "screens.workflow.title", descriptionKey: "screens.workflow.description", icon: <NodeIndexOutlined /> },
-  teamSpace: { titleKey: "screens.teamSpace.title", descriptionKey: "screens.teamSpace.description", icon: <TeamOutlined /> },
-  roleEdit: { titleKey: "screens.roleEdit.title", descriptionKey: "screens.roleEdit.description", icon: <SolutionOutlined /> },
   price: { titleKey: "screens.price.title", descriptionKey: "screens.price.description", icon: <CrownOutlined /> },
   customManage: { titleKey: "screens.customManage.title", descriptionKey: "screens.customManage.description", icon: <ContactsOutlined /> },
   customerList: { titleKey: "screens.customerList.title", descriptionKey: "screens.customerList.description", icon: <ContactsOutlined /> },

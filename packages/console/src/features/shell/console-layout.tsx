@@ -18,6 +18,7 @@ import { PageLoader } from "../../components/page-loader";
 import { SpaceSwitcher } from "../../components/space-switcher";
 import { UpgradeDialog } from "../../components/upgrade-dialog";
 import { JoinTeamDialog } from "../team/join-team-dialog";
+import { useAccessFollow } from "./access-follow";
 import { CheckInButton, DocsLink, NotificationsButton } from "./header-actions";
 import { MENU_ICONS } from "./menu-icons";
 import { saveLanguageToAccount } from "./save-language";
@@ -32,6 +33,7 @@ export function ConsoleLayout() {
   const location = useLocation();
   const session = useSession();
   const [collapsed, setCollapsed] = useState(false);
+  useAccessFollow();
 
   useEffect(() => {
     if (!session.token) return;

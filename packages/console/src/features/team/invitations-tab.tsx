@@ -10,7 +10,7 @@ import { endpoints } from "../../lib/api/endpoints";
 import { invalidateSpace, useSpaceQuery } from "../../lib/api/query";
 import { feedback } from "../../lib/feedback";
 import { formatDateTime } from "../../lib/format";
-import { roleOptions } from "./roles";
+import { useRoleOptions } from "./roles";
 
 type Invitation = components["schemas"]["TeamInvitation"];
 interface CreateFields {
@@ -26,6 +26,7 @@ const STATUS_COLORS: Record<Invitation["status"], string> = { active: "green", e
 /** The Invitations tab: make a link with a role and an expiry, copy it, see each link's status, revoke. */
 export function InvitationsTab() {
   const { t, i18n } = useTranslation();
+  const roleOptions = useRoleOptions();
   const invitations = useSpaceQuery({ key: INVITATIONS_KEY, fetch: (signal) => endpoints.team.invitations({ signal }) });
   const [creating, setCreating] = useState(false);
 
@@ -148,7 +149,7 @@ export function InvitationsTab() {
         }}
       >
         <Form.Item name="roleId" label={t("teamMembers.invitations.role")} rules={[{ required: true }]}>
-          <Select options={roleOptions(t)} data-testid="team-invitation-role" />
+          <Select options={roleOptions} data-testid="team-invitation-role" />
         </Form.Item>
         <Form.Item name="expiresInDays" label={t("teamMembers.invitations.expiry")}>
           <Select

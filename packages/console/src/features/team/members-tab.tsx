@@ -13,7 +13,7 @@ import { feedback } from "../../lib/feedback";
 import { formatDateTime } from "../../lib/format";
 import { PATHS } from "../../lib/paths";
 import { enterSpace } from "./enter-space";
-import { roleOptions } from "./roles";
+import { useRoleOptions } from "./roles";
 
 type Member = components["schemas"]["TeamMember"];
 
@@ -37,10 +37,7 @@ export function MembersTab() {
   });
   const owner = user?.companyOwner === true;
   const items = members.data?.items ?? [];
-  const options = roleOptions(
-    t,
-    items.filter((member) => !member.owner),
-  );
+  const options = useRoleOptions();
 
   const changeRole = async (member: Member, roleId: string) => {
     const result = await endpoints.team.setRole(member.userId, { roleId });

@@ -6,6 +6,7 @@ import { useSession } from "../../lib/api/session";
 import { CreditsTab } from "./credits/credits-tab";
 import { InvitationsTab } from "./invitations-tab";
 import { MembersTab } from "./members-tab";
+import { RolesTab } from "./roles/roles-tab";
 
 type TabItem = NonNullable<TabsProps["items"]>[number];
 
@@ -26,7 +27,7 @@ export function TeamSpacePage() {
   const tabs: TabItem[] = [
     tab("members", t("teamMembers.tabs.members"), <MembersTab />),
     tab("invitations", t("teamMembers.tabs.invitations"), <InvitationsTab />),
-    // tab("roles", t("teamMembers.tabs.roles"), <RolesTab />),
+    tab("roles", t("teamMembers.tabs.roles"), <RolesTab />),
     tab("credits", t("teamMembers.tabs.credits"), <CreditsTab />),
   ];
   const requested = params.get("tab");
