@@ -234,6 +234,19 @@ describe("custom roles", () => {
     expect((await roles(owner)).find((role) => role.id === supportId)?.memberCount).toBe(1);
     await setMemberRole(mate, "developer");
   });
+
+  it("revokes the invitation links that would give a role when it is deleted", async () => {
+    const temp = await expectOk(await call(owner, "/api/v1/team/roles", { method: "POST", json: { name: "Seasonal" } }), 201, z.object({ id: z.string() }));
+    const link = await expectOk(
+      await call(owner, "/api/v1/team/invitations", { method: "POST", json: { roleId: temp.id } }),
+      201,
+      z.object({ id: z.string(), status: z.string() }),
+    );
+    expect(link.status).toBe("active");
+    await expectOk(await call(owner, `/api/v1/team/roles/${temp.id}`, { method: "DELETE" }), 200, z.object({ deleted: z.literal(true) }));
+    const links = await expectOk(await call(owner, "/api/v1/team/invitations"), 200, z.array(z.object({ id: z.string(), status: z.string() })));
+    expect(links.find((item) => item.id === link.id)?.status).toBe("revoked");
+  });
 });
 
 describe("privileges from roles", () => {

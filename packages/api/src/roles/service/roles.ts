@@ -1,9 +1,9 @@
-import { and, asc, count, eq, inArray } from "drizzle-orm";
+import { and, asc, count, eq, inArray, isNull, notExists, sql } from "drizzle-orm";
 import { operationAccess } from "../../access/operations";
 import { accessLevels, functionResources, type Grant, isGrant, normalizeGrants, resourceRoutes } from "../../access/resources";
 import { isSystemRole, parseDataRange, parseGrants, systemRoleKeys, systemRoles } from "../../access/roles";
 import { newId } from "../../crypto";
-import { apps, channelClients, knowledgeBases, spaceMembers, spaceRoles, spaces, webClients } from "../../db/schema/index";
+import { apps, channelClients, knowledgeBases, spaceInvitations, spaceMembers, spaceRoles, spaces, webClients } from "../../db/schema/index";
 import { fail, ServiceError } from "../../errors";
 import { messageText } from "../../i18n/catalogue";
 import type { Language } from "../../i18n/language";
@@ -300,11 +300,26 @@ export async function setRoleDataRange(
 }
 
 /** Deletes a custom role no member holds (decision 0019: refused while any does). */
-export async function deleteRole(deps: Pick<Deps, "db" | "realtime">, auth: Auth, roleId: string): Promise<{ deleted: true }> {
+export async function deleteRole(deps: Pick<Deps, "db" | "now" | "realtime">, auth: Auth, roleId: string): Promise<{ deleted: true }> {
   const row = await loadCustomRole(deps, auth, roleId);
   const holders = (await memberCounts(deps, auth.spaceId)).get(row.id) ?? 0;
   if (holders > 0) throw fail.conflict("role_in_use", { count: holders });
-  await deps.db.delete(spaceRoles).where(eq(spaceRoles.id, row.id));
+  // Deleted only while nobody holds it: a member given the role since the count keeps it.
+  const deleted = await deps.db
+    .delete(spaceRoles)
+    .where(
+      and(
+        eq(spaceRoles.id, row.id),
+        notExists(deps.db.select({ one: sql`1` }).from(spaceMembers).where(and(eq(spaceMembers.spaceId, auth.spaceId), eq(spaceMembers.roleId, row.id)))),
+      ),
+    )
+    .returning({ id: spaceRoles.id });
+  if (deleted.length === 0) throw fail.conflict("role_in_use", { count: (await memberCounts(deps, auth.spaceId)).get(row.id) ?? 1 });
+  // Links that would give the role are revoked with it, so nobody joins with a role that is gone.
+  await deps.db
+    .update(spaceInvitations)
+    .set({ revokedAt: deps.now().toISOString() })
+    .where(and(eq(spaceInvitations.spaceId, auth.spaceId), eq(spaceInvitations.roleId, row.id), isNull(spaceInvitations.revokedAt)));
   announce(deps, auth, roleId);
   return { deleted: true };
 }
