@@ -310,7 +310,12 @@ export async function deleteRole(deps: Pick<Deps, "db" | "now" | "realtime">, au
     .where(
       and(
         eq(spaceRoles.id, row.id),
-        notExists(deps.db.select({ one: sql`1` }).from(spaceMembers).where(and(eq(spaceMembers.spaceId, auth.spaceId), eq(spaceMembers.roleId, row.id)))),
+        notExists(
+          deps.db
+            .select({ one: sql`1` })
+            .from(spaceMembers)
+            .where(and(eq(spaceMembers.spaceId, auth.spaceId), eq(spaceMembers.roleId, row.id))),
+        ),
       ),
     )
     .returning({ id: spaceRoles.id });
