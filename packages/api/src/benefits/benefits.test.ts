@@ -345,6 +345,33 @@ describe("balance alerts", () => {
     expect((await expectOk(await get("/api/v1/notices", mateo), 200, noticePageSchema)).unread).toBe(1);
     await expectConsistentLedger(space);
   });
+
+  it("tells the members chosen in a team space besides the owner, and stops telling a member once removed", async () => {
+    const team = await expectOk(await post("/api/v1/spaces", olive, { companyName: "Olive Alerts" }), 201, spaceSchema);
+    await addMember(ctx, team.spaceId, mateo, "viewer");
+    const inTeam = { "x-parley-space": team.spaceId };
+    const put = (json: unknown) => ctx.request("/api/v1/balance-alert", { method: "PUT", token: olive.token, headers: inTeam, json });
+    await expectError(await put({ threshold: 100, notifyMemberIds: [mateo.user.id, "usr_nobody"] }), 400, {
+      field: "notifyMemberIds.1",
+      message: "Only members of this space can be notified",
+    });
+    expect((await expectOk(await put({ threshold: 100, notifyMemberIds: [mateo.user.id] }), 200, balanceAlertSchema)).notifyMemberIds).toEqual([mateo.user.id]);
+    // Leaving the list out keeps it.
+    expect((await expectOk(await put({ threshold: 100, channels: ["in-app"] }), 200, balanceAlertSchema)).notifyMemberIds).toEqual([mateo.user.id]);
+
+    const adjust = (delta: number) => post(`/api/v1/instance/spaces/${team.spaceId}/credits`, admin, { delta, note: "test" });
+    const told = async () => (await ctx.deps.db.select().from(notices).where(eq(notices.spaceId, team.spaceId))).map((notice) => notice.userId).sort();
+    await adjust(300);
+    await adjust(-((await balanceOf(ctx.deps, team.spaceId)) - 50));
+    expect(await told()).toEqual([mateo.user.id, olive.user.id].sort());
+    const page = await expectOk(await ctx.request("/api/v1/notices", { token: mateo.token }), 200, noticePageSchema);
+    expect(page.items.find((notice) => notice.spaceId === team.spaceId)).toMatchObject({ kind: "balance-alert", params: { threshold: 100, balance: 50 } });
+
+    await expectOk(await ctx.request(`/api/v1/team/members/${mateo.user.id}`, { method: "DELETE", token: olive.token, headers: inTeam }), 200, z.unknown());
+    await adjust(100);
+    await adjust(-100);
+    expect(await told()).toEqual([mateo.user.id, olive.user.id, olive.user.id].sort());
+  });
 });
 
 describe("billing rules", () => {

@@ -104,6 +104,7 @@ export const balanceAlertSchema = z
   .object({
     threshold: z.number().int().nullable().openapi({ description: "Credits; null until saved" }),
     channels: z.array(z.enum(alertChannels)),
+    notifyMemberIds: z.array(z.string()).openapi({ description: "Members told besides the owner (team spaces)" }),
     enabled: z.boolean(),
     fired: z.boolean().openapi({ description: "A notice went out and the balance has not risen to the threshold since" }),
     firedAt: z.string().nullable(),
@@ -116,6 +117,11 @@ export const balanceAlertBody = z
   .object({
     threshold: z.number().int().min(1).max(ALERT_THRESHOLD_MAX).nullable().optional().openapi({ description: "Required: credits", example: 500 }),
     channels: z.array(z.enum(alertChannels)).max(3).optional().openapi({ description: "At least one; in-app by default" }),
+    notifyMemberIds: z
+      .array(z.string().max(64))
+      .max(100)
+      .optional()
+      .openapi({ description: "Members of the space told besides the owner, by the same channels (see GET /api/v1/team/notify-members); kept when left out" }),
     enabled: z.boolean().optional(),
   })
   .openapi("BalanceAlertRequest");

@@ -28184,6 +28184,8 @@ export interface components {
             /** @description Credits; null until saved */
             threshold: number | null;
             channels: ("email" | "sms" | "in-app")[];
+            /** @description Members told besides the owner (team spaces) */
+            notifyMemberIds: string[];
             enabled: boolean;
             /** @description A notice went out and the balance has not risen to the threshold since */
             fired: boolean;
@@ -28198,6 +28200,8 @@ export interface components {
             threshold?: number | null;
             /** @description At least one; in-app by default */
             channels?: ("email" | "sms" | "in-app")[];
+            /** @description Members of the space told besides the owner, by the same channels (see GET /api/v1/team/notify-members); kept when left out */
+            notifyMemberIds?: string[];
             enabled?: boolean;
         };
         NoticePage: {

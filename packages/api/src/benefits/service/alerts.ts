@@ -1,6 +1,6 @@
-import { and, desc, eq, isNull, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { newId } from "../../crypto";
-import { balanceAlerts, creditLedger, notices, spaces, users } from "../../db/schema/index";
+import { balanceAlerts, creditLedger, notices, spaceMembers, spaces, users } from "../../db/schema/index";
 import { fail } from "../../errors";
 import { messageText } from "../../i18n/catalogue";
 import type { Language } from "../../i18n/language";
@@ -18,6 +18,8 @@ export const ALERT_THRESHOLD_MAX = 1_000_000_000;
 export interface BalanceAlertView {
   threshold: number | null;
   channels: AlertChannel[];
+  /** Members told besides the owner. */
+  notifyMemberIds: string[];
   enabled: boolean;
   /** A notice went out and the balance has not risen to the threshold since. */
   fired: boolean;
@@ -92,47 +94,73 @@ async function fireAlert(deps: Pick<Deps, "db" | "logger" | "mail" | "now" | "sm
   const alert = fired[0];
   if (!alert) return;
   const channels = JSON.parse(alert.channels) as AlertChannel[];
-  const owner = await deps.db
-    .select({ userId: users.id, email: users.email, phone: users.phone, language: users.language, space: spaces.name })
+  const space = await deps.db
+    .select({ name: spaces.name, ownerUserId: spaces.ownerUserId, notifyMemberIds: balanceAlerts.notifyMemberIds })
     .from(spaces)
-    .innerJoin(users, eq(users.id, spaces.ownerUserId))
+    .innerJoin(balanceAlerts, eq(balanceAlerts.spaceId, spaces.id))
     .where(eq(spaces.id, spaceId))
     .get();
-  if (!owner) return;
-  const params = { space: owner.space, balance, threshold: alert.threshold };
-  if (channels.includes("in-app")) {
-    await deps.db
-      .insert(notices)
-      .values({ id: newId("ntc"), userId: owner.userId, spaceId, kind: "balance-alert", params: JSON.stringify(params), createdAt: now });
+  if (!space) return;
+  // The owner, and the chosen members who still belong to the space.
+  const wanted = [...new Set([space.ownerUserId, ...parseIds(space.notifyMemberIds)])];
+  const recipients = await deps.db
+    .select({ userId: users.id, email: users.email, phone: users.phone, language: users.language })
+    .from(spaceMembers)
+    .innerJoin(users, eq(users.id, spaceMembers.userId))
+    .where(and(eq(spaceMembers.spaceId, spaceId), inArray(spaceMembers.userId, wanted)));
+  const params = { space: space.name, balance, threshold: alert.threshold };
+  if (channels.includes("in-app") && recipients.length > 0) {
+    await deps.db.insert(notices).values(
+      recipients.map((person) => ({
+        id: newId("ntc"),
+        userId: person.userId,
+        spaceId,
+        kind: "balance-alert",
+        params: JSON.stringify(params),
+        createdAt: now,
+      })),
+    );
   }
-  const language = owner.language as Language;
-  const subject = messageText(language, "balance_alert.subject", params);
-  const text = messageText(language, "balance_alert.body", params);
-  // Delivery is the provider's business: it must not hold up the movement that crossed the line.
-  if (channels.includes("email") && owner.email) {
-    void deps.mail
-      .send({ to: owner.email, subject, text })
-      .catch((error: unknown) => deps.logger.warn("balance alert e-mail failed", { spaceId, error: String(error) }));
+  for (const person of recipients) {
+    const language = person.language as Language;
+    const subject = messageText(language, "balance_alert.subject", params);
+    const text = messageText(language, "balance_alert.body", params);
+    // Delivery is the provider's business: it must not hold up the movement that crossed the line.
+    if (channels.includes("email") && person.email) {
+      void deps.mail
+        .send({ to: person.email, subject, text })
+        .catch((error: unknown) => deps.logger.warn("balance alert e-mail failed", { spaceId, error: String(error) }));
+    }
+    if (channels.includes("sms") && person.phone && deps.sms) {
+      void deps.sms
+        .send({
+          phone: person.phone,
+          template: "balance-alert",
+          params: { space: space.name.slice(0, 20), balance: String(balance), threshold: String(alert.threshold) },
+          text,
+        })
+        .catch((error: unknown) => deps.logger.warn("balance alert SMS failed", { spaceId, error: String(error) }));
+    }
   }
-  if (channels.includes("sms") && owner.phone && deps.sms) {
-    void deps.sms
-      .send({
-        phone: owner.phone,
-        template: "balance-alert",
-        params: { space: owner.space.slice(0, 20), balance: String(balance), threshold: String(alert.threshold) },
-        text,
-      })
-      .catch((error: unknown) => deps.logger.warn("balance alert SMS failed", { spaceId, error: String(error) }));
+}
+
+function parseIds(value: string): string[] {
+  try {
+    const parsed = JSON.parse(value) as unknown;
+    return Array.isArray(parsed) ? parsed.filter((id): id is string => typeof id === "string") : [];
+  } catch {
+    return [];
   }
 }
 
 /** The balance alert of the caller's space. */
 export async function getBalanceAlert(deps: Pick<Deps, "db">, auth: Auth): Promise<BalanceAlertView> {
   const row = await deps.db.select().from(balanceAlerts).where(eq(balanceAlerts.spaceId, auth.spaceId)).get();
-  if (!row) return { threshold: null, channels: ["in-app"], enabled: false, fired: false, firedAt: null, updatedAt: null };
+  if (!row) return { threshold: null, channels: ["in-app"], notifyMemberIds: [], enabled: false, fired: false, firedAt: null, updatedAt: null };
   return {
     threshold: row.threshold,
     channels: JSON.parse(row.channels) as AlertChannel[],
+    notifyMemberIds: parseIds(row.notifyMemberIds),
     enabled: row.enabled,
     fired: row.fired,
     firedAt: row.firedAt,
@@ -147,7 +175,12 @@ export async function getBalanceAlert(deps: Pick<Deps, "db">, auth: Auth): Promi
 export async function putBalanceAlert(
   deps: Pick<Deps, "db" | "now" | "sms">,
   auth: Auth,
-  input: { threshold?: number | null | undefined; channels?: AlertChannel[] | undefined; enabled?: boolean | undefined },
+  input: {
+    threshold?: number | null | undefined;
+    channels?: AlertChannel[] | undefined;
+    notifyMemberIds?: string[] | undefined;
+    enabled?: boolean | undefined;
+  },
 ): Promise<BalanceAlertView> {
   if (auth.role === "member") throw fail.forbidden("space_admin_only");
   const threshold = input.threshold;
@@ -158,7 +191,23 @@ export async function putBalanceAlert(
   const channels: AlertChannel[] = [...new Set(input.channels ?? (["in-app"] as AlertChannel[]))];
   if (channels.length === 0) throw fail.invalid("balance_alert_channels_required", "channels");
   if (channels.includes("sms") && !deps.sms) throw fail.invalid("balance_alert_sms_unavailable", "channels");
-  await storeBalanceAlert(deps, auth.spaceId, { threshold, channels, enabled: input.enabled ?? true });
+  let notifyMemberIds: string[] | undefined;
+  if (input.notifyMemberIds !== undefined) {
+    notifyMemberIds = [...new Set(input.notifyMemberIds)];
+    const known = new Set(
+      notifyMemberIds.length === 0
+        ? []
+        : (
+            await deps.db
+              .select({ userId: spaceMembers.userId })
+              .from(spaceMembers)
+              .where(and(eq(spaceMembers.spaceId, auth.spaceId), inArray(spaceMembers.userId, notifyMemberIds)))
+          ).map((row) => row.userId),
+    );
+    const index = input.notifyMemberIds.findIndex((id) => !known.has(id));
+    if (index >= 0) throw fail.invalid("notify_member_unknown", `notifyMemberIds.${index}`);
+  }
+  await storeBalanceAlert(deps, auth.spaceId, { threshold, channels, enabled: input.enabled ?? true, ...(notifyMemberIds ? { notifyMemberIds } : {}) });
   return getBalanceAlert(deps, auth);
 }
 
@@ -169,7 +218,7 @@ export async function putBalanceAlert(
 export async function storeBalanceAlert(
   deps: Pick<Deps, "db" | "now">,
   spaceId: string,
-  input: { threshold: number; channels: AlertChannel[]; enabled: boolean },
+  input: { threshold: number; channels: AlertChannel[]; enabled: boolean; notifyMemberIds?: string[] },
 ): Promise<void> {
   const { threshold, channels, enabled } = input;
   const latest = await deps.db
@@ -181,7 +230,14 @@ export async function storeBalanceAlert(
     .get();
   const fired = latest !== undefined && latest.balance < threshold;
   const now = deps.now().toISOString();
-  const values = { threshold, channels: JSON.stringify(channels), enabled, fired, updatedAt: now };
+  const values = {
+    threshold,
+    channels: JSON.stringify(channels),
+    ...(input.notifyMemberIds ? { notifyMemberIds: JSON.stringify(input.notifyMemberIds) } : {}),
+    enabled,
+    fired,
+    updatedAt: now,
+  };
   await deps.db
     .insert(balanceAlerts)
     .values({ spaceId, ...values })

@@ -211,6 +211,8 @@ export const balanceAlerts = sqliteTable("balance_alerts", {
   threshold: integer("threshold").notNull(),
   /** JSON array of where notices go: email, sms, in-app. */
   channels: text("channels").notNull(),
+  /** JSON array of members told besides the owner (getCompanyNotifyMember); removed members are skipped. */
+  notifyMemberIds: text("notify_member_ids").notNull().default("[]"),
   enabled: integer("enabled", { mode: "boolean" }).notNull().default(true),
   /** A notice went out and the balance has not risen above the threshold since. */
   fired: integer("fired", { mode: "boolean" }).notNull().default(false),

@@ -1,6 +1,7 @@
 import { Alert, Button, Card, Checkbox, Flex, Form, InputNumber, Switch, Table, Typography } from "antd";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
+import { NotifyMemberSelect } from "../team/notify-member-select";
 import { type AlertChannel, benefitsEndpoints } from "../../lib/api/benefits";
 import { useSpaceMutation, useSpaceQuery } from "../../lib/api/query";
 import { useSession } from "../../lib/api/session";
@@ -49,6 +50,7 @@ interface AlertForm {
   enabled: boolean;
   threshold: number | null;
   channels: AlertChannel[];
+  notifyMemberIds?: string[];
 }
 
 /** Balance alert: the threshold and where the notice goes (owner or admin may change it). */
@@ -64,11 +66,18 @@ export function BalanceAlertTab() {
         enabled: alert.data.threshold === null ? true : alert.data.enabled,
         threshold: alert.data.threshold,
         channels: alert.data.channels,
+        notifyMemberIds: alert.data.notifyMemberIds,
       });
     }
   }, [alert.data, form]);
   const save = useSpaceMutation({
-    run: (values: AlertForm) => benefitsEndpoints.saveBalanceAlert({ threshold: values.threshold, channels: values.channels, enabled: values.enabled }),
+    run: (values: AlertForm) =>
+      benefitsEndpoints.saveBalanceAlert({
+        threshold: values.threshold,
+        channels: values.channels,
+        enabled: values.enabled,
+        ...(values.notifyMemberIds ? { notifyMemberIds: values.notifyMemberIds } : {}),
+      }),
     invalidates: [["balance-alert"]],
     onSuccess: () => feedback.success(t("balanceAlert.saved")),
   });
@@ -119,6 +128,11 @@ export function BalanceAlertTab() {
               data-testid="balance-alert-channels"
             />
           </Form.Item>
+          {nowSelect?.kind === "team" ? (
+            <Form.Item name="notifyMemberIds" label={t("balanceAlert.members")} extra={t("balanceAlert.membersHelp")}>
+              <NotifyMemberSelect />
+            </Form.Item>
+          ) : null}
           <Button type="primary" htmlType="submit" loading={save.isPending} data-testid="balance-alert-save">
             {t("common.save")}
           </Button>

@@ -1,0 +1,1 @@
+ALTER TABLE `balance_alerts` ADD `notify_member_ids` text DEFAULT '[]' NOT NULL;
