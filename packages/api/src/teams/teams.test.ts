@@ -384,6 +384,11 @@ describe("roles of members", () => {
     await expectError(await ctx.request("/api/v1/team/owner", { method: "POST", token: owner.token, headers: inTeam(space.spaceId), json: {} }), 400, {
       field: "userId",
     });
+    // Credits set aside for the future owner go back to the space: the owner spends the unallocated credits.
+    await ctx.deps.db
+      .update(spaceMembers)
+      .set({ creditAllocation: 40 })
+      .where(and(eq(spaceMembers.spaceId, space.spaceId), eq(spaceMembers.userId, admin.user.id)));
     const moved = await expectOk(
       await ctx.request("/api/v1/team/owner", { method: "POST", token: owner.token, headers: inTeam(space.spaceId), json: { userId: admin.user.id } }),
       200,
@@ -391,7 +396,7 @@ describe("roles of members", () => {
     );
     expect(moved).toMatchObject({ userId: admin.user.id, roleId: "owner", owner: true });
     expect((await ctx.deps.db.select().from(spaces).where(eq(spaces.id, space.spaceId)).get())!.ownerUserId).toBe(admin.user.id);
-    expect(await membership(space.spaceId, admin.user.id)).toMatchObject({ role: "owner", roleId: "owner" });
+    expect(await membership(space.spaceId, admin.user.id)).toMatchObject({ role: "owner", roleId: "owner", creditAllocation: 0 });
     expect(await membership(space.spaceId, owner.user.id)).toMatchObject({ role: "admin", roleId: "admin" });
     // The former owner may now leave; the new one may not.
     await expectError(await ctx.request("/api/v1/team/exit", { method: "POST", token: admin.token, headers: inTeam(space.spaceId) }), 409);

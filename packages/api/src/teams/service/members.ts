@@ -254,6 +254,8 @@ export async function transferOwnership(deps: Pick<Deps, "db" | "now" | "realtim
     .set({
       role: sql`CASE WHEN ${spaceMembers.userId} = ${userId} THEN 'owner' ELSE 'admin' END`,
       roleId: sql`CASE WHEN ${spaceMembers.userId} = ${userId} THEN 'owner' ELSE 'admin' END`,
+      // The owner spends the unallocated credits: what the new owner had set aside returns to them.
+      creditAllocation: sql`CASE WHEN ${spaceMembers.userId} = ${userId} THEN 0 ELSE ${spaceMembers.creditAllocation} END`,
     })
     .where(and(eq(spaceMembers.spaceId, auth.spaceId), inArray(spaceMembers.userId, [userId, auth.userId])));
   deps.realtime.toSpace(auth.spaceId, "access.changed", { reason: "owner", userIds: [userId, auth.userId] });
