@@ -23,3 +23,4 @@ export {
   planSettings,
   spacePlans,
 } from "./billing";
+export { announcementReads, announcements } from "./announcements";
