@@ -12,6 +12,7 @@ import type { AppEnv, Deps } from "./http/context";
 import { failure, handleError, serviceErrorResponse, validationHook } from "./http/envelope";
 import { pickLanguage, translate } from "./http/translate";
 import { registerAuthRoutes, registerMeRoutes } from "./identity/routes";
+import { registerAnnouncementRoutes } from "./announcements/routes";
 import { registerAppRoutes } from "./apps/routes";
 import { registerBenefitRoutes } from "./benefits/routes";
 import { registerChatRoutes } from "./chat/routes";
@@ -123,6 +124,7 @@ export function createApp(deps: Deps) {
   registerTeamRoutes(app);
   registerCreditRoutes(app);
   registerRoleRoutes(app);
+  registerAnnouncementRoutes(app);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", {
     type: "http",

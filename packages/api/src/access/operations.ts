@@ -245,6 +245,15 @@ export const operationAccess: Readonly<Record<string, OperationAccess>> = {
   "PUT /api/v1/team/roles/{roleId}/grants": "team.edit",
   "GET /api/v1/team/resources/data": "team.view",
   "PUT /api/v1/team/roles/{roleId}/data-range": "team.edit",
+  // Announcements (issue 17, t17-announce): the administrator publishes; every user reads their own.
+  "POST /api/v1/instance/announcements": "instance",
+  "GET /api/v1/instance/announcements": "instance",
+  "PATCH /api/v1/instance/announcements/{announcementId}": "instance",
+  "DELETE /api/v1/instance/announcements/{announcementId}": "instance",
+  "GET /api/v1/announcements": "member",
+  "GET /api/v1/announcements/stats": "member",
+  "POST /api/v1/announcements/read-all": "member",
+  "GET /api/v1/announcements/{announcementId}": "member",
 };
 
 /** The key {@link operationAccess} uses for a route. */

@@ -68,6 +68,11 @@ const MEMBER_OPERATIONS = [
   "POST /api/v1/team/exit",
   // Open to every member; the service itself refuses anyone but the owner (not a grant's refusal).
   "POST /api/v1/team/owner",
+  // Announcements (issue 17): every user reads those addressed to them.
+  "GET /api/v1/announcements",
+  "GET /api/v1/announcements/stats",
+  "POST /api/v1/announcements/read-all",
+  "GET /api/v1/announcements/{announcementId}",
 ];
 
 /** Member operations whose call would end the member's session or space and so is checked last, on its own. */

@@ -3,7 +3,7 @@ import type { RealtimeHub } from "./hub";
 
 /**
  * The real-time contract of the two socket.io namespaces (see {@link attachRealtime}):
- * `/console` (signed-in consoles of one space) and `/visitor` (one web visitor's session).
+ * `/console` (signed-in consoles of one space; instance-wide events reach them all) and `/visitor` (one web visitor's session).
  * Services publish through {@link RealtimeHub}; the helpers below type the event names and data.
  */
 
@@ -58,6 +58,11 @@ export const consoleEventSchemas = {
     userIds: z.array(z.string()).optional(),
     roleId: z.string().optional(),
   }),
+  /**
+   * The instance administrator published an announcement (sent to every console of the instance,
+   * or of spaces of the announcement's grade): consoles read their unread count again.
+   */
+  "announcement.published": z.object({ id: z.string(), title: z.string() }),
 } as const;
 
 /** Events of the `/visitor` namespace, sent to one web visitor's session. */
@@ -82,6 +87,11 @@ export type VisitorEvents = { [K in keyof typeof visitorEventSchemas]: z.infer<(
 /** Publishes a typed event to every console of a space. */
 export function publishToSpace<K extends keyof ConsoleEvents>(hub: RealtimeHub, spaceId: string, event: K, data: ConsoleEvents[K]): void {
   hub.toSpace(spaceId, event, data);
+}
+
+/** Publishes a typed event to every console of the instance, or of spaces of one member grade. */
+export function publishToInstance<K extends keyof ConsoleEvents>(hub: RealtimeHub, event: K, data: ConsoleEvents[K], grade?: string): void {
+  hub.toInstance(event, data, grade);
 }
 
 /** Publishes a typed event to one web visitor's session. */

@@ -1,5 +1,11 @@
-/** Who a real-time event is for: every console of a space, or one web visitor's session. */
-export type RealtimeTarget = { kind: "space"; spaceId: string } | { kind: "visitor"; clientId: string; sessionId: string };
+/**
+ * Who a real-time event is for: every console of a space, one web visitor's session, or every
+ * console of the instance (of spaces of one member grade when `grade` is set).
+ */
+export type RealtimeTarget =
+  | { kind: "space"; spaceId: string }
+  | { kind: "visitor"; clientId: string; sessionId: string }
+  | { kind: "instance"; grade?: string };
 
 /** A listener of {@link RealtimeHub}: the socket server forwards what it hears to sockets. */
 export type RealtimeListener = (target: RealtimeTarget, event: string, data: unknown) => void;
@@ -13,6 +19,8 @@ export interface RealtimeHub {
   toSpace(spaceId: string, event: string, data: unknown): void;
   /** To one web visitor (an operator's message, a mode change). */
   toVisitor(clientId: string, sessionId: string, event: string, data: unknown): void;
+  /** To every signed-in console of the instance, or only those of spaces whose member grade is `grade` (announcements). */
+  toInstance(event: string, data: unknown, grade?: string): void;
   subscribe(listener: RealtimeListener): () => void;
 }
 
@@ -31,6 +39,7 @@ export function createRealtimeHub(onListenerError: (error: unknown) => void = ()
   return {
     toSpace: (spaceId, event, data) => publish({ kind: "space", spaceId }, event, data),
     toVisitor: (clientId, sessionId, event, data) => publish({ kind: "visitor", clientId, sessionId }, event, data),
+    toInstance: (event, data, grade) => publish(grade ? { kind: "instance", grade } : { kind: "instance" }, event, data),
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

@@ -1,12 +1,13 @@
 import type { Server as HttpServer } from "node:http";
 import type { Http2SecureServer, Http2Server } from "node:http2";
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { Server, type Socket } from "socket.io";
 import { reachesAll } from "../access/follow";
 import { rangeCondition } from "../access/range";
+import { effectiveGrade } from "../billing/service/plans";
 import { clientForVisitor, sessionForVisitor } from "../clients/service";
 import { ServiceError } from "../errors";
-import { channelClients, conversations, webClients } from "../db/schema/index";
+import { channelClients, conversations, spacePlans, spaces, webClients } from "../db/schema/index";
 import type { Auth, Deps } from "../kernel";
 import { authenticate } from "../identity/service/sessions";
 
@@ -52,7 +53,8 @@ function isSameOrigin(deps: Pick<Deps, "config">, socket: Socket): boolean {
  * Refusals answer `connect_error` with the message `unauthorized`; connected sockets are checked
  * again every `recheckMs` (60 s) and sent away (`io server disconnect`) once refused. Events published on
  * `deps.realtime` are forwarded unchanged: space targets to `/console`, visitor targets to
- * `/visitor` (event names and data in ./events.ts).
+ * `/visitor`, instance targets to every console (of spaces of the target's grade when it has one)
+ * (event names and data in ./events.ts).
  */
 export function attachRealtime(
   httpServer: HttpServer | Http2Server | Http2SecureServer,
@@ -149,6 +151,30 @@ export function attachRealtime(
     }
   };
 
+  /**
+   * Forwards an instance-wide event: to every console, or, for one grade, to the rooms of the
+   * connected spaces whose effective grade it is (looked up in one query at the time of sending).
+   */
+  const toInstance = async (event: string, data: unknown, grade: string | undefined) => {
+    if (!grade) {
+      consoles.emit(event, data);
+      return;
+    }
+    const spaceIds = [...new Set([...consoles.sockets.values()].map((socket) => socket.data.spaceId as string))];
+    if (spaceIds.length === 0) return;
+    const rows = await deps.db
+      .select({ id: spaces.id, grade: spaces.memberGrade, expiresAt: spacePlans.expiresAt })
+      .from(spaces)
+      .leftJoin(spacePlans, eq(spacePlans.spaceId, spaces.id))
+      .where(inArray(spaces.id, spaceIds))
+      .all();
+    const now = deps.now().toISOString();
+    const rooms = rows
+      .filter((row) => effectiveGrade(row.grade, row.expiresAt ? { expiresAt: row.expiresAt } : null, now) === grade)
+      .map((row) => spaceRoom(row.id));
+    if (rooms.length > 0) consoles.to(rooms).emit(event, data);
+  };
+
   /** Checks the visitor's client, origin and session token. */
   const visitorSession = async (socket: Socket): Promise<{ clientId: string; sessionId: string }> => {
     const auth = socket.handshake.auth as Record<string, unknown>;
@@ -196,6 +222,10 @@ export function attachRealtime(
       void recheckRoom(target.spaceId)
         .catch((error: unknown) => deps.logger.warn("realtime recheck failed", { error: String(error) }))
         .then(() => consoles.to(spaceRoom(target.spaceId)).emit(event, data));
+      return;
+    }
+    if (target.kind === "instance") {
+      void toInstance(event, data, target.grade).catch((error: unknown) => deps.logger.error("realtime event not sent", { event, error: String(error) }));
       return;
     }
     try {
