@@ -36,6 +36,8 @@ export interface ConsoleEvents {
   "session.delivery": { sessionId: string; messageId: string; delivery: "sent" | "failed"; error?: string };
   /** Who may do what in the space changed (a role, a member's role, a member removed): read the privileges again. */
   "access.changed": { reason: "role" | "member" | "removed" | "owner"; userIds?: string[]; roleId?: string };
+  /** The instance administrator published an announcement addressed to this console: read the unread count again. */
+  "announcement.published": { id: string; title: string };
 }
 
 /** Where the connection is: `unauthorized` (refused) and `failed` (attempts used up) stay until a new session. */

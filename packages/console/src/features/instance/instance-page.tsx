@@ -15,6 +15,7 @@ import { PageLoader } from "../../components/page-loader";
 import { PLAN_LABEL_KEYS } from "../account/plan-labels";
 import { CashOutReviewTab, CreditAdjustTab } from "../benefits/instance-tabs";
 import { InstanceOrdersTab } from "../payments/instance-orders-tab";
+import { AnnouncementsAdminTab } from "../announcements/announcements-admin-tab";
 import { PlansTab } from "./plans-tab";
 import "./instance.css";
 
@@ -297,6 +298,11 @@ export function InstancePage() {
             { key: "credits", label: <span data-testid="instance-tab-credits">{t("benefits.adjust.tab")}</span>, children: <CreditAdjustTab /> },
             { key: "orders", label: <span data-testid="instance-tab-orders">{t("billing.admin.tab")}</span>, children: <InstanceOrdersTab /> },
             { key: "plans", label: <span data-testid="instance-tab-plans">{t("instancePlans.tab")}</span>, children: <PlansTab /> },
+            {
+              key: "announcements",
+              label: <span data-testid="instance-tab-announcements">{t("announcements.admin.tab")}</span>,
+              children: <AnnouncementsAdminTab />,
+            },
           ]}
         />
       </div>

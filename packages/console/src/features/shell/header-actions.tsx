@@ -1,5 +1,6 @@
 import { BellOutlined, CalendarOutlined, ReadOutlined, WalletOutlined } from "@ant-design/icons";
-import { Badge, Button, Flex, Popover, Tag, Tooltip, Typography } from "antd";
+import { Badge, Button, Flex, Tag, Tooltip, Typography } from "antd";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { benefitsEndpoints } from "../../lib/api/benefits";
 import { endpoints } from "../../lib/api/endpoints";
@@ -10,54 +11,70 @@ import { formatDateTime } from "../../lib/format";
 import { checkInButtonState } from "../benefits/benefits-rules";
 import { PATHS } from "../../lib/paths";
 import { EmptyState } from "../../components/empty-state";
+import { AnnouncementCenter, useAnnouncementUnread } from "../announcements/announcement-center";
 
-/** The notice centre's bell: in-app notices (balance alerts now; announcements later), unread ones counted. */
+/**
+ * The bell: the unread announcements and notices counted; it opens the announcement center
+ * (announcements, then the in-app notices such as balance alerts).
+ */
 export function NotificationsButton() {
   const { t, i18n } = useTranslation();
   const { token } = useSession();
+  const [open, setOpen] = useState(false);
   const notices = useSpaceQuery({ key: ["notices"], enabled: Boolean(token), fetch: (signal) => benefitsEndpoints.notices({ signal, silent: true }) });
   const read = useSpaceMutation({ run: (noticeId: string) => benefitsEndpoints.readNotice(noticeId, { silent: true }), invalidates: [["notices"]] });
+  const announcementsUnread = useAnnouncementUnread();
+  const noticesUnread = notices.data?.unread ?? 0;
   const items = notices.data?.items ?? [];
-  return (
-    <Popover
-      trigger="click"
-      placement="bottomRight"
-      title={t("nav.notifications")}
-      onOpenChange={(open) => {
-        if (open && token) void notices.refetch();
-      }}
-      content={
-        <div className="pl-popover-body" data-testid="notices">
-          {items.length === 0 ? (
-            <EmptyState compact title={t("notifications.emptyTitle")} description={t("notifications.emptyDescription")} data-testid="notifications-empty" />
-          ) : (
-            <Flex vertical gap={8} style={{ maxWidth: 360 }}>
-              {items.map((notice) => (
-                <Flex key={notice.id} vertical gap={2} data-testid={`notice-${notice.id}`}>
-                  <Typography.Text strong={notice.readAt === null}>
-                    {notice.kind === "balance-alert" ? t("balanceAlert.notice", notice.params) : notice.kind}
-                  </Typography.Text>
-                  <Flex justify="space-between" align="center" gap={8}>
-                    <Typography.Text type="secondary">{formatDateTime(notice.createdAt, i18n.language)}</Typography.Text>
-                    {notice.readAt === null ? (
-                      <Button size="small" type="link" onClick={() => read.mutate(notice.id)} data-testid={`notice-read-${notice.id}`}>
-                        {t("balanceAlert.markRead")}
-                      </Button>
-                    ) : null}
-                  </Flex>
-                </Flex>
-              ))}
+  const noticeList = (
+    <div data-testid="notices">
+      {items.length === 0 ? (
+        <EmptyState compact title={t("notifications.emptyTitle")} description={t("notifications.emptyDescription")} data-testid="notifications-empty" />
+      ) : (
+        <Flex vertical gap={8}>
+          {items.map((notice) => (
+            <Flex key={notice.id} vertical gap={2} data-testid={`notice-${notice.id}`}>
+              <Typography.Text strong={notice.readAt === null}>
+                {notice.kind === "balance-alert" ? t("balanceAlert.notice", notice.params) : notice.kind}
+              </Typography.Text>
+              <Flex justify="space-between" align="center" gap={8}>
+                <Typography.Text type="secondary">{formatDateTime(notice.createdAt, i18n.language)}</Typography.Text>
+                {notice.readAt === null ? (
+                  <Button size="small" type="link" onClick={() => read.mutate(notice.id)} data-testid={`notice-read-${notice.id}`}>
+                    {t("balanceAlert.markRead")}
+                  </Button>
+                ) : null}
+              </Flex>
             </Flex>
-          )}
-        </div>
-      }
-    >
+          ))}
+        </Flex>
+      )}
+    </div>
+  );
+  return (
+    <>
       <Tooltip title={t("nav.notifications")}>
-        <Badge count={notices.data?.unread ?? 0} size="small">
-          <Button type="text" icon={<BellOutlined />} aria-label={t("nav.notifications")} data-testid="notifications" />
+        <Badge count={announcementsUnread + noticesUnread} size="small" data-testid="notifications-badge" data-count={announcementsUnread + noticesUnread}>
+          <Button
+            type="text"
+            icon={<BellOutlined />}
+            aria-label={t("nav.notifications")}
+            onClick={() => {
+              setOpen(true);
+              if (token) void notices.refetch();
+            }}
+            data-testid="notifications"
+          />
         </Badge>
       </Tooltip>
-    </Popover>
+      <AnnouncementCenter
+        open={open}
+        onClose={() => setOpen(false)}
+        notices={noticeList}
+        noticesUnread={noticesUnread}
+        announcementsUnread={announcementsUnread}
+      />
+    </>
   );
 }
 
