@@ -5,6 +5,7 @@ import { channelsMessages } from "../channels/messages";
 import { chatMessages } from "../chat/messages";
 import { clientsMessages } from "../clients/messages";
 import { creditsMessages } from "../credits/messages";
+import { customersMessages } from "../customers/messages";
 import { hostingMessages } from "../hosting/messages";
 import { identityMessages } from "../identity/messages";
 import { inboxMessages } from "../inbox/messages";
@@ -47,6 +48,7 @@ export const catalogues = {
   teams: teamsMessages,
   credits: creditsMessages,
   roles: rolesMessages,
+  customers: customersMessages,
 } as const;
 
 /** Every message Parley can show or send, in English and Chinese: the areas' catalogues in one. */
@@ -73,6 +75,7 @@ export const messages = {
   ...teamsMessages,
   ...creditsMessages,
   ...rolesMessages,
+  ...customersMessages,
 };
 
 /** The id of a message: a key of {@link messages}. */

@@ -23,3 +23,4 @@ export {
   planSettings,
   spacePlans,
 } from "./billing";
+export { customerTags, tagGroups, tags } from "./customers";
