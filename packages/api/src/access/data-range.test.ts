@@ -310,7 +310,9 @@ const lists: Record<string, { check: Ids; owner: () => string[]; chosen: () => s
     check: async (user) =>
       [
         ...new Set(
-          (await data<{ items: Array<{ clientId?: string; id: string }> }>(await get(user, "/api/v1/customers"))).items.map((row) => customerClients.get(row.id)!),
+          (await data<{ items: Array<{ clientId?: string; id: string }> }>(await get(user, "/api/v1/customers"))).items.map(
+            (row) => customerClients.get(row.id)!,
+          ),
         ),
       ].sort(),
     owner: () => [o.w1, o.w2].sort(),

@@ -53,7 +53,12 @@ export type AiTagOutcome = { kind: "tagged"; tagIds: string[] } | { kind: "no-ta
  * Lets the conversation's app model choose from the space's tags and gives the conversation's
  * customer those tags with source `ai` (a tag a member gave stays `manual`).
  */
-export async function tagCustomerByAi(deps: Pick<Deps, "db" | "models">, app: ChatApp, conversation: ConversationRow, language: Language): Promise<AiTagOutcome> {
+export async function tagCustomerByAi(
+  deps: Pick<Deps, "db" | "models">,
+  app: ChatApp,
+  conversation: ConversationRow,
+  language: Language,
+): Promise<AiTagOutcome> {
   const choices = await spaceChoices(deps, conversation.spaceId);
   if (choices.length === 0 || !conversation.customerId) return { kind: "no-tags" };
   const prompt = [

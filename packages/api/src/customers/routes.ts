@@ -124,7 +124,13 @@ export function registerCustomerRoutes(app: OpenAPIHono<AppEnv>) {
   );
 
   app.openapi(
-    defineRoute({ method: "get", path: "/api/v1/tag-groups", tags: tagTags, summary: "Tag groups of the space (tag/group/all)", data: z.array(tagGroupSchema) }),
+    defineRoute({
+      method: "get",
+      path: "/api/v1/tag-groups",
+      tags: tagTags,
+      summary: "Tag groups of the space (tag/group/all)",
+      data: z.array(tagGroupSchema),
+    }),
     async (c) => ok(c, await listTagGroups(c.var.deps, c.var.auth)),
   );
   app.openapi(

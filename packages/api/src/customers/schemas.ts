@@ -2,10 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { CUSTOMER_EXPORT_MAX, CUSTOMER_RANGE_MAX_DAYS } from "./service";
 
 const id = z.string().min(1).max(64);
-const when = z
-  .string()
-  .max(40)
-  .openapi({ description: "An ISO date (the whole day, UTC) or date-time", example: "2026-11-01" });
+const when = z.string().max(40).openapi({ description: "An ISO date (the whole day, UTC) or date-time", example: "2026-11-01" });
 
 /** A tag of a customer, with who gave it. */
 export const customerTagSchema = z

@@ -189,7 +189,13 @@ export async function listCustomers(deps: Pick<Deps, "db">, auth: Auth, filter: 
     .orderBy(sql`${customers.lastConversationAt} desc nulls last`, desc(customers.id))
     .limit(filter.limit + 1);
   const page = rows.slice(0, filter.limit);
-  const [names, tagMap] = await Promise.all([clientNames(deps, auth.spaceId), tagsOf(deps, page.map((row) => row.id))]);
+  const [names, tagMap] = await Promise.all([
+    clientNames(deps, auth.spaceId),
+    tagsOf(
+      deps,
+      page.map((row) => row.id),
+    ),
+  ]);
   return { items: page.map((row) => viewOf(row, names, tagMap)), nextCursor: rows.length > filter.limit ? encodeCursor(page.at(-1)!) : null };
 }
 
@@ -249,7 +255,11 @@ export interface CustomerPatch {
 /** Edits a customer's own fields (not their identity on the platform). */
 export async function updateCustomer(deps: Pick<Deps, "db">, auth: Auth, customerId: string, patch: CustomerPatch): Promise<CustomerView> {
   const row = await customerOf(deps, auth, customerId);
-  const set = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined).map(([key, value]) => [key, String(value).trim()]));
+  const set = Object.fromEntries(
+    Object.entries(patch)
+      .filter(([, value]) => value !== undefined)
+      .map(([key, value]) => [key, String(value).trim()]),
+  );
   if (Object.keys(set).length) await deps.db.update(customers).set(set).where(eq(customers.id, row.id));
   return customerView(deps, auth, (await customerOf(deps, auth, customerId))!);
 }
@@ -267,7 +277,8 @@ export async function mapTags(deps: Pick<Deps, "db">, auth: Auth, input: { custo
   const addTagIds = [...new Set(input.addTagIds)];
   const removeTagIds = [...new Set(input.removeTagIds)];
   const both = addTagIds.find((id) => removeTagIds.includes(id));
-  if (both) throw new ServiceError("validation", "validation_failed", { field: "removeTagIds", reason: `${both} is also in addTagIds` }, { field: "removeTagIds" });
+  if (both)
+    throw new ServiceError("validation", "validation_failed", { field: "removeTagIds", reason: `${both} is also in addTagIds` }, { field: "removeTagIds" });
   const range = followsClient(auth, customers.clientId);
   const reached = new Set(
     (
@@ -353,9 +364,22 @@ const exportColumns = [
 ] as const;
 
 /** Customers matching the filters as a CSV (UTF-8 with BOM) or XLSX file; at most {@link CUSTOMER_EXPORT_MAX}. */
-export async function exportCustomers(deps: Pick<Deps, "db" | "now">, auth: Auth, input: { filters: CustomerFilter; format: "csv" | "xlsx" }, language: Language) {
+export async function exportCustomers(
+  deps: Pick<Deps, "db" | "now">,
+  auth: Auth,
+  input: { filters: CustomerFilter; format: "csv" | "xlsx" },
+  language: Language,
+) {
   const conditions = conditionsOf(auth, input.filters);
-  const total = Number((await deps.db.select({ n: count() }).from(customers).where(and(...conditions)).get())?.n ?? 0);
+  const total = Number(
+    (
+      await deps.db
+        .select({ n: count() })
+        .from(customers)
+        .where(and(...conditions))
+        .get()
+    )?.n ?? 0,
+  );
   if (total > CUSTOMER_EXPORT_MAX)
     throw new ServiceError("validation", "customer_export_too_many", { count: total, max: CUSTOMER_EXPORT_MAX }, { field: "filters" });
   const rows = await deps.db
@@ -363,7 +387,13 @@ export async function exportCustomers(deps: Pick<Deps, "db" | "now">, auth: Auth
     .from(customers)
     .where(and(...conditions))
     .orderBy(sql`${customers.lastConversationAt} desc nulls last`, desc(customers.id));
-  const [names, tagMap] = await Promise.all([clientNames(deps, auth.spaceId), tagsOf(deps, rows.map((row) => row.id))]);
+  const [names, tagMap] = await Promise.all([
+    clientNames(deps, auth.spaceId),
+    tagsOf(
+      deps,
+      rows.map((row) => row.id),
+    ),
+  ]);
   const header = exportColumns.map((column) => messageText(language, `customer_column_${column}`));
   const body = rows.map((row) => {
     const view = viewOf(row, names, tagMap);

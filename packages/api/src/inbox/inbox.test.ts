@@ -311,7 +311,9 @@ describe("customers", () => {
     expect(ids((await list()).items)).not.toContain(first.sessionId);
     const customers = z
       .object({
-        items: z.array(z.object({ id: z.string(), nickname: z.string(), channel: z.string(), clientId: z.string(), lastConversationAt: z.string().nullable() })),
+        items: z.array(
+          z.object({ id: z.string(), nickname: z.string(), channel: z.string(), clientId: z.string(), lastConversationAt: z.string().nullable() }),
+        ),
       })
       .transform((page) => page.items);
     const listed = await expectOk(await ctx.request("/api/v1/customers", { token: alice.token }), 200, customers);

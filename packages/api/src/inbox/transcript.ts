@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray } from "drizzle-orm";
 import type { ChatApp } from "../apps/service/index";
-import { conversations, messages } from "../db/schema/index";
+import { type conversations, messages } from "../db/schema/index";
 import type { Deps } from "../kernel";
 import type { Language } from "../i18n/language";
 
