@@ -112,7 +112,7 @@ function decodeCursor(cursor: string): [string, string] {
   throw new ServiceError("validation", "validation_failed", { field: "cursor", reason: "not a cursor from this list" }, { field: "cursor" });
 }
 
-/** Rows after a cursor in the order last conversation (newest first, never-talked last), then id descending. */
+/** Rows after a cursor in the order last conversation (newest first; SQLite sorts nulls, the never-talked, last in descending order), then id descending. */
 function afterCursor(cursor: string): SQL {
   const [at, id] = decodeCursor(cursor);
   if (!at) return and(sql`${customers.lastConversationAt} is null`, lt(customers.id, id))!;
@@ -186,7 +186,7 @@ export async function listCustomers(deps: Pick<Deps, "db">, auth: Auth, filter: 
     .select()
     .from(customers)
     .where(and(...conditions))
-    .orderBy(sql`${customers.lastConversationAt} desc nulls last`, desc(customers.id))
+    .orderBy(desc(customers.lastConversationAt), desc(customers.id))
     .limit(filter.limit + 1);
   const page = rows.slice(0, filter.limit);
   const [names, tagMap] = await Promise.all([
@@ -234,7 +234,7 @@ export async function getCustomer(deps: Pick<Deps, "db">, auth: Auth, customerId
     .from(conversations)
     .innerJoin(apps, eq(apps.id, conversations.appId))
     .where(and(eq(conversations.spaceId, auth.spaceId), eq(conversations.customerId, row.id)))
-    .orderBy(sql`${conversations.lastMessageAt} desc nulls last`, desc(conversations.id))
+    .orderBy(desc(conversations.lastMessageAt), desc(conversations.id))
     .limit(100);
   return {
     ...(await customerView(deps, auth, row)),
@@ -386,7 +386,7 @@ export async function exportCustomers(
     .select()
     .from(customers)
     .where(and(...conditions))
-    .orderBy(sql`${customers.lastConversationAt} desc nulls last`, desc(customers.id));
+    .orderBy(desc(customers.lastConversationAt), desc(customers.id));
   const [names, tagMap] = await Promise.all([
     clientNames(deps, auth.spaceId),
     tagsOf(
