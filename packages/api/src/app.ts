@@ -20,6 +20,7 @@ import { registerClientRoutes, widgetCors } from "./clients/routes";
 import { CHANNEL_WEBHOOK_PATH, registerChannelRoutes } from "./channels/routes";
 import { registerHostingRoutes } from "./hosting/routes";
 import { registerInboxRoutes } from "./inbox/routes";
+import { registerCustomerRoutes } from "./customers/routes";
 import { registerInstanceRoutes } from "./instance/routes";
 import { registerKeyRoutes } from "./keys/routes";
 import { registerKnowledgeImportRoutes } from "./knowledge/import-routes";
@@ -125,6 +126,7 @@ export function createApp(deps: Deps) {
   registerCreditRoutes(app);
   registerRoleRoutes(app);
   registerAnnouncementRoutes(app);
+  registerCustomerRoutes(app);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", {
     type: "http",

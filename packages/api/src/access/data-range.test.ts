@@ -309,12 +309,18 @@ const lists: Record<string, { check: Ids; owner: () => string[]; chosen: () => s
   "GET /api/v1/customers": {
     check: async (user) =>
       [
-        ...new Set((await data<Array<{ clientId?: string; id: string }>>(await get(user, "/api/v1/customers"))).map((row) => customerClients.get(row.id)!)),
+        ...new Set(
+          (await data<{ items: Array<{ clientId?: string; id: string }> }>(await get(user, "/api/v1/customers"))).items.map(
+            (row) => customerClients.get(row.id)!,
+          ),
+        ),
       ].sort(),
     owner: () => [o.w1, o.w2].sort(),
     chosen: () => [o.w1],
     own: () => [],
   },
+  "GET /api/v1/tags": { notRanged: "tags belong to the space; the customers they are given to follow their client" },
+  "GET /api/v1/tag-groups": { notRanged: "tag groups belong to the space" },
 };
 
 /** The client of each customer, read as the owner sees them. */

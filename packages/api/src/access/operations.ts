@@ -254,6 +254,20 @@ export const operationAccess: Readonly<Record<string, OperationAccess>> = {
   "GET /api/v1/announcements/stats": "member",
   "POST /api/v1/announcements/read-all": "member",
   "GET /api/v1/announcements/{announcementId}": "member",
+  // Customers and tags (issue 17, customers part); GET /api/v1/customers is listed with the inbox above.
+  "POST /api/v1/customers/export": "customers.view",
+  "POST /api/v1/customers/tags": "customers.edit",
+  "GET /api/v1/customers/{customerId}": "customers.view",
+  "PATCH /api/v1/customers/{customerId}": "customers.edit",
+  "POST /api/v1/customers/{customerId}/ai-tags": "customers.edit",
+  "GET /api/v1/tag-groups": "customers.view",
+  "POST /api/v1/tag-groups": "customers.edit",
+  "PATCH /api/v1/tag-groups/{tagGroupId}": "customers.edit",
+  "DELETE /api/v1/tag-groups/{tagGroupId}": "customers.edit",
+  "GET /api/v1/tags": "customers.view",
+  "POST /api/v1/tags": "customers.edit",
+  "PATCH /api/v1/tags/{tagId}": "customers.edit",
+  "DELETE /api/v1/tags/{tagId}": "customers.edit",
 };
 
 /** The key {@link operationAccess} uses for a route. */

@@ -6,6 +6,7 @@ import { channelsMessages } from "../channels/messages";
 import { chatMessages } from "../chat/messages";
 import { clientsMessages } from "../clients/messages";
 import { creditsMessages } from "../credits/messages";
+import { customersMessages } from "../customers/messages";
 import { hostingMessages } from "../hosting/messages";
 import { identityMessages } from "../identity/messages";
 import { inboxMessages } from "../inbox/messages";
@@ -49,6 +50,7 @@ export const catalogues = {
   credits: creditsMessages,
   roles: rolesMessages,
   announcements: announcementsMessages,
+  customers: customersMessages,
 } as const;
 
 /** Every message Parley can show or send, in English and Chinese: the areas' catalogues in one. */
@@ -76,6 +78,7 @@ export const messages = {
   ...creditsMessages,
   ...rolesMessages,
   ...announcementsMessages,
+  ...customersMessages,
 };
 
 /** The id of a message: a key of {@link messages}. */

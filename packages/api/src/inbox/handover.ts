@@ -1,8 +1,8 @@
 import { createHmac } from "node:crypto";
-import { and, asc, desc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import type { ChatApp } from "../apps/service/index";
 import type { ManualService } from "../apps/service/advanced-config";
-import { conversations, messages, spaceMembers, users, webClientSessions } from "../db/schema/index";
+import { conversations, spaceMembers, users, webClientSessions } from "../db/schema/index";
 import type { Deps } from "../kernel";
 import { isChannelSession } from "./activity";
 import { enqueueJob } from "../jobs/queue";
@@ -10,6 +10,8 @@ import { guardedFetch, outboundPolicy } from "../plugins/service/network";
 import { sendWechatNotices } from "../channels/wechat-bindings";
 import { messageText } from "../i18n/catalogue";
 import type { Language } from "../i18n/language";
+import { tagCustomerByAi } from "../customers/ai-tags";
+import { askModel, recentMessages, transcript, transcriptOf } from "./transcript";
 
 type ConversationRow = typeof conversations.$inferSelect;
 
@@ -163,43 +165,6 @@ export async function transferToHuman(
   return manual.defaultReply ?? undefined;
 }
 
-/** The last messages of a conversation, oldest first. */
-async function recentMessages(deps: Pick<Deps, "db">, conversationId: string, limit = 20) {
-  const rows = await deps.db
-    .select({ role: messages.role, content: messages.content, senderName: messages.senderName })
-    .from(messages)
-    .where(and(eq(messages.conversationId, conversationId), inArray(messages.role, ["user", "assistant", "operator"])))
-    .orderBy(desc(messages.createdAt), desc(messages.id))
-    .limit(limit);
-  return rows.reverse();
-}
-
-/** The conversation as text, one line per message, each named after who wrote it. */
-function transcriptOf(conversation: ConversationRow, rows: Awaited<ReturnType<typeof recentMessages>>): string {
-  return rows
-    .map((row) => {
-      const who =
-        row.role === "user" ? (row.senderName ?? conversation.senderName ?? "Customer") : row.role === "operator" ? (row.senderName ?? "Operator") : "AI";
-      return `${who}: ${row.content}`;
-    })
-    .join("\n");
-}
-
-async function transcript(deps: Pick<Deps, "db">, conversation: ConversationRow): Promise<string> {
-  return transcriptOf(conversation, await recentMessages(deps, conversation.id));
-}
-
-/** Asks the app's model for text; undefined with the offline responder (it cannot summarise). */
-async function askModel(deps: Pick<Deps, "models">, app: ChatApp, prompt: string, language: Language): Promise<string | undefined> {
-  const resolved = deps.models.resolve(app.defaultModel) ?? deps.models.fallback();
-  if (resolved.model.offline) return undefined;
-  let text = "";
-  for await (const part of resolved.provider.stream({ model: resolved.model.id, messages: [{ role: "user", content: prompt }], temperature: 0, language })) {
-    if (part.type === "text-delta") text += part.text;
-  }
-  return text.trim() || undefined;
-}
-
 /** The summary the notice carries: the template's properties filled from the conversation. */
 export async function handoverSummary(deps: Pick<Deps, "db" | "models">, app: ChatApp, conversation: ConversationRow, language: Language): Promise<string> {
   const manual = app.advancedConfig.manualService;
@@ -314,6 +279,12 @@ async function notifyHandover(
         .set({ tags: JSON.stringify(tags) })
         .where(eq(conversations.id, conversation.id));
       deps.realtime.toSpace(conversation.spaceId, "session.updated", { sessionId: conversation.id, tags });
+    }
+    // The customer also gets the space's own tags that fit (when the space has any), marked as the AI's.
+    if (conversation.customerId) {
+      await tagCustomerByAi(deps, app, conversation, language).catch((error: unknown) =>
+        deps.logger.warn("AI tagging of the customer failed", { conversationId: conversation.id, error: String(error) }),
+      );
     }
   }
   const { notify } = manual;

@@ -309,9 +309,13 @@ describe("customers", () => {
     const again = await startVisitor(ctx, space.clientId, { visitorId: "v_returning-visitor" });
     // Sessions nobody wrote in are not listed in the inbox yet, but their customer exists.
     expect(ids((await list()).items)).not.toContain(first.sessionId);
-    const customers = z.array(
-      z.object({ id: z.string(), nickname: z.string(), channel: z.string(), clientId: z.string(), lastConversationAt: z.string().nullable() }),
-    );
+    const customers = z
+      .object({
+        items: z.array(
+          z.object({ id: z.string(), nickname: z.string(), channel: z.string(), clientId: z.string(), lastConversationAt: z.string().nullable() }),
+        ),
+      })
+      .transform((page) => page.items);
     const listed = await expectOk(await ctx.request("/api/v1/customers", { token: alice.token }), 200, customers);
     const rows = await Promise.all(
       [first, again].map((visitor) => ctx.deps.db.query.conversations.findFirst({ where: (table, { eq }) => eq(table.id, visitor.sessionId) })),

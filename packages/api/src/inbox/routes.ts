@@ -9,7 +9,6 @@ import {
   EXPORT_MAX_SESSIONS,
   exportSessions,
   getSession,
-  listCustomers,
   listSessions,
   markAllRead,
   markRead,
@@ -73,7 +72,7 @@ const day = z
   .regex(/^\d{4}-\d{2}-\d{2}$/)
   .openapi({ example: "2026-11-01" });
 
-/** The sessions inbox of chat management (/console/chatManage) and the customers senders become. */
+/** The sessions inbox of chat management (/console/chatManage). */
 export function registerInboxRoutes(app: OpenAPIHono<AppEnv>) {
   app.openapi(
     defineRoute({
@@ -235,32 +234,5 @@ export function registerInboxRoutes(app: OpenAPIHono<AppEnv>) {
       const file = await exportSessions(c.var.deps, c.var.auth, c.req.valid("json"));
       return c.body(file.body, 200, { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": `attachment; filename="${file.filename}"` });
     },
-  );
-  app.openapi(
-    defineRoute({
-      method: "get",
-      path: "/api/v1/customers",
-      tags: ["Customers"],
-      summary: "People who wrote through the space's clients, latest conversation first",
-      request: { query: z.object({ limit: z.coerce.number().int().min(1).max(200).default(50) }) },
-      data: z.array(
-        z
-          .object({
-            id: z.string(),
-            nickname: z.string(),
-            avatarUrl: z.string(),
-            channel: z.string(),
-            clientId: z.string(),
-            company: z.string(),
-            gender: z.string(),
-            remark: z.string(),
-            type: z.string(),
-            createdAt: z.string(),
-            lastConversationAt: z.string().nullable(),
-          })
-          .openapi("Customer"),
-      ),
-    }),
-    async (c) => ok(c, await listCustomers(c.var.deps, c.var.auth, { limit: c.req.valid("query").limit })),
   );
 }

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, gte, inArray, isNotNull, lt, lte, or, sql } from "d
 import { getAppForChat } from "../apps/service/index";
 import { queueSend } from "../channels/pipeline";
 import { storeMessage } from "../conversation/store";
-import { channelClients, conversations, customers, messages, users, webClients } from "../db/schema/index";
+import { channelClients, conversations, messages, users, webClients } from "../db/schema/index";
 import { ServiceError } from "../errors";
 import type { Auth, Deps } from "../kernel";
 import { followsClient } from "../access/follow";
@@ -411,27 +411,4 @@ export async function exportSessions(
     );
   }
   return { filename: `sessions-${input.from}-${input.to}.csv`, body: `\uFEFF${lines.join("\r\n")}\r\n` };
-}
-
-/** Customers of the space, latest conversation first (senders of every channel). */
-export async function listCustomers(deps: Pick<Deps, "db">, auth: Auth, input: { limit: number }) {
-  const rows = await deps.db
-    .select()
-    .from(customers)
-    .where(and(eq(customers.spaceId, auth.spaceId), followsClient(auth, customers.clientId)))
-    .orderBy(desc(customers.lastConversationAt), desc(customers.id))
-    .limit(input.limit);
-  return rows.map((row) => ({
-    id: row.id,
-    nickname: row.nickname,
-    avatarUrl: row.avatarUrl,
-    channel: row.channel,
-    clientId: row.clientId,
-    company: row.company,
-    gender: row.gender,
-    remark: row.remark,
-    type: row.type,
-    createdAt: row.createdAt,
-    lastConversationAt: row.lastConversationAt,
-  }));
 }

@@ -46,6 +46,8 @@ const ChatManagePage = lazyNamed(() => import("../features/chat-manage/chat-mana
 const BenefitsPage = lazyNamed(() => import("../features/benefits/benefits-page"), "BenefitsPage");
 const InstancePage = lazyNamed(() => import("../features/instance/instance-page"), "InstancePage");
 const TeamSpacePage = lazyNamed(() => import("../features/team/team-space-page"), "TeamSpacePage");
+const CustomerListPage = lazyNamed(() => import("../features/customers/customer-list-page"), "CustomerListPage");
+const TagListPage = lazyNamed(() => import("../features/customers/tag-list-page"), "TagListPage");
 const WorkflowsPage = lazyNamed(() => import("../features/workflows/workflows-page"), "WorkflowsPage");
 const WorkflowEditorPage = lazyNamed(() => import("../features/workflows/workflow-editor-page"), "WorkflowEditorPage");
 const ComingSoonPage = lazy(async () => ({ default: (await import("../features/placeholders/coming-soon-page")).ComingSoonPage }));
@@ -179,8 +181,8 @@ export const routes: RouteObject[] = [
             element: <SectionLayout screen="customManage" base={PATHS.customManage} tabs={["customerList", "tagList"]} data-testid="custom-manage" />,
             children: [
               { index: true, element: redirect(PATHS.customerList) },
-              { path: "customerList", element: screen("customerList", { header: false }) },
-              { path: "tagList", element: screen("tagList", { header: false }) },
+              { path: "customerList", element: <CustomerListPage /> },
+              { path: "tagList", element: <TagListPage /> },
             ],
           },
           { path: "*", element: redirect(PATHS.notFound) },

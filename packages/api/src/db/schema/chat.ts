@@ -57,6 +57,7 @@ export const conversations = sqliteTable(
     index("conversations_lookup_idx").on(table.appId, table.endUserId, table.channel, table.updatedAt),
     index("conversations_inbox_idx").on(table.spaceId, table.lastMessageAt),
     index("conversations_client_idx").on(table.clientId, table.externalConversationId),
+    index("conversations_customer_idx").on(table.customerId, table.lastMessageAt),
   ],
 );
 

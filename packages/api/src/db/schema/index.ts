@@ -24,3 +24,4 @@ export {
   spacePlans,
 } from "./billing";
 export { announcementReads, announcements } from "./announcements";
+export { customerTags, tagGroups, tags } from "./customers";

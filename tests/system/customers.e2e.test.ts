@@ -1,0 +1,161 @@
+import fs from "node:fs";
+import { createServer } from "node:net";
+import type { TelegramFake } from "@parley/channels/testing";
+import { fakes } from "@parley/channels/testing";
+import { createClient } from "@parley/sdk";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser } from "./browser";
+import { type ParleyProcess, startParley } from "./parley-process";
+
+// Customers and tags in Chromium (issue 17): a Telegram conversation through the channels fake
+// creates a customer; the operator makes a tag, tags the customer, filters by the tag, edits
+// the customer, opens their conversations and exports the list.
+const ownerKey = "pk_customers_e2e_owner_key_0123456789";
+
+let telegram: TelegramFake;
+let parley: ParleyProcess;
+let browser: Browser;
+let page: Page;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+beforeAll(async () => {
+  telegram = (await fakes.telegram!()) as TelegramFake;
+  const port = await freePort();
+  [parley, browser] = await Promise.all([
+    startParley({
+      PARLEY_BOOTSTRAP_API_KEY: ownerKey,
+      PORT: String(port),
+      PARLEY_PUBLIC_URL: `http://127.0.0.1:${port}`,
+      PARLEY_CHANNEL_API_BASES: `telegram=${telegram.apiBase}`,
+    }),
+    launchBrowser(),
+  ]);
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, acceptDownloads: true });
+  page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+});
+afterAll(async () => {
+  await browser?.close();
+  await parley?.stop();
+  await telegram?.close();
+});
+
+const byTestId = (id: string) => page.locator(`[data-testid="${id}"]`);
+/** An option of the open select dropdown (closed ones stay in the page, hidden). */
+const option = (text: string) => page.locator(".ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option", { hasText: text });
+const api = () => createClient({ baseUrl: parley.url, apiKey: ownerKey });
+
+describe("customers and tags in Chromium", () => {
+  let customerId = "";
+
+  it("a Telegram conversation makes a customer the list shows", async () => {
+    const app = await api().POST("/api/v1/apps", {
+      body: {
+        name: "Shop helper",
+        description: "Answers shop questions",
+        openingIntroduction: "Hi! How can I help?",
+        avatarUrl: "https://cdn.example.com/a.png",
+        category: "productivity",
+        settingsPrompt: "Answer briefly.",
+      },
+    });
+    expect(app.error).toBeUndefined();
+    const client = await api().POST("/api/v1/channel-clients", {
+      body: {
+        appId: app.data!.id,
+        name: "Support on Telegram",
+        kind: "telegram",
+        config: { botToken: telegram.config.botToken!, secretToken: telegram.config.secretToken! },
+      } as never,
+    });
+    expect(client.error).toBeUndefined();
+    const webhookUrl = `${parley.url}/api/v1/channels/${client.data!.id}/webhook`;
+    expect((await fetch(await telegram.delivery(webhookUrl, { text: "I want a refund for my parcel", senderName: "Ada" }))).status).toBe(200);
+
+    await page.goto(parley.signInUrl!);
+    await page.waitForURL(/\/console\/agents$/);
+    await page.goto(`${parley.url}/console/customManage`);
+    await page.waitForURL(/\/console\/customManage\/customerList$/);
+    const row = page.locator('[data-testid="customer-table"] tr', { hasText: "Ada" });
+    await expect.poll(() => row.count()).toBe(1);
+    expect(await row.innerText()).toContain("telegram · Support on Telegram");
+    customerId = (await row.locator('[data-testid^="customer-open-"]').getAttribute("data-testid"))!.replace("customer-open-", "");
+  });
+
+  it("creates a tag group and a tag synced to WeChat Work on the tag list", async () => {
+    await byTestId("tab-tagList").click();
+    await page.waitForURL(/\/console\/customManage\/tagList$/);
+    await byTestId("tag-group-create").click();
+    await byTestId("tag-group-name").fill("Intent");
+    await byTestId("tag-group-submit").click();
+    await expect.poll(() => byTestId("tag-list").innerText()).toContain("Intent (0)");
+    // The same name again is refused next to the field.
+    await byTestId("tag-group-create").click();
+    await byTestId("tag-group-name").fill("Intent");
+    await byTestId("tag-group-submit").click();
+    await expect.poll(() => page.locator(".ant-form-item-explain-error").allInnerTexts()).toContain('A tag group named "Intent" already exists');
+    await page.keyboard.press("Escape");
+
+    await byTestId("tag-create").click();
+    await byTestId("tag-name").fill("Refund");
+    await byTestId("tag-group-select").click();
+    await option("Intent").click();
+    await byTestId("tag-sync-select").click();
+    await option("WeChat Work").click();
+    await byTestId("tag-submit").click();
+    const tagRow = page.locator('[data-testid="tag-table"] tr', { hasText: "Refund" });
+    await expect.poll(() => tagRow.count()).toBe(1);
+    expect(await tagRow.innerText()).toContain("WeChat Work");
+    const tags = await api().GET("/api/v1/tags", { params: { query: {} } });
+    expect(tags.data).toEqual([expect.objectContaining({ name: "Refund", groupName: "Intent", syncTarget: "wecom" })]);
+  });
+
+  it("tags the customer in a batch, filters by the tag, edits and opens them, and exports", async () => {
+    await byTestId("tab-customerList").click();
+    await page.waitForURL(/\/console\/customManage\/customerList$/);
+    const row = page.locator('[data-testid="customer-table"] tr', { hasText: "Ada" });
+    await row.locator(".ant-checkbox-input").check();
+    await byTestId("customer-batch-tags").click();
+    await option("Intent / Refund").click();
+    await page.keyboard.press("Escape");
+    await byTestId("customer-batch-add").click();
+    await expect.poll(() => byTestId(`customer-tags-${customerId}`).innerText()).toContain("Refund");
+
+    await byTestId("customer-filter-tags").click();
+    await option("Intent / Refund").click();
+    await page.keyboard.press("Escape");
+    await byTestId("customer-filter-apply").click();
+    await expect.poll(() => page.locator('[data-testid="customer-table"] tbody tr.ant-table-row').count()).toBe(1);
+
+    await byTestId(`customer-edit-${customerId}`).click();
+    await byTestId("customer-edit-company").fill("Acme Ltd");
+    await byTestId("customer-edit-remark").fill("Wants a refund");
+    await byTestId("customer-edit-submit").click();
+    await expect.poll(() => row.innerText()).toContain("Acme Ltd");
+
+    await byTestId(`customer-open-${customerId}`).click();
+    await expect.poll(() => byTestId("customer-conversations").innerText()).toContain("Shop helper");
+    await page.locator(".ant-drawer-close").click();
+
+    const [download] = await Promise.all([page.waitForEvent("download"), byTestId("customer-export-csv").click()]);
+    expect(download.suggestedFilename()).toMatch(/^customers-.*\.csv$/);
+    const text = fs.readFileSync((await download.path())!, "utf8");
+    expect(text).toContain("Ada");
+    expect(text).toContain("Intent/Refund");
+    expect(text).toContain("Acme Ltd");
+    const [xlsx] = await Promise.all([page.waitForEvent("download"), byTestId("customer-export-xlsx").click()]);
+    expect(xlsx.suggestedFilename()).toMatch(/^customers-.*\.xlsx$/);
+  });
+});
