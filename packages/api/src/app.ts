@@ -31,6 +31,7 @@ import { registerCreditRoutes } from "./credits/routes";
 import { registerPluginRoutes } from "./plugins/routes";
 import { registerRoleRoutes } from "./roles/routes";
 import { registerSpaceRoutes } from "./spaces/routes";
+import { registerAnalysisRoutes } from "./analysis/routes";
 import { registerTeamRoutes } from "./teams/routes";
 import { APP_VERSION, registerSystemRoutes } from "./system/routes";
 import { registerWorkflowRoutes } from "./workflows/routes";
@@ -123,6 +124,7 @@ export function createApp(deps: Deps) {
   registerTeamRoutes(app);
   registerCreditRoutes(app);
   registerRoleRoutes(app);
+  registerAnalysisRoutes(app);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", {
     type: "http",

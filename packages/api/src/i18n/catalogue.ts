@@ -1,4 +1,5 @@
 import { accessMessages } from "../access/messages";
+import { analysisColumnMessages, analysisMessages } from "../analysis/messages";
 import { appsMessages } from "../apps/messages";
 import { benefitsMessages } from "../benefits/messages";
 import { channelsMessages } from "../channels/messages";
@@ -47,6 +48,7 @@ export const catalogues = {
   teams: teamsMessages,
   credits: creditsMessages,
   roles: rolesMessages,
+  analysis: analysisMessages,
 } as const;
 
 /** Every message Parley can show or send, in English and Chinese: the areas' catalogues in one. */
@@ -73,6 +75,8 @@ export const messages = {
   ...teamsMessages,
   ...creditsMessages,
   ...rolesMessages,
+  ...analysisMessages,
+  ...analysisColumnMessages,
 };
 
 /** The id of a message: a key of {@link messages}. */

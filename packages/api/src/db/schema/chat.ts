@@ -114,9 +114,23 @@ export const usageRecords = sqliteTable(
     context: text("context"),
     /** JSON: knowledge hits used. */
     knowledgeHits: text("knowledge_hits"),
+    /** How many knowledge chunks the turn's retrieval found; null when the turn retrieved nothing (no knowledge). 0 = not hit. */
+    knowledgeHitCount: integer("knowledge_hit_count"),
     createdAt: createdAt(),
   },
-  (table) => [index("usage_records_space_idx").on(table.spaceId, table.createdAt)],
+  (table) => [
+    index("usage_records_space_idx").on(table.spaceId, table.createdAt),
+    // Covers the dashboard's aggregates, so they read the index and never the records' texts.
+    index("usage_records_dashboard_idx").on(
+      table.spaceId,
+      table.createdAt,
+      table.appId,
+      table.channel,
+      table.endUserId,
+      table.credits,
+      table.knowledgeHitCount,
+    ),
+  ],
 );
 
 /** Append-only credit ledger; a space's balance is the newest row's `balanceAfter`. */

@@ -23,3 +23,4 @@ export {
   planSettings,
   spacePlans,
 } from "./billing";
+export { conversationTransfers, usageWords } from "./analysis";

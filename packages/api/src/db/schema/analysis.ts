@@ -1,0 +1,48 @@
+import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { createdAt } from "./columns";
+import { spaces } from "./spaces";
+
+/**
+ * One row each time a conversation went to a person (transfer-to-manual records). The
+ * conversation's own handover fields are cleared when the AI takes over again, so the
+ * dashboard counts these instead.
+ */
+export const conversationTransfers = sqliteTable(
+  "conversation_transfers",
+  {
+    id: text("id").primaryKey(),
+    spaceId: text("space_id")
+      .notNull()
+      .references(() => spaces.id, { onDelete: "cascade" }),
+    appId: text("app_id").notNull(),
+    conversationId: text("conversation_id").notNull(),
+    channel: text("channel").notNull(),
+    endUserId: text("end_user_id").notNull(),
+    /** What handed it over: keyword, intent, no-hit, customer or operator. */
+    reason: text("reason").notNull(),
+    /** The customer's message that set it off, or the trigger's content. */
+    detail: text("detail"),
+    createdAt: createdAt(),
+  },
+  (table) => [index("conversation_transfers_space_idx").on(table.spaceId, table.createdAt)],
+);
+
+/**
+ * High-frequency words of the questions, counted per day, app and channel by the usage-record
+ * writer, so the dashboard sums a few thousand rows instead of segmenting every question.
+ */
+export const usageWords = sqliteTable(
+  "usage_words",
+  {
+    spaceId: text("space_id")
+      .notNull()
+      .references(() => spaces.id, { onDelete: "cascade" }),
+    /** UTC day, YYYY-MM-DD. */
+    day: text("day").notNull(),
+    appId: text("app_id").notNull(),
+    channel: text("channel").notNull(),
+    word: text("word").notNull(),
+    count: integer("count").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.spaceId, table.day, table.appId, table.channel, table.word] })],
+);
