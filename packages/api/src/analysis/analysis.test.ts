@@ -8,6 +8,7 @@ import { allGrants } from "../access/resources";
 import { upgradeSpaceForTest } from "../plans/testing";
 import { expectError } from "../testing/flows";
 import { createTestContext, registerUser, type TestContext, type TestUser } from "../testing/harness";
+import { rollUpRecord } from "./service/rollup";
 import { recordTransfer } from "./service/transfers";
 import { countQuestionWords, wordsOf } from "./service/words";
 
@@ -55,6 +56,8 @@ async function record(appId: string, channel: string, endUserId: string, model: 
     knowledgeHits: hits === null ? null : JSON.stringify(Array.from({ length: hits }, (_, index) => ({ index }))),
     createdAt: at,
   });
+  // What the usage-record writer adds to the dashboard's rollup for each turn (words are seeded on their own below).
+  await rollUpRecord(ctx.deps, { spaceId: owner.user.spaceId, appId, channel, endUserId, credits, notHit: hits === 0, text: "", at });
 }
 
 beforeAll(async () => {

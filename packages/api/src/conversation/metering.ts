@@ -4,7 +4,7 @@ import { extendHold, releaseHold, settleHold, takeHold } from "../billing/servic
 import type { ChatEvent } from "../chat/events";
 import { newId } from "../crypto";
 import { prepared as preparedQuery } from "../db/prepared";
-import { countQuestionWords } from "../analysis/service/words";
+import { rollUpRecord } from "../analysis/service/rollup";
 import { usageRecords } from "../db/schema/index";
 import type { Deps } from "../kernel";
 import { creditsFor, priceOf } from "../models/pricing";
@@ -248,9 +248,17 @@ async function writeUsageRecord(
     knowledgeHitCount: hitCountOf(outcome.knowledgeHits),
     createdAt,
   });
-  await countQuestionWords(deps, { spaceId: turn.app.spaceId, appId: turn.app.id, channel: turn.channel, text: prepared.text, at: createdAt }).catch(
-    (error: unknown) => deps.logger.warn("could not count the question's words", { error: String(error) }),
-  );
+  const knowledgeHitCount = hitCountOf(outcome.knowledgeHits);
+  await rollUpRecord(deps, {
+    spaceId: turn.app.spaceId,
+    appId: turn.app.id,
+    channel: turn.channel,
+    endUserId: turn.endUserId,
+    credits: input.credits,
+    notHit: knowledgeHitCount === 0,
+    text: prepared.text,
+    at: createdAt,
+  }).catch((error: unknown) => deps.logger.warn("could not add the turn to the dashboard's rollup", { error: String(error) }));
 }
 
 /** Writes the answer so far as a `streaming` message: inserted on the first write, then updated while still streaming. */

@@ -1,9 +1,10 @@
-import { count, countDistinct, eq, sql } from "drizzle-orm";
-import { apps, conversationTransfers, usageRecords } from "../../db/schema/index";
+import { and, count, eq, gte, lte, max } from "drizzle-orm";
+import { apps, conversationTransfers, usageDaily, usageEndUsers } from "../../db/schema/index";
 import type { Deps } from "../../kernel";
-import type { RangeCaller } from "../../access/follow";
+import { followsApp, type RangeCaller } from "../../access/follow";
 import { type AnalysisFilters, rowsWhere, timeRangeOf } from "./filters";
 import { topWords } from "./records";
+import { forEachUser } from "./rollup";
 
 /** How many high-frequency words the dashboard shows. */
 export const DASHBOARD_WORDS = 50;
@@ -19,56 +20,120 @@ export interface DashboardCounts {
 
 const zero = (): DashboardCounts => ({ users: 0, records: 0, notHit: 0, transfers: 0, credits: 0 });
 
+type DailyRow = { day: string; appId: string; channel: string; records: number; credits: number; notHit: number; users: string };
+
 /**
- * The data dashboard over a time range: totals, the same counts per app and per channel, the
- * records, active users and credits of each day (UTC), and the top words. Every aggregate reads
- * the covering index `usage_records_dashboard_idx`, never the records' texts.
+ * Distinct users of each group of rows: the rows sorted by the group, each user number stamped
+ * with its group's index, so a user is counted once per group in one pass.
+ */
+function distinctUsers(rows: DailyRow[], parsed: Map<DailyRow, Int32Array>, size: number, groupOf: (row: DailyRow) => string): Map<string, number> {
+  const stamps = new Int32Array(size + 1);
+  const counts = new Map<string, number>();
+  const sorted = [...rows].sort((a, b) => (groupOf(a) < groupOf(b) ? -1 : groupOf(a) > groupOf(b) ? 1 : 0));
+  let group = "";
+  let index = 0;
+  let seen = 0;
+  for (const row of sorted) {
+    const key = groupOf(row);
+    if (key !== group || index === 0) {
+      if (index > 0) counts.set(group, seen);
+      group = key;
+      index++;
+      seen = 0;
+    }
+    for (const seq of parsed.get(row)!) {
+      if (stamps[seq] !== index) {
+        stamps[seq] = index;
+        seen++;
+      }
+    }
+  }
+  if (index > 0) counts.set(group, seen);
+  return counts;
+}
+
+/**
+ * The data dashboard over a time range, counted in whole UTC days (from the day of `from` to
+ * the day of `to`): totals, the same counts per app and per channel, records, active users and
+ * credits per day, and the top words. It reads the daily rollup the usage-record writer keeps
+ * (a few rows per day, app and channel) and the transfer records, never the usage records.
  */
 export async function dashboard(deps: Pick<Deps, "db" | "now">, auth: RangeCaller, filters: AnalysisFilters) {
   const range = timeRangeOf(filters, deps.now());
-  const where = rowsWhere(auth, usageRecords as never, range, { ...filters, model: undefined });
-  const transfersWhere = rowsWhere(auth, conversationTransfers as never, range, { ...filters, model: undefined });
-  const credits = sql<number>`coalesce(sum(${usageRecords.credits}), 0)`.mapWith(Number);
-  const notHit = sql<number>`coalesce(sum(${usageRecords.knowledgeHitCount} = 0), 0)`.mapWith(Number);
-  const users = countDistinct(usageRecords.endUserId);
-  const day = sql<string>`substr(${usageRecords.createdAt}, 1, 10)`;
-  const [totals, perApp, perChannel, daily, transfers, words, appNames] = await Promise.all([
-    deps.db.select({ users, records: count(), notHit, credits }).from(usageRecords).where(where).get(),
-    deps.db.select({ key: usageRecords.appId, users, records: count(), notHit, credits }).from(usageRecords).where(where).groupBy(usageRecords.appId),
-    deps.db.select({ key: usageRecords.channel, users, records: count(), notHit, credits }).from(usageRecords).where(where).groupBy(usageRecords.channel),
-    deps.db.select({ day, records: count(), activeUsers: users, credits }).from(usageRecords).where(where).groupBy(day).orderBy(day),
-    deps.db
-      .select({ appId: conversationTransfers.appId, channel: conversationTransfers.channel, n: count() })
-      .from(conversationTransfers)
-      .where(transfersWhere)
-      .groupBy(conversationTransfers.appId, conversationTransfers.channel),
-    topWords(deps, auth, range, filters, DASHBOARD_WORDS),
-    deps.db.select({ id: apps.id, name: apps.name }).from(apps).where(eq(apps.spaceId, auth.spaceId)),
-  ]);
-  const names = new Map(appNames.map((app) => [app.id, app.name]));
+  const days = { from: range.from.slice(0, 10), to: range.to.slice(0, 10) };
+  const rows: DailyRow[] = await deps.db
+    .select({
+      day: usageDaily.day,
+      appId: usageDaily.appId,
+      channel: usageDaily.channel,
+      records: usageDaily.records,
+      credits: usageDaily.credits,
+      notHit: usageDaily.notHit,
+      users: usageDaily.users,
+    })
+    .from(usageDaily)
+    .where(
+      and(
+        eq(usageDaily.spaceId, auth.spaceId),
+        gte(usageDaily.day, days.from),
+        lte(usageDaily.day, days.to),
+        filters.appId ? eq(usageDaily.appId, filters.appId) : undefined,
+        filters.channel ? eq(usageDaily.channel, filters.channel) : undefined,
+        followsApp(auth, usageDaily.appId),
+      ),
+    );
+  const wholeDays = { from: `${days.from}T00:00:00.000Z`, to: `${days.to}T23:59:59.999Z` };
+  const transfers = await deps.db
+    .select({ appId: conversationTransfers.appId, channel: conversationTransfers.channel, n: count() })
+    .from(conversationTransfers)
+    .where(rowsWhere(auth, conversationTransfers as never, wholeDays, { ...filters, model: undefined }))
+    .groupBy(conversationTransfers.appId, conversationTransfers.channel);
+  const words = await topWords(deps, auth, range, filters, DASHBOARD_WORDS);
+  const appNames = await deps.db.select({ id: apps.id, name: apps.name }).from(apps).where(eq(apps.spaceId, auth.spaceId));
+  const highest = (await deps.db.select({ seq: max(usageEndUsers.seq) }).from(usageEndUsers).where(eq(usageEndUsers.spaceId, auth.spaceId)).get())?.seq ?? 0;
+
+  const parsed = new Map<DailyRow, Int32Array>();
+  for (const row of rows) {
+    const list: number[] = [];
+    forEachUser(row.users, (seq) => {
+      if (seq <= highest) list.push(seq);
+    });
+    parsed.set(row, Int32Array.from(list));
+  }
+  const usersByApp = distinctUsers(rows, parsed, highest, (row) => row.appId);
+  const usersByChannel = distinctUsers(rows, parsed, highest, (row) => row.channel);
+  const usersByDay = distinctUsers(rows, parsed, highest, (row) => row.day);
+  const usersInAll = distinctUsers(rows, parsed, highest, () => "all").get("all") ?? 0;
+
+  const totals = { ...zero(), users: usersInAll };
   const byApp = new Map<string, DashboardCounts>();
   const byChannel = new Map<string, DashboardCounts>();
-  for (const row of perApp) byApp.set(row.key ?? "", { ...zero(), ...withoutKey(row) });
-  for (const row of perChannel) byChannel.set(row.key ?? "", { ...zero(), ...withoutKey(row) });
-  let transferTotal = 0;
-  for (const row of transfers) {
-    transferTotal += row.n;
-    const app = byApp.get(row.appId) ?? byApp.set(row.appId, zero()).get(row.appId)!;
-    app.transfers += row.n;
-    const channel = byChannel.get(row.channel) ?? byChannel.set(row.channel, zero()).get(row.channel)!;
-    channel.transfers += row.n;
+  const byDay = new Map<string, { day: string; records: number; activeUsers: number; credits: number }>();
+  const add = (into: DashboardCounts, row: DailyRow) => {
+    into.records += row.records;
+    into.credits += row.credits;
+    into.notHit += row.notHit;
+  };
+  for (const row of rows) {
+    add(totals, row);
+    add(byApp.get(row.appId) ?? byApp.set(row.appId, { ...zero(), users: usersByApp.get(row.appId) ?? 0 }).get(row.appId)!, row);
+    add(byChannel.get(row.channel) ?? byChannel.set(row.channel, { ...zero(), users: usersByChannel.get(row.channel) ?? 0 }).get(row.channel)!, row);
+    const day = byDay.get(row.day) ?? byDay.set(row.day, { day: row.day, records: 0, activeUsers: usersByDay.get(row.day) ?? 0, credits: 0 }).get(row.day)!;
+    day.records += row.records;
+    day.credits += row.credits;
   }
+  for (const row of transfers) {
+    totals.transfers += row.n;
+    (byApp.get(row.appId) ?? byApp.set(row.appId, zero()).get(row.appId)!).transfers += row.n;
+    (byChannel.get(row.channel) ?? byChannel.set(row.channel, zero()).get(row.channel)!).transfers += row.n;
+  }
+  const names = new Map(appNames.map((app) => [app.id, app.name]));
   return {
-    ...range,
-    totals: { users: totals?.users ?? 0, records: totals?.records ?? 0, notHit: totals?.notHit ?? 0, credits: totals?.credits ?? 0, transfers: transferTotal },
+    ...wholeDays,
+    totals,
     byApp: [...byApp].map(([appId, counts]) => ({ appId, appName: names.get(appId) ?? null, ...counts })).sort((a, b) => b.records - a.records),
     byChannel: [...byChannel].map(([channel, counts]) => ({ channel, ...counts })).sort((a, b) => b.records - a.records),
-    daily,
+    daily: [...byDay.values()].sort((a, b) => (a.day < b.day ? -1 : 1)),
     words,
   };
-}
-
-function withoutKey<T extends { key: unknown }>(row: T): Omit<T, "key"> {
-  const { key: _key, ...rest } = row;
-  return rest;
 }

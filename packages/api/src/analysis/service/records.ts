@@ -1,8 +1,18 @@
-import { and, count, desc, eq, gte, lte, sql, sum, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, gte, lt, lte, or, sql, sum, type SQL } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { apps, conversationTransfers, usageRecords, usageWords } from "../../db/schema/index";
 import type { Deps } from "../../kernel";
 import { followsApp, type RangeCaller } from "../../access/follow";
 import { type AnalysisFilters, rowsWhere, type TimeRange, timeRangeOf } from "./filters";
+
+/**
+ * Rows after a keyset position, newest first. Spelled out rather than as a row-value
+ * comparison, which SQLite's planner cannot bound by the time index (measured: it sorted every
+ * row for each page, 28 s for 100,000 rows against 1.3 s).
+ */
+function afterRow(table: { createdAt: SQLiteColumn; id: SQLiteColumn }, after: { createdAt: string; id: string }): SQL | undefined {
+  return and(lte(table.createdAt, after.createdAt), or(lt(table.createdAt, after.createdAt), lt(table.id, after.id)));
+}
 
 /** Which record list: every invocation, or only turns whose knowledge retrieval found nothing. */
 export type RecordKind = "records" | "not-hit";
@@ -34,7 +44,7 @@ function recordsWhere(auth: RangeCaller, kind: RecordKind, range: TimeRange, fil
     range,
     filters,
     kind === "not-hit" ? eq(usageRecords.knowledgeHitCount, 0) : undefined,
-    after ? sql`(${usageRecords.createdAt}, ${usageRecords.id}) < (${after.createdAt}, ${after.id})` : undefined,
+    after ? afterRow(usageRecords, after) : undefined,
   );
 }
 
@@ -114,7 +124,7 @@ function transfersWhere(auth: RangeCaller, range: TimeRange, filters: AnalysisFi
     conversationTransfers as never,
     range,
     { ...filters, model: undefined },
-    after ? sql`(${conversationTransfers.createdAt}, ${conversationTransfers.id}) < (${after.createdAt}, ${after.id})` : undefined,
+    after ? afterRow(conversationTransfers, after) : undefined,
   );
 }
 

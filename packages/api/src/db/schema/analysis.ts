@@ -1,4 +1,4 @@
-import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { createdAt } from "./columns";
 import { spaces } from "./spaces";
 
@@ -45,4 +45,45 @@ export const usageWords = sqliteTable(
     count: integer("count").notNull(),
   },
   (table) => [primaryKey({ columns: [table.spaceId, table.day, table.appId, table.channel, table.word] })],
+);
+
+/**
+ * A small number for each end user of a space (1, 2, 3 … in order of first record), so the
+ * daily rollup can list a day's users compactly and the dashboard count distinct users with
+ * arrays indexed by it.
+ */
+export const usageEndUsers = sqliteTable(
+  "usage_end_users",
+  {
+    spaceId: text("space_id")
+      .notNull()
+      .references(() => spaces.id, { onDelete: "cascade" }),
+    endUserId: text("end_user_id").notNull(),
+    seq: integer("seq").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.spaceId, table.endUserId] }), uniqueIndex("usage_end_users_seq_idx").on(table.spaceId, table.seq)],
+);
+
+/**
+ * The usage records of one UTC day, app and channel, summed by the usage-record writer: the
+ * dashboard reads these few rows instead of a million records.
+ */
+export const usageDaily = sqliteTable(
+  "usage_daily",
+  {
+    spaceId: text("space_id")
+      .notNull()
+      .references(() => spaces.id, { onDelete: "cascade" }),
+    /** UTC day, YYYY-MM-DD. */
+    day: text("day").notNull(),
+    appId: text("app_id").notNull(),
+    channel: text("channel").notNull(),
+    records: integer("records").notNull(),
+    credits: integer("credits").notNull(),
+    /** Records of turns whose knowledge retrieval found nothing. */
+    notHit: integer("not_hit").notNull(),
+    /** The day's distinct users: their `usage_end_users.seq` in hexadecimal, comma-separated. */
+    users: text("users").notNull().default(""),
+  },
+  (table) => [primaryKey({ columns: [table.spaceId, table.day, table.appId, table.channel] })],
 );

@@ -118,19 +118,7 @@ export const usageRecords = sqliteTable(
     knowledgeHitCount: integer("knowledge_hit_count"),
     createdAt: createdAt(),
   },
-  (table) => [
-    index("usage_records_space_idx").on(table.spaceId, table.createdAt),
-    // Covers the dashboard's aggregates, so they read the index and never the records' texts.
-    index("usage_records_dashboard_idx").on(
-      table.spaceId,
-      table.createdAt,
-      table.appId,
-      table.channel,
-      table.endUserId,
-      table.credits,
-      table.knowledgeHitCount,
-    ),
-  ],
+  (table) => [index("usage_records_space_idx").on(table.spaceId, table.createdAt)],
 );
 
 /** Append-only credit ledger; a space's balance is the newest row's `balanceAfter`. */

@@ -23,4 +23,4 @@ export {
   planSettings,
   spacePlans,
 } from "./billing";
-export { conversationTransfers, usageWords } from "./analysis";
+export { conversationTransfers, usageDaily, usageEndUsers, usageWords } from "./analysis";
