@@ -87,11 +87,13 @@ for (let index = 0; index < 5; index++) {
   appIds.push(((await response.json()) as { data: { id: string } }).data.id);
 }
 
-// A deterministic generator, so runs are comparable.
+// A deterministic generator (mulberry32), so runs are comparable.
 let seed = 42;
 const random = () => {
-  seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
-  return seed / 2_147_483_648;
+  seed = (seed + 0x6d2b79f5) | 0;
+  let value = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  value = (value + Math.imul(value ^ (value >>> 7), 61 | value)) ^ value;
+  return ((value ^ (value >>> 14)) >>> 0) / 4_294_967_296;
 };
 const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!;
 
