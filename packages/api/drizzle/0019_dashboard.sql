@@ -45,6 +45,7 @@ CREATE TABLE `usage_words` (
 	FOREIGN KEY (`space_id`) REFERENCES `spaces`(`id`) ON UPDATE no action ON DELETE cascade
 );
 --> statement-breakpoint
+CREATE INDEX `usage_words_cover_idx` ON `usage_words` (`space_id`,`day`,`app_id`,`channel`,`word`,`count`);--> statement-breakpoint
 ALTER TABLE `usage_records` ADD `knowledge_hit_count` integer;--> statement-breakpoint
 UPDATE `usage_records` SET `knowledge_hit_count` = json_array_length(`knowledge_hits`) WHERE `knowledge_hits` IS NOT NULL AND json_valid(`knowledge_hits`);--> statement-breakpoint
 INSERT INTO `conversation_transfers` (`id`, `space_id`, `app_id`, `conversation_id`, `channel`, `end_user_id`, `reason`, `created_at`)

@@ -22,33 +22,59 @@ const zero = (): DashboardCounts => ({ users: 0, records: 0, notHit: 0, transfer
 
 type DailyRow = { day: string; appId: string; channel: string; records: number; credits: number; notHit: number; users: string };
 
+/** The user numbers of every row, parsed once into one array: row `i` holds `users[offsets[i]..offsets[i + 1])`. */
+interface ParsedUsers {
+  users: Int32Array;
+  offsets: Int32Array;
+}
+
+function parseUsers(rows: DailyRow[], highest: number): ParsedUsers {
+  let total = 0;
+  for (const row of rows) total += row.users.length === 0 ? 0 : 1 + (row.users.length >> 1);
+  const users = new Int32Array(total);
+  const offsets = new Int32Array(rows.length + 1);
+  let at = 0;
+  rows.forEach((row, index) => {
+    offsets[index] = at;
+    forEachUser(row.users, (seq) => {
+      if (seq > 0 && seq <= highest) users[at++] = seq;
+    });
+  });
+  offsets[rows.length] = at;
+  return { users, offsets };
+}
+
 /**
- * Distinct users of each group of rows: the rows sorted by the group, each user number stamped
- * with its group's index, so a user is counted once per group in one pass.
+ * Distinct users of each group of rows (an app, a channel, a day): each user number is stamped
+ * with the group last counting it, so a user counts once per group, in one pass over the rows
+ * of each group.
  */
-function distinctUsers(rows: DailyRow[], parsed: Map<DailyRow, Int32Array>, size: number, groupOf: (row: DailyRow) => string): Map<string, number> {
-  const stamps = new Int32Array(size + 1);
-  const counts = new Map<string, number>();
-  const sorted = [...rows].sort((a, b) => (groupOf(a) < groupOf(b) ? -1 : groupOf(a) > groupOf(b) ? 1 : 0));
-  let group = "";
-  let index = 0;
-  let seen = 0;
-  for (const row of sorted) {
+function distinctUsers(rows: DailyRow[], parsed: ParsedUsers, highest: number, groupOf: (row: DailyRow) => string): Map<string, number> {
+  const groups = new Map<string, number[]>();
+  rows.forEach((row, index) => {
     const key = groupOf(row);
-    if (key !== group || index === 0) {
-      if (index > 0) counts.set(group, seen);
-      group = key;
-      index++;
-      seen = 0;
-    }
-    for (const seq of parsed.get(row)!) {
-      if (stamps[seq] !== index) {
-        stamps[seq] = index;
-        seen++;
+    const list = groups.get(key);
+    if (list) list.push(index);
+    else groups.set(key, [index]);
+  });
+  const stamps = new Int32Array(highest + 1);
+  const { users, offsets } = parsed;
+  const counts = new Map<string, number>();
+  let stamp = 0;
+  for (const [key, indexes] of groups) {
+    stamp++;
+    let seen = 0;
+    for (const index of indexes) {
+      for (let at = offsets[index]!, end = offsets[index + 1]!; at < end; at++) {
+        const seq = users[at]!;
+        if (stamps[seq] !== stamp) {
+          stamps[seq] = stamp;
+          seen++;
+        }
       }
     }
+    counts.set(key, seen);
   }
-  if (index > 0) counts.set(group, seen);
   return counts;
 }
 
@@ -92,14 +118,7 @@ export async function dashboard(deps: Pick<Deps, "db" | "now">, auth: RangeCalle
   const appNames = await deps.db.select({ id: apps.id, name: apps.name }).from(apps).where(eq(apps.spaceId, auth.spaceId));
   const highest = (await deps.db.select({ seq: max(usageEndUsers.seq) }).from(usageEndUsers).where(eq(usageEndUsers.spaceId, auth.spaceId)).get())?.seq ?? 0;
 
-  const parsed = new Map<DailyRow, Int32Array>();
-  for (const row of rows) {
-    const list: number[] = [];
-    forEachUser(row.users, (seq) => {
-      if (seq <= highest) list.push(seq);
-    });
-    parsed.set(row, Int32Array.from(list));
-  }
+  const parsed = parseUsers(rows, highest);
   const usersByApp = distinctUsers(rows, parsed, highest, (row) => row.appId);
   const usersByChannel = distinctUsers(rows, parsed, highest, (row) => row.channel);
   const usersByDay = distinctUsers(rows, parsed, highest, (row) => row.day);
