@@ -306,3 +306,24 @@ describe("exports", () => {
     expect(lines).toHaveLength(100_001);
   });
 });
+
+describe("the writers", () => {
+  it("a visitor's turns reach the dashboard (records, user, words) and a keyword handover is a transfer", async () => {
+    const { inboxSpace, setManualService, startVisitor, visitorSays } = await import("../inbox/testing");
+    const user = await registerUser(ctx, "analysis-writer@example.com");
+    await upgradeSpaceForTest(ctx, user.user.spaceId);
+    const space = await inboxSpace(ctx, user, { name: "Writer" });
+    await setManualService(ctx, space, { triggers: [{ type: "keyword", content: "人工" }] });
+    const visitor = await startVisitor(ctx, space.clientId);
+    await visitorSays(ctx, visitor, "Where is my parcel? The parcel tracking says nothing");
+    await visitorSays(ctx, visitor, "我要转人工");
+    const board = await data(await fetch(`${base}/api/v1/analysis/dashboard`, { headers: { authorization: `Bearer ${user.token}` } }));
+    expect(board.totals).toMatchObject({ users: 1, records: 1, transfers: 1 });
+    expect(board.words.slice(0, 2)).toEqual([
+      { word: "parcel", count: 2 },
+      { word: "nothing", count: 1 },
+    ]);
+    const transfers = await data(await fetch(`${base}/api/v1/analysis/transfers`, { headers: { authorization: `Bearer ${user.token}` } }));
+    expect(transfers.items.map((t: { reason: string; appId: string }) => [t.reason, t.appId])).toEqual([["keyword", space.appId]]);
+  });
+});
