@@ -65,7 +65,8 @@ const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
 const address = server.address();
 const base = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
 const call = async (url: string, init: RequestInit = {}): Promise<Response> => {
-  const send = () => fetch(`${base}${url}`, { ...init, headers: { authorization: `Bearer ${key}`, "content-type": "application/json", ...(init.headers ?? {}) } });
+  const send = () =>
+    fetch(`${base}${url}`, { ...init, headers: { authorization: `Bearer ${key}`, "content-type": "application/json", ...(init.headers ?? {}) } });
   // A kept-alive socket the server closed while the data was being generated: once more.
   return send().catch(() => send());
 };
@@ -184,7 +185,9 @@ sqlite.transaction(() => {
   }
 })();
 const insertEndUser = sqlite.prepare("INSERT INTO usage_end_users (space_id, end_user_id, seq) VALUES (?, ?, ?)");
-const insertDaily = sqlite.prepare("INSERT INTO usage_daily (space_id, day, app_id, channel, records, credits, not_hit, users) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+const insertDaily = sqlite.prepare(
+  "INSERT INTO usage_daily (space_id, day, app_id, channel, records, credits, not_hit, users) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+);
 sqlite.transaction(() => {
   for (let index = 0; index < CUSTOMERS; index++) insertEndUser.run(spaceId, `u${index}`, index + 1);
   for (const [key, roll] of daily) {
@@ -198,7 +201,16 @@ const insertTransfer = sqlite.prepare(
 sqlite.transaction(() => {
   for (let index = 0; index < RECORDS / 50; index++) {
     const user = Math.floor(random() * CUSTOMERS);
-    insertTransfer.run(`trf_${index}`, spaceId, pick(appIds), `cnv_${user}`, pick(CHANNELS), `u${user}`, "no-hit", new Date(now - Math.floor(random() * DAYS * DAY_MS)).toISOString());
+    insertTransfer.run(
+      `trf_${index}`,
+      spaceId,
+      pick(appIds),
+      `cnv_${user}`,
+      pick(CHANNELS),
+      `u${user}`,
+      "no-hit",
+      new Date(now - Math.floor(random() * DAYS * DAY_MS)).toISOString(),
+    );
   }
 })();
 sqlite.exec("ANALYZE");
@@ -237,7 +249,9 @@ const customers = await timed(`/api/v1/customers?keyword=${encodeURIComponent("C
 console.log(`customers_filter_p95_ms=${p95(customers).toFixed(1)}`);
 
 // The newest 100,000 records: `from` is the 100,000th newest record's time.
-const cut = sqlite.prepare("SELECT created_at FROM usage_records WHERE space_id = ? ORDER BY created_at DESC LIMIT 1 OFFSET 99999").get(spaceId) as { created_at: string };
+const cut = sqlite.prepare("SELECT created_at FROM usage_records WHERE space_id = ? ORDER BY created_at DESC LIMIT 1 OFFSET 99999").get(spaceId) as {
+  created_at: string;
+};
 global.gc?.();
 const rssBefore = process.memoryUsage().rss;
 let peak = rssBefore;
@@ -245,7 +259,10 @@ const probe = setInterval(() => {
   peak = Math.max(peak, process.memoryUsage().rss);
 }, 20);
 const exportStart = performance.now();
-const response = await call("/api/v1/analysis/records/export", { method: "POST", body: JSON.stringify({ filters: { from: cut.created_at, to }, format: "xlsx" }) });
+const response = await call("/api/v1/analysis/records/export", {
+  method: "POST",
+  body: JSON.stringify({ filters: { from: cut.created_at, to }, format: "xlsx" }),
+});
 if (response.status !== 200) throw new Error(`export: ${response.status} ${await response.text()}`);
 let bytes = 0;
 for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {

@@ -246,13 +246,15 @@ const lists: Record<string, { check: Ids; owner: () => string[]; chosen: () => s
     own: () => [],
   },
   "GET /api/v1/analysis/records": {
-    check: async (user) => [...new Set((await data<{ items: Array<{ appId: string }> }>(await get(user, "/api/v1/analysis/records"))).items.map((row) => row.appId))].sort(),
+    check: async (user) =>
+      [...new Set((await data<{ items: Array<{ appId: string }> }>(await get(user, "/api/v1/analysis/records"))).items.map((row) => row.appId))].sort(),
     owner: () => [o.a1.id, o.a2.id],
     chosen: () => [o.a1.id],
     own: () => [],
   },
   "GET /api/v1/analysis/dashboard": {
-    check: async (user) => (await data<{ byApp: Array<{ appId: string }> }>(await get(user, "/api/v1/analysis/dashboard"))).byApp.map((row) => row.appId).sort(),
+    check: async (user) =>
+      (await data<{ byApp: Array<{ appId: string }> }>(await get(user, "/api/v1/analysis/dashboard"))).byApp.map((row) => row.appId).sort(),
     owner: () => [o.a1.id, o.a2.id],
     chosen: () => [o.a1.id],
     own: () => [],

@@ -85,11 +85,18 @@ beforeAll(async () => {
   await record(a2, "telegram", "u3", "plugin:weather", 3, 0, "2026-03-02T10:00:00.000Z", "=cmd|' /C calc'!A0");
   await record(a2, "web", "u3", "gpt-4o-mini", 20, 1, "2026-03-03T08:00:00.000Z", '我想查询订单的物流信息, "quoted"\nline');
   await record(a1, "web", "u4", "gpt-4o-mini", 100, 0, "2026-02-20T08:00:00.000Z");
-  const conversation = (appId: string, channel: string, endUserId: string) => ({ id: `cnv_${endUserId}`, spaceId: owner.user.spaceId, appId, channel, endUserId });
+  const conversation = (appId: string, channel: string, endUserId: string) => ({
+    id: `cnv_${endUserId}`,
+    spaceId: owner.user.spaceId,
+    appId,
+    channel,
+    endUserId,
+  });
   await recordTransfer(ctx.deps, conversation(a1, "web", "u2"), { reason: "no-hit", detail: null, at: "2026-03-01T11:05:00.000Z" });
   await recordTransfer(ctx.deps, conversation(a2, "telegram", "u3"), { reason: "keyword", detail: "人工", at: "2026-03-02T10:05:00.000Z" });
   await recordTransfer(ctx.deps, conversation(a1, "web", "u4"), { reason: "customer", detail: null, at: "2026-02-20T08:05:00.000Z" });
-  const words = (appId: string, channel: string, text: string, at: string) => countQuestionWords(ctx.deps, { spaceId: owner.user.spaceId, appId, channel, text, at });
+  const words = (appId: string, channel: string, text: string, at: string) =>
+    countQuestionWords(ctx.deps, { spaceId: owner.user.spaceId, appId, channel, text, at });
   await words(a1, "web", "Where is my ORDER? order status please", "2026-03-01T10:00:00.000Z");
   await words(a2, "web", "我想查询订单的物流信息", "2026-03-03T08:00:00.000Z");
   await words(a2, "telegram", "订单", "2026-03-02T10:00:00.000Z");
@@ -157,7 +164,14 @@ describe("the data dashboard", () => {
     await expectError(await call(owner, "/api/v1/analysis/dashboard?from=2026-03-04T00:00:00Z&to=2026-03-01T00:00:00Z"), 400, { field: "to" });
     await expectError(await call(owner, "/api/v1/analysis/records?from=2016-01-01T00:00:00Z&to=2026-01-01T00:00:00Z"), 400, { field: "from" });
     await expectError(await call(owner, "/api/v1/analysis/words?from=yesterday"), 400, { field: "from" });
-    await expectError(await call(owner, "/api/v1/analysis/records/export", { method: "POST", json: { filters: { from: "2026-03-04T00:00:00Z", to: "2026-03-01T00:00:00Z" }, format: "csv" } }), 400, { field: "to" });
+    await expectError(
+      await call(owner, "/api/v1/analysis/records/export", {
+        method: "POST",
+        json: { filters: { from: "2026-03-04T00:00:00Z", to: "2026-03-01T00:00:00Z" }, format: "csv" },
+      }),
+      400,
+      { field: "to" },
+    );
     await expectError(await call(owner, "/api/v1/analysis/records/export", { method: "POST", json: { filters, format: "pdf" } }), 400, { field: "format" });
   });
 });
@@ -234,7 +248,19 @@ describe("exports", () => {
     expect(response.headers.get("content-type")).toContain("text/csv");
     expect(response.headers.get("content-disposition")).toContain("records-2026-03-04.csv");
     const rows = parseCsv(await response.text(), { bom: true }) as string[][];
-    expect(rows[0]).toEqual(["Time", "App", "Channel", "User", "Model or plugin", "Question", "Answer", "Prompt tokens", "Completion tokens", "Credits", "Knowledge hits"]);
+    expect(rows[0]).toEqual([
+      "Time",
+      "App",
+      "Channel",
+      "User",
+      "Model or plugin",
+      "Question",
+      "Answer",
+      "Prompt tokens",
+      "Completion tokens",
+      "Credits",
+      "Knowledge hits",
+    ]);
     expect(rows.slice(1).map((row) => [row[1], row[2], row[3], row[9]])).toEqual([
       ["Sales", "web", "u3", "20"],
       ["Sales", "telegram", "u3", "3"],

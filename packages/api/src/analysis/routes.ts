@@ -85,7 +85,13 @@ export function registerAnalysisRoutes(app: OpenAPIHono<AppEnv>) {
   );
 
   app.openapi(
-    defineRoute({ method: "get", path: "/api/v1/analysis/records/enums", tags, summary: "What records can be filtered by (getInvokeRecordQueryParamEnum)", data: enumsSchema }),
+    defineRoute({
+      method: "get",
+      path: "/api/v1/analysis/records/enums",
+      tags,
+      summary: "What records can be filtered by (getInvokeRecordQueryParamEnum)",
+      data: enumsSchema,
+    }),
     async (c) => ok(c, await recordEnums(c.var.deps, c.var.auth)),
   );
 

@@ -116,7 +116,14 @@ export async function dashboard(deps: Pick<Deps, "db" | "now">, auth: RangeCalle
     .groupBy(conversationTransfers.appId, conversationTransfers.channel);
   const words = await topWords(deps, auth, range, filters, DASHBOARD_WORDS);
   const appNames = await deps.db.select({ id: apps.id, name: apps.name }).from(apps).where(eq(apps.spaceId, auth.spaceId));
-  const highest = (await deps.db.select({ seq: max(usageEndUsers.seq) }).from(usageEndUsers).where(eq(usageEndUsers.spaceId, auth.spaceId)).get())?.seq ?? 0;
+  const highest =
+    (
+      await deps.db
+        .select({ seq: max(usageEndUsers.seq) })
+        .from(usageEndUsers)
+        .where(eq(usageEndUsers.spaceId, auth.spaceId))
+        .get()
+    )?.seq ?? 0;
 
   const parsed = parseUsers(rows, highest);
   const usersByApp = distinctUsers(rows, parsed, highest, (row) => row.appId);

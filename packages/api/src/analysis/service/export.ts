@@ -56,8 +56,24 @@ const recordCells = (row: RecordRow): Cell[] => [
   row.credits,
   row.knowledgeHitCount,
 ];
-const transferHeaders: MessageId[] = ["analysis.col.time", "analysis.col.app", "analysis.col.channel", "analysis.col.user", "analysis.col.conversation", "analysis.col.reason", "analysis.col.detail"];
-const transferCells = (row: TransferRow): Cell[] => [row.createdAt, row.appName ?? row.appId, row.channel, row.endUserId, row.conversationId, row.reason, row.detail];
+const transferHeaders: MessageId[] = [
+  "analysis.col.time",
+  "analysis.col.app",
+  "analysis.col.channel",
+  "analysis.col.user",
+  "analysis.col.conversation",
+  "analysis.col.reason",
+  "analysis.col.detail",
+];
+const transferCells = (row: TransferRow): Cell[] => [
+  row.createdAt,
+  row.appName ?? row.appId,
+  row.channel,
+  row.endUserId,
+  row.conversationId,
+  row.reason,
+  row.detail,
+];
 
 async function* mapPages<T>(pages: AsyncIterable<T[]>, cells: (row: T) => Cell[]): AsyncGenerator<Cell[][]> {
   for await (const page of pages) yield page.map(cells);
@@ -79,7 +95,12 @@ export async function exportTable(
   let table: Table;
   if (kind === "words") {
     const words = await topWords(deps, auth, range, filters, EXPORT_ROW_LIMIT);
-    table = { headers: ["analysis.col.word", "analysis.col.count"].map((id) => messageText(language, id as MessageId)), pages: (async function* () { yield words.map((w) => [w.word, w.count]); })() };
+    table = {
+      headers: ["analysis.col.word", "analysis.col.count"].map((id) => messageText(language, id as MessageId)),
+      pages: (async function* () {
+        yield words.map((w) => [w.word, w.count]);
+      })(),
+    };
   } else {
     const total = kind === "transfers" ? await countTransfers(deps, auth, range, filters) : await countRecords(deps, auth, kind, range, filters);
     if (total > EXPORT_ROW_LIMIT) throw fail.invalid("analysis_export_too_large", "filters", { count: total, limit: EXPORT_ROW_LIMIT });
@@ -139,6 +160,7 @@ export function csvStream(table: Table): ReadableStream<Uint8Array> {
 }
 
 // Characters XML 1.0 does not allow, and the most a spreadsheet cell holds.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what XML 1.0 forbids
 const XML_INVALID = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
 const CELL_MAX = 32_767;
 

@@ -74,7 +74,11 @@ export async function listRecords(
 
 /** How many records match (for paging and the export cap). */
 export async function countRecords(deps: Pick<Deps, "db">, auth: RangeCaller, kind: RecordKind, range: TimeRange, filters: AnalysisFilters): Promise<number> {
-  const row = await deps.db.select({ n: count() }).from(usageRecords).where(recordsWhere(auth, kind, range, filters)).get();
+  const row = await deps.db
+    .select({ n: count() })
+    .from(usageRecords)
+    .where(recordsWhere(auth, kind, range, filters))
+    .get();
   return row?.n ?? 0;
 }
 
@@ -148,12 +152,22 @@ export async function listTransfers(deps: Pick<Deps, "db" | "now">, auth: RangeC
 
 /** How many transfers match. */
 export async function countTransfers(deps: Pick<Deps, "db">, auth: RangeCaller, range: TimeRange, filters: AnalysisFilters): Promise<number> {
-  const row = await deps.db.select({ n: count() }).from(conversationTransfers).where(transfersWhere(auth, range, filters)).get();
+  const row = await deps.db
+    .select({ n: count() })
+    .from(conversationTransfers)
+    .where(transfersWhere(auth, range, filters))
+    .get();
   return row?.n ?? 0;
 }
 
 /** The matching transfers page by page, newest first. */
-export async function* iterateTransfers(deps: Pick<Deps, "db">, auth: RangeCaller, range: TimeRange, filters: AnalysisFilters, pageSize = 1000): AsyncGenerator<TransferRow[]> {
+export async function* iterateTransfers(
+  deps: Pick<Deps, "db">,
+  auth: RangeCaller,
+  range: TimeRange,
+  filters: AnalysisFilters,
+  pageSize = 1000,
+): AsyncGenerator<TransferRow[]> {
   let after: { createdAt: string; id: string } | undefined;
   for (;;) {
     const rows = await deps.db

@@ -19,7 +19,13 @@ const PAGE_SIZE = 10;
 function rangeOf(preset: Preset, custom: [Dayjs, Dayjs] | null): { from: string; to: string } {
   if (preset === "custom" && custom) return { from: custom[0].startOf("day").toISOString(), to: custom[1].endOf("day").toISOString() };
   const days = preset === "7" ? 7 : 30;
-  return { from: dayjs().subtract(days - 1, "day").startOf("day").toISOString(), to: dayjs().endOf("day").toISOString() };
+  return {
+    from: dayjs()
+      .subtract(days - 1, "day")
+      .startOf("day")
+      .toISOString(),
+    to: dayjs().endOf("day").toISOString(),
+  };
 }
 
 /** Export buttons of one table: CSV or XLSX, downloaded under the server's file name. */
@@ -58,7 +64,8 @@ function RecordsTable({ kind, filters }: { kind: "records" | "not-hit"; filters:
   const query = useSpaceQuery({
     key: [...ANALYSIS, kind, filters, page],
     keepPreviousPage: true,
-    fetch: (signal) => (kind === "records" ? analysisEndpoints.records : analysisEndpoints.notHit)({ ...filters, pageNo: page, pageSize: PAGE_SIZE }, { signal }),
+    fetch: (signal) =>
+      (kind === "records" ? analysisEndpoints.records : analysisEndpoints.notHit)({ ...filters, pageNo: page, pageSize: PAGE_SIZE }, { signal }),
   });
   return (
     <Table<AnalysisRecord>
@@ -124,7 +131,11 @@ export function AnalysisPage() {
   const filters = useMemo<AnalysisFilters>(() => ({ ...rangeOf(preset, custom), appId, channel }), [preset, custom, appId, channel]);
 
   const enums = useSpaceQuery({ key: [...ANALYSIS, "enums"], fetch: (signal) => analysisEndpoints.enums({ signal }) });
-  const board = useSpaceQuery({ key: [...ANALYSIS, "dashboard", filters], keepPreviousPage: true, fetch: (signal) => analysisEndpoints.dashboard(filters, { signal }) });
+  const board = useSpaceQuery({
+    key: [...ANALYSIS, "dashboard", filters],
+    keepPreviousPage: true,
+    fetch: (signal) => analysisEndpoints.dashboard(filters, { signal }),
+  });
   const data = board.data;
   const maxWord = Math.max(1, ...(data?.words ?? []).map((word) => word.count));
 
@@ -156,7 +167,7 @@ export function AnalysisPage() {
               <DatePicker.RangePicker
                 value={custom}
                 disabledDate={(day) => day.isAfter(dayjs().endOf("day"))}
-                onChange={(values) => setCustom(values && values[0] && values[1] ? [values[0], values[1]] : null)}
+                onChange={(values) => setCustom(values?.[0] && values[1] ? [values[0], values[1]] : null)}
               />
             ) : null}
             <Select

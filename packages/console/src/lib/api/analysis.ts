@@ -19,7 +19,8 @@ export type ExportKind = "records" | "not-hit" | "transfers" | "words";
 /** Cache keys (below the space id) of the analysis screen. */
 export const ANALYSIS = ["analysis"] as const;
 
-const defined = <T extends Record<string, unknown>>(query: T) => Object.fromEntries(Object.entries(query).filter(([, value]) => value !== undefined && value !== "")) as T;
+const defined = <T extends Record<string, unknown>>(query: T) =>
+  Object.fromEntries(Object.entries(query).filter(([, value]) => value !== undefined && value !== "")) as T;
 
 const exportPaths = {
   records: "/api/v1/analysis/records/export",
@@ -32,7 +33,10 @@ const exportPaths = {
 export const analysisEndpoints = {
   dashboard: (filters: AnalysisFilters, extra: Extra = {}) =>
     call(extra, (init) =>
-      client.GET("/api/v1/analysis/dashboard", { ...init, params: { query: defined({ from: filters.from, to: filters.to, appId: filters.appId, channel: filters.channel }) } }),
+      client.GET("/api/v1/analysis/dashboard", {
+        ...init,
+        params: { query: defined({ from: filters.from, to: filters.to, appId: filters.appId, channel: filters.channel }) },
+      }),
     ),
   enums: (extra: Extra = {}) => call(extra, (init) => client.GET("/api/v1/analysis/records/enums", init)),
   records: (filters: AnalysisFilters & { pageNo: number; pageSize: number }, extra: Extra = {}) =>
