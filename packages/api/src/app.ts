@@ -33,6 +33,7 @@ import { registerCreditRoutes } from "./credits/routes";
 import { registerPluginRoutes } from "./plugins/routes";
 import { registerRoleRoutes } from "./roles/routes";
 import { registerSpaceRoutes } from "./spaces/routes";
+import { registerAnalysisRoutes } from "./analysis/routes";
 import { registerTeamRoutes } from "./teams/routes";
 import { APP_VERSION, registerSystemRoutes } from "./system/routes";
 import { registerWorkflowRoutes } from "./workflows/routes";
@@ -127,6 +128,7 @@ export function createApp(deps: Deps) {
   registerRoleRoutes(app);
   registerAnnouncementRoutes(app);
   registerCustomerRoutes(app);
+  registerAnalysisRoutes(app);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", {
     type: "http",

@@ -245,6 +245,35 @@ const lists: Record<string, { check: Ids; owner: () => string[]; chosen: () => s
     chosen: () => [o.a1.id],
     own: () => [],
   },
+  "GET /api/v1/analysis/records": {
+    check: async (user) =>
+      [...new Set((await data<{ items: Array<{ appId: string }> }>(await get(user, "/api/v1/analysis/records"))).items.map((row) => row.appId))].sort(),
+    owner: () => [o.a1.id, o.a2.id],
+    chosen: () => [o.a1.id],
+    own: () => [],
+  },
+  "GET /api/v1/analysis/dashboard": {
+    check: async (user) =>
+      (await data<{ byApp: Array<{ appId: string }> }>(await get(user, "/api/v1/analysis/dashboard"))).byApp.map((row) => row.appId).sort(),
+    owner: () => [o.a1.id, o.a2.id],
+    chosen: () => [o.a1.id],
+    own: () => [],
+  },
+  "GET /api/v1/analysis/credits": {
+    check: async (user) => (await data<{ byApp: Array<{ appId: string }> }>(await get(user, "/api/v1/analysis/credits"))).byApp.map((row) => row.appId).sort(),
+    owner: () => [o.a1.id, o.a2.id],
+    chosen: () => [o.a1.id],
+    own: () => [],
+  },
+  "GET /api/v1/analysis/records/enums": {
+    check: async (user) => (await data<{ apps: Array<{ id: string }> }>(await get(user, "/api/v1/analysis/records/enums"))).apps.map((row) => row.id).sort(),
+    owner: () => [o.a1.id, o.a2.id, o.ownApp.id],
+    chosen: () => [o.a1.id],
+    own: () => [o.ownApp.id],
+  },
+  "GET /api/v1/analysis/not-hit": { notRanged: "the same records as GET /api/v1/analysis/records (one condition more); analysis.test.ts checks its range" },
+  "GET /api/v1/analysis/transfers": { notRanged: "transfers follow their app like records; analysis.test.ts checks its range" },
+  "GET /api/v1/analysis/words": { notRanged: "word counts, not objects; they follow their app (analysis.test.ts checks it)" },
   "GET /api/v1/credits": { notRanged: "the space's balance" },
   "GET /api/v1/credits/ledger": { notRanged: "the space's ledger, not of one object" },
   "GET /api/v1/plans/current": { notRanged: "the space's plan" },

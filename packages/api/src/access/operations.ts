@@ -268,6 +268,18 @@ export const operationAccess: Readonly<Record<string, OperationAccess>> = {
   "POST /api/v1/tags": "customers.edit",
   "PATCH /api/v1/tags/{tagId}": "customers.edit",
   "DELETE /api/v1/tags/{tagId}": "customers.edit",
+  // Issue 17, records, exports and the data dashboard (t17-dashboard): records follow their app's data range.
+  "GET /api/v1/analysis/dashboard": "analysis.view",
+  "GET /api/v1/analysis/records": "analysis.view",
+  "GET /api/v1/analysis/records/enums": "analysis.view",
+  "GET /api/v1/analysis/not-hit": "analysis.view",
+  "GET /api/v1/analysis/transfers": "analysis.view",
+  "GET /api/v1/analysis/credits": "analysis.view",
+  "GET /api/v1/analysis/words": "analysis.view",
+  "POST /api/v1/analysis/records/export": "analysis.view",
+  "POST /api/v1/analysis/not-hit/export": "analysis.view",
+  "POST /api/v1/analysis/transfers/export": "analysis.view",
+  "POST /api/v1/analysis/words/export": "analysis.view",
 };
 
 /** The key {@link operationAccess} uses for a route. */

@@ -1,6 +1,7 @@
 import type { ChatApp } from "../apps/service/index";
 import type { Language } from "../i18n/language";
 import type { Deps } from "../kernel";
+import { recordTransfer } from "../analysis/service/transfers";
 import { handoverGate, transferToHuman } from "../inbox/handover";
 import { type ConversationRow, requestHandover } from "./store";
 import type { ChatTurn } from "./types";
@@ -39,5 +40,8 @@ export async function handOver(
 ): Promise<string | undefined> {
   if (conversation.clientId) return transferToHuman(deps, app, conversation, input);
   await requestHandover(deps, conversation.id);
+  if (!conversation.handoverRequestedAt) {
+    await recordTransfer(deps, conversation, { reason: input.reason, detail: input.detail ?? null, at: deps.now().toISOString() });
+  }
   return undefined;
 }

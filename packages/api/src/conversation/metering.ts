@@ -4,6 +4,7 @@ import { extendHold, releaseHold, settleHold, takeHold } from "../billing/servic
 import type { ChatEvent } from "../chat/events";
 import { newId } from "../crypto";
 import { prepared as preparedQuery } from "../db/prepared";
+import { rollUpRecord } from "../analysis/service/rollup";
 import { usageRecords } from "../db/schema/index";
 import type { Deps } from "../kernel";
 import { creditsFor, priceOf } from "../models/pricing";
@@ -42,6 +43,7 @@ const USAGE_COLUMNS = [
   "credits",
   "context",
   "knowledgeHits",
+  "knowledgeHitCount",
   "createdAt",
 ] as const;
 
@@ -204,12 +206,24 @@ export class TurnMeter {
   }
 }
 
-/** The usage record of a turn. */
+/** How many knowledge chunks a turn's retrieval found; null when it retrieved nothing at all. */
+function hitCountOf(knowledgeHits: string | null | undefined): number | null {
+  if (knowledgeHits == null) return null;
+  try {
+    const hits: unknown = JSON.parse(knowledgeHits);
+    return Array.isArray(hits) ? hits.length : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The usage record of a turn, and its question's words for the dashboard. */
 async function writeUsageRecord(
-  deps: Pick<Deps, "db" | "now">,
+  deps: Pick<Deps, "db" | "logger" | "now">,
   input: { turn: ChatTurn; prepared: PreparedTurn; conversationId: string; messageId: string; history: ModelMessage[]; outcome: TurnOutcome; credits: number },
 ) {
   const { turn, prepared, outcome } = input;
+  const createdAt = deps.now().toISOString();
   await preparedQuery(deps.db, "chat.insertUsage", () =>
     deps.db
       .insert(usageRecords)
@@ -231,8 +245,20 @@ async function writeUsageRecord(
     credits: input.credits,
     context: JSON.stringify(input.history),
     knowledgeHits: outcome.knowledgeHits ?? null,
-    createdAt: deps.now().toISOString(),
+    knowledgeHitCount: hitCountOf(outcome.knowledgeHits),
+    createdAt,
   });
+  const knowledgeHitCount = hitCountOf(outcome.knowledgeHits);
+  await rollUpRecord(deps, {
+    spaceId: turn.app.spaceId,
+    appId: turn.app.id,
+    channel: turn.channel,
+    endUserId: turn.endUserId,
+    credits: input.credits,
+    notHit: knowledgeHitCount === 0,
+    text: prepared.text,
+    at: createdAt,
+  }).catch((error: unknown) => deps.logger.warn("could not add the turn to the dashboard's rollup", { error: String(error) }));
 }
 
 /** Writes the answer so far as a `streaming` message: inserted on the first write, then updated while still streaming. */

@@ -1,5 +1,6 @@
 import { accessMessages } from "../access/messages";
 import { announcementsMessages } from "../announcements/messages";
+import { analysisColumnMessages, analysisMessages } from "../analysis/messages";
 import { appsMessages } from "../apps/messages";
 import { benefitsMessages } from "../benefits/messages";
 import { channelsMessages } from "../channels/messages";
@@ -51,6 +52,7 @@ export const catalogues = {
   roles: rolesMessages,
   announcements: announcementsMessages,
   customers: customersMessages,
+  analysis: analysisMessages,
 } as const;
 
 /** Every message Parley can show or send, in English and Chinese: the areas' catalogues in one. */
@@ -79,6 +81,8 @@ export const messages = {
   ...rolesMessages,
   ...announcementsMessages,
   ...customersMessages,
+  ...analysisMessages,
+  ...analysisColumnMessages,
 };
 
 /** The id of a message: a key of {@link messages}. */

@@ -7,6 +7,7 @@ import type { Deps } from "../kernel";
 import { isChannelSession } from "./activity";
 import { enqueueJob } from "../jobs/queue";
 import { guardedFetch, outboundPolicy } from "../plugins/service/network";
+import { recordTransfer } from "../analysis/service/transfers";
 import { sendWechatNotices } from "../channels/wechat-bindings";
 import { messageText } from "../i18n/catalogue";
 import type { Language } from "../i18n/language";
@@ -160,6 +161,7 @@ export async function transferToHuman(
     .set({ handoverRequestedAt: conversation.handoverRequestedAt ?? now })
     .where(eq(conversations.id, conversation.id));
   await setServiceMode(deps, conversation, "MANUAL_MODE");
+  await recordTransfer(deps, conversation, { reason: input.reason, detail: input.detail ?? null, at: now });
   // Notices, summary and tags take model and network calls: they must not hold up the reply.
   void notifyHandover(deps, app, conversation, input).catch((error: unknown) => deps.logger.warn("handover notice failed", { error: String(error) }));
   return manual.defaultReply ?? undefined;

@@ -39,6 +39,7 @@ const KNOWLEDGE_SCREENS = {
   mediaResource: lazyNamed(() => import("../features/knowledge/media-resource-page"), "MediaResourcePage"),
 } satisfies Record<(typeof KNOWLEDGE_CHILDREN)[number], ComponentType>;
 const RoleEditPage = lazyNamed(() => import("../features/team/roles/role-edit-page"), "RoleEditPage");
+const AnalysisPage = lazyNamed(() => import("../features/analysis/analysis-page"), "AnalysisPage");
 const ClientsPage = lazyNamed(() => import("../features/clients/clients-page"), "ClientsPage");
 const ClientConfigPage = lazyNamed(() => import("../features/clients/client-config-page"), "ClientConfigPage");
 const ChannelPickerPage = lazyNamed(() => import("../features/clients/channel-picker-page"), "ChannelPickerPage");
@@ -138,7 +139,7 @@ export const routes: RouteObject[] = [
           { path: "clients", element: <ClientsPage /> },
           { path: "clients/configClient", element: <ChannelPickerPage /> },
           { path: "clients/config", element: <ClientConfigPage /> },
-          placeholder("analysis", "analysis"),
+          { path: "analysis", element: <AnalysisPage /> },
           {
             path: "knowledge",
             children: [

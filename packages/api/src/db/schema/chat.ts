@@ -115,6 +115,8 @@ export const usageRecords = sqliteTable(
     context: text("context"),
     /** JSON: knowledge hits used. */
     knowledgeHits: text("knowledge_hits"),
+    /** How many knowledge chunks the turn's retrieval found; null when the turn retrieved nothing (no knowledge). 0 = not hit. */
+    knowledgeHitCount: integer("knowledge_hit_count"),
     createdAt: createdAt(),
   },
   (table) => [index("usage_records_space_idx").on(table.spaceId, table.createdAt)],

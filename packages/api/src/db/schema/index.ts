@@ -25,3 +25,4 @@ export {
 } from "./billing";
 export { announcementReads, announcements } from "./announcements";
 export { customerTags, tagGroups, tags } from "./customers";
+export { conversationTransfers, usageDaily, usageEndUsers, usageWords } from "./analysis";

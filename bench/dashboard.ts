@@ -1,0 +1,283 @@
+/**
+ * The data dashboard, the customers list and a records export at scale: one space with
+ * 1,000,000 usage records (spread over the last 180 days, 5 apps, 4 channels, 100,000 end
+ * users) and 100,000 customers, generated into a fresh SQLite file made by the real migrations
+ * (batched inserts in transactions, not through the API; the daily rollup, question-word counts
+ * and transfer records the writers keep are generated alongside). Then, through the real HTTP server in this
+ * process:
+ *
+ *   npm run bench:dashboard [-- --records 1000000 --customers 100000 --samples 60]
+ *
+ * prints dashboard_p95_ms (GET /api/v1/analysis/dashboard over the last 30 days),
+ * customers_filter_p95_ms (GET /api/v1/customers with a keyword and a channel), then
+ * export_100k_s, export_peak_rss_mb and export_rss_growth_mb (POST
+ * /api/v1/analysis/records/export of the newest 100,000 records as XLSX, read to the end).
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { serve } from "@hono/node-server";
+import type Database from "better-sqlite3";
+import { wordCounts } from "../packages/api/src/analysis/service/words";
+import { createApp } from "../packages/api/src/app";
+import { loadConfig } from "../packages/api/src/config";
+import { openDatabase } from "../packages/api/src/db/client";
+import type { Deps } from "../packages/api/src/http/context";
+import { createMemoryThrottle } from "../packages/api/src/http/throttle";
+import { createUser } from "../packages/api/src/identity/service/accounts";
+import { createApiKey } from "../packages/api/src/keys/service/keys";
+import { createLogger } from "../packages/api/src/logger";
+import { createProviders } from "../packages/api/src/platform/providers";
+
+const { values } = parseArgs({
+  options: {
+    records: { type: "string", default: "1000000" },
+    customers: { type: "string", default: "100000" },
+    samples: { type: "string", default: "60" },
+    keep: { type: "boolean", default: false },
+  },
+});
+const RECORDS = Number(values.records);
+const CUSTOMERS = Number(values.customers);
+const SAMPLES = Number(values.samples);
+const DAYS = 180;
+const DAY_MS = 86_400_000;
+const CHANNELS = ["web", "telegram", "wechat", "feishu"];
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "parley-bench-dashboard-"));
+const config = loadConfig({ PARLEY_DATA_DIR: dataDir, PARLEY_DATABASE_DRIVER: "better-sqlite3", PARLEY_LOG_LEVEL: "silent" });
+const database = await openDatabase(config.database);
+const { db } = database;
+const logger = createLogger("silent");
+const deps: Deps = { config, db, logger, ...createProviders(config, db, logger), throttle: createMemoryThrottle(), now: () => new Date() };
+const sqlite = (db as unknown as { $client: Database.Database }).$client;
+
+const owner = await createUser(deps, { name: "bench", email: "bench-dashboard@example.com" });
+const spaceId = owner.personalSpaceId;
+const key = "pk_bench_dashboard_owner_key_0123456789abcdef";
+await createApiKey(deps, owner.id, { name: "bench", value: key });
+
+const app = createApp(deps);
+const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
+  const instance = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, () => resolve(instance));
+});
+const address = server.address();
+const base = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+const call = async (url: string, init: RequestInit = {}): Promise<Response> => {
+  const send = () =>
+    fetch(`${base}${url}`, { ...init, headers: { authorization: `Bearer ${key}`, "content-type": "application/json", ...(init.headers ?? {}) } });
+  // A kept-alive socket the server closed while the data was being generated: once more.
+  return send().catch(() => send());
+};
+
+const appIds: string[] = [];
+for (let index = 0; index < 5; index++) {
+  const response = await call("/api/v1/apps", {
+    method: "POST",
+    body: JSON.stringify({
+      name: `Bench app ${index}`,
+      description: "Benchmark",
+      openingIntroduction: "Hello! Ask me anything.",
+      avatarUrl: "https://cdn.example.com/a.png",
+      category: "customer_service",
+      settingsPrompt: "You help.",
+    }),
+  });
+  if (response.status !== 201) throw new Error(`app: ${response.status} ${await response.text()}`);
+  appIds.push(((await response.json()) as { data: { id: string } }).data.id);
+}
+
+// A deterministic generator (mulberry32), so runs are comparable.
+let seed = 42;
+const random = () => {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let value = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  value = (value + Math.imul(value ^ (value >>> 7), 61 | value)) ^ value;
+  return ((value ^ (value >>> 14)) >>> 0) / 4_294_967_296;
+};
+const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!;
+
+const QUESTIONS = [
+  "Where is my order? It has not arrived yet",
+  "How do I get a refund for a damaged parcel",
+  "What are your opening hours on Sunday",
+  "Can I change the delivery address of my order",
+  "My invoice shows the wrong company name",
+  "How long does shipping to Germany take",
+  "我想查询订单的物流信息",
+  "退货流程是什么，需要多久退款",
+  "发票抬头开错了怎么修改",
+  "会员积分可以兑换什么礼品",
+  "客服电话是多少，周末上班吗",
+  "快递一直没有更新物流状态",
+];
+const NAMES = ["Alice", "Bob", "Chen Wei", "李雷", "韩梅梅", "Dmitri", "Fatima", "Kenji", "María", "王芳"];
+const COMPANIES = ["Acme", "Globex", "Initech", "腾飞科技", "Umbrella", ""];
+
+let started = performance.now();
+const insertCustomer = sqlite.prepare(
+  "INSERT INTO customers (id, space_id, channel, client_id, external_id, nickname, company, created_at, last_conversation_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+);
+const now = Date.now();
+sqlite.transaction(() => {
+  for (let index = 0; index < CUSTOMERS; index++) {
+    const channel = CHANNELS[index % CHANNELS.length]!;
+    const at = new Date(now - Math.floor(random() * DAYS * DAY_MS)).toISOString();
+    insertCustomer.run(`cus_${index}`, spaceId, channel, `cli_${channel}`, `u${index}`, `${pick(NAMES)} ${index}`, pick(COMPANIES), at, at);
+  }
+})();
+console.error(`customers: ${CUSTOMERS} in ${Math.round(performance.now() - started)} ms`);
+
+started = performance.now();
+const insertRecord = sqlite.prepare(
+  "INSERT INTO usage_records (id, space_id, app_id, conversation_id, end_user_id, channel, prompt, answer, model, prompt_tokens, completion_tokens, credits, knowledge_hit_count, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+);
+const wordsPerQuestion = QUESTIONS.map((question) => wordCounts(question));
+const words = new Map<string, number>();
+// What the usage-record writer keeps for the dashboard: the rollup per day, app and channel.
+const daily = new Map<string, { records: number; credits: number; notHit: number; users: Set<number> }>();
+const BATCH = 50_000;
+for (let done = 0; done < RECORDS; done += BATCH) {
+  sqlite.transaction(() => {
+    for (let index = done; index < Math.min(RECORDS, done + BATCH); index++) {
+      const appIndex = Math.floor(random() * appIds.length);
+      const channel = pick(CHANNELS);
+      const user = Math.floor(random() * CUSTOMERS);
+      const question = Math.floor(random() * QUESTIONS.length);
+      const at = new Date(now - Math.floor(random() * DAYS * DAY_MS)).toISOString();
+      const hits = random() < 0.2 ? null : Math.floor(random() * 4);
+      const credits = 1 + Math.floor(random() * 20);
+      insertRecord.run(
+        `use_${String(index).padStart(8, "0")}`,
+        spaceId,
+        appIds[appIndex]!,
+        `cnv_${user}`,
+        `u${user}`,
+        channel,
+        QUESTIONS[question]!,
+        "A helpful answer that is about as long as a typical answer of a support bot, give or take.",
+        index % 10 === 0 ? "plugin:weather" : "gpt-4o-mini",
+        120,
+        60,
+        credits,
+        hits,
+        at,
+      );
+      const rollKey = `${at.slice(0, 10)}\u0000${appIds[appIndex]}\u0000${channel}`;
+      const roll = daily.get(rollKey) ?? daily.set(rollKey, { records: 0, credits: 0, notHit: 0, users: new Set() }).get(rollKey)!;
+      roll.records++;
+      roll.credits += credits;
+      if (hits === 0) roll.notHit++;
+      roll.users.add(user + 1);
+      for (const [word, count] of wordsPerQuestion[question]!) {
+        const key = `${at.slice(0, 10)}\u0000${appIds[appIndex]}\u0000${channel}\u0000${word}`;
+        words.set(key, (words.get(key) ?? 0) + count);
+      }
+    }
+  })();
+}
+const insertWord = sqlite.prepare("INSERT INTO usage_words (space_id, day, app_id, channel, word, count) VALUES (?, ?, ?, ?, ?, ?)");
+sqlite.transaction(() => {
+  for (const [key, count] of words) {
+    const [day, appId, channel, word] = key.split("\u0000");
+    insertWord.run(spaceId, day, appId, channel, word, count);
+  }
+})();
+const insertEndUser = sqlite.prepare("INSERT INTO usage_end_users (space_id, end_user_id, seq) VALUES (?, ?, ?)");
+const insertDaily = sqlite.prepare(
+  "INSERT INTO usage_daily (space_id, day, app_id, channel, records, credits, not_hit, users) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+);
+sqlite.transaction(() => {
+  for (let index = 0; index < CUSTOMERS; index++) insertEndUser.run(spaceId, `u${index}`, index + 1);
+  for (const [key, roll] of daily) {
+    const [day, appId, channel] = key.split("\u0000");
+    insertDaily.run(spaceId, day, appId, channel, roll.records, roll.credits, roll.notHit, [...roll.users].map((seq) => seq.toString(16)).join(","));
+  }
+})();
+const insertTransfer = sqlite.prepare(
+  "INSERT INTO conversation_transfers (id, space_id, app_id, conversation_id, channel, end_user_id, reason, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+);
+sqlite.transaction(() => {
+  for (let index = 0; index < RECORDS / 50; index++) {
+    const user = Math.floor(random() * CUSTOMERS);
+    insertTransfer.run(
+      `trf_${index}`,
+      spaceId,
+      pick(appIds),
+      `cnv_${user}`,
+      pick(CHANNELS),
+      `u${user}`,
+      "no-hit",
+      new Date(now - Math.floor(random() * DAYS * DAY_MS)).toISOString(),
+    );
+  }
+})();
+sqlite.exec("ANALYZE");
+console.error(`records: ${RECORDS}, word rows: ${words.size}, in ${Math.round(performance.now() - started)} ms; data in ${dataDir}`);
+
+function p95(samples: number[]): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.95) - 1)]!;
+}
+
+async function timed(url: string, count: number, check: (body: unknown) => void): Promise<number[]> {
+  const samples: number[] = [];
+  for (let index = 0; index < count + 5; index++) {
+    const start = performance.now();
+    const response = await call(url);
+    const body = await response.json();
+    const elapsed = performance.now() - start;
+    if (response.status !== 200) throw new Error(`${url}: ${response.status} ${JSON.stringify(body)}`);
+    check(body);
+    if (index >= 5) samples.push(elapsed);
+  }
+  return samples;
+}
+
+const from = new Date(now - 30 * DAY_MS).toISOString();
+const to = new Date(now + 60_000).toISOString();
+let records = 0;
+const dashboard = await timed(`/api/v1/analysis/dashboard?from=${from}&to=${to}`, SAMPLES, (body) => {
+  records = (body as { data: { totals: { records: number } } }).data.totals.records;
+});
+console.error(`dashboard over 30 days: ${records} records`);
+console.log(`dashboard_p95_ms=${p95(dashboard).toFixed(1)}`);
+console.log(`dashboard_p50_ms=${[...dashboard].sort((a, b) => a - b)[Math.floor(dashboard.length / 2)]!.toFixed(1)}`);
+
+const customers = await timed(`/api/v1/customers?keyword=${encodeURIComponent("Chen")}&channel=telegram&limit=50`, SAMPLES, () => {});
+console.log(`customers_filter_p95_ms=${p95(customers).toFixed(1)}`);
+
+// The newest 100,000 records: `from` is the 100,000th newest record's time.
+const cut = sqlite.prepare("SELECT created_at FROM usage_records WHERE space_id = ? ORDER BY created_at DESC LIMIT 1 OFFSET 99999").get(spaceId) as {
+  created_at: string;
+};
+global.gc?.();
+const rssBefore = process.memoryUsage().rss;
+let peak = rssBefore;
+const probe = setInterval(() => {
+  peak = Math.max(peak, process.memoryUsage().rss);
+}, 20);
+const exportStart = performance.now();
+const response = await call("/api/v1/analysis/records/export", {
+  method: "POST",
+  body: JSON.stringify({ filters: { from: cut.created_at, to }, format: "xlsx" }),
+});
+if (response.status !== 200) throw new Error(`export: ${response.status} ${await response.text()}`);
+let bytes = 0;
+for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+  bytes += chunk.length;
+  peak = Math.max(peak, process.memoryUsage().rss);
+}
+const exportSeconds = (performance.now() - exportStart) / 1000;
+clearInterval(probe);
+console.error(`export: ${(bytes / 1024 / 1024).toFixed(1)} MiB of XLSX`);
+console.log(`export_100k_s=${exportSeconds.toFixed(2)}`);
+console.log(`export_peak_rss_mb=${(peak / 1024 / 1024).toFixed(0)}`);
+console.log(`export_rss_growth_mb=${((peak - rssBefore) / 1024 / 1024).toFixed(0)}`);
+
+server.close();
+await deps.knowledge.close();
+await database.close();
+if (!values.keep) fs.rmSync(dataDir, { recursive: true, force: true });
+process.exit(0);

@@ -1,0 +1,117 @@
+import { z } from "@hono/zod-openapi";
+import { pageNoSchema, pageSizeSchema } from "../http/schemas";
+
+const isoTime = z.string().datetime({ offset: true });
+
+/** Filters every analysis query takes: a time range (default the last 30 days, at most 366 days), app and channel. */
+export const analysisFiltersSchema = z
+  .object({
+    from: isoTime.optional().openapi({ description: "Start (ISO 8601); default 30 days before `to`", example: "2026-01-01T00:00:00.000Z" }),
+    to: isoTime.optional().openapi({ description: "End (ISO 8601, inclusive); default now", example: "2026-01-31T00:00:00.000Z" }),
+    appId: z.string().min(1).max(64).optional().openapi({ example: "app_01jd7w3k5q9x2m4n6p8r" }),
+    channel: z.string().min(1).max(40).optional().openapi({ example: "telegram" }),
+    model: z.string().min(1).max(200).optional().openapi({ description: "A model id, or `plugin:<code>` for plugin calls", example: "gpt-4o-mini" }),
+  })
+  .openapi("AnalysisFilters");
+
+/** Filters and paging of a record list. */
+export const recordsQuerySchema = analysisFiltersSchema.extend({
+  pageNo: pageNoSchema.optional().openapi({ example: 1 }),
+  pageSize: pageSizeSchema(200).optional().openapi({ description: "At most 200", example: 20 }),
+});
+
+/** Filters and the number of words of the high-frequency word list. */
+export const wordsQuerySchema = analysisFiltersSchema.extend({
+  limit: z.coerce.number().int().min(1).max(500).optional().openapi({ description: "How many words (default 50, at most 500)", example: 50 }),
+});
+
+const rangeFields = { from: z.string(), to: z.string() };
+
+/** One invocation record. */
+export const analysisRecordSchema = z
+  .object({
+    id: z.string(),
+    appId: z.string().nullable(),
+    appName: z.string().nullable(),
+    conversationId: z.string().nullable(),
+    endUserId: z.string().nullable(),
+    channel: z.string().nullable(),
+    prompt: z.string(),
+    answer: z.string(),
+    model: z.string(),
+    promptTokens: z.number().int(),
+    completionTokens: z.number().int(),
+    credits: z.number().int(),
+    knowledgeHitCount: z.number().int().nullable().openapi({ description: "Chunks the turn's knowledge retrieval found; 0 = not hit; null = no retrieval" }),
+    createdAt: z.string(),
+  })
+  .openapi("AnalysisRecord");
+
+/** A page of records. */
+export const recordPageSchema = z.object({ ...rangeFields, total: z.number().int(), items: z.array(analysisRecordSchema) }).openapi("AnalysisRecordPage");
+
+/** One transfer of a conversation to a person. */
+export const transferSchema = z
+  .object({
+    id: z.string(),
+    appId: z.string(),
+    appName: z.string().nullable(),
+    conversationId: z.string(),
+    channel: z.string(),
+    endUserId: z.string(),
+    reason: z.string().openapi({ description: "keyword, intent, no-hit, customer, operator (unknown for transfers before records were kept)" }),
+    detail: z.string().nullable(),
+    createdAt: z.string(),
+  })
+  .openapi("AnalysisTransfer");
+
+/** A page of transfers. */
+export const transferPageSchema = z.object({ ...rangeFields, total: z.number().int(), items: z.array(transferSchema) }).openapi("AnalysisTransferPage");
+
+/** Credits used over a range. */
+export const creditsSchema = z
+  .object({
+    ...rangeFields,
+    total: z.number().int(),
+    byApp: z.array(z.object({ appId: z.string().nullable(), appName: z.string().nullable(), credits: z.number().int(), records: z.number().int() })),
+    byChannel: z.array(z.object({ channel: z.string().nullable(), credits: z.number().int(), records: z.number().int() })),
+  })
+  .openapi("AnalysisCredits");
+
+const wordSchema = z.object({ word: z.string(), count: z.number().int() }).openapi("AnalysisWord");
+
+/** High-frequency words. */
+export const wordsSchema = z.object({ ...rangeFields, items: z.array(wordSchema) }).openapi("AnalysisWords");
+
+/** What records can be filtered by. */
+export const enumsSchema = z
+  .object({ apps: z.array(z.object({ id: z.string(), name: z.string() })), channels: z.array(z.string()), models: z.array(z.string()) })
+  .openapi("AnalysisRecordEnums");
+
+const countsShape = {
+  users: z.number().int().openapi({ description: "Distinct users (customers, visitors, signed-in users)" }),
+  records: z.number().int(),
+  notHit: z.number().int().openapi({ description: "Turns whose knowledge retrieval found nothing" }),
+  transfers: z.number().int().openapi({ description: "Conversations transferred to a person" }),
+  credits: z.number().int(),
+};
+
+/** The data dashboard. */
+export const dashboardSchema = z
+  .object({
+    ...rangeFields,
+    totals: z.object(countsShape),
+    byApp: z.array(z.object({ appId: z.string(), appName: z.string().nullable(), ...countsShape })),
+    byChannel: z.array(z.object({ channel: z.string(), ...countsShape })),
+    daily: z.array(z.object({ day: z.string(), records: z.number().int(), activeUsers: z.number().int(), credits: z.number().int() })),
+    words: z.array(wordSchema),
+  })
+  .openapi("AnalysisDashboard");
+
+/** An export request. */
+export const exportRequestSchema = z
+  .object({
+    filters: analysisFiltersSchema.optional(),
+    format: z.enum(["csv", "xlsx"]).openapi({ example: "xlsx" }),
+  })
+  .openapi("AnalysisExportRequest");
