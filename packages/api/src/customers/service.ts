@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, gte, inArray, lt, lte, or, type SQL, sql } from "drizzle-orm";
+import { decodeCursor, encodeCursor, keywordMatch } from "../db/query-helpers";
 import { followsClient } from "../access/follow";
 import { getAppForChat } from "../apps/service/index";
 import { apps, channelClients, conversations, customers, customerTags, tagGroups, tags, webClients } from "../db/schema/index";
@@ -84,32 +85,14 @@ function conditionsOf(auth: Auth, filter: CustomerFilter): SQL[] {
   const bounds = timeBounds(filter);
   if (bounds.from) conditions.push(gte(customers.lastConversationAt, bounds.from));
   if (bounds.to) conditions.push(bounds.toExclusive ? lt(customers.lastConversationAt, bounds.to) : lte(customers.lastConversationAt, bounds.to));
-  if (filter.keyword?.trim()) {
-    const like = `%${filter.keyword.trim().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
-    conditions.push(
-      sql`(${customers.nickname} LIKE ${like} ESCAPE '\\' OR ${customers.company} LIKE ${like} ESCAPE '\\' OR ${customers.remark} LIKE ${like} ESCAPE '\\')`,
-    );
-  }
+  const keyword = keywordMatch([customers.nickname, customers.company, customers.remark], filter.keyword);
+  if (keyword) conditions.push(keyword);
   if (filter.tagIds?.length) {
     conditions.push(
       sql`exists (select 1 from ${customerTags} where ${customerTags.customerId} = ${customers.id} and ${inArray(customerTags.tagId, filter.tagIds)})`,
     );
   }
   return conditions;
-}
-
-function encodeCursor(row: Pick<CustomerRow, "lastConversationAt" | "id">): string {
-  return Buffer.from(JSON.stringify([row.lastConversationAt ?? "", row.id])).toString("base64url");
-}
-
-function decodeCursor(cursor: string): [string, string] {
-  try {
-    const value = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown;
-    if (Array.isArray(value) && value.length === 2 && value.every((item) => typeof item === "string")) return value as [string, string];
-  } catch {
-    // fall through
-  }
-  throw new ServiceError("validation", "validation_failed", { field: "cursor", reason: "not a cursor from this list" }, { field: "cursor" });
 }
 
 /** Rows after a cursor in the order last conversation (newest first; SQLite sorts nulls, the never-talked, last in descending order), then id descending. */
@@ -196,7 +179,10 @@ export async function listCustomers(deps: Pick<Deps, "db">, auth: Auth, filter: 
       page.map((row) => row.id),
     ),
   ]);
-  return { items: page.map((row) => viewOf(row, names, tagMap)), nextCursor: rows.length > filter.limit ? encodeCursor(page.at(-1)!) : null };
+  return {
+    items: page.map((row) => viewOf(row, names, tagMap)),
+    nextCursor: rows.length > filter.limit ? encodeCursor(page.at(-1)!.lastConversationAt, page.at(-1)!.id) : null,
+  };
 }
 
 async function customerOf(deps: Pick<Deps, "db">, auth: Auth, customerId: string): Promise<CustomerRow> {

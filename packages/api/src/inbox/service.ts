@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, gte, inArray, isNotNull, lt, lte, or, sql } from "drizzle-orm";
+import { decodeCursor, encodeCursor } from "../db/query-helpers";
 import { getAppForChat } from "../apps/service/index";
 import { queueSend } from "../channels/pipeline";
 import { storeMessage } from "../conversation/store";
@@ -78,20 +79,6 @@ async function clientNamesOf(deps: Pick<Deps, "db">, spaceId: string): Promise<M
   return new Map([...channels, ...web].map((client) => [client.id, client.name]));
 }
 
-function encodeCursor(row: Pick<ConversationRow, "lastMessageAt" | "id">): string {
-  return Buffer.from(JSON.stringify([row.lastMessageAt ?? "", row.id])).toString("base64url");
-}
-
-function decodeCursor(cursor: string): [string, string] {
-  try {
-    const value = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown;
-    if (Array.isArray(value) && value.length === 2 && value.every((item) => typeof item === "string")) return value as [string, string];
-  } catch {
-    // fall through
-  }
-  throw new ServiceError("validation", "validation_failed", { field: "cursor", reason: "not a cursor from this list" }, { field: "cursor" });
-}
-
 /** Sessions of the space's clients, latest message first, with the filters of the inbox. */
 export async function listSessions(deps: Pick<Deps, "db">, auth: Auth, filter: SessionFilter) {
   const conditions = [...inboxSessions(auth), isNotNull(conversations.lastMessageAt)];
@@ -125,7 +112,7 @@ export async function listSessions(deps: Pick<Deps, "db">, auth: Auth, filter: S
     .get();
   return {
     items: page.map((row) => sessionView(row, names)),
-    nextCursor: rows.length > filter.limit ? encodeCursor(page.at(-1)!) : null,
+    nextCursor: rows.length > filter.limit ? encodeCursor(page.at(-1)!.lastMessageAt, page.at(-1)!.id) : null,
     unreadCount: Number(unread?.count ?? 0),
   };
 }

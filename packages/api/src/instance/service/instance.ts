@@ -1,5 +1,6 @@
-import { asc, count, eq, or, sql, type SQL } from "drizzle-orm";
-import { alias, type SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { asc, count, eq, sql } from "drizzle-orm";
+import { keywordMatch } from "../../db/query-helpers";
+import { alias } from "drizzle-orm/sqlite-core";
 import type { z } from "@hono/zod-openapi";
 import { effectiveGrade, type Plan, planCatalogue, planOfGrade } from "../../billing/service/plans";
 import { spaceMembers, spacePlans, spaces, users } from "../../db/schema/index";
@@ -34,18 +35,6 @@ function paging(query: ListQuery) {
   return { pageNo, pageSize, offset: (pageNo - 1) * pageSize };
 }
 
-/** `%keyword%` with LIKE's wildcards taken literally. */
-function contains(keyword: string): SQL {
-  return sql`${`%${keyword.replace(/[\\%_]/g, (char) => `\\${char}`)}%`}`;
-}
-
-function matching(columns: SQLiteColumn[], keyword: string | undefined): SQL | undefined {
-  const text = keyword?.trim();
-  if (!text) return undefined;
-  const pattern = contains(text);
-  return or(...columns.map((column) => sql`${column} LIKE ${pattern} ESCAPE '\\'`));
-}
-
 const personal = alias(spaces, "personal_space");
 const personalPlan = alias(spacePlans, "personal_plan");
 
@@ -64,7 +53,7 @@ const userColumns = {
 /** Every user of the instance, oldest first; a user's grade is their personal space's. */
 export async function listInstanceUsers(deps: Pick<Deps, "db" | "now">, query: ListQuery) {
   const { pageNo, pageSize, offset } = paging(query);
-  const where = matching([users.name, users.email, users.phone], query.keyword);
+  const where = keywordMatch([users.name, users.email, users.phone], query.keyword);
   const [items, total] = await Promise.all([
     deps.db
       .select(userColumns)
@@ -159,7 +148,7 @@ const spaceColumns = {
 /** Every space of the instance, oldest first, with its owner and the quotas it has. */
 export async function listInstanceSpaces(deps: Pick<Deps, "db" | "now">, query: ListQuery) {
   const { pageNo, pageSize, offset } = paging(query);
-  const where = matching([spaces.name, spaces.code, users.name, users.email], query.keyword);
+  const where = keywordMatch([spaces.name, spaces.code, users.name, users.email], query.keyword);
   const [rows, total] = await Promise.all([
     deps.db
       .select(spaceColumns)

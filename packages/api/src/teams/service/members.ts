@@ -1,5 +1,6 @@
 import { and, asc, count, eq, inArray, isNotNull, or, type SQL, sql } from "drizzle-orm";
-import { alias, type SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { keywordMatch } from "../../db/query-helpers";
+import { alias } from "drizzle-orm/sqlite-core";
 import { type Grant, isSystemRole, parseGrants, systemRoles } from "../../access";
 import { apiKeys, spaceMembers, spaceRoles, spaces, users } from "../../db/schema/index";
 import { fail } from "../../errors";
@@ -52,17 +53,6 @@ export async function assertGrantable(deps: Pick<Deps, "db">, auth: Auth, roleId
   const held = auth.access?.grants;
   if (held && role.grants.some((grant) => !held.has(grant as Grant))) throw fail.forbidden("team_grant_exceeds");
   return role;
-}
-
-function contains(keyword: string): SQL {
-  return sql`${`%${keyword.replace(/[\\%_]/g, (char) => `\\${char}`)}%`}`;
-}
-
-function matching(columns: SQLiteColumn[], keyword: string | undefined): SQL | undefined {
-  const text = keyword?.trim();
-  if (!text) return undefined;
-  const pattern = contains(text);
-  return or(...columns.map((column) => sql`${column} LIKE ${pattern} ESCAPE '\\'`));
 }
 
 const inviter = alias(users, "inviter");
@@ -133,7 +123,7 @@ export async function listMembers(
 ) {
   const pageNo = query.pageNo ?? 1;
   const pageSize = Math.min(query.pageSize ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
-  const where = and(eq(spaceMembers.spaceId, auth.spaceId), matching([users.name, users.email, users.phone], query.keyword));
+  const where = and(eq(spaceMembers.spaceId, auth.spaceId), keywordMatch([users.name, users.email, users.phone], query.keyword));
   const [rows, total] = await Promise.all([
     membersQuery(deps, where)
       .orderBy(sql`CASE WHEN ${spaceMembers.role} = 'owner' THEN 0 ELSE 1 END`, asc(spaceMembers.joinedAt), asc(spaceMembers.userId))
