@@ -3,7 +3,7 @@ import { defineMessages } from "../i18n/define";
 /** Messages of customers, tags and tag groups. */
 export const customersMessages = defineMessages({
   "thing.customer": { en: "Customer", "zh-CN": "客户" },
-  "thing.tag": { en: "Tag", "zh-CN": "标签" },
+  "thing.customer_tag": { en: "Tag", "zh-CN": "标签" },
   "thing.tagGroup": { en: "Tag group", "zh-CN": "标签组" },
   customer_range_inverted: { en: "{field} must not be before from", "zh-CN": "{field} 不能早于开始时间" },
   customer_range_too_long: { en: "{field}: a time range spans at most {days} days", "zh-CN": "{field}：时间范围最多 {days} 天" },

@@ -148,7 +148,7 @@ async function tagOf(deps: Pick<Deps, "db">, auth: Auth, tagId: string) {
     .from(tags)
     .where(and(eq(tags.id, tagId), eq(tags.spaceId, auth.spaceId)))
     .get();
-  if (!row) throw fail.notFound("tag");
+  if (!row) throw fail.notFound("customer_tag");
   return row;
 }
 

@@ -53,6 +53,7 @@ export const catalogues = {
   announcements: announcementsMessages,
   customers: customersMessages,
   analysis: analysisMessages,
+  analysisColumns: analysisColumnMessages,
 } as const;
 
 /** Every message Parley can show or send, in English and Chinese: the areas' catalogues in one. */
