@@ -8,9 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "./browser";
 import { type ParleyProcess, startParley } from "./parley-process";
 
-// Customers and tags in Chromium (issue 17): a Telegram conversation through the channels fake
-// creates a customer; the operator makes a tag, tags the customer, filters by the tag, edits
-// the customer, opens their conversations and exports the list.
+// The operator's side in Chromium (issue 17's acceptance journey): a Telegram conversation
+// through the channels fake creates a customer; the operator makes a tag, tags the customer,
+// filters by the tag, edits the customer, opens their conversations and exports the list; the
+// dashboard then shows the conversation's counts and words, and an announcement the instance
+// administrator publishes reaches the bell of this open console.
 const ownerKey = "pk_customers_e2e_owner_key_0123456789";
 
 let telegram: TelegramFake;
@@ -157,5 +159,37 @@ describe("customers and tags in Chromium", () => {
     expect(text).toContain("Acme Ltd");
     const [xlsx] = await Promise.all([page.waitForEvent("download"), byTestId("customer-export-xlsx").click()]);
     expect(xlsx.suggestedFilename()).toMatch(/^customers-.*\.xlsx$/);
+  });
+
+  it("the dashboard shows the conversation's counts and words; an announcement reaches the open console's bell", async () => {
+    await page.goto(`${parley.url}/console/analysis`);
+    const kpi = (key: string) => byTestId(`analysis-kpi-${key}`).locator(".ant-statistic-content-value");
+    // One Telegram user wrote once and the app answered once.
+    await expect.poll(() => kpi("users").innerText()).toBe("1");
+    await expect.poll(() => kpi("records").innerText()).toBe("1");
+    expect(await kpi("transfers").innerText()).toBe("0");
+    // The words of the question, stop words ("I", "to", "a", "for", "my") removed.
+    const words = byTestId("analysis-words");
+    await expect.poll(() => words.innerText()).toContain("refund");
+    const shown = (await words.innerText()).split(/\s+/);
+    expect(shown).toEqual(expect.arrayContaining(["refund", "parcel", "want"]));
+    expect(shown).not.toContain("for");
+    expect(shown).not.toContain("my");
+    // The per-channel chart names the channel.
+    await expect.poll(() => page.locator(".pl-analysis-charts tspan").allTextContents()).toContain("Telegram");
+
+    // The bell: the console's socket is connected before the administrator publishes.
+    const bell = () => byTestId("notifications-badge").getAttribute("data-count").then(Number);
+    await expect.poll(bell).toBe(0);
+    await page.waitForTimeout(500);
+    const published = await fetch(`${parley.url}/api/v1/instance/announcements`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${ownerKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ title: "Dashboard is live", body: "See **records** and words.", audience: "everyone" }),
+    });
+    expect(published.status).toBe(201);
+    await expect.poll(bell, { timeout: 10_000 }).toBe(1);
+    await byTestId("notifications").click();
+    await expect.poll(() => byTestId("announcement-list").innerText()).toContain("Dashboard is live");
   });
 });

@@ -10,9 +10,22 @@ import { useSpaceQuery } from "../../lib/api/query";
 import { feedback } from "../../lib/feedback";
 import { formatDateTime } from "../../lib/format";
 import { saveBlob } from "../../lib/save-blob";
+import { localized } from "../clients/channel-rules";
+import { useChannelCatalogue } from "../clients/use-channel-catalogue";
 import "./analysis.css";
 
 type Preset = "7" | "30" | "custom";
+
+/** A channel's name in the user's language: the platform's own name, or ours for the web, the API and workflows. */
+function useChannelName(): (channel: string | null) => string {
+  const { t, i18n } = useTranslation();
+  const catalogue = useChannelCatalogue();
+  return (channel) => {
+    if (!channel) return "";
+    const platform = catalogue?.find((descriptor) => descriptor.kind === channel);
+    return platform ? localized(platform.name, i18n.language) : t(`analysis.channelName.${channel}`, { defaultValue: channel });
+  };
+}
 const PAGE_SIZE = 10;
 
 /** The filters' time range: the last 7 or 30 days up to the end of today, or the chosen days. */
@@ -60,6 +73,7 @@ function ExportButton({ kind, filters }: { kind: ExportKind; filters: AnalysisFi
 /** A paged table of records (all, or not-hit). */
 function RecordsTable({ kind, filters }: { kind: "records" | "not-hit"; filters: AnalysisFilters }) {
   const { t, i18n } = useTranslation();
+  const channelName = useChannelName();
   const [page, setPage] = useState(1);
   const query = useSpaceQuery({
     key: [...ANALYSIS, kind, filters, page],
@@ -77,7 +91,7 @@ function RecordsTable({ kind, filters }: { kind: "records" | "not-hit"; filters:
       columns={[
         { title: t("analysis.col.time"), dataIndex: "createdAt", width: 170, render: (value: string) => formatDateTime(value, i18n.language) },
         { title: t("analysis.col.app"), dataIndex: "appName", width: 140, render: (value: string | null, row) => value ?? row.appId },
-        { title: t("analysis.col.channel"), dataIndex: "channel", width: 100 },
+        { title: t("analysis.col.channel"), dataIndex: "channel", width: 100, render: channelName },
         { title: t("analysis.col.model"), dataIndex: "model", width: 150 },
         { title: t("analysis.col.question"), dataIndex: "prompt", ellipsis: true },
         { title: t("analysis.col.answer"), dataIndex: "answer", ellipsis: true },
@@ -90,6 +104,7 @@ function RecordsTable({ kind, filters }: { kind: "records" | "not-hit"; filters:
 /** A paged table of conversations transferred to a person. */
 function TransfersTable({ filters }: { filters: AnalysisFilters }) {
   const { t, i18n } = useTranslation();
+  const channelName = useChannelName();
   const [page, setPage] = useState(1);
   const query = useSpaceQuery({
     key: [...ANALYSIS, "transfers", filters, page],
@@ -106,7 +121,7 @@ function TransfersTable({ filters }: { filters: AnalysisFilters }) {
       columns={[
         { title: t("analysis.col.time"), dataIndex: "createdAt", width: 170, render: (value: string) => formatDateTime(value, i18n.language) },
         { title: t("analysis.col.app"), dataIndex: "appName", width: 160, render: (value: string | null, row) => value ?? row.appId },
-        { title: t("analysis.col.channel"), dataIndex: "channel", width: 110 },
+        { title: t("analysis.col.channel"), dataIndex: "channel", width: 110, render: channelName },
         { title: t("analysis.col.user"), dataIndex: "endUserId", ellipsis: true },
         { title: t("analysis.col.reason"), dataIndex: "reason", width: 130, render: (value: string) => t(`analysis.reason.${value}`, { defaultValue: value }) },
         { title: t("analysis.col.detail"), dataIndex: "detail", ellipsis: true },
@@ -122,6 +137,7 @@ function TransfersTable({ filters }: { filters: AnalysisFilters }) {
  */
 export function AnalysisPage() {
   const { t } = useTranslation();
+  const channelName = useChannelName();
   const [preset, setPreset] = useState<Preset>("30");
   const [custom, setCustom] = useState<[Dayjs, Dayjs] | null>(null);
   const [appId, setAppId] = useState<string>();
@@ -184,7 +200,7 @@ export function AnalysisPage() {
               placeholder={t("analysis.allChannels")}
               value={channel}
               onChange={setChannel}
-              options={(enums.data?.channels ?? []).map((value) => ({ value, label: value }))}
+              options={(enums.data?.channels ?? []).map((value) => ({ value, label: channelName(value) }))}
             />
           </Space>
         }
@@ -221,7 +237,7 @@ export function AnalysisPage() {
             <ResponsiveContainer width="100%" height={260}>
               <BarChart data={data.byChannel}>
                 <CartesianGrid strokeDasharray="3 3" />
-                <XAxis dataKey="channel" />
+                <XAxis dataKey="channel" tickFormatter={channelName} />
                 <YAxis allowDecimals={false} />
                 <Tooltip />
                 <Legend />
