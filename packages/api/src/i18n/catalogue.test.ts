@@ -42,6 +42,12 @@ describe("the message catalogue", () => {
     expect(messageText("en", "validation_failed", { field: "name" })).toBe("Invalid name: {reason}");
   });
 
+  it("shows other parameters as given, even when they spell a thing's name", () => {
+    // A field, a plugin parameter or a user's text called "app" or "user" is not a thing.
+    expect(messageText("en", "validation_failed", { field: "app", reason: "user" })).toBe("Invalid app: user");
+    expect(messageText("zh-CN", "permission_denied_view", { resource: "resource.customers" })).not.toContain("resource.customers");
+  });
+
   it("names every thing a service reports as not found, model providers included", () => {
     expect(messageText("en", "not_found", { what: "model_provider" })).toBe("Model provider not found");
     expect(messageText("zh-CN", "not_found", { what: "model_provider" })).toBe("未找到模型服务商");

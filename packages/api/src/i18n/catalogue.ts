@@ -92,8 +92,15 @@ export type MessageId = keyof typeof messages;
 /** The name of a thing (`thing.<name>` is a message), as `{what}` of `not_found` takes it. */
 export type Thing = MessageId extends infer Id ? (Id extends `thing.${infer Name}` ? Name : never) : never;
 
-/** Parameters of a message; a value that names a thing (`thing.<value>` exists) is itself translated. */
+/**
+ * Parameters of a message. The value of a parameter that names a thing ({@link THING_PARAMS}:
+ * `{what}`, `{resource}`, `{channel}`, `{plan}`, …) is itself translated when `thing.<value>` exists; every other value
+ * (a name, a field, a user's text) is shown as given, even when it spells a thing's name.
+ */
 export type MessageParams = Readonly<Record<string, string | number>>;
+
+/** The parameters whose values name a thing rather than carry a user's or a platform's text. */
+const THING_PARAMS: ReadonlySet<string> = new Set(["what", "resource", "channel", "plan", "quota", "feature", "action", "state"]);
 
 const lookup: Readonly<Record<string, Message>> = messages;
 
@@ -121,7 +128,7 @@ export function renderMessage(language: Language, id: string, params: MessagePar
   return template.replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = params[name];
     if (value === undefined) return `{${name}}`;
-    const thing = lookup[`thing.${value}`];
+    const thing = THING_PARAMS.has(name) ? lookup[`thing.${value}`] : undefined;
     return thing ? thing[language] : String(value);
   });
 }
