@@ -11,6 +11,8 @@ import {
   customerSchema,
   exportCustomersBody,
   mapTagsBody,
+  syncCustomersBody,
+  syncCustomersResultSchema,
   tagGroupBody,
   tagGroupSchema,
   tagSchema,
@@ -18,6 +20,7 @@ import {
   updateTagBody,
 } from "./schemas";
 import { aiTagCustomer, CUSTOMER_EXPORT_MAX, exportCustomers, getCustomer, listCustomers, mapTags, updateCustomer } from "./service";
+import { syncContacts } from "./sync";
 import { createTag, createTagGroup, deleteTag, deleteTagGroup, listTagGroups, listTags, updateTag, updateTagGroup } from "./tags";
 
 const customerTags = ["Customers"];
@@ -84,6 +87,19 @@ export function registerCustomerRoutes(app: OpenAPIHono<AppEnv>) {
       data: z.object({ added: z.number().int(), removed: z.number().int() }).openapi("MapCustomerTagsResult"),
     }),
     async (c) => ok(c, await mapTags(c.var.deps, c.var.auth, c.req.valid("json"))),
+  );
+
+  app.openapi(
+    defineRoute({
+      method: "post",
+      path: "/api/v1/customers/sync",
+      tags: customerTags,
+      summary: "Pull the contacts of a WeCom app or WeChat official account connection (or of every one of a platform) into customers, merged per channel identity (customer/sync)",
+      request: { body: jsonBody(syncCustomersBody) },
+      data: syncCustomersResultSchema,
+      extraErrors: { 502: "The platform refused (customers pulled before the refusal are kept)" },
+    }),
+    async (c) => ok(c, await syncContacts(c.var.deps, c.var.auth, c.req.valid("json"))),
   );
 
   app.openapi(
