@@ -32,14 +32,6 @@ export const customersMessages = defineMessages({
     en: "The WeChat official account refused the tag sync; nothing was changed: {reason}",
     "zh-CN": "微信公众号拒绝了标签同步，未做任何更改：{reason}",
   },
-  tag_sync_no_wecom: {
-    en: "The space has no enabled WeCom app connection to sync the tag to; add one under Channels or choose no sync",
-    "zh-CN": "当前空间没有可用的企业微信应用连接，无法同步标签；请先在渠道中添加，或选择不同步",
-  },
-  tag_sync_no_wechat: {
-    en: "The space has no enabled WeChat official account connection to sync the tag to; add one under Channels or choose no sync",
-    "zh-CN": "当前空间没有可用的微信公众号连接，无法同步标签；请先在渠道中添加，或选择不同步",
-  },
   customer_sync_kind: {
     en: "Contacts can be synced only from a WeCom app or a WeChat official account connection, not from {kind}",
     "zh-CN": "只能从企业微信应用或微信公众号连接同步客户，不能从 {kind} 同步",

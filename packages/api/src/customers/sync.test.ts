@@ -224,11 +224,11 @@ describe("tag sync", () => {
     const taken = await refused(await call(alice, "POST", "/api/v1/tags", { name: "Handmade", groupId, syncTarget: "wechat" }), 502);
     expect(taken.message).toMatch(/official account refused the tag sync.*45157/);
     expect(await ctx.deps.db.select().from(tags).where(eq(tags.name, "Handmade"))).toHaveLength(0);
-    // No connection of that platform in the space: 409 on syncTarget, nothing written.
+    // No connection of that platform in the space yet: kept as not synced, and nothing reaches alice's corp.
     const bobGroup = await data<{ id: string }>(await call(bob, "POST", "/api/v1/tag-groups", { name: "Bob level" }), 201);
-    const none = await refused(await call(bob, "POST", "/api/v1/tags", { name: "Gold", groupId: bobGroup.id, syncTarget: "wecom" }), 409);
-    expect(none.data?.field).toBe("syncTarget");
-    expect(await ctx.deps.db.select().from(tags).where(eq(tags.spaceId, bob.user.spaceId))).toHaveLength(0);
+    const unsynced = await data(await call(bob, "POST", "/api/v1/tags", { name: "Bob gold", groupId: bobGroup.id, syncTarget: "wecom" }), 201);
+    expect(unsynced).toMatchObject({ syncTarget: "wecom", syncState: "none", syncedAt: null });
+    expect([...wecom.customers.groups.values()].some((group) => group.name === "Bob level")).toBe(false);
 
     const gold = await data(await call(alice, "POST", "/api/v1/tags", { name: "Gold", groupId, syncTarget: "wecom" }), 201);
     const fans = await data(await call(alice, "POST", "/api/v1/tags", { name: "Fans", groupId, syncTarget: "wechat" }), 201);

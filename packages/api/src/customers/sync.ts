@@ -98,7 +98,8 @@ async function undoCreated(deps: SyncDeps, platform: SyncPlatform, connections: 
 /**
  * Makes the tag exist with `name` on every enabled connection of the platform: renames it where
  * it has a remote id, creates it elsewhere. Answers the remote ids. Throws the platform's refusal
- * (tags created by this call are deleted again first); a space with no connection is a 409.
+ * (tags created by this call are deleted again first). A space with no connection of the platform
+ * yet gets no remote ids: the tag is kept as not synced, and syncs when it is next changed.
  */
 export async function ensureRemoteTag(
   deps: SyncDeps,
@@ -107,7 +108,6 @@ export async function ensureRemoteTag(
   tag: { name: string; groupName: string; remoteIds: RemoteIds; rename: boolean },
 ): Promise<RemoteIds> {
   const connections = await connectionsOf(deps, spaceId, platform);
-  if (!connections.length) throw new ServiceError("conflict", platform === "wecom" ? "tag_sync_no_wecom" : "tag_sync_no_wechat", {}, { field: "syncTarget" });
   const result: RemoteIds = {};
   const created: RemoteIds = {};
   try {
@@ -149,7 +149,7 @@ export async function deleteRemoteTag(deps: SyncDeps, spaceId: string, platform:
   }
 }
 
-/** Records a sync outcome on tags: synced now, or failed with the error's message. */
+/** Records a sync outcome on mirrored tags that have remote ids: synced now, or failed with the error's message. */
 export async function recordSync(deps: Pick<Deps, "db" | "now">, tagIds: string[], outcome: { error?: unknown } = {}) {
   if (!tagIds.length) return;
   const error = outcome.error;
@@ -157,7 +157,7 @@ export async function recordSync(deps: Pick<Deps, "db" | "now">, tagIds: string[
   await deps.db
     .update(tags)
     .set(message === null ? { syncState: "synced", syncedAt: deps.now().toISOString(), syncError: null } : { syncState: "failed", syncError: message })
-    .where(and(inArray(tags.id, tagIds), sql`${tags.syncTarget} != 'none'`));
+    .where(and(inArray(tags.id, tagIds), sql`${tags.syncTarget} != 'none'`, sql`${tags.remoteIds} != '{}'`));
 }
 
 /** What one mapping change asks of the platforms. */
@@ -187,7 +187,7 @@ export async function pushTagMapping(deps: SyncDeps, push: TagPush): Promise<str
   const mirrored = await deps.db
     .select()
     .from(tags)
-    .where(and(eq(tags.spaceId, push.spaceId), inArray(tags.id, tagIds), sql`${tags.syncTarget} != 'none'`));
+    .where(and(eq(tags.spaceId, push.spaceId), inArray(tags.id, tagIds), sql`${tags.syncTarget} != 'none'`, sql`${tags.remoteIds} != '{}'`));
   if (!mirrored.length) return [];
   const people = await deps.db
     .select({ id: customers.id, channel: customers.channel, clientId: customers.clientId, externalId: customers.externalId, owner: customers.platformOwner })

@@ -185,7 +185,8 @@ export interface TagInput {
 
 /**
  * Creates a tag in one of the space's groups; its name is unique within the group. A mirrored tag
- * is created on the platform first: when the platform refuses, nothing is written here.
+ * is created on the platform first: when the platform refuses, nothing is written here. Without a
+ * connection of the platform yet, it is kept as not synced.
  */
 export async function createTag(deps: SyncDeps, auth: Auth, input: TagInput): Promise<TagView> {
   const name = trimmed(input.name);
@@ -206,8 +207,8 @@ export async function createTag(deps: SyncDeps, auth: Auth, input: TagInput): Pr
       description: input.description?.trim() ?? "",
       syncTarget,
       remoteIds: JSON.stringify(remoteIds),
-      syncState: syncTarget === "none" ? "none" : "synced",
-      syncedAt: syncTarget === "none" ? null : deps.now().toISOString(),
+      syncState: Object.keys(remoteIds).length ? "synced" : "none",
+      syncedAt: Object.keys(remoteIds).length ? deps.now().toISOString() : null,
       createdBy: auth.userId,
       updatedAt: deps.now().toISOString(),
     })
@@ -265,7 +266,9 @@ export async function updateTag(deps: SyncDeps, auth: Auth, tagId: string, input
       ...(input.description !== undefined ? { description: input.description.trim() } : {}),
       syncTarget: after,
       remoteIds: JSON.stringify(remoteIds),
-      ...(after === "none" ? { syncState: "none" as const, syncedAt: null, syncError: null } : { syncState: "synced" as const, syncedAt: deps.now().toISOString(), syncError: null }),
+      ...(Object.keys(remoteIds).length
+        ? { syncState: "synced" as const, syncedAt: deps.now().toISOString(), syncError: null }
+        : { syncState: "none" as const, syncedAt: null, syncError: null }),
       updatedAt: deps.now().toISOString(),
     })
     .where(eq(tags.id, tagId));
