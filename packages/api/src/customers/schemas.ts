@@ -176,8 +176,14 @@ export const syncCustomersResultSchema = z
   .object({
     created: z.number().int(),
     updated: z.number().int(),
-    connections: z.array(
-      z.object({ clientId: z.string(), platform: z.enum(["wecom", "wechat"]), created: z.number().int(), updated: z.number().int() }),
-    ),
+    connections: z.array(z.object({ clientId: z.string(), platform: z.enum(["wecom", "wechat"]), created: z.number().int(), updated: z.number().int() })),
   })
   .openapi("SyncCustomersResult");
+
+/** Where the caller can pull contacts from, and whether they may. */
+export const syncSourcesSchema = z
+  .object({
+    canSync: z.boolean().openapi({ description: "The caller's role has customers.edit" }),
+    sources: z.array(z.object({ clientId: z.string(), name: z.string(), platform: z.enum(["wecom", "wechat"]) })),
+  })
+  .openapi("CustomerSyncSources");

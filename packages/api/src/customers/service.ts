@@ -261,7 +261,11 @@ function foreign(field: string, id: string): never {
  * Mirrored tags are marked on the platform first (customers whose identity is there); when the
  * platform refuses, nothing is written here and the tags record the failure.
  */
-export async function mapTags(deps: Pick<Deps, "config" | "db" | "logger" | "now" | "secrets">, auth: Auth, input: { customerIds: string[]; addTagIds: string[]; removeTagIds: string[] }) {
+export async function mapTags(
+  deps: Pick<Deps, "config" | "db" | "logger" | "now" | "secrets">,
+  auth: Auth,
+  input: { customerIds: string[]; addTagIds: string[]; removeTagIds: string[] },
+) {
   const customerIds = [...new Set(input.customerIds)];
   const addTagIds = [...new Set(input.addTagIds)];
   const removeTagIds = [...new Set(input.removeTagIds)];
@@ -322,7 +326,12 @@ export async function mapTags(deps: Pick<Deps, "config" | "db" | "logger" | "now
 }
 
 /** Lets the model of the customer's latest conversation choose from the space's tags, on demand. */
-export async function aiTagCustomer(deps: Pick<Deps, "config" | "db" | "logger" | "models" | "now" | "secrets">, auth: Auth, customerId: string, language: Language) {
+export async function aiTagCustomer(
+  deps: Pick<Deps, "config" | "db" | "logger" | "models" | "now" | "secrets">,
+  auth: Auth,
+  customerId: string,
+  language: Language,
+) {
   const row = await customerOf(deps, auth, customerId);
   const conversation = await latestConversationOf(deps, auth.spaceId, row.id);
   if (!conversation) throw fail.conflict("customer_no_conversation");

@@ -16,6 +16,7 @@ let wechat: OfficialAccountFake;
 let alice: TestUser;
 let bob: TestUser;
 let viewer: TestUser;
+let ranged: TestUser;
 let shop: InboxSpace;
 let bobShop: InboxSpace;
 let wecomClient: string;
@@ -34,6 +35,7 @@ beforeAll(async () => {
   alice = await registerUser(ctx, "alice-sync@example.com");
   bob = await registerUser(ctx, "bob-sync@example.com");
   viewer = await registerUser(ctx, "viewer-sync@example.com");
+  ranged = await registerUser(ctx, "ranged-sync@example.com");
   await upgradeSpaceForTest(ctx, alice.user.spaceId);
   await upgradeSpaceForTest(ctx, bob.user.spaceId);
   shop = await inboxSpace(ctx, alice, { name: "Shop bot" });
@@ -51,6 +53,16 @@ beforeAll(async () => {
     updatedAt: new Date().toISOString(),
   });
   await addMember(ctx, alice.user.spaceId, viewer, "role_sync_viewer");
+  await ctx.deps.db.insert(spaceRoles).values({
+    id: "role_sync_ranged",
+    spaceId: alice.user.spaceId,
+    name: "Official account operators",
+    grants: JSON.stringify(["customers.view", "customers.edit"]),
+    dataRange: JSON.stringify({ scope: "chosen", appIds: [], knowledgeBaseIds: [], clientIds: [wechatClient] }),
+    createdBy: alice.user.id,
+    updatedAt: new Date().toISOString(),
+  });
+  await addMember(ctx, alice.user.spaceId, ranged, "role_sync_ranged");
 });
 afterAll(async () => {
   await ctx?.close();
@@ -150,6 +162,24 @@ describe("customer sync", () => {
     const web = await refused(await call(alice, "POST", "/api/v1/customers/sync", { clientId: shop.clientId }), 400);
     expect(web.data?.field).toBe("clientId");
     expect(bobShop.clientId).not.toBe(shop.clientId);
+    // What the console's button asks: the sources the caller reaches and whether they may sync.
+    expect(await data(await call(alice, "GET", "/api/v1/customers/sync-sources"))).toEqual({
+      canSync: true,
+      sources: [
+        { clientId: wecomClient, name: "wechat-work", platform: "wecom" },
+        { clientId: wechatClient, name: "wechat-official-account", platform: "wechat" },
+      ],
+    });
+    expect(await data(await call(viewer, "GET", "/api/v1/customers/sync-sources", undefined, undefined, alice.user.spaceId))).toMatchObject({ canSync: false });
+    expect(await data(await call(bob, "GET", "/api/v1/customers/sync-sources"))).toEqual({ canSync: true, sources: [] });
+    // A member whose range holds only the official account sees and syncs only it.
+    const rangedSources = await data(await call(ranged, "GET", "/api/v1/customers/sync-sources", undefined, undefined, alice.user.spaceId));
+    expect(rangedSources).toEqual({ canSync: true, sources: [{ clientId: wechatClient, name: "wechat-official-account", platform: "wechat" }] });
+    await refused(await call(ranged, "POST", "/api/v1/customers/sync", { clientId: wecomClient }, undefined, alice.user.spaceId), 400);
+    await refused(await call(ranged, "POST", "/api/v1/customers/sync", { platform: "wecom" }, undefined, alice.user.spaceId), 409);
+    expect(await data(await call(ranged, "POST", "/api/v1/customers/sync", { platform: "wechat" }, undefined, alice.user.spaceId))).toMatchObject({
+      created: 0,
+    });
   });
 
   it("a platform refusal during the pull is a 502 naming the platform's reason, in the caller's language", async () => {
@@ -198,7 +228,10 @@ describe("tag sync", () => {
     const corpCustomer = (await customerOf(wecomClient, "wmCustomer1"))!;
     const follower = (await customerOf(wechatClient, "oFollower000000000000000000000"))!;
     const mapped = await data(
-      await call(alice, "POST", "/api/v1/customers/tags", { customerIds: [corpCustomer.id, follower.id, (await customerOf(wechatClient, "oWroteFirst000000000000000001"))!.id], addTagIds: [gold.id, fans.id] }),
+      await call(alice, "POST", "/api/v1/customers/tags", {
+        customerIds: [corpCustomer.id, follower.id, (await customerOf(wechatClient, "oWroteFirst000000000000000001"))!.id],
+        addTagIds: [gold.id, fans.id],
+      }),
     );
     expect(mapped).toEqual({ added: 6, removed: 0 });
     expect(wecom.customers.tagNamesOf("wmCustomer1")).toEqual(["Gold"]);
@@ -238,7 +271,10 @@ describe("tag sync", () => {
 
     // WeCom marks the customer, then the account refuses: the WeCom mark is taken back, nothing is mapped here.
     wechat.users.refuseNext({ errcode: 45059, errmsg: "has too many tags" });
-    const mapping = await refused(await call(alice, "POST", "/api/v1/customers/tags", { customerIds: [corpCustomer.id, follower.id], addTagIds: [gold.id, fans.id] }), 502);
+    const mapping = await refused(
+      await call(alice, "POST", "/api/v1/customers/tags", { customerIds: [corpCustomer.id, follower.id], addTagIds: [gold.id, fans.id] }),
+      502,
+    );
     expect(mapping.message).toContain("45059");
     expect(wecom.customers.tagNamesOf("wmCustomer3")).toEqual([]);
     expect(wechat.users.tagNamesOf("oFollower100000000000000000000")).toEqual([]);
@@ -247,7 +283,9 @@ describe("tag sync", () => {
     expect(listed.find((tag) => tag.id === fans.id)).toMatchObject({ syncState: "failed" });
     expect(listed.find((tag) => tag.id === fans.id)?.syncError).toContain("45059");
     // Tried again once the account accepts: mapped on both sides, and synced again.
-    expect(await data(await call(alice, "POST", "/api/v1/customers/tags", { customerIds: [corpCustomer.id, follower.id], addTagIds: [gold.id, fans.id] }))).toEqual({
+    expect(
+      await data(await call(alice, "POST", "/api/v1/customers/tags", { customerIds: [corpCustomer.id, follower.id], addTagIds: [gold.id, fans.id] })),
+    ).toEqual({
       added: 4,
       removed: 0,
     });

@@ -239,9 +239,14 @@ export async function pushTagMapping(deps: SyncDeps, push: TagPush): Promise<str
       await step.run();
       done.push(step);
     } catch (error) {
-      for (const made of done.reverse()) await made.undo().catch((undoError: unknown) => deps.logger.warn("undoing a tag push failed", { error: String(undoError) }));
+      for (const made of done.reverse())
+        await made.undo().catch((undoError: unknown) => deps.logger.warn("undoing a tag push failed", { error: String(undoError) }));
       const thrown = refused(step.platform, error);
-      await recordSync(deps, mirrored.map((tag) => tag.id), { error: thrown });
+      await recordSync(
+        deps,
+        mirrored.map((tag) => tag.id),
+        { error: thrown },
+      );
       throw thrown;
     }
   }
@@ -283,7 +288,14 @@ async function* pulled(platform: SyncPlatform, connection: Connection): AsyncGen
     return;
   }
   for await (const page of officialAccountUsers(connection.config, connection.io)) {
-    yield page.map((user) => ({ externalId: user.openid, nickname: user.nickname, avatarUrl: user.avatar, gender: genderOf(user.sex), company: "", owner: "" }));
+    yield page.map((user) => ({
+      externalId: user.openid,
+      nickname: user.nickname,
+      avatarUrl: user.avatar,
+      gender: genderOf(user.sex),
+      company: "",
+      owner: "",
+    }));
   }
 }
 
@@ -356,7 +368,8 @@ export async function syncCustomers(deps: SyncDeps, auth: Auth, input: { clientI
     }
   } catch (error) {
     const thrown = refused(platform, error);
-    if (thrown instanceof ServiceError) throw new ServiceError("external", platform === "wecom" ? "customer_sync_refused_wecom" : "customer_sync_refused_wechat", thrown.params);
+    if (thrown instanceof ServiceError)
+      throw new ServiceError("external", platform === "wecom" ? "customer_sync_refused_wecom" : "customer_sync_refused_wechat", thrown.params);
     throw thrown;
   }
   return { clientId: row.id, platform, created, updated };
@@ -388,5 +401,33 @@ export async function syncContacts(deps: SyncDeps, auth: Auth, input: { clientId
     created: connections.reduce((sum, item) => sum + item.created, 0),
     updated: connections.reduce((sum, item) => sum + item.updated, 0),
     connections,
+  };
+}
+
+/**
+ * The connections the caller can pull contacts from (enabled WeCom apps and official accounts in
+ * their client range), and whether their role may (customers.edit): what the console's "Sync
+ * contacts" button needs.
+ */
+export async function syncSources(deps: Pick<Deps, "db">, auth: Auth) {
+  const rows = await deps.db
+    .select({ clientId: channelClients.id, name: channelClients.name, kind: channelClients.kind })
+    .from(channelClients)
+    .where(
+      and(
+        eq(channelClients.spaceId, auth.spaceId),
+        inArray(channelClients.kind, Object.values(platformKind)),
+        eq(channelClients.enabled, true),
+        rangeCondition(auth, "client", channelClients),
+      ),
+    )
+    .orderBy(asc(channelClients.createdAt), asc(channelClients.id));
+  return {
+    canSync: !auth.access || auth.access.grants.has("customers.edit"),
+    sources: rows.map((row) => ({
+      clientId: row.clientId,
+      name: row.name,
+      platform: (row.kind === platformKind.wecom ? "wecom" : "wechat") as SyncPlatform,
+    })),
   };
 }

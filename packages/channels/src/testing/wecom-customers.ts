@@ -136,7 +136,8 @@ export class WecomCustomerDesk {
       const invalid = nameError(item?.name, "tag.name");
       if (invalid) return invalid;
       const name = item.name as string;
-      if (names.includes(name) || [...(group?.tags.values() ?? [])].some((tag) => tag.name === name)) return { errcode: 40071, errmsg: "UserTag Name Already Exist" };
+      if (names.includes(name) || [...(group?.tags.values() ?? [])].some((tag) => tag.name === name))
+        return { errcode: 40071, errmsg: "UserTag Name Already Exist" };
       names.push(name);
     }
     if (!group) {

@@ -116,9 +116,7 @@ async function callWithToken(
     const token = await io.tokens.get(tokenKey, issue);
     const query = new URLSearchParams({ access_token: token, ...call.query });
     const init: RequestInit =
-      call.method === "POST"
-        ? { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(call.body) }
-        : { method: "GET" };
+      call.method === "POST" ? { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(call.body) } : { method: "GET" };
     const answer = await requestJson(io, `${io.apiBase}${call.path}?${query}`, init, what);
     const errcode = answer.errcode ?? 0;
     if (errcode === 0) return answer;

@@ -24,7 +24,13 @@ function post(config: ChannelConfig, io: AdapterIO, path: string, body: unknown,
  * no group has that name). Answers the new tag's id.
  */
 export async function createWecomCorpTag(config: ChannelConfig, io: AdapterIO, input: { groupName: string; name: string }): Promise<string> {
-  const answer = await post(config, io, "/cgi-bin/externalcontact/add_corp_tag", { group_name: input.groupName, tag: [{ name: input.name }] }, "WeCom add_corp_tag");
+  const answer = await post(
+    config,
+    io,
+    "/cgi-bin/externalcontact/add_corp_tag",
+    { group_name: input.groupName, tag: [{ name: input.name }] },
+    "WeCom add_corp_tag",
+  );
   const group = answer.tag_group as { tag?: { id?: unknown; name?: unknown }[] } | undefined;
   const tag = group?.tag?.find((item) => item.name === input.name) ?? group?.tag?.[0];
   if (typeof tag?.id !== "string" || !tag.id) throw new ChannelError("WeCom add_corp_tag failed: no tag id in the answer", { retryable: false });
