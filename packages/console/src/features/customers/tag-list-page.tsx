@@ -94,7 +94,8 @@ export function TagListPage() {
   };
 
   const removeTag = async (tag: CustomerTagDef) => {
-    const result = await customersEndpoints.removeTag(tag.id);
+    // Refused or not, the list is read again: a refusal by the platform shows on the tag's sync state.
+    await customersEndpoints.removeTag(tag.id);
     await refresh();
   };
 
