@@ -5,11 +5,13 @@ import { addMember } from "../apps/testing";
 import { customers, customerTags, spaceRoles, tags } from "../db/schema/index";
 import { eventually, inboxSpace, type InboxSpace } from "../inbox/testing";
 import { upgradeSpaceForTest } from "../plans/testing";
+import { type LlmFake, startOpenAiFake } from "../testing/fakes/llm-openai";
 import { createTestContext, freePort, registerUser, type TestContext, type TestUser } from "../testing/harness";
 
 // Tag and customer sync (issue 17) over a real listening Parley, a real SQLite file and the
 // local WeCom and official account fakes, which check tokens and payloads as the platforms do.
 let ctx: TestContext;
+let model: LlmFake;
 let base: string;
 let wecom: WecomFake;
 let wechat: OfficialAccountFake;
@@ -26,11 +28,16 @@ let groupId: string;
 beforeAll(async () => {
   wecom = await startWecomFake();
   wechat = await startOfficialAccountFake({ mode: "plaintext" });
+  model = await startOpenAiFake();
   const port = await freePort();
   ctx = await createTestContext({
+    OPENAI_API_KEY: "sk-test-parley",
+    OPENAI_BASE_URL: model.url,
+    PARLEY_OPENAI_MODELS: "gpt-4.1-mini",
     PARLEY_PUBLIC_URL: `http://127.0.0.1:${port}`,
     PARLEY_CHANNEL_API_BASES: `wechat-work=${wecom.apiBase},wechat-official-account=${wechat.apiBase}`,
   });
+  await ctx.deps.models.ready();
   base = await ctx.listen(port);
   alice = await registerUser(ctx, "alice-sync@example.com");
   bob = await registerUser(ctx, "bob-sync@example.com");
@@ -68,6 +75,7 @@ afterAll(async () => {
   await ctx?.close();
   await wecom?.close();
   await wechat?.close();
+  await model?.close();
 });
 
 async function call(user: TestUser, method: string, path: string, json?: unknown, language?: string, spaceId?: string) {
@@ -308,5 +316,15 @@ describe("tag sync", () => {
     wecom.customers.groups.forEach((group) => group.tags.delete(remoteGold));
     await data(await call(alice, "DELETE", `/api/v1/tags/${gold.id}`));
     expect(await tagRow(gold.id)).toBeUndefined();
+  });
+
+  it("tags the model chooses for a customer are marked on the platform too", async () => {
+    const loyal = await data(await call(alice, "POST", "/api/v1/tags", { name: "Loyal", groupId, syncTarget: "wechat" }), 201);
+    const wrote = (await customerOf(wechatClient, "oWroteFirst000000000000000001"))!;
+    model.reply("Level / Loyal");
+    const chosen = await data(await call(alice, "POST", `/api/v1/customers/${wrote.id}/ai-tags`));
+    expect(chosen.chosenTagIds).toEqual([loyal.id]);
+    expect(wechat.users.tagNamesOf("oWroteFirst000000000000000001")).toContain("Loyal");
+    expect((await tagRow(loyal.id))?.syncState).toBe("synced");
   });
 });
