@@ -3,3 +3,19 @@ export { createTokenCache, measure, memoryIO, memoryKeyValueStore, readInbound, 
 export { safeEqual } from "./crypto";
 export { adapters, catalogue, adapterFor } from "./registry";
 export { sendOfficialAccountNotice, type OfficialAccountNotice, type OfficialAccountNoticeResult } from "./adapters/wechat-official-account/index";
+export {
+  createWecomCorpTag,
+  deleteWecomCorpTags,
+  markWecomTags,
+  renameWecomCorpTag,
+  wecomContacts,
+  type WecomContact,
+} from "./adapters/wechat-work/contacts";
+export {
+  createOfficialAccountTag,
+  deleteOfficialAccountTag,
+  officialAccountUsers,
+  renameOfficialAccountTag,
+  tagOfficialAccountUsers,
+  type OfficialAccountUser,
+} from "./adapters/wechat-official-account/users";

@@ -348,6 +348,15 @@ const lists: Record<string, { check: Ids; owner: () => string[]; chosen: () => s
     chosen: () => [o.w1],
     own: () => [],
   },
+  // Only WeCom apps and official accounts are sources; this space has none (its channel clients are Telegram), so every
+  // caller lists none here. The range over real WeCom and official account clients is checked in customers/sync.test.ts.
+  "GET /api/v1/customers/sync-sources": {
+    check: async (user) =>
+      (await data<{ sources: Array<{ clientId: string }> }>(await get(user, "/api/v1/customers/sync-sources"))).sources.map((row) => row.clientId).sort(),
+    owner: () => [],
+    chosen: () => [],
+    own: () => [],
+  },
   "GET /api/v1/tags": { notRanged: "tags belong to the space; the customers they are given to follow their client" },
   "GET /api/v1/tag-groups": { notRanged: "tag groups belong to the space" },
 };

@@ -280,6 +280,9 @@ export const operationAccess: Readonly<Record<string, OperationAccess>> = {
   "POST /api/v1/analysis/not-hit/export": "analysis.view",
   "POST /api/v1/analysis/transfers/export": "analysis.view",
   "POST /api/v1/analysis/words/export": "analysis.view",
+  // Issue 17, tag and customer sync with WeCom and the WeChat official account (t17-sync): pulls only connections in the caller's client range.
+  "POST /api/v1/customers/sync": "customers.edit",
+  "GET /api/v1/customers/sync-sources": "customers.view",
 };
 
 /** The key {@link operationAccess} uses for a route. */

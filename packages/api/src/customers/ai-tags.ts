@@ -1,6 +1,7 @@
 import { and, asc, desc, eq } from "drizzle-orm";
 import type { ChatApp } from "../apps/service/index";
 import { conversations, customerTags, tagGroups, tags } from "../db/schema/index";
+import { pushTagMapping, recordSync } from "./sync";
 import type { Deps } from "../kernel";
 import type { Language } from "../i18n/language";
 import { askModel, transcript } from "../inbox/transcript";
@@ -51,10 +52,12 @@ export type AiTagOutcome = { kind: "tagged"; tagIds: string[] } | { kind: "no-ta
 
 /**
  * Lets the conversation's app model choose from the space's tags and gives the conversation's
- * customer those tags with source `ai` (a tag a member gave stays `manual`).
+ * customer those tags with source `ai` (a tag a member gave stays `manual`). New mirrored tags are
+ * then marked on the platform; a refusal there is recorded on the tags, not thrown (the model's
+ * choice stands).
  */
 export async function tagCustomerByAi(
-  deps: Pick<Deps, "db" | "models">,
+  deps: Pick<Deps, "config" | "db" | "logger" | "models" | "now" | "secrets">,
   app: ChatApp,
   conversation: ConversationRow,
   language: Language,
@@ -75,10 +78,16 @@ export async function tagCustomerByAi(
   if (answer === undefined) return { kind: "offline" };
   const chosen = pickTags(answer, choices);
   if (chosen.length) {
-    await deps.db
+    const added = await deps.db
       .insert(customerTags)
       .values(chosen.map((choice) => ({ customerId: conversation.customerId!, tagId: choice.id, spaceId: conversation.spaceId, source: "ai" as const })))
-      .onConflictDoNothing();
+      .onConflictDoNothing()
+      .returning({ tagId: customerTags.tagId });
+    const push = { spaceId: conversation.spaceId, customerIds: [conversation.customerId], addTagIds: added.map((row) => row.tagId), removeTagIds: [] };
+    await pushTagMapping(deps, push).then(
+      (pushed) => recordSync(deps, pushed),
+      (error: unknown) => deps.logger.warn("marking AI tags on the platform failed", { conversationId: conversation.id, error: String(error) }),
+    );
   }
   return { kind: "tagged", tagIds: chosen.map((choice) => choice.id) };
 }

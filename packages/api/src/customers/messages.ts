@@ -27,6 +27,27 @@ export const customersMessages = defineMessages({
     en: 'The tag group "{name}" still has {count} tags; delete or move them first',
     "zh-CN": "标签组“{name}”中还有 {count} 个标签，请先删除或移走这些标签",
   },
+  tag_sync_refused_wecom: { en: "WeCom refused the tag sync; nothing was changed: {reason}", "zh-CN": "企业微信拒绝了标签同步，未做任何更改：{reason}" },
+  tag_sync_refused_wechat: {
+    en: "The WeChat official account refused the tag sync; nothing was changed: {reason}",
+    "zh-CN": "微信公众号拒绝了标签同步，未做任何更改：{reason}",
+  },
+  customer_sync_kind: {
+    en: "Contacts can be synced only from a WeCom app or a WeChat official account connection, not from {kind}",
+    "zh-CN": "只能从企业微信应用或微信公众号连接同步客户，不能从 {kind} 同步",
+  },
+  customer_sync_none: {
+    en: "The space has no enabled connection of that platform that you can reach",
+    "zh-CN": "当前空间没有您可访问的该平台可用连接",
+  },
+  customer_sync_refused_wecom: {
+    en: "WeCom refused to give its customers; customers pulled before the refusal are kept: {reason}",
+    "zh-CN": "企业微信拒绝提供客户列表；拒绝前已拉取的客户已保留：{reason}",
+  },
+  customer_sync_refused_wechat: {
+    en: "The WeChat official account refused to give its followers; customers pulled before the refusal are kept: {reason}",
+    "zh-CN": "微信公众号拒绝提供关注者列表；拒绝前已拉取的客户已保留：{reason}",
+  },
   customer_column_nickname: { en: "Nickname", "zh-CN": "昵称" },
   customer_column_company: { en: "Company", "zh-CN": "公司" },
   customer_column_tags: { en: "Tags", "zh-CN": "标签" },

@@ -11,6 +11,9 @@ import {
   customerSchema,
   exportCustomersBody,
   mapTagsBody,
+  syncCustomersBody,
+  syncCustomersResultSchema,
+  syncSourcesSchema,
   tagGroupBody,
   tagGroupSchema,
   tagSchema,
@@ -18,6 +21,7 @@ import {
   updateTagBody,
 } from "./schemas";
 import { aiTagCustomer, CUSTOMER_EXPORT_MAX, exportCustomers, getCustomer, listCustomers, mapTags, updateCustomer } from "./service";
+import { syncContacts, syncSources } from "./sync";
 import { createTag, createTagGroup, deleteTag, deleteTagGroup, listTagGroups, listTags, updateTag, updateTagGroup } from "./tags";
 
 const customerTags = ["Customers"];
@@ -84,6 +88,31 @@ export function registerCustomerRoutes(app: OpenAPIHono<AppEnv>) {
       data: z.object({ added: z.number().int(), removed: z.number().int() }).openapi("MapCustomerTagsResult"),
     }),
     async (c) => ok(c, await mapTags(c.var.deps, c.var.auth, c.req.valid("json"))),
+  );
+
+  app.openapi(
+    defineRoute({
+      method: "post",
+      path: "/api/v1/customers/sync",
+      tags: customerTags,
+      summary:
+        "Pull the contacts of a WeCom app or WeChat official account connection (or of every one of a platform) into customers, merged per channel identity (customer/sync)",
+      request: { body: jsonBody(syncCustomersBody) },
+      data: syncCustomersResultSchema,
+      extraErrors: { 502: "The platform refused (customers pulled before the refusal are kept)" },
+    }),
+    async (c) => ok(c, await syncContacts(c.var.deps, c.var.auth, c.req.valid("json"))),
+  );
+
+  app.openapi(
+    defineRoute({
+      method: "get",
+      path: "/api/v1/customers/sync-sources",
+      tags: customerTags,
+      summary: "The WeCom apps and official accounts the caller can pull contacts from, and whether their role may",
+      data: syncSourcesSchema,
+    }),
+    async (c) => ok(c, await syncSources(c.var.deps, c.var.auth)),
   );
 
   app.openapi(

@@ -132,6 +132,11 @@ export const tagSchema = z
     groupId: z.string(),
     groupName: z.string(),
     syncTarget,
+    syncState: z
+      .enum(["none", "synced", "failed"])
+      .openapi({ description: "The last sync with the platform: `none` (not mirrored), `synced`, or `failed` (see `syncError`)" }),
+    syncedAt: z.string().nullable().openapi({ description: "When the tag was last synced" }),
+    syncError: z.string().nullable().openapi({ description: "Why the last sync failed (the platform's errcode and message)" }),
     customerCount: z.number().int(),
     createdBy: z.string().nullable(),
     creatorName: z.string().nullable(),
@@ -156,3 +161,29 @@ export const updateTagBody = z
     syncTarget: syncTarget.optional(),
   })
   .openapi("UpdateTagRequest");
+
+/** Which contacts to pull: one connection, or every enabled connection of a platform the caller reaches. */
+export const syncCustomersBody = z
+  .object({
+    clientId: id.optional().openapi({ description: "A WeCom app or WeChat official account channel client" }),
+    platform: z.enum(["wecom", "wechat"]).optional().openapi({ description: "Every enabled connection of WeChat Work (`wecom`) or WeChat (`wechat`)" }),
+  })
+  .refine((body) => Boolean(body.clientId) !== Boolean(body.platform), { message: "give exactly one of clientId and platform", path: ["clientId"] })
+  .openapi("SyncCustomersRequest");
+
+/** What a contacts pull did, per connection and in total. */
+export const syncCustomersResultSchema = z
+  .object({
+    created: z.number().int(),
+    updated: z.number().int(),
+    connections: z.array(z.object({ clientId: z.string(), platform: z.enum(["wecom", "wechat"]), created: z.number().int(), updated: z.number().int() })),
+  })
+  .openapi("SyncCustomersResult");
+
+/** Where the caller can pull contacts from, and whether they may. */
+export const syncSourcesSchema = z
+  .object({
+    canSync: z.boolean().openapi({ description: "The caller's role has customers.edit" }),
+    sources: z.array(z.object({ clientId: z.string(), name: z.string(), platform: z.enum(["wecom", "wechat"]) })),
+  })
+  .openapi("CustomerSyncSources");

@@ -8,6 +8,7 @@ import type { Language } from "../i18n/language";
 import { messageText } from "../i18n/catalogue";
 import type { Auth, Deps } from "../kernel";
 import { latestConversationOf, tagCustomerByAi } from "./ai-tags";
+import { pushTagMapping, recordSync } from "./sync";
 
 type CustomerRow = typeof customers.$inferSelect;
 
@@ -257,8 +258,14 @@ function foreign(field: string, id: string): never {
 /**
  * Gives customers tags and takes others away, all or nothing: every customer must be one the
  * caller reaches and every tag one of the space, else a 400 naming the field and nothing is written.
+ * Mirrored tags are marked on the platform first (customers whose identity is there); when the
+ * platform refuses, nothing is written here and the tags record the failure.
  */
-export async function mapTags(deps: Pick<Deps, "db">, auth: Auth, input: { customerIds: string[]; addTagIds: string[]; removeTagIds: string[] }) {
+export async function mapTags(
+  deps: Pick<Deps, "config" | "db" | "logger" | "now" | "secrets">,
+  auth: Auth,
+  input: { customerIds: string[]; addTagIds: string[]; removeTagIds: string[] },
+) {
   const customerIds = [...new Set(input.customerIds)];
   const addTagIds = [...new Set(input.addTagIds)];
   const removeTagIds = [...new Set(input.removeTagIds)];
@@ -290,6 +297,7 @@ export async function mapTags(deps: Pick<Deps, "db">, auth: Auth, input: { custo
   for (const id of addTagIds) if (!known.has(id)) foreign("addTagIds", id);
   for (const id of removeTagIds) if (!known.has(id)) foreign("removeTagIds", id);
 
+  const pushed = await pushTagMapping(deps, { spaceId: auth.spaceId, customerIds, addTagIds, removeTagIds });
   let added = 0;
   let removed = 0;
   if (addTagIds.length) {
@@ -313,11 +321,17 @@ export async function mapTags(deps: Pick<Deps, "db">, auth: Auth, input: { custo
       .returning({ customerId: customerTags.customerId });
     removed = gone.length;
   }
+  await recordSync(deps, pushed);
   return { added, removed };
 }
 
 /** Lets the model of the customer's latest conversation choose from the space's tags, on demand. */
-export async function aiTagCustomer(deps: Pick<Deps, "db" | "models" | "secrets">, auth: Auth, customerId: string, language: Language) {
+export async function aiTagCustomer(
+  deps: Pick<Deps, "config" | "db" | "logger" | "models" | "now" | "secrets">,
+  auth: Auth,
+  customerId: string,
+  language: Language,
+) {
   const row = await customerOf(deps, auth, customerId);
   const conversation = await latestConversationOf(deps, auth.spaceId, row.id);
   if (!conversation) throw fail.conflict("customer_no_conversation");

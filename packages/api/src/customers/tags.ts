@@ -3,6 +3,9 @@ import { newId } from "../crypto";
 import { customerTags, tagGroups, tags, users } from "../db/schema/index";
 import { fail } from "../errors";
 import type { Auth, Deps } from "../kernel";
+import { deleteRemoteTag, ensureRemoteTag, pushTagMapping, recordSync, remoteIdsOf, type SyncPlatform } from "./sync";
+
+type SyncDeps = Pick<Deps, "config" | "db" | "logger" | "now" | "secrets">;
 
 /** Where a tag is mirrored (spec §3 Tag: sync to WeChat Work or WeChat). */
 export type SyncTarget = "none" | "wecom" | "wechat";
@@ -25,6 +28,10 @@ export interface TagView {
   groupId: string;
   groupName: string;
   syncTarget: SyncTarget;
+  /** The last sync with the platform: `none` (not mirrored), `synced`, or `failed` with `syncError`. */
+  syncState: "none" | "synced" | "failed";
+  syncedAt: string | null;
+  syncError: string | null;
   customerCount: number;
   createdBy: string | null;
   creatorName: string | null;
@@ -129,6 +136,9 @@ export async function listTags(deps: Pick<Deps, "db">, auth: Auth, filter: { gro
       groupId: tags.groupId,
       groupName: tagGroups.name,
       syncTarget: tags.syncTarget,
+      syncState: tags.syncState,
+      syncedAt: tags.syncedAt,
+      syncError: tags.syncError,
       createdBy: tags.createdBy,
       creatorName: users.name,
       createdAt: tags.createdAt,
@@ -173,12 +183,19 @@ export interface TagInput {
   syncTarget?: SyncTarget | undefined;
 }
 
-/** Creates a tag in one of the space's groups; its name is unique within the group. */
-export async function createTag(deps: Pick<Deps, "db" | "now">, auth: Auth, input: TagInput): Promise<TagView> {
+/**
+ * Creates a tag in one of the space's groups; its name is unique within the group. A mirrored tag
+ * is created on the platform first: when the platform refuses, nothing is written here. Without a
+ * connection of the platform yet, it is kept as not synced.
+ */
+export async function createTag(deps: SyncDeps, auth: Auth, input: TagInput): Promise<TagView> {
   const name = trimmed(input.name);
   if (!name) throw fail.invalid("tag_name_required", "name");
-  await groupOf(deps, auth, input.groupId, "groupId");
+  const group = await groupOf(deps, auth, input.groupId, "groupId");
   await tagNameFree(deps, input.groupId, name);
+  const syncTarget = input.syncTarget ?? "none";
+  const remoteIds =
+    syncTarget === "none" ? {} : await ensureRemoteTag(deps, auth.spaceId, syncTarget, { name, groupName: group.name, remoteIds: {}, rename: false });
   const id = newId("tag");
   const inserted = await deps.db
     .insert(tags)
@@ -188,40 +205,97 @@ export async function createTag(deps: Pick<Deps, "db" | "now">, auth: Auth, inpu
       groupId: input.groupId,
       name,
       description: input.description?.trim() ?? "",
-      syncTarget: input.syncTarget ?? "none",
+      syncTarget,
+      remoteIds: JSON.stringify(remoteIds),
+      syncState: Object.keys(remoteIds).length ? "synced" : "none",
+      syncedAt: Object.keys(remoteIds).length ? deps.now().toISOString() : null,
       createdBy: auth.userId,
       updatedAt: deps.now().toISOString(),
     })
     .onConflictDoNothing()
     .returning({ id: tags.id });
-  if (inserted.length === 0) throw fail.conflict("tag_name_taken", { name });
+  if (inserted.length === 0) {
+    if (syncTarget !== "none") await deleteRemoteTag(deps, auth.spaceId, syncTarget, remoteIds).catch(() => undefined);
+    throw fail.conflict("tag_name_taken", { name });
+  }
   return tagView(deps, auth, id);
 }
 
-/** Changes a tag: name, description, group or sync target. */
-export async function updateTag(deps: Pick<Deps, "db" | "now">, auth: Auth, tagId: string, input: Partial<TagInput>): Promise<TagView> {
+/**
+ * Changes a tag: name, description, group or sync target. A mirrored tag changes on the platform
+ * first (renamed, created on a new target, deleted from the old one; WeCom cannot move a tag
+ * between groups, so a group change re-creates it there and marks its customers again). When
+ * the platform refuses, the tag keeps its fields and records the failed sync.
+ */
+export async function updateTag(deps: SyncDeps, auth: Auth, tagId: string, input: Partial<TagInput>): Promise<TagView> {
   const tag = await tagOf(deps, auth, tagId);
   const name = input.name === undefined ? tag.name : trimmed(input.name);
   if (!name) throw fail.invalid("tag_name_required", "name");
   const groupId = input.groupId ?? tag.groupId;
-  if (input.groupId !== undefined) await groupOf(deps, auth, input.groupId, "groupId");
+  const group = await groupOf(deps, auth, groupId, input.groupId !== undefined ? "groupId" : undefined);
   await tagNameFree(deps, groupId, name, tagId);
+  const before = tag.syncTarget;
+  const after = input.syncTarget ?? before;
+  const moved = groupId !== tag.groupId && after === "wecom";
+  let remoteIds = before === after && !moved ? remoteIdsOf(tag) : {};
+  let remarks = false;
+  try {
+    if (after !== "none") {
+      const rename = name !== tag.name || tag.syncState !== "synced";
+      remoteIds = await ensureRemoteTag(deps, auth.spaceId, after, { name, groupName: group.name, remoteIds, rename });
+      remarks = before !== after || moved;
+    }
+    if (before !== "none" && (before !== after || moved)) {
+      try {
+        await deleteRemoteTag(deps, auth.spaceId, before, remoteIdsOf(tag));
+      } catch (error) {
+        // The tag stays where it was: what this call created on the new target goes again.
+        if (after !== "none") await deleteRemoteTag(deps, auth.spaceId, after, remoteIds).catch(() => undefined);
+        throw error;
+      }
+    }
+  } catch (error) {
+    if (before !== "none") await recordSync(deps, [tagId], { error });
+    throw error;
+  }
   await deps.db
     .update(tags)
     .set({
       name,
       groupId,
       ...(input.description !== undefined ? { description: input.description.trim() } : {}),
-      ...(input.syncTarget !== undefined ? { syncTarget: input.syncTarget } : {}),
+      syncTarget: after,
+      remoteIds: JSON.stringify(remoteIds),
+      ...(Object.keys(remoteIds).length
+        ? { syncState: "synced" as const, syncedAt: deps.now().toISOString(), syncError: null }
+        : { syncState: "none" as const, syncedAt: null, syncError: null }),
       updatedAt: deps.now().toISOString(),
     })
     .where(eq(tags.id, tagId));
+  if (remarks) await remarkCustomers(deps, auth.spaceId, tagId);
   return tagView(deps, auth, tagId);
 }
 
-/** Deletes a tag; customers lose it. */
-export async function deleteTag(deps: Pick<Deps, "db">, auth: Auth, tagId: string): Promise<{ deleted: true }> {
-  await tagOf(deps, auth, tagId);
+/** Marks a tag again on its customers after it moved to a new platform tag (a failure is recorded on the tag, not thrown: the tag itself changed). */
+async function remarkCustomers(deps: SyncDeps, spaceId: string, tagId: string) {
+  const holders = await deps.db.select({ id: customerTags.customerId }).from(customerTags).where(eq(customerTags.tagId, tagId));
+  if (!holders.length) return;
+  await pushTagMapping(deps, { spaceId, customerIds: holders.map((row) => row.id), addTagIds: [tagId], removeTagIds: [] }).catch((error: unknown) =>
+    deps.logger.warn("marking a moved tag on its customers failed", { tagId, error: String(error) }),
+  );
+}
+
+/** Deletes a tag; customers lose it. A mirrored tag is deleted on the platform first; when the platform refuses, it stays and records the failure. */
+export async function deleteTag(deps: SyncDeps, auth: Auth, tagId: string): Promise<{ deleted: true }> {
+  const tag = await tagOf(deps, auth, tagId);
+  if (tag.syncTarget !== "none") {
+    try {
+      await deleteRemoteTag(deps, auth.spaceId, tag.syncTarget as SyncPlatform, remoteIdsOf(tag));
+    } catch (error) {
+      await recordSync(deps, [tagId], { error });
+      throw error;
+    }
+  }
   await deps.db.delete(tags).where(and(eq(tags.id, tagId), eq(tags.spaceId, auth.spaceId)));
   return { deleted: true };
 }

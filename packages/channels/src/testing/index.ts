@@ -31,3 +31,6 @@ export const fakes: Partial<Record<ChannelKind, () => Promise<PlatformFake>>> = 
   ).filter((entry) => entry[1] !== undefined),
 );
 export { startOfficialAccountFake, type FakeTemplateMessage, type OfficialAccountFake, type OfficialAccountFakeOptions } from "./wechat-official-account";
+export { startWecomFake, type WecomFake } from "./wechat-work";
+export { WecomCustomerDesk, type FakeWecomContact } from "./wecom-customers";
+export { OfficialAccountUserDesk, type FakeFollower } from "./official-account-users";

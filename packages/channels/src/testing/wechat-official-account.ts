@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { callbackSignature, encryptMessage } from "../adapters/wechat-shared/crypto";
 import { buildXml } from "../adapters/wechat-shared/xml";
 import { fakeId, json, serveFetch, type FakeDelivery, type FakeSentMessage, type PlatformFake } from "./fake";
+import { OfficialAccountUserDesk } from "./official-account-users";
 import { FailureQueue, failureAnswer, invalidCredential, jsonBody, nonceNow, randomEncodingAesKey, record, timestampNow, TokenDesk } from "./wechat-shared";
 
 /** Options of the Official Account fake. */
@@ -27,6 +28,8 @@ export interface OfficialAccountFake extends PlatformFake {
   noticeTemplateId: string;
   /** Template messages received, accepted or not. */
   readonly templateMessages: FakeTemplateMessage[];
+  /** Followers (everyone who wrote to the account follows it) and user tags. */
+  readonly users: OfficialAccountUserDesk;
 }
 
 const replyWindowMs = 48 * 3600 * 1000;
@@ -37,7 +40,7 @@ const replyQuota = 5;
  * pushes like WeChat, and serves `/cgi-bin/token` and `/cgi-bin/message/custom/send` with the
  * customer-service window (45015 outside 48 h of the person's last message, 45047 past 5 replies),
  * and `/cgi-bin/message/template/send` for followers (anyone who wrote to the account) with the
- * account's one template.
+ * account's one template, and user tags and followers ({@link OfficialAccountUserDesk}).
  */
 export async function startOfficialAccountFake(options: OfficialAccountFakeOptions = {}): Promise<OfficialAccountFake> {
   const mode = options.mode ?? "safe";
@@ -50,6 +53,7 @@ export async function startOfficialAccountFake(options: OfficialAccountFakeOptio
   };
   const account = "gh_0fa7e51dbe3c";
   const tokens = new TokenDesk();
+  const users = new OfficialAccountUserDesk(tokens);
   const failures = new FailureQueue();
   const sent: FakeSentMessage[] = [];
   const templateMessages: FakeTemplateMessage[] = [];
@@ -65,6 +69,8 @@ export async function startOfficialAccountFake(options: OfficialAccountFakeOptio
       if (url.searchParams.get("secret") !== config.appSecret) return json({ errcode: 40125, errmsg: "invalid appsecret" });
       return json(tokens.issue());
     }
+    const userAnswer = await users.handle(request, url);
+    if (userAnswer) return userAnswer;
     if (request.method === "POST" && url.pathname === "/cgi-bin/message/custom/send") {
       const failure = failures.take();
       if (failure) return failureAnswer(failure, tokens, { errcode: 40003, errmsg: "invalid openid" });
@@ -118,6 +124,7 @@ export async function startOfficialAccountFake(options: OfficialAccountFakeOptio
   function push(webhookUrl: string, message: FakeDelivery, signWith: string, timestamp: string): Request {
     const openid = message.senderId ?? "oPerson4fK2Qm7Yd0ZxLq1Wn9Abc";
     windows.set(openid, { since: Date.now(), replies: 0 });
+    users.follow({ openid });
     const plain = {
       ToUserName: account,
       FromUserName: openid,
@@ -157,6 +164,7 @@ export async function startOfficialAccountFake(options: OfficialAccountFakeOptio
     sent,
     noticeTemplateId,
     templateMessages,
+    users,
     get tokensIssued() {
       return tokens.issued;
     },

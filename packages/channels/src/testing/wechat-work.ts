@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { buildXml } from "../adapters/wechat-shared/xml";
 import { fakeId, json, serveFetch, type FakeDelivery, type FakeSentMessage, type PlatformFake } from "./fake";
+import { WecomCustomerDesk } from "./wecom-customers";
 import {
   FailureQueue,
   failureAnswer,
@@ -16,27 +17,41 @@ import {
 
 const defaultMember = "ZhangSan";
 
+/** The WeCom fake: a {@link PlatformFake} that also keeps the corp's customers and customer tags. */
+export interface WecomFake extends PlatformFake {
+  readonly customers: WecomCustomerDesk;
+}
+
 /**
  * A local WeCom platform for one self-built app: encrypted callbacks signed like WeCom's, the
- * encrypted-echostr URL check, `/cgi-bin/gettoken` and `/cgi-bin/message/send` (members who wrote
- * to the app are reachable; anyone else is answered 81013 with `invaliduser`).
+ * encrypted-echostr URL check, `/cgi-bin/gettoken` (for the app's Secret and the customer contact
+ * Secret) and `/cgi-bin/message/send` (members who wrote to the app are reachable; anyone else is
+ * answered 81013 with `invaliduser`), and customer contact ({@link WecomCustomerDesk}).
  */
-export const startFake: () => Promise<PlatformFake> = async () => {
+export async function startWecomFake(): Promise<WecomFake> {
   const config = {
     corpId: `ww${randomBytes(8).toString("hex")}`,
     agentId: "1000002",
     secret: randomBytes(32).toString("base64url").slice(0, 43),
     token: `tok${randomBytes(8).toString("hex")}`,
     encodingAesKey: randomEncodingAesKey(),
+    contactSecret: randomBytes(32).toString("base64url").slice(0, 43),
   };
   const tokens = new TokenDesk();
+  const contactTokens = new TokenDesk();
+  const customers = new WecomCustomerDesk(contactTokens, tokens);
   const failures = new FailureQueue();
   const sent: FakeSentMessage[] = [];
   const members = new Set<string>([defaultMember]);
 
   async function handle(request: Request): Promise<Response> {
     const url = new URL(request.url);
-    if (request.method === "GET" && url.pathname === "/cgi-bin/gettoken") return wecomGettoken(url, config.corpId, config.secret, tokens);
+    if (request.method === "GET" && url.pathname === "/cgi-bin/gettoken") {
+      if (url.searchParams.get("corpsecret") === config.contactSecret) return wecomGettoken(url, config.corpId, config.contactSecret, contactTokens);
+      return wecomGettoken(url, config.corpId, config.secret, tokens);
+    }
+    const customerAnswer = await customers.handle(request, url);
+    if (customerAnswer) return customerAnswer;
     if (request.method === "POST" && url.pathname === "/cgi-bin/message/send") {
       const failure = failures.take();
       if (failure) return failureAnswer(failure, tokens, { errcode: 81013, errmsg: "user & party & tag all invalid" });
@@ -86,10 +101,14 @@ export const startFake: () => Promise<PlatformFake> = async () => {
     stale: async (webhookUrl, message) => callback(webhookUrl, message, { timestamp: timestampNow(-3600) }),
     handshake: async (webhookUrl) => wecomHandshake(webhookUrl, config),
     sent,
+    customers,
     get tokensIssued() {
-      return tokens.issued;
+      return tokens.issued + contactTokens.issued;
     },
     failNext: (failure, count) => failures.add(failure, count),
     close: () => server.close(),
   };
-};
+}
+
+/** The WeCom fake (what the contract suite runs against). */
+export const startFake: () => Promise<PlatformFake> = () => startWecomFake();

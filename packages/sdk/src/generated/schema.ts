@@ -24298,6 +24298,197 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/customers/sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Pull the contacts of a WeCom app or WeChat official account connection (or of every one of a platform) into customers, merged per channel identity (customer/sync) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["SyncCustomersRequest"];
+                };
+            };
+            responses: {
+                /** @description Pull the contacts of a WeCom app or WeChat official account connection (or of every one of a platform) into customers, merged per channel identity (customer/sync) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["SyncCustomersResult"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description The platform refused (customers pulled before the refusal are kept) */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/customers/sync-sources": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The WeCom apps and official accounts the caller can pull contacts from, and whether their role may */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The WeCom apps and official accounts the caller can pull contacts from, and whether their role may */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["CustomerSyncSources"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/customers/{customerId}": {
         parameters: {
             query?: never;
@@ -31945,6 +32136,36 @@ export interface components {
             /** @default [] */
             removeTagIds: string[];
         };
+        SyncCustomersResult: {
+            created: number;
+            updated: number;
+            connections: {
+                clientId: string;
+                /** @enum {string} */
+                platform: "wecom" | "wechat";
+                created: number;
+                updated: number;
+            }[];
+        };
+        SyncCustomersRequest: {
+            /** @description A WeCom app or WeChat official account channel client */
+            clientId?: string;
+            /**
+             * @description Every enabled connection of WeChat Work (`wecom`) or WeChat (`wechat`)
+             * @enum {string}
+             */
+            platform?: "wecom" | "wechat";
+        };
+        CustomerSyncSources: {
+            /** @description The caller's role has customers.edit */
+            canSync: boolean;
+            sources: {
+                clientId: string;
+                name: string;
+                /** @enum {string} */
+                platform: "wecom" | "wechat";
+            }[];
+        };
         CustomerDetail: components["schemas"]["Customer"] & {
             conversations: components["schemas"]["CustomerConversation"][];
         };
@@ -31996,6 +32217,15 @@ export interface components {
              * @enum {string}
              */
             syncTarget: "none" | "wecom" | "wechat";
+            /**
+             * @description The last sync with the platform: `none` (not mirrored), `synced`, or `failed` (see `syncError`)
+             * @enum {string}
+             */
+            syncState: "none" | "synced" | "failed";
+            /** @description When the tag was last synced */
+            syncedAt: string | null;
+            /** @description Why the last sync failed (the platform's errcode and message) */
+            syncError: string | null;
             customerCount: number;
             createdBy: string | null;
             creatorName: string | null;

@@ -78,6 +78,8 @@ export const customers = sqliteTable(
     remark: text("remark").notNull().default(""),
     wechat: text("wechat").notNull().default(""),
     type: text("type").notNull().default(""),
+    /** The platform member whose contact this is, where the platform has one (a WeCom customer's follow user, for mark_tag). */
+    platformOwner: text("platform_owner").notNull().default(""),
     createdAt: createdAt(),
     lastConversationAt: text("last_conversation_at"),
   },

@@ -41,6 +41,17 @@ export const tags = sqliteTable(
     syncTarget: text("sync_target", { enum: ["none", "wecom", "wechat"] })
       .notNull()
       .default("none"),
+    /**
+     * The tag's id on the platform per channel client it is mirrored to, as JSON
+     * (`{"chc_…": "etXXXX"}` for WeCom corp tag ids, `{"chc_…": "134"}` for WeChat tag ids).
+     */
+    remoteIds: text("remote_ids").notNull().default("{}"),
+    /** The last sync: `none` (not mirrored), `synced`, or `failed` with {@link tags.syncError}. */
+    syncState: text("sync_state", { enum: ["none", "synced", "failed"] })
+      .notNull()
+      .default("none"),
+    syncedAt: text("synced_at"),
+    syncError: text("sync_error"),
     createdBy: text("created_by"),
     createdAt: createdAt(),
     updatedAt: text("updated_at").notNull(),

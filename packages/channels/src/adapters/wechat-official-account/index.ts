@@ -88,11 +88,13 @@ export const capabilities: Capabilities = {
   typing: false,
 };
 
-function tokenKey(config: ChannelConfig): string {
+/** The cache key of the account's access token. */
+export function tokenKey(config: ChannelConfig): string {
   return `${kind}:${config.appId ?? ""}`;
 }
 
-function issue(config: ChannelConfig, io: AdapterIO) {
+/** Fetches an access token for the account. */
+export function issue(config: ChannelConfig, io: AdapterIO) {
   const query = new URLSearchParams({ grant_type: "client_credential", appid: config.appId ?? "", secret: config.appSecret ?? "" });
   return () => issueToken(io, `${io.apiBase}/cgi-bin/token?${query}`, "WeChat access token");
 }

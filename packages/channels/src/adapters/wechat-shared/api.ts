@@ -90,14 +90,34 @@ export async function postWithToken(
   body: unknown,
   what: string,
 ): Promise<WechatAnswer> {
+  return callWithToken(io, tokenKey, issue, { method: "POST", path, body }, what);
+}
+
+/** Like {@link postWithToken} for a GET with `query` added after the access token. */
+export async function getWithToken(
+  io: AdapterIO,
+  tokenKey: string,
+  issue: () => Promise<IssuedToken>,
+  path: string,
+  query: Record<string, string>,
+  what: string,
+): Promise<WechatAnswer> {
+  return callWithToken(io, tokenKey, issue, { method: "GET", path, query }, what);
+}
+
+async function callWithToken(
+  io: AdapterIO,
+  tokenKey: string,
+  issue: () => Promise<IssuedToken>,
+  call: { method: "GET" | "POST"; path: string; query?: Record<string, string>; body?: unknown },
+  what: string,
+): Promise<WechatAnswer> {
   for (let attempt = 0; ; attempt += 1) {
     const token = await io.tokens.get(tokenKey, issue);
-    const answer = await requestJson(
-      io,
-      `${io.apiBase}${path}?access_token=${encodeURIComponent(token)}`,
-      { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) },
-      what,
-    );
+    const query = new URLSearchParams({ access_token: token, ...call.query });
+    const init: RequestInit =
+      call.method === "POST" ? { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(call.body) } : { method: "GET" };
+    const answer = await requestJson(io, `${io.apiBase}${call.path}?${query}`, init, what);
     const errcode = answer.errcode ?? 0;
     if (errcode === 0) return answer;
     if (tokenExpiredCodes.has(errcode)) {

@@ -277,7 +277,7 @@ describe("wechat-work descriptor", () => {
         .filter((field) => field.secret)
         .map((field) => field.key)
         .sort(),
-    ).toEqual(["encodingAesKey", "secret", "token"]);
+    ).toEqual(["contactSecret", "encodingAesKey", "secret", "token"]);
     expect(adapter.capabilities).toMatchObject({ ackDeadlineMs: 5000, passiveReply: true, maxText: { unit: "utf8-bytes", value: 2048 } });
   });
 });

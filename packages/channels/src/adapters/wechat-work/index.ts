@@ -37,6 +37,16 @@ export const descriptor: ChannelDescriptor = {
       secret: true,
       required: true,
     },
+    {
+      key: "contactSecret",
+      label: { en: "Customer contact Secret (optional)", "zh-CN": "客户联系 Secret（选填）" },
+      help: {
+        en: "Customer Contact → API → Secret. Needed to sync customer tags and contacts; without it the app's Secret is used, which WeCom accepts only for apps allowed to call customer contact.",
+        "zh-CN": "客户联系 → API → Secret。同步客户标签和客户时需要；不填时使用应用 Secret，企业微信仅对已配置为可调用客户联系的应用接受。",
+      },
+      secret: true,
+      required: false,
+    },
     callbackTokenField,
     encodingAesKeyField(true),
   ],
@@ -56,12 +66,14 @@ function secretsOf(config: ChannelConfig) {
   return { token: config.token ?? "", encodingAesKey: config.encodingAesKey ?? "", receiveId: config.corpId ?? "" };
 }
 
-function tokenKey(config: ChannelConfig): string {
+/** The cache key of the app's access token. */
+export function tokenKey(config: ChannelConfig): string {
   return `${kind}:${config.corpId ?? ""}:${config.agentId ?? ""}`;
 }
 
-function issue(config: ChannelConfig, io: AdapterIO) {
-  const query = new URLSearchParams({ corpid: config.corpId ?? "", corpsecret: config.secret ?? "" });
+/** Fetches an access token for the corp with `secret` (the app's Secret unless given). */
+export function issue(config: ChannelConfig, io: AdapterIO, secret = config.secret ?? "") {
+  const query = new URLSearchParams({ corpid: config.corpId ?? "", corpsecret: secret });
   return () => issueToken(io, `${io.apiBase}/cgi-bin/gettoken?${query}`, "WeCom access token");
 }
 

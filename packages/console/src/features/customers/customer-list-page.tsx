@@ -11,6 +11,7 @@ import { useSession } from "../../lib/api/session";
 import { WEB_CLIENTS, clientsEndpoints } from "../../lib/api/web-clients";
 import { formatDateTime } from "../../lib/format";
 import { saveBlob } from "../../lib/save-blob";
+import { CustomerSyncButton } from "./customer-sync-button";
 
 /** The filters as the bar holds them (the time range as two days). */
 interface Filters {
@@ -189,6 +190,7 @@ export function CustomerListPage() {
           {t("customers.filters.reset")}
         </Button>
         <span style={{ flex: 1 }} />
+        <CustomerSyncButton />
         <Button icon={<DownloadOutlined />} loading={exporting === "csv"} onClick={() => download("csv")} data-testid="customer-export-csv">
           {t("customers.exportCsv")}
         </Button>

@@ -1,5 +1,5 @@
 import { EditOutlined, PlusOutlined } from "@ant-design/icons";
-import { App, Button, Card, Empty, Flex, Form, Input, Popconfirm, Select, Table, Tag, Typography } from "antd";
+import { App, Button, Card, Empty, Flex, Form, Input, Popconfirm, Select, Table, Tag, Tooltip, Typography } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { FormDialog } from "../../components/form-dialog";
@@ -33,6 +33,24 @@ export function TagListPage() {
 
   const refresh = () => invalidateSpace(TAG_GROUPS, TAGS, CUSTOMERS);
   const syncLabel = (target: SyncTarget) => t(`tags.sync.${target}`);
+  /** Synced (with when), failed (with the platform's reason) or not synced (no connection yet). */
+  const syncState = (tag: CustomerTagDef) => {
+    const label = t(`customerSync.state.${tag.syncState}`);
+    const detail =
+      tag.syncState === "failed"
+        ? tag.syncError
+        : tag.syncState === "synced" && tag.syncedAt
+          ? t("customerSync.syncedAt", { time: formatDateTime(tag.syncedAt, i18n.language) })
+          : t("customerSync.notSyncedHint");
+    const color = tag.syncState === "synced" ? "green" : tag.syncState === "failed" ? "red" : "default";
+    return (
+      <Tooltip title={detail}>
+        <Tag color={color} data-testid={`tag-sync-state-${tag.id}`}>
+          {label}
+        </Tag>
+      </Tooltip>
+    );
+  };
 
   const saveGroup = async (values: { name: string }): Promise<boolean> => {
     const result = groupDialog?.group
@@ -66,6 +84,8 @@ export function TagListPage() {
     if (!result.ok) {
       const field = result.error.field === "groupId" || result.error.field === "description" ? result.error.field : "name";
       tagForm.setFields([{ name: field, errors: [result.error.message] }]);
+      // A platform refusal is recorded on the tag: the list shows it as failed.
+      void refresh();
       return false;
     }
     setTagDialog(undefined);
@@ -74,8 +94,9 @@ export function TagListPage() {
   };
 
   const removeTag = async (tag: CustomerTagDef) => {
-    const result = await customersEndpoints.removeTag(tag.id);
-    if (result.ok) await refresh();
+    // Refused or not, the list is read again: a refusal by the platform shows on the tag's sync state.
+    await customersEndpoints.removeTag(tag.id);
+    await refresh();
   };
 
   const shown = (tags.data ?? []).filter((tag) => !groupFilter || tag.groupId === groupFilter);
@@ -148,7 +169,15 @@ export function TagListPage() {
             {
               title: t("tags.columns.sync"),
               dataIndex: "syncTarget",
-              render: (target: SyncTarget) => (target === "none" ? syncLabel(target) : <Tag color="green">{syncLabel(target)}</Tag>),
+              render: (target: SyncTarget, tag) =>
+                target === "none" ? (
+                  syncLabel(target)
+                ) : (
+                  <Flex gap={4} wrap>
+                    <Tag color="blue">{syncLabel(target)}</Tag>
+                    {syncState(tag)}
+                  </Flex>
+                ),
             },
             { title: t("tags.columns.customers"), dataIndex: "customerCount", width: 100 },
             { title: t("tags.columns.creator"), dataIndex: "creatorName", render: (value: string | null) => value || "—" },

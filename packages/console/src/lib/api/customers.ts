@@ -18,8 +18,14 @@ export type CustomerFilter = Schemas["CustomerFilter"];
 /** What a member may change on a customer. */
 export type CustomerPatch = Schemas["UpdateCustomerRequest"];
 
+/** Where the caller can pull contacts from, and whether they may. */
+export type CustomerSyncSources = Schemas["CustomerSyncSources"];
+/** Which contacts to pull: one connection or every connection of a platform. */
+export type SyncCustomersRequest = Schemas["SyncCustomersRequest"];
+
 /** Cache keys (below the space, see query.ts). */
 export const CUSTOMERS = ["customers"];
+export const SYNC_SOURCES = ["customers", "sync-sources"];
 export const TAGS = ["tags"];
 export const TAG_GROUPS = ["tag-groups"];
 
@@ -64,6 +70,9 @@ export const customersEndpoints = {
     });
     return result.ok ? { ok: true as const, data: { blob: result.data as unknown as Blob, fileName: fileNameOfDisposition(disposition) } } : result;
   },
+  syncSources: (extra: Extra = {}) => call(extra, (init) => client.GET("/api/v1/customers/sync-sources", init)),
+  /** Pulls a platform's contacts into customers (customer/sync). */
+  sync: (body: SyncCustomersRequest, extra: Extra = {}) => call(extra, (init) => client.POST("/api/v1/customers/sync", { ...init, body })),
   groups: (extra: Extra = {}) => call(extra, (init) => client.GET("/api/v1/tag-groups", init)),
   createGroup: (name: string, extra: Extra = {}) => call({ silent: true, ...extra }, (init) => client.POST("/api/v1/tag-groups", { ...init, body: { name } })),
   updateGroup: (tagGroupId: string, name: string, extra: Extra = {}) =>
