@@ -119,7 +119,10 @@ beforeAll(async () => {
   ).id;
   o.db1 = (await data<{ id: string }>(await send(owner, "POST", "/api/v1/databases", { type: "builtin", name: "Owner data" }), 201)).id;
   o.dbt1 = (
-    await data<{ id: string }>(await send(owner, "POST", `/api/v1/databases/${o.db1}/tables`, { name: "orders", fields: [{ name: "total", type: "decimal" }] }), 201)
+    await data<{ id: string }>(
+      await send(owner, "POST", `/api/v1/databases/${o.db1}/tables`, { name: "orders", fields: [{ name: "total", type: "decimal" }] }),
+      201,
+    )
   ).id;
   // Visitors chat through the local fake model: inbox sessions, customers and usage records of both apps.
   o.v1 = await startVisitor(ctx, o.w1);

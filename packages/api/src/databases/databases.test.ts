@@ -73,8 +73,14 @@ const productFields = [
 ];
 
 async function builtinTable(user: TestUser, name: string) {
-  const database = await data(await call(user, "POST", "/api/v1/databases", { type: "builtin", name, permissions: { query: true, add: true, edit: false, delete: false } }), 201);
-  const table = await data(await call(user, "POST", `/api/v1/databases/${database.id}/tables`, { name: "products", description: "What we sell", fields: productFields }), 201);
+  const database = await data(
+    await call(user, "POST", "/api/v1/databases", { type: "builtin", name, permissions: { query: true, add: true, edit: false, delete: false } }),
+    201,
+  );
+  const table = await data(
+    await call(user, "POST", `/api/v1/databases/${database.id}/tables`, { name: "products", description: "What we sell", fields: productFields }),
+    201,
+  );
   return { database, table };
 }
 
@@ -100,11 +106,24 @@ describe("databases", () => {
     expect(list.map((item: { id: string }) => item.id)).toContain(database.id);
     expect(list.find((item: { id: string }) => item.id === database.id).tableCount).toBe(1);
 
-    const edited = await data(await call(alice, "PATCH", `/api/v1/databases/${database.id}`, { description: "Shop data", permissions: { query: true, add: true, edit: true, delete: true } }));
+    const edited = await data(
+      await call(alice, "PATCH", `/api/v1/databases/${database.id}`, {
+        description: "Shop data",
+        permissions: { query: true, add: true, edit: true, delete: true },
+      }),
+    );
     expect(edited).toMatchObject({ description: "Shop data", permissions: { edit: true, delete: true } });
-    await refused(await call(alice, "PATCH", `/api/v1/databases/${database.id}`, { permissions: { query: false, add: false, edit: false, delete: false } }), 400, "permissions");
+    await refused(
+      await call(alice, "PATCH", `/api/v1/databases/${database.id}`, { permissions: { query: false, add: false, edit: false, delete: false } }),
+      400,
+      "permissions",
+    );
     await refused(await call(alice, "POST", "/api/v1/databases", { type: "builtin", name: "Shop" }), 409);
-    await refused(await call(alice, "POST", "/api/v1/databases", { type: "builtin", name: "None", permissions: { query: false, add: false, edit: false, delete: false } }), 400, "permissions");
+    await refused(
+      await call(alice, "POST", "/api/v1/databases", { type: "builtin", name: "None", permissions: { query: false, add: false, edit: false, delete: false } }),
+      400,
+      "permissions",
+    );
     await refused(await call(alice, "POST", "/api/v1/databases", { type: "builtin", name: "  " }), 400, "name");
 
     await data(await call(alice, "DELETE", `/api/v1/databases/${database.id}`));
@@ -114,7 +133,16 @@ describe("databases", () => {
   });
 
   it("keeps a remote database's password sealed and never answers it; a plan without customer service is refused", async () => {
-    const remote = { type: "remote", name: "Warehouse", dialect: "postgres", host: "db.example.com", port: 5432, username: "reader", password: "pg-secret-pass-7788", databaseName: "stock" };
+    const remote = {
+      type: "remote",
+      name: "Warehouse",
+      dialect: "postgres",
+      host: "db.example.com",
+      port: 5432,
+      username: "reader",
+      password: "pg-secret-pass-7788",
+      databaseName: "stock",
+    };
     await refused(await call(alice, "POST", "/api/v1/databases", { ...remote, password: undefined }), 400, "password");
     await refused(await call(alice, "POST", "/api/v1/databases", { ...remote, host: "" }), 400, "host");
     const created = await data(await call(alice, "POST", "/api/v1/databases", remote), 201);
@@ -139,21 +167,50 @@ describe("databases", () => {
   it("checks table and field names: duplicates, bad names and taken names are clear errors that make nothing", async () => {
     const database = await data(await call(alice, "POST", "/api/v1/databases", { type: "builtin", name: "Names" }), 201);
     const dup = await refused(
-      await call(alice, "POST", `/api/v1/databases/${database.id}/tables`, { name: "t", fields: [{ name: "city", type: "text" }, { name: "City", type: "integer" }] }),
+      await call(alice, "POST", `/api/v1/databases/${database.id}/tables`, {
+        name: "t",
+        fields: [
+          { name: "city", type: "text" },
+          { name: "City", type: "integer" },
+        ],
+      }),
       400,
       "fields.1.name",
     );
     expect(dup.message).toContain('"City"');
     await refused(await call(alice, "POST", `/api/v1/databases/${database.id}/tables`, { name: "1st", fields: [{ name: "a", type: "text" }] }), 400, "name");
-    await refused(await call(alice, "POST", `/api/v1/databases/${database.id}/tables`, { name: "t", fields: [{ name: 'a"; DROP', type: "text" }] }), 400, "fields.0.name");
-    await refused(await call(alice, "POST", `/api/v1/databases/${database.id}/tables`, { name: "t", fields: [{ name: "rowid", type: "text" }] }), 400, "fields.0.name");
+    await refused(
+      await call(alice, "POST", `/api/v1/databases/${database.id}/tables`, { name: "t", fields: [{ name: 'a"; DROP', type: "text" }] }),
+      400,
+      "fields.0.name",
+    );
+    await refused(
+      await call(alice, "POST", `/api/v1/databases/${database.id}/tables`, { name: "t", fields: [{ name: "rowid", type: "text" }] }),
+      400,
+      "fields.0.name",
+    );
     await refused(await call(alice, "POST", `/api/v1/databases/${database.id}/tables`, { name: "t", fields: [{ name: "a", type: "blob" }] }), 400);
     expect(await data(await call(alice, "GET", `/api/v1/databases/${database.id}/tables`))).toEqual([]);
-    const chinese = await data(await call(alice, "POST", `/api/v1/databases/${database.id}/tables`, { name: "订单", fields: [{ name: "金额", type: "decimal" }] }), 201);
+    const chinese = await data(
+      await call(alice, "POST", `/api/v1/databases/${database.id}/tables`, { name: "订单", fields: [{ name: "金额", type: "decimal" }] }),
+      201,
+    );
     await refused(await call(alice, "POST", `/api/v1/databases/${database.id}/tables`, { name: "订单", fields: [{ name: "a", type: "text" }] }), 409);
     await refused(await call(alice, "POST", `/api/v1/database-tables/${chinese.id}/fields`, { name: "金额", type: "text" }), 409);
     const zh = await refused(
-      await call(alice, "POST", `/api/v1/databases/${database.id}/tables`, { name: "t2", fields: [{ name: "x", type: "text" }, { name: "x", type: "text" }] }, { language: "zh-CN" }),
+      await call(
+        alice,
+        "POST",
+        `/api/v1/databases/${database.id}/tables`,
+        {
+          name: "t2",
+          fields: [
+            { name: "x", type: "text" },
+            { name: "x", type: "text" },
+          ],
+        },
+        { language: "zh-CN" },
+      ),
       400,
     );
     expect(zh.message).toContain("重复");
@@ -162,7 +219,10 @@ describe("databases", () => {
   it("adds, edits, pages, filters and deletes rows with values checked against their field types", async () => {
     const { table } = await builtinTable(alice, "Rows");
     const path = `/api/v1/database-tables/${table.id}/rows`;
-    const tea = await data(await call(alice, "POST", path, { values: { name: "Tea", price: "3.50", stock: "12", added: "2024-05-01 13:45", notes: "x".repeat(5000) } }), 201);
+    const tea = await data(
+      await call(alice, "POST", path, { values: { name: "Tea", price: "3.50", stock: "12", added: "2024-05-01 13:45", notes: "x".repeat(5000) } }),
+      201,
+    );
     expect(tea.values).toMatchObject({ name: "Tea", price: 3.5, stock: 12, added: "2024-05-01 13:45:00" });
     expect(tea.values.notes).toHaveLength(5000);
     await refused(await call(alice, "POST", path, { values: { stock: "twelve" } }), 400, "stock");
@@ -175,7 +235,8 @@ describe("databases", () => {
     await refused(await call(alice, "POST", path, { values: {} }), 400);
     expect((await rowsOf(alice, table.id)).items).toHaveLength(1);
 
-    for (let index = 0; index < 45; index += 1) await data(await call(alice, "POST", path, { values: { name: `Item ${index}`, price: index, stock: index % 5 } }), 201);
+    for (let index = 0; index < 45; index += 1)
+      await data(await call(alice, "POST", path, { values: { name: `Item ${index}`, price: index, stock: index % 5 } }), 201);
     const first = await data(await call(alice, "GET", `${path}?limit=20`));
     expect(first.items).toHaveLength(20);
     expect(first.total).toBe(46);
@@ -184,11 +245,18 @@ describe("databases", () => {
     const third = await data(await call(alice, "GET", `${path}?limit=20&after=${second.nextAfter}`));
     expect(third.items).toHaveLength(6);
     expect(third.nextAfter).toBeNull();
-    const filters = encodeURIComponent(JSON.stringify([{ field: "stock", op: "eq", value: 3 }, { field: "price", op: "gte", value: "20" }]));
+    const filters = encodeURIComponent(
+      JSON.stringify([
+        { field: "stock", op: "eq", value: 3 },
+        { field: "price", op: "gte", value: "20" },
+      ]),
+    );
     const filtered = await data(await call(alice, "GET", `${path}?filters=${filters}`));
     expect(filtered.items.map((row: { values: { name: string } }) => row.values.name)).toEqual(["Item 23", "Item 28", "Item 33", "Item 38", "Item 43"]);
     expect(filtered.total).toBeNull();
-    const contains = await data(await call(alice, "GET", `${path}?filters=${encodeURIComponent(JSON.stringify([{ field: "name", op: "contains", value: "Tea" }]))}`));
+    const contains = await data(
+      await call(alice, "GET", `${path}?filters=${encodeURIComponent(JSON.stringify([{ field: "name", op: "contains", value: "Tea" }]))}`),
+    );
     expect(contains.items).toHaveLength(1);
     await refused(await call(alice, "GET", `${path}?filters=${encodeURIComponent(JSON.stringify([{ field: "nope", op: "eq", value: 1 }]))}`), 400, "filters");
     await refused(await call(alice, "GET", `${path}?filters=not-json`), 400, "filters");
@@ -203,7 +271,10 @@ describe("databases", () => {
   it("adds and deletes fields, keeps the last one, and edits comments", async () => {
     const { table } = await builtinTable(alice, "Fields");
     await data(await call(alice, "POST", `/api/v1/database-tables/${table.id}/rows`, { values: { name: "Tea" } }), 201);
-    const added = await data(await call(alice, "POST", `/api/v1/database-tables/${table.id}/fields`, { name: "origin", type: "text", comment: "Country" }), 201);
+    const added = await data(
+      await call(alice, "POST", `/api/v1/database-tables/${table.id}/fields`, { name: "origin", type: "text", comment: "Country" }),
+      201,
+    );
     expect(added.fields.at(-1)).toMatchObject({ name: "origin", type: "text", comment: "Country", position: 5 });
     expect((await rowsOf(alice, table.id)).items[0].values.origin).toBeNull();
     const origin = added.fields.at(-1);
@@ -225,12 +296,29 @@ describe("databases", () => {
       new Uint8Array([
         ...Buffer.from("Product name,Price,Stock\r\n"),
         // "绿茶" and "红茶" in GBK.
-        0xc2, 0xcc, 0xb2, 0xe8, ...Buffer.from(",3.5,10\r\n"),
-        0xba, 0xec, 0xb2, 0xe8, ...Buffer.from(",4,20\r\n"),
+        0xc2,
+        0xcc,
+        0xb2,
+        0xe8,
+        ...Buffer.from(",3.5,10\r\n"),
+        0xba,
+        0xec,
+        0xb2,
+        0xe8,
+        ...Buffer.from(",4,20\r\n"),
       ]),
     );
     const pre = await data(await call(alice, "POST", `/api/v1/database-tables/${table.id}/imports/pre-parse`, undefined, { body: form("teas.csv", gbk) }));
-    expect(pre).toMatchObject({ format: "csv", encoding: "gbk", decodedFromGbk: true, header: ["Product name", "Price", "Stock"], rows: [["绿茶", "3.5", "10"], ["红茶", "4", "20"]] });
+    expect(pre).toMatchObject({
+      format: "csv",
+      encoding: "gbk",
+      decodedFromGbk: true,
+      header: ["Product name", "Price", "Stock"],
+      rows: [
+        ["绿茶", "3.5", "10"],
+        ["红茶", "4", "20"],
+      ],
+    });
     expect(pre.encodingNote).toMatch(/GBK/);
     expect(pre.mapping).toEqual([
       { column: "Product name", fieldName: "name" },
@@ -244,17 +332,57 @@ describe("databases", () => {
 
     // One bad value: the row and field are named and nothing is written.
     const bad = "Product name,Price,Stock\nA,1,1\nB,2,two\nC,3,3\n";
-    const body = await refused(await call(alice, "POST", `/api/v1/database-tables/${table.id}/imports`, undefined, { body: form("bad.csv", bad, mapping) }), 400, "rows.3.stock");
+    const body = await refused(
+      await call(alice, "POST", `/api/v1/database-tables/${table.id}/imports`, undefined, { body: form("bad.csv", bad, mapping) }),
+      400,
+      "rows.3.stock",
+    );
     expect(body.message).toContain("#3 stock");
-    await refused(await call(alice, "POST", `/api/v1/database-tables/${table.id}/imports/fast`, undefined, { body: form("bad.csv", bad, mapping) }), 400, "rows.3.stock");
-    expect((await rowsOf(alice, table.id)).items).toHaveLength(2);
-    await refused(await call(alice, "POST", `/api/v1/database-tables/${table.id}/imports`, undefined, { body: form("bad.csv", bad, { Colour: "name" }) }), 400, "mapping");
-    await refused(await call(alice, "POST", `/api/v1/database-tables/${table.id}/imports`, undefined, { body: form("bad.csv", bad, { "Product name": "colour" }) }), 400, "mapping");
-    await refused(await call(alice, "POST", `/api/v1/database-tables/${table.id}/imports`, undefined, { body: form("bad.txt", bad, mapping) }), 400, "file");
-    await refused(await call(alice, "POST", `/api/v1/database-tables/${table.id}/imports`, undefined, { body: form("empty.csv", "Product,Price\n", mapping) }), 400, "file");
     await refused(
-      await call(alice, "POST", `/api/v1/database-tables/${table.id}/imports`, undefined, { body: form("big.csv", `Product\n${"x\n".repeat(IMPORT_MAX_BYTES / 2 + 10)}`, { Product: "name" }) }),
+      await call(alice, "POST", `/api/v1/database-tables/${table.id}/imports/fast`, undefined, { body: form("bad.csv", bad, mapping) }),
+      400,
+      "rows.3.stock",
+    );
+    expect((await rowsOf(alice, table.id)).items).toHaveLength(2);
+    await refused(
+      await call(alice, "POST", `/api/v1/database-tables/${table.id}/imports`, undefined, { body: form("bad.csv", bad, { Colour: "name" }) }),
+      400,
+      "mapping",
+    );
+    await refused(
+      await call(alice, "POST", `/api/v1/database-tables/${table.id}/imports`, undefined, { body: form("bad.csv", bad, { "Product name": "colour" }) }),
+      400,
+      "mapping",
+    );
+    await refused(await call(alice, "POST", `/api/v1/database-tables/${table.id}/imports`, undefined, { body: form("bad.txt", bad, mapping) }), 400, "file");
+    await refused(
+      await call(alice, "POST", `/api/v1/database-tables/${table.id}/imports`, undefined, { body: form("empty.csv", "Product,Price\n", mapping) }),
+      400,
+      "file",
+    );
+    await refused(
+      await call(alice, "POST", `/api/v1/database-tables/${table.id}/imports`, undefined, {
+        body: form("big.csv", `Product\n${"x\n".repeat(IMPORT_MAX_BYTES / 2 + 10)}`, { Product: "name" }),
+      }),
       413,
+    );
+
+    // Quoted fields: commas, quotes and line breaks inside; a quote never closed is a clear error.
+    const quoted = 'name,notes\r\n"Tea, green","He said ""fresh""\nand cold"\r\n';
+    expect(
+      await data(
+        await call(alice, "POST", `/api/v1/database-tables/${table.id}/imports`, undefined, { body: form("q.csv", quoted, { name: "name", notes: "notes" }) }),
+      ),
+    ).toMatchObject({
+      importedRows: 1,
+      encoding: "utf-8",
+    });
+    expect((await rowsOf(alice, table.id)).items.at(-1).values).toMatchObject({ name: "Tea, green", notes: 'He said "fresh"\nand cold' });
+    await data(await call(alice, "POST", `/api/v1/database-tables/${table.id}/rows/delete`, { rowIds: [(await rowsOf(alice, table.id)).items.at(-1).rowId] }));
+    await refused(
+      await call(alice, "POST", `/api/v1/database-tables/${table.id}/imports/fast`, undefined, { body: form("q.csv", 'name\n"open', { name: "name" }) }),
+      400,
+      "file",
     );
 
     const sheet = XLSX.utils.aoa_to_sheet([
@@ -266,7 +394,9 @@ describe("databases", () => {
     XLSX.utils.book_append_sheet(book, sheet, "Teas");
     const xlsx = new Uint8Array(XLSX.write(book, { type: "buffer", bookType: "xlsx" }) as Buffer);
     const fast = await data(
-      await call(alice, "POST", `/api/v1/database-tables/${table.id}/imports/fast`, undefined, { body: form("teas.xlsx", xlsx, { name: "name", price: "price", added: "added" }) }),
+      await call(alice, "POST", `/api/v1/database-tables/${table.id}/imports/fast`, undefined, {
+        body: form("teas.xlsx", xlsx, { name: "name", price: "price", added: "added" }),
+      }),
     );
     expect(fast).toMatchObject({ importedRows: 2, encoding: null, decodedFromGbk: false, encodingNote: null });
     const rows = (await rowsOf(alice, table.id)).items;
@@ -274,7 +404,15 @@ describe("databases", () => {
     expect((await data(await call(alice, "GET", `/api/v1/database-tables/${table.id}`))).rowCount).toBe(4);
 
     const csvLines = ["name,stock", ...Array.from({ length: 12_000 }, (_, index) => `bulk ${index},${index}`)].join("\n");
-    expect((await data(await call(alice, "POST", `/api/v1/database-tables/${table.id}/imports/fast`, undefined, { body: form("bulk.csv", csvLines, { name: "name", stock: "stock" }) }))).importedRows).toBe(12_000);
+    expect(
+      (
+        await data(
+          await call(alice, "POST", `/api/v1/database-tables/${table.id}/imports/fast`, undefined, {
+            body: form("bulk.csv", csvLines, { name: "name", stock: "stock" }),
+          }),
+        )
+      ).importedRows,
+    ).toBe(12_000);
     expect((await data(await call(alice, "GET", `/api/v1/database-tables/${table.id}`))).rowCount).toBe(12_004);
   });
 
@@ -282,7 +420,11 @@ describe("databases", () => {
     const { table } = await builtinTable(alice, "Exports");
     await data(await call(alice, "POST", `/api/v1/database-tables/${table.id}/rows`, { values: { name: "=HYPERLINK(1)", price: 2.5, stock: 7 } }), 201);
     const many = ["name,stock", ...Array.from({ length: 4_500 }, (_, index) => `row ${index},${index}`)].join("\n");
-    await data(await call(alice, "POST", `/api/v1/database-tables/${table.id}/imports/fast`, undefined, { body: form("many.csv", many, { name: "name", stock: "stock" }) }));
+    await data(
+      await call(alice, "POST", `/api/v1/database-tables/${table.id}/imports/fast`, undefined, {
+        body: form("many.csv", many, { name: "name", stock: "stock" }),
+      }),
+    );
 
     const csv = await call(alice, "GET", `/api/v1/database-tables/${table.id}/export?format=csv`);
     expect(csv.status).toBe(200);
@@ -307,7 +449,9 @@ describe("databases", () => {
     expect(Buffer.from(await template.arrayBuffer()).toString("utf8")).toBe("\uFEFFname,price,stock,added,notes\r\n");
     const xlsxTemplate = await call(alice, "GET", `/api/v1/database-tables/${table.id}/template?format=xlsx`);
     const templateBook = XLSX.read(new Uint8Array(await xlsxTemplate.arrayBuffer()), { type: "array" });
-    expect(XLSX.utils.sheet_to_json<unknown[]>(templateBook.Sheets[templateBook.SheetNames[0]!]!, { header: 1 })).toEqual([["name", "price", "stock", "added", "notes"]]);
+    expect(XLSX.utils.sheet_to_json<unknown[]>(templateBook.Sheets[templateBook.SheetNames[0]!]!, { header: 1 })).toEqual([
+      ["name", "price", "stock", "added", "notes"],
+    ]);
   });
 
   it("keeps spaces apart and roles apart: another space's ids are not found, a viewer reads but cannot edit", async () => {
@@ -342,7 +486,10 @@ describe("databases", () => {
   it("binds databases to apps and refuses to delete one apps still use", async () => {
     const { database } = await builtinTable(alice, "Bound");
     const app = await createAppVia(ctx, alice, { name: "Tea bot" });
-    expect(await data(await call(alice, "POST", `/api/v1/apps/${app.id}/databases`, { databaseIds: [database.id] }))).toEqual({ appId: app.id, databaseIds: [database.id] });
+    expect(await data(await call(alice, "POST", `/api/v1/apps/${app.id}/databases`, { databaseIds: [database.id] }))).toEqual({
+      appId: app.id,
+      databaseIds: [database.id],
+    });
     await refused(await call(alice, "POST", `/api/v1/apps/${app.id}/databases`, { databaseIds: ["db_unknown0000"] }), 400, "databaseIds");
     const conflict = await refused(await call(alice, "DELETE", `/api/v1/databases/${database.id}`), 409);
     expect(conflict.message).toContain("Tea bot");
@@ -357,8 +504,15 @@ describe("databases", () => {
   it("runs checked free statements with a row cap and a time cap (runBuiltinStatement)", async () => {
     const { database, table } = await builtinTable(alice, "Statements");
     const lines = ["name,stock", ...Array.from({ length: 300 }, (_, index) => `n${index},${index}`)].join("\n");
-    await data(await call(alice, "POST", `/api/v1/database-tables/${table.id}/imports/fast`, undefined, { body: form("s.csv", lines, { name: "name", stock: "stock" }) }));
-    const read = await runBuiltinStatement(ctx.deps, database.id, 'SELECT name, stock FROM "products" WHERE stock >= ? ORDER BY stock', [100], { maxRows: 50, timeoutMs: 2000 });
+    await data(
+      await call(alice, "POST", `/api/v1/database-tables/${table.id}/imports/fast`, undefined, {
+        body: form("s.csv", lines, { name: "name", stock: "stock" }),
+      }),
+    );
+    const read = await runBuiltinStatement(ctx.deps, database.id, 'SELECT name, stock FROM "products" WHERE stock >= ? ORDER BY stock', [100], {
+      maxRows: 50,
+      timeoutMs: 2000,
+    });
     expect(read).toMatchObject({ columns: ["name", "stock"], truncated: true });
     expect((read as { rows: unknown[][] }).rows).toHaveLength(50);
     expect((read as { rows: unknown[][] }).rows[0]).toEqual(["n100", 100]);
@@ -366,11 +520,16 @@ describe("databases", () => {
     expect(all).toEqual({ columns: ["n"], rows: [[300]], truncated: false });
     const started = Date.now();
     await expect(
-      runBuiltinStatement(ctx.deps, database.id, "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r) SELECT count(*) FROM r", [], { maxRows: 10, timeoutMs: 300 }),
+      runBuiltinStatement(ctx.deps, database.id, "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r) SELECT count(*) FROM r", [], {
+        maxRows: 10,
+        timeoutMs: 300,
+      }),
     ).rejects.toMatchObject({ messageId: "database_statement_timeout", params: { ms: 300 } });
     expect(Date.now() - started).toBeLessThan(2000);
     // The next read is not stuck behind the stopped one.
-    expect(await runBuiltinStatement(ctx.deps, database.id, 'SELECT count(*) AS n FROM "products"', [], { maxRows: 5, timeoutMs: 2000 })).toMatchObject({ rows: [[300]] });
+    expect(await runBuiltinStatement(ctx.deps, database.id, 'SELECT count(*) AS n FROM "products"', [], { maxRows: 5, timeoutMs: 2000 })).toMatchObject({
+      rows: [[300]],
+    });
     const write = await runBuiltinStatement(ctx.deps, database.id, 'DELETE FROM "products" WHERE stock < ?', [10], { maxRows: 0, timeoutMs: 2000 });
     expect(write).toEqual({ affectedRows: 10 });
     expect((await ctx.deps.db.select().from(databaseTables).where(eq(databaseTables.id, table.id)).get())!.rowCount).toBe(290);

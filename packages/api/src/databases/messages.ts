@@ -44,7 +44,10 @@ export const databasesMessages = defineMessages({
     en: "The file is {size} MB; import takes files of at most {max} MB (fast import takes larger ones)",
     "zh-CN": "文件大小为 {size} MB，导入最多支持 {max} MB 的文件（更大的文件请使用快速导入）",
   },
-  database_fast_import_too_large: { en: "The file is {size} MB; fast import takes files of at most {max} MB", "zh-CN": "文件大小为 {size} MB，快速导入最多支持 {max} MB 的文件" },
+  database_fast_import_too_large: {
+    en: "The file is {size} MB; fast import takes files of at most {max} MB",
+    "zh-CN": "文件大小为 {size} MB，快速导入最多支持 {max} MB 的文件",
+  },
   database_import_too_many_rows: { en: "The file has more than {max} rows; use fast import", "zh-CN": "文件超过 {max} 行，请使用快速导入" },
   database_import_no_rows: { en: "The file has a header but no rows", "zh-CN": "文件只有表头，没有数据行" },
   database_import_mapping_column: { en: 'Column matching: the file has no column "{column}"', "zh-CN": "列匹配：文件中没有“{column}”列" },

@@ -31,7 +31,18 @@ import {
   uploadBody,
 } from "./schemas";
 import { bindDatabases, createDatabase, deleteDatabase, getDatabase, listDatabases, updateDatabase } from "./service/databases";
-import { type ColumnMapping, FAST_IMPORT_MAX_BYTES, IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, exportTableFile, fastImportRows, importRows, preParse, templateFile, type UploadedFile } from "./service/files";
+import {
+  type ColumnMapping,
+  FAST_IMPORT_MAX_BYTES,
+  IMPORT_MAX_BYTES,
+  IMPORT_MAX_ROWS,
+  exportTableFile,
+  fastImportRows,
+  importRows,
+  preParse,
+  templateFile,
+  type UploadedFile,
+} from "./service/files";
 import { addRow, deleteRows, editRow, listRows, type RowFilter } from "./service/rows";
 import { addField, createBuiltinTable, deleteField, deleteTable, getTable, listTables, updateField, updateTable } from "./service/tables";
 
@@ -39,7 +50,13 @@ const tags = ["Databases"];
 const databaseParam = idParam("databaseId", "db_01jd7w3k5q9x2m4n6p8r");
 const tableParam = idParam("tableId", "dbt_01jd7w3k5q9x2m4n6p8r");
 const fieldParams = tableParam.extend(idParam("fieldId", "dbf_01jd7w3k5q9x2m4n6p8r").shape);
-const rowParams = tableParam.extend({ rowId: z.coerce.number().int().min(1).openapi({ param: { name: "rowId", in: "path" }, example: 1 }) });
+const rowParams = tableParam.extend({
+  rowId: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .openapi({ param: { name: "rowId", in: "path" }, example: 1 }),
+});
 const appParam = idParam("appId", "app_01jd7w3k5q9x2m4n6p8r");
 const deleted = z.object({ deleted: z.literal(true) });
 const XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
@@ -64,7 +81,8 @@ function mappingOf(raw: unknown): ColumnMapping {
     value = undefined;
   }
   const parsed = z.record(z.string(), z.string()).safeParse(value);
-  if (!parsed.success) throw fail.invalid("validation_failed", "mapping", { field: "mapping", reason: 'a JSON object of column title → field name, e.g. {"Product":"name"}' });
+  if (!parsed.success)
+    throw fail.invalid("validation_failed", "mapping", { field: "mapping", reason: 'a JSON object of column title → field name, e.g. {"Product":"name"}' });
   return parsed.data;
 }
 
@@ -398,10 +416,15 @@ export function registerDatabaseRoutes(app: OpenAPIHono<AppEnv>) {
       return ok(c, { ...result, encodingNote: note(c, result) });
     },
   );
-  app.openapi(defineFileRoute("/api/v1/database-tables/{tableId}/export", "Download a built-in table's rows as CSV or XLSX, streamed (table/export)"), async (c) =>
-    fileResponse(await exportTableFile(c.var.deps, c.var.auth, c.req.valid("param").tableId, c.req.valid("query").format)),
+  app.openapi(
+    defineFileRoute("/api/v1/database-tables/{tableId}/export", "Download a built-in table's rows as CSV or XLSX, streamed (table/export)"),
+    async (c) => fileResponse(await exportTableFile(c.var.deps, c.var.auth, c.req.valid("param").tableId, c.req.valid("query").format)),
   );
-  app.openapi(defineFileRoute("/api/v1/database-tables/{tableId}/template", "The import template: a CSV or XLSX with the table's field names as its header (template_file)"), async (c) =>
-    fileResponse(await templateFile(c.var.deps, c.var.auth, c.req.valid("param").tableId, c.req.valid("query").format)),
+  app.openapi(
+    defineFileRoute(
+      "/api/v1/database-tables/{tableId}/template",
+      "The import template: a CSV or XLSX with the table's field names as its header (template_file)",
+    ),
+    async (c) => fileResponse(await templateFile(c.var.deps, c.var.auth, c.req.valid("param").tableId, c.req.valid("query").format)),
   );
 }

@@ -106,7 +106,11 @@ export const tableSchema = z
 /** A field as asked for. */
 export const fieldBody = z
   .object({
-    name: z.string().min(1).max(NAME_MAX).openapi({ description: "Letters, digits, underscore or Chinese characters; not starting with a digit", example: "price" }),
+    name: z
+      .string()
+      .min(1)
+      .max(NAME_MAX)
+      .openapi({ description: "Letters, digits, underscore or Chinese characters; not starting with a digit", example: "price" }),
     type: z.enum(fieldTypes).openapi({ description: `text holds up to 1000 characters; longtext up to ${LONGTEXT_MAX}` }),
     description: z.string().max(500).optional(),
     comment: z.string().max(500).optional(),
@@ -125,7 +129,9 @@ export const createTableBody = z
 /** A table's description (update_comment). */
 export const updateTableBody = z.object({ description: z.string().max(500) }).openapi("UpdateDatabaseTable");
 /** A field's description and comment (update_field_comment). */
-export const updateFieldBody = z.object({ description: z.string().max(500).optional(), comment: z.string().max(500).optional() }).openapi("UpdateDatabaseField");
+export const updateFieldBody = z
+  .object({ description: z.string().max(500).optional(), comment: z.string().max(500).optional() })
+  .openapi("UpdateDatabaseField");
 
 /** Binding databases to an app (relation add). */
 export const bindDatabasesBody = z.object({ databaseIds: z.array(z.string().max(64)).min(1).max(50) }).openapi("BindDatabases");
@@ -153,11 +159,9 @@ export const rowFilterSchema = z.object({ field: z.string(), op: z.enum(filterOp
 export const rowListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(20),
   after: z.coerce.number().int().min(0).optional().openapi({ description: "The rowid the previous page ended at" }),
-  filters: z
-    .string()
-    .max(4000)
-    .optional()
-    .openapi({ description: 'JSON array of filters, e.g. [{"field":"city","op":"eq","value":"Shanghai"}]; ops: eq, ne, gt, gte, lt, lte, contains, empty, notEmpty' }),
+  filters: z.string().max(4000).optional().openapi({
+    description: 'JSON array of filters, e.g. [{"field":"city","op":"eq","value":"Shanghai"}]; ops: eq, ne, gt, gte, lt, lte, contains, empty, notEmpty',
+  }),
 });
 
 /** A row's values by field name. */

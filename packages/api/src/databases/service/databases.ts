@@ -169,7 +169,11 @@ function remoteColumns(deps: Pick<Deps, "secrets">, input: DatabaseInput, curren
  * connection field (§5); its password is sealed and never answered. Connecting is not tried here:
  * the connection test is its own operation.
  */
-export async function createDatabase(deps: Pick<Deps, "db" | "now" | "secrets">, auth: Auth, input: DatabaseInput & { type: "builtin" | "remote"; name: string }) {
+export async function createDatabase(
+  deps: Pick<Deps, "db" | "now" | "secrets">,
+  auth: Auth,
+  input: DatabaseInput & { type: "builtin" | "remote"; name: string },
+) {
   const name = input.name.trim();
   if (!name) throw fail.invalid("field_required", "name", { field: "name" });
   const permissions = input.permissions ?? { query: true, add: false, edit: false, delete: false };
@@ -199,7 +203,8 @@ export async function createDatabase(deps: Pick<Deps, "db" | "now" | "secrets">,
 /** Edits a database's name, description, permissions and (remote) connection; the type never changes. */
 export async function updateDatabase(deps: Pick<Deps, "db" | "now" | "secrets">, auth: Auth, databaseId: string, input: DatabaseInput) {
   const row = await loadDatabase(deps, auth, databaseId);
-  if (input.type !== undefined && input.type !== row.type) throw fail.invalid("validation_failed", "type", { field: "type", reason: "the type of a database cannot change" });
+  if (input.type !== undefined && input.type !== row.type)
+    throw fail.invalid("validation_failed", "type", { field: "type", reason: "the type of a database cannot change" });
   const name = input.name?.trim();
   if (name !== undefined) {
     if (!name) throw fail.invalid("field_required", "name", { field: "name" });
@@ -265,7 +270,10 @@ export async function bindDatabases(deps: Pick<Deps, "db" | "now">, auth: Auth, 
     }
   }
   const bound = [...new Set([...(JSON.parse(app.databaseIds) as string[]), ...wanted])];
-  await deps.db.update(apps).set({ databaseIds: JSON.stringify(bound), updatedAt: deps.now().toISOString() }).where(eq(apps.id, app.id));
+  await deps.db
+    .update(apps)
+    .set({ databaseIds: JSON.stringify(bound), updatedAt: deps.now().toISOString() })
+    .where(eq(apps.id, app.id));
   return { appId: app.id, databaseIds: bound };
 }
 

@@ -1,11 +1,9 @@
-import { Readable } from "node:stream";
-import { parse as parseStream } from "csv-parse";
-import { parse } from "csv-parse/sync";
 import { csvStream, xlsxStream } from "../../analysis/service/export";
 import { ServiceError, fail } from "../../errors";
 import type { Auth, Deps } from "../../kernel";
 import { checkQuota } from "../../plans/service/quotas";
 import { checkZipSize, DocumentParseError } from "../../knowledge/service/parse";
+import { CsvError, csvBatches } from "./csv";
 import { storeOf } from "./databases";
 import { type LoadedTable, loadBuiltinTable, recountRows } from "./tables";
 import { coerceValue, quoted, type StoredValue, ValueError } from "./values";
@@ -49,17 +47,26 @@ export function decodeCsv(bytes: Uint8Array): { text: string; encoding: "utf-8" 
   }
 }
 
-const csvOptions = { relax_column_count: true, skip_empty_lines: true, trim: true } as const;
-
-function csvRows(text: string, to?: number): string[][] {
-  try {
-    return parse(text, { ...csvOptions, ...(to ? { to } : {}) }) as string[][];
-  } catch (error) {
-    throw fail.invalid("csv_unreadable", "file", { reason: error instanceof Error ? error.message : String(error) });
-  }
+function unreadable(error: unknown): never {
+  if (error instanceof CsvError) throw fail.invalid("csv_unreadable", "file", { reason: error.message });
+  throw error;
 }
 
-async function xlsxRows(bytes: Uint8Array, sheetRows?: number): Promise<string[][]> {
+/** The rows of a CSV (at most `to` of them), each with the line it starts on. */
+function csvRows(text: string, to?: number): Array<{ line: number; cells: string[] }> {
+  const rows: Array<{ line: number; cells: string[] }> = [];
+  try {
+    for (const batch of csvBatches(text, to ?? 10_000)) {
+      rows.push(...batch);
+      if (to && rows.length >= to) return rows.slice(0, to);
+    }
+  } catch (error) {
+    unreadable(error);
+  }
+  return rows;
+}
+
+async function xlsxRows(bytes: Uint8Array, sheetRows?: number): Promise<Array<{ line: number; cells: string[] }>> {
   try {
     checkZipSize(bytes, XLSX_MAX_UNCOMPRESSED);
   } catch (error) {
@@ -71,8 +78,10 @@ async function xlsxRows(bytes: Uint8Array, sheetRows?: number): Promise<string[]
     const workbook = XLSX.read(bytes, { type: "array", cellHTML: false, cellFormula: false, dense: true, ...(sheetRows ? { sheetRows } : {}) });
     const sheet = workbook.Sheets[workbook.SheetNames[0] ?? ""];
     if (!sheet) throw new Error("no worksheet");
-    const rows = XLSX.utils.sheet_to_json<unknown[]>(sheet, { header: 1, raw: false, defval: "", blankrows: false });
-    return rows.map((row) => row.map((cell) => (cell === null || cell === undefined ? "" : String(cell).trim())));
+    const rows = XLSX.utils.sheet_to_json<unknown[]>(sheet, { header: 1, raw: false, defval: "", blankrows: true });
+    return rows
+      .map((row, index) => ({ line: index + 1, cells: row.map((cell) => (cell === null || cell === undefined ? "" : String(cell).trim())) }))
+      .filter((row) => row.cells.some((cell) => cell !== ""));
   } catch {
     throw fail.invalid("table_unreadable", "file");
   }
@@ -81,26 +90,27 @@ async function xlsxRows(bytes: Uint8Array, sheetRows?: number): Promise<string[]
 function checkSize(file: UploadedFile, max: number, messageId: "database_import_too_large" | "database_fast_import_too_large") {
   if (file.bytes.length === 0) throw fail.invalid("file_empty", "file");
   if (file.bytes.length > max) {
-    throw new ServiceError(
-      "payload_too_large",
-      messageId,
-      { size: (file.bytes.length / 1024 / 1024).toFixed(1), max: max / 1024 / 1024 },
-      { field: "file" },
-    );
+    throw new ServiceError("payload_too_large", messageId, { size: (file.bytes.length / 1024 / 1024).toFixed(1), max: max / 1024 / 1024 }, { field: "file" });
   }
 }
 
+type Line = { line: number; cells: string[] };
+
 /** The header (trimmed, blank trailing cells dropped) and the rows below it. */
-function splitHeader(grid: string[][]): { header: string[]; rows: string[][] } {
+function splitHeader(grid: Line[]): { header: string[]; rows: Line[] } {
   const [first, ...rows] = grid;
   if (!first) throw fail.invalid("file_empty", "file");
-  const header = [...first];
+  const header = [...first.cells];
   while (header.length > 0 && header[header.length - 1] === "") header.pop();
   if (header.length === 0) throw fail.invalid("file_empty", "file");
   return { header, rows };
 }
 
-const normal = (text: string) => text.trim().toLowerCase().replace(/[\s_-]+/g, "");
+const normal = (text: string) =>
+  text
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_-]+/g, "");
 
 /**
  * Reads the head of an import file (pre_parse): its encoding (GBK detected and decoded), header,
@@ -112,7 +122,7 @@ export async function preParse(deps: Pick<Deps, "db">, auth: Auth, tableId: stri
   checkSize(file, FAST_IMPORT_MAX_BYTES, "database_fast_import_too_large");
   const format = formatOf(file.fileName);
   let encoding: "utf-8" | "gbk" | null = null;
-  let grid: string[][];
+  let grid: Line[];
   if (format === "csv") {
     const decoded = decodeCsv(file.bytes);
     encoding = decoded.encoding;
@@ -126,7 +136,7 @@ export async function preParse(deps: Pick<Deps, "db">, auth: Auth, tableId: stri
     /** A note to show when the file was not UTF-8. */
     decodedFromGbk: encoding === "gbk",
     header,
-    rows: rows.slice(0, PREVIEW_ROWS),
+    rows: rows.slice(0, PREVIEW_ROWS).map((row) => row.cells),
     mapping: header.map((column) => {
       const match =
         loaded.fields.find((field) => normal(field.name) === normal(column)) ??
@@ -195,8 +205,8 @@ export async function importRows(deps: Pick<Deps, "db" | "config" | "now">, auth
   if (rows.length === 0) throw fail.invalid("database_import_no_rows", "file");
   if (rows.length > IMPORT_MAX_ROWS) throw fail.invalid("database_import_too_many_rows", "file", { max: IMPORT_MAX_ROWS });
   const plan = planOf(loaded, header, mapping);
-  // The header is line 1: data rows are numbered as a spreadsheet shows them.
-  const values = rows.map((cells, index) => rowValues(plan, cells, index + 2));
+  // Rows are named by their line in the file (CSV) or row in the sheet, as a spreadsheet shows them.
+  const values = rows.map((row) => rowValues(plan, row.cells, row.line));
   await checkQuota(deps, auth.spaceId, "databaseRows", values.length);
   const handle = storeOf(deps).open(loaded.database.id);
   handle.transaction(() => {
@@ -206,18 +216,18 @@ export async function importRows(deps: Pick<Deps, "db" | "config" | "now">, auth
   return { importedRows: values.length, encoding: decoded?.encoding ?? null, decodedFromGbk: decoded?.encoding === "gbk" };
 }
 
-async function* csvRecords(text: string): AsyncGenerator<string[]> {
-  // The text is fed in slices so the parser (and the batches behind it) never holds the whole file as rows.
-  const slices = (function* () {
-    for (let start = 0; start < text.length; start += 1 << 20) yield text.slice(start, start + (1 << 20));
-  })();
-  const parser = Readable.from(slices).pipe(parseStream({ ...csvOptions }));
-  try {
-    for await (const record of parser) yield record as string[];
-  } catch (error) {
-    if (error instanceof ServiceError) throw error;
-    throw fail.invalid("csv_unreadable", "file", { reason: error instanceof Error ? error.message : String(error) });
+/** The file's rows in batches: a CSV read as it goes, an XLSX (read whole by the library) cut into batches. */
+async function* batchesOf(decoded: { text: string } | null, bytes: Uint8Array): AsyncGenerator<Line[]> {
+  if (decoded) {
+    try {
+      yield* csvBatches(decoded.text, FAST_BATCH);
+    } catch (error) {
+      unreadable(error);
+    }
+    return;
   }
+  const rows = await xlsxRows(bytes);
+  for (let start = 0; start < rows.length; start += FAST_BATCH) yield rows.slice(start, start + FAST_BATCH);
 }
 
 /**
@@ -231,35 +241,25 @@ export async function fastImportRows(deps: Pick<Deps, "db" | "config" | "now">, 
   checkSize(file, FAST_IMPORT_MAX_BYTES, "database_fast_import_too_large");
   const format = formatOf(file.fileName);
   const decoded = format === "csv" ? decodeCsv(file.bytes) : null;
-  const records: AsyncIterable<string[]> | Iterable<string[]> = decoded ? csvRecords(decoded.text) : await xlsxRows(file.bytes);
   const session = storeOf(deps).session(loaded.database.id);
   let plan: Plan | undefined;
-  let line = 0;
+  let insert: { run(params: readonly unknown[]): void } | undefined;
   let imported = 0;
   try {
     session.exec("BEGIN IMMEDIATE");
-    let insert: { run(params: readonly unknown[]): void } | undefined;
-    let batch: StoredValue[][] = [];
-    const flush = () => {
-      for (const row of batch) insert!.run(row);
-      imported += batch.length;
-      batch = [];
-    };
-    for await (const cells of records) {
-      line += 1;
+    for await (const batch of batchesOf(decoded, file.bytes)) {
+      let rows = batch;
       if (!plan) {
-        plan = planOf(loaded, splitHeader([cells]).header, mapping);
+        plan = planOf(loaded, splitHeader(batch).header, mapping);
         insert = session.prepare(plan.insert);
-        continue;
+        rows = batch.slice(1);
       }
-      batch.push(rowValues(plan, cells, line));
-      if (batch.length >= FAST_BATCH) {
-        flush();
-        await new Promise<void>((resolve) => setImmediate(resolve));
-      }
+      for (const row of rows) insert!.run(rowValues(plan, row.cells, row.line));
+      imported += rows.length;
+      // Give the event loop back between batches: other requests go on while a large file imports.
+      await new Promise<void>((resolve) => setImmediate(resolve));
     }
     if (!plan) throw fail.invalid("file_empty", "file");
-    flush();
     if (imported === 0) throw fail.invalid("database_import_no_rows", "file");
     await checkQuota(deps, auth.spaceId, "databaseRows", imported);
     session.exec("COMMIT");

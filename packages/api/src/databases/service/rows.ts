@@ -73,7 +73,11 @@ export async function listRows(
 }
 
 /** A page of rows of a loaded table (the bench calls it the way the route does). */
-export function pageOf(deps: Pick<Deps, "config">, loaded: LoadedTable, query: { limit: number; after?: number | undefined; filters?: RowFilter[] | undefined }) {
+export function pageOf(
+  deps: Pick<Deps, "config">,
+  loaded: LoadedTable,
+  query: { limit: number; after?: number | undefined; filters?: RowFilter[] | undefined },
+) {
   const limit = Math.min(Math.max(1, query.limit), PAGE_MAX);
   const { clauses, params } = whereOf(loaded, query.filters ?? []);
   if (query.after !== undefined) {

@@ -1,7 +1,7 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { RangeCaller } from "../../access/follow";
 import { newId } from "../../crypto";
-import { databaseFields, databases, databaseTables } from "../../db/schema/index";
+import { databaseFields, type databases, databaseTables } from "../../db/schema/index";
 import { fail } from "../../errors";
 import type { Auth, Deps } from "../../kernel";
 import { loadDatabase, storeOf } from "./databases";
@@ -174,9 +174,15 @@ export async function createBuiltinTable(
   const id = newId("dbt");
   const now = deps.now().toISOString();
   try {
-    await deps.db
-      .insert(databaseTables)
-      .values({ id, databaseId: database.id, spaceId: auth.spaceId, name, description: input.description?.trim() ?? "", createdBy: auth.userId, updatedAt: now });
+    await deps.db.insert(databaseTables).values({
+      id,
+      databaseId: database.id,
+      spaceId: auth.spaceId,
+      name,
+      description: input.description?.trim() ?? "",
+      createdBy: auth.userId,
+      updatedAt: now,
+    });
     await deps.db.insert(databaseFields).values(
       fields.map((field, position) => ({
         id: newId("dbf"),
@@ -201,14 +207,20 @@ export async function createBuiltinTable(
 export async function deleteTable(deps: Pick<Deps, "db" | "config">, auth: Auth, tableId: string) {
   const { database, table } = await loadTable(deps, auth, tableId);
   await deps.db.delete(databaseTables).where(eq(databaseTables.id, table.id));
-  if (database.type === "builtin") storeOf(deps).open(database.id).exec(`DROP TABLE IF EXISTS ${quoted(table.name)}`);
+  if (database.type === "builtin")
+    storeOf(deps)
+      .open(database.id)
+      .exec(`DROP TABLE IF EXISTS ${quoted(table.name)}`);
   return { deleted: true as const };
 }
 
 /** Edits a table's description (update_comment). */
 export async function updateTable(deps: Pick<Deps, "db" | "now">, auth: Auth, tableId: string, input: { description: string }) {
   const { table } = await loadTable(deps, auth, tableId);
-  await deps.db.update(databaseTables).set({ description: input.description.trim(), updatedAt: deps.now().toISOString() }).where(eq(databaseTables.id, table.id));
+  await deps.db
+    .update(databaseTables)
+    .set({ description: input.description.trim(), updatedAt: deps.now().toISOString() })
+    .where(eq(databaseTables.id, table.id));
   return getTable(deps, auth, table.id);
 }
 
@@ -254,13 +266,21 @@ export async function deleteField(deps: Pick<Deps, "db" | "config">, auth: Auth,
   const { database, table, fields, field } = await loadField(deps, auth, tableId, fieldId);
   if (database.type !== "builtin") throw fail.invalid("database_not_builtin", "tableId");
   if (fields.length <= 1) throw fail.conflict("database_field_last");
-  storeOf(deps).open(database.id).exec(`ALTER TABLE ${quoted(table.name)} DROP COLUMN ${quoted(field.name)}`);
+  storeOf(deps)
+    .open(database.id)
+    .exec(`ALTER TABLE ${quoted(table.name)} DROP COLUMN ${quoted(field.name)}`);
   await deps.db.delete(databaseFields).where(eq(databaseFields.id, field.id));
   return getTable(deps, auth, table.id);
 }
 
 /** Edits a field's description and comment (update_field_comment). */
-export async function updateField(deps: Pick<Deps, "db">, auth: Auth, tableId: string, fieldId: string, input: { description?: string | undefined; comment?: string | undefined }) {
+export async function updateField(
+  deps: Pick<Deps, "db">,
+  auth: Auth,
+  tableId: string,
+  fieldId: string,
+  input: { description?: string | undefined; comment?: string | undefined },
+) {
   const { field } = await loadField(deps, auth, tableId, fieldId);
   const set = {
     ...(input.description !== undefined ? { description: input.description.trim() } : {}),
@@ -272,7 +292,9 @@ export async function updateField(deps: Pick<Deps, "db">, auth: Auth, tableId: s
 
 /** Sets a built-in table's row count from its file (after imports and free statements). */
 export async function recountRows(deps: Pick<Deps, "db" | "config">, database: { id: string }, table: { id: string; name: string }) {
-  const [row] = storeOf(deps).open(database.id).all<{ n: number }>(`SELECT count(*) AS n FROM ${quoted(table.name)}`);
+  const [row] = storeOf(deps)
+    .open(database.id)
+    .all<{ n: number }>(`SELECT count(*) AS n FROM ${quoted(table.name)}`);
   await deps.db
     .update(databaseTables)
     .set({ rowCount: Number(row?.n ?? 0) })

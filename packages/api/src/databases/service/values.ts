@@ -34,6 +34,26 @@ export class ValueError extends ServiceError {
 }
 
 const pad = (value: number | string) => String(value).padStart(2, "0");
+// The stored form itself: checked by numbers alone, no Date made (large imports are mostly this).
+const CANONICAL = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
+const daysIn = (year: number, month: number) =>
+  month === 2 ? (year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31;
+
+function canonical(text: string): boolean {
+  const match = CANONICAL.exec(text);
+  if (!match) return false;
+  const month = Number(match[2]);
+  const day = Number(match[3]);
+  return (
+    month >= 1 &&
+    month <= 12 &&
+    day >= 1 &&
+    day <= daysIn(Number(match[1]), month) &&
+    Number(match[4]) <= 23 &&
+    Number(match[5]) <= 59 &&
+    Number(match[6]) <= 59
+  );
+}
 
 /**
  * Checks and converts one value for a field: integers and decimals from numbers or their text,
@@ -51,7 +71,8 @@ export function coerceValue(field: { name: string; type: FieldType }, raw: unkno
     if (field.type === "decimal") return raw;
   }
   if (typeof raw === "boolean") raw = raw ? "1" : "0";
-  if (typeof raw !== "string" && typeof raw !== "number") throw new ValueError("database_value_decimal", field.name, { value: JSON.stringify(raw).slice(0, 40) });
+  if (typeof raw !== "string" && typeof raw !== "number")
+    throw new ValueError("database_value_decimal", field.name, { value: JSON.stringify(raw).slice(0, 40) });
   const text = String(raw);
   const trimmed = text.trim();
   if (trimmed === "") return null;
@@ -67,13 +88,16 @@ export function coerceValue(field: { name: string; type: FieldType }, raw: unkno
       return value;
     }
     case "datetime": {
+      if (canonical(trimmed)) return trimmed;
       const match = DATETIME.exec(trimmed);
       const refuse = () => new ValueError("database_value_datetime", field.name, { value: trimmed.slice(0, 40) });
       if (!match) throw refuse();
       const [, y, mo, d, h = "0", mi = "0", s = "0", zone] = match;
       let date: Date;
       if (zone) {
-        date = new Date(`${y}-${pad(mo!)}-${pad(d!)}T${pad(h)}:${mi}:${s}${zone === "Z" ? "Z" : zone.length === 5 ? `${zone.slice(0, 3)}:${zone.slice(3)}` : zone}`);
+        date = new Date(
+          `${y}-${pad(mo!)}-${pad(d!)}T${pad(h)}:${mi}:${s}${zone === "Z" ? "Z" : zone.length === 5 ? `${zone.slice(0, 3)}:${zone.slice(3)}` : zone}`,
+        );
         if (Number.isNaN(date.getTime())) throw refuse();
         return date.toISOString().slice(0, 19).replace("T", " ");
       }
