@@ -390,6 +390,8 @@ describe("databases", () => {
       ["Oolong", 5.25, "2024-06-01"],
       ["Puer", 8, "2024-06-02 08:00:00"],
     ]);
+    // A real date cell (shown as a date by the spreadsheet) arrives as the date-time it holds.
+    sheet.C3 = { t: "d", v: new Date(Date.UTC(2024, 5, 2, 8, 0, 0)), z: "m/d/yy" };
     const book = XLSX.utils.book_new();
     XLSX.utils.book_append_sheet(book, sheet, "Teas");
     const xlsx = new Uint8Array(XLSX.write(book, { type: "buffer", bookType: "xlsx" }) as Buffer);

@@ -66,6 +66,13 @@ function csvRows(text: string, to?: number): Array<{ line: number; cells: string
   return rows;
 }
 
+/** A sheet cell as text: a date as `YYYY-MM-DD HH:MM:SS` (the stored date-time form), anything else as written. */
+function cellText(cell: unknown): string {
+  if (cell === null || cell === undefined) return "";
+  if (cell instanceof Date) return Number.isNaN(cell.getTime()) ? "" : cell.toISOString().slice(0, 19).replace("T", " ");
+  return String(cell).trim();
+}
+
 async function xlsxRows(bytes: Uint8Array, sheetRows?: number): Promise<Array<{ line: number; cells: string[] }>> {
   try {
     checkZipSize(bytes, XLSX_MAX_UNCOMPRESSED);
@@ -75,13 +82,20 @@ async function xlsxRows(bytes: Uint8Array, sheetRows?: number): Promise<Array<{ 
   }
   const XLSX = await import("@e965/xlsx");
   try {
-    const workbook = XLSX.read(bytes, { type: "array", cellHTML: false, cellFormula: false, dense: true, ...(sheetRows ? { sheetRows } : {}) });
+    // Dates as dates (in UTC, as the sheet shows them), numbers as numbers: not the cell's display format ("6/1/24", "1,234.5").
+    const workbook = XLSX.read(bytes, {
+      type: "array",
+      cellHTML: false,
+      cellFormula: false,
+      dense: true,
+      cellDates: true,
+      UTC: true,
+      ...(sheetRows ? { sheetRows } : {}),
+    });
     const sheet = workbook.Sheets[workbook.SheetNames[0] ?? ""];
     if (!sheet) throw new Error("no worksheet");
-    const rows = XLSX.utils.sheet_to_json<unknown[]>(sheet, { header: 1, raw: false, defval: "", blankrows: true });
-    return rows
-      .map((row, index) => ({ line: index + 1, cells: row.map((cell) => (cell === null || cell === undefined ? "" : String(cell).trim())) }))
-      .filter((row) => row.cells.some((cell) => cell !== ""));
+    const rows = XLSX.utils.sheet_to_json<unknown[]>(sheet, { header: 1, raw: true, defval: "", blankrows: true, UTC: true });
+    return rows.map((row, index) => ({ line: index + 1, cells: row.map(cellText) })).filter((row) => row.cells.some((cell) => cell !== ""));
   } catch {
     throw fail.invalid("table_unreadable", "file");
   }
