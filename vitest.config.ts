@@ -1,7 +1,7 @@
 import { defineConfig } from "vitest/config";
 
 const apiDomains =
-  "packages/api/src/{access,identity,spaces,keys,http,system,db,plugins,apps,models,chat,clients,openai,billing,credits,knowledge,jobs,channels,inbox,realtime,hosting,workflows,instance,payments,teams}/**/*.test.ts";
+  "packages/api/src/{access,identity,spaces,keys,http,system,db,plugins,apps,models,chat,clients,openai,billing,credits,knowledge,jobs,channels,inbox,realtime,hosting,workflows,instance,payments,teams,databases}/**/*.test.ts";
 
 export default defineConfig({
   test: {

@@ -24,6 +24,7 @@ import { registerCustomerRoutes } from "./customers/routes";
 import { registerInstanceRoutes } from "./instance/routes";
 import { registerKeyRoutes } from "./keys/routes";
 import { registerKnowledgeImportRoutes } from "./knowledge/import-routes";
+import { DATABASE_UPLOAD_MAX_BYTES, DATABASE_UPLOAD_PATH, registerDatabaseRoutes } from "./databases/routes";
 import { KNOWLEDGE_UPLOAD_MAX_BYTES, KNOWLEDGE_UPLOAD_PATH, registerKnowledgeRoutes } from "./knowledge/routes";
 import { registerModelRoutes } from "./models/routes";
 import { registerOpenAiRoutes } from "./openai/routes";
@@ -86,7 +87,13 @@ export function createApp(deps: Deps) {
     const generalLimit = limitOf(deps.config.bodyLimitBytes);
     // Knowledge uploads may be up to 15 MB plus the multipart framing; everything else keeps the general limit.
     const uploadLimit = limitOf(Math.max(deps.config.bodyLimitBytes, KNOWLEDGE_UPLOAD_MAX_BYTES));
-    app.use(prefix, (c, next) => (c.req.method === "POST" && KNOWLEDGE_UPLOAD_PATH.test(c.req.path) ? uploadLimit : generalLimit)(c, next));
+    // Database imports take files up to the fast import's limit.
+    const databaseLimit = limitOf(Math.max(deps.config.bodyLimitBytes, DATABASE_UPLOAD_MAX_BYTES));
+    app.use(prefix, (c, next) => {
+      if (c.req.method !== "POST") return generalLimit(c, next);
+      if (KNOWLEDGE_UPLOAD_PATH.test(c.req.path)) return uploadLimit(c, next);
+      return (DATABASE_UPLOAD_PATH.test(c.req.path) ? databaseLimit : generalLimit)(c, next);
+    });
   }
   app.use("/api/*", async (c, next) => {
     const method = c.req.method;
@@ -128,6 +135,7 @@ export function createApp(deps: Deps) {
   registerRoleRoutes(app);
   registerAnnouncementRoutes(app);
   registerCustomerRoutes(app);
+  registerDatabaseRoutes(app);
   registerAnalysisRoutes(app);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", {

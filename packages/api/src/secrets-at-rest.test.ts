@@ -9,10 +9,10 @@ import { createAppVia } from "./apps/testing";
 import { getAppForChat } from "./apps/service/index";
 import { bootstrap } from "./bootstrap";
 import { loadConfig } from "./config";
-import { apps, knowledgeFeishuAuth, modelProviders, plugins, webClients } from "./db/schema/index";
+import { apps, databases, knowledgeFeishuAuth, modelProviders, plugins, webClients } from "./db/schema/index";
 import { postRobotNotice } from "./inbox/handover";
 import { sealStoredSecrets } from "./platform/seal-stored";
-import { isSealed } from "./platform/sealed";
+import { isSealed, openValue } from "./platform/sealed";
 import { startFakeServer, type FakeServer } from "./plugins/testing";
 import { startServer } from "./server";
 import { type FeishuFake, startFeishuFake } from "./testing/fakes/feishu";
@@ -34,6 +34,7 @@ const DING_SECRET = "SECdingtalk-signing-secret-77aa";
 const WECOM_KEY = "wecom-robot-key-secret-3c4d";
 const FEISHU_HOOK = "feishu-hook-id-secret-9f8e";
 const FEISHU_ROBOT_SECRET = "feishu-robot-signing-secret-55ee";
+const DATABASE_PASSWORD = "remote-db-password-secret-66dd";
 
 let ctx: TestContext;
 let owner: TestUser;
@@ -103,7 +104,18 @@ function expectNotStored(dataDir: string, secrets: string[]) {
   }
 }
 
-const allSecrets = [PROVIDER_KEY, PLUGIN_AUTH, PLUGIN_API_KEY, FEISHU_APP.appSecret, DING_TOKEN, DING_SECRET, WECOM_KEY, FEISHU_HOOK, FEISHU_ROBOT_SECRET];
+const allSecrets = [
+  PROVIDER_KEY,
+  PLUGIN_AUTH,
+  PLUGIN_API_KEY,
+  FEISHU_APP.appSecret,
+  DING_TOKEN,
+  DING_SECRET,
+  WECOM_KEY,
+  FEISHU_HOOK,
+  FEISHU_ROBOT_SECRET,
+  DATABASE_PASSWORD,
+];
 
 /** The robots of a handover notice, with their credentials. */
 const robotHooks = () => [
@@ -118,6 +130,7 @@ describe("secrets at rest", () => {
   let appId: string;
   let clientId: string;
   let identitySecret: string;
+  let databaseId: string;
   const reads: string[] = [];
   const read = async (url: string, token = owner.token) => {
     const response = await ctx.request(url, { token });
@@ -213,11 +226,30 @@ describe("secrets at rest", () => {
     clientId = created.id;
     identitySecret = created.identitySecret;
 
+    const database = await ctx.request("/api/v1/databases", {
+      method: "POST",
+      token: owner.token,
+      json: {
+        type: "remote",
+        name: "Warehouse",
+        dialect: "mysql",
+        host: "db.example.com",
+        port: 3306,
+        username: "reader",
+        password: DATABASE_PASSWORD,
+        databaseName: "stock",
+      },
+    });
+    expect(database.status, await database.clone().text()).toBe(201);
+    reads.push(await database.clone().text());
+    databaseId = (await database.json()).data.id;
+
     // Stored sealed: recognisable by their prefix, none in the clear.
     expect(isSealed((await ctx.deps.db.select().from(modelProviders).where(eq(modelProviders.id, providerId)).get())!.apiKey!)).toBe(true);
     expect(isSealed((await ctx.deps.db.select().from(plugins).where(eq(plugins.id, pluginId)).get())!.headers)).toBe(true);
     expect(isSealed((await ctx.deps.db.select().from(knowledgeFeishuAuth).get())!.appSecret)).toBe(true);
     expect(isSealed((await ctx.deps.db.select().from(webClients).where(eq(webClients.id, clientId)).get())!.identitySecret)).toBe(true);
+    expect(isSealed((await ctx.deps.db.select().from(databases).where(eq(databases.id, databaseId)).get())!.password)).toBe(true);
     expectNotStored(ctx.dataDir, [...allSecrets, identitySecret]);
 
     // Reads answer masks and flags only.
@@ -229,6 +261,8 @@ describe("secrets at rest", () => {
     const senior = (await read(`/api/v1/apps/${appId}/senior`)).data;
     await read("/api/v1/web-clients");
     await read(`/api/v1/web-clients/${clientId}`);
+    expect((await read(`/api/v1/databases/${databaseId}`)).data.remote).toMatchObject({ host: "db.example.com", passwordSet: true });
+    await read("/api/v1/databases");
     for (const text of reads) for (const secret of [...allSecrets, identitySecret]) expect(text).not.toContain(secret);
     expect(advanced.manualService.notify.webhooks).toEqual([
       { kind: "dingtalk", url: `${robotUrl}/robot/send?access_token=••••1a2b`, secret: "", secretSet: true },
@@ -254,6 +288,15 @@ describe("secrets at rest", () => {
     const put = await ctx.request(`/api/v1/apps/${appId}/advanced-config`, { method: "PUT", token: owner.token, json: advanced });
     expect(put.status).toBe(200);
     expect((await put.json()).data).toEqual(advanced);
+    // A remote database's settings sent back as read (no password in them) keep the stored password.
+    const database = (await read(`/api/v1/databases/${databaseId}`)).data;
+    const { passwordSet: _set, ...remote } = database.remote;
+    expect(
+      (await ctx.request(`/api/v1/databases/${databaseId}`, { method: "PATCH", token: owner.token, json: { name: database.name, ...remote } })).status,
+    ).toBe(200);
+    expect(openValue(ctx.deps.secrets, (await ctx.deps.db.select().from(databases).where(eq(databases.id, databaseId)).get())!.password)).toBe(
+      DATABASE_PASSWORD,
+    );
     expectNotStored(ctx.dataDir, [...allSecrets, identitySecret]);
     await expectSecretsWork();
   });

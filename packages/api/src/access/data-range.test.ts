@@ -40,6 +40,8 @@ const o = {} as {
   wf1: string;
   wf2: string;
   p1: string;
+  db1: string;
+  dbt1: string;
   v1: Visitor;
   v2: Visitor;
 };
@@ -112,6 +114,13 @@ beforeAll(async () => {
         responseParams: [],
         headers: {},
       }),
+      201,
+    )
+  ).id;
+  o.db1 = (await data<{ id: string }>(await send(owner, "POST", "/api/v1/databases", { type: "builtin", name: "Owner data" }), 201)).id;
+  o.dbt1 = (
+    await data<{ id: string }>(
+      await send(owner, "POST", `/api/v1/databases/${o.db1}/tables`, { name: "orders", fields: [{ name: "total", type: "decimal" }] }),
       201,
     )
   ).id;
@@ -281,6 +290,12 @@ const lists: Record<string, { check: Ids; owner: () => string[]; chosen: () => s
   "GET /api/v1/orders": { notRanged: "the space's orders" },
   "GET /api/v1/plugins": { check: listOf("/api/v1/plugins"), owner: () => [o.p1], chosen: () => [], own: () => [] },
   "GET /api/v1/plugins/builtin": { notRanged: "built-in plugins belong to no space" },
+  // Databases, like plugins, are reached by their creator unless the range is all.
+  "GET /api/v1/databases": { check: listOf("/api/v1/databases"), owner: () => [o.db1], chosen: () => [], own: () => [] },
+  "GET /api/v1/databases/{databaseId}/tables": { notRanged: "a database's tables: loadDatabase follows the database, checked with 404 below" },
+  "GET /api/v1/database-tables/{tableId}/rows": { notRanged: "a table's rows: loadTable follows its database, checked with 404 below" },
+  "GET /api/v1/database-tables/{tableId}/export": { notRanged: "a table's rows as a file: loadTable follows its database, checked with 404 below" },
+  "GET /api/v1/database-tables/{tableId}/template": { notRanged: "a table's header as a file: loadTable follows its database, checked with 404 below" },
   "GET /api/v1/workflows": {
     check: listOf("/api/v1/workflows", (d) => d.items),
     owner: () => [o.wf1, o.wf2],
@@ -455,6 +470,14 @@ describe("data ranges", () => {
       ["PATCH", `/api/v1/plugins/${o.p1}`, { name: "Mine now" }],
       ["POST", `/api/v1/plugins/${o.p1}/enabled`, { enabled: false }],
       ["DELETE", `/api/v1/plugins/${o.p1}`],
+      ["GET", `/api/v1/databases/${o.db1}`],
+      ["PATCH", `/api/v1/databases/${o.db1}`, { name: "Mine now" }],
+      ["GET", `/api/v1/databases/${o.db1}/tables`],
+      ["GET", `/api/v1/database-tables/${o.dbt1}`],
+      ["GET", `/api/v1/database-tables/${o.dbt1}/rows`],
+      ["POST", `/api/v1/database-tables/${o.dbt1}/rows`, { values: { total: 1 } }],
+      ["GET", `/api/v1/database-tables/${o.dbt1}/export`],
+      ["DELETE", `/api/v1/databases/${o.db1}`],
       ...(o.c2
         ? ([
             ["GET", `/api/v1/channel-clients/${o.c2}`],
@@ -489,6 +512,10 @@ describe("data ranges", () => {
     const client = await send(chosen, "POST", "/api/v1/web-clients", { appId: o.a2.id, name: "Sneaky" });
     expect(client.status).toBe(400);
     expect(((await client.json()) as { data: { field: string } }).data.field).toBe("appId");
+    // A database the member did not create is out of their range: binding it to their own app is a foreign id.
+    const database = await send(own, "POST", `/api/v1/apps/${o.ownApp.id}/databases`, { databaseIds: [o.db1] });
+    expect(database.status).toBe(400);
+    expect(((await database.json()) as { data: { field: string } }).data.field).toBe("databaseIds");
     // In range, binding works.
     await data(await send(chosen, "PATCH", `/api/v1/apps/${o.a1.id}`, { knowledgeBaseIds: [o.k1] }));
   });

@@ -283,6 +283,30 @@ export const operationAccess: Readonly<Record<string, OperationAccess>> = {
   // Issue 17, tag and customer sync with WeCom and the WeChat official account (t17-sync): pulls only connections in the caller's client range.
   "POST /api/v1/customers/sync": "customers.edit",
   "GET /api/v1/customers/sync-sources": "customers.view",
+  // Databases (issue 18, t18-core): built-in and remote databases, tables, fields, rows, imports and exports.
+  "GET /api/v1/databases": "database.view",
+  "POST /api/v1/databases": "database.edit",
+  "GET /api/v1/databases/{databaseId}": "database.view",
+  "PATCH /api/v1/databases/{databaseId}": "database.edit",
+  "DELETE /api/v1/databases/{databaseId}": "database.edit",
+  "POST /api/v1/apps/{appId}/databases": "apps.edit",
+  "GET /api/v1/databases/{databaseId}/tables": "database.view",
+  "POST /api/v1/databases/{databaseId}/tables": "database.edit",
+  "GET /api/v1/database-tables/{tableId}": "database.view",
+  "PATCH /api/v1/database-tables/{tableId}": "database.edit",
+  "DELETE /api/v1/database-tables/{tableId}": "database.edit",
+  "POST /api/v1/database-tables/{tableId}/fields": "database.edit",
+  "PATCH /api/v1/database-tables/{tableId}/fields/{fieldId}": "database.edit",
+  "DELETE /api/v1/database-tables/{tableId}/fields/{fieldId}": "database.edit",
+  "GET /api/v1/database-tables/{tableId}/rows": "database.view",
+  "POST /api/v1/database-tables/{tableId}/rows": "database.edit",
+  "PATCH /api/v1/database-tables/{tableId}/rows/{rowId}": "database.edit",
+  "POST /api/v1/database-tables/{tableId}/rows/delete": "database.edit",
+  "POST /api/v1/database-tables/{tableId}/imports/pre-parse": "database.edit",
+  "POST /api/v1/database-tables/{tableId}/imports": "database.edit",
+  "POST /api/v1/database-tables/{tableId}/imports/fast": "database.edit",
+  "GET /api/v1/database-tables/{tableId}/export": "database.view",
+  "GET /api/v1/database-tables/{tableId}/template": "database.view",
 };
 
 /** The key {@link operationAccess} uses for a route. */

@@ -8,6 +8,7 @@ import { chatMessages } from "../chat/messages";
 import { clientsMessages } from "../clients/messages";
 import { creditsMessages } from "../credits/messages";
 import { customersMessages } from "../customers/messages";
+import { databasesMessages } from "../databases/messages";
 import { hostingMessages } from "../hosting/messages";
 import { identityMessages } from "../identity/messages";
 import { inboxMessages } from "../inbox/messages";
@@ -54,6 +55,7 @@ export const catalogues = {
   customers: customersMessages,
   analysis: analysisMessages,
   analysisColumns: analysisColumnMessages,
+  databases: databasesMessages,
 } as const;
 
 /** Every message Parley can show or send, in English and Chinese: the areas' catalogues in one. */
@@ -84,6 +86,7 @@ export const messages = {
   ...customersMessages,
   ...analysisMessages,
   ...analysisColumnMessages,
+  ...databasesMessages,
 };
 
 /** The id of a message: a key of {@link messages}. */

@@ -255,7 +255,7 @@ export async function putAdvancedConfig(
     database: { enabled: input.database.enabled, databaseIds: [...new Set(input.database.databaseIds)] },
   };
   await checkAdvancedConfig(deps, auth.spaceId, config);
-  checkDatabaseBinding(config.database.databaseIds, current.database.databaseIds);
+  await checkDatabaseBinding(deps, auth, config.database.databaseIds, current.database.databaseIds);
   const { databaseIds, ...databaseRest } = config.database;
   const sealed = sealAdvancedConfig(deps.secrets, config);
   const stored = { humanization: sealed.humanization, manualService: sealed.manualService, database: databaseRest };

@@ -1,5 +1,5 @@
 import { and, eq, inArray } from "drizzle-orm";
-import { plugins } from "../../db/schema/index";
+import { databases, plugins } from "../../db/schema/index";
 import { fail } from "../../errors";
 import type { Deps } from "../../kernel";
 import type { RangeCaller } from "../../access/follow";
@@ -28,14 +28,22 @@ export async function checkAppBindings(deps: Pick<Deps, "db">, auth: RangeCaller
     const unknown = addedPlugins.find((code) => !known.has(code));
     if (unknown !== undefined) throw fail.invalid("app_plugin_unknown", "plugins", { id: unknown });
   }
-  checkDatabaseBinding(next.databaseIds, previous?.databaseIds ?? []);
+  await checkDatabaseBinding(deps, auth, next.databaseIds, previous?.databaseIds ?? []);
 }
 
 /**
- * Databases are not stored by this version (spec §3 Database is not built yet), so no id names a
- * database of the space: any newly bound id is refused rather than kept as a dangling reference.
+ * Checks newly bound database ids: each must be a database of the app's space in the caller's
+ * data range (databases are reached when the caller created them, unless their range is all).
  */
-export function checkDatabaseBinding(next: readonly string[], previous: readonly string[]): void {
-  const unknown = next.find((id) => !previous.includes(id));
+export async function checkDatabaseBinding(deps: Pick<Deps, "db">, auth: RangeCaller, next: readonly string[], previous: readonly string[]): Promise<void> {
+  const added = next.filter((id) => !previous.includes(id));
+  if (added.length === 0) return;
+  const found = await deps.db
+    .select({ id: databases.id })
+    .from(databases)
+    .where(and(eq(databases.spaceId, auth.spaceId), inArray(databases.id, added), rangeCondition(auth, null, databases)))
+    .all();
+  const known = new Set(found.map((row) => row.id));
+  const unknown = added.find((id) => !known.has(id));
   if (unknown !== undefined) throw fail.invalid("app_database_unknown", "databaseIds", { id: unknown });
 }
