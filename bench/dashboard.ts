@@ -9,7 +9,8 @@
  *   npm run bench:dashboard [-- --records 1000000 --customers 100000 --samples 60]
  *
  * prints dashboard_p95_ms (GET /api/v1/analysis/dashboard over the last 30 days),
- * customers_filter_p95_ms (GET /api/v1/customers with a keyword and a channel), then
+ * customers_filter_p95_ms (GET /api/v1/customers over a mix of filters: none, tags, channel,
+ * client, time range, English and Chinese keywords, combinations, a later page), then
  * export_100k_s, export_peak_rss_mb and export_rss_growth_mb (POST
  * /api/v1/analysis/records/export of the newest 100,000 records as XLSX, read to the end).
  */
@@ -20,6 +21,7 @@ import { parseArgs } from "node:util";
 import { serve } from "@hono/node-server";
 import type Database from "better-sqlite3";
 import { wordCounts } from "../packages/api/src/analysis/service/words";
+import { CUSTOMER_SEARCH_FILL_SQL } from "../packages/api/src/customers/search";
 import { createApp } from "../packages/api/src/app";
 import { loadConfig } from "../packages/api/src/config";
 import { openDatabase } from "../packages/api/src/db/client";
@@ -116,16 +118,45 @@ const NAMES = ["Alice", "Bob", "Chen Wei", "李雷", "韩梅梅", "Dmitri", "Fat
 const COMPANIES = ["Acme", "Globex", "Initech", "腾飞科技", "Umbrella", ""];
 
 let started = performance.now();
+const REMARKS = ["VIP since 2023", "老客户，喜欢电话联系", "asked for an invoice", "", "", "", "", ""];
 const insertCustomer = sqlite.prepare(
-  "INSERT INTO customers (id, space_id, channel, client_id, external_id, nickname, company, created_at, last_conversation_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+  "INSERT INTO customers (id, space_id, channel, client_id, external_id, nickname, company, remark, wechat, created_at, last_conversation_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 );
+// Tags: a common one (about 30% of the customers), a middling one (5%) and a rare one (0.5%).
+const TAGS = [
+  { id: "tag_bench_common", share: 0.3 },
+  { id: "tag_bench_middle", share: 0.05 },
+  { id: "tag_bench_rare", share: 0.005 },
+];
+const insertTagged = sqlite.prepare("INSERT INTO customer_tags (customer_id, tag_id, space_id, source) VALUES (?, ?, ?, 'manual')");
 const now = Date.now();
 sqlite.transaction(() => {
+  sqlite.prepare("INSERT INTO tag_groups (id, space_id, name, updated_at) VALUES (?, ?, ?, ?)").run("tgp_bench", spaceId, "Bench", new Date(now).toISOString());
+  for (const tag of TAGS)
+    sqlite
+      .prepare("INSERT INTO tags (id, space_id, group_id, name, updated_at) VALUES (?, ?, ?, ?, ?)")
+      .run(tag.id, spaceId, "tgp_bench", tag.id, new Date(now).toISOString());
   for (let index = 0; index < CUSTOMERS; index++) {
     const channel = CHANNELS[index % CHANNELS.length]!;
     const at = new Date(now - Math.floor(random() * DAYS * DAY_MS)).toISOString();
-    insertCustomer.run(`cus_${index}`, spaceId, channel, `cli_${channel}`, `u${index}`, `${pick(NAMES)} ${index}`, pick(COMPANIES), at, at);
+    const wechat = random() < 0.3 ? `wx_${index}` : "";
+    insertCustomer.run(
+      `cus_${index}`,
+      spaceId,
+      channel,
+      `cli_${channel}`,
+      `u${index}`,
+      `${pick(NAMES)} ${index}`,
+      pick(COMPANIES),
+      pick(REMARKS),
+      wechat,
+      at,
+      at,
+    );
+    for (const tag of TAGS) if (random() < tag.share) insertTagged.run(`cus_${index}`, tag.id, spaceId);
   }
+  // The keyword index the service keeps on every customer write, filled as migration 0022 fills it.
+  sqlite.exec(CUSTOMER_SEARCH_FILL_SQL);
 })();
 console.error(`customers: ${CUSTOMERS} in ${Math.round(performance.now() - started)} ms`);
 
@@ -245,8 +276,45 @@ console.error(`dashboard over 30 days: ${records} records`);
 console.log(`dashboard_p95_ms=${p95(dashboard).toFixed(1)}`);
 console.log(`dashboard_p50_ms=${[...dashboard].sort((a, b) => a - b)[Math.floor(dashboard.length / 2)]!.toFixed(1)}`);
 
-const customers = await timed(`/api/v1/customers?keyword=${encodeURIComponent("Chen")}&channel=telegram&limit=50`, SAMPLES, () => {});
+// The customers list under a mix of filters an operator uses, 50 a page; the p95 is over all of them.
+const day = (days: number) => new Date(now - days * DAY_MS).toISOString();
+const q = (params: Record<string, string>) => `/api/v1/customers?${new URLSearchParams({ limit: "50", ...params })}`;
+let deepCursor = "";
+for (let page = 0, cursor = ""; page < 20; page++) {
+  const body = (await (await call(q(cursor ? { cursor } : {}))).json()) as { data: { nextCursor: string } };
+  cursor = deepCursor = body.data.nextCursor;
+}
+const FILTERS: Record<string, Record<string, string>> = {
+  none: {},
+  tag_common: { tagIds: "tag_bench_common" },
+  tag_rare: { tagIds: "tag_bench_rare" },
+  channel: { channel: "telegram" },
+  client: { clientId: "cli_wechat" },
+  time_range: { from: day(40), to: day(30) },
+  keyword_en_nickname: { keyword: "Chen" },
+  keyword_en_rare: { keyword: "Dmitri 4242" },
+  keyword_zh_nickname: { keyword: "韩梅梅" },
+  keyword_zh_1char: { keyword: "李" },
+  keyword_zh_company: { keyword: "腾飞" },
+  keyword_en_company: { keyword: "Globex" },
+  keyword_zh_remark: { keyword: "电话" },
+  keyword_wechat: { keyword: "wx_77777" },
+  keyword_digits_2char: { keyword: "42" },
+  combined: { keyword: "Chen", channel: "telegram", from: day(90), to: day(0) },
+  combined_tag: { tagIds: "tag_bench_middle,tag_bench_rare", keyword: "王芳", clientId: "cli_web" },
+  page_21_cursor: { cursor: deepCursor },
+};
+const customers: number[] = [];
+for (const [name, params] of Object.entries(FILTERS)) {
+  let found = 0;
+  const samples = await timed(q(params), Math.ceil(SAMPLES / 2), (body) => {
+    found = (body as { data: { items: unknown[] } }).data.items.length;
+  });
+  console.error(`customers ${name}: ${found} on the page, p95 ${p95(samples).toFixed(1)} ms`);
+  customers.push(...samples);
+}
 console.log(`customers_filter_p95_ms=${p95(customers).toFixed(1)}`);
+console.log(`customers_filter_p50_ms=${[...customers].sort((a, b) => a - b)[Math.floor(customers.length / 2)]!.toFixed(1)}`);
 
 // The newest 100,000 records: `from` is the 100,000th newest record's time.
 const cut = sqlite.prepare("SELECT created_at FROM usage_records WHERE space_id = ? ORDER BY created_at DESC LIMIT 1 OFFSET 99999").get(spaceId) as {
