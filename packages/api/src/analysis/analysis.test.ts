@@ -352,4 +352,42 @@ describe("the writers", () => {
     const transfers = await data(await fetch(`${base}/api/v1/analysis/transfers`, { headers: { authorization: `Bearer ${user.token}` } }));
     expect(transfers.items.map((t: { reason: string; appId: string }) => [t.reason, t.appId])).toEqual([["keyword", space.appId]]);
   });
+
+  it("a conversation that goes to a person counts once: a handover then an operator's takeover and replies is one transfer, an operator typing into an AI session is one", async () => {
+    const { inboxSpace, setManualService, startVisitor, visitorSays } = await import("../inbox/testing");
+    const user = await registerUser(ctx, "analysis-transfers@example.com");
+    await upgradeSpaceForTest(ctx, user.user.spaceId);
+    const space = await inboxSpace(ctx, user, { name: "Transfers" });
+    await setManualService(ctx, space, { triggers: [{ type: "keyword", content: "人工" }] });
+    const send = (url: string, method: string, json: unknown) =>
+      fetch(`${base}${url}`, { method, headers: { authorization: `Bearer ${user.token}`, "content-type": "application/json" }, body: JSON.stringify(json) });
+    const transfers = async () =>
+      (await data(await fetch(`${base}/api/v1/analysis/transfers`, { headers: { authorization: `Bearer ${user.token}` } }))).items.map(
+        (t: { reason: string; conversationId: string }) => [t.reason, t.conversationId],
+      );
+
+    // A handover request, then the operator takes the session over and replies twice: one transfer.
+    const asked = await startVisitor(ctx, space.clientId);
+    await visitorSays(ctx, asked, "我要转人工");
+    await data(await send(`/api/v1/inbox/sessions/${asked.sessionId}/mode`, "PUT", { serviceMode: "MANUAL_MODE", confirm: true }));
+    await data(await send(`/api/v1/inbox/sessions/${asked.sessionId}/messages`, "POST", { content: "Hello, I am here" }), 201);
+    await data(await send(`/api/v1/inbox/sessions/${asked.sessionId}/messages`, "POST", { content: "How can I help?" }), 201);
+    expect(await transfers()).toEqual([["keyword", asked.sessionId]]);
+
+    // The operator simply types into a session the AI runs: the session goes to a person, once.
+    const quiet = await startVisitor(ctx, space.clientId);
+    await visitorSays(ctx, quiet, "Where is my parcel?");
+    await data(await send(`/api/v1/inbox/sessions/${quiet.sessionId}/messages`, "POST", { content: "Let me check that for you" }), 201);
+    await data(await send(`/api/v1/inbox/sessions/${quiet.sessionId}/messages`, "POST", { content: "It ships today" }), 201);
+    expect(await transfers()).toEqual([
+      ["operator", quiet.sessionId],
+      ["keyword", asked.sessionId],
+    ]);
+    // Handed back to the AI and taken over again by the mode switch: a second transfer of that session.
+    await data(await send(`/api/v1/inbox/sessions/${quiet.sessionId}/mode`, "PUT", { serviceMode: "FULL_AUTO_MODE", confirm: true }));
+    await data(await send(`/api/v1/inbox/sessions/${quiet.sessionId}/mode`, "PUT", { serviceMode: "MANUAL_MODE", confirm: true }));
+    expect((await transfers()).filter(([, id]: [string, string]) => id === quiet.sessionId)).toHaveLength(2);
+    const board = await data(await fetch(`${base}/api/v1/analysis/dashboard`, { headers: { authorization: `Bearer ${user.token}` } }));
+    expect(board.totals.transfers).toBe(3);
+  });
 });
