@@ -24035,7 +24035,7 @@ export interface paths {
                     from?: string;
                     /** @description Last conversation at or before; at most 366 days after from */
                     to?: string;
-                    /** @description Part of the nickname, company or remark */
+                    /** @description Part of the nickname, company, remark or WeChat */
                     keyword?: string;
                     limit?: number;
                     /** @description nextCursor of the previous page */
@@ -26707,6 +26707,14 @@ export interface components {
             memberNumber: number;
             /** @enum {string} */
             customerAdmin: "Y" | "N";
+            /**
+             * @description The member's grants in the space (decision 0019); the console shows edit controls only with `<resource>.edit`
+             * @example [
+             *       "customers.view",
+             *       "customers.edit"
+             *     ]
+             */
+            grants: string[];
         };
         ApiKey: {
             /** @example key_01jd7w3k5q9x2m4n6p8r */
@@ -31931,7 +31939,7 @@ export interface components {
              * @example 2026-11-01
              */
             to?: string;
-            /** @description Part of the nickname, company or remark */
+            /** @description Part of the nickname, company, remark or WeChat */
             keyword?: string;
         };
         MapCustomerTagsResult: {
