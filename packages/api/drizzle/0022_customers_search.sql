@@ -1,7 +1,27 @@
+CREATE TABLE `usage_hourly` (
+	`space_id` text NOT NULL,
+	`hour` text NOT NULL,
+	`app_id` text NOT NULL,
+	`channel` text NOT NULL,
+	`records` integer NOT NULL,
+	`credits` integer NOT NULL,
+	`not_hit` integer NOT NULL,
+	`users` text DEFAULT '' NOT NULL,
+	PRIMARY KEY(`space_id`, `hour`, `app_id`, `channel`),
+	FOREIGN KEY (`space_id`) REFERENCES `spaces`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
 DROP INDEX `customers_recent_idx`;--> statement-breakpoint
 CREATE INDEX `customers_order_idx` ON `customers` (`space_id`,`last_conversation_at`,`id`);--> statement-breakpoint
 CREATE INDEX `customers_channel_order_idx` ON `customers` (`space_id`,`channel`,`last_conversation_at`,`id`);--> statement-breakpoint
 CREATE INDEX `customers_client_order_idx` ON `customers` (`space_id`,`client_id`,`last_conversation_at`,`id`);--> statement-breakpoint
+-- The dashboard's rollup per UTC hour (days in the caller's time zone), from the records as 0021 filled the daily one.
+INSERT INTO `usage_hourly` (`space_id`, `hour`, `app_id`, `channel`, `records`, `credits`, `not_hit`, `users`)
+  SELECT r.`space_id`, substr(r.`created_at`, 1, 13), coalesce(r.`app_id`, ''), coalesce(r.`channel`, ''), count(*), sum(r.`credits`),
+    sum(coalesce(r.`knowledge_hit_count`, -1) = 0), coalesce(group_concat(DISTINCT printf('%x', u.`seq`)), '')
+  FROM `usage_records` r LEFT JOIN `usage_end_users` u ON u.`space_id` = r.`space_id` AND u.`end_user_id` = r.`end_user_id`
+  GROUP BY r.`space_id`, substr(r.`created_at`, 1, 13), coalesce(r.`app_id`, ''), coalesce(r.`channel`, '');--> statement-breakpoint
+DELETE FROM `usage_daily`;--> statement-breakpoint
 -- Customer keyword search (customers/search.ts): the four text fields under trigram FTS5, and
 -- `grams`, each character as «x» and each pair of adjacent characters as xy» (one trigram each),
 -- for keywords of 1 or 2 characters. Grams are cut from positions 1 to 10,000 of each field.

@@ -174,6 +174,43 @@ describe("the data dashboard", () => {
     );
     await expectError(await call(owner, "/api/v1/analysis/records/export", { method: "POST", json: { filters, format: "pdf" } }), 400, { field: "format" });
   });
+
+  it("counts days in the caller's time zone, and refuses an unknown zone in the request's language, naming the field", async () => {
+    const user = await registerUser(ctx, "analysis-zones@example.com");
+    const spaceId = user.user.spaceId;
+    const turn = (endUserId: string, at: string) =>
+      rollUpRecord(ctx.deps, { spaceId, appId: "app_zone", channel: "web", endUserId, credits: 1, notHit: false, text: "", at });
+    await turn("z1", "2026-03-01T23:30:00.000Z"); // 2 March, 07:30 in Shanghai
+    await turn("z2", "2026-03-02T10:00:00.000Z"); // 2 March, 18:00 in Shanghai
+    await turn("z1", "2026-03-02T17:00:00.000Z"); // 3 March, 01:00 in Shanghai
+    const board = async (query: string) =>
+      data(await fetch(`${base}/api/v1/analysis/dashboard?${query}`, { headers: { authorization: `Bearer ${user.token}` } }));
+
+    const utc = await board("from=2026-03-01T00:00:00Z&to=2026-03-02T12:00:00Z");
+    expect(utc).toMatchObject({ from: "2026-03-01T00:00:00.000Z", to: "2026-03-02T23:59:59.999Z", timeZone: "UTC" });
+    expect(utc.daily).toEqual([
+      { day: "2026-03-01", records: 1, activeUsers: 1, credits: 1 },
+      { day: "2026-03-02", records: 2, activeUsers: 2, credits: 2 },
+    ]);
+    const shanghai = await board(`from=2026-03-02T00:00:00%2B08:00&to=2026-03-03T12:00:00%2B08:00&timeZone=Asia/Shanghai`);
+    expect(shanghai).toMatchObject({ from: "2026-03-01T16:00:00.000Z", to: "2026-03-03T15:59:59.999Z", timeZone: "Asia/Shanghai" });
+    expect(shanghai.daily).toEqual([
+      { day: "2026-03-02", records: 2, activeUsers: 2, credits: 2 },
+      { day: "2026-03-03", records: 1, activeUsers: 1, credits: 1 },
+    ]);
+    expect(shanghai.totals).toMatchObject({ records: 3, users: 2 });
+    // Only 2 March in Los Angeles (UTC−8): 10:00Z and 17:00Z; 23:30Z on 1 March is still 1 March there.
+    const angeles = await board("from=2026-03-02T12:00:00Z&to=2026-03-02T20:00:00Z&timeZone=America/Los_Angeles");
+    expect(angeles).toMatchObject({ from: "2026-03-02T08:00:00.000Z", to: "2026-03-03T07:59:59.999Z" });
+    expect(angeles.daily).toEqual([{ day: "2026-03-02", records: 2, activeUsers: 2, credits: 2 }]);
+
+    const unknown = await fetch(`${base}/api/v1/analysis/dashboard?timeZone=Mars/Olympus`, { headers: { authorization: `Bearer ${user.token}` } });
+    expect((await expectError(unknown, 400, { field: "timeZone" })).message).toContain("Mars/Olympus");
+    const zh = await fetch(`${base}/api/v1/analysis/dashboard?timeZone=Mars/Olympus`, {
+      headers: { authorization: `Bearer ${user.token}`, "accept-language": "zh-CN" },
+    });
+    expect((await expectError(zh, 400, { field: "timeZone" })).message).toContain("时区");
+  });
 });
 
 describe("records", () => {

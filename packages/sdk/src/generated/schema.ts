@@ -25321,6 +25321,8 @@ export interface paths {
                     to?: string;
                     appId?: string;
                     channel?: string;
+                    /** @description IANA time zone the days are counted in (the whole days from `from` to `to` there); default UTC */
+                    timeZone?: string;
                 };
                 header?: never;
                 path?: never;
@@ -32065,7 +32067,13 @@ export interface components {
                 transfers: number;
                 credits: number;
             }[];
+            /**
+             * @description The time zone the days are counted in
+             * @example Asia/Shanghai
+             */
+            timeZone: string;
             daily: {
+                /** @description A day in `timeZone`, YYYY-MM-DD */
                 day: string;
                 records: number;
                 activeUsers: number;

@@ -59,3 +59,47 @@ export function rowsWhere(
     ...more,
   );
 }
+
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** The IANA time zone days are counted in (UTC when none is given); an unknown one is a 400 naming `timeZone`. */
+export function timeZoneOf(timeZone: string | undefined): string {
+  if (!timeZone) return "UTC";
+  if (dayFormats.has(timeZone)) return timeZone;
+  try {
+    dayFormats.set(
+      timeZone,
+      new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }),
+    );
+  } catch {
+    throw fail.invalid("analysis_time_zone_unknown", "timeZone", { field: "timeZone", zone: timeZone });
+  }
+  return timeZone;
+}
+
+/** The wall-clock fields of an instant in a zone ({@link timeZoneOf} checked it). */
+function wallClock(at: number, timeZone: string): { day: string; utcOfWall: number } {
+  const parts = Object.fromEntries(
+    dayFormats
+      .get(timeZoneOf(timeZone))!
+      .formatToParts(new Date(at))
+      .map((part) => [part.type, part.value]),
+  );
+  const day = `${parts.year}-${parts.month}-${parts.day}`;
+  return { day, utcOfWall: Date.parse(`${day}T${parts.hour}:${parts.minute}:00.000Z`) };
+}
+
+/** The day (YYYY-MM-DD) an instant falls on in a time zone. */
+export function dayIn(at: number, timeZone: string): string {
+  return timeZone === "UTC" ? new Date(at).toISOString().slice(0, 10) : wallClock(at, timeZone).day;
+}
+
+/** The instant a day (YYYY-MM-DD) starts in a time zone. */
+export function dayStartIn(day: string, timeZone: string): number {
+  const midnight = Date.parse(`${day}T00:00:00.000Z`);
+  if (timeZone === "UTC") return midnight;
+  // The zone's offset near that midnight, taken twice so a change of offset that day is followed.
+  let at = midnight - (wallClock(midnight, timeZone).utcOfWall - midnight);
+  at = midnight - (wallClock(at, timeZone).utcOfWall - at);
+  return at;
+}

@@ -25,4 +25,4 @@ export {
 } from "./billing";
 export { announcementReads, announcements } from "./announcements";
 export { customerTags, tagGroups, tags } from "./customers";
-export { conversationTransfers, usageDaily, usageEndUsers, usageWords } from "./analysis";
+export { conversationTransfers, usageDaily, usageEndUsers, usageHourly, usageWords } from "./analysis";
