@@ -204,6 +204,12 @@ describe("the data dashboard", () => {
     expect(angeles).toMatchObject({ from: "2026-03-02T08:00:00.000Z", to: "2026-03-03T07:59:59.999Z" });
     expect(angeles.daily).toEqual([{ day: "2026-03-02", records: 2, activeUsers: 2, credits: 2 }]);
 
+    // Across the switch to summer time (8 March 2026 in Los Angeles): 07:30Z on 9 March is 00:30 PDT, on 9 March.
+    await turn("z3", "2026-03-09T07:30:00.000Z");
+    const summer = await board("from=2026-03-07T12:00:00Z&to=2026-03-09T20:00:00Z&timeZone=America/Los_Angeles");
+    expect(summer).toMatchObject({ from: "2026-03-07T08:00:00.000Z", to: "2026-03-10T06:59:59.999Z" });
+    expect(summer.daily).toEqual([{ day: "2026-03-09", records: 1, activeUsers: 1, credits: 1 }]);
+
     const unknown = await fetch(`${base}/api/v1/analysis/dashboard?timeZone=Mars/Olympus`, { headers: { authorization: `Bearer ${user.token}` } });
     expect((await expectError(unknown, 400, { field: "timeZone" })).message).toContain("Mars/Olympus");
     const zh = await fetch(`${base}/api/v1/analysis/dashboard?timeZone=Mars/Olympus`, {

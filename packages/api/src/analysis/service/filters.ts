@@ -103,3 +103,32 @@ export function dayStartIn(day: string, timeZone: string): number {
   at = midnight - (wallClock(at, timeZone).utcOfWall - at);
   return at;
 }
+
+const HOUR_MS = 3_600_000;
+
+/** The zone's offset from UTC at an instant, in minutes. */
+function offsetAt(at: number, timeZone: string): number {
+  return timeZone === "UTC" ? 0 : Math.round((wallClock(at, timeZone).utcOfWall - Math.floor(at / 60_000) * 60_000) / 60_000);
+}
+
+/**
+ * The zone's offsets over a range as runs of UTC hours: each run's offset holds for hours before
+ * `until` (a YYYY-MM-DDTHH key; the last run has none). Days are probed, and a day whose offset
+ * changed is searched hour by hour, so a year costs a few hundred lookups.
+ */
+export function offsetRuns(start: number, end: number, timeZone: string): Array<{ until?: string; minutes: number }> {
+  const runs: Array<{ until?: string; minutes: number }> = [];
+  let current = offsetAt(start, timeZone);
+  for (let at = start; at < end; at += 24 * HOUR_MS) {
+    const next = Math.min(at + 24 * HOUR_MS, end);
+    if (offsetAt(next, timeZone) === current) continue;
+    for (let hour = Math.floor(at / HOUR_MS) * HOUR_MS + HOUR_MS; hour <= next; hour += HOUR_MS) {
+      const minutes = offsetAt(hour, timeZone);
+      if (minutes === current) continue;
+      runs.push({ until: new Date(hour).toISOString().slice(0, 13), minutes: current });
+      current = minutes;
+    }
+  }
+  runs.push({ minutes: current });
+  return runs;
+}
