@@ -1,12 +1,18 @@
 import fs from "node:fs";
 import { createServer } from "node:net";
+import path from "node:path";
 import type { TelegramFake } from "@parley/channels/testing";
 import { fakes } from "@parley/channels/testing";
 import { createClient } from "@parley/sdk";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { addMember } from "../../packages/api/src/apps/testing";
+import { customers } from "../../packages/api/src/db/schema/index";
+import { inboxSpace } from "../../packages/api/src/inbox/testing";
+import { upgradeSpaceForTest } from "../../packages/api/src/plans/testing";
+import { createTestContext, registerUser, type TestContext } from "../../packages/api/src/testing/harness";
 import { launchBrowser } from "./browser";
-import { type ParleyProcess, startParley } from "./parley-process";
+import { type ParleyProcess, root, startParley } from "./parley-process";
 
 // The operator's side in Chromium (issue 17's acceptance journey): a Telegram conversation
 // through the channels fake creates a customer; the operator makes a tag, tags the customer,
@@ -191,5 +197,91 @@ describe("customers and tags in Chromium", () => {
     await expect.poll(bell, { timeout: 10_000 }).toBe(1);
     await byTestId("notifications").click();
     await expect.poll(() => byTestId("announcement-list").innerText()).toContain("Dashboard is live");
+  });
+});
+
+// The same pages for a viewer (customers.view without customers.edit): they list, open and
+// export customers and read tags, with no control that changes anything. The built console is
+// served in-process so the test can add the member the way an accepted invitation would.
+describe("a viewer's customer pages in Chromium", () => {
+  let ctx: TestContext;
+  let base: string;
+  let customerId = "";
+  let tagId = "";
+  const viewerPage = async (token: string, spaceId: string): Promise<Page> => {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: "en-US" });
+    const viewer = await context.newPage();
+    viewer.setDefaultTimeout(15_000);
+    await ctx.request(`/api/v1/spaces/${spaceId}/select`, { method: "POST", token });
+    await viewer.goto(`${base}/login`);
+    await viewer.evaluate((value) => localStorage.setItem("token", value), token);
+    return viewer;
+  };
+  const count = (on: Page, selector: string) => on.locator(selector).count();
+
+  beforeAll(async () => {
+    ctx = await createTestContext({ PARLEY_CONSOLE_DIR: path.join(root, "packages/console/dist") });
+    base = await ctx.listen();
+  });
+  afterAll(async () => {
+    await ctx?.close();
+  });
+
+  it("the owner sees the edit controls; a viewer of the same team sees the customers and tags without them", async () => {
+    const owner = await registerUser(ctx, "owner-customers-viewer@example.com");
+    const viewer = await registerUser(ctx, "viewer-customers-viewer@example.com");
+    const created = await ctx.request("/api/v1/spaces", { method: "POST", token: owner.token, json: { companyName: "Viewer Co" } });
+    expect(created.status, await created.clone().text()).toBeLessThan(300);
+    const spaceId = ((await created.json()) as { data: { spaceId: string } }).data.spaceId;
+    await ctx.request(`/api/v1/spaces/${spaceId}/select`, { method: "POST", token: owner.token });
+    await upgradeSpaceForTest(ctx, spaceId);
+    const shop = await inboxSpace(ctx, { ...owner, user: { ...owner.user, spaceId } }, { name: "Viewer bot" });
+    customerId = "cus_viewer_check";
+    await ctx.deps.db.insert(customers).values({
+      id: customerId,
+      spaceId,
+      channel: "web",
+      clientId: shop.clientId,
+      externalId: "grace",
+      nickname: "Grace Hopper",
+      lastConversationAt: new Date().toISOString(),
+    });
+    const group = await ctx.request("/api/v1/tag-groups", { method: "POST", token: owner.token, json: { name: "Level" } });
+    const groupId = ((await group.json()) as { data: { id: string } }).data.id;
+    const tag = await ctx.request("/api/v1/tags", { method: "POST", token: owner.token, json: { groupId, name: "Gold" } });
+    tagId = ((await tag.json()) as { data: { id: string } }).data.id;
+    await addMember(ctx, spaceId, viewer, "viewer");
+
+    // The owner: row selection, edit and AI tagging on the list; create, edit and delete on tags.
+    const ownerPage = await viewerPage(owner.token, spaceId);
+    await ownerPage.goto(`${base}/console/customManage/customerList`);
+    await expect.poll(() => count(ownerPage, `[data-testid="customer-open-${customerId}"]`)).toBe(1);
+    await expect.poll(() => count(ownerPage, `[data-testid="customer-edit-${customerId}"]`)).toBe(1);
+    expect(await count(ownerPage, `[data-testid="customer-ai-${customerId}"]`)).toBe(1);
+    expect(await count(ownerPage, '[data-testid="customer-table"] .ant-checkbox-input')).toBeGreaterThan(0);
+    await ownerPage.goto(`${base}/console/customManage/tagList`);
+    await expect.poll(() => count(ownerPage, `[data-testid="tag-edit-${tagId}"]`)).toBe(1);
+    expect(await count(ownerPage, '[data-testid="tag-create"]')).toBe(1);
+
+    // The viewer: the same customer and tag, export still there, nothing that changes them.
+    const page = await viewerPage(viewer.token, spaceId);
+    await page.goto(`${base}/console/customManage/customerList`);
+    await expect.poll(() => count(page, `[data-testid="customer-open-${customerId}"]`)).toBe(1);
+    expect(await count(page, '[data-testid="customer-export-csv"]')).toBe(1);
+    expect(await count(page, `[data-testid="customer-edit-${customerId}"]`)).toBe(0);
+    expect(await count(page, `[data-testid="customer-ai-${customerId}"]`)).toBe(0);
+    expect(await count(page, '[data-testid="customer-table"] .ant-checkbox-input')).toBe(0);
+    await page.locator(`[data-testid="customer-open-${customerId}"]`).click();
+    await expect.poll(() => page.locator('[data-testid="customer-drawer"]').innerText()).toContain("Grace Hopper");
+    await page.goto(`${base}/console/customManage/tagList`);
+    await expect.poll(() => count(page, `[data-testid="tag-row-${tagId}"]`)).toBe(1);
+    expect(await count(page, `[data-testid="tag-edit-${tagId}"]`)).toBe(0);
+    expect(await count(page, `[data-testid="tag-delete-${tagId}"]`)).toBe(0);
+    expect(await count(page, '[data-testid="tag-create"]')).toBe(0);
+    expect(await count(page, '[data-testid="tag-group-create"]')).toBe(0);
+    expect(await count(page, '[data-testid^="tag-group-delete-"]')).toBe(0);
+    // The server refuses the viewer's edit anyway.
+    const refused = await ctx.request(`/api/v1/customers/${customerId}`, { method: "PATCH", token: viewer.token, json: { remark: "x" } });
+    expect(refused.status).toBe(403);
   });
 });

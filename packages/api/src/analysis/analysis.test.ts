@@ -174,6 +174,49 @@ describe("the data dashboard", () => {
     );
     await expectError(await call(owner, "/api/v1/analysis/records/export", { method: "POST", json: { filters, format: "pdf" } }), 400, { field: "format" });
   });
+
+  it("counts days in the caller's time zone, and refuses an unknown zone in the request's language, naming the field", async () => {
+    const user = await registerUser(ctx, "analysis-zones@example.com");
+    const spaceId = user.user.spaceId;
+    const turn = (endUserId: string, at: string) =>
+      rollUpRecord(ctx.deps, { spaceId, appId: "app_zone", channel: "web", endUserId, credits: 1, notHit: false, text: "", at });
+    await turn("z1", "2026-03-01T23:30:00.000Z"); // 2 March, 07:30 in Shanghai
+    await turn("z2", "2026-03-02T10:00:00.000Z"); // 2 March, 18:00 in Shanghai
+    await turn("z1", "2026-03-02T17:00:00.000Z"); // 3 March, 01:00 in Shanghai
+    const board = async (query: string) =>
+      data(await fetch(`${base}/api/v1/analysis/dashboard?${query}`, { headers: { authorization: `Bearer ${user.token}` } }));
+
+    const utc = await board("from=2026-03-01T00:00:00Z&to=2026-03-02T12:00:00Z");
+    expect(utc).toMatchObject({ from: "2026-03-01T00:00:00.000Z", to: "2026-03-02T23:59:59.999Z", timeZone: "UTC" });
+    expect(utc.daily).toEqual([
+      { day: "2026-03-01", records: 1, activeUsers: 1, credits: 1 },
+      { day: "2026-03-02", records: 2, activeUsers: 2, credits: 2 },
+    ]);
+    const shanghai = await board(`from=2026-03-02T00:00:00%2B08:00&to=2026-03-03T12:00:00%2B08:00&timeZone=Asia/Shanghai`);
+    expect(shanghai).toMatchObject({ from: "2026-03-01T16:00:00.000Z", to: "2026-03-03T15:59:59.999Z", timeZone: "Asia/Shanghai" });
+    expect(shanghai.daily).toEqual([
+      { day: "2026-03-02", records: 2, activeUsers: 2, credits: 2 },
+      { day: "2026-03-03", records: 1, activeUsers: 1, credits: 1 },
+    ]);
+    expect(shanghai.totals).toMatchObject({ records: 3, users: 2 });
+    // Only 2 March in Los Angeles (UTC−8): 10:00Z and 17:00Z; 23:30Z on 1 March is still 1 March there.
+    const angeles = await board("from=2026-03-02T12:00:00Z&to=2026-03-02T20:00:00Z&timeZone=America/Los_Angeles");
+    expect(angeles).toMatchObject({ from: "2026-03-02T08:00:00.000Z", to: "2026-03-03T07:59:59.999Z" });
+    expect(angeles.daily).toEqual([{ day: "2026-03-02", records: 2, activeUsers: 2, credits: 2 }]);
+
+    // Across the switch to summer time (8 March 2026 in Los Angeles): 07:30Z on 9 March is 00:30 PDT, on 9 March.
+    await turn("z3", "2026-03-09T07:30:00.000Z");
+    const summer = await board("from=2026-03-07T12:00:00Z&to=2026-03-09T20:00:00Z&timeZone=America/Los_Angeles");
+    expect(summer).toMatchObject({ from: "2026-03-07T08:00:00.000Z", to: "2026-03-10T06:59:59.999Z" });
+    expect(summer.daily).toEqual([{ day: "2026-03-09", records: 1, activeUsers: 1, credits: 1 }]);
+
+    const unknown = await fetch(`${base}/api/v1/analysis/dashboard?timeZone=Mars/Olympus`, { headers: { authorization: `Bearer ${user.token}` } });
+    expect((await expectError(unknown, 400, { field: "timeZone" })).message).toContain("Mars/Olympus");
+    const zh = await fetch(`${base}/api/v1/analysis/dashboard?timeZone=Mars/Olympus`, {
+      headers: { authorization: `Bearer ${user.token}`, "accept-language": "zh-CN" },
+    });
+    expect((await expectError(zh, 400, { field: "timeZone" })).message).toContain("时区");
+  });
 });
 
 describe("records", () => {
@@ -351,5 +394,43 @@ describe("the writers", () => {
     ]);
     const transfers = await data(await fetch(`${base}/api/v1/analysis/transfers`, { headers: { authorization: `Bearer ${user.token}` } }));
     expect(transfers.items.map((t: { reason: string; appId: string }) => [t.reason, t.appId])).toEqual([["keyword", space.appId]]);
+  });
+
+  it("a conversation that goes to a person counts once: a handover then an operator's takeover and replies is one transfer, an operator typing into an AI session is one", async () => {
+    const { inboxSpace, setManualService, startVisitor, visitorSays } = await import("../inbox/testing");
+    const user = await registerUser(ctx, "analysis-transfers@example.com");
+    await upgradeSpaceForTest(ctx, user.user.spaceId);
+    const space = await inboxSpace(ctx, user, { name: "Transfers" });
+    await setManualService(ctx, space, { triggers: [{ type: "keyword", content: "人工" }] });
+    const send = (url: string, method: string, json: unknown) =>
+      fetch(`${base}${url}`, { method, headers: { authorization: `Bearer ${user.token}`, "content-type": "application/json" }, body: JSON.stringify(json) });
+    const transfers = async () =>
+      (await data(await fetch(`${base}/api/v1/analysis/transfers`, { headers: { authorization: `Bearer ${user.token}` } }))).items.map(
+        (t: { reason: string; conversationId: string }) => [t.reason, t.conversationId],
+      );
+
+    // A handover request, then the operator takes the session over and replies twice: one transfer.
+    const asked = await startVisitor(ctx, space.clientId);
+    await visitorSays(ctx, asked, "我要转人工");
+    await data(await send(`/api/v1/inbox/sessions/${asked.sessionId}/mode`, "PUT", { serviceMode: "MANUAL_MODE", confirm: true }));
+    await data(await send(`/api/v1/inbox/sessions/${asked.sessionId}/messages`, "POST", { content: "Hello, I am here" }), 201);
+    await data(await send(`/api/v1/inbox/sessions/${asked.sessionId}/messages`, "POST", { content: "How can I help?" }), 201);
+    expect(await transfers()).toEqual([["keyword", asked.sessionId]]);
+
+    // The operator simply types into a session the AI runs: the session goes to a person, once.
+    const quiet = await startVisitor(ctx, space.clientId);
+    await visitorSays(ctx, quiet, "Where is my parcel?");
+    await data(await send(`/api/v1/inbox/sessions/${quiet.sessionId}/messages`, "POST", { content: "Let me check that for you" }), 201);
+    await data(await send(`/api/v1/inbox/sessions/${quiet.sessionId}/messages`, "POST", { content: "It ships today" }), 201);
+    expect(await transfers()).toEqual([
+      ["operator", quiet.sessionId],
+      ["keyword", asked.sessionId],
+    ]);
+    // Handed back to the AI and taken over again by the mode switch: a second transfer of that session.
+    await data(await send(`/api/v1/inbox/sessions/${quiet.sessionId}/mode`, "PUT", { serviceMode: "FULL_AUTO_MODE", confirm: true }));
+    await data(await send(`/api/v1/inbox/sessions/${quiet.sessionId}/mode`, "PUT", { serviceMode: "MANUAL_MODE", confirm: true }));
+    expect((await transfers()).filter(([, id]: [string, string]) => id === quiet.sessionId)).toHaveLength(2);
+    const board = await data(await fetch(`${base}/api/v1/analysis/dashboard`, { headers: { authorization: `Bearer ${user.token}` } }));
+    expect(board.totals.transfers).toBe(3);
   });
 });

@@ -7,6 +7,10 @@ export const analysisMessages = defineMessages({
     en: "The time range ({field}) may span at most {days} days",
     "zh-CN": "时间范围（{field}）最多 {days} 天",
   },
+  analysis_time_zone_unknown: {
+    en: "{zone} is not a time zone: give an IANA name such as Asia/Shanghai or Europe/Berlin ({field})",
+    "zh-CN": "{zone} 不是有效的时区：请填写 IANA 时区名，例如 Asia/Shanghai 或 Europe/Berlin（{field}）",
+  },
   analysis_export_too_large: {
     en: "The export would have {count} rows; at most {limit} rows can be exported at once: narrow the filters",
     "zh-CN": "导出将有 {count} 行，单次最多导出 {limit} 行：请缩小筛选范围",

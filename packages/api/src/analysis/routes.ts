@@ -7,6 +7,7 @@ import { operationKey } from "../access/operations";
 import {
   analysisFiltersSchema,
   creditsSchema,
+  dashboardQuerySchema,
   dashboardSchema,
   enumsSchema,
   exportRequestSchema,
@@ -63,7 +64,7 @@ export function registerAnalysisRoutes(app: OpenAPIHono<AppEnv>) {
       path: "/api/v1/analysis/dashboard",
       tags,
       summary: "The data dashboard over a time range: users, records, not-hit, transfers, credits (totals, per app, per channel), daily trend, top 50 words",
-      request: { query: analysisFiltersSchema.omit({ model: true }) },
+      request: { query: dashboardQuerySchema },
       data: dashboardSchema,
     }),
     async (c) => ok(c, await dashboard(c.var.deps, c.var.auth, c.req.valid("query"))),

@@ -14,6 +14,16 @@ export const analysisFiltersSchema = z
   })
   .openapi("AnalysisFilters");
 
+/** The dashboard's query: the filters (no model) and the time zone its days are counted in. */
+export const dashboardQuerySchema = analysisFiltersSchema.omit({ model: true }).extend({
+  timeZone: z
+    .string()
+    .min(1)
+    .max(64)
+    .optional()
+    .openapi({ description: "IANA time zone the days are counted in (the whole days from `from` to `to` there); default UTC", example: "Asia/Shanghai" }),
+});
+
 /** Filters and paging of a record list. */
 export const recordsQuerySchema = analysisFiltersSchema.extend({
   pageNo: pageNoSchema.optional().openapi({ example: 1 }),
@@ -103,7 +113,15 @@ export const dashboardSchema = z
     totals: z.object(countsShape),
     byApp: z.array(z.object({ appId: z.string(), appName: z.string().nullable(), ...countsShape })),
     byChannel: z.array(z.object({ channel: z.string(), ...countsShape })),
-    daily: z.array(z.object({ day: z.string(), records: z.number().int(), activeUsers: z.number().int(), credits: z.number().int() })),
+    timeZone: z.string().openapi({ description: "The time zone the days are counted in", example: "Asia/Shanghai" }),
+    daily: z.array(
+      z.object({
+        day: z.string().openapi({ description: "A day in `timeZone`, YYYY-MM-DD" }),
+        records: z.number().int(),
+        activeUsers: z.number().int(),
+        credits: z.number().int(),
+      }),
+    ),
     words: z.array(wordSchema),
   })
   .openapi("AnalysisDashboard");

@@ -1,5 +1,5 @@
 import * as XLSX from "@e965/xlsx";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { addMember } from "../apps/testing";
 import { identityHash } from "../clients/service";
@@ -200,6 +200,97 @@ describe("customers", () => {
     expect(tenYears.message).toContain("366");
     await refused(await call(alice, "GET", "/api/v1/customers?from=yesterday"), 400, "from");
     await refused(await call(alice, "GET", "/api/v1/customers?cursor=not-a-cursor"), 400, "cursor");
+  });
+
+  it("a keyword finds exactly the customers a LIKE over nickname, company, remark and WeChat finds, in English and Chinese, common or rare, after edits", async () => {
+    const { spaceId } = bob.user;
+    const texts = [
+      { nickname: "韩梅梅", company: "腾飞科技", remark: "老客户，喜欢电话联系", wechat: "" },
+      { nickname: "李雷", company: "", remark: "", wechat: "lilei_88" },
+      { nickname: "王芳", company: "Globex", remark: "VIP since 2023", wechat: "" },
+      { nickname: "Chen Wei", company: "ACME Ltd", remark: "asks for 50%_off", wechat: "wx-Chen" },
+      { nickname: "chén", company: "Ümlaut GmbH", remark: "", wechat: "" },
+      { nickname: "李", company: "", remark: "电", wechat: "" },
+      { nickname: 'Quote "Q"', company: "", remark: "tab\there", wechat: "" },
+    ];
+    // Over 2,000 holders of "Bulk": the common-keyword path (the list's order index) is taken too.
+    const rows = [
+      ...texts.map((text, index) => ({ ...text, clientId: bobShop.clientId, lastConversationAt: new Date(Date.UTC(2026, 8, 1 + index)).toISOString() })),
+      ...Array.from({ length: 2_100 }, (_, index) => ({
+        clientId: bobShop.clientId,
+        nickname: `Bulk buyer ${index}`,
+        company: index % 500 === 0 ? "梅花商行" : "",
+        remark: "",
+        wechat: "",
+        lastConversationAt: new Date(Date.UTC(2026, 7, 1, 0, index)).toISOString(),
+      })),
+    ];
+    await seedCustomers(spaceId, rows);
+    const all = await ctx.deps.db
+      .select({ id: customers.id, nickname: customers.nickname, company: customers.company, remark: customers.remark, wechat: customers.wechat })
+      .from(customers)
+      .where(eq(customers.spaceId, spaceId));
+    // SQLite's LIKE: a substring, ASCII letters in any case, other characters as they are.
+    const fold = (text: string) => text.replace(/[A-Z]/g, (char) => char.toLowerCase());
+    const likeIds = (keyword: string) =>
+      all
+        .filter((row) => [row.nickname, row.company, row.remark, row.wechat].some((field) => fold(field).includes(fold(keyword))))
+        .map((row) => row.id)
+        .sort();
+    const keywords = [
+      "韩梅梅",
+      "梅",
+      "梅梅",
+      "腾飞",
+      "电话",
+      "电",
+      "李",
+      "李雷",
+      "王芳",
+      "chen",
+      "CHEN WEI",
+      "Globex",
+      "wx-",
+      "lilei",
+      "50%_",
+      "%",
+      "_",
+      "é",
+      "ché",
+      "Ü",
+      "ümlaut",
+      '"Q"',
+      "Q",
+      "bulk",
+      "Bulk buyer 1",
+      "uyer 20",
+      "梅花",
+      "nobody here",
+      "2023",
+      "i",
+    ];
+    for (const keyword of keywords) {
+      const found = (await allPages(bob, `keyword=${encodeURIComponent(keyword)}`, 200)).map((row) => row.id).sort();
+      expect(found, keyword).toEqual(likeIds(keyword));
+    }
+    // Combined with a time range and paged by the cursor, in the list's order.
+    const paged = await allPages(bob, `keyword=${encodeURIComponent("梅")}&from=2026-08-01&to=2026-09-30`, 2);
+    expect(paged.map((row) => row.id).sort()).toEqual(likeIds("梅"));
+
+    // Edits reach the index: the new name is found, the old one no longer.
+    const wang = all.find((row) => row.nickname === "王芳")!.id;
+    await data(await call(bob, "PATCH", `/api/v1/customers/${wang}`, { nickname: "王小芳", wechat: "wangxf" }));
+    expect((await allPages(bob, `keyword=${encodeURIComponent("王芳")}`, 50)).map((row) => row.id)).not.toContain(wang);
+    for (const keyword of ["小芳", "王小芳", "wangxf", "芳"])
+      expect(
+        (await allPages(bob, `keyword=${encodeURIComponent(keyword)}`, 50)).map((row) => row.id),
+        keyword,
+      ).toContain(wang);
+    // A deleted customer leaves the index with them.
+    await ctx.deps.db.delete(customers).where(eq(customers.id, wang));
+    const [left] = await ctx.deps.db.all<{ n: number }>(sql`SELECT count(*) AS n FROM customers_search WHERE customers_search MATCH ${'grams : "小芳»"'}`);
+    expect(left!.n).toBe(0);
+    await ctx.deps.db.delete(customers).where(eq(customers.spaceId, spaceId));
   });
 
   it("exports the filtered customers as CSV and XLSX that read back, and refuses more than 10,000", async () => {

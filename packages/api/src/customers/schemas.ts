@@ -67,7 +67,7 @@ export const customerFilterSchema = z
     to: when
       .optional()
       .openapi({ description: `Last conversation at or before (an ISO date includes the whole day); at most ${CUSTOMER_RANGE_MAX_DAYS} days after from` }),
-    keyword: z.string().max(100).optional().openapi({ description: "Part of the nickname, company or remark" }),
+    keyword: z.string().max(100).optional().openapi({ description: "Part of the nickname, company, remark or WeChat" }),
   })
   .openapi("CustomerFilter");
 
@@ -78,7 +78,7 @@ export const customerListQuery = z.object({
   clientId: id.optional(),
   from: when.optional().openapi({ description: "Last conversation at or after" }),
   to: when.optional().openapi({ description: `Last conversation at or before; at most ${CUSTOMER_RANGE_MAX_DAYS} days after from` }),
-  keyword: z.string().max(100).optional().openapi({ description: "Part of the nickname, company or remark" }),
+  keyword: z.string().max(100).optional().openapi({ description: "Part of the nickname, company, remark or WeChat" }),
   limit: z.coerce.number().int().min(1).max(200).default(50),
   cursor: z.string().max(400).optional().openapi({ description: "nextCursor of the previous page" }),
 });

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, gte, inArray, lt, lte, or, type SQL, sql } from "drizzle-orm";
-import { decodeCursor, encodeCursor, keywordMatch } from "../db/query-helpers";
+import { decodeCursor, encodeCursor } from "../db/query-helpers";
 import { followsClient } from "../access/follow";
 import { getAppForChat } from "../apps/service/index";
 import { apps, channelClients, conversations, customers, customerTags, tagGroups, tags, webClients } from "../db/schema/index";
@@ -9,6 +9,7 @@ import { messageText } from "../i18n/catalogue";
 import type { Auth, Deps } from "../kernel";
 import { latestConversationOf, tagCustomerByAi } from "./ai-tags";
 import { pushTagMapping, recordSync } from "./sync";
+import { customerKeywordMatch, SELECTIVE_MATCHES } from "./search";
 
 type CustomerRow = typeof customers.$inferSelect;
 
@@ -76,8 +77,13 @@ export function timeBounds(filter: Pick<CustomerFilter, "from" | "to">): { from?
   return { ...(from ? { from: from.toISOString() } : {}), ...(to ? { to: to.toISOString() } : {}), toExclusive: Boolean(filter.to && isDay(filter.to)) };
 }
 
-/** The conditions of a filter: the space, the caller's data range (customers follow their client) and the filters. */
-function conditionsOf(auth: Auth, filter: CustomerFilter): SQL[] {
+/**
+ * The conditions of a filter: the space, the caller's data range (customers follow their client)
+ * and the filters. A keyword or tag held by few customers is read from its own index (the
+ * matches, then sorted); a common one is checked row by row along the list's order index, which
+ * fills a page early (see search.ts).
+ */
+async function conditionsOf(deps: Pick<Deps, "db">, auth: Auth, filter: CustomerFilter): Promise<SQL[]> {
   const conditions: SQL[] = [eq(customers.spaceId, auth.spaceId)];
   const range = followsClient(auth, customers.clientId);
   if (range) conditions.push(range);
@@ -86,11 +92,17 @@ function conditionsOf(auth: Auth, filter: CustomerFilter): SQL[] {
   const bounds = timeBounds(filter);
   if (bounds.from) conditions.push(gte(customers.lastConversationAt, bounds.from));
   if (bounds.to) conditions.push(bounds.toExclusive ? lt(customers.lastConversationAt, bounds.to) : lte(customers.lastConversationAt, bounds.to));
-  const keyword = keywordMatch([customers.nickname, customers.company, customers.remark], filter.keyword);
+  const keyword = await customerKeywordMatch(deps, filter.keyword);
   if (keyword) conditions.push(keyword);
   if (filter.tagIds?.length) {
+    const tagged = and(eq(customerTags.spaceId, auth.spaceId), inArray(customerTags.tagId, filter.tagIds));
+    const [found] = await deps.db.all<{ n: number }>(
+      sql`SELECT count(*) AS n FROM (SELECT 1 FROM ${customerTags} WHERE ${tagged} LIMIT ${SELECTIVE_MATCHES + 1})`,
+    );
     conditions.push(
-      sql`exists (select 1 from ${customerTags} where ${customerTags.customerId} = ${customers.id} and ${inArray(customerTags.tagId, filter.tagIds)})`,
+      Number(found?.n ?? 0) > SELECTIVE_MATCHES
+        ? sql`exists (select 1 from ${customerTags} where ${customerTags.customerId} = ${customers.id} and ${inArray(customerTags.tagId, filter.tagIds)})`
+        : inArray(customers.id, deps.db.select({ id: customerTags.customerId }).from(customerTags).where(tagged)),
     );
   }
   return conditions;
@@ -164,7 +176,7 @@ function viewOf(row: CustomerRow, names: Map<string, string>, tagMap: Map<string
 
 /** Customers of the space the caller reaches, latest conversation first, a page at a time. */
 export async function listCustomers(deps: Pick<Deps, "db">, auth: Auth, filter: CustomerFilter & { limit: number; cursor?: string | undefined }) {
-  const conditions = conditionsOf(auth, filter);
+  const conditions = await conditionsOf(deps, auth, filter);
   if (filter.cursor) conditions.push(afterCursor(filter.cursor));
   const rows = await deps.db
     .select()
@@ -370,7 +382,7 @@ export async function exportCustomers(
   input: { filters: CustomerFilter; format: "csv" | "xlsx" },
   language: Language,
 ) {
-  const conditions = conditionsOf(auth, input.filters);
+  const conditions = await conditionsOf(deps, auth, input.filters);
   const total = Number(
     (
       await deps.db

@@ -183,6 +183,10 @@ export const privilegesSchema = z
     customerManage: z.number().int(),
     memberNumber: z.number().int(),
     customerAdmin: z.enum(["Y", "N"]),
+    grants: z.array(z.string()).openapi({
+      description: "The member's grants in the space (decision 0019); the console shows edit controls only with `<resource>.edit`",
+      example: ["customers.view", "customers.edit"],
+    }),
   })
   .openapi("Privileges");
 

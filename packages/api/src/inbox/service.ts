@@ -10,6 +10,7 @@ import { followsClient } from "../access/follow";
 import type { Language } from "../i18n/language";
 import { isChannelSession } from "./activity";
 import { setServiceMode, transferToHuman, webVisitorOf } from "./handover";
+import { recordTransfer } from "../analysis/service/transfers";
 
 type ConversationRow = typeof conversations.$inferSelect;
 
@@ -240,7 +241,12 @@ export async function changeServiceMode(
 export async function pushOperatorMessage(deps: Deps, auth: Auth, sessionId: string, input: { content: string }) {
   const session = await loadSession(deps, auth, sessionId);
   const operator = await deps.db.select({ name: users.name }).from(users).where(eq(users.id, auth.userId)).get();
-  if (session.serviceMode !== "MANUAL_MODE") await setServiceMode(deps, session, "MANUAL_MODE");
+  if (session.serviceMode !== "MANUAL_MODE") {
+    // Typing into a session the AI runs takes it over: a transfer to a person like any other
+    // (spec §7 transfer-to-manual records), counted once; the operator is there, so no notices.
+    await setServiceMode(deps, session, "MANUAL_MODE");
+    await recordTransfer(deps, session, { reason: "operator", detail: null, at: deps.now().toISOString() });
+  }
   const isChannel = isChannelSession(session);
   const senderName = operator?.name ?? "";
   const id = await storeMessage(deps, {

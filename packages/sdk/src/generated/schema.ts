@@ -24035,7 +24035,7 @@ export interface paths {
                     from?: string;
                     /** @description Last conversation at or before; at most 366 days after from */
                     to?: string;
-                    /** @description Part of the nickname, company or remark */
+                    /** @description Part of the nickname, company, remark or WeChat */
                     keyword?: string;
                     limit?: number;
                     /** @description nextCursor of the previous page */
@@ -27662,6 +27662,8 @@ export interface paths {
                     to?: string;
                     appId?: string;
                     channel?: string;
+                    /** @description IANA time zone the days are counted in (the whole days from `from` to `to` there); default UTC */
+                    timeZone?: string;
                 };
                 header?: never;
                 path?: never;
@@ -29048,6 +29050,14 @@ export interface components {
             memberNumber: number;
             /** @enum {string} */
             customerAdmin: "Y" | "N";
+            /**
+             * @description The member's grants in the space (decision 0019); the console shows edit controls only with `<resource>.edit`
+             * @example [
+             *       "customers.view",
+             *       "customers.edit"
+             *     ]
+             */
+            grants: string[];
         };
         ApiKey: {
             /** @example key_01jd7w3k5q9x2m4n6p8r */
@@ -34272,7 +34282,7 @@ export interface components {
              * @example 2026-11-01
              */
             to?: string;
-            /** @description Part of the nickname, company or remark */
+            /** @description Part of the nickname, company, remark or WeChat */
             keyword?: string;
         };
         MapCustomerTagsResult: {
@@ -34639,7 +34649,13 @@ export interface components {
                 transfers: number;
                 credits: number;
             }[];
+            /**
+             * @description The time zone the days are counted in
+             * @example Asia/Shanghai
+             */
+            timeZone: string;
             daily: {
+                /** @description A day in `timeZone`, YYYY-MM-DD */
                 day: string;
                 records: number;
                 activeUsers: number;

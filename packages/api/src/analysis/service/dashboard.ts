@@ -1,8 +1,8 @@
-import { and, count, eq, gte, lte, max } from "drizzle-orm";
-import { apps, conversationTransfers, usageDaily, usageEndUsers } from "../../db/schema/index";
+import { and, count, eq, gte, lte, max, sql } from "drizzle-orm";
+import { apps, conversationTransfers, usageEndUsers, usageHourly } from "../../db/schema/index";
 import type { Deps } from "../../kernel";
 import { followsApp, type RangeCaller } from "../../access/follow";
-import { type AnalysisFilters, rowsWhere, timeRangeOf } from "./filters";
+import { type AnalysisFilters, dayIn, dayStartIn, offsetRuns, rowsWhere, timeRangeOf, timeZoneOf } from "./filters";
 import { topWords } from "./records";
 import { forEachUser } from "./rollup";
 
@@ -79,42 +79,61 @@ function distinctUsers(rows: DailyRow[], parsed: ParsedUsers, highest: number, g
 }
 
 /**
- * The data dashboard over a time range, counted in whole UTC days (from the day of `from` to
- * the day of `to`): totals, the same counts per app and per channel, records, active users and
- * credits per day, and the top words. It reads the daily rollup the usage-record writer keeps
- * (a few rows per day, app and channel) and the transfer records, never the usage records.
+ * The data dashboard over a time range, counted in whole days of the caller's time zone (UTC by
+ * default; from the day of `from` to the day of `to` there): totals, the same counts per app and
+ * per channel, records, active users and credits per day, and the top words. It reads the hourly
+ * rollup the usage-record writer keeps (a few rows per hour, app and channel; each hour goes to
+ * the day it starts on in the zone) and the transfer records, never the usage records. Words are counted per
+ * UTC day, so theirs are the UTC days that the range touches.
  */
-export async function dashboard(deps: Pick<Deps, "db" | "now">, auth: RangeCaller, filters: AnalysisFilters) {
+export async function dashboard(deps: Pick<Deps, "db" | "now">, auth: RangeCaller, filters: AnalysisFilters & { timeZone?: string | undefined }) {
+  const timeZone = timeZoneOf(filters.timeZone);
   const range = timeRangeOf(filters, deps.now());
-  const days = { from: range.from.slice(0, 10), to: range.to.slice(0, 10) };
-  const rows: DailyRow[] = await deps.db
+  const firstDay = dayIn(Date.parse(range.from), timeZone);
+  const lastDay = dayIn(Date.parse(range.to), timeZone);
+  const start = dayStartIn(firstDay, timeZone);
+  const end = dayStartIn(new Date(Date.parse(`${lastDay}T00:00:00.000Z`) + 86_400_000).toISOString().slice(0, 10), timeZone) - 1;
+  const wholeDays = { from: new Date(start).toISOString(), to: new Date(end).toISOString() };
+  // Each UTC hour goes to its day in the zone inside SQLite (its offset then, as a date modifier),
+  // so a month is ~600 rows of (day, app, channel) with their hours' user lists joined, not 14,400.
+  const runs = offsetRuns(start, end, timeZone);
+  const modifier = (minutes: number) => `${minutes >= 0 ? "+" : ""}${minutes} minutes`;
+  const offset =
+    runs.length === 1
+      ? sql`${modifier(runs[0]!.minutes)}`
+      : sql`CASE ${sql.join(
+          runs.map((run) => (run.until ? sql`WHEN ${usageHourly.hour} < ${run.until} THEN ${modifier(run.minutes)}` : sql`ELSE ${modifier(run.minutes)}`)),
+          sql` `,
+        )} END`;
+  const day = sql<string>`substr(datetime(${usageHourly.hour} || ':00:00', ${offset}), 1, 10)`;
+  const hours: DailyRow[] = await deps.db
     .select({
-      day: usageDaily.day,
-      appId: usageDaily.appId,
-      channel: usageDaily.channel,
-      records: usageDaily.records,
-      credits: usageDaily.credits,
-      notHit: usageDaily.notHit,
-      users: usageDaily.users,
+      day,
+      appId: usageHourly.appId,
+      channel: usageHourly.channel,
+      records: sql<number>`sum(${usageHourly.records})`.mapWith(Number),
+      credits: sql<number>`sum(${usageHourly.credits})`.mapWith(Number),
+      notHit: sql<number>`sum(${usageHourly.notHit})`.mapWith(Number),
+      users: sql<string>`coalesce(group_concat(nullif(${usageHourly.users}, '')), '')`,
     })
-    .from(usageDaily)
+    .from(usageHourly)
     .where(
       and(
-        eq(usageDaily.spaceId, auth.spaceId),
-        gte(usageDaily.day, days.from),
-        lte(usageDaily.day, days.to),
-        filters.appId ? eq(usageDaily.appId, filters.appId) : undefined,
-        filters.channel ? eq(usageDaily.channel, filters.channel) : undefined,
-        followsApp(auth, usageDaily.appId),
+        eq(usageHourly.spaceId, auth.spaceId),
+        gte(usageHourly.hour, wholeDays.from.slice(0, 13)),
+        lte(usageHourly.hour, wholeDays.to.slice(0, 13)),
+        filters.appId ? eq(usageHourly.appId, filters.appId) : undefined,
+        filters.channel ? eq(usageHourly.channel, filters.channel) : undefined,
+        followsApp(auth, usageHourly.appId),
       ),
-    );
-  const wholeDays = { from: `${days.from}T00:00:00.000Z`, to: `${days.to}T23:59:59.999Z` };
+    )
+    .groupBy(day, usageHourly.appId, usageHourly.channel);
   const transfers = await deps.db
     .select({ appId: conversationTransfers.appId, channel: conversationTransfers.channel, n: count() })
     .from(conversationTransfers)
     .where(rowsWhere(auth, conversationTransfers as never, wholeDays, { ...filters, model: undefined }))
     .groupBy(conversationTransfers.appId, conversationTransfers.channel);
-  const words = await topWords(deps, auth, range, filters, DASHBOARD_WORDS);
+  const words = await topWords(deps, auth, wholeDays, filters, DASHBOARD_WORDS);
   const appNames = await deps.db.select({ id: apps.id, name: apps.name }).from(apps).where(eq(apps.spaceId, auth.spaceId));
   const highest =
     (
@@ -125,11 +144,11 @@ export async function dashboard(deps: Pick<Deps, "db" | "now">, auth: RangeCalle
         .get()
     )?.seq ?? 0;
 
-  const parsed = parseUsers(rows, highest);
-  const usersByApp = distinctUsers(rows, parsed, highest, (row) => row.appId);
-  const usersByChannel = distinctUsers(rows, parsed, highest, (row) => row.channel);
-  const usersByDay = distinctUsers(rows, parsed, highest, (row) => row.day);
-  const usersInAll = distinctUsers(rows, parsed, highest, () => "all").get("all") ?? 0;
+  const parsed = parseUsers(hours, highest);
+  const usersByApp = distinctUsers(hours, parsed, highest, (row) => row.appId);
+  const usersByChannel = distinctUsers(hours, parsed, highest, (row) => row.channel);
+  const usersByDay = distinctUsers(hours, parsed, highest, (row) => row.day);
+  const usersInAll = distinctUsers(hours, parsed, highest, () => "all").get("all") ?? 0;
 
   const totals = { ...zero(), users: usersInAll };
   const byApp = new Map<string, DashboardCounts>();
@@ -140,7 +159,7 @@ export async function dashboard(deps: Pick<Deps, "db" | "now">, auth: RangeCalle
     into.credits += row.credits;
     into.notHit += row.notHit;
   };
-  for (const row of rows) {
+  for (const row of hours) {
     add(totals, row);
     add(byApp.get(row.appId) ?? byApp.set(row.appId, { ...zero(), users: usersByApp.get(row.appId) ?? 0 }).get(row.appId)!, row);
     add(byChannel.get(row.channel) ?? byChannel.set(row.channel, { ...zero(), users: usersByChannel.get(row.channel) ?? 0 }).get(row.channel)!, row);
@@ -156,6 +175,7 @@ export async function dashboard(deps: Pick<Deps, "db" | "now">, auth: RangeCalle
   const names = new Map(appNames.map((app) => [app.id, app.name]));
   return {
     ...wholeDays,
+    timeZone,
     totals,
     byApp: [...byApp].map(([appId, counts]) => ({ appId, appName: names.get(appId) ?? null, ...counts })).sort((a, b) => b.records - a.records),
     byChannel: [...byChannel].map(([channel, counts]) => ({ channel, ...counts })).sort((a, b) => b.records - a.records),

@@ -59,3 +59,76 @@ export function rowsWhere(
     ...more,
   );
 }
+
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** The IANA time zone days are counted in (UTC when none is given); an unknown one is a 400 naming `timeZone`. */
+export function timeZoneOf(timeZone: string | undefined): string {
+  if (!timeZone) return "UTC";
+  if (dayFormats.has(timeZone)) return timeZone;
+  try {
+    dayFormats.set(
+      timeZone,
+      new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }),
+    );
+  } catch {
+    throw fail.invalid("analysis_time_zone_unknown", "timeZone", { field: "timeZone", zone: timeZone });
+  }
+  return timeZone;
+}
+
+/** The wall-clock fields of an instant in a zone ({@link timeZoneOf} checked it). */
+function wallClock(at: number, timeZone: string): { day: string; utcOfWall: number } {
+  const parts = Object.fromEntries(
+    dayFormats
+      .get(timeZoneOf(timeZone))!
+      .formatToParts(new Date(at))
+      .map((part) => [part.type, part.value]),
+  );
+  const day = `${parts.year}-${parts.month}-${parts.day}`;
+  return { day, utcOfWall: Date.parse(`${day}T${parts.hour}:${parts.minute}:00.000Z`) };
+}
+
+/** The day (YYYY-MM-DD) an instant falls on in a time zone. */
+export function dayIn(at: number, timeZone: string): string {
+  return timeZone === "UTC" ? new Date(at).toISOString().slice(0, 10) : wallClock(at, timeZone).day;
+}
+
+/** The instant a day (YYYY-MM-DD) starts in a time zone. */
+export function dayStartIn(day: string, timeZone: string): number {
+  const midnight = Date.parse(`${day}T00:00:00.000Z`);
+  if (timeZone === "UTC") return midnight;
+  // The zone's offset near that midnight, taken twice so a change of offset that day is followed.
+  let at = midnight - (wallClock(midnight, timeZone).utcOfWall - midnight);
+  at = midnight - (wallClock(at, timeZone).utcOfWall - at);
+  return at;
+}
+
+const HOUR_MS = 3_600_000;
+
+/** The zone's offset from UTC at an instant, in minutes. */
+function offsetAt(at: number, timeZone: string): number {
+  return timeZone === "UTC" ? 0 : Math.round((wallClock(at, timeZone).utcOfWall - Math.floor(at / 60_000) * 60_000) / 60_000);
+}
+
+/**
+ * The zone's offsets over a range as runs of UTC hours: each run's offset holds for hours before
+ * `until` (a YYYY-MM-DDTHH key; the last run has none). Days are probed, and a day whose offset
+ * changed is searched hour by hour, so a year costs a few hundred lookups.
+ */
+export function offsetRuns(start: number, end: number, timeZone: string): Array<{ until?: string; minutes: number }> {
+  const runs: Array<{ until?: string; minutes: number }> = [];
+  let current = offsetAt(start, timeZone);
+  for (let at = start; at < end; at += 24 * HOUR_MS) {
+    const next = Math.min(at + 24 * HOUR_MS, end);
+    if (offsetAt(next, timeZone) === current) continue;
+    for (let hour = Math.floor(at / HOUR_MS) * HOUR_MS + HOUR_MS; hour <= next; hour += HOUR_MS) {
+      const minutes = offsetAt(hour, timeZone);
+      if (minutes === current) continue;
+      runs.push({ until: new Date(hour).toISOString().slice(0, 13), minutes: current });
+      current = minutes;
+    }
+  }
+  runs.push({ minutes: current });
+  return runs;
+}

@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import { usageDaily, usageEndUsers } from "../../db/schema/index";
+import { usageEndUsers, usageHourly } from "../../db/schema/index";
 import type { Deps } from "../../kernel";
 import { countQuestionWords } from "./words";
 
@@ -33,20 +33,26 @@ async function endUserSeq(deps: Pick<Deps, "db">, spaceId: string, endUserId: st
 }
 
 /**
- * Adds one answered turn to its day's rollup (records, credits, not-hit, the user among the
- * day's users) and its question's words to the word counts. A user listed twice after a race
- * of two writers is harmless: the dashboard counts each number once.
+ * Adds one answered turn to its UTC hour's rollup (records, credits, not-hit, the user among the
+ * hour's users) and its question's words to the word counts. Hours, not days, so the dashboard
+ * can count days in the caller's time zone. A user listed twice after a race of two writers is
+ * harmless: the dashboard counts each number once.
  */
 export async function rollUpRecord(deps: Pick<Deps, "db">, record: RolledRecord): Promise<void> {
-  const day = record.at.slice(0, 10);
+  const hour = record.at.slice(0, 13);
   const user = record.endUserId ? (await endUserSeq(deps, record.spaceId, record.endUserId)).toString(16) : "";
-  const key = and(eq(usageDaily.spaceId, record.spaceId), eq(usageDaily.day, day), eq(usageDaily.appId, record.appId), eq(usageDaily.channel, record.channel));
-  const existing = await deps.db.select({ users: usageDaily.users }).from(usageDaily).where(key).get();
+  const key = and(
+    eq(usageHourly.spaceId, record.spaceId),
+    eq(usageHourly.hour, hour),
+    eq(usageHourly.appId, record.appId),
+    eq(usageHourly.channel, record.channel),
+  );
+  const existing = await deps.db.select({ users: usageHourly.users }).from(usageHourly).where(key).get();
   const listed = !user || (existing !== undefined && `,${existing.users},`.includes(`,${user},`));
   const notHit = record.notHit ? 1 : 0;
-  await deps.db.run(sql`INSERT INTO usage_daily (space_id, day, app_id, channel, records, credits, not_hit, users)
-    VALUES (${record.spaceId}, ${day}, ${record.appId}, ${record.channel}, 1, ${record.credits}, ${notHit}, ${user})
-    ON CONFLICT (space_id, day, app_id, channel) DO UPDATE SET
+  await deps.db.run(sql`INSERT INTO usage_hourly (space_id, hour, app_id, channel, records, credits, not_hit, users)
+    VALUES (${record.spaceId}, ${hour}, ${record.appId}, ${record.channel}, 1, ${record.credits}, ${notHit}, ${user})
+    ON CONFLICT (space_id, hour, app_id, channel) DO UPDATE SET
       records = records + 1, credits = credits + excluded.credits, not_hit = not_hit + excluded.not_hit,
       users = ${listed ? sql`users` : sql`CASE WHEN users = '' THEN excluded.users ELSE users || ',' || excluded.users END`}`);
   await countQuestionWords(deps, { spaceId: record.spaceId, appId: record.appId, channel: record.channel, text: record.text, at: record.at });

@@ -85,7 +85,10 @@ export const customers = sqliteTable(
   },
   (table) => [
     uniqueIndex("customers_identity_idx").on(table.spaceId, table.clientId, table.externalId),
-    index("customers_recent_idx").on(table.spaceId, table.lastConversationAt),
+    // The list's order (latest conversation, then id) per filter, so a page reads only its rows.
+    index("customers_order_idx").on(table.spaceId, table.lastConversationAt, table.id),
+    index("customers_channel_order_idx").on(table.spaceId, table.channel, table.lastConversationAt, table.id),
+    index("customers_client_order_idx").on(table.spaceId, table.clientId, table.lastConversationAt, table.id),
   ],
 );
 

@@ -119,6 +119,8 @@ export interface Privileges extends Quotas {
   authorizedRoute: boolean;
   authorizedRouteList: string[];
   customerAdmin: "Y" | "N";
+  /** The member's grants in the space, in canonical order: the console shows edit controls by them. */
+  grants: string[];
 }
 
 /**
@@ -159,6 +161,7 @@ export function computePrivileges(input: {
     authorizedRoute: restricted,
     authorizedRouteList: [...held, ...alwaysOpenRoutes],
     customerAdmin,
+    grants: allGrants.filter((grant) => input.grants.has(grant)),
     ...quotas,
   };
 }

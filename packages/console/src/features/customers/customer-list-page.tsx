@@ -1,13 +1,13 @@
 import { DownloadOutlined, EditOutlined, RobotOutlined, TagsOutlined } from "@ant-design/icons";
 import { useInfiniteQuery } from "@tanstack/react-query";
-import { App, Button, Descriptions, Drawer, Empty, Flex, Form, Input, List, Select, Space, Table, Tag, Typography } from "antd";
-import { useMemo, useState } from "react";
+import { App, Button, Descriptions, Drawer, Empty, Flex, Form, Input, List, Select, Space, Table, type TableColumnType, Tag, Typography } from "antd";
+import { type Key, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { FormDialog } from "../../components/form-dialog";
 import { CHANNEL_CLIENTS, channelEndpoints } from "../../lib/api/channel-clients";
 import { CUSTOMERS, type Customer, type CustomerFilter, type CustomerPatch, customersEndpoints, TAGS } from "../../lib/api/customers";
 import { invalidateSpace, spaceKey, unwrap, useSpaceQuery } from "../../lib/api/query";
-import { useSession } from "../../lib/api/session";
+import { useGrant, useSession } from "../../lib/api/session";
 import { WEB_CLIENTS, clientsEndpoints } from "../../lib/api/web-clients";
 import { formatDateTime } from "../../lib/format";
 import { saveBlob } from "../../lib/save-blob";
@@ -47,6 +47,8 @@ export function CustomerListPage() {
   const { t, i18n } = useTranslation();
   const { message } = App.useApp();
   const spaceId = useSession().user?.spaceId;
+  // Editing, tagging and AI tagging need customers.edit; viewers list, open and export (customers.view).
+  const canEdit = useGrant("customers.edit");
   const [filters, setFilters] = useState<Filters>({ tagIds: [] });
   const [applied, setApplied] = useState<Filters>({ tagIds: [] });
   const [selected, setSelected] = useState<string[]>([]);
@@ -121,6 +123,22 @@ export function CustomerListPage() {
 
   const genderLabel = (gender: string) => (gender === "male" || gender === "female" ? t(`customers.gender.${gender}`) : t("customers.gender.unknown"));
   const when = (value: string | null | undefined) => formatDateTime(value, i18n.language) || "—";
+
+  const actionsColumn: TableColumnType<Customer> = {
+    title: t("customers.columns.actions"),
+    key: "actions",
+    fixed: "right",
+    render: (_, row) => (
+      <Flex gap={4}>
+        <Button type="link" icon={<EditOutlined />} onClick={() => setEditing(row)} data-testid={`customer-edit-${row.id}`}>
+          {t("customers.edit")}
+        </Button>
+        <Button type="link" icon={<RobotOutlined />} onClick={() => aiTag(row.id)} data-testid={`customer-ai-${row.id}`}>
+          {t("customers.aiTag")}
+        </Button>
+      </Flex>
+    ),
+  };
 
   return (
     <div className="pl-customers" data-testid="customer-list">
@@ -198,7 +216,7 @@ export function CustomerListPage() {
           {t("customers.exportXlsx")}
         </Button>
       </Flex>
-      {selected.length > 0 ? (
+      {canEdit && selected.length > 0 ? (
         <Flex gap={8} wrap align="center" style={{ marginBottom: 12 }} data-testid="customer-batch">
           <Typography.Text>{t("customers.selected", { count: selected.length })}</Typography.Text>
           <Select
@@ -225,7 +243,7 @@ export function CustomerListPage() {
         dataSource={rows}
         pagination={false}
         scroll={{ x: 1200 }}
-        rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys as string[]) }}
+        {...(canEdit ? { rowSelection: { selectedRowKeys: selected, onChange: (keys: Key[]) => setSelected(keys as string[]) } } : {})}
         locale={{ emptyText: <Empty description={t("customers.empty")} /> }}
         data-testid="customer-table"
         columns={[
@@ -260,21 +278,7 @@ export function CustomerListPage() {
           { title: t("customers.columns.channel"), dataIndex: "channel", render: (value: string, row) => `${value} · ${row.clientName}` },
           { title: t("customers.columns.createdAt"), dataIndex: "createdAt", render: when },
           { title: t("customers.columns.lastConversationAt"), dataIndex: "lastConversationAt", render: when },
-          {
-            title: t("customers.columns.actions"),
-            key: "actions",
-            fixed: "right",
-            render: (_, row) => (
-              <Flex gap={4}>
-                <Button type="link" icon={<EditOutlined />} onClick={() => setEditing(row)} data-testid={`customer-edit-${row.id}`}>
-                  {t("customers.edit")}
-                </Button>
-                <Button type="link" icon={<RobotOutlined />} onClick={() => aiTag(row.id)} data-testid={`customer-ai-${row.id}`}>
-                  {t("customers.aiTag")}
-                </Button>
-              </Flex>
-            ),
-          },
+          ...(canEdit ? [actionsColumn] : []),
         ]}
       />
       {pages.hasNextPage ? (

@@ -1,10 +1,11 @@
 import { EditOutlined, PlusOutlined } from "@ant-design/icons";
-import { App, Button, Card, Empty, Flex, Form, Input, Popconfirm, Select, Table, Tag, Tooltip, Typography } from "antd";
+import { App, Button, Card, Empty, Flex, Form, Input, Popconfirm, Select, Table, type TableColumnType, Tag, Tooltip, Typography } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { FormDialog } from "../../components/form-dialog";
 import { CUSTOMERS, type CustomerTagDef, customersEndpoints, TAG_GROUPS, TAGS, type TagGroup } from "../../lib/api/customers";
 import { invalidateSpace, useSpaceQuery } from "../../lib/api/query";
+import { useGrant } from "../../lib/api/session";
 import { formatDateTime } from "../../lib/format";
 
 type SyncTarget = CustomerTagDef["syncTarget"];
@@ -23,6 +24,8 @@ interface TagValues {
 export function TagListPage() {
   const { t, i18n } = useTranslation();
   const { modal } = App.useApp();
+  // Creating, changing and deleting groups and tags need customers.edit; viewers only read them.
+  const canEdit = useGrant("customers.edit");
   const groups = useSpaceQuery({ key: TAG_GROUPS, fetch: (signal) => customersEndpoints.groups({ signal }) });
   const tags = useSpaceQuery({ key: TAGS, fetch: (signal) => customersEndpoints.tags({ signal }) });
   const [groupDialog, setGroupDialog] = useState<{ group?: TagGroup } | undefined>();
@@ -102,6 +105,29 @@ export function TagListPage() {
   const shown = (tags.data ?? []).filter((tag) => !groupFilter || tag.groupId === groupFilter);
   const groupOptions = (groups.data ?? []).map((group) => ({ value: group.id, label: group.name }));
 
+  const actionsColumn: TableColumnType<CustomerTagDef> = {
+    title: t("tags.columns.actions"),
+    key: "actions",
+    render: (_, tag) => (
+      <Flex gap={4}>
+        <Button type="link" icon={<EditOutlined />} onClick={() => setTagDialog({ tag })} data-testid={`tag-edit-${tag.id}`}>
+          {t("tags.edit")}
+        </Button>
+        <Popconfirm
+          title={t("tags.deleteTagTitle")}
+          description={t("tags.deleteTagDescription", { name: tag.name })}
+          okText={t("common.delete")}
+          cancelText={t("common.cancel")}
+          onConfirm={() => removeTag(tag)}
+        >
+          <Button type="link" danger data-testid={`tag-delete-${tag.id}`}>
+            {t("common.delete")}
+          </Button>
+        </Popconfirm>
+      </Flex>
+    ),
+  };
+
   return (
     <Flex gap={16} align="start" wrap className="pl-tags" data-testid="tag-list">
       <Card
@@ -109,9 +135,11 @@ export function TagListPage() {
         style={{ width: 280 }}
         title={t("tags.groups")}
         extra={
-          <Button size="small" icon={<PlusOutlined />} onClick={() => setGroupDialog({})} data-testid="tag-group-create">
-            {t("tags.createGroup")}
-          </Button>
+          canEdit ? (
+            <Button size="small" icon={<PlusOutlined />} onClick={() => setGroupDialog({})} data-testid="tag-group-create">
+              {t("tags.createGroup")}
+            </Button>
+          ) : null
         }
       >
         {(groups.data ?? []).length === 0 ? <Empty description={t("tags.noGroups")} /> : null}
@@ -125,18 +153,22 @@ export function TagListPage() {
               >
                 {group.name} ({group.tagCount})
               </Button>
-              <Button type="text" size="small" icon={<EditOutlined />} aria-label={t("tags.editGroup")} onClick={() => setGroupDialog({ group })} />
-              <Popconfirm
-                title={t("tags.deleteGroupTitle")}
-                description={t("tags.deleteGroupDescription", { name: group.name })}
-                okText={t("common.delete")}
-                cancelText={t("common.cancel")}
-                onConfirm={() => removeGroup(group)}
-              >
-                <Button type="text" size="small" danger data-testid={`tag-group-delete-${group.id}`}>
-                  {t("common.delete")}
-                </Button>
-              </Popconfirm>
+              {canEdit ? (
+                <>
+                  <Button type="text" size="small" icon={<EditOutlined />} aria-label={t("tags.editGroup")} onClick={() => setGroupDialog({ group })} />
+                  <Popconfirm
+                    title={t("tags.deleteGroupTitle")}
+                    description={t("tags.deleteGroupDescription", { name: group.name })}
+                    okText={t("common.delete")}
+                    cancelText={t("common.cancel")}
+                    onConfirm={() => removeGroup(group)}
+                  >
+                    <Button type="text" size="small" danger data-testid={`tag-group-delete-${group.id}`}>
+                      {t("common.delete")}
+                    </Button>
+                  </Popconfirm>
+                </>
+              ) : null}
             </Flex>
           ))}
         </Flex>
@@ -144,15 +176,17 @@ export function TagListPage() {
       <div style={{ flex: 1, minWidth: 480 }}>
         <Flex justify="space-between" align="center" style={{ marginBottom: 12 }}>
           <Typography.Text type="secondary">{t("tags.intro")}</Typography.Text>
-          <Button
-            type="primary"
-            icon={<PlusOutlined />}
-            disabled={(groups.data ?? []).length === 0}
-            onClick={() => setTagDialog({ ...(groupFilter ? { groupId: groupFilter } : {}) })}
-            data-testid="tag-create"
-          >
-            {t("tags.createTag")}
-          </Button>
+          {canEdit ? (
+            <Button
+              type="primary"
+              icon={<PlusOutlined />}
+              disabled={(groups.data ?? []).length === 0}
+              onClick={() => setTagDialog({ ...(groupFilter ? { groupId: groupFilter } : {}) })}
+              data-testid="tag-create"
+            >
+              {t("tags.createTag")}
+            </Button>
+          ) : null}
         </Flex>
         <Table<CustomerTagDef>
           rowKey="id"
@@ -182,28 +216,7 @@ export function TagListPage() {
             { title: t("tags.columns.customers"), dataIndex: "customerCount", width: 100 },
             { title: t("tags.columns.creator"), dataIndex: "creatorName", render: (value: string | null) => value || "—" },
             { title: t("tags.columns.createdAt"), dataIndex: "createdAt", render: (value: string) => formatDateTime(value, i18n.language) },
-            {
-              title: t("tags.columns.actions"),
-              key: "actions",
-              render: (_, tag) => (
-                <Flex gap={4}>
-                  <Button type="link" icon={<EditOutlined />} onClick={() => setTagDialog({ tag })} data-testid={`tag-edit-${tag.id}`}>
-                    {t("tags.edit")}
-                  </Button>
-                  <Popconfirm
-                    title={t("tags.deleteTagTitle")}
-                    description={t("tags.deleteTagDescription", { name: tag.name })}
-                    okText={t("common.delete")}
-                    cancelText={t("common.cancel")}
-                    onConfirm={() => removeTag(tag)}
-                  >
-                    <Button type="link" danger data-testid={`tag-delete-${tag.id}`}>
-                      {t("common.delete")}
-                    </Button>
-                  </Popconfirm>
-                </Flex>
-              ),
-            },
+            ...(canEdit ? [actionsColumn] : []),
           ]}
         />
       </div>

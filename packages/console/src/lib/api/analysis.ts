@@ -29,13 +29,24 @@ const exportPaths = {
   words: "/api/v1/analysis/words/export",
 } as const;
 
+/** The browser's IANA time zone (the dashboard counts days in it); undefined where the browser names none. */
+export function browserTimeZone(): string | undefined {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The records and dashboard calls of /console/analysis, through the SDK and the request layer. */
 export const analysisEndpoints = {
   dashboard: (filters: AnalysisFilters, extra: Extra = {}) =>
     call(extra, (init) =>
       client.GET("/api/v1/analysis/dashboard", {
         ...init,
-        params: { query: defined({ from: filters.from, to: filters.to, appId: filters.appId, channel: filters.channel }) },
+        params: {
+          query: defined({ from: filters.from, to: filters.to, appId: filters.appId, channel: filters.channel, timeZone: browserTimeZone() }),
+        },
       }),
     ),
   enums: (extra: Extra = {}) => call(extra, (init) => client.GET("/api/v1/analysis/records/enums", init)),

@@ -73,3 +73,11 @@ export const sessionStore = {
 export function useSession(): SessionState {
   return useSyncExternalStore(sessionStore.subscribe, sessionStore.get, sessionStore.get);
 }
+
+/**
+ * Whether the member's role in the current space holds a grant (decision 0019), such as
+ * `customers.edit`: edit controls show only then. False until the privileges are read.
+ */
+export function useGrant(grant: string): boolean {
+  return useSession().privileges?.grants?.includes(grant) ?? false;
+}
