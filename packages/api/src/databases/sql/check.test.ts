@@ -161,6 +161,15 @@ describe("accepted SQLite statements run on a real database", () => {
     expect(db.prepare(result.sql).all()).toHaveLength(51);
   });
 
+  it("Chinese table and column names run when quoted (the SQLite grammar refuses them unquoted)", () => {
+    db.exec('CREATE TABLE "订单" ("编号" INTEGER PRIMARY KEY, "名称" TEXT); INSERT INTO "订单" VALUES (1, \'茶\'), (2, \'咖啡\')');
+    const base = { dialect: "sqlite" as const, permissions: ALL, tables: ["订单"], maxRows: 10 };
+    const read = checkStatement({ ...base, sql: 'SELECT "名称", COUNT(*) AS n FROM "订单" WHERE "名称" LIKE \'茶%\' GROUP BY "名称"' });
+    if (!read.ok) throw new Error(read.detail);
+    expect(db.prepare(read.sql).all()).toEqual([{ 名称: "茶", n: 1 }]);
+    expect(checkStatement({ ...base, sql: "SELECT 名称 FROM 订单" }).ok).toBe(false);
+  });
+
   it("no adversarial statement accepted; the secret table is untouched", () => {
     for (const testCase of ADVERSARIAL_CASES.sqlite) expect(run("sqlite", testCase).ok).toBe(false);
     expect(db.prepare("SELECT token FROM secret").all()).toEqual([{ token: "do not read" }]);

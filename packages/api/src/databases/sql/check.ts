@@ -80,13 +80,24 @@ function refuse(code: SqlRefusalCode, detail: string, params: Record<string, str
  * (or a CTE in scope); the parser's own table list must agree; and re-serialising the AST must
  * keep every word of the original, so a clause the parser skipped cannot slip through. A
  * SELECT gets `LIMIT min(own, maxRows + 1)` by editing the text of its outermost LIMIT.
+ *
+ * Decisions: UPDATE and DELETE without WHERE need `allowUnfilteredWrites`; a read inside a write
+ * (INSERT … SELECT, UPDATE … FROM, subqueries) also needs the query permission; RETURNING,
+ * upserts (ON CONFLICT, ON DUPLICATE KEY, REPLACE, INSERT OR …), writes to or joined across
+ * several tables, WITH on writes, locking reads and SELECT … INTO are refused; table functions
+ * (generate_series, json_each, pragma_*) are refused, so no statement makes rows out of
+ * nothing. What the grammar of node-sql-parser cannot read is refused too (for example
+ * PostgreSQL FETCH FIRST, DELETE … USING, FOR UPDATE; unquoted CJK names in SQLite — quote
+ * them). The time cap is the runner's: this only decides and rewrites.
  */
 export function checkStatement(input: CheckInput): CheckResult {
   try {
     return check(input);
   } catch (error) {
     if (error instanceof Refusal) return { ok: false, code: error.code, detail: error.detail, params: error.params };
-    throw error;
+    // An AST shape the walk did not foresee (or a parser fault) is a refusal, never a crash.
+    const detail = `checker error: ${error instanceof Error ? error.message : String(error)}`.slice(0, 200);
+    return { ok: false, code: "sql_unsupported_construct", detail, params: { detail } };
   }
 }
 
@@ -485,7 +496,7 @@ function crossCheckTableList(tableList: readonly string[], context: Context): vo
 }
 
 /** Words the serialiser writes differently or leaves out without changing the meaning. */
-const OPTIONAL_WORDS = new Set(["as", "outer", "inner", "asc", "into", "recursive", "from"]);
+const OPTIONAL_WORDS = new Set(["as", "outer", "inner", "asc"]);
 
 /**
  * Every word and quoted name of the original must appear in the parser's re-serialisation:

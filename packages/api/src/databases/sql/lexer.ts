@@ -17,6 +17,8 @@ export type LexResult = { tokens: Token[]; end: number } | LexRefusal;
 
 const WORD_START = /[A-Za-z_\p{L}]/u;
 const WORD_PART = /[A-Za-z0-9_\p{L}\p{N}\p{M}]/u;
+/** Deeper nesting than any question needs; it would only make the parser and the walk recurse. */
+const MAX_DEPTH = 32;
 const PUNCT = new Set(["(", ")", ",", ".", "+", "-", "*", "/", "%", "=", "<", ">", "!", "|", "&", "^", "~"]);
 
 /**
@@ -109,7 +111,10 @@ export function lex(sql: string, dialect: SqlDialect): LexResult {
       continue;
     }
     if (PUNCT.has(char)) {
-      if (char === "(") depth++;
+      if (char === "(") {
+        depth++;
+        if (depth > MAX_DEPTH) return { refusal: "ambiguous", detail: `more than ${MAX_DEPTH} nested parentheses` };
+      }
       if (char === ")") {
         depth--;
         if (depth < 0) return { refusal: "ambiguous", detail: `unbalanced ")" at character ${index + 1}` };
