@@ -79,6 +79,20 @@ describe("table names", () => {
     expect(checkStatement({ ...base, sql: "SELECT * FROM Orders", tables: ["Orders"] }).ok).toBe(false);
   });
 
+  it("case folding is ASCII only, as in PostgreSQL and SQLite (Äpfel and äpfel are two tables)", () => {
+    const base = { permissions: ALL, maxRows: 10, tables: ["äpfel"] };
+    expect(checkStatement({ ...base, dialect: "postgresql", sql: "SELECT * FROM ÄPFEL" }).ok).toBe(false);
+    expect(checkStatement({ ...base, dialect: "postgresql", sql: "SELECT * FROM äPFEL" }).ok).toBe(true);
+    expect(checkStatement({ ...base, dialect: "sqlite", sql: 'SELECT * FROM "ÄPFEL"' }).ok).toBe(false);
+    expect(checkStatement({ ...base, dialect: "sqlite", sql: 'SELECT * FROM "äPFEL"' }).ok).toBe(true);
+  });
+
+  it("a SQLite string used as a table name is the table it names", () => {
+    const base = { dialect: "sqlite" as const, permissions: ALL, maxRows: 10, tables: CASE_TABLES };
+    expect(checkStatement({ ...base, sql: "SELECT * FROM 'secret'" }).ok).toBe(false);
+    expect(checkStatement({ ...base, sql: "SELECT * FROM orders WHERE id IN (SELECT id FROM 'secret')" }).ok).toBe(false);
+  });
+
   it("MySQL matches names exactly and SQLite ignores case", () => {
     expect(checkStatement({ dialect: "mysql", sql: "SELECT * FROM Orders", tables: ["orders"], permissions: ALL, maxRows: 10 }).ok).toBe(false);
     expect(checkStatement({ dialect: "sqlite", sql: "SELECT * FROM Orders", tables: ["orders"], permissions: ALL, maxRows: 10 }).ok).toBe(true);

@@ -154,7 +154,7 @@ function check(input: CheckInput): CheckResult {
 
   const context: Context = {
     dialect,
-    allowed: new Set(input.tables.map((table) => (dialect === "sqlite" ? table.toLowerCase() : table))),
+    allowed: new Set(input.tables.map((table) => (dialect === "sqlite" ? asciiLower(table) : table))),
     quoted: new Set(tokens.filter((token) => token.kind === "quoted").map((token) => token.text)),
     unquoted: new Set(tokens.filter((token) => token.kind === "word").map((token) => token.text)),
     used: new Set(),
@@ -277,20 +277,25 @@ function tableReference(item: Node, scope: ReadonlySet<string>, context: Context
 }
 
 /**
- * The name the server resolves: SQLite ignores case; MySQL on Linux compares table names
+ * The name the server resolves: SQLite ignores ASCII case; MySQL on Linux compares table names
  * exactly (lower_case_table_names=0), so only the exact name matches; PostgreSQL folds
- * unquoted names to lower case and keeps quoted ones, and the AST does not say which was
+ * unquoted names to ASCII lower case and keeps quoted ones, and the AST does not say which was
  * written, so the tokens tell (a name written both ways in different case is refused).
  */
 function serverName(raw: string, context: Context): string {
-  if (context.dialect === "sqlite") return raw.toLowerCase();
+  if (context.dialect === "sqlite") return asciiLower(raw);
   if (context.dialect === "mysql") return raw;
   const quoted = context.quoted.has(raw);
   const unquoted = context.unquoted.has(raw);
-  if (quoted && unquoted && raw !== raw.toLowerCase()) refuse("sql_ambiguous_syntax", `"${raw}" is written both quoted and unquoted`);
+  if (quoted && unquoted && raw !== asciiLower(raw)) refuse("sql_ambiguous_syntax", `"${raw}" is written both quoted and unquoted`);
   if (quoted) return raw;
-  if (unquoted) return raw.toLowerCase();
+  if (unquoted) return asciiLower(raw);
   refuse("sql_unsupported_construct", `name ${raw} not found in the text`);
+}
+
+/** Both SQLite and PostgreSQL fold only ASCII letters in names ("Äpfel" and "äpfel" are two tables). */
+function asciiLower(name: string): string {
+  return name.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
 }
 
 function walkWrite(ast: Node, kind: Exclude<SqlKind, "select">, context: Context, input: CheckInput): void {
