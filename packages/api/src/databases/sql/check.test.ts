@@ -111,6 +111,20 @@ describe("table names", () => {
 });
 
 describe("messages", () => {
+  it("every refusal carries the parameters its message names", () => {
+    for (const dialect of DIALECTS) {
+      for (const testCase of ADVERSARIAL_CASES[dialect]) {
+        const result = run(dialect, testCase);
+        if (result.ok) continue;
+        for (const language of ["en", "zh-CN"] as const) {
+          for (const [, name] of sqlCheckMessages[result.code][language].matchAll(/\{(\w+)\}/g)) {
+            expect(result.params[name as string], `${result.code} ${name} (${testCase.sql})`).toBeTypeOf("string");
+          }
+        }
+      }
+    }
+  });
+
   it("every refusal code has English and Chinese text", () => {
     const codes = new Set(DIALECTS.flatMap((dialect) => ADVERSARIAL_CASES[dialect].map((testCase) => testCase.expect)));
     for (const code of codes) {

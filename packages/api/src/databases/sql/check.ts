@@ -91,6 +91,7 @@ function refuse(code: SqlRefusalCode, detail: string, params: Record<string, str
  * them). The time cap is the runner's: this only decides and rewrites.
  */
 export function checkStatement(input: CheckInput): CheckResult {
+  if (!Number.isSafeInteger(input.maxRows) || input.maxRows < 0) throw new RangeError(`maxRows must be a whole number ≥ 0, not ${input.maxRows}`);
   try {
     return check(input);
   } catch (error) {
