@@ -11,7 +11,8 @@
  * tables, then one keyset page of 20 rows) at random pages, a third unfiltered, a third with an
  * equality filter on a text field, a third with a range filter on an integer field.
  *
- * prints import_rows_per_s, import_s, preview_p50_ms, preview_p95_ms, preview_cpu_p95_ms.
+ * prints import_rows_per_s, import_s, preview_p50_ms, preview_p95_ms, preview_cpu_p95_ms, then the
+ * statement checker's sql_check_* figures (bench/database-check.ts).
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -28,6 +29,7 @@ import { createUser } from "../packages/api/src/identity/service/accounts";
 import { setSpaceCapabilities } from "../packages/api/src/instance/service/instance";
 import type { Auth, Deps } from "../packages/api/src/kernel";
 import { createLogger } from "../packages/api/src/logger";
+import { measureStatementChecks } from "./database-check";
 import { createProviders } from "../packages/api/src/platform/providers";
 
 const { values } = parseArgs({
@@ -120,6 +122,8 @@ console.log(`preview_p50_ms=${at(0.5).toFixed(2)}`);
 console.log(`preview_p95_ms=${at(0.95).toFixed(2)}`);
 // CPU time of the process per preview: steadier than wall time when other jobs share the cores.
 console.log(`preview_cpu_p95_ms=${at(0.95, cpuTimings).toFixed(2)}`);
+// The statement checker every free statement (chat tool, workflow node) passes through.
+for (const [name, value] of Object.entries(measureStatementChecks())) console.log(`${name}=${Number.isInteger(value) ? value : value.toFixed(3)}`);
 
 await database.close();
 if (values.keep) console.log(`data_dir=${dataDir}`);
