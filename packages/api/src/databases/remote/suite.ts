@@ -110,6 +110,11 @@ export function describeRemoteDatabase(spec: EngineSpec, skip: boolean): void {
         expect((await failure(open({ host }, undefined, privateOpen).test())).code).toBe("refused_address");
       }
       expect((await failure(open({ host: "10.1.2.3" }, undefined, byDefault).test())).code).toBe("refused_address");
+      // With the private network opened the address is tried: it fails on the wire, not by the rules.
+      const privateOnly = remoteDatabasePolicy(loadConfig({ PARLEY_DATABASES_ALLOW_PRIVATE_NETWORK: "true" }));
+      const tried = await failure(open({ host: "10.255.255.1" }, { connectTimeoutMs: 300 }, privateOnly).test());
+      expect(tried.code).toBe("unreachable");
+      expect((await failure(open({}, undefined, privateOnly).test())).code).toBe("refused_address");
     });
 
     it("connects to the address the checked resolution gave, never resolving the name again", async () => {
