@@ -110,6 +110,9 @@ export const environmentSchema = z.object({
   PARLEY_PLUGINS_ALLOW_PRIVATE_NETWORK: z.enum(["true", "false"]).default("false"),
   /** Comma-separated `host` or `host:port` entries plugins may reach even when private. */
   PARLEY_PLUGINS_ALLOWED_HOSTS: z.string().default(""),
+  /** Remote databases (MySQL/MariaDB, PostgreSQL): private ranges and loopback are refused unless these open them. */
+  PARLEY_DATABASES_ALLOW_PRIVATE_NETWORK: z.enum(["true", "false"]).default("false"),
+  PARLEY_DATABASES_ALLOW_LOOPBACK: z.enum(["true", "false"]).default("false"),
   PARLEY_WEB_SEARCH_PROVIDER: z.enum(["searxng"]).optional(),
   PARLEY_WEB_SEARCH_URL: optionalString,
   PARLEY_WEB_SEARCH_API_KEY: optionalString,
@@ -241,6 +244,8 @@ export interface Config {
     /** The web_search built-in's provider; absent means web search is not configured. */
     webSearch?: { provider: "searxng"; url: string; apiKey?: string };
   };
+  /** Where remote databases may be: cloud metadata is always refused; private ranges and loopback only when opened. */
+  remoteDatabases: { allowPrivateNetwork: boolean; allowLoopback: boolean };
   knowledge: {
     /** A configured embeddings provider; absent means the offline lexical embedder. */
     embeddings?: {
@@ -437,6 +442,10 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
       ...paymentProviders(env, both),
       orderTtlMinutes: env.PARLEY_ORDER_TTL_MINUTES,
       ...(env.PARLEY_SALES_EMAIL || env.PARLEY_OWNER_EMAIL ? { salesEmail: (env.PARLEY_SALES_EMAIL ?? env.PARLEY_OWNER_EMAIL)! } : {}),
+    },
+    remoteDatabases: {
+      allowPrivateNetwork: env.PARLEY_DATABASES_ALLOW_PRIVATE_NETWORK === "true",
+      allowLoopback: env.PARLEY_DATABASES_ALLOW_LOOPBACK === "true",
     },
     plugins: {
       timeoutMs: env.PARLEY_PLUGINS_TIMEOUT_MS,

@@ -14,6 +14,8 @@ export interface AddressPolicy {
   allowPrivateNetwork: boolean;
   /** `host` or `host:port` entries reachable whatever they resolve to. */
   allowedHosts: string[];
+  /** Loopback (this host) is reachable; cloud metadata still is not. Only remote databases set it, for tests and single-host installs. */
+  allowLoopback?: boolean;
 }
 
 /** The instance's one policy, from `PARLEY_PLUGINS_ALLOW_PRIVATE_NETWORK` and `PARLEY_PLUGINS_ALLOWED_HOSTS`. */
@@ -64,7 +66,7 @@ export function refusalFor(address: string, policy: AddressPolicy): string | und
   const family = net.isIPv4(plain) ? "ipv4" : net.isIPv6(plain) ? "ipv6" : undefined;
   if (!family) return `${address} is not an IP address`;
   if (metadataAddresses.has(canonical(plain, family))) return `${address} is a cloud metadata address`;
-  if (loopbackRanges.check(plain, family)) return `${address} is a loopback, private or link-local address`;
+  if (!policy.allowLoopback && loopbackRanges.check(plain, family)) return `${address} is a loopback, private or link-local address`;
   if (!policy.allowPrivateNetwork && privateRanges.check(plain, family)) return `${address} is a loopback, private or link-local address`;
   return undefined;
 }
@@ -142,6 +144,27 @@ const systemResolver: Resolver = async (hostname) => {
   const found = await dns.promises.lookup(hostname, { all: true, verbatim: true });
   return found.map((entry) => ({ address: entry.address, family: entry.family === 6 ? 6 : 4 }));
 };
+
+/**
+ * Resolves a host name once and checks every address it gives, for clients that open their own
+ * sockets (database drivers): the caller connects to the returned address, never to the name
+ * again, so a second answer from DNS (rebinding) cannot lead past the rules. Throws a
+ * {@link PluginNetworkError} `refused` when any address is refused.
+ */
+export async function resolveChecked(hostname: string, policy: AddressPolicy, resolver: Resolver = systemResolver): Promise<string> {
+  const host = hostname
+    .replace(/^\[|\]$/g, "")
+    .toLowerCase()
+    .replace(/\.$/, "");
+  if (metadataHosts.has(host)) throw new PluginNetworkError("refused", `refused to connect to ${host}: it is a cloud metadata address`);
+  const addresses = net.isIP(host) ? [{ address: host, family: net.isIPv6(host) ? (6 as const) : (4 as const) }] : await resolver(host);
+  if (addresses.length === 0) throw Object.assign(new Error(`${hostname} has no address`), { code: "ENOTFOUND" });
+  for (const entry of addresses) {
+    const refusal = refusalFor(entry.address, policy);
+    if (refusal) throw new PluginNetworkError("refused", `refused to connect to ${hostname}: ${net.isIP(host) ? refusal : `it resolves to ${refusal}`}`);
+  }
+  return addresses[0]!.address;
+}
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void;
 
