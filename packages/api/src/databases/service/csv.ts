@@ -1,3 +1,5 @@
+import Papa from "papaparse";
+
 /** A CSV that cannot be read: the line where it broke and why. */
 export class CsvError extends Error {
   constructor(
@@ -8,83 +10,64 @@ export class CsvError extends Error {
   }
 }
 
+/** How much text papaparse reads between two batches. */
+const CHUNK_CHARS = 1 << 20;
+
+type Row = { line: number; cells: string[] };
+
 /**
  * Reads CSV text (RFC 4180: commas, double-quoted fields with `""` inside, CR LF or LF lines) in
- * batches of rows, cells trimmed and blank lines skipped. A line without a quote is split at
- * once (the common case of a large export); quoted fields may span lines. Batches let a caller
- * insert and yield between them without a promise per row.
+ * batches of rows, cells trimmed and blank lines skipped, each row with the line it starts on.
+ *
+ * papaparse does the reading (several times faster than csv-parse on a million rows, measured in
+ * the commit that chose it); its chunk callback is paused after each chunk so the caller pulls
+ * batches and can insert and yield between them without a promise per row.
  */
-export function* csvBatches(text: string, batchSize: number): Generator<Array<{ line: number; cells: string[] }>> {
-  let position = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+export function* csvBatches(text: string, batchSize: number): Generator<Row[]> {
+  let parser: Papa.Parser | undefined;
+  let pending: string[][] = [];
+  let failure: { row: number; message: string } | undefined;
+  let done = false;
+  let rowsSeen = 0;
+  Papa.parse<string[]>(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, {
+    delimiter: ",",
+    chunkSize: CHUNK_CHARS,
+    skipEmptyLines: false,
+    chunk: (results: Papa.ParseResult<string[]>, handle: Papa.Parser) => {
+      const error = results.errors[0];
+      if (error && failure === undefined) failure = { row: rowsSeen + (error.row ?? 0), message: error.message };
+      rowsSeen += results.data.length;
+      pending = results.data;
+      parser = handle;
+      handle.pause();
+    },
+    complete: () => {
+      done = true;
+    },
+  });
+
   let line = 1;
-  let batch: Array<{ line: number; cells: string[] }> = [];
-  while (position < text.length) {
-    const end = text.indexOf("\n", position);
-    const stop = end < 0 ? text.length : end;
-    const raw = text.slice(position, stop > position && text.charCodeAt(stop - 1) === 13 ? stop - 1 : stop);
-    const startLine = line;
-    let cells: string[];
-    if (!raw.includes('"')) {
-      cells = raw.split(",").map((cell) => cell.trim());
-      position = stop + 1;
+  let batch: Row[] = [];
+  for (;;) {
+    const rows = pending;
+    pending = [];
+    for (const [index, cells] of rows.entries()) {
+      if (failure !== undefined && index >= failure.row - (rowsSeen - rows.length)) throw new CsvError(line, failure.message.toLowerCase());
+      const startLine = line;
+      for (const cell of cells) if (cell.includes("\n")) line += cell.split("\n").length - 1;
       line += 1;
-    } else {
-      cells = [];
-      let cell = "";
-      let index = position;
-      let quoted = false;
-      let closed = false;
-      for (;;) {
-        if (index >= text.length) {
-          if (quoted) throw new CsvError(startLine, "a quoted field is not closed");
-          cells.push(closed ? cell : cell.trim());
-          position = index;
-          break;
-        }
-        const char = text[index]!;
-        if (quoted) {
-          if (char === '"') {
-            if (text[index + 1] === '"') {
-              cell += '"';
-              index += 2;
-              continue;
-            }
-            quoted = false;
-            closed = true;
-          } else {
-            if (char === "\n") line += 1;
-            cell += char;
-          }
-          index += 1;
-          continue;
-        }
-        if (char === '"' && cell.trim() === "" && !closed) {
-          quoted = true;
-          cell = "";
-          index += 1;
-        } else if (char === ",") {
-          cells.push(closed ? cell : cell.trim());
-          cell = "";
-          closed = false;
-          index += 1;
-        } else if (char === "\n" || (char === "\r" && text[index + 1] === "\n")) {
-          cells.push(closed ? cell : cell.trim());
-          position = index + (char === "\r" ? 2 : 1);
-          line += 1;
-          break;
-        } else {
-          if (closed && char.trim() !== "") throw new CsvError(line, "text after a closing quote");
-          if (!closed) cell += char;
-          index += 1;
-        }
+      if (cells.length === 1 && cells[0]!.trim() === "") continue;
+      batch.push({ line: startLine, cells: cells.map((cell) => cell.trim()) });
+      if (batch.length >= batchSize) {
+        yield batch;
+        batch = [];
       }
     }
-    if (cells.length === 1 && cells[0] === "") continue;
-    batch.push({ line: startLine, cells });
-    if (batch.length >= batchSize) {
-      yield batch;
-      batch = [];
-    }
+    if (done || parser === undefined) break;
+    const current = parser;
+    parser = undefined;
+    current.resume();
+    if (parser === undefined && pending.length === 0) break;
   }
   if (batch.length > 0) yield batch;
 }
