@@ -21,6 +21,7 @@ import { pluginsMessages } from "../plugins/messages";
 import { rolesMessages } from "../roles/messages";
 import { spacesMessages } from "../spaces/messages";
 import { teamsMessages } from "../teams/messages";
+import { templatesMessages } from "../templates/messages";
 import { workflowsMessages } from "../workflows/messages";
 import type { Message } from "./define";
 import { generalMessages } from "./general-messages";
@@ -54,6 +55,7 @@ export const catalogues = {
   customers: customersMessages,
   analysis: analysisMessages,
   analysisColumns: analysisColumnMessages,
+  templates: templatesMessages,
 } as const;
 
 /** Every message Parley can show or send, in English and Chinese: the areas' catalogues in one. */
@@ -84,6 +86,7 @@ export const messages = {
   ...customersMessages,
   ...analysisMessages,
   ...analysisColumnMessages,
+  ...templatesMessages,
 };
 
 /** The id of a message: a key of {@link messages}. */
