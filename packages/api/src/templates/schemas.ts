@@ -64,6 +64,7 @@ export const templateCopySchema = z
   .object({
     kind,
     appId: z.string().nullable(),
+    appCode: z.string().nullable().openapi({ description: "The copied app's code: chat with it at /app/{code}" }),
     workflowId: z.string().nullable(),
     knowledgeBaseId: z.string().nullable(),
     name: z.string().openapi({ description: "The copy's name: the template's, with (2), (3)… when taken", example: "Translator (2)" }),

@@ -28539,6 +28539,8 @@ export interface components {
              */
             kind: "app" | "workflow";
             appId: string | null;
+            /** @description The copied app's code: chat with it at /app/{code} */
+            appCode: string | null;
             workflowId: string | null;
             knowledgeBaseId: string | null;
             /**

@@ -203,7 +203,7 @@ export async function copyTemplate(deps: Deps, auth: Auth, language: Language, c
       lines: flow.lines,
     });
     if (flow.cron) await saveSchedule(deps, auth, created.id, { cron: flow.cron, cronTimezone: flow.cronTimezone ?? "UTC", enabled: true });
-    return { kind: "workflow" as const, appId: null, workflowId: created.id, knowledgeBaseId: null, name: created.name, nextStep: (payload.nextStep as string | undefined) ?? null };
+    return { kind: "workflow" as const, appId: null, appCode: null, workflowId: created.id, knowledgeBaseId: null, name: created.name, nextStep: (payload.nextStep as string | undefined) ?? null };
   }
   const app = payload as unknown as AppPayload;
   const knowledge = app.knowledgeBase as unknown as { name: string; description?: string; qaSample?: Array<[string, string]> } | undefined;
@@ -238,7 +238,7 @@ export async function copyTemplate(deps: Deps, auth: Auth, language: Language, c
       database: { enabled: app.advancedConfig.database?.enabled ?? false, databaseIds: [] },
     });
   }
-  return { kind: "app" as const, appId: created.id, workflowId: null, knowledgeBaseId, name: created.name, nextStep: (app.nextStep as unknown as string | undefined) ?? null };
+  return { kind: "app" as const, appId: created.id, appCode: created.code, workflowId: null, knowledgeBaseId, name: created.name, nextStep: (app.nextStep as unknown as string | undefined) ?? null };
 }
 
 /**
