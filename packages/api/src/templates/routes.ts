@@ -27,12 +27,25 @@ import { addCustomTemplate, copyTemplate, deleteCustomTemplate, getTemplate, lis
 
 const tags = ["Templates"];
 const adminOnly = { 403: "Only the instance administrator manages templates and reads contact requests" };
-const codeParam = z.object({ code: z.string().min(1).max(64).openapi({ param: { name: "code", in: "path" }, example: "translator" }) });
+const codeParam = z.object({
+  code: z
+    .string()
+    .min(1)
+    .max(64)
+    .openapi({ param: { name: "code", in: "path" }, example: "translator" }),
+});
 
 /** Templates, one-sentence creation and the contact form (spec §2, §5, §7 Apps, §9). */
 export function registerTemplateRoutes(app: OpenAPIHono<AppEnv>) {
   app.openapi(
-    defineRoute({ method: "get", path: "/api/v1/templates/groups", tags, public: true, summary: "Template groups with their counts", data: templateGroupListSchema }),
+    defineRoute({
+      method: "get",
+      path: "/api/v1/templates/groups",
+      tags,
+      public: true,
+      summary: "Template groups with their counts",
+      data: templateGroupListSchema,
+    }),
     async (c) => ok(c, await listTemplateGroups(c.var.deps, c.var.language)),
   );
 

@@ -30,7 +30,10 @@ export const templateGroupListSchema = z
 export const templateListQuery = z.object({
   kind: kind.optional(),
   groupId: z.string().max(64).optional().openapi({ example: "productivity" }),
-  keyword: z.string().max(10_000).optional().openapi({ description: "Matched literally (no wildcards) in names and descriptions, both languages; only its first 100 characters count", example: "translate" }),
+  keyword: z.string().max(10_000).optional().openapi({
+    description: "Matched literally (no wildcards) in names and descriptions, both languages; only its first 100 characters count",
+    example: "translate",
+  }),
 });
 
 /** GET /api/v1/templates/{code}. */
@@ -108,7 +111,10 @@ export const avatarBody = z.object({ name: z.string().max(1000).openapi({ exampl
 
 /** The drawn avatar. */
 export const avatarSchema = z
-  .object({ avatarUrl: z.string(), source: z.enum(["generated"]).openapi({ description: "`generated`: a deterministic SVG from the name (no image provider is configured)" }) })
+  .object({
+    avatarUrl: z.string(),
+    source: z.enum(["generated"]).openapi({ description: "`generated`: a deterministic SVG from the name (no image provider is configured)" }),
+  })
   .openapi("AutoCreateAvatar");
 
 const contactText = (max: number, message: string) => z.string().max(max, { message: `msg:${message}` });

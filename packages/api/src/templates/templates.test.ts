@@ -51,7 +51,16 @@ describe("template list and detail", () => {
     const list = await expectOk(await ctx.request("/api/v1/templates"), 200, templateListSchema);
     expect(list.total).toBeGreaterThanOrEqual(12);
     expect(new Set(list.items.map((item) => item.kind))).toEqual(new Set(["app", "workflow"]));
-    for (const code of ["customer-service-handover", "knowledge-qa", "faq-from-csv", "translator", "sales-lead-capture", "daily-report", "sql-analyst", "intent-router"]) {
+    for (const code of [
+      "customer-service-handover",
+      "knowledge-qa",
+      "faq-from-csv",
+      "translator",
+      "sales-lead-capture",
+      "daily-report",
+      "sql-analyst",
+      "intent-router",
+    ]) {
       expect(list.items.map((item) => item.code)).toContain(code);
     }
     expect(list.items.every((item) => item.avatarUrl.startsWith("data:image/svg+xml") && item.avatarUrl !== DEFAULT_APP_AVATAR)).toBe(true);
@@ -106,12 +115,20 @@ describe("copying templates", () => {
 
   it("every shipped template copies into a space with what it references", async () => {
     for (const template of shippedTemplates) {
-      const copy = await expectOk(await ctx.request(`/api/v1/templates/${template.code}/copy`, { method: "POST", token: member.token }), 201, templateCopySchema);
+      const copy = await expectOk(
+        await ctx.request(`/api/v1/templates/${template.code}/copy`, { method: "POST", token: member.token }),
+        201,
+        templateCopySchema,
+      );
       expect(copy.kind).toBe(template.kind);
       if (copy.kind === "workflow") {
         const row = await ctx.deps.db.select().from(workflows).where(eq(workflows.id, copy.workflowId!)).get();
         expect(row?.spaceId).toBe(member.user.spaceId);
-        const check = await expectOk(await ctx.request(`/api/v1/workflows/${copy.workflowId}/validate`, { method: "POST", token: member.token, json: {} }), 200, z.unknown());
+        const check = await expectOk(
+          await ctx.request(`/api/v1/workflows/${copy.workflowId}/validate`, { method: "POST", token: member.token, json: {} }),
+          200,
+          z.unknown(),
+        );
         expect(check).toMatchObject({ valid: true, issues: [] });
       } else {
         const row = await ctx.deps.db.select().from(apps).where(eq(apps.id, copy.appId!)).get();
@@ -119,22 +136,50 @@ describe("copying templates", () => {
         expect(row?.name).toBe(template.name.en);
       }
     }
-    const handover = await ctx.deps.db.select().from(apps).where(and(eq(apps.spaceId, member.user.spaceId), eq(apps.name, "Customer service with handover"))).get();
+    const handover = await ctx.deps.db
+      .select()
+      .from(apps)
+      .where(and(eq(apps.spaceId, member.user.spaceId), eq(apps.name, "Customer service with handover")))
+      .get();
     expect(JSON.parse(handover!.advancedConfig).manualService.triggers).toHaveLength(3);
-    const sql = await ctx.deps.db.select().from(apps).where(and(eq(apps.spaceId, member.user.spaceId), eq(apps.name, "SQL analyst"))).get();
+    const sql = await ctx.deps.db
+      .select()
+      .from(apps)
+      .where(and(eq(apps.spaceId, member.user.spaceId), eq(apps.name, "SQL analyst")))
+      .get();
     expect(JSON.parse(sql!.advancedConfig).database.enabled).toBe(true);
-    const report = await ctx.deps.db.select().from(workflows).where(and(eq(workflows.spaceId, member.user.spaceId), eq(workflows.name, "Daily report on a schedule"))).get();
+    const report = await ctx.deps.db
+      .select()
+      .from(workflows)
+      .where(and(eq(workflows.spaceId, member.user.spaceId), eq(workflows.name, "Daily report on a schedule")))
+      .get();
     expect({ cron: report?.cron, enabled: report?.cronEnabled }).toEqual({ cron: "0 9 * * 1-5", enabled: true });
-    const faqBase = await ctx.deps.db.select().from(knowledgeBases).where(and(eq(knowledgeBases.spaceId, member.user.spaceId), eq(knowledgeBases.name, "FAQ"))).get();
+    const faqBase = await ctx.deps.db
+      .select()
+      .from(knowledgeBases)
+      .where(and(eq(knowledgeBases.spaceId, member.user.spaceId), eq(knowledgeBases.name, "FAQ")))
+      .get();
     const files = await ctx.deps.db.select().from(knowledgeFiles).where(eq(knowledgeFiles.knowledgeBaseId, faqBase!.id));
     expect(files.map((file) => file.type)).toEqual(["qa"]);
-    const emptyBase = await ctx.deps.db.select().from(knowledgeBases).where(and(eq(knowledgeBases.spaceId, member.user.spaceId), eq(knowledgeBases.name, "Knowledge Q&A documents"))).get();
+    const emptyBase = await ctx.deps.db
+      .select()
+      .from(knowledgeBases)
+      .where(and(eq(knowledgeBases.spaceId, member.user.spaceId), eq(knowledgeBases.name, "Knowledge Q&A documents")))
+      .get();
     expect(await ctx.deps.db.select().from(knowledgeFiles).where(eq(knowledgeFiles.knowledgeBaseId, emptyBase!.id))).toEqual([]);
   });
 
   it("a second copy gets a distinct name, in the request's language", async () => {
-    const first = await expectOk(await ctx.request("/api/v1/templates/translator/copy", { method: "POST", token: other.token, headers: zh }), 201, templateCopySchema);
-    const second = await expectOk(await ctx.request("/api/v1/templates/translator/copy", { method: "POST", token: other.token, headers: zh }), 201, templateCopySchema);
+    const first = await expectOk(
+      await ctx.request("/api/v1/templates/translator/copy", { method: "POST", token: other.token, headers: zh }),
+      201,
+      templateCopySchema,
+    );
+    const second = await expectOk(
+      await ctx.request("/api/v1/templates/translator/copy", { method: "POST", token: other.token, headers: zh }),
+      201,
+      templateCopySchema,
+    );
     expect([first.name, second.name]).toEqual(["翻译助手", "翻译助手 (2)"]);
     const row = await ctx.deps.db.select().from(apps).where(eq(apps.id, second.appId!)).get();
     expect(row?.settingsPrompt).toContain("专业译者");
@@ -153,9 +198,17 @@ describe("administrator templates", () => {
     const copy = await expectOk(await ctx.request("/api/v1/templates/email-reply/copy", { method: "POST", token: admin.token }), 201, templateCopySchema);
     const body = { appId: copy.appId, groupId: "productivity", nameEn: "Our reply drafter", nameZh: "我们的回复助手" };
     await expectError(await ctx.request("/api/v1/instance/templates", { method: "POST", token: member.token, json: body }), 403);
-    await expectError(await ctx.request("/api/v1/instance/templates", { method: "POST", token: admin.token, json: { ...body, groupId: "nope" } }), 400, { field: "groupId" });
-    await expectError(await ctx.request("/api/v1/instance/templates", { method: "POST", token: admin.token, json: { groupId: "productivity" } }), 400, { field: "appId" });
-    const added = await expectOk(await ctx.request("/api/v1/instance/templates", { method: "POST", token: admin.token, json: body }), 201, templateSummarySchema);
+    await expectError(await ctx.request("/api/v1/instance/templates", { method: "POST", token: admin.token, json: { ...body, groupId: "nope" } }), 400, {
+      field: "groupId",
+    });
+    await expectError(await ctx.request("/api/v1/instance/templates", { method: "POST", token: admin.token, json: { groupId: "productivity" } }), 400, {
+      field: "appId",
+    });
+    const added = await expectOk(
+      await ctx.request("/api/v1/instance/templates", { method: "POST", token: admin.token, json: body }),
+      201,
+      templateSummarySchema,
+    );
     expect(added.source).toBe("custom");
     const list = await expectOk(await ctx.request("/api/v1/templates?keyword=回复助手", { headers: zh }), 200, templateListSchema);
     expect(list.items.map((item) => item.name)).toContain("我们的回复助手");
@@ -176,20 +229,36 @@ describe("one-sentence creation", () => {
       { message: /No language model/, field: "description" },
     );
     expect(error.message).toMatch(/template/);
-    await expectError(await ctx.request("/api/v1/apps/auto-create", { method: "POST", token: member.token, json: { description: "abc" } }), 400, { field: "description" });
+    await expectError(await ctx.request("/api/v1/apps/auto-create", { method: "POST", token: member.token, json: { description: "abc" } }), 400, {
+      field: "description",
+    });
   });
 
   it("avatars are deterministic SVGs from the name, never the default avatar", async () => {
-    const first = await expectOk(await ctx.request("/api/v1/apps/avatar/auto-create", { method: "POST", token: member.token, json: { name: "Menu planner" } }), 200, avatarSchema);
-    const again = await expectOk(await ctx.request("/api/v1/apps/avatar/auto-create", { method: "POST", token: member.token, json: { name: "Menu planner" } }), 200, avatarSchema);
-    const otherName = await expectOk(await ctx.request("/api/v1/apps/avatar/auto-create", { method: "POST", token: member.token, json: { name: "Tax helper" } }), 200, avatarSchema);
+    const first = await expectOk(
+      await ctx.request("/api/v1/apps/avatar/auto-create", { method: "POST", token: member.token, json: { name: "Menu planner" } }),
+      200,
+      avatarSchema,
+    );
+    const again = await expectOk(
+      await ctx.request("/api/v1/apps/avatar/auto-create", { method: "POST", token: member.token, json: { name: "Menu planner" } }),
+      200,
+      avatarSchema,
+    );
+    const otherName = await expectOk(
+      await ctx.request("/api/v1/apps/avatar/auto-create", { method: "POST", token: member.token, json: { name: "Tax helper" } }),
+      200,
+      avatarSchema,
+    );
     expect(first.avatarUrl).toBe(again.avatarUrl);
     expect(first.avatarUrl).not.toBe(otherName.avatarUrl);
     expect(first.avatarUrl).not.toBe(DEFAULT_APP_AVATAR);
     expect(Buffer.from(first.avatarUrl.split(",")[1]!, "base64").toString()).toBe(avatarSvg("Menu planner"));
     expect(avatarSvg("Menu planner")).toContain(">MP<");
     expect(avatarSvg("<script>")).not.toContain("<script>");
-    await expectError(await ctx.request("/api/v1/apps/avatar/auto-create", { method: "POST", token: member.token, json: { name: " " } }), 400, { field: "name" });
+    await expectError(await ctx.request("/api/v1/apps/avatar/auto-create", { method: "POST", token: member.token, json: { name: " " } }), 400, {
+      field: "name",
+    });
   });
 });
 
@@ -221,7 +290,11 @@ describe("one-sentence creation with a model", () => {
     fake.reset();
     fake.reply("Sure! Here is your app: name Menu planner").reply(`\`\`\`json\n${JSON.stringify(draft)}\n\`\`\``);
     const result = await expectOk(
-      await withModel.request("/api/v1/apps/auto-create", { method: "POST", token: user.token, json: { description: "An assistant that plans healthy weekly menus" } }),
+      await withModel.request("/api/v1/apps/auto-create", {
+        method: "POST",
+        token: user.token,
+        json: { description: "An assistant that plans healthy weekly menus" },
+      }),
       200,
       autoCreateDraftSchema,
     );
@@ -231,14 +304,22 @@ describe("one-sentence creation with a model", () => {
     // The draft is accepted by app creation as it is.
     await upgradeSpaceForTest(withModel, user.user.spaceId);
     const { model, ...settings } = result;
-    await expectOk(await withModel.request("/api/v1/apps", { method: "POST", token: user.token, json: { ...settings, defaultModel: model } }), 201, z.unknown());
+    await expectOk(
+      await withModel.request("/api/v1/apps", { method: "POST", token: user.token, json: { ...settings, defaultModel: model } }),
+      201,
+      z.unknown(),
+    );
   });
 
   it("refuses after a second invalid answer (a wrong category counts), storing nothing", async () => {
     fake.reset();
     fake.reply(JSON.stringify({ ...draft, category: "astrology" })).reply("not json at all");
     await expectError(
-      await withModel.request("/api/v1/apps/auto-create", { method: "POST", token: user.token, json: { description: "An assistant that plans healthy weekly menus" } }),
+      await withModel.request("/api/v1/apps/auto-create", {
+        method: "POST",
+        token: user.token,
+        json: { description: "An assistant that plans healthy weekly menus" },
+      }),
       502,
       { message: /usable draft/ },
     );
@@ -261,7 +342,9 @@ describe("contact form", () => {
       const error = await expectError(await ctx.request("/api/v1/contact-requests", { method: "POST", json: { ...good, [field]: value } }), 400, { field });
       expect(error.message.length).toBeGreaterThan(0);
     }
-    const chinese = await expectError(await ctx.request("/api/v1/contact-requests", { method: "POST", headers: zh, json: { ...good, email: "bad" } }), 400, { field: "email" });
+    const chinese = await expectError(await ctx.request("/api/v1/contact-requests", { method: "POST", headers: zh, json: { ...good, email: "bad" } }), 400, {
+      field: "email",
+    });
     expect(chinese.message).toContain("邮箱");
     await expectError(await ctx.request("/api/v1/contact-requests", { method: "POST", json: { firstName: "A" } }), 400);
     const page = await expectOk(await ctx.request("/api/v1/instance/contact-requests", { token: admin.token }), 200, contactPageSchema);

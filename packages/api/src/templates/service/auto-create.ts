@@ -9,9 +9,17 @@ import { avatarDataUrl } from "./avatar";
 /** The draft the model must answer, checked before anyone sees it. */
 export const draftSchema = z.object({
   name: z.string().trim().min(1).max(APP_LIMITS.nameMax),
-  description: z.string().trim().min(APP_LIMITS.textMinExclusive + 1).max(APP_LIMITS.descriptionMax),
+  description: z
+    .string()
+    .trim()
+    .min(APP_LIMITS.textMinExclusive + 1)
+    .max(APP_LIMITS.descriptionMax),
   settingsPrompt: z.string().trim().min(1).max(APP_LIMITS.settingsPromptMax),
-  openingIntroduction: z.string().trim().min(APP_LIMITS.textMinExclusive + 1).max(APP_LIMITS.openingIntroductionMax),
+  openingIntroduction: z
+    .string()
+    .trim()
+    .min(APP_LIMITS.textMinExclusive + 1)
+    .max(APP_LIMITS.openingIntroductionMax),
   category: z.enum(appCategoryIds),
   model: z.string().trim().max(APP_LIMITS.modelIdMax).optional(),
 });
@@ -47,7 +55,10 @@ export async function autoCreateApp(deps: Pick<Deps, "logger" | "models">, descr
   if ([...text].length < 5 || [...text].length > 500) throw fail.invalid("auto_create_description_required", "description");
   const resolved = deps.models.resolve(deps.models.defaultModelId);
   if (!resolved || resolved.model.offline) throw new ServiceError("conflict", "auto_create_offline", {}, { field: "description" });
-  const models = deps.models.list().filter((model) => !model.offline).map((model) => model.id);
+  const models = deps.models
+    .list()
+    .filter((model) => !model.offline)
+    .map((model) => model.id);
   for (let attempt = 0; attempt < 2; attempt++) {
     let answer = "";
     try {

@@ -22,7 +22,12 @@ export const SALES_REPLY_HOURS = 48;
 
 /** The rules of spec §5: first and last name 1–50, a valid work e-mail, company name 1–100, all required. */
 function checkContact(input: ContactInput): ContactInput {
-  const clean = { firstName: input.firstName.trim(), lastName: input.lastName.trim(), email: input.email.trim().toLowerCase(), companyName: input.companyName.trim() };
+  const clean = {
+    firstName: input.firstName.trim(),
+    lastName: input.lastName.trim(),
+    email: input.email.trim().toLowerCase(),
+    companyName: input.companyName.trim(),
+  };
   if (length(clean.firstName) < 1 || length(clean.firstName) > 50) throw fail.invalid("contact_first_name_invalid", "firstName");
   if (length(clean.lastName) < 1 || length(clean.lastName) > 50) throw fail.invalid("contact_last_name_invalid", "lastName");
   if (clean.email.length > 254 || !EMAIL.test(clean.email)) throw fail.invalid("contact_email_invalid", "email");
@@ -43,7 +48,11 @@ async function salesAddress(deps: Pick<Deps, "config" | "db">): Promise<string |
  * throttle's limits). A delivery failure is logged and the request kept: the administrator still
  * sees it on the instance page.
  */
-export async function submitContact(deps: Pick<Deps, "config" | "db" | "logger" | "mail" | "now" | "throttle">, input: ContactInput, meta: { ip: string; language: Language }) {
+export async function submitContact(
+  deps: Pick<Deps, "config" | "db" | "logger" | "mail" | "now" | "throttle">,
+  input: ContactInput,
+  meta: { ip: string; language: Language },
+) {
   const clean = checkContact(input);
   const wait = deps.throttle.hit(`contact-ip:${meta.ip}`, deps.config.throttle.codesPerIp, deps.config.throttle.windowSeconds);
   if (wait > 0) throw fail.rateLimited(wait);

@@ -42,7 +42,9 @@ const seeded = new WeakMap<Db, Promise<void>>();
  */
 export async function seedTemplates(deps: Pick<Deps, "db" | "now">): Promise<void> {
   const now = deps.now().toISOString();
-  const stored = new Map((await deps.db.select({ code: templates.code, version: templates.version, source: templates.source }).from(templates)).map((row) => [row.code, row]));
+  const stored = new Map(
+    (await deps.db.select({ code: templates.code, version: templates.version, source: templates.source }).from(templates)).map((row) => [row.code, row]),
+  );
   for (const [index, template] of shippedTemplates.entries()) {
     const values = {
       kind: template.kind,
@@ -60,8 +62,13 @@ export async function seedTemplates(deps: Pick<Deps, "db" | "now">): Promise<voi
       updatedAt: now,
     };
     const existing = stored.get(template.code);
-    if (!existing) await deps.db.insert(templates).values({ id: newId("tpl"), code: template.code, ...values, createdAt: now }).onConflictDoNothing();
-    else if (existing.source === "shipped" && existing.version < template.version) await deps.db.update(templates).set(values).where(eq(templates.code, template.code));
+    if (!existing)
+      await deps.db
+        .insert(templates)
+        .values({ id: newId("tpl"), code: template.code, ...values, createdAt: now })
+        .onConflictDoNothing();
+    else if (existing.source === "shipped" && existing.version < template.version)
+      await deps.db.update(templates).set(values).where(eq(templates.code, template.code));
   }
 }
 
@@ -119,7 +126,9 @@ export async function listTemplates(
       and(
         query.kind ? eq(templates.kind, query.kind) : undefined,
         query.groupId ? eq(templates.groupId, query.groupId) : undefined,
-        pattern ? or(like(templates.nameEn, pattern), like(templates.nameZh, pattern), like(templates.descriptionEn, pattern), like(templates.descriptionZh, pattern)) : undefined,
+        pattern
+          ? or(like(templates.nameEn, pattern), like(templates.nameZh, pattern), like(templates.descriptionEn, pattern), like(templates.descriptionZh, pattern))
+          : undefined,
       ),
     )
     .orderBy(asc(templates.sortOrder), asc(templates.createdAt));
@@ -193,7 +202,9 @@ export async function copyTemplate(deps: Deps, auth: Auth, language: Language, c
   const description = language === "zh-CN" ? row.descriptionZh : row.descriptionEn;
   if (row.kind === "workflow") {
     const flow = (payload as unknown as WorkflowPayload).workflow;
-    const taken = new Set((await deps.db.select({ name: workflows.name }).from(workflows).where(eq(workflows.spaceId, auth.spaceId))).map((entry) => entry.name));
+    const taken = new Set(
+      (await deps.db.select({ name: workflows.name }).from(workflows).where(eq(workflows.spaceId, auth.spaceId))).map((entry) => entry.name),
+    );
     const created = await createWorkflow(deps, auth, {
       name: distinctName(name, taken),
       description,
@@ -203,7 +214,15 @@ export async function copyTemplate(deps: Deps, auth: Auth, language: Language, c
       lines: flow.lines,
     });
     if (flow.cron) await saveSchedule(deps, auth, created.id, { cron: flow.cron, cronTimezone: flow.cronTimezone ?? "UTC", enabled: true });
-    return { kind: "workflow" as const, appId: null, appCode: null, workflowId: created.id, knowledgeBaseId: null, name: created.name, nextStep: (payload.nextStep as string | undefined) ?? null };
+    return {
+      kind: "workflow" as const,
+      appId: null,
+      appCode: null,
+      workflowId: created.id,
+      knowledgeBaseId: null,
+      name: created.name,
+      nextStep: (payload.nextStep as string | undefined) ?? null,
+    };
   }
   const app = payload as unknown as AppPayload;
   const knowledge = app.knowledgeBase as unknown as { name: string; description?: string; qaSample?: Array<[string, string]> } | undefined;
@@ -211,7 +230,10 @@ export async function copyTemplate(deps: Deps, auth: Auth, language: Language, c
   const appName = distinctName(name, taken);
   let knowledgeBaseId: string | null = null;
   if (knowledge) {
-    const base = await createKnowledgeBase(deps, auth, { name: distinctName(knowledge.name, new Set()), ...(knowledge.description ? { description: knowledge.description } : {}) });
+    const base = await createKnowledgeBase(deps, auth, {
+      name: distinctName(knowledge.name, new Set()),
+      ...(knowledge.description ? { description: knowledge.description } : {}),
+    });
     knowledgeBaseId = base.id;
     if (knowledge.qaSample?.length) {
       const cell = (text: string) => `"${text.replace(/"/g, '""')}"`;
@@ -238,7 +260,15 @@ export async function copyTemplate(deps: Deps, auth: Auth, language: Language, c
       database: { enabled: app.advancedConfig.database?.enabled ?? false, databaseIds: [] },
     });
   }
-  return { kind: "app" as const, appId: created.id, appCode: created.code, workflowId: null, knowledgeBaseId, name: created.name, nextStep: (app.nextStep as unknown as string | undefined) ?? null };
+  return {
+    kind: "app" as const,
+    appId: created.id,
+    appCode: created.code,
+    workflowId: null,
+    knowledgeBaseId,
+    name: created.name,
+    nextStep: (app.nextStep as unknown as string | undefined) ?? null,
+  };
 }
 
 /**
@@ -248,7 +278,15 @@ export async function copyTemplate(deps: Deps, auth: Auth, language: Language, c
 export async function addCustomTemplate(
   deps: Pick<Deps, "db" | "now" | "secrets">,
   auth: Auth,
-  input: { appId?: string | undefined; workflowId?: string | undefined; groupId: string; nameEn?: string | undefined; nameZh?: string | undefined; descriptionEn?: string | undefined; descriptionZh?: string | undefined },
+  input: {
+    appId?: string | undefined;
+    workflowId?: string | undefined;
+    groupId: string;
+    nameEn?: string | undefined;
+    nameZh?: string | undefined;
+    descriptionEn?: string | undefined;
+    descriptionZh?: string | undefined;
+  },
 ) {
   if (!templateGroups.some((group) => group.id === input.groupId)) throw fail.invalid("template_group_unknown", "groupId", { group: input.groupId });
   let kind: "app" | "workflow";
@@ -292,7 +330,10 @@ export async function addCustomTemplate(
   }
   const nameEn = (input.nameEn ?? source.name).trim();
   const nameZh = (input.nameZh ?? input.nameEn ?? source.name).trim();
-  for (const [field, value] of [["nameEn", nameEn], ["nameZh", nameZh]] as const) {
+  for (const [field, value] of [
+    ["nameEn", nameEn],
+    ["nameZh", nameZh],
+  ] as const) {
     if (!value || [...value].length > 50) throw fail.invalid("template_name_required", field);
   }
   const now = deps.now().toISOString();

@@ -4,7 +4,6 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { templateEndpoints } from "../../lib/api/templates";
-import type { CreateAppValues } from "../apps/create-app-page";
 import { templatesPath } from "./paths";
 
 /**
@@ -12,7 +11,7 @@ import { templatesPath } from "./paths";
  * person to review) and "From a template"; plus drawing an avatar from the name. Offline, the
  * draft is refused with a message and the template picker is offered instead.
  */
-export function AppStarter({ form }: { form: FormInstance<CreateAppValues> }) {
+export function AppStarter({ form }: { form: FormInstance }) {
   const { t } = useTranslation();
   const [description, setDescription] = useState("");
   const [drafting, setDrafting] = useState(false);

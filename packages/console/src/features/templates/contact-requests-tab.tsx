@@ -25,7 +25,9 @@ export function ContactRequestsTab() {
         {
           title: t("contactForm.admin.mailed"),
           dataIndex: "mailed",
-          render: (mailed: boolean) => <Tag color={mailed ? "green" : "orange"}>{mailed ? t("contactForm.admin.mailedYes") : t("contactForm.admin.mailedNo")}</Tag>,
+          render: (mailed: boolean) => (
+            <Tag color={mailed ? "green" : "orange"}>{mailed ? t("contactForm.admin.mailedYes") : t("contactForm.admin.mailedNo")}</Tag>
+          ),
         },
         { title: t("contactForm.admin.received"), dataIndex: "createdAt", render: (value: string) => formatDateTime(value, i18n.language) },
       ]}

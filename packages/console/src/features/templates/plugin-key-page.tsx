@@ -112,7 +112,11 @@ function PluginKeyPanel({ language }: { language: string }) {
               items={[
                 { key: "curl", label: "curl", children: <CodeSnippet code={snippets!.curl} language="bash" data-testid="plugin-key-curl" /> },
                 { key: "sdk", label: "JavaScript (SDK)", children: <CodeSnippet code={snippets!.sdk} language="javascript" data-testid="plugin-key-sdk" /> },
-                { key: "python", label: "Python (openai)", children: <CodeSnippet code={snippets!.python} language="python" data-testid="plugin-key-python" /> },
+                {
+                  key: "python",
+                  label: "Python (openai)",
+                  children: <CodeSnippet code={snippets!.python} language="python" data-testid="plugin-key-python" />,
+                },
               ]}
             />
           </>

@@ -27,5 +27,9 @@ export function pluginKeySnippets(origin: string, appCode: string): PluginKeySni
     ")",
     "print(reply.choices[0].message.content)",
   ].join("\n");
-  return { curl: shared.curl.replace("'Authorization: Bearer $PARLEY_USER_KEY'", '"Authorization: Bearer $PARLEY_USER_KEY"'), sdk: shared.sdk.replace("PARLEY_API_KEY", "PARLEY_USER_KEY"), python };
+  return {
+    curl: shared.curl.replace("'Authorization: Bearer $PARLEY_USER_KEY'", '"Authorization: Bearer $PARLEY_USER_KEY"'),
+    sdk: shared.sdk.replace("PARLEY_API_KEY", "PARLEY_USER_KEY"),
+    python,
+  };
 }

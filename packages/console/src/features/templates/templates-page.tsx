@@ -145,9 +145,14 @@ function AddTemplateDialog({ groups, onClose, onAdded }: { groups: Array<{ id: s
   const [form] = Form.useForm<AddFields>();
   const [saving, setSaving] = useState(false);
   const apps = useQuery({ queryKey: ["templates", "source-apps"], queryFn: ({ signal }) => unwrap(endpoints.apps.list(1, { signal })) });
-  const flows = useQuery({ queryKey: ["templates", "source-workflows"], queryFn: ({ signal }) => unwrap(workflowEndpoints.list(1, 100, undefined, { signal })) });
+  const flows = useQuery({
+    queryKey: ["templates", "source-workflows"],
+    queryFn: ({ signal }) => unwrap(workflowEndpoints.list(1, 100, undefined, { signal })),
+  });
   const options = [
-    ...(apps.data?.items ?? []).filter((app) => app.type !== "WORKFLOW").map((app) => ({ value: `app:${app.id}`, label: `${t("templates.kinds.app")} · ${app.name}` })),
+    ...(apps.data?.items ?? [])
+      .filter((app) => app.type !== "WORKFLOW")
+      .map((app) => ({ value: `app:${app.id}`, label: `${t("templates.kinds.app")} · ${app.name}` })),
     ...(flows.data?.items ?? []).map((flow) => ({ value: `workflow:${flow.id}`, label: `${t("templates.kinds.workflow")} · ${flow.name}` })),
   ];
   const submit = async (values: AddFields) => {
