@@ -38,6 +38,7 @@ import { registerAnalysisRoutes } from "./analysis/routes";
 import { registerTeamRoutes } from "./teams/routes";
 import { APP_VERSION, registerSystemRoutes } from "./system/routes";
 import { registerWorkflowRoutes } from "./workflows/routes";
+import { registerTemplateRoutes } from "./templates/routes";
 
 const BODY_TYPES = ["application/json", "application/x-www-form-urlencoded", "multipart/form-data"];
 
@@ -117,6 +118,7 @@ export function createApp(deps: Deps) {
   registerModelRoutes(app);
   registerInstanceRoutes(app);
   registerPlanRoutes(app);
+  registerTemplateRoutes(app);
   registerAppRoutes(app);
   registerPluginRoutes(app);
   registerKnowledgeRoutes(app);

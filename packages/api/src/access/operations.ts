@@ -307,6 +307,13 @@ export const operationAccess: Readonly<Record<string, OperationAccess>> = {
   "POST /api/v1/database-tables/{tableId}/imports/fast": "database.edit",
   "GET /api/v1/database-tables/{tableId}/export": "database.view",
   "GET /api/v1/database-tables/{tableId}/template": "database.view",
+  // Templates, one-sentence creation and contact requests (issue 19, t19-templates); list, detail and the contact form are public.
+  "POST /api/v1/templates/{code}/copy": "apps.edit",
+  "POST /api/v1/instance/templates": "instance",
+  "DELETE /api/v1/instance/templates/{code}": "instance",
+  "POST /api/v1/apps/auto-create": "apps.edit",
+  "POST /api/v1/apps/avatar/auto-create": "apps.edit",
+  "GET /api/v1/instance/contact-requests": "instance",
 };
 
 /** The key {@link operationAccess} uses for a route. */

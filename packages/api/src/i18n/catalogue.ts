@@ -22,6 +22,7 @@ import { pluginsMessages } from "../plugins/messages";
 import { rolesMessages } from "../roles/messages";
 import { spacesMessages } from "../spaces/messages";
 import { teamsMessages } from "../teams/messages";
+import { templatesMessages } from "../templates/messages";
 import { workflowsMessages } from "../workflows/messages";
 import type { Message } from "./define";
 import { generalMessages } from "./general-messages";
@@ -56,6 +57,7 @@ export const catalogues = {
   analysis: analysisMessages,
   analysisColumns: analysisColumnMessages,
   databases: databasesMessages,
+  templates: templatesMessages,
 } as const;
 
 /** Every message Parley can show or send, in English and Chinese: the areas' catalogues in one. */
@@ -87,6 +89,7 @@ export const messages = {
   ...analysisMessages,
   ...analysisColumnMessages,
   ...databasesMessages,
+  ...templatesMessages,
 };
 
 /** The id of a message: a key of {@link messages}. */

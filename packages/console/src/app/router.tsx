@@ -51,6 +51,10 @@ const CustomerListPage = lazyNamed(() => import("../features/customers/customer-
 const TagListPage = lazyNamed(() => import("../features/customers/tag-list-page"), "TagListPage");
 const WorkflowsPage = lazyNamed(() => import("../features/workflows/workflows-page"), "WorkflowsPage");
 const WorkflowEditorPage = lazyNamed(() => import("../features/workflows/workflow-editor-page"), "WorkflowEditorPage");
+const TemplatesPage = lazyNamed(() => import("../features/templates/templates-page"), "TemplatesPage");
+const TemplateDetailPage = lazyNamed(() => import("../features/templates/template-detail-page"), "TemplateDetailPage");
+const ContactFormPage = lazyNamed(() => import("../features/templates/contact-form-page"), "ContactFormPage");
+const PluginKeyPage = lazyNamed(() => import("../features/templates/plugin-key-page"), "PluginKeyPage");
 const ComingSoonPage = lazy(async () => ({ default: (await import("../features/placeholders/coming-soon-page")).ComingSoonPage }));
 const SectionLayout = lazy(async () => ({ default: (await import("../features/placeholders/section-layout")).SectionLayout }));
 
@@ -84,7 +88,6 @@ function GuestOnly({ children }: { children: ReactNode }) {
 
 const redirect = (to: string): ReactNode => <Navigate to={to} replace />;
 const screen = (id: ScreenId, options: { header?: boolean; standalone?: boolean } = {}): ReactNode => <ComingSoonPage screen={id} {...options} />;
-const placeholder = (path: string, id: ScreenId): RouteObject => ({ path, element: screen(id) });
 
 /** Every route of spec §2, with its redirects; unknown addresses go to /404. */
 export const routes: RouteObject[] = [
@@ -119,9 +122,9 @@ export const routes: RouteObject[] = [
           { path: PATHS.square, element: screen("square") },
           { path: PATHS.chat, element: <AppChatPage /> },
           { path: PATHS.paint, element: screen("paint") },
-          { path: PATHS.templates, element: screen("templates") },
-          { path: PATHS.template, element: screen("template") },
-          { path: PATHS.pluginKey, element: screen("pluginKey") },
+          { path: PATHS.templates, element: <TemplatesPage /> },
+          { path: PATHS.template, element: <TemplateDetailPage /> },
+          { path: PATHS.pluginKey, element: <PluginKeyPage /> },
           { path: PATHS.benefits, element: <BenefitsPage /> },
         ],
       },
@@ -169,8 +172,8 @@ export const routes: RouteObject[] = [
           },
           { path: "plugins", element: <PluginsPage /> },
           { path: "plugins/detail", element: <PluginEditorPage /> },
-          placeholder("templates", "templates"),
-          placeholder("template/:code", "template"),
+          { path: "templates", element: <TemplatesPage /> },
+          { path: "template/:code", element: <TemplateDetailPage /> },
           { path: "workflows", element: <WorkflowsPage /> },
           { path: "workflow", element: <WorkflowEditorPage /> },
           { path: "instance", element: <InstancePage /> },
@@ -191,7 +194,7 @@ export const routes: RouteObject[] = [
       },
       { path: PATHS.webAgent, element: screen("webAgent", { standalone: true }) },
       { path: PATHS.webIframe, element: screen("webIframe", { standalone: true }) },
-      { path: PATHS.fillForm, element: screen("fillForm", { standalone: true }) },
+      { path: PATHS.fillForm, element: <ContactFormPage /> },
       { path: PATHS.iframe, element: screen("iframe", { standalone: true }) },
       { path: PATHS.notFound, element: <NotFoundPage /> },
       { path: "*", element: redirect(PATHS.notFound) },

@@ -1,6 +1,6 @@
 import { Avatar } from "antd";
 import { useState } from "react";
-import { isSafeUrl } from "../lib/safe-url";
+import { isImageDataUrl, isSafeUrl } from "../lib/safe-url";
 import "./app-avatar.css";
 
 /** Props of {@link AppAvatar}. */
@@ -13,7 +13,7 @@ export interface AppAvatarProps {
 /** An app's avatar; falls back to its initial when the picture is missing or does not load. */
 export function AppAvatar({ name, src, size = 40 }: AppAvatarProps) {
   const [failed, setFailed] = useState<string>();
-  const usable = src && isSafeUrl(src) && failed !== src ? src : undefined;
+  const usable = src && (isSafeUrl(src) || isImageDataUrl(src)) && failed !== src ? src : undefined;
   return (
     <Avatar
       shape="square"

@@ -8,3 +8,8 @@ export function isSafeUrl(url: string): boolean {
     return false;
   }
 }
+
+/** Whether a URL is an inline PNG, JPEG or SVG picture (drawn avatars); an <img> never runs script from it. */
+export function isImageDataUrl(url: string): boolean {
+  return /^data:image\/(png|jpeg|svg\+xml);base64,[A-Za-z0-9+/=]+$/.test(url);
+}

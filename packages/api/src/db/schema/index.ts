@@ -27,3 +27,4 @@ export { announcementReads, announcements } from "./announcements";
 export { customerTags, tagGroups, tags } from "./customers";
 export { databaseFields, databases, databaseTables } from "./databases";
 export { conversationTransfers, usageDaily, usageEndUsers, usageHourly, usageWords } from "./analysis";
+export { contactRequests, templates } from "./templates";

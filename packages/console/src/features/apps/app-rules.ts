@@ -56,7 +56,7 @@ export const appRules = {
     const url = (value ?? "").trim();
     if (!url) return "apps.validation.avatarRequired";
     if (isPublic && url === DEFAULT_APP_AVATAR) return "apps.validation.avatarDefaultPublic";
-    if (!/^(https?:\/\/|\/(?!\/))/.test(url)) return "apps.validation.avatarUrl";
+    if (!/^(https?:\/\/|\/(?!\/)|data:image\/(svg\+xml|png|jpeg);base64,)/.test(url)) return "apps.validation.avatarUrl";
     return undefined;
   },
   category: (value: string | undefined): RuleResult => (value ? undefined : "apps.validation.categoryRequired"),

@@ -12,6 +12,7 @@ import { APP_LIMITS, appRules, DEFAULT_APP_AVATAR, guidingQuestionsOf } from "./
 import { editorPath } from "./apps-page";
 import { ruleOf, showServerError } from "./form-helpers";
 import { initialModel, modelOptions, useAppOptions } from "./use-app-options";
+import { AppStarter } from "../templates/app-starter";
 import "./apps.css";
 
 /** The create-app form's values. */
@@ -74,6 +75,7 @@ export function CreateAppPage() {
         subtitle={t("apps.createSubtitle")}
         breadcrumb={[{ label: t("apps.title"), to: PATHS.agents }, { label: t("apps.createTitle") }]}
       />
+      <AppStarter form={form} />
       <Card className="pl-create__card">
         <Form<CreateAppValues>
           form={form}

@@ -17,6 +17,7 @@ import { CashOutReviewTab, CreditAdjustTab } from "../benefits/instance-tabs";
 import { InstanceOrdersTab } from "../payments/instance-orders-tab";
 import { AnnouncementsAdminTab } from "../announcements/announcements-admin-tab";
 import { PlansTab } from "./plans-tab";
+import { ContactRequestsTab } from "../templates/contact-requests-tab";
 import "./instance.css";
 
 type InstanceUser = components["schemas"]["InstanceUser"];
@@ -302,6 +303,11 @@ export function InstancePage() {
               key: "announcements",
               label: <span data-testid="instance-tab-announcements">{t("announcements.admin.tab")}</span>,
               children: <AnnouncementsAdminTab />,
+            },
+            {
+              key: "contactRequests",
+              label: <span data-testid="instance-tab-contact-requests">{t("contactForm.admin.tab")}</span>,
+              children: <ContactRequestsTab />,
             },
           ]}
         />
