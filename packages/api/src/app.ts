@@ -37,6 +37,7 @@ import { registerAnalysisRoutes } from "./analysis/routes";
 import { registerTeamRoutes } from "./teams/routes";
 import { APP_VERSION, registerSystemRoutes } from "./system/routes";
 import { registerWorkflowRoutes } from "./workflows/routes";
+import { registerStoreRoutes } from "./store/routes";
 
 const BODY_TYPES = ["application/json", "application/x-www-form-urlencoded", "multipart/form-data"];
 
@@ -121,6 +122,7 @@ export function createApp(deps: Deps) {
   registerHostingRoutes(app);
   registerOpenAiRoutes(app);
   registerWorkflowRoutes(app);
+  registerStoreRoutes(app);
   registerBenefitRoutes(app);
   registerPaymentRoutes(app);
   registerTeamRoutes(app);

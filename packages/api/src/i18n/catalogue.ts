@@ -20,6 +20,7 @@ import { plansMessages } from "../plans/messages";
 import { pluginsMessages } from "../plugins/messages";
 import { rolesMessages } from "../roles/messages";
 import { spacesMessages } from "../spaces/messages";
+import { storeMessages } from "../store/messages";
 import { teamsMessages } from "../teams/messages";
 import { workflowsMessages } from "../workflows/messages";
 import type { Message } from "./define";
@@ -54,6 +55,7 @@ export const catalogues = {
   customers: customersMessages,
   analysis: analysisMessages,
   analysisColumns: analysisColumnMessages,
+  store: storeMessages,
 } as const;
 
 /** Every message Parley can show or send, in English and Chinese: the areas' catalogues in one. */
@@ -84,6 +86,7 @@ export const messages = {
   ...customersMessages,
   ...analysisMessages,
   ...analysisColumnMessages,
+  ...storeMessages,
 };
 
 /** The id of a message: a key of {@link messages}. */

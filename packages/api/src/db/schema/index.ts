@@ -26,3 +26,4 @@ export {
 export { announcementReads, announcements } from "./announcements";
 export { customerTags, tagGroups, tags } from "./customers";
 export { conversationTransfers, usageDaily, usageEndUsers, usageWords } from "./analysis";
+export { listingAudiences, listingKinds, storeListings, storeSettings, storeSpaceSettings } from "./store";
