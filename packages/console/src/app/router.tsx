@@ -51,6 +51,8 @@ const CustomerListPage = lazyNamed(() => import("../features/customers/customer-
 const TagListPage = lazyNamed(() => import("../features/customers/tag-list-page"), "TagListPage");
 const WorkflowsPage = lazyNamed(() => import("../features/workflows/workflows-page"), "WorkflowsPage");
 const WorkflowEditorPage = lazyNamed(() => import("../features/workflows/workflow-editor-page"), "WorkflowEditorPage");
+const StorePage = lazyNamed(() => import("../features/store/store-page"), "StorePage");
+const SquarePage = lazyNamed(() => import("../features/store/square-page"), "SquarePage");
 const ComingSoonPage = lazy(async () => ({ default: (await import("../features/placeholders/coming-soon-page")).ComingSoonPage }));
 const SectionLayout = lazy(async () => ({ default: (await import("../features/placeholders/section-layout")).SectionLayout }));
 
@@ -115,8 +117,8 @@ export const routes: RouteObject[] = [
       {
         element: <HomeLayout />,
         children: [
-          { path: PATHS.home, element: screen("home") },
-          { path: PATHS.square, element: screen("square") },
+          { path: PATHS.home, element: <StorePage /> },
+          { path: PATHS.square, element: <SquarePage /> },
           { path: PATHS.chat, element: <AppChatPage /> },
           { path: PATHS.paint, element: screen("paint") },
           { path: PATHS.templates, element: screen("templates") },
@@ -171,6 +173,7 @@ export const routes: RouteObject[] = [
           { path: "plugins/detail", element: <PluginEditorPage /> },
           placeholder("templates", "templates"),
           placeholder("template/:code", "template"),
+          { path: "square", element: <SquarePage /> },
           { path: "workflows", element: <WorkflowsPage /> },
           { path: "workflow", element: <WorkflowEditorPage /> },
           { path: "instance", element: <InstancePage /> },
