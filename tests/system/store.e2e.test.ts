@@ -28,14 +28,22 @@ beforeAll(async () => {
   });
   await call("POST", `/api/v1/apps/${app.id}/publishing`, { audience: "store" });
   publishedCode = app.code;
-  await call("POST", `/api/v1/apps/${(await call<{ id: string }>("POST", "/api/v1/apps", {
-    name: "Recipe muse",
-    description: "Suggests dinner recipes",
-    openingIntroduction: "Hi! Tell me what is in your fridge.",
-    avatarUrl: "https://cdn.example.com/avatars/recipe.png",
-    category: "entertainment",
-    settingsPrompt: "You suggest recipes.",
-  })).id}/publishing`, { audience: "store" });
+  await call(
+    "POST",
+    `/api/v1/apps/${
+      (
+        await call<{ id: string }>("POST", "/api/v1/apps", {
+          name: "Recipe muse",
+          description: "Suggests dinner recipes",
+          openingIntroduction: "Hi! Tell me what is in your fridge.",
+          avatarUrl: "https://cdn.example.com/avatars/recipe.png",
+          category: "entertainment",
+          settingsPrompt: "You suggest recipes.",
+        })
+      ).id
+    }/publishing`,
+    { audience: "store" },
+  );
   defaultAvatarAppId = (
     await call<{ id: string }>("POST", "/api/v1/apps", {
       name: "Plain bot",

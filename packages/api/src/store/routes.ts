@@ -37,8 +37,20 @@ const tags = ["Store"];
 const appParam = idParam("appId", "app_01jd7w3k5q9x2m4n6p8r");
 const workflowParam = idParam("workflowId", "wf_01jd7w3k5q9x2m4n6p8r");
 const listingParam = idParam("listingId", "lst_01jd7w3k5q9x2m4n6p8r");
-const codeParam = z.object({ code: z.string().min(1).max(64).openapi({ param: { name: "code", in: "path" }, example: "k3m9q2x7wz" }) });
-const sessionParams = codeParam.extend({ sessionId: z.string().min(1).max(64).openapi({ param: { name: "sessionId", in: "path" } }) });
+const codeParam = z.object({
+  code: z
+    .string()
+    .min(1)
+    .max(64)
+    .openapi({ param: { name: "code", in: "path" }, example: "k3m9q2x7wz" }),
+});
+const sessionParams = codeParam.extend({
+  sessionId: z
+    .string()
+    .min(1)
+    .max(64)
+    .openapi({ param: { name: "sessionId", in: "path" } }),
+});
 /** The cookie that names a guest across their store sessions (rate limits count per visitor). */
 const VISITOR_COOKIE = "parley_store_visitor";
 
@@ -54,7 +66,14 @@ export function registerStoreRoutes(app: OpenAPIHono<AppEnv>) {
   ] as const) {
     const idOf = (value: { appId?: string; workflowId?: string }) => (kind === "app" ? value.appId! : value.workflowId!);
     app.openapi(
-      defineRoute({ method: "get", path, tags, summary: `Where the ${kind} is published, and any take-down reason (null: not published)`, request: { params: param }, data: publishingSchema.nullable() }),
+      defineRoute({
+        method: "get",
+        path,
+        tags,
+        summary: `Where the ${kind} is published, and any take-down reason (null: not published)`,
+        request: { params: param },
+        data: publishingSchema.nullable(),
+      }),
       async (c) => ok(c, await publishingState(c.var.deps, c.var.auth, kind, idOf(c.req.valid("param")))),
     );
     app.openapi(
@@ -73,7 +92,14 @@ export function registerStoreRoutes(app: OpenAPIHono<AppEnv>) {
       },
     );
     app.openapi(
-      defineRoute({ method: "delete", path, tags, summary: `Unpublish the ${kind}`, request: { params: param }, data: z.object({ unpublished: z.literal(true) }) }),
+      defineRoute({
+        method: "delete",
+        path,
+        tags,
+        summary: `Unpublish the ${kind}`,
+        request: { params: param },
+        data: z.object({ unpublished: z.literal(true) }),
+      }),
       async (c) => ok(c, await unpublish(c.var.deps, c.var.auth, kind, idOf(c.req.valid("param")))),
     );
   }
@@ -104,7 +130,13 @@ export function registerStoreRoutes(app: OpenAPIHono<AppEnv>) {
     async (c) => ok(c, await putStoreSettings(c.var.deps, c.var.auth, c.req.valid("json"))),
   );
   app.openapi(
-    defineRoute({ method: "get", path: "/api/v1/space-store-settings", tags, summary: "The square setting of the current space", data: spaceStoreSettingsSchema }),
+    defineRoute({
+      method: "get",
+      path: "/api/v1/space-store-settings",
+      tags,
+      summary: "The square setting of the current space",
+      data: spaceStoreSettingsSchema,
+    }),
     async (c) => ok(c, await getSpaceStoreSettings(c.var.deps, c.var.auth)),
   );
   app.openapi(
@@ -256,7 +288,8 @@ export function registerStoreRoutes(app: OpenAPIHono<AppEnv>) {
         return await streamChatTurn(c, deps, turn, stop);
       } catch (error) {
         // The guest cannot top up: say plainly that the publisher's credits ran out.
-        if (error instanceof ServiceError && error.kind === "insufficient_credits") throw new ServiceError("insufficient_credits", "store_owner_out_of_credits");
+        if (error instanceof ServiceError && error.kind === "insufficient_credits")
+          throw new ServiceError("insufficient_credits", "store_owner_out_of_credits");
         throw error;
       }
     },

@@ -3,7 +3,9 @@ import { appSeniorSchema, collectStateSchema, thumbStateSchema } from "../apps/s
 
 /** Where to publish. */
 export const publishBody = z
-  .object({ audience: z.enum(["store", "square"]).openapi({ description: "store: everyone; square: the team space's members (and everyone when the space allows)" }) })
+  .object({
+    audience: z.enum(["store", "square"]).openapi({ description: "store: everyone; square: the team space's members (and everyone when the space allows)" }),
+  })
   .openapi("PublishRequest");
 
 /** What the publisher sees of a listing. */

@@ -92,7 +92,11 @@ describe("publishing", () => {
     const listing = await expectOk(await publish(ann, app.id, "store"), 200, publishingSchema);
     expect(listing).toMatchObject({ kind: "app", audience: "store", publishedBy: ann.user.id, takenDown: false });
     expect((await expectOk(await ctx.request(`/api/v1/store/apps?q=Short-lived`), 200, storeAppPageSchema)).total).toBe(1);
-    await expectOk(await ctx.request(`/api/v1/apps/${app.id}/publishing`, { method: "DELETE", token: ann.token }), 200, z.object({ unpublished: z.literal(true) }));
+    await expectOk(
+      await ctx.request(`/api/v1/apps/${app.id}/publishing`, { method: "DELETE", token: ann.token }),
+      200,
+      z.object({ unpublished: z.literal(true) }),
+    );
     expect((await expectOk(await ctx.request(`/api/v1/store/apps?q=Short-lived`), 200, storeAppPageSchema)).total).toBe(0);
     await expectError(await ctx.request(`/api/v1/store/apps/${app.code}`), 404);
   });
@@ -121,7 +125,11 @@ describe("publishing", () => {
 
 describe("the store for guests", () => {
   it("lists by category and search, sorts by collections, and never exposes private fields", async () => {
-    const created = await ctx.request("/api/v1/knowledge-bases", { method: "POST", token: ann.token, json: { name: "Refund policies KB", description: "private" } });
+    const created = await ctx.request("/api/v1/knowledge-bases", {
+      method: "POST",
+      token: ann.token,
+      json: { name: "Refund policies KB", description: "private" },
+    });
     expect(created.status).toBe(201);
     const kbId = ((await created.json()) as { data: { id: string } }).data.id;
     const app = await storeApp("Refund helper", { category: "marketing", plugins: ["calculator"], knowledgeBaseIds: [kbId] });
@@ -196,7 +204,10 @@ describe("the square", () => {
     expect(await names()).not.toContain("Team helper");
     // Square listings are not in the store.
     expect((await expectOk(await ctx.request("/api/v1/store/apps?q=Team"), 200, storeAppPageSchema)).total).toBe(0);
-    await expectError(await ctx.request("/api/v1/space-store-settings", { method: "PUT", token: ben.token, headers: team, json: { squareOpenToEveryone: true } }), 403);
+    await expectError(
+      await ctx.request("/api/v1/space-store-settings", { method: "PUT", token: ben.token, headers: team, json: { squareOpenToEveryone: true } }),
+      403,
+    );
     await ctx.request("/api/v1/space-store-settings", { method: "PUT", token: ann.token, headers: team, json: { squareOpenToEveryone: true } });
     expect(await names(outsider.token)).toContain("Team helper");
     expect(await names()).toContain("Team helper");
@@ -230,7 +241,10 @@ describe("guests try an app", () => {
     expect(usage.map((row) => row.spaceId)).toEqual([owner]);
     expect(await balanceOf(ctx.deps, owner)).toBeLessThan(before);
 
-    await expectError(await ctx.request("/api/v1/instance/store-settings", { method: "PUT", token: ann.token, json: { guestMessagesPerHour: 2, guestSessionsPerHour: 5 } }), 403);
+    await expectError(
+      await ctx.request("/api/v1/instance/store-settings", { method: "PUT", token: ann.token, json: { guestMessagesPerHour: 2, guestSessionsPerHour: 5 } }),
+      403,
+    );
     await expectOk(
       await ctx.request("/api/v1/instance/store-settings", { method: "PUT", token: admin.token, json: { guestMessagesPerHour: 2, guestSessionsPerHour: 5 } }),
       200,
@@ -238,8 +252,12 @@ describe("guests try an app", () => {
     );
     ctx.deps.throttle.reset("store-guest-messages-ip:local");
     ctx.deps.throttle.reset(`store-guest-messages-visitor:${session.visitorId}`);
-    expect((await say(app.code, session, "one")).status).toBe(200);
-    expect((await say(app.code, session, "two")).status).toBe(200);
+    // Each answer is read to its end, so no turn is still writing when the test moves on.
+    for (const text of ["one", "two"]) {
+      const response = await say(app.code, session, text);
+      expect(response.status).toBe(200);
+      expect(await response.text()).toContain("message-end");
+    }
     await expectError(await say(app.code, session, "three"), 429, { message: /wait/ });
     // A second session of the same visitor does not reset the budget.
     const again = await startSession(app.code, cookie);

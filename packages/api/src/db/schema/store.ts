@@ -32,7 +32,10 @@ export const storeListings = sqliteTable(
     takedownReason: text("takedown_reason"),
     createdAt: createdAt(),
   },
-  (table) => [uniqueIndex("store_listings_subject_unique").on(table.kind, table.subjectId), index("store_listings_audience_idx").on(table.audience, table.publishedAt)],
+  (table) => [
+    uniqueIndex("store_listings_subject_unique").on(table.kind, table.subjectId),
+    index("store_listings_audience_idx").on(table.audience, table.publishedAt),
+  ],
 );
 
 /** A space's square setting: whether its square listings are seen by everyone, not only its members. */

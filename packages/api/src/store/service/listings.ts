@@ -78,7 +78,13 @@ function storeAppView(app: AppRow, listing: ListingRow, marks: { thumbed: boolea
 const live = and(isNull(storeListings.takenDownAt), eq(storeListings.kind, "app"), eq(apps.isPublic, true));
 
 async function withMarks(deps: Pick<Deps, "db">, viewer: Viewer | undefined, rows: { apps: AppRow; store_listings: ListingRow }[]) {
-  const marks = viewer ? await marksOf(deps, viewer.userId, rows.map((row) => row.apps.id)) : new Map();
+  const marks = viewer
+    ? await marksOf(
+        deps,
+        viewer.userId,
+        rows.map((row) => row.apps.id),
+      )
+    : new Map();
   return rows.map((row) => storeAppView(row.apps, row.store_listings, marks.get(row.apps.id) ?? { thumbed: false, collected: false }));
 }
 
@@ -89,7 +95,13 @@ async function withMarks(deps: Pick<Deps, "db">, viewer: Viewer | undefined, row
 export async function listStoreApps(
   deps: Pick<Deps, "db">,
   viewer: Viewer | undefined,
-  query: { category?: string | undefined; q?: string | undefined; sort?: "popular" | "recent" | undefined; pageNo?: number | undefined; pageSize?: number | undefined },
+  query: {
+    category?: string | undefined;
+    q?: string | undefined;
+    sort?: "popular" | "recent" | undefined;
+    pageNo?: number | undefined;
+    pageSize?: number | undefined;
+  },
 ) {
   const { pageNo, pageSize, offset } = paging(query);
   const where = and(
@@ -114,10 +126,7 @@ export async function listStoreApps(
 
 /** Which square listings a viewer sees: their spaces' ones, and those of spaces open to everyone. */
 function squareVisibility(deps: Pick<Deps, "db">, viewer: Viewer | undefined): SQL {
-  const openSpaces = deps.db
-    .select({ spaceId: storeSpaceSettings.spaceId })
-    .from(storeSpaceSettings)
-    .where(eq(storeSpaceSettings.squareOpenToEveryone, true));
+  const openSpaces = deps.db.select({ spaceId: storeSpaceSettings.spaceId }).from(storeSpaceSettings).where(eq(storeSpaceSettings.squareOpenToEveryone, true));
   const open = inArray(storeListings.spaceId, openSpaces);
   return viewer && viewer.spaceIds.length > 0 ? (or(open, inArray(storeListings.spaceId, viewer.spaceIds)) as SQL) : open;
 }
@@ -164,10 +173,9 @@ export async function listSquare(deps: Pick<Deps, "db">, viewer: Viewer | undefi
           .where(and(visible, eq(storeListings.kind, "workflow"), eq(workflows.isPublic, true), keywordMatch([workflows.name, workflows.description], text)))
           .orderBy(desc(storeListings.publishedAt))
           .limit(100);
-  const items = [
-    ...(await withMarks(deps, viewer, appRows)),
-    ...flowRows.map((row) => squareWorkflowView(row.workflows, row.store_listings)),
-  ].sort((a, b) => b.publishedAt.localeCompare(a.publishedAt));
+  const items = [...(await withMarks(deps, viewer, appRows)), ...flowRows.map((row) => squareWorkflowView(row.workflows, row.store_listings))].sort((a, b) =>
+    b.publishedAt.localeCompare(a.publishedAt),
+  );
   return { items };
 }
 
@@ -197,7 +205,12 @@ export async function guestListing(deps: Pick<Deps, "db">, viewer: Viewer | unde
 
 /** A live listing of an app by its code, whatever its audience (its session already let the guest in). */
 export async function liveListing(deps: Pick<Deps, "db">, code: string) {
-  const row = await deps.db.select().from(storeListings).innerJoin(apps, eq(apps.id, storeListings.subjectId)).where(and(live, eq(apps.code, code))).get();
+  const row = await deps.db
+    .select()
+    .from(storeListings)
+    .innerJoin(apps, eq(apps.id, storeListings.subjectId))
+    .where(and(live, eq(apps.code, code)))
+    .get();
   if (!row) throw fail.notFound("store_app");
   return row;
 }
@@ -302,7 +315,9 @@ export async function searchAll(deps: Pick<Deps, "db">, auth: Auth, q: string | 
   });
   const own = ownRows.map((row) => hit("app", row));
   const ownCodes = new Set(own.map((item) => item.code));
-  const store = storeRows.filter((row) => !ownCodes.has(row.apps.code)).map((row) => ({ ...hit("store_app", row.apps), path: `/app/${row.apps.code}?store=1` }));
+  const store = storeRows
+    .filter((row) => !ownCodes.has(row.apps.code))
+    .map((row) => ({ ...hit("store_app", row.apps), path: `/app/${row.apps.code}?store=1` }));
   const extra = (await Promise.all(searchSources.map((source) => source(deps, auth, text, limit)))).flat();
   return { items: [...own, ...store, ...extra] };
 }

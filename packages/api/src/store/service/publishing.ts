@@ -67,7 +67,8 @@ export async function publishApp(deps: Pick<Deps, "db" | "now" | "secrets">, aut
   const existing = await listingOf(deps, "app", appId);
   const webClientId =
     existing?.webClientId ??
-    (await insertClient(deps, { spaceId: row.spaceId, appId, name: `Store: ${row.name}`.slice(0, 50), createdBy: auth.userId, avatarUrl: row.avatarUrl })).row.id;
+    (await insertClient(deps, { spaceId: row.spaceId, appId, name: `Store: ${row.name}`.slice(0, 50), createdBy: auth.userId, avatarUrl: row.avatarUrl })).row
+      .id;
   await deps.db.update(apps).set({ isPublic: true, updatedAt: deps.now().toISOString() }).where(eq(apps.id, appId));
   return upsertListing(deps, auth, "app", appId, audience, webClientId);
 }

@@ -34,7 +34,7 @@ export function AppChatPage() {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   // A store app: guests, and members trying an app of another space, chat through the store.
-  if (code !== RECENT_APP_CODE && (!token || params.get("store") === "1")) return <StoreChatPage code={code} />;
+  if (code !== RECENT_APP_CODE && (!token || params.get("store") === "1")) return <StoreChatPage key={code} code={code} />;
   if (!token) {
     return (
       <Result

@@ -67,17 +67,22 @@ export function PublishButton({ appId, appName, disabled }: { appId: string; app
       >
         <Space direction="vertical" style={{ width: "100%" }}>
           {current && !current.takenDown ? (
-            <Alert type="success" showIcon message={`${t("store.published")}: ${current.audience === "store" ? t("store.audienceStore") : t("store.audienceSquare")}`} data-testid="app-publish-state" />
+            <Alert
+              type="success"
+              showIcon
+              message={`${t("store.published")}: ${current.audience === "store" ? t("store.audienceStore") : t("store.audienceSquare")}`}
+              data-testid="app-publish-state"
+            />
           ) : null}
-          {current?.takenDown ? <Alert type="warning" showIcon message={t("store.takenDown", { reason: current.takedownReason ?? "" })} data-testid="app-publish-taken-down" /> : null}
+          {current?.takenDown ? (
+            <Alert type="warning" showIcon message={t("store.takenDown", { reason: current.takedownReason ?? "" })} data-testid="app-publish-taken-down" />
+          ) : null}
           <Typography.Text>{t("store.audience")}</Typography.Text>
           <Radio.Group value={audience} onChange={(event) => setAudience(event.target.value as "store" | "square")} data-testid="app-publish-audience">
             <Radio value="store">{t("store.audienceStore")}</Radio>
             <Radio value="square">{t("store.audienceSquare")}</Radio>
           </Radio.Group>
-          {refusal ? (
-            <Alert type="error" showIcon message={refusal.message} data-testid={`app-publish-error-${refusal.field ?? "general"}`} />
-          ) : null}
+          {refusal ? <Alert type="error" showIcon message={refusal.message} data-testid={`app-publish-error-${refusal.field ?? "general"}`} /> : null}
         </Space>
       </Modal>
     </>

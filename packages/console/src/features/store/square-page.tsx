@@ -33,7 +33,13 @@ export function SquarePage() {
         </Typography.Title>
         <Typography.Text type="secondary">{t("store.squareSubtitle")}</Typography.Text>
       </Flex>
-      <Input.Search allowClear placeholder={t("store.searchPlaceholder")} onSearch={(value) => setQ(value.trim())} style={{ maxWidth: 360 }} data-testid="square-search" />
+      <Input.Search
+        allowClear
+        placeholder={t("store.searchPlaceholder")}
+        onSearch={(value) => setQ(value.trim())}
+        style={{ maxWidth: 360 }}
+        data-testid="square-search"
+      />
       {square.isPending ? <Skeleton active /> : null}
       {square.data && square.data.items.length === 0 ? <EmptyState title={t("store.squareEmpty")} data-testid="square-empty" /> : null}
       <Row gutter={[16, 16]} data-testid="square-list">

@@ -76,9 +76,7 @@ export function StorePage() {
       </Flex>
       {tooLong ? <Alert type="warning" showIcon message={t("store.queryTooLong", { max: STORE_QUERY_MAX })} data-testid="store-query-too-long" /> : null}
       {list.isPending && !tooLong ? <Skeleton active /> : null}
-      {list.data && list.data.items.length === 0 ? (
-        <EmptyState title={q ? t("store.noMatch", { q }) : t("store.empty")} data-testid="store-empty" />
-      ) : null}
+      {list.data && list.data.items.length === 0 ? <EmptyState title={q ? t("store.noMatch", { q }) : t("store.empty")} data-testid="store-empty" /> : null}
       <Row gutter={[16, 16]} data-testid="store-list">
         {(list.data?.items ?? []).map((app) => (
           <Col key={app.code} xs={24} sm={12} lg={8} xl={6}>

@@ -18,9 +18,13 @@ export function useGuestChat(code: string) {
   const [streaming, setStreaming] = useState(false);
   const session = useRef<GuestSession | undefined>(undefined);
   const controller = useRef<AbortController | undefined>(undefined);
-  useEffect(() => () => controller.current?.abort(), [code]);
+  // Leaving the page ends a running answer (the page is keyed by the app's code).
+  useEffect(() => () => controller.current?.abort(), []);
 
-  const update = (id: string, change: (turn: ChatTurn) => ChatTurn) => setTurns((current) => current.map((turn) => (turn.id === id ? change(turn) : turn)));
+  const update = useCallback(
+    (id: string, change: (turn: ChatTurn) => ChatTurn) => setTurns((current) => current.map((turn) => (turn.id === id ? change(turn) : turn))),
+    [],
+  );
 
   const send = useCallback(
     async (text: string) => {
@@ -53,7 +57,7 @@ export function useGuestChat(code: string) {
       } catch (cause) {
         const error =
           cause instanceof ParleyError
-            ? { ...(cause.code ?? cause.status ? { code: cause.code ?? cause.status } : {}), message: cause.message || i18n.t("errors.generic") }
+            ? { ...((cause.code ?? cause.status) ? { code: cause.code ?? cause.status } : {}), message: cause.message || i18n.t("errors.generic") }
             : { message: i18n.t("errors.generic") };
         update(answerId, (turn) => ({ ...turn, status: "error", error }));
       } finally {
@@ -61,7 +65,7 @@ export function useGuestChat(code: string) {
         setStreaming(false);
       }
     },
-    [code],
+    [code, update],
   );
 
   const stop = useCallback(() => controller.current?.abort(), []);

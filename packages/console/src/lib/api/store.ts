@@ -38,7 +38,9 @@ export const storeEndpoints = {
     call({ public: true, dedupeKey: "square", ...extra }, (init) => client.GET("/api/v1/square", { ...init, params: { query: q ? { q } : {} } })),
   thumb: (code: string, on: boolean, extra: Extra = {}) =>
     call(extra, (init) =>
-      on ? client.POST("/api/v1/store/apps/{code}/thumb", { ...init, ...byCode(code) }) : client.DELETE("/api/v1/store/apps/{code}/thumb", { ...init, ...byCode(code) }),
+      on
+        ? client.POST("/api/v1/store/apps/{code}/thumb", { ...init, ...byCode(code) })
+        : client.DELETE("/api/v1/store/apps/{code}/thumb", { ...init, ...byCode(code) }),
     ),
   collect: (code: string, on: boolean, extra: Extra = {}) =>
     call(extra, (init) =>
