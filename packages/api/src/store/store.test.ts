@@ -7,6 +7,7 @@ import { spaceSchema } from "../identity/schemas";
 import { createTestContext, registerUser, type TestContext, type TestUser } from "../testing/harness";
 import { expectError, expectOk } from "../testing/flows";
 import { addMember, createAppVia } from "../apps/testing";
+import { simpleGraph, validWorkflowBody } from "../workflows/testing";
 import { DEFAULT_APP_AVATAR } from "../apps/service/catalogue";
 import {
   publishingSchema,
@@ -211,6 +212,26 @@ describe("the square", () => {
     await ctx.request("/api/v1/space-store-settings", { method: "PUT", token: ann.token, headers: team, json: { squareOpenToEveryone: true } });
     expect(await names(outsider.token)).toContain("Team helper");
     expect(await names()).toContain("Team helper");
+  });
+});
+
+describe("workflows on the square", () => {
+  it("a team publishes a workflow to its square with who and when, and unpublishes it", async () => {
+    const created = await ctx.request("/api/v1/workflows", { method: "POST", token: ann.token, headers: team, json: validWorkflowBody({ name: "Team flow" }) });
+    const workflowId = ((await created.json()) as { data: { id: string } }).data.id;
+    await ctx.request(`/api/v1/workflows/${workflowId}/graph`, { method: "PUT", token: ann.token, headers: team, json: simpleGraph() });
+    const path = `/api/v1/workflows/${workflowId}/publishing`;
+    const listing = await expectOk(
+      await ctx.request(path, { method: "POST", token: ann.token, headers: team, json: { audience: "square" } }),
+      200,
+      publishingSchema,
+    );
+    expect(listing).toMatchObject({ kind: "workflow", audience: "square", publishedBy: ann.user.id });
+    const seen = await expectOk(await ctx.request("/api/v1/square?kind=workflow", { token: ben.token }), 200, squarePageSchema);
+    expect(seen.items.map((item) => item.name)).toContain("Team flow");
+    await expectOk(await ctx.request(path, { method: "DELETE", token: ann.token, headers: team }), 200, z.object({ unpublished: z.literal(true) }));
+    const after = await expectOk(await ctx.request("/api/v1/square?kind=workflow", { token: ben.token }), 200, squarePageSchema);
+    expect(after.items.map((item) => item.name)).not.toContain("Team flow");
   });
 });
 
