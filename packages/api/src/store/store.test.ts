@@ -229,6 +229,9 @@ describe("workflows on the square", () => {
     expect(listing).toMatchObject({ kind: "workflow", audience: "square", publishedBy: ann.user.id });
     const seen = await expectOk(await ctx.request("/api/v1/square?kind=workflow", { token: ben.token }), 200, squarePageSchema);
     expect(seen.items.map((item) => item.name)).toContain("Team flow");
+    // A square listing is for the team: the public workflow square does not show it.
+    const everyone = (await (await ctx.request("/api/v1/workflow-square")).json()) as { data: { items: Array<{ name: string }> } };
+    expect(everyone.data.items.map((item) => item.name)).not.toContain("Team flow");
     await expectOk(await ctx.request(path, { method: "DELETE", token: ann.token, headers: team }), 200, z.object({ unpublished: z.literal(true) }));
     const after = await expectOk(await ctx.request("/api/v1/square?kind=workflow", { token: ben.token }), 200, squarePageSchema);
     expect(after.items.map((item) => item.name)).not.toContain("Team flow");

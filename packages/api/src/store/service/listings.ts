@@ -170,7 +170,7 @@ export async function listSquare(deps: Pick<Deps, "db">, viewer: Viewer | undefi
           .select()
           .from(storeListings)
           .innerJoin(workflows, eq(workflows.id, storeListings.subjectId))
-          .where(and(visible, eq(storeListings.kind, "workflow"), eq(workflows.isPublic, true), keywordMatch([workflows.name, workflows.description], text)))
+          .where(and(visible, eq(storeListings.kind, "workflow"), keywordMatch([workflows.name, workflows.description], text)))
           .orderBy(desc(storeListings.publishedAt))
           .limit(100);
   const items = [...(await withMarks(deps, viewer, appRows)), ...flowRows.map((row) => squareWorkflowView(row.workflows, row.store_listings))].sort((a, b) =>

@@ -6,7 +6,7 @@ import type { Auth, Deps } from "../../kernel";
 import { insertClient } from "../../clients/service";
 import { loadApp, settingsOf } from "../../apps/service/load";
 import { checkAppSettings } from "../../apps/service/rules";
-import { loadWorkflow, setWorkflowPublished } from "../../workflows/service/workflows";
+import { checkWorkflow, issueError, loadWorkflow, setWorkflowPublished } from "../../workflows/service/workflows";
 import { requireInstanceAdmin } from "../../instance/service/instance";
 
 /** Where a listing is seen. */
@@ -73,10 +73,20 @@ export async function publishApp(deps: Pick<Deps, "db" | "now" | "secrets">, aut
   return upsertListing(deps, auth, "app", appId, audience, webClientId);
 }
 
-/** Publishes a workflow of the caller's space (its own rules must hold, as for the workflow square). */
+/**
+ * Publishes a workflow of the caller's space; its own rules must hold, as for the workflow
+ * square. Only a store listing (everyone) sets the workflow's public flag: a square listing is
+ * for the team, so the public workflow square must not show it.
+ */
 export async function publishWorkflow(deps: Deps, auth: Auth, workflowId: string, audience: Audience) {
-  await setWorkflowPublished(deps, auth, workflowId, true);
   await requireSquareSpace(deps, auth, audience);
+  if (audience === "store") await setWorkflowPublished(deps, auth, workflowId, true);
+  else {
+    await loadWorkflow(deps, auth, workflowId);
+    const issues = await checkWorkflow(deps, auth, workflowId);
+    if (issues.length > 0) throw issueError(issues[0]!);
+    await deps.db.update(workflows).set({ isPublic: false, publishedAt: null }).where(eq(workflows.id, workflowId));
+  }
   return upsertListing(deps, auth, "workflow", workflowId, audience, null);
 }
 
