@@ -289,6 +289,7 @@ export const operationAccess: Readonly<Record<string, OperationAccess>> = {
   "DELETE /api/v1/workflows/{workflowId}/publishing": "workflow.edit",
   "POST /api/v1/instance/store-listings/{listingId}/take-down": "instance",
   "GET /api/v1/instance/store-settings": "instance",
+  "GET /api/v1/instance/store-listings": "instance",
   "PUT /api/v1/instance/store-settings": "instance",
   "GET /api/v1/space-store-settings": "member",
   "PUT /api/v1/space-store-settings": "member",

@@ -14,6 +14,7 @@ import { defineRoute, idParam, jsonBody, standardErrors } from "../http/openapi"
 import { translate } from "../http/translate";
 import {
   collectStateSchema,
+  instanceListingSchema,
   publishBody,
   publishingSchema,
   searchQuery,
@@ -31,7 +32,16 @@ import {
 } from "./schemas";
 import { getStoreSettings, guestClient, putStoreSettings, throttleGuestMessage, throttleGuestSession } from "./service/guest";
 import { copyStoreApp, getStoreApp, guestListing, listSquare, liveListing, listStoreApps, reactToStoreApp, searchAll, viewerOf } from "./service/listings";
-import { getSpaceStoreSettings, publishApp, publishingState, publishWorkflow, putSpaceStoreSettings, takeDownListing, unpublish } from "./service/publishing";
+import {
+  getSpaceStoreSettings,
+  listInstanceListings,
+  publishApp,
+  publishingState,
+  publishWorkflow,
+  putSpaceStoreSettings,
+  takeDownListing,
+  unpublish,
+} from "./service/publishing";
 
 const tags = ["Store"];
 const appParam = idParam("appId", "app_01jd7w3k5q9x2m4n6p8r");
@@ -113,6 +123,16 @@ export function registerStoreRoutes(app: OpenAPIHono<AppEnv>) {
       data: publishingSchema,
     }),
     async (c) => ok(c, await takeDownListing(c.var.deps, c.var.auth, c.req.valid("param").listingId, c.req.valid("json").reason)),
+  );
+  app.openapi(
+    defineRoute({
+      method: "get",
+      path: "/api/v1/instance/store-listings",
+      tags,
+      summary: "Every listing of the store and the squares (instance administrator)",
+      data: z.array(instanceListingSchema),
+    }),
+    async (c) => ok(c, await listInstanceListings(c.var.deps, c.var.auth)),
   );
   app.openapi(
     defineRoute({ method: "get", path: "/api/v1/instance/store-settings", tags, summary: "Guest limits of store apps", data: storeSettingsSchema }),

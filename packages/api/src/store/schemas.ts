@@ -22,6 +22,11 @@ export const publishingSchema = z
   })
   .openapi("Publishing");
 
+/** A listing as the instance administrator reviews it. */
+export const instanceListingSchema = publishingSchema
+  .extend({ name: z.string(), code: z.string().nullable().openapi({ description: "The app's public code (apps only)" }) })
+  .openapi("InstanceListing");
+
 /** The take-down request of the instance administrator. */
 export const takeDownBody = z.object({ reason: z.string().max(500) }).openapi("TakeDownRequest");
 

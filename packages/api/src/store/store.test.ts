@@ -115,6 +115,9 @@ describe("publishing", () => {
     const path = `/api/v1/instance/store-listings/${state.listingId}/take-down`;
     await expectError(await ctx.request(path, { method: "POST", token: ann.token, json: { reason: "spam" } }), 403);
     await expectError(await ctx.request(path, { method: "POST", token: admin.token, json: { reason: "  " } }), 400, { field: "reason" });
+    const review = await ctx.request("/api/v1/instance/store-listings", { token: admin.token });
+    expect(((await review.json()) as { data: Array<{ name: string }> }).data.map((row) => row.name)).toContain("Rule breaker");
+    await expectError(await ctx.request("/api/v1/instance/store-listings", { token: ann.token }), 403);
     await expectOk(await ctx.request(path, { method: "POST", token: admin.token, json: { reason: "Misleading name" } }), 200, publishingSchema);
     const seen = await expectOk(await ctx.request(`/api/v1/apps/${app.id}/publishing`, { token: ann.token }), 200, publishingSchema);
     expect(seen).toMatchObject({ takenDown: true, takedownReason: "Misleading name" });

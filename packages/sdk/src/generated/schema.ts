@@ -19133,6 +19133,95 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/instance/store-listings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every listing of the store and the squares (instance administrator) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Every listing of the store and the squares (instance administrator) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["InstanceListing"][];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/instance/store-settings": {
         parameters: {
             query?: never;
@@ -32998,6 +33087,11 @@ export interface components {
         };
         TakeDownRequest: {
             reason: string;
+        };
+        InstanceListing: components["schemas"]["Publishing"] & {
+            name: string;
+            /** @description The app's public code (apps only) */
+            code: string | null;
         };
         StoreSettings: {
             guestMessagesPerHour: number;

@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, desc, eq, inArray } from "drizzle-orm";
 import { newId } from "../../crypto";
 import { apps, spaces, storeListings, storeSpaceSettings, workflows } from "../../db/schema/index";
 import { fail, ServiceError } from "../../errors";
@@ -145,4 +145,24 @@ export async function putSpaceStoreSettings(deps: Pick<Deps, "db" | "now">, auth
     .values({ spaceId: auth.spaceId, squareOpenToEveryone: input.squareOpenToEveryone, updatedAt: now })
     .onConflictDoUpdate({ target: storeSpaceSettings.spaceId, set: { squareOpenToEveryone: input.squareOpenToEveryone, updatedAt: now } });
   return getSpaceStoreSettings(deps, auth);
+}
+
+/** Every listing, newest first, with its app's or workflow's name: what the instance administrator reviews. */
+export async function listInstanceListings(deps: Pick<Deps, "db">, auth: Auth) {
+  await requireInstanceAdmin(deps, auth);
+  const rows = await deps.db.select().from(storeListings).orderBy(desc(storeListings.publishedAt)).limit(500);
+  const appIds = rows.filter((row) => row.kind === "app").map((row) => row.subjectId);
+  const workflowIds = rows.filter((row) => row.kind === "workflow").map((row) => row.subjectId);
+  const names = new Map<string, { name: string; code: string | null }>();
+  if (appIds.length > 0) {
+    for (const row of await deps.db.select({ id: apps.id, name: apps.name, code: apps.code }).from(apps).where(inArray(apps.id, appIds))) {
+      names.set(row.id, { name: row.name, code: row.code });
+    }
+  }
+  if (workflowIds.length > 0) {
+    for (const row of await deps.db.select({ id: workflows.id, name: workflows.name }).from(workflows).where(inArray(workflows.id, workflowIds))) {
+      names.set(row.id, { name: row.name, code: null });
+    }
+  }
+  return rows.map((row) => ({ ...publishingView(row), name: names.get(row.subjectId)?.name ?? "", code: names.get(row.subjectId)?.code ?? null }));
 }

@@ -1,4 +1,5 @@
 import { EditOutlined } from "@ant-design/icons";
+import { StoreAdminTab } from "../store/store-admin-tab";
 import type { components } from "@parley/sdk";
 import { Button, Flex, Form, Input, InputNumber, Modal, Result, Select, Table, Tabs, Tag, Typography } from "antd";
 import { useState } from "react";
@@ -303,6 +304,7 @@ export function InstancePage() {
               label: <span data-testid="instance-tab-announcements">{t("announcements.admin.tab")}</span>,
               children: <AnnouncementsAdminTab />,
             },
+            { key: "store", label: <span data-testid="instance-tab-store">{t("store.admin.tab")}</span>, children: <StoreAdminTab /> },
           ]}
         />
       </div>

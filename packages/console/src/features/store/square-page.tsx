@@ -1,10 +1,10 @@
 import { ApartmentOutlined } from "@ant-design/icons";
-import { Card, Col, Flex, Input, Row, Skeleton, Tag, Typography } from "antd";
+import { Card, Col, Flex, Input, Row, Skeleton, Switch, Tag, Typography } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { AppAvatar } from "../../components/app-avatar";
 import { EmptyState } from "../../components/empty-state";
-import { useSpaceQuery } from "../../lib/api/query";
+import { invalidateSpace, useSpaceQuery } from "../../lib/api/query";
 import { storeEndpoints } from "../../lib/api/store";
 import { StoreCard } from "./store-card";
 import { STORE_KEYS, useStoreActions } from "./use-store-actions";
@@ -33,6 +33,7 @@ export function SquarePage() {
         </Typography.Title>
         <Typography.Text type="secondary">{t("store.squareSubtitle")}</Typography.Text>
       </Flex>
+      {actions.signedIn ? <SquareOpenSwitch /> : null}
       <Input.Search
         allowClear
         placeholder={t("store.searchPlaceholder")}
@@ -75,5 +76,24 @@ export function SquarePage() {
         ))}
       </Row>
     </div>
+  );
+}
+
+/** The space's square setting: its listings for members only, or for everyone (owner or administrator). */
+function SquareOpenSwitch() {
+  const { t } = useTranslation();
+  const settings = useSpaceQuery({ key: ["store", "space-settings"], fetch: (signal) => storeEndpoints.spaceSettings({ signal, silent: true }) });
+  if (!settings.data) return null;
+  return (
+    <Flex align="center" gap={8}>
+      <Switch
+        checked={settings.data.squareOpenToEveryone}
+        onChange={async (checked) => {
+          if ((await storeEndpoints.saveSpaceSettings(checked)).ok) await invalidateSpace(["store", "space-settings"], STORE_KEYS.square);
+        }}
+        data-testid="square-open-switch"
+      />
+      <Typography.Text>{t("store.squareOpen")}</Typography.Text>
+    </Flex>
   );
 }

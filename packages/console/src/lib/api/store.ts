@@ -60,7 +60,20 @@ export const storeEndpoints = {
     call({ silent: true, ...extra }, (init) => client.POST("/api/v1/apps/{appId}/publishing", { ...init, params: { path: { appId } }, body: { audience } })),
   unpublish: (appId: string, extra: Extra = {}) =>
     call(extra, (init) => client.DELETE("/api/v1/apps/{appId}/publishing", { ...init, params: { path: { appId } } })),
+  spaceSettings: (extra: Extra = {}) => call(extra, (init) => client.GET("/api/v1/space-store-settings", init)),
+  saveSpaceSettings: (squareOpenToEveryone: boolean, extra: Extra = {}) =>
+    call(extra, (init) => client.PUT("/api/v1/space-store-settings", { ...init, body: { squareOpenToEveryone } })),
+  /** The instance administrator's review: every listing, the guest limits, take-downs. */
+  instanceListings: (extra: Extra = {}) => call(extra, (init) => client.GET("/api/v1/instance/store-listings", init)),
+  instanceSettings: (extra: Extra = {}) => call(extra, (init) => client.GET("/api/v1/instance/store-settings", init)),
+  saveInstanceSettings: (body: Schemas["StoreSettings"], extra: Extra = {}) =>
+    call(extra, (init) => client.PUT("/api/v1/instance/store-settings", { ...init, body })),
+  takeDown: (listingId: string, reason: string, extra: Extra = {}) =>
+    call(extra, (init) => client.POST("/api/v1/instance/store-listings/{listingId}/take-down", { ...init, params: { path: { listingId } }, body: { reason } })),
 };
+
+/** A listing as the instance administrator reviews it. */
+export type InstanceListing = Schemas["InstanceListing"];
 
 /** The path a guest's message streams from (the SDK's stream() posts to it). */
 export const GUEST_MESSAGES_PATH = "/api/v1/store/apps/{code}/sessions/{sessionId}/messages" as const;
