@@ -110,4 +110,17 @@ describe("the store in Chromium", () => {
     const page = await apiCall<{ total: number }>(parley.url, ownerKey, "GET", "/api/v1/store/apps?q=Plain");
     expect(page.total).toBe(0);
   });
+
+  it("the instance administrator takes a listing down; guests no longer see it", async () => {
+    await owner.goto(`${parley.url}/console/instance`);
+    await byTestId(owner, "instance-tab-store").click();
+    const listings = await apiCall<Array<{ listingId: string; name: string }>>(parley.url, ownerKey, "GET", "/api/v1/instance/store-listings");
+    const recipe = listings.find((row) => row.name === "Recipe muse")!;
+    await byTestId(owner, `store-admin-take-down-${recipe.listingId}`).click();
+    await byTestId(owner, "store-admin-reason").fill("Copies another app");
+    await owner.locator(".ant-modal-footer .ant-btn-dangerous").click();
+    await expect.poll(() => byTestId(owner, "store-admin").innerText()).toContain("Copies another app");
+    await guest.goto(`${parley.url}/home`);
+    await expect.poll(() => byTestId(guest, "store-app-name").allInnerTexts()).toEqual(["Parcel tracker"]);
+  });
 });
