@@ -39,6 +39,7 @@ import { registerTeamRoutes } from "./teams/routes";
 import { APP_VERSION, registerSystemRoutes } from "./system/routes";
 import { registerWorkflowRoutes } from "./workflows/routes";
 import { registerTemplateRoutes } from "./templates/routes";
+import { registerStoreRoutes } from "./store/routes";
 
 const BODY_TYPES = ["application/json", "application/x-www-form-urlencoded", "multipart/form-data"];
 
@@ -130,6 +131,7 @@ export function createApp(deps: Deps) {
   registerHostingRoutes(app);
   registerOpenAiRoutes(app);
   registerWorkflowRoutes(app);
+  registerStoreRoutes(app);
   registerBenefitRoutes(app);
   registerPaymentRoutes(app);
   registerTeamRoutes(app);

@@ -208,6 +208,9 @@ const lists: Record<string, { check: Ids; owner: () => string[]; chosen: () => s
     own: () => [],
   },
   "GET /api/v1/knowledge-bases/{knowledgeBaseId}/qa-template": { notRanged: "a fixed template file" },
+  // Issue 19 (t19-store): one app's or workflow's listing, reached through loadApp / loadWorkflow (404 outside the range).
+  "GET /api/v1/apps/{appId}/publishing": { notRanged: "one app's listing: reached through loadApp, out of range is 404" },
+  "GET /api/v1/workflows/{workflowId}/publishing": { notRanged: "one workflow's listing: reached through loadWorkflow, out of range is 404" },
   "GET /api/v1/team/notify-members": { notRanged: "the space's members, whom an app's handover may notify: people, not ranged objects" },
   "GET /api/v1/knowledge-feishu/authorization": { notRanged: "the space's Feishu credentials, not an object" },
   "GET /api/v1/knowledge-media/{mediaId}/content": { notRanged: "one material's bytes: loadMedia follows its knowledge base" },

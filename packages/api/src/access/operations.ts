@@ -314,6 +314,25 @@ export const operationAccess: Readonly<Record<string, OperationAccess>> = {
   "POST /api/v1/apps/auto-create": "apps.edit",
   "POST /api/v1/apps/avatar/auto-create": "apps.edit",
   "GET /api/v1/instance/contact-requests": "instance",
+  // Issue 19, publishing, the store, the square and the top-bar search (t19-store).
+  "GET /api/v1/apps/{appId}/publishing": "apps.view",
+  "POST /api/v1/apps/{appId}/publishing": "apps.edit",
+  "DELETE /api/v1/apps/{appId}/publishing": "apps.edit",
+  "GET /api/v1/workflows/{workflowId}/publishing": "workflow.view",
+  "POST /api/v1/workflows/{workflowId}/publishing": "workflow.edit",
+  "DELETE /api/v1/workflows/{workflowId}/publishing": "workflow.edit",
+  "POST /api/v1/instance/store-listings/{listingId}/take-down": "instance",
+  "GET /api/v1/instance/store-settings": "instance",
+  "GET /api/v1/instance/store-listings": "instance",
+  "PUT /api/v1/instance/store-settings": "instance",
+  "GET /api/v1/space-store-settings": "member",
+  "PUT /api/v1/space-store-settings": "member",
+  "POST /api/v1/store/apps/{code}/thumb": "member",
+  "DELETE /api/v1/store/apps/{code}/thumb": "member",
+  "POST /api/v1/store/apps/{code}/collect": "member",
+  "DELETE /api/v1/store/apps/{code}/collect": "member",
+  "POST /api/v1/store/apps/{code}/copy": "apps.edit",
+  "GET /api/v1/search": "member",
 };
 
 /** The key {@link operationAccess} uses for a route. */

@@ -73,6 +73,14 @@ const MEMBER_OPERATIONS = [
   "GET /api/v1/announcements/stats",
   "POST /api/v1/announcements/read-all",
   "GET /api/v1/announcements/{announcementId}",
+  // Store (issue 19): a user's own marks, the top-bar search, and the space's square setting (the service refuses plain members).
+  "GET /api/v1/space-store-settings",
+  "PUT /api/v1/space-store-settings",
+  "POST /api/v1/store/apps/{code}/thumb",
+  "DELETE /api/v1/store/apps/{code}/thumb",
+  "POST /api/v1/store/apps/{code}/collect",
+  "DELETE /api/v1/store/apps/{code}/collect",
+  "GET /api/v1/search",
 ];
 
 /** Member operations whose call would end the member's session or space and so is checked last, on its own. */

@@ -21,6 +21,7 @@ import { plansMessages } from "../plans/messages";
 import { pluginsMessages } from "../plugins/messages";
 import { rolesMessages } from "../roles/messages";
 import { spacesMessages } from "../spaces/messages";
+import { storeMessages } from "../store/messages";
 import { teamsMessages } from "../teams/messages";
 import { templatesMessages } from "../templates/messages";
 import { workflowsMessages } from "../workflows/messages";
@@ -58,6 +59,7 @@ export const catalogues = {
   analysisColumns: analysisColumnMessages,
   databases: databasesMessages,
   templates: templatesMessages,
+  store: storeMessages,
 } as const;
 
 /** Every message Parley can show or send, in English and Chinese: the areas' catalogues in one. */
@@ -90,6 +92,7 @@ export const messages = {
   ...analysisColumnMessages,
   ...databasesMessages,
   ...templatesMessages,
+  ...storeMessages,
 };
 
 /** The id of a message: a key of {@link messages}. */

@@ -55,6 +55,8 @@ const TemplatesPage = lazyNamed(() => import("../features/templates/templates-pa
 const TemplateDetailPage = lazyNamed(() => import("../features/templates/template-detail-page"), "TemplateDetailPage");
 const ContactFormPage = lazyNamed(() => import("../features/templates/contact-form-page"), "ContactFormPage");
 const PluginKeyPage = lazyNamed(() => import("../features/templates/plugin-key-page"), "PluginKeyPage");
+const StorePage = lazyNamed(() => import("../features/store/store-page"), "StorePage");
+const SquarePage = lazyNamed(() => import("../features/store/square-page"), "SquarePage");
 const ComingSoonPage = lazy(async () => ({ default: (await import("../features/placeholders/coming-soon-page")).ComingSoonPage }));
 const SectionLayout = lazy(async () => ({ default: (await import("../features/placeholders/section-layout")).SectionLayout }));
 
@@ -118,8 +120,8 @@ export const routes: RouteObject[] = [
       {
         element: <HomeLayout />,
         children: [
-          { path: PATHS.home, element: screen("home") },
-          { path: PATHS.square, element: screen("square") },
+          { path: PATHS.home, element: <StorePage /> },
+          { path: PATHS.square, element: <SquarePage /> },
           { path: PATHS.chat, element: <AppChatPage /> },
           { path: PATHS.paint, element: screen("paint") },
           { path: PATHS.templates, element: <TemplatesPage /> },
@@ -174,6 +176,7 @@ export const routes: RouteObject[] = [
           { path: "plugins/detail", element: <PluginEditorPage /> },
           { path: "templates", element: <TemplatesPage /> },
           { path: "template/:code", element: <TemplateDetailPage /> },
+          { path: "square", element: <SquarePage /> },
           { path: "workflows", element: <WorkflowsPage /> },
           { path: "workflow", element: <WorkflowEditorPage /> },
           { path: "instance", element: <InstancePage /> },

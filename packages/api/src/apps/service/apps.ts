@@ -118,7 +118,7 @@ async function markOf(deps: Pick<Deps, "db">, userId: string, appId: string): Pr
 }
 
 /** Inserts an app row under a fresh public code, retrying the rare code collision. */
-async function insertWithCode(deps: Pick<Deps, "db">, row: Omit<typeof apps.$inferInsert, "code">): Promise<AppRow> {
+export async function insertWithCode(deps: Pick<Deps, "db">, row: Omit<typeof apps.$inferInsert, "code">): Promise<AppRow> {
   for (let attempt = 0; ; attempt++) {
     try {
       await deps.db.insert(apps).values({ ...row, code: newShortCode(10) });

@@ -14,13 +14,21 @@ const counter = { thumb: apps.thumbCount, collect: apps.collectCount } as const;
  */
 export async function setReaction(deps: Pick<Deps, "db" | "now">, auth: Auth, appId: string, kind: ReactionKind, on: boolean) {
   await loadApp(deps, auth, appId);
+  return applyReaction(deps, auth.userId, appId, kind, on);
+}
+
+/**
+ * Sets or clears one user's mark on an app the caller already may see (its space's app, or a
+ * store listing): the count moves by exactly one only when the mark actually changes.
+ */
+export async function applyReaction(deps: Pick<Deps, "db" | "now">, userId: string, appId: string, kind: ReactionKind, on: boolean) {
   const column = counter[kind];
-  const mark = and(eq(appReactions.appId, appId), eq(appReactions.userId, auth.userId), eq(appReactions.kind, kind));
+  const mark = and(eq(appReactions.appId, appId), eq(appReactions.userId, userId), eq(appReactions.kind, kind));
   // The mark row decides whether the count moves, so repeats and races cannot move it twice.
   const changed = on
     ? await deps.db
         .insert(appReactions)
-        .values({ appId, userId: auth.userId, kind, createdAt: deps.now().toISOString() })
+        .values({ appId, userId, kind, createdAt: deps.now().toISOString() })
         .onConflictDoNothing()
         .returning({ appId: appReactions.appId })
     : await deps.db.delete(appReactions).where(mark).returning({ appId: appReactions.appId });

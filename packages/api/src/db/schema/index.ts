@@ -28,3 +28,4 @@ export { customerTags, tagGroups, tags } from "./customers";
 export { databaseFields, databases, databaseTables } from "./databases";
 export { conversationTransfers, usageDaily, usageEndUsers, usageHourly, usageWords } from "./analysis";
 export { contactRequests, templates } from "./templates";
+export { listingAudiences, listingKinds, storeListings, storeSettings, storeSpaceSettings } from "./store";

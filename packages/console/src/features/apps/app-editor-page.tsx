@@ -30,6 +30,7 @@ import { feedback } from "../../lib/feedback";
 import { PATHS } from "../../lib/paths";
 import { AppAvatar } from "../../components/app-avatar";
 import { PageHeader } from "../../components/page-header";
+import { PublishButton } from "../store/publish-button";
 import { APP_LIMITS, appRules, guidingQuestionsOf } from "./app-rules";
 import { CHAT_KEYS } from "../chat/use-chat";
 import { APPS, chatPath } from "./apps-page";
@@ -265,6 +266,7 @@ export function AppEditorPage() {
                 {t("apps.editor.openChat")}
               </Button>
             ) : null}
+            {app ? <PublishButton appId={app.id} appName={app.name} /> : null}
             <Button type="primary" icon={<SaveOutlined />} loading={saving} disabled={!app} onClick={() => void save()} data-testid="app-save">
               {t("common.save")}
             </Button>

@@ -3,7 +3,8 @@ import type { components } from "@parley/sdk";
 import { Button, Flex, Result, Select, Skeleton, Typography } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Navigate, useNavigate, useParams } from "react-router";
+import { Navigate, useNavigate, useParams, useSearchParams } from "react-router";
+import { StoreChatPage } from "../store/store-chat-page";
 import { endpoints } from "../../lib/api/endpoints";
 import { mapData, useSpaceQuery } from "../../lib/api/query";
 import { formatDateTime } from "../../lib/format";
@@ -31,6 +32,9 @@ export function AppChatPage() {
   const { token } = useSession();
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const [params] = useSearchParams();
+  // A store app: guests, and members trying an app of another space, chat through the store.
+  if (code !== RECENT_APP_CODE && (!token || params.get("store") === "1")) return <StoreChatPage key={code} code={code} />;
   if (!token) {
     return (
       <Result

@@ -1,4 +1,5 @@
 import { EditOutlined } from "@ant-design/icons";
+import { StoreAdminTab } from "../store/store-admin-tab";
 import type { components } from "@parley/sdk";
 import { Button, Flex, Form, Input, InputNumber, Modal, Result, Select, Table, Tabs, Tag, Typography } from "antd";
 import { useState } from "react";
@@ -309,6 +310,7 @@ export function InstancePage() {
               label: <span data-testid="instance-tab-contact-requests">{t("contactForm.admin.tab")}</span>,
               children: <ContactRequestsTab />,
             },
+            { key: "store", label: <span data-testid="instance-tab-store">{t("store.admin.tab")}</span>, children: <StoreAdminTab /> },
           ]}
         />
       </div>

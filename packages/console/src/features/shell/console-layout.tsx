@@ -1,4 +1,5 @@
 import { HomeOutlined, MenuFoldOutlined, MenuUnfoldOutlined } from "@ant-design/icons";
+import { TopSearch } from "../store/top-search";
 import { Button, Flex, Layout, Menu, Result, Tag, Tooltip } from "antd";
 import { Suspense, useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -152,6 +153,7 @@ export function ConsoleLayout() {
             ) : null}
           </Flex>
           <Flex align="center" gap={4}>
+            <TopSearch />
             <Tooltip title={t("nav.portal")}>
               <Button type="text" icon={<HomeOutlined />} onClick={() => navigate(PATHS.home)} data-testid="portal-link" aria-label={t("nav.portal")} />
             </Tooltip>

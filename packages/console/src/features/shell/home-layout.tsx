@@ -1,5 +1,5 @@
 import { AppstoreOutlined, RocketOutlined } from "@ant-design/icons";
-import { Button, Flex, Input, Layout, Menu } from "antd";
+import { Button, Flex, Layout, Menu } from "antd";
 import { Suspense } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, Outlet, useLocation, useNavigate } from "react-router";
@@ -13,6 +13,7 @@ import { PageLoader } from "../../components/page-loader";
 import { CheckInButton, DocsLink, NotificationsButton } from "./header-actions";
 import { saveLanguageToAccount } from "./save-language";
 import { UserMenu } from "./user-menu";
+import { TopSearch } from "../store/top-search";
 
 /** Where the "chat" item of the top menu leads until recent chats exist. */
 export const CHAT_ENTRY = "/app/recent";
@@ -54,13 +55,7 @@ export function HomeLayout() {
           onClick={({ key }) => navigate(key)}
           data-testid="home-menu"
         />
-        <Input.Search
-          className="pl-topbar__search"
-          placeholder={t("nav.searchPlaceholder")}
-          allowClear
-          onSearch={(value) => navigate(`${PATHS.home}${value.trim() ? `?q=${encodeURIComponent(value.trim())}` : ""}`)}
-          data-testid="top-search"
-        />
+        <TopSearch />
         <Flex align="center" gap={4} className="pl-topbar__actions">
           <Button type="text" icon={<AppstoreOutlined />} onClick={() => navigate(PATHS.agents)} data-testid="console-link">
             {t("nav.console")}
