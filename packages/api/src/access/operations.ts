@@ -307,6 +307,10 @@ export const operationAccess: Readonly<Record<string, OperationAccess>> = {
   "POST /api/v1/database-tables/{tableId}/imports/fast": "database.edit",
   "GET /api/v1/database-tables/{tableId}/export": "database.view",
   "GET /api/v1/database-tables/{tableId}/template": "database.view",
+  // Remote databases end to end (issue 18, t18-remote-api): connection test, online tables and their save.
+  "POST /api/v1/databases/connection-test": "database.edit",
+  "GET /api/v1/databases/{databaseId}/online-tables": "database.view",
+  "POST /api/v1/databases/{databaseId}/online-tables": "database.edit",
 };
 
 /** The key {@link operationAccess} uses for a route. */

@@ -9,6 +9,8 @@ import { clientsMessages } from "../clients/messages";
 import { creditsMessages } from "../credits/messages";
 import { customersMessages } from "../customers/messages";
 import { databasesMessages } from "../databases/messages";
+import { remoteDatabaseMessages } from "../databases/remote/messages";
+import { sqlCheckMessages } from "../databases/sql/messages";
 import { hostingMessages } from "../hosting/messages";
 import { identityMessages } from "../identity/messages";
 import { inboxMessages } from "../inbox/messages";
@@ -56,6 +58,8 @@ export const catalogues = {
   analysis: analysisMessages,
   analysisColumns: analysisColumnMessages,
   databases: databasesMessages,
+  remoteDatabases: remoteDatabaseMessages,
+  sqlCheck: sqlCheckMessages,
 } as const;
 
 /** Every message Parley can show or send, in English and Chinese: the areas' catalogues in one. */
@@ -87,6 +91,8 @@ export const messages = {
   ...analysisMessages,
   ...analysisColumnMessages,
   ...databasesMessages,
+  ...remoteDatabaseMessages,
+  ...sqlCheckMessages,
 };
 
 /** The id of a message: a key of {@link messages}. */
