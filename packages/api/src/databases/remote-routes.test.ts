@@ -107,8 +107,22 @@ function closedPort(): Promise<number> {
 
 describe("remote databases over HTTP", () => {
   it("answers 400 naming the missing field of unsaved settings, before connecting", async () => {
-    await refused(await call(alice, "POST", "/api/v1/databases/connection-test", { dialect: "mysql", port: 3306, username: "u", password: "p", databaseName: "d" }), 400, "host");
-    await refused(await call(alice, "POST", "/api/v1/databases/connection-test", { dialect: "mysql", host: "db.example.com", port: 3306, username: "u", databaseName: "d" }), 400, "password");
+    await refused(
+      await call(alice, "POST", "/api/v1/databases/connection-test", { dialect: "mysql", port: 3306, username: "u", password: "p", databaseName: "d" }),
+      400,
+      "host",
+    );
+    await refused(
+      await call(alice, "POST", "/api/v1/databases/connection-test", {
+        dialect: "mysql",
+        host: "db.example.com",
+        port: 3306,
+        username: "u",
+        databaseName: "d",
+      }),
+      400,
+      "password",
+    );
     await refused(await call(alice, "POST", "/api/v1/databases/connection-test", { dialect: "oracle" }), 400);
   });
 
@@ -174,7 +188,11 @@ for (const engine of engines) {
       expect(down.message).toContain(`:${port}`);
       expect(down.text).not.toContain(server.password);
 
-      const unknown = await refused(await call(alice, "POST", "/api/v1/databases/connection-test", { ...settings(), databaseName: "no_such_db" }), 400, "databaseName");
+      const unknown = await refused(
+        await call(alice, "POST", "/api/v1/databases/connection-test", { ...settings(), databaseName: "no_such_db" }),
+        400,
+        "databaseName",
+      );
       expect(unknown.message).toContain("no_such_db");
 
       // An instance with the default policy refuses loopback before connecting.
@@ -238,7 +256,12 @@ for (const engine of engines) {
       ]);
       // The tables call shows the saved schema, as the chat tool reads it.
       const tables = await data<any[]>(await call(alice, "GET", `/api/v1/databases/${databaseId}/tables`));
-      expect(tables.find((table) => table.name === "orders").remoteSchema[1]).toEqual({ name: "customer", type: expect.any(String), nullable: false, description: "Who ordered" });
+      expect(tables.find((table) => table.name === "orders").remoteSchema[1]).toEqual({
+        name: "customer",
+        type: expect.any(String),
+        nullable: false,
+        description: "Who ordered",
+      });
 
       // Re-saving keeps the table's id and removes stock.
       const again = await data<any[]>(
@@ -259,11 +282,17 @@ for (const engine of engines) {
       );
       expect(gone.message).toContain('"doomed"');
       await refused(
-        await call(alice, "POST", `/api/v1/databases/${databaseId}/online-tables`, { tables: [{ name: "stock", columns: [{ name: "colour", description: "x" }] }] }),
+        await call(alice, "POST", `/api/v1/databases/${databaseId}/online-tables`, {
+          tables: [{ name: "stock", columns: [{ name: "colour", description: "x" }] }],
+        }),
         400,
         "tables.0.columns.0.name",
       );
-      await refused(await call(alice, "POST", `/api/v1/databases/${databaseId}/online-tables`, { tables: [{ name: "stock" }, { name: "stock" }] }), 400, "tables.1.name");
+      await refused(
+        await call(alice, "POST", `/api/v1/databases/${databaseId}/online-tables`, { tables: [{ name: "stock" }, { name: "stock" }] }),
+        400,
+        "tables.1.name",
+      );
       expect(await ctx.deps.db.select().from(databaseTables).where(eq(databaseTables.databaseId, databaseId))).toEqual(before);
     });
 

@@ -122,7 +122,11 @@ async function testedConnection(deps: Pick<Deps, "db" | "secrets">, auth: RangeC
  * password being typed) on a pool of its own that is closed afterwards, and answers the time
  * the round trip took and the server's version. Nothing is stored.
  */
-export async function testConnection(deps: Pick<Deps, "db" | "secrets" | "config">, auth: RangeCaller, input: ConnectionTestInput): Promise<ConnectionTestResult> {
+export async function testConnection(
+  deps: Pick<Deps, "db" | "secrets" | "config">,
+  auth: RangeCaller,
+  input: ConnectionTestInput,
+): Promise<ConnectionTestResult> {
   const connection = await testedConnection(deps, auth, input);
   const database = openRemoteDatabase(connection, { policy: remoteDatabasePolicy(deps.config), limits: { maxConnections: 1 } });
   try {
@@ -257,15 +261,14 @@ export async function saveOnlineTables(
     if (!schema) throw fail.invalid("remote_db_table_missing", `tables.${index}.name`, { name: choice.name });
     const names = new Set(schema.columns.map((column) => column.name));
     (choice.columns ?? []).forEach((column, at) => {
-      if (!names.has(column.name)) throw fail.invalid("remote_db_column_missing", `tables.${index}.columns.${at}.name`, { table: choice.name, name: column.name });
+      if (!names.has(column.name))
+        throw fail.invalid("remote_db_column_missing", `tables.${index}.columns.${at}.name`, { table: choice.name, name: column.name });
     });
   });
   const now = deps.now().toISOString();
   const kept = choices.map((choice) => choice.name);
   await atomically(deps.db, (tx) => [
-    tx
-      .delete(databaseTables)
-      .where(and(eq(databaseTables.databaseId, row.id), ...(kept.length ? [notInArray(databaseTables.name, kept)] : []))),
+    tx.delete(databaseTables).where(and(eq(databaseTables.databaseId, row.id), ...(kept.length ? [notInArray(databaseTables.name, kept)] : []))),
     ...choices.map((choice) => {
       const schema = schemas.get(choice.name)!;
       const values = {
