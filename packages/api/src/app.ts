@@ -25,6 +25,7 @@ import { registerInstanceRoutes } from "./instance/routes";
 import { registerKeyRoutes } from "./keys/routes";
 import { registerKnowledgeImportRoutes } from "./knowledge/import-routes";
 import { DATABASE_UPLOAD_MAX_BYTES, DATABASE_UPLOAD_PATH, registerDatabaseRoutes } from "./databases/routes";
+import { registerRemoteDatabaseRoutes } from "./databases/remote-routes";
 import { KNOWLEDGE_UPLOAD_MAX_BYTES, KNOWLEDGE_UPLOAD_PATH, registerKnowledgeRoutes } from "./knowledge/routes";
 import { registerModelRoutes } from "./models/routes";
 import { registerOpenAiRoutes } from "./openai/routes";
@@ -140,6 +141,7 @@ export function createApp(deps: Deps) {
   registerAnnouncementRoutes(app);
   registerCustomerRoutes(app);
   registerDatabaseRoutes(app);
+  registerRemoteDatabaseRoutes(app);
   registerAnalysisRoutes(app);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", {

@@ -105,6 +105,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       await channelWorker.stop();
       await workflowWorkers.stop();
       await deps.knowledge.close();
+      await deps.remoteDatabases.closeAll();
       await database.close();
     },
   };

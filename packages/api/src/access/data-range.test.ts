@@ -299,6 +299,7 @@ const lists: Record<string, { check: Ids; owner: () => string[]; chosen: () => s
   "GET /api/v1/database-tables/{tableId}/rows": { notRanged: "a table's rows: loadTable follows its database, checked with 404 below" },
   "GET /api/v1/database-tables/{tableId}/export": { notRanged: "a table's rows as a file: loadTable follows its database, checked with 404 below" },
   "GET /api/v1/database-tables/{tableId}/template": { notRanged: "a table's header as a file: loadTable follows its database, checked with 404 below" },
+  "GET /api/v1/databases/{databaseId}/online-tables": { notRanged: "a remote server's tables: loadDatabase follows the database, checked with 404 below" },
   "GET /api/v1/workflows": {
     check: listOf("/api/v1/workflows", (d) => d.items),
     owner: () => [o.wf1, o.wf2],
@@ -476,6 +477,8 @@ describe("data ranges", () => {
       ["GET", `/api/v1/databases/${o.db1}`],
       ["PATCH", `/api/v1/databases/${o.db1}`, { name: "Mine now" }],
       ["GET", `/api/v1/databases/${o.db1}/tables`],
+      ["GET", `/api/v1/databases/${o.db1}/online-tables`],
+      ["POST", "/api/v1/databases/connection-test", { databaseId: o.db1 }],
       ["GET", `/api/v1/database-tables/${o.dbt1}`],
       ["GET", `/api/v1/database-tables/${o.dbt1}/rows`],
       ["POST", `/api/v1/database-tables/${o.dbt1}/rows`, { values: { total: 1 } }],

@@ -333,6 +333,10 @@ export const operationAccess: Readonly<Record<string, OperationAccess>> = {
   "DELETE /api/v1/store/apps/{code}/collect": "member",
   "POST /api/v1/store/apps/{code}/copy": "apps.edit",
   "GET /api/v1/search": "member",
+  // Remote databases end to end (issue 18, t18-remote-api): connection test, online tables and their save.
+  "POST /api/v1/databases/connection-test": "database.edit",
+  "GET /api/v1/databases/{databaseId}/online-tables": "database.view",
+  "POST /api/v1/databases/{databaseId}/online-tables": "database.edit",
 };
 
 /** The key {@link operationAccess} uses for a route. */

@@ -9,6 +9,8 @@ import { clientsMessages } from "../clients/messages";
 import { creditsMessages } from "../credits/messages";
 import { customersMessages } from "../customers/messages";
 import { databasesMessages } from "../databases/messages";
+import { remoteDatabaseMessages } from "../databases/remote/messages";
+import { sqlCheckMessages } from "../databases/sql/messages";
 import { hostingMessages } from "../hosting/messages";
 import { identityMessages } from "../identity/messages";
 import { inboxMessages } from "../inbox/messages";
@@ -60,6 +62,8 @@ export const catalogues = {
   databases: databasesMessages,
   templates: templatesMessages,
   store: storeMessages,
+  remoteDatabases: remoteDatabaseMessages,
+  sqlCheck: sqlCheckMessages,
 } as const;
 
 /** Every message Parley can show or send, in English and Chinese: the areas' catalogues in one. */
@@ -93,6 +97,8 @@ export const messages = {
   ...databasesMessages,
   ...templatesMessages,
   ...storeMessages,
+  ...remoteDatabaseMessages,
+  ...sqlCheckMessages,
 };
 
 /** The id of a message: a key of {@link messages}. */

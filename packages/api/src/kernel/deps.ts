@@ -1,5 +1,6 @@
 import type { Config } from "../config";
 import type { Db } from "../db/client";
+import type { RemoteDatabaseRegistry } from "../databases/remote/registry";
 import type { KnowledgeRuntime } from "../knowledge/runtime";
 import type { Logger } from "../logger";
 import type { ModelCatalog } from "../models/catalog";
@@ -32,6 +33,8 @@ export interface Deps {
   plugins: PluginRuntime;
   /** Embedders and vector tables of knowledge bases. */
   knowledge: KnowledgeRuntime;
+  /** Connection pools of remote databases, one per database and settings version; closed on shutdown. */
+  remoteDatabases: RemoteDatabaseRegistry;
   /** Real-time fan-out to consoles and web visitors (socket.io in the server). */
   realtime: RealtimeHub;
   /** Seals secrets kept in the database (channel credentials, webhook secrets). */

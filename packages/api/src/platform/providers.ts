@@ -2,6 +2,7 @@ import type { Config } from "../config";
 import type { Db } from "../db/client";
 import type { Logger } from "../logger";
 import { createKnowledgeRuntime, type KnowledgeRuntime } from "../knowledge/runtime";
+import { RemoteDatabaseRegistry, remoteDatabasePolicy } from "../databases/remote/registry";
 import { outboundPolicy } from "../plugins/service/network";
 import { createModelCatalog, type ModelCatalog } from "../models/catalog";
 import { createSmtpMailSender } from "./mail/smtp";
@@ -30,6 +31,7 @@ export function createProviders(
   models: ModelCatalog;
   plugins: PluginRuntime;
   knowledge: KnowledgeRuntime;
+  remoteDatabases: RemoteDatabaseRegistry;
   realtime: RealtimeHub;
   secrets: SecretBox;
   files: FileStore;
@@ -51,6 +53,7 @@ export function createProviders(
     models: createModelCatalog({ llm: config.llm, db, logger, policy: outboundPolicy(config), secrets }),
     plugins: createPluginRuntime({ db, secrets, config, logger, now: () => new Date() }),
     knowledge: createKnowledgeRuntime(config, logger),
+    remoteDatabases: new RemoteDatabaseRegistry({ policy: remoteDatabasePolicy(config) }),
     secrets,
     // Stored files live under the data folder, in the layout they always had.
     files: createDiskFileStore(config.dataDir),

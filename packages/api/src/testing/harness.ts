@@ -98,6 +98,7 @@ export async function createTestContext(env: Record<string, string> = {}, overri
         await closing;
       }
       await deps.knowledge.close();
+      await deps.remoteDatabases.closeAll();
       await database.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },

@@ -30644,6 +30644,296 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/databases/connection-test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Test a remote database's connection (connection test): unsaved settings, or a saved database with fields replaced; answers the latency and the server's version */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["DatabaseConnectionTest"];
+                };
+            };
+            responses: {
+                /** @description Test a remote database's connection (connection test): unsaved settings, or a saved database with fields replaced; answers the latency and the server's version */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["DatabaseConnectionTestResult"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description The remote database is down, slow or busy (the message says which; it never contains the password) */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/databases/{databaseId}/online-tables": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tables the remote server offers now, with comments, row estimates and columns, and which are chosen (online tables) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    databaseId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The tables the remote server offers now, with comments, row estimates and columns, and which are chosen (online tables) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["DatabaseOnlineTable"][];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description The remote database is down, slow or busy (the message says which; it never contains the password) */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Save the chosen online tables with descriptions (online table save): the live schema is read again and stored; tables left out are no longer chosen */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    databaseId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["SaveDatabaseOnlineTables"];
+                };
+            };
+            responses: {
+                /** @description Save the chosen online tables with descriptions (online table save): the live schema is read again and stored; tables left out are no longer chosen */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["DatabaseOnlineTable"][];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description The remote database is down, slow or busy (the message says which; it never contains the password) */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/analysis/dashboard": {
         parameters: {
             query?: never;
@@ -37889,6 +38179,70 @@ export interface components {
             encoding: "utf-8" | "gbk" | null;
             decodedFromGbk: boolean;
             encodingNote: string | null;
+        };
+        DatabaseConnectionTestResult: {
+            /** @enum {boolean} */
+            ok: true;
+            /**
+             * @description Connecting and one round trip, in milliseconds
+             * @example 12
+             */
+            latencyMs: number;
+            /** @example 10.11.6-MariaDB-0+deb12u1 */
+            serverVersion: string;
+        };
+        DatabaseConnectionTest: {
+            /** @description Test a saved remote database; the other fields, when given, replace its stored ones (an empty password keeps it) */
+            databaseId?: string;
+            /**
+             * @description mysql (MySQL, MariaDB) or postgres
+             * @enum {string}
+             */
+            dialect?: "mysql" | "postgres";
+            /** @example db.example.com */
+            host?: string;
+            /** @example 3306 */
+            port?: number;
+            username?: string;
+            /** @description Used for this test only; never stored or answered */
+            password?: string;
+            databaseName?: string;
+        };
+        DatabaseOnlineTable: {
+            /** @example orders */
+            name: string;
+            /** @description The server's own comment on the table */
+            comment: string;
+            /** @description The engine's estimate; null when it keeps none */
+            rowsEstimate: number | null;
+            /** @description Whether the model may use the table */
+            chosen: boolean;
+            /** @description The saved table (database-tables) when chosen */
+            tableId: string | null;
+            /** @description The saved description the model reads */
+            description: string;
+            primaryKey: string[];
+            columns: {
+                name: string;
+                /** @example decimal(10,2) */
+                type: string;
+                nullable: boolean;
+                comment: string;
+                /** @description The saved description the model reads */
+                description: string;
+            }[];
+        };
+        SaveDatabaseOnlineTables: {
+            tables: {
+                name: string;
+                /** @description Empty takes the server's comment */
+                description?: string;
+                /** @description Column descriptions; columns left out take the server's comment */
+                columns?: {
+                    name: string;
+                    description?: string;
+                }[];
+            }[];
         };
         AnalysisDashboard: {
             from: string;

@@ -42,4 +42,11 @@ export const remoteDatabaseMessages = defineMessages({
     en: "The connection pool of this database was closed; its settings changed",
     "zh-CN": "该数据库的连接池已关闭（其设置已更改）",
   },
+  remote_db_not_remote: { en: "This works on remote databases only", "zh-CN": "该操作仅适用于远程数据库" },
+  remote_db_table_missing: {
+    en: 'The table "{name}" no longer exists in the database; reload the tables and choose again',
+    "zh-CN": "数据库中已不存在表“{name}”，请重新加载表列表后再选择",
+  },
+  remote_db_column_missing: { en: 'The table "{table}" has no column "{name}"', "zh-CN": "表“{table}”中没有列“{name}”" },
+  remote_db_table_duplicate: { en: 'The table "{name}" is chosen more than once', "zh-CN": "表“{name}”被重复选择" },
 });

@@ -201,7 +201,7 @@ export async function createDatabase(
 }
 
 /** Edits a database's name, description, permissions and (remote) connection; the type never changes. */
-export async function updateDatabase(deps: Pick<Deps, "db" | "now" | "secrets">, auth: Auth, databaseId: string, input: DatabaseInput) {
+export async function updateDatabase(deps: Pick<Deps, "db" | "now" | "secrets" | "remoteDatabases">, auth: Auth, databaseId: string, input: DatabaseInput) {
   const row = await loadDatabase(deps, auth, databaseId);
   if (input.type !== undefined && input.type !== row.type)
     throw fail.invalid("validation_failed", "type", { field: "type", reason: "the type of a database cannot change" });
@@ -224,6 +224,8 @@ export async function updateDatabase(deps: Pick<Deps, "db" | "now" | "secrets">,
       updatedAt: deps.now().toISOString(),
     })
     .where(eq(databases.id, row.id));
+  // The pool was opened with the old settings (a changed host or password): close it now.
+  if (row.type === "remote") await deps.remoteDatabases.drop(row.id);
   return getDatabase(deps, auth, row.id);
 }
 
@@ -241,7 +243,7 @@ export async function appsBindingDatabase(deps: Pick<Deps, "db">, spaceId: strin
  * Deletes a database with its tables and, for a built-in one, its file. A database apps still
  * answer from is refused (naming them), so no app silently loses the data it was built on.
  */
-export async function deleteDatabase(deps: Pick<Deps, "db" | "config">, auth: Auth, databaseId: string) {
+export async function deleteDatabase(deps: Pick<Deps, "db" | "config" | "remoteDatabases">, auth: Auth, databaseId: string) {
   const row = await loadDatabase(deps, auth, databaseId);
   const bound = await appsBindingDatabase(deps, auth.spaceId, row.id);
   if (bound.length > 0) {
@@ -255,6 +257,7 @@ export async function deleteDatabase(deps: Pick<Deps, "db" | "config">, auth: Au
   }
   await deps.db.delete(databases).where(eq(databases.id, row.id));
   if (row.type === "builtin") storeOf(deps).drop(row.id);
+  else await deps.remoteDatabases.drop(row.id);
   return { deleted: true as const };
 }
 

@@ -1,8 +1,8 @@
 import { defineMessages } from "../../i18n/define";
 
 /**
- * Refusals of the statement checker (`check.ts`), one per `SqlRefusalCode`. The lead merges
- * them into the databases area's catalogue.
+ * Refusals of the statement checker (`check.ts`), one per `SqlRefusalCode`, registered in the
+ * i18n catalogue as the `sqlCheck` area.
  */
 export const sqlCheckMessages = defineMessages({
   sql_empty: { en: "The statement is empty", "zh-CN": "SQL 语句为空" },
