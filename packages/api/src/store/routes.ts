@@ -243,7 +243,7 @@ export function registerStoreRoutes(app: OpenAPIHono<AppEnv>) {
       request: { query: searchQuery },
       data: searchResultSchema,
     }),
-    async (c) => ok(c, await searchAll(c.var.deps, c.var.auth, c.req.valid("query").q)),
+    async (c) => ok(c, await searchAll(c.var.deps, c.var.auth, c.req.valid("query").q, c.var.language)),
   );
 
   app.openapi(

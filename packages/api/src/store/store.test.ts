@@ -330,4 +330,18 @@ describe("copy and search", () => {
     const forBen = await expectOk(await ctx.request("/api/v1/search?q=Findable", { token: ben.token }), 200, searchResultSchema);
     expect(forBen.items.map((item) => item.name)).toEqual(["Findable public"]);
   });
+
+  it("the top-bar search finds templates in the reader's language, wildcards taken literally", async () => {
+    const english = await expectOk(await ctx.request("/api/v1/search?q=Translator", { token: ben.token }), 200, searchResultSchema);
+    expect(english.items).toEqual([expect.objectContaining({ kind: "template", name: "Translator", path: "/template/translator" })]);
+    const chinese = await expectOk(
+      await ctx.request("/api/v1/search?q=翻译", { token: ben.token, headers: { "accept-language": "zh-CN" } }),
+      200,
+      searchResultSchema,
+    );
+    expect(chinese.items.map((item) => [item.kind, item.code])).toEqual([["template", "translator"]]);
+    const wildcard = await expectOk(await ctx.request("/api/v1/search?q=%25", { token: ben.token }), 200, searchResultSchema);
+    // Only what holds a literal "%" (a store app named "100% honest" above), not every app and template.
+    expect(wildcard.items.map((item) => item.name)).toEqual(["100% honest"]);
+  });
 });

@@ -11,6 +11,8 @@ import { applyReaction, type ReactionKind } from "../../apps/service/reactions";
 import { parseJsonArray } from "../../apps/service/load";
 import { findBuiltin } from "../../plugins/service/builtins/index";
 import { rangeCondition } from "../../access/range";
+import type { Language } from "../../i18n/language";
+import { listTemplates } from "../../templates/service/templates";
 
 /** Longest search text; longer is refused with a message naming the limit (spec: 10 KB searches). */
 export const STORE_QUERY_MAX = 100;
@@ -282,14 +284,8 @@ export interface SearchHit {
   path: string;
 }
 
-/**
- * Extra sources of the top-bar search: the templates area registers one (kind `template`).
- * Each answers at most `limit` hits for the search text.
- */
-export const searchSources: Array<(deps: Pick<Deps, "db">, auth: Auth, text: string, limit: number) => Promise<SearchHit[]>> = [];
-
-/** The top-bar search: the caller's own apps (in their data range), store apps, then any registered source. */
-export async function searchAll(deps: Pick<Deps, "db">, auth: Auth, q: string | undefined, limit = 10) {
+/** The top-bar search: the caller's own apps (in their data range), store apps, then templates in the reader's language. */
+export async function searchAll(deps: Pick<Deps, "db" | "now">, auth: Auth, q: string | undefined, language: Language, limit = 10) {
   const text = searchText(q);
   if (!text) return { items: [] as SearchHit[] };
   const ownRows = await deps.db
@@ -318,6 +314,16 @@ export async function searchAll(deps: Pick<Deps, "db">, auth: Auth, q: string | 
   const store = storeRows
     .filter((row) => !ownCodes.has(row.apps.code))
     .map((row) => ({ ...hit("store_app", row.apps), path: `/app/${row.apps.code}?store=1` }));
-  const extra = (await Promise.all(searchSources.map((source) => source(deps, auth, text, limit)))).flat();
-  return { items: [...own, ...store, ...extra] };
+  const found = await listTemplates(deps, language, { keyword: text });
+  const templateHits = found.items.slice(0, limit).map(
+    (template): SearchHit => ({
+      kind: "template",
+      code: template.code,
+      name: template.name,
+      description: template.description,
+      avatarUrl: template.avatarUrl,
+      path: `/template/${template.code}`,
+    }),
+  );
+  return { items: [...own, ...store, ...templateHits] };
 }

@@ -1,6 +1,7 @@
-import { and, asc, eq, like, or } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import { newId } from "../../crypto";
 import type { Db } from "../../db/client";
+import { keywordMatch } from "../../db/query-helpers";
 import { apps, templates, workflows } from "../../db/schema/index";
 import { fail } from "../../errors";
 import type { Auth, Deps } from "../../kernel";
@@ -117,8 +118,6 @@ export async function listTemplates(
   query: { kind?: "app" | "workflow" | undefined; groupId?: string | undefined; keyword?: string | undefined },
 ) {
   await ensureSeeded(deps);
-  const keyword = query.keyword?.trim().slice(0, 100);
-  const pattern = keyword ? `%${keyword.replace(/[\\%_]/g, (char) => `\\${char}`)}%` : undefined;
   const rows = await deps.db
     .select()
     .from(templates)
@@ -126,9 +125,7 @@ export async function listTemplates(
       and(
         query.kind ? eq(templates.kind, query.kind) : undefined,
         query.groupId ? eq(templates.groupId, query.groupId) : undefined,
-        pattern
-          ? or(like(templates.nameEn, pattern), like(templates.nameZh, pattern), like(templates.descriptionEn, pattern), like(templates.descriptionZh, pattern))
-          : undefined,
+        keywordMatch([templates.nameEn, templates.nameZh, templates.descriptionEn, templates.descriptionZh], query.keyword?.trim().slice(0, 100)),
       ),
     )
     .orderBy(asc(templates.sortOrder), asc(templates.createdAt));
