@@ -182,13 +182,13 @@ export function DatabaseCreateFields({ remoteAllowed }: { remoteAllowed: boolean
   return (
     <>
       <Form.Item name="type" label={t("database.form.type")}>
-        <Radio.Group data-testid="database-type">
-          <Radio value="builtin" data-testid="database-type-builtin">
-            {t("database.types.builtin")}
+        <Radio.Group>
+          <Radio value="builtin">
+            <span data-testid="database-type-builtin">{t("database.types.builtin")}</span>
           </Radio>
           <Tooltip title={remoteAllowed ? undefined : t("database.form.remoteNeedsPlan")}>
-            <Radio value="remote" disabled={!remoteAllowed} data-testid="database-type-remote">
-              {t("database.types.remote")}
+            <Radio value="remote" disabled={!remoteAllowed}>
+              <span data-testid="database-type-remote">{t("database.types.remote")}</span>
             </Radio>
           </Tooltip>
         </Radio.Group>

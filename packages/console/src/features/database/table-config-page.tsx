@@ -54,7 +54,9 @@ function FieldInputs({ prefix, onRemove }: { prefix: (string | number)[]; onRemo
       </Form.Item>
       <Form.Item name={[...prefix, "type"]} initialValue="text">
         <Select
-          style={{ width: 130 }}
+          showSearch
+          optionFilterProp="label"
+          style={{ width: 150 }}
           options={FIELD_TYPES.map((type) => ({ value: type, label: t(`database.fieldTypes.${type}`) }))}
           data-testid="database-field-type"
         />
