@@ -1,4 +1,5 @@
 import { DeleteOutlined, EditOutlined, FilterOutlined, MinusCircleOutlined, PlusOutlined } from "@ant-design/icons";
+import type { FormInstance } from "antd";
 import { Button, DatePicker, Empty, Flex, Form, Input, InputNumber, Modal, Popconfirm, Select, Space, Table, Typography } from "antd";
 import dayjs from "dayjs";
 import { useMemo, useRef, useState } from "react";
@@ -28,13 +29,14 @@ import { tablesKey } from "./table-config-page";
 const PAGE_SIZE = 20;
 
 /** The typed input of a field: numbers, a date-time picker, a textarea for long text. */
-function ValueInput({ field }: { field: DatabaseField }) {
+function ValueInput({ field, ...control }: { field: DatabaseField; value?: never; onChange?: never; id?: string }) {
+  // Form.Item hands its child value, onChange and id: they go to the typed input.
   const testId = `database-value-${field.name}`;
-  if (field.type === "integer") return <InputNumber className="pl-db-wide" precision={0} data-testid={testId} />;
-  if (field.type === "decimal") return <InputNumber className="pl-db-wide" stringMode data-testid={testId} />;
-  if (field.type === "datetime") return <DatePicker className="pl-db-wide" showTime format={DATETIME_FORMAT} data-testid={testId} />;
-  if (field.type === "longtext") return <Input.TextArea rows={4} data-testid={testId} />;
-  return <Input maxLength={1000} data-testid={testId} />;
+  if (field.type === "integer") return <InputNumber {...control} className="pl-db-wide" precision={0} data-testid={testId} />;
+  if (field.type === "decimal") return <InputNumber {...control} className="pl-db-wide" stringMode data-testid={testId} />;
+  if (field.type === "datetime") return <DatePicker {...control} className="pl-db-wide" showTime format={DATETIME_FORMAT} data-testid={testId} />;
+  if (field.type === "longtext") return <Input.TextArea {...control} rows={4} data-testid={testId} />;
+  return <Input {...control} maxLength={1000} data-testid={testId} />;
 }
 
 /** A stored value as the row form's initial value. */
@@ -42,6 +44,41 @@ function formValue(field: DatabaseField, value: string | number | null | undefin
   if (value === null || value === undefined) return undefined;
   if (field.type === "datetime") return dayjs(String(value), DATETIME_FORMAT);
   return value;
+}
+
+type RowFormValues = { values: Record<string, unknown> };
+
+/** The add or edit dialog of a row, with a fresh form each time it opens. */
+function RowModal(props: {
+  title: string;
+  fields: DatabaseField[];
+  initial: Record<string, unknown>;
+  saving: boolean;
+  onSave: (form: FormInstance<RowFormValues>) => void;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const [form] = Form.useForm<RowFormValues>();
+  return (
+    <Modal
+      open
+      title={props.title}
+      okText={t("common.save")}
+      cancelText={t("common.cancel")}
+      confirmLoading={props.saving}
+      onOk={() => props.onSave(form)}
+      onCancel={props.onClose}
+      okButtonProps={{ "data-testid": "database-row-save" } as Record<string, string>}
+    >
+      <Form form={form} layout="vertical" initialValues={{ values: props.initial }} data-testid="database-row-form">
+        {props.fields.map((field) => (
+          <Form.Item key={field.id} name={["values", field.name]} label={field.name} extra={field.description || undefined}>
+            <ValueInput field={field} />
+          </Form.Item>
+        ))}
+      </Form>
+    </Modal>
+  );
 }
 
 /**
@@ -68,7 +105,6 @@ export function PreviewPage() {
   const [editing, setEditing] = useState<DatabaseRow | "new" | null>(null);
   const [saving, setSaving] = useState(false);
   const [selected, setSelected] = useState<number[]>([]);
-  const [form] = Form.useForm<{ values: Record<string, unknown> }>();
   const after = currentAfter(cursor);
   const rowsKey = useMemo(() => ["database-rows", table?.id ?? "", after ?? 0, filters ?? ""], [table?.id, after, filters]);
   const rows = useSpaceQuery({
@@ -110,13 +146,10 @@ export function PreviewPage() {
     await Promise.all([invalidateSpace(["database-rows", table?.id ?? ""]), invalidateSpace(tablesKey(database.id)), reload()]);
   };
 
-  const open = (row: DatabaseRow | "new") => {
-    setEditing(row);
-    form.setFieldsValue({
-      values: Object.fromEntries(fields.map((field) => [field.name, row === "new" ? undefined : formValue(field, row.values[field.name])])),
-    });
-  };
-  const save = async () => {
+  const open = (row: DatabaseRow | "new") => setEditing(row);
+  const initialRow = (row: DatabaseRow | "new" | null) =>
+    Object.fromEntries(fields.map((field) => [field.name, row === null || row === "new" ? undefined : formValue(field, row.values[field.name])]));
+  const save = async (form: FormInstance<RowFormValues>) => {
     if (!table || editing === null) return;
     const { values } = await form.validateFields();
     const body = rowValuesBody(values ?? {}, fields, editing === "new" ? undefined : editing.values);
@@ -281,25 +314,16 @@ export function PreviewPage() {
           {t("database.preview.next")}
         </Button>
       </Flex>
-      <Modal
-        open={editing !== null}
-        title={editing === "new" ? t("database.preview.add") : t("database.preview.edit", { id: editing?.rowId ?? "" })}
-        okText={t("common.save")}
-        cancelText={t("common.cancel")}
-        confirmLoading={saving}
-        onOk={() => void save()}
-        onCancel={() => setEditing(null)}
-        okButtonProps={{ "data-testid": "database-row-save" }}
-        forceRender
-      >
-        <Form form={form} layout="vertical" data-testid="database-row-form">
-          {fields.map((field) => (
-            <Form.Item key={field.id} name={["values", field.name]} label={field.name} extra={field.description || undefined}>
-              <ValueInput field={field} />
-            </Form.Item>
-          ))}
-        </Form>
-      </Modal>
+      {editing !== null && (
+        <RowModal
+          title={editing === "new" ? t("database.preview.add") : t("database.preview.edit", { id: editing.rowId })}
+          fields={fields}
+          initial={initialRow(editing)}
+          saving={saving}
+          onSave={(form) => void save(form)}
+          onClose={() => setEditing(null)}
+        />
+      )}
     </div>
   );
 }
