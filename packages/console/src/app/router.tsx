@@ -30,6 +30,13 @@ const IntegrationsPage = lazyNamed(() => import("../features/integrations/integr
 const KnowledgeListPage = lazyNamed(() => import("../features/knowledge/knowledge-list-page"), "KnowledgeListPage");
 const KnowledgeManageLayout = lazyNamed(() => import("../features/knowledge/knowledge-manage-layout"), "KnowledgeManageLayout");
 const KnowledgeManageIndex = lazyNamed(() => import("../features/knowledge/knowledge-manage-layout"), "KnowledgeManageIndex");
+const DatabaseListPage = lazyNamed(() => import("../features/database/database-list-page"), "DatabaseListPage");
+const DatabaseSectionLayout = lazyNamed(() => import("../features/database/database-section-layout"), "DatabaseSectionLayout");
+const DATABASE_SCREENS = {
+  preview: lazyNamed(() => import("../features/database/preview-page"), "PreviewPage"),
+  tableConfig: lazyNamed(() => import("../features/database/table-config-page"), "TableConfigPage"),
+  databaseConfig: lazyNamed(() => import("../features/database/database-config-page"), "DatabaseConfigPage"),
+} as const;
 const KNOWLEDGE_SCREENS = {
   baseAll: lazyNamed(() => import("../features/knowledge/base-overview-page"), "BaseOverviewPage"),
   baseFile: lazyNamed(() => import("../features/knowledge/base-files-page"), "BaseFilesPage"),
@@ -165,10 +172,13 @@ export const routes: RouteObject[] = [
           {
             path: "database",
             children: [
-              { index: true, element: screen("database") },
+              { index: true, element: <DatabaseListPage /> },
               {
-                element: <SectionLayout screen="database" base={PATHS.database} tabs={DATABASE_CHILDREN} data-testid="database-section" />,
-                children: DATABASE_CHILDREN.map((child) => ({ path: child, element: screen(child, { header: false }) })),
+                element: <DatabaseSectionLayout />,
+                children: DATABASE_CHILDREN.map((child) => {
+                  const Screen = DATABASE_SCREENS[child];
+                  return { path: child, element: <Screen /> };
+                }),
               },
             ],
           },

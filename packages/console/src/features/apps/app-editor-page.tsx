@@ -40,6 +40,7 @@ import { PreviewPane } from "./preview-pane";
 import { blockedByRateLimit, RateLimitTab } from "./rate-limit-tab";
 import { modelOptions, useAppOptions } from "./use-app-options";
 import { NotifyMemberSelect } from "../team/notify-member-select";
+import { DatabaseSettingsSection } from "../database/app-database-settings";
 import "./apps.css";
 
 type Schemas = components["schemas"];
@@ -96,6 +97,7 @@ function toValues(app: AppSeniorDetail): EditorValues {
     maxRounds: app.maxRounds,
     pluginStrategy: app.pluginStrategy,
     knowledgeBaseIds: app.knowledgeBaseIds,
+    databaseIds: app.databaseIds,
     retrievalMode: app.retrievalMode,
     retrievalLength: app.retrievalLength,
     similarityThreshold: app.similarityThreshold,
@@ -150,7 +152,7 @@ function toRequests(values: EditorValues, current: AdvancedConfig): { app: Schem
         aiTagging: manualService.aiTagging,
         notifyMemberIds: manualService.notifyMemberIds ?? current.manualService.notifyMemberIds,
       },
-      database: { ...current.database, enabled: databaseEnabled },
+      database: { ...current.database, enabled: databaseEnabled, databaseIds: app.databaseIds ?? current.database.databaseIds },
     },
   };
 }
@@ -578,6 +580,7 @@ function AdvancedTab({ pluginOptions }: { pluginOptions: { label: string; option
       <Form.Item name="databaseEnabled" label={t("apps.advanced.database")} valuePropName="checked" extra={t("apps.advanced.databaseHint")}>
         <Switch />
       </Form.Item>
+      <DatabaseSettingsSection />
     </>
   );
 }
