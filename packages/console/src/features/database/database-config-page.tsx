@@ -7,6 +7,7 @@ import { feedback } from "../../lib/feedback";
 import { formatDateTime } from "../../lib/format";
 import { DatabaseBasicFields, type DatabaseValues, databaseValues, RemoteConnectionFields, showDatabaseError, updateBody } from "./database-form";
 import { databaseKey, useDatabase } from "./database-section-layout";
+import { RemoteDatabaseConfig } from "./remote-config";
 
 /**
  * /console/database/databaseConfig?id=…: name, description and permissions (at least one);
@@ -68,6 +69,7 @@ export function DatabaseConfigPage() {
           {t("common.save")}
         </Button>
       </Form>
+      {remote && <RemoteDatabaseConfig databaseId={database.id} />}
     </div>
   );
 }

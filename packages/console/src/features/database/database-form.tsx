@@ -1,10 +1,12 @@
 import { Checkbox, Col, Form, Input, InputNumber, Radio, Row, Select, Tooltip } from "antd";
 import type { FormInstance } from "antd";
 import { useTranslation } from "react-i18next";
+import type { ConnectionTestInput } from "../../lib/api/database-remote";
 import type { CreateDatabase, Database, UpdateDatabase } from "../../lib/api/databases";
 import { type ApiFailure, handledByRequestLayer } from "../../lib/api/request";
 import { feedback } from "../../lib/feedback";
 import { i18n } from "../../i18n";
+import { RemoteConnectionTest } from "./remote-config";
 import { checkPermissions, checkPort, chosenPermissions, DATABASE_LIMITS, DEFAULT_PORTS, PERMISSION_KEYS, permissionsOf } from "./database-rules";
 
 /** The editable fields of a database. */
@@ -179,6 +181,7 @@ export function RemoteConnectionFields({ editing }: { editing: boolean }) {
 export function DatabaseCreateFields({ remoteAllowed }: { remoteAllowed: boolean }) {
   const { t } = useTranslation();
   const type = Form.useWatch("type") as DatabaseValues["type"] | undefined;
+  const form = Form.useFormInstance();
   return (
     <>
       <Form.Item name="type" label={t("database.form.type")}>
@@ -199,7 +202,28 @@ export function DatabaseCreateFields({ remoteAllowed }: { remoteAllowed: boolean
         </div>
       )}
       <DatabaseBasicFields />
-      {type === "remote" && <RemoteConnectionFields editing={false} />}
+      {type === "remote" && (
+        <>
+          <RemoteConnectionFields editing={false} />
+          <Form.Item>
+            <RemoteConnectionTest settings={() => connectionSettings(form)} />
+          </Form.Item>
+        </>
+      )}
     </>
   );
+}
+
+/** The unsaved connection settings of the create form, for a connection test before saving. */
+function connectionSettings(form: FormInstance): ConnectionTestInput {
+  const values = form.getFieldsValue(["dialect", "host", "port", "username", "password", "databaseName"]) as Partial<Record<string, unknown>>;
+  const text = (key: string) => (typeof values[key] === "string" ? (values[key] as string).trim() : undefined);
+  return {
+    dialect: values.dialect === "postgres" ? "postgres" : "mysql",
+    host: text("host"),
+    port: typeof values.port === "number" ? values.port : undefined,
+    username: text("username"),
+    password: typeof values.password === "string" ? values.password : undefined,
+    databaseName: text("databaseName"),
+  };
 }
