@@ -307,6 +307,8 @@ export const operationAccess: Readonly<Record<string, OperationAccess>> = {
   "POST /api/v1/database-tables/{tableId}/imports/fast": "database.edit",
   "GET /api/v1/database-tables/{tableId}/export": "database.view",
   "GET /api/v1/database-tables/{tableId}/template": "database.view",
+  // Databases in chat (issue 18, t18-chat): the caller confirms a write the model asked for in their own conversation.
+  "POST /api/v1/chat/database-writes/{confirmationId}/confirm": "apps.view",
 };
 
 /** The key {@link operationAccess} uses for a route. */

@@ -25,5 +25,5 @@ export {
 } from "./billing";
 export { announcementReads, announcements } from "./announcements";
 export { customerTags, tagGroups, tags } from "./customers";
-export { databaseFields, databases, databaseTables } from "./databases";
+export { databaseFields, databases, databaseTables, databaseWriteConfirmations } from "./databases";
 export { conversationTransfers, usageDaily, usageEndUsers, usageHourly, usageWords } from "./analysis";
