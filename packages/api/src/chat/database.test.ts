@@ -98,7 +98,11 @@ describe("databases in chat", () => {
   it("offers the schema to the model, runs its SELECT, gives the rows back and records the SQL", async () => {
     const { app } = await shopApp("Shop");
     fake
-      .replyToolCall({ id: "call_1", name: "query_database", arguments: { database: "Shop", sql: 'SELECT name, "价格" FROM products WHERE stock > 5 ORDER BY name' } })
+      .replyToolCall({
+        id: "call_1",
+        name: "query_database",
+        arguments: { database: "Shop", sql: 'SELECT name, "价格" FROM products WHERE stock > 5 ORDER BY name' },
+      })
       .reply("We have Green tea (12.5) and Oolong (30).");
     const events = await ask(app.code, "What is in stock?");
     const first = fake.requests[0]!.body as { tools: Array<{ function: { name: string; description: string } }> };
@@ -108,7 +112,17 @@ describe("databases in chat", () => {
     expect(tool.function.description).toContain("dialect SQLite; permissions: query");
     expect(tool.function.description).toMatch(/double-quote/);
     const result = events.find((event) => event.type === "tool-result");
-    expect(result).toMatchObject({ ok: true, table: { columns: ["name", "价格"], rows: [["Green tea", 12.5], ["Oolong", 30]], truncated: false } });
+    expect(result).toMatchObject({
+      ok: true,
+      table: {
+        columns: ["name", "价格"],
+        rows: [
+          ["Green tea", 12.5],
+          ["Oolong", 30],
+        ],
+        truncated: false,
+      },
+    });
     // The model read the rows as a compact table in the second round.
     const second = fake.requests[1]!.body as { messages: Array<{ role: string; content: string }> };
     expect(second.messages.find((message) => message.role === "tool")!.content).toContain("Green tea | 12.5");
@@ -177,7 +191,9 @@ describe("databases in chat", () => {
 
   it("runs a permitted write at once when the app does not confirm writes", async () => {
     const { app, database } = await shopApp("Direct", { query: true, add: true, edit: false, delete: false }, false);
-    fake.replyToolCall({ id: "call_i", name: "query_database", arguments: { sql: "INSERT INTO products (name, \"价格\", stock) VALUES ('Matcha', 20, 5)" } }).reply("Added.");
+    fake
+      .replyToolCall({ id: "call_i", name: "query_database", arguments: { sql: "INSERT INTO products (name, \"价格\", stock) VALUES ('Matcha', 20, 5)" } })
+      .reply("Added.");
     const events = await ask(app.code, "Add Matcha");
     expect(events.find((event) => event.type === "tool-result")).toMatchObject({ ok: true, content: "1 rows affected." });
     expect(await stockOf(database.id)).toContainEqual(["Matcha", 5]);

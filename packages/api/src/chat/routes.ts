@@ -213,16 +213,11 @@ export function registerChatRoutes(app: OpenAPIHono<AppEnv>) {
       tags,
       summary: "Run a database write the model asked for in one of the caller's conversations, once (the app's confirmWrites)",
       request: { params: idParam("confirmationId", "dbw_01jd7w3k5q9x2m4n6p8r") },
-      data: z
-        .object({ affectedRows: z.number().int(), sql: z.string().openapi({ description: "The statement that ran" }) })
-        .openapi("ChatDatabaseWriteResult"),
+      data: z.object({ affectedRows: z.number().int(), sql: z.string().openapi({ description: "The statement that ran" }) }).openapi("ChatDatabaseWriteResult"),
       extraErrors: { 409: "The write already ran or expired" },
     }),
     async (c) =>
-      ok(
-        c,
-        await confirmDatabaseWrite(c.var.deps, { id: c.req.valid("param").confirmationId, endUserId: endUserOf(c.var.auth), language: c.var.language }),
-      ),
+      ok(c, await confirmDatabaseWrite(c.var.deps, { id: c.req.valid("param").confirmationId, endUserId: endUserOf(c.var.auth), language: c.var.language })),
   );
 
   const billingTags = ["Credits"];

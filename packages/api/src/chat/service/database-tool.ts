@@ -6,7 +6,14 @@ import { fail } from "../../errors";
 import type { Language } from "../../i18n/language";
 import type { Deps } from "../../kernel";
 import type { ToolDefinition } from "../../platform/llm/types";
-import { loadStatementTargets, outcomeMessage, runStatement, type StatementOutcome, type StatementTarget } from "../../databases/service/statements";
+import {
+  loadStatementTargets,
+  outcomeMessage,
+  runStatement,
+  schemaLines,
+  type StatementOutcome,
+  type StatementTarget,
+} from "../../databases/service/statements";
 
 /** The tool's name as the model sees it. */
 export const DATABASE_TOOL = "query_database";
@@ -34,8 +41,6 @@ export interface DatabaseToolResult {
   record: Record<string, unknown>;
 }
 
-const DIALECT_NAMES = { sqlite: "SQLite", mysql: "MySQL", postgresql: "PostgreSQL" } as const;
-
 /** Databases the app's chat may query: the database setting is on and databases are bound. */
 export async function databaseTargetsFor(deps: Pick<Deps, "db">, app: ChatApp): Promise<StatementTarget[]> {
   if (!app.advancedConfig.database.enabled || app.databaseIds.length === 0) return [];
@@ -49,14 +54,7 @@ export function databaseTool(targets: StatementTarget[]): ToolDefinition {
     `Rules: write exactly one statement in the database's dialect, without comments; only the tables listed below are in reach; always double-quote table and column names that contain non-ASCII characters (for example "价格"); add LIMIT to reads (at most ${DATABASE_MAX_ROWS} rows come back); only the statement kinds the database permits run (query = SELECT, add = INSERT, edit = UPDATE, delete = DELETE); UPDATE and DELETE need a WHERE condition.`,
     "Databases:",
   ];
-  for (const target of targets) {
-    const permitted = (["query", "add", "edit", "delete"] as const).filter((permission) => target.permissions[permission]);
-    lines.push(`- "${target.name}" (id ${target.id}; dialect ${DIALECT_NAMES[target.dialect]}; permissions: ${permitted.join(", ")})${target.description ? `: ${target.description}` : ""}`);
-    for (const table of target.tables) {
-      lines.push(`  table "${table.name}"${table.description ? `: ${table.description}` : ""}`);
-      for (const column of table.columns) lines.push(`    "${column.name}" ${column.type}${column.description ? ` — ${column.description}` : ""}`);
-    }
-  }
+  for (const target of targets) lines.push(...schemaLines(target));
   const description = lines.join("\n");
   return {
     name: DATABASE_TOOL,
@@ -98,7 +96,11 @@ export function compactTable(columns: string[], rows: Cell[][], truncated: boole
 function pickTarget(targets: StatementTarget[], database: unknown): StatementTarget | undefined {
   if (typeof database !== "string" || database.trim() === "") return targets.length === 1 ? targets[0] : undefined;
   const wanted = database.trim();
-  return targets.find((target) => target.id === wanted) ?? targets.find((target) => target.name === wanted) ?? targets.find((target) => target.name.toLowerCase() === wanted.toLowerCase());
+  return (
+    targets.find((target) => target.id === wanted) ??
+    targets.find((target) => target.name === wanted) ??
+    targets.find((target) => target.name.toLowerCase() === wanted.toLowerCase())
+  );
 }
 
 /**
@@ -120,7 +122,11 @@ export async function executeDatabaseTool(
   const target = pickTarget(input.targets, args.database);
   if (!target) {
     const names = input.targets.map((item) => `"${item.name}"`).join(", ");
-    return { ok: false, content: `Unknown database ${JSON.stringify(args.database ?? "")}; use one of ${names}.`, record: { database: String(args.database ?? ""), sql, status: "refused", code: "database_unknown" } };
+    return {
+      ok: false,
+      content: `Unknown database ${JSON.stringify(args.database ?? "")}; use one of ${names}.`,
+      record: { database: String(args.database ?? ""), sql, status: "refused", code: "database_unknown" },
+    };
   }
   const confirm = input.app.advancedConfig.database.confirmWrites;
   const outcome: StatementOutcome = await runStatement(
@@ -158,7 +164,11 @@ export async function executeDatabaseTool(
     };
   }
   if (outcome.kind !== "select") {
-    return { ok: true, content: `${outcome.affectedRows ?? 0} rows affected.`, record: { ...base, sql: outcome.sql, status: "ran", affectedRows: outcome.affectedRows } };
+    return {
+      ok: true,
+      content: `${outcome.affectedRows ?? 0} rows affected.`,
+      record: { ...base, sql: outcome.sql, status: "ran", affectedRows: outcome.affectedRows },
+    };
   }
   const rows = outcome.rows.slice(0, DATABASE_MAX_ROWS).map((row) => row.map(cellOf));
   const truncated = outcome.truncated || outcome.rows.length > DATABASE_MAX_ROWS;
@@ -202,8 +212,12 @@ export async function confirmDatabaseWrite(
     timeoutMs: DATABASE_TIMEOUT_MS,
     allowWrite: true,
   });
-  await deps.db.update(databaseWriteConfirmations).set({ result: JSON.stringify(outcome) }).where(eq(databaseWriteConfirmations.id, claimed.id));
-  if (outcome.status === "refused" || outcome.status === "failed") throw fail.invalid("database_statement_failed", "sql", { reason: outcomeMessage(outcome, input.language) });
+  await deps.db
+    .update(databaseWriteConfirmations)
+    .set({ result: JSON.stringify(outcome) })
+    .where(eq(databaseWriteConfirmations.id, claimed.id));
+  if (outcome.status === "refused" || outcome.status === "failed")
+    throw fail.invalid("database_statement_failed", "sql", { reason: outcomeMessage(outcome, input.language) });
   if (outcome.status !== "ran") throw fail.conflict("chat_database_write_gone");
   return { affectedRows: outcome.affectedRows ?? 0, sql: outcome.sql };
 }

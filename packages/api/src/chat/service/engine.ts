@@ -286,7 +286,13 @@ async function* runTools(run: ModelRun, calls: ToolCall[]): AsyncGenerator<ChatE
     yield { type: "tool-call", id: call.id, name: call.name, arguments: call.arguments };
     if (call.name === DATABASE_TOOL && run.databases.length > 0) {
       const started = Date.now();
-      const result = await executeDatabaseTool(deps, { app, conversationId: run.conversationId, targets: run.databases, arguments: call.arguments, language: turn.language });
+      const result = await executeDatabaseTool(deps, {
+        app,
+        conversationId: run.conversationId,
+        targets: run.databases,
+        arguments: call.arguments,
+        language: turn.language,
+      });
       run.statements.push(result.record);
       run.toolLog.push({ call, ok: result.ok, content: result.content });
       if (result.confirmation) run.awaitingConfirmation = messageText(turn.language, "chat_database_confirm", { database: result.confirmation.databaseName });

@@ -78,7 +78,9 @@ function parseColumns(json: string): ColumnSchema[] {
     const value: unknown = JSON.parse(json);
     if (!Array.isArray(value)) return [];
     return value
-      .filter((column): column is Record<string, unknown> => typeof column === "object" && column !== null && typeof (column as { name?: unknown }).name === "string")
+      .filter(
+        (column): column is Record<string, unknown> => typeof column === "object" && column !== null && typeof (column as { name?: unknown }).name === "string",
+      )
       .map((column) => ({
         name: String(column.name),
         type: typeof column.type === "string" ? column.type : "",
@@ -100,7 +102,12 @@ export async function loadStatementTargets(deps: Pick<Deps, "db">, spaceId: stri
   const tables = await deps.db
     .select()
     .from(databaseTables)
-    .where(inArray(databaseTables.databaseId, rows.map((row) => row.id)))
+    .where(
+      inArray(
+        databaseTables.databaseId,
+        rows.map((row) => row.id),
+      ),
+    )
     .orderBy(asc(databaseTables.createdAt), asc(databaseTables.name));
   const builtinTableIds = tables.filter((table) => rows.find((row) => row.id === table.databaseId)?.type === "builtin").map((table) => table.id);
   const fields = builtinTableIds.length
@@ -124,10 +131,29 @@ export async function loadStatementTargets(deps: Pick<Deps, "db">, spaceId: stri
           row.type === "builtin"
             ? fields
                 .filter((field) => field.tableId === table.id)
-                .map((field) => ({ name: field.name, type: field.type, description: [field.description, field.comment].filter((text) => text.trim()).join(" — ") }))
+                .map((field) => ({
+                  name: field.name,
+                  type: field.type,
+                  description: [field.description, field.comment].filter((text) => text.trim()).join(" — "),
+                }))
             : parseColumns(table.schemaJson),
       })),
   }));
+}
+
+const DIALECT_NAMES: Record<SqlDialect, string> = { sqlite: "SQLite", mysql: "MySQL", postgresql: "PostgreSQL" };
+
+/** A database as the model reads it: name, dialect, permissions, then its tables and columns with their descriptions. */
+export function schemaLines(target: StatementTarget): string[] {
+  const permitted = (["query", "add", "edit", "delete"] as const).filter((permission) => target.permissions[permission]);
+  const lines = [
+    `- "${target.name}" (id ${target.id}; dialect ${DIALECT_NAMES[target.dialect]}; permissions: ${permitted.join(", ")})${target.description ? `: ${target.description}` : ""}`,
+  ];
+  for (const table of target.tables) {
+    lines.push(`  table "${table.name}"${table.description ? `: ${table.description}` : ""}`);
+    for (const column of table.columns) lines.push(`    "${column.name}" ${column.type}${column.description ? ` — ${column.description}` : ""}`);
+  }
+  return lines;
 }
 
 function fill(template: string, params: Record<string, string | number>): string {
@@ -150,7 +176,11 @@ export function outcomeMessage(outcome: Extract<StatementOutcome, { message: str
  * transaction, writes in their own). A refusal changes nothing and is logged; callers record
  * it with their turn or run. With `allowWrite` false a write that passes answers `pending`.
  */
-export async function runStatement(deps: Pick<Deps, "db" | "config" | "secrets" | "logger">, input: StatementInput, loaded?: StatementTarget): Promise<StatementOutcome> {
+export async function runStatement(
+  deps: Pick<Deps, "db" | "config" | "secrets" | "logger">,
+  input: StatementInput,
+  loaded?: StatementTarget,
+): Promise<StatementOutcome> {
   const target = loaded ?? (await loadStatementTargets(deps, input.spaceId, [input.databaseId]))[0];
   if (!target) return { status: "refused", sql: input.sql, code: "database_unknown", message: "No such database is bound", messageZh: "没有绑定该数据库" };
   const checked = checkStatement({
@@ -163,14 +193,29 @@ export async function runStatement(deps: Pick<Deps, "db" | "config" | "secrets" 
   if (!checked.ok) {
     const message = sqlCheckMessages[checked.code];
     deps.logger.warn("database statement refused", { databaseId: target.id, code: checked.code, detail: checked.detail, sql: input.sql.slice(0, 2000) });
-    return { status: "refused", sql: input.sql, code: checked.code, message: fill(message.en, checked.params), messageZh: fill(message["zh-CN"], checked.params) };
+    return {
+      status: "refused",
+      sql: input.sql,
+      code: checked.code,
+      message: fill(message.en, checked.params),
+      messageZh: fill(message["zh-CN"], checked.params),
+    };
   }
   if (checked.kind !== "select" && !input.allowWrite) return { status: "pending", kind: checked.kind, sql: checked.sql };
   try {
     if (target.type === "builtin") {
       const result = await runBuiltinStatement(deps, target.id, checked.sql, [], { maxRows: input.maxRows, timeoutMs: input.timeoutMs });
-      if ("affectedRows" in result) return { status: "ran", kind: checked.kind, sql: checked.sql, columns: [], rows: [], truncated: false, affectedRows: result.affectedRows };
-      return { status: "ran", kind: checked.kind, sql: checked.sql, columns: result.columns, rows: result.rows, truncated: result.truncated, affectedRows: null };
+      if ("affectedRows" in result)
+        return { status: "ran", kind: checked.kind, sql: checked.sql, columns: [], rows: [], truncated: false, affectedRows: result.affectedRows };
+      return {
+        status: "ran",
+        kind: checked.kind,
+        sql: checked.sql,
+        columns: result.columns,
+        rows: result.rows,
+        truncated: result.truncated,
+        affectedRows: null,
+      };
     }
     const row = target.row;
     const remote = remotePoolsOf(deps.config).get(target.id, row.updatedAt, {
@@ -183,7 +228,15 @@ export async function runStatement(deps: Pick<Deps, "db" | "config" | "secrets" 
     });
     if (checked.kind === "select") {
       const result = await remote.query(checked.sql, { maxRows: input.maxRows, timeoutMs: input.timeoutMs });
-      return { status: "ran", kind: checked.kind, sql: checked.sql, columns: result.columns, rows: result.rows, truncated: result.truncated, affectedRows: null };
+      return {
+        status: "ran",
+        kind: checked.kind,
+        sql: checked.sql,
+        columns: result.columns,
+        rows: result.rows,
+        truncated: result.truncated,
+        affectedRows: null,
+      };
     }
     const result = await remote.execute(checked.sql, { timeoutMs: input.timeoutMs });
     return { status: "ran", kind: checked.kind, sql: checked.sql, columns: [], rows: [], truncated: false, affectedRows: result.affectedRows };
