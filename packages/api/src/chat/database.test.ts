@@ -1,7 +1,10 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createAppVia } from "../apps/testing";
-import { databaseWriteConfirmations, usageRecords } from "../db/schema/index";
+import pg from "pg";
+import { newId } from "../crypto";
+import { databaseTables, databaseWriteConfirmations, usageRecords } from "../db/schema/index";
+import { type DbServer, skipWithoutDbServer, startPostgres } from "../testing/db-servers";
 import { runBuiltinStatement } from "../databases/service/statement";
 import { upgradeSpaceForTest } from "../plans/testing";
 import { type LlmFake, startOpenAiFake } from "../testing/fakes/llm-openai";
@@ -17,7 +20,13 @@ let owner: TestUser;
 
 beforeAll(async () => {
   fake = await startOpenAiFake();
-  ctx = await createTestContext({ OPENAI_API_KEY: "sk-test-parley", OPENAI_BASE_URL: fake.url, PARLEY_OPENAI_MODELS: "gpt-4.1-mini" });
+  ctx = await createTestContext({
+    OPENAI_API_KEY: "sk-test-parley",
+    OPENAI_BASE_URL: fake.url,
+    PARLEY_OPENAI_MODELS: "gpt-4.1-mini",
+    // The test's PostgreSQL listens on loopback.
+    PARLEY_DATABASES_ALLOW_LOOPBACK: "true",
+  });
   await ctx.deps.models.ready();
   base = await ctx.listen();
   owner = await registerUser(ctx, "db-chat@example.com");
@@ -197,5 +206,98 @@ describe("databases in chat", () => {
     const events = await ask(app.code, "Add Matcha");
     expect(events.find((event) => event.type === "tool-result")).toMatchObject({ ok: true, content: "1 rows affected." });
     expect(await stockOf(database.id)).toContainEqual(["Matcha", 5]);
+  });
+});
+
+describe.skipIf(skipWithoutDbServer("postgresql"))("databases in chat against a real PostgreSQL", () => {
+  let server: DbServer;
+  let admin: pg.Client;
+  beforeAll(async () => {
+    server = await startPostgres();
+    admin = new pg.Client({ host: server.host, port: server.port, user: server.user, password: server.password, database: server.database });
+    await admin.connect();
+    await admin.query("CREATE TABLE orders (id serial PRIMARY KEY, customer text NOT NULL, total numeric(10,2))");
+    await admin.query("CREATE TABLE secrets (token text)");
+    await admin.query("INSERT INTO orders (customer, total) VALUES ('Ada', 12.50), ('Lin', 99.00), ('Mei', 7.25)");
+    await admin.query("INSERT INTO secrets VALUES ('s3cret')");
+  }, 60_000);
+  afterAll(async () => {
+    await admin?.end();
+    await server?.stop();
+  });
+
+  it("answers from the chosen tables in a read-only transaction and refuses the rest", async () => {
+    const created = await call("POST", "/api/v1/databases", {
+      type: "remote",
+      name: "Shop PG",
+      dialect: "postgres",
+      host: server.host,
+      port: server.port,
+      username: server.user,
+      password: server.password,
+      databaseName: server.database,
+      permissions: { query: true, add: false, edit: false, delete: false },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const database = created.body.data;
+    // The online-table save is another part's route: the chosen table is written as it writes it.
+    const now = new Date().toISOString();
+    const table = { databaseId: database.id, spaceId: owner.user.spaceId, createdBy: owner.user.id, updatedAt: now };
+    await ctx.deps.db.insert(databaseTables).values([
+      {
+        ...table,
+        id: newId("dbt"),
+        name: "orders",
+        description: "Orders placed in the shop",
+        chosen: true,
+        schemaJson: JSON.stringify([
+          { name: "customer", type: "text", nullable: false, description: "Who ordered" },
+          { name: "total", type: "numeric(10,2)", nullable: true, description: "Order total in CNY" },
+        ]),
+      },
+      { ...table, id: newId("dbt"), name: "secrets", chosen: false, schemaJson: "[]" },
+    ]);
+    const app = await createAppVia(ctx, owner, {});
+    const config = (await call("GET", `/api/v1/apps/${app.id}/advanced-config`)).body.data;
+    expect((await call("PUT", `/api/v1/apps/${app.id}/advanced-config`, { ...config, database: { enabled: true, databaseIds: [database.id] } })).status).toBe(
+      200,
+    );
+
+    fake
+      .replyToolCall({ id: "call_pg", name: "query_database", arguments: { sql: "SELECT customer, total FROM orders WHERE total > 10 ORDER BY customer" } })
+      .reply("Ada and Lin.");
+    const events = await ask(app.code, "Who spent more than 10?");
+    const first = fake.requests[0]!.body as { tools: Array<{ function: { description: string } }> };
+    expect(first.tools[0]!.function.description).toContain("dialect PostgreSQL");
+    expect(first.tools[0]!.function.description).not.toContain("secrets");
+    expect(events.find((event) => event.type === "tool-result")).toMatchObject({
+      ok: true,
+      table: {
+        columns: ["customer", "total"],
+        rows: [
+          ["Ada", "12.50"],
+          ["Lin", "99.00"],
+        ],
+      },
+    });
+    expect(textOf(events)).toBe("Ada and Lin.");
+
+    for (const sql of [
+      "SELECT customer FROM orders UNION SELECT token FROM secrets",
+      "SELECT pg_sleep(100)",
+      "DELETE FROM orders WHERE id = 1",
+      "SELECT 1; DROP TABLE orders",
+    ]) {
+      fake.replyToolCall({ id: "call_x", name: "query_database", arguments: { sql } }).reply("No.");
+      const refused = await ask(app.code, "try");
+      expect(
+        refused.find((event) => event.type === "tool-result"),
+        sql,
+      ).toMatchObject({ ok: false, content: expect.stringMatching(/^Refused: /) });
+    }
+    expect((await admin.query("SELECT count(*)::int AS n FROM orders")).rows[0]).toEqual({ n: 3 });
+    const records = await ctx.deps.db.select().from(usageRecords).where(eq(usageRecords.appId, app.id));
+    const statuses = records.flatMap((record) => (JSON.parse(record.databaseStatements ?? "[]") as Array<{ status: string }>).map((entry) => entry.status));
+    expect(statuses.sort()).toEqual(["ran", "refused", "refused", "refused", "refused"]);
   });
 });
