@@ -140,6 +140,12 @@ describe("databases in chat", () => {
     expect(JSON.parse(record!.databaseStatements!)).toEqual([
       expect.objectContaining({ database: "Shop", status: "ran", rows: 2, sql: expect.stringContaining('SELECT name, "价格" FROM products') }),
     ]);
+    // The analysis records show the SQL that ran.
+    const listed = await call("GET", `/api/v1/analysis/records?appId=${app.id}`);
+    expect(listed.status, JSON.stringify(listed.body)).toBe(200);
+    expect(listed.body.data.items[0].databaseStatements).toEqual([
+      { database: "Shop", status: "ran", sql: expect.stringContaining('SELECT name, "价格" FROM products WHERE stock > 5') },
+    ]);
   });
 
   it("refuses DROP TABLE, a second statement, UNION into an unchosen table and pg_sleep; records each and changes nothing", async () => {

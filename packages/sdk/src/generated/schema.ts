@@ -12671,6 +12671,117 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/widget/{clientId}/sessions/{sessionId}/database-writes/{confirmationId}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The visitor confirms a database write the model asked for in this session; it runs once (Authorization: Bearer <visitorToken>) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    clientId: string;
+                    sessionId: string;
+                    confirmationId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The visitor confirms a database write the model asked for in this session; it runs once (Authorization: Bearer <visitorToken>) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["WidgetDatabaseWriteResult"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description The client is disabled (`web_client_disabled`) or the site's origin is not allowed (`origin_not_allowed`) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description The write already ran or expired */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/channel-clients/catalogue": {
         parameters: {
             query?: never;
@@ -32063,6 +32174,10 @@ export interface components {
             serviceMode: "FULL_AUTO_MODE" | "MANUAL_MODE" | "GROUP_MODE";
             reply: string | null;
         };
+        WidgetDatabaseWriteResult: {
+            affectedRows: number;
+            sql: string;
+        };
         ChannelCatalogue: components["schemas"]["ChannelDescriptor"][];
         ChannelDescriptor: {
             /** @enum {string} */
@@ -34816,7 +34931,19 @@ export interface components {
             credits: number;
             /** @description Chunks the turn's knowledge retrieval found; 0 = not hit; null = no retrieval */
             knowledgeHitCount: number | null;
+            /** @description The database statements of the turn (empty when none) */
+            databaseStatements: components["schemas"]["AnalysisRecordStatement"][];
             createdAt: string;
+        };
+        AnalysisRecordStatement: {
+            database: string;
+            /** @description The statement as it ran (or was refused) */
+            sql: string;
+            /** @description ran, refused, failed or awaiting_confirmation */
+            status: string;
+            /** @description Why it was refused or failed (e.g. sql_table_not_allowed) */
+            code?: string;
+            message?: string;
         };
         AnalysisRecordEnums: {
             apps: {

@@ -187,13 +187,14 @@ export async function executeDatabaseTool(
  */
 export async function confirmDatabaseWrite(
   deps: Pick<Deps, "db" | "config" | "secrets" | "logger" | "now">,
-  input: { id: string; endUserId: string; language: Language },
+  input: { id: string; language: Language } & ({ endUserId: string } | { conversationId: string }),
 ): Promise<{ affectedRows: number; sql: string }> {
+  const owner = "conversationId" in input ? eq(databaseWriteConfirmations.conversationId, input.conversationId) : eq(conversations.endUserId, input.endUserId);
   const owned = await deps.db
     .select({ id: databaseWriteConfirmations.id })
     .from(databaseWriteConfirmations)
     .innerJoin(conversations, eq(conversations.id, databaseWriteConfirmations.conversationId))
-    .where(and(eq(databaseWriteConfirmations.id, input.id), eq(conversations.endUserId, input.endUserId)))
+    .where(and(eq(databaseWriteConfirmations.id, input.id), owner))
     .get();
   if (!owned) throw fail.notFound("database_write");
   const now = deps.now().toISOString();
