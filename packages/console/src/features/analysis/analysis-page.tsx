@@ -93,8 +93,8 @@ function RecordsTable({ kind, filters }: { kind: "records" | "not-hit"; filters:
         expandedRowRender: (row) => (
           <div data-testid="analysis-record-statements">
             <strong>{t("chatDatabase.statements")}</strong>
-            {row.databaseStatements.map((statement, index) => (
-              <div key={index} className="pl-analysis__statement">
+            {row.databaseStatements.map((statement) => (
+              <div key={`${statement.status}:${statement.database}:${statement.sql}`} className="pl-analysis__statement">
                 <span>
                   {statement.database} · {t(`chatDatabase.status.${statement.status}`, { defaultValue: statement.status })}
                   {statement.message ? ` · ${statement.message}` : ""}
