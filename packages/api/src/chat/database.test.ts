@@ -204,6 +204,41 @@ describe("databases in chat", () => {
     expect(row!.usedAt).not.toBeNull();
   });
 
+  it("lets a widget visitor confirm a write of their own session, once; another session cannot", async () => {
+    const { app, database } = await shopApp("Widget shop", { query: true, add: false, edit: true, delete: false });
+    const client = (await call("POST", "/api/v1/web-clients", { appId: app.id, name: "Shop widget" })).body.data;
+    const session = async (visitorId: string) => {
+      const started = await fetch(`${base}/api/v1/widget/${client.id}/sessions`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ visitorId }),
+      });
+      expect(started.status).toBe(201);
+      return ((await started.json()) as { data: { sessionId: string; visitorToken: string } }).data;
+    };
+    const visitor = await session("visitor-db-1");
+    const other = await session("visitor-db-2");
+    fake.replyToolCall({ id: "call_v", name: "query_database", arguments: { sql: "UPDATE products SET stock = 0 WHERE name = 'Oolong'" } });
+    const events = await fetch(`${base}/api/v1/widget/${client.id}/sessions/${visitor.sessionId}/messages`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${visitor.visitorToken}` },
+      body: JSON.stringify({ content: "Oolong is sold out" }),
+    }).then(readEvents);
+    const id = (events.find((event) => event.type === "tool-result") as Extract<ChatEvent, { type: "tool-result" }>).confirmation!.id;
+    const confirm = (who: { sessionId: string; visitorToken: string }) =>
+      fetch(`${base}/api/v1/widget/${client.id}/sessions/${who.sessionId}/database-writes/${id}/confirm`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${who.visitorToken}` },
+      });
+    expect((await confirm(other)).status).toBe(404);
+    expect(await stockOf(database.id)).toContainEqual(["Oolong", 7]);
+    const done = await confirm(visitor);
+    expect(done.status).toBe(200);
+    expect(((await done.json()) as { data: { affectedRows: number } }).data.affectedRows).toBe(1);
+    expect(await stockOf(database.id)).toContainEqual(["Oolong", 0]);
+    expect((await confirm(visitor)).status).toBe(409);
+  });
+
   it("runs a permitted write at once when the app does not confirm writes", async () => {
     const { app, database } = await shopApp("Direct", { query: true, add: true, edit: false, delete: false }, false);
     fake
