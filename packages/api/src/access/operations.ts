@@ -337,6 +337,8 @@ export const operationAccess: Readonly<Record<string, OperationAccess>> = {
   "POST /api/v1/databases/connection-test": "database.edit",
   "GET /api/v1/databases/{databaseId}/online-tables": "database.view",
   "POST /api/v1/databases/{databaseId}/online-tables": "database.edit",
+  // Databases in chat (issue 18, t18-chat): the caller confirms a write the model asked for in their own conversation.
+  "POST /api/v1/chat/database-writes/{confirmationId}/confirm": "apps.view",
 };
 
 /** The key {@link operationAccess} uses for a route. */

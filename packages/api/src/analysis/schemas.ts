@@ -53,6 +53,19 @@ export const analysisRecordSchema = z
     completionTokens: z.number().int(),
     credits: z.number().int(),
     knowledgeHitCount: z.number().int().nullable().openapi({ description: "Chunks the turn's knowledge retrieval found; 0 = not hit; null = no retrieval" }),
+    databaseStatements: z
+      .array(
+        z
+          .object({
+            database: z.string(),
+            sql: z.string().openapi({ description: "The statement as it ran (or was refused)" }),
+            status: z.string().openapi({ description: "ran, refused, failed or awaiting_confirmation" }),
+            code: z.string().optional().openapi({ description: "Why it was refused or failed (e.g. sql_table_not_allowed)" }),
+            message: z.string().optional(),
+          })
+          .openapi("AnalysisRecordStatement"),
+      )
+      .openapi({ description: "The database statements of the turn (empty when none)" }),
     createdAt: z.string(),
   })
   .openapi("AnalysisRecord");

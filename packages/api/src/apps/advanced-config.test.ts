@@ -51,7 +51,7 @@ function fullConfig(overrides: { humanization?: object; manualService?: object; 
       aiTagging: true,
       ...overrides.manualService,
     },
-    database: { enabled: true, databaseIds: ["db_1", "db_2"], ...overrides.database },
+    database: { enabled: true, databaseIds: ["db_1", "db_2"], confirmWrites: false, ...overrides.database },
   };
 }
 
@@ -72,7 +72,7 @@ describe("advanced configuration", () => {
         summaryTemplate: [],
         aiTagging: false,
       },
-      database: { enabled: false, databaseIds: [] },
+      database: { enabled: false, databaseIds: [], confirmWrites: true },
     });
   });
 

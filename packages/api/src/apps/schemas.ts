@@ -256,6 +256,10 @@ export const advancedConfigSchema = z
       .object({
         enabled: z.boolean().openapi({ example: false }),
         databaseIds: idList("Bound databases (the same list as the app's databaseIds)", []),
+        confirmWrites: z.boolean().optional().openapi({
+          description: "Writes the model asks for (add, edit, delete) wait for the user's confirmation before they run; default true",
+          example: true,
+        }),
       })
       .openapi("AppDatabaseSettings"),
   })

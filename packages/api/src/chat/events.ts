@@ -22,7 +22,32 @@ export const chatEventSchema = z
       .object({ type: z.literal("tool-call"), id: z.string(), name: z.string(), arguments: z.string().openapi({ description: "JSON text" }) })
       .openapi("ChatToolCall"),
     z
-      .object({ type: z.literal("tool-result"), id: z.string(), name: z.string(), ok: z.boolean(), content: z.string(), durationMs: z.number() })
+      .object({
+        type: z.literal("tool-result"),
+        id: z.string(),
+        name: z.string(),
+        ok: z.boolean(),
+        content: z.string(),
+        durationMs: z.number(),
+        table: z
+          .object({
+            columns: z.array(z.string()),
+            rows: z.array(z.array(z.union([z.string(), z.number(), z.boolean(), z.null()]))),
+            truncated: z.boolean().openapi({ description: "More rows were found than are shown" }),
+          })
+          .optional()
+          .openapi({ description: "A database read's rows, for clients to show as a table" }),
+        confirmation: z
+          .object({
+            id: z.string().openapi({ description: "Confirm with POST /api/v1/chat/database-writes/{id}/confirm (console) or the widget's confirm call" }),
+            databaseName: z.string(),
+            kind: z.enum(["insert", "update", "delete"]),
+            sql: z.string().openapi({ description: "The exact statement that runs when confirmed" }),
+            expiresAt: z.string(),
+          })
+          .optional()
+          .openapi({ description: "A database write waiting for the user's confirmation (the app's confirmWrites)" }),
+      })
       .openapi("ChatToolResult"),
     z
       .object({

@@ -25,4 +25,13 @@ export const chatMessages = defineMessages({
     "zh-CN": "暂时没有找到相关答案，已为您转接人工客服，请稍候，工作人员会尽快在此回复您。",
   },
   "thing.conversation": { en: "Conversation", "zh-CN": "会话" },
+  chat_database_confirm: {
+    en: "This change to the database {database} needs your confirmation before it runs:",
+    "zh-CN": "以下对数据库 {database} 的修改需要您确认后才会执行：",
+  },
+  chat_database_write_gone: {
+    en: "This change can no longer be confirmed: it already ran or expired",
+    "zh-CN": "该修改已无法确认：它已执行或已过期",
+  },
+  "thing.database_write": { en: "Database change", "zh-CN": "数据库修改" },
 });

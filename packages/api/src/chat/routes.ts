@@ -6,6 +6,7 @@ import type { AppEnv, Auth } from "../http/context";
 import { errorEnvelope, ok } from "../http/envelope";
 import { defineRoute, idParam, jsonBody, standardErrors } from "../http/openapi";
 import { chatAppForMember } from "./service/access";
+import { confirmDatabaseWrite } from "./service/database-tool";
 import { clearContext, listConversations, listMessages, reachableConversation } from "./service/conversations";
 import { streamChatTurn } from "./stream";
 import { parseOpening } from "./service/opening";
@@ -203,6 +204,20 @@ export function registerChatRoutes(app: OpenAPIHono<AppEnv>) {
           reach: reachableConversation(c.var.auth),
         }),
       ),
+  );
+
+  app.openapi(
+    defineRoute({
+      method: "post",
+      path: "/api/v1/chat/database-writes/{confirmationId}/confirm",
+      tags,
+      summary: "Run a database write the model asked for in one of the caller's conversations, once (the app's confirmWrites)",
+      request: { params: idParam("confirmationId", "dbw_01jd7w3k5q9x2m4n6p8r") },
+      data: z.object({ affectedRows: z.number().int(), sql: z.string().openapi({ description: "The statement that ran" }) }).openapi("ChatDatabaseWriteResult"),
+      extraErrors: { 409: "The write already ran or expired" },
+    }),
+    async (c) =>
+      ok(c, await confirmDatabaseWrite(c.var.deps, { id: c.req.valid("param").confirmationId, endUserId: endUserOf(c.var.auth), language: c.var.language })),
   );
 
   const billingTags = ["Credits"];

@@ -1,3 +1,4 @@
+import { confirmDatabaseWrite } from "../chat/service/database-tool";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
@@ -274,6 +275,25 @@ export function registerClientRoutes(app: OpenAPIHono<AppEnv>) {
       const reply = (await transferToHuman(deps, chatApp, conversation, { reason: "customer", language })) ?? translate(language, "handover_default_reply");
       await storeMessage(deps, { conversation: { ...conversation, serviceMode: "MANUAL_MODE" }, role: "assistant", content: reply, model: "handover" });
       return ok(c, { serviceMode: "MANUAL_MODE" as const, reply });
+    },
+  );
+
+  app.openapi(
+    defineRoute({
+      method: "post",
+      path: "/api/v1/widget/{clientId}/sessions/{sessionId}/database-writes/{confirmationId}/confirm",
+      tags: widgetTags,
+      public: true,
+      summary: "The visitor confirms a database write the model asked for in this session; it runs once (Authorization: Bearer <visitorToken>)",
+      request: { params: sessionParams.extend({ confirmationId: z.string().min(1).max(64).openapi({ example: "dbw_01jd7w3k5q9x2m4n6p8r" }) }) },
+      data: z.object({ affectedRows: z.number().int(), sql: z.string() }).openapi("WidgetDatabaseWriteResult"),
+      extraErrors: { ...visitorErrors, 409: "The write already ran or expired" },
+    }),
+    async (c) => {
+      const params = c.req.valid("param");
+      const row = await clientForVisitor(c.var.deps, params.clientId, c.req.header("origin"));
+      const { conversation } = await sessionForVisitor(c.var.deps, row, params.sessionId, c.req.header("authorization"));
+      return ok(c, await confirmDatabaseWrite(c.var.deps, { id: params.confirmationId, conversationId: conversation.id, language: c.var.language }));
     },
   );
 

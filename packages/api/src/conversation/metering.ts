@@ -44,6 +44,7 @@ const USAGE_COLUMNS = [
   "context",
   "knowledgeHits",
   "knowledgeHitCount",
+  "databaseStatements",
   "createdAt",
 ] as const;
 
@@ -246,6 +247,7 @@ async function writeUsageRecord(
     context: JSON.stringify(input.history),
     knowledgeHits: outcome.knowledgeHits ?? null,
     knowledgeHitCount: hitCountOf(outcome.knowledgeHits),
+    databaseStatements: outcome.databaseStatements ?? null,
     createdAt,
   });
   const knowledgeHitCount = hitCountOf(outcome.knowledgeHits);

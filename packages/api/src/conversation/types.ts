@@ -101,6 +101,8 @@ export interface TurnOutcome {
   citations?: MessageCitation[];
   /** The knowledge hits of the turn, for its usage record (JSON). */
   knowledgeHits?: string | null;
+  /** The database statements of the turn, for its usage record (JSON): what ran, was refused or waits for confirmation. */
+  databaseStatements?: string | null;
   /** Nothing was found and the app hands the conversation to a person (no-hit strategy manual). */
   handover?: boolean;
 }

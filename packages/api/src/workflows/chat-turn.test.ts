@@ -147,7 +147,7 @@ describe("llm node and WORKFLOW apps", () => {
     const chat = await ctx.request("/api/v1/chat/stream", { method: "POST", token: alice.token, json: { appCode: app.appCode, message: "rows?" } });
     const events = sseEvents(await chat.text());
     expect(events.at(-1)).toMatchObject({ type: "error" });
-    expect(String(events.at(-1)!.message)).toMatch(/No database is bound/);
+    expect(String(events.at(-1)!.message)).toMatch(/The database db_x does not exist in this space/);
   });
 
   it("a manual node hands the chat's conversation to a person", async () => {

@@ -304,7 +304,7 @@ export const nodeOutputs: Record<NodeType, string[]> = {
   app: ["output", "conversationId"],
   llm: ["output", "model"],
   knowledge_base: ["output", "results"],
-  database: ["output", "rows"],
+  database: ["output", "rows", "sql"],
   plugin: ["output", "durationMs"],
   code_block: ["output"],
   intent_branch: ["output", "intentionId", "by"],

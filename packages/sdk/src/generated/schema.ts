@@ -12280,6 +12280,106 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/chat/database-writes/{confirmationId}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Run a database write the model asked for in one of the caller's conversations, once (the app's confirmWrites) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    confirmationId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Run a database write the model asked for in one of the caller's conversations, once (the app's confirmWrites) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["ChatDatabaseWriteResult"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description The write already ran or expired */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/credits": {
         parameters: {
             query?: never;
@@ -13538,6 +13638,117 @@ export interface paths {
                 };
                 /** @description Not found (including anything in another space) */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/widget/{clientId}/sessions/{sessionId}/database-writes/{confirmationId}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The visitor confirms a database write the model asked for in this session; it runs once (Authorization: Bearer <visitorToken>) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    clientId: string;
+                    sessionId: string;
+                    confirmationId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The visitor confirms a database write the model asked for in this session; it runs once (Authorization: Bearer <visitorToken>) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["WidgetDatabaseWriteResult"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description The client is disabled (`web_client_disabled`) or the site's origin is not allowed (`origin_not_allowed`) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description The write already ran or expired */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -33525,6 +33736,11 @@ export interface components {
              * @example []
              */
             databaseIds: string[];
+            /**
+             * @description Writes the model asks for (add, edit, delete) wait for the user's confirmation before they run; default true
+             * @example true
+             */
+            confirmWrites?: boolean;
         };
         App: components["schemas"]["AppSummary"] & {
             /**
@@ -35104,6 +35320,24 @@ export interface components {
             ok: boolean;
             content: string;
             durationMs: number;
+            /** @description A database read's rows, for clients to show as a table */
+            table?: {
+                columns: string[];
+                rows: (string | number | boolean | null)[][];
+                /** @description More rows were found than are shown */
+                truncated: boolean;
+            };
+            /** @description A database write waiting for the user's confirmation (the app's confirmWrites) */
+            confirmation?: {
+                /** @description Confirm with POST /api/v1/chat/database-writes/{id}/confirm (console) or the widget's confirm call */
+                id: string;
+                databaseName: string;
+                /** @enum {string} */
+                kind: "insert" | "update" | "delete";
+                /** @description The exact statement that runs when confirmed */
+                sql: string;
+                expiresAt: string;
+            };
         };
         ChatCitation: {
             /**
@@ -35226,6 +35460,11 @@ export interface components {
              * @example 0.82
              */
             score?: number;
+        };
+        ChatDatabaseWriteResult: {
+            affectedRows: number;
+            /** @description The statement that ran */
+            sql: string;
         };
         CreditBalance: {
             balance: number;
@@ -35397,6 +35636,10 @@ export interface components {
             /** @enum {string} */
             serviceMode: "FULL_AUTO_MODE" | "MANUAL_MODE" | "GROUP_MODE";
             reply: string | null;
+        };
+        WidgetDatabaseWriteResult: {
+            affectedRows: number;
+            sql: string;
         };
         ChannelCatalogue: components["schemas"]["ChannelDescriptor"][];
         ChannelDescriptor: {
@@ -38319,7 +38562,19 @@ export interface components {
             credits: number;
             /** @description Chunks the turn's knowledge retrieval found; 0 = not hit; null = no retrieval */
             knowledgeHitCount: number | null;
+            /** @description The database statements of the turn (empty when none) */
+            databaseStatements: components["schemas"]["AnalysisRecordStatement"][];
             createdAt: string;
+        };
+        AnalysisRecordStatement: {
+            database: string;
+            /** @description The statement as it ran (or was refused) */
+            sql: string;
+            /** @description ran, refused, failed or awaiting_confirmation */
+            status: string;
+            /** @description Why it was refused or failed (e.g. sql_table_not_allowed) */
+            code?: string;
+            message?: string;
         };
         AnalysisRecordEnums: {
             apps: {

@@ -36,6 +36,7 @@ function fakeApi(): FakeApi & { fetcher: typeof fetch } {
       sessions += 1;
       return Response.json({ success: true, data: { sessionId: `s${sessions}`, visitorToken: `t${sessions}`, visitorId: "v1" } }, { status: 201 });
     }
+    if (/^\/sessions\/[^/]+\/database-writes\/dbw_1\/confirm$/.test(path)) return Response.json({ success: true, data: { affectedRows: 1, sql: "x" } });
     const [, id, action] = /^\/sessions\/([^/]+)\/(messages|handover)$/.exec(path) ?? [];
     if (action === "messages" && (init.method ?? "GET") === "GET") {
       return api.history[id!]
@@ -138,6 +139,27 @@ describe("chat store", () => {
     store.setInput("hi");
     expect(calls).toBe(1);
     expect(store.getState().input).toBe("hi");
+  });
+
+  it("keeps a database read's rows as a table and runs a confirmed write through the visitor API", async () => {
+    const { store, api } = setup();
+    api.answers.push({
+      events: [
+        { type: "message-start", messageId: "m1" },
+        { type: "tool-result", id: "c1", ok: true, table: { columns: ["name", "price"], rows: [["Tea", 3.5]], truncated: false } },
+        { type: "tool-result", id: "c2", ok: true, confirmation: { id: "dbw_1", databaseName: "Shop", kind: "update", sql: "UPDATE t SET a = 1 WHERE b = 2" } },
+        { type: "text-delta", text: "Please confirm." },
+        { type: "message-end", finishReason: "stop" },
+      ],
+    });
+    store.ask("Change it");
+    await until(() => !store.getState().busy);
+    const answer = store.getState().messages.at(-1)!;
+    expect(answer.tables).toEqual([{ columns: ["name", "price"], rows: [["Tea", 3.5]], truncated: false }]);
+    expect(answer.confirmations).toEqual([{ id: "dbw_1", databaseName: "Shop", sql: "UPDATE t SET a = 1 WHERE b = 2", state: "waiting" }]);
+    await store.confirmWrite(answer.id, "dbw_1");
+    expect(api.calls).toContain("POST /sessions/s1/database-writes/dbw_1/confirm");
+    expect(store.getState().messages.at(-1)!.confirmations![0]).toMatchObject({ state: "done", note: "Done: 1 rows changed." });
   });
 
   it("asks: the question and a streamed answer go into the log, with its sources, and the session is kept", async () => {

@@ -24,6 +24,10 @@ export interface LogMessage {
   streaming?: boolean;
   /** Source names of the answer's citations, in citation order, each once. */
   sources?: string[];
+  /** Database rows read for the answer, shown as a table. */
+  tables?: Array<{ columns: string[]; rows: Array<Array<string | number | boolean | null>>; truncated: boolean }>;
+  /** Database writes waiting for the visitor's confirmation. */
+  confirmations?: Array<{ id: string; databaseName: string; sql: string; state: "waiting" | "running" | "done" | "failed"; note?: string }>;
 }
 
 /** What the panel shows. */
@@ -88,6 +92,8 @@ export interface ChatStore {
   stop(): void;
   /** "Talk to a person": the server hands the session over and answers its default reply. */
   handover(): Promise<void>;
+  /** Runs the database write `confirmationId` shown under message `messageId`. */
+  confirmWrite(messageId: string, confirmationId: string): Promise<void>;
   /** Asks for the config again (after a network failure). */
   retryConfig(): void;
   /** Stops listening and disconnects the socket. */
@@ -335,6 +341,13 @@ export function createChatStore(deps: ChatStoreDeps): ChatStore {
           update(id, (message) => ({ ...message, content: answer }));
         } else if (event.type === "citation") {
           update(id, (message) => (message.sources?.includes(event.source) ? message : { ...message, sources: [...(message.sources ?? []), event.source] }));
+        } else if (event.type === "tool-result") {
+          const { table, confirmation } = event;
+          if (table) update(id, (message) => ({ ...message, tables: [...(message.tables ?? []), table] }));
+          if (confirmation) {
+            const waiting = { id: confirmation.id, databaseName: confirmation.databaseName, sql: confirmation.sql, state: "waiting" as const };
+            update(id, (message) => ({ ...message, confirmations: [...(message.confirmations ?? []), waiting] }));
+          }
         } else if (event.type === "message-end") {
           reason = event.finishReason;
         } else if (event.type === "error") {
@@ -438,6 +451,22 @@ export function createChatStore(deps: ChatStoreDeps): ChatStore {
       controller?.abort();
     },
     handover: () => handover(),
+    async confirmWrite(messageId, confirmationId) {
+      const mark = (patch: { state: "running" | "done" | "failed"; note?: string }) =>
+        update(messageId, (message) => ({
+          ...message,
+          confirmations: message.confirmations?.map((item) => (item.id === confirmationId ? { ...item, ...patch } : item)),
+        }));
+      mark({ state: "running" });
+      try {
+        const session = await ensureSession();
+        if (!transport.confirmWrite) throw new Error("confirming is not available");
+        const result = await transport.confirmWrite(session, confirmationId);
+        mark({ state: "done", note: t().writeDone.replace("{n}", String(result.affectedRows)) });
+      } catch (error) {
+        mark({ state: "failed", note: error instanceof WidgetHttpError && error.message ? error.message : t().failed });
+      }
+    },
     retryConfig() {
       set({ config: undefined });
       void deps.fetchConfig(state.language).then((config) => set({ config }));

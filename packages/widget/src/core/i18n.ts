@@ -24,6 +24,10 @@ export const en = {
   sent: "Sent — a person will reply here.",
   tooMany: "Too many attempts, try again in {s} s.",
   transferOff: "Talking to a person is not available here.",
+  writeConfirm: "Confirm this change to {db}:",
+  writeRun: "Confirm",
+  writeDone: "Done: {n} rows changed.",
+  moreRows: "More rows exist.",
 };
 
 /** Chinese strings; a test keeps their keys equal to {@link en}'s. */
@@ -52,6 +56,10 @@ export const zh: typeof en = {
   sent: "已发送，人工客服将在这里回复你。",
   tooMany: "尝试次数过多，请 {s} 秒后再试。",
   transferOff: "此处暂不支持转人工客服。",
+  writeConfirm: "请确认对 {db} 的以下修改：",
+  writeRun: "确认",
+  writeDone: "已完成：修改了 {n} 行。",
+  moreRows: "还有更多数据。",
 };
 
 /** The strings for a visitor language such as `zh-CN` or `en-US`; English by default. */

@@ -53,6 +53,13 @@ export type ChatEvent =
   | { type: "message-start"; conversationId?: string; messageId?: string }
   | { type: "text-delta"; text: string }
   | { type: "citation"; index: number; source: string; content: string }
+  | {
+      type: "tool-result";
+      id: string;
+      ok: boolean;
+      table?: { columns: string[]; rows: Array<Array<string | number | boolean | null>>; truncated: boolean };
+      confirmation?: { id: string; databaseName: string; kind: string; sql: string };
+    }
   | { type: "message-end"; finishReason?: string }
   | { type: "error"; code: number; message: string };
 

@@ -24,6 +24,8 @@ export interface Transport {
   send(session: WidgetSession, content: string, signal: AbortSignal): AsyncGenerator<ChatEvent>;
   /** Asks for a person (clients with manual transfer on). */
   handover(session: WidgetSession): Promise<WidgetHandover>;
+  /** Runs a database write the visitor confirmed (once). */
+  confirmWrite?(session: WidgetSession, confirmationId: string): Promise<{ affectedRows: number }>;
 }
 
 /** Parses the events of a chat stream body: each SSE event's data is one JSON ChatEvent. */
@@ -84,6 +86,15 @@ export function createTransport(api: string, clientId: string, language: () => s
     },
     async handover(session) {
       return data(await call(`/sessions/${encodeURIComponent(session.sessionId)}/handover`, { method: "POST" }, session.visitorToken));
+    },
+    async confirmWrite(session, confirmationId) {
+      return data(
+        await call(
+          `/sessions/${encodeURIComponent(session.sessionId)}/database-writes/${encodeURIComponent(confirmationId)}/confirm`,
+          { method: "POST" },
+          session.visitorToken,
+        ),
+      );
     },
   };
 }

@@ -104,7 +104,43 @@ export function Panel({ options, store, onClose }: PanelProps) {
             </div>
           ) : (
             <div key={message.id} class={message.role === "error" ? "m e" : "m"} aria-busy={message.streaming ? "true" : undefined}>
+              {message.tables?.map((table, index) => (
+                <div class="dt" key={index}>
+                  <table>
+                    <thead>
+                      <tr>
+                        {table.columns.map((column) => (
+                          <th key={column}>{column}</th>
+                        ))}
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {table.rows.map((row, rowIndex) => (
+                        <tr key={rowIndex}>
+                          {row.map((cell, cellIndex) => (
+                            <td key={cellIndex}>{cell === null ? "" : String(cell)}</td>
+                          ))}
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                  {table.truncated && <small>{t.moreRows}</small>}
+                </div>
+              ))}
               {message.role === "error" ? message.content : renderNodes(formatReply(message.content))}
+              {message.confirmations?.map((item) => (
+                <div class="dw" key={item.id}>
+                  <p>{t.writeConfirm.replace("{db}", item.databaseName)}</p>
+                  <pre>{item.sql}</pre>
+                  {item.state === "done" || item.state === "failed" ? (
+                    <p role="status">{item.note}</p>
+                  ) : (
+                    <button type="button" disabled={item.state === "running"} onClick={() => void store.confirmWrite(message.id, item.id)}>
+                      {t.writeRun}
+                    </button>
+                  )}
+                </div>
+              ))}
               {message.sources && (
                 <ul class="c" aria-label={t.sources}>
                   {message.sources.map((source) => (

@@ -13,7 +13,7 @@ button:focus-visible,textarea:focus-visible,a:focus-visible{outline:2px solid #1
 .m.u{align-self:flex-end;background:var(--parley-primary,#2563eb);color:#fff;white-space:pre-wrap}
 .m p,.m ul,.m ol,.m pre{margin:0 0 6px}.m>:last-child{margin-bottom:0}.m ul,.m ol{padding-left:20px}
 .m pre{background:#1f2937;color:#f9fafb;padding:8px;border-radius:6px;overflow-x:auto}
-.m .c{margin:6px 0 0;padding:6px 0 0 16px;border-top:1px solid #dee2e6;font-size:12px;color:#495057}.m code{font:13px ui-monospace,monospace}.m img,.m video{display:block;max-width:100%;border-radius:8px;margin-top:6px}
+.m .dt{overflow-x:auto;margin:0 0 6px}.m .dt table{border-collapse:collapse;font-size:12px}.m .dt th,.m .dt td{border:1px solid #dee2e6;padding:2px 6px;text-align:left}.m .dw{margin-top:6px;padding:6px;border:1px solid #dee2e6;border-radius:6px;font-size:12px}.m .dw pre{white-space:pre-wrap;margin:4px 0;font:12px ui-monospace,monospace}.m .dw button{font:inherit;padding:2px 10px}.m .c{margin:6px 0 0;padding:6px 0 0 16px;border-top:1px solid #dee2e6;font-size:12px;color:#495057}.m code{font:13px ui-monospace,monospace}.m img,.m video{display:block;max-width:100%;border-radius:8px;margin-top:6px}
 .m a{color:inherit}.m.r{border-left:3px solid var(--parley-primary,#2563eb)}.w{display:block;font-size:12px;font-weight:600;color:#495057}.m.e{background:#fef2f2;color:#991b1b}
 .q{display:flex;flex-wrap:wrap;gap:6px;list-style:none;margin:0;padding:0}
 .q button,.y{border:1px solid var(--parley-primary,#2563eb);color:var(--parley-primary,#2563eb);background:#fff;border-radius:16px;padding:4px 10px;cursor:pointer;font:inherit}

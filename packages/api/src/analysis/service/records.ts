@@ -32,8 +32,35 @@ const recordColumns = {
   completionTokens: usageRecords.completionTokens,
   credits: usageRecords.credits,
   knowledgeHitCount: usageRecords.knowledgeHitCount,
+  databaseStatements: usageRecords.databaseStatements,
   createdAt: usageRecords.createdAt,
 };
+
+/** A turn's database statements as the records list answers them (the usage record keeps JSON). */
+export interface RecordStatement {
+  database: string;
+  sql: string;
+  status: string;
+  code?: string;
+  message?: string;
+}
+
+function statementsOf(json: string | null): RecordStatement[] {
+  if (!json) return [];
+  try {
+    const value: unknown = JSON.parse(json);
+    if (!Array.isArray(value)) return [];
+    return value.map((entry: Record<string, unknown>) => ({
+      database: String(entry.database ?? ""),
+      sql: String(entry.sql ?? ""),
+      status: String(entry.status ?? ""),
+      ...(typeof entry.code === "string" ? { code: entry.code } : {}),
+      ...(typeof entry.message === "string" ? { message: entry.message } : {}),
+    }));
+  } catch {
+    return [];
+  }
+}
 
 /** One invocation record as lists and exports show it. */
 export type RecordRow = { [K in keyof typeof recordColumns]: (typeof recordColumns)[K]["_"]["data"] | (K extends "appName" ? null : never) };
@@ -69,7 +96,7 @@ export async function listRecords(
       .offset((filters.page - 1) * filters.pageSize),
     countRecords(deps, auth, kind, range, filters),
   ]);
-  return { ...range, total, items };
+  return { ...range, total, items: items.map((item) => ({ ...item, databaseStatements: statementsOf(item.databaseStatements) })) };
 }
 
 /** How many records match (for paging and the export cap). */

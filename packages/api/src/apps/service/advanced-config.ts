@@ -53,6 +53,8 @@ export interface ManualService {
 export interface DatabaseSettings {
   enabled: boolean;
   databaseIds: string[];
+  /** Writes the model asks for wait for the user's confirmation before they run (default on). */
+  confirmWrites: boolean;
 }
 
 /** The app's advanced configuration as stored and answered. */
@@ -79,7 +81,7 @@ export interface AdvancedConfigInput {
     delayMinutes?: number | null | undefined;
     notify: Omit<ManualService["notify"], "webhooks"> & { webhooks: Array<ManualService["notify"]["webhooks"][number] & { secretSet?: boolean | undefined }> };
   };
-  database: DatabaseSettings;
+  database: Omit<DatabaseSettings, "confirmWrites"> & { confirmWrites?: boolean | undefined };
 }
 
 function mapWebhooks(config: AdvancedConfig, change: (value: string) => string): AdvancedConfig {
@@ -156,7 +158,7 @@ export function defaultAdvancedConfig(): AdvancedConfig {
       summaryTemplate: [],
       aiTagging: false,
     },
-    database: { enabled: false, databaseIds: [] },
+    database: { enabled: false, databaseIds: [], confirmWrites: true },
   };
 }
 
@@ -188,7 +190,7 @@ export function parseAdvancedConfig(stored: string, databaseIds: string[]): Adva
       ...manual,
       notify: { ...defaults.manualService.notify, ...notify },
     } as ManualService,
-    database: { enabled: database.enabled === true, databaseIds },
+    database: { enabled: database.enabled === true, databaseIds, confirmWrites: database.confirmWrites !== false },
   };
 }
 
@@ -252,7 +254,7 @@ export async function putAdvancedConfig(
       delayMinutes: input.manualService.replyMode === "delayed" ? (input.manualService.delayMinutes ?? null) : null,
       notifyMemberIds: [...new Set(input.manualService.notifyMemberIds)],
     },
-    database: { enabled: input.database.enabled, databaseIds: [...new Set(input.database.databaseIds)] },
+    database: { enabled: input.database.enabled, databaseIds: [...new Set(input.database.databaseIds)], confirmWrites: input.database.confirmWrites ?? true },
   };
   await checkAdvancedConfig(deps, auth.spaceId, config);
   await checkDatabaseBinding(deps, auth, config.database.databaseIds, current.database.databaseIds);

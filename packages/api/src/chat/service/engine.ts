@@ -7,6 +7,8 @@ import { estimateTokens } from "../../platform/llm/tokens";
 import { type ModelMessage, ModelError, type ModelRequest, type TokenUsage, type ToolCall, type ToolDefinition } from "../../platform/llm/types";
 import type { PluginTool } from "../../plugins/runtime-types";
 import type { ChatEvent } from "../events";
+import { DATABASE_TOOL, databaseTargetsFor, databaseTool, executeDatabaseTool } from "./database-tool";
+import type { StatementTarget } from "../../databases/service/statements";
 import { messageText, renderMessage } from "../../i18n/catalogue";
 import type { Language } from "../../i18n/language";
 import {
@@ -50,6 +52,14 @@ interface ModelRun {
   conversationMessages: ModelMessage[];
   clientTools: ToolDefinition[] | undefined;
   toolByName: Map<string, PluginTool>;
+  /** The app's databases the `query_database` tool reaches (empty: not offered). */
+  databases: StatementTarget[];
+  /** The conversation, for confirmations of database writes. */
+  conversationId: string;
+  /** A database write waits for the user: the turn ends with its confirmation card. */
+  awaitingConfirmation: string | undefined;
+  /** The turn's database statements, for its usage record. */
+  statements: Array<Record<string, unknown>>;
   offered: ToolDefinition[];
   toolRounds: number;
   prompt: ModelMessage[];
@@ -83,7 +93,8 @@ async function startRun(deps: Deps, { turn, prepared, conversation, history }: R
   const { app } = turn;
   const clientTools = turn.clientTools && turn.clientTools.length > 0 ? turn.clientTools : undefined;
   const tools: PluginTool[] = !clientTools && app.plugins.length > 0 ? await deps.plugins.toolsFor({ spaceId: app.spaceId, pluginCodes: app.plugins }) : [];
-  const offered = clientTools ?? tools.map((tool) => tool.definition);
+  const targets = clientTools ? [] : await databaseTargetsFor(deps, app);
+  const offered = clientTools ?? [...tools.map((tool) => tool.definition), ...(targets.length > 0 ? [databaseTool(targets)] : [])];
   const run: ModelRun = {
     deps,
     turn,
@@ -95,6 +106,10 @@ async function startRun(deps: Deps, { turn, prepared, conversation, history }: R
     conversationMessages: turn.messages ?? [...history, { role: "user" as const, content: prepared.text }],
     clientTools,
     toolByName: new Map(tools.map((tool) => [tool.definition.name, tool])),
+    databases: targets,
+    conversationId: conversation.id,
+    awaitingConfirmation: undefined,
+    statements: [],
     offered,
     toolRounds: offered.length === 0 ? 0 : clientTools ? 1 : app.multiRoundThinking ? Math.max(1, app.maxRounds) : 1,
     prompt: [],
@@ -254,6 +269,12 @@ async function* converse(
     run.prompt.push({ role: "assistant", content: roundText, toolCalls: calls });
     yield* runTools(run, calls);
     run.finishReason = "stop";
+    if (run.awaitingConfirmation) {
+      // The write waits for the user: the turn ends with its card rather than another model round.
+      run.answer += run.awaitingConfirmation;
+      yield { type: "text-delta", text: run.awaitingConfirmation };
+      break;
+    }
   }
   return { toolCalled: run.toolLog.length > 0, draft: "" };
 }
@@ -263,6 +284,31 @@ async function* runTools(run: ModelRun, calls: ToolCall[]): AsyncGenerator<ChatE
   const { deps, app, turn } = run;
   for (const call of calls) {
     yield { type: "tool-call", id: call.id, name: call.name, arguments: call.arguments };
+    if (call.name === DATABASE_TOOL && run.databases.length > 0) {
+      const started = Date.now();
+      const result = await executeDatabaseTool(deps, {
+        app,
+        conversationId: run.conversationId,
+        targets: run.databases,
+        arguments: call.arguments,
+        language: turn.language,
+      });
+      run.statements.push(result.record);
+      run.toolLog.push({ call, ok: result.ok, content: result.content });
+      if (result.confirmation) run.awaitingConfirmation = messageText(turn.language, "chat_database_confirm", { database: result.confirmation.databaseName });
+      yield {
+        type: "tool-result",
+        id: call.id,
+        name: call.name,
+        ok: result.ok,
+        content: result.content,
+        durationMs: Date.now() - started,
+        ...(result.table ? { table: result.table } : {}),
+        ...(result.confirmation ? { confirmation: result.confirmation } : {}),
+      };
+      run.prompt.push({ role: "tool", toolCallId: call.id, name: call.name, content: result.content });
+      continue;
+    }
     const tool = run.toolByName.get(call.name);
     const result = tool
       ? await deps.plugins.execute({ spaceId: app.spaceId, tool, arguments: call.arguments, ...(turn.signal ? { signal: turn.signal } : {}) })
@@ -307,6 +353,7 @@ function outcomeOf(run: ModelRun): TurnOutcome {
     ...(run.toolLog.length ? { toolCalls: run.toolLog } : {}),
     citations: run.failure ? [] : run.citations,
     knowledgeHits: run.knowledgeHits,
+    databaseStatements: run.statements.length > 0 ? JSON.stringify(run.statements) : null,
     handover: run.handover,
   };
 }

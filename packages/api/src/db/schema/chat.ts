@@ -117,6 +117,8 @@ export const usageRecords = sqliteTable(
     knowledgeHits: text("knowledge_hits"),
     /** How many knowledge chunks the turn's retrieval found; null when the turn retrieved nothing (no knowledge). 0 = not hit. */
     knowledgeHitCount: integer("knowledge_hit_count"),
+    /** JSON: the database statements of the turn — the SQL that ran, was refused, failed or waits for confirmation. */
+    databaseStatements: text("database_statements"),
     createdAt: createdAt(),
   },
   (table) => [index("usage_records_space_idx").on(table.spaceId, table.createdAt)],

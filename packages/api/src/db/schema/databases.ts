@@ -82,3 +82,29 @@ export const databaseFields = sqliteTable(
   },
   (table) => [uniqueIndex("database_fields_name_idx").on(table.tableId, table.name)],
 );
+
+/**
+ * A write the model asked for that waits for the user's confirmation (the app's
+ * `confirmWrites`): the exact checked statement, bound to its conversation. Confirming runs it
+ * once (`usedAt` is set in the same statement that claims it) before `expiresAt`.
+ */
+export const databaseWriteConfirmations = sqliteTable(
+  "database_write_confirmations",
+  {
+    id: text("id").primaryKey(),
+    spaceId: text("space_id").notNull(),
+    conversationId: text("conversation_id").notNull(),
+    appId: text("app_id").notNull(),
+    databaseId: text("database_id")
+      .notNull()
+      .references(() => databases.id, { onDelete: "cascade" }),
+    sql: text("sql").notNull(),
+    kind: text("kind", { enum: ["insert", "update", "delete"] }).notNull(),
+    expiresAt: text("expires_at").notNull(),
+    usedAt: text("used_at"),
+    /** JSON of what running it came to (affected rows, or the failure). */
+    result: text("result"),
+    createdAt: createdAt(),
+  },
+  (table) => [index("database_write_confirmations_conversation_idx").on(table.conversationId)],
+);

@@ -25,7 +25,7 @@ export {
 } from "./billing";
 export { announcementReads, announcements } from "./announcements";
 export { customerTags, tagGroups, tags } from "./customers";
-export { databaseFields, databases, databaseTables } from "./databases";
+export { databaseFields, databases, databaseTables, databaseWriteConfirmations } from "./databases";
 export { conversationTransfers, usageDaily, usageEndUsers, usageHourly, usageWords } from "./analysis";
 export { contactRequests, templates } from "./templates";
 export { listingAudiences, listingKinds, storeListings, storeSettings, storeSpaceSettings } from "./store";

@@ -259,7 +259,7 @@ describe("workflow engine", () => {
     expect(greedy.error).toMatch(/code \(code\): Code failed: the code used more than 8 MB of memory/);
   });
 
-  it("fails a plugin node that hangs at the node time limit, and the database node says no database is bound", async () => {
+  it("fails a plugin node that hangs at the node time limit, and a database node whose database is not in the space", async () => {
     const hanging = await createWorkflowVia(ctx, alice, {
       elements: [node("start", "start"), node("p", "plugin", { pluginCode: "slow" }), node("end", "end", { output: "{{p.output}}" })],
       lines: [line("start", "p"), line("p", "end")],
@@ -290,7 +290,7 @@ describe("workflow engine", () => {
     });
     const dbRun = await runVia(ctx, alice, database.id, { query: "how many orders?" });
     expect(dbRun.status).toBe("failure");
-    expect(dbRun.error).toMatch(/No database is bound/);
+    expect(dbRun.error).toMatch(/The database db_1 does not exist in this space/);
   });
 
   it("sends to a robot webhook, signed", async () => {

@@ -15,7 +15,7 @@ import {
   type RunInfo,
   type RunLimits,
   type RunTrigger,
-  unboundDatabases,
+  databasesPort,
 } from "./types";
 
 /** How an execution ended: the run finished, or parked on a timer until `until`. */
@@ -153,7 +153,7 @@ export class RunExecution {
     private readonly hooks: ExecutionHooks,
   ) {
     this.limits = { ...DEFAULT_RUN_LIMITS, ...options.limits };
-    this.ports = { databases: unboundDatabases, ...options.ports };
+    this.ports = { databases: databasesPort(), ...options.ports };
     this.executors = { ...nodeExecutors, ...options.executors };
     this.writes = nodeWrites(deps);
     this.graph = openGraph(deps, JSON.parse(run.graph) as WorkflowGraph);

@@ -302,8 +302,19 @@ export const nodeExecutors: Record<NodeType, NodeExecutor> = {
   async database(context) {
     const config = configOf<"database">(context);
     const input = renderText(config.input, context.scope);
-    const answer = await context.ports.databases.query({ spaceId: context.run.spaceId, databaseId: config.databaseId ?? "", input, signal: context.signal });
-    return { inputs: { databaseId: config.databaseId, input }, outputs: { output: answer.output, rows: answer.rows ?? [] } };
+    const answer = await context.ports.databases.query({
+      deps: context.deps,
+      spaceId: context.run.spaceId,
+      databaseId: config.databaseId ?? "",
+      input,
+      signal: context.signal,
+      // A question is turned into SQL by the default model, paid like an LLM node.
+      ask: async (messages) => (await askModel(context, context.deps.models.defaultModel().id, messages, 0)).text,
+    });
+    return {
+      inputs: { databaseId: config.databaseId, input, ...(answer.sql ? { sql: answer.sql } : {}) },
+      outputs: { output: answer.output, rows: answer.rows ?? [], sql: answer.sql ?? "" },
+    };
   },
 
   async plugin(context) {

@@ -1,3 +1,4 @@
+import type { ModelMessage } from "../../platform/llm/types";
 import type { Deps } from "../../kernel";
 import type { Language } from "../../i18n/language";
 import type { WorkflowElement } from "../model";
@@ -57,11 +58,19 @@ export interface NodeResult {
 export type NodeExecutor = (context: NodeContext) => Promise<NodeResult> | NodeResult;
 
 /**
- * Databases (built-in and remote) arrive in their own capability; the database node reaches
- * them only through this port.
+ * The database node reaches databases only through this port. `input` is a SQL statement or a
+ * question; for a question the port asks `ask` (the node's model call, under a credit hold) to
+ * write the SQL from the database's schema. Refusals and failures throw {@link NodeFailure}.
  */
 export interface DatabasesPort {
-  query(input: { spaceId: string; databaseId: string; input: string; signal: AbortSignal }): Promise<{ output: unknown; rows?: unknown[] }>;
+  query(input: {
+    deps: Deps;
+    spaceId: string;
+    databaseId: string;
+    input: string;
+    signal: AbortSignal;
+    ask: (messages: ModelMessage[]) => Promise<string>;
+  }): Promise<{ output: unknown; rows?: unknown[]; sql?: string }>;
 }
 
 /** A node failed for a reason the run records as-is. */
@@ -69,12 +78,24 @@ export class NodeFailure extends Error {
   override name = "NodeFailure";
 }
 
-/** Until databases exist: every query answers that no database is bound. */
+/** Without a plugged port (an engine built alone): every query answers that no database is bound. */
 export const unboundDatabases: DatabasesPort = {
   async query({ databaseId }) {
-    throw new NodeFailure(`No database is bound: databases are not available on this instance yet (asked for ${databaseId})`);
+    throw new NodeFailure(`No database is bound: databases are not available on this instance (asked for ${databaseId})`);
   },
 };
+
+let pluggedDatabases: DatabasesPort = unboundDatabases;
+
+/** Plugs the databases into the engine at start-up (wiring.ts), so the workflows import none of them. */
+export function plugDatabases(port: DatabasesPort): void {
+  pluggedDatabases = port;
+}
+
+/** The databases port executions use unless given one. */
+export function databasesPort(): DatabasesPort {
+  return pluggedDatabases;
+}
 
 /** The engine's outside dependencies beyond Deps. */
 export interface EnginePorts {

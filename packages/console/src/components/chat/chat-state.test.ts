@@ -29,6 +29,32 @@ describe("applyChatEvent", () => {
     expect(turn.citations).toEqual([{ index: 1, source: "faq.md", content: "Returns within 30 days" }]);
   });
 
+  it("keeps a database read's rows as a table and a write waiting for confirmation", () => {
+    const turn = run([
+      { type: "tool-call", id: "q1", name: "query_database", arguments: "{}" },
+      {
+        type: "tool-result",
+        id: "q1",
+        name: "query_database",
+        ok: true,
+        content: "name | price",
+        durationMs: 4,
+        table: { columns: ["name", "price"], rows: [["Tea", 3.5]], truncated: true },
+      },
+      {
+        type: "tool-result",
+        id: "q2",
+        name: "query_database",
+        ok: true,
+        content: "awaits",
+        durationMs: 1,
+        confirmation: { id: "dbw_1", databaseName: "Shop", kind: "delete", sql: "DELETE FROM t WHERE id = 1", expiresAt: "2026-11-26T00:00:00.000Z" },
+      },
+    ]);
+    expect(turn.tables).toEqual([{ id: "q1", columns: ["name", "price"], rows: [["Tea", 3.5]], truncated: true }]);
+    expect(turn.confirmations).toEqual([{ id: "dbw_1", databaseName: "Shop", kind: "delete", sql: "DELETE FROM t WHERE id = 1" }]);
+  });
+
   it("keeps the error code (870: points not enough) for the inline message", () => {
     const turn = run([{ type: "error", code: 870, message: "Points not enough" }]);
     expect(turn).toMatchObject({ status: "error", error: { code: 870 } });

@@ -16,6 +16,22 @@ export interface Citation {
   score?: number;
 }
 
+/** Rows a database read answered during an answer, shown as a table. */
+export interface ResultTable {
+  id: string;
+  columns: string[];
+  rows: Array<Array<string | number | boolean | null>>;
+  truncated: boolean;
+}
+
+/** A database write the model asked for, waiting for the person's confirmation. */
+export interface WriteConfirmation {
+  id: string;
+  databaseName: string;
+  kind: "insert" | "update" | "delete";
+  sql: string;
+}
+
 /** One line of a chat as the console shows it. */
 export interface ChatTurn {
   id: string;
@@ -29,6 +45,10 @@ export interface ChatTurn {
   model?: string;
   tools?: ToolActivity[];
   citations?: Citation[];
+  /** Database rows read during the answer. */
+  tables?: ResultTable[];
+  /** Database writes waiting for confirmation. */
+  confirmations?: WriteConfirmation[];
   /** The answer ended because a rate limit was hit. */
   rateLimited?: boolean;
   /** Nothing was found and the app handed the conversation to a person. */
@@ -48,6 +68,15 @@ export function applyChatEvent(turn: ChatTurn, event: ChatEvent): ChatTurn {
       return {
         ...turn,
         tools: (turn.tools ?? []).map((tool) => (tool.id === event.id ? { ...tool, status: event.ok ? "ok" : "failed" } : tool)),
+        ...(event.table ? { tables: [...(turn.tables ?? []), { id: event.id, ...event.table }] } : {}),
+        ...(event.confirmation
+          ? {
+              confirmations: [
+                ...(turn.confirmations ?? []),
+                { id: event.confirmation.id, databaseName: event.confirmation.databaseName, kind: event.confirmation.kind, sql: event.confirmation.sql },
+              ],
+            }
+          : {}),
       };
     case "citation":
       return {

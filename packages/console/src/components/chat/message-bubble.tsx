@@ -6,6 +6,7 @@ import { CODES } from "../../lib/api/request";
 import { PATHS } from "../../lib/paths";
 import type { ChatTurn } from "./chat-state";
 import { CitationList } from "./citation-list";
+import { DatabaseResultTable, WriteConfirmationCard } from "./database-result";
 import { AppAvatar } from "../app-avatar";
 import "./chat.css";
 import { ReplyContent } from "./reply-content";
@@ -55,6 +56,9 @@ export function MessageBubble({ turn, appName = "", appAvatarUrl }: MessageBubbl
             ))}
           </Flex>
         ) : null}
+        {turn.tables?.map((table) => (
+          <DatabaseResultTable key={table.id} table={table} />
+        ))}
         {turn.content || !waiting ? (
           <div className="pl-msg__bubble pl-msg__bubble--assistant" data-testid="chat-answer-text">
             {turn.content ? (
@@ -71,6 +75,9 @@ export function MessageBubble({ turn, appName = "", appAvatarUrl }: MessageBubbl
             <span className="pl-visually-hidden">{t("chat.thinking")}</span>
           </div>
         )}
+        {turn.confirmations?.map((confirmation) => (
+          <WriteConfirmationCard key={confirmation.id} confirmation={confirmation} />
+        ))}
         {turn.citations?.length ? <CitationList citations={turn.citations} /> : null}
         {turn.handover ? (
           <Typography.Text type="secondary" className="pl-msg__note" data-testid="chat-handover">

@@ -88,6 +88,23 @@ function RecordsTable({ kind, filters }: { kind: "records" | "not-hit"; filters:
       loading={query.isFetching}
       dataSource={query.data?.items ?? []}
       pagination={{ current: page, pageSize: PAGE_SIZE, total: query.data?.total ?? 0, onChange: setPage, showSizeChanger: false }}
+      expandable={{
+        rowExpandable: (row) => row.databaseStatements.length > 0,
+        expandedRowRender: (row) => (
+          <div data-testid="analysis-record-statements">
+            <strong>{t("chatDatabase.statements")}</strong>
+            {row.databaseStatements.map((statement) => (
+              <div key={`${statement.status}:${statement.database}:${statement.sql}`} className="pl-analysis__statement">
+                <span>
+                  {statement.database} · {t(`chatDatabase.status.${statement.status}`, { defaultValue: statement.status })}
+                  {statement.message ? ` · ${statement.message}` : ""}
+                </span>
+                <pre style={{ margin: 0, whiteSpace: "pre-wrap" }}>{statement.sql}</pre>
+              </div>
+            ))}
+          </div>
+        ),
+      }}
       columns={[
         { title: t("analysis.col.time"), dataIndex: "createdAt", width: 170, render: (value: string) => formatDateTime(value, i18n.language) },
         { title: t("analysis.col.app"), dataIndex: "appName", width: 140, render: (value: string | null, row) => value ?? row.appId },

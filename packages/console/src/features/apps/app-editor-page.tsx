@@ -56,6 +56,7 @@ export type EditorValues = Omit<Schemas["UpdateAppRequest"], "voice"> & {
     notify: Pick<AdvancedConfig["manualService"]["notify"], "email" | "sms" | "wechat">;
   };
   databaseEnabled: boolean;
+  databaseConfirmWrites: boolean;
 };
 
 type TabKey = "basic" | "advanced" | "rateLimit";
@@ -119,11 +120,12 @@ function toValues(app: AppSeniorDetail): EditorValues {
       notifyMemberIds: manualService.notifyMemberIds,
     },
     databaseEnabled: database.enabled,
+    databaseConfirmWrites: database.confirmWrites !== false,
   };
 }
 
 function toRequests(values: EditorValues, current: AdvancedConfig): { app: Schemas["UpdateAppRequest"]; advanced: AdvancedConfig } {
-  const { humanization, manualService, databaseEnabled, ...app } = values;
+  const { humanization, manualService, databaseEnabled, databaseConfirmWrites, ...app } = values;
   const text = (value: string | null | undefined) => (value ?? "").trim();
   return {
     app: {
@@ -152,7 +154,12 @@ function toRequests(values: EditorValues, current: AdvancedConfig): { app: Schem
         aiTagging: manualService.aiTagging,
         notifyMemberIds: manualService.notifyMemberIds ?? current.manualService.notifyMemberIds,
       },
-      database: { ...current.database, enabled: databaseEnabled, databaseIds: app.databaseIds ?? current.database.databaseIds },
+      database: {
+        ...current.database,
+        enabled: databaseEnabled,
+        confirmWrites: databaseConfirmWrites,
+        databaseIds: app.databaseIds ?? current.database.databaseIds,
+      },
     },
   };
 }
@@ -581,6 +588,9 @@ function AdvancedTab({ pluginOptions }: { pluginOptions: { label: string; option
         <Switch />
       </Form.Item>
       <DatabaseSettingsSection />
+      <Form.Item name="databaseConfirmWrites" label={t("apps.advanced.confirmWrites")} valuePropName="checked" extra={t("apps.advanced.confirmWritesHint")}>
+        <Switch data-testid="app-database-confirm-writes" />
+      </Form.Item>
     </>
   );
 }

@@ -12,4 +12,6 @@ export const chatEndpoints = {
     ),
   clearContext: (conversationId: string, extra: Extra = {}) =>
     call(extra, (init) => client.POST("/api/v1/chat/conversations/{conversationId}/clear-context", { ...init, params: { path: { conversationId } } })),
+  confirmDatabaseWrite: (confirmationId: string, extra: Extra = {}) =>
+    call(extra, (init) => client.POST("/api/v1/chat/database-writes/{confirmationId}/confirm", { ...init, params: { path: { confirmationId } } })),
 };
