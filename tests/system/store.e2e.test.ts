@@ -123,4 +123,24 @@ describe("the store in Chromium", () => {
     await guest.goto(`${parley.url}/home`);
     await expect.poll(() => byTestId(guest, "store-app-name").allInnerTexts()).toEqual(["Parcel tracker"]);
   });
+
+  it("the top-bar search suggests templates and store apps as the member types, and opens the chosen one", async () => {
+    await owner.goto(`${parley.url}/console/agents`);
+    const search = byTestId(owner, "top-search");
+    // One line in the bar, as tall as the buttons beside it.
+    await expect.poll(() => search.isVisible()).toBe(true);
+    expect((await search.boundingBox())!.height).toBeLessThanOrEqual(32);
+    await search.fill("Transl");
+    const hit = byTestId(owner, "top-search-hit-translator");
+    await expect.poll(() => hit.innerText()).toContain("Translator");
+    await hit.click();
+    await owner.waitForURL(/\/template\/translator$/);
+    // Enter on plain text opens the store filtered by it.
+    await owner.goto(`${parley.url}/console/agents`);
+    await byTestId(owner, "top-search").fill("Parcel");
+    await byTestId(owner, "top-search").press("Escape");
+    await byTestId(owner, "top-search").press("Enter");
+    await owner.waitForURL(/\/home\?q=Parcel$/);
+    await expect.poll(() => byTestId(owner, "store-app-name").allInnerTexts()).toEqual(["Parcel tracker"]);
+  });
 });

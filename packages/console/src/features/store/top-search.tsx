@@ -1,3 +1,4 @@
+import { SearchOutlined } from "@ant-design/icons";
 import { AutoComplete, Input, Tag, Typography } from "antd";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -58,10 +59,16 @@ export function TopSearch() {
         navigate((option as { path: string }).path);
       }}
     >
-      <Input.Search
+      <Input
+        prefix={<SearchOutlined />}
         placeholder={t("nav.searchPlaceholder")}
         allowClear
-        onSearch={(value) => navigate(`${PATHS.home}${value.trim() ? `?q=${encodeURIComponent(value.trim())}` : ""}`)}
+        onPressEnter={(event) => {
+          // Enter on a highlighted suggestion is the AutoComplete's; on plain text it opens the store.
+          if (event.defaultPrevented) return;
+          const value = event.currentTarget.value.trim();
+          navigate(`${PATHS.home}${value ? `?q=${encodeURIComponent(value)}` : ""}`);
+        }}
         data-testid="top-search"
       />
     </AutoComplete>
