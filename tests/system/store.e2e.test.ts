@@ -143,4 +143,17 @@ describe("the store in Chromium", () => {
     await owner.waitForURL(/\/home\?q=Parcel$/);
     await expect.poll(() => byTestId(owner, "store-app-name").allInnerTexts()).toEqual(["Parcel tracker"]);
   });
+
+  it("a workflow is published to the store from its editor and unpublished again", async () => {
+    const copy = await apiCall<{ workflowId: string }>(parley.url, ownerKey, "POST", "/api/v1/templates/intent-router/copy");
+    await owner.goto(`${parley.url}/console/workflow?id=${copy.workflowId}`);
+    await byTestId(owner, "app-publish").click();
+    await byTestId(owner, "app-publish-confirm").click();
+    await expect.poll(() => byTestId(owner, "app-publish-state").innerText()).toContain("Store");
+    const state = await apiCall<{ audience: string }>(parley.url, ownerKey, "GET", `/api/v1/workflows/${copy.workflowId}/publishing`);
+    expect(state.audience).toBe("store");
+    await byTestId(owner, "app-unpublish").click();
+    await expect.poll(() => byTestId(owner, "app-publish-state").count()).toBe(0);
+    expect(await apiCall(parley.url, ownerKey, "GET", `/api/v1/workflows/${copy.workflowId}/publishing`)).toBeNull();
+  });
 });

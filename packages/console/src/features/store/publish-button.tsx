@@ -7,18 +7,26 @@ import { type Publishing, storeEndpoints } from "../../lib/api/store";
 import { STORE_KEYS } from "./use-store-actions";
 
 /**
- * The app editor's Publish button: publish to the store or the team's square, or unpublish.
+ * The Publish button of the app and workflow editors: publish to the store or the team's square, or unpublish.
  * A refusal shows the server's message on the field it names (the default avatar, a short
  * description or opening introduction, no category); a take-down shows the administrator's reason.
  */
-export function PublishButton({ appId, appName, disabled }: { appId: string; appName: string; disabled?: boolean }) {
+export function PublishButton({ appId, workflowId, appName, disabled }: { appId?: string; workflowId?: string; appName: string; disabled?: boolean }) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   const [audience, setAudience] = useState<"store" | "square">("store");
   const [busy, setBusy] = useState(false);
   const [refusal, setRefusal] = useState<{ field?: string | undefined; message: string }>();
-  const key = ["store", "publishing", appId];
-  const state = useSpaceQuery<Publishing | null>({ key, fetch: (signal) => storeEndpoints.publishing(appId, { silent: true, signal }), enabled: open });
+  const subject = workflowId
+    ? {
+        id: workflowId,
+        state: storeEndpoints.workflowPublishing,
+        publish: storeEndpoints.publishWorkflow,
+        unpublish: storeEndpoints.unpublishWorkflow,
+      }
+    : { id: appId ?? "", state: storeEndpoints.publishing, publish: storeEndpoints.publish, unpublish: storeEndpoints.unpublish };
+  const key = ["store", "publishing", subject.id];
+  const state = useSpaceQuery<Publishing | null>({ key, fetch: (signal) => subject.state(subject.id, { silent: true, signal }), enabled: open });
 
   const done = async () => {
     await invalidateSpace(key, STORE_KEYS.list, STORE_KEYS.square);
@@ -26,7 +34,7 @@ export function PublishButton({ appId, appName, disabled }: { appId: string; app
   const publish = async () => {
     setBusy(true);
     setRefusal(undefined);
-    const result = await storeEndpoints.publish(appId, audience);
+    const result = await subject.publish(subject.id, audience);
     setBusy(false);
     if (!result.ok) {
       setRefusal({ field: result.error.field, message: result.error.message });
@@ -36,7 +44,7 @@ export function PublishButton({ appId, appName, disabled }: { appId: string; app
   };
   const unpublish = async () => {
     setBusy(true);
-    const result = await storeEndpoints.unpublish(appId);
+    const result = await subject.unpublish(subject.id);
     setBusy(false);
     if (result.ok) await done();
   };

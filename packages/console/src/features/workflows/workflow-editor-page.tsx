@@ -1,4 +1,5 @@
 import { ArrowLeftOutlined, CaretRightOutlined, ClockCircleOutlined, DeleteOutlined, HistoryOutlined, SaveOutlined } from "@ant-design/icons";
+import { PublishButton } from "../store/publish-button";
 import { ReactFlowProvider, useReactFlow } from "@xyflow/react";
 import { Alert, App, Button, Empty, Flex, Popconfirm, Skeleton, Tabs, Tag, Typography } from "antd";
 import { useCallback, useEffect, useMemo, useState } from "react";
@@ -422,6 +423,7 @@ function WorkflowEditor({ id }: { id: string }) {
           ) : null}
         </Flex>
         <Flex gap={8} wrap>
+          <PublishButton workflowId={workflow.id} appName={workflow.name} />
           <Button icon={<HistoryOutlined />} onClick={() => setPanel("history")} data-testid="wf-open-history">
             {t("workflows.editor.history")}
           </Button>

@@ -60,6 +60,15 @@ export const storeEndpoints = {
     call({ silent: true, ...extra }, (init) => client.POST("/api/v1/apps/{appId}/publishing", { ...init, params: { path: { appId } }, body: { audience } })),
   unpublish: (appId: string, extra: Extra = {}) =>
     call(extra, (init) => client.DELETE("/api/v1/apps/{appId}/publishing", { ...init, params: { path: { appId } } })),
+  workflowPublishing: (workflowId: string, extra: Extra = {}) =>
+    call(extra, (init) => client.GET("/api/v1/workflows/{workflowId}/publishing", { ...init, params: { path: { workflowId } } })),
+  /** Silent: the dialog shows the refusal on the field it names. */
+  publishWorkflow: (workflowId: string, audience: "store" | "square", extra: Extra = {}) =>
+    call({ silent: true, ...extra }, (init) =>
+      client.POST("/api/v1/workflows/{workflowId}/publishing", { ...init, params: { path: { workflowId } }, body: { audience } }),
+    ),
+  unpublishWorkflow: (workflowId: string, extra: Extra = {}) =>
+    call(extra, (init) => client.DELETE("/api/v1/workflows/{workflowId}/publishing", { ...init, params: { path: { workflowId } } })),
   spaceSettings: (extra: Extra = {}) => call(extra, (init) => client.GET("/api/v1/space-store-settings", init)),
   saveSpaceSettings: (squareOpenToEveryone: boolean, extra: Extra = {}) =>
     call(extra, (init) => client.PUT("/api/v1/space-store-settings", { ...init, body: { squareOpenToEveryone } })),
