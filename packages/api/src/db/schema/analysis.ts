@@ -69,30 +69,6 @@ export const usageEndUsers = sqliteTable(
 );
 
 /**
- * The usage records of one UTC day, app and channel. No longer written or read since
- * {@link usageHourly} (migration 0022 filled that from the records); to be dropped.
- */
-export const usageDaily = sqliteTable(
-  "usage_daily",
-  {
-    spaceId: text("space_id")
-      .notNull()
-      .references(() => spaces.id, { onDelete: "cascade" }),
-    /** UTC day, YYYY-MM-DD. */
-    day: text("day").notNull(),
-    appId: text("app_id").notNull(),
-    channel: text("channel").notNull(),
-    records: integer("records").notNull(),
-    credits: integer("credits").notNull(),
-    /** Records of turns whose knowledge retrieval found nothing. */
-    notHit: integer("not_hit").notNull(),
-    /** The day's distinct users: their `usage_end_users.seq` in hexadecimal, comma-separated. */
-    users: text("users").notNull().default(""),
-  },
-  (table) => [primaryKey({ columns: [table.spaceId, table.day, table.appId, table.channel] })],
-);
-
-/**
  * The usage records of one UTC hour, app and channel, summed by the usage-record writer: the
  * dashboard reads these rows instead of a million records, and counts days in the caller's time
  * zone from them (hours are whole in every zone but the few with 30- or 45-minute offsets).

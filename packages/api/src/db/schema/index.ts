@@ -26,6 +26,6 @@ export {
 export { announcementReads, announcements } from "./announcements";
 export { customerTags, tagGroups, tags } from "./customers";
 export { databaseFields, databases, databaseTables, databaseWriteConfirmations } from "./databases";
-export { conversationTransfers, usageDaily, usageEndUsers, usageHourly, usageWords } from "./analysis";
+export { conversationTransfers, usageEndUsers, usageHourly, usageWords } from "./analysis";
 export { contactRequests, templates } from "./templates";
 export { listingAudiences, listingKinds, storeListings, storeSettings, storeSpaceSettings } from "./store";
