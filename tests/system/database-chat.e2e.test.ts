@@ -125,6 +125,10 @@ describe("databases in the console chat preview", () => {
     ]);
     expect(await shown.locator("thead").first().innerText()).toMatch(/name\s+price/);
     expect(await answer.innerText()).toContain("Longjing (68) and Pu'er (120) are in stock.");
+
+    // The databases list names the app that answers from it.
+    await page.goto(`${parley.url}/console/database`);
+    await expect.poll(() => page.locator(`[data-testid="database-bound-${database.id}"]`).innerText()).toBe("Tea helper");
   });
 
   describe.skipIf(skipWithoutDbServer("postgresql"))("against PostgreSQL", () => {

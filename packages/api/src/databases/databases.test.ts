@@ -495,11 +495,16 @@ describe("databases", () => {
     await refused(await call(alice, "POST", `/api/v1/apps/${app.id}/databases`, { databaseIds: ["db_unknown0000"] }), 400, "databaseIds");
     const conflict = await refused(await call(alice, "DELETE", `/api/v1/databases/${database.id}`), 409);
     expect(conflict.message).toContain("Tea bot");
+    // The list and the detail name the apps that answer from it.
+    const listed = (await data(await call(alice, "GET", "/api/v1/databases"))).find((item: { id: string }) => item.id === database.id);
+    expect(listed.boundApps).toEqual([{ id: app.id, name: "Tea bot" }]);
+    expect((await data(await call(alice, "GET", `/api/v1/databases/${database.id}`))).boundApps).toEqual([{ id: app.id, name: "Tea bot" }]);
     // The app's database settings accept the database now that it exists.
     const advanced = await data(await call(alice, "GET", `/api/v1/apps/${app.id}/advanced-config`));
     expect(advanced.database.databaseIds).toEqual([database.id]);
     const cleared = await call(alice, "PUT", `/api/v1/apps/${app.id}/advanced-config`, { ...advanced, database: { enabled: false, databaseIds: [] } });
     expect(cleared.status, await cleared.clone().text()).toBe(200);
+    expect((await data(await call(alice, "GET", `/api/v1/databases/${database.id}`))).boundApps).toEqual([]);
     await data(await call(alice, "DELETE", `/api/v1/databases/${database.id}`));
   });
 

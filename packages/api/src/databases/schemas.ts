@@ -35,6 +35,7 @@ export const databaseSchema = z
       .nullable(),
     tableCount: z.number().int(),
     rowCount: z.number().int().openapi({ description: "Rows in the built-in tables" }),
+    boundApps: z.array(z.object({ id: z.string(), name: z.string() })).openapi({ description: "The space's apps that answer from this database, by name" }),
     createdBy: z.string(),
     creatorName: z.string().nullable(),
     createdAt: time,

@@ -38247,6 +38247,11 @@ export interface components {
             tableCount: number;
             /** @description Rows in the built-in tables */
             rowCount: number;
+            /** @description The space's apps that answer from this database, by name */
+            boundApps: {
+                id: string;
+                name: string;
+            }[];
             createdBy: string;
             creatorName: string | null;
             /** @example 2026-03-01T10:00:00.000Z */

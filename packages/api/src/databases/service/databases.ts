@@ -30,6 +30,8 @@ export interface DatabaseView {
   remote: { dialect: "mysql" | "postgres"; host: string; port: number; username: string; databaseName: string; passwordSet: boolean } | null;
   tableCount: number;
   rowCount: number;
+  /** The space's apps that answer from the database. */
+  boundApps: Array<{ id: string; name: string }>;
   createdBy: string;
   creatorName: string | null;
   createdAt: string;
@@ -66,7 +68,11 @@ export function storeOf(deps: Pick<Deps, "config">) {
   return diskBuiltinStore(deps.config.dataDir);
 }
 
-function viewOf(deps: Pick<Deps, "secrets">, row: DatabaseRow & { creatorName: string | null; tableCount: number; rowCount: number }): DatabaseView {
+function viewOf(
+  deps: Pick<Deps, "secrets">,
+  row: DatabaseRow & { creatorName: string | null; tableCount: number; rowCount: number },
+  boundApps: Array<{ id: string; name: string }>,
+): DatabaseView {
   return {
     id: row.id,
     type: row.type,
@@ -86,6 +92,7 @@ function viewOf(deps: Pick<Deps, "secrets">, row: DatabaseRow & { creatorName: s
         : null,
     tableCount: Number(row.tableCount),
     rowCount: Number(row.rowCount),
+    boundApps,
     createdBy: row.createdBy,
     creatorName: row.creatorName,
     createdAt: row.createdAt,
@@ -108,7 +115,18 @@ export async function listDatabases(deps: Pick<Deps, "db" | "secrets">, auth: Ra
     .leftJoin(users, eq(users.id, databases.createdBy))
     .where(and(eq(databases.spaceId, auth.spaceId), rangeCondition(auth, null, databases), ...(filter.type ? [eq(databases.type, filter.type)] : [])))
     .orderBy(desc(databases.createdAt), desc(databases.id));
-  return rows.map(({ row, ...rest }) => viewOf(deps, { ...row, ...rest }));
+  // The apps of the space (in the caller's range) with each database they bind, in one pass over their JSON lists.
+  const bindings = await deps.db.all<{ id: string; name: string; databaseId: string }>(
+    sql`SELECT ${apps.id} AS id, ${apps.name} AS name, j.value AS databaseId FROM ${apps}, json_each(${apps.databaseIds}) j
+        WHERE ${and(eq(apps.spaceId, auth.spaceId), rangeCondition(auth, "app", apps))} ORDER BY ${apps.name}`,
+  );
+  const boundTo = new Map<string, Array<{ id: string; name: string }>>();
+  for (const binding of bindings) {
+    const list = boundTo.get(binding.databaseId) ?? [];
+    list.push({ id: binding.id, name: binding.name });
+    boundTo.set(binding.databaseId, list);
+  }
+  return rows.map(({ row, ...rest }) => viewOf(deps, { ...row, ...rest }, boundTo.get(row.id) ?? []));
 }
 
 /** A database of the caller's space and range; anything else answers 404 as if it did not exist. */
@@ -126,7 +144,8 @@ export async function loadDatabase(deps: Pick<Deps, "db">, auth: RangeCaller, da
 export async function getDatabase(deps: Pick<Deps, "db" | "secrets">, auth: RangeCaller, databaseId: string): Promise<DatabaseView> {
   await loadDatabase(deps, auth, databaseId);
   const row = await deps.db.select(selection).from(databases).leftJoin(users, eq(users.id, databases.createdBy)).where(eq(databases.id, databaseId)).get();
-  return viewOf(deps, { ...row!.row, creatorName: row!.creatorName, tableCount: row!.tableCount, rowCount: row!.rowCount });
+  const bound = await appsBindingDatabase(deps, auth.spaceId, databaseId, auth);
+  return viewOf(deps, { ...row!.row, creatorName: row!.creatorName, tableCount: row!.tableCount, rowCount: row!.rowCount }, bound);
 }
 
 function checkPermissions(permissions: DatabasePermissions) {
@@ -230,11 +249,17 @@ export async function updateDatabase(deps: Pick<Deps, "db" | "now" | "secrets" |
 }
 
 /** Apps of a space that bind a database. */
-export async function appsBindingDatabase(deps: Pick<Deps, "db">, spaceId: string, databaseId: string) {
+export async function appsBindingDatabase(deps: Pick<Deps, "db">, spaceId: string, databaseId: string, caller?: RangeCaller) {
   const rows = await deps.db
     .select({ id: apps.id, name: apps.name })
     .from(apps)
-    .where(and(eq(apps.spaceId, spaceId), sql`exists (select 1 from json_each(${apps.databaseIds}) where value = ${databaseId})`))
+    .where(
+      and(
+        eq(apps.spaceId, spaceId),
+        sql`exists (select 1 from json_each(${apps.databaseIds}) where value = ${databaseId})`,
+        caller ? rangeCondition(caller, "app", apps) : undefined,
+      ),
+    )
     .orderBy(asc(apps.name));
   return rows;
 }

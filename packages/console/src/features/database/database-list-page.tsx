@@ -134,6 +134,20 @@ export function DatabaseListPage() {
               },
               { title: t("database.list.tables"), dataIndex: "tableCount", key: "tables" },
               { title: t("database.list.rows"), key: "rows", render: (_, database) => (database.type === "builtin" ? database.rowCount : "—") },
+              {
+                title: t("database.list.boundApps"),
+                key: "boundApps",
+                render: (_, database) =>
+                  database.boundApps.length === 0 ? (
+                    <Typography.Text type="secondary">{t("database.list.noApps")}</Typography.Text>
+                  ) : (
+                    <span data-testid={`database-bound-${database.id}`}>
+                      {database.boundApps.map((app) => (
+                        <Tag key={app.id}>{app.name}</Tag>
+                      ))}
+                    </span>
+                  ),
+              },
               { title: t("database.list.updated"), key: "updated", render: (_, database) => formatDateTime(database.updatedAt, i18n.language) },
               {
                 title: t("database.list.actions"),
