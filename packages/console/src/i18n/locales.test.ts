@@ -56,7 +56,8 @@ for (const namespace of Object.keys(paymentsEn)) namespaces.add(namespace);
 
 /**
  * Keys the code refers to: arguments of t('…') and i18n.t('…'), `…Key: '…'` fields, and
- * any string literal that starts with one of the locale's namespaces ('menu.apps').
+ * any string literal that starts with one of the locale's namespaces ('menu.apps') but a grant
+ * given to useGrant.
  */
 function usedKeys(): Map<string, string> {
   const used = new Map<string, string>();
@@ -72,6 +73,8 @@ function usedKeys(): Map<string, string> {
         const key = match[1] ?? "";
         // The last pattern is a heuristic: only literals in a known namespace count.
         if (index === patterns.length - 1 && !namespaces.has(key.split(".")[0] ?? "")) continue;
+        // A grant ("database.edit") is not a message, though its resource may share a namespace's name.
+        if (index === patterns.length - 1 && /useGrant\(\s*$/.test(text.slice(Math.max(0, (match.index ?? 0) - 20), match.index))) continue;
         used.set(key, file.slice(source.length + 1));
       }
     });
