@@ -57,5 +57,6 @@ export const databasesMessages = defineMessages({
     "zh-CN": "文件不是 UTF-8 编码，已按 GBK（GB18030）中文编码读取",
   },
   database_statement_timeout: { en: "The statement ran longer than {ms} ms and was stopped", "zh-CN": "语句执行超过 {ms} 毫秒，已停止" },
+  database_not_bound: { en: "No such database is bound", "zh-CN": "没有绑定该数据库" },
   database_statement_failed: { en: "The statement failed: {reason}", "zh-CN": "语句执行失败：{reason}" },
 });

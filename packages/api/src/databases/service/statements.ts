@@ -1,14 +1,12 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import { databaseFields, databases, databaseTables } from "../../db/schema/index";
 import { ServiceError } from "../../errors";
-import { renderMessage } from "../../i18n/catalogue";
+import { type MessageParams, renderMessage } from "../../i18n/catalogue";
 import type { Language } from "../../i18n/language";
 import type { Deps } from "../../kernel";
 import { RemoteDatabaseError } from "../remote/errors";
-import { remoteDatabaseMessages } from "../remote/messages";
 import { remoteDatabaseOf } from "./remote";
 import { checkStatement, type SqlDialect, type SqlKind } from "../sql/check";
-import { sqlCheckMessages } from "../sql/messages";
 import { runBuiltinStatement } from "./statement";
 
 type DatabaseRow = typeof databases.$inferSelect;
@@ -139,12 +137,20 @@ export function schemaLines(target: StatementTarget): string[] {
   return lines;
 }
 
-function fill(template: string, params: Record<string, string | number>): string {
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) => String(params[name] ?? whole));
+/** A catalogue message in both languages, as an outcome carries it. */
+function texts(id: string, params: MessageParams = {}): { message: string; messageZh: string } {
+  return { message: renderMessage("en", id, params), messageZh: renderMessage("zh-CN", id, params) };
 }
 
-function failed(sql: string, code: string, en: string, zh: string): StatementOutcome {
-  return { status: "failed", sql, code, message: en, messageZh: zh };
+function failed(sql: string, code: string, id: string, params: MessageParams): StatementOutcome {
+  return { status: "failed", sql, code, ...texts(id, params) };
+}
+
+/** A statement that ran: the rows of a read, or the count a write changed. */
+function ran(kind: SqlKind, sql: string, result: { columns: string[]; rows: unknown[][]; truncated: boolean } | { affectedRows: number }): StatementOutcome {
+  return "affectedRows" in result
+    ? { status: "ran", kind, sql, columns: [], rows: [], truncated: false, affectedRows: result.affectedRows }
+    : { status: "ran", kind, sql, columns: result.columns, rows: result.rows, truncated: result.truncated, affectedRows: null };
 }
 
 /** The outcome's message in a language (refusals and failures). */
@@ -165,7 +171,7 @@ export async function runStatement(
   loaded?: StatementTarget,
 ): Promise<StatementOutcome> {
   const target = loaded ?? (await loadStatementTargets(deps, input.spaceId, [input.databaseId]))[0];
-  if (!target) return { status: "refused", sql: input.sql, code: "database_unknown", message: "No such database is bound", messageZh: "没有绑定该数据库" };
+  if (!target) return { status: "refused", sql: input.sql, code: "database_unknown", ...texts("database_not_bound") };
   const checked = checkStatement({
     sql: input.sql,
     dialect: target.dialect,
@@ -174,56 +180,35 @@ export async function runStatement(
     maxRows: input.maxRows,
   });
   if (!checked.ok) {
-    const message = sqlCheckMessages[checked.code];
     deps.logger.warn("database statement refused", { databaseId: target.id, code: checked.code, detail: checked.detail, sql: input.sql.slice(0, 2000) });
     return {
       status: "refused",
       sql: input.sql,
       code: checked.code,
-      message: fill(message.en, checked.params),
-      messageZh: fill(message["zh-CN"], checked.params),
+      ...texts(checked.code, checked.params),
     };
   }
   if (checked.kind !== "select" && !input.allowWrite) return { status: "pending", kind: checked.kind, sql: checked.sql };
   try {
     if (target.type === "builtin") {
-      const result = await runBuiltinStatement(deps, target.id, checked.sql, [], { maxRows: input.maxRows, timeoutMs: input.timeoutMs });
-      if ("affectedRows" in result)
-        return { status: "ran", kind: checked.kind, sql: checked.sql, columns: [], rows: [], truncated: false, affectedRows: result.affectedRows };
-      return {
-        status: "ran",
-        kind: checked.kind,
-        sql: checked.sql,
-        columns: result.columns,
-        rows: result.rows,
-        truncated: result.truncated,
-        affectedRows: null,
-      };
+      return ran(
+        checked.kind,
+        checked.sql,
+        await runBuiltinStatement(deps, target.id, checked.sql, [], { maxRows: input.maxRows, timeoutMs: input.timeoutMs }),
+      );
     }
     const remote = remoteDatabaseOf(deps, target.row);
-    if (checked.kind === "select") {
-      const result = await remote.query(checked.sql, { maxRows: input.maxRows, timeoutMs: input.timeoutMs });
-      return {
-        status: "ran",
-        kind: checked.kind,
-        sql: checked.sql,
-        columns: result.columns,
-        rows: result.rows,
-        truncated: result.truncated,
-        affectedRows: null,
-      };
-    }
-    const result = await remote.execute(checked.sql, { timeoutMs: input.timeoutMs });
-    return { status: "ran", kind: checked.kind, sql: checked.sql, columns: [], rows: [], truncated: false, affectedRows: result.affectedRows };
+    return ran(
+      checked.kind,
+      checked.sql,
+      checked.kind === "select"
+        ? await remote.query(checked.sql, { maxRows: input.maxRows, timeoutMs: input.timeoutMs })
+        : await remote.execute(checked.sql, { timeoutMs: input.timeoutMs }),
+    );
   } catch (error) {
     deps.logger.warn("database statement failed", { databaseId: target.id, error: String(error), sql: checked.sql.slice(0, 2000) });
-    if (error instanceof RemoteDatabaseError) {
-      const message = remoteDatabaseMessages[error.messageId];
-      return failed(checked.sql, error.code, fill(message.en, error.params), fill(message["zh-CN"], error.params));
-    }
-    if (error instanceof ServiceError) {
-      return failed(checked.sql, error.messageId, renderMessage("en", error.messageId, error.params), renderMessage("zh-CN", error.messageId, error.params));
-    }
-    return failed(checked.sql, "failed", `The statement failed: ${String(error)}`, `语句执行失败：${String(error)}`);
+    if (error instanceof RemoteDatabaseError) return failed(checked.sql, error.code, error.messageId, error.params);
+    if (error instanceof ServiceError) return failed(checked.sql, error.messageId, error.messageId, error.params);
+    return failed(checked.sql, "failed", "database_statement_failed", { reason: String(error) });
   }
 }
