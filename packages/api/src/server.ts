@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { serve } from "@hono/node-server";
 import { createApp } from "./app";
 import { bootstrap } from "./bootstrap";
-import { seedTemplates } from "./templates/service/templates";
+import { ensureSeeded } from "./templates/service/templates";
 import { sealStoredSecrets } from "./platform/seal-stored";
 import { type Config, ConfigError, loadConfig } from "./config";
 import { openDatabase } from "./db/client";
@@ -55,7 +55,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   if (Object.values(sealed).some((n) => n > 0)) logger.info("sealed secrets stored in plain text by an earlier version", { ...sealed });
   const result = await bootstrap(deps);
   // Shipped templates are (re)written on every start: new ones added, upgraded ones replaced.
-  await seedTemplates(deps);
+  await ensureSeeded(deps);
   // Answers a previous process was still streaming when it died keep their text, marked interrupted.
   const interrupted = await markInterruptedAnswers(deps);
   if (interrupted > 0) logger.warn("marked answers cut off by the previous shutdown as interrupted", { interrupted });

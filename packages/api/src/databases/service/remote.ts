@@ -9,7 +9,7 @@ import { openValue } from "../../platform/sealed";
 import { RemoteDatabaseError } from "../remote/errors";
 import { openRemoteDatabase, remoteDatabasePolicy } from "../remote/registry";
 import type { RemoteConnection, RemoteDatabase, TableSchema } from "../remote/types";
-import { loadDatabase } from "./databases";
+import { type DatabaseInput, loadDatabase } from "./databases";
 
 type DatabaseRow = typeof databases.$inferSelect;
 
@@ -70,16 +70,11 @@ function requireRemote(row: DatabaseRow): void {
 }
 
 /** Settings to test: unsaved ones (all required, spec §5), or a saved database with fields replaced. */
-export interface ConnectionTestInput {
+export type ConnectionTestInput = Pick<DatabaseInput, "dialect" | "host" | "port" | "username" | "databaseName"> & {
   databaseId?: string | undefined;
-  dialect?: "mysql" | "postgres" | undefined;
-  host?: string | undefined;
-  port?: number | undefined;
-  username?: string | undefined;
   /** Empty or absent with `databaseId` tests the stored password. */
   password?: string | undefined;
-  databaseName?: string | undefined;
-}
+};
 
 /** What a successful connection test found. */
 export interface ConnectionTestResult {

@@ -73,8 +73,11 @@ export async function seedTemplates(deps: Pick<Deps, "db" | "now">): Promise<voi
   }
 }
 
-/** Seeds once per database in this process before templates are read. */
-function ensureSeeded(deps: Pick<Deps, "db" | "now">): Promise<void> {
+/**
+ * Seeds once per database in this process: the server calls it on start, and reads call it too
+ * so a store opened without the server (tests, scripts) has its templates; either way it runs once.
+ */
+export function ensureSeeded(deps: Pick<Deps, "db" | "now">): Promise<void> {
   let done = seeded.get(deps.db);
   if (!done) {
     done = seedTemplates(deps).catch((error: unknown) => {
