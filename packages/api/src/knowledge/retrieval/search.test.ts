@@ -6,7 +6,7 @@ import { createHashingEmbedder } from "../../platform/embeddings/hashing";
 import { createTestContext, type TestContext } from "../../testing/harness";
 import { chunkText } from "./chunker";
 import { storeChunks } from "./indexing";
-import { fullTextSearch, reciprocalRankFusion, retrievalTest, retrieve, type RetrievedChunk, searchChunks } from "./search";
+import { fullTextSearch, fuseScores, retrievalTest, retrieve, type RetrievedChunk, searchChunks, singleSource } from "./search";
 import { createMemoryVectorStore, type VectorIndex } from "./vector-index";
 
 let ctx: TestContext;
@@ -106,15 +106,44 @@ function chunk(id: string, extra: Partial<RetrievedChunk> = {}): RetrievedChunk 
   return { chunkId: id, knowledgeBaseId: "kb", fileId: "f", fileName: "f", content: id, metadata: {}, score: 0, ...extra };
 }
 
-describe("reciprocal rank fusion", () => {
-  it("adds 1/(60 + rank) per list and merges duplicates by chunk id", () => {
-    const fused = reciprocalRankFusion([
-      [chunk("a", { similarity: 0.9 }), chunk("b", { similarity: 0.8 })],
-      [chunk("b", { textScore: 3 }), chunk("c", { textScore: 2 })],
-    ]);
-    expect(fused.map((item) => item.chunkId)).toEqual(["b", "a", "c"]);
-    expect(fused[0]!.score).toBeCloseTo(1 / 62 + 1 / 61, 10);
-    expect(fused[0]).toMatchObject({ similarity: 0.8, textScore: 3 });
+describe("score fusion", () => {
+  it("scales each list to 0-1 and adds w x semantic + (1 - w) x full text, merging by chunk id", () => {
+    const fused = fuseScores(
+      [
+        {
+          knowledgeBaseIds: ["kb"],
+          weight: 0.3,
+          chunks: [chunk("a", { similarity: 0.9, cosine: 0.8 }), chunk("b", { similarity: 0.8, cosine: 0.6 }), chunk("d", { cosine: 0.4 })],
+        },
+      ],
+      [chunk("b", { textScore: 9 }), chunk("c", { textScore: 5 }), chunk("e", { textScore: 1 })],
+    );
+    // a: 0.3 x 1; b: 0.3 x 0.5 + 0.7 x 1; c: 0.7 x 0.5; d and e: 0.
+    expect(fused.map((item) => item.chunkId)).toEqual(["b", "c", "a", "d", "e"]);
+    expect(fused[0]!.score).toBeCloseTo(0.85, 10);
+    expect(fused[1]!.score).toBeCloseTo(0.35, 10);
+    expect(fused[2]!.score).toBeCloseTo(0.3, 10);
+    expect(fused[0]).toMatchObject({ similarity: 0.8, cosine: 0.6, textScore: 9 });
+  });
+
+  it("keeps full text's best hit first whatever a semantic list under weight 0.5 holds", () => {
+    const junk = Array.from({ length: 50 }, (_, index) => chunk(`s${index}`, { cosine: 0.9 - index * 0.001 }));
+    const text = [chunk("t0", { textScore: 12 }), chunk("t1", { textScore: 11 }), chunk("t2", { textScore: 2 })];
+    const fused = fuseScores([{ knowledgeBaseIds: ["kb"], weight: 0.45, chunks: junk }], text);
+    expect(fused[0]!.chunkId).toBe("t0");
+    expect(fused[1]!.chunkId).toBe("t1");
+  });
+
+  it("weighs each knowledge base by the weight of its own embedder's list", () => {
+    const fused = fuseScores(
+      [
+        { knowledgeBaseIds: ["lexical"], weight: 0.1, chunks: [chunk("l1", { knowledgeBaseId: "lexical", cosine: 0.5 })] },
+        { knowledgeBaseIds: ["model"], weight: 0.4, chunks: [chunk("m1", { knowledgeBaseId: "model", cosine: 0.7 })] },
+      ],
+      [chunk("lt", { knowledgeBaseId: "lexical", textScore: 4 }), chunk("mt", { knowledgeBaseId: "model", textScore: 4 })],
+    );
+    const score = Object.fromEntries(fused.map((item) => [item.chunkId, item.score]));
+    expect(score).toEqual({ lt: 0.9, mt: 0.6, m1: 0.4, l1: 0.1 });
   });
 });
 
@@ -155,7 +184,7 @@ describe("retrieve (app rules)", () => {
 
 describe("retrievalTest", () => {
   it("returns up to 10 of each kind with scores", async () => {
-    const result = await retrievalTest(deps(), { query: "refund 北京大学", knowledgeBaseIds: [ids.first, ids.second] });
+    const result = await retrievalTest(singleSource(deps(), [ids.first, ids.second]), { query: "refund 北京大学" });
     for (const list of [result.semantic, result.fullText, result.hybrid]) {
       expect(list.length).toBeGreaterThan(0);
       expect(list.length).toBeLessThanOrEqual(10);

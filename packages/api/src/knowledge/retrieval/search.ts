@@ -26,8 +26,8 @@ export interface RetrievedChunk {
   content: string;
   metadata: Record<string, unknown>;
   /**
-   * Higher is better: calibrated similarity (semantic), negated BM25 (full text), or the RRF
-   * score as a share of the best possible one, first in every list (hybrid, 0–1).
+   * Higher is better: calibrated similarity (semantic), negated BM25 (full text), or the fused
+   * score (hybrid, 0–1, 1 = first in both lists; decision 0023).
    */
   score: number;
   /**
@@ -52,9 +52,6 @@ export interface SearchRequest {
   knowledgeBaseIds: readonly string[];
   limit: number;
 }
-
-/** The fusion constant of reciprocal rank fusion; 60 is the published default. */
-export const RRF_K = 60;
 
 interface ChunkRow {
   id: string;
@@ -208,80 +205,191 @@ async function chunksById(db: Db, ids: readonly string[]): Promise<ChunkRow[]> {
 }
 
 /**
- * Reciprocal rank fusion: each list adds weight / (k + rank) to a chunk's score (rank from 1,
- * weight 1 unless given per list),
- * duplicates merge by chunk id, best fused score first. The similarity and text scores of
- * the inputs are kept on the merged chunk.
+ * Knowledge bases indexed with one embedding model, with that model and its vector table: a
+ * search over knowledge bases of several models has one source per model.
  */
-export function reciprocalRankFusion(lists: ReadonlyArray<readonly RetrievedChunk[]>, k: number = RRF_K, weights: readonly number[] = []): RetrievedChunk[] {
+export interface SemanticSource {
+  embedder: Embedder;
+  vectors: VectorIndex;
+  knowledgeBaseIds: readonly string[];
+}
+
+/** What a search over several knowledge bases needs: the database (full text) and one semantic source per embedding model. */
+export interface RetrievalScope {
+  db: Db;
+  sources: readonly SemanticSource[];
+}
+
+/** The scope of a search over knowledge bases sharing one embedding model. */
+export function singleSource(deps: RetrievalDeps, knowledgeBaseIds: readonly string[]): RetrievalScope {
+  return { db: deps.db, sources: [{ embedder: deps.embedder, vectors: deps.vectors, knowledgeBaseIds }] };
+}
+
+function allKnowledgeBases(scope: RetrievalScope): string[] {
+  return scope.sources.flatMap((source) => [...source.knowledgeBaseIds]);
+}
+
+/** One source's semantic hits with the weight fusion gives them. */
+export interface WeightedList {
+  /** The knowledge bases the list searched: a chunk of theirs only full text found is weighed by this list's weight too. */
+  knowledgeBaseIds: readonly string[];
+  chunks: readonly RetrievedChunk[];
+  /** Share of a fused score this list decides (0–1); full text decides the rest. */
+  weight: number;
+}
+
+/** Min-max scaling of a list's scores to 0–1 (a list of equal scores is all 1). */
+function scaled(values: readonly number[]): number[] {
+  if (values.length === 0) return [];
+  const top = Math.max(...values);
+  const bottom = Math.min(...values);
+  return values.map((value) => (top > bottom ? (value - bottom) / (top - bottom) : 1));
+}
+
+/**
+ * Score fusion (decision 0023): each list's scores are scaled to 0–1 over its candidates
+ * (cosine for a semantic list, BM25 for full text), and a chunk's fused score is
+ * `w · semantic + (1 − w) · fullText`, with `w` the weight of the semantic list of its knowledge
+ * base and 0 for a list that did not find it. Unlike rank fusion, a flat, uninformative semantic
+ * list moves little; with `w` under 0.5 the best full-text hit always outranks a chunk found by
+ * semantic search alone. Best first; the similarity and text scores of the inputs stay on the
+ * merged chunk, and `score` is the fused value (0–1, 1 = first in every list).
+ */
+export function fuseScores(semantic: readonly WeightedList[], fullText: readonly RetrievedChunk[]): RetrievedChunk[] {
+  const weightOf = new Map<string, number>();
+  for (const list of semantic) for (const id of list.knowledgeBaseIds) weightOf.set(id, list.weight);
   const fused = new Map<string, RetrievedChunk>();
-  for (const [listIndex, list] of lists.entries()) {
-    const weight = weights[listIndex] ?? 1;
-    list.forEach((chunk, index) => {
-      const contribution = weight / (k + index + 1);
-      const existing = fused.get(chunk.chunkId);
-      if (existing) {
-        existing.score += contribution;
-        if (chunk.similarity !== undefined) existing.similarity = chunk.similarity;
-        if (chunk.cosine !== undefined) existing.cosine = chunk.cosine;
-        if (chunk.textScore !== undefined) existing.textScore = chunk.textScore;
-        if (chunk.textMatch !== undefined) existing.textMatch = chunk.textMatch;
-      } else {
-        fused.set(chunk.chunkId, { ...chunk, score: contribution });
-      }
+  for (const list of semantic) {
+    const values = scaled(list.chunks.map((chunk) => chunk.cosine ?? chunk.score));
+    list.chunks.forEach((chunk, index) => {
+      if (!fused.has(chunk.chunkId)) fused.set(chunk.chunkId, { ...chunk, score: list.weight * values[index]! });
     });
   }
+  const textValues = scaled(fullText.map((chunk) => chunk.textScore ?? chunk.score));
+  fullText.forEach((chunk, index) => {
+    const contribution = (1 - (weightOf.get(chunk.knowledgeBaseId) ?? 0)) * textValues[index]!;
+    const existing = fused.get(chunk.chunkId);
+    if (existing) {
+      existing.score += contribution;
+      existing.textScore = chunk.textScore;
+      existing.textMatch = chunk.textMatch;
+    } else {
+      fused.set(chunk.chunkId, { ...chunk, score: contribution });
+    }
+  });
   return [...fused.values()].sort((left, right) => right.score - left.score);
 }
 
 /**
- * Reciprocal rank fusion with the fused score as a share (0–1) of the best one possible, a chunk
- * first in every list: comparable between searches, and readable in the retrieval test.
+ * Fusion weight of a semantic model's list, chosen by the sweep of decision 0023 (SciFact with
+ * all-MiniLM-L6-v2). Under 0.5, so full text's best hit stays first whatever a model of the
+ * wrong language returns.
  */
-export function fuseRanked(lists: ReadonlyArray<readonly RetrievedChunk[]>, weights: readonly number[]): RetrievedChunk[] {
-  const best = lists.reduce((sum, _, index) => sum + (weights[index] ?? 1) / (RRF_K + 1), 0);
-  return reciprocalRankFusion(lists, RRF_K, weights).map((chunk) => ({ ...chunk, score: best > 0 ? chunk.score / best : 0 }));
-}
+export const MODEL_SEMANTIC_WEIGHT = 0.3;
 
 /**
- * The weight of the semantic list in fusion: 1 for a semantic model; lower for a lexical
- * embedder, whose "semantic" list repeats what BM25 ranks better (measured in bench:retrieval).
- */
-export function defaultSemanticWeight(embedder: Embedder): number {
-  return embedder.lexical ? LEXICAL_SEMANTIC_WEIGHT : 1;
-}
-
-/**
- * Fusion weight of the offline lexical embedder's list. Measured hybrid nDCG@10 (SciFact train /
- * CMRC dev) at weight 1: 0.58 / 0.89; 0.5: 0.62 / 0.92; 0.2: 0.66 / 0.95; 0.1: 0.68 / 0.96, all
- * still under full text alone (0.70 / 0.98): with this embedder, full-text mode is the better choice.
+ * Fusion weight of the offline lexical embedder's list: its "semantic" list repeats what BM25
+ * ranks better, so it only breaks ties (decision 0023: best on both data sets).
  */
 export const LEXICAL_SEMANTIC_WEIGHT = 0.1;
+
+/** The weight of an embedder's semantic list in fusion when the request sets none. */
+export function defaultSemanticWeight(embedder: Pick<Embedder, "lexical">): number {
+  return embedder.lexical ? LEXICAL_SEMANTIC_WEIGHT : MODEL_SEMANTIC_WEIGHT;
+}
 
 /** Candidates each list contributes to fusion: enough that a chunk ranked well by one list still counts. */
 const FUSION_DEPTH = 50;
 
+/** The two sides of a search: each source's semantic hits, and the full-text hits over every knowledge base in scope. */
+interface Sides {
+  semantic: { source: SemanticSource; chunks: RetrievedChunk[] }[];
+  fullText: RetrievedChunk[];
+}
+
+async function searchSides(
+  scope: RetrievalScope,
+  request: { query: string; semanticDepth: number; fullTextDepth: number; similarityThreshold?: number | undefined },
+): Promise<Sides> {
+  const [semantic, fullText] = await Promise.all([
+    Promise.all(
+      scope.sources.map(async (source) => ({
+        source,
+        chunks:
+          request.semanticDepth > 0
+            ? await semanticSearch(
+                { db: scope.db, embedder: source.embedder, vectors: source.vectors },
+                {
+                  query: request.query,
+                  knowledgeBaseIds: source.knowledgeBaseIds,
+                  limit: request.semanticDepth,
+                  similarityThreshold: request.similarityThreshold ?? 0,
+                },
+              )
+            : [],
+      })),
+    ),
+    request.fullTextDepth > 0
+      ? fullTextSearch(scope.db, { query: request.query, knowledgeBaseIds: allKnowledgeBases(scope), limit: request.fullTextDepth })
+      : [],
+  ]);
+  return { semantic, fullText };
+}
+
+/** Semantic hits of several sources as one list, by calibrated similarity: the scale thresholds use, the same for every embedder. */
+function mergedSemantic(sides: Sides): RetrievedChunk[] {
+  if (sides.semantic.length === 1) return sides.semantic[0]!.chunks;
+  return sides.semantic.flatMap((side) => side.chunks).sort((left, right) => right.score - left.score);
+}
+
+function fuseSides(sides: Sides, semanticWeight?: number): RetrievedChunk[] {
+  return fuseScores(
+    sides.semantic.map(({ source, chunks }) => ({
+      knowledgeBaseIds: source.knowledgeBaseIds,
+      chunks,
+      weight: semanticWeight ?? defaultSemanticWeight(source.embedder),
+    })),
+    sides.fullText,
+  );
+}
+
+/** Options of a ranked search. */
+export type ScopedSearch = { query: string; limit: number; similarityThreshold?: number | undefined; semanticWeight?: number | undefined };
+
 /**
- * Hybrid search: semantic hits (at or above the similarity threshold) and full-text hits,
- * `FUSION_DEPTH` of each, fused by RRF; the first `limit` fused chunks.
+ * Hybrid search over a scope: semantic hits (at or above the similarity threshold) of each
+ * source and full-text hits over all its knowledge bases, `FUSION_DEPTH` of each, fused by
+ * score (decision 0023); the first `limit` chunks.
  */
+export async function hybridSearchIn(scope: RetrievalScope, request: ScopedSearch): Promise<RetrievedChunk[]> {
+  if (request.limit <= 0 || request.query.trim() === "") return [];
+  const depth = Math.max(FUSION_DEPTH, request.limit);
+  const sides = await searchSides(scope, { ...request, semanticDepth: depth, fullTextDepth: depth });
+  return fuseSides(sides, request.semanticWeight).slice(0, request.limit);
+}
+
+/** {@link hybridSearchIn} over knowledge bases of one embedding model. */
 export async function hybridSearch(
   deps: RetrievalDeps,
   request: SearchRequest & { similarityThreshold?: number; semanticWeight?: number },
 ): Promise<RetrievedChunk[]> {
-  const depth = Math.max(FUSION_DEPTH, request.limit);
-  const [semantic, fullText] = await Promise.all([semanticSearch(deps, { ...request, limit: depth }), fullTextSearch(deps.db, { ...request, limit: depth })]);
-  return fuseRanked([semantic, fullText], [request.semanticWeight ?? defaultSemanticWeight(deps.embedder), 1]).slice(0, request.limit);
+  return hybridSearchIn(singleSource(deps, request.knowledgeBaseIds), request);
 }
 
-/** Ranked search in one mode: the entry point benchmarks and the retrieval test share. */
+/** Ranked search in one mode over a scope: the entry point benchmarks, evaluations and the retrieval test share. */
+export async function searchScope(scope: RetrievalScope, request: ScopedSearch & { mode: RetrievalMode }): Promise<RetrievedChunk[]> {
+  if (request.mode === "hybrid") return hybridSearchIn(scope, request);
+  const semantic = request.mode === "semantic";
+  const sides = await searchSides(scope, { ...request, semanticDepth: semantic ? request.limit : 0, fullTextDepth: semantic ? 0 : request.limit });
+  return (semantic ? mergedSemantic(sides) : sides.fullText).slice(0, request.limit);
+}
+
+/** {@link searchScope} over knowledge bases of one embedding model. */
 export async function searchChunks(
   deps: RetrievalDeps,
   request: SearchRequest & { mode: RetrievalMode; similarityThreshold?: number; semanticWeight?: number },
 ): Promise<RetrievedChunk[]> {
-  if (request.mode === "semantic") return semanticSearch(deps, request);
-  if (request.mode === "fulltext") return fullTextSearch(deps.db, request);
-  return hybridSearch(deps, request);
+  return searchScope(singleSource(deps, request.knowledgeBaseIds), request);
 }
 
 /** An app's retrieval settings (spec §3, App retrieval fields). */
@@ -301,36 +409,45 @@ export const MAX_RETRIEVED = 10;
 /**
  * The chunks an app's answer uses (spec §3 rules): semantic mode takes `semanticCount`
  * (default 3) semantic hits at or above the similarity threshold; full-text mode takes
- * `fullTextCount` (default 1) full-text hits; hybrid takes both, semantic first, a full-text hit
- * already chosen by semantic search being replaced by the next one (semantic hits missing
- * under the threshold are not made up by full text). At most 10 in total, the
- * semantic count taking priority when the two counts exceed it. Hybrid results are ordered by
- * their RRF score over both lists.
+ * `fullTextCount` (default 1) full-text hits. Hybrid walks the fused list best first and takes a
+ * chunk while a side that found it has room: the semantic count first, then the full-text count
+ * (decision 0023: the answer gets the best fused chunks
+ * the counts allow, where taking each side's own top hits let a weak side decide). Semantic hits
+ * missing under the threshold are not made up by full text. At most 10 in total, the semantic
+ * count taking priority when the two counts exceed it. Several embedding models are searched apart
+ * and fused once, so their chunks compete on comparable scores.
  */
+export async function retrieveIn(scope: RetrievalScope, request: { query: string } & RetrievalSettings): Promise<RetrievedChunk[]> {
+  const semanticCount = request.mode === "fulltext" ? 0 : clampCount(request.semanticCount ?? 3, MAX_RETRIEVED);
+  const fullTextCount = request.mode === "semantic" ? 0 : clampCount(request.fullTextCount ?? 1, MAX_RETRIEVED - semanticCount);
+  if (request.query.trim() === "" || semanticCount + fullTextCount === 0) return [];
+  const sides = await searchSides(scope, {
+    query: request.query,
+    semanticDepth: semanticCount > 0 ? Math.max(semanticCount, FUSION_DEPTH) : 0,
+    fullTextDepth: fullTextCount > 0 ? Math.max(fullTextCount + semanticCount, FUSION_DEPTH) : 0,
+    similarityThreshold: request.similarityThreshold ?? 0,
+  });
+  if (request.mode === "semantic") return mergedSemantic(sides).slice(0, semanticCount);
+  if (request.mode === "fulltext") return sides.fullText.slice(0, fullTextCount);
+  const chosen: RetrievedChunk[] = [];
+  let semanticTaken = 0;
+  let textTaken = 0;
+  for (const chunk of fuseSides(sides)) {
+    if (chunk.similarity !== undefined && semanticTaken < semanticCount) semanticTaken += 1;
+    else if (chunk.textScore !== undefined && textTaken < fullTextCount) textTaken += 1;
+    else continue;
+    chosen.push(chunk);
+    if (semanticTaken === semanticCount && textTaken === fullTextCount) break;
+  }
+  return chosen;
+}
+
+/** {@link retrieveIn} over knowledge bases of one embedding model. */
 export async function retrieve(
   deps: RetrievalDeps,
   request: { query: string; knowledgeBaseIds: readonly string[] } & RetrievalSettings,
 ): Promise<RetrievedChunk[]> {
-  const semanticCount = request.mode === "fulltext" ? 0 : clampCount(request.semanticCount ?? 3, MAX_RETRIEVED);
-  const fullTextCount = request.mode === "semantic" ? 0 : clampCount(request.fullTextCount ?? 1, MAX_RETRIEVED - semanticCount);
-  const scope = { query: request.query, knowledgeBaseIds: request.knowledgeBaseIds };
-  const [semantic, fullText] = await Promise.all([
-    semanticCount > 0
-      ? semanticSearch(deps, { ...scope, limit: Math.max(semanticCount, FUSION_DEPTH), similarityThreshold: request.similarityThreshold ?? 0 })
-      : [],
-    fullTextCount > 0 ? fullTextSearch(deps.db, { ...scope, limit: Math.max(fullTextCount + semanticCount, FUSION_DEPTH) }) : [],
-  ]);
-  if (request.mode === "semantic") return semantic.slice(0, semanticCount);
-  if (request.mode === "fulltext") return fullText.slice(0, fullTextCount);
-  const chosen = new Set(semantic.slice(0, semanticCount).map((chunk) => chunk.chunkId));
-  let added = 0;
-  for (const chunk of fullText) {
-    if (added === fullTextCount) break;
-    if (chosen.has(chunk.chunkId)) continue;
-    chosen.add(chunk.chunkId);
-    added += 1;
-  }
-  return fuseRanked([semantic, fullText], [defaultSemanticWeight(deps.embedder), 1]).filter((chunk) => chosen.has(chunk.chunkId));
+  return retrieveIn(singleSource(deps, request.knowledgeBaseIds), request);
 }
 
 function clampCount(value: number, max: number): number {
@@ -348,11 +465,16 @@ export interface RetrievalTestResult {
  * The retrieval test (spec §3/§9): the query run in all three modes over the given knowledge
  * bases, 10 results each; the similarity threshold filters the semantic list only.
  */
-export async function retrievalTest(
-  deps: RetrievalDeps,
-  request: { query: string; knowledgeBaseIds: readonly string[]; similarityThreshold?: number },
-): Promise<RetrievalTestResult> {
-  const base = { ...request, limit: MAX_RETRIEVED };
-  const [semantic, fullText, hybrid] = await Promise.all([semanticSearch(deps, base), fullTextSearch(deps.db, base), hybridSearch(deps, base)]);
-  return { semantic, fullText, hybrid };
+export async function retrievalTest(scope: RetrievalScope, request: { query: string; similarityThreshold?: number }): Promise<RetrievalTestResult> {
+  const sides = await searchSides(scope, {
+    query: request.query,
+    semanticDepth: FUSION_DEPTH,
+    fullTextDepth: FUSION_DEPTH,
+    similarityThreshold: request.similarityThreshold,
+  });
+  return {
+    semantic: mergedSemantic(sides).slice(0, MAX_RETRIEVED),
+    fullText: sides.fullText.slice(0, MAX_RETRIEVED),
+    hybrid: fuseSides(sides).slice(0, MAX_RETRIEVED),
+  };
 }
