@@ -92,7 +92,9 @@ const deps: Deps = { config, db, logger, ...createProviders(config, db, logger),
 const now = new Date().toISOString();
 const spaceId = newId("spc");
 const auth: Auth = { userId: "usr_bench", spaceId, role: "owner", via: "api-key" };
-await db.insert(spaces).values({ id: spaceId, code: "bench", name: "bench", kind: "team", ownerUserId: auth.userId, updatedAt: now });
+// The instance administrator's per-space overrides lift the knowledge quotas (a free space stops at 100 files).
+const unlimited = JSON.stringify({ knowledgeEntries: 1_000_000_000, knowledgeTokens: 1_000_000_000_000 });
+await db.insert(spaces).values({ id: spaceId, code: "bench", name: "bench", kind: "team", ownerUserId: auth.userId, quotaOverrides: unlimited, updatedAt: now });
 const base = await createKnowledgeBase(deps, auth, { name: "bench" });
 const embedder = deps.knowledge.embedder(base.embeddingModel)!;
 const embedBatch = { size: config.knowledge.embeddings?.batchSize ?? 64, concurrency: config.knowledge.embeddings?.concurrency ?? 1 };
