@@ -129,7 +129,13 @@ async function timed<T>(samples: number[], run: () => Promise<T>): Promise<T> {
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "parley-bench-retrieval-scale-"));
 // The server's configuration from the same variables; only the data folder, database and log level are the bench's.
-const config = loadConfig({ ...process.env, PARLEY_DATA_DIR: dataDir, PARLEY_DATABASE_URL: undefined, PARLEY_DATABASE_DRIVER: driver, PARLEY_LOG_LEVEL: "silent" });
+const config = loadConfig({
+  ...process.env,
+  PARLEY_DATA_DIR: dataDir,
+  PARLEY_DATABASE_URL: undefined,
+  PARLEY_DATABASE_DRIVER: driver,
+  PARLEY_LOG_LEVEL: "silent",
+});
 const { cacheMb: sqliteCacheMb, mmapMb: sqliteMmapMb } = config.database;
 const annThreshold = annThresholdArgument ?? config.knowledge.annThreshold;
 const database = await openDatabase(config.database);

@@ -94,7 +94,9 @@ const spaceId = newId("spc");
 const auth: Auth = { userId: "usr_bench", spaceId, role: "owner", via: "api-key" };
 // The instance administrator's per-space overrides lift the knowledge quotas (a free space stops at 100 files).
 const unlimited = JSON.stringify({ knowledgeEntries: 1_000_000_000, knowledgeTokens: 1_000_000_000_000 });
-await db.insert(spaces).values({ id: spaceId, code: "bench", name: "bench", kind: "team", ownerUserId: auth.userId, quotaOverrides: unlimited, updatedAt: now });
+await db
+  .insert(spaces)
+  .values({ id: spaceId, code: "bench", name: "bench", kind: "team", ownerUserId: auth.userId, quotaOverrides: unlimited, updatedAt: now });
 const base = await createKnowledgeBase(deps, auth, { name: "bench" });
 const embedder = deps.knowledge.embedder(base.embeddingModel)!;
 const embedBatch = { size: config.knowledge.embeddings?.batchSize ?? 64, concurrency: config.knowledge.embeddings?.concurrency ?? 1 };
@@ -127,7 +129,10 @@ const embedServerTextsPerSecond = await embedderThroughput(await chunkTexts());
 
 /** The texts the indexing job embedded, as it embedded them. */
 async function chunkTexts(): Promise<string[]> {
-  const rows = await db.select({ content: knowledgeChunks.content, metadata: knowledgeChunks.metadata }).from(knowledgeChunks).where(eq(knowledgeChunks.knowledgeBaseId, base.id));
+  const rows = await db
+    .select({ content: knowledgeChunks.content, metadata: knowledgeChunks.metadata })
+    .from(knowledgeChunks)
+    .where(eq(knowledgeChunks.knowledgeBaseId, base.id));
   return rows.map((row) => {
     const headings = (JSON.parse(row.metadata ?? "{}") as { headings?: string[] }).headings ?? [];
     return indexedText({ ordinal: 0, content: row.content, tokens: 0, headings });

@@ -121,7 +121,9 @@ describe("a connection reset", () => {
         return;
       }
       response.setHeader("content-type", "application/json");
-      response.end(JSON.stringify({ object: "list", data: body.input.map((_, index) => ({ object: "embedding", index, embedding: [1, index, 0] })), model: "m" }));
+      response.end(
+        JSON.stringify({ object: "list", data: body.input.map((_, index) => ({ object: "embedding", index, embedding: [1, index, 0] })), model: "m" }),
+      );
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const address = server.address();

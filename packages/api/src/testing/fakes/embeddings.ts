@@ -88,7 +88,8 @@ export async function startEmbeddingsFake(options: { apiKey?: string; dimensions
       failures -= 1;
       if (failure.retryAfter !== undefined) response.setHeader("retry-after", failure.retryAfter);
       if (failure.status === 429) return fail(429, "Rate limit reached for requests", "requests");
-      if (failure.status !== undefined && failure.status < 500) return fail(failure.status, "Invalid 'input': the request is malformed", "invalid_request_error");
+      if (failure.status !== undefined && failure.status < 500)
+        return fail(failure.status, "Invalid 'input': the request is malformed", "invalid_request_error");
       return fail(failure.status ?? 500, "The server had an error while processing your request", "server_error");
     }
     const data = input.map((text, index) => ({ object: "embedding", index, embedding: vectorOf(text, dimensions) }));
