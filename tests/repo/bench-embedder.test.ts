@@ -51,6 +51,6 @@ describe("bench:retrieval", () => {
     expect(fake.requests.every((request) => request.input.length <= 4 && request.model === "text-embedding-fake")).toBe(true);
     // The questions went to the provider too, and both throughputs are printed side by side.
     expect(sent).toContain("when do I get my money back");
-    expect(figures.join("\n")).toMatch(/ingest_chunks_per_s=\d+\nembed_server_texts_per_s=\d+/);
+    expect(figures.join("\n")).toMatch(/ingest_chunks_per_s=[\d.]+\nembed_server_texts_per_s=[\d.]+/);
   }, 30_000);
 });
