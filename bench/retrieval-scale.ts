@@ -7,7 +7,9 @@
  *
  * Passages are the SciFact and CMRC2018 corpora (../shared/data), cut by the production
  * chunker and repeated with a varying suffix until N chunks; one file row per 1,000 chunks.
- * The embedder is the offline hashing one, so no time goes to a remote embedding service.
+ * The embedder and the SQLite and ANN settings come from the environment exactly as the server
+ * reads them (PARLEY_EMBEDDINGS_*, PARLEY_SQLITE_*, PARLEY_VECTOR_ANN_THRESHOLD), through the
+ * server's providers: unset, the offline lexical embedder, so no time goes to a remote service.
  * `--keep` leaves the SQLite file and LanceDB directory in place (path printed) for profiling.
  *
  * Prints chunks, ingest_chunks_per_s, ann_index_build_s, then p50/p95 per query in ms for
@@ -28,7 +30,9 @@ import { type ChunkInput, storeChunks } from "../packages/api/src/knowledge/retr
 import { createLanceVectorStore } from "../packages/api/src/knowledge/retrieval/lance-store";
 import { fullTextSearch, hybridSearch, semanticSearch } from "../packages/api/src/knowledge/retrieval/search";
 import { createMemoryVectorIndex, type VectorIndex } from "../packages/api/src/knowledge/retrieval/vector-index";
-import { createHashingEmbedder } from "../packages/api/src/platform/embeddings/hashing";
+import { loadConfig } from "../packages/api/src/config";
+import { createLogger } from "../packages/api/src/logger";
+import { createProviders } from "../packages/api/src/platform/providers";
 
 const { values } = parseArgs({
   options: {
@@ -42,7 +46,7 @@ const { values } = parseArgs({
 });
 const chunkTarget = Number(values.chunks);
 const queryTarget = Number(values.queries);
-const annThreshold = values["ann-threshold"] === undefined ? undefined : Number(values["ann-threshold"]);
+const annThresholdArgument = values["ann-threshold"] === undefined ? undefined : Number(values["ann-threshold"]);
 if (!Number.isInteger(chunkTarget) || chunkTarget <= 0 || !Number.isInteger(queryTarget) || queryTarget <= 0)
   throw new Error("--chunks and --queries take positive integers");
 const driver = values.driver === "libsql" ? "libsql" : "better-sqlite3";
@@ -124,16 +128,26 @@ async function timed<T>(samples: number[], run: () => Promise<T>): Promise<T> {
 }
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "parley-bench-retrieval-scale-"));
-// The server's memory settings, from the same variables (defaults 32 MB cache, no mmap).
-const sqliteCacheMb = Number(process.env.PARLEY_SQLITE_CACHE_MB ?? 32);
-const sqliteMmapMb = Number(process.env.PARLEY_SQLITE_MMAP_MB ?? 0);
-const database = await openDatabase({ driver, url: `file:${path.join(dataDir, "parley.db")}`, cacheMb: sqliteCacheMb, mmapMb: sqliteMmapMb });
+// The server's configuration from the same variables; only the data folder, database and log level are the bench's.
+const config = loadConfig({
+  ...process.env,
+  PARLEY_DATA_DIR: dataDir,
+  PARLEY_DATABASE_URL: undefined,
+  PARLEY_DATABASE_DRIVER: driver,
+  PARLEY_LOG_LEVEL: "silent",
+});
+const { cacheMb: sqliteCacheMb, mmapMb: sqliteMmapMb } = config.database;
+const annThreshold = annThresholdArgument ?? config.knowledge.annThreshold;
+const database = await openDatabase(config.database);
 const { db } = database;
-const embedder = createHashingEmbedder();
+// The embedder new knowledge bases get on the server, built by the server's own providers.
+const providers = createProviders(config, db, createLogger("silent"));
+const embedder = providers.knowledge.defaultEmbedder;
 let annBuildSeconds: number | undefined;
 const store = createLanceVectorStore({
-  directory: path.join(dataDir, "vectors"),
-  ...(annThreshold === undefined ? {} : { annThreshold }),
+  // Its own directory: the providers' store (unused here, never opened) would be "vectors".
+  directory: path.join(dataDir, "bench-vectors"),
+  annThreshold,
   logger: {
     info(fields, message) {
       if (message === "LanceDB ANN index build finished") annBuildSeconds = (fields as { seconds: number }).seconds;
@@ -213,13 +227,14 @@ for (const query of queries) {
 
 const stored = await lance.count();
 await store.close();
+await providers.knowledge.close();
 await database.close();
 if (values.keep) console.log(`# kept ${dataDir} (knowledge base ${knowledgeBaseId})`);
 else fs.rmSync(dataDir, { recursive: true, force: true });
 
 const ms = (value: number) => value.toFixed(2);
 console.log(
-  `# corpora=${CORPORA.join("+")} base_passages=${passages.length} files=${fileCount} queries=${queries.length} embedder=${embedder.id} driver=${driver} sqlite_cache_mb=${sqliteCacheMb} sqlite_mmap_mb=${sqliteMmapMb} cpus=${os.cpus().length}`,
+  `# corpora=${CORPORA.join("+")} base_passages=${passages.length} files=${fileCount} queries=${queries.length} embedder=${embedder.id} ann_threshold=${annThreshold} driver=${driver} sqlite_cache_mb=${sqliteCacheMb} sqlite_mmap_mb=${sqliteMmapMb} cpus=${os.cpus().length}`,
 );
 console.log(`chunks=${stored}`);
 console.log(`ingest_chunks_per_s=${(chunkTarget / ingestSeconds).toFixed(0)}`);

@@ -124,6 +124,9 @@ export const environmentSchema = z.object({
   PARLEY_EMBEDDINGS_DIMENSIONS: z.coerce.number().int().min(8).max(8192).optional(),
   PARLEY_EMBEDDINGS_QUERY_PREFIX: optionalString,
   PARLEY_EMBEDDINGS_DOCUMENT_PREFIX: optionalString,
+  /** Texts per embeddings request and requests in flight while indexing; defaults depend on the server. */
+  PARLEY_EMBEDDINGS_BATCH_SIZE: z.coerce.number().int().min(1).max(2048).optional(),
+  PARLEY_EMBEDDINGS_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
   /** Where vectors live: LanceDB under the data directory (default) or process memory. */
   PARLEY_VECTOR_STORE: z.enum(["lancedb", "memory"]).default("lancedb"),
   /** Whether a first start seeds the demo app and the web client `demo`. */
@@ -256,6 +259,10 @@ export interface Config {
       dimensions: number;
       queryPrefix?: string;
       documentPrefix?: string;
+      /** Texts per request while indexing (texts of concurrent files share a batch). */
+      batchSize: number;
+      /** Indexing requests in flight at once; queries go out beside them. */
+      concurrency: number;
     };
     vectorStore: "lancedb" | "memory";
     annThreshold: number;
@@ -519,8 +526,25 @@ function knowledgeConfig(env: z.infer<typeof environmentSchema>): Config["knowle
       dimensions: env.PARLEY_EMBEDDINGS_DIMENSIONS,
       ...(env.PARLEY_EMBEDDINGS_QUERY_PREFIX ? { queryPrefix: env.PARLEY_EMBEDDINGS_QUERY_PREFIX } : {}),
       ...(env.PARLEY_EMBEDDINGS_DOCUMENT_PREFIX ? { documentPrefix: env.PARLEY_EMBEDDINGS_DOCUMENT_PREFIX } : {}),
+      ...embeddingsThroughput(baseUrl, env),
     },
   };
+}
+
+/**
+ * Batch size and requests in flight for indexing, unless set. OpenAI's API takes up to 2,048
+ * inputs (300k tokens) per request and is far away: 256 chunks per request (chunks stay well
+ * under 1,000 tokens) and 4 in flight hide the round trip while staying inside a first tier's
+ * rate limit (a 429 backs off). Everything else (Ollama, TEI, vLLM, Xinference, a local model
+ * server) is usually near and bound by its own compute, so more in flight only queues there:
+ * 32 texts is TEI's default `--max-client-batch-size` (larger requests are refused) and a
+ * comfortable batch for Ollama, which runs one request of a model at a time by default; 2 in
+ * flight let the server start the next batch while the previous answer travels back.
+ */
+function embeddingsThroughput(baseUrl: string, env: z.infer<typeof environmentSchema>): { batchSize: number; concurrency: number } {
+  const openAi = URL.canParse(baseUrl) && new URL(baseUrl).hostname === "api.openai.com";
+  const defaults = openAi ? { batchSize: 256, concurrency: 4 } : { batchSize: 32, concurrency: 2 };
+  return { batchSize: env.PARLEY_EMBEDDINGS_BATCH_SIZE ?? defaults.batchSize, concurrency: env.PARLEY_EMBEDDINGS_CONCURRENCY ?? defaults.concurrency };
 }
 
 /**

@@ -86,9 +86,21 @@ describe("a configured OpenAI-compatible embeddings provider", () => {
     expect(result.hybrid[0]!.chunkId).toBe(result.semantic[0]!.chunkId);
   });
 
-  it("retries indexing when the provider fails, and the file becomes effective once it answers", async () => {
+  it("retries a failed request with the same batch, so one 500 does not hold the file back", async () => {
     const base = await createKnowledgeBaseVia(ctx, owner, { chunkTokens: 50, chunkOverlap: 0 });
-    fake.failNext(1);
+    const before = fake.requests.length;
+    fake.failNext(1, { retryAfter: "0" });
+    const file = await importManual(base.id);
+    expect(await drain()).toBe(1);
+    expect((await filesOf(base.id))[0]).toMatchObject({ id: file.id, status: "effective", progress: 100 });
+    const [failed, retried] = fake.requests.slice(before);
+    expect(retried!.input).toEqual(failed!.input);
+  });
+
+  it("hands the provider's error to the file's job when it keeps failing, and the file is indexed once it answers", async () => {
+    const base = await createKnowledgeBaseVia(ctx, owner, { chunkTokens: 50, chunkOverlap: 0 });
+    // One attempt and four retries, all refused.
+    fake.failNext(5, { retryAfter: "0" });
     const file = await importManual(base.id);
     expect(await drain()).toBe(1);
     expect((await filesOf(base.id))[0]).toMatchObject({ id: file.id, status: "processing" });
@@ -98,6 +110,22 @@ describe("a configured OpenAI-compatible embeddings provider", () => {
     clock.advance(10 * 60_000);
     expect(await drain()).toBe(1);
     expect((await filesOf(base.id))[0]).toMatchObject({ id: file.id, status: "effective", progress: 100 });
+  });
+
+  it("sends the chunks of files indexed together in shared requests", async () => {
+    const base = await createKnowledgeBaseVia(ctx, owner, { chunkTokens: 50, chunkOverlap: 0 });
+    const names = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot"];
+    for (const name of names) {
+      const file = await uploadOk(ctx, owner, base.id, `${name}.md`, `# ${name}\n\nThe ${name} team answers tickets about ${name} orders.`);
+      await expectOk(await ctx.request(`/api/v1/knowledge-files/${file.id}/confirm`, { method: "POST", token: owner.token }), 200, knowledgeFileSchema);
+    }
+    const before = fake.requests.length;
+    expect(await drain()).toBe(names.length);
+    const sent = fake.requests.slice(before);
+    expect(sent.length).toBeLessThan(names.length);
+    const filesPerRequest = sent.map((request) => names.filter((name) => request.input.some((text) => text.includes(`The ${name} team`))).length);
+    expect(Math.max(...filesPerRequest)).toBeGreaterThan(1);
+    expect((await filesOf(base.id)).every((file) => file.status === "effective")).toBe(true);
   });
 
   it("fails a file of a knowledge base whose model is no longer configured, and says so", async () => {

@@ -35,6 +35,8 @@ export function createKnowledgeRuntime(config: Config, logger: Logger, options: 
         baseUrl: configured.baseUrl,
         model: configured.model,
         dimensions: configured.dimensions,
+        batchSize: configured.batchSize,
+        concurrency: configured.concurrency,
         ...(configured.apiKey ? { apiKey: configured.apiKey } : {}),
         ...(configured.queryPrefix ? { queryPrefix: configured.queryPrefix } : {}),
         ...(configured.documentPrefix ? { documentPrefix: configured.documentPrefix } : {}),

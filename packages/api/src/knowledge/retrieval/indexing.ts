@@ -25,8 +25,8 @@ export interface ChunkInput extends TextChunk {
 /** Rows per INSERT: one statement is atomic on both drivers and stays far below SQLite's variable limit. */
 const BATCH = 200;
 
-/** The text a chunk is found by: its heading breadcrumb, then its own text. */
-function indexedText(chunk: ChunkInput): string {
+/** The text a chunk is found by (and embedded as): its heading breadcrumb, then its own text. */
+export function indexedText(chunk: ChunkInput): string {
   const body = chunk.indexText ?? chunk.content;
   return chunk.headings.length > 0 ? `${chunk.headings.join(" / ")}\n${body}` : body;
 }

@@ -78,9 +78,9 @@ describe("OpenAI-compatible embedder", () => {
   });
 
   it("reports errors and wrong dimensions", async () => {
-    await expect(createOpenAiCompatibleEmbedder({ baseUrl: `${baseUrl}/v1`, model: "broken", dimensions: 3 }).embed(["a"], { kind: "query" })).rejects.toThrow(
-      /500.*model crashed/,
-    );
+    await expect(
+      createOpenAiCompatibleEmbedder({ baseUrl: `${baseUrl}/v1`, model: "broken", dimensions: 3, retryBaseMs: 1 }).embed(["a"], { kind: "query" }),
+    ).rejects.toThrow(/500.*model crashed/);
     await expect(
       createOpenAiCompatibleEmbedder({ baseUrl: `${baseUrl}/v1`, model: "m", dimensions: 8 }).embed(["a"], { kind: "query" }),
     ).rejects.toBeInstanceOf(EmbeddingError);

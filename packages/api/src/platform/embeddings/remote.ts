@@ -1,5 +1,6 @@
 import type { Embedder, EmbeddingKind } from "./types";
 import { EmbeddingError, normalize } from "./types";
+import { createEmbeddingBatcher } from "./batcher";
 
 /** Settings shared by the remote embedders. */
 export interface RemoteEmbedderOptions {
@@ -12,8 +13,16 @@ export interface RemoteEmbedderOptions {
   /** Prefixes some models expect (e5: `query: ` and `passage: `). */
   queryPrefix?: string;
   documentPrefix?: string;
-  /** Texts per request (default 64). */
+  /** Texts per request (default 32). */
   batchSize?: number;
+  /** Document batches in flight at once (default 2); queries do not count against it. */
+  concurrency?: number;
+  /** How long a partial document batch waits for texts of other files (default 10 ms). */
+  batchWaitMs?: number;
+  /** Retries of a batch answered 429 or 5xx, or whose connection failed (default 4). */
+  retries?: number;
+  /** First backoff between retries, doubled each time, when the server sends no Retry-After (default 500 ms). */
+  retryBaseMs?: number;
   /** Per-request timeout in milliseconds (default 30 000). */
   timeoutMs?: number;
   fetch?: typeof fetch;
@@ -21,48 +30,121 @@ export interface RemoteEmbedderOptions {
 
 type Decode = (body: unknown) => number[][];
 
+/** Longest wait between two attempts of one batch, whatever the server asks. */
+const MAX_RETRY_WAIT_MS = 60_000;
+
+/** A failed attempt: whether it may be retried with the same batch, and after how long the server asked. */
+class AttemptError extends EmbeddingError {
+  constructor(
+    message: string,
+    status: number | undefined,
+    readonly retryable: boolean,
+    readonly retryAfterMs?: number,
+  ) {
+    super(message, status);
+  }
+}
+
+/** Retry-After in seconds or as an HTTP date, in milliseconds from now. */
+function retryAfterOf(header: string | null): number | undefined {
+  if (!header) return undefined;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
+  });
+}
+
 function createRemoteEmbedder(
   options: RemoteEmbedderOptions,
   wire: { idPrefix: string; path: string; request: (input: string[]) => unknown; decode: Decode },
 ): Embedder {
   const fetchImpl = options.fetch ?? fetch;
-  const batchSize = Math.max(1, options.batchSize ?? 64);
+  const batchSize = Math.max(1, options.batchSize ?? 32);
+  const retries = Math.max(0, options.retries ?? 4);
+  const retryBaseMs = options.retryBaseMs ?? 500;
   const url = `${options.baseUrl.replace(/\/+$/, "")}${wire.path}`;
   const prefix = (kind: EmbeddingKind) => (kind === "query" ? options.queryPrefix : options.documentPrefix) ?? "";
+
+  async function attempt(input: string[], signal?: AbortSignal): Promise<Float32Array[]> {
+    const timeout = AbortSignal.timeout(options.timeoutMs ?? 30_000);
+    let response: Response;
+    try {
+      response = await fetchImpl(url, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}) },
+        body: JSON.stringify(wire.request(input)),
+        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+      });
+    } catch (error) {
+      // A reset, refused or timed-out connection may pass; the caller's own abort does not.
+      throw new AttemptError(`embeddings request to ${url} failed: ${error instanceof Error ? error.message : String(error)}`, undefined, !signal?.aborted);
+    }
+    if (!response.ok) {
+      const detail = (await response.text().catch(() => "")).slice(0, 300);
+      const retryable = response.status === 429 || response.status >= 500;
+      throw new AttemptError(
+        `embeddings request to ${url} answered ${response.status}: ${detail}`,
+        response.status,
+        retryable,
+        retryAfterOf(response.headers.get("retry-after")),
+      );
+    }
+    const rows = wire.decode(await response.json().catch(() => null));
+    if (rows.length !== input.length) throw new EmbeddingError(`expected ${input.length} embeddings, got ${rows.length}`);
+    return rows.map((row) => {
+      if (!row || row.length !== options.dimensions) {
+        throw new EmbeddingError(`model ${options.model} returned ${row?.length ?? 0} dimensions, configured ${options.dimensions}`);
+      }
+      // Cosine similarity is then a dot product, whatever the provider's own normalisation.
+      return normalize(Float32Array.from(row));
+    });
+  }
+
+  /** One batch, retried whole: splitting it would multiply requests against a server already struggling. */
+  async function post(input: string[], signal?: AbortSignal): Promise<Float32Array[]> {
+    for (let tried = 0; ; tried += 1) {
+      try {
+        return await attempt(input, signal);
+      } catch (error) {
+        if (!(error instanceof AttemptError) || !error.retryable || tried >= retries || signal?.aborted) throw error;
+        const backoff = retryBaseMs * 2 ** tried * (0.75 + Math.random() * 0.5);
+        await sleep(Math.min(MAX_RETRY_WAIT_MS, error.retryAfterMs ?? backoff), signal);
+      }
+    }
+  }
+
+  const batcher = createEmbeddingBatcher({
+    batchSize,
+    concurrency: options.concurrency ?? 2,
+    waitMs: options.batchWaitMs ?? 10,
+    send: (texts) => post(texts),
+  });
+
   return {
     id: `${wire.idPrefix}:${options.model}`,
     dimensions: options.dimensions,
     label: options.model,
     async embed(texts, { kind, signal }) {
+      const input = texts.map((text) => prefix(kind) + text);
+      if (kind === "document") return batcher.submit(input, signal);
+      // A question is answered while someone waits: it goes straight out, never behind ingestion.
       const vectors: Float32Array[] = [];
-      for (let start = 0; start < texts.length; start += batchSize) {
-        const input = texts.slice(start, start + batchSize).map((text) => prefix(kind) + text);
-        const timeout = AbortSignal.timeout(options.timeoutMs ?? 30_000);
-        let response: Response;
-        try {
-          response = await fetchImpl(url, {
-            method: "POST",
-            headers: { "content-type": "application/json", ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}) },
-            body: JSON.stringify(wire.request(input)),
-            signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-          });
-        } catch (error) {
-          throw new EmbeddingError(`embeddings request to ${url} failed: ${error instanceof Error ? error.message : String(error)}`);
-        }
-        if (!response.ok) {
-          const detail = (await response.text().catch(() => "")).slice(0, 300);
-          throw new EmbeddingError(`embeddings request to ${url} answered ${response.status}: ${detail}`, response.status);
-        }
-        const rows = wire.decode(await response.json().catch(() => null));
-        if (rows.length !== input.length) throw new EmbeddingError(`expected ${input.length} embeddings, got ${rows.length}`);
-        for (const row of rows) {
-          if (!row || row.length !== options.dimensions) {
-            throw new EmbeddingError(`model ${options.model} returned ${row?.length ?? 0} dimensions, configured ${options.dimensions}`);
-          }
-          // Cosine similarity is then a dot product, whatever the provider's own normalisation.
-          vectors.push(normalize(Float32Array.from(row)));
-        }
-      }
+      for (let start = 0; start < input.length; start += batchSize) vectors.push(...(await post(input.slice(start, start + batchSize), signal)));
       return vectors;
     },
   };

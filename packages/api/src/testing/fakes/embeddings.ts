@@ -13,8 +13,13 @@ export interface EmbeddingsFake {
   url: string;
   dimensions: number;
   requests: EmbeddingsRequest[];
-  /** Makes the next `count` requests answer 500 with OpenAI's error shape. */
-  failNext(count: number): void;
+  /** Makes the next `count` requests answer 500 (or `status`, with `Retry-After` when given) with OpenAI's error shape. */
+  failNext(count: number, failure?: { status?: number; retryAfter?: string }): void;
+  /** Holds each answer this long, as a busy model would (0: answer at once). */
+  setDelay(ms: number): void;
+  /** Most requests the fake held at once since it started or since `resetInFlight`. */
+  readonly maxInFlight: number;
+  resetInFlight(): void;
   close(): Promise<void>;
 }
 
@@ -60,6 +65,10 @@ export async function startEmbeddingsFake(options: { apiKey?: string; dimensions
   const dimensions = options.dimensions ?? 16;
   const requests: EmbeddingsRequest[] = [];
   let failures = 0;
+  let failure: { status?: number; retryAfter?: string } = {};
+  let delayMs = 0;
+  let inFlight = 0;
+  let maxInFlight = 0;
   const server: Server = createServer(async (request, response) => {
     response.setHeader("content-type", "application/json");
     const fail = (status: number, message: string, type: string) => {
@@ -71,9 +80,17 @@ export async function startEmbeddingsFake(options: { apiKey?: string; dimensions
     const body = (await readJson(request)) as { model?: string; input?: string | string[] };
     const input = typeof body.input === "string" ? [body.input] : (body.input ?? []);
     requests.push({ authorization: request.headers.authorization, model: body.model ?? "", input });
+    inFlight += 1;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+    inFlight -= 1;
     if (failures > 0) {
       failures -= 1;
-      return fail(500, "The server had an error while processing your request", "server_error");
+      if (failure.retryAfter !== undefined) response.setHeader("retry-after", failure.retryAfter);
+      if (failure.status === 429) return fail(429, "Rate limit reached for requests", "requests");
+      if (failure.status !== undefined && failure.status < 500)
+        return fail(failure.status, "Invalid 'input': the request is malformed", "invalid_request_error");
+      return fail(failure.status ?? 500, "The server had an error while processing your request", "server_error");
     }
     const data = input.map((text, index) => ({ object: "embedding", index, embedding: vectorOf(text, dimensions) }));
     const tokens = input.reduce((total, text) => total + Math.ceil(text.length / 4), 0);
@@ -86,8 +103,18 @@ export async function startEmbeddingsFake(options: { apiKey?: string; dimensions
     url: `http://127.0.0.1:${port}/v1`,
     dimensions,
     requests,
-    failNext(count) {
+    failNext(count, next = {}) {
       failures = count;
+      failure = next;
+    },
+    setDelay(ms) {
+      delayMs = ms;
+    },
+    get maxInFlight() {
+      return maxInFlight;
+    },
+    resetInFlight() {
+      maxInFlight = inFlight;
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -1,0 +1,22 @@
+import { describe, expect, it } from "vitest";
+import { loadConfig } from "../../config";
+
+const embeddings = (env: Record<string, string>) =>
+  loadConfig({ PARLEY_DATA_DIR: "/tmp/parley-config-test", PARLEY_EMBEDDINGS_MODEL: "m", PARLEY_EMBEDDINGS_DIMENSIONS: "384", ...env }).knowledge.embeddings;
+
+describe("embeddings batch size and concurrency", () => {
+  it("default to large batches for OpenAI's API and to small ones for Ollama and local servers", () => {
+    expect(embeddings({ PARLEY_EMBEDDINGS_PROVIDER: "openai" })).toMatchObject({ baseUrl: "https://api.openai.com/v1", batchSize: 256, concurrency: 4 });
+    expect(embeddings({ PARLEY_EMBEDDINGS_PROVIDER: "ollama" })).toMatchObject({ batchSize: 32, concurrency: 2 });
+    expect(embeddings({ PARLEY_EMBEDDINGS_BASE_URL: "http://127.0.0.1:8080/v1" })).toMatchObject({ batchSize: 32, concurrency: 2 });
+  });
+
+  it("take the configured values, and refuse values out of range", () => {
+    expect(embeddings({ PARLEY_EMBEDDINGS_PROVIDER: "openai", PARLEY_EMBEDDINGS_BATCH_SIZE: "100", PARLEY_EMBEDDINGS_CONCURRENCY: "8" })).toMatchObject({
+      batchSize: 100,
+      concurrency: 8,
+    });
+    expect(() => embeddings({ PARLEY_EMBEDDINGS_PROVIDER: "openai", PARLEY_EMBEDDINGS_BATCH_SIZE: "0" })).toThrow(/PARLEY_EMBEDDINGS_BATCH_SIZE/);
+    expect(() => embeddings({ PARLEY_EMBEDDINGS_PROVIDER: "openai", PARLEY_EMBEDDINGS_CONCURRENCY: "1000" })).toThrow(/PARLEY_EMBEDDINGS_CONCURRENCY/);
+  });
+});
