@@ -351,9 +351,13 @@ export function EvaluationPage() {
 
   const list = questions.data ?? [];
   const runList = runs.data ?? [];
+  // The best value of each figure, when the runs differ in it (a tie everywhere marks nothing).
   const best = Object.fromEntries(
-    FIGURES.map((figure) => [figure, Math.max(-1, ...runList.map((run) => run[figure] ?? -1))]),
-  ) as Record<Figure, number>;
+    FIGURES.map((figure) => {
+      const values = runList.flatMap((run) => (run[figure] === null ? [] : [run[figure]]));
+      return [figure, values.length > 1 && Math.max(...values) > Math.min(...values) ? Math.max(...values) : undefined];
+    }),
+  ) as Record<Figure, number | undefined>;
 
   const removeQuestion = async (question: EvaluationQuestion) => {
     const result = await evaluationEndpoints.removeQuestion(base.id, question.id);
@@ -383,7 +387,7 @@ export function EvaluationPage() {
     key: figure,
     render: (_: unknown, run: EvaluationRun) => {
       const value = run[figure];
-      const top = value !== null && runList.length > 1 && value === best[figure];
+      const top = value !== null && value === best[figure];
       return (
         <span data-testid={`evaluation-run-${figure}`} className={top ? "pl-eval-best" : undefined}>
           {figure === "ndcg10" || figure === "mrr" ? (value === null ? "—" : value.toFixed(3)) : percent(value)}
