@@ -165,7 +165,10 @@ describe("retrieval evaluation in Chromium: questions typed and imported → two
     if (process.env.PARLEY_SCREENSHOTS) await page.screenshot({ path: `${process.env.PARLEY_SCREENSHOTS}/evaluation-retrieval.png`, fullPage: true });
     await byTestId("tab-evaluation").click();
     await expect.poll(() => byTestId("evaluation-question-row").allInnerTexts()).toContain("pickup point fourteen days");
-    const questions = await api<Array<{ question: string; passages: Array<{ excerpt: string }> }>>("GET", `/api/v1/knowledge-bases/${knowledgeBaseId}/evaluation/questions`);
+    const questions = await api<Array<{ question: string; passages: Array<{ excerpt: string }> }>>(
+      "GET",
+      `/api/v1/knowledge-bases/${knowledgeBaseId}/evaluation/questions`,
+    );
     expect(questions.find((question) => question.question === "pickup point fourteen days")!.passages[0]!.excerpt).toContain("Parcels wait fourteen days");
     if (process.env.PARLEY_SCREENSHOTS) {
       await page.locator(".ant-table-row-expand-icon").first().click();

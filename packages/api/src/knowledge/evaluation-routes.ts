@@ -103,7 +103,10 @@ export function registerKnowledgeEvaluationRoutes(app: OpenAPIHono<AppEnv>) {
     async (c) => {
       const report = await importEvaluationQuestions(c.var.deps, c.var.auth, c.req.valid("param").knowledgeBaseId, c.req.valid("json").csv);
       const language = c.var.language;
-      return ok(c, { ...report, failures: report.failures.map((failure) => ({ line: failure.line, reason: translate(language, failure.reason, failure.params ?? {}) })) });
+      return ok(c, {
+        ...report,
+        failures: report.failures.map((failure) => ({ line: failure.line, reason: translate(language, failure.reason, failure.params ?? {}) })),
+      });
     },
   );
 

@@ -80,7 +80,9 @@ const modes = z.enum(["semantic", "fulltext", "hybrid"]);
 /** Settings of an evaluation run as stored: open to new fields. */
 export const evaluationSettingsSchema = z
   .object({
-    path: z.enum(["search", "app"]).openapi({ description: "search: the ranked list of the mode; app: what an app's chat retrieves with these counts and threshold" }),
+    path: z
+      .enum(["search", "app"])
+      .openapi({ description: "search: the ranked list of the mode; app: what an app's chat retrieves with these counts and threshold" }),
     mode: modes,
     k: z.number().int().openapi({ description: "Cut-off of hit rate and recall", example: 10 }),
     similarityThreshold: z.number().openapi({ description: "Minimum calibrated similarity of semantic hits", example: 0 }),
@@ -137,7 +139,9 @@ export const evaluationRunDetailSchema = evaluationRunSchema
             rank: z.number().int().nullable().openapi({ description: "1-based rank among the retrieved, null when not retrieved" }),
           }),
         ),
-        retrieved: z.array(z.object({ chunkId: z.string(), fileName: z.string(), score: z.number() })).openapi({ description: "The top max(k, 10), best first" }),
+        retrieved: z
+          .array(z.object({ chunkId: z.string(), fileName: z.string(), score: z.number() }))
+          .openapi({ description: "The top max(k, 10), best first" }),
         hit: z.boolean(),
         recall: z.number(),
         ndcg10: z.number(),

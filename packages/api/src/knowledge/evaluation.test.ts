@@ -120,7 +120,11 @@ describe("retrieval evaluation", () => {
     const { base, chunkWith } = await indexedBase();
     const gift = chunkWith("Gift cards");
     const warranty = chunkWith("warranty");
-    const question = await expectOk(await send("POST", url(base.id, "/questions"), { question: "Gift cards?", chunkIds: [gift] }), 201, evaluationQuestionSchema);
+    const question = await expectOk(
+      await send("POST", url(base.id, "/questions"), { question: "Gift cards?", chunkIds: [gift] }),
+      201,
+      evaluationQuestionSchema,
+    );
     const edited = await expectOk(
       await send("PATCH", url(base.id, `/questions/${question.id}`), { question: "Do gift cards expire?", chunkIds: [gift, warranty] }),
       200,
@@ -133,7 +137,11 @@ describe("retrieval evaluation", () => {
     expect(after!.passages[0]).toMatchObject({ chunkId: gift, missing: true, fileName: "store-guide" });
     expect(after!.passages[0]!.excerpt).toContain("Gift cards never expire");
     // The missing passage can be kept while the text changes; a run counts it as not found.
-    await expectOk(await send("PATCH", url(base.id, `/questions/${question.id}`), { question: "Gift card expiry?", chunkIds: [gift, warranty] }), 200, evaluationQuestionSchema);
+    await expectOk(
+      await send("PATCH", url(base.id, `/questions/${question.id}`), { question: "Gift card expiry?", chunkIds: [gift, warranty] }),
+      200,
+      evaluationQuestionSchema,
+    );
     const run = await expectOk(await send("POST", url(base.id, "/runs"), { mode: "hybrid" }), 201, evaluationRunDetailSchema);
     expect(run.results[0]!.expected[0]).toMatchObject({ chunkId: gift, rank: null });
 
@@ -182,7 +190,11 @@ describe("retrieval evaluation", () => {
 
   it("hides another space's knowledge base, questions and runs", async () => {
     const { base, chunkWith } = await indexedBase();
-    const question = await expectOk(await send("POST", url(base.id, "/questions"), { question: "Warranty?", chunkIds: [chunkWith("warranty")] }), 201, evaluationQuestionSchema);
+    const question = await expectOk(
+      await send("POST", url(base.id, "/questions"), { question: "Warranty?", chunkIds: [chunkWith("warranty")] }),
+      201,
+      evaluationQuestionSchema,
+    );
     const run = await expectOk(await send("POST", url(base.id, "/runs"), {}), 201, evaluationRunDetailSchema);
     await expectError(await send("GET", url(base.id, "/questions"), undefined, stranger.token), 404);
     await expectError(await send("GET", url(base.id, "/runs"), undefined, stranger.token), 404);

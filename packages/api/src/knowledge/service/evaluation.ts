@@ -118,7 +118,12 @@ function snapshotOf(chunkId: string, chunk: { content: string; fileName: string 
  * The passages a question keeps for the chosen segment ids: those it already has keep their
  * snapshot (even when their segment is gone); new ones must be segments of the knowledge base.
  */
-async function checkPassages(deps: Pick<Deps, "db">, base: KnowledgeBaseRow, chunkIds: readonly string[] | undefined, current: StoredPassage[] = []): Promise<StoredPassage[]> {
+async function checkPassages(
+  deps: Pick<Deps, "db">,
+  base: KnowledgeBaseRow,
+  chunkIds: readonly string[] | undefined,
+  current: StoredPassage[] = [],
+): Promise<StoredPassage[]> {
   const ids = [...new Set(chunkIds ?? [])];
   if (ids.length === 0) throw fail.invalid("evaluation_passages_required", "chunkIds");
   if (ids.length > EVALUATION_LIMITS.passagesPerQuestion) {
@@ -188,7 +193,7 @@ export async function createEvaluationQuestion(
     createdAt: now,
     updatedAt: now,
   });
-  const [view] = await questionViews(deps, base, [(await loadQuestion(deps, base, id))]);
+  const [view] = await questionViews(deps, base, [await loadQuestion(deps, base, id)]);
   return view!;
 }
 
@@ -243,7 +248,12 @@ async function resolvePassage(deps: Pick<Deps, "db">, base: KnowledgeBaseRow, pa
     .limit(EVALUATION_LIMITS.passagesPerQuestion + 1)
     .all();
   if (rows.length === 0) return { line: 0, reason: "evaluation_passage_unresolved" };
-  if (rows.length > 1) return { line: 0, reason: "evaluation_passage_ambiguous", params: { count: rows.length > EVALUATION_LIMITS.passagesPerQuestion ? `${EVALUATION_LIMITS.passagesPerQuestion}+` : rows.length } };
+  if (rows.length > 1)
+    return {
+      line: 0,
+      reason: "evaluation_passage_ambiguous",
+      params: { count: rows.length > EVALUATION_LIMITS.passagesPerQuestion ? `${EVALUATION_LIMITS.passagesPerQuestion}+` : rows.length },
+    };
   return { chunkId: rows[0]!.id };
 }
 
@@ -262,7 +272,12 @@ export async function importEvaluationQuestions(deps: Pick<Deps, "db" | "now">, 
   const passageColumn = columns.indexOf("passage");
   if (questionColumn < 0 || passageColumn < 0) throw fail.invalid("evaluation_csv_columns", "csv");
   const lines = rows
-    .map((cells, index) => ({ line: index + 2, question: (cells[questionColumn] ?? "").trim(), passage: (cells[passageColumn] ?? "").trim(), blank: cells.every((cell) => cell.trim() === "") }))
+    .map((cells, index) => ({
+      line: index + 2,
+      question: (cells[questionColumn] ?? "").trim(),
+      passage: (cells[passageColumn] ?? "").trim(),
+      blank: cells.every((cell) => cell.trim() === ""),
+    }))
     .filter((row) => !row.blank);
   if (lines.length === 0) throw fail.invalid("evaluation_csv_empty", "csv");
   if (lines.length > EVALUATION_LIMITS.csvRows) throw fail.invalid("evaluation_csv_too_many_rows", "csv", { max: EVALUATION_LIMITS.csvRows });
@@ -309,12 +324,22 @@ export async function importEvaluationQuestions(deps: Pick<Deps, "db" | "now">, 
   const values: Array<typeof knowledgeEvalQuestions.$inferInsert> = [];
   for (const [question, group] of grouped) {
     if (room <= 0) {
-      for (const line of group.lines) failures.push({ line, reason: "evaluation_questions_full", params: { max: EVALUATION_LIMITS.questionsPerKnowledgeBase } });
+      for (const line of group.lines)
+        failures.push({ line, reason: "evaluation_questions_full", params: { max: EVALUATION_LIMITS.questionsPerKnowledgeBase } });
       continue;
     }
     room -= 1;
     const passages = group.chunkIds.map((chunkId) => snapshotOf(chunkId, found.get(chunkId)!));
-    values.push({ id: newId("keq"), spaceId: base.spaceId, knowledgeBaseId: base.id, question, passages: JSON.stringify(passages), createdBy: auth.userId, createdAt: now, updatedAt: now });
+    values.push({
+      id: newId("keq"),
+      spaceId: base.spaceId,
+      knowledgeBaseId: base.id,
+      question,
+      passages: JSON.stringify(passages),
+      createdBy: auth.userId,
+      createdAt: now,
+      updatedAt: now,
+    });
   }
   if (values.length > 0) await deps.db.insert(knowledgeEvalQuestions).values(values);
   failures.sort((left, right) => left.line - right.line);
@@ -373,7 +398,7 @@ function runView(row: RunRow) {
     recall: row.recall,
     ndcg10: row.ndcg10,
     mrr: row.mrr,
-    failureReason: row.status === "failed" ? parseJson<{ failure?: string }>(row.results, {}).failure ?? null : null,
+    failureReason: row.status === "failed" ? (parseJson<{ failure?: string }>(row.results, {}).failure ?? null) : null,
     elapsedMs: row.elapsedMs,
     createdBy: row.createdBy,
     createdAt: row.createdAt,
@@ -404,7 +429,12 @@ export async function runEvaluation(deps: EvalDeps, auth: Auth, knowledgeBaseId:
   const settings = resolveSettings(input);
   const embedder = embedderOf(deps, base);
   if (!embedder) throw new ServiceError("conflict", "embedding_model_unavailable");
-  const questions = await deps.db.select().from(knowledgeEvalQuestions).where(eq(knowledgeEvalQuestions.knowledgeBaseId, base.id)).orderBy(knowledgeEvalQuestions.createdAt).all();
+  const questions = await deps.db
+    .select()
+    .from(knowledgeEvalQuestions)
+    .where(eq(knowledgeEvalQuestions.knowledgeBaseId, base.id))
+    .orderBy(knowledgeEvalQuestions.createdAt)
+    .all();
   if (questions.length === 0) throw fail.invalid("evaluation_no_questions");
   const stored: EvaluationSettings & { embeddingModel: string } = { ...settings, embeddingModel: embedder.label };
   const depth = Math.max(settings.k, 10);
@@ -459,7 +489,7 @@ export async function runEvaluation(deps: EvalDeps, auth: Auth, knowledgeBaseId:
     settings.k,
   );
   await record({ status: "succeeded", results: JSON.stringify(results), ...figures });
-  return { ...runView((await loadRunRow(deps, base, id))), results };
+  return { ...runView(await loadRunRow(deps, base, id)), results };
 }
 
 async function loadRunRow(deps: Pick<Deps, "db">, base: KnowledgeBaseRow, runId: string): Promise<RunRow> {

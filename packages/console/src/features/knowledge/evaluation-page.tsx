@@ -1,5 +1,24 @@
 import { DeleteOutlined, EditOutlined, ExperimentOutlined, ImportOutlined, PlusOutlined, SearchOutlined } from "@ant-design/icons";
-import { Alert, Button, Checkbox, Flex, Input, InputNumber, List, Modal, Popconfirm, Radio, Select, Skeleton, Space, Table, Tag, Tooltip, Typography, Upload } from "antd";
+import {
+  Alert,
+  Button,
+  Checkbox,
+  Flex,
+  Input,
+  InputNumber,
+  List,
+  Modal,
+  Popconfirm,
+  Radio,
+  Select,
+  Skeleton,
+  Space,
+  Table,
+  Tag,
+  Tooltip,
+  Typography,
+  Upload,
+} from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { EmptyState } from "../../components/empty-state";
@@ -82,7 +101,9 @@ function QuestionModal({ knowledgeBaseId, editing, onClose }: QuestionModalProps
 
   const toggle = (hit: RetrievedChunk, on: boolean) =>
     setPicked((current) =>
-      on ? [...current, { chunkId: hit.chunkId, fileName: hit.fileName, excerpt: hit.content.slice(0, 300) }] : current.filter((passage) => passage.chunkId !== hit.chunkId),
+      on
+        ? [...current, { chunkId: hit.chunkId, fileName: hit.fileName, excerpt: hit.content.slice(0, 300) }]
+        : current.filter((passage) => passage.chunkId !== hit.chunkId),
     );
 
   const save = async () => {
@@ -90,7 +111,9 @@ function QuestionModal({ knowledgeBaseId, editing, onClose }: QuestionModalProps
     setError(undefined);
     try {
       const body = { question, chunkIds: picked.map((passage) => passage.chunkId) };
-      const result = editing ? await evaluationEndpoints.updateQuestion(knowledgeBaseId, editing.id, body) : await evaluationEndpoints.createQuestion(knowledgeBaseId, body);
+      const result = editing
+        ? await evaluationEndpoints.updateQuestion(knowledgeBaseId, editing.id, body)
+        : await evaluationEndpoints.createQuestion(knowledgeBaseId, body);
       if (result.ok) {
         await invalidateSpace(evaluationKey(knowledgeBaseId));
         onClose();
@@ -131,7 +154,13 @@ function QuestionModal({ knowledgeBaseId, editing, onClose }: QuestionModalProps
               <Typography.Text ellipsis={{ tooltip: passage.excerpt }} style={{ flex: 1 }}>
                 {passage.excerpt}
               </Typography.Text>
-              <Button size="small" type="text" icon={<DeleteOutlined />} aria-label={t("common.delete")} onClick={() => setPicked((current) => current.filter((item) => item !== passage))} />
+              <Button
+                size="small"
+                type="text"
+                icon={<DeleteOutlined />}
+                aria-label={t("common.delete")}
+                onClick={() => setPicked((current) => current.filter((item) => item !== passage))}
+              />
             </Flex>
           ))}
         </Flex>
@@ -371,9 +400,7 @@ export function EvaluationPage() {
     setRunning(true);
     try {
       const body: RunEvaluation =
-        settings.path === "app"
-          ? settings
-          : { path: "search", mode: settings.mode, k: settings.k, similarityThreshold: settings.similarityThreshold };
+        settings.path === "app" ? settings : { path: "search", mode: settings.mode, k: settings.k, similarityThreshold: settings.similarityThreshold };
       const result = await evaluationEndpoints.run(base.id, body);
       await invalidateSpace([...key, "runs"]);
       if (result.ok) feedback.success(t("evaluation.runs.done", { ndcg: result.data.ndcg10?.toFixed(3) ?? "—" }));
@@ -429,7 +456,11 @@ export function EvaluationPage() {
           locale={{ emptyText: <EmptyState compact title={t("evaluation.questions.empty")} description={t("evaluation.questions.emptyHint")} /> }}
           data-testid="evaluation-questions"
           columns={[
-            { title: t("evaluation.question.label"), dataIndex: "question", render: (text: string) => <span data-testid="evaluation-question-row">{text}</span> },
+            {
+              title: t("evaluation.question.label"),
+              dataIndex: "question",
+              render: (text: string) => <span data-testid="evaluation-question-row">{text}</span>,
+            },
             {
               title: t("evaluation.question.passagesColumn"),
               render: (_, question) => (
@@ -489,7 +520,13 @@ export function EvaluationPage() {
           </Flex>
           <Flex vertical gap={4}>
             <Typography.Text type="secondary">{t("evaluation.run.k")}</Typography.Text>
-            <InputNumber min={1} max={20} value={settings.k} onChange={(k) => setSettings((current) => ({ ...current, k: k ?? 10 }))} data-testid="evaluation-k" />
+            <InputNumber
+              min={1}
+              max={20}
+              value={settings.k}
+              onChange={(k) => setSettings((current) => ({ ...current, k: k ?? 10 }))}
+              data-testid="evaluation-k"
+            />
           </Flex>
           <Flex vertical gap={4}>
             <Typography.Text type="secondary">{t("evaluation.run.threshold")}</Typography.Text>
@@ -506,15 +543,34 @@ export function EvaluationPage() {
             <>
               <Flex vertical gap={4}>
                 <Typography.Text type="secondary">{t("evaluation.run.semanticCount")}</Typography.Text>
-                <InputNumber min={0} max={10} value={settings.semanticCount} onChange={(value) => setSettings((current) => ({ ...current, semanticCount: value ?? 0 }))} data-testid="evaluation-semantic-count" />
+                <InputNumber
+                  min={0}
+                  max={10}
+                  value={settings.semanticCount}
+                  onChange={(value) => setSettings((current) => ({ ...current, semanticCount: value ?? 0 }))}
+                  data-testid="evaluation-semantic-count"
+                />
               </Flex>
               <Flex vertical gap={4}>
                 <Typography.Text type="secondary">{t("evaluation.run.fullTextCount")}</Typography.Text>
-                <InputNumber min={0} max={10} value={settings.fullTextCount} onChange={(value) => setSettings((current) => ({ ...current, fullTextCount: value ?? 0 }))} data-testid="evaluation-fulltext-count" />
+                <InputNumber
+                  min={0}
+                  max={10}
+                  value={settings.fullTextCount}
+                  onChange={(value) => setSettings((current) => ({ ...current, fullTextCount: value ?? 0 }))}
+                  data-testid="evaluation-fulltext-count"
+                />
               </Flex>
             </>
           ) : null}
-          <Button type="primary" icon={<ExperimentOutlined />} loading={running} disabled={list.length === 0} onClick={() => void start()} data-testid="evaluation-run">
+          <Button
+            type="primary"
+            icon={<ExperimentOutlined />}
+            loading={running}
+            disabled={list.length === 0}
+            onClick={() => void start()}
+            data-testid="evaluation-run"
+          >
             {t("evaluation.run.start")}
           </Button>
         </Flex>

@@ -94,7 +94,10 @@ export function KnowledgeManageLayout() {
         className="pl-section__tabs"
         activeKey={active ?? ""}
         onChange={(key) => navigate(managePath(key as KnowledgeTab, id))}
-        items={KNOWLEDGE_CHILDREN.map((tab) => ({ key: tab, label: <span data-testid={`tab-${tab}`}>{tab === "evaluation" ? t("evaluation.tab") : t(`knowledge.tabs.${tab}`)}</span> }))}
+        items={KNOWLEDGE_CHILDREN.map((tab) => ({
+          key: tab,
+          label: <span data-testid={`tab-${tab}`}>{tab === "evaluation" ? t("evaluation.tab") : t(`knowledge.tabs.${tab}`)}</span>,
+        }))}
       />
       {context ? (
         <Suspense fallback={panelSkeleton}>

@@ -50,7 +50,12 @@ export function RetrievalTestPage() {
     if (!listed.ok) return;
     const same = listed.data.find((question) => question.question === result.query);
     const answer = same
-      ? await evaluationEndpoints.updateQuestion(base.id, same.id, { chunkIds: [...new Set([...same.passages.map((passage) => passage.chunkId), hit.chunkId])] }, { silent: false })
+      ? await evaluationEndpoints.updateQuestion(
+          base.id,
+          same.id,
+          { chunkIds: [...new Set([...same.passages.map((passage) => passage.chunkId), hit.chunkId])] },
+          { silent: false },
+        )
       : await evaluationEndpoints.createQuestion(base.id, { question: result.query, chunkIds: [hit.chunkId] }, { silent: false });
     if (!answer.ok) return;
     await invalidateSpace(evaluationKey(base.id));

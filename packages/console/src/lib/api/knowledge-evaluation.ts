@@ -34,10 +34,13 @@ export const evaluationEndpoints = {
       client.PATCH("/api/v1/knowledge-bases/{knowledgeBaseId}/evaluation/questions/{questionId}", { ...init, ...question(id, questionId), body }),
     ),
   removeQuestion: (id: string, questionId: string, extra: Extra = {}) =>
-    call(extra, (init) => client.DELETE("/api/v1/knowledge-bases/{knowledgeBaseId}/evaluation/questions/{questionId}", { ...init, ...question(id, questionId) })),
+    call(extra, (init) =>
+      client.DELETE("/api/v1/knowledge-bases/{knowledgeBaseId}/evaluation/questions/{questionId}", { ...init, ...question(id, questionId) }),
+    ),
   importQuestions: (id: string, csv: string, extra: Extra = {}) =>
     call(extra, (init) => client.POST("/api/v1/knowledge-bases/{knowledgeBaseId}/evaluation/questions/import", { ...init, ...kb(id), body: { csv } })),
-  runs: (id: string, extra: Extra = {}) => call(extra, (init) => client.GET("/api/v1/knowledge-bases/{knowledgeBaseId}/evaluation/runs", { ...init, ...kb(id) })),
+  runs: (id: string, extra: Extra = {}) =>
+    call(extra, (init) => client.GET("/api/v1/knowledge-bases/{knowledgeBaseId}/evaluation/runs", { ...init, ...kb(id) })),
   run: (id: string, body: RunEvaluation, extra: Extra = {}) =>
     call(extra, (init) => client.POST("/api/v1/knowledge-bases/{knowledgeBaseId}/evaluation/runs", { ...init, ...kb(id), body })),
   runDetail: (id: string, runId: string, extra: Extra = {}) =>
