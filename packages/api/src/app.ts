@@ -24,6 +24,7 @@ import { registerCustomerRoutes } from "./customers/routes";
 import { registerInstanceRoutes } from "./instance/routes";
 import { registerKeyRoutes } from "./keys/routes";
 import { registerKnowledgeImportRoutes } from "./knowledge/import-routes";
+import { registerKnowledgeEvaluationRoutes } from "./knowledge/evaluation-routes";
 import { DATABASE_UPLOAD_MAX_BYTES, DATABASE_UPLOAD_PATH, registerDatabaseRoutes } from "./databases/routes";
 import { registerRemoteDatabaseRoutes } from "./databases/remote-routes";
 import { KNOWLEDGE_UPLOAD_MAX_BYTES, KNOWLEDGE_UPLOAD_PATH, registerKnowledgeRoutes } from "./knowledge/routes";
@@ -125,6 +126,7 @@ export function createApp(deps: Deps) {
   registerPluginRoutes(app);
   registerKnowledgeRoutes(app);
   registerKnowledgeImportRoutes(app);
+  registerKnowledgeEvaluationRoutes(app);
   registerChatRoutes(app);
   registerClientRoutes(app);
   registerChannelRoutes(app);

@@ -378,6 +378,25 @@ const lists: Record<string, { check: Ids; owner: () => string[]; chosen: () => s
   },
   "GET /api/v1/tags": { notRanged: "tags belong to the space; the customers they are given to follow their client" },
   "GET /api/v1/tag-groups": { notRanged: "tag groups belong to the space" },
+  // Issue 20 (t20-eval): a knowledge base's evaluation questions and runs, reached through loadKnowledgeBase.
+  "GET /api/v1/knowledge-bases/{knowledgeBaseId}/evaluation/questions": {
+    check: async (user) => [
+      ...(await reachable(user, `/api/v1/knowledge-bases/${o.k1}/evaluation/questions`, o.k1)),
+      ...(await reachable(user, `/api/v1/knowledge-bases/${o.k2}/evaluation/questions`, o.k2)),
+    ],
+    owner: () => [o.k1, o.k2],
+    chosen: () => [o.k1],
+    own: () => [],
+  },
+  "GET /api/v1/knowledge-bases/{knowledgeBaseId}/evaluation/runs": {
+    check: async (user) => [
+      ...(await reachable(user, `/api/v1/knowledge-bases/${o.k1}/evaluation/runs`, o.k1)),
+      ...(await reachable(user, `/api/v1/knowledge-bases/${o.k2}/evaluation/runs`, o.k2)),
+    ],
+    owner: () => [o.k1, o.k2],
+    chosen: () => [o.k1],
+    own: () => [],
+  },
 };
 
 /** The client of each customer, read as the owner sees them. */

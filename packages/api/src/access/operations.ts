@@ -339,6 +339,16 @@ export const operationAccess: Readonly<Record<string, OperationAccess>> = {
   "POST /api/v1/databases/{databaseId}/online-tables": "database.edit",
   // Databases in chat (issue 18, t18-chat): the caller confirms a write the model asked for in their own conversation.
   "POST /api/v1/chat/database-writes/{confirmationId}/confirm": "apps.view",
+  // Retrieval evaluation of a knowledge base (issue 20, t20-eval): the knowledge base's own view and edit grants.
+  "GET /api/v1/knowledge-bases/{knowledgeBaseId}/evaluation/questions": "knowledge.view",
+  "POST /api/v1/knowledge-bases/{knowledgeBaseId}/evaluation/questions": "knowledge.edit",
+  "PATCH /api/v1/knowledge-bases/{knowledgeBaseId}/evaluation/questions/{questionId}": "knowledge.edit",
+  "DELETE /api/v1/knowledge-bases/{knowledgeBaseId}/evaluation/questions/{questionId}": "knowledge.edit",
+  "POST /api/v1/knowledge-bases/{knowledgeBaseId}/evaluation/questions/import": "knowledge.edit",
+  "POST /api/v1/knowledge-bases/{knowledgeBaseId}/evaluation/runs": "knowledge.edit",
+  "GET /api/v1/knowledge-bases/{knowledgeBaseId}/evaluation/runs": "knowledge.view",
+  "GET /api/v1/knowledge-bases/{knowledgeBaseId}/evaluation/runs/{runId}": "knowledge.view",
+  "DELETE /api/v1/knowledge-bases/{knowledgeBaseId}/evaluation/runs/{runId}": "knowledge.edit",
 };
 
 /** The key {@link operationAccess} uses for a route. */

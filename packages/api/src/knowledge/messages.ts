@@ -87,4 +87,27 @@ export const knowledgeMessages = defineMessages({
   "qa.column.material": { en: "attached material", "zh-CN": "附带素材" },
   "qa.search_method.question": { en: "question", "zh-CN": "仅问题" },
   "qa.search_method.question_answer": { en: "question_answer", "zh-CN": "问题和答案" },
+  // Retrieval evaluation (issue 20): question sets and runs.
+  "thing.evaluation_question": { en: "Evaluation question", "zh-CN": "评测问题" },
+  "thing.evaluation_run": { en: "Evaluation run", "zh-CN": "评测记录" },
+  evaluation_question_empty: { en: "The question is empty", "zh-CN": "问题为空" },
+  evaluation_question_too_long: { en: "A question is at most {max} characters", "zh-CN": "问题最多 {max} 个字符" },
+  evaluation_passages_required: { en: "Choose at least one passage that answers the question", "zh-CN": "请至少选择一个能回答该问题的段落" },
+  evaluation_passages_too_many: { en: "A question has at most {max} passages", "zh-CN": "每个问题最多 {max} 个段落" },
+  evaluation_passage_unknown: { en: "Passage {chunkId} is not a segment of this knowledge base", "zh-CN": "段落 {chunkId} 不是该知识库的分段" },
+  evaluation_questions_full: {
+    en: "A knowledge base holds at most {max} evaluation questions; delete some first",
+    "zh-CN": "每个知识库最多 {max} 个评测问题，请先删除一些",
+  },
+  evaluation_no_questions: { en: "Add evaluation questions before running an evaluation", "zh-CN": "请先添加评测问题再运行评测" },
+  evaluation_csv_columns: { en: "The CSV needs the columns question and passage", "zh-CN": "CSV 需要 question 和 passage 两列" },
+  evaluation_csv_empty: { en: "The CSV has no rows below its header", "zh-CN": "CSV 表头下没有任何行" },
+  evaluation_csv_too_many_rows: { en: "The CSV has more than {max} rows", "zh-CN": "CSV 超过 {max} 行" },
+  evaluation_passage_empty: { en: "The passage is empty", "zh-CN": "段落为空" },
+  evaluation_passage_unresolved: { en: "No segment of this knowledge base contains the passage", "zh-CN": "该知识库中没有包含此段落的分段" },
+  evaluation_passage_ambiguous: {
+    en: "{count} segments contain the passage; quote more of it or give the segment id",
+    "zh-CN": "有 {count} 个分段包含此段落，请引用更长的文本或填写分段 ID",
+  },
+  evaluation_run_failed: { en: "The evaluation failed: {reason}", "zh-CN": "评测失败：{reason}" },
 });

@@ -42,6 +42,7 @@ const KNOWLEDGE_SCREENS = {
   baseFile: lazyNamed(() => import("../features/knowledge/base-files-page"), "BaseFilesPage"),
   importFile: lazyNamed(() => import("../features/knowledge/import-file-page"), "ImportFilePage"),
   retrievalFile: lazyNamed(() => import("../features/knowledge/retrieval-test-page"), "RetrievalTestPage"),
+  evaluation: lazyNamed(() => import("../features/knowledge/evaluation-page"), "EvaluationPage"),
   baseSetting: lazyNamed(() => import("../features/knowledge/base-settings-page"), "BaseSettingsPage"),
   mediaResource: lazyNamed(() => import("../features/knowledge/media-resource-page"), "MediaResourcePage"),
 } satisfies Record<(typeof KNOWLEDGE_CHILDREN)[number], ComponentType>;

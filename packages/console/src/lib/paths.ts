@@ -50,7 +50,7 @@ export const PATHS = {
 } as const;
 
 /** Children of /console/knowledge/knowledgeManage. */
-export const KNOWLEDGE_CHILDREN = ["baseAll", "baseFile", "importFile", "retrievalFile", "baseSetting", "mediaResource"] as const;
+export const KNOWLEDGE_CHILDREN = ["baseAll", "baseFile", "importFile", "retrievalFile", "evaluation", "baseSetting", "mediaResource"] as const;
 /** Navigation children of /console/database. */
 export const DATABASE_CHILDREN = ["preview", "tableConfig", "databaseConfig"] as const;
 

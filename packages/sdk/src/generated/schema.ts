@@ -11817,6 +11817,809 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/knowledge-bases/{knowledgeBaseId}/evaluation/questions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The knowledge base's evaluation questions with their expected passages, oldest first */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    knowledgeBaseId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The knowledge base's evaluation questions with their expected passages, oldest first */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["EvaluationQuestion"][];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Add an evaluation question with the segments that should answer it (at most 500 questions, 20 passages each) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    knowledgeBaseId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CreateEvaluationQuestion"];
+                };
+            };
+            responses: {
+                /** @description Add an evaluation question with the segments that should answer it (at most 500 questions, 20 passages each) */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["EvaluationQuestion"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/knowledge-bases/{knowledgeBaseId}/evaluation/questions/{questionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete an evaluation question (runs keep their copy) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    knowledgeBaseId: string;
+                    questionId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Delete an evaluation question (runs keep their copy) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: {
+                                /** @example kb_01jd7w3k5q9x2m4n6p8r */
+                                id: string;
+                                /** @enum {boolean} */
+                                deleted: true;
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /** Change an evaluation question's text or passages */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    knowledgeBaseId: string;
+                    questionId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["UpdateEvaluationQuestion"];
+                };
+            };
+            responses: {
+                /** @description Change an evaluation question's text or passages */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["EvaluationQuestion"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/v1/knowledge-bases/{knowledgeBaseId}/evaluation/questions/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Import evaluation questions from CSV (question, passage); lines whose passage matches no segment or several are reported and skipped */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    knowledgeBaseId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ImportEvaluationQuestions"];
+                };
+            };
+            responses: {
+                /** @description Import evaluation questions from CSV (question, passage); lines whose passage matches no segment or several are reported and skipped */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["EvaluationImportReport"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/knowledge-bases/{knowledgeBaseId}/evaluation/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Evaluation runs with their settings and figures, newest first (the latest 100) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    knowledgeBaseId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Evaluation runs with their settings and figures, newest first (the latest 100) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["EvaluationRun"][];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Run the evaluation with the given settings through the production retrieval; answers the run with its figures and per-question results */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    knowledgeBaseId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["RunEvaluation"];
+                };
+            };
+            responses: {
+                /** @description Run the evaluation with the given settings through the production retrieval; answers the run with its figures and per-question results */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["EvaluationRunDetail"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description The knowledge base's embedding model is not configured */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Retrieval failed during the run (the run is kept as failed) */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/knowledge-bases/{knowledgeBaseId}/evaluation/runs/{runId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An evaluation run with each question's result: ranks of the expected passages and what was retrieved */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    knowledgeBaseId: string;
+                    runId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description An evaluation run with each question's result: ranks of the expected passages and what was retrieved */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["EvaluationRunDetail"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Delete an evaluation run */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    knowledgeBaseId: string;
+                    runId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Delete an evaluation run */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: {
+                                /** @example kb_01jd7w3k5q9x2m4n6p8r */
+                                id: string;
+                                /** @enum {boolean} */
+                                deleted: true;
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/chat/stream": {
         parameters: {
             query?: never;
@@ -35276,6 +36079,225 @@ export interface components {
              * @example faq-2026
              */
             name?: string;
+        };
+        EvaluationQuestion: {
+            /** @example keq_01jd7w3k5q9x2m4n6p8r */
+            id: string;
+            /** @example kb_01jd7w3k5q9x2m4n6p8r */
+            knowledgeBaseId: string;
+            /** @example How long do returns take? */
+            question: string;
+            /** @description The segments that should answer it */
+            passages: components["schemas"]["EvaluationPassage"][];
+            /** @example 2026-03-01T10:00:00.000Z */
+            createdAt: string;
+            /** @example 2026-03-01T10:00:00.000Z */
+            updatedAt: string;
+        };
+        EvaluationPassage: {
+            /** @example kc_01jd7w3k5q9x2m4n6p8r */
+            chunkId: string;
+            /** @example returns-policy */
+            fileName: string;
+            /**
+             * @description The segment's first 300 characters (as saved, when the segment is gone)
+             * @example Returns are accepted…
+             */
+            excerpt: string;
+            /**
+             * @description True when the segment was deleted or re-chunked since: it can no longer be retrieved
+             * @example false
+             */
+            missing: boolean;
+        };
+        CreateEvaluationQuestion: {
+            /**
+             * @description At most 2000 characters
+             * @example How long do returns take?
+             */
+            question: string;
+            /**
+             * @description Segments of this knowledge base that answer the question (1–20)
+             * @example [
+             *       "kc_01jd7w3k5q9x2m4n6p8r"
+             *     ]
+             */
+            chunkIds: string[];
+        };
+        UpdateEvaluationQuestion: {
+            /** @example How long do returns take? */
+            question?: string;
+            /**
+             * @description Segments of this knowledge base that answer the question (1–20)
+             * @example [
+             *       "kc_01jd7w3k5q9x2m4n6p8r"
+             *     ]
+             */
+            chunkIds?: string[];
+        };
+        EvaluationImportReport: {
+            /**
+             * @description Non-empty lines below the header
+             * @example 12
+             */
+            totalLines: number;
+            /** @example 11 */
+            importedLines: number;
+            /**
+             * @description Questions made (lines with one question make one)
+             * @example 9
+             */
+            importedQuestions: number;
+            /** @description Lines not imported */
+            failures: {
+                /**
+                 * @description 1-based line of the CSV, the header being line 1
+                 * @example 4
+                 */
+                line: number;
+                /**
+                 * @description Why, in the request's language
+                 * @example No segment of this knowledge base contains the passage
+                 */
+                reason: string;
+            }[];
+        };
+        ImportEvaluationQuestions: {
+            /**
+             * @description UTF-8 CSV text with the columns `question` and `passage`; a passage is a segment's text (or a part found in exactly one segment) or a segment id. Lines with the same question give it several passages
+             * @example question,passage
+             *     How long do returns take?,Returns are accepted within thirty days
+             */
+            csv: string;
+        };
+        EvaluationRunDetail: components["schemas"]["EvaluationRun"] & {
+            results: {
+                questionId: string;
+                /** @description The question as it was when run */
+                question: string;
+                expected: {
+                    chunkId: string;
+                    fileName: string;
+                    excerpt: string;
+                    /** @description 1-based rank among the retrieved, null when not retrieved */
+                    rank: number | null;
+                }[];
+                /** @description The top max(k, 10), best first */
+                retrieved: {
+                    chunkId: string;
+                    fileName: string;
+                    score: number;
+                }[];
+                hit: boolean;
+                recall: number;
+                ndcg10: number;
+            }[];
+        };
+        EvaluationSettings: {
+            /**
+             * @description search: the ranked list of the mode; app: what an app's chat retrieves with these counts and threshold
+             * @enum {string}
+             */
+            path: "search" | "app";
+            /** @enum {string} */
+            mode: "semantic" | "fulltext" | "hybrid";
+            /**
+             * @description Cut-off of hit rate and recall
+             * @example 10
+             */
+            k: number;
+            /**
+             * @description Minimum calibrated similarity of semantic hits
+             * @example 0
+             */
+            similarityThreshold: number;
+            /**
+             * @description app path only
+             * @example 3
+             */
+            semanticCount?: number;
+            /**
+             * @description app path only
+             * @example 1
+             */
+            fullTextCount?: number;
+            /** @description Label of the embedding model the run searched with */
+            embeddingModel?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        EvaluationRun: {
+            /** @example ker_01jd7w3k5q9x2m4n6p8r */
+            id: string;
+            /** @example kb_01jd7w3k5q9x2m4n6p8r */
+            knowledgeBaseId: string;
+            /** @enum {string} */
+            status: "succeeded" | "failed";
+            settings: components["schemas"]["EvaluationSettings"];
+            /** @example 40 */
+            questionCount: number;
+            /**
+             * @description Share of questions with an expected passage in the top k (null when failed)
+             * @example 0.8
+             */
+            hitRate: number | null;
+            /**
+             * @description Mean share of expected passages in the top k
+             * @example 0.8
+             */
+            recall: number | null;
+            /**
+             * @description Mean nDCG@10, binary relevance
+             * @example 0.8
+             */
+            ndcg10: number | null;
+            /**
+             * @description Mean reciprocal rank of the first expected passage
+             * @example 0.8
+             */
+            mrr: number | null;
+            /** @example null */
+            failureReason: string | null;
+            /** @example 420 */
+            elapsedMs: number;
+            /** @example usr_01jd7w3k5q9x2m4n6p8r */
+            createdBy: string;
+            /** @example 2026-03-01T10:00:00.000Z */
+            createdAt: string;
+        };
+        RunEvaluation: {
+            /**
+             * @description Default search
+             * @example search
+             * @enum {string}
+             */
+            path?: "search" | "app";
+            /**
+             * @description Default hybrid (search) or a new app's mode (app)
+             * @example hybrid
+             * @enum {string}
+             */
+            mode?: "semantic" | "fulltext" | "hybrid";
+            /**
+             * @description 1–20; default 10
+             * @example 10
+             */
+            k?: number;
+            /**
+             * @description 0–1; default 0 (search) or a new app's (app)
+             * @example 0
+             */
+            similarityThreshold?: number;
+            /**
+             * @description app path; default a new app's (3)
+             * @example 3
+             */
+            semanticCount?: number;
+            /**
+             * @description app path; default a new app's (1)
+             * @example 1
+             */
+            fullTextCount?: number;
         };
         ChatEvent: components["schemas"]["ChatMessageStart"] | components["schemas"]["ChatTextDelta"] | components["schemas"]["ChatToolCall"] | components["schemas"]["ChatToolResult"] | components["schemas"]["ChatCitation"] | components["schemas"]["ChatMessageEnd"] | components["schemas"]["ChatError"];
         ChatMessageStart: {

@@ -2,6 +2,7 @@ export { appReactions, apps, appTypes, rateLimitRules, thresholdConfigs } from "
 export { conversations, creditLedger, messages, modelProviders, usageRecords } from "./chat";
 export { externalIdentities, oauthStates, outbox, sessions, signInGrants, users, verificationCodes } from "./identity";
 export { jobs, knowledgeBases, knowledgeChunks, knowledgeFeishuAuth, knowledgeFiles, knowledgeFileTypes, mediaMaterials } from "./knowledge";
+export { knowledgeEvalQuestions, knowledgeEvalRuns } from "./knowledge-evaluation";
 export { plugins } from "./plugins";
 export { apiKeys, spaceInvitations, spaceMembers, spaceRoles, spaces, userKeys } from "./spaces";
 export { webClients, webClientSessions } from "./web-clients";

@@ -44,7 +44,7 @@ export function KnowledgeManageIndex() {
 }
 
 /**
- * /console/knowledge/knowledgeManage/*?id=kb_…: the knowledge base's name, the six tabs as
+ * /console/knowledge/knowledgeManage/*?id=kb_…: the knowledge base's name, the tabs as
  * links that keep `?id=`, and the tab below. Loads the knowledge base once for every tab.
  */
 export function KnowledgeManageLayout() {
@@ -94,7 +94,10 @@ export function KnowledgeManageLayout() {
         className="pl-section__tabs"
         activeKey={active ?? ""}
         onChange={(key) => navigate(managePath(key as KnowledgeTab, id))}
-        items={KNOWLEDGE_CHILDREN.map((tab) => ({ key: tab, label: <span data-testid={`tab-${tab}`}>{t(`knowledge.tabs.${tab}`)}</span> }))}
+        items={KNOWLEDGE_CHILDREN.map((tab) => ({
+          key: tab,
+          label: <span data-testid={`tab-${tab}`}>{tab === "evaluation" ? t("evaluation.tab") : t(`knowledge.tabs.${tab}`)}</span>,
+        }))}
       />
       {context ? (
         <Suspense fallback={panelSkeleton}>

@@ -1,5 +1,5 @@
-import { FileTextOutlined } from "@ant-design/icons";
-import { Flex, Tag, Typography } from "antd";
+import { FileTextOutlined, PlusOutlined } from "@ant-design/icons";
+import { Button, Flex, Tag, Typography } from "antd";
 import { useTranslation } from "react-i18next";
 import { EmptyState } from "../../components/empty-state";
 import "./knowledge.css";
@@ -23,6 +23,8 @@ export type RetrievalKind = "semantic" | "fullText" | "hybrid" | "app";
 export interface RetrievalHitListProps {
   kind: RetrievalKind;
   hits: readonly RetrievalHit[];
+  /** When given, each hit offers "Add to evaluation": the query with this hit as its expected passage. */
+  onAddToEvaluation?: (hit: RetrievalHit) => void;
   "data-testid"?: string;
 }
 
@@ -34,7 +36,7 @@ const fixed = (value: number, digits: number) => value.toFixed(digits);
  * of query words a full-text hit holds (BM25 too when it is not about zero, as it is in a base
  * of a few segments), and the fused score (0–1) of hybrid hits.
  */
-export function RetrievalHitList({ kind, hits, "data-testid": testId }: RetrievalHitListProps) {
+export function RetrievalHitList({ kind, hits, onAddToEvaluation, "data-testid": testId }: RetrievalHitListProps) {
   const { t } = useTranslation();
   if (hits.length === 0) {
     return (
@@ -58,6 +60,11 @@ export function RetrievalHitList({ kind, hits, "data-testid": testId }: Retrieva
             <Typography.Text strong ellipsis={{ tooltip: hit.fileName }} data-testid="retrieval-hit-file">
               {hit.fileName}
             </Typography.Text>
+            {onAddToEvaluation ? (
+              <Button size="small" type="link" icon={<PlusOutlined />} onClick={() => onAddToEvaluation(hit)} data-testid="retrieval-hit-evaluate">
+                {t("evaluation.addFromTest.action")}
+              </Button>
+            ) : null}
           </Flex>
           <Flex gap={4} wrap className="pl-kb-hit__scores">
             {kind === "hybrid" || kind === "app" ? (

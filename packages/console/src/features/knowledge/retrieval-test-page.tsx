@@ -3,9 +3,12 @@ import { Alert, Badge, Button, Col, Flex, Grid, Input, Row, Slider, Tabs, Tag, T
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { knowledgeEndpoints, type RetrievalTestResult } from "../../lib/api/knowledge";
+import { evaluationEndpoints, evaluationKey } from "../../lib/api/knowledge-evaluation";
+import { invalidateSpace } from "../../lib/api/query";
+import { feedback } from "../../lib/feedback";
 import { useKnowledgeBase } from "./knowledge-manage-layout";
 import { APP_RETRIEVAL_DEFAULTS, KNOWLEDGE_LIMITS, SIMILARITY_HINTS, similarityHint } from "./knowledge-rules";
-import { RetrievalHitList, type RetrievalKind } from "./retrieval-hit-list";
+import { type RetrievalHit, RetrievalHitList, type RetrievalKind } from "./retrieval-hit-list";
 
 type ModeKind = Exclude<RetrievalKind, "app">;
 const KINDS: readonly ModeKind[] = ["semantic", "fullText", "hybrid"];
@@ -39,6 +42,26 @@ export function RetrievalTestPage() {
     }
   };
 
+  // The query becomes an evaluation question with the hit as its expected passage; a question
+  // already asked the same way gets the hit as one more passage.
+  const addToEvaluation = async (hit: RetrievalHit) => {
+    if (!result) return;
+    const listed = await evaluationEndpoints.questions(base.id);
+    if (!listed.ok) return;
+    const same = listed.data.find((question) => question.question === result.query);
+    const answer = same
+      ? await evaluationEndpoints.updateQuestion(
+          base.id,
+          same.id,
+          { chunkIds: [...new Set([...same.passages.map((passage) => passage.chunkId), hit.chunkId])] },
+          { silent: false },
+        )
+      : await evaluationEndpoints.createQuestion(base.id, { question: result.query, chunkIds: [hit.chunkId] }, { silent: false });
+    if (!answer.ok) return;
+    await invalidateSpace(evaluationKey(base.id));
+    feedback.success(t(same ? "evaluation.addFromTest.extended" : "evaluation.addFromTest.added"));
+  };
+
   const hint = similarityHint(threshold);
   const column = (kind: ModeKind) => (
     <div className="pl-kb-column" data-testid={`retrieval-column-${kind}`}>
@@ -49,7 +72,7 @@ export function RetrievalTestPage() {
       <Typography.Text type="secondary" className="pl-kb-column__hint">
         {t(`knowledge.retrieval.kindHints.${kind}`)}
       </Typography.Text>
-      <RetrievalHitList kind={kind} hits={result?.[kind] ?? []} data-testid={`retrieval-${kind}`} />
+      <RetrievalHitList kind={kind} hits={result?.[kind] ?? []} onAddToEvaluation={(hit) => void addToEvaluation(hit)} data-testid={`retrieval-${kind}`} />
     </div>
   );
 
@@ -124,7 +147,7 @@ export function RetrievalTestPage() {
                 threshold: result.settings.similarityThreshold.toFixed(2),
               })}
             </Typography.Text>
-            <RetrievalHitList kind="app" hits={result.app} data-testid="retrieval-app" />
+            <RetrievalHitList kind="app" hits={result.app} onAddToEvaluation={(hit) => void addToEvaluation(hit)} data-testid="retrieval-app" />
           </div>
           {wide ? (
             <Row gutter={[16, 16]} className="pl-kb-columns">
