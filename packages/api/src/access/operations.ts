@@ -339,6 +339,8 @@ export const operationAccess: Readonly<Record<string, OperationAccess>> = {
   "POST /api/v1/databases/{databaseId}/online-tables": "database.edit",
   // Databases in chat (issue 18, t18-chat): the caller confirms a write the model asked for in their own conversation.
   "POST /api/v1/chat/database-writes/{confirmationId}/confirm": "apps.view",
+  // Rerank (issue 20, t20-rerank): the rerank models an app may choose, like GET /models.
+  "GET /api/v1/rerank-models": "member",
 };
 
 /** The key {@link operationAccess} uses for a route. */

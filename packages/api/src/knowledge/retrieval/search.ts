@@ -44,6 +44,8 @@ export interface RetrievedChunk {
    * where BM25 is not (a knowledge base of a few chunks gives every term a BM25 weight near 0).
    */
   textMatch?: number;
+  /** The rerank model's relevance (0–1), when the app reranked its hits (knowledge/retrieval/rerank.ts). */
+  rerankScore?: number;
 }
 
 /** Scope and size of one search. */
