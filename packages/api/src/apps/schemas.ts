@@ -72,15 +72,11 @@ const settingsFields = {
   }),
   semanticCount: z.number().int().openapi({ description: "Semantic hits; semantic + full-text at most 10 (semantic takes priority)", example: 3 }),
   fullTextCount: z.number().int().openapi({ description: "Full-text hits", example: 1 }),
-  rerankModel: z
-    .string()
-    .max(APP_LIMITS.modelIdMax)
-    .nullable()
-    .openapi({
-      description:
-        "A rerank model (GET /api/v1/rerank-models) that reorders the fused hits before the answer; null (default) for none. Each call costs the space the model's credits per call",
-      example: null,
-    }),
+  rerankModel: z.string().max(APP_LIMITS.modelIdMax).nullable().openapi({
+    description:
+      "A rerank model (GET /api/v1/rerank-models) that reorders the fused hits before the answer; null (default) for none. Each call costs the space the model's credits per call",
+    example: null,
+  }),
   rerankThreshold: z.number().openapi({
     description: "0–1: hits the rerank model scores below it are dropped; only used with a rerank model. Default: 0 (keep all)",
     example: 0,

@@ -73,7 +73,15 @@ beforeAll(async () => {
   const provider = (json: Record<string, unknown>) =>
     ctx.request("/api/v1/model-providers", { method: "POST", token: owner.token, json }).then((response) => expectOk(response, 201, modelProviderSchema));
   await provider({ kind: "openai-compatible", name: "Cohere-like", baseUrl: cohere.url, apiKey: COHERE_KEY, models: [], rerankModels: ["rerank-v3.5"] });
-  await provider({ kind: "openai-compatible", name: "Local TEI", baseUrl: tei.url, apiKey: TEI_KEY, models: [], rerankModels: ["bge-reranker-v2-m3"], rerankFormat: "tei" });
+  await provider({
+    kind: "openai-compatible",
+    name: "Local TEI",
+    baseUrl: tei.url,
+    apiKey: TEI_KEY,
+    models: [],
+    rerankModels: ["bge-reranker-v2-m3"],
+    rerankFormat: "tei",
+  });
 });
 afterAll(async () => {
   await ctx.close();
@@ -138,7 +146,11 @@ describe("rerank models", () => {
     });
     await expectError(empty, 400, { field: "models" });
     await expectError(
-      await ctx.request("/api/v1/model-providers", { method: "POST", token: owner.token, json: { kind: "openai", name: "X", models: ["m"], rerankFormat: "jina" } }),
+      await ctx.request("/api/v1/model-providers", {
+        method: "POST",
+        token: owner.token,
+        json: { kind: "openai", name: "X", models: ["m"], rerankFormat: "jina" },
+      }),
       400,
     );
   });
@@ -156,7 +168,11 @@ describe("app rerank settings", () => {
       appSeniorSchema,
     );
     expect(changed).toMatchObject({ rerankModel: "bge-reranker-v2-m3", rerankThreshold: 0.4 });
-    const off = await expectOk(await ctx.request(`/api/v1/apps/${app.id}`, { method: "PATCH", token: owner.token, json: { rerankModel: null } }), 200, appSeniorSchema);
+    const off = await expectOk(
+      await ctx.request(`/api/v1/apps/${app.id}`, { method: "PATCH", token: owner.token, json: { rerankModel: null } }),
+      200,
+      appSeniorSchema,
+    );
     expect(off.rerankModel).toBeNull();
     const detail = await expectOk(await ctx.request(`/api/v1/apps/${app.id}/senior`, { token: owner.token }), 200, appSeniorSchema);
     expect(detail).toMatchObject({ rerankModel: null, rerankThreshold: 0.4 });
@@ -182,11 +198,9 @@ describe("app rerank settings", () => {
       field: "rerankModel",
     });
     const app = await rerankApp();
-    await expectError(
-      await ctx.request(`/api/v1/apps/${app.id}`, { method: "PATCH", token: owner.token, json: { rerankThreshold: -0.1 } }),
-      400,
-      { field: "rerankThreshold" },
-    );
+    await expectError(await ctx.request(`/api/v1/apps/${app.id}`, { method: "PATCH", token: owner.token, json: { rerankThreshold: -0.1 } }), 400, {
+      field: "rerankThreshold",
+    });
     const row = await ctx.deps.db.select().from(apps).where(eq(apps.id, app.id)).get();
     expect(row).toMatchObject({ rerankModel: "rerank-v3.5", rerankThreshold: 0 });
     expect((await ctx.deps.db.select().from(apps).where(eq(apps.spaceId, owner.user.spaceId)).all()).length).toBe(before + 1);
@@ -257,7 +271,11 @@ describe("reranking an app's retrieval", () => {
     expect(logger.lines.filter((line) => line.startsWith("warn rerank failed")).length).toBeGreaterThanOrEqual(3);
     cohere.setMode("fail");
     expect((await referencesOfAnswer(app.code))[0]).toBe("Shipping");
-    const records = await ctx.deps.db.select().from(usageRecords).where(and(eq(usageRecords.appId, app.id), eq(usageRecords.model, "rerank:rerank-v3.5"))).all();
+    const records = await ctx.deps.db
+      .select()
+      .from(usageRecords)
+      .where(and(eq(usageRecords.appId, app.id), eq(usageRecords.model, "rerank:rerank-v3.5")))
+      .all();
     expect(records).toEqual([]);
   });
 

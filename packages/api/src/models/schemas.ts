@@ -1,9 +1,10 @@
 import { z } from "@hono/zod-openapi";
 import { rerankFormats } from "../platform/rerank/types";
 
-const rerankFormatSchema = z
-  .enum(rerankFormats)
-  .openapi({ description: "Request body of its `/rerank`: `cohere` (Cohere, Jina: `documents`) or `tei` (`texts`); both answer shapes are read", example: "cohere" });
+const rerankFormatSchema = z.enum(rerankFormats).openapi({
+  description: "Request body of its `/rerank`: `cohere` (Cohere, Jina: `documents`) or `tei` (`texts`); both answer shapes are read",
+  example: "cohere",
+});
 
 const providerKinds = ["openai", "openai-compatible", "anthropic", "gemini", "offline"] as const;
 const vendorKinds = ["openai", "openai-compatible", "anthropic", "gemini"] as const;

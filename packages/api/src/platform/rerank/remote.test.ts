@@ -62,9 +62,30 @@ describe("remote reranker", () => {
   });
 
   it("validates answers: indexes in range and once, finite scores", () => {
-    expect(decodeRerankAnswer([{ index: 1, score: 0.2 }, { index: 0, score: 0.9 }], 2)).toEqual([{ index: 0, score: 0.9 }, { index: 1, score: 0.2 }]);
+    expect(
+      decodeRerankAnswer(
+        [
+          { index: 1, score: 0.2 },
+          { index: 0, score: 0.9 },
+        ],
+        2,
+      ),
+    ).toEqual([
+      { index: 0, score: 0.9 },
+      { index: 1, score: 0.2 },
+    ]);
     expect(decodeRerankAnswer({ results: [{ index: 0, relevance_score: 0.5 }] }, 2)).toEqual([{ index: 0, score: 0.5 }]);
-    expect(() => decodeRerankAnswer({ results: [{ index: 0, relevance_score: 0.5 }, { index: 0, relevance_score: 0.4 }] }, 2)).toThrow(RerankError);
+    expect(() =>
+      decodeRerankAnswer(
+        {
+          results: [
+            { index: 0, relevance_score: 0.5 },
+            { index: 0, relevance_score: 0.4 },
+          ],
+        },
+        2,
+      ),
+    ).toThrow(RerankError);
     expect(() => decodeRerankAnswer([{ index: 0, score: "high" }], 2)).toThrow(RerankError);
     expect(() => decodeRerankAnswer([{ index: -1, score: 1 }], 2)).toThrow(RerankError);
     expect(() => decodeRerankAnswer({ data: [] }, 2)).toThrow(RerankError);

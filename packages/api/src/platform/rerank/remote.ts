@@ -48,10 +48,7 @@ export function createRemoteReranker(options: RemoteRerankerOptions): Reranker {
     model: options.model,
     async rerank({ query, documents, signal }) {
       if (documents.length === 0) return { scores: [] };
-      const body =
-        options.format === "tei"
-          ? { query, texts: documents }
-          : { model: options.model, query, documents, top_n: documents.length };
+      const body = options.format === "tei" ? { query, texts: documents } : { model: options.model, query, documents, top_n: documents.length };
       const timeout = AbortSignal.timeout(options.timeoutMs ?? 15_000);
       let response: Response;
       try {
