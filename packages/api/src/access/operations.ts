@@ -349,6 +349,8 @@ export const operationAccess: Readonly<Record<string, OperationAccess>> = {
   "GET /api/v1/knowledge-bases/{knowledgeBaseId}/evaluation/runs": "knowledge.view",
   "GET /api/v1/knowledge-bases/{knowledgeBaseId}/evaluation/runs/{runId}": "knowledge.view",
   "DELETE /api/v1/knowledge-bases/{knowledgeBaseId}/evaluation/runs/{runId}": "knowledge.edit",
+  // Rerank (issue 20, t20-rerank): the rerank models an app may choose, like GET /models.
+  "GET /api/v1/rerank-models": "member",
 };
 
 /** The key {@link operationAccess} uses for a route. */

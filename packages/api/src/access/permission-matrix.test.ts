@@ -50,6 +50,7 @@ const MEMBER_OPERATIONS = [
   "GET /api/v1/me/spaces",
   "GET /api/v1/me/wechat-bindings",
   "GET /api/v1/models",
+  "GET /api/v1/rerank-models",
   "GET /api/v1/notices",
   "GET /api/v1/privileges",
   "GET /api/v1/spaces/{spaceId}",

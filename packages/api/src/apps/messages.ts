@@ -22,6 +22,10 @@ export const appsMessages = defineMessages({
   app_citation_threshold_low: { en: "The citation threshold must be at least the similarity threshold", "zh-CN": "引用阈值不能低于相似度阈值" },
   app_knowledge_base_unknown: { en: "Knowledge base {id} does not exist in this space", "zh-CN": "当前空间中不存在知识库 {id}" },
   app_plugin_unknown: { en: "Plugin {id} is not available in this space", "zh-CN": "当前空间中没有插件 {id}" },
+  app_rerank_model_unknown: {
+    en: "Rerank model {id} is not served by any enabled model provider",
+    "zh-CN": "没有已启用的模型服务商提供重排序模型 {id}",
+  },
   app_database_unknown: { en: "Database {id} does not exist in this space", "zh-CN": "当前空间中不存在数据库 {id}" },
   app_no_hit_text_required: { en: "Write the fixed reply used when nothing is found", "zh-CN": "请填写未命中时的固定回复" },
   app_value_range: { en: "{field} must be between {min} and {max}", "zh-CN": "{field} 需在 {min} 到 {max} 之间" },

@@ -72,6 +72,15 @@ const settingsFields = {
   }),
   semanticCount: z.number().int().openapi({ description: "Semantic hits; semantic + full-text at most 10 (semantic takes priority)", example: 3 }),
   fullTextCount: z.number().int().openapi({ description: "Full-text hits", example: 1 }),
+  rerankModel: z.string().max(APP_LIMITS.modelIdMax).nullable().openapi({
+    description:
+      "A rerank model (GET /api/v1/rerank-models) that reorders the fused hits before the answer; null (default) for none. Each call costs the space the model's credits per call",
+    example: null,
+  }),
+  rerankThreshold: z.number().openapi({
+    description: "0–1: hits the rerank model scores below it are dropped; only used with a rerank model. Default: 0 (keep all)",
+    example: 0,
+  }),
   noHitStrategy: z
     .enum(["default", "fixed", "manual"])
     .openapi({ description: "When nothing is found: answer freely, answer noHitText, or transfer to a person", example: "default" }),
@@ -117,6 +126,8 @@ export const createAppBody = z
     similarityThreshold: settingsFields.similarityThreshold.optional(),
     semanticCount: settingsFields.semanticCount.optional(),
     fullTextCount: settingsFields.fullTextCount.optional(),
+    rerankModel: settingsFields.rerankModel.optional(),
+    rerankThreshold: settingsFields.rerankThreshold.optional(),
     noHitStrategy: settingsFields.noHitStrategy.optional(),
     noHitText: settingsFields.noHitText.optional(),
     citationEnabled: settingsFields.citationEnabled.optional(),
@@ -275,6 +286,8 @@ export const appSeniorSchema = appSchema
     similarityThreshold: settingsFields.similarityThreshold,
     semanticCount: settingsFields.semanticCount,
     fullTextCount: settingsFields.fullTextCount,
+    rerankModel: settingsFields.rerankModel,
+    rerankThreshold: settingsFields.rerankThreshold,
     noHitStrategy: settingsFields.noHitStrategy,
     noHitText: settingsFields.noHitText,
     citationEnabled: settingsFields.citationEnabled,

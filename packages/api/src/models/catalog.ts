@@ -6,7 +6,9 @@ import { modelProviders } from "../db/schema/index";
 import type { Logger } from "../logger";
 import { createOfflineProvider } from "../platform/llm/offline";
 import type { LanguageModelProvider, ModelInfo } from "../platform/llm/types";
-import { createVendorProvider, type VendorSettings } from "../platform/llm/vendors";
+import { createVendorProvider, normalizeBaseUrl, type VendorSettings } from "../platform/llm/vendors";
+import { createRemoteReranker } from "../platform/rerank/remote";
+import type { Reranker } from "../platform/rerank/types";
 import { type AddressPolicy, policedFetch } from "../plugins/service/network";
 
 /** A model the catalogue can serve, with the provider that serves it. */
@@ -14,6 +16,23 @@ export interface ResolvedModel {
   provider: LanguageModelProvider;
   model: ModelInfo;
 }
+
+/** A rerank model of the catalogue: served by a provider's `POST {baseUrl}/rerank`. */
+export interface RerankModelInfo {
+  id: string;
+  providerId: string;
+  /** The provider's display name. */
+  providerName: string;
+}
+
+/** A rerank model with the client that calls it. */
+export interface ResolvedReranker {
+  model: RerankModelInfo;
+  reranker: Reranker;
+}
+
+/** How long one rerank call may take: an answer waits for it, so it is kept short. */
+export const RERANK_TIMEOUT_MS = 15_000;
 
 /** Where a provider entry comes from: environment variables or the owner's console settings. */
 export type ProviderSource = "config" | "console";
@@ -48,6 +67,10 @@ export interface ModelCatalog {
   providers(): CatalogProvider[];
   /** A provider by id (`env-openai`, a row id such as `mp_…`, or `offline`). */
   provider(id: string): CatalogProvider | undefined;
+  /** Rerank models of the enabled console providers, in provider order; the first provider of an id wins. */
+  rerankModels(): RerankModelInfo[];
+  /** The client of a rerank model, or undefined when no enabled provider serves it. */
+  reranker(modelId: string): ResolvedReranker | undefined;
   /** Re-reads the owner's rows and rebuilds the snapshot. */
   reload(): Promise<void>;
   /** Resolves once the first load of the owner's rows finished (failed loads keep config only). */
@@ -76,6 +99,7 @@ interface Snapshot {
   byModel: Map<string, ResolvedModel>;
   byProvider: Map<string, CatalogProvider>;
   list: ModelInfo[];
+  rerankers: Map<string, ResolvedReranker>;
 }
 
 function parseModels(text: string): string[] {
@@ -116,7 +140,7 @@ export function createModelCatalog(options: ModelCatalogOptions): ModelCatalog {
     source: "config",
   }));
 
-  const build = (consoleEntries: CatalogProvider[]): Snapshot => {
+  const build = (consoleEntries: CatalogProvider[], rerankers: ReadonlyArray<ResolvedReranker> = []): Snapshot => {
     const entries = [...consoleEntries, ...configEntries, offlineEntry];
     const byModel = new Map<string, ResolvedModel>();
     const byProvider = new Map<string, CatalogProvider>();
@@ -126,7 +150,9 @@ export function createModelCatalog(options: ModelCatalogOptions): ModelCatalog {
         if (!byModel.has(model.id)) byModel.set(model.id, { provider: entry.provider, model });
       }
     }
-    return { entries, byModel, byProvider, list: [...byModel.values()].map((resolved) => resolved.model) };
+    const rerankerById = new Map<string, ResolvedReranker>();
+    for (const resolved of rerankers) if (!rerankerById.has(resolved.model.id)) rerankerById.set(resolved.model.id, resolved);
+    return { entries, byModel, byProvider, list: [...byModel.values()].map((resolved) => resolved.model), rerankers: rerankerById };
   };
 
   let snapshot = build([]);
@@ -137,9 +163,29 @@ export function createModelCatalog(options: ModelCatalogOptions): ModelCatalog {
     const mine = ++generation;
     const rows = await options.db.select().from(modelProviders).orderBy(modelProviders.createdAt, modelProviders.id).all();
     const consoleEntries: CatalogProvider[] = [];
+    const rerankers: ResolvedReranker[] = [];
     for (const row of rows) {
       if (!row.enabled) continue;
       try {
+        const apiKey = row.apiKey ? (options.secrets ? openValue(options.secrets, row.apiKey) : row.apiKey) : undefined;
+        const baseUrl = normalizeBaseUrl(row.kind, row.baseUrl ?? undefined);
+        const fetchImpl = options.fetch ?? policed;
+        for (const model of parseModels(row.rerankModels)) {
+          if (!baseUrl) continue;
+          rerankers.push({
+            model: { id: model, providerId: row.id, providerName: row.name },
+            reranker: createRemoteReranker({
+              baseUrl,
+              model,
+              format: row.rerankFormat,
+              timeoutMs: Math.min(RERANK_TIMEOUT_MS, timeoutMs),
+              ...(apiKey ? { apiKey } : {}),
+              ...(fetchImpl ? { fetch: fetchImpl } : {}),
+            }),
+          });
+        }
+        // A provider that serves only rerank models has no chat models to offer.
+        if (parseModels(row.models).length === 0) continue;
         consoleEntries.push({
           provider: consoleVendor({
             id: row.id,
@@ -157,7 +203,7 @@ export function createModelCatalog(options: ModelCatalogOptions): ModelCatalog {
       }
     }
     // A slower, older reload must not overwrite a newer one.
-    if (mine === generation) snapshot = build(consoleEntries);
+    if (mine === generation) snapshot = build(consoleEntries, rerankers);
   };
 
   const first = reload().catch((error: unknown) => {
@@ -172,6 +218,8 @@ export function createModelCatalog(options: ModelCatalogOptions): ModelCatalog {
     defaultModel: () => (snapshot.byModel.get(options.llm.defaultModel) ?? offlineResolved).model,
     providers: () => snapshot.entries,
     provider: (id) => snapshot.byProvider.get(id),
+    rerankModels: () => [...snapshot.rerankers.values()].map((resolved) => resolved.model),
+    reranker: (modelId) => snapshot.rerankers.get(modelId),
     reload,
     ready: () => first,
   };

@@ -70,3 +70,23 @@ export function creditsFor(modelId: string, usage: TokenUsage): number {
   const completion = Math.max(0, Math.floor(usage.completionTokens));
   return Math.ceil((prompt * price.prompt + completion * price.completion) / 1000);
 }
+
+/**
+ * Credits per rerank call, by model: one call scores up to 30 passages. Cohere lists US$2 per
+ * 1,000 searches (20 credits at one credit per US$0.0001); Jina bills tokens, about 5,000 per call.
+ */
+export const rerankPrices: Readonly<Record<string, number>> = {
+  "rerank-v3.5": 20,
+  "rerank-english-v3.0": 20,
+  "rerank-multilingual-v3.0": 20,
+  "jina-reranker-v2-base-multilingual": 1,
+  "jina-reranker-m0": 1,
+};
+
+/** What a rerank model missing from {@link rerankPrices} costs per call: a self-hosted model, metered only. */
+export const defaultRerankPrice = 1;
+
+/** Integer credits one call to a rerank model costs. */
+export function rerankCreditsPerCall(modelId: string): number {
+  return rerankPrices[modelId] ?? defaultRerankPrice;
+}

@@ -97,6 +97,8 @@ describe.each(drivers)("model routes on %s", (driver) => {
         hasApiKey: true,
         apiKeyHint: "sk-…7777",
         models: ["gpt-4.1-mini", "gpt-4o-mini"],
+        rerankModels: [],
+        rerankFormat: "cohere",
         enabled: true,
         source: "config",
         createdAt: null,

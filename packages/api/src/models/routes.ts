@@ -2,8 +2,8 @@ import { type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../http/context";
 import { ok } from "../http/envelope";
 import { defineRoute, idParam, jsonBody } from "../http/openapi";
-import { createModelProviderBody, modelProviderSchema, modelSchema, providerTestSchema, updateModelProviderBody } from "./schemas";
-import { listModels } from "./service/models";
+import { createModelProviderBody, modelProviderSchema, modelSchema, providerTestSchema, rerankModelSchema, updateModelProviderBody } from "./schemas";
+import { listModels, listRerankModels } from "./service/models";
 import {
   createModelProvider,
   deleteModelProvider,
@@ -29,6 +29,18 @@ export function registerModelRoutes(app: OpenAPIHono<AppEnv>) {
       data: z.array(modelSchema),
     }),
     async (c) => ok(c, await listModels(c.var.deps)),
+  );
+  app.openapi(
+    defineRoute({
+      method: "get",
+      path: "/api/v1/rerank-models",
+      tags: ["Models"],
+      summary: "List rerank models",
+      description:
+        "Rerank models the enabled providers serve (their `rerankModels`), with what one call costs. An app's `rerankModel` names one of them; an empty list means reranking cannot be turned on.",
+      data: z.array(rerankModelSchema),
+    }),
+    async (c) => ok(c, await listRerankModels(c.var.deps)),
   );
 
   const tags = ["Model providers"];

@@ -1,4 +1,10 @@
 import { z } from "@hono/zod-openapi";
+import { rerankFormats } from "../platform/rerank/types";
+
+const rerankFormatSchema = z.enum(rerankFormats).openapi({
+  description: "Request body of its `/rerank`: `cohere` (Cohere, Jina: `documents`) or `tei` (`texts`); both answer shapes are read",
+  example: "cohere",
+});
 
 const providerKinds = ["openai", "openai-compatible", "anthropic", "gemini", "offline"] as const;
 const vendorKinds = ["openai", "openai-compatible", "anthropic", "gemini"] as const;
@@ -29,6 +35,8 @@ export const modelProviderSchema = z
     hasApiKey: z.boolean().openapi({ description: "Whether an API key is stored (the key itself is write-only)", example: true }),
     apiKeyHint: z.string().nullable().openapi({ description: "A masked hint of the stored key, to tell keys apart", example: "sk-…9f2c" }),
     models: z.array(z.string()).openapi({ description: "Model ids this provider serves", example: ["deepseek-chat", "deepseek-reasoner"] }),
+    rerankModels: z.array(z.string()).openapi({ description: "Rerank model ids this provider serves at `POST {baseUrl}/rerank`", example: [] }),
+    rerankFormat: rerankFormatSchema,
     enabled: z.boolean().openapi({ description: "Disabled providers serve no models", example: true }),
     source: z
       .enum(["console", "config"])
@@ -40,9 +48,16 @@ export const modelProviderSchema = z
 
 const modelIds = z
   .array(z.string().trim().min(1).max(200))
-  .min(1)
   .max(200)
-  .openapi({ description: "Model ids this provider serves (at least one)", example: ["deepseek-chat"] });
+  .openapi({ description: "Chat model ids this provider serves; a provider needs at least one chat or rerank model", example: ["deepseek-chat"] });
+
+const rerankModelIds = z
+  .array(z.string().trim().min(1).max(200))
+  .max(50)
+  .openapi({
+    description: "Rerank model ids served at `POST {baseUrl}/rerank` (TEI, Jina, Cohere-compatible); apps may pick them as their rerank model",
+    example: ["bge-reranker-v2-m3"],
+  });
 
 /** Body of POST /api/v1/model-providers. */
 export const createModelProviderBody = z
@@ -58,6 +73,8 @@ export const createModelProviderBody = z
       .openapi({ description: "API root including its version path; required for `openai-compatible`", example: "https://api.deepseek.com/v1" }),
     apiKey: z.string().trim().min(1).max(1000).optional().openapi({ description: "Write-only secret; never returned", example: "sk-…" }),
     models: modelIds,
+    rerankModels: rerankModelIds.default([]),
+    rerankFormat: rerankFormatSchema.default("cohere"),
     enabled: z.boolean().default(true).openapi({ description: "Serve its models at once", example: true }),
   })
   .openapi("CreateModelProviderRequest");
@@ -74,6 +91,8 @@ export const updateModelProviderBody = z
       .openapi({ description: "null returns to the vendor's public endpoint", example: "https://api.deepseek.com/v1" }),
     apiKey: z.string().trim().min(1).max(1000).nullable().optional().openapi({ description: "A new write-only key, or null to remove it", example: "sk-…" }),
     models: modelIds.optional(),
+    rerankModels: rerankModelIds.optional(),
+    rerankFormat: rerankFormatSchema.optional(),
     enabled: z.boolean().optional().openapi({ example: false }),
   })
   .openapi("UpdateModelProviderRequest");
@@ -95,3 +114,13 @@ export const providerTestSchema = z
       .openapi({ description: "Why it failed; null when ok" }),
   })
   .openapi("ModelProviderTestResult");
+
+/** A rerank model an app may choose (GET /api/v1/rerank-models). */
+export const rerankModelSchema = z
+  .object({
+    id: z.string().openapi({ description: "The id an app's `rerankModel` names", example: "bge-reranker-v2-m3" }),
+    providerId: z.string().openapi({ description: "The provider entry serving it", example: "mp_01jd7w3k5q9x2m4n6p8r" }),
+    providerName: z.string().openapi({ description: "The provider's display name", example: "Local TEI" }),
+    creditsPerCall: z.number().int().openapi({ description: "Credits one rerank call costs the space", example: 1 }),
+  })
+  .openapi("RerankModel");

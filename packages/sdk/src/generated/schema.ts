@@ -2954,6 +2954,98 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/rerank-models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List rerank models
+         * @description Rerank models the enabled providers serve (their `rerankModels`), with what one call costs. An app's `rerankModel` names one of them; an empty list means reranking cannot be turned on.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description List rerank models */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["RerankModel"][];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/model-providers": {
         parameters: {
             query?: never;
@@ -33484,6 +33576,28 @@ export interface components {
              */
             default: boolean;
         };
+        RerankModel: {
+            /**
+             * @description The id an app's `rerankModel` names
+             * @example bge-reranker-v2-m3
+             */
+            id: string;
+            /**
+             * @description The provider entry serving it
+             * @example mp_01jd7w3k5q9x2m4n6p8r
+             */
+            providerId: string;
+            /**
+             * @description The provider's display name
+             * @example Local TEI
+             */
+            providerName: string;
+            /**
+             * @description Credits one rerank call costs the space
+             * @example 1
+             */
+            creditsPerCall: number;
+        };
         ModelProvider: {
             /**
              * @description `mp_…` for console entries, `env-…` for entries set by environment variables
@@ -33524,6 +33638,17 @@ export interface components {
              *     ]
              */
             models: string[];
+            /**
+             * @description Rerank model ids this provider serves at `POST {baseUrl}/rerank`
+             * @example []
+             */
+            rerankModels: string[];
+            /**
+             * @description Request body of its `/rerank`: `cohere` (Cohere, Jina: `documents`) or `tei` (`texts`); both answer shapes are read
+             * @example cohere
+             * @enum {string}
+             */
+            rerankFormat: "cohere" | "tei";
             /**
              * @description Disabled providers serve no models
              * @example true
@@ -33570,12 +33695,27 @@ export interface components {
              */
             apiKey?: string;
             /**
-             * @description Model ids this provider serves (at least one)
+             * @description Chat model ids this provider serves; a provider needs at least one chat or rerank model
              * @example [
              *       "deepseek-chat"
              *     ]
              */
             models: string[];
+            /**
+             * @description Rerank model ids served at `POST {baseUrl}/rerank` (TEI, Jina, Cohere-compatible); apps may pick them as their rerank model
+             * @default []
+             * @example [
+             *       "bge-reranker-v2-m3"
+             *     ]
+             */
+            rerankModels: string[];
+            /**
+             * @description Request body of its `/rerank`: `cohere` (Cohere, Jina: `documents`) or `tei` (`texts`); both answer shapes are read
+             * @default cohere
+             * @example cohere
+             * @enum {string}
+             */
+            rerankFormat: "cohere" | "tei";
             /**
              * @description Serve its models at once
              * @default true
@@ -33598,12 +33738,25 @@ export interface components {
              */
             apiKey?: string | null;
             /**
-             * @description Model ids this provider serves (at least one)
+             * @description Chat model ids this provider serves; a provider needs at least one chat or rerank model
              * @example [
              *       "deepseek-chat"
              *     ]
              */
             models?: string[];
+            /**
+             * @description Rerank model ids served at `POST {baseUrl}/rerank` (TEI, Jina, Cohere-compatible); apps may pick them as their rerank model
+             * @example [
+             *       "bge-reranker-v2-m3"
+             *     ]
+             */
+            rerankModels?: string[];
+            /**
+             * @description Request body of its `/rerank`: `cohere` (Cohere, Jina: `documents`) or `tei` (`texts`); both answer shapes are read
+             * @example cohere
+             * @enum {string}
+             */
+            rerankFormat?: "cohere" | "tei";
             /** @example false */
             enabled?: boolean;
         };
@@ -34366,6 +34519,16 @@ export interface components {
              */
             fullTextCount: number;
             /**
+             * @description A rerank model (GET /api/v1/rerank-models) that reorders the fused hits before the answer; null (default) for none. Each call costs the space the model's credits per call
+             * @example null
+             */
+            rerankModel: string | null;
+            /**
+             * @description 0–1: hits the rerank model scores below it are dropped; only used with a rerank model. Default: 0 (keep all)
+             * @example 0
+             */
+            rerankThreshold: number;
+            /**
              * @description When nothing is found: answer freely, answer noHitText, or transfer to a person
              * @example default
              * @enum {string}
@@ -34781,6 +34944,16 @@ export interface components {
              */
             fullTextCount?: number;
             /**
+             * @description A rerank model (GET /api/v1/rerank-models) that reorders the fused hits before the answer; null (default) for none. Each call costs the space the model's credits per call
+             * @example null
+             */
+            rerankModel?: string | null;
+            /**
+             * @description 0–1: hits the rerank model scores below it are dropped; only used with a rerank model. Default: 0 (keep all)
+             * @example 0
+             */
+            rerankThreshold?: number;
+            /**
              * @description When nothing is found: answer freely, answer noHitText, or transfer to a person
              * @example default
              * @enum {string}
@@ -34952,6 +35125,16 @@ export interface components {
              * @example 1
              */
             fullTextCount?: number;
+            /**
+             * @description A rerank model (GET /api/v1/rerank-models) that reorders the fused hits before the answer; null (default) for none. Each call costs the space the model's credits per call
+             * @example null
+             */
+            rerankModel?: string | null;
+            /**
+             * @description 0–1: hits the rerank model scores below it are dropped; only used with a rerank model. Default: 0 (keep all)
+             * @example 0
+             */
+            rerankThreshold?: number;
             /**
              * @description When nothing is found: answer freely, answer noHitText, or transfer to a person
              * @example default

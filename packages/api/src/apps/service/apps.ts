@@ -84,6 +84,8 @@ export function appSeniorView(box: SecretBox, row: AppRow, marks: Marks) {
     similarityThreshold: settings.similarityThreshold,
     semanticCount: settings.semanticCount,
     fullTextCount: settings.fullTextCount,
+    rerankModel: settings.rerankModel,
+    rerankThreshold: settings.rerankThreshold,
     noHitStrategy: settings.noHitStrategy,
     noHitText: settings.noHitText,
     citationEnabled: settings.citationEnabled,
@@ -134,7 +136,7 @@ export async function insertWithCode(deps: Pick<Deps, "db">, row: Omit<typeof ap
 }
 
 /** Creates an app in the caller's space after checking every rule of spec §5 App. */
-export async function createApp(deps: Pick<Deps, "db" | "now" | "secrets">, auth: Auth, input: CreateAppInput) {
+export async function createApp(deps: Pick<Deps, "db" | "now" | "secrets"> & Partial<Pick<Deps, "models">>, auth: Auth, input: CreateAppInput) {
   const { type = "LIGHT", ...given } = input;
   const defined = definedOnly(given);
   const defaults = defaultAppSettings();
@@ -145,6 +147,7 @@ export async function createApp(deps: Pick<Deps, "db" | "now" | "secrets">, auth
   }
   const settings = normalizeAppSettings({ ...defaults, ...defined });
   checkAppSettings(settings);
+  await checkRerankModel(deps, settings);
   await checkAppBindings(deps, auth, settings);
   const now = deps.now().toISOString();
   const row = await withQuota(deps, auth.spaceId, { apps: 1 }, () =>
@@ -161,16 +164,28 @@ export async function createApp(deps: Pick<Deps, "db" | "now" | "secrets">, auth
   return appSeniorView(deps.secrets, row, { thumbed: false, collected: false });
 }
 
+/**
+ * A rerank model newly chosen must be one the catalogue serves; one kept unchanged is not
+ * checked again, so a save never fails because a provider was switched off since (retrieval then
+ * skips reranking). Callers without the catalogue (seeding) cannot choose one.
+ */
+async function checkRerankModel(deps: Partial<Pick<Deps, "models">>, next: AppSettings, previous?: AppSettings): Promise<void> {
+  if (next.rerankModel === null || next.rerankModel === previous?.rerankModel) return;
+  await deps.models?.ready();
+  if (!deps.models?.reranker(next.rerankModel)) throw fail.invalid("app_rerank_model_unknown", "rerankModel", { id: next.rerankModel });
+}
+
 function definedOnly<T extends object>(input: T): Partial<T> {
   return Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined)) as Partial<T>;
 }
 
 /** Changes an app; the rules are checked on the whole result, so a change cannot break another field's rule. */
-export async function updateApp(deps: Pick<Deps, "db" | "now" | "secrets">, auth: Auth, appId: string, input: UpdateAppInput) {
+export async function updateApp(deps: Pick<Deps, "db" | "now" | "secrets"> & Partial<Pick<Deps, "models">>, auth: Auth, appId: string, input: UpdateAppInput) {
   const row = await loadApp(deps, auth, appId);
   const previous = settingsOf(row);
   const settings = normalizeAppSettings({ ...previous, ...definedOnly(input) });
   checkAppSettings(settings);
+  await checkRerankModel(deps, settings, previous);
   await checkAppBindings(deps, auth, settings, previous);
   const updated = await deps.db
     .update(apps)

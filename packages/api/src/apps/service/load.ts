@@ -56,6 +56,8 @@ export function settingsOf(row: AppRow): AppSettings {
     similarityThreshold: row.similarityThreshold,
     semanticCount: row.semanticCount,
     fullTextCount: row.fullTextCount,
+    rerankModel: row.rerankModel,
+    rerankThreshold: row.rerankThreshold,
     noHitStrategy: row.noHitStrategy,
     noHitText: row.noHitText,
     citationEnabled: row.citationEnabled,

@@ -48,6 +48,10 @@ export interface AppSettings {
   similarityThreshold: number;
   semanticCount: number;
   fullTextCount: number;
+  /** A rerank model of the catalogue, or null for none (issue 20). */
+  rerankModel: string | null;
+  /** Hits the rerank model scores below this (0–1) are dropped. */
+  rerankThreshold: number;
   noHitStrategy: "default" | "fixed" | "manual";
   noHitText: string | null;
   citationEnabled: boolean;
@@ -83,6 +87,9 @@ export function defaultAppSettings(): AppSettings {
     similarityThreshold: 0.75,
     semanticCount: 3,
     fullTextCount: 1,
+    rerankModel: null,
+    // 0 keeps every reranked hit: rerank scores are not calibrated alike across models.
+    rerankThreshold: 0,
     noHitStrategy: "default",
     noHitText: null,
     citationEnabled: true,
@@ -120,6 +127,7 @@ export function normalizeAppSettings(settings: AppSettings): AppSettings {
     databaseIds: unique(settings.databaseIds),
     plugins: unique(settings.plugins),
     noHitText: settings.noHitText?.trim() || null,
+    rerankModel: settings.rerankModel?.trim() || null,
     voice: settings.voice?.trim() || null,
     bottomSlogan: settings.bottomSlogan?.trim() || null,
   };
@@ -178,6 +186,8 @@ export function checkAppSettings(settings: AppSettings): void {
   if (s.semanticCount + s.fullTextCount > APP_LIMITS.retrievalCountsTotalMax) {
     throw fail.invalid("app_retrieval_counts_total", "fullTextCount", { max: APP_LIMITS.retrievalCountsTotalMax });
   }
+  checkLength("rerankModel", s.rerankModel, APP_LIMITS.modelIdMax);
+  checkRange("rerankThreshold", s.rerankThreshold, APP_LIMITS.threshold, false);
   checkRange("citationThreshold", s.citationThreshold, APP_LIMITS.threshold, false);
   // The citation threshold only matters while citations are shown, so only then must it be consistent.
   if (s.citationEnabled && s.citationThreshold < s.similarityThreshold) throw fail.invalid("app_citation_threshold_low", "citationThreshold");

@@ -2,6 +2,7 @@ import type { ChatApp } from "../../apps/service/index";
 import type { Deps } from "../../kernel";
 import { MAX_RETRIEVED, type RetrievedChunk } from "../../knowledge/retrieval/search";
 import { retrieveFromKnowledgeBases } from "../../knowledge/service/retrieval";
+import type { RerankDeps } from "../../knowledge/service/rerank";
 import { estimatePromptTokens, estimateTokens } from "../../platform/llm/tokens";
 import type { ModelMessage, ModelRequest } from "../../platform/llm/types";
 import type { MessageCitation } from "../../conversation/store";
@@ -62,7 +63,7 @@ export function retrievalLimit(app: Pick<ChatApp, "retrievalMode" | "semanticCou
  * message's own hits (so a new topic is not drowned by the old one).
  */
 export async function retrieveForTurn(
-  deps: Pick<Deps, "db" | "knowledge" | "logger">,
+  deps: Pick<Deps, "db" | "knowledge" | "logger"> & Partial<RerankDeps>,
   app: ChatApp,
   input: { text: string; previousText?: string | undefined },
 ): Promise<RetrievedChunk[]> {
@@ -71,6 +72,8 @@ export async function retrieveForTurn(
     semanticCount: app.semanticCount,
     fullTextCount: app.fullTextCount,
     similarityThreshold: app.similarityThreshold,
+    // Each retrieval of the turn (the follow-up's too) is one rerank call, charged to the app's space.
+    rerank: app.rerankModel ? { model: app.rerankModel, threshold: app.rerankThreshold, appId: app.id } : undefined,
   };
   const hits = await retrieveFromKnowledgeBases(deps, app.spaceId, app.knowledgeBaseIds, { query: input.text, ...settings });
   const limit = retrievalLimit(app);

@@ -39,6 +39,10 @@ export const apps = sqliteTable(
     similarityThreshold: real("similarity_threshold").notNull().default(0.75),
     semanticCount: integer("semantic_count").notNull().default(3),
     fullTextCount: integer("full_text_count").notNull().default(1),
+    /** A rerank model of the catalogue that reorders the fused hits; null: no reranking. */
+    rerankModel: text("rerank_model"),
+    /** Hits the rerank model scores below this (0–1) are dropped. */
+    rerankThreshold: real("rerank_threshold").notNull().default(0),
     noHitStrategy: text("no_hit_strategy", { enum: ["default", "fixed", "manual"] })
       .notNull()
       .default("default"),

@@ -164,6 +164,12 @@ export const modelProviders = sqliteTable("model_providers", {
   apiKey: text("api_key"),
   /** JSON array of model ids this provider serves. */
   models: text("models").notNull().default("[]"),
+  /** JSON array of rerank model ids this provider serves at `POST {baseUrl}/rerank`. */
+  rerankModels: text("rerank_models").notNull().default("[]"),
+  /** The request body its `/rerank` takes: `cohere` (also Jina) sends `documents`, `tei` sends `texts`. */
+  rerankFormat: text("rerank_format", { enum: ["cohere", "tei"] })
+    .notNull()
+    .default("cohere"),
   enabled: integer("enabled", { mode: "boolean" }).notNull().default(true),
   createdAt: createdAt(),
   updatedAt: text("updated_at").notNull(),

@@ -44,6 +44,8 @@ export interface RetrievedChunk {
    * where BM25 is not (a knowledge base of a few chunks gives every term a BM25 weight near 0).
    */
   textMatch?: number;
+  /** The rerank model's relevance (0–1), when the app reranked its hits (knowledge/retrieval/rerank.ts). */
+  rerankScore?: number;
 }
 
 /** Scope and size of one search. */
@@ -417,9 +419,13 @@ export const MAX_RETRIEVED = 10;
  * count taking priority when the two counts exceed it. Several embedding models are searched apart
  * and fused once, so their chunks compete on comparable scores.
  */
-export async function retrieveIn(scope: RetrievalScope, request: { query: string } & RetrievalSettings): Promise<RetrievedChunk[]> {
-  const semanticCount = request.mode === "fulltext" ? 0 : clampCount(request.semanticCount ?? 3, MAX_RETRIEVED);
-  const fullTextCount = request.mode === "semantic" ? 0 : clampCount(request.fullTextCount ?? 1, MAX_RETRIEVED - semanticCount);
+export async function retrieveIn(
+  scope: RetrievalScope,
+  request: { query: string; /** A larger cap than 10, for a rerank model's candidate pool. */ maxTotal?: number | undefined } & RetrievalSettings,
+): Promise<RetrievedChunk[]> {
+  const cap = request.maxTotal ?? MAX_RETRIEVED;
+  const semanticCount = request.mode === "fulltext" ? 0 : clampCount(request.semanticCount ?? 3, cap);
+  const fullTextCount = request.mode === "semantic" ? 0 : clampCount(request.fullTextCount ?? 1, cap - semanticCount);
   if (request.query.trim() === "" || semanticCount + fullTextCount === 0) return [];
   const sides = await searchSides(scope, {
     query: request.query,

@@ -14,7 +14,9 @@ import {
   type SemanticSource,
   searchScope,
 } from "../retrieval/search";
+import { rerankPoolCounts } from "../retrieval/rerank";
 import { loadKnowledgeBase } from "./knowledge-bases";
+import { type RerankDeps, type RerankRequest, rerankForSpace } from "./rerank";
 import { embedderOf } from "./vectors";
 
 /**
@@ -50,12 +52,44 @@ async function scopeOf(deps: Pick<Deps, "db" | "knowledge" | "logger">, spaceId:
  * The chunks an answer uses from a set of knowledge bases of a space, by the app's retrieval
  * settings (counts, threshold, mode; spec §3). Knowledge bases of different embedding models are
  * searched apart and fused once (decision 0023), still at most the requested counts.
+ * With `rerank` (and the deps it needs), fusion gathers a larger pool (knowledge/retrieval/rerank.ts)
+ * that the app's rerank model reorders and cuts by its threshold to the same counts; when
+ * reranking cannot be done the fused result is answered as without it.
  */
 export async function retrieveFromKnowledgeBases(
+  deps: Pick<Deps, "db" | "knowledge" | "logger"> & Partial<RerankDeps>,
+  spaceId: string,
+  knowledgeBaseIds: readonly string[],
+  request: { query: string; rerank?: RerankRequest | undefined } & RetrievalSettings,
+): Promise<RetrievedChunk[]> {
+  const { rerank, ...settings } = request;
+  if (!rerank) return fusedRetrieval(deps, spaceId, knowledgeBaseIds, settings);
+  const rerankDeps = rerankDepsOf(deps);
+  if (!rerankDeps) {
+    deps.logger.warn("rerank skipped: the caller has no model catalogue", { spaceId });
+    return fusedRetrieval(deps, spaceId, knowledgeBaseIds, settings);
+  }
+  const counts = {
+    semanticCount: settings.mode === "fulltext" ? 0 : Math.max(0, Math.min(Math.floor(settings.semanticCount ?? 3), MAX_RETRIEVED)),
+    fullTextCount: settings.mode === "semantic" ? 0 : Math.max(0, Math.floor(settings.fullTextCount ?? 1)),
+  };
+  const limit = Math.min(MAX_RETRIEVED, counts.semanticCount + counts.fullTextCount);
+  const pool = await fusedRetrieval(deps, spaceId, knowledgeBaseIds, { ...settings, ...rerankPoolCounts(counts) });
+  const reranked = await rerankForSpace(rerankDeps, spaceId, { ...rerank, query: settings.query, chunks: pool, limit });
+  // The app's own counts, as if it did not rerank: a pool cut to them could differ in its mix.
+  return reranked ?? fusedRetrieval(deps, spaceId, knowledgeBaseIds, settings);
+}
+
+function rerankDepsOf(deps: Partial<RerankDeps>): RerankDeps | undefined {
+  const { config, db, logger, mail, models, now, sms } = deps;
+  return config && db && logger && mail && models && now && sms ? { config, db, logger, mail, models, now, sms } : undefined;
+}
+
+async function fusedRetrieval(
   deps: Pick<Deps, "db" | "knowledge" | "logger">,
   spaceId: string,
   knowledgeBaseIds: readonly string[],
-  request: { query: string } & RetrievalSettings,
+  request: { query: string; maxTotal?: number } & RetrievalSettings,
 ): Promise<RetrievedChunk[]> {
   const scope = await scopeOf(deps, spaceId, knowledgeBaseIds);
   if (scope.sources.length === 0) return [];

@@ -1,6 +1,7 @@
 import type { z } from "@hono/zod-openapi";
 import type { Deps } from "../../kernel";
-import type { modelSchema } from "../schemas";
+import { rerankCreditsPerCall } from "../pricing";
+import type { modelSchema, rerankModelSchema } from "../schemas";
 
 /**
  * Every model this instance serves, each flagged when it is the default; the offline responder
@@ -19,4 +20,10 @@ export async function listModels(deps: Pick<Deps, "models">): Promise<Array<z.in
     supportsTools: model.supportsTools,
     default: model.id === defaultId,
   }));
+}
+
+/** Rerank models of the enabled providers, with their price per call. Waits for the first load. */
+export async function listRerankModels(deps: Pick<Deps, "models">): Promise<Array<z.infer<typeof rerankModelSchema>>> {
+  await deps.models.ready();
+  return deps.models.rerankModels().map((model) => ({ ...model, creditsPerCall: rerankCreditsPerCall(model.id) }));
 }

@@ -47,6 +47,8 @@ function rowView(box: SecretBox, stored: Row): ProviderView {
     hasApiKey: !!row.apiKey,
     apiKeyHint: row.apiKey ? maskApiKey(row.apiKey) : null,
     models: parseModels(row.models),
+    rerankModels: parseModels(row.rerankModels),
+    rerankFormat: row.rerankFormat,
     enabled: row.enabled,
     source: "console",
     createdAt: row.createdAt,
@@ -55,6 +57,13 @@ function rowView(box: SecretBox, stored: Row): ProviderView {
 }
 
 const unique = (ids: readonly string[]) => [...new Set(ids.map((id) => id.trim()).filter(Boolean))];
+
+// A rerank-only server (TEI started with a reranker) is a provider too, but one with neither serves nothing.
+function checkHasModels(models: readonly string[], rerankModels: readonly string[]) {
+  if (unique(models).length === 0 && unique(rerankModels).length === 0) {
+    throw fail.invalid("validation_failed", "models", { field: "models", reason: "list at least one chat or rerank model" });
+  }
+}
 
 function readOnly(): ServiceError {
   return new ServiceError(
@@ -76,6 +85,8 @@ export async function listModelProviders(deps: Pick<Deps, "config" | "db" | "sec
     hasApiKey: !!entry.apiKey,
     apiKeyHint: entry.apiKey ? maskApiKey(entry.apiKey) : null,
     models: entry.models,
+    rerankModels: [],
+    rerankFormat: "cohere" as const,
     enabled: true,
     source: "config",
     createdAt: null,
@@ -92,6 +103,7 @@ export async function createModelProvider(
   if (input.kind === "openai-compatible" && !input.baseUrl) {
     throw fail.invalid("validation_failed", "baseUrl", { field: "baseUrl", reason: "required for openai-compatible providers" });
   }
+  checkHasModels(input.models, input.rerankModels);
   const now = deps.now().toISOString();
   const row: Row = {
     id: newId("mp"),
@@ -100,6 +112,8 @@ export async function createModelProvider(
     baseUrl: input.baseUrl?.replace(/\/+$/, "") ?? null,
     apiKey: input.apiKey ? sealValue(deps.secrets, input.apiKey) : null,
     models: JSON.stringify(unique(input.models)),
+    rerankModels: JSON.stringify(unique(input.rerankModels)),
+    rerankFormat: input.rerankFormat,
     enabled: input.enabled,
     createdAt: now,
     updatedAt: now,
@@ -136,15 +150,27 @@ export async function updateModelProvider(
     ...(input.baseUrl !== undefined ? { baseUrl: input.baseUrl?.replace(/\/+$/, "") ?? null } : {}),
     ...(input.apiKey !== undefined ? { apiKey: nextApiKey(deps.secrets, row.apiKey, input.apiKey) } : {}),
     ...(input.models !== undefined ? { models: JSON.stringify(unique(input.models)) } : {}),
+    ...(input.rerankModels !== undefined ? { rerankModels: JSON.stringify(unique(input.rerankModels)) } : {}),
+    ...(input.rerankFormat !== undefined ? { rerankFormat: input.rerankFormat } : {}),
     ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
     updatedAt: deps.now().toISOString(),
   };
   if (next.kind === "openai-compatible" && !next.baseUrl) {
     throw fail.invalid("validation_failed", "baseUrl", { field: "baseUrl", reason: "required for openai-compatible providers" });
   }
+  checkHasModels(parseModels(next.models), parseModels(next.rerankModels));
   await deps.db
     .update(modelProviders)
-    .set({ name: next.name, baseUrl: next.baseUrl, apiKey: next.apiKey, models: next.models, enabled: next.enabled, updatedAt: next.updatedAt })
+    .set({
+      name: next.name,
+      baseUrl: next.baseUrl,
+      apiKey: next.apiKey,
+      models: next.models,
+      rerankModels: next.rerankModels,
+      rerankFormat: next.rerankFormat,
+      enabled: next.enabled,
+      updatedAt: next.updatedAt,
+    })
     .where(eq(modelProviders.id, id));
   await deps.models.reload();
   return rowView(deps.secrets, next);

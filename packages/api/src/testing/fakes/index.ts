@@ -5,6 +5,7 @@
 export { startAliyunSmsFake, type AliyunBusinessError, type AliyunSentSms, type AliyunSmsFake, type AliyunSmsFakeOptions } from "./aliyun-sms.js";
 export { startFeishuFake, type FeishuFake, type FeishuFakeApp, type FeishuFakeDocument, type FeishuFakeOptions } from "./feishu.js";
 export { startEmbeddingsFake, type EmbeddingsFake, type EmbeddingsRequest } from "./embeddings.js";
+export { startRerankFake, type RerankFake, type RerankFakeMode, type RerankFakeOptions, type RerankFakeRequest } from "./rerank.js";
 export { createBrowser, type Browser, type BrowserOpenOptions, type BrowserVisit } from "./browser.js";
 export {
   startOidcProvider,

@@ -104,6 +104,8 @@ function toValues(app: AppSeniorDetail): EditorValues {
     similarityThreshold: app.similarityThreshold,
     semanticCount: app.semanticCount,
     fullTextCount: app.fullTextCount,
+    rerankModel: app.rerankModel,
+    rerankThreshold: app.rerankThreshold,
     noHitStrategy: app.noHitStrategy,
     noHitText: app.noHitText ?? "",
     citationEnabled: app.citationEnabled,
@@ -137,6 +139,8 @@ function toRequests(values: EditorValues, current: AdvancedConfig): { app: Schem
       settingsPrompt: text(app.settingsPrompt),
       bottomSlogan: text(app.bottomSlogan) || null,
       noHitText: text(app.noHitText) || null,
+      // A cleared select leaves undefined, which a PATCH would read as "unchanged".
+      rerankModel: app.rerankModel || null,
       optionalModels: [app.defaultModel ?? "", ...(app.optionalModels ?? [])].filter((model, index, all) => model && all.indexOf(model) === index),
     },
     advanced: {

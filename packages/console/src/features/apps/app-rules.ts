@@ -120,6 +120,8 @@ export const SERVER_FIELD_PATHS: Record<string, (string | number)[]> = {
   similarityThreshold: ["similarityThreshold"],
   semanticCount: ["semanticCount"],
   fullTextCount: ["fullTextCount"],
+  rerankModel: ["rerankModel"],
+  rerankThreshold: ["rerankThreshold"],
   citationThreshold: ["citationThreshold"],
   noHitText: ["noHitText"],
   plugins: ["plugins"],

@@ -22,6 +22,15 @@ type KnowledgeBase = components["schemas"]["KnowledgeBase"];
 
 const NO_BASES: KnowledgeBase[] = [];
 
+/** The rerank models the instance serves, for the rerank select; undefined while loading. */
+function useRerankModels() {
+  const { data, isError } = useSpaceQuery({
+    key: ["models", "rerank"],
+    fetch: (signal) => endpoints.models.rerankModels({ silent: true, signal }),
+  });
+  return isError ? [] : data;
+}
+
 /** The knowledge bases of the current space, for the binding select; undefined while loading. */
 function useKnowledgeBases(): KnowledgeBase[] | undefined {
   const { data, isError } = useSpaceQuery({
@@ -47,6 +56,8 @@ export function KnowledgeSettingsSection() {
   const noHit = Form.useWatch("noHitStrategy", form) as string | undefined;
   const citation = Form.useWatch("citationEnabled", form) === true;
   const counts = countsUsedBy(mode);
+  const rerankModels = useRerankModels();
+  const rerankModel = Form.useWatch("rerankModel", form) as string | null | undefined;
 
   return (
     <div data-testid="knowledge-settings">
@@ -127,6 +138,29 @@ export function KnowledgeSettingsSection() {
             ]}
           >
             <InputNumber min={0} max={10} precision={0} style={{ width: "100%" }} disabled={!counts.fullText} data-testid="app-full-text-count" />
+          </Form.Item>
+        </Col>
+      </Row>
+
+      <Row gutter={16} data-testid="rerank-settings">
+        <Col xs={24} md={16}>
+          <Form.Item name="rerankModel" label={t("rerank.model")} extra={t("rerank.modelHint")}>
+            <Select
+              allowClear
+              loading={rerankModels === undefined}
+              placeholder={t("rerank.none")}
+              notFoundContent={rerankModels === undefined ? undefined : t("rerank.noModels")}
+              options={(rerankModels ?? []).map((model) => ({
+                value: model.id,
+                label: t("rerank.option", { id: model.id, provider: model.providerName, credits: model.creditsPerCall }),
+              }))}
+              data-testid="app-rerank-model"
+            />
+          </Form.Item>
+        </Col>
+        <Col xs={24} md={8}>
+          <Form.Item name="rerankThreshold" label={t("rerank.threshold")} extra={t("rerank.thresholdHint")} rules={[ruleOf(knowledgeRules.threshold)]}>
+            <InputNumber min={0} max={1} step={0.05} style={{ width: "100%" }} disabled={!rerankModel} data-testid="app-rerank-threshold" />
           </Form.Item>
         </Col>
       </Row>

@@ -19,6 +19,8 @@ interface ProviderFields {
   baseUrl?: string;
   apiKey?: string;
   models: string[];
+  rerankModels: string[];
+  rerankFormat: Provider["rerankFormat"];
   enabled: boolean;
 }
 
@@ -152,7 +154,18 @@ export function ModelsSection() {
                   <Typography.Text type="secondary">{t("apiAccess.models.noKey")}</Typography.Text>
                 ),
             },
-            { key: "models", title: t("apiAccess.models.models"), render: (_value, provider) => provider.models.map((id) => <Tag key={id}>{id}</Tag>) },
+            {
+              key: "models",
+              title: t("apiAccess.models.models"),
+              render: (_value, provider) => [
+                ...provider.models.map((id) => <Tag key={id}>{id}</Tag>),
+                ...provider.rerankModels.map((id) => (
+                  <Tag key={`rerank-${id}`} color="geekblue">
+                    {t("rerank.tag", { id })}
+                  </Tag>
+                )),
+              ],
+            },
             {
               key: "test",
               title: t("apiAccess.models.test"),
@@ -240,8 +253,17 @@ function ProviderModal({ editing, onClose, onSaved }: { editing: Provider | "new
     setRemoveKey(false);
     form.setFieldsValue(
       existing
-        ? { kind: existing.kind, name: existing.name, baseUrl: existing.baseUrl ?? "", apiKey: "", models: existing.models, enabled: existing.enabled }
-        : { kind: "openai-compatible", name: "", baseUrl: "", apiKey: "", models: [], enabled: true },
+        ? {
+            kind: existing.kind,
+            name: existing.name,
+            baseUrl: existing.baseUrl ?? "",
+            apiKey: "",
+            models: existing.models,
+            rerankModels: existing.rerankModels,
+            rerankFormat: existing.rerankFormat,
+            enabled: existing.enabled,
+          }
+        : { kind: "openai-compatible", name: "", baseUrl: "", apiKey: "", models: [], rerankModels: [], rerankFormat: "cohere", enabled: true },
     );
   }, [editing, existing, form]);
 
@@ -250,13 +272,16 @@ function ProviderModal({ editing, onClose, onSaved }: { editing: Provider | "new
     try {
       const baseUrl = fields.baseUrl?.trim() ?? "";
       const apiKey = fields.apiKey?.trim() ?? "";
-      const models = fields.models.map((model) => model.trim()).filter(Boolean);
+      const models = (fields.models ?? []).map((model) => model.trim()).filter(Boolean);
+      const rerankModels = (fields.rerankModels ?? []).map((model) => model.trim()).filter(Boolean);
       const result = existing
         ? await endpoints.models.updateProvider(existing.id, {
             name: fields.name.trim(),
             baseUrl: baseUrl || null,
             ...(removeKey ? { apiKey: null } : apiKey ? { apiKey } : {}),
             models,
+            rerankModels,
+            rerankFormat: fields.rerankFormat,
             enabled: fields.enabled,
           })
         : await endpoints.models.createProvider({
@@ -265,6 +290,8 @@ function ProviderModal({ editing, onClose, onSaved }: { editing: Provider | "new
             ...(baseUrl ? { baseUrl } : {}),
             ...(apiKey ? { apiKey } : {}),
             models,
+            rerankModels,
+            rerankFormat: fields.rerankFormat,
             enabled: fields.enabled,
           });
       if (!result.ok) {
@@ -336,9 +363,26 @@ function ProviderModal({ editing, onClose, onSaved }: { editing: Provider | "new
           name="models"
           label={t("apiAccess.models.models")}
           extra={t("apiAccess.models.modelsHint")}
-          rules={[{ required: true, type: "array", min: 1, message: t("apiAccess.models.modelsRequired") }]}
+          dependencies={["rerankModels"]}
+          rules={[
+            ({ getFieldValue }) => ({
+              validator: (_rule, value: string[] | undefined) =>
+                (value?.length ?? 0) > 0 || ((getFieldValue("rerankModels") as string[] | undefined)?.length ?? 0) > 0
+                  ? Promise.resolve()
+                  : Promise.reject(new Error(t("apiAccess.models.modelsRequired"))),
+            }),
+          ]}
         >
           <Select mode="tags" tokenSeparators={[",", " "]} open={false} placeholder="deepseek-chat" data-testid="provider-models" />
+        </Form.Item>
+        <Form.Item name="rerankModels" label={t("rerank.providerModels")} extra={t("rerank.providerModelsHint")}>
+          <Select mode="tags" tokenSeparators={[",", " "]} open={false} placeholder="bge-reranker-v2-m3" data-testid="provider-rerank-models" />
+        </Form.Item>
+        <Form.Item name="rerankFormat" label={t("rerank.format")} extra={t("rerank.formatHint")}>
+          <Select
+            options={(["cohere", "tei"] as const).map((value) => ({ value, label: t(`rerank.formats.${value}`) }))}
+            data-testid="provider-rerank-format"
+          />
         </Form.Item>
         <Form.Item name="enabled" label={t("apiAccess.models.enabled")} valuePropName="checked">
           <Switch data-testid="provider-enabled" />

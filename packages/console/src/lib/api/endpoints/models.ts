@@ -7,6 +7,7 @@ type Schemas = components["schemas"];
 /** The model catalogue and (instance owner only) the model providers. */
 export const modelEndpoints = {
   list: (extra: Extra = {}) => call({ dedupeKey: "models", ...extra }, (init) => client.GET("/api/v1/models", init)),
+  rerankModels: (extra: Extra = {}) => call({ dedupeKey: "rerank-models", ...extra }, (init) => client.GET("/api/v1/rerank-models", init)),
   providers: (extra: Extra = {}) => call({ dedupeKey: "model-providers", ...extra }, (init) => client.GET("/api/v1/model-providers", init)),
   createProvider: (body: Schemas["CreateModelProviderRequest"], extra: Extra = {}) =>
     call(extra, (init) => client.POST("/api/v1/model-providers", { ...init, body })),
