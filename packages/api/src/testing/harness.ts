@@ -25,8 +25,11 @@ const templates = new Map<string, Promise<string>>();
 function migrationsDigest(): string {
   const hash = createHash("sha256");
   const folder = migrationsFolder();
-  const files = [path.join("meta", "_journal.json"), ...fs.readdirSync(folder).filter((name) => name.endsWith(".sql")).sort()];
-  for (const file of files) hash.update(file).update("\0").update(fs.readFileSync(path.join(folder, file))).update("\0");
+  const sqlFiles = fs.readdirSync(folder).filter((name) => name.endsWith(".sql"));
+  for (const file of [path.join("meta", "_journal.json"), ...sqlFiles.sort()]) {
+    hash.update(`${file}\0`);
+    hash.update(fs.readFileSync(path.join(folder, file)));
+  }
   return hash.digest("hex").slice(0, 16);
 }
 
