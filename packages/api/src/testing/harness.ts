@@ -1,11 +1,13 @@
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { serve } from "@hono/node-server";
+import { sql } from "drizzle-orm";
 import { createApp } from "../app";
 import { connectConversation } from "../wiring";
 import { type Config, loadConfig } from "../config";
-import { openDatabase } from "../db/client";
+import { migrationsFolder, openDatabase } from "../db/client";
 import type { Deps } from "../kernel";
 import { createMemoryThrottle } from "../http/throttle";
 import { createLogger } from "../logger";
@@ -15,6 +17,55 @@ import { attachRealtime, type RealtimeServer } from "../realtime/socket";
 /** Which driver the API tests run on: set by the vitest project (both run in CI). */
 export function testDriver(): "better-sqlite3" | "libsql" {
   return process.env.PARLEY_TEST_DB_DRIVER === "libsql" ? "libsql" : "better-sqlite3";
+}
+
+const templates = new Map<string, Promise<string>>();
+
+/** Every migration's name and SQL, so a template made by an older set of migrations is never reused. */
+function migrationsDigest(): string {
+  const hash = createHash("sha256");
+  const folder = migrationsFolder();
+  const sqlFiles = fs.readdirSync(folder).filter((name) => name.endsWith(".sql"));
+  for (const file of [path.join("meta", "_journal.json"), ...sqlFiles.sort()]) {
+    hash.update(`${file}\0`);
+    hash.update(fs.readFileSync(path.join(folder, file)));
+  }
+  return hash.digest("hex").slice(0, 16);
+}
+
+/**
+ * A database file the real migrations built on this driver, made once and shared by every test
+ * file (a file per migrations digest in the temp directory). Each context starts from a copy:
+ * running 30 migrations anew for every context cost more than most tests themselves. The copy is
+ * still opened through openDatabase, whose migrator finds nothing pending.
+ */
+function migratedTemplate(driver: "better-sqlite3" | "libsql"): Promise<string> {
+  const key = `${driver}-${migrationsDigest()}`;
+  let made = templates.get(key);
+  if (!made) {
+    made = (async () => {
+      const file = path.join(os.tmpdir(), "parley-test-templates", `${key}.db`);
+      if (fs.existsSync(file)) return file;
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      // Built beside its final name and renamed into place, so a parallel worker never copies half a file.
+      const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "parley-template-"));
+      const building = `${file}.${process.pid}`;
+      try {
+        const database = await openDatabase({ driver, url: `file:${path.join(scratch, "parley.db")}` });
+        // VACUUM INTO writes one complete file whatever the WAL still holds (libsql keeps its -wal after closing).
+        await database.db.run(sql`VACUUM INTO ${building}`);
+        await database.close();
+        fs.renameSync(building, file);
+      } finally {
+        fs.rmSync(scratch, { recursive: true, force: true });
+        fs.rmSync(building, { force: true });
+      }
+      return file;
+    })();
+    made.catch(() => templates.delete(key));
+    templates.set(key, made);
+  }
+  return made;
 }
 
 /** A real app on a fresh SQLite file with the real migrations. */
@@ -45,6 +96,10 @@ export async function createTestContext(env: Record<string, string> = {}, overri
     PARLEY_PUBLIC_URL: "http://127.0.0.1:3000",
     ...env,
   });
+  // The default file in the fresh directory starts as a copy of the migrated template.
+  if (config.database.url === `file:${path.join(dataDir, "parley.db")}`) {
+    fs.copyFileSync(await migratedTemplate(config.database.driver), path.join(dataDir, "parley.db"));
+  }
   const database = await openDatabase(config.database);
   // A logger passed in sees everything, the outbox's lines included.
   const logger = overrides.logger ?? createLogger(config.logLevel);
