@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { anchorsOf, calibrateSimilarity } from "../../platform/embeddings/calibration";
 import type { Embedder } from "../../platform/embeddings/types";
+import type { TextIndex } from "./lance-text";
 import { ftsMatchOf, queryTerms } from "./text";
 import type { VectorIndex } from "./vector-index";
 
@@ -15,6 +16,8 @@ export interface RetrievalDeps {
   db: Db;
   embedder: Embedder;
   vectors: VectorIndex;
+  /** The early-terminating full-text index of large knowledge bases; FTS5 alone when absent. */
+  text?: TextIndex;
 }
 
 /** A retrieved chunk with its source file and the score of the list it came from. */
@@ -130,9 +133,13 @@ async function selectiveTerms(db: Db, terms: readonly string[]): Promise<string[
  * the chunks kept is fetched afterwards. `score` and `textScore` are the negated BM25 value
  * (higher is better).
  */
-export async function fullTextSearch(db: Db, request: SearchRequest): Promise<RetrievedChunk[]> {
+export async function fullTextSearch(db: Db, request: SearchRequest, text?: TextIndex): Promise<RetrievedChunk[]> {
   if (request.knowledgeBaseIds.length === 0 || request.limit <= 0) return [];
   const allTerms = queryTerms(request.query);
+  if (text && allTerms.length > 0) {
+    const indexed = await indexedFullTextSearch(db, request, text, allTerms);
+    if (indexed) return indexed;
+  }
   const terms = await selectiveTerms(db, allTerms);
   const match = ftsMatchOf(terms);
   if (match.length === 0) return [];
@@ -160,6 +167,34 @@ export async function fullTextSearch(db: Db, request: SearchRequest): Promise<Re
     if (row) result.push({ ...toChunk(row, -rank), textScore: -rank, textMatch: termShare(allTerms, row.search_text ?? "") });
   }
   return result;
+}
+
+/**
+ * Full text through the early-terminating index (BM25 over the same segmented words, all query
+ * terms: block-max WAND skips what common terms cannot lift into the top). Hits are checked
+ * against SQLite, the source of truth: a chunk deleted or disabled there is dropped, and when that
+ * leaves the page short, or the index cannot answer, undefined sends the caller to FTS5.
+ */
+async function indexedFullTextSearch(db: Db, request: SearchRequest, text: TextIndex, terms: readonly string[]): Promise<RetrievedChunk[] | undefined> {
+  // Disabled chunks stay in the index; a few more hits than asked keep the page full.
+  const asked = request.limit + 10;
+  let hits: Awaited<ReturnType<TextIndex["search"]>>;
+  try {
+    hits = await text.search(terms, { knowledgeBaseIds: request.knowledgeBaseIds, limit: asked });
+  } catch {
+    return undefined;
+  }
+  if (!hits) return undefined;
+  if (hits.length === 0) return [];
+  const rows = new Map((await chunksById(db, hits.map((hit) => hit.chunkId))).map((row) => [row.id, row]));
+  const result: RetrievedChunk[] = [];
+  for (const hit of hits) {
+    const row = rows.get(hit.chunkId);
+    if (!row) continue;
+    result.push({ ...toChunk(row, hit.score), textScore: hit.score, textMatch: termShare(terms, row.search_text ?? "") });
+    if (result.length === request.limit) return result;
+  }
+  return hits.length < asked ? result : undefined;
 }
 
 /** The share of `terms` found among a chunk's stored search terms (FTS5 folds case and diacritics, so this does too). */
@@ -270,7 +305,7 @@ export async function hybridSearch(
   request: SearchRequest & { similarityThreshold?: number; semanticWeight?: number },
 ): Promise<RetrievedChunk[]> {
   const depth = Math.max(FUSION_DEPTH, request.limit);
-  const [semantic, fullText] = await Promise.all([semanticSearch(deps, { ...request, limit: depth }), fullTextSearch(deps.db, { ...request, limit: depth })]);
+  const [semantic, fullText] = await Promise.all([semanticSearch(deps, { ...request, limit: depth }), fullTextSearch(deps.db, { ...request, limit: depth }, deps.text)]);
   return fuseRanked([semantic, fullText], [request.semanticWeight ?? defaultSemanticWeight(deps.embedder), 1]).slice(0, request.limit);
 }
 
@@ -280,7 +315,7 @@ export async function searchChunks(
   request: SearchRequest & { mode: RetrievalMode; similarityThreshold?: number; semanticWeight?: number },
 ): Promise<RetrievedChunk[]> {
   if (request.mode === "semantic") return semanticSearch(deps, request);
-  if (request.mode === "fulltext") return fullTextSearch(deps.db, request);
+  if (request.mode === "fulltext") return fullTextSearch(deps.db, request, deps.text);
   return hybridSearch(deps, request);
 }
 
@@ -318,7 +353,7 @@ export async function retrieve(
     semanticCount > 0
       ? semanticSearch(deps, { ...scope, limit: Math.max(semanticCount, FUSION_DEPTH), similarityThreshold: request.similarityThreshold ?? 0 })
       : [],
-    fullTextCount > 0 ? fullTextSearch(deps.db, { ...scope, limit: Math.max(fullTextCount + semanticCount, FUSION_DEPTH) }) : [],
+    fullTextCount > 0 ? fullTextSearch(deps.db, { ...scope, limit: Math.max(fullTextCount + semanticCount, FUSION_DEPTH) }, deps.text) : [],
   ]);
   if (request.mode === "semantic") return semantic.slice(0, semanticCount);
   if (request.mode === "fulltext") return fullText.slice(0, fullTextCount);
@@ -353,6 +388,6 @@ export async function retrievalTest(
   request: { query: string; knowledgeBaseIds: readonly string[]; similarityThreshold?: number },
 ): Promise<RetrievalTestResult> {
   const base = { ...request, limit: MAX_RETRIEVED };
-  const [semantic, fullText, hybrid] = await Promise.all([semanticSearch(deps, base), fullTextSearch(deps.db, base), hybridSearch(deps, base)]);
+  const [semantic, fullText, hybrid] = await Promise.all([semanticSearch(deps, base), fullTextSearch(deps.db, base, deps.text), hybridSearch(deps, base)]);
   return { semantic, fullText, hybrid };
 }
