@@ -256,7 +256,17 @@ for (const query of queries) {
   if (sameBy((chunk) => chunk.chunkId)) sameAsExact += 1;
   if (sameBy((chunk) => passageOf(chunk.content))) sameAsExactTies += 1;
   const fts5Exact = await hybridSearch(fts5Deps, { query, knowledgeBaseIds: scope, limit: 10 });
-  if (fast.map((chunk) => passageOf(chunk.content)).sort().join("\u0000") === fts5Exact.map((chunk) => passageOf(chunk.content)).sort().join("\u0000")) sameAsFts5 += 1;
+  if (
+    fast
+      .map((chunk) => passageOf(chunk.content))
+      .sort()
+      .join("\u0000") ===
+    fts5Exact
+      .map((chunk) => passageOf(chunk.content))
+      .sort()
+      .join("\u0000")
+  )
+    sameAsFts5 += 1;
   const vector = queryVectors.get(query);
   await timed(lanceOnly, () => lance.search(vector!, { knowledgeBaseIds: scope, limit: HYBRID_DEPTH + 10 }));
   const expected = await exact.search(vector!, { knowledgeBaseIds: scope, limit: 10 });
@@ -299,4 +309,9 @@ console.log(`semantic_recall_at_10=${(recallCount > 0 ? recallSum / recallCount 
 console.log(`hybrid_top10_same_as_exact=${(sameAsExact / queries.length).toFixed(4)}`);
 console.log(`hybrid_top10_same_as_exact_ties=${(sameAsExactTies / queries.length).toFixed(4)}`);
 console.log(`hybrid_top10_same_as_fts5_flat_ties=${(sameAsFts5 / queries.length).toFixed(4)} (engine change: FTS5's bm25 differs from LanceDB's)`);
-console.log(`# load average at the end: ${os.loadavg().map((load) => load.toFixed(2)).join(" ")}`);
+console.log(
+  `# load average at the end: ${os
+    .loadavg()
+    .map((load) => load.toFixed(2))
+    .join(" ")}`,
+);

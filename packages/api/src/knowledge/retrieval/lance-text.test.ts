@@ -54,9 +54,15 @@ beforeAll(async () => {
   ids.second = newId("kb");
   await ctx.deps.db.insert(spaces).values({ id: ids.spaceId, code: `s${Date.now()}`, name: "s", kind: "team", ownerUserId: "usr_x", updatedAt: now });
   for (const [index, id] of [ids.first, ids.second].entries()) {
-    await ctx.deps.db
-      .insert(knowledgeBases)
-      .values({ id, spaceId: ids.spaceId, code: `kb${index}${Date.now()}`, name: `kb${index}`, embeddingModel: embedder.id, createdBy: "usr_x", updatedAt: now });
+    await ctx.deps.db.insert(knowledgeBases).values({
+      id,
+      spaceId: ids.spaceId,
+      code: `kb${index}${Date.now()}`,
+      name: `kb${index}`,
+      embeddingModel: embedder.id,
+      createdBy: "usr_x",
+      updatedAt: now,
+    });
   }
   await addFile(ids.first, "policy", FIRST);
   await addFile(ids.second, "secret", SECOND);
@@ -90,7 +96,10 @@ describe("LanceDB full-text index", () => {
       const indexed = await fullTextSearch(ctx.deps.db, request, text);
       const fts5 = await fullTextSearch(ctx.deps.db, request);
       expect(indexed.length, query).toBeGreaterThan(0);
-      expect(indexed.map((hit) => hit.chunkId), query).toEqual(direct!.map((hit) => hit.chunkId));
+      expect(
+        indexed.map((hit) => hit.chunkId),
+        query,
+      ).toEqual(direct!.map((hit) => hit.chunkId));
       expect(new Set(indexed.map((hit) => hit.chunkId)), query).toEqual(new Set(fts5.map((hit) => hit.chunkId)));
       expect(indexed[0]!.chunkId, query).toBe(fts5[0]!.chunkId);
     }
@@ -121,11 +130,15 @@ describe("LanceDB full-text index", () => {
     await ctx.deps.db.update(knowledgeChunks).set({ enabled: true }).where(eq(knowledgeChunks.id, target));
     // A stale copy (a page of hits SQLite no longer holds) is never trusted: FTS5 answers.
     const stale = createLanceTextIndex({ directory: path.join(root, "stale"), threshold: 1 });
-    await stale.upsert(Array.from({ length: 20 }, (_, index) => ({ chunkId: `kc_gone${index}`, knowledgeBaseId: ids.first, fileId: "kf_x", searchText: "refund" })));
+    await stale.upsert(
+      Array.from({ length: 20 }, (_, index) => ({ chunkId: `kc_gone${index}`, knowledgeBaseId: ids.first, fileId: "kf_x", searchText: "refund" })),
+    );
     await stale.whenIdle();
     expect(await stale.search(["refund"], { knowledgeBaseIds: [ids.first], limit: 5 })).toHaveLength(5);
     const fallback = await fullTextSearch(ctx.deps.db, { query: "refund", knowledgeBaseIds: [ids.first], limit: 5 }, stale);
-    expect(fallback.map((hit) => hit.chunkId)).toEqual((await fullTextSearch(ctx.deps.db, { query: "refund", knowledgeBaseIds: [ids.first], limit: 5 })).map((hit) => hit.chunkId));
+    expect(fallback.map((hit) => hit.chunkId)).toEqual(
+      (await fullTextSearch(ctx.deps.db, { query: "refund", knowledgeBaseIds: [ids.first], limit: 5 })).map((hit) => hit.chunkId),
+    );
     expect(fallback.length).toBeGreaterThan(0);
     await stale.close();
   });

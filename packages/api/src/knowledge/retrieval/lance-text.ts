@@ -59,7 +59,15 @@ const DELETE_BATCH = 1_000;
  * spaces: split on whitespace only, lower-case and fold diacritics like FTS5's
  * `unicode61 remove_diacritics 2`, no stemming or stop words (both already decided upstream).
  */
-const FTS_OPTIONS = { baseTokenizer: "whitespace", lowercase: true, asciiFolding: true, stem: false, removeStopWords: false, withPosition: false, maxTokenLength: 1_000 };
+const FTS_OPTIONS = {
+  baseTokenizer: "whitespace",
+  lowercase: true,
+  asciiFolding: true,
+  stem: false,
+  removeStopWords: false,
+  withPosition: false,
+  maxTokenLength: 1_000,
+};
 
 /** The LanceDB full-text copy of `knowledge_chunks.search_text`, in its own table beside the vector tables. */
 export function createLanceTextIndex(options: LanceTextOptions): TextIndex {
@@ -74,6 +82,10 @@ export function createLanceTextIndex(options: LanceTextOptions): TextIndex {
   let writesSinceOptimize = 0;
   let closed = false;
   let failedAt: number | undefined;
+  // Group commit, as the vector tables do (coalescing-index.ts): rows arriving while a write runs
+  // go into the next single write, so 16 files indexed at once cost one LanceDB commit, not 16.
+  let waiting: Array<{ rows: readonly TextRow[]; resolve: () => void; reject: (error: unknown) => void }> = [];
+  let flushing: Promise<void> | undefined;
 
   const warn = (what: string, error: unknown) => options.logger?.warn({ table: TABLE, error: message(error) }, `LanceDB ${what} failed`);
   const connect = () => {
@@ -89,9 +101,7 @@ export function createLanceTextIndex(options: LanceTextOptions): TextIndex {
       if (!(await db.tableNames()).includes(TABLE)) {
         if (!create) return undefined;
         const { arrow } = await loadModules();
-        const schema = new arrow.Schema(
-          ["chunk_id", "kb_id", "file_id", "search_text"].map((name) => new arrow.Field(name, new arrow.Utf8(), false)),
-        );
+        const schema = new arrow.Schema(["chunk_id", "kb_id", "file_id", "search_text"].map((name) => new arrow.Field(name, new arrow.Utf8(), false)));
         table = await db.createEmptyTable(TABLE, schema, { mode: "create", existOk: true });
       } else {
         table = await db.openTable(TABLE);
@@ -172,18 +182,41 @@ export function createLanceTextIndex(options: LanceTextOptions): TextIndex {
     });
   }
 
+  async function flush() {
+    while (waiting.length > 0) {
+      const batch = waiting;
+      waiting = [];
+      try {
+        await store(batch.flatMap((pending) => pending.rows));
+        for (const pending of batch) pending.resolve();
+      } catch (error) {
+        for (const pending of batch) pending.reject(error);
+      }
+    }
+    flushing = undefined;
+  }
+
+  async function store(input: readonly TextRow[]) {
+    // The last row of a chunk wins, as in a sequence of single writes.
+    const unique = [...new Map(input.map((row) => [row.chunkId, row])).values()];
+    await write(async (target) => {
+      const data = unique.map((row) => ({ chunk_id: row.chunkId, kb_id: row.knowledgeBaseId, file_id: row.fileId, search_text: row.searchText }));
+      const result = await target.mergeInsert("chunk_id").whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data);
+      rows += result.numInsertedRows;
+    }, true);
+  }
+
   return {
-    async upsert(input) {
-      if (input.length === 0) return;
-      const unique = [...new Map(input.map((row) => [row.chunkId, row])).values()];
-      await write(async (target) => {
-        const data = unique.map((row) => ({ chunk_id: row.chunkId, kb_id: row.knowledgeBaseId, file_id: row.fileId, search_text: row.searchText }));
-        const result = await target.mergeInsert("chunk_id").whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data);
-        rows += result.numInsertedRows;
-      }, true);
+    upsert(input) {
+      if (input.length === 0) return Promise.resolve();
+      const done = new Promise<void>((resolve, reject) => waiting.push({ rows: input, resolve, reject }));
+      flushing ??= flush();
+      return done;
     },
 
     async delete(filter) {
+      // A delete waits for the upserts queued before it, so none of them can bring its rows back.
+      await flushing;
       const predicates: string[] = [];
       for (const [column, values] of [
         ["chunk_id", filter.chunkIds],
@@ -218,6 +251,7 @@ export function createLanceTextIndex(options: LanceTextOptions): TextIndex {
     async whenIdle() {
       for (;;) {
         const [pending, running] = [queue, background];
+        await flushing;
         await pending.catch(() => {});
         await running?.catch(() => {});
         if (pending === queue && running === background) return;

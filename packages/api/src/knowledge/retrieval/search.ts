@@ -186,7 +186,14 @@ async function indexedFullTextSearch(db: Db, request: SearchRequest, text: TextI
   }
   if (!hits) return undefined;
   if (hits.length === 0) return [];
-  const rows = new Map((await chunksById(db, hits.map((hit) => hit.chunkId))).map((row) => [row.id, row]));
+  const rows = new Map(
+    (
+      await chunksById(
+        db,
+        hits.map((hit) => hit.chunkId),
+      )
+    ).map((row) => [row.id, row]),
+  );
   const result: RetrievedChunk[] = [];
   for (const hit of hits) {
     const row = rows.get(hit.chunkId);
@@ -305,7 +312,10 @@ export async function hybridSearch(
   request: SearchRequest & { similarityThreshold?: number; semanticWeight?: number },
 ): Promise<RetrievedChunk[]> {
   const depth = Math.max(FUSION_DEPTH, request.limit);
-  const [semantic, fullText] = await Promise.all([semanticSearch(deps, { ...request, limit: depth }), fullTextSearch(deps.db, { ...request, limit: depth }, deps.text)]);
+  const [semantic, fullText] = await Promise.all([
+    semanticSearch(deps, { ...request, limit: depth }),
+    fullTextSearch(deps.db, { ...request, limit: depth }, deps.text),
+  ]);
   return fuseRanked([semantic, fullText], [request.semanticWeight ?? defaultSemanticWeight(deps.embedder), 1]).slice(0, request.limit);
 }
 

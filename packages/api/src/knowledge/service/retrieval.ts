@@ -43,7 +43,12 @@ async function searchGroups(deps: Pick<Deps, "db" | "knowledge" | "logger">, spa
     let group = groups.get(embedder.id);
     if (!group) {
       group = {
-        deps: { db: deps.db, embedder, vectors: deps.knowledge.vectors.table(embedder.id, embedder.dimensions), ...(deps.knowledge.text ? { text: deps.knowledge.text } : {}) },
+        deps: {
+          db: deps.db,
+          embedder,
+          vectors: deps.knowledge.vectors.table(embedder.id, embedder.dimensions),
+          ...(deps.knowledge.text ? { text: deps.knowledge.text } : {}),
+        },
         knowledgeBaseIds: [],
       };
       groups.set(embedder.id, group);
