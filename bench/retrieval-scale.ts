@@ -14,8 +14,17 @@
  *
  * Prints chunks, ingest_chunks_per_s, ann_index_build_s, then p50/p95 per query in ms for
  * hybrid (limit 10), and for its two halves at the depth hybrid asks of them (50): semantic
- * (embed + LanceDB + chunk rows) and fulltext (FTS5 bm25 + rows); lance_* is the LanceDB
- * search alone; semantic_recall_at_10 compares LanceDB's top 10 with an exact scan (ties count).
+ * (LanceDB + chunk rows) and fulltext (the LanceDB full-text index past its threshold, else
+ * FTS5, + rows); fts5_* is the FTS5 path alone; lance_* is the LanceDB vector search alone;
+ * semantic_recall_at_10 compares LanceDB's top 10 with an exact scan (ties count).
+ * The query embedding is excluded from every timing: each query is embedded once before the
+ * timed runs (query_embed_p50_ms reports what that took) and searches get the stored vector.
+ * hybrid_top10_same_as_exact is the share of queries whose hybrid top 10 (ANN + early-terminating
+ * full text) holds the same chunks as an exact one: exhaustive vector scan and exhaustive FTS5
+ * BM25 over the same data, fused by the same function; _ties also counts a different chunk of
+ * the same passage (the corpus repeats passages, whose copies tie) as the same. The exhaustive
+ * BM25 is the LanceDB index asked for every row it matches (WAND then skips nothing);
+ * hybrid_top10_same_as_fts5_flat_ties compares with today's engine (FTS5, flat vectors) instead.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -28,10 +37,12 @@ import { knowledgeBases, knowledgeFiles, spaces } from "../packages/api/src/db/s
 import { chunkText } from "../packages/api/src/knowledge/retrieval/chunker";
 import { type ChunkInput, storeChunks } from "../packages/api/src/knowledge/retrieval/indexing";
 import { createLanceVectorStore } from "../packages/api/src/knowledge/retrieval/lance-store";
+import { createLanceTextIndex, type TextIndex } from "../packages/api/src/knowledge/retrieval/lance-text";
 import { fullTextSearch, hybridSearch, semanticSearch } from "../packages/api/src/knowledge/retrieval/search";
 import { createMemoryVectorIndex, type VectorIndex } from "../packages/api/src/knowledge/retrieval/vector-index";
 import { loadConfig } from "../packages/api/src/config";
 import { createLogger } from "../packages/api/src/logger";
+import type { Embedder } from "../packages/api/src/platform/embeddings/types";
 import { createProviders } from "../packages/api/src/platform/providers";
 
 const { values } = parseArgs({
@@ -39,6 +50,7 @@ const { values } = parseArgs({
     chunks: { type: "string", default: "100000" },
     queries: { type: "string", default: "300" },
     "ann-threshold": { type: "string" },
+    "fulltext-threshold": { type: "string" },
     data: { type: "string", default: path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../shared/data") },
     driver: { type: "string", default: "better-sqlite3" },
     keep: { type: "boolean", default: false },
@@ -158,6 +170,16 @@ const store = createLanceVectorStore({
   },
 });
 const lance = store.table(embedder.id, embedder.dimensions);
+const text = createLanceTextIndex({
+  directory: path.join(dataDir, "vectors"),
+  ...(values["fulltext-threshold"] === undefined ? {} : { threshold: Number(values["fulltext-threshold"]) }),
+  logger: {
+    info() {},
+    warn(fields, message) {
+      console.error(`# ${message} ${JSON.stringify(fields)}`);
+    },
+  },
+});
 const exact = createMemoryVectorIndex(embedder.id, embedder.dimensions);
 const vectorWriteMs = { total: 0 };
 const vectors = withExactCopy(lance, exact, vectorWriteMs);
@@ -190,16 +212,37 @@ const ingestStart = performance.now();
 for (const [fileIndex, fileId] of fileIds.entries()) {
   const start = fileIndex * CHUNKS_PER_FILE;
   const chunks = Array.from({ length: Math.min(CHUNKS_PER_FILE, chunkTarget - start) }, (_, offset) => chunkAt(passages, start + offset));
-  await storeChunks({ db, embedder, vectors }, { spaceId, knowledgeBaseId, fileId }, chunks);
+  await storeChunks({ db, embedder, vectors, text }, { spaceId, knowledgeBaseId, fileId }, chunks);
 }
 const ingestSeconds = (performance.now() - ingestStart) / 1000;
 const waitStart = performance.now();
-await store.whenIdle();
+await Promise.all([store.whenIdle(), text.whenIdle()]);
 const waitSeconds = (performance.now() - waitStart) / 1000;
 
-const deps = { db, embedder, vectors };
-const scope = [knowledgeBaseId];
 const queries = benchQueries();
+// Each query is embedded once, untimed: the searches below get the stored vector.
+const queryVectors = new Map<string, Float32Array>();
+const embedTimes: number[] = [];
+for (const query of queries) {
+  const started = performance.now();
+  const [vector] = await embedder.embed([query], { kind: "query" });
+  embedTimes.push(performance.now() - started);
+  queryVectors.set(query, vector!);
+}
+const embedded: Embedder = {
+  ...embedder,
+  embed: async (texts, options) => (options.kind === "query" ? texts.map((query) => queryVectors.get(query)!) : embedder.embed(texts, options)),
+};
+const deps = { db, embedder: embedded, vectors, text };
+// The exact reference: a flat vector scan, and the same BM25 asked for every row it matches (no
+// top-k to skip towards, so nothing is skipped), cut to the depth asked.
+const exhaustiveText: TextIndex = {
+  ...text,
+  search: async (terms, options) => (await text.search(terms, { ...options, limit: chunkTarget }))?.slice(0, options.limit),
+};
+const exactDeps = { db, embedder: embedded, vectors: exact, text: exhaustiveText };
+const fts5Deps = { db, embedder: embedded, vectors: exact };
+const scope = [knowledgeBaseId];
 // Warm-up: the first searches load the index and SQLite pages; steady state is what counts.
 for (const query of queries.slice(0, 20)) await hybridSearch(deps, { query, knowledgeBaseIds: scope, limit: 10 });
 
@@ -207,13 +250,38 @@ const hybrid: number[] = [];
 const semantic: number[] = [];
 const fullText: number[] = [];
 const lanceOnly: number[] = [];
+const fts5Only: number[] = [];
+let sameAsExact = 0;
+let sameAsExactTies = 0;
+let sameAsFts5 = 0;
+const passageOf = (content: string) => content.replace(/\n\(variant \d+\)$/, "");
 let recallSum = 0;
 let recallCount = 0;
 for (const query of queries) {
-  await timed(hybrid, () => hybridSearch(deps, { query, knowledgeBaseIds: scope, limit: 10 }));
+  const fast = await timed(hybrid, () => hybridSearch(deps, { query, knowledgeBaseIds: scope, limit: 10 }));
   await timed(semantic, () => semanticSearch(deps, { query, knowledgeBaseIds: scope, limit: HYBRID_DEPTH }));
-  await timed(fullText, () => fullTextSearch(db, { query, knowledgeBaseIds: scope, limit: HYBRID_DEPTH }));
-  const [vector] = await embedder.embed([query], { kind: "query" });
+  await timed(fullText, () => fullTextSearch(db, { query, knowledgeBaseIds: scope, limit: HYBRID_DEPTH }, text));
+  await timed(fts5Only, () => fullTextSearch(db, { query, knowledgeBaseIds: scope, limit: HYBRID_DEPTH }));
+  const slow = await hybridSearch(exactDeps, { query, knowledgeBaseIds: scope, limit: 10 });
+  const sameBy = (key: (chunk: (typeof fast)[number]) => string) => {
+    const keys = (list: typeof fast) => list.map(key).sort().join("\u0000");
+    return keys(fast) === keys(slow);
+  };
+  if (sameBy((chunk) => chunk.chunkId)) sameAsExact += 1;
+  if (sameBy((chunk) => passageOf(chunk.content))) sameAsExactTies += 1;
+  const fts5Exact = await hybridSearch(fts5Deps, { query, knowledgeBaseIds: scope, limit: 10 });
+  if (
+    fast
+      .map((chunk) => passageOf(chunk.content))
+      .sort()
+      .join("\u0000") ===
+    fts5Exact
+      .map((chunk) => passageOf(chunk.content))
+      .sort()
+      .join("\u0000")
+  )
+    sameAsFts5 += 1;
+  const vector = queryVectors.get(query);
   await timed(lanceOnly, () => lance.search(vector!, { knowledgeBaseIds: scope, limit: HYBRID_DEPTH + 10 }));
   const expected = await exact.search(vector!, { knowledgeBaseIds: scope, limit: 10 });
   if (expected.length > 0) {
@@ -226,7 +294,7 @@ for (const query of queries) {
 }
 
 const stored = await lance.count();
-await store.close();
+await Promise.all([store.close(), text.close()]);
 await providers.knowledge.close();
 await database.close();
 if (values.keep) console.log(`# kept ${dataDir} (knowledge base ${knowledgeBaseId})`);
@@ -247,6 +315,18 @@ console.log(`semantic_p50_ms=${ms(percentile(semantic, 50))}`);
 console.log(`semantic_p95_ms=${ms(percentile(semantic, 95))}`);
 console.log(`fulltext_p50_ms=${ms(percentile(fullText, 50))}`);
 console.log(`fulltext_p95_ms=${ms(percentile(fullText, 95))}`);
+console.log(`fts5_p50_ms=${ms(percentile(fts5Only, 50))}`);
+console.log(`fts5_p95_ms=${ms(percentile(fts5Only, 95))}`);
+console.log(`query_embed_p50_ms=${ms(percentile(embedTimes, 50))} (excluded from the timings above)`);
 console.log(`lance_p50_ms=${ms(percentile(lanceOnly, 50))}`);
 console.log(`lance_p95_ms=${ms(percentile(lanceOnly, 95))}`);
 console.log(`semantic_recall_at_10=${(recallCount > 0 ? recallSum / recallCount : 0).toFixed(4)}`);
+console.log(`hybrid_top10_same_as_exact=${(sameAsExact / queries.length).toFixed(4)}`);
+console.log(`hybrid_top10_same_as_exact_ties=${(sameAsExactTies / queries.length).toFixed(4)}`);
+console.log(`hybrid_top10_same_as_fts5_flat_ties=${(sameAsFts5 / queries.length).toFixed(4)} (engine change: FTS5's bm25 differs from LanceDB's)`);
+console.log(
+  `# load average at the end: ${os
+    .loadavg()
+    .map((load) => load.toFixed(2))
+    .join(" ")}`,
+);

@@ -83,6 +83,8 @@ const config = loadConfig({
   PARLEY_DATABASE_DRIVER: driver,
   PARLEY_LOG_LEVEL: "silent",
   ...(values.vectors ? { PARLEY_VECTOR_STORE: values.vectors } : {}),
+  // PARLEY_FULLTEXT_INDEX_THRESHOLD=1 measures the LanceDB full-text index on a small corpus.
+  ...(process.env.PARLEY_FULLTEXT_INDEX_THRESHOLD ? { PARLEY_FULLTEXT_INDEX_THRESHOLD: process.env.PARLEY_FULLTEXT_INDEX_THRESHOLD } : {}),
 });
 const database = await openDatabase(config.database);
 const { db } = database;
@@ -121,6 +123,7 @@ for (const [index, doc] of corpus.entries()) {
 }
 const importSeconds = (performance.now() - ingestStart) / 1000;
 await createKnowledgeWorker(deps, { idleMs: 0 }).drain();
+await deps.knowledge.text?.whenIdle();
 const ingestSeconds = (performance.now() - ingestStart) / 1000;
 const chunkCount = (await db.select({ n: count() }).from(knowledgeChunks).where(eq(knowledgeChunks.knowledgeBaseId, base.id)).get())?.n ?? 0;
 const failed = (await db.select({ n: count() }).from(knowledgeFiles).where(eq(knowledgeFiles.status, "failed")).get())?.n ?? 0;

@@ -135,6 +135,7 @@ export const environmentSchema = z.object({
   PARLEY_JOB_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   /** Rows past which a vector table gets an ANN index. */
   PARLEY_VECTOR_ANN_THRESHOLD: z.coerce.number().int().positive().default(100_000),
+  PARLEY_FULLTEXT_INDEX_THRESHOLD: z.coerce.number().int().positive().default(20_000),
   /** Website import: one deadline for the fetch (redirects included) and the most bytes read. */
   PARLEY_KNOWLEDGE_WEBSITE_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
   PARLEY_KNOWLEDGE_WEBSITE_MAX_BYTES: z.coerce
@@ -266,6 +267,8 @@ export interface Config {
     };
     vectorStore: "lancedb" | "memory";
     annThreshold: number;
+    /** Chunks at which the LanceDB full-text index is built and answers instead of FTS5 (decision 0024). */
+    fullTextIndexThreshold: number;
     /** Website import limits; outbound addresses follow `plugins.allowPrivateNetwork` and `plugins.allowedHosts`. */
     website: { timeoutMs: number; maxBytes: number };
     /** Base URL of Feishu's open API (`https://open.feishu.cn`). */
@@ -507,6 +510,7 @@ function knowledgeConfig(env: z.infer<typeof environmentSchema>): Config["knowle
   const common = {
     vectorStore: env.PARLEY_VECTOR_STORE,
     annThreshold: env.PARLEY_VECTOR_ANN_THRESHOLD,
+    fullTextIndexThreshold: env.PARLEY_FULLTEXT_INDEX_THRESHOLD,
     website: { timeoutMs: env.PARLEY_KNOWLEDGE_WEBSITE_TIMEOUT_MS, maxBytes: env.PARLEY_KNOWLEDGE_WEBSITE_MAX_BYTES },
     feishuBaseUrl: env.PARLEY_FEISHU_BASE_URL.replace(/\/+$/, ""),
   };

@@ -6,6 +6,7 @@ import { createOllamaEmbedder, createOpenAiCompatibleEmbedder } from "../platfor
 import type { Embedder } from "../platform/embeddings/types";
 import { coalescingStore } from "./retrieval/coalescing-index";
 import { createLanceVectorStore } from "./retrieval/lance-store";
+import { createLanceTextIndex, type TextIndex } from "./retrieval/lance-text";
 import { createMemoryVectorStore, type VectorStore } from "./retrieval/vector-index";
 
 /** Model id recorded on knowledge bases made before the lexical embedder carried its full id. */
@@ -19,6 +20,11 @@ export interface KnowledgeRuntime {
   embedder(modelId: string): Embedder | undefined;
   /** Vector tables, one per embedding model. */
   readonly vectors: VectorStore;
+  /**
+   * The early-terminating full-text copy of every chunk (with LanceDB; decision 0024), used past
+   * its threshold; FTS5 answers alone when absent.
+   */
+  readonly text?: TextIndex;
   close(): Promise<void>;
 }
 
@@ -43,6 +49,17 @@ export function createKnowledgeRuntime(config: Config, logger: Logger, options: 
       })
     : undefined;
   const vectors = coalescingStore(options.vectors ?? openVectorStore(config, logger));
+  const text =
+    config.knowledge.vectorStore === "lancedb"
+      ? createLanceTextIndex({
+          directory: path.join(config.dataDir, "vectors"),
+          threshold: config.knowledge.fullTextIndexThreshold,
+          logger: {
+            info: (fields, message) => logger.info(message ?? "full-text index", fields as Record<string, unknown>),
+            warn: (fields, message) => logger.warn(message ?? "full-text index", fields as Record<string, unknown>),
+          },
+        })
+      : undefined;
   return {
     defaultEmbedder: remote ?? lexical,
     embedder(modelId) {
@@ -51,8 +68,9 @@ export function createKnowledgeRuntime(config: Config, logger: Logger, options: 
       return undefined;
     },
     vectors,
+    ...(text ? { text } : {}),
     async close() {
-      await vectors.close?.();
+      await Promise.all([vectors.close?.(), text?.close()]);
     },
   };
 }

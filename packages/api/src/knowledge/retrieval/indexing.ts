@@ -5,6 +5,7 @@ import { newId } from "../../crypto";
 import type { Embedder } from "../../platform/embeddings/types";
 import type { TextChunk } from "./chunker";
 import { segmentForSearch } from "./text";
+import type { TextIndex } from "./lance-text";
 import type { VectorIndex } from "./vector-index";
 
 /** What indexing needs: the database, the knowledge base's embedder and its vector table. */
@@ -12,6 +13,8 @@ export interface IndexingDeps {
   db: Db;
   embedder: Embedder;
   vectors: VectorIndex;
+  /** The early-terminating full-text copy, written after SQLite (its source of truth). */
+  text?: TextIndex;
   now?: () => Date;
 }
 
@@ -77,9 +80,14 @@ export async function storeChunks(
       .returning({ id: knowledgeChunks.id, ordinal: knowledgeChunks.ordinal });
     const idByOrdinal = new Map(stored.map((row) => [row.ordinal, row.id]));
     const batchIds = batch.map((chunk) => idByOrdinal.get(chunk.ordinal)!);
-    await deps.vectors.upsert(
-      batchIds.map((chunkId, index) => ({ chunkId, knowledgeBaseId: target.knowledgeBaseId, fileId: target.fileId, vector: vectors[index]! })),
-    );
+    await Promise.all([
+      deps.vectors.upsert(
+        batchIds.map((chunkId, index) => ({ chunkId, knowledgeBaseId: target.knowledgeBaseId, fileId: target.fileId, vector: vectors[index]! })),
+      ),
+      deps.text?.upsert(
+        batchIds.map((chunkId, index) => ({ chunkId, knowledgeBaseId: target.knowledgeBaseId, fileId: target.fileId, searchText: rows[index]!.searchText })),
+      ),
+    ]);
     ids.push(...batchIds);
   }
   return ids;

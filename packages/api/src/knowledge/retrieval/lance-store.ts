@@ -64,7 +64,8 @@ type ArrowModule = typeof import("apache-arrow");
 let modules: Promise<{ lance: LanceModule; arrow: ArrowModule }> | undefined;
 
 // Loaded on first use: the native library is large and not every process needs it.
-function loadModules() {
+/** LanceDB and Arrow, imported once on first use. */
+export function loadModules() {
   modules ??= Promise.all([import("@lancedb/lancedb"), import("apache-arrow")]).then(([lance, arrow]) => ({ lance, arrow }));
   return modules;
 }
@@ -80,15 +81,18 @@ export function lanceTableName(model: string, dimensions: number): string {
   return `vectors_${slug}_${digest}_${dimensions}`;
 }
 
-function quote(value: string): string {
+/** A string literal of a LanceDB filter. */
+export function quote(value: string): string {
   return `'${value.replaceAll("'", "''")}'`;
 }
 
-function inList(column: string, values: readonly string[]): string {
+/** A LanceDB `column IN (...)` filter. */
+export function inList(column: string, values: readonly string[]): string {
   return `${column} IN (${values.map(quote).join(", ")})`;
 }
 
-function message(error: unknown): string {
+/** The message of a thrown value. */
+export function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
@@ -104,6 +108,8 @@ const job = JSON.parse(task);
   const table = await connection.openTable(tableName);
   if (job.kind === "index") {
     await table.createIndex("vector", { config: lancedb.Index.hnswSq(job.options), name: ${JSON.stringify(VECTOR_INDEX)}, replace: true });
+  } else if (job.kind === "fts") {
+    await table.createIndex(job.column, { config: lancedb.Index.fts(job.options), name: job.name, replace: true });
   } else {
     await table.optimize({ cleanupOlderThan: new Date(Date.now() - job.keepMs) });
   }
@@ -113,9 +119,14 @@ const job = JSON.parse(task);
 });
 `;
 
-type ChildJob = { kind: "index"; options: { distanceType: "dot"; numPartitions: number } } | { kind: "optimize"; keepMs: number };
+/** One LanceDB call run in a child process (see `CHILD_SCRIPT`). */
+export type ChildJob =
+  | { kind: "index"; options: { distanceType: "dot"; numPartitions: number } }
+  | { kind: "fts"; column: string; name: string; options: Record<string, unknown> }
+  | { kind: "optimize"; keepMs: number };
 
-function runChild(directory: string, tableName: string, job: ChildJob): Promise<void> {
+/** Runs one index build or optimize of `tableName` in a child process at lowered priority. */
+export function runChild(directory: string, tableName: string, job: ChildJob): Promise<void> {
   const modulePath = createRequire(import.meta.url).resolve("@lancedb/lancedb");
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ["-e", CHILD_SCRIPT, modulePath, directory, tableName, JSON.stringify(job)], {

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { anchorsOf, calibrateSimilarity } from "../../platform/embeddings/calibration";
 import type { Embedder } from "../../platform/embeddings/types";
+import type { TextIndex } from "./lance-text";
 import { ftsMatchOf, queryTerms } from "./text";
 import type { VectorIndex } from "./vector-index";
 
@@ -15,6 +16,8 @@ export interface RetrievalDeps {
   db: Db;
   embedder: Embedder;
   vectors: VectorIndex;
+  /** The early-terminating full-text index of large knowledge bases; FTS5 alone when absent. */
+  text?: TextIndex;
 }
 
 /** A retrieved chunk with its source file and the score of the list it came from. */
@@ -129,9 +132,13 @@ async function selectiveTerms(db: Db, terms: readonly string[]): Promise<string[
  * the chunks kept is fetched afterwards. `score` and `textScore` are the negated BM25 value
  * (higher is better).
  */
-export async function fullTextSearch(db: Db, request: SearchRequest): Promise<RetrievedChunk[]> {
+export async function fullTextSearch(db: Db, request: SearchRequest, text?: TextIndex): Promise<RetrievedChunk[]> {
   if (request.knowledgeBaseIds.length === 0 || request.limit <= 0) return [];
   const allTerms = queryTerms(request.query);
+  if (text && allTerms.length > 0) {
+    const indexed = await indexedFullTextSearch(db, request, text, allTerms);
+    if (indexed) return indexed;
+  }
   const terms = await selectiveTerms(db, allTerms);
   const match = ftsMatchOf(terms);
   if (match.length === 0) return [];
@@ -159,6 +166,41 @@ export async function fullTextSearch(db: Db, request: SearchRequest): Promise<Re
     if (row) result.push({ ...toChunk(row, -rank), textScore: -rank, textMatch: termShare(allTerms, row.search_text ?? "") });
   }
   return result;
+}
+
+/**
+ * Full text through the early-terminating index (BM25 over the same segmented words, all query
+ * terms: block-max WAND skips what common terms cannot lift into the top). Hits are checked
+ * against SQLite, the source of truth: a chunk deleted or disabled there is dropped, and when that
+ * leaves the page short, or the index cannot answer, undefined sends the caller to FTS5.
+ */
+async function indexedFullTextSearch(db: Db, request: SearchRequest, text: TextIndex, terms: readonly string[]): Promise<RetrievedChunk[] | undefined> {
+  // Disabled chunks stay in the index; a few more hits than asked keep the page full.
+  const asked = request.limit + 10;
+  let hits: Awaited<ReturnType<TextIndex["search"]>>;
+  try {
+    hits = await text.search(terms, { knowledgeBaseIds: request.knowledgeBaseIds, limit: asked });
+  } catch {
+    return undefined;
+  }
+  if (!hits) return undefined;
+  if (hits.length === 0) return [];
+  const rows = new Map(
+    (
+      await chunksById(
+        db,
+        hits.map((hit) => hit.chunkId),
+      )
+    ).map((row) => [row.id, row]),
+  );
+  const result: RetrievedChunk[] = [];
+  for (const hit of hits) {
+    const row = rows.get(hit.chunkId);
+    if (!row) continue;
+    result.push({ ...toChunk(row, hit.score), textScore: hit.score, textMatch: termShare(terms, row.search_text ?? "") });
+    if (result.length === request.limit) return result;
+  }
+  return hits.length < asked ? result : undefined;
 }
 
 /** The share of `terms` found among a chunk's stored search terms (FTS5 folds case and diacritics, so this does too). */
@@ -220,11 +262,13 @@ export interface SemanticSource {
 export interface RetrievalScope {
   db: Db;
   sources: readonly SemanticSource[];
+  /** The full-text index of large knowledge bases (decision 0024); FTS5 answers without it. */
+  text?: TextIndex | undefined;
 }
 
 /** The scope of a search over knowledge bases sharing one embedding model. */
 export function singleSource(deps: RetrievalDeps, knowledgeBaseIds: readonly string[]): RetrievalScope {
-  return { db: deps.db, sources: [{ embedder: deps.embedder, vectors: deps.vectors, knowledgeBaseIds }] };
+  return { db: deps.db, sources: [{ embedder: deps.embedder, vectors: deps.vectors, knowledgeBaseIds }], text: deps.text };
 }
 
 function allKnowledgeBases(scope: RetrievalScope): string[] {
@@ -332,7 +376,7 @@ async function searchSides(
       })),
     ),
     request.fullTextDepth > 0
-      ? fullTextSearch(scope.db, { query: request.query, knowledgeBaseIds: allKnowledgeBases(scope), limit: request.fullTextDepth })
+      ? fullTextSearch(scope.db, { query: request.query, knowledgeBaseIds: allKnowledgeBases(scope), limit: request.fullTextDepth }, scope.text)
       : [],
   ]);
   return { semantic, fullText };
@@ -421,7 +465,7 @@ export const MAX_RETRIEVED = 10;
  */
 export async function retrieveIn(
   scope: RetrievalScope,
-  request: { query: string; /** A larger cap than 10, for a rerank model's candidate pool. */ maxTotal?: number | undefined } & RetrievalSettings,
+  request: { query: string /** A larger cap than 10, for a rerank model's candidate pool. */; maxTotal?: number | undefined } & RetrievalSettings,
 ): Promise<RetrievedChunk[]> {
   const cap = request.maxTotal ?? MAX_RETRIEVED;
   const semanticCount = request.mode === "fulltext" ? 0 : clampCount(request.semanticCount ?? 3, cap);

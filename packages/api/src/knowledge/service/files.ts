@@ -10,7 +10,7 @@ import { DocumentParseError, type DocumentExtension, documentExtensions, extract
 import { keyOfStored, knowledgeKeys, storeObject } from "./storage";
 import type { ChunkInput } from "../retrieval/indexing";
 import { chunksOfPrepared, loadPrepared, type PreparedContent, removePrepared, savePrepared } from "./prepared";
-import { vectorTableOf } from "./vectors";
+import { deleteIndexed } from "./vectors";
 import { withQuota } from "../../plans/service/quotas";
 import { estimateTokens } from "../../platform/llm/tokens";
 
@@ -268,7 +268,7 @@ export async function deleteFile(deps: Pick<Deps, "db" | "files" | "knowledge">,
   const file = await loadFile(deps, auth, fileId);
   const base = await loadKnowledgeBase(deps, auth, file.knowledgeBaseId);
   await deps.db.delete(knowledgeFiles).where(eq(knowledgeFiles.id, file.id));
-  await vectorTableOf(deps, base)?.delete({ fileIds: [file.id] });
+  await deleteIndexed(deps, base, { fileIds: [file.id] });
   if (file.storagePath) await deps.files.delete(originalKey(file));
   await removePrepared(deps, file.knowledgeBaseId, file.id);
   return { id: file.id, deleted: true as const };

@@ -6,7 +6,7 @@ import type { JobRow } from "../../jobs/queue";
 import { storeChunks } from "../retrieval/indexing";
 import { chunksOfFile, type KnowledgeFileRow } from "./files";
 import { loadKnowledgeBase } from "./knowledge-bases";
-import { embedderOf, vectorTableOf } from "./vectors";
+import { deleteIndexed, embedderOf, vectorTableOf } from "./vectors";
 
 /** What indexing a file needs. */
 export type IndexFileDeps = Pick<Deps, "db" | "config" | "now" | "knowledge" | "files">;
@@ -34,7 +34,7 @@ export async function indexFile(deps: IndexFileDeps, fileId: string, heartbeat: 
   const target = { spaceId: file.spaceId, knowledgeBaseId: file.knowledgeBaseId, fileId: file.id };
   for (let start = 0; start < chunks.length; start += INDEX_BATCH) {
     const batch = chunks.slice(start, start + INDEX_BATCH);
-    await storeChunks({ db: deps.db, embedder, vectors, now: deps.now }, target, batch);
+    await storeChunks({ db: deps.db, embedder, vectors, text: deps.knowledge.text, now: deps.now }, target, batch);
     const progress = Math.min(99, Math.floor(((start + batch.length) / chunks.length) * 100));
     await deps.db.update(knowledgeFiles).set({ progress, updatedAt: deps.now().toISOString() }).where(eq(knowledgeFiles.id, file.id));
     await heartbeat();
@@ -47,7 +47,7 @@ export async function indexFile(deps: IndexFileDeps, fileId: string, heartbeat: 
     .delete(knowledgeChunks)
     .where(and(eq(knowledgeChunks.fileId, file.id), gte(knowledgeChunks.ordinal, chunks.length)))
     .returning({ id: knowledgeChunks.id });
-  if (stale.length > 0) await vectors.delete({ chunkIds: stale.map((row) => row.id) });
+  if (stale.length > 0) await deleteIndexed(deps, base, { chunkIds: stale.map((row) => row.id) });
   await refreshFileTotals(deps, file.id, { status: "effective", progress: 100 });
 }
 

@@ -7,7 +7,7 @@ import type { RangeCaller } from "../../access/follow";
 import { rangeCondition } from "../../access/range";
 import { loadApp, parseJsonArray } from "../../apps/service/load";
 import { knowledgeKeys } from "./storage";
-import { vectorTableOf } from "./vectors";
+import { deleteIndexed } from "./vectors";
 
 /** A stored knowledge base row. */
 export type KnowledgeBaseRow = typeof knowledgeBases.$inferSelect;
@@ -171,7 +171,7 @@ export async function deleteKnowledgeBase(deps: Pick<Deps, "db" | "files" | "kno
     }
   }
   await deps.db.delete(knowledgeBases).where(eq(knowledgeBases.id, row.id));
-  await vectorTableOf(deps, row)?.delete({ knowledgeBaseIds: [row.id] });
+  await deleteIndexed(deps, row, { knowledgeBaseIds: [row.id] });
   await removeStoredFiles(deps, row.id);
   return { id: row.id, deleted: true as const };
 }

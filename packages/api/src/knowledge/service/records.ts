@@ -8,7 +8,7 @@ import { type KnowledgeFileRow, loadFile } from "./files";
 import { refreshFileTotals } from "./indexing";
 import { appsBinding, checkTokenLimit, loadKnowledgeBase, tokensOf } from "./knowledge-bases";
 import { loadPrepared, type PreparedRecord, savePrepared } from "./prepared";
-import { embedderOf, vectorTableOf } from "./vectors";
+import { deleteIndexed, embedderOf, vectorTableOf } from "./vectors";
 
 /** A stored chunk row. */
 export type ChunkRow = typeof knowledgeChunks.$inferSelect;
@@ -108,7 +108,7 @@ async function indexingOf(deps: Pick<Deps, "db" | "knowledge" | "now">, file: Kn
   const embedder = embedderOf(deps, base);
   const vectors = vectorTableOf(deps, base);
   if (!embedder || !vectors) throw new ServiceError("conflict", "embedding_model_unavailable");
-  return { db: deps.db, embedder, vectors, now: deps.now };
+  return { db: deps.db, embedder, vectors, text: deps.knowledge.text, now: deps.now };
 }
 
 /** Refuses when adding `tokens` would put an app binding this knowledge base over the limit. */
@@ -144,7 +144,7 @@ export async function nextOrdinal(deps: Pick<Deps, "db">, fileId: string): Promi
 export async function deleteChunk(deps: Pick<Deps, "db" | "knowledge" | "now">, file: KnowledgeFileRow, chunk: ChunkRow): Promise<void> {
   await deps.db.delete(knowledgeChunks).where(eq(knowledgeChunks.id, chunk.id));
   const base = await loadKnowledgeBase(deps, file.spaceId, file.knowledgeBaseId);
-  await vectorTableOf(deps, base)?.delete({ chunkIds: [chunk.id] });
+  await deleteIndexed(deps, base, { chunkIds: [chunk.id] });
   await refreshFileTotals(deps, file.id);
 }
 

@@ -45,7 +45,7 @@ async function scopeOf(deps: Pick<Deps, "db" | "knowledge" | "logger">, spaceId:
     }
     source.knowledgeBaseIds.push(row.id);
   }
-  return { db: deps.db, sources: [...sources.values()] };
+  return { db: deps.db, sources: [...sources.values()], text: deps.knowledge.text };
 }
 
 /**

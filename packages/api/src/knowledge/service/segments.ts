@@ -9,7 +9,7 @@ import { estimateTokens } from "../../platform/llm/tokens";
 import { type ChunkInput, storeChunks } from "../retrieval/indexing";
 import { loadKnowledgeBase } from "./knowledge-bases";
 import { metadataOf } from "./records";
-import { embedderOf, vectorTableOf } from "./vectors";
+import { deleteIndexed, embedderOf, vectorTableOf } from "./vectors";
 
 /** A stored chunk row. */
 export type ChunkRow = typeof knowledgeChunks.$inferSelect;
@@ -64,7 +64,7 @@ async function indexingDepsOf(deps: Pick<Deps, "db" | "knowledge" | "now">, file
   const embedder = embedderOf(deps, base);
   const vectors = vectorTableOf(deps, base);
   if (!embedder || !vectors) throw new ServiceError("conflict", "embedding_model_unavailable");
-  return { db: deps.db, embedder, vectors, now: deps.now };
+  return { db: deps.db, embedder, vectors, text: deps.knowledge.text, now: deps.now };
 }
 
 function targetOf(file: KnowledgeFileRow) {
@@ -121,7 +121,7 @@ export async function deleteSegment(deps: Pick<Deps, "db" | "knowledge" | "now">
   const file = await loadFile(deps, auth, segment.fileId);
   await deps.db.delete(knowledgeChunks).where(eq(knowledgeChunks.id, segment.id));
   const base = await loadKnowledgeBase(deps, file.spaceId, file.knowledgeBaseId);
-  await vectorTableOf(deps, base)?.delete({ chunkIds: [segment.id] });
+  await deleteIndexed(deps, base, { chunkIds: [segment.id] });
   await refreshFileTotals(deps, segment.fileId);
   return { id: segment.id, deleted: true as const };
 }

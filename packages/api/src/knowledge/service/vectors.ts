@@ -1,6 +1,6 @@
 import type { Deps } from "../../kernel";
 import type { Embedder } from "../../platform/embeddings/types";
-import type { VectorIndex } from "../retrieval/vector-index";
+import type { VectorDeleteFilter, VectorIndex } from "../retrieval/vector-index";
 
 /** The part of a knowledge base row that decides where its vectors live. */
 interface EmbeddedBase {
@@ -16,4 +16,9 @@ export function embedderOf(deps: Pick<Deps, "knowledge">, base: EmbeddedBase): E
 export function vectorTableOf(deps: Pick<Deps, "knowledge">, base: EmbeddedBase): VectorIndex | undefined {
   const embedder = embedderOf(deps, base);
   return embedder ? deps.knowledge.vectors.table(embedder.id, embedder.dimensions) : undefined;
+}
+
+/** Removes chunks' rows from the knowledge base's vector table and from the full-text copy (decision 0024). */
+export async function deleteIndexed(deps: Pick<Deps, "knowledge">, base: EmbeddedBase, filter: VectorDeleteFilter): Promise<void> {
+  await Promise.all([vectorTableOf(deps, base)?.delete(filter), deps.knowledge.text?.delete(filter)]);
 }
