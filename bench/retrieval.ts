@@ -13,8 +13,11 @@
  *
  * Prints import_files_per_s, ingest_chunks_per_s beside embed_server_texts_per_s (the embedder's
  * own throughput, measured after ingestion by sending the same chunk texts straight to it in
- * batches of the configured size and concurrency), query_p50_ms, query_p95_ms, then ndcg@10 and
- * recall@10 last. Each corpus document becomes one knowledge file of one knowledge base.
+ * batches of the configured size and concurrency), query_p50_ms, query_p95_ms (of --mode), then
+ * nDCG@10 and recall@10 of every mode's top list (`fulltext_`, `semantic_`, `hybrid_`), of the
+ * chunks an app with default settings retrieves (`app_`: counts, threshold and mode of a new app;
+ * at most its counts, so fewer than 10), and of --mode again last (`ndcg@10`, `recall@10`). Each
+ * corpus document becomes one knowledge file of one knowledge base.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -32,7 +35,7 @@ import { indexedText } from "../packages/api/src/knowledge/retrieval/indexing";
 import { type RetrievalMode, retrievalModes } from "../packages/api/src/knowledge/retrieval/search";
 import { confirmFile, createImportedFile } from "../packages/api/src/knowledge/service/files";
 import { createKnowledgeBase } from "../packages/api/src/knowledge/service/knowledge-bases";
-import { searchKnowledgeBases } from "../packages/api/src/knowledge/service/retrieval";
+import { retrieveFromKnowledgeBases, searchKnowledgeBases } from "../packages/api/src/knowledge/service/retrieval";
 import { createKnowledgeWorker } from "../packages/api/src/knowledge/worker";
 import { createLogger } from "../packages/api/src/logger";
 import { createProviders } from "../packages/api/src/platform/providers";
@@ -176,17 +179,8 @@ async function embedderThroughput(texts: string[]): Promise<number> {
   return texts.length / ((performance.now() - started) / 1000);
 }
 
-const latencies: number[] = [];
-let ndcgSum = 0;
-let recallSum = 0;
-let evaluated = 0;
-for (const [queryId, relevant] of qrels) {
-  const query = queries.get(queryId);
-  if (query === undefined) continue;
-  const started = performance.now();
-  // Long documents may give several chunks; ask for more and keep each document's best chunk.
-  const hits = await searchKnowledgeBases(deps, spaceId, [base.id], { mode, query, limit: 30, similarityThreshold: threshold });
-  latencies.push(performance.now() - started);
+/** nDCG@10 and recall@10 of one ranked list of chunks, by document (a document's best chunk counts). */
+function judge(hits: readonly { fileId: string }[], relevant: Map<string, number>): { ndcg: number; recall: number } {
   const ranked: string[] = [];
   for (const hit of hits) {
     const docId = docByFile.get(hit.fileId)!;
@@ -203,8 +197,42 @@ for (const [queryId, relevant] of qrels) {
     .slice(0, 10);
   const idcg = ideal.reduce((sum, grade, rank) => sum + grade / Math.log2(rank + 2), 0);
   const relevantCount = [...relevant.values()].filter((grade) => grade > 0).length;
-  ndcgSum += idcg > 0 ? dcg / idcg : 0;
-  recallSum += relevantCount > 0 ? ranked.filter((docId) => (relevant.get(docId) ?? 0) > 0).length / relevantCount : 0;
+  return {
+    ndcg: idcg > 0 ? dcg / idcg : 0,
+    recall: relevantCount > 0 ? ranked.filter((docId) => (relevant.get(docId) ?? 0) > 0).length / relevantCount : 0,
+  };
+}
+
+// Every mode's ranked list, and the retrieval an app with default settings performs (the chunks
+// its answer would get: counts, threshold and mode of a new app), judged the same way.
+const lists = [...retrievalModes, "app"] as const;
+const sums = Object.fromEntries(lists.map((list) => [list, { ndcg: 0, recall: 0 }])) as Record<(typeof lists)[number], { ndcg: number; recall: number }>;
+const latencies: number[] = [];
+let evaluated = 0;
+for (const [queryId, relevant] of qrels) {
+  const query = queries.get(queryId);
+  if (query === undefined) continue;
+  for (const listMode of retrievalModes) {
+    const started = performance.now();
+    // Long documents may give several chunks; ask for more and keep each document's best chunk.
+    const hits = await searchKnowledgeBases(deps, spaceId, [base.id], { mode: listMode, query, limit: 30, similarityThreshold: threshold });
+    if (listMode === mode) latencies.push(performance.now() - started);
+    const judged = judge(hits, relevant);
+    sums[listMode].ndcg += judged.ndcg;
+    sums[listMode].recall += judged.recall;
+  }
+  const app = judge(
+    await retrieveFromKnowledgeBases(deps, spaceId, [base.id], {
+      query,
+      mode: appDefaults.retrievalMode,
+      similarityThreshold: appDefaults.similarityThreshold,
+      semanticCount: appDefaults.semanticCount,
+      fullTextCount: appDefaults.fullTextCount,
+    }),
+    relevant,
+  );
+  sums.app.ndcg += app.ndcg;
+  sums.app.recall += app.recall;
   evaluated += 1;
 }
 
@@ -224,5 +252,10 @@ console.log(`embed_server_texts_per_s=${embedServerTextsPerSecond.toFixed(1)}`);
 console.log(`ingest_share_of_embed_server=${(chunkCount / ingestSeconds / embedServerTextsPerSecond).toFixed(2)}`);
 console.log(`query_p50_ms=${percentile(50).toFixed(2)}`);
 console.log(`query_p95_ms=${percentile(95).toFixed(2)}`);
-console.log(`ndcg@10=${(ndcgSum / evaluated).toFixed(4)}`);
-console.log(`recall@10=${(recallSum / evaluated).toFixed(4)}`);
+for (const list of lists) {
+  console.log(`${list}_ndcg@10=${(sums[list].ndcg / evaluated).toFixed(4)}`);
+  console.log(`${list}_recall@10=${(sums[list].recall / evaluated).toFixed(4)}`);
+}
+// The --mode's figures again, last, under the names earlier runs used.
+console.log(`ndcg@10=${(sums[mode].ndcg / evaluated).toFixed(4)}`);
+console.log(`recall@10=${(sums[mode].recall / evaluated).toFixed(4)}`);

@@ -54,8 +54,8 @@ function newcomerJourney(label: string, env: () => Record<string, string>) {
       expect(app).toMatchObject({
         retrievalMode: "hybrid",
         similarityThreshold: 0.75,
-        semanticCount: 3,
-        fullTextCount: 1,
+        semanticCount: 6,
+        fullTextCount: 4,
         citationEnabled: true,
         citationThreshold: 0.8,
       });
@@ -123,7 +123,7 @@ function newcomerJourney(label: string, env: () => Record<string, string>) {
         json: { query: "How long do refunds take to reach my card?" },
       });
       const result = await expectOk(response, 200, retrievalTestSchema);
-      expect(result.settings).toEqual({ mode: "hybrid", similarityThreshold: 0.75, semanticCount: 3, fullTextCount: 1 });
+      expect(result.settings).toEqual({ mode: "hybrid", similarityThreshold: 0.75, semanticCount: 6, fullTextCount: 4 });
       expect(result.app.length).toBeGreaterThan(0);
       expect(result.app[0]!.content).toContain("five working days");
       // Full-text and fused hits carry readable scores, even in a base of one short file.

@@ -100,8 +100,8 @@ export const runEvaluationBody = z
     mode: modes.optional().openapi({ description: "Default hybrid (search) or a new app's mode (app)", example: "hybrid" }),
     k: z.number().int().min(1).max(20).optional().openapi({ description: "1–20; default 10", example: 10 }),
     similarityThreshold: z.number().min(0).max(1).optional().openapi({ description: "0–1; default 0 (search) or a new app's (app)", example: 0 }),
-    semanticCount: z.number().int().min(0).max(10).optional().openapi({ description: "app path; default a new app's (3)", example: 3 }),
-    fullTextCount: z.number().int().min(0).max(10).optional().openapi({ description: "app path; default a new app's (1)", example: 1 }),
+    semanticCount: z.number().int().min(0).max(10).optional().openapi({ description: "app path; default a new app's (6)", example: 6 }),
+    fullTextCount: z.number().int().min(0).max(10).optional().openapi({ description: "app path; default a new app's (4)", example: 4 }),
   })
   .openapi("RunEvaluation");
 

@@ -169,14 +169,14 @@ export const retrievalTestBody = z
       .enum(["semantic", "fulltext", "hybrid"])
       .optional()
       .openapi({ description: "Retrieval mode of the `app` list. Default: a new app's (hybrid)", example: "hybrid" }),
-    semanticCount: z.number().int().min(0).max(10).optional().openapi({ description: "Semantic hits of the `app` list. Default: a new app's (3)", example: 3 }),
+    semanticCount: z.number().int().min(0).max(10).optional().openapi({ description: "Semantic hits of the `app` list. Default: a new app's (6)", example: 6 }),
     fullTextCount: z
       .number()
       .int()
       .min(0)
       .max(10)
       .optional()
-      .openapi({ description: "Full-text hits of the `app` list. Default: a new app's (1)", example: 1 }),
+      .openapi({ description: "Full-text hits of the `app` list. Default: a new app's (4)", example: 4 }),
   })
   .openapi("RetrievalTest");
 

@@ -35787,13 +35787,13 @@ export interface components {
              */
             mode?: "semantic" | "fulltext" | "hybrid";
             /**
-             * @description Semantic hits of the `app` list. Default: a new app's (3)
-             * @example 3
+             * @description Semantic hits of the `app` list. Default: a new app's (6)
+             * @example 6
              */
             semanticCount?: number;
             /**
-             * @description Full-text hits of the `app` list. Default: a new app's (1)
-             * @example 1
+             * @description Full-text hits of the `app` list. Default: a new app's (4)
+             * @example 4
              */
             fullTextCount?: number;
         };
@@ -36472,13 +36472,13 @@ export interface components {
              */
             similarityThreshold?: number;
             /**
-             * @description app path; default a new app's (3)
-             * @example 3
+             * @description app path; default a new app's (6)
+             * @example 6
              */
             semanticCount?: number;
             /**
-             * @description app path; default a new app's (1)
-             * @example 1
+             * @description app path; default a new app's (4)
+             * @example 4
              */
             fullTextCount?: number;
         };

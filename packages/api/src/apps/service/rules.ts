@@ -1,4 +1,5 @@
 import { fail } from "../../errors";
+import { DEFAULT_FULL_TEXT_COUNT, DEFAULT_SEMANTIC_COUNT } from "../../knowledge/retrieval/search";
 import { DEFAULT_APP_AVATAR, DEFAULT_APP_MODEL, isAppCategory } from "./catalogue";
 
 /** Numeric and length limits of app settings, shared by the request schemas and the rules. */
@@ -85,8 +86,8 @@ export function defaultAppSettings(): AppSettings {
     // Hybrid finds a passage by its words even when the embedder scores it low (decision 0010).
     retrievalMode: "hybrid",
     similarityThreshold: 0.75,
-    semanticCount: 3,
-    fullTextCount: 1,
+    semanticCount: DEFAULT_SEMANTIC_COUNT,
+    fullTextCount: DEFAULT_FULL_TEXT_COUNT,
     rerankModel: null,
     // 0 keeps every reranked hit: rerank scores are not calibrated alike across models.
     rerankThreshold: 0,

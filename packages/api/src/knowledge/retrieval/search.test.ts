@@ -6,7 +6,18 @@ import { createHashingEmbedder } from "../../platform/embeddings/hashing";
 import { createTestContext, type TestContext } from "../../testing/harness";
 import { chunkText } from "./chunker";
 import { storeChunks } from "./indexing";
-import { fullTextSearch, fuseScores, retrievalTest, retrieve, type RetrievedChunk, searchChunks, singleSource } from "./search";
+import {
+  DEFAULT_FULL_TEXT_COUNT,
+  DEFAULT_SEMANTIC_COUNT,
+  fullTextSearch,
+  fuseScores,
+  retrievalTest,
+  retrieve,
+  type RetrievedChunk,
+  searchChunks,
+  semanticAgreement,
+  singleSource,
+} from "./search";
 import { createMemoryVectorStore, type VectorIndex } from "./vector-index";
 
 let ctx: TestContext;
@@ -147,11 +158,23 @@ describe("score fusion", () => {
   });
 });
 
+describe("agreement between the lists", () => {
+  const list = (ids: string[]) => ids.map((id) => chunk(id));
+  it("trusts a semantic list fully from 2 of full text's first 10, less below, not at all with none", () => {
+    const text = list(["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k"]);
+    expect(semanticAgreement(list(["x", "a", "y", "k"]), text)).toBe(0.5);
+    expect(semanticAgreement(list(["b", "x", "c"]), text)).toBe(1);
+    expect(semanticAgreement(list(["x", "y", "k"]), text)).toBe(0);
+    // Nothing to compare with: the semantic list is all the evidence there is.
+    expect(semanticAgreement(list(["x"]), [])).toBe(1);
+  });
+});
+
 describe("retrieve (app rules)", () => {
   const scope = () => ({ query: "refunds returned goods 退货", knowledgeBaseIds: [ids.first] });
 
-  it("takes 3 semantic and 1 full-text chunk by default in hybrid mode, without duplicates", async () => {
-    const hits = await retrieve(deps(), { ...scope(), mode: "hybrid" });
+  it("takes 3 semantic and 1 full-text chunk in hybrid mode when asked, without duplicates", async () => {
+    const hits = await retrieve(deps(), { ...scope(), mode: "hybrid", semanticCount: 3, fullTextCount: 1 });
     // Full text adds one chunk semantic search did not already choose, when it has one.
     expect(hits.length).toBeGreaterThanOrEqual(3);
     expect(hits.length).toBeLessThanOrEqual(4);
@@ -162,8 +185,11 @@ describe("retrieve (app rules)", () => {
   });
 
   it("applies the counts per mode and at most 10 in total, semantic first", async () => {
-    expect(await retrieve(deps(), { ...scope(), mode: "semantic" })).toHaveLength(3);
-    expect(await retrieve(deps(), { ...scope(), mode: "fulltext" })).toHaveLength(1);
+    expect(await retrieve(deps(), { ...scope(), mode: "semantic", semanticCount: 3 })).toHaveLength(3);
+    expect(await retrieve(deps(), { ...scope(), mode: "fulltext", fullTextCount: 1 })).toHaveLength(1);
+    // A new app's counts (6 + 4): every one of the five chunks the semantic side ranks.
+    expect(DEFAULT_SEMANTIC_COUNT + DEFAULT_FULL_TEXT_COUNT).toBe(10);
+    expect(await retrieve(deps(), { ...scope(), mode: "semantic" })).toHaveLength(FIRST.length);
     const many = await retrieve(deps(), { ...scope(), mode: "semantic", semanticCount: 25 });
     expect(many.length).toBe(FIRST.length);
     const capped = await retrieve(deps(), { ...scope(), mode: "hybrid", semanticCount: 4, fullTextCount: 9 });
@@ -174,7 +200,7 @@ describe("retrieve (app rules)", () => {
     const strict = await retrieve(deps(), { ...scope(), mode: "semantic", similarityThreshold: 0.99 });
     expect(strict).toEqual([]);
     // Full text still answers under a threshold no cosine similarity reaches.
-    const hybrid = await retrieve(deps(), { ...scope(), mode: "hybrid", similarityThreshold: 0.99 });
+    const hybrid = await retrieve(deps(), { ...scope(), mode: "hybrid", similarityThreshold: 0.99, semanticCount: 3, fullTextCount: 1 });
     expect(hybrid).toHaveLength(1);
     expect(hybrid[0]!.similarity).toBeUndefined();
     const semantic = await retrieve(deps(), { ...scope(), mode: "semantic", similarityThreshold: 0.2, semanticCount: 10 });

@@ -4,6 +4,8 @@ import { defaultAppSettings } from "../../apps/service/rules";
 import { fail, ServiceError } from "../../errors";
 import type { Auth, Deps } from "../../kernel";
 import {
+  DEFAULT_FULL_TEXT_COUNT,
+  DEFAULT_SEMANTIC_COUNT,
   MAX_RETRIEVED,
   type RetrievalMode,
   type RetrievalScope,
@@ -70,8 +72,8 @@ export async function retrieveFromKnowledgeBases(
     return fusedRetrieval(deps, spaceId, knowledgeBaseIds, settings);
   }
   const counts = {
-    semanticCount: settings.mode === "fulltext" ? 0 : Math.max(0, Math.min(Math.floor(settings.semanticCount ?? 3), MAX_RETRIEVED)),
-    fullTextCount: settings.mode === "semantic" ? 0 : Math.max(0, Math.floor(settings.fullTextCount ?? 1)),
+    semanticCount: settings.mode === "fulltext" ? 0 : Math.max(0, Math.min(Math.floor(settings.semanticCount ?? DEFAULT_SEMANTIC_COUNT), MAX_RETRIEVED)),
+    fullTextCount: settings.mode === "semantic" ? 0 : Math.max(0, Math.floor(settings.fullTextCount ?? DEFAULT_FULL_TEXT_COUNT)),
   };
   const limit = Math.min(MAX_RETRIEVED, counts.semanticCount + counts.fullTextCount);
   const pool = await fusedRetrieval(deps, spaceId, knowledgeBaseIds, { ...settings, ...rerankPoolCounts(counts) });

@@ -39,7 +39,7 @@ export const SIMILARITY_HINTS = { strict: 0.8, loose: 0.7 } as const;
  * What a new app retrieves with (the server's app defaults; thresholds are calibrated per
  * embedder, decision 0010): the retrieval test starts from them, so it shows what chat uses.
  */
-export const APP_RETRIEVAL_DEFAULTS = { mode: "hybrid", similarityThreshold: 0.75, semanticCount: 3, fullTextCount: 1 } as const;
+export const APP_RETRIEVAL_DEFAULTS = { mode: "hybrid", similarityThreshold: 0.75, semanticCount: 6, fullTextCount: 4 } as const;
 
 const FILE_NAME_PATTERN = /^[A-Za-z0-9_-]+$/;
 
