@@ -6,6 +6,8 @@ import { createTestContext, registerUser, type TestContext, type TestUser } from
 import { expectError, expectOk, manualClock } from "../testing/flows";
 import { knowledgeBaseSchema, knowledgeFileSchema, retrievalTestSchema } from "./schemas";
 import { createKnowledgeBaseVia, uploadOk } from "./testing";
+import { createHashingEmbedder } from "../platform/embeddings/hashing";
+import { retrieveFromKnowledgeBases } from "./service/retrieval";
 import { createKnowledgeWorker } from "./worker";
 import { z } from "@hono/zod-openapi";
 
@@ -126,6 +128,26 @@ describe("a configured OpenAI-compatible embeddings provider", () => {
     const filesPerRequest = sent.map((request) => names.filter((name) => request.input.some((text) => text.includes(`The ${name} team`))).length);
     expect(Math.max(...filesPerRequest)).toBeGreaterThan(1);
     expect((await filesOf(base.id)).every((file) => file.status === "effective")).toBe(true);
+  });
+
+  it("fuses knowledge bases of two embedders once: one full-text search over both, each model's list by its own weight", async () => {
+    const modelBase = await createKnowledgeBaseVia(ctx, owner, { chunkTokens: 50, chunkOverlap: 0 });
+    const lexicalBase = await createKnowledgeBaseVia(ctx, owner, { chunkTokens: 50, chunkOverlap: 0 });
+    await ctx.deps.db.update(knowledgeBases).set({ embeddingModel: createHashingEmbedder().id }).where(eq(knowledgeBases.id, lexicalBase.id));
+    await importManual(modelBase.id);
+    const warranty = ["# Warranty", "Warranty claims for a broken kettle are settled within thirty days.", "# Stores", "Our stores open at nine."].join("\n\n");
+    const file = await uploadOk(ctx, owner, lexicalBase.id, "warranty.md", warranty);
+    await expectOk(await ctx.request(`/api/v1/knowledge-files/${file.id}/confirm`, { method: "POST", token: owner.token }), 200, knowledgeFileSchema);
+    await drain();
+    const ask = (query: string) =>
+      retrieveFromKnowledgeBases(ctx.deps, owner.user.spaceId, [modelBase.id, lexicalBase.id], { query, mode: "hybrid", similarityThreshold: 0 });
+    const both = await ask("warranty claims and refunds to the card");
+    expect(new Set(both.map((hit) => hit.knowledgeBaseId))).toEqual(new Set([modelBase.id, lexicalBase.id]));
+    for (const hit of both) expect(hit.score).toBeGreaterThanOrEqual(0);
+    expect(both.every((hit) => hit.score <= 1)).toBe(true);
+    // Each question's best passage comes first, whichever embedder indexed its knowledge base.
+    expect((await ask("broken kettle warranty claims"))[0]!.content).toContain("broken kettle");
+    expect((await ask("refunds reach the original card"))[0]!.content).toContain("Refunds reach the original card");
   });
 
   it("fails a file of a knowledge base whose model is no longer configured, and says so", async () => {

@@ -35740,7 +35740,7 @@ export interface components {
             /** @example Returns are accepted within 30 days. */
             content: string;
             /**
-             * @description Rank score of its list: calibrated similarity, negated BM25, or the fused RRF score as a share (0–1) of a hit first in every list
+             * @description Rank score of its list: calibrated similarity, negated BM25, or the fused score (0–1, 1 = first in both lists; decision 0023)
              * @example 0.82
              */
             score: number;
