@@ -88,6 +88,8 @@ export const evaluationSettingsSchema = z
     similarityThreshold: z.number().openapi({ description: "Minimum calibrated similarity of semantic hits", example: 0 }),
     semanticCount: z.number().int().optional().openapi({ description: "app path only", example: 3 }),
     fullTextCount: z.number().int().optional().openapi({ description: "app path only", example: 1 }),
+    rerankModel: z.string().nullable().optional().openapi({ description: "app path: the rerank model applied after fusion", example: "rerank-v3.5" }),
+    rerankThreshold: z.number().optional().openapi({ description: "app path: reranked hits under it dropped", example: 0 }),
     embeddingModel: z.string().optional().openapi({ description: "Label of the embedding model the run searched with" }),
   })
   .passthrough()
@@ -102,6 +104,11 @@ export const runEvaluationBody = z
     similarityThreshold: z.number().min(0).max(1).optional().openapi({ description: "0–1; default 0 (search) or a new app's (app)", example: 0 }),
     semanticCount: z.number().int().min(0).max(10).optional().openapi({ description: "app path; default a new app's (6)", example: 6 }),
     fullTextCount: z.number().int().min(0).max(10).optional().openapi({ description: "app path; default a new app's (4)", example: 4 }),
+    rerankModel: z.string().min(1).max(200).nullable().optional().openapi({
+      description: "app path: a rerank model of the catalogue (GET /rerank-models) applied after fusion; credits per call",
+      example: "rerank-v3.5",
+    }),
+    rerankThreshold: z.number().min(0).max(1).optional().openapi({ description: "app path: 0–1; default 0", example: 0 }),
   })
   .openapi("RunEvaluation");
 

@@ -99,6 +99,10 @@ export const knowledgeMessages = defineMessages({
     en: "A knowledge base holds at most {max} evaluation questions; delete some first",
     "zh-CN": "每个知识库最多 {max} 个评测问题，请先删除一些",
   },
+  evaluation_rerank_model_unknown: {
+    en: "Rerank model {id} is not served by any enabled model provider",
+    "zh-CN": "没有已启用的模型服务商提供重排序模型 {id}",
+  },
   evaluation_no_questions: { en: "Add evaluation questions before running an evaluation", "zh-CN": "请先添加评测问题再运行评测" },
   evaluation_csv_columns: { en: "The CSV needs the columns question and passage", "zh-CN": "CSV 需要 question 和 passage 两列" },
   evaluation_csv_empty: { en: "The CSV has no rows below its header", "zh-CN": "CSV 表头下没有任何行" },

@@ -4,13 +4,14 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createAppVia, validAppBody } from "../apps/testing";
 import { appSeniorSchema } from "../apps/schemas";
 import { balanceOf } from "../billing/service/ledger";
-import { apps, usageRecords, users } from "../db/schema/index";
+import { apps, knowledgeChunks, usageRecords, users } from "../db/schema/index";
 import { modelProviderSchema, rerankModelSchema } from "../models/schemas";
 import { capturingLogger, expectError, expectOk } from "../testing/flows";
 import { type LlmFake, startOpenAiFake } from "../testing/fakes/llm-openai";
 import { type RerankFake, startRerankFake } from "../testing/fakes/rerank";
 import { createTestContext, registerUser, type TestContext, type TestUser } from "../testing/harness";
 import { upgradeSpaceForTest } from "../plans/testing";
+import { evaluationQuestionSchema, evaluationRunSchema } from "./evaluation-schemas";
 import { knowledgeFileSchema } from "./schemas";
 import { retrieveFromKnowledgeBases } from "./service/retrieval";
 import { createKnowledgeBaseVia, uploadOk } from "./testing";
@@ -299,5 +300,30 @@ describe("reranking an app's retrieval", () => {
       json: validAppBody({ knowledgeBaseIds: [guideBaseId], rerankModel: "rerank-v3.5" }),
     });
     await expectError(foreign, 400, { field: "knowledgeBaseIds" });
+  });
+});
+
+describe("rerank in retrieval evaluation", () => {
+  it("runs the app path with a rerank model, records it beside the run's figures, and refuses a model no provider serves", async () => {
+    const chunks = await ctx.deps.db.select().from(knowledgeChunks).where(eq(knowledgeChunks.knowledgeBaseId, guideBaseId)).all();
+    const shipping = chunks.find((chunk) => chunk.content.includes("express shipping"))!.id;
+    const evaluation = `/api/v1/knowledge-bases/${guideBaseId}/evaluation`;
+    await expectOk(
+      await ctx.request(`${evaluation}/questions`, { method: "POST", token: owner.token, json: { question: shippingQuestion, chunkIds: [shipping] } }),
+      201,
+      evaluationQuestionSchema,
+    );
+    const run = (json: Record<string, unknown>) =>
+      ctx.request(`${evaluation}/runs`, { method: "POST", token: owner.token, json: { path: "app", mode: "hybrid", similarityThreshold: 0, ...json } });
+    const fused = await expectOk(await run({}), 201, evaluationRunSchema);
+    expect(fused.hitRate).toBe(1);
+    const calls = cohere.requests.length;
+    // The Cohere-like model scores the shipping segment 0.1: a threshold of 0.5 drops it.
+    const reranked = await expectOk(await run({ rerankModel: "rerank-v3.5", rerankThreshold: 0.5 }), 201, evaluationRunSchema);
+    expect(cohere.requests.length).toBe(calls + 1);
+    expect(reranked.settings).toMatchObject({ path: "app", rerankModel: "rerank-v3.5", rerankThreshold: 0.5 });
+    expect(reranked.hitRate).toBe(0);
+    const refused = await expectError(await run({ rerankModel: "retired-reranker" }), 400, { field: "rerankModel" });
+    expect(refused.message).toContain("retired-reranker");
   });
 });

@@ -36404,6 +36404,16 @@ export interface components {
              * @example 1
              */
             fullTextCount?: number;
+            /**
+             * @description app path: the rerank model applied after fusion
+             * @example rerank-v3.5
+             */
+            rerankModel?: string | null;
+            /**
+             * @description app path: reranked hits under it dropped
+             * @example 0
+             */
+            rerankThreshold?: number;
             /** @description Label of the embedding model the run searched with */
             embeddingModel?: string;
         } & {
@@ -36481,6 +36491,16 @@ export interface components {
              * @example 4
              */
             fullTextCount?: number;
+            /**
+             * @description app path: a rerank model of the catalogue (GET /rerank-models) applied after fusion; credits per call
+             * @example rerank-v3.5
+             */
+            rerankModel?: string | null;
+            /**
+             * @description app path: 0–1; default 0
+             * @example 0
+             */
+            rerankThreshold?: number;
         };
         ChatEvent: components["schemas"]["ChatMessageStart"] | components["schemas"]["ChatTextDelta"] | components["schemas"]["ChatToolCall"] | components["schemas"]["ChatToolResult"] | components["schemas"]["ChatCitation"] | components["schemas"]["ChatMessageEnd"] | components["schemas"]["ChatError"];
         ChatMessageStart: {

@@ -9,10 +9,11 @@ import type { Auth, Deps } from "../../kernel";
 import { evaluationFigures, hitAt, ndcgAt, type QuestionOutcome, ranksOf, recallAt } from "../evaluation/metrics";
 import { MAX_RETRIEVED, type RetrievalMode, type RetrievedChunk } from "../retrieval/search";
 import { loadKnowledgeBase, type KnowledgeBaseRow } from "./knowledge-bases";
+import type { RerankDeps } from "./rerank";
 import { retrieveFromKnowledgeBases, searchKnowledgeBases } from "./retrieval";
 import { embedderOf } from "./vectors";
 
-type EvalDeps = Pick<Deps, "db" | "knowledge" | "logger" | "now">;
+type EvalDeps = Pick<Deps, "db" | "knowledge" | "logger" | "now"> & Partial<RerankDeps>;
 
 /** Limits of a question set (also what a synchronous run may take: see decision 0026). */
 export const EVALUATION_LIMITS = {
@@ -48,6 +49,10 @@ export interface EvaluationSettings {
   similarityThreshold: number;
   semanticCount?: number;
   fullTextCount?: number;
+  /** App path: the rerank model applied after fusion (decision 0025); absent or null, none. */
+  rerankModel?: string | null;
+  /** App path: reranked hits scored under it are dropped (0–1). */
+  rerankThreshold?: number;
 }
 
 /** What a run request may send; absent fields take defaults. */
@@ -346,7 +351,7 @@ export async function importEvaluationQuestions(deps: Pick<Deps, "db" | "now">, 
   return { totalLines: lines.length, importedQuestions: values.length, importedLines: lines.length - failures.length, failures };
 }
 
-function resolveSettings(input: EvaluationSettingsInput): EvaluationSettings {
+function resolveSettings(deps: EvalDeps, input: EvaluationSettingsInput): EvaluationSettings {
   const path = input.path ?? "search";
   const k = input.k ?? 10;
   if (path === "search") {
@@ -361,9 +366,13 @@ function resolveSettings(input: EvaluationSettingsInput): EvaluationSettings {
     similarityThreshold: input.similarityThreshold ?? defaults.similarityThreshold,
     semanticCount: input.semanticCount ?? defaults.semanticCount,
     fullTextCount: input.fullTextCount ?? defaults.fullTextCount,
+    ...(input.rerankModel ? { rerankModel: input.rerankModel, rerankThreshold: input.rerankThreshold ?? defaults.rerankThreshold } : {}),
   };
   if (settings.semanticCount + settings.fullTextCount > MAX_RETRIEVED) {
     throw fail.invalid("app_retrieval_counts_total", "fullTextCount", { max: MAX_RETRIEVED });
+  }
+  if (settings.rerankModel && !deps.models?.reranker(settings.rerankModel)) {
+    throw fail.invalid("evaluation_rerank_model_unknown", "rerankModel", { id: settings.rerankModel });
   }
   return settings;
 }
@@ -426,7 +435,7 @@ async function mapLimited<T, R>(items: readonly T[], limit: number, work: (item:
  */
 export async function runEvaluation(deps: EvalDeps, auth: Auth, knowledgeBaseId: string, input: EvaluationSettingsInput) {
   const base = await loadKnowledgeBase(deps, auth, knowledgeBaseId);
-  const settings = resolveSettings(input);
+  const settings = resolveSettings(deps, input);
   const embedder = embedderOf(deps, base);
   if (!embedder) throw new ServiceError("conflict", "embedding_model_unavailable");
   const questions = await deps.db
@@ -460,6 +469,7 @@ export async function runEvaluation(deps: EvalDeps, auth: Auth, knowledgeBaseId:
           semanticCount: settings.semanticCount!,
           fullTextCount: settings.fullTextCount!,
           similarityThreshold: settings.similarityThreshold,
+          ...(settings.rerankModel ? { rerank: { model: settings.rerankModel, threshold: settings.rerankThreshold ?? 0 } } : {}),
         })
       : searchKnowledgeBases(deps, base.spaceId, [base.id], { query, mode: settings.mode, limit: depth, similarityThreshold: settings.similarityThreshold });
   let results: QuestionResult[];

@@ -23,7 +23,7 @@ type KnowledgeBase = components["schemas"]["KnowledgeBase"];
 const NO_BASES: KnowledgeBase[] = [];
 
 /** The rerank models the instance serves, for the rerank select; undefined while loading. */
-function useRerankModels() {
+export function useRerankModels() {
   const { data, isError } = useSpaceQuery({
     key: ["models", "rerank"],
     fetch: (signal) => endpoints.models.rerankModels({ silent: true, signal }),

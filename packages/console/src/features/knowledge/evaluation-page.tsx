@@ -34,6 +34,7 @@ import {
 import { invalidateSpace, useSpaceQuery } from "../../lib/api/query";
 import { feedback } from "../../lib/feedback";
 import { formatDateTime } from "../../lib/format";
+import { useRerankModels } from "../apps/knowledge-settings-section";
 import { useKnowledgeBase } from "./knowledge-manage-layout";
 import { APP_RETRIEVAL_DEFAULTS } from "./knowledge-rules";
 
@@ -349,7 +350,7 @@ function useSettingsText() {
           semantic: settings.semanticCount ?? 0,
           fullText: settings.fullTextCount ?? 0,
           threshold: settings.similarityThreshold.toFixed(2),
-        })
+        }) + (settings.rerankModel ? ` · ${t("rerank.tag", { id: settings.rerankModel })} ≥ ${(settings.rerankThreshold ?? 0).toFixed(2)}` : "")
       : t("evaluation.runs.searchSettings", { mode, k: settings.k, threshold: settings.similarityThreshold.toFixed(2) });
   };
 }
@@ -375,7 +376,10 @@ export function EvaluationPage() {
     similarityThreshold: 0,
     semanticCount: APP_RETRIEVAL_DEFAULTS.semanticCount,
     fullTextCount: APP_RETRIEVAL_DEFAULTS.fullTextCount,
+    rerankModel: null,
+    rerankThreshold: 0,
   });
+  const rerankModels = useRerankModels();
   const settingsText = useSettingsText();
 
   const list = questions.data ?? [];
@@ -561,6 +565,36 @@ export function EvaluationPage() {
                   data-testid="evaluation-fulltext-count"
                 />
               </Flex>
+              <Flex vertical gap={4}>
+                <Typography.Text type="secondary">{t("rerank.model")}</Typography.Text>
+                <Select
+                  allowClear
+                  style={{ minWidth: 220 }}
+                  loading={rerankModels === undefined}
+                  placeholder={t("rerank.none")}
+                  notFoundContent={rerankModels === undefined ? undefined : t("rerank.noModels")}
+                  value={settings.rerankModel ?? undefined}
+                  onChange={(value?: string) => setSettings((current) => ({ ...current, rerankModel: value ?? null }))}
+                  options={(rerankModels ?? []).map((model) => ({
+                    value: model.id,
+                    label: t("rerank.option", { id: model.id, provider: model.providerName, credits: model.creditsPerCall }),
+                  }))}
+                  data-testid="evaluation-rerank-model"
+                />
+              </Flex>
+              {settings.rerankModel ? (
+                <Flex vertical gap={4}>
+                  <Typography.Text type="secondary">{t("rerank.threshold")}</Typography.Text>
+                  <InputNumber
+                    min={0}
+                    max={1}
+                    step={0.05}
+                    value={settings.rerankThreshold}
+                    onChange={(value) => setSettings((current) => ({ ...current, rerankThreshold: value ?? 0 }))}
+                    data-testid="evaluation-rerank-threshold"
+                  />
+                </Flex>
+              ) : null}
             </>
           ) : null}
           <Button
