@@ -172,7 +172,7 @@ describe("knowledge in Chromium: create → import a document → effective → 
     await expect.poll(() => page.locator(".pl-kb-threshold").innerText()).toContain("Similarity threshold: 0.75");
     expect(await byTestId("retrieval-threshold-hint").innerText()).toBe("Between 0.7 and 0.8: a balance of recall and precision.");
     await byTestId("retrieval-run").click();
-    await expect.poll(() => byTestId("retrieval-app-settings").innerText()).toContain("Hybrid, 3 semantic + 1 full-text hits, similarity threshold 0.75");
+    await expect.poll(() => byTestId("retrieval-app-settings").innerText()).toContain("Hybrid, 6 semantic + 4 full-text hits, similarity threshold 0.75");
     // Full-text hits show the share of the query's words they hold, not a BM25 of about 0.
     await expect
       .poll(() => byTestId("retrieval-fullText").locator('[data-testid="retrieval-hit-match"]').first().innerText())

@@ -349,6 +349,7 @@ describe("exports", () => {
     ]);
   });
 
+  // 100,001 rows written first: a loaded 2-core runner needs well over the default 20 s for them.
   it("refuses an export of more than 100,000 rows, naming the limit, before writing anything", async () => {
     const big = await registerUser(ctx, "analysis-big@example.com");
     const app = (await createAppVia(ctx, big, { name: "Busy" })).id;
@@ -373,7 +374,7 @@ describe("exports", () => {
     expect(allowed.status).toBe(200);
     const lines = (await allowed.text()).split("\r\n").filter((line) => line.length > 0);
     expect(lines).toHaveLength(100_001);
-  });
+  }, 120_000);
 });
 
 describe("the writers", () => {
