@@ -4,7 +4,7 @@ import path from "node:path";
 import { connect } from "@lancedb/lancedb";
 import { afterAll, describe, expect, it } from "vitest";
 import { normalize } from "../../platform/embeddings/types";
-import { createLanceVectorStore, type LanceVectorStore, lanceTableName } from "./lance-store";
+import { annSearchSettings, createLanceVectorStore, type LanceVectorStore, lanceTableName } from "./lance-store";
 import { createMemoryVectorIndex, type VectorRow } from "./vector-index";
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "parley-lance-test-"));
@@ -185,5 +185,43 @@ describe("LanceDB vector store", () => {
       )[0]!.chunkId,
     ).toBe("after-c0");
     expect(await table.count()).toBe(361);
+  });
+
+  it("widens the HNSW search with the limit, never below the refine step's candidates", () => {
+    expect(annSearchSettings(10)).toEqual({ ef: 500, refineFactor: 2 });
+    expect(annSearchSettings(25)).toEqual({ ef: 500, refineFactor: 2 });
+    expect(annSearchSettings(60)).toEqual({ ef: 1_200, refineFactor: 2 });
+    expect(annSearchSettings(400).ef).toBe(8_000);
+    for (const limit of [1, 7, 60, 1_000]) {
+      const { ef, refineFactor } = annSearchSettings(limit);
+      expect(ef).toBeGreaterThanOrEqual(limit * refineFactor);
+    }
+  });
+
+  it("orders near-identical copies exactly through the ANN index, as the exact scan does", async () => {
+    // Six copies of each base vector, a 1e-3 nudge apart: 8-bit scalar quantization alone cannot
+    // order them, so only the refine step's exact distances give the exact scan's order.
+    const store = newStore("ann-copies", { annThreshold: 1_000 });
+    const table = store.table("model-copies", DIMENSIONS);
+    const exact = createMemoryVectorIndex("model-copies", DIMENSIONS);
+    const bases = randomVectors(200, 29);
+    const nudges = randomVectors(1_200, 31);
+    const copies = bases.flatMap((base, index) =>
+      Array.from({ length: 6 }, (_, copy) => normalize(base.map((value, dimension) => value + 1e-3 * (copy + 1) * nudges[index * 6 + copy]![dimension]!))),
+    );
+    const all = rows("kb_c", copies);
+    for (let start = 0; start < all.length; start += 200) await table.upsert(all.slice(start, start + 200));
+    await exact.upsert(all);
+    await store.whenIdle();
+    const indices = await (await (await connect(path.join(root, "ann-copies"))).openTable(lanceTableName("model-copies", DIMENSIONS))).listIndices();
+    expect(indices.map((index) => index.indexType)).toContain("IvfHnswSq");
+    for (const probe of [3, 77, 150, 199]) {
+      const query = normalize(bases[probe]!.map((value, dimension) => value + 0.05 * nudges[probe]![(dimension + 5) % DIMENSIONS]!));
+      for (const limit of [6, 12]) {
+        const fast = await table.search(query, { knowledgeBaseIds: ["kb_c"], limit });
+        const slow = await exact.search(query, { knowledgeBaseIds: ["kb_c"], limit });
+        expect(fast.map((hit) => hit.chunkId)).toEqual(slow.map((hit) => hit.chunkId));
+      }
+    }
   });
 });

@@ -32,15 +32,28 @@ export interface LanceVectorStore extends VectorStore {
 export const DEFAULT_ANN_THRESHOLD = 100_000;
 /** Rows per IVF partition of the ANN index. */
 const ROWS_PER_PARTITION = 100_000;
-/** ANN search settings measured at recall ~1.0 on 100k rows at limit 10 (design/knowledge.md). */
-const ANN_EF = 100;
-const ANN_REFINE_FACTOR = 5;
 /**
- * HNSW refuses an ef below the candidates it returns (limit × refine factor). Larger limits
- * keep the measured setting's ratio, ef = 2 × candidates: at limit 60 on the bench's 100k
- * lexical vectors, ef 600 found 0.84 of the exact top 60 where ef 300 found 0.73, for +2 ms.
+ * ANN search settings, measured on the bench's 100k rows of the offline lexical embedder
+ * (decision 0024): hashed word features are a hard case for HNSW (the best hit's cosine is
+ * ~0.46, the 60th's ~0.39, and every passage has near-identical copies), so the graph search
+ * width `ef`, not the refine factor, decides recall: at limit 60, ef 600 found 0.84 of the exact
+ * top 60, ef 1,200 0.93, ef 2,000 0.96, ef 3,000 0.98, with refine 2 and 5 alike; the refine
+ * step reads full vectors and cost 4–6 ms more at 5 than at 2. Refine 2 stays: without it the
+ * 8-bit scalar quantization misorders near copies (ef 3,000: 0.94 at refine 1, 0.98 at 2).
  */
-const ANN_EF_PER_CANDIDATE = 2;
+const ANN_EF_MIN = 500;
+const ANN_EF_PER_RESULT = 20;
+const ANN_REFINE_FACTOR = 2;
+
+/**
+ * The HNSW search width and refine factor for a search of `limit` results: ef grows with the
+ * limit (500 up to limit 25, 1,200 at the hybrid's 60) and is never below the candidates the
+ * refine step asks for, which HNSW refuses.
+ */
+export function annSearchSettings(limit: number): { ef: number; refineFactor: number } {
+  const candidates = Math.max(1, Math.floor(limit)) * ANN_REFINE_FACTOR;
+  return { ef: Math.max(ANN_EF_MIN, ANN_EF_PER_RESULT * Math.floor(limit), candidates), refineFactor: ANN_REFINE_FACTOR };
+}
 /**
  * Each write adds a fragment; flat scans slow down with hundreds of them, so tables without
  * an ANN index are compacted in-process after this many writes (about 0.5 s at 100k rows).
@@ -206,7 +219,10 @@ class LanceTable implements VectorIndex {
       .where(inList("kb_id", [...new Set(options.knowledgeBaseIds)]))
       .select(["chunk_id", "kb_id", "file_id", "_distance"])
       .limit(limit);
-    if (this.hasVectorIndex) query = query.ef(Math.max(ANN_EF, ANN_EF_PER_CANDIDATE * limit * ANN_REFINE_FACTOR)).refineFactor(ANN_REFINE_FACTOR);
+    if (this.hasVectorIndex) {
+      const settings = annSearchSettings(limit);
+      query = query.ef(settings.ef).refineFactor(settings.refineFactor);
+    }
     let rows: Array<{ chunk_id: string; kb_id: string; file_id: string; _distance: number }>;
     try {
       rows = await query.toArray();
