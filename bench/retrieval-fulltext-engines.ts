@@ -12,6 +12,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { readBeir } from "./beir";
 import { newId } from "../packages/api/src/crypto";
 import { openDatabase } from "../packages/api/src/db/client";
 import { knowledgeBases, knowledgeFiles, spaces } from "../packages/api/src/db/schema/index";
@@ -24,21 +25,7 @@ import { createHashingEmbedder } from "../packages/api/src/platform/embeddings/h
 
 const { values } = parseArgs({ options: { corpus: { type: "string" }, qrels: { type: "string" } } });
 if (!values.corpus || !values.qrels) throw new Error("--corpus and --qrels are required");
-const readJsonl = <T>(file: string): T[] =>
-  fs
-    .readFileSync(file, "utf8")
-    .split("\n")
-    .filter((line) => line.trim())
-    .map((line) => JSON.parse(line) as T);
-const corpus = readJsonl<{ _id: string; title?: string; text: string }>(path.join(values.corpus, "corpus.jsonl"));
-const queries = new Map(readJsonl<{ _id: string; text: string }>(path.join(values.corpus, "queries.jsonl")).map((query) => [query._id, query.text]));
-const qrels = new Map<string, Map<string, number>>();
-for (const line of fs.readFileSync(values.qrels, "utf8").split("\n").slice(1)) {
-  const [queryId, docId, grade] = line.trim().split("\t");
-  if (!queryId || !docId || grade === undefined) continue;
-  if (!qrels.has(queryId)) qrels.set(queryId, new Map());
-  qrels.get(queryId)!.set(docId, Number(grade));
-}
+const { corpus, queries, qrels } = readBeir(values.corpus, values.qrels);
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "parley-bench-fulltext-"));
 const database = await openDatabase({ driver: "better-sqlite3", url: `file:${path.join(dataDir, "parley.db")}`, cacheMb: 32, mmapMb: 0 });

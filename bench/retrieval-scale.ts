@@ -31,6 +31,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { readJsonl } from "./beir";
 import { newId } from "../packages/api/src/crypto";
 import { openDatabase } from "../packages/api/src/db/client";
 import { knowledgeBases, knowledgeFiles, spaces } from "../packages/api/src/db/schema/index";
@@ -66,14 +67,6 @@ const CORPORA = ["scifact", "cmrc2018-retrieval"];
 const CHUNKS_PER_FILE = 1_000;
 /** What hybrid search asks of each list (search.ts FUSION_DEPTH); the halves are timed at it. */
 const HYBRID_DEPTH = 50;
-
-function readJsonl<T>(file: string): T[] {
-  return fs
-    .readFileSync(file, "utf8")
-    .split("\n")
-    .filter((line) => line.trim().length > 0)
-    .map((line) => JSON.parse(line) as T);
-}
 
 function basePassages(): ChunkInput[] {
   const passages: ChunkInput[] = [];

@@ -23,6 +23,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { readBeir } from "./beir";
 import { count, eq } from "drizzle-orm";
 import { defaultAppSettings } from "../packages/api/src/apps/service/rules";
 import { loadConfig } from "../packages/api/src/config";
@@ -60,23 +61,7 @@ const mode = values.mode as RetrievalMode;
 if (!retrievalModes.includes(mode)) throw new Error(`--mode must be one of ${retrievalModes.join(", ")}`);
 const driver = values.driver === "libsql" ? "libsql" : "better-sqlite3";
 
-function readJsonl<T>(file: string): T[] {
-  return fs
-    .readFileSync(file, "utf8")
-    .split("\n")
-    .filter((line) => line.trim().length > 0)
-    .map((line) => JSON.parse(line) as T);
-}
-
-const corpus = readJsonl<{ _id: string; title?: string; text: string }>(path.join(values.corpus, "corpus.jsonl"));
-const queries = new Map(readJsonl<{ _id: string; text: string }>(path.join(values.corpus, "queries.jsonl")).map((query) => [query._id, query.text]));
-const qrels = new Map<string, Map<string, number>>();
-for (const line of fs.readFileSync(values.qrels, "utf8").split("\n").slice(1)) {
-  const [queryId, docId, grade] = line.trim().split("\t");
-  if (!queryId || !docId || grade === undefined) continue;
-  if (!qrels.has(queryId)) qrels.set(queryId, new Map());
-  qrels.get(queryId)!.set(docId, Number(grade));
-}
+const { corpus, queries, qrels } = readBeir(values.corpus, values.qrels);
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "parley-bench-retrieval-"));
 const config = loadConfig({
