@@ -504,7 +504,11 @@ export function EvaluationPage() {
             <Typography.Text type="secondary">{t("evaluation.run.path")}</Typography.Text>
             <Radio.Group
               value={settings.path}
-              onChange={(event) => setSettings((current) => ({ ...current, path: event.target.value as "search" | "app" }))}
+              onChange={(event) => {
+                const path = event.target.value as "search" | "app";
+                // Each path starts from the server's default threshold: none for a ranked list, a new app's for the app path.
+                setSettings((current) => ({ ...current, path, similarityThreshold: path === "app" ? APP_RETRIEVAL_DEFAULTS.similarityThreshold : 0 }));
+              }}
               optionType="button"
               options={[
                 { value: "search", label: <span data-testid="evaluation-path-search">{t("evaluation.run.paths.search")}</span> },
