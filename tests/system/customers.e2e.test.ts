@@ -63,6 +63,11 @@ afterAll(async () => {
 const byTestId = (id: string) => page.locator(`[data-testid="${id}"]`);
 /** An option of the open select dropdown (closed ones stay in the page, hidden). */
 const option = (text: string) => page.locator(".ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option", { hasText: text });
+/** Closes the open select and waits until its list is gone, so the next select's options are the only ones shown. */
+async function closeSelect() {
+  await page.keyboard.press("Escape");
+  await expect.poll(() => page.locator(".ant-select-dropdown:not(.ant-select-dropdown-hidden)").count()).toBe(0);
+}
 const api = () => createClient({ baseUrl: parley.url, apiKey: ownerKey });
 
 describe("customers and tags in Chromium", () => {
@@ -137,13 +142,13 @@ describe("customers and tags in Chromium", () => {
     await row.locator(".ant-checkbox-input").check();
     await byTestId("customer-batch-tags").click();
     await option("Intent / Refund").click();
-    await page.keyboard.press("Escape");
+    await closeSelect();
     await byTestId("customer-batch-add").click();
     await expect.poll(() => byTestId(`customer-tags-${customerId}`).innerText()).toContain("Refund");
 
     await byTestId("customer-filter-tags").click();
     await option("Intent / Refund").click();
-    await page.keyboard.press("Escape");
+    await closeSelect();
     await byTestId("customer-filter-apply").click();
     await expect.poll(() => page.locator('[data-testid="customer-table"] tbody tr.ant-table-row').count()).toBe(1);
 
