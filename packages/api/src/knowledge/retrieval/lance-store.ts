@@ -100,6 +100,20 @@ export function quote(value: string): string {
 }
 
 /** A LanceDB `column IN (...)` filter. */
+/** The LanceDB filters a delete runs: one per column and batch of ids (rows matching any go). */
+export function deletePredicates(filter: VectorDeleteFilter): string[] {
+  const predicates: string[] = [];
+  for (const [column, values] of [
+    ["chunk_id", filter.chunkIds],
+    ["file_id", filter.fileIds],
+    ["kb_id", filter.knowledgeBaseIds],
+  ] as const) {
+    const unique = [...new Set(values ?? [])];
+    for (let start = 0; start < unique.length; start += DELETE_BATCH) predicates.push(inList(column, unique.slice(start, start + DELETE_BATCH)));
+  }
+  return predicates;
+}
+
 export function inList(column: string, values: readonly string[]): string {
   return `${column} IN (${values.map(quote).join(", ")})`;
 }
@@ -234,15 +248,7 @@ class LanceTable implements VectorIndex {
   }
 
   async delete(filter: VectorDeleteFilter): Promise<void> {
-    const predicates: string[] = [];
-    for (const [column, values] of [
-      ["chunk_id", filter.chunkIds],
-      ["file_id", filter.fileIds],
-      ["kb_id", filter.knowledgeBaseIds],
-    ] as const) {
-      const unique = [...new Set(values ?? [])];
-      for (let start = 0; start < unique.length; start += DELETE_BATCH) predicates.push(inList(column, unique.slice(start, start + DELETE_BATCH)));
-    }
+    const predicates = deletePredicates(filter);
     if (predicates.length === 0) return;
     await this.write(async (table) => {
       for (const predicate of predicates) await table.delete(predicate);

@@ -1,5 +1,5 @@
 import type { Connection, Table } from "@lancedb/lancedb";
-import { inList, type LanceStoreLogger, loadModules, message, runChild } from "./lance-store";
+import { deletePredicates, inList, type LanceStoreLogger, loadModules, message, runChild } from "./lance-store";
 import type { VectorDeleteFilter } from "./vector-index";
 
 /** A chunk's full-text row: its segmented `search_text` (the same text FTS5 indexes). */
@@ -53,7 +53,6 @@ const KB_INDEX = "kb_id_idx";
 /** Writes after which a background optimize folds appended rows into the index (they are searched unindexed meanwhile). */
 const OPTIMIZE_EVERY_WRITES = 64;
 const KEEP_VERSIONS_MS = 60 * 60 * 1000;
-const DELETE_BATCH = 1_000;
 /**
  * `search_text` is already segmented and folded by `segmentForSearch`, words separated by single
  * spaces: split on whitespace only, lower-case and fold diacritics like FTS5's
@@ -217,15 +216,7 @@ export function createLanceTextIndex(options: LanceTextOptions): TextIndex {
     async delete(filter) {
       // A delete waits for the upserts queued before it, so none of them can bring its rows back.
       await flushing;
-      const predicates: string[] = [];
-      for (const [column, values] of [
-        ["chunk_id", filter.chunkIds],
-        ["file_id", filter.fileIds],
-        ["kb_id", filter.knowledgeBaseIds],
-      ] as const) {
-        const unique = [...new Set(values ?? [])];
-        for (let start = 0; start < unique.length; start += DELETE_BATCH) predicates.push(inList(column, unique.slice(start, start + DELETE_BATCH)));
-      }
+      const predicates = deletePredicates(filter);
       if (predicates.length === 0) return;
       await write(async (target) => {
         for (const predicate of predicates) await target.delete(predicate);
