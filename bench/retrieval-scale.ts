@@ -10,7 +10,9 @@
  * The embedder and the SQLite and ANN settings come from the environment exactly as the server
  * reads them (PARLEY_EMBEDDINGS_*, PARLEY_SQLITE_*, PARLEY_VECTOR_ANN_THRESHOLD), through the
  * server's providers: unset, the offline lexical embedder, so no time goes to a remote service.
- * `--keep` leaves the SQLite file and LanceDB directory in place (path printed) for profiling.
+ * `--keep` leaves the SQLite file and LanceDB directory in place (path printed) for profiling;
+ * `--reuse <that path>` measures the searches again on it without ingesting (ingest and build
+ * figures are then not printed), e.g. once the machine is quiet or after a search change.
  *
  * Prints chunks, ingest_chunks_per_s, ann_index_build_s, then p50/p95 per query in ms for
  * hybrid (limit 10), and for its two halves at the depth hybrid asks of them (50): semantic
@@ -31,6 +33,8 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import * as lancedb from "@lancedb/lancedb";
+import { eq } from "drizzle-orm";
 import { readJsonl } from "./beir";
 import { newId } from "../packages/api/src/crypto";
 import { openDatabase } from "../packages/api/src/db/client";
@@ -40,7 +44,7 @@ import { type ChunkInput, storeChunks } from "../packages/api/src/knowledge/retr
 import { createLanceVectorStore } from "../packages/api/src/knowledge/retrieval/lance-store";
 import { createLanceTextIndex, type TextIndex } from "../packages/api/src/knowledge/retrieval/lance-text";
 import { fullTextSearch, hybridSearch, semanticSearch } from "../packages/api/src/knowledge/retrieval/search";
-import { createMemoryVectorIndex, type VectorIndex } from "../packages/api/src/knowledge/retrieval/vector-index";
+import { createMemoryVectorIndex, type VectorIndex, type VectorRow } from "../packages/api/src/knowledge/retrieval/vector-index";
 import { loadConfig } from "../packages/api/src/config";
 import { createLogger } from "../packages/api/src/logger";
 import type { Embedder } from "../packages/api/src/platform/embeddings/types";
@@ -55,6 +59,7 @@ const { values } = parseArgs({
     data: { type: "string", default: path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../shared/data") },
     driver: { type: "string", default: "better-sqlite3" },
     keep: { type: "boolean", default: false },
+    reuse: { type: "string" },
   },
 });
 const chunkTarget = Number(values.chunks);
@@ -132,7 +137,8 @@ async function timed<T>(samples: number[], run: () => Promise<T>): Promise<T> {
   return result;
 }
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "parley-bench-retrieval-scale-"));
+const reused = values.reuse;
+const dataDir = reused ? path.resolve(reused) : fs.mkdtempSync(path.join(os.tmpdir(), "parley-bench-retrieval-scale-"));
 // The server's configuration from the same variables; only the data folder, database and log level are the bench's.
 const config = loadConfig({
   ...process.env,
@@ -177,40 +183,73 @@ const exact = createMemoryVectorIndex(embedder.id, embedder.dimensions);
 const vectorWriteMs = { total: 0 };
 const vectors = withExactCopy(lance, exact, vectorWriteMs);
 
-const now = new Date().toISOString();
-const spaceId = newId("spc");
-const knowledgeBaseId = newId("kb");
-await db.insert(spaces).values({ id: spaceId, code: "bench", name: "bench", kind: "team", ownerUserId: "usr_bench", updatedAt: now });
-await db
-  .insert(knowledgeBases)
-  .values({ id: knowledgeBaseId, spaceId, code: "bench", name: "bench", embeddingModel: embedder.id, createdBy: "usr_bench", updatedAt: now });
-
 const passages = basePassages();
 const fileCount = Math.ceil(chunkTarget / CHUNKS_PER_FILE);
-const fileIds = Array.from({ length: fileCount }, () => newId("kf"));
-await db.insert(knowledgeFiles).values(
-  fileIds.map((id, index) => ({
-    id,
-    spaceId,
-    knowledgeBaseId,
-    name: `part-${index}.txt`,
-    type: "document" as const,
-    source: `part-${index}.txt`,
-    status: "processing" as const,
-    updatedAt: now,
-  })),
-);
-
-const ingestStart = performance.now();
-for (const [fileIndex, fileId] of fileIds.entries()) {
-  const start = fileIndex * CHUNKS_PER_FILE;
-  const chunks = Array.from({ length: Math.min(CHUNKS_PER_FILE, chunkTarget - start) }, (_, offset) => chunkAt(passages, start + offset));
-  await storeChunks({ db, embedder, vectors, text }, { spaceId, knowledgeBaseId, fileId }, chunks);
+let knowledgeBaseId: string;
+let ingestSeconds: number | undefined;
+let waitSeconds: number | undefined;
+if (reused) {
+  const [row] = await db.select({ id: knowledgeBases.id }).from(knowledgeBases).where(eq(knowledgeBases.code, "bench"));
+  if (!row) throw new Error(`${reused} holds no bench knowledge base`);
+  knowledgeBaseId = row.id;
+  // The exact reference index gets the vectors LanceDB stores.
+  await exact.upsert(await storedVectors(path.join(dataDir, "bench-vectors")));
+  await Promise.all([store.whenIdle(), text.whenIdle()]);
+} else {
+  ({ knowledgeBaseId, ingestSeconds, waitSeconds } = await ingest());
 }
-const ingestSeconds = (performance.now() - ingestStart) / 1000;
-const waitStart = performance.now();
-await Promise.all([store.whenIdle(), text.whenIdle()]);
-const waitSeconds = (performance.now() - waitStart) / 1000;
+
+/** Every row of the kept vector table, for the exact index of a reused run. */
+async function storedVectors(directory: string): Promise<VectorRow[]> {
+  const connection = await lancedb.connect(directory);
+  const name = (await connection.tableNames()).find((candidate) => candidate.startsWith("vectors_"));
+  if (!name) throw new Error(`no vector table in ${directory}`);
+  const table = await connection.openTable(name);
+  const rows = (await table.query().select(["chunk_id", "kb_id", "file_id", "vector"]).toArray()) as Array<{
+    chunk_id: string;
+    kb_id: string;
+    file_id: string;
+    vector: ArrayLike<number>;
+  }>;
+  connection.close();
+  return rows.map((row) => ({ chunkId: row.chunk_id, knowledgeBaseId: row.kb_id, fileId: row.file_id, vector: Float32Array.from(row.vector) }));
+}
+
+async function ingest() {
+  const now = new Date().toISOString();
+  const spaceId = newId("spc");
+  const knowledgeBaseId = newId("kb");
+  await db.insert(spaces).values({ id: spaceId, code: "bench", name: "bench", kind: "team", ownerUserId: "usr_bench", updatedAt: now });
+  await db
+    .insert(knowledgeBases)
+    .values({ id: knowledgeBaseId, spaceId, code: "bench", name: "bench", embeddingModel: embedder.id, createdBy: "usr_bench", updatedAt: now });
+
+  const fileIds = Array.from({ length: fileCount }, () => newId("kf"));
+  await db.insert(knowledgeFiles).values(
+    fileIds.map((id, index) => ({
+      id,
+      spaceId,
+      knowledgeBaseId,
+      name: `part-${index}.txt`,
+      type: "document" as const,
+      source: `part-${index}.txt`,
+      status: "processing" as const,
+      updatedAt: now,
+    })),
+  );
+
+  const ingestStart = performance.now();
+  for (const [fileIndex, fileId] of fileIds.entries()) {
+    const start = fileIndex * CHUNKS_PER_FILE;
+    const chunks = Array.from({ length: Math.min(CHUNKS_PER_FILE, chunkTarget - start) }, (_, offset) => chunkAt(passages, start + offset));
+    await storeChunks({ db, embedder, vectors, text }, { spaceId, knowledgeBaseId, fileId }, chunks);
+  }
+  const ingestSeconds = (performance.now() - ingestStart) / 1000;
+  const waitStart = performance.now();
+  await Promise.all([store.whenIdle(), text.whenIdle()]);
+  const waitSeconds = (performance.now() - waitStart) / 1000;
+  return { knowledgeBaseId, ingestSeconds, waitSeconds };
+}
 
 const queries = benchQueries();
 // Each query is embedded once, untimed: the searches below get the stored vector.
@@ -290,7 +329,7 @@ const stored = await lance.count();
 await Promise.all([store.close(), text.close()]);
 await providers.knowledge.close();
 await database.close();
-if (values.keep) console.log(`# kept ${dataDir} (knowledge base ${knowledgeBaseId})`);
+if (values.keep || reused) console.log(`# kept ${dataDir} (knowledge base ${knowledgeBaseId})`);
 else fs.rmSync(dataDir, { recursive: true, force: true });
 
 const ms = (value: number) => value.toFixed(2);
@@ -298,10 +337,12 @@ console.log(
   `# corpora=${CORPORA.join("+")} base_passages=${passages.length} files=${fileCount} queries=${queries.length} embedder=${embedder.id} ann_threshold=${annThreshold} driver=${driver} sqlite_cache_mb=${sqliteCacheMb} sqlite_mmap_mb=${sqliteMmapMb} cpus=${os.cpus().length}`,
 );
 console.log(`chunks=${stored}`);
-console.log(`ingest_chunks_per_s=${(chunkTarget / ingestSeconds).toFixed(0)}`);
-console.log(`ingest_lance_share=${(vectorWriteMs.total / 1000 / ingestSeconds).toFixed(2)}`);
-console.log(`ann_index_build_s=${annBuildSeconds === undefined ? "none" : annBuildSeconds.toFixed(1)}`);
-console.log(`ann_index_wait_after_ingest_s=${waitSeconds.toFixed(1)}`);
+if (ingestSeconds !== undefined && waitSeconds !== undefined) {
+  console.log(`ingest_chunks_per_s=${(chunkTarget / ingestSeconds).toFixed(0)}`);
+  console.log(`ingest_lance_share=${(vectorWriteMs.total / 1000 / ingestSeconds).toFixed(2)}`);
+  console.log(`ann_index_build_s=${annBuildSeconds === undefined ? "none" : annBuildSeconds.toFixed(1)}`);
+  console.log(`ann_index_wait_after_ingest_s=${waitSeconds.toFixed(1)}`);
+}
 console.log(`hybrid_p50_ms=${ms(percentile(hybrid, 50))}`);
 console.log(`hybrid_p95_ms=${ms(percentile(hybrid, 95))}`);
 console.log(`semantic_p50_ms=${ms(percentile(semantic, 50))}`);

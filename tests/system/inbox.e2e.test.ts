@@ -291,7 +291,12 @@ describe("channel client and sessions inbox in Chromium: connect Telegram → li
     await expect.poll(async () => (await api().GET("/api/v1/channel-clients/{id}", { params: { path: { id: clientId } } })).data?.enabled).toBe(false);
     await expect.poll(() => row.locator('[data-testid="client-status"]').innerText()).toBe("离线");
     await row.locator('[data-testid="channel-client-delete"]').click();
+    // The delete call's own answer, so a failure says whether the server or the list kept the row.
+    const deleted = page.waitForResponse(
+      (response) => response.request().method() === "DELETE" && response.url().endsWith(`/api/v1/channel-clients/${clientId}`),
+    );
     await byTestId("channel-client-delete-confirm").click();
+    expect((await deleted).status()).toBe(200);
     await expect.poll(() => row.count()).toBe(0);
     expect((await api().GET("/api/v1/channel-clients")).data).toEqual([]);
     await expect.poll(() => byTestId("channel-clients-empty").count()).toBe(1);

@@ -154,6 +154,29 @@ describe("LanceDB vector store", () => {
     expect(hit!.chunkId).toBe("b13-c7");
   });
 
+  it("replaces a BTREE knowledge-base index of an older table with a BITMAP when it opens the table", async () => {
+    const first = newStore("kb-index");
+    const vectors = randomVectors(30, 21);
+    await first.table("model-a", DIMENSIONS).upsert([...rows("kb_a", vectors.slice(0, 20)), ...rows("kb_b", vectors.slice(20))]);
+    await first.whenIdle();
+    await first.close();
+    const connection = await connect(path.join(root, "kb-index"));
+    const raw = await connection.openTable(lanceTableName("model-a", DIMENSIONS));
+    await raw.createIndex("kb_id", { config: (await import("@lancedb/lancedb")).Index.btree(), name: "kb_id_idx", replace: true });
+    const kbIndexType = async () => (await raw.listIndices()).find((index) => index.columns[0] === "kb_id")?.indexType;
+    expect(await kbIndexType()).toBe("BTree");
+
+    const second = newStore("kb-index");
+    const table = second.table("model-a", DIMENSIONS);
+    const hits = await table.search(vectors[25]!, { knowledgeBaseIds: ["kb_b"], limit: 20 });
+    expect(hits.map((hit) => hit.knowledgeBaseId)).toEqual(Array(10).fill("kb_b"));
+    await second.whenIdle();
+    await raw.checkoutLatest();
+    expect(await kbIndexType()).toBe("Bitmap");
+    expect((await table.search(vectors[3]!, { knowledgeBaseIds: ["kb_a"], limit: 1 }))[0]!.chunkId).toBe("kb_a-c3");
+    connection.close();
+  });
+
   it("builds the ANN index in the background past the threshold and still finds exact matches", async () => {
     const logs: string[] = [];
     const store = newStore("ann", { annThreshold: 300, logs });
@@ -167,7 +190,7 @@ describe("LanceDB vector store", () => {
     expect(logs).toContain("LanceDB ANN index build finished");
     const indices = await (await (await connect(path.join(root, "ann"))).openTable(lanceTableName("model-a", DIMENSIONS))).listIndices();
     expect(indices.map((index) => [index.columns[0], index.indexType]).sort()).toEqual([
-      ["kb_id", "BTree"],
+      ["kb_id", "Bitmap"],
       ["vector", "IvfHnswSq"],
     ]);
     for (const probe of [7, 123, 299, 333]) {

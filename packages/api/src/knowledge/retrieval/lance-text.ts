@@ -1,5 +1,5 @@
 import type { Connection, Table } from "@lancedb/lancedb";
-import { deletePredicates, inList, type LanceStoreLogger, loadModules, message, runChild } from "./lance-store";
+import { createKbIndex, deletePredicates, hasKbIndex, inList, type LanceStoreLogger, loadModules, message, runChild } from "./lance-store";
 import type { VectorDeleteFilter } from "./vector-index";
 
 /** A chunk's full-text row: its segmented `search_text` (the same text FTS5 indexes). */
@@ -49,7 +49,6 @@ export interface LanceTextOptions {
 export const DEFAULT_FULLTEXT_THRESHOLD = 20_000;
 const TABLE = "fulltext_chunks";
 const FTS_INDEX = "search_text_idx";
-const KB_INDEX = "kb_id_idx";
 /** Writes after which a background optimize folds appended rows into the index (they are searched unindexed meanwhile). */
 const OPTIMIZE_EVERY_WRITES = 64;
 const KEEP_VERSIONS_MS = 60 * 60 * 1000;
@@ -108,7 +107,7 @@ export function createLanceTextIndex(options: LanceTextOptions): TextIndex {
       rows = await table.countRows();
       const indices = await table.listIndices();
       indexed = indices.some((index) => index.name === FTS_INDEX);
-      if (!indices.some((index) => index.name === KB_INDEX)) enqueue("kb_id index", createKbIndex);
+      if (!hasKbIndex(indices)) enqueue("kb_id index", buildKbIndex);
       maybeBuild();
       return table;
     })().finally(() => {
@@ -128,9 +127,9 @@ export function createLanceTextIndex(options: LanceTextOptions): TextIndex {
     inQueue(task).catch((error: unknown) => warn(what, error));
   }
 
-  async function createKbIndex() {
+  async function buildKbIndex() {
     if (!table || rows === 0) return;
-    await table.createIndex("kb_id", { config: (await loadModules()).lance.Index.btree(), name: KB_INDEX, replace: true });
+    await createKbIndex(table);
   }
 
   /** Index build and optimize run in a child process (CPU-bound), one at a time; the table is reopened after. */

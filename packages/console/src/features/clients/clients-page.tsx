@@ -290,6 +290,8 @@ function ChannelClientsSection({ channels, loading, appNames }: { channels: Chan
   const remove = async (client: ChannelClient) => {
     const result = await channelEndpoints.remove(client.id);
     if (!result.ok) return;
+    // The answer already says the row is gone: drop it now rather than wait for the list to refetch.
+    setSpaceData<ChannelClient[]>(CHANNEL_CLIENTS, (current) => current?.filter((item) => item.id !== client.id));
     await invalidateSpace(CHANNEL_CLIENTS);
     feedback.success(t("clients.channelList.deleted", { name: client.name }));
   };
