@@ -205,7 +205,7 @@ async function indexedFullTextSearch(db: Db, request: SearchRequest, text: TextI
   return hits.length < asked ? result : undefined;
 }
 
-const NON_ASCII = /[^\u0000-\u007f]/;
+const NON_ASCII = /[^\p{ASCII}]/u;
 
 /** Case and diacritics folded as FTS5's `unicode61 remove_diacritics 2` folds them. */
 function foldTerms(text: string): string {
