@@ -34,6 +34,8 @@ export interface TranscriptionFakeOptions {
   models?: string[];
   /** The text it answers for a file; default "Hello from the microphone". */
   transcript?: (request: TranscriptionFakeRequest) => string;
+  /** Awaited before a transcript is sent: lets a test look at the server's state while the call is under way. */
+  beforeAnswer?: (request: TranscriptionFakeRequest) => Promise<void>;
 }
 
 // The fake's own reading of the container, independent of the server's sniffing.
@@ -99,6 +101,7 @@ export async function startTranscriptionFake(options: TranscriptionFakeOptions):
     if (!request.container) {
       return send(400, openAiError("Invalid file format. Supported formats: ['flac', 'm4a', 'mp3', 'mp4', 'mpeg', 'mpga', 'oga', 'ogg', 'wav', 'webm']", null));
     }
+    await options.beforeAnswer?.(request);
     send(200, JSON.stringify({ text: options.transcript ? options.transcript(request) : "Hello from the microphone" }));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
