@@ -66,7 +66,8 @@ const transcriptionModelIds = z
   .array(z.string().trim().min(1).max(200))
   .max(50)
   .openapi({
-    description: "Speech-to-text model ids served at `POST {baseUrl}/audio/transcriptions` (OpenAI's wire format: whisper-1, gpt-4o-transcribe, and servers that copy it)",
+    description:
+      "Speech-to-text model ids served at `POST {baseUrl}/audio/transcriptions` (OpenAI's wire format: whisper-1, gpt-4o-transcribe, and servers that copy it)",
     example: ["whisper-1"],
   });
 

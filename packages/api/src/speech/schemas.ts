@@ -13,7 +13,12 @@ export const transcriptionBody = z
       .regex(/^[a-z]{2}$/)
       .optional()
       .openapi({ description: "ISO-639-1 language of the speech (`en`, `zh`); absent lets the model detect it", example: "en" }),
-    model: z.string().min(1).max(200).optional().openapi({ description: "A transcription model (GET /api/v1/transcription-models); default the first served", example: "whisper-1" }),
+    model: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .openapi({ description: "A transcription model (GET /api/v1/transcription-models); default the first served", example: "whisper-1" }),
   })
   .openapi("TranscriptionRequest");
 

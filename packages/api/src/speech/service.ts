@@ -52,7 +52,8 @@ export async function transcribeForSpace(deps: SpeechDeps, request: TranscribeRe
   const resolved = deps.models.transcriber(modelId);
   if (!resolved) throw fail.invalid("speech_unknown_model", "model", { model: modelId });
   if (request.audio.byteLength === 0) throw fail.invalid("speech_empty", "file");
-  if (request.audio.byteLength > SPEECH_MAX_BYTES) throw new ServiceError("payload_too_large", "speech_too_large", { megabytes: SPEECH_MAX_BYTES / 1024 / 1024 }, { field: "file" });
+  if (request.audio.byteLength > SPEECH_MAX_BYTES)
+    throw new ServiceError("payload_too_large", "speech_too_large", { megabytes: SPEECH_MAX_BYTES / 1024 / 1024 }, { field: "file" });
   const sniffed = sniffAudio(request.audio);
   if (!sniffed) throw fail.invalid("speech_not_audio", "file");
   const duration = await audioDurationSeconds(request.audio, sniffed);

@@ -31,7 +31,11 @@ const form = (bytes: Uint8Array, fields: Record<string, string> = {}, name = "sp
 const transcribe = (user: TestUser | undefined, bytes: Uint8Array, headers: Record<string, string> = {}) =>
   ctx.request("/api/v1/chat/transcriptions", { method: "POST", ...(user ? { token: user.token } : {}), body: form(bytes), headers });
 const usage = (spaceId: string) =>
-  ctx.deps.db.select().from(usageRecords).where(and(eq(usageRecords.spaceId, spaceId), like(usageRecords.model, "transcription:%"))).all();
+  ctx.deps.db
+    .select()
+    .from(usageRecords)
+    .where(and(eq(usageRecords.spaceId, spaceId), like(usageRecords.model, "transcription:%")))
+    .all();
 const liveHolds = async () => {
   const rows = await ctx.deps.db.select().from(keyValues).where(like(keyValues.key, "credit-hold:%")).all();
   return rows.map((row) => JSON.parse(row.value) as { amount: number });
@@ -118,7 +122,13 @@ describe("speech input with a transcription model", () => {
     expect(await balanceOf(ctx.deps, owner.user.spaceId)).toBe(before - 3);
     expect(heldDuringCall.at(-1)).toMatchObject([{ amount: 3 }]);
     expect(await liveHolds()).toEqual([]);
-    expect(fake.requests.at(-1)).toMatchObject({ authorization: `Bearer ${KEY}`, model: "whisper-1", responseFormat: "json", container: "wav", fileName: "speech.wav" });
+    expect(fake.requests.at(-1)).toMatchObject({
+      authorization: `Bearer ${KEY}`,
+      model: "whisper-1",
+      responseFormat: "json",
+      container: "wav",
+      fileName: "speech.wav",
+    });
     const records = await usage(owner.user.spaceId);
     expect(records).toHaveLength(1);
     expect(records[0]).toMatchObject({ model: "transcription:whisper-1", answer: "What does shipping cost? (wav)", credits: 3, channel: "web" });
@@ -177,9 +187,9 @@ describe("speech input with a transcription model", () => {
   });
 
   it("serves the widget with the visitor's session token; the client's space pays and the record names its app", async () => {
-    const client = (await (
-      await ctx.request("/api/v1/web-clients", { method: "POST", token: owner.token, json: { appId, name: "Shop widget" } })
-    ).json()) as { data: { id: string } };
+    const client = (await (await ctx.request("/api/v1/web-clients", { method: "POST", token: owner.token, json: { appId, name: "Shop widget" } })).json()) as {
+      data: { id: string };
+    };
     const config = (await (await ctx.request(`/api/v1/widget/${client.data.id}/config`)).json()) as { data: { speechInput: boolean } };
     expect(config.data.speechInput).toBe(true);
     const session = (await (await ctx.request(`/api/v1/widget/${client.data.id}/sessions`, { method: "POST", json: {} })).json()) as {

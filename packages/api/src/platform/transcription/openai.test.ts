@@ -10,7 +10,11 @@ let fake: TranscriptionFake;
 const wav = toneWav(1);
 
 beforeAll(async () => {
-  fake = await startTranscriptionFake({ apiKey: KEY, models: ["whisper-1"], transcript: (request) => `heard ${request.container} in ${request.language ?? "auto"}` });
+  fake = await startTranscriptionFake({
+    apiKey: KEY,
+    models: ["whisper-1"],
+    transcript: (request) => `heard ${request.container} in ${request.language ?? "auto"}`,
+  });
 });
 afterAll(async () => fake.close());
 
@@ -43,12 +47,15 @@ describe("OpenAI-compatible transcriber", () => {
       message: expect.stringContaining("Incorrect API key"),
     });
     const unknownModel = createOpenAiTranscriber({ baseUrl: fake.url, model: "whisper-9", apiKey: KEY });
-    await expect(unknownModel.transcribe({ audio: wav, fileName: "a.wav", mimeType: "audio/wav" })).rejects.toMatchObject({ status: 404, code: "model_not_found" });
+    await expect(unknownModel.transcribe({ audio: wav, fileName: "a.wav", mimeType: "audio/wav" })).rejects.toMatchObject({
+      status: 404,
+      code: "model_not_found",
+    });
     const transcriber = createOpenAiTranscriber({ baseUrl: fake.url, model: "whisper-1", apiKey: KEY });
     // Text is not audio: the server refuses it with its "Invalid file format".
-    await expect(transcriber.transcribe({ audio: new TextEncoder().encode("just some words, not sound"), fileName: "a.wav", mimeType: "audio/wav" })).rejects.toThrow(
-      /answered 400: Invalid file format/,
-    );
+    await expect(
+      transcriber.transcribe({ audio: new TextEncoder().encode("just some words, not sound"), fileName: "a.wav", mimeType: "audio/wav" }),
+    ).rejects.toThrow(/answered 400: Invalid file format/);
     fake.setMode("fail");
     await expect(transcriber.transcribe({ audio: wav, fileName: "a.wav", mimeType: "audio/wav" })).rejects.toMatchObject({ status: 500 });
     fake.setMode("hang");

@@ -71,20 +71,32 @@ export async function startTranscriptionFake(options: TranscriptionFakeOptions):
     for await (const chunk of incoming) chunks.push(chunk as Buffer);
     if (incoming.method !== "POST" || incoming.url !== "/audio/transcriptions") return send(404, openAiError("Not found", null));
     if (incoming.headers.authorization !== `Bearer ${options.apiKey}`) {
-      return send(401, openAiError("Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys.", "invalid_api_key"));
+      return send(
+        401,
+        openAiError("Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys.", "invalid_api_key"),
+      );
     }
     if (mode === "hang") return;
-    if (mode === "fail") return send(500, JSON.stringify({ error: { message: "The server had an error while processing your request.", type: "server_error", param: null, code: null } }));
+    if (mode === "fail")
+      return send(
+        500,
+        JSON.stringify({ error: { message: "The server had an error while processing your request.", type: "server_error", param: null, code: null } }),
+      );
     let form: FormData;
     try {
-      form = await new Request("http://fake/", { method: "POST", headers: { "content-type": incoming.headers["content-type"] ?? "" }, body: Buffer.concat(chunks) }).formData();
+      form = await new Request("http://fake/", {
+        method: "POST",
+        headers: { "content-type": incoming.headers["content-type"] ?? "" },
+        body: Buffer.concat(chunks),
+      }).formData();
     } catch {
       return send(400, openAiError("Could not parse multipart form", null));
     }
     const model = form.get("model");
     const file = form.get("file");
     if (typeof model !== "string" || model === "") return send(400, openAiError("you must provide a model parameter", null));
-    if (!(file instanceof File)) return send(400, openAiError("1 validation error for Request\nbody -> file\n  field required (type=value_error.missing)", null));
+    if (!(file instanceof File))
+      return send(400, openAiError("1 validation error for Request\nbody -> file\n  field required (type=value_error.missing)", null));
     const bytes = new Uint8Array(await file.arrayBuffer());
     const request: TranscriptionFakeRequest = {
       authorization: incoming.headers.authorization,
