@@ -3,8 +3,8 @@ import { defineMessages } from "../i18n/define";
 /** Messages of speech input (transcription). */
 export const speechMessages = defineMessages({
   speech_no_model: {
-    en: "Speech input needs a transcription model: the instance owner adds one (e.g. whisper-1) under Instance → Model providers",
-    "zh-CN": "语音输入需要语音识别模型：请实例管理员在「实例 → 模型服务商」中添加（如 whisper-1）",
+    en: "Speech input needs a transcription model: the instance owner adds one (e.g. whisper-1) to a model provider under API access → Models",
+    "zh-CN": "语音输入需要语音识别模型：请实例管理员在「API 接入 → 模型」中为模型服务商添加（如 whisper-1）",
   },
   speech_unknown_model: { en: "The transcription model {model} is not served by any enabled provider", "zh-CN": "没有已启用的服务商提供语音识别模型 {model}" },
   speech_empty: { en: "The recording is empty; hold the microphone button and speak", "zh-CN": "录音为空，请按下麦克风按钮后说话" },

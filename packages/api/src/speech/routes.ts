@@ -18,7 +18,7 @@ const VISITOR_TRANSCRIPTION_WINDOW_SECONDS = 10 * 60;
 
 const multipart = { required: true, content: { "multipart/form-data": { schema: transcriptionBody } } } as const;
 const errors = {
-  409: "No transcription model is configured (`speech_no_model`): the instance owner adds one under Instance → Model providers",
+  409: "No transcription model is configured (`speech_no_model`): the instance owner adds one to a model provider (API access → Models)",
   413: "The recording is larger than 15 MB",
   502: "The provider failed; nothing was charged",
 };
