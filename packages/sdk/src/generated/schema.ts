@@ -3716,7 +3716,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
-                /** @description No transcription model is configured (`speech_no_model`): the instance owner adds one under Instance → Model providers */
+                /** @description No transcription model is configured (`speech_no_model`): the instance owner adds one to a model provider (API access → Models) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -3851,7 +3851,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
-                /** @description No transcription model is configured (`speech_no_model`): the instance owner adds one under Instance → Model providers */
+                /** @description No transcription model is configured (`speech_no_model`): the instance owner adds one to a model provider (API access → Models) */
                 409: {
                     headers: {
                         [name: string]: unknown;
