@@ -56,8 +56,9 @@ afterAll(async () => {
   await new Promise<void>((resolve) => (site ? site.close(() => resolve()) : resolve()));
 });
 
-async function openWidget(): Promise<{ page: Page; context: BrowserContext; requests: string[] }> {
+async function openWidget(initScript?: string): Promise<{ page: Page; context: BrowserContext; requests: string[] }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: "en-US" });
+  if (initScript) await context.addInitScript(initScript);
   const page = await context.newPage();
   page.setDefaultTimeout(20_000);
   const requests: string[] = [];
@@ -68,6 +69,27 @@ async function openWidget(): Promise<{ page: Page; context: BrowserContext; requ
   await page.getByRole("button", { name: "Open chat" }).click();
   await page.getByRole("dialog").getByRole("textbox").waitFor();
   return { page, context, requests };
+}
+
+let consoleContext: BrowserContext | undefined;
+
+/**
+ * Opens the chat of the space's first app in a fresh page of one signed-in context (the
+ * bootstrap owner's sign-in link works once): each page loads the transcription models anew.
+ */
+async function openConsoleChat(): Promise<{ page: Page }> {
+  const apps = await apiCall<{ items: Array<{ code: string }> }>(parley.url, ownerKey, "GET", "/api/v1/apps");
+  if (!consoleContext) {
+    consoleContext = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const signIn = await consoleContext.newPage();
+    await signIn.goto(parley.signInUrl!);
+    await signIn.waitForURL(/\/console\/agents$/);
+    await signIn.close();
+  }
+  const page = await consoleContext.newPage();
+  page.setDefaultTimeout(20_000);
+  await page.goto(`${parley.url}/app/${apps.items[0]!.code}`);
+  return { page };
 }
 
 const recorderChunk = (requests: string[]) => requests.filter((pathname) => /^\/widget\/recorder-[\w-]+\.js$/.test(pathname));
@@ -81,6 +103,16 @@ describe("speech input in Chromium with a fake microphone", () => {
     expect(await dialog.getByRole("button", { name: "Speak your question" }).count()).toBe(0);
     expect(recorderChunk(requests)).toEqual([]);
     await context.close();
+  });
+
+  it("console chat without a transcription model: the microphone is disabled and its tooltip says where to add one", async () => {
+    const { page } = await openConsoleChat();
+    const mic = page.locator('[data-testid="chat-mic"]');
+    await mic.waitFor();
+    expect(await mic.isDisabled()).toBe(true);
+    await mic.hover({ force: true });
+    await expect.poll(() => page.getByRole("tooltip").innerText()).toContain("API access → Models");
+    await page.close();
   });
 
   it("widget: press the microphone, speak, stop → the provider gets a real recording → its text is in the input → sent", async () => {
@@ -115,15 +147,24 @@ describe("speech input in Chromium with a fake microphone", () => {
     await context.close();
   });
 
+  it("widget: a refused microphone says permission is needed, a browser without media support says voice permission is missing (spec §8)", async () => {
+    // The browser refuses as it does when the visitor blocks the site: getUserMedia rejects with NotAllowedError.
+    const denied = await openWidget(
+      "navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException('Permission denied', 'NotAllowedError'));",
+    );
+    const before = fake.requests.length;
+    await denied.page.getByRole("dialog").getByRole("button", { name: "Speak your question" }).click();
+    await expect.poll(() => denied.page.getByRole("dialog").getByRole("status").innerText()).toContain("Microphone permission needed");
+    await denied.context.close();
+    const unsupported = await openWidget("Object.defineProperty(window, 'MediaRecorder', { value: undefined });");
+    await unsupported.page.getByRole("dialog").getByRole("button", { name: "Speak your question" }).click();
+    await expect.poll(() => unsupported.page.getByRole("dialog").getByRole("status").innerText()).toContain("Voice permission missing");
+    await unsupported.context.close();
+    expect(fake.requests.length).toBe(before);
+  });
+
   it("console chat: the microphone next to send puts the transcript into the input", async () => {
-    const apps = await apiCall<{ items: Array<{ code: string }> }>(parley.url, ownerKey, "GET", "/api/v1/apps");
-    const code = apps.items[0]!.code;
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    const page = await context.newPage();
-    page.setDefaultTimeout(20_000);
-    await page.goto(parley.signInUrl!);
-    await page.waitForURL(/\/console\/agents$/);
-    await page.goto(`${parley.url}/app/${code}`);
+    const { page } = await openConsoleChat();
     const mic = page.locator('[data-testid="chat-mic"]');
     await mic.waitFor();
     const before = fake.requests.length;
@@ -134,6 +175,6 @@ describe("speech input in Chromium with a fake microphone", () => {
     await expect.poll(() => page.locator('[data-testid="chat-input"]').inputValue()).toBe(QUESTION);
     expect(fake.requests.length).toBe(before + 1);
     expect(["webm", "ogg"]).toContain(fake.requests.at(-1)!.container);
-    await context.close();
+    await page.close();
   });
 });
