@@ -13,6 +13,7 @@ import { failure, handleError, serviceErrorResponse, validationHook } from "./ht
 import { pickLanguage, translate } from "./http/translate";
 import { registerAuthRoutes, registerMeRoutes } from "./identity/routes";
 import { registerAnnouncementRoutes } from "./announcements/routes";
+import { registerSpeechRoutes, SPEECH_UPLOAD_PATH } from "./speech/routes";
 import { registerAppRoutes } from "./apps/routes";
 import { registerBenefitRoutes } from "./benefits/routes";
 import { registerChatRoutes } from "./chat/routes";
@@ -95,7 +96,7 @@ export function createApp(deps: Deps) {
     const databaseLimit = limitOf(Math.max(deps.config.bodyLimitBytes, DATABASE_UPLOAD_MAX_BYTES));
     app.use(prefix, (c, next) => {
       if (c.req.method !== "POST") return generalLimit(c, next);
-      if (KNOWLEDGE_UPLOAD_PATH.test(c.req.path)) return uploadLimit(c, next);
+      if (KNOWLEDGE_UPLOAD_PATH.test(c.req.path) || SPEECH_UPLOAD_PATH.test(c.req.path)) return uploadLimit(c, next);
       return (DATABASE_UPLOAD_PATH.test(c.req.path) ? databaseLimit : generalLimit)(c, next);
     });
   }
@@ -119,6 +120,7 @@ export function createApp(deps: Deps) {
   registerSpaceRoutes(app);
   registerKeyRoutes(app);
   registerModelRoutes(app);
+  registerSpeechRoutes(app);
   registerInstanceRoutes(app);
   registerPlanRoutes(app);
   registerTemplateRoutes(app);

@@ -351,6 +351,9 @@ export const operationAccess: Readonly<Record<string, OperationAccess>> = {
   "DELETE /api/v1/knowledge-bases/{knowledgeBaseId}/evaluation/runs/{runId}": "knowledge.edit",
   // Rerank (issue 20, t20-rerank): the rerank models an app may choose, like GET /models.
   "GET /api/v1/rerank-models": "member",
+  // Speech input (issue 21, t21-stt): the transcription models, like GET /models; transcribing a question, like chatting.
+  "GET /api/v1/transcription-models": "member",
+  "POST /api/v1/chat/transcriptions": "apps.view",
 };
 
 /** The key {@link operationAccess} uses for a route. */

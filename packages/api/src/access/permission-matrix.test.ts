@@ -51,6 +51,7 @@ const MEMBER_OPERATIONS = [
   "GET /api/v1/me/wechat-bindings",
   "GET /api/v1/models",
   "GET /api/v1/rerank-models",
+  "GET /api/v1/transcription-models",
   "GET /api/v1/notices",
   "GET /api/v1/privileges",
   "GET /api/v1/spaces/{spaceId}",

@@ -90,6 +90,7 @@ export const widgetConfigSchema = z
     appName: z.string(),
     openingIntroduction: z.string().openapi({ description: "The app's opening introduction without its guiding questions" }),
     guidingQuestions: z.array(z.string()).openapi({ description: "The [square-bracketed] questions of the opening introduction" }),
+    speechInput: z.boolean().openapi({ description: "Whether a transcription model is served: the widget shows its microphone only then" }),
   })
   .openapi("WidgetConfig");
 

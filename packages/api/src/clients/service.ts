@@ -214,7 +214,7 @@ function ownOrigin(deps: Pick<Deps, "config">): string | undefined {
 }
 
 /** What the widget needs to draw itself. */
-export async function widgetConfig(deps: Pick<Deps, "db" | "secrets">, row: ClientRow) {
+export async function widgetConfig(deps: Pick<Deps, "db" | "models" | "secrets">, row: ClientRow) {
   const app = await getAppForChat(deps, { appId: row.appId });
   const opening = parseOpening(app.openingIntroduction);
   return {
@@ -229,6 +229,7 @@ export async function widgetConfig(deps: Pick<Deps, "db" | "secrets">, row: Clie
     appName: app.name,
     openingIntroduction: opening.text,
     guidingQuestions: opening.guidingQuestions,
+    speechInput: deps.models.transcriptionModels().length > 0,
   };
 }
 

@@ -23,6 +23,7 @@ import { plansMessages } from "../plans/messages";
 import { pluginsMessages } from "../plugins/messages";
 import { rolesMessages } from "../roles/messages";
 import { spacesMessages } from "../spaces/messages";
+import { speechMessages } from "../speech/messages";
 import { storeMessages } from "../store/messages";
 import { teamsMessages } from "../teams/messages";
 import { templatesMessages } from "../templates/messages";
@@ -64,6 +65,7 @@ export const catalogues = {
   store: storeMessages,
   remoteDatabases: remoteDatabaseMessages,
   sqlCheck: sqlCheckMessages,
+  speech: speechMessages,
 } as const;
 
 /** Every message Parley can show or send, in English and Chinese: the areas' catalogues in one. */
@@ -99,6 +101,7 @@ export const messages = {
   ...storeMessages,
   ...remoteDatabaseMessages,
   ...sqlCheckMessages,
+  ...speechMessages,
 };
 
 /** The id of a message: a key of {@link messages}. */

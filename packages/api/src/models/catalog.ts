@@ -9,6 +9,8 @@ import type { LanguageModelProvider, ModelInfo } from "../platform/llm/types";
 import { createVendorProvider, normalizeBaseUrl, type VendorSettings } from "../platform/llm/vendors";
 import { createRemoteReranker } from "../platform/rerank/remote";
 import type { Reranker } from "../platform/rerank/types";
+import { createOpenAiTranscriber } from "../platform/transcription/openai";
+import type { Transcriber } from "../platform/transcription/types";
 import { type AddressPolicy, policedFetch } from "../plugins/service/network";
 
 /** A model the catalogue can serve, with the provider that serves it. */
@@ -30,6 +32,23 @@ export interface ResolvedReranker {
   model: RerankModelInfo;
   reranker: Reranker;
 }
+
+/** A speech-to-text model of the catalogue: served by a provider's `POST {baseUrl}/audio/transcriptions`. */
+export interface TranscriptionModelInfo {
+  id: string;
+  providerId: string;
+  /** The provider's display name. */
+  providerName: string;
+}
+
+/** A transcription model with the client that calls it. */
+export interface ResolvedTranscriber {
+  model: TranscriptionModelInfo;
+  transcriber: Transcriber;
+}
+
+/** How long one transcription may take: up to the longest recording speech input accepts. */
+export const TRANSCRIPTION_TIMEOUT_MS = 120_000;
 
 /** How long one rerank call may take: an answer waits for it, so it is kept short. */
 export const RERANK_TIMEOUT_MS = 15_000;
@@ -71,6 +90,10 @@ export interface ModelCatalog {
   rerankModels(): RerankModelInfo[];
   /** The client of a rerank model, or undefined when no enabled provider serves it. */
   reranker(modelId: string): ResolvedReranker | undefined;
+  /** Speech-to-text models of the enabled console providers, in provider order; the first provider of an id wins. */
+  transcriptionModels(): TranscriptionModelInfo[];
+  /** The client of a transcription model, or undefined when no enabled provider serves it. */
+  transcriber(modelId: string): ResolvedTranscriber | undefined;
   /** Re-reads the owner's rows and rebuilds the snapshot. */
   reload(): Promise<void>;
   /** Resolves once the first load of the owner's rows finished (failed loads keep config only). */
@@ -100,6 +123,7 @@ interface Snapshot {
   byProvider: Map<string, CatalogProvider>;
   list: ModelInfo[];
   rerankers: Map<string, ResolvedReranker>;
+  transcribers: Map<string, ResolvedTranscriber>;
 }
 
 function parseModels(text: string): string[] {
@@ -140,7 +164,11 @@ export function createModelCatalog(options: ModelCatalogOptions): ModelCatalog {
     source: "config",
   }));
 
-  const build = (consoleEntries: CatalogProvider[], rerankers: ReadonlyArray<ResolvedReranker> = []): Snapshot => {
+  const build = (
+    consoleEntries: CatalogProvider[],
+    rerankers: ReadonlyArray<ResolvedReranker> = [],
+    transcribers: ReadonlyArray<ResolvedTranscriber> = [],
+  ): Snapshot => {
     const entries = [...consoleEntries, ...configEntries, offlineEntry];
     const byModel = new Map<string, ResolvedModel>();
     const byProvider = new Map<string, CatalogProvider>();
@@ -152,7 +180,16 @@ export function createModelCatalog(options: ModelCatalogOptions): ModelCatalog {
     }
     const rerankerById = new Map<string, ResolvedReranker>();
     for (const resolved of rerankers) if (!rerankerById.has(resolved.model.id)) rerankerById.set(resolved.model.id, resolved);
-    return { entries, byModel, byProvider, list: [...byModel.values()].map((resolved) => resolved.model), rerankers: rerankerById };
+    const transcriberById = new Map<string, ResolvedTranscriber>();
+    for (const resolved of transcribers) if (!transcriberById.has(resolved.model.id)) transcriberById.set(resolved.model.id, resolved);
+    return {
+      entries,
+      byModel,
+      byProvider,
+      list: [...byModel.values()].map((resolved) => resolved.model),
+      rerankers: rerankerById,
+      transcribers: transcriberById,
+    };
   };
 
   let snapshot = build([]);
@@ -164,6 +201,7 @@ export function createModelCatalog(options: ModelCatalogOptions): ModelCatalog {
     const rows = await options.db.select().from(modelProviders).orderBy(modelProviders.createdAt, modelProviders.id).all();
     const consoleEntries: CatalogProvider[] = [];
     const rerankers: ResolvedReranker[] = [];
+    const transcribers: ResolvedTranscriber[] = [];
     for (const row of rows) {
       if (!row.enabled) continue;
       try {
@@ -179,6 +217,19 @@ export function createModelCatalog(options: ModelCatalogOptions): ModelCatalog {
               model,
               format: row.rerankFormat,
               timeoutMs: Math.min(RERANK_TIMEOUT_MS, timeoutMs),
+              ...(apiKey ? { apiKey } : {}),
+              ...(fetchImpl ? { fetch: fetchImpl } : {}),
+            }),
+          });
+        }
+        for (const model of parseModels(row.transcriptionModels)) {
+          if (!baseUrl) continue;
+          transcribers.push({
+            model: { id: model, providerId: row.id, providerName: row.name },
+            transcriber: createOpenAiTranscriber({
+              baseUrl,
+              model,
+              timeoutMs: TRANSCRIPTION_TIMEOUT_MS,
               ...(apiKey ? { apiKey } : {}),
               ...(fetchImpl ? { fetch: fetchImpl } : {}),
             }),
@@ -203,7 +254,7 @@ export function createModelCatalog(options: ModelCatalogOptions): ModelCatalog {
       }
     }
     // A slower, older reload must not overwrite a newer one.
-    if (mine === generation) snapshot = build(consoleEntries, rerankers);
+    if (mine === generation) snapshot = build(consoleEntries, rerankers, transcribers);
   };
 
   const first = reload().catch((error: unknown) => {
@@ -220,6 +271,8 @@ export function createModelCatalog(options: ModelCatalogOptions): ModelCatalog {
     provider: (id) => snapshot.byProvider.get(id),
     rerankModels: () => [...snapshot.rerankers.values()].map((resolved) => resolved.model),
     reranker: (modelId) => snapshot.rerankers.get(modelId),
+    transcriptionModels: () => [...snapshot.transcribers.values()].map((resolved) => resolved.model),
+    transcriber: (modelId) => snapshot.transcribers.get(modelId),
     reload,
     ready: () => first,
   };

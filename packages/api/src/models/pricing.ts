@@ -90,3 +90,23 @@ export const defaultRerankPrice = 1;
 export function rerankCreditsPerCall(modelId: string): number {
   return rerankPrices[modelId] ?? defaultRerankPrice;
 }
+
+/**
+ * Credits per started minute of audio, by transcription model, at one credit per US$0.0001:
+ * OpenAI's whisper-1 and gpt-4o-transcribe list US$0.006 a minute (60 credits),
+ * gpt-4o-mini-transcribe US$0.003 (30).
+ */
+export const transcriptionPricesPerMinute: Readonly<Record<string, number>> = {
+  "whisper-1": 60,
+  "gpt-4o-transcribe": 60,
+  "gpt-4o-mini-transcribe": 30,
+};
+
+/** What a transcription model missing from {@link transcriptionPricesPerMinute} costs a minute: a self-hosted or copied model, priced as whisper-1. */
+export const defaultTranscriptionPricePerMinute = 60;
+
+/** Integer credits transcribing `seconds` of audio costs: the per-minute price times the minutes, rounded up to a whole credit. */
+export function transcriptionCredits(modelId: string, seconds: number): number {
+  const perMinute = transcriptionPricesPerMinute[modelId] ?? defaultTranscriptionPricePerMinute;
+  return Math.ceil((Math.max(0, seconds) * perMinute) / 60);
+}

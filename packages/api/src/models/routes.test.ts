@@ -99,6 +99,7 @@ describe.each(drivers)("model routes on %s", (driver) => {
         models: ["gpt-4.1-mini", "gpt-4o-mini"],
         rerankModels: [],
         rerankFormat: "cohere",
+        transcriptionModels: [],
         enabled: true,
         source: "config",
         createdAt: null,

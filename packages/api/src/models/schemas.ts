@@ -37,6 +37,9 @@ export const modelProviderSchema = z
     models: z.array(z.string()).openapi({ description: "Model ids this provider serves", example: ["deepseek-chat", "deepseek-reasoner"] }),
     rerankModels: z.array(z.string()).openapi({ description: "Rerank model ids this provider serves at `POST {baseUrl}/rerank`", example: [] }),
     rerankFormat: rerankFormatSchema,
+    transcriptionModels: z
+      .array(z.string())
+      .openapi({ description: "Speech-to-text model ids this provider serves at `POST {baseUrl}/audio/transcriptions`", example: [] }),
     enabled: z.boolean().openapi({ description: "Disabled providers serve no models", example: true }),
     source: z
       .enum(["console", "config"])
@@ -59,6 +62,15 @@ const rerankModelIds = z
     example: ["bge-reranker-v2-m3"],
   });
 
+const transcriptionModelIds = z
+  .array(z.string().trim().min(1).max(200))
+  .max(50)
+  .openapi({
+    description:
+      "Speech-to-text model ids served at `POST {baseUrl}/audio/transcriptions` (OpenAI's wire format: whisper-1, gpt-4o-transcribe, and servers that copy it)",
+    example: ["whisper-1"],
+  });
+
 /** Body of POST /api/v1/model-providers. */
 export const createModelProviderBody = z
   .object({
@@ -75,6 +87,7 @@ export const createModelProviderBody = z
     models: modelIds,
     rerankModels: rerankModelIds.default([]),
     rerankFormat: rerankFormatSchema.default("cohere"),
+    transcriptionModels: transcriptionModelIds.default([]),
     enabled: z.boolean().default(true).openapi({ description: "Serve its models at once", example: true }),
   })
   .openapi("CreateModelProviderRequest");
@@ -93,6 +106,7 @@ export const updateModelProviderBody = z
     models: modelIds.optional(),
     rerankModels: rerankModelIds.optional(),
     rerankFormat: rerankFormatSchema.optional(),
+    transcriptionModels: transcriptionModelIds.optional(),
     enabled: z.boolean().optional().openapi({ example: false }),
   })
   .openapi("UpdateModelProviderRequest");
@@ -124,3 +138,13 @@ export const rerankModelSchema = z
     creditsPerCall: z.number().int().openapi({ description: "Credits one rerank call costs the space", example: 1 }),
   })
   .openapi("RerankModel");
+
+/** A speech-to-text model (GET /api/v1/transcription-models). */
+export const transcriptionModelSchema = z
+  .object({
+    id: z.string().openapi({ description: "The model id", example: "whisper-1" }),
+    providerId: z.string().openapi({ description: "The provider entry serving it", example: "mp_01jd7w3k5q9x2m4n6p8r" }),
+    providerName: z.string().openapi({ description: "The provider's display name", example: "OpenAI" }),
+    creditsPerMinute: z.number().int().openapi({ description: "Credits one minute of audio costs the space", example: 60 }),
+  })
+  .openapi("TranscriptionModel");

@@ -3554,6 +3554,356 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/transcription-models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List speech-to-text models
+         * @description Transcription models the enabled providers serve (their `transcriptionModels`), with what a minute of audio costs. Empty means speech input is off: the chat shows no microphone.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description List speech-to-text models */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["TranscriptionModel"][];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/chat/transcriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Transcribe a spoken question (the chat's microphone)
+         * @description Takes a recording (multipart `file`) and answers its text for the chat input; nothing is sent to the app. The file must be audio by its first bytes, at most 15 MB and 10 minutes, checked before the provider is called. The space pays the model's price per minute (held before, settled after, released on failure) and the call leaves a usage record.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "multipart/form-data": components["schemas"]["TranscriptionRequest"];
+                };
+            };
+            responses: {
+                /** @description Transcribe a spoken question (the chat's microphone) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["Transcription"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description No transcription model is configured (`speech_no_model`): the instance owner adds one to a model provider (API access → Models) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description The recording is larger than 15 MB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description The provider failed; nothing was charged */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/widget/{clientId}/sessions/{sessionId}/transcriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Transcribe a visitor's spoken question (Authorization: Bearer <visitorToken>)
+         * @description As POST /api/v1/chat/transcriptions, for the widget's microphone: the client's space pays and the usage record names its app. At most 30 per session in 10 minutes.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    clientId: string;
+                    sessionId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "multipart/form-data": components["schemas"]["TranscriptionRequest"];
+                };
+            };
+            responses: {
+                /** @description Transcribe a visitor's spoken question (Authorization: Bearer <visitorToken>) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["Transcription"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description The client is disabled or the site's origin is not allowed */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description No transcription model is configured (`speech_no_model`): the instance owner adds one to a model provider (API access → Models) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description The recording is larger than 15 MB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description The provider failed; nothing was charged */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/instance/users": {
         parameters: {
             query?: never;
@@ -33650,6 +34000,11 @@ export interface components {
              */
             rerankFormat: "cohere" | "tei";
             /**
+             * @description Speech-to-text model ids this provider serves at `POST {baseUrl}/audio/transcriptions`
+             * @example []
+             */
+            transcriptionModels: string[];
+            /**
              * @description Disabled providers serve no models
              * @example true
              */
@@ -33717,6 +34072,14 @@ export interface components {
              */
             rerankFormat: "cohere" | "tei";
             /**
+             * @description Speech-to-text model ids served at `POST {baseUrl}/audio/transcriptions` (OpenAI's wire format: whisper-1, gpt-4o-transcribe, and servers that copy it)
+             * @default []
+             * @example [
+             *       "whisper-1"
+             *     ]
+             */
+            transcriptionModels: string[];
+            /**
              * @description Serve its models at once
              * @default true
              * @example true
@@ -33757,6 +34120,13 @@ export interface components {
              * @enum {string}
              */
             rerankFormat?: "cohere" | "tei";
+            /**
+             * @description Speech-to-text model ids served at `POST {baseUrl}/audio/transcriptions` (OpenAI's wire format: whisper-1, gpt-4o-transcribe, and servers that copy it)
+             * @example [
+             *       "whisper-1"
+             *     ]
+             */
+            transcriptionModels?: string[];
             /** @example false */
             enabled?: boolean;
         };
@@ -33796,6 +34166,67 @@ export interface components {
                  */
                 status: number | null;
             } | null;
+        };
+        TranscriptionModel: {
+            /**
+             * @description The model id
+             * @example whisper-1
+             */
+            id: string;
+            /**
+             * @description The provider entry serving it
+             * @example mp_01jd7w3k5q9x2m4n6p8r
+             */
+            providerId: string;
+            /**
+             * @description The provider's display name
+             * @example OpenAI
+             */
+            providerName: string;
+            /**
+             * @description Credits one minute of audio costs the space
+             * @example 60
+             */
+            creditsPerMinute: number;
+        };
+        Transcription: {
+            /**
+             * @description The transcript, to put into the chat input
+             * @example What does shipping cost?
+             */
+            text: string;
+            /**
+             * @description The model that transcribed it
+             * @example whisper-1
+             */
+            model: string;
+            /**
+             * @description The recording's length, as read from the file
+             * @example 3.4
+             */
+            durationSeconds: number;
+            /**
+             * @description Credits charged: the model's price per minute of audio, rounded up
+             * @example 4
+             */
+            credits: number;
+        };
+        TranscriptionRequest: {
+            /**
+             * Format: binary
+             * @description The recording: WebM, Ogg, WAV, MP3 or M4A (checked by its first bytes), at most 15 MB and 10 minutes
+             */
+            file?: string;
+            /**
+             * @description ISO-639-1 language of the speech (`en`, `zh`); absent lets the model detect it
+             * @example en
+             */
+            language?: string;
+            /**
+             * @description A transcription model (GET /api/v1/transcription-models); default the first served
+             * @example whisper-1
+             */
+            model?: string;
         };
         InstanceUserPage: {
             items: components["schemas"]["InstanceUser"][];
@@ -36816,6 +37247,8 @@ export interface components {
             openingIntroduction: string;
             /** @description The [square-bracketed] questions of the opening introduction */
             guidingQuestions: string[];
+            /** @description Whether a transcription model is served: the widget shows its microphone only then */
+            speechInput: boolean;
         };
         WidgetSession: {
             sessionId: string;

@@ -94,6 +94,10 @@ export interface ChatStore {
   handover(): Promise<void>;
   /** Runs the database write `confirmationId` shown under message `messageId`. */
   confirmWrite(messageId: string, confirmationId: string): Promise<void>;
+  /** Transcribes a recording and adds its text to the input; a refusal is shown as the notice. */
+  transcribe(audio: Blob, fileName: string): Promise<void>;
+  /** Shows a line under the log (the microphone's permission messages). */
+  setNotice(notice: string | undefined): void;
   /** Asks for the config again (after a network failure). */
   retryConfig(): void;
   /** Stops listening and disconnects the socket. */
@@ -465,6 +469,19 @@ export function createChatStore(deps: ChatStoreDeps): ChatStore {
         mark({ state: "done", note: t().writeDone.replace("{n}", String(result.affectedRows)) });
       } catch (error) {
         mark({ state: "failed", note: error instanceof WidgetHttpError && error.message ? error.message : t().failed });
+      }
+    },
+    setNotice(notice) {
+      set({ notice });
+    },
+    async transcribe(audio, fileName) {
+      try {
+        if (!transport.transcribe) throw new Error("speech input is not available");
+        const { text } = await transport.transcribe(await ensureSession(), audio, fileName);
+        const current = state.input.trim();
+        if (text) set({ input: current ? `${current} ${text}` : text, notice: undefined });
+      } catch (error) {
+        set({ notice: explain(error) });
       }
     },
     retryConfig() {

@@ -28,6 +28,11 @@ export const en = {
   writeRun: "Confirm",
   writeDone: "Done: {n} rows changed.",
   moreRows: "More rows exist.",
+  mic: "Speak your question",
+  micStop: "Stop recording",
+  micBusy: "Turning your speech into text…",
+  micDenied: "Microphone permission needed: allow this site to use the microphone, then try again.",
+  micUnsupported: "Voice permission missing: this browser cannot record audio here.",
 };
 
 /** Chinese strings; a test keeps their keys equal to {@link en}'s. */
@@ -60,6 +65,11 @@ export const zh: typeof en = {
   writeRun: "确认",
   writeDone: "已完成：修改了 {n} 行。",
   moreRows: "还有更多数据。",
+  mic: "语音提问",
+  micStop: "结束录音",
+  micBusy: "正在将语音转为文字…",
+  micDenied: "需要麦克风权限：请允许本网站使用麦克风后重试。",
+  micUnsupported: "缺少语音权限：当前浏览器无法在此录音。",
 };
 
 /** The strings for a visitor language such as `zh-CN` or `en-US`; English by default. */

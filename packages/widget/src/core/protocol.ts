@@ -14,6 +14,8 @@ export interface WidgetConfig {
   appName?: string | null;
   openingIntroduction?: string | null;
   guidingQuestions?: string[];
+  /** A transcription model is served: the microphone shows. */
+  speechInput?: boolean;
 }
 
 /** `POST …/sessions` → data. */

@@ -26,6 +26,8 @@ export interface Transport {
   handover(session: WidgetSession): Promise<WidgetHandover>;
   /** Runs a database write the visitor confirmed (once). */
   confirmWrite?(session: WidgetSession, confirmationId: string): Promise<{ affectedRows: number }>;
+  /** Turns a recording into text for the input (clients whose space serves a transcription model). */
+  transcribe?(session: WidgetSession, audio: Blob, fileName: string): Promise<{ text: string }>;
 }
 
 /** Parses the events of a chat stream body: each SSE event's data is one JSON ChatEvent. */
@@ -51,7 +53,8 @@ export function createTransport(api: string, clientId: string, language: () => s
         credentials: "omit",
         headers: {
           "Accept-Language": language(),
-          ...(init.body ? { "Content-Type": "application/json" } : {}),
+          // A FormData body (a recording) gets its multipart type and boundary from fetch.
+          ...(typeof init.body === "string" ? { "Content-Type": "application/json" } : {}),
           ...(token ? { Authorization: `Bearer ${token}` } : {}),
         },
       });
@@ -86,6 +89,11 @@ export function createTransport(api: string, clientId: string, language: () => s
     },
     async handover(session) {
       return data(await call(`/sessions/${encodeURIComponent(session.sessionId)}/handover`, { method: "POST" }, session.visitorToken));
+    },
+    async transcribe(session, audio, fileName) {
+      const form = new FormData();
+      form.append("file", audio, fileName);
+      return data(await call(`/sessions/${encodeURIComponent(session.sessionId)}/transcriptions`, { method: "POST", body: form }, session.visitorToken));
     },
     async confirmWrite(session, confirmationId) {
       return data(

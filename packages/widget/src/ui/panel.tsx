@@ -4,6 +4,7 @@ import { stringsFor } from "../core/i18n";
 import type { LoaderOptions } from "../core/protocol";
 import { bracketQuestions, formatReply, isSafeUrl } from "../core/reply";
 import { WidgetHttpError } from "../core/transport";
+import { Microphone } from "./microphone";
 import { renderNodes } from "./reply-view";
 
 /** Props of {@link Panel}; the chat entry renders it again after each change of the store. */
@@ -191,6 +192,7 @@ export function Panel({ options, store, onClose }: PanelProps) {
             }
           }}
         />
+        {loaded?.speechInput && !failed && <Microphone store={store} strings={t} disabled={busy || asking} />}
         {busy ? (
           <button type="button" class="s" onClick={() => store.stop()}>
             {t.stop}

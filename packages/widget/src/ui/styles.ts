@@ -24,5 +24,6 @@ button:focus-visible,textarea:focus-visible,a:focus-visible{outline:2px solid #1
 .i textarea{flex:1;resize:none;border:1px solid #d1d5db;border-radius:8px;padding:8px;font:inherit;min-height:40px;max-height:120px}
 .s{border:0;border-radius:8px;padding:0 14px;background:var(--parley-primary,#2563eb);color:#fff;cursor:pointer;font:inherit}
 .s:disabled{opacity:.5;cursor:default}
+.k{border:1px solid #d1d5db;border-radius:8px;padding:0 10px;background:#fff;cursor:pointer;font:inherit;white-space:nowrap}.k.r{border-color:#dc2626;color:#dc2626}.k:disabled{opacity:.5;cursor:default}
 .o{padding:4px 14px 8px;text-align:center;color:#6b7280;font-size:12px}
 .t{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}`;

@@ -173,4 +173,6 @@ export const modelProviders = sqliteTable("model_providers", {
   enabled: integer("enabled", { mode: "boolean" }).notNull().default(true),
   createdAt: createdAt(),
   updatedAt: text("updated_at").notNull(),
+  /** JSON array of speech-to-text model ids served at `POST {baseUrl}/audio/transcriptions` (OpenAI's wire format). */
+  transcriptionModels: text("transcription_models").notNull().default("[]"),
 });

@@ -49,6 +49,7 @@ function rowView(box: SecretBox, stored: Row): ProviderView {
     models: parseModels(row.models),
     rerankModels: parseModels(row.rerankModels),
     rerankFormat: row.rerankFormat,
+    transcriptionModels: parseModels(row.transcriptionModels),
     enabled: row.enabled,
     source: "console",
     createdAt: row.createdAt,
@@ -59,9 +60,9 @@ function rowView(box: SecretBox, stored: Row): ProviderView {
 const unique = (ids: readonly string[]) => [...new Set(ids.map((id) => id.trim()).filter(Boolean))];
 
 // A rerank-only server (TEI started with a reranker) is a provider too, but one with neither serves nothing.
-function checkHasModels(models: readonly string[], rerankModels: readonly string[]) {
-  if (unique(models).length === 0 && unique(rerankModels).length === 0) {
-    throw fail.invalid("validation_failed", "models", { field: "models", reason: "list at least one chat or rerank model" });
+function checkHasModels(models: readonly string[], rerankModels: readonly string[], transcriptionModels: readonly string[] = []) {
+  if (unique(models).length === 0 && unique(rerankModels).length === 0 && unique(transcriptionModels).length === 0) {
+    throw fail.invalid("validation_failed", "models", { field: "models", reason: "list at least one chat, rerank or transcription model" });
   }
 }
 
@@ -87,6 +88,7 @@ export async function listModelProviders(deps: Pick<Deps, "config" | "db" | "sec
     models: entry.models,
     rerankModels: [],
     rerankFormat: "cohere" as const,
+    transcriptionModels: [],
     enabled: true,
     source: "config",
     createdAt: null,
@@ -103,7 +105,7 @@ export async function createModelProvider(
   if (input.kind === "openai-compatible" && !input.baseUrl) {
     throw fail.invalid("validation_failed", "baseUrl", { field: "baseUrl", reason: "required for openai-compatible providers" });
   }
-  checkHasModels(input.models, input.rerankModels);
+  checkHasModels(input.models, input.rerankModels, input.transcriptionModels);
   const now = deps.now().toISOString();
   const row: Row = {
     id: newId("mp"),
@@ -114,6 +116,7 @@ export async function createModelProvider(
     models: JSON.stringify(unique(input.models)),
     rerankModels: JSON.stringify(unique(input.rerankModels)),
     rerankFormat: input.rerankFormat,
+    transcriptionModels: JSON.stringify(unique(input.transcriptionModels)),
     enabled: input.enabled,
     createdAt: now,
     updatedAt: now,
@@ -152,13 +155,14 @@ export async function updateModelProvider(
     ...(input.models !== undefined ? { models: JSON.stringify(unique(input.models)) } : {}),
     ...(input.rerankModels !== undefined ? { rerankModels: JSON.stringify(unique(input.rerankModels)) } : {}),
     ...(input.rerankFormat !== undefined ? { rerankFormat: input.rerankFormat } : {}),
+    ...(input.transcriptionModels !== undefined ? { transcriptionModels: JSON.stringify(unique(input.transcriptionModels)) } : {}),
     ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
     updatedAt: deps.now().toISOString(),
   };
   if (next.kind === "openai-compatible" && !next.baseUrl) {
     throw fail.invalid("validation_failed", "baseUrl", { field: "baseUrl", reason: "required for openai-compatible providers" });
   }
-  checkHasModels(parseModels(next.models), parseModels(next.rerankModels));
+  checkHasModels(parseModels(next.models), parseModels(next.rerankModels), parseModels(next.transcriptionModels));
   await deps.db
     .update(modelProviders)
     .set({
@@ -168,6 +172,7 @@ export async function updateModelProvider(
       models: next.models,
       rerankModels: next.rerankModels,
       rerankFormat: next.rerankFormat,
+      transcriptionModels: next.transcriptionModels,
       enabled: next.enabled,
       updatedAt: next.updatedAt,
     })

@@ -6,6 +6,13 @@ export { startAliyunSmsFake, type AliyunBusinessError, type AliyunSentSms, type 
 export { startFeishuFake, type FeishuFake, type FeishuFakeApp, type FeishuFakeDocument, type FeishuFakeOptions } from "./feishu.js";
 export { startEmbeddingsFake, type EmbeddingsFake, type EmbeddingsRequest } from "./embeddings.js";
 export { startRerankFake, type RerankFake, type RerankFakeMode, type RerankFakeOptions, type RerankFakeRequest } from "./rerank.js";
+export {
+  startTranscriptionFake,
+  type TranscriptionFake,
+  type TranscriptionFakeMode,
+  type TranscriptionFakeOptions,
+  type TranscriptionFakeRequest,
+} from "./transcription.js";
 export { createBrowser, type Browser, type BrowserOpenOptions, type BrowserVisit } from "./browser.js";
 export {
   startOidcProvider,

@@ -26,6 +26,8 @@ export interface ChatPanelProps {
   header?: ReactNode;
   /** Next to the input's buttons (a model switcher, say). */
   toolbar?: ReactNode;
+  /** Next to the send button, given a way to add text to the input (the microphone). */
+  composerTools?: (insert: (text: string) => void) => ReactNode;
   /** The bottom slogan. */
   footer?: ReactNode;
   disabled?: boolean;
@@ -51,6 +53,7 @@ export function ChatPanel({
   onClearContext,
   header,
   toolbar,
+  composerTools,
   footer,
   disabled = false,
   testIdPrefix = "chat",
@@ -147,21 +150,24 @@ export function ChatPanel({
             ) : null}
             {toolbar}
           </Flex>
-          {streaming ? (
-            <Button danger icon={<PauseCircleOutlined />} onClick={onStop} data-testid={`${testIdPrefix}-stop`}>
-              {t("chat.stop")}
-            </Button>
-          ) : (
-            <Button
-              type="primary"
-              icon={<ArrowUpOutlined />}
-              onClick={() => submit(draft)}
-              disabled={disabled || !draft.trim()}
-              data-testid={`${testIdPrefix}-send`}
-            >
-              {t("chat.send")}
-            </Button>
-          )}
+          <Flex gap={4} align="center">
+            {composerTools?.((text) => setDraft((current) => (current.trim() ? `${current.trimEnd()} ${text}` : text)))}
+            {streaming ? (
+              <Button danger icon={<PauseCircleOutlined />} onClick={onStop} data-testid={`${testIdPrefix}-stop`}>
+                {t("chat.stop")}
+              </Button>
+            ) : (
+              <Button
+                type="primary"
+                icon={<ArrowUpOutlined />}
+                onClick={() => submit(draft)}
+                disabled={disabled || !draft.trim()}
+                data-testid={`${testIdPrefix}-send`}
+              >
+                {t("chat.send")}
+              </Button>
+            )}
+          </Flex>
         </Flex>
       </div>
       {footer ? <div className="pl-chat__footer">{footer}</div> : null}

@@ -15,6 +15,7 @@ import { ChatPanel } from "../../components/chat/chat-panel";
 import { EmptyState } from "../../components/empty-state";
 import "../apps/apps.css";
 import { APPS } from "../apps/apps-page";
+import { MicrophoneButton } from "./microphone-button";
 import { CHAT_KEYS, useChat } from "./use-chat";
 
 type Conversation = components["schemas"]["Conversation"];
@@ -154,6 +155,7 @@ function AppChat({ code }: { code: string }) {
           onSend={(text) => void chat.send(text)}
           onStop={chat.stop}
           onClearContext={() => void chat.clearContext()}
+          composerTools={(insert) => <MicrophoneButton onText={insert} disabled={chat.streaming} />}
           testIdPrefix="chat"
           header={
             <Flex align="center" justify="space-between" gap={12}>

@@ -21,6 +21,7 @@ interface ProviderFields {
   models: string[];
   rerankModels: string[];
   rerankFormat: Provider["rerankFormat"];
+  transcriptionModels: string[];
   enabled: boolean;
 }
 
@@ -164,6 +165,11 @@ export function ModelsSection() {
                     {t("rerank.tag", { id })}
                   </Tag>
                 )),
+                ...provider.transcriptionModels.map((id) => (
+                  <Tag key={`speech-${id}`} color="purple">
+                    {t("speech.tag", { id })}
+                  </Tag>
+                )),
               ],
             },
             {
@@ -261,9 +267,20 @@ function ProviderModal({ editing, onClose, onSaved }: { editing: Provider | "new
             models: existing.models,
             rerankModels: existing.rerankModels,
             rerankFormat: existing.rerankFormat,
+            transcriptionModels: existing.transcriptionModels,
             enabled: existing.enabled,
           }
-        : { kind: "openai-compatible", name: "", baseUrl: "", apiKey: "", models: [], rerankModels: [], rerankFormat: "cohere", enabled: true },
+        : {
+            kind: "openai-compatible",
+            name: "",
+            baseUrl: "",
+            apiKey: "",
+            models: [],
+            rerankModels: [],
+            rerankFormat: "cohere",
+            transcriptionModels: [],
+            enabled: true,
+          },
     );
   }, [editing, existing, form]);
 
@@ -274,6 +291,7 @@ function ProviderModal({ editing, onClose, onSaved }: { editing: Provider | "new
       const apiKey = fields.apiKey?.trim() ?? "";
       const models = (fields.models ?? []).map((model) => model.trim()).filter(Boolean);
       const rerankModels = (fields.rerankModels ?? []).map((model) => model.trim()).filter(Boolean);
+      const transcriptionModels = (fields.transcriptionModels ?? []).map((model) => model.trim()).filter(Boolean);
       const result = existing
         ? await endpoints.models.updateProvider(existing.id, {
             name: fields.name.trim(),
@@ -282,6 +300,7 @@ function ProviderModal({ editing, onClose, onSaved }: { editing: Provider | "new
             models,
             rerankModels,
             rerankFormat: fields.rerankFormat,
+            transcriptionModels,
             enabled: fields.enabled,
           })
         : await endpoints.models.createProvider({
@@ -292,6 +311,7 @@ function ProviderModal({ editing, onClose, onSaved }: { editing: Provider | "new
             models,
             rerankModels,
             rerankFormat: fields.rerankFormat,
+            transcriptionModels,
             enabled: fields.enabled,
           });
       if (!result.ok) {
@@ -363,11 +383,13 @@ function ProviderModal({ editing, onClose, onSaved }: { editing: Provider | "new
           name="models"
           label={t("apiAccess.models.models")}
           extra={t("apiAccess.models.modelsHint")}
-          dependencies={["rerankModels"]}
+          dependencies={["rerankModels", "transcriptionModels"]}
           rules={[
             ({ getFieldValue }) => ({
               validator: (_rule, value: string[] | undefined) =>
-                (value?.length ?? 0) > 0 || ((getFieldValue("rerankModels") as string[] | undefined)?.length ?? 0) > 0
+                (value?.length ?? 0) > 0 ||
+                ((getFieldValue("rerankModels") as string[] | undefined)?.length ?? 0) > 0 ||
+                ((getFieldValue("transcriptionModels") as string[] | undefined)?.length ?? 0) > 0
                   ? Promise.resolve()
                   : Promise.reject(new Error(t("apiAccess.models.modelsRequired"))),
             }),
@@ -383,6 +405,9 @@ function ProviderModal({ editing, onClose, onSaved }: { editing: Provider | "new
             options={(["cohere", "tei"] as const).map((value) => ({ value, label: t(`rerank.formats.${value}`) }))}
             data-testid="provider-rerank-format"
           />
+        </Form.Item>
+        <Form.Item name="transcriptionModels" label={t("speech.providerModels")} extra={t("speech.providerModelsHint")}>
+          <Select mode="tags" tokenSeparators={[",", " "]} open={false} placeholder="whisper-1" data-testid="provider-transcription-models" />
         </Form.Item>
         <Form.Item name="enabled" label={t("apiAccess.models.enabled")} valuePropName="checked">
           <Switch data-testid="provider-enabled" />

@@ -1,0 +1,1 @@
+ALTER TABLE `model_providers` ADD `transcription_models` text DEFAULT '[]' NOT NULL;
