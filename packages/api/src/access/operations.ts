@@ -351,6 +351,13 @@ export const operationAccess: Readonly<Record<string, OperationAccess>> = {
   "DELETE /api/v1/knowledge-bases/{knowledgeBaseId}/evaluation/runs/{runId}": "knowledge.edit",
   // Rerank (issue 20, t20-rerank): the rerank models an app may choose, like GET /models.
   "GET /api/v1/rerank-models": "member",
+  // Images (issue 21, t21-img): a user's own drawing tasks, charged to their space.
+  "GET /api/v1/images/models": "member",
+  "POST /api/v1/images/tasks": "member",
+  "POST /api/v1/images/tasks/{taskId}/operate": "member",
+  "GET /api/v1/images/tasks/{taskId}": "member",
+  "GET /api/v1/images/tasks": "member",
+  "GET /api/v1/images/tasks/{taskId}/images/{index}": "member",
 };
 
 /** The key {@link operationAccess} uses for a route. */

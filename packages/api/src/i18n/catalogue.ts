@@ -27,6 +27,7 @@ import { storeMessages } from "../store/messages";
 import { teamsMessages } from "../teams/messages";
 import { templatesMessages } from "../templates/messages";
 import { workflowsMessages } from "../workflows/messages";
+import { imagesMessages } from "../images/messages";
 import type { Message } from "./define";
 import { generalMessages } from "./general-messages";
 import type { Language } from "./language";
@@ -64,6 +65,7 @@ export const catalogues = {
   store: storeMessages,
   remoteDatabases: remoteDatabaseMessages,
   sqlCheck: sqlCheckMessages,
+  images: imagesMessages,
 } as const;
 
 /** Every message Parley can show or send, in English and Chinese: the areas' catalogues in one. */
@@ -99,6 +101,7 @@ export const messages = {
   ...storeMessages,
   ...remoteDatabaseMessages,
   ...sqlCheckMessages,
+  ...imagesMessages,
 };
 
 /** The id of a message: a key of {@link messages}. */

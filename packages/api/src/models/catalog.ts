@@ -9,6 +9,9 @@ import type { LanguageModelProvider, ModelInfo } from "../platform/llm/types";
 import { createVendorProvider, normalizeBaseUrl, type VendorSettings } from "../platform/llm/vendors";
 import { createRemoteReranker } from "../platform/rerank/remote";
 import type { Reranker } from "../platform/rerank/types";
+import { createMidjourneyGenerator } from "../platform/images/midjourney";
+import { createOpenAiImageGenerator } from "../platform/images/openai";
+import type { ImageFormat, ImageGenerator } from "../platform/images/types";
 import { type AddressPolicy, policedFetch } from "../plugins/service/network";
 
 /** A model the catalogue can serve, with the provider that serves it. */
@@ -29,6 +32,20 @@ export interface RerankModelInfo {
 export interface ResolvedReranker {
   model: RerankModelInfo;
   reranker: Reranker;
+}
+
+/** An image model of the catalogue: drawn by a provider's image API. */
+export interface ImageModelInfo {
+  id: string;
+  providerId: string;
+  providerName: string;
+  format: ImageFormat;
+}
+
+/** An image model with the client that calls it. */
+export interface ResolvedImageGenerator {
+  model: ImageModelInfo;
+  generator: ImageGenerator;
 }
 
 /** How long one rerank call may take: an answer waits for it, so it is kept short. */
@@ -71,6 +88,10 @@ export interface ModelCatalog {
   rerankModels(): RerankModelInfo[];
   /** The client of a rerank model, or undefined when no enabled provider serves it. */
   reranker(modelId: string): ResolvedReranker | undefined;
+  /** Image models of the enabled console providers, in provider order; the first provider of an id wins. */
+  imageModels(): ImageModelInfo[];
+  /** The client of an image model, or undefined when no enabled provider serves it. */
+  imageGenerator(modelId: string): ResolvedImageGenerator | undefined;
   /** Re-reads the owner's rows and rebuilds the snapshot. */
   reload(): Promise<void>;
   /** Resolves once the first load of the owner's rows finished (failed loads keep config only). */
@@ -100,6 +121,7 @@ interface Snapshot {
   byProvider: Map<string, CatalogProvider>;
   list: ModelInfo[];
   rerankers: Map<string, ResolvedReranker>;
+  imageGenerators: Map<string, ResolvedImageGenerator>;
 }
 
 function parseModels(text: string): string[] {
@@ -140,7 +162,11 @@ export function createModelCatalog(options: ModelCatalogOptions): ModelCatalog {
     source: "config",
   }));
 
-  const build = (consoleEntries: CatalogProvider[], rerankers: ReadonlyArray<ResolvedReranker> = []): Snapshot => {
+  const build = (
+    consoleEntries: CatalogProvider[],
+    rerankers: ReadonlyArray<ResolvedReranker> = [],
+    imageGenerators: ReadonlyArray<ResolvedImageGenerator> = [],
+  ): Snapshot => {
     const entries = [...consoleEntries, ...configEntries, offlineEntry];
     const byModel = new Map<string, ResolvedModel>();
     const byProvider = new Map<string, CatalogProvider>();
@@ -152,7 +178,9 @@ export function createModelCatalog(options: ModelCatalogOptions): ModelCatalog {
     }
     const rerankerById = new Map<string, ResolvedReranker>();
     for (const resolved of rerankers) if (!rerankerById.has(resolved.model.id)) rerankerById.set(resolved.model.id, resolved);
-    return { entries, byModel, byProvider, list: [...byModel.values()].map((resolved) => resolved.model), rerankers: rerankerById };
+    const imageById = new Map<string, ResolvedImageGenerator>();
+    for (const resolved of imageGenerators) if (!imageById.has(resolved.model.id)) imageById.set(resolved.model.id, resolved);
+    return { entries, byModel, byProvider, list: [...byModel.values()].map((resolved) => resolved.model), rerankers: rerankerById, imageGenerators: imageById };
   };
 
   let snapshot = build([]);
@@ -164,6 +192,7 @@ export function createModelCatalog(options: ModelCatalogOptions): ModelCatalog {
     const rows = await options.db.select().from(modelProviders).orderBy(modelProviders.createdAt, modelProviders.id).all();
     const consoleEntries: CatalogProvider[] = [];
     const rerankers: ResolvedReranker[] = [];
+    const imageGenerators: ResolvedImageGenerator[] = [];
     for (const row of rows) {
       if (!row.enabled) continue;
       try {
@@ -184,7 +213,17 @@ export function createModelCatalog(options: ModelCatalogOptions): ModelCatalog {
             }),
           });
         }
-        // A provider that serves only rerank models has no chat models to offer.
+        for (const model of parseModels(row.imageModels)) {
+          // Midjourney is only ever a proxy the owner runs: it has no public address to default to.
+          const imageBase = row.imageFormat === "midjourney" ? row.baseUrl?.replace(/\/+$/, "") : baseUrl;
+          if (!imageBase) continue;
+          const settings = { baseUrl: imageBase, model, ...(apiKey ? { apiKey } : {}), ...(fetchImpl ? { fetch: fetchImpl } : {}) };
+          imageGenerators.push({
+            model: { id: model, providerId: row.id, providerName: row.name, format: row.imageFormat },
+            generator: row.imageFormat === "midjourney" ? createMidjourneyGenerator(settings) : createOpenAiImageGenerator(settings),
+          });
+        }
+        // A provider that serves only rerank or image models has no chat models to offer.
         if (parseModels(row.models).length === 0) continue;
         consoleEntries.push({
           provider: consoleVendor({
@@ -203,7 +242,7 @@ export function createModelCatalog(options: ModelCatalogOptions): ModelCatalog {
       }
     }
     // A slower, older reload must not overwrite a newer one.
-    if (mine === generation) snapshot = build(consoleEntries, rerankers);
+    if (mine === generation) snapshot = build(consoleEntries, rerankers, imageGenerators);
   };
 
   const first = reload().catch((error: unknown) => {
@@ -220,6 +259,8 @@ export function createModelCatalog(options: ModelCatalogOptions): ModelCatalog {
     provider: (id) => snapshot.byProvider.get(id),
     rerankModels: () => [...snapshot.rerankers.values()].map((resolved) => resolved.model),
     reranker: (modelId) => snapshot.rerankers.get(modelId),
+    imageModels: () => [...snapshot.imageGenerators.values()].map((resolved) => resolved.model),
+    imageGenerator: (modelId) => snapshot.imageGenerators.get(modelId),
     reload,
     ready: () => first,
   };

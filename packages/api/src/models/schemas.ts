@@ -1,5 +1,16 @@
 import { z } from "@hono/zod-openapi";
 import { rerankFormats } from "../platform/rerank/types";
+import { imageFormats } from "../platform/images/types";
+
+const imageFormatSchema = z.enum(imageFormats).openapi({
+  description: "Its image API: `openai` (`POST {baseUrl}/images/generations`, DALL·E and copies) or `midjourney` (a midjourney-proxy at `baseUrl`, key sent as `mj-api-secret`)",
+  example: "openai",
+});
+
+const imageModelIds = z
+  .array(z.string().trim().min(1).max(200))
+  .max(50)
+  .openapi({ description: "Image model ids it draws with (the /paint page and the image task API offer them)", example: ["dall-e-3"] });
 
 const rerankFormatSchema = z.enum(rerankFormats).openapi({
   description: "Request body of its `/rerank`: `cohere` (Cohere, Jina: `documents`) or `tei` (`texts`); both answer shapes are read",
@@ -37,6 +48,8 @@ export const modelProviderSchema = z
     models: z.array(z.string()).openapi({ description: "Model ids this provider serves", example: ["deepseek-chat", "deepseek-reasoner"] }),
     rerankModels: z.array(z.string()).openapi({ description: "Rerank model ids this provider serves at `POST {baseUrl}/rerank`", example: [] }),
     rerankFormat: rerankFormatSchema,
+    imageModels: z.array(z.string()).openapi({ description: "Image model ids this provider draws with", example: [] }),
+    imageFormat: imageFormatSchema,
     enabled: z.boolean().openapi({ description: "Disabled providers serve no models", example: true }),
     source: z
       .enum(["console", "config"])
@@ -75,6 +88,8 @@ export const createModelProviderBody = z
     models: modelIds,
     rerankModels: rerankModelIds.default([]),
     rerankFormat: rerankFormatSchema.default("cohere"),
+    imageModels: imageModelIds.default([]),
+    imageFormat: imageFormatSchema.default("openai"),
     enabled: z.boolean().default(true).openapi({ description: "Serve its models at once", example: true }),
   })
   .openapi("CreateModelProviderRequest");
@@ -93,6 +108,8 @@ export const updateModelProviderBody = z
     models: modelIds.optional(),
     rerankModels: rerankModelIds.optional(),
     rerankFormat: rerankFormatSchema.optional(),
+    imageModels: imageModelIds.optional(),
+    imageFormat: imageFormatSchema.optional(),
     enabled: z.boolean().optional().openapi({ example: false }),
   })
   .openapi("UpdateModelProviderRequest");

@@ -49,6 +49,8 @@ function rowView(box: SecretBox, stored: Row): ProviderView {
     models: parseModels(row.models),
     rerankModels: parseModels(row.rerankModels),
     rerankFormat: row.rerankFormat,
+    imageModels: parseModels(row.imageModels),
+    imageFormat: row.imageFormat,
     enabled: row.enabled,
     source: "console",
     createdAt: row.createdAt,
@@ -59,9 +61,16 @@ function rowView(box: SecretBox, stored: Row): ProviderView {
 const unique = (ids: readonly string[]) => [...new Set(ids.map((id) => id.trim()).filter(Boolean))];
 
 // A rerank-only server (TEI started with a reranker) is a provider too, but one with neither serves nothing.
-function checkHasModels(models: readonly string[], rerankModels: readonly string[]) {
-  if (unique(models).length === 0 && unique(rerankModels).length === 0) {
+function checkHasModels(models: readonly string[], rerankModels: readonly string[], imageModels: readonly string[] = []) {
+  if (unique(models).length === 0 && unique(rerankModels).length === 0 && unique(imageModels).length === 0) {
     throw fail.invalid("validation_failed", "models", { field: "models", reason: "list at least one chat or rerank model" });
+  }
+}
+
+// A midjourney-proxy is always the owner's own server: there is no public address to fall back to.
+function checkImageAddress(format: "openai" | "midjourney", imageModels: readonly string[], baseUrl: string | null | undefined) {
+  if (format === "midjourney" && unique(imageModels).length > 0 && !baseUrl) {
+    throw fail.invalid("validation_failed", "baseUrl", { field: "baseUrl", reason: "required for a midjourney-proxy image provider" });
   }
 }
 
@@ -87,6 +96,8 @@ export async function listModelProviders(deps: Pick<Deps, "config" | "db" | "sec
     models: entry.models,
     rerankModels: [],
     rerankFormat: "cohere" as const,
+    imageModels: [],
+    imageFormat: "openai" as const,
     enabled: true,
     source: "config",
     createdAt: null,
@@ -103,7 +114,8 @@ export async function createModelProvider(
   if (input.kind === "openai-compatible" && !input.baseUrl) {
     throw fail.invalid("validation_failed", "baseUrl", { field: "baseUrl", reason: "required for openai-compatible providers" });
   }
-  checkHasModels(input.models, input.rerankModels);
+  checkHasModels(input.models, input.rerankModels, input.imageModels);
+  checkImageAddress(input.imageFormat, input.imageModels, input.baseUrl);
   const now = deps.now().toISOString();
   const row: Row = {
     id: newId("mp"),
@@ -114,6 +126,8 @@ export async function createModelProvider(
     models: JSON.stringify(unique(input.models)),
     rerankModels: JSON.stringify(unique(input.rerankModels)),
     rerankFormat: input.rerankFormat,
+    imageModels: JSON.stringify(unique(input.imageModels)),
+    imageFormat: input.imageFormat,
     enabled: input.enabled,
     createdAt: now,
     updatedAt: now,
@@ -152,13 +166,16 @@ export async function updateModelProvider(
     ...(input.models !== undefined ? { models: JSON.stringify(unique(input.models)) } : {}),
     ...(input.rerankModels !== undefined ? { rerankModels: JSON.stringify(unique(input.rerankModels)) } : {}),
     ...(input.rerankFormat !== undefined ? { rerankFormat: input.rerankFormat } : {}),
+    ...(input.imageModels !== undefined ? { imageModels: JSON.stringify(unique(input.imageModels)) } : {}),
+    ...(input.imageFormat !== undefined ? { imageFormat: input.imageFormat } : {}),
     ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
     updatedAt: deps.now().toISOString(),
   };
   if (next.kind === "openai-compatible" && !next.baseUrl) {
     throw fail.invalid("validation_failed", "baseUrl", { field: "baseUrl", reason: "required for openai-compatible providers" });
   }
-  checkHasModels(parseModels(next.models), parseModels(next.rerankModels));
+  checkHasModels(parseModels(next.models), parseModels(next.rerankModels), parseModels(next.imageModels));
+  checkImageAddress(next.imageFormat, parseModels(next.imageModels), next.baseUrl);
   await deps.db
     .update(modelProviders)
     .set({
@@ -168,6 +185,8 @@ export async function updateModelProvider(
       models: next.models,
       rerankModels: next.rerankModels,
       rerankFormat: next.rerankFormat,
+      imageModels: next.imageModels,
+      imageFormat: next.imageFormat,
       enabled: next.enabled,
       updatedAt: next.updatedAt,
     })

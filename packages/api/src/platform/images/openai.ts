@@ -95,7 +95,7 @@ export function createOpenAiImageGenerator(options: OpenAiImagesOptions): ImageG
       if (operation !== "variation" || options.model !== "dall-e-2") throw new ImageError("failed", `${options.model} offers no ${operation}`);
       if (!parent.image) throw new ImageError("failed", "the result to vary is missing");
       const form = new FormData();
-      form.append("image", new Blob([parent.image], { type: "image/png" }), "image.png");
+      form.append("image", new Blob([parent.image as Uint8Array<ArrayBuffer>], { type: "image/png" }), "image.png");
       form.append("model", options.model);
       form.append("n", "1");
       form.append("size", size);
