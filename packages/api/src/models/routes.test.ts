@@ -99,6 +99,8 @@ describe.each(drivers)("model routes on %s", (driver) => {
         models: ["gpt-4.1-mini", "gpt-4o-mini"],
         rerankModels: [],
         rerankFormat: "cohere",
+        imageModels: [],
+        imageFormat: "openai",
         enabled: true,
         source: "config",
         createdAt: null,
