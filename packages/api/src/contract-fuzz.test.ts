@@ -421,7 +421,12 @@ describe("contract fuzz", () => {
           upstream += 1;
           continue;
         }
-        if (response.status === 503 && IMAGE_UNAVAILABLE_OPERATIONS.has(`${op.method} ${op.path}`) && type === "application/json" && text.includes('"code":503')) {
+        if (
+          response.status === 503 &&
+          IMAGE_UNAVAILABLE_OPERATIONS.has(`${op.method} ${op.path}`) &&
+          type === "application/json" &&
+          text.includes('"code":503')
+        ) {
           upstream += 1;
           continue;
         }

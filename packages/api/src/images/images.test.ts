@@ -24,7 +24,11 @@ let owner: TestUser;
 let other: TestUser;
 type Task = z.infer<typeof imageTaskSchema>;
 
-async function poll(user: TestUser, taskId: string, until: (task: Task) => boolean = (task) => task.status === "succeeded" || task.status === "failed"): Promise<Task[]> {
+async function poll(
+  user: TestUser,
+  taskId: string,
+  until: (task: Task) => boolean = (task) => task.status === "succeeded" || task.status === "failed",
+): Promise<Task[]> {
   const seen: Task[] = [];
   for (let attempt = 0; attempt < 400; attempt++) {
     const task = await expectOk(await ctx.request(`/api/v1/images/tasks/${taskId}`, { token: user.token }), 200, imageTaskSchema);
@@ -57,7 +61,7 @@ afterAll(async () => {
 describe("image tasks", () => {
   it("answers offline: no model listed, generate refused with 503 naming where to configure one", async () => {
     expect(await expectOk(await ctx.request("/api/v1/images/models", { token: owner.token }), 200, z.array(imageModelSchema))).toEqual([]);
-    await expectError(await generate(owner, { prompt: "a boat" }), 503, { message: /Instance → Model providers/ });
+    await expectError(await generate(owner, { prompt: "a boat" }), 503, { message: /API access → Models/ });
     expect(await ctx.deps.db.select().from(imageTasks).all()).toEqual([]);
   });
 
@@ -65,15 +69,34 @@ describe("image tasks", () => {
     await ctx.deps.db.update(users).set({ isInstanceOwner: true }).where(eq(users.id, owner.user.id));
     const provider = (json: Record<string, unknown>) =>
       ctx.request("/api/v1/model-providers", { method: "POST", token: owner.token, json }).then((response) => expectOk(response, 201, modelProviderSchema));
-    const created = await provider({ kind: "openai", name: "OpenAI images", baseUrl: openai.url, apiKey: OPENAI_KEY, models: [], imageModels: ["dall-e-3", "dall-e-2"] });
+    const created = await provider({
+      kind: "openai",
+      name: "OpenAI images",
+      baseUrl: openai.url,
+      apiKey: OPENAI_KEY,
+      models: [],
+      imageModels: ["dall-e-3", "dall-e-2"],
+    });
     expect(created).toMatchObject({ imageModels: ["dall-e-3", "dall-e-2"], imageFormat: "openai" });
     // A midjourney-proxy needs its own address.
     await expectError(
-      await ctx.request("/api/v1/model-providers", { method: "POST", token: owner.token, json: { kind: "openai", name: "MJ", models: [], imageModels: ["midjourney"], imageFormat: "midjourney" } }),
+      await ctx.request("/api/v1/model-providers", {
+        method: "POST",
+        token: owner.token,
+        json: { kind: "openai", name: "MJ", models: [], imageModels: ["midjourney"], imageFormat: "midjourney" },
+      }),
       400,
       { field: "baseUrl" },
     );
-    await provider({ kind: "openai-compatible", name: "Midjourney proxy", baseUrl: mj.url, apiKey: MJ_SECRET, models: [], imageModels: ["midjourney"], imageFormat: "midjourney" });
+    await provider({
+      kind: "openai-compatible",
+      name: "Midjourney proxy",
+      baseUrl: mj.url,
+      apiKey: MJ_SECRET,
+      models: [],
+      imageModels: ["midjourney"],
+      imageFormat: "midjourney",
+    });
     const models = await expectOk(await ctx.request("/api/v1/images/models", { token: other.token }), 200, z.array(imageModelSchema));
     expect(models.map((model) => [model.id, model.format, model.operations, model.creditsPerImage])).toEqual([
       ["dall-e-3", "openai", [], 400],
@@ -84,7 +107,11 @@ describe("image tasks", () => {
 
   it("generates with OpenAI: queued → succeeded, images stored and served to the owner only, credits charged", async () => {
     const before = await balanceOf(ctx.deps, owner.user.spaceId);
-    const task = await expectOk(await generate(owner, { model: "dall-e-3", prompt: "a lighthouse at dawn", size: "1024x1024", count: 2 }), 201, imageTaskSchema);
+    const task = await expectOk(
+      await generate(owner, { model: "dall-e-3", prompt: "a lighthouse at dawn", size: "1024x1024", count: 2 }),
+      201,
+      imageTaskSchema,
+    );
     expect(task).toMatchObject({ status: "queued", progress: 0, credits: 800, images: [] });
     const done = (await poll(owner, task.id)).at(-1)!;
     expect(done).toMatchObject({ status: "succeeded", progress: 100, credits: 800, revisedPrompt: "A detailed picture of a lighthouse at dawn", actions: [] });
@@ -93,11 +120,18 @@ describe("image tasks", () => {
     const image = await ctx.request(done.images[0]!.url, { token: owner.token });
     expect(image.status).toBe(200);
     expect(image.headers.get("content-type")).toBe("image/png");
-    expect(Buffer.from(await image.arrayBuffer()).subarray(1, 4).toString()).toBe("PNG");
+    expect(
+      Buffer.from(await image.arrayBuffer())
+        .subarray(1, 4)
+        .toString(),
+    ).toBe("PNG");
     // Another user: neither the task nor its images exist for them.
     await expectError(await ctx.request(`/api/v1/images/tasks/${task.id}`, { token: other.token }), 461);
     await expectError(await ctx.request(done.images[0]!.url, { token: other.token }), 461);
-    await expectError(await ctx.request(`/api/v1/images/tasks/${task.id}/operate`, { method: "POST", token: other.token, json: { operation: "variation", index: 1 } }), 461);
+    await expectError(
+      await ctx.request(`/api/v1/images/tasks/${task.id}/operate`, { method: "POST", token: other.token, json: { operation: "variation", index: 1 } }),
+      461,
+    );
     await expectError(await ctx.request(`/api/v1/images/tasks/${task.id}/images/3`, { token: owner.token }), 461);
     const usage = await ctx.deps.db.select().from(usageRecords).where(eq(usageRecords.model, "image:dall-e-3")).all();
     expect(usage.map((row) => row.credits)).toEqual([800]);
@@ -108,8 +142,17 @@ describe("image tasks", () => {
     const ledgerRows = (await ctx.deps.db.select().from(creditLedger).where(eq(creditLedger.spaceId, owner.user.spaceId)).all()).length;
     const task = await expectOk(await generate(owner, { model: "dall-e-3", prompt: "something forbidden" }), 201, imageTaskSchema);
     const done = (await poll(owner, task.id)).at(-1)!;
-    expect(done).toMatchObject({ status: "failed", credits: 0, images: [], error: { code: 410, message: "Image generation failed: the content is not compliant, try another question" } });
-    const zh = await expectOk(await ctx.request(`/api/v1/images/tasks/${task.id}`, { token: owner.token, headers: { "accept-language": "zh-CN" } }), 200, imageTaskSchema);
+    expect(done).toMatchObject({
+      status: "failed",
+      credits: 0,
+      images: [],
+      error: { code: 410, message: "Image generation failed: the content is not compliant, try another question" },
+    });
+    const zh = await expectOk(
+      await ctx.request(`/api/v1/images/tasks/${task.id}`, { token: owner.token, headers: { "accept-language": "zh-CN" } }),
+      200,
+      imageTaskSchema,
+    );
     expect(zh.error?.message).toBe("图片生成失败：内容不合规，请换个问题试试");
     expect(await balanceOf(ctx.deps, owner.user.spaceId)).toBe(before);
     expect((await ctx.deps.db.select().from(creditLedger).where(eq(creditLedger.spaceId, owner.user.spaceId)).all()).length).toBe(ledgerRows);
@@ -121,7 +164,9 @@ describe("image tasks", () => {
     const task = await expectOk(await generate(owner, { model: "midjourney", prompt: "a castle in fog", size: "1792x1024", count: 3 }), 201, imageTaskSchema);
     expect(task).toMatchObject({ count: 1, credits: 500 });
     // While it runs, a second task of the same user waits; another user's does not.
-    await expectError(await generate(owner, { model: "dall-e-2", prompt: "a second one", size: "256x256" }), 511, { message: "Please wait for the current task to complete" });
+    await expectError(await generate(owner, { model: "dall-e-2", prompt: "a second one", size: "256x256" }), 511, {
+      message: "Please wait for the current task to complete",
+    });
     const seen = await poll(owner, task.id);
     const progress = seen.filter((entry) => entry.status === "running").map((entry) => entry.progress);
     expect(progress.some((value) => value > 0 && value < 100)).toBe(true);
@@ -130,7 +175,11 @@ describe("image tasks", () => {
     expect(done).toMatchObject({ status: "succeeded", credits: 500, actions: ["U1", "U2", "U3", "U4", "V1", "V2", "V3", "V4"] });
     expect(mj.requests.find((request) => request.path === "/mj/submit/imagine")?.body).toEqual({ prompt: "a castle in fog --ar 7:4" });
 
-    await expectError(await ctx.request(`/api/v1/images/tasks/${task.id}/operate`, { method: "POST", token: owner.token, json: { operation: "upscale", index: 5 } }), 400, { field: "index" });
+    await expectError(
+      await ctx.request(`/api/v1/images/tasks/${task.id}/operate`, { method: "POST", token: owner.token, json: { operation: "upscale", index: 5 } }),
+      400,
+      { field: "index" },
+    );
     mj.setPollsToFinish(2);
     const upscale = await expectOk(
       await ctx.request(`/api/v1/images/tasks/${task.id}/operate`, { method: "POST", token: owner.token, json: { operation: "upscale", index: 2 } }),
@@ -139,13 +188,19 @@ describe("image tasks", () => {
     );
     expect(upscale).toMatchObject({ action: "upscale", parentTaskId: task.id, parentIndex: 2, status: "queued" });
     // Operating on an unfinished task is refused.
-    await expectError(await ctx.request(`/api/v1/images/tasks/${upscale.id}/operate`, { method: "POST", token: owner.token, json: { operation: "upscale", index: 1 } }), 400, {
-      field: "taskId",
-    });
+    await expectError(
+      await ctx.request(`/api/v1/images/tasks/${upscale.id}/operate`, { method: "POST", token: owner.token, json: { operation: "upscale", index: 1 } }),
+      400,
+      {
+        field: "taskId",
+      },
+    );
     const upscaled = (await poll(owner, upscale.id)).at(-1)!;
     expect(upscaled).toMatchObject({ status: "succeeded", actions: [] });
     expect(upscaled.images).toHaveLength(1);
-    expect(mj.requests.find((request) => request.path === "/mj/submit/action")?.body).toMatchObject({ customId: expect.stringMatching(/^MJ::JOB::upsample::2::/) });
+    expect(mj.requests.find((request) => request.path === "/mj/submit/action")?.body).toMatchObject({
+      customId: expect.stringMatching(/^MJ::JOB::upsample::2::/),
+    });
     expect(await balanceOf(ctx.deps, owner.user.spaceId)).toBe(before - 1000);
   });
 
@@ -176,9 +231,13 @@ describe("image tasks", () => {
     const task = await expectOk(await generate(other, { model: "dall-e-2", prompt: "a red kite", size: "256x256", count: 2 }), 201, imageTaskSchema);
     const done = (await poll(other, task.id)).at(-1)!;
     expect(done.actions).toEqual(["V1", "V2"]);
-    await expectError(await ctx.request(`/api/v1/images/tasks/${task.id}/operate`, { method: "POST", token: other.token, json: { operation: "upscale", index: 1 } }), 400, {
-      field: "operation",
-    });
+    await expectError(
+      await ctx.request(`/api/v1/images/tasks/${task.id}/operate`, { method: "POST", token: other.token, json: { operation: "upscale", index: 1 } }),
+      400,
+      {
+        field: "operation",
+      },
+    );
     const variation = await expectOk(
       await ctx.request(`/api/v1/images/tasks/${task.id}/operate`, { method: "POST", token: other.token, json: { operation: "variation", index: 2 } }),
       201,

@@ -14,8 +14,8 @@ export const imagesMessages = defineMessages({
   image_task_not_found: { en: "Task not found, please retry or contact support", "zh-CN": "任务不存在，请重试或联系客服" },
   image_unavailable: { en: "The image service is unavailable", "zh-CN": "绘图服务不可用" },
   image_no_model: {
-    en: "No image model is configured: the instance administrator adds one under Instance → Model providers",
-    "zh-CN": "尚未配置绘图模型：请实例管理员在“实例 → 模型服务商”中添加",
+    en: "No image model is configured: the instance owner adds one to a model provider (Console → API access → Models)",
+    "zh-CN": "尚未配置绘图模型：请实例所有者在模型服务商中添加（控制台 → API 接入 → 模型）",
   },
   image_model_unknown: { en: "{model} is not an image model served here", "zh-CN": "{model} 不是本实例提供的绘图模型" },
   image_task_busy: { en: "Please wait for the current task to complete", "zh-CN": "请等待当前任务完成" },

@@ -26,7 +26,8 @@ export function registerImageRoutes(app: OpenAPIHono<AppEnv>) {
       path: "/api/v1/images/models",
       tags,
       summary: "Image models the caller may draw with",
-      description: "The image models of the enabled model providers (Instance → Model providers), with sizes, operations and price. An empty list: nothing can be drawn yet.",
+      description:
+        "The image models of the enabled model providers (Instance → Model providers), with sizes, operations and price. An empty list: nothing can be drawn yet.",
       data: z.array(imageModelSchema),
     }),
     async (c) => ok(c, await listImageModels(c.var.deps)),
@@ -104,7 +105,14 @@ export function registerImageRoutes(app: OpenAPIHono<AppEnv>) {
       security: [{ bearer: [] }],
       middleware: [requireAuth({ operation: "GET /api/v1/images/tasks/{taskId}/images/{index}" })],
       request: {
-        params: taskParam.extend({ index: z.coerce.number().int().min(1).max(4).openapi({ param: { name: "index", in: "path" }, example: 1 }) }),
+        params: taskParam.extend({
+          index: z.coerce
+            .number()
+            .int()
+            .min(1)
+            .max(4)
+            .openapi({ param: { name: "index", in: "path" }, example: 1 }),
+        }),
       },
       responses: {
         200: {

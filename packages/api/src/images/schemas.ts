@@ -25,7 +25,12 @@ export const imageModelSchema = z
 export const generateImageBody = z
   .object({
     model: z.string().trim().min(1).max(200).optional().openapi({ description: "An image model; the first served when left out", example: "dall-e-3" }),
-    prompt: z.string().trim().min(1).max(MAX_PROMPT_CHARS).openapi({ description: `What to draw (1–${MAX_PROMPT_CHARS} characters)`, example: "a lighthouse at dawn, oil painting" }),
+    prompt: z
+      .string()
+      .trim()
+      .min(1)
+      .max(MAX_PROMPT_CHARS)
+      .openapi({ description: `What to draw (1–${MAX_PROMPT_CHARS} characters)`, example: "a lighthouse at dawn, oil painting" }),
     size: z.enum(imageSizes).default("1024x1024").openapi({ description: "One of the model's `sizes`", example: "1024x1024" }),
     count: z.number().int().min(1).max(4).default(1).openapi({ description: "Images to draw, 1–4 (Midjourney: always one grid)", example: 1 }),
   })
@@ -34,7 +39,9 @@ export const generateImageBody = z
 /** Body of POST /api/v1/images/tasks/{taskId}/operate. */
 export const operateImageBody = z
   .object({
-    operation: z.enum(["upscale", "variation"]).openapi({ description: "Upscale (Midjourney U1–U4) or vary (V1–V4, DALL·E 2 variation) a result", example: "upscale" }),
+    operation: z
+      .enum(["upscale", "variation"])
+      .openapi({ description: "Upscale (Midjourney U1–U4) or vary (V1–V4, DALL·E 2 variation) a result", example: "upscale" }),
     index: z.number().int().min(1).max(4).openapi({ description: "Which result, 1–4 (Midjourney: the quarter of the grid)", example: 1 }),
   })
   .openapi("OperateImageRequest");
@@ -56,9 +63,10 @@ export const imageTaskSchema = z
     images: z
       .array(z.object({ index: z.number().int(), url: z.string(), contentType: z.string(), sizeBytes: z.number().int() }))
       .openapi({ description: "Results once succeeded: `url` is this API's download path (GET, the owner's bearer token)" }),
-    actions: z
-      .array(z.string())
-      .openapi({ description: "Operations offered on the results, as buttons: `U1`…`U4` (upscale), `V1`…`V4` (variation)", example: ["U1", "U2", "U3", "U4", "V1", "V2", "V3", "V4"] }),
+    actions: z.array(z.string()).openapi({
+      description: "Operations offered on the results, as buttons: `U1`…`U4` (upscale), `V1`…`V4` (variation)",
+      example: ["U1", "U2", "U3", "U4", "V1", "V2", "V3", "V4"],
+    }),
     credits: z.number().int().openapi({ description: "Credits held while unfinished, charged once succeeded, 0 after a failure (refunded)", example: 500 }),
     error: z
       .object({ code: z.number().int().openapi({ example: 410 }), message: z.string() })

@@ -3,7 +3,8 @@ import { rerankFormats } from "../platform/rerank/types";
 import { imageFormats } from "../platform/images/types";
 
 const imageFormatSchema = z.enum(imageFormats).openapi({
-  description: "Its image API: `openai` (`POST {baseUrl}/images/generations`, DALL·E and copies) or `midjourney` (a midjourney-proxy at `baseUrl`, key sent as `mj-api-secret`)",
+  description:
+    "Its image API: `openai` (`POST {baseUrl}/images/generations`, DALL·E and copies) or `midjourney` (a midjourney-proxy at `baseUrl`, key sent as `mj-api-secret`)",
   example: "openai",
 });
 

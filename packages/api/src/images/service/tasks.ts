@@ -126,7 +126,8 @@ async function ownTask(deps: Pick<Deps, "db">, auth: Auth, taskId: string): Prom
   return row;
 }
 
-const isBusyConflict = (error: unknown) => /image_tasks_one_running_idx|UNIQUE constraint failed: image_tasks\.user_id/.test(String((error as { cause?: unknown })?.cause ?? error) + String(error));
+const isBusyConflict = (error: unknown) =>
+  /image_tasks_one_running_idx|UNIQUE constraint failed: image_tasks\.user_id/.test(String((error as { cause?: unknown })?.cause ?? error) + String(error));
 
 /**
  * Holds the task's credits and stores it queued; the worker picks it up. The partial unique
@@ -136,7 +137,16 @@ const isBusyConflict = (error: unknown) => /image_tasks_one_running_idx|UNIQUE c
 async function submitTask(
   deps: ImageDeps,
   auth: Auth,
-  input: { model: string; format: "openai" | "midjourney"; prompt: string; size: ImageSize; count: number; action: Row["action"]; parentTaskId?: string; parentIndex?: number },
+  input: {
+    model: string;
+    format: "openai" | "midjourney";
+    prompt: string;
+    size: ImageSize;
+    count: number;
+    action: Row["action"];
+    parentTaskId?: string;
+    parentIndex?: number;
+  },
   onQueued: (row: Row) => Promise<void>,
 ): Promise<Row> {
   const busy = await deps.db
@@ -203,12 +213,7 @@ function resolveGenerator(deps: Pick<Deps, "models">, model: string | undefined)
 }
 
 /** Starts a generation task (spec §7 Images: generate). */
-export async function generateImage(
-  deps: ImageDeps,
-  auth: Auth,
-  body: z.infer<typeof generateImageBody>,
-  onQueued: (row: Row) => Promise<void>,
-): Promise<Row> {
+export async function generateImage(deps: ImageDeps, auth: Auth, body: z.infer<typeof generateImageBody>, onQueued: (row: Row) => Promise<void>): Promise<Row> {
   await deps.models.ready();
   const { model, generator } = resolveGenerator(deps, body.model);
   if (!generator.sizes.includes(body.size)) {
@@ -236,12 +241,22 @@ export async function operateImage(
     throw new ServiceError("validation", "image_operation_unsupported", { model: model.id, operation: body.operation }, { field: "operation" });
   }
   const label = `${body.operation === "upscale" ? "U" : "V"}${body.index}`;
-  if (!actionsOf(parent, generator).includes(label)) throw new ServiceError("validation", "image_index_out_of_range", { index: body.index }, { field: "index" });
+  if (!actionsOf(parent, generator).includes(label))
+    throw new ServiceError("validation", "image_index_out_of_range", { index: body.index }, { field: "index" });
   const options = parse<{ size?: ImageSize }>(parent.options, {});
   return submitTask(
     deps,
     auth,
-    { model: model.id, format: model.format, prompt: parent.prompt, size: options.size ?? "1024x1024", count: 1, action: body.operation, parentTaskId: parent.id, parentIndex: body.index },
+    {
+      model: model.id,
+      format: model.format,
+      prompt: parent.prompt,
+      size: options.size ?? "1024x1024",
+      count: 1,
+      action: body.operation,
+      parentTaskId: parent.id,
+      parentIndex: body.index,
+    },
     onQueued,
   );
 }
@@ -331,7 +346,14 @@ export async function runImageTask(deps: ImageDeps, taskId: string, options: Run
     if (hold) await releaseHold(deps, hold);
     const { code } = FAILURES[kind];
     deps.logger.warn("image task failed", { taskId, model: row.model, code, detail });
-    await update({ status: "failed", errorCode: code, errorDetail: detail.slice(0, 1000), hold: null, creditsCharged: 0, finishedAt: deps.now().toISOString() });
+    await update({
+      status: "failed",
+      errorCode: code,
+      errorDetail: detail.slice(0, 1000),
+      hold: null,
+      creditsCharged: 0,
+      finishedAt: deps.now().toISOString(),
+    });
     return true;
   };
   const resolved = deps.models.imageGenerator(row.model);

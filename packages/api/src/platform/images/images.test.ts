@@ -91,8 +91,16 @@ describe("midjourney-proxy", () => {
     expect(isPng(step.images[0]!.bytes)).toBe(true);
     expect(step.buttons!.map((button) => button.label)).toEqual(["U1", "U2", "U3", "U4", "", "V1", "V2", "V3", "V4"]);
 
-    const upscale = await generator.operate({ operation: "upscale", index: 2, parent: { providerTaskId: step.providerTaskId!, buttons: step.buttons! }, size: "1024x1024" });
-    expect(mj.requests.at(-1)).toMatchObject({ path: "/mj/submit/action", body: { customId: `MJ::JOB::upsample::2::${step.providerTaskId}`, taskId: step.providerTaskId } });
+    const upscale = await generator.operate({
+      operation: "upscale",
+      index: 2,
+      parent: { providerTaskId: step.providerTaskId!, buttons: step.buttons! },
+      size: "1024x1024",
+    });
+    expect(mj.requests.at(-1)).toMatchObject({
+      path: "/mj/submit/action",
+      body: { customId: `MJ::JOB::upsample::2::${step.providerTaskId}`, taskId: step.providerTaskId },
+    });
     const upscaled = await untilDone(generator, upscale);
     expect(upscaled.step.state === "succeeded" && upscaled.step.buttons).toEqual([]);
   });

@@ -123,13 +123,15 @@ export function createMidjourneyGenerator(options: MidjourneyOptions): ImageGene
         throw new ImageError(REJECTED_REASON.test(reason) ? "rejected" : "failed", `midjourney task ${providerTaskId} failed: ${reason}`);
       }
       if (status === "SUCCESS") {
-        if (typeof task?.imageUrl !== "string" || !task.imageUrl) throw new ImageError("unknown", `midjourney task ${providerTaskId} succeeded without an image`);
+        if (typeof task?.imageUrl !== "string" || !task.imageUrl)
+          throw new ImageError("unknown", `midjourney task ${providerTaskId} succeeded without an image`);
         const bytes = await download(task.imageUrl, signal);
         const contentType = sniffImage(bytes);
         if (!contentType) throw new ImageError("unknown", `midjourney image of task ${providerTaskId} is not a picture`);
         return { state: "succeeded", providerTaskId, images: [{ bytes, contentType }], buttons: buttonsOf(task.buttons) };
       }
-      if (!["NOT_START", "SUBMITTED", "MODAL", "IN_PROGRESS"].includes(status)) throw new ImageError("unknown", `midjourney task ${providerTaskId} has status ${status || "none"}`);
+      if (!["NOT_START", "SUBMITTED", "MODAL", "IN_PROGRESS"].includes(status))
+        throw new ImageError("unknown", `midjourney task ${providerTaskId} has status ${status || "none"}`);
       return { state: "running", providerTaskId, progress: percent(task?.progress) };
     },
   };

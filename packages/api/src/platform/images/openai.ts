@@ -67,7 +67,12 @@ export function createOpenAiImageGenerator(options: OpenAiImagesOptions): ImageG
 
   async function call(path: string, init: RequestInit): Promise<ProducedImage[]> {
     const url = `${base}${path}`;
-    const response = await imageFetch(fetchImpl, url, { method: "POST", ...init, headers: { ...auth, ...(init.headers as Record<string, string>) } }, timeoutMs);
+    const response = await imageFetch(
+      fetchImpl,
+      url,
+      { method: "POST", ...init, headers: { ...auth, ...(init.headers as Record<string, string>) } },
+      timeoutMs,
+    );
     if (!response.ok) throw await failure(response, url);
     const body: unknown = await response.json().catch(() => {
       throw new ImageError("unknown", `image answer of ${url} is not JSON`);
@@ -88,7 +93,9 @@ export function createOpenAiImageGenerator(options: OpenAiImagesOptions): ImageG
     operations: options.model === "dall-e-2" ? ["variation"] : [],
     sizes: sizesOf(options.model),
     async generate({ prompt, size, count, signal }): Promise<ImageStep> {
-      const batches = onePerRequest ? await Promise.all(Array.from({ length: count }, () => generateOnce(prompt, size, 1, signal))) : [await generateOnce(prompt, size, count, signal)];
+      const batches = onePerRequest
+        ? await Promise.all(Array.from({ length: count }, () => generateOnce(prompt, size, 1, signal)))
+        : [await generateOnce(prompt, size, count, signal)];
       return { state: "succeeded", images: batches.flat() };
     },
     async operate({ operation, parent, size, signal }): Promise<ImageStep> {

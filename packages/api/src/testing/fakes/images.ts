@@ -230,7 +230,8 @@ export async function startMidjourneyFake(options: { secret: string }): Promise<
       if (path === "/mj/submit/imagine" && request.method === "POST") {
         const prompt = typeof body.prompt === "string" ? body.prompt : "";
         if (!prompt) return sendJson(response, 200, { code: 4, description: "prompt不能为空", result: null });
-        if (/banned/i.test(prompt)) return sendJson(response, 200, { code: 24, description: "可能包含敏感词", properties: { promptEn: prompt, bannedWord: "banned" } });
+        if (/banned/i.test(prompt))
+          return sendJson(response, 200, { code: 24, description: "可能包含敏感词", properties: { promptEn: prompt, bannedWord: "banned" } });
         const id = String(sequence++);
         tasks.set(id, { id, action: "IMAGINE", prompt, polls: 0, ...(/explode/i.test(prompt) ? { fail: "Internal error while rendering" } : {}) });
         return sendJson(response, 200, { code: 1, description: "提交成功", result: id, properties: {} });
@@ -249,7 +250,14 @@ export async function startMidjourneyFake(options: { secret: string }): Promise<
         if (!task) return sendJson(response, 404, { code: 3, description: "task not found" });
         task.polls += 1;
         const done = task.polls > pollsToFinish;
-        const base = { id: task.id, action: task.action, prompt: task.prompt, promptEn: task.prompt, description: `/imagine ${task.prompt}`, submitTime: Date.now() };
+        const base = {
+          id: task.id,
+          action: task.action,
+          prompt: task.prompt,
+          promptEn: task.prompt,
+          description: `/imagine ${task.prompt}`,
+          submitTime: Date.now(),
+        };
         if (done && task.fail) return sendJson(response, 200, { ...base, status: "FAILURE", progress: "", imageUrl: null, failReason: task.fail, buttons: [] });
         if (done) {
           return sendJson(response, 200, {
@@ -262,7 +270,14 @@ export async function startMidjourneyFake(options: { secret: string }): Promise<
           });
         }
         const progress = Math.round((task.polls / (pollsToFinish + 1)) * 100);
-        return sendJson(response, 200, { ...base, status: task.polls === 1 ? "SUBMITTED" : "IN_PROGRESS", progress: `${progress}%`, imageUrl: null, failReason: null, buttons: [] });
+        return sendJson(response, 200, {
+          ...base,
+          status: task.polls === 1 ? "SUBMITTED" : "IN_PROGRESS",
+          progress: `${progress}%`,
+          imageUrl: null,
+          failReason: null,
+          buttons: [],
+        });
       }
       sendJson(response, 404, { code: 3, description: "not found" });
     })();

@@ -6,6 +6,7 @@ import { invalidateSpace, useSpaceQuery } from "../../lib/api/query";
 import { useTranslation } from "react-i18next";
 import { endpoints } from "../../lib/api/endpoints";
 import { feedback } from "../../lib/feedback";
+import { ImageProviderFields } from "./image-provider-fields";
 
 type Model = components["schemas"]["Model"];
 type Provider = components["schemas"]["ModelProvider"];
@@ -21,6 +22,8 @@ interface ProviderFields {
   models: string[];
   rerankModels: string[];
   rerankFormat: Provider["rerankFormat"];
+  imageModels: string[];
+  imageFormat: Provider["imageFormat"];
   enabled: boolean;
 }
 
@@ -164,6 +167,11 @@ export function ModelsSection() {
                     {t("rerank.tag", { id })}
                   </Tag>
                 )),
+                ...provider.imageModels.map((id) => (
+                  <Tag key={`image-${id}`} color="purple">
+                    {t("paint.provider.tag", { id })}
+                  </Tag>
+                )),
               ],
             },
             {
@@ -261,9 +269,22 @@ function ProviderModal({ editing, onClose, onSaved }: { editing: Provider | "new
             models: existing.models,
             rerankModels: existing.rerankModels,
             rerankFormat: existing.rerankFormat,
+            imageModels: existing.imageModels,
+            imageFormat: existing.imageFormat,
             enabled: existing.enabled,
           }
-        : { kind: "openai-compatible", name: "", baseUrl: "", apiKey: "", models: [], rerankModels: [], rerankFormat: "cohere", enabled: true },
+        : {
+            kind: "openai-compatible",
+            name: "",
+            baseUrl: "",
+            apiKey: "",
+            models: [],
+            rerankModels: [],
+            rerankFormat: "cohere",
+            imageModels: [],
+            imageFormat: "openai",
+            enabled: true,
+          },
     );
   }, [editing, existing, form]);
 
@@ -274,6 +295,7 @@ function ProviderModal({ editing, onClose, onSaved }: { editing: Provider | "new
       const apiKey = fields.apiKey?.trim() ?? "";
       const models = (fields.models ?? []).map((model) => model.trim()).filter(Boolean);
       const rerankModels = (fields.rerankModels ?? []).map((model) => model.trim()).filter(Boolean);
+      const imageModels = (fields.imageModels ?? []).map((model) => model.trim()).filter(Boolean);
       const result = existing
         ? await endpoints.models.updateProvider(existing.id, {
             name: fields.name.trim(),
@@ -282,6 +304,8 @@ function ProviderModal({ editing, onClose, onSaved }: { editing: Provider | "new
             models,
             rerankModels,
             rerankFormat: fields.rerankFormat,
+            imageModels,
+            imageFormat: fields.imageFormat,
             enabled: fields.enabled,
           })
         : await endpoints.models.createProvider({
@@ -292,6 +316,8 @@ function ProviderModal({ editing, onClose, onSaved }: { editing: Provider | "new
             models,
             rerankModels,
             rerankFormat: fields.rerankFormat,
+            imageModels,
+            imageFormat: fields.imageFormat,
             enabled: fields.enabled,
           });
       if (!result.ok) {
@@ -363,11 +389,13 @@ function ProviderModal({ editing, onClose, onSaved }: { editing: Provider | "new
           name="models"
           label={t("apiAccess.models.models")}
           extra={t("apiAccess.models.modelsHint")}
-          dependencies={["rerankModels"]}
+          dependencies={["rerankModels", "imageModels"]}
           rules={[
             ({ getFieldValue }) => ({
               validator: (_rule, value: string[] | undefined) =>
-                (value?.length ?? 0) > 0 || ((getFieldValue("rerankModels") as string[] | undefined)?.length ?? 0) > 0
+                (value?.length ?? 0) > 0 ||
+                ((getFieldValue("rerankModels") as string[] | undefined)?.length ?? 0) > 0 ||
+                ((getFieldValue("imageModels") as string[] | undefined)?.length ?? 0) > 0
                   ? Promise.resolve()
                   : Promise.reject(new Error(t("apiAccess.models.modelsRequired"))),
             }),
@@ -384,6 +412,7 @@ function ProviderModal({ editing, onClose, onSaved }: { editing: Provider | "new
             data-testid="provider-rerank-format"
           />
         </Form.Item>
+        <ImageProviderFields />
         <Form.Item name="enabled" label={t("apiAccess.models.enabled")} valuePropName="checked">
           <Switch data-testid="provider-enabled" />
         </Form.Item>
