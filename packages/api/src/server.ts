@@ -18,7 +18,7 @@ import { markInterruptedAnswers } from "./conversation/metering";
 import { recoverFulfilments } from "./payments/service/orders";
 import { attachRealtime } from "./realtime/socket";
 import { startWorkflowWorkers } from "./workflows/workers";
-import { createImageWorker } from "./images/worker";
+import { createImageWorker, recoverImageTasks } from "./images/worker";
 import { connectConversation } from "./wiring";
 
 /** The console build next to this package in the monorepo, if it was built. */
@@ -74,6 +74,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const workflowWorkers = startWorkflowWorkers(deps);
   // Image tasks: submitted to their provider and polled to their end (resumed after a restart).
   const imageWorker = createImageWorker(deps);
+  const recoveredImages = await recoverImageTasks(deps);
+  if (recoveredImages > 0) logger.warn("queued image tasks left without a job again", { tasks: recoveredImages });
   imageWorker.start();
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const instance = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(instance));

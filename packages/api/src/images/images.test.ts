@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { z } from "@hono/zod-openapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { balanceOf } from "../billing/service/ledger";
@@ -9,7 +9,7 @@ import { expectError, expectOk } from "../testing/flows";
 import { type MidjourneyFake, type OpenAiImagesFake, startMidjourneyFake, startOpenAiImagesFake } from "../testing/fakes/images";
 import { createTestContext, registerUser, type TestContext, type TestUser } from "../testing/harness";
 import { imageModelSchema, imageTaskPageSchema, imageTaskSchema } from "./schemas";
-import { createImageWorker } from "./worker";
+import { createImageWorker, recoverImageTasks } from "./worker";
 
 // Image tasks end to end: two model providers (a local OpenAI images server and a local
 // midjourney-proxy), tasks generated, polled, operated, charged and refunded through the real
@@ -248,6 +248,18 @@ describe("image tasks", () => {
     const page = await expectOk(await ctx.request("/api/v1/images/tasks?pageSize=2", { token: other.token }), 200, imageTaskPageSchema);
     expect(page.total).toBe(3);
     expect(page.items.map((item) => item.id)).toEqual([variation.id, task.id]);
+  });
+
+  it("queues a job again for an unfinished task left without one (a stop between its two writes)", async () => {
+    // No worker runs while the task is stored, then its job is removed: as if the process had stopped in between.
+    await worker.stop();
+    const task = await expectOk(await generate(other, { model: "dall-e-2", prompt: "a lost kite", size: "256x256" }), 201, imageTaskSchema);
+    await ctx.deps.db.run(sql`DELETE FROM jobs WHERE json_extract(payload, '$.taskId') = ${task.id}`);
+    expect(await recoverImageTasks(ctx.deps)).toBe(1);
+    expect(await recoverImageTasks(ctx.deps)).toBe(0);
+    worker = createImageWorker(ctx.deps, { pollMs: 20, idleMs: 20 });
+    worker.start();
+    expect((await poll(other, task.id)).at(-1)).toMatchObject({ status: "succeeded" });
   });
 
   it("answers 1,000 polls of a finished task from the database, never calling the provider", async () => {

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import type { Deps } from "../kernel";
 import { enqueueJob } from "../jobs/queue";
 import { createJobWorker, type JobWorker } from "../jobs/worker";
@@ -57,4 +58,19 @@ export function createImageWorker(deps: Deps, options: ImageWorkerOptions = {}):
 export async function enqueueImageTask(deps: Pick<Deps, "db" | "now">, task: { id: string; spaceId: string }): Promise<void> {
   await enqueueJob(deps.db, deps.now(), IMAGE_TASK_JOB, { taskId: task.id }, { spaceId: task.spaceId });
   workers.get(deps.db)?.wake();
+}
+
+/**
+ * Queues a job again for every unfinished task that has none (a process that stopped between
+ * storing a task and queueing its job, or a job that ended without finishing its task); answers
+ * how many. The server calls it at start, before its worker runs.
+ */
+export async function recoverImageTasks(deps: Pick<Deps, "db" | "now">): Promise<number> {
+  const orphans = await deps.db.all<{ id: string; space_id: string }>(sql`
+    SELECT t.id, t.space_id FROM image_tasks t
+    WHERE t.status IN ('queued', 'running')
+      AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.kind = ${IMAGE_TASK_JOB} AND j.status IN ('queued', 'running')
+        AND json_extract(j.payload, '$.taskId') = t.id)`);
+  for (const task of orphans) await enqueueImageTask(deps, { id: task.id, spaceId: task.space_id });
+  return orphans.length;
 }
