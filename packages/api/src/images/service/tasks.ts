@@ -52,7 +52,7 @@ const parse = <T>(text: string | null, fallback: T): T => {
 const notFound = () => new ServiceError("image_task_not_found", "image_task_not_found");
 
 /** The images a model draws in one task at most. */
-const maxCountOf = (generator: ImageGenerator) => generator.fixedCount ?? (generator.format === "openai" && generator.model === "dall-e-3" ? 4 : 4);
+const maxCountOf = (generator: ImageGenerator) => generator.fixedCount ?? 4;
 
 /** Buttons the console shows for a finished task (U1…V4), from what its provider offers. */
 function actionsOf(row: Row, generator: ImageGenerator | undefined): string[] {
