@@ -91,7 +91,9 @@ describe("/paint in Chromium: generate → progress → pictures → upscale", (
     await expect.poll(() => upscale.innerText()).toContain("Upscale of 1");
     await expect.poll(() => upscale.getAttribute("data-status"), { timeout: 30_000 }).toBe("succeeded");
     await expect.poll(() => upscale.locator("img").evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth), { timeout: 20_000 }).toBe(8);
-    expect(mj.requests.find((request) => request.path === "/mj/submit/action")?.body).toMatchObject({ customId: expect.stringMatching(/^MJ::JOB::upsample::1::/) });
+    expect(mj.requests.find((request) => request.path === "/mj/submit/action")?.body).toMatchObject({
+      customId: expect.stringMatching(/^MJ::JOB::upsample::1::/),
+    });
   });
 
   it("shows the §8 warning when a second task is asked for while one runs (511)", async () => {
