@@ -1,7 +1,7 @@
 import { configDefaults, defineConfig } from "vitest/config";
 
 const apiDomains =
-  "packages/api/src/{access,identity,spaces,keys,http,system,db,plugins,apps,models,chat,clients,openai,billing,credits,knowledge,jobs,channels,inbox,realtime,hosting,workflows,instance,payments,teams,databases}/**/*.test.ts";
+  "packages/api/src/{access,identity,spaces,keys,http,system,db,plugins,apps,models,chat,clients,openai,billing,credits,knowledge,jobs,channels,inbox,realtime,hosting,workflows,instance,payments,teams,databases,images}/**/*.test.ts";
 
 /**
  * API test files that never open the relational store (no createTestContext, openDatabase or

@@ -38,6 +38,7 @@ import { registerPluginRoutes } from "./plugins/routes";
 import { registerRoleRoutes } from "./roles/routes";
 import { registerSpaceRoutes } from "./spaces/routes";
 import { registerAnalysisRoutes } from "./analysis/routes";
+import { registerImageRoutes } from "./images/routes";
 import { registerTeamRoutes } from "./teams/routes";
 import { APP_VERSION, registerSystemRoutes } from "./system/routes";
 import { registerWorkflowRoutes } from "./workflows/routes";
@@ -147,6 +148,7 @@ export function createApp(deps: Deps) {
   registerDatabaseRoutes(app);
   registerRemoteDatabaseRoutes(app);
   registerAnalysisRoutes(app);
+  registerImageRoutes(app);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", {
     type: "http",

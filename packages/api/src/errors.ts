@@ -19,6 +19,14 @@ export const errorKinds = [
   "insufficient_credits",
   "external",
   "internal",
+  // Image task statuses of spec §8, answered by the image task API only.
+  "image_balance",
+  "image_rejected",
+  "image_task_not_found",
+  "image_unavailable",
+  "image_task_busy",
+  "image_failed",
+  "image_unknown",
 ] as const;
 
 /** One of {@link errorKinds}. */

@@ -18,6 +18,7 @@ import { markInterruptedAnswers } from "./conversation/metering";
 import { recoverFulfilments } from "./payments/service/orders";
 import { attachRealtime } from "./realtime/socket";
 import { startWorkflowWorkers } from "./workflows/workers";
+import { createImageWorker, recoverImageTasks } from "./images/worker";
 import { connectConversation } from "./wiring";
 
 /** The console build next to this package in the monorepo, if it was built. */
@@ -71,6 +72,11 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const stopSweeper = startKeyValueSweeper(deps);
   // Workflows: durable runs (resumed after a restart) and the cron scheduler.
   const workflowWorkers = startWorkflowWorkers(deps);
+  // Image tasks: submitted to their provider and polled to their end (resumed after a restart).
+  const imageWorker = createImageWorker(deps);
+  const recoveredImages = await recoverImageTasks(deps);
+  if (recoveredImages > 0) logger.warn("queued image tasks left without a job again", { tasks: recoveredImages });
+  imageWorker.start();
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const instance = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(instance));
   });
@@ -104,6 +110,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       stopSweeper();
       await channelWorker.stop();
       await workflowWorkers.stop();
+      await imageWorker.stop();
       await deps.knowledge.close();
       await deps.remoteDatabases.closeAll();
       await database.close();

@@ -354,6 +354,13 @@ export const operationAccess: Readonly<Record<string, OperationAccess>> = {
   // Speech input (issue 21, t21-stt): the transcription models, like GET /models; transcribing a question, like chatting.
   "GET /api/v1/transcription-models": "member",
   "POST /api/v1/chat/transcriptions": "apps.view",
+  // Images (issue 21, t21-img): a user's own drawing tasks, charged to their space.
+  "GET /api/v1/images/models": "member",
+  "POST /api/v1/images/tasks": "member",
+  "POST /api/v1/images/tasks/{taskId}/operate": "member",
+  "GET /api/v1/images/tasks/{taskId}": "member",
+  "GET /api/v1/images/tasks": "member",
+  "GET /api/v1/images/tasks/{taskId}/images/{index}": "member",
 };
 
 /** The key {@link operationAccess} uses for a route. */

@@ -36,6 +36,12 @@ const document = parse(fs.readFileSync(path.resolve(__dirname, "../../../../open
  * grant check gone) fails this test instead of quietly dropping it from the matrix.
  */
 const MEMBER_OPERATIONS = [
+  "GET /api/v1/images/models",
+  "POST /api/v1/images/tasks",
+  "POST /api/v1/images/tasks/{taskId}/operate",
+  "GET /api/v1/images/tasks/{taskId}",
+  "GET /api/v1/images/tasks",
+  "GET /api/v1/images/tasks/{taskId}/images/{index}",
   "DELETE /api/v1/me/api-keys/{id}",
   "DELETE /api/v1/me/wechat-bindings/{id}",
   "GET /api/v1/benefits",

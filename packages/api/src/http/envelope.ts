@@ -27,6 +27,14 @@ export const errorCatalogue: Record<ErrorKind, { code: number; status: Contentfu
   insufficient_credits: { code: 870, status: 402 },
   external: { code: 502, status: 502 },
   internal: { code: 500, status: 500 },
+  // Spec §8's image statuses travel as they are, as HTTP statuses too (the clients show each as its warning).
+  image_balance: { code: 406, status: 406 },
+  image_rejected: { code: 410, status: 410 },
+  image_task_not_found: { code: 461, status: 461 as ContentfulStatusCode },
+  image_unavailable: { code: 503, status: 503 },
+  image_task_busy: { code: 511, status: 511 },
+  image_failed: { code: 561, status: 561 as ContentfulStatusCode },
+  image_unknown: { code: 599, status: 599 as ContentfulStatusCode },
 };
 
 /** The envelope every JSON answer is wrapped in. */
@@ -45,7 +53,7 @@ export const errorEnvelope = z
     success: z.literal(false),
     code: z.number().int().openapi({
       description:
-        "400 invalid input (the message names the field), 401 session ended or missing, 403, 404, 409, 413, 415, 429 (see Retry-After), 440 message is HTML, 701 upgrade required, 870 insufficient credits, 500, 502",
+        "400 invalid input (the message names the field), 401 session ended or missing, 403, 404, 409, 413, 415, 429 (see Retry-After), 440 message is HTML, 701 upgrade required, 870 insufficient credits, 500, 502; image task calls: 406 insufficient balance, 410 generation refused (check the prompt), 461 task not found, 503 image service unavailable, 511 wait for the current task, 561 generation issue, 599 unknown",
       example: 404,
     }),
     message: z.string().openapi({ example: "Space not found" }),

@@ -28,6 +28,7 @@ import { storeMessages } from "../store/messages";
 import { teamsMessages } from "../teams/messages";
 import { templatesMessages } from "../templates/messages";
 import { workflowsMessages } from "../workflows/messages";
+import { imagesMessages } from "../images/messages";
 import type { Message } from "./define";
 import { generalMessages } from "./general-messages";
 import type { Language } from "./language";
@@ -66,6 +67,7 @@ export const catalogues = {
   remoteDatabases: remoteDatabaseMessages,
   sqlCheck: sqlCheckMessages,
   speech: speechMessages,
+  images: imagesMessages,
 } as const;
 
 /** Every message Parley can show or send, in English and Chinese: the areas' catalogues in one. */
@@ -102,6 +104,7 @@ export const messages = {
   ...remoteDatabaseMessages,
   ...sqlCheckMessages,
   ...speechMessages,
+  ...imagesMessages,
 };
 
 /** The id of a message: a key of {@link messages}. */

@@ -11,6 +11,9 @@ import { createRemoteReranker } from "../platform/rerank/remote";
 import type { Reranker } from "../platform/rerank/types";
 import { createOpenAiTranscriber } from "../platform/transcription/openai";
 import type { Transcriber } from "../platform/transcription/types";
+import { createMidjourneyGenerator } from "../platform/images/midjourney";
+import { createOpenAiImageGenerator } from "../platform/images/openai";
+import type { ImageFormat, ImageGenerator } from "../platform/images/types";
 import { type AddressPolicy, policedFetch } from "../plugins/service/network";
 
 /** A model the catalogue can serve, with the provider that serves it. */
@@ -49,6 +52,20 @@ export interface ResolvedTranscriber {
 
 /** How long one transcription may take: up to the longest recording speech input accepts. */
 export const TRANSCRIPTION_TIMEOUT_MS = 120_000;
+
+/** An image model of the catalogue: drawn by a provider's image API. */
+export interface ImageModelInfo {
+  id: string;
+  providerId: string;
+  providerName: string;
+  format: ImageFormat;
+}
+
+/** An image model with the client that calls it. */
+export interface ResolvedImageGenerator {
+  model: ImageModelInfo;
+  generator: ImageGenerator;
+}
 
 /** How long one rerank call may take: an answer waits for it, so it is kept short. */
 export const RERANK_TIMEOUT_MS = 15_000;
@@ -94,6 +111,10 @@ export interface ModelCatalog {
   transcriptionModels(): TranscriptionModelInfo[];
   /** The client of a transcription model, or undefined when no enabled provider serves it. */
   transcriber(modelId: string): ResolvedTranscriber | undefined;
+  /** Image models of the enabled console providers, in provider order; the first provider of an id wins. */
+  imageModels(): ImageModelInfo[];
+  /** The client of an image model, or undefined when no enabled provider serves it. */
+  imageGenerator(modelId: string): ResolvedImageGenerator | undefined;
   /** Re-reads the owner's rows and rebuilds the snapshot. */
   reload(): Promise<void>;
   /** Resolves once the first load of the owner's rows finished (failed loads keep config only). */
@@ -124,6 +145,7 @@ interface Snapshot {
   list: ModelInfo[];
   rerankers: Map<string, ResolvedReranker>;
   transcribers: Map<string, ResolvedTranscriber>;
+  imageGenerators: Map<string, ResolvedImageGenerator>;
 }
 
 function parseModels(text: string): string[] {
@@ -168,6 +190,7 @@ export function createModelCatalog(options: ModelCatalogOptions): ModelCatalog {
     consoleEntries: CatalogProvider[],
     rerankers: ReadonlyArray<ResolvedReranker> = [],
     transcribers: ReadonlyArray<ResolvedTranscriber> = [],
+    imageGenerators: ReadonlyArray<ResolvedImageGenerator> = [],
   ): Snapshot => {
     const entries = [...consoleEntries, ...configEntries, offlineEntry];
     const byModel = new Map<string, ResolvedModel>();
@@ -182,6 +205,8 @@ export function createModelCatalog(options: ModelCatalogOptions): ModelCatalog {
     for (const resolved of rerankers) if (!rerankerById.has(resolved.model.id)) rerankerById.set(resolved.model.id, resolved);
     const transcriberById = new Map<string, ResolvedTranscriber>();
     for (const resolved of transcribers) if (!transcriberById.has(resolved.model.id)) transcriberById.set(resolved.model.id, resolved);
+    const imageById = new Map<string, ResolvedImageGenerator>();
+    for (const resolved of imageGenerators) if (!imageById.has(resolved.model.id)) imageById.set(resolved.model.id, resolved);
     return {
       entries,
       byModel,
@@ -189,6 +214,7 @@ export function createModelCatalog(options: ModelCatalogOptions): ModelCatalog {
       list: [...byModel.values()].map((resolved) => resolved.model),
       rerankers: rerankerById,
       transcribers: transcriberById,
+      imageGenerators: imageById,
     };
   };
 
@@ -202,6 +228,7 @@ export function createModelCatalog(options: ModelCatalogOptions): ModelCatalog {
     const consoleEntries: CatalogProvider[] = [];
     const rerankers: ResolvedReranker[] = [];
     const transcribers: ResolvedTranscriber[] = [];
+    const imageGenerators: ResolvedImageGenerator[] = [];
     for (const row of rows) {
       if (!row.enabled) continue;
       try {
@@ -235,7 +262,17 @@ export function createModelCatalog(options: ModelCatalogOptions): ModelCatalog {
             }),
           });
         }
-        // A provider that serves only rerank models has no chat models to offer.
+        for (const model of parseModels(row.imageModels)) {
+          // Midjourney is only ever a proxy the owner runs: it has no public address to default to.
+          const imageBase = row.imageFormat === "midjourney" ? row.baseUrl?.replace(/\/+$/, "") : baseUrl;
+          if (!imageBase) continue;
+          const settings = { baseUrl: imageBase, model, ...(apiKey ? { apiKey } : {}), ...(fetchImpl ? { fetch: fetchImpl } : {}) };
+          imageGenerators.push({
+            model: { id: model, providerId: row.id, providerName: row.name, format: row.imageFormat },
+            generator: row.imageFormat === "midjourney" ? createMidjourneyGenerator(settings) : createOpenAiImageGenerator(settings),
+          });
+        }
+        // A provider that serves only rerank or image models has no chat models to offer.
         if (parseModels(row.models).length === 0) continue;
         consoleEntries.push({
           provider: consoleVendor({
@@ -254,7 +291,7 @@ export function createModelCatalog(options: ModelCatalogOptions): ModelCatalog {
       }
     }
     // A slower, older reload must not overwrite a newer one.
-    if (mine === generation) snapshot = build(consoleEntries, rerankers, transcribers);
+    if (mine === generation) snapshot = build(consoleEntries, rerankers, transcribers, imageGenerators);
   };
 
   const first = reload().catch((error: unknown) => {
@@ -273,6 +310,8 @@ export function createModelCatalog(options: ModelCatalogOptions): ModelCatalog {
     reranker: (modelId) => snapshot.rerankers.get(modelId),
     transcriptionModels: () => [...snapshot.transcribers.values()].map((resolved) => resolved.model),
     transcriber: (modelId) => snapshot.transcribers.get(modelId),
+    imageModels: () => [...snapshot.imageGenerators.values()].map((resolved) => resolved.model),
+    imageGenerator: (modelId) => snapshot.imageGenerators.get(modelId),
     reload,
     ready: () => first,
   };

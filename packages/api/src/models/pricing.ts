@@ -110,3 +110,34 @@ export function transcriptionCredits(modelId: string, seconds: number): number {
   const perMinute = transcriptionPricesPerMinute[modelId] ?? defaultTranscriptionPricePerMinute;
   return Math.ceil((Math.max(0, seconds) * perMinute) / 60);
 }
+
+/**
+ * Credits per image, by model and size, at one credit per US$0.0001 of the vendor's list price:
+ * DALL·E 3 standard US$0.04 (1024²) and US$0.08 (1792×1024, 1024×1792); DALL·E 2 US$0.016,
+ * 0.018 and 0.02 (256², 512², 1024²); gpt-image-1 medium about US$0.042. Midjourney is a flat
+ * 500 credits per task (a grid, an upscale or a variation), about what one fast-hour minute of
+ * its Standard plan costs; any other model is metered at 400 per image.
+ */
+export const imagePrices: Readonly<Record<string, Readonly<Record<string, number>> & { default: number }>> = {
+  "dall-e-3": { default: 400, "1024x1024": 400, "1792x1024": 800, "1024x1792": 800 },
+  "dall-e-2": { default: 200, "256x256": 160, "512x512": 180, "1024x1024": 200 },
+  "gpt-image-1": { default: 420 },
+  midjourney: { default: 500 },
+};
+
+/** What an image of a model missing from {@link imagePrices} costs. */
+export const defaultImagePrice = 400;
+
+/** What one Midjourney task costs, whatever it draws (a grid of four counts as one). */
+export const MIDJOURNEY_TASK_CREDITS = 500;
+
+/**
+ * Integer credits an image task costs: per image for OpenAI-style models, flat per task for
+ * Midjourney (format `midjourney`, whatever its model id).
+ */
+export function imageTaskCredits(modelId: string, format: "openai" | "midjourney", size: string, count: number): number {
+  if (format === "midjourney") return imagePrices[modelId]?.default ?? MIDJOURNEY_TASK_CREDITS;
+  const row = imagePrices[modelId];
+  const each = row ? (row[size] ?? row.default) : defaultImagePrice;
+  return each * Math.max(1, Math.floor(count));
+}

@@ -100,6 +100,8 @@ describe.each(drivers)("model routes on %s", (driver) => {
         rerankModels: [],
         rerankFormat: "cohere",
         transcriptionModels: [],
+        imageModels: [],
+        imageFormat: "openai",
         enabled: true,
         source: "config",
         createdAt: null,

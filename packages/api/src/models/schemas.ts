@@ -1,5 +1,17 @@
 import { z } from "@hono/zod-openapi";
 import { rerankFormats } from "../platform/rerank/types";
+import { imageFormats } from "../platform/images/types";
+
+const imageFormatSchema = z.enum(imageFormats).openapi({
+  description:
+    "Its image API: `openai` (`POST {baseUrl}/images/generations`, DALL·E and copies) or `midjourney` (a midjourney-proxy at `baseUrl`, key sent as `mj-api-secret`)",
+  example: "openai",
+});
+
+const imageModelIds = z
+  .array(z.string().trim().min(1).max(200))
+  .max(50)
+  .openapi({ description: "Image model ids it draws with (the /paint page and the image task API offer them)", example: ["dall-e-3"] });
 
 const rerankFormatSchema = z.enum(rerankFormats).openapi({
   description: "Request body of its `/rerank`: `cohere` (Cohere, Jina: `documents`) or `tei` (`texts`); both answer shapes are read",
@@ -40,6 +52,8 @@ export const modelProviderSchema = z
     transcriptionModels: z
       .array(z.string())
       .openapi({ description: "Speech-to-text model ids this provider serves at `POST {baseUrl}/audio/transcriptions`", example: [] }),
+    imageModels: z.array(z.string()).openapi({ description: "Image model ids this provider draws with", example: [] }),
+    imageFormat: imageFormatSchema,
     enabled: z.boolean().openapi({ description: "Disabled providers serve no models", example: true }),
     source: z
       .enum(["console", "config"])
@@ -88,6 +102,8 @@ export const createModelProviderBody = z
     rerankModels: rerankModelIds.default([]),
     rerankFormat: rerankFormatSchema.default("cohere"),
     transcriptionModels: transcriptionModelIds.default([]),
+    imageModels: imageModelIds.default([]),
+    imageFormat: imageFormatSchema.default("openai"),
     enabled: z.boolean().default(true).openapi({ description: "Serve its models at once", example: true }),
   })
   .openapi("CreateModelProviderRequest");
@@ -107,6 +123,8 @@ export const updateModelProviderBody = z
     rerankModels: rerankModelIds.optional(),
     rerankFormat: rerankFormatSchema.optional(),
     transcriptionModels: transcriptionModelIds.optional(),
+    imageModels: imageModelIds.optional(),
+    imageFormat: imageFormatSchema.optional(),
     enabled: z.boolean().optional().openapi({ example: false }),
   })
   .openapi("UpdateModelProviderRequest");

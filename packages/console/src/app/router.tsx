@@ -65,6 +65,7 @@ const ContactFormPage = lazyNamed(() => import("../features/templates/contact-fo
 const PluginKeyPage = lazyNamed(() => import("../features/templates/plugin-key-page"), "PluginKeyPage");
 const StorePage = lazyNamed(() => import("../features/store/store-page"), "StorePage");
 const SquarePage = lazyNamed(() => import("../features/store/square-page"), "SquarePage");
+const PaintPage = lazyNamed(() => import("../features/paint/paint-page"), "PaintPage");
 const ComingSoonPage = lazy(async () => ({ default: (await import("../features/placeholders/coming-soon-page")).ComingSoonPage }));
 const SectionLayout = lazy(async () => ({ default: (await import("../features/placeholders/section-layout")).SectionLayout }));
 
@@ -131,7 +132,7 @@ export const routes: RouteObject[] = [
           { path: PATHS.home, element: <StorePage /> },
           { path: PATHS.square, element: <SquarePage /> },
           { path: PATHS.chat, element: <AppChatPage /> },
-          { path: PATHS.paint, element: screen("paint") },
+          { path: PATHS.paint, element: <PaintPage /> },
           { path: PATHS.templates, element: <TemplatesPage /> },
           { path: PATHS.template, element: <TemplateDetailPage /> },
           { path: PATHS.pluginKey, element: <PluginKeyPage /> },

@@ -33430,6 +33430,630 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/images/models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Image models the caller may draw with
+         * @description The image models of the enabled model providers (Instance → Model providers), with sizes, operations and price. An empty list: nothing can be drawn yet.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Image models the caller may draw with */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["ImageModel"][];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/images/tasks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's image tasks, newest first (the gallery) */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description 1-based page number (at most 1000000) */
+                    pageNo?: number;
+                    /** @description Items per page (at most 1000; the list may cap it lower) */
+                    pageSize?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The caller's image tasks, newest first (the gallery) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["ImageTaskPage"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Draw pictures from a prompt (generate)
+         * @description Holds the task's credits and queues it; poll `GET /api/v1/images/tasks/{taskId}` until `succeeded` or `failed`. A provider's refusal of the prompt ends the task failed with 410, a failure with 503, 561 or 599; nothing is charged for a failed task.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["GenerateImageRequest"];
+                };
+            };
+            responses: {
+                /** @description Draw pictures from a prompt (generate) */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["ImageTask"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Insufficient balance: the space's credits do not cover the task (go to My Account) */
+                406: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description No image model is configured, or its provider is unavailable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Wait for the current task to complete: one unfinished task per user */
+                511: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/images/tasks/{taskId}/operate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upscale or vary one result of a finished task (operate)
+         * @description A new task of its own, charged and polled like a generation. Only the operations in the task's `actions` are offered.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    taskId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["OperateImageRequest"];
+                };
+            };
+            responses: {
+                /** @description Upscale or vary one result of a finished task (operate) */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["ImageTask"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Insufficient balance: the space's credits do not cover the task (go to My Account) */
+                406: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Task not found (none, or another user's) */
+                461: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description No image model is configured, or its provider is unavailable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Wait for the current task to complete: one unfinished task per user */
+                511: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/images/tasks/{taskId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One image task, polled by id
+         * @description Status, progress and, once succeeded, the result images. Answered from the database only: polling never reaches the provider.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    taskId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description One image task, polled by id */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["ImageTask"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Task not found (none, or another user's) */
+                461: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/images/tasks/{taskId}/images/{index}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Download one result image of a task (its owner only) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    taskId: string;
+                    index: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The picture (PNG, JPEG or WebP as the provider drew it) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "image/png": string;
+                        "image/jpeg": string;
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Task not found (none, or another user's) */
+                461: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -33446,7 +34070,7 @@ export interface components {
             /** @enum {boolean} */
             success: false;
             /**
-             * @description 400 invalid input (the message names the field), 401 session ended or missing, 403, 404, 409, 413, 415, 429 (see Retry-After), 440 message is HTML, 701 upgrade required, 870 insufficient credits, 500, 502
+             * @description 400 invalid input (the message names the field), 401 session ended or missing, 403, 404, 409, 413, 415, 429 (see Retry-After), 440 message is HTML, 701 upgrade required, 870 insufficient credits, 500, 502; image task calls: 406 insufficient balance, 410 generation refused (check the prompt), 461 task not found, 503 image service unavailable, 511 wait for the current task, 561 generation issue, 599 unknown
              * @example 404
              */
             code: number;
@@ -34005,6 +34629,17 @@ export interface components {
              */
             transcriptionModels: string[];
             /**
+             * @description Image model ids this provider draws with
+             * @example []
+             */
+            imageModels: string[];
+            /**
+             * @description Its image API: `openai` (`POST {baseUrl}/images/generations`, DALL·E and copies) or `midjourney` (a midjourney-proxy at `baseUrl`, key sent as `mj-api-secret`)
+             * @example openai
+             * @enum {string}
+             */
+            imageFormat: "openai" | "midjourney";
+            /**
              * @description Disabled providers serve no models
              * @example true
              */
@@ -34080,6 +34715,21 @@ export interface components {
              */
             transcriptionModels: string[];
             /**
+             * @description Image model ids it draws with (the /paint page and the image task API offer them)
+             * @default []
+             * @example [
+             *       "dall-e-3"
+             *     ]
+             */
+            imageModels: string[];
+            /**
+             * @description Its image API: `openai` (`POST {baseUrl}/images/generations`, DALL·E and copies) or `midjourney` (a midjourney-proxy at `baseUrl`, key sent as `mj-api-secret`)
+             * @default openai
+             * @example openai
+             * @enum {string}
+             */
+            imageFormat: "openai" | "midjourney";
+            /**
              * @description Serve its models at once
              * @default true
              * @example true
@@ -34127,6 +34777,19 @@ export interface components {
              *     ]
              */
             transcriptionModels?: string[];
+            /**
+             * @description Image model ids it draws with (the /paint page and the image task API offer them)
+             * @example [
+             *       "dall-e-3"
+             *     ]
+             */
+            imageModels?: string[];
+            /**
+             * @description Its image API: `openai` (`POST {baseUrl}/images/generations`, DALL·E and copies) or `midjourney` (a midjourney-proxy at `baseUrl`, key sent as `mj-api-secret`)
+             * @example openai
+             * @enum {string}
+             */
+            imageFormat?: "openai" | "midjourney";
             /** @example false */
             enabled?: boolean;
         };
@@ -40316,6 +40979,150 @@ export interface components {
              * @example gpt-4o-mini
              */
             model?: string;
+        };
+        ImageModel: {
+            /** @example dall-e-3 */
+            id: string;
+            /** @example mp_01jd7w3k5q9x2m4n6p8r */
+            providerId: string;
+            /** @example OpenAI */
+            providerName: string;
+            /**
+             * @description `openai` images API or a `midjourney` proxy
+             * @example openai
+             * @enum {string}
+             */
+            format: "openai" | "midjourney";
+            /**
+             * @description Sizes it draws
+             * @example [
+             *       "1024x1024",
+             *       "1792x1024",
+             *       "1024x1792"
+             *     ]
+             */
+            sizes: ("256x256" | "512x512" | "1024x1024" | "1792x1024" | "1024x1792")[];
+            /**
+             * @description Most images one task asks for (Midjourney draws one grid of four: 1)
+             * @example 4
+             */
+            maxCount: number;
+            /**
+             * @description Operations on a result: Midjourney's U1–U4 and V1–V4, DALL·E 2's variations
+             * @example [
+             *       "variation"
+             *     ]
+             */
+            operations: ("upscale" | "variation")[];
+            /**
+             * @description Credits one image of the default size costs (Midjourney: one task)
+             * @example 400
+             */
+            creditsPerImage: number;
+        };
+        ImageTask: {
+            /** @example img_01jd7w3k5q9x2m4n6p8r */
+            id: string;
+            /** @example midjourney */
+            model: string;
+            prompt: string;
+            /** @description The prompt the provider actually drew (OpenAI rewrites prompts) */
+            revisedPrompt: string | null;
+            /** @enum {string} */
+            action: "generate" | "upscale" | "variation";
+            parentTaskId: string | null;
+            parentIndex: number | null;
+            /** @example 1024x1024 */
+            size: string;
+            count: number;
+            /**
+             * @example running
+             * @enum {string}
+             */
+            status: "queued" | "running" | "succeeded" | "failed";
+            /**
+             * @description 0–100
+             * @example 45
+             */
+            progress: number;
+            /** @description Results once succeeded: `url` is this API's download path (GET, the owner's bearer token) */
+            images: {
+                index: number;
+                url: string;
+                contentType: string;
+                sizeBytes: number;
+            }[];
+            /**
+             * @description Operations offered on the results, as buttons: `U1`…`U4` (upscale), `V1`…`V4` (variation)
+             * @example [
+             *       "U1",
+             *       "U2",
+             *       "U3",
+             *       "U4",
+             *       "V1",
+             *       "V2",
+             *       "V3",
+             *       "V4"
+             *     ]
+             */
+            actions: string[];
+            /**
+             * @description Credits held while unfinished, charged once succeeded, 0 after a failure (refunded)
+             * @example 500
+             */
+            credits: number;
+            /** @description Why it failed, as spec §8's image statuses: 410 not compliant, 503 unavailable, 561 generation issue, 599 unknown */
+            error: {
+                /** @example 410 */
+                code: number;
+                message: string;
+            } | null;
+            createdAt: string;
+            finishedAt: string | null;
+        };
+        GenerateImageRequest: {
+            /**
+             * @description An image model; the first served when left out
+             * @example dall-e-3
+             */
+            model?: string;
+            /**
+             * @description What to draw (1–4000 characters)
+             * @example a lighthouse at dawn, oil painting
+             */
+            prompt: string;
+            /**
+             * @description One of the model's `sizes`
+             * @default 1024x1024
+             * @example 1024x1024
+             * @enum {string}
+             */
+            size: "256x256" | "512x512" | "1024x1024" | "1792x1024" | "1024x1792";
+            /**
+             * @description Images to draw, 1–4 (Midjourney: always one grid)
+             * @default 1
+             * @example 1
+             */
+            count: number;
+        };
+        OperateImageRequest: {
+            /**
+             * @description Upscale (Midjourney U1–U4) or vary (V1–V4, DALL·E 2 variation) a result
+             * @example upscale
+             * @enum {string}
+             */
+            operation: "upscale" | "variation";
+            /**
+             * @description Which result, 1–4 (Midjourney: the quarter of the grid)
+             * @example 1
+             */
+            index: number;
+        };
+        ImageTaskPage: {
+            items: components["schemas"]["ImageTask"][];
+            total: number;
+            pageNo: number;
+            pageSize: number;
         };
     };
     responses: never;

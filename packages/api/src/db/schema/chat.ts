@@ -170,6 +170,12 @@ export const modelProviders = sqliteTable("model_providers", {
   rerankFormat: text("rerank_format", { enum: ["cohere", "tei"] })
     .notNull()
     .default("cohere"),
+  /** JSON array of image model ids this provider draws with (issue 21: images). */
+  imageModels: text("image_models").notNull().default("[]"),
+  /** The wire format of its image API: `openai` (`/images/generations`) or `midjourney` (a midjourney-proxy's `/mj/...`). */
+  imageFormat: text("image_format", { enum: ["openai", "midjourney"] })
+    .notNull()
+    .default("openai"),
   enabled: integer("enabled", { mode: "boolean" }).notNull().default(true),
   createdAt: createdAt(),
   updatedAt: text("updated_at").notNull(),

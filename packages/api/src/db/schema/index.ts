@@ -30,3 +30,4 @@ export { databaseFields, databases, databaseTables, databaseWriteConfirmations }
 export { conversationTransfers, usageEndUsers, usageHourly, usageWords } from "./analysis";
 export { contactRequests, templates } from "./templates";
 export { listingAudiences, listingKinds, storeListings, storeSettings, storeSpaceSettings } from "./store";
+export { imageTasks } from "./images";

@@ -50,6 +50,8 @@ function rowView(box: SecretBox, stored: Row): ProviderView {
     rerankModels: parseModels(row.rerankModels),
     rerankFormat: row.rerankFormat,
     transcriptionModels: parseModels(row.transcriptionModels),
+    imageModels: parseModels(row.imageModels),
+    imageFormat: row.imageFormat,
     enabled: row.enabled,
     source: "console",
     createdAt: row.createdAt,
@@ -60,9 +62,16 @@ function rowView(box: SecretBox, stored: Row): ProviderView {
 const unique = (ids: readonly string[]) => [...new Set(ids.map((id) => id.trim()).filter(Boolean))];
 
 // A rerank-only server (TEI started with a reranker) is a provider too, but one with neither serves nothing.
-function checkHasModels(models: readonly string[], rerankModels: readonly string[], transcriptionModels: readonly string[] = []) {
-  if (unique(models).length === 0 && unique(rerankModels).length === 0 && unique(transcriptionModels).length === 0) {
-    throw fail.invalid("validation_failed", "models", { field: "models", reason: "list at least one chat, rerank or transcription model" });
+function checkHasModels(...lists: ReadonlyArray<readonly string[]>) {
+  if (lists.every((list) => unique(list).length === 0)) {
+    throw fail.invalid("validation_failed", "models", { field: "models", reason: "list at least one chat, rerank, transcription or image model" });
+  }
+}
+
+// A midjourney-proxy is always the owner's own server: there is no public address to fall back to.
+function checkImageAddress(format: "openai" | "midjourney", imageModels: readonly string[], baseUrl: string | null | undefined) {
+  if (format === "midjourney" && unique(imageModels).length > 0 && !baseUrl) {
+    throw fail.invalid("validation_failed", "baseUrl", { field: "baseUrl", reason: "required for a midjourney-proxy image provider" });
   }
 }
 
@@ -89,6 +98,8 @@ export async function listModelProviders(deps: Pick<Deps, "config" | "db" | "sec
     rerankModels: [],
     rerankFormat: "cohere" as const,
     transcriptionModels: [],
+    imageModels: [],
+    imageFormat: "openai" as const,
     enabled: true,
     source: "config",
     createdAt: null,
@@ -105,7 +116,8 @@ export async function createModelProvider(
   if (input.kind === "openai-compatible" && !input.baseUrl) {
     throw fail.invalid("validation_failed", "baseUrl", { field: "baseUrl", reason: "required for openai-compatible providers" });
   }
-  checkHasModels(input.models, input.rerankModels, input.transcriptionModels);
+  checkHasModels(input.models, input.rerankModels, input.transcriptionModels, input.imageModels);
+  checkImageAddress(input.imageFormat, input.imageModels, input.baseUrl);
   const now = deps.now().toISOString();
   const row: Row = {
     id: newId("mp"),
@@ -117,6 +129,8 @@ export async function createModelProvider(
     rerankModels: JSON.stringify(unique(input.rerankModels)),
     rerankFormat: input.rerankFormat,
     transcriptionModels: JSON.stringify(unique(input.transcriptionModels)),
+    imageModels: JSON.stringify(unique(input.imageModels)),
+    imageFormat: input.imageFormat,
     enabled: input.enabled,
     createdAt: now,
     updatedAt: now,
@@ -156,13 +170,16 @@ export async function updateModelProvider(
     ...(input.rerankModels !== undefined ? { rerankModels: JSON.stringify(unique(input.rerankModels)) } : {}),
     ...(input.rerankFormat !== undefined ? { rerankFormat: input.rerankFormat } : {}),
     ...(input.transcriptionModels !== undefined ? { transcriptionModels: JSON.stringify(unique(input.transcriptionModels)) } : {}),
+    ...(input.imageModels !== undefined ? { imageModels: JSON.stringify(unique(input.imageModels)) } : {}),
+    ...(input.imageFormat !== undefined ? { imageFormat: input.imageFormat } : {}),
     ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
     updatedAt: deps.now().toISOString(),
   };
   if (next.kind === "openai-compatible" && !next.baseUrl) {
     throw fail.invalid("validation_failed", "baseUrl", { field: "baseUrl", reason: "required for openai-compatible providers" });
   }
-  checkHasModels(parseModels(next.models), parseModels(next.rerankModels), parseModels(next.transcriptionModels));
+  checkHasModels(parseModels(next.models), parseModels(next.rerankModels), parseModels(next.transcriptionModels), parseModels(next.imageModels));
+  checkImageAddress(next.imageFormat, parseModels(next.imageModels), next.baseUrl);
   await deps.db
     .update(modelProviders)
     .set({
@@ -173,6 +190,8 @@ export async function updateModelProvider(
       rerankModels: next.rerankModels,
       rerankFormat: next.rerankFormat,
       transcriptionModels: next.transcriptionModels,
+      imageModels: next.imageModels,
+      imageFormat: next.imageFormat,
       enabled: next.enabled,
       updatedAt: next.updatedAt,
     })

@@ -35,3 +35,11 @@ export {
   type StripeFake,
   type WechatPayFake,
 } from "./payments.js";
+export {
+  solidPng,
+  startMidjourneyFake,
+  startOpenAiImagesFake,
+  type ImageFakeRequest,
+  type MidjourneyFake,
+  type OpenAiImagesFake,
+} from "./images.js";

@@ -6,6 +6,7 @@ import { invalidateSpace, useSpaceQuery } from "../../lib/api/query";
 import { useTranslation } from "react-i18next";
 import { endpoints } from "../../lib/api/endpoints";
 import { feedback } from "../../lib/feedback";
+import { ImageProviderFields } from "./image-provider-fields";
 
 type Model = components["schemas"]["Model"];
 type Provider = components["schemas"]["ModelProvider"];
@@ -22,6 +23,8 @@ interface ProviderFields {
   rerankModels: string[];
   rerankFormat: Provider["rerankFormat"];
   transcriptionModels: string[];
+  imageModels: string[];
+  imageFormat: Provider["imageFormat"];
   enabled: boolean;
 }
 
@@ -170,6 +173,11 @@ export function ModelsSection() {
                     {t("speech.tag", { id })}
                   </Tag>
                 )),
+                ...provider.imageModels.map((id) => (
+                  <Tag key={`image-${id}`} color="magenta">
+                    {t("paint.provider.tag", { id })}
+                  </Tag>
+                )),
               ],
             },
             {
@@ -268,6 +276,8 @@ function ProviderModal({ editing, onClose, onSaved }: { editing: Provider | "new
             rerankModels: existing.rerankModels,
             rerankFormat: existing.rerankFormat,
             transcriptionModels: existing.transcriptionModels,
+            imageModels: existing.imageModels,
+            imageFormat: existing.imageFormat,
             enabled: existing.enabled,
           }
         : {
@@ -279,6 +289,8 @@ function ProviderModal({ editing, onClose, onSaved }: { editing: Provider | "new
             rerankModels: [],
             rerankFormat: "cohere",
             transcriptionModels: [],
+            imageModels: [],
+            imageFormat: "openai",
             enabled: true,
           },
     );
@@ -292,6 +304,7 @@ function ProviderModal({ editing, onClose, onSaved }: { editing: Provider | "new
       const models = (fields.models ?? []).map((model) => model.trim()).filter(Boolean);
       const rerankModels = (fields.rerankModels ?? []).map((model) => model.trim()).filter(Boolean);
       const transcriptionModels = (fields.transcriptionModels ?? []).map((model) => model.trim()).filter(Boolean);
+      const imageModels = (fields.imageModels ?? []).map((model) => model.trim()).filter(Boolean);
       const result = existing
         ? await endpoints.models.updateProvider(existing.id, {
             name: fields.name.trim(),
@@ -301,6 +314,8 @@ function ProviderModal({ editing, onClose, onSaved }: { editing: Provider | "new
             rerankModels,
             rerankFormat: fields.rerankFormat,
             transcriptionModels,
+            imageModels,
+            imageFormat: fields.imageFormat,
             enabled: fields.enabled,
           })
         : await endpoints.models.createProvider({
@@ -312,6 +327,8 @@ function ProviderModal({ editing, onClose, onSaved }: { editing: Provider | "new
             rerankModels,
             rerankFormat: fields.rerankFormat,
             transcriptionModels,
+            imageModels,
+            imageFormat: fields.imageFormat,
             enabled: fields.enabled,
           });
       if (!result.ok) {
@@ -383,13 +400,14 @@ function ProviderModal({ editing, onClose, onSaved }: { editing: Provider | "new
           name="models"
           label={t("apiAccess.models.models")}
           extra={t("apiAccess.models.modelsHint")}
-          dependencies={["rerankModels", "transcriptionModels"]}
+          dependencies={["rerankModels", "transcriptionModels", "imageModels"]}
           rules={[
             ({ getFieldValue }) => ({
               validator: (_rule, value: string[] | undefined) =>
                 (value?.length ?? 0) > 0 ||
                 ((getFieldValue("rerankModels") as string[] | undefined)?.length ?? 0) > 0 ||
-                ((getFieldValue("transcriptionModels") as string[] | undefined)?.length ?? 0) > 0
+                ((getFieldValue("transcriptionModels") as string[] | undefined)?.length ?? 0) > 0 ||
+                ((getFieldValue("imageModels") as string[] | undefined)?.length ?? 0) > 0
                   ? Promise.resolve()
                   : Promise.reject(new Error(t("apiAccess.models.modelsRequired"))),
             }),
@@ -409,6 +427,7 @@ function ProviderModal({ editing, onClose, onSaved }: { editing: Provider | "new
         <Form.Item name="transcriptionModels" label={t("speech.providerModels")} extra={t("speech.providerModelsHint")}>
           <Select mode="tags" tokenSeparators={[",", " "]} open={false} placeholder="whisper-1" data-testid="provider-transcription-models" />
         </Form.Item>
+        <ImageProviderFields />
         <Form.Item name="enabled" label={t("apiAccess.models.enabled")} valuePropName="checked">
           <Switch data-testid="provider-enabled" />
         </Form.Item>
