@@ -51,6 +51,13 @@ export interface RetrievedChunk {
   rerankScore?: number;
 }
 
+/**
+ * A chunk as ranking and fusion see it: where it is and its scores, before its text is read.
+ * Searches rank and fuse these, then read text, file name and metadata only for the chunks they
+ * return (at 100k chunks reading 50 rows of each list cost more than the fusion itself).
+ */
+export type RankedChunk = Omit<RetrievedChunk, "fileName" | "content" | "metadata" | "textMatch">;
+
 /** Scope and size of one search. */
 export interface SearchRequest {
   query: string;
@@ -128,11 +135,15 @@ async function selectiveTerms(db: Db, terms: readonly string[]): Promise<string[
 /**
  * Full-text search: the query's terms (segmented like the stored text, common ones left out)
  * OR-ed in an FTS5 MATCH over `knowledge_chunks_fts`, ranked by BM25, restricted to enabled
- * chunks of the given knowledge bases. Ranking reads only ids and scores; the text and source of
- * the chunks kept is fetched afterwards. `score` and `textScore` are the negated BM25 value
- * (higher is better).
+ * chunks of the given knowledge bases. `score` and `textScore` are the negated BM25 value
+ * (higher is better); `textMatch` the share of the query's terms the chunk holds.
  */
 export async function fullTextSearch(db: Db, request: SearchRequest, text?: TextIndex): Promise<RetrievedChunk[]> {
+  return withText(db, request.query, await rankFullText(db, request, text));
+}
+
+/** {@link fullTextSearch} before the chunks' text is read. */
+async function rankFullText(db: Db, request: SearchRequest, text?: TextIndex): Promise<RankedChunk[]> {
   if (request.knowledgeBaseIds.length === 0 || request.limit <= 0) return [];
   const allTerms = queryTerms(request.query);
   if (text && allTerms.length > 0) {
@@ -142,8 +153,8 @@ export async function fullTextSearch(db: Db, request: SearchRequest, text?: Text
   const terms = await selectiveTerms(db, allTerms);
   const match = ftsMatchOf(terms);
   if (match.length === 0) return [];
-  const ranked = await db.all<{ id: string; rank: number }>(sql`
-    SELECT c.id, bm25(knowledge_chunks_fts) AS rank
+  const ranked = await db.all<ChunkRef & { rank: number }>(sql`
+    SELECT c.id, c.knowledge_base_id, c.file_id, bm25(knowledge_chunks_fts) AS rank
     FROM knowledge_chunks_fts
     JOIN knowledge_chunks c ON c.rowid = knowledge_chunks_fts.rowid
     WHERE knowledge_chunks_fts MATCH ${match}
@@ -151,22 +162,7 @@ export async function fullTextSearch(db: Db, request: SearchRequest, text?: Text
       AND c.enabled = 1
     ORDER BY rank
     LIMIT ${request.limit}`);
-  if (ranked.length === 0) return [];
-  const rows = new Map(
-    (
-      await chunksById(
-        db,
-        ranked.map((row) => row.id),
-      )
-    ).map((row) => [row.id, row]),
-  );
-  const share = termShare(allTerms);
-  const result: RetrievedChunk[] = [];
-  for (const { id, rank } of ranked) {
-    const row = rows.get(id);
-    if (row) result.push({ ...toChunk(row, -rank), textScore: -rank, textMatch: share(row.search_text ?? "") });
-  }
-  return result;
+  return ranked.map((row) => ({ ...rankedOf(row, -row.rank), textScore: -row.rank }));
 }
 
 /**
@@ -175,7 +171,7 @@ export async function fullTextSearch(db: Db, request: SearchRequest, text?: Text
  * against SQLite, the source of truth: a chunk deleted or disabled there is dropped, and when that
  * leaves the page short, or the index cannot answer, undefined sends the caller to FTS5.
  */
-async function indexedFullTextSearch(db: Db, request: SearchRequest, text: TextIndex, terms: readonly string[]): Promise<RetrievedChunk[] | undefined> {
+async function indexedFullTextSearch(db: Db, request: SearchRequest, text: TextIndex, terms: readonly string[]): Promise<RankedChunk[] | undefined> {
   // Disabled chunks stay in the index; a few more hits than asked keep the page full.
   const asked = request.limit + 10;
   let hits: Awaited<ReturnType<TextIndex["search"]>>;
@@ -186,20 +182,15 @@ async function indexedFullTextSearch(db: Db, request: SearchRequest, text: TextI
   }
   if (!hits) return undefined;
   if (hits.length === 0) return [];
-  const rows = new Map(
-    (
-      await chunksById(
-        db,
-        hits.map((hit) => hit.chunkId),
-      )
-    ).map((row) => [row.id, row]),
+  const refs = await enabledChunks(
+    db,
+    hits.map((hit) => hit.chunkId),
   );
-  const share = termShare(terms);
-  const result: RetrievedChunk[] = [];
+  const result: RankedChunk[] = [];
   for (const hit of hits) {
-    const row = rows.get(hit.chunkId);
-    if (!row) continue;
-    result.push({ ...toChunk(row, hit.score), textScore: hit.score, textMatch: share(row.search_text ?? "") });
+    const ref = refs.get(hit.chunkId);
+    if (!ref) continue;
+    result.push({ ...rankedOf(ref, hit.score), textScore: hit.score });
     if (result.length === request.limit) return result;
   }
   return hits.length < asked ? result : undefined;
@@ -237,6 +228,11 @@ function termShare(terms: readonly string[]): (searchText: string) => number {
  * `similarity` are the calibrated similarity, `cosine` the raw one.
  */
 export async function semanticSearch(deps: RetrievalDeps, request: SearchRequest & { similarityThreshold?: number }): Promise<RetrievedChunk[]> {
+  return withText(deps.db, request.query, await rankSemantic(deps, request));
+}
+
+/** {@link semanticSearch} before the chunks' text is read. */
+async function rankSemantic(deps: RetrievalDeps, request: SearchRequest & { similarityThreshold?: number }): Promise<RankedChunk[]> {
   if (request.query.trim().length === 0 || request.knowledgeBaseIds.length === 0 || request.limit <= 0) return [];
   const [vector] = await deps.embedder.embed([request.query], { kind: "query" });
   // Disabled chunks keep their vectors; ask for a few more so filtering them rarely leaves gaps.
@@ -245,26 +241,78 @@ export async function semanticSearch(deps: RetrievalDeps, request: SearchRequest
   const anchors = anchorsOf(deps.embedder);
   const kept = hits.map((hit) => ({ ...hit, calibrated: calibrateSimilarity(hit.similarity, anchors) })).filter((hit) => hit.calibrated >= threshold);
   if (kept.length === 0) return [];
-  const rows = await chunksById(
+  const refs = await enabledChunks(
     deps.db,
     kept.map((hit) => hit.chunkId),
   );
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  const result: RetrievedChunk[] = [];
+  const result: RankedChunk[] = [];
   for (const hit of kept) {
-    const row = byId.get(hit.chunkId);
-    if (!row) continue;
-    result.push({ ...toChunk(row, hit.calibrated), similarity: hit.calibrated, cosine: hit.similarity });
+    const ref = refs.get(hit.chunkId);
+    if (!ref) continue;
+    result.push({ ...rankedOf(ref, hit.calibrated), similarity: hit.calibrated, cosine: hit.similarity });
     if (result.length === request.limit) break;
   }
   return result;
 }
 
-async function chunksById(db: Db, ids: readonly string[]): Promise<ChunkRow[]> {
-  return db.all<ChunkRow>(sql`
-    SELECT c.id, c.knowledge_base_id, c.file_id, f.name AS file_name, c.content, c.metadata, c.search_text
-    FROM knowledge_chunks c JOIN knowledge_files f ON f.id = c.file_id
-    WHERE c.id IN (${inList(ids)}) AND c.enabled = 1`);
+/** Where a chunk is: what ranking reads of it. */
+interface ChunkRef {
+  id: string;
+  knowledge_base_id: string;
+  file_id: string;
+}
+
+function rankedOf(ref: ChunkRef, score: number): RankedChunk {
+  return { chunkId: ref.id, knowledgeBaseId: ref.knowledge_base_id, fileId: ref.file_id, score };
+}
+
+/** The chunks of `ids` that SQLite, the source of truth, still holds enabled (the indexes keep deleted and disabled ones a while). */
+async function enabledChunks(db: Db, ids: readonly string[]): Promise<Map<string, ChunkRef>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.all<ChunkRef>(sql`SELECT id, knowledge_base_id, file_id FROM knowledge_chunks WHERE id IN (${inList(ids)}) AND enabled = 1`);
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+/**
+ * Reads the text, file name and metadata of ranked chunks, in one query for all the lists given,
+ * and measures `textMatch` for those full text found. A chunk deleted or disabled since it was
+ * ranked is left out.
+ */
+async function withTextOfLists(db: Db, query: string, lists: readonly (readonly RankedChunk[])[]): Promise<RetrievedChunk[][]> {
+  const ids = [...new Set(lists.flatMap((list) => list.map((chunk) => chunk.chunkId)))];
+  if (ids.length === 0) return lists.map(() => []);
+  const rows = new Map(
+    (
+      await db.all<ChunkRow>(sql`
+        SELECT c.id, c.knowledge_base_id, c.file_id, f.name AS file_name, c.content, c.metadata, c.search_text
+        FROM knowledge_chunks c JOIN knowledge_files f ON f.id = c.file_id
+        WHERE c.id IN (${inList(ids)}) AND c.enabled = 1`)
+    ).map((row) => [row.id, row]),
+  );
+  const share = termShare(queryTerms(query));
+  const matches = new Map<string, number>();
+  const matchOf = (row: ChunkRow) => {
+    let value = matches.get(row.id);
+    if (value === undefined) {
+      value = share(row.search_text ?? "");
+      matches.set(row.id, value);
+    }
+    return value;
+  };
+  return lists.map((list) =>
+    list.flatMap((chunk) => {
+      const row = rows.get(chunk.chunkId);
+      if (!row) return [];
+      const { fileName, content, metadata } = toChunk(row, chunk.score);
+      return [{ ...chunk, fileName, content, metadata, ...(chunk.textScore !== undefined ? { textMatch: matchOf(row) } : {}) }];
+    }),
+  );
+}
+
+/** {@link withTextOfLists} of one list. */
+async function withText(db: Db, query: string, list: readonly RankedChunk[]): Promise<RetrievedChunk[]> {
+  const [result] = await withTextOfLists(db, query, [list]);
+  return result ?? [];
 }
 
 /**
@@ -295,10 +343,10 @@ function allKnowledgeBases(scope: RetrievalScope): string[] {
 }
 
 /** One source's semantic hits with the weight fusion gives them. */
-export interface WeightedList {
+export interface WeightedList<T extends RankedChunk = RetrievedChunk> {
   /** The knowledge bases the list searched: a chunk of theirs only full text found is weighed by this list's weight too. */
   knowledgeBaseIds: readonly string[];
-  chunks: readonly RetrievedChunk[];
+  chunks: readonly T[];
   /** Share of a fused score this list decides (0–1); full text decides the rest. */
   weight: number;
 }
@@ -320,10 +368,10 @@ function scaled(values: readonly number[]): number[] {
  * semantic search alone. Best first; the similarity and text scores of the inputs stay on the
  * merged chunk, and `score` is the fused value (0–1, 1 = first in every list).
  */
-export function fuseScores(semantic: readonly WeightedList[], fullText: readonly RetrievedChunk[]): RetrievedChunk[] {
+export function fuseScores<T extends RankedChunk & { textMatch?: number }>(semantic: readonly WeightedList<T>[], fullText: readonly T[]): T[] {
   const weightOf = new Map<string, number>();
   for (const list of semantic) for (const id of list.knowledgeBaseIds) weightOf.set(id, list.weight);
-  const fused = new Map<string, RetrievedChunk>();
+  const fused = new Map<string, T>();
   for (const list of semantic) {
     const values = scaled(list.chunks.map((chunk) => chunk.cosine ?? chunk.score));
     list.chunks.forEach((chunk, index) => {
@@ -337,7 +385,7 @@ export function fuseScores(semantic: readonly WeightedList[], fullText: readonly
     if (existing) {
       existing.score += contribution;
       existing.textScore = chunk.textScore;
-      existing.textMatch = chunk.textMatch;
+      if (chunk.textMatch !== undefined) existing.textMatch = chunk.textMatch;
     } else {
       fused.set(chunk.chunkId, { ...chunk, score: contribution });
     }
@@ -368,8 +416,8 @@ const FUSION_DEPTH = 50;
 
 /** The two sides of a search: each source's semantic hits, and the full-text hits over every knowledge base in scope. */
 interface Sides {
-  semantic: { source: SemanticSource; chunks: RetrievedChunk[] }[];
-  fullText: RetrievedChunk[];
+  semantic: { source: SemanticSource; chunks: RankedChunk[] }[];
+  fullText: RankedChunk[];
 }
 
 async function searchSides(
@@ -382,7 +430,7 @@ async function searchSides(
         source,
         chunks:
           request.semanticDepth > 0
-            ? await semanticSearch(
+            ? await rankSemantic(
                 { db: scope.db, embedder: source.embedder, vectors: source.vectors },
                 {
                   query: request.query,
@@ -395,14 +443,14 @@ async function searchSides(
       })),
     ),
     request.fullTextDepth > 0
-      ? fullTextSearch(scope.db, { query: request.query, knowledgeBaseIds: allKnowledgeBases(scope), limit: request.fullTextDepth }, scope.text)
+      ? rankFullText(scope.db, { query: request.query, knowledgeBaseIds: allKnowledgeBases(scope), limit: request.fullTextDepth }, scope.text)
       : [],
   ]);
   return { semantic, fullText };
 }
 
 /** Semantic hits of several sources as one list, by calibrated similarity: the scale thresholds use, the same for every embedder. */
-function mergedSemantic(sides: Sides): RetrievedChunk[] {
+function mergedSemantic(sides: Sides): RankedChunk[] {
   if (sides.semantic.length === 1) return sides.semantic[0]!.chunks;
   return sides.semantic.flatMap((side) => side.chunks).sort((left, right) => right.score - left.score);
 }
@@ -420,7 +468,7 @@ export const AGREEMENT_FOR_FULL_WEIGHT = 0.2;
  * random and shares none of them, so full text decides alone; a useful model shares a few and
  * gets its full weight. Trusted fully when full text has nothing to compare with.
  */
-export function semanticAgreement(semantic: readonly RetrievedChunk[], fullText: readonly RetrievedChunk[]): number {
+export function semanticAgreement(semantic: readonly RankedChunk[], fullText: readonly RankedChunk[]): number {
   const text = fullText.slice(0, AGREEMENT_DEPTH);
   if (text.length === 0) return 1;
   const top = new Set(semantic.slice(0, AGREEMENT_DEPTH).map((chunk) => chunk.chunkId));
@@ -432,7 +480,7 @@ export function semanticAgreement(semantic: readonly RetrievedChunk[], fullText:
  * Fuses the two sides: each source's list weighs its embedder's weight (or the request's) times
  * its agreement with full text over the source's own knowledge bases.
  */
-function fuseSides(sides: Sides, semanticWeight?: number): RetrievedChunk[] {
+function fuseSides(sides: Sides, semanticWeight?: number): RankedChunk[] {
   return fuseScores(
     sides.semantic.map(({ source, chunks }) => {
       const own = new Set(source.knowledgeBaseIds);
@@ -459,7 +507,7 @@ export async function hybridSearchIn(scope: RetrievalScope, request: ScopedSearc
   if (request.limit <= 0 || request.query.trim() === "") return [];
   const depth = Math.max(FUSION_DEPTH, request.limit);
   const sides = await searchSides(scope, { ...request, semanticDepth: depth, fullTextDepth: depth });
-  return fuseSides(sides, request.semanticWeight).slice(0, request.limit);
+  return withText(scope.db, request.query, fuseSides(sides, request.semanticWeight).slice(0, request.limit));
 }
 
 /** {@link hybridSearchIn} over knowledge bases of one embedding model. */
@@ -475,7 +523,7 @@ export async function searchScope(scope: RetrievalScope, request: ScopedSearch &
   if (request.mode === "hybrid") return hybridSearchIn(scope, request);
   const semantic = request.mode === "semantic";
   const sides = await searchSides(scope, { ...request, semanticDepth: semantic ? request.limit : 0, fullTextDepth: semantic ? 0 : request.limit });
-  return (semantic ? mergedSemantic(sides) : sides.fullText).slice(0, request.limit);
+  return withText(scope.db, request.query, (semantic ? mergedSemantic(sides) : sides.fullText).slice(0, request.limit));
 }
 
 /** {@link searchScope} over knowledge bases of one embedding model. */
@@ -535,9 +583,9 @@ export async function retrieveIn(
     fullTextDepth: fullTextCount > 0 ? Math.max(fullTextCount + semanticCount, FUSION_DEPTH) : 0,
     similarityThreshold: request.similarityThreshold ?? 0,
   });
-  if (request.mode === "semantic") return mergedSemantic(sides).slice(0, semanticCount);
-  if (request.mode === "fulltext") return sides.fullText.slice(0, fullTextCount);
-  const chosen: RetrievedChunk[] = [];
+  if (request.mode === "semantic") return withText(scope.db, request.query, mergedSemantic(sides).slice(0, semanticCount));
+  if (request.mode === "fulltext") return withText(scope.db, request.query, sides.fullText.slice(0, fullTextCount));
+  const chosen: RankedChunk[] = [];
   let semanticTaken = 0;
   let textTaken = 0;
   for (const chunk of fuseSides(sides)) {
@@ -547,7 +595,7 @@ export async function retrieveIn(
     chosen.push(chunk);
     if (semanticTaken === semanticCount && textTaken === fullTextCount) break;
   }
-  return chosen;
+  return withText(scope.db, request.query, chosen);
 }
 
 /** {@link retrieveIn} over knowledge bases of one embedding model. */
@@ -580,9 +628,10 @@ export async function retrievalTest(scope: RetrievalScope, request: { query: str
     fullTextDepth: FUSION_DEPTH,
     similarityThreshold: request.similarityThreshold,
   });
-  return {
-    semantic: mergedSemantic(sides).slice(0, MAX_RETRIEVED),
-    fullText: sides.fullText.slice(0, MAX_RETRIEVED),
-    hybrid: fuseSides(sides).slice(0, MAX_RETRIEVED),
-  };
+  const [semantic, fullText, hybrid] = await withTextOfLists(scope.db, request.query, [
+    mergedSemantic(sides).slice(0, MAX_RETRIEVED),
+    sides.fullText.slice(0, MAX_RETRIEVED),
+    fuseSides(sides).slice(0, MAX_RETRIEVED),
+  ]);
+  return { semantic: semantic!, fullText: fullText!, hybrid: hybrid! };
 }
