@@ -6,6 +6,7 @@ export { startAliyunSmsFake, type AliyunBusinessError, type AliyunSentSms, type 
 export { startFeishuFake, type FeishuFake, type FeishuFakeApp, type FeishuFakeDocument, type FeishuFakeOptions } from "./feishu.js";
 export { startEmbeddingsFake, type EmbeddingsFake, type EmbeddingsRequest } from "./embeddings.js";
 export { startRerankFake, type RerankFake, type RerankFakeMode, type RerankFakeOptions, type RerankFakeRequest } from "./rerank.js";
+export { silentMp3, startSpeechFake, type SpeechFake, type SpeechFakeMode, type SpeechFakeOptions, type SpeechFakeRequest } from "./speech.js";
 export { createBrowser, type Browser, type BrowserOpenOptions, type BrowserVisit } from "./browser.js";
 export {
   startOidcProvider,
