@@ -29,6 +29,7 @@ import { DATABASE_UPLOAD_MAX_BYTES, DATABASE_UPLOAD_PATH, registerDatabaseRoutes
 import { registerRemoteDatabaseRoutes } from "./databases/remote-routes";
 import { KNOWLEDGE_UPLOAD_MAX_BYTES, KNOWLEDGE_UPLOAD_PATH, registerKnowledgeRoutes } from "./knowledge/routes";
 import { registerModelRoutes } from "./models/routes";
+import { registerSpeechRoutes } from "./speech/routes";
 import { registerOpenAiRoutes } from "./openai/routes";
 import { registerPaymentRoutes } from "./payments/routes";
 import { registerPlanRoutes } from "./plans/routes";
@@ -129,6 +130,7 @@ export function createApp(deps: Deps) {
   registerKnowledgeEvaluationRoutes(app);
   registerChatRoutes(app);
   registerClientRoutes(app);
+  registerSpeechRoutes(app);
   registerChannelRoutes(app);
   registerInboxRoutes(app);
   registerHostingRoutes(app);

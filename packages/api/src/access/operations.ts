@@ -351,6 +351,12 @@ export const operationAccess: Readonly<Record<string, OperationAccess>> = {
   "DELETE /api/v1/knowledge-bases/{knowledgeBaseId}/evaluation/runs/{runId}": "knowledge.edit",
   // Rerank (issue 20, t20-rerank): the rerank models an app may choose, like GET /models.
   "GET /api/v1/rerank-models": "member",
+  // Text to speech (issue 21, t21-tts): speech models, tones and demos like GET /models; reading aloud like chatting.
+  "GET /api/v1/speech-models": "member",
+  "GET /api/v1/voice/tones": "member",
+  "GET /api/v1/voice/demo": "member",
+  "POST /api/v1/voice/stream": "apps.view",
+  "POST /api/v1/voice/read": "apps.view",
 };
 
 /** The key {@link operationAccess} uses for a route. */

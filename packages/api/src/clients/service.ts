@@ -1,3 +1,4 @@
+import { appVoiceServed } from "../speech/service/voice";
 import { createHmac, randomBytes } from "node:crypto";
 import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import { getAppForChat } from "../apps/service/index";
@@ -214,8 +215,9 @@ function ownOrigin(deps: Pick<Deps, "config">): string | undefined {
 }
 
 /** What the widget needs to draw itself. */
-export async function widgetConfig(deps: Pick<Deps, "db" | "secrets">, row: ClientRow) {
+export async function widgetConfig(deps: Pick<Deps, "db" | "secrets"> & Partial<Pick<Deps, "models">>, row: ClientRow) {
   const app = await getAppForChat(deps, { appId: row.appId });
+  await deps.models?.ready();
   const opening = parseOpening(app.openingIntroduction);
   return {
     clientId: row.id,
@@ -229,6 +231,7 @@ export async function widgetConfig(deps: Pick<Deps, "db" | "secrets">, row: Clie
     appName: app.name,
     openingIntroduction: opening.text,
     guidingQuestions: opening.guidingQuestions,
+    voice: deps.models ? appVoiceServed({ models: deps.models }, app) : false,
   };
 }
 

@@ -2,6 +2,7 @@ import { accessMessages } from "../access/messages";
 import { announcementsMessages } from "../announcements/messages";
 import { analysisColumnMessages, analysisMessages } from "../analysis/messages";
 import { appsMessages } from "../apps/messages";
+import { speechMessages } from "../speech/messages";
 import { benefitsMessages } from "../benefits/messages";
 import { channelsMessages } from "../channels/messages";
 import { chatMessages } from "../chat/messages";
@@ -64,6 +65,7 @@ export const catalogues = {
   store: storeMessages,
   remoteDatabases: remoteDatabaseMessages,
   sqlCheck: sqlCheckMessages,
+  speech: speechMessages,
 } as const;
 
 /** Every message Parley can show or send, in English and Chinese: the areas' catalogues in one. */
@@ -99,6 +101,7 @@ export const messages = {
   ...storeMessages,
   ...remoteDatabaseMessages,
   ...sqlCheckMessages,
+  ...speechMessages,
 };
 
 /** The id of a message: a key of {@link messages}. */

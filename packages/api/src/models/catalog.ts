@@ -9,6 +9,9 @@ import type { LanguageModelProvider, ModelInfo } from "../platform/llm/types";
 import { createVendorProvider, normalizeBaseUrl, type VendorSettings } from "../platform/llm/vendors";
 import { createRemoteReranker } from "../platform/rerank/remote";
 import type { Reranker } from "../platform/rerank/types";
+import { createAzureSpeech } from "../platform/speech/azure";
+import { createOpenAiSpeech } from "../platform/speech/openai";
+import type { SpeechFormat, SpeechSynthesizer } from "../platform/speech/types";
 import { type AddressPolicy, policedFetch } from "../plugins/service/network";
 
 /** A model the catalogue can serve, with the provider that serves it. */
@@ -31,8 +34,25 @@ export interface ResolvedReranker {
   reranker: Reranker;
 }
 
+/** A speech (text-to-speech) model of the catalogue, served by a provider (issue 21). */
+export interface SpeechModelInfo {
+  id: string;
+  providerId: string;
+  providerName: string;
+  format: SpeechFormat;
+}
+
+/** A speech model with the client that calls it. */
+export interface ResolvedSpeech {
+  model: SpeechModelInfo;
+  synthesizer: SpeechSynthesizer;
+}
+
 /** How long one rerank call may take: an answer waits for it, so it is kept short. */
 export const RERANK_TIMEOUT_MS = 15_000;
+
+/** How long a speech call may wait for its audio to start. */
+export const SPEECH_TIMEOUT_MS = 30_000;
 
 /** Where a provider entry comes from: environment variables or the owner's console settings. */
 export type ProviderSource = "config" | "console";
@@ -71,6 +91,10 @@ export interface ModelCatalog {
   rerankModels(): RerankModelInfo[];
   /** The client of a rerank model, or undefined when no enabled provider serves it. */
   reranker(modelId: string): ResolvedReranker | undefined;
+  /** Speech models of the enabled console providers, in provider order; the first provider of an id wins. */
+  speechModels(): SpeechModelInfo[];
+  /** The client of a speech model, or undefined when no enabled provider serves it. */
+  speech(modelId: string): ResolvedSpeech | undefined;
   /** Re-reads the owner's rows and rebuilds the snapshot. */
   reload(): Promise<void>;
   /** Resolves once the first load of the owner's rows finished (failed loads keep config only). */
@@ -100,6 +124,7 @@ interface Snapshot {
   byProvider: Map<string, CatalogProvider>;
   list: ModelInfo[];
   rerankers: Map<string, ResolvedReranker>;
+  speech: Map<string, ResolvedSpeech>;
 }
 
 function parseModels(text: string): string[] {
@@ -140,7 +165,7 @@ export function createModelCatalog(options: ModelCatalogOptions): ModelCatalog {
     source: "config",
   }));
 
-  const build = (consoleEntries: CatalogProvider[], rerankers: ReadonlyArray<ResolvedReranker> = []): Snapshot => {
+  const build = (consoleEntries: CatalogProvider[], rerankers: ReadonlyArray<ResolvedReranker> = [], speeches: ReadonlyArray<ResolvedSpeech> = []): Snapshot => {
     const entries = [...consoleEntries, ...configEntries, offlineEntry];
     const byModel = new Map<string, ResolvedModel>();
     const byProvider = new Map<string, CatalogProvider>();
@@ -152,7 +177,9 @@ export function createModelCatalog(options: ModelCatalogOptions): ModelCatalog {
     }
     const rerankerById = new Map<string, ResolvedReranker>();
     for (const resolved of rerankers) if (!rerankerById.has(resolved.model.id)) rerankerById.set(resolved.model.id, resolved);
-    return { entries, byModel, byProvider, list: [...byModel.values()].map((resolved) => resolved.model), rerankers: rerankerById };
+    const speechById = new Map<string, ResolvedSpeech>();
+    for (const resolved of speeches) if (!speechById.has(resolved.model.id)) speechById.set(resolved.model.id, resolved);
+    return { entries, byModel, byProvider, list: [...byModel.values()].map((resolved) => resolved.model), rerankers: rerankerById, speech: speechById };
   };
 
   let snapshot = build([]);
@@ -164,6 +191,7 @@ export function createModelCatalog(options: ModelCatalogOptions): ModelCatalog {
     const rows = await options.db.select().from(modelProviders).orderBy(modelProviders.createdAt, modelProviders.id).all();
     const consoleEntries: CatalogProvider[] = [];
     const rerankers: ResolvedReranker[] = [];
+    const speeches: ResolvedSpeech[] = [];
     for (const row of rows) {
       if (!row.enabled) continue;
       try {
@@ -182,6 +210,14 @@ export function createModelCatalog(options: ModelCatalogOptions): ModelCatalog {
               ...(apiKey ? { apiKey } : {}),
               ...(fetchImpl ? { fetch: fetchImpl } : {}),
             }),
+          });
+        }
+        for (const model of parseModels(row.speechModels)) {
+          if (!baseUrl) continue;
+          const common = { baseUrl, model, timeoutMs: Math.min(SPEECH_TIMEOUT_MS, timeoutMs), ...(apiKey ? { apiKey } : {}), ...(fetchImpl ? { fetch: fetchImpl } : {}) };
+          speeches.push({
+            model: { id: model, providerId: row.id, providerName: row.name, format: row.speechFormat },
+            synthesizer: row.speechFormat === "azure" ? createAzureSpeech(common) : createOpenAiSpeech({ ...common, voices: parseModels(row.speechVoices) }),
           });
         }
         // A provider that serves only rerank models has no chat models to offer.
@@ -203,7 +239,7 @@ export function createModelCatalog(options: ModelCatalogOptions): ModelCatalog {
       }
     }
     // A slower, older reload must not overwrite a newer one.
-    if (mine === generation) snapshot = build(consoleEntries, rerankers);
+    if (mine === generation) snapshot = build(consoleEntries, rerankers, speeches);
   };
 
   const first = reload().catch((error: unknown) => {
@@ -220,6 +256,8 @@ export function createModelCatalog(options: ModelCatalogOptions): ModelCatalog {
     provider: (id) => snapshot.byProvider.get(id),
     rerankModels: () => [...snapshot.rerankers.values()].map((resolved) => resolved.model),
     reranker: (modelId) => snapshot.rerankers.get(modelId),
+    speechModels: () => [...snapshot.speech.values()].map((resolved) => resolved.model),
+    speech: (modelId) => snapshot.speech.get(modelId),
     reload,
     ready: () => first,
   };

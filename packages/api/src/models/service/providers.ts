@@ -49,6 +49,9 @@ function rowView(box: SecretBox, stored: Row): ProviderView {
     models: parseModels(row.models),
     rerankModels: parseModels(row.rerankModels),
     rerankFormat: row.rerankFormat,
+    speechModels: parseModels(row.speechModels),
+    speechFormat: row.speechFormat,
+    speechVoices: parseModels(row.speechVoices),
     enabled: row.enabled,
     source: "console",
     createdAt: row.createdAt,
@@ -59,9 +62,9 @@ function rowView(box: SecretBox, stored: Row): ProviderView {
 const unique = (ids: readonly string[]) => [...new Set(ids.map((id) => id.trim()).filter(Boolean))];
 
 // A rerank-only server (TEI started with a reranker) is a provider too, but one with neither serves nothing.
-function checkHasModels(models: readonly string[], rerankModels: readonly string[]) {
-  if (unique(models).length === 0 && unique(rerankModels).length === 0) {
-    throw fail.invalid("validation_failed", "models", { field: "models", reason: "list at least one chat or rerank model" });
+function checkHasModels(models: readonly string[], rerankModels: readonly string[], speechModels: readonly string[] = []) {
+  if (unique(models).length === 0 && unique(rerankModels).length === 0 && unique(speechModels).length === 0) {
+    throw fail.invalid("validation_failed", "models", { field: "models", reason: "list at least one chat, rerank or speech model" });
   }
 }
 
@@ -87,6 +90,9 @@ export async function listModelProviders(deps: Pick<Deps, "config" | "db" | "sec
     models: entry.models,
     rerankModels: [],
     rerankFormat: "cohere" as const,
+    speechModels: [],
+    speechFormat: "openai" as const,
+    speechVoices: [],
     enabled: true,
     source: "config",
     createdAt: null,
@@ -103,7 +109,7 @@ export async function createModelProvider(
   if (input.kind === "openai-compatible" && !input.baseUrl) {
     throw fail.invalid("validation_failed", "baseUrl", { field: "baseUrl", reason: "required for openai-compatible providers" });
   }
-  checkHasModels(input.models, input.rerankModels);
+  checkHasModels(input.models, input.rerankModels, input.speechModels);
   const now = deps.now().toISOString();
   const row: Row = {
     id: newId("mp"),
@@ -114,6 +120,9 @@ export async function createModelProvider(
     models: JSON.stringify(unique(input.models)),
     rerankModels: JSON.stringify(unique(input.rerankModels)),
     rerankFormat: input.rerankFormat,
+    speechModels: JSON.stringify(unique(input.speechModels)),
+    speechFormat: input.speechFormat,
+    speechVoices: JSON.stringify(unique(input.speechVoices)),
     enabled: input.enabled,
     createdAt: now,
     updatedAt: now,
@@ -152,13 +161,16 @@ export async function updateModelProvider(
     ...(input.models !== undefined ? { models: JSON.stringify(unique(input.models)) } : {}),
     ...(input.rerankModels !== undefined ? { rerankModels: JSON.stringify(unique(input.rerankModels)) } : {}),
     ...(input.rerankFormat !== undefined ? { rerankFormat: input.rerankFormat } : {}),
+    ...(input.speechModels !== undefined ? { speechModels: JSON.stringify(unique(input.speechModels)) } : {}),
+    ...(input.speechFormat !== undefined ? { speechFormat: input.speechFormat } : {}),
+    ...(input.speechVoices !== undefined ? { speechVoices: JSON.stringify(unique(input.speechVoices)) } : {}),
     ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
     updatedAt: deps.now().toISOString(),
   };
   if (next.kind === "openai-compatible" && !next.baseUrl) {
     throw fail.invalid("validation_failed", "baseUrl", { field: "baseUrl", reason: "required for openai-compatible providers" });
   }
-  checkHasModels(parseModels(next.models), parseModels(next.rerankModels));
+  checkHasModels(parseModels(next.models), parseModels(next.rerankModels), parseModels(next.speechModels));
   await deps.db
     .update(modelProviders)
     .set({
@@ -168,6 +180,9 @@ export async function updateModelProvider(
       models: next.models,
       rerankModels: next.rerankModels,
       rerankFormat: next.rerankFormat,
+      speechModels: next.speechModels,
+      speechFormat: next.speechFormat,
+      speechVoices: next.speechVoices,
       enabled: next.enabled,
       updatedAt: next.updatedAt,
     })

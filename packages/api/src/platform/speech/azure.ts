@@ -39,7 +39,7 @@ const genders: Record<string, SpeechTone["gender"]> = { Female: "female", Male: 
 export function createAzureSpeech(options: AzureSpeechOptions): SpeechSynthesizer {
   const fetchImpl = options.fetch ?? globalThis.fetch;
   const root = options.baseUrl.replace(/\/+$/, "");
-  const key = options.apiKey ? { "Ocp-Apim-Subscription-Key": options.apiKey } : {};
+  const key: Record<string, string> = options.apiKey ? { "Ocp-Apim-Subscription-Key": options.apiKey } : {};
   const timeoutMs = options.timeoutMs ?? 30_000;
   return {
     model: options.model,
