@@ -1,3 +1,4 @@
+import { SpeechProviderFields, speechFieldsOf } from "../voice/speech-provider-fields";
 import { DeleteOutlined, EditOutlined, PlusOutlined, ThunderboltOutlined } from "@ant-design/icons";
 import type { components } from "@parley/sdk";
 import { Alert, Button, Card, Flex, Form, Input, Modal, Popconfirm, Select, Space, Switch, Table, Tag, Tooltip, Typography } from "antd";
@@ -21,6 +22,9 @@ interface ProviderFields {
   models: string[];
   rerankModels: string[];
   rerankFormat: Provider["rerankFormat"];
+  speechModels?: string[];
+  speechFormat?: Provider["speechFormat"];
+  speechVoices?: string[];
   enabled: boolean;
 }
 
@@ -159,6 +163,11 @@ export function ModelsSection() {
               title: t("apiAccess.models.models"),
               render: (_value, provider) => [
                 ...provider.models.map((id) => <Tag key={id}>{id}</Tag>),
+                ...provider.speechModels.map((id) => (
+                  <Tag key={`speech-${id}`} color="purple">
+                    {t("voice.providerTag", { id })}
+                  </Tag>
+                )),
                 ...provider.rerankModels.map((id) => (
                   <Tag key={`rerank-${id}`} color="geekblue">
                     {t("rerank.tag", { id })}
@@ -261,9 +270,12 @@ function ProviderModal({ editing, onClose, onSaved }: { editing: Provider | "new
             models: existing.models,
             rerankModels: existing.rerankModels,
             rerankFormat: existing.rerankFormat,
+            speechModels: existing.speechModels,
+            speechFormat: existing.speechFormat,
+            speechVoices: existing.speechVoices,
             enabled: existing.enabled,
           }
-        : { kind: "openai-compatible", name: "", baseUrl: "", apiKey: "", models: [], rerankModels: [], rerankFormat: "cohere", enabled: true },
+        : { kind: "openai-compatible", name: "", baseUrl: "", apiKey: "", models: [], rerankModels: [], rerankFormat: "cohere", speechModels: [], speechFormat: "openai", speechVoices: [], enabled: true },
     );
   }, [editing, existing, form]);
 
@@ -274,6 +286,7 @@ function ProviderModal({ editing, onClose, onSaved }: { editing: Provider | "new
       const apiKey = fields.apiKey?.trim() ?? "";
       const models = (fields.models ?? []).map((model) => model.trim()).filter(Boolean);
       const rerankModels = (fields.rerankModels ?? []).map((model) => model.trim()).filter(Boolean);
+      const speech = speechFieldsOf(fields);
       const result = existing
         ? await endpoints.models.updateProvider(existing.id, {
             name: fields.name.trim(),
@@ -282,6 +295,7 @@ function ProviderModal({ editing, onClose, onSaved }: { editing: Provider | "new
             models,
             rerankModels,
             rerankFormat: fields.rerankFormat,
+            ...speech,
             enabled: fields.enabled,
           })
         : await endpoints.models.createProvider({
@@ -292,6 +306,7 @@ function ProviderModal({ editing, onClose, onSaved }: { editing: Provider | "new
             models,
             rerankModels,
             rerankFormat: fields.rerankFormat,
+            ...speech,
             enabled: fields.enabled,
           });
       if (!result.ok) {
@@ -363,11 +378,13 @@ function ProviderModal({ editing, onClose, onSaved }: { editing: Provider | "new
           name="models"
           label={t("apiAccess.models.models")}
           extra={t("apiAccess.models.modelsHint")}
-          dependencies={["rerankModels"]}
+          dependencies={["rerankModels", "speechModels"]}
           rules={[
             ({ getFieldValue }) => ({
               validator: (_rule, value: string[] | undefined) =>
-                (value?.length ?? 0) > 0 || ((getFieldValue("rerankModels") as string[] | undefined)?.length ?? 0) > 0
+                (value?.length ?? 0) > 0 ||
+                ((getFieldValue("rerankModels") as string[] | undefined)?.length ?? 0) > 0 ||
+                ((getFieldValue("speechModels") as string[] | undefined)?.length ?? 0) > 0
                   ? Promise.resolve()
                   : Promise.reject(new Error(t("apiAccess.models.modelsRequired"))),
             }),
@@ -384,6 +401,7 @@ function ProviderModal({ editing, onClose, onSaved }: { editing: Provider | "new
             data-testid="provider-rerank-format"
           />
         </Form.Item>
+        <SpeechProviderFields />
         <Form.Item name="enabled" label={t("apiAccess.models.enabled")} valuePropName="checked">
           <Switch data-testid="provider-enabled" />
         </Form.Item>
