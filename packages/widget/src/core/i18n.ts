@@ -28,6 +28,8 @@ export const en = {
   writeRun: "Confirm",
   writeDone: "Done: {n} rows changed.",
   moreRows: "More rows exist.",
+  speak: "Read aloud",
+  autoSpeak: "Read answers aloud",
 };
 
 /** Chinese strings; a test keeps their keys equal to {@link en}'s. */
@@ -60,6 +62,8 @@ export const zh: typeof en = {
   writeRun: "确认",
   writeDone: "已完成：修改了 {n} 行。",
   moreRows: "还有更多数据。",
+  speak: "朗读",
+  autoSpeak: "朗读回答",
 };
 
 /** The strings for a visitor language such as `zh-CN` or `en-US`; English by default. */

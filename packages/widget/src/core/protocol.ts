@@ -14,6 +14,8 @@ export interface WidgetConfig {
   appName?: string | null;
   openingIntroduction?: string | null;
   guidingQuestions?: string[];
+  /** The app reads answers aloud. */
+  voice?: boolean;
 }
 
 /** `POST …/sessions` → data. */
