@@ -60,7 +60,14 @@ export function mountChat(loaderContext: ChatContext): ChatHandle {
   audio.hidden = true;
   context.root.append(audio);
   // Redrawn after the current render and its effects: an answer starts playing from an effect.
-  const voice = createVoice(options.api, options.clientId, () => store.getState().session, () => language, audio, () => queueMicrotask(draw));
+  const voice = createVoice(
+    options.api,
+    options.clientId,
+    () => store.getState().session,
+    () => language,
+    audio,
+    () => queueMicrotask(draw),
+  );
   const draw = () => {
     try {
       render(<Panel options={options} store={store} voice={voice} onClose={() => setOpen(false)} />, container);

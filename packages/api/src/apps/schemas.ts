@@ -97,11 +97,10 @@ const settingsFields = {
     .int()
     .openapi({ description: `Maximum rounds, ${APP_LIMITS.maxRounds.min}–${APP_LIMITS.maxRounds.max}`, example: 3 }),
   pluginStrategy: z.enum(["knowledge_first", "plugin_first", "both"]).openapi({ description: "Plugin execution strategy", example: "both" }),
-  voice: z
-    .string()
-    .max(100)
-    .nullable()
-    .openapi({ description: "The tone (voice id of `voiceModel`, GET /api/v1/voice/tones) answers are read aloud with; null: answers are not read aloud", example: null }),
+  voice: z.string().max(100).nullable().openapi({
+    description: "The tone (voice id of `voiceModel`, GET /api/v1/voice/tones) answers are read aloud with; null: answers are not read aloud",
+    example: null,
+  }),
   voiceModel: z
     .string()
     .max(200)

@@ -101,6 +101,7 @@ export function registerChatRoutes(app: OpenAPIHono<AppEnv>) {
     async (c) => {
       const chatApp = await chatAppForMember(c.var.deps, c.var.auth, c.req.valid("param").appCode);
       const opening = parseOpening(chatApp.openingIntroduction);
+      await c.var.deps.models.ready();
       return ok(c, {
         code: chatApp.code,
         name: chatApp.name,
@@ -110,7 +111,7 @@ export function registerChatRoutes(app: OpenAPIHono<AppEnv>) {
         defaultModel: chatApp.defaultModel,
         models: [chatApp.defaultModel, ...chatApp.optionalModels.filter((model) => model !== chatApp.defaultModel)],
         bottomSlogan: chatApp.bottomSlogan,
-        voice: (await c.var.deps.models.ready(), appVoiceServed(c.var.deps, chatApp)),
+        voice: appVoiceServed(c.var.deps, chatApp),
       });
     },
   );

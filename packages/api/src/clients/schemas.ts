@@ -90,7 +90,9 @@ export const widgetConfigSchema = z
     appName: z.string(),
     openingIntroduction: z.string().openapi({ description: "The app's opening introduction without its guiding questions" }),
     guidingQuestions: z.array(z.string()).openapi({ description: "The [square-bracketed] questions of the opening introduction" }),
-    voice: z.boolean().openapi({ description: "Whether the app reads answers aloud (it has a voice a provider serves): the widget then offers its speaker controls" }),
+    voice: z
+      .boolean()
+      .openapi({ description: "Whether the app reads answers aloud (it has a voice a provider serves): the widget then offers its speaker controls" }),
   })
   .openapi("WidgetConfig");
 

@@ -165,7 +165,11 @@ export function createModelCatalog(options: ModelCatalogOptions): ModelCatalog {
     source: "config",
   }));
 
-  const build = (consoleEntries: CatalogProvider[], rerankers: ReadonlyArray<ResolvedReranker> = [], speeches: ReadonlyArray<ResolvedSpeech> = []): Snapshot => {
+  const build = (
+    consoleEntries: CatalogProvider[],
+    rerankers: ReadonlyArray<ResolvedReranker> = [],
+    speeches: ReadonlyArray<ResolvedSpeech> = [],
+  ): Snapshot => {
     const entries = [...consoleEntries, ...configEntries, offlineEntry];
     const byModel = new Map<string, ResolvedModel>();
     const byProvider = new Map<string, CatalogProvider>();
@@ -214,7 +218,13 @@ export function createModelCatalog(options: ModelCatalogOptions): ModelCatalog {
         }
         for (const model of parseModels(row.speechModels)) {
           if (!baseUrl) continue;
-          const common = { baseUrl, model, timeoutMs: Math.min(SPEECH_TIMEOUT_MS, timeoutMs), ...(apiKey ? { apiKey } : {}), ...(fetchImpl ? { fetch: fetchImpl } : {}) };
+          const common = {
+            baseUrl,
+            model,
+            timeoutMs: Math.min(SPEECH_TIMEOUT_MS, timeoutMs),
+            ...(apiKey ? { apiKey } : {}),
+            ...(fetchImpl ? { fetch: fetchImpl } : {}),
+          };
           speeches.push({
             model: { id: model, providerId: row.id, providerName: row.name, format: row.speechFormat },
             synthesizer: row.speechFormat === "azure" ? createAzureSpeech(common) : createOpenAiSpeech({ ...common, voices: parseModels(row.speechVoices) }),

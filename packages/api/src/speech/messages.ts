@@ -13,7 +13,10 @@ export const speechMessages = defineMessages({
     en: "No speech model is configured: an instance administrator adds one to a model provider under Instance → Model providers",
     "zh-CN": "尚未配置语音模型：请实例管理员在「实例 → 模型服务商」中为服务商添加语音模型",
   },
-  voice_app_silent: { en: "This app has no voice: choose a speech model and a tone in its settings", "zh-CN": "此应用未设置声音：请在应用设置中选择语音模型和音色" },
+  voice_app_silent: {
+    en: "This app has no voice: choose a speech model and a tone in its settings",
+    "zh-CN": "此应用未设置声音：请在应用设置中选择语音模型和音色",
+  },
   voice_failed: { en: "The speech service could not read this aloud; try again later", "zh-CN": "语音服务暂时无法朗读，请稍后重试" },
   voice_tone_required: { en: "Choose a tone of the speech model", "zh-CN": "请选择语音模型的音色" },
   voice_model_required: { en: "Choose the speech model of the tone", "zh-CN": "请选择音色所属的语音模型" },

@@ -51,7 +51,8 @@ export function registerSpeechRoutes(app: OpenAPIHono<AppEnv>) {
       path: "/api/v1/speech-models",
       tags,
       summary: "List speech models",
-      description: "Text-to-speech models the enabled providers serve (their `speechModels`); an app's `voiceModel` names one. Empty: configure one under Instance → Model providers.",
+      description:
+        "Text-to-speech models the enabled providers serve (their `speechModels`); an app's `voiceModel` names one. Empty: configure one under Instance → Model providers.",
       data: z.array(speechModelSchema),
     }),
     async (c) => {
@@ -120,8 +121,12 @@ export function registerSpeechRoutes(app: OpenAPIHono<AppEnv>) {
       signal: c.req.raw.signal,
     });
   };
-  app.openapi(signedIn("/api/v1/voice/stream", "Read text aloud with an app's voice, streamed"), async (c) => streamed(c, await memberSpeak(c, c.req.valid("json"))));
-  app.openapi(signedIn("/api/v1/voice/read", "Read text aloud with an app's voice, as one file"), async (c) => whole(c, await memberSpeak(c, c.req.valid("json"))));
+  app.openapi(signedIn("/api/v1/voice/stream", "Read text aloud with an app's voice, streamed"), async (c) =>
+    streamed(c, await memberSpeak(c, c.req.valid("json"))),
+  );
+  app.openapi(signedIn("/api/v1/voice/read", "Read text aloud with an app's voice, as one file"), async (c) =>
+    whole(c, await memberSpeak(c, c.req.valid("json"))),
+  );
 
   const visitor = (suffix: "stream" | "read", summary: string) =>
     createRoute({
@@ -139,7 +144,14 @@ export function registerSpeechRoutes(app: OpenAPIHono<AppEnv>) {
     const row = await clientForVisitor(deps, params.clientId, c.req.header("origin"));
     const { conversation } = await sessionForVisitor(deps, row, params.sessionId, c.req.header("authorization"));
     const chatApp = await getAppForChat(deps, { appId: row.appId });
-    return speak(deps, { app: chatApp, text: body.text, tone: body.tone, endUserId: conversation.endUserId, channel: WEB_EMBED_CHANNEL, signal: c.req.raw.signal });
+    return speak(deps, {
+      app: chatApp,
+      text: body.text,
+      tone: body.tone,
+      endUserId: conversation.endUserId,
+      channel: WEB_EMBED_CHANNEL,
+      signal: c.req.raw.signal,
+    });
   };
   app.openapi(visitor("stream", "The visitor hears an answer read aloud, streamed"), async (c) =>
     streamed(c, await visitorSpeak(c, c.req.valid("param"), c.req.valid("json"))),

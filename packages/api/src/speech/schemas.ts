@@ -9,7 +9,9 @@ export const speechModelSchema = z
     providerId: z.string().openapi({ example: "mp_01jd7w3k5q9x2m4n6p8r" }),
     providerName: z.string().openapi({ example: "OpenAI" }),
     format: z.enum(speechFormats).openapi({ description: "The provider's wire format", example: "openai" }),
-    creditsPerThousandChars: z.number().openapi({ description: "Credits 1,000 characters read aloud cost (each call rounds up to whole credits)", example: 150 }),
+    creditsPerThousandChars: z
+      .number()
+      .openapi({ description: "Credits 1,000 characters read aloud cost (each call rounds up to whole credits)", example: 150 }),
   })
   .openapi("SpeechModel");
 
@@ -25,21 +27,35 @@ export const toneSchema = z
 
 /** `?model=` of the tone list. */
 export const toneQuery = z.object({
-  model: z.string().min(1).max(200).openapi({ param: { name: "model", in: "query" }, description: "A speech model id (GET /api/v1/speech-models)", example: "tts-1" }),
+  model: z
+    .string()
+    .min(1)
+    .max(200)
+    .openapi({ param: { name: "model", in: "query" }, description: "A speech model id (GET /api/v1/speech-models)", example: "tts-1" }),
 });
 
 /** `?model=&tone=` of a demo. */
 export const demoQuery = toneQuery.extend({
-  tone: z.string().min(1).max(100).openapi({ param: { name: "tone", in: "query" }, example: "alloy" }),
+  tone: z
+    .string()
+    .min(1)
+    .max(100)
+    .openapi({ param: { name: "tone", in: "query" }, example: "alloy" }),
 });
 
-const text = z.string().max(100_000).openapi({ description: `The text to read aloud: 1 to ${VOICE_TEXT_MAX} characters`, example: "Shipping takes three days." });
-const tone = z.string().min(1).max(100).optional().openapi({ description: "Another tone of the app's speech model; the app's own voice when omitted", example: "nova" });
+const text = z
+  .string()
+  .max(100_000)
+  .openapi({ description: `The text to read aloud: 1 to ${VOICE_TEXT_MAX} characters`, example: "Shipping takes three days." });
+const tone = z
+  .string()
+  .min(1)
+  .max(100)
+  .optional()
+  .openapi({ description: "Another tone of the app's speech model; the app's own voice when omitted", example: "nova" });
 
 /** Body of the signed-in voice/stream and voice/read. */
-export const voiceBody = z
-  .object({ appCode: z.string().min(1).max(64).openapi({ example: "a7K2pQ9x" }), text, tone })
-  .openapi("VoiceRequest");
+export const voiceBody = z.object({ appCode: z.string().min(1).max(64).openapi({ example: "a7K2pQ9x" }), text, tone }).openapi("VoiceRequest");
 
 /** Body of the widget's voice/stream and voice/read. */
 export const widgetVoiceBody = z.object({ text, tone }).openapi("WidgetVoiceRequest");

@@ -38,8 +38,24 @@ beforeAll(async () => {
   stranger = await registerUser(ctx, "voice-stranger@example.com");
   const provider = (json: Record<string, unknown>) =>
     ctx.request("/api/v1/model-providers", { method: "POST", token: owner.token, json }).then((response) => expectOk(response, 201, modelProviderSchema));
-  await provider({ kind: "openai-compatible", name: "OpenAI-like", baseUrl: openai.url, apiKey: OPENAI_KEY, models: [], speechModels: ["tts-1"], speechVoices: ["alloy", "nova"] });
-  await provider({ kind: "openai-compatible", name: "Azure", baseUrl: azure.url, apiKey: AZURE_KEY, models: [], speechModels: ["azure-neural"], speechFormat: "azure" });
+  await provider({
+    kind: "openai-compatible",
+    name: "OpenAI-like",
+    baseUrl: openai.url,
+    apiKey: OPENAI_KEY,
+    models: [],
+    speechModels: ["tts-1"],
+    speechVoices: ["alloy", "nova"],
+  });
+  await provider({
+    kind: "openai-compatible",
+    name: "Azure",
+    baseUrl: azure.url,
+    apiKey: AZURE_KEY,
+    models: [],
+    speechModels: ["azure-neural"],
+    speechFormat: "azure",
+  });
   const app = await createAppVia(ctx, owner, { voiceModel: "tts-1", voice: "nova" });
   appCode = app.code;
   appId = app.id;
@@ -80,22 +96,32 @@ describe("speech models and tones", () => {
       message: /实例 → 模型服务商/,
     });
     const app = await createAppVia(offlineCtx, user);
-    await expectError(await offlineCtx.request("/api/v1/voice/stream", { method: "POST", token: user.token, json: { appCode: app.code, text: "Hello" } }), 400, {
-      field: "voice",
-      message: /Instance → Model providers/,
-    });
+    await expectError(
+      await offlineCtx.request("/api/v1/voice/stream", { method: "POST", token: user.token, json: { appCode: app.code, text: "Hello" } }),
+      400,
+      {
+        field: "voice",
+        message: /Instance → Model providers/,
+      },
+    );
   });
 
   it("synthesizes a demo once per tone and language, then serves it from memory, free", async () => {
     const balance = await balanceOf(ctx.deps, owner.user.spaceId);
-    const first = await ctx.request("/api/v1/voice/demo?model=azure-neural&tone=zh-CN-XiaoxiaoNeural", { token: owner.token, headers: { "accept-language": "zh-CN" } });
+    const first = await ctx.request("/api/v1/voice/demo?model=azure-neural&tone=zh-CN-XiaoxiaoNeural", {
+      token: owner.token,
+      headers: { "accept-language": "zh-CN" },
+    });
     expect(first.status).toBe(200);
     expect(first.headers.get("content-type")).toBe("audio/mpeg");
     const bytes = new Uint8Array(await first.arrayBuffer());
     expect(bytes[0]).toBe(0xff);
     const synthesized = azure.requests.filter((request) => request.text === DEMO_SENTENCES["zh-CN"]).length;
     expect(synthesized).toBe(1);
-    const again = await ctx.request("/api/v1/voice/demo?model=azure-neural&tone=zh-CN-XiaoxiaoNeural", { token: owner.token, headers: { "accept-language": "zh-CN" } });
+    const again = await ctx.request("/api/v1/voice/demo?model=azure-neural&tone=zh-CN-XiaoxiaoNeural", {
+      token: owner.token,
+      headers: { "accept-language": "zh-CN" },
+    });
     expect(new Uint8Array(await again.arrayBuffer())).toEqual(bytes);
     expect(azure.requests.filter((request) => request.text === DEMO_SENTENCES["zh-CN"]).length).toBe(1);
     expect(await balanceOf(ctx.deps, owner.user.spaceId)).toBe(balance);
@@ -107,7 +133,11 @@ describe("the app's voice setting", () => {
   it("stores a served model and one of its tones", async () => {
     const app = await createAppVia(ctx, owner, { voiceModel: "azure-neural", voice: "en-US-JennyNeural" });
     expect([app.voiceModel, app.voice]).toEqual(["azure-neural", "en-US-JennyNeural"]);
-    const cleared = await expectOk(await ctx.request(`/api/v1/apps/${app.id}`, { method: "PATCH", token: owner.token, json: { voice: null, voiceModel: null } }), 200, appSeniorSchema);
+    const cleared = await expectOk(
+      await ctx.request(`/api/v1/apps/${app.id}`, { method: "PATCH", token: owner.token, json: { voice: null, voiceModel: null } }),
+      200,
+      appSeniorSchema,
+    );
     expect([cleared.voiceModel, cleared.voice]).toEqual([null, null]);
   });
 
@@ -223,7 +253,11 @@ describe("reading aloud", () => {
       .then((response) => response.json() as Promise<{ data: { sessionId: string; visitorToken: string } }>);
     const path = `/api/v1/widget/${clientId}/sessions/${session.data.sessionId}/voice/stream`;
     await expectError(await ctx.request(path, { method: "POST", json: { text: "Hi" } }), 401);
-    const response = await ctx.request(path, { method: "POST", json: { text: "Welcome to the shop" }, headers: { authorization: `Bearer ${session.data.visitorToken}` } });
+    const response = await ctx.request(path, {
+      method: "POST",
+      json: { text: "Welcome to the shop" },
+      headers: { authorization: `Bearer ${session.data.visitorToken}` },
+    });
     expect(response.status).toBe(200);
     expect(new Uint8Array(await response.arrayBuffer())[0]).toBe(0xff);
     const rows = await ctx.deps.db.select().from(usageRecords).where(eq(usageRecords.prompt, "Welcome to the shop")).all();

@@ -159,7 +159,12 @@ export function Panel({ options, store, voice, onClose }: PanelProps) {
                 </div>
               ))}
               {speaks && message.role === "assistant" && !message.streaming && message.content && (
-                <button type="button" class="vp" aria-pressed={voice.playing === message.id ? "true" : "false"} onClick={() => (voice.playing === message.id ? voice.stop() : voice.play(message.id, message.content))}>
+                <button
+                  type="button"
+                  class="vp"
+                  aria-pressed={voice.playing === message.id ? "true" : "false"}
+                  onClick={() => (voice.playing === message.id ? voice.stop() : voice.play(message.id, message.content))}
+                >
                   {voice.playing === message.id ? `■ ${t.stop}` : `▶ ${t.speak}`}
                 </button>
               )}

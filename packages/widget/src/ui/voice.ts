@@ -14,7 +14,14 @@ export interface Voice {
 }
 
 /** Creates the read-aloud state over `${api}/api/v1/widget/{clientId}/sessions/{id}/voice/stream`; failures stay silent. */
-export function createVoice(api: string, clientId: string, session: () => WidgetSession | undefined, language: () => string, audio: HTMLAudioElement, changed: () => void): Voice {
+export function createVoice(
+  api: string,
+  clientId: string,
+  session: () => WidgetSession | undefined,
+  language: () => string,
+  audio: HTMLAudioElement,
+  changed: () => void,
+): Voice {
   let controller: AbortController | undefined;
   const voice: Voice = {
     auto: new URLSearchParams(location.search).get("voice") === "true",
@@ -45,7 +52,9 @@ export function createVoice(api: string, clientId: string, session: () => Widget
         headers: { "Content-Type": "application/json", "Accept-Language": language(), Authorization: `Bearer ${current.visitorToken}` },
         body: JSON.stringify({ text: text.slice(0, 4096) }),
       })
-        .then((response) => (response.ok && response.body ? playAudioStream(audio, response.body, response.headers.get("content-type") || "audio/mpeg") : undefined))
+        .then((response) =>
+          response.ok && response.body ? playAudioStream(audio, response.body, response.headers.get("content-type") || "audio/mpeg") : undefined,
+        )
         .catch(() => undefined)
         .finally(() => {
           if (controller === mine) {

@@ -49,7 +49,11 @@ export class SpeechError extends Error {
 }
 
 /** Fetches with a timeout on the answer's head, turning network failures into {@link SpeechError}s. */
-export async function speechFetch(fetchImpl: typeof fetch, url: string, init: RequestInit & { timeoutMs: number; signal?: AbortSignal | undefined }): Promise<Response> {
+export async function speechFetch(
+  fetchImpl: typeof fetch,
+  url: string,
+  init: RequestInit & { timeoutMs: number; signal?: AbortSignal | undefined },
+): Promise<Response> {
   const { timeoutMs, signal, ...rest } = init;
   const timeout = AbortSignal.timeout(timeoutMs);
   let response: Response;

@@ -52,8 +52,24 @@ export interface SpeechFakeOptions {
 }
 
 const AZURE_VOICES = [
-  { Name: "Microsoft Server Speech Text to Speech Voice (en-US, JennyNeural)", DisplayName: "Jenny", LocalName: "Jenny", ShortName: "en-US-JennyNeural", Gender: "Female", Locale: "en-US", VoiceType: "Neural" },
-  { Name: "Microsoft Server Speech Text to Speech Voice (zh-CN, XiaoxiaoNeural)", DisplayName: "Xiaoxiao", LocalName: "晓晓", ShortName: "zh-CN-XiaoxiaoNeural", Gender: "Female", Locale: "zh-CN", VoiceType: "Neural" },
+  {
+    Name: "Microsoft Server Speech Text to Speech Voice (en-US, JennyNeural)",
+    DisplayName: "Jenny",
+    LocalName: "Jenny",
+    ShortName: "en-US-JennyNeural",
+    Gender: "Female",
+    Locale: "en-US",
+    VoiceType: "Neural",
+  },
+  {
+    Name: "Microsoft Server Speech Text to Speech Voice (zh-CN, XiaoxiaoNeural)",
+    DisplayName: "Xiaoxiao",
+    LocalName: "晓晓",
+    ShortName: "zh-CN-XiaoxiaoNeural",
+    Gender: "Female",
+    Locale: "zh-CN",
+    VoiceType: "Neural",
+  },
 ];
 
 async function readBody(request: IncomingMessage): Promise<string> {
@@ -62,7 +78,8 @@ async function readBody(request: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
-const unescapeXml = (text: string) => text.replace(/&(lt|gt|amp|apos|quot);/g, (_, name: string) => ({ lt: "<", gt: ">", amp: "&", apos: "'", quot: '"' })[name]!);
+const unescapeXml = (text: string) =>
+  text.replace(/&(lt|gt|amp|apos|quot);/g, (_, name: string) => ({ lt: "<", gt: ">", amp: "&", apos: "'", quot: '"' })[name]!);
 
 /** The voice and text of an SSML document, or undefined when it is not the well-formed `<speak><voice>` Azure reads. */
 function readSsml(body: string): { voice: string; text: string } | undefined {
@@ -123,7 +140,13 @@ export async function startSpeechFake(options: SpeechFakeOptions): Promise<Speec
         return openAiError(response, 400, "input must be a string of 1 to 4096 characters", "invalid_request_error", null);
       }
       if (typeof body.voice !== "string" || !voices.includes(body.voice)) {
-        return openAiError(response, 400, `Invalid value: '${String(body.voice)}'. Supported values are: ${voices.map((voice) => `'${voice}'`).join(", ")}.`, "invalid_request_error", "invalid_value");
+        return openAiError(
+          response,
+          400,
+          `Invalid value: '${String(body.voice)}'. Supported values are: ${voices.map((voice) => `'${voice}'`).join(", ")}.`,
+          "invalid_request_error",
+          "invalid_value",
+        );
       }
       if (body.response_format !== undefined && !["mp3", "opus", "aac", "flac", "wav", "pcm"].includes(String(body.response_format))) {
         return openAiError(response, 400, "Invalid response_format", "invalid_request_error", "invalid_value");
@@ -138,7 +161,9 @@ export async function startSpeechFake(options: SpeechFakeOptions): Promise<Speec
     if (request.headers["ocp-apim-subscription-key"] !== options.apiKey) return response.writeHead(401).end();
     if (request.method === "GET" && path === "/cognitiveservices/voices/list") {
       voiceListCalls += 1;
-      return response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(AZURE_VOICES.filter((voice) => voices.includes(voice.ShortName))));
+      return response
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify(AZURE_VOICES.filter((voice) => voices.includes(voice.ShortName))));
     }
     if (request.method !== "POST" || path !== "/cognitiveservices/v1") return response.writeHead(404).end();
     if (!String(request.headers["content-type"]).startsWith("application/ssml+xml")) return response.writeHead(415).end();

@@ -275,7 +275,19 @@ function ProviderModal({ editing, onClose, onSaved }: { editing: Provider | "new
             speechVoices: existing.speechVoices,
             enabled: existing.enabled,
           }
-        : { kind: "openai-compatible", name: "", baseUrl: "", apiKey: "", models: [], rerankModels: [], rerankFormat: "cohere", speechModels: [], speechFormat: "openai", speechVoices: [], enabled: true },
+        : {
+            kind: "openai-compatible",
+            name: "",
+            baseUrl: "",
+            apiKey: "",
+            models: [],
+            rerankModels: [],
+            rerankFormat: "cohere",
+            speechModels: [],
+            speechFormat: "openai",
+            speechVoices: [],
+            enabled: true,
+          },
     );
   }, [editing, existing, form]);
 

@@ -90,6 +90,7 @@ export function VoiceSettingsSection() {
           <Button icon={<PlayCircleOutlined />} disabled={!model || !tone} loading={loading} onClick={() => void playDemo()} data-testid="app-voice-demo">
             {t("voice.demo")}
           </Button>
+          {/* biome-ignore lint/a11y/useMediaCaption: a demo of a voice reading a fixed sentence, no dialogue to caption */}
           <audio ref={audio} hidden data-testid="app-voice-demo-audio" />
         </Form.Item>
       </Col>
