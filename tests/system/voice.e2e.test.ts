@@ -94,6 +94,33 @@ describe("reading answers aloud in the widget", () => {
     await context.close();
   });
 
+  it("reads the answer aloud in the console chat (/app/{code}?voice=true), with a play button per answer", async () => {
+    const demo = await owner("GET", "/api/v1/web-clients/demo");
+    const app = await owner("GET", `/api/v1/apps/${demo.appId}`);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: "en-US" });
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    await page.goto(parley.signInUrl!);
+    await page.waitForURL(/\/console\//);
+    await page.goto(`${parley.url}/app/${app.code}?voice=true`);
+    const toggle = page.locator('[data-testid="voice-toggle"]');
+    // The first visit loads the console chat chunks.
+    await toggle.waitFor({ timeout: 30_000 });
+    await expect.poll(() => toggle.getAttribute("aria-pressed")).toBe("true");
+    const before = speech.requests.length;
+    await page.locator('[data-testid="chat-input"]').fill("Do you ship abroad?");
+    await page.locator('[data-testid="chat-input"]').press("Enter");
+    const answer = page.locator('[data-testid="chat-message-assistant"][data-status="complete"]');
+    await expect.poll(() => answer.count(), { timeout: 20_000 }).toBe(1);
+    await expect.poll(() => speech.requests.length, { timeout: 15_000 }).toBe(before + 1);
+    expect(speech.requests.at(-1)!.text).toBe((await answer.locator('[data-testid="chat-answer-text"]').innerText()).trim());
+    await expect
+      .poll(() => page.locator('[data-testid="voice-audio"]').evaluate((audio: HTMLAudioElement) => audio.readyState), { timeout: 15_000 })
+      .toBeGreaterThanOrEqual(2);
+    expect(await answer.locator('[data-testid="voice-play"]').count()).toBe(1);
+    await context.close();
+  });
+
   it("shows no speaker for an app without a voice", async () => {
     const demo = await owner("GET", "/api/v1/web-clients/demo");
     await owner("PATCH", `/api/v1/apps/${demo.appId}`, { voiceModel: null, voice: null });
