@@ -6,7 +6,7 @@ import type { AppEnv, Auth } from "../http/context";
 import { errorEnvelope, ok } from "../http/envelope";
 import { defineRoute, idParam, jsonBody, standardErrors } from "../http/openapi";
 import { chatAppForMember } from "./service/access";
-import { appVoiceServed } from "../speech/service/voice";
+import { appVoiceServed } from "../voice/service/voice";
 import { confirmDatabaseWrite } from "./service/database-tool";
 import { clearContext, listConversations, listMessages, reachableConversation } from "./service/conversations";
 import { streamChatTurn } from "./stream";

@@ -1,4 +1,4 @@
-import { appVoiceServed } from "../speech/service/voice";
+import { appVoiceServed } from "../voice/service/voice";
 import { createHmac, randomBytes } from "node:crypto";
 import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import { getAppForChat } from "../apps/service/index";

@@ -2,7 +2,7 @@ import { accessMessages } from "../access/messages";
 import { announcementsMessages } from "../announcements/messages";
 import { analysisColumnMessages, analysisMessages } from "../analysis/messages";
 import { appsMessages } from "../apps/messages";
-import { speechMessages } from "../speech/messages";
+import { voiceMessages } from "../voice/messages";
 import { benefitsMessages } from "../benefits/messages";
 import { channelsMessages } from "../channels/messages";
 import { chatMessages } from "../chat/messages";
@@ -65,7 +65,7 @@ export const catalogues = {
   store: storeMessages,
   remoteDatabases: remoteDatabaseMessages,
   sqlCheck: sqlCheckMessages,
-  speech: speechMessages,
+  voice: voiceMessages,
 } as const;
 
 /** Every message Parley can show or send, in English and Chinese: the areas' catalogues in one. */
@@ -101,7 +101,7 @@ export const messages = {
   ...storeMessages,
   ...remoteDatabaseMessages,
   ...sqlCheckMessages,
-  ...speechMessages,
+  ...voiceMessages,
 };
 
 /** The id of a message: a key of {@link messages}. */

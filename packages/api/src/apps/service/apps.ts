@@ -1,4 +1,4 @@
-import { checkTone, speechModel } from "../../speech/service/voice";
+import { checkTone, speechModel } from "../../voice/service/voice";
 import { and, count, desc, eq, inArray } from "drizzle-orm";
 import { newId, newShortCode } from "../../crypto";
 import { appReactions, apps, rateLimitRules } from "../../db/schema/index";

@@ -1,7 +1,7 @@
 import { defineMessages } from "../i18n/define";
 
 /** Messages of text to speech: reading answers aloud, tones and demos (issue 21). */
-export const speechMessages = defineMessages({
+export const voiceMessages = defineMessages({
   voice_text_empty: { en: "Write the text to read aloud", "zh-CN": "请填写要朗读的文字" },
   voice_text_too_long: { en: "At most {max} characters can be read aloud at once", "zh-CN": "每次最多朗读 {max} 个字符" },
   voice_tone_unknown: { en: "Speech model {model} has no tone {id}", "zh-CN": "语音模型 {model} 没有音色 {id}" },

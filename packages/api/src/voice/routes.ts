@@ -44,7 +44,7 @@ const streamDescription =
   "The answer's body is the audio (MP3) as the speech provider produces it, so playback can start before it is complete. Credits per character (models/pricing.ts) are held before the call, settled when the audio was all sent and released when the provider fails. Bad input (empty text, over 4,096 characters, unknown tone, no voice, no speech model configured) answers an envelope before any audio.";
 
 /** Speech models, tones, demos, and reading answers aloud for signed-in chats and the widget (issue 21). */
-export function registerSpeechRoutes(app: OpenAPIHono<AppEnv>) {
+export function registerVoiceRoutes(app: OpenAPIHono<AppEnv>) {
   app.openapi(
     defineRoute({
       method: "get",
