@@ -30,6 +30,7 @@ import { DATABASE_UPLOAD_MAX_BYTES, DATABASE_UPLOAD_PATH, registerDatabaseRoutes
 import { registerRemoteDatabaseRoutes } from "./databases/remote-routes";
 import { KNOWLEDGE_UPLOAD_MAX_BYTES, KNOWLEDGE_UPLOAD_PATH, registerKnowledgeRoutes } from "./knowledge/routes";
 import { registerModelRoutes } from "./models/routes";
+import { registerVoiceRoutes } from "./voice/routes";
 import { registerOpenAiRoutes } from "./openai/routes";
 import { registerPaymentRoutes } from "./payments/routes";
 import { registerPlanRoutes } from "./plans/routes";
@@ -132,6 +133,7 @@ export function createApp(deps: Deps) {
   registerKnowledgeEvaluationRoutes(app);
   registerChatRoutes(app);
   registerClientRoutes(app);
+  registerVoiceRoutes(app);
   registerChannelRoutes(app);
   registerInboxRoutes(app);
   registerHostingRoutes(app);

@@ -19,5 +19,6 @@ export {
 } from "./errors";
 export type { ParleyErrorDetails, ParleyErrorKind } from "./errors";
 export { parseEventStream } from "./stream";
+export { playAudioStream } from "./audio";
 export type { ServerSentEvent } from "./stream";
 export type { components, operations, paths } from "./generated/schema";

@@ -10,6 +10,7 @@ import { browserStore, tabStore } from "./core/storage";
 import { createTransport, fetchConfig } from "./core/transport";
 import { PANEL_CSS } from "./ui/styles";
 import { Panel } from "./ui/panel";
+import { createVoice } from "./ui/voice";
 
 /** Mounts the panel; the loader calls this once, then replays the queued commands to the handle. */
 export function mountChat(loaderContext: ChatContext): ChatHandle {
@@ -55,9 +56,21 @@ export function mountChat(loaderContext: ChatContext): ChatHandle {
     language,
   });
 
+  const audio = document.createElement("audio");
+  audio.hidden = true;
+  context.root.append(audio);
+  // Redrawn after the current render and its effects: an answer starts playing from an effect.
+  const voice = createVoice(
+    options.api,
+    options.clientId,
+    () => store.getState().session,
+    () => language,
+    audio,
+    () => queueMicrotask(draw),
+  );
   const draw = () => {
     try {
-      render(<Panel options={options} store={store} onClose={() => setOpen(false)} />, container);
+      render(<Panel options={options} store={store} voice={voice} onClose={() => setOpen(false)} />, container);
     } catch (error) {
       console.warn("[parley]", error);
     }

@@ -361,6 +361,12 @@ export const operationAccess: Readonly<Record<string, OperationAccess>> = {
   "GET /api/v1/images/tasks/{taskId}": "member",
   "GET /api/v1/images/tasks": "member",
   "GET /api/v1/images/tasks/{taskId}/images/{index}": "member",
+  // Text to speech (issue 21, t21-tts): speech models, tones and demos like GET /models; reading aloud like chatting.
+  "GET /api/v1/speech-models": "member",
+  "GET /api/v1/voice/tones": "member",
+  "GET /api/v1/voice/demo": "member",
+  "POST /api/v1/voice/stream": "apps.view",
+  "POST /api/v1/voice/read": "apps.view",
 };
 
 /** The key {@link operationAccess} uses for a route. */

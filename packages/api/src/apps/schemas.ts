@@ -97,7 +97,15 @@ const settingsFields = {
     .int()
     .openapi({ description: `Maximum rounds, ${APP_LIMITS.maxRounds.min}–${APP_LIMITS.maxRounds.max}`, example: 3 }),
   pluginStrategy: z.enum(["knowledge_first", "plugin_first", "both"]).openapi({ description: "Plugin execution strategy", example: "both" }),
-  voice: z.string().max(100).nullable().openapi({ description: "Voice (tone) id for read-aloud", example: null }),
+  voice: z.string().max(100).nullable().openapi({
+    description: "The tone (voice id of `voiceModel`, GET /api/v1/voice/tones) answers are read aloud with; null: answers are not read aloud",
+    example: null,
+  }),
+  voiceModel: z
+    .string()
+    .max(200)
+    .nullable()
+    .openapi({ description: "The speech model (GET /api/v1/speech-models) of `voice`; set both or neither", example: null }),
   bottomSlogan: text(APP_LIMITS.bottomSloganMax)
     .nullable()
     .openapi({ description: `At most ${APP_LIMITS.bottomSloganMax} characters`, example: "Powered by Acme" }),
@@ -137,6 +145,7 @@ export const createAppBody = z
     maxRounds: settingsFields.maxRounds.optional(),
     pluginStrategy: settingsFields.pluginStrategy.optional(),
     voice: settingsFields.voice.optional(),
+    voiceModel: settingsFields.voiceModel.optional(),
     bottomSlogan: settingsFields.bottomSlogan.optional(),
   })
   .openapi("CreateAppRequest");
@@ -179,6 +188,7 @@ export const appSchema = appSummarySchema
     memoryRetentionMinutes: settingsFields.memoryRetentionMinutes,
     temperature: settingsFields.temperature,
     voice: settingsFields.voice,
+    voiceModel: settingsFields.voiceModel,
     bottomSlogan: settingsFields.bottomSlogan,
     createdBy: z.string().openapi({ description: "User who created it", example: "usr_01jd7w3k5q9x2m4n6p8r" }),
   })

@@ -6,6 +6,7 @@ import type { AppEnv, Auth } from "../http/context";
 import { errorEnvelope, ok } from "../http/envelope";
 import { defineRoute, idParam, jsonBody, standardErrors } from "../http/openapi";
 import { chatAppForMember } from "./service/access";
+import { appVoiceServed } from "../voice/service/voice";
 import { confirmDatabaseWrite } from "./service/database-tool";
 import { clearContext, listConversations, listMessages, reachableConversation } from "./service/conversations";
 import { streamChatTurn } from "./stream";
@@ -93,12 +94,14 @@ export function registerChatRoutes(app: OpenAPIHono<AppEnv>) {
           defaultModel: z.string(),
           models: z.array(z.string()),
           bottomSlogan: z.string().nullable(),
+          voice: z.boolean().openapi({ description: "Whether the app reads answers aloud (POST /api/v1/voice/stream): it has a voice a provider serves" }),
         })
         .openapi("ChatAppView"),
     }),
     async (c) => {
       const chatApp = await chatAppForMember(c.var.deps, c.var.auth, c.req.valid("param").appCode);
       const opening = parseOpening(chatApp.openingIntroduction);
+      await c.var.deps.models.ready();
       return ok(c, {
         code: chatApp.code,
         name: chatApp.name,
@@ -108,6 +111,7 @@ export function registerChatRoutes(app: OpenAPIHono<AppEnv>) {
         defaultModel: chatApp.defaultModel,
         models: [chatApp.defaultModel, ...chatApp.optionalModels.filter((model) => model !== chatApp.defaultModel)],
         bottomSlogan: chatApp.bottomSlogan,
+        voice: appVoiceServed(c.var.deps, chatApp),
       });
     },
   );

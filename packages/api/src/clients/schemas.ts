@@ -91,6 +91,9 @@ export const widgetConfigSchema = z
     openingIntroduction: z.string().openapi({ description: "The app's opening introduction without its guiding questions" }),
     guidingQuestions: z.array(z.string()).openapi({ description: "The [square-bracketed] questions of the opening introduction" }),
     speechInput: z.boolean().openapi({ description: "Whether a transcription model is served: the widget shows its microphone only then" }),
+    voice: z
+      .boolean()
+      .openapi({ description: "Whether the app reads answers aloud (it has a voice a provider serves): the widget then offers its speaker controls" }),
   })
   .openapi("WidgetConfig");
 

@@ -1,3 +1,4 @@
+import { appVoiceServed } from "../voice/service/voice";
 import { createHmac, randomBytes } from "node:crypto";
 import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import { getAppForChat } from "../apps/service/index";
@@ -216,6 +217,7 @@ function ownOrigin(deps: Pick<Deps, "config">): string | undefined {
 /** What the widget needs to draw itself. */
 export async function widgetConfig(deps: Pick<Deps, "db" | "models" | "secrets">, row: ClientRow) {
   const app = await getAppForChat(deps, { appId: row.appId });
+  await deps.models.ready();
   const opening = parseOpening(app.openingIntroduction);
   return {
     clientId: row.id,
@@ -230,6 +232,7 @@ export async function widgetConfig(deps: Pick<Deps, "db" | "models" | "secrets">
     openingIntroduction: opening.text,
     guidingQuestions: opening.guidingQuestions,
     speechInput: deps.models.transcriptionModels().length > 0,
+    voice: appVoiceServed({ models: deps.models }, app),
   };
 }
 

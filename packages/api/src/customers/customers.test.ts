@@ -189,6 +189,8 @@ describe("customers", () => {
     expect(only(await allPages(alice, `clientId=${second.clientId}&channel=web`, 9))).toEqual(expectIds((index) => index % 3 === 0 && index % 2 === 1));
     expect(only(await allPages(alice, "keyword=globex", 5))).toEqual(expectIds((index) => index % 10 === 0));
     expect(only(await allPages(alice, `keyword=${encodeURIComponent("100%")}`, 5))).toEqual(expectIds((index) => index === 5));
+    // A NUL cannot reach FTS5's MATCH: the LIKE alone answers (none match), never a 500.
+    expect(only(await allPages(alice, `keyword=${encodeURIComponent("glo\u0000bex")}`, 5))).toEqual([]);
     // A day range includes the whole last day.
     expect(only(await allPages(alice, "from=2026-10-03&to=2026-10-04", 10))).toEqual(expectIds((index) => index % 30 === 2 || index % 30 === 3));
     expect(only(await allPages(alice, `from=2026-10-03&to=2026-10-04&tagIds=${vip}&channel=telegram`, 3))).toEqual(

@@ -33,6 +33,8 @@ export async function customerKeywordMatch(deps: Pick<Deps, "db">, keyword: stri
   const like = keywordMatch(FIELDS, keyword);
   if (!like) return undefined;
   const text = keyword!.trim();
+  // FTS5 cannot take a NUL in a query string (SQLite ends the string there): the exact LIKE alone answers it.
+  if (text.includes("\u0000")) return like;
   const length = [...text].length;
   const match = length >= 3 ? `{nickname company remark wechat} : ${phrase(text)}` : `grams : ${phrase(length === 1 ? `«${text}»` : `${text}»`)}`;
   const [found] = await deps.db.all<{ n: number }>(

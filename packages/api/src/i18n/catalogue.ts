@@ -2,6 +2,7 @@ import { accessMessages } from "../access/messages";
 import { announcementsMessages } from "../announcements/messages";
 import { analysisColumnMessages, analysisMessages } from "../analysis/messages";
 import { appsMessages } from "../apps/messages";
+import { voiceMessages } from "../voice/messages";
 import { benefitsMessages } from "../benefits/messages";
 import { channelsMessages } from "../channels/messages";
 import { chatMessages } from "../chat/messages";
@@ -68,6 +69,7 @@ export const catalogues = {
   sqlCheck: sqlCheckMessages,
   speech: speechMessages,
   images: imagesMessages,
+  voice: voiceMessages,
 } as const;
 
 /** Every message Parley can show or send, in English and Chinese: the areas' catalogues in one. */
@@ -105,6 +107,7 @@ export const messages = {
   ...sqlCheckMessages,
   ...speechMessages,
   ...imagesMessages,
+  ...voiceMessages,
 };
 
 /** The id of a message: a key of {@link messages}. */

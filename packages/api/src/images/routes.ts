@@ -27,7 +27,7 @@ export function registerImageRoutes(app: OpenAPIHono<AppEnv>) {
       tags,
       summary: "Image models the caller may draw with",
       description:
-        "The image models of the enabled model providers (Instance → Model providers), with sizes, operations and price. An empty list: nothing can be drawn yet.",
+        "The image models of the enabled model providers (API access → Models), with sizes, operations and price. An empty list: nothing can be drawn yet.",
       data: z.array(imageModelSchema),
     }),
     async (c) => ok(c, await listImageModels(c.var.deps)),

@@ -14,6 +14,9 @@ import type { Transcriber } from "../platform/transcription/types";
 import { createMidjourneyGenerator } from "../platform/images/midjourney";
 import { createOpenAiImageGenerator } from "../platform/images/openai";
 import type { ImageFormat, ImageGenerator } from "../platform/images/types";
+import { createAzureSpeech } from "../platform/speech/azure";
+import { createOpenAiSpeech } from "../platform/speech/openai";
+import type { SpeechFormat, SpeechSynthesizer } from "../platform/speech/types";
 import { type AddressPolicy, policedFetch } from "../plugins/service/network";
 
 /** A model the catalogue can serve, with the provider that serves it. */
@@ -67,8 +70,25 @@ export interface ResolvedImageGenerator {
   generator: ImageGenerator;
 }
 
+/** A speech (text-to-speech) model of the catalogue, served by a provider (issue 21). */
+export interface SpeechModelInfo {
+  id: string;
+  providerId: string;
+  providerName: string;
+  format: SpeechFormat;
+}
+
+/** A speech model with the client that calls it. */
+export interface ResolvedSpeech {
+  model: SpeechModelInfo;
+  synthesizer: SpeechSynthesizer;
+}
+
 /** How long one rerank call may take: an answer waits for it, so it is kept short. */
 export const RERANK_TIMEOUT_MS = 15_000;
+
+/** How long a speech call may wait for its audio to start. */
+export const SPEECH_TIMEOUT_MS = 30_000;
 
 /** Where a provider entry comes from: environment variables or the owner's console settings. */
 export type ProviderSource = "config" | "console";
@@ -115,6 +135,10 @@ export interface ModelCatalog {
   imageModels(): ImageModelInfo[];
   /** The client of an image model, or undefined when no enabled provider serves it. */
   imageGenerator(modelId: string): ResolvedImageGenerator | undefined;
+  /** Speech models of the enabled console providers, in provider order; the first provider of an id wins. */
+  speechModels(): SpeechModelInfo[];
+  /** The client of a speech model, or undefined when no enabled provider serves it. */
+  speech(modelId: string): ResolvedSpeech | undefined;
   /** Re-reads the owner's rows and rebuilds the snapshot. */
   reload(): Promise<void>;
   /** Resolves once the first load of the owner's rows finished (failed loads keep config only). */
@@ -146,6 +170,7 @@ interface Snapshot {
   rerankers: Map<string, ResolvedReranker>;
   transcribers: Map<string, ResolvedTranscriber>;
   imageGenerators: Map<string, ResolvedImageGenerator>;
+  speech: Map<string, ResolvedSpeech>;
 }
 
 function parseModels(text: string): string[] {
@@ -191,6 +216,7 @@ export function createModelCatalog(options: ModelCatalogOptions): ModelCatalog {
     rerankers: ReadonlyArray<ResolvedReranker> = [],
     transcribers: ReadonlyArray<ResolvedTranscriber> = [],
     imageGenerators: ReadonlyArray<ResolvedImageGenerator> = [],
+    speeches: ReadonlyArray<ResolvedSpeech> = [],
   ): Snapshot => {
     const entries = [...consoleEntries, ...configEntries, offlineEntry];
     const byModel = new Map<string, ResolvedModel>();
@@ -207,6 +233,8 @@ export function createModelCatalog(options: ModelCatalogOptions): ModelCatalog {
     for (const resolved of transcribers) if (!transcriberById.has(resolved.model.id)) transcriberById.set(resolved.model.id, resolved);
     const imageById = new Map<string, ResolvedImageGenerator>();
     for (const resolved of imageGenerators) if (!imageById.has(resolved.model.id)) imageById.set(resolved.model.id, resolved);
+    const speechById = new Map<string, ResolvedSpeech>();
+    for (const resolved of speeches) if (!speechById.has(resolved.model.id)) speechById.set(resolved.model.id, resolved);
     return {
       entries,
       byModel,
@@ -215,6 +243,7 @@ export function createModelCatalog(options: ModelCatalogOptions): ModelCatalog {
       rerankers: rerankerById,
       transcribers: transcriberById,
       imageGenerators: imageById,
+      speech: speechById,
     };
   };
 
@@ -229,6 +258,7 @@ export function createModelCatalog(options: ModelCatalogOptions): ModelCatalog {
     const rerankers: ResolvedReranker[] = [];
     const transcribers: ResolvedTranscriber[] = [];
     const imageGenerators: ResolvedImageGenerator[] = [];
+    const speeches: ResolvedSpeech[] = [];
     for (const row of rows) {
       if (!row.enabled) continue;
       try {
@@ -272,7 +302,21 @@ export function createModelCatalog(options: ModelCatalogOptions): ModelCatalog {
             generator: row.imageFormat === "midjourney" ? createMidjourneyGenerator(settings) : createOpenAiImageGenerator(settings),
           });
         }
-        // A provider that serves only rerank or image models has no chat models to offer.
+        for (const model of parseModels(row.speechModels)) {
+          if (!baseUrl) continue;
+          const common = {
+            baseUrl,
+            model,
+            timeoutMs: Math.min(SPEECH_TIMEOUT_MS, timeoutMs),
+            ...(apiKey ? { apiKey } : {}),
+            ...(fetchImpl ? { fetch: fetchImpl } : {}),
+          };
+          speeches.push({
+            model: { id: model, providerId: row.id, providerName: row.name, format: row.speechFormat },
+            synthesizer: row.speechFormat === "azure" ? createAzureSpeech(common) : createOpenAiSpeech({ ...common, voices: parseModels(row.speechVoices) }),
+          });
+        }
+        // A provider that serves only rerank, transcription, image or speech models has no chat models to offer.
         if (parseModels(row.models).length === 0) continue;
         consoleEntries.push({
           provider: consoleVendor({
@@ -291,7 +335,7 @@ export function createModelCatalog(options: ModelCatalogOptions): ModelCatalog {
       }
     }
     // A slower, older reload must not overwrite a newer one.
-    if (mine === generation) snapshot = build(consoleEntries, rerankers, transcribers, imageGenerators);
+    if (mine === generation) snapshot = build(consoleEntries, rerankers, transcribers, imageGenerators, speeches);
   };
 
   const first = reload().catch((error: unknown) => {
@@ -312,6 +356,8 @@ export function createModelCatalog(options: ModelCatalogOptions): ModelCatalog {
     transcriber: (modelId) => snapshot.transcribers.get(modelId),
     imageModels: () => [...snapshot.imageGenerators.values()].map((resolved) => resolved.model),
     imageGenerator: (modelId) => snapshot.imageGenerators.get(modelId),
+    speechModels: () => [...snapshot.speech.values()].map((resolved) => resolved.model),
+    speech: (modelId) => snapshot.speech.get(modelId),
     reload,
     ready: () => first,
   };

@@ -141,3 +141,25 @@ export function imageTaskCredits(modelId: string, format: "openai" | "midjourney
   const each = row ? (row[size] ?? row.default) : defaultImagePrice;
   return each * Math.max(1, Math.floor(count));
 }
+
+/**
+ * US$ per million characters read aloud, by speech model (issue 21): OpenAI lists tts-1 at $15,
+ * tts-1-hd at $30; Azure neural voices at $15 (pay as you go). Credits per call: characters ×
+ * price, one credit per US$0.0001, rounded up.
+ */
+export const speechPricesPerMillionChars: Readonly<Record<string, number>> = {
+  "tts-1": 15,
+  "tts-1-hd": 30,
+  "gpt-4o-mini-tts": 12,
+  "azure-neural": 15,
+};
+
+/** What a speech model missing from {@link speechPricesPerMillionChars} costs: the price of tts-1. */
+export const defaultSpeechPricePerMillionChars = 15;
+
+/** Integer credits reading `characters` characters aloud with a speech model costs (at least 1 for any text). */
+export function speechCredits(modelId: string, characters: number): number {
+  const price = speechPricesPerMillionChars[modelId] ?? defaultSpeechPricePerMillionChars;
+  // US$ per million characters → credits (US$0.0001 each) per character: price × 10 000 / 1 000 000.
+  return Math.ceil((Math.max(0, characters) * price) / 100);
+}

@@ -12,6 +12,23 @@ const imageModelIds = z
   .array(z.string().trim().min(1).max(200))
   .max(50)
   .openapi({ description: "Image model ids it draws with (the /paint page and the image task API offer them)", example: ["dall-e-3"] });
+import { speechFormats } from "../platform/speech/types";
+
+const speechFormatSchema = z.enum(speechFormats).openapi({
+  description:
+    "Wire format of its speech models: `openai` (`POST {baseUrl}/audio/speech`, OpenAI and compatible servers) or `azure` (Azure Speech REST at `{baseUrl}/cognitiveservices/…`, e.g. `https://westeurope.tts.speech.microsoft.com`)",
+  example: "openai",
+});
+
+const speechModelIds = z
+  .array(z.string().trim().min(1).max(200))
+  .max(50)
+  .openapi({ description: "Text-to-speech model ids this provider serves; apps may read answers aloud with them", example: ["tts-1"] });
+
+const speechVoiceIds = z
+  .array(z.string().trim().min(1).max(100))
+  .max(200)
+  .openapi({ description: "Voices its `openai`-format speech models offer; empty: OpenAI's documented voices (Azure lists its own)", example: [] });
 
 const rerankFormatSchema = z.enum(rerankFormats).openapi({
   description: "Request body of its `/rerank`: `cohere` (Cohere, Jina: `documents`) or `tei` (`texts`); both answer shapes are read",
@@ -54,6 +71,9 @@ export const modelProviderSchema = z
       .openapi({ description: "Speech-to-text model ids this provider serves at `POST {baseUrl}/audio/transcriptions`", example: [] }),
     imageModels: z.array(z.string()).openapi({ description: "Image model ids this provider draws with", example: [] }),
     imageFormat: imageFormatSchema,
+    speechModels: z.array(z.string()).openapi({ description: "Text-to-speech model ids this provider serves", example: [] }),
+    speechFormat: speechFormatSchema,
+    speechVoices: z.array(z.string()).openapi({ description: "Voices of its `openai`-format speech models; empty: OpenAI's documented list", example: [] }),
     enabled: z.boolean().openapi({ description: "Disabled providers serve no models", example: true }),
     source: z
       .enum(["console", "config"])
@@ -66,7 +86,7 @@ export const modelProviderSchema = z
 const modelIds = z
   .array(z.string().trim().min(1).max(200))
   .max(200)
-  .openapi({ description: "Chat model ids this provider serves; a provider needs at least one chat or rerank model", example: ["deepseek-chat"] });
+  .openapi({ description: "Chat model ids this provider serves; a provider needs at least one chat, rerank or speech model", example: ["deepseek-chat"] });
 
 const rerankModelIds = z
   .array(z.string().trim().min(1).max(200))
@@ -104,6 +124,9 @@ export const createModelProviderBody = z
     transcriptionModels: transcriptionModelIds.default([]),
     imageModels: imageModelIds.default([]),
     imageFormat: imageFormatSchema.default("openai"),
+    speechModels: speechModelIds.default([]),
+    speechFormat: speechFormatSchema.default("openai"),
+    speechVoices: speechVoiceIds.default([]),
     enabled: z.boolean().default(true).openapi({ description: "Serve its models at once", example: true }),
   })
   .openapi("CreateModelProviderRequest");
@@ -125,6 +148,9 @@ export const updateModelProviderBody = z
     transcriptionModels: transcriptionModelIds.optional(),
     imageModels: imageModelIds.optional(),
     imageFormat: imageFormatSchema.optional(),
+    speechModels: speechModelIds.optional(),
+    speechFormat: speechFormatSchema.optional(),
+    speechVoices: speechVoiceIds.optional(),
     enabled: z.boolean().optional().openapi({ example: false }),
   })
   .openapi("UpdateModelProviderRequest");

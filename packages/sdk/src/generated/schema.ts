@@ -15027,6 +15027,672 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/speech-models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List speech models
+         * @description Text-to-speech models the enabled providers serve (their `speechModels`); an app's `voiceModel` names one. Empty: configure one under API access → Models.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description List speech models */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["SpeechModel"][];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/voice/tones": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tones (voices) of a speech model
+         * @description Azure's from its voice list, OpenAI's documented voices (or those the provider lists); cached for ten minutes.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description A speech model id (GET /api/v1/speech-models) */
+                    model: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The tones (voices) of a speech model */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["VoiceTone"][];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/voice/demo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A short fixed sentence read with a tone, in the request's language (synthesized once per tone, then cached; not charged) */
+        get: {
+            parameters: {
+                query: {
+                    /** @description A speech model id (GET /api/v1/speech-models) */
+                    model: string;
+                    tone: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The demo audio */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "audio/mpeg": string;
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/voice/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read text aloud with an app's voice, streamed
+         * @description The answer's body is the audio (MP3) as the speech provider produces it, so playback can start before it is complete. Credits per character (models/pricing.ts) are held before the call, settled when the audio was all sent and released when the provider fails. Bad input (empty text, over 4,096 characters, unknown tone, no voice, no speech model configured) answers an envelope before any audio.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["VoiceRequest"];
+                };
+            };
+            responses: {
+                /** @description The audio */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "audio/mpeg": string;
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Insufficient credits (code 870) */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/voice/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read text aloud with an app's voice, as one file
+         * @description The answer's body is the audio (MP3) as the speech provider produces it, so playback can start before it is complete. Credits per character (models/pricing.ts) are held before the call, settled when the audio was all sent and released when the provider fails. Bad input (empty text, over 4,096 characters, unknown tone, no voice, no speech model configured) answers an envelope before any audio.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["VoiceRequest"];
+                };
+            };
+            responses: {
+                /** @description The audio */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "audio/mpeg": string;
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Insufficient credits (code 870) */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/widget/{clientId}/sessions/{sessionId}/voice/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The visitor hears an answer read aloud, streamed
+         * @description Authorization: `Bearer <visitorToken>`; the client's app's voice. The answer's body is the audio (MP3) as the speech provider produces it, so playback can start before it is complete. Credits per character (models/pricing.ts) are held before the call, settled when the audio was all sent and released when the provider fails. Bad input (empty text, over 4,096 characters, unknown tone, no voice, no speech model configured) answers an envelope before any audio.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    clientId: string;
+                    sessionId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WidgetVoiceRequest"];
+                };
+            };
+            responses: {
+                /** @description The audio */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "audio/mpeg": string;
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Insufficient credits (code 870) */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/widget/{clientId}/sessions/{sessionId}/voice/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The visitor gets an answer read aloud as one file
+         * @description Authorization: `Bearer <visitorToken>`; the client's app's voice. The answer's body is the audio (MP3) as the speech provider produces it, so playback can start before it is complete. Credits per character (models/pricing.ts) are held before the call, settled when the audio was all sent and released when the provider fails. Bad input (empty text, over 4,096 characters, unknown tone, no voice, no speech model configured) answers an envelope before any audio.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    clientId: string;
+                    sessionId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WidgetVoiceRequest"];
+                };
+            };
+            responses: {
+                /** @description The audio */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "audio/mpeg": string;
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Insufficient credits (code 870) */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/channel-clients/catalogue": {
         parameters: {
             query?: never;
@@ -33439,7 +34105,7 @@ export interface paths {
         };
         /**
          * Image models the caller may draw with
-         * @description The image models of the enabled model providers (Instance → Model providers), with sizes, operations and price. An empty list: nothing can be drawn yet.
+         * @description The image models of the enabled model providers (API access → Models), with sizes, operations and price. An empty list: nothing can be drawn yet.
          */
         get: {
             parameters: {
@@ -34640,6 +35306,22 @@ export interface components {
              */
             imageFormat: "openai" | "midjourney";
             /**
+             * @description Text-to-speech model ids this provider serves
+             * @example []
+             */
+            speechModels: string[];
+            /**
+             * @description Wire format of its speech models: `openai` (`POST {baseUrl}/audio/speech`, OpenAI and compatible servers) or `azure` (Azure Speech REST at `{baseUrl}/cognitiveservices/…`, e.g. `https://westeurope.tts.speech.microsoft.com`)
+             * @example openai
+             * @enum {string}
+             */
+            speechFormat: "openai" | "azure";
+            /**
+             * @description Voices of its `openai`-format speech models; empty: OpenAI's documented list
+             * @example []
+             */
+            speechVoices: string[];
+            /**
              * @description Disabled providers serve no models
              * @example true
              */
@@ -34685,7 +35367,7 @@ export interface components {
              */
             apiKey?: string;
             /**
-             * @description Chat model ids this provider serves; a provider needs at least one chat or rerank model
+             * @description Chat model ids this provider serves; a provider needs at least one chat, rerank or speech model
              * @example [
              *       "deepseek-chat"
              *     ]
@@ -34730,6 +35412,27 @@ export interface components {
              */
             imageFormat: "openai" | "midjourney";
             /**
+             * @description Text-to-speech model ids this provider serves; apps may read answers aloud with them
+             * @default []
+             * @example [
+             *       "tts-1"
+             *     ]
+             */
+            speechModels: string[];
+            /**
+             * @description Wire format of its speech models: `openai` (`POST {baseUrl}/audio/speech`, OpenAI and compatible servers) or `azure` (Azure Speech REST at `{baseUrl}/cognitiveservices/…`, e.g. `https://westeurope.tts.speech.microsoft.com`)
+             * @default openai
+             * @example openai
+             * @enum {string}
+             */
+            speechFormat: "openai" | "azure";
+            /**
+             * @description Voices its `openai`-format speech models offer; empty: OpenAI's documented voices (Azure lists its own)
+             * @default []
+             * @example []
+             */
+            speechVoices: string[];
+            /**
              * @description Serve its models at once
              * @default true
              * @example true
@@ -34751,7 +35454,7 @@ export interface components {
              */
             apiKey?: string | null;
             /**
-             * @description Chat model ids this provider serves; a provider needs at least one chat or rerank model
+             * @description Chat model ids this provider serves; a provider needs at least one chat, rerank or speech model
              * @example [
              *       "deepseek-chat"
              *     ]
@@ -34790,6 +35493,24 @@ export interface components {
              * @enum {string}
              */
             imageFormat?: "openai" | "midjourney";
+            /**
+             * @description Text-to-speech model ids this provider serves; apps may read answers aloud with them
+             * @example [
+             *       "tts-1"
+             *     ]
+             */
+            speechModels?: string[];
+            /**
+             * @description Wire format of its speech models: `openai` (`POST {baseUrl}/audio/speech`, OpenAI and compatible servers) or `azure` (Azure Speech REST at `{baseUrl}/cognitiveservices/…`, e.g. `https://westeurope.tts.speech.microsoft.com`)
+             * @example openai
+             * @enum {string}
+             */
+            speechFormat?: "openai" | "azure";
+            /**
+             * @description Voices its `openai`-format speech models offer; empty: OpenAI's documented voices (Azure lists its own)
+             * @example []
+             */
+            speechVoices?: string[];
             /** @example false */
             enabled?: boolean;
         };
@@ -35842,10 +36563,15 @@ export interface components {
              */
             temperature: number;
             /**
-             * @description Voice (tone) id for read-aloud
+             * @description The tone (voice id of `voiceModel`, GET /api/v1/voice/tones) answers are read aloud with; null: answers are not read aloud
              * @example null
              */
             voice: string | null;
+            /**
+             * @description The speech model (GET /api/v1/speech-models) of `voice`; set both or neither
+             * @example null
+             */
+            voiceModel: string | null;
             /**
              * @description At most 20 characters
              * @example Powered by Acme
@@ -36092,10 +36818,15 @@ export interface components {
              */
             pluginStrategy?: "knowledge_first" | "plugin_first" | "both";
             /**
-             * @description Voice (tone) id for read-aloud
+             * @description The tone (voice id of `voiceModel`, GET /api/v1/voice/tones) answers are read aloud with; null: answers are not read aloud
              * @example null
              */
             voice?: string | null;
+            /**
+             * @description The speech model (GET /api/v1/speech-models) of `voice`; set both or neither
+             * @example null
+             */
+            voiceModel?: string | null;
             /**
              * @description At most 20 characters
              * @example Powered by Acme
@@ -36274,10 +37005,15 @@ export interface components {
              */
             pluginStrategy?: "knowledge_first" | "plugin_first" | "both";
             /**
-             * @description Voice (tone) id for read-aloud
+             * @description The tone (voice id of `voiceModel`, GET /api/v1/voice/tones) answers are read aloud with; null: answers are not read aloud
              * @example null
              */
             voice?: string | null;
+            /**
+             * @description The speech model (GET /api/v1/speech-models) of `voice`; set both or neither
+             * @example null
+             */
+            voiceModel?: string | null;
             /**
              * @description At most 20 characters
              * @example Powered by Acme
@@ -37730,6 +38466,8 @@ export interface components {
             defaultModel: string;
             models: string[];
             bottomSlogan: string | null;
+            /** @description Whether the app reads answers aloud (POST /api/v1/voice/stream): it has a voice a provider serves */
+            voice: boolean;
         };
         Conversation: {
             id: string;
@@ -37912,6 +38650,8 @@ export interface components {
             guidingQuestions: string[];
             /** @description Whether a transcription model is served: the widget shows its microphone only then */
             speechInput: boolean;
+            /** @description Whether the app reads answers aloud (it has a voice a provider serves): the widget then offers its speaker controls */
+            voice: boolean;
         };
         WidgetSession: {
             sessionId: string;
@@ -37961,6 +38701,73 @@ export interface components {
         WidgetDatabaseWriteResult: {
             affectedRows: number;
             sql: string;
+        };
+        SpeechModel: {
+            /**
+             * @description The id an app's `voiceModel` names
+             * @example tts-1
+             */
+            id: string;
+            /** @example mp_01jd7w3k5q9x2m4n6p8r */
+            providerId: string;
+            /** @example OpenAI */
+            providerName: string;
+            /**
+             * @description The provider's wire format
+             * @example openai
+             * @enum {string}
+             */
+            format: "openai" | "azure";
+            /**
+             * @description Credits 1,000 characters read aloud cost (each call rounds up to whole credits)
+             * @example 150
+             */
+            creditsPerThousandChars: number;
+        };
+        VoiceTone: {
+            /**
+             * @description The tone id an app's `voice` names
+             * @example alloy
+             */
+            id: string;
+            /** @example Alloy */
+            name: string;
+            /**
+             * @description The locale it speaks natively, null when it speaks many
+             * @example null
+             */
+            locale: string | null;
+            /**
+             * @example null
+             * @enum {string|null}
+             */
+            gender: "female" | "male" | "neutral" | null;
+        };
+        VoiceRequest: {
+            /** @example a7K2pQ9x */
+            appCode: string;
+            /**
+             * @description The text to read aloud: 1 to 4096 characters
+             * @example Shipping takes three days.
+             */
+            text: string;
+            /**
+             * @description Another tone of the app's speech model; the app's own voice when omitted
+             * @example nova
+             */
+            tone?: string;
+        };
+        WidgetVoiceRequest: {
+            /**
+             * @description The text to read aloud: 1 to 4096 characters
+             * @example Shipping takes three days.
+             */
+            text: string;
+            /**
+             * @description Another tone of the app's speech model; the app's own voice when omitted
+             * @example nova
+             */
+            tone?: string;
         };
         ChannelCatalogue: components["schemas"]["ChannelDescriptor"][];
         ChannelDescriptor: {

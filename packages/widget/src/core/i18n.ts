@@ -33,6 +33,8 @@ export const en = {
   micBusy: "Turning your speech into text…",
   micDenied: "Microphone permission needed: allow this site to use the microphone, then try again.",
   micUnsupported: "Voice permission missing: this browser cannot record audio here.",
+  speak: "Read aloud",
+  autoSpeak: "Read answers aloud",
 };
 
 /** Chinese strings; a test keeps their keys equal to {@link en}'s. */
@@ -70,6 +72,8 @@ export const zh: typeof en = {
   micBusy: "正在将语音转为文字…",
   micDenied: "需要麦克风权限：请允许本网站使用麦克风后重试。",
   micUnsupported: "缺少语音权限：当前浏览器无法在此录音。",
+  speak: "朗读",
+  autoSpeak: "朗读回答",
 };
 
 /** The strings for a visitor language such as `zh-CN` or `en-US`; English by default. */

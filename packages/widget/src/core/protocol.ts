@@ -16,6 +16,8 @@ export interface WidgetConfig {
   guidingQuestions?: string[];
   /** A transcription model is served: the microphone shows. */
   speechInput?: boolean;
+  /** The app reads answers aloud. */
+  voice?: boolean;
 }
 
 /** `POST …/sessions` → data. */

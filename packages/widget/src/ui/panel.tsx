@@ -6,16 +6,18 @@ import { bracketQuestions, formatReply, isSafeUrl } from "../core/reply";
 import { WidgetHttpError } from "../core/transport";
 import { Microphone } from "./microphone";
 import { renderNodes } from "./reply-view";
+import type { Voice } from "./voice";
 
 /** Props of {@link Panel}; the chat entry renders it again after each change of the store. */
 export interface PanelProps {
   options: LoaderOptions;
   store: ChatStore;
+  voice?: Voice;
   onClose(): void;
 }
 
 /** The chat panel: header, log, guiding questions, input with send and stop. A view of the store's state. */
-export function Panel({ options, store, onClose }: PanelProps) {
+export function Panel({ options, store, voice, onClose }: PanelProps) {
   const { open, language, config, messages, input, busy, notice, session, asking, transferOff } = store.getState();
   const t = stringsFor(language);
   const inputRef = useRef<HTMLTextAreaElement>(null);
@@ -39,6 +41,16 @@ export function Panel({ options, store, onClose }: PanelProps) {
   const left = (options.position ?? loaded?.position) === "left";
   const tooLong = input.trim().length > MAX_CONTENT;
   const manual = !!session?.manual;
+  const speaks = loaded?.voice && voice;
+  // Answers that streamed in here (not history) are read once each when auto is on.
+  const heard = useRef(new Set<string>());
+  useEffect(() => {
+    for (const message of messages) {
+      if (message.role !== "assistant") continue;
+      if (message.streaming) heard.current.add(message.id);
+      else if (heard.current.delete(message.id) && speaks && voice.auto) voice.play(message.id, message.content);
+    }
+  }, [messages]);
 
   return (
     <div
@@ -56,6 +68,11 @@ export function Panel({ options, store, onClose }: PanelProps) {
       <div class="h">
         {loaded?.avatarUrl && isSafeUrl(loaded.avatarUrl) && <img src={loaded.avatarUrl} alt="" />}
         <h2>{loaded?.name || loaded?.appName || ""}</h2>
+        {speaks && (
+          <button type="button" class="v" aria-pressed={voice.auto ? "true" : "false"} aria-label={t.autoSpeak} title={t.autoSpeak} onClick={voice.toggle}>
+            {voice.auto ? "🔊" : "🔈"}
+          </button>
+        )}
         {!full && (
           <button type="button" class="x" aria-label={t.close} onClick={onClose}>
             ×
@@ -142,6 +159,16 @@ export function Panel({ options, store, onClose }: PanelProps) {
                   )}
                 </div>
               ))}
+              {speaks && message.role === "assistant" && !message.streaming && message.content && (
+                <button
+                  type="button"
+                  class="vp"
+                  aria-pressed={voice.playing === message.id ? "true" : "false"}
+                  onClick={() => (voice.playing === message.id ? voice.stop() : voice.play(message.id, message.content))}
+                >
+                  {voice.playing === message.id ? `■ ${t.stop}` : `▶ ${t.speak}`}
+                </button>
+              )}
               {message.sources && (
                 <ul class="c" aria-label={t.sources}>
                   {message.sources.map((source) => (

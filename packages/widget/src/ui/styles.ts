@@ -6,7 +6,7 @@ export const PANEL_CSS = `:host{all:initial!important}
 @media (max-width:480px){.p{inset:0;width:auto;height:auto;border-radius:0}}
 .h{display:flex;align-items:center;gap:10px;padding:12px 14px;background:var(--parley-primary,#2563eb);color:#fff}
 .h img{width:32px;height:32px;border-radius:50%;object-fit:cover}.h h2{flex:1;margin:0;font-size:16px;font-weight:600}
-.x{background:none;border:0;color:inherit;font-size:22px;line-height:1;cursor:pointer;padding:4px 8px;border-radius:6px}
+.v,.vp{background:none;border:0;color:inherit;cursor:pointer;padding:4px 6px;border-radius:6px}.vp{display:block;font-size:12px;opacity:.75;margin-top:4px}.x{background:none;border:0;color:inherit;font-size:22px;line-height:1;cursor:pointer;padding:4px 8px;border-radius:6px}
 button:focus-visible,textarea:focus-visible,a:focus-visible{outline:2px solid #111;outline-offset:2px}
 .g{flex:1;overflow-y:auto;padding:14px;display:flex;flex-direction:column;gap:10px}
 .m{max-width:85%;padding:8px 12px;border-radius:12px;background:#f1f3f5;overflow-wrap:anywhere}

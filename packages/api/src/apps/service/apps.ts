@@ -1,3 +1,4 @@
+import { checkTone, speechModel } from "../../voice/service/voice";
 import { and, count, desc, eq, inArray } from "drizzle-orm";
 import { newId, newShortCode } from "../../crypto";
 import { appReactions, apps, rateLimitRules } from "../../db/schema/index";
@@ -67,6 +68,7 @@ export function appView(row: AppRow, marks: Marks) {
     memoryRetentionMinutes: row.memoryRetentionMinutes,
     temperature: row.temperature,
     voice: row.voice,
+    voiceModel: row.voiceModel,
     bottomSlogan: row.bottomSlogan,
     createdBy: row.createdBy,
   };
@@ -148,6 +150,7 @@ export async function createApp(deps: Pick<Deps, "db" | "now" | "secrets"> & Par
   const settings = normalizeAppSettings({ ...defaults, ...defined });
   checkAppSettings(settings);
   await checkRerankModel(deps, settings);
+  await checkVoice(deps, settings);
   await checkAppBindings(deps, auth, settings);
   const now = deps.now().toISOString();
   const row = await withQuota(deps, auth.spaceId, { apps: 1 }, () =>
@@ -175,6 +178,20 @@ async function checkRerankModel(deps: Partial<Pick<Deps, "models">>, next: AppSe
   if (!deps.models?.reranker(next.rerankModel)) throw fail.invalid("app_rerank_model_unknown", "rerankModel", { id: next.rerankModel });
 }
 
+/**
+ * A voice newly chosen (issue 21) names a served speech model and one of its tones; both or
+ * neither are set. One kept unchanged is not checked again, as a rerank model is not.
+ */
+async function checkVoice(deps: Partial<Pick<Deps, "models" | "now">>, next: AppSettings, previous?: AppSettings): Promise<void> {
+  if (next.voice === (previous?.voice ?? null) && next.voiceModel === (previous?.voiceModel ?? null)) return;
+  if (next.voice === null && next.voiceModel === null) return;
+  if (next.voiceModel === null) throw fail.invalid("voice_model_required", "voiceModel");
+  if (next.voice === null) throw fail.invalid("voice_tone_required", "voice");
+  if (!deps.models) throw fail.invalid("voice_model_unknown", "voiceModel", { id: next.voiceModel });
+  const speechDeps = { models: deps.models, now: deps.now ?? (() => new Date()) };
+  await checkTone(speechDeps, await speechModel(speechDeps, next.voiceModel, "voiceModel"), next.voice, "voice");
+}
+
 function definedOnly<T extends object>(input: T): Partial<T> {
   return Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined)) as Partial<T>;
 }
@@ -186,6 +203,7 @@ export async function updateApp(deps: Pick<Deps, "db" | "now" | "secrets"> & Par
   const settings = normalizeAppSettings({ ...previous, ...definedOnly(input) });
   checkAppSettings(settings);
   await checkRerankModel(deps, settings, previous);
+  await checkVoice(deps, settings, previous);
   await checkAppBindings(deps, auth, settings, previous);
   const updated = await deps.db
     .update(apps)

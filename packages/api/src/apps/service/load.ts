@@ -67,6 +67,7 @@ export function settingsOf(row: AppRow): AppSettings {
     maxRounds: row.maxRounds,
     pluginStrategy: row.pluginStrategy,
     voice: row.voice,
+    voiceModel: row.voiceModel,
     bottomSlogan: row.bottomSlogan,
   };
 }

@@ -62,6 +62,8 @@ export interface AppSettings {
   maxRounds: number;
   pluginStrategy: "knowledge_first" | "plugin_first" | "both";
   voice: string | null;
+  /** The speech model {@link voice} is a tone of; null with no voice (issue 21). */
+  voiceModel: string | null;
   bottomSlogan: string | null;
 }
 
@@ -100,6 +102,7 @@ export function defaultAppSettings(): AppSettings {
     maxRounds: 3,
     pluginStrategy: "both",
     voice: null,
+    voiceModel: null,
     bottomSlogan: null,
   };
 }
@@ -130,6 +133,7 @@ export function normalizeAppSettings(settings: AppSettings): AppSettings {
     noHitText: settings.noHitText?.trim() || null,
     rerankModel: settings.rerankModel?.trim() || null,
     voice: settings.voice?.trim() || null,
+    voiceModel: settings.voiceModel?.trim() || null,
     bottomSlogan: settings.bottomSlogan?.trim() || null,
   };
 }

@@ -56,6 +56,7 @@ export const apps = sqliteTable(
     pluginStrategy: text("plugin_strategy", { enum: ["knowledge_first", "plugin_first", "both"] })
       .notNull()
       .default("both"),
+    /** The tone (voice) answers are read aloud with, of {@link voiceModel}. */
     voice: text("voice"),
     bottomSlogan: text("bottom_slogan"),
     /** JSON: humanization, manual-handover and database settings (spec §3, advanced configuration). */
@@ -65,6 +66,8 @@ export const apps = sqliteTable(
     createdBy: text("created_by").notNull(),
     createdAt: createdAt(),
     updatedAt: text("updated_at").notNull(),
+    /** The speech model (of a model provider's `speechModels`) answers are read aloud with; null: no voice (issue 21). */
+    voiceModel: text("voice_model"),
   },
   (table) => [uniqueIndex("apps_code_unique").on(table.code), index("apps_space_idx").on(table.spaceId, table.createdAt)],
 );

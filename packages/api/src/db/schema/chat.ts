@@ -181,4 +181,12 @@ export const modelProviders = sqliteTable("model_providers", {
   updatedAt: text("updated_at").notNull(),
   /** JSON array of speech-to-text model ids served at `POST {baseUrl}/audio/transcriptions` (OpenAI's wire format). */
   transcriptionModels: text("transcription_models").notNull().default("[]"),
+  /** JSON array of text-to-speech model ids this provider serves (issue 21). */
+  speechModels: text("speech_models").notNull().default("[]"),
+  /** The wire format of its speech models: `openai` (`POST {baseUrl}/audio/speech`) or `azure` (Speech REST with SSML). */
+  speechFormat: text("speech_format", { enum: ["openai", "azure"] })
+    .notNull()
+    .default("openai"),
+  /** JSON array of the voices its OpenAI-format speech models offer; empty: OpenAI's documented voices. */
+  speechVoices: text("speech_voices").notNull().default("[]"),
 });

@@ -52,6 +52,9 @@ function rowView(box: SecretBox, stored: Row): ProviderView {
     transcriptionModels: parseModels(row.transcriptionModels),
     imageModels: parseModels(row.imageModels),
     imageFormat: row.imageFormat,
+    speechModels: parseModels(row.speechModels),
+    speechFormat: row.speechFormat,
+    speechVoices: parseModels(row.speechVoices),
     enabled: row.enabled,
     source: "console",
     createdAt: row.createdAt,
@@ -64,7 +67,7 @@ const unique = (ids: readonly string[]) => [...new Set(ids.map((id) => id.trim()
 // A rerank-only server (TEI started with a reranker) is a provider too, but one with neither serves nothing.
 function checkHasModels(...lists: ReadonlyArray<readonly string[]>) {
   if (lists.every((list) => unique(list).length === 0)) {
-    throw fail.invalid("validation_failed", "models", { field: "models", reason: "list at least one chat, rerank, transcription or image model" });
+    throw fail.invalid("validation_failed", "models", { field: "models", reason: "list at least one chat, rerank, transcription, image or speech model" });
   }
 }
 
@@ -100,6 +103,9 @@ export async function listModelProviders(deps: Pick<Deps, "config" | "db" | "sec
     transcriptionModels: [],
     imageModels: [],
     imageFormat: "openai" as const,
+    speechModels: [],
+    speechFormat: "openai" as const,
+    speechVoices: [],
     enabled: true,
     source: "config",
     createdAt: null,
@@ -116,7 +122,7 @@ export async function createModelProvider(
   if (input.kind === "openai-compatible" && !input.baseUrl) {
     throw fail.invalid("validation_failed", "baseUrl", { field: "baseUrl", reason: "required for openai-compatible providers" });
   }
-  checkHasModels(input.models, input.rerankModels, input.transcriptionModels, input.imageModels);
+  checkHasModels(input.models, input.rerankModels, input.transcriptionModels, input.imageModels, input.speechModels);
   checkImageAddress(input.imageFormat, input.imageModels, input.baseUrl);
   const now = deps.now().toISOString();
   const row: Row = {
@@ -131,6 +137,9 @@ export async function createModelProvider(
     transcriptionModels: JSON.stringify(unique(input.transcriptionModels)),
     imageModels: JSON.stringify(unique(input.imageModels)),
     imageFormat: input.imageFormat,
+    speechModels: JSON.stringify(unique(input.speechModels)),
+    speechFormat: input.speechFormat,
+    speechVoices: JSON.stringify(unique(input.speechVoices)),
     enabled: input.enabled,
     createdAt: now,
     updatedAt: now,
@@ -172,13 +181,22 @@ export async function updateModelProvider(
     ...(input.transcriptionModels !== undefined ? { transcriptionModels: JSON.stringify(unique(input.transcriptionModels)) } : {}),
     ...(input.imageModels !== undefined ? { imageModels: JSON.stringify(unique(input.imageModels)) } : {}),
     ...(input.imageFormat !== undefined ? { imageFormat: input.imageFormat } : {}),
+    ...(input.speechModels !== undefined ? { speechModels: JSON.stringify(unique(input.speechModels)) } : {}),
+    ...(input.speechFormat !== undefined ? { speechFormat: input.speechFormat } : {}),
+    ...(input.speechVoices !== undefined ? { speechVoices: JSON.stringify(unique(input.speechVoices)) } : {}),
     ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
     updatedAt: deps.now().toISOString(),
   };
   if (next.kind === "openai-compatible" && !next.baseUrl) {
     throw fail.invalid("validation_failed", "baseUrl", { field: "baseUrl", reason: "required for openai-compatible providers" });
   }
-  checkHasModels(parseModels(next.models), parseModels(next.rerankModels), parseModels(next.transcriptionModels), parseModels(next.imageModels));
+  checkHasModels(
+    parseModels(next.models),
+    parseModels(next.rerankModels),
+    parseModels(next.transcriptionModels),
+    parseModels(next.imageModels),
+    parseModels(next.speechModels),
+  );
   checkImageAddress(next.imageFormat, parseModels(next.imageModels), next.baseUrl);
   await deps.db
     .update(modelProviders)
@@ -192,6 +210,9 @@ export async function updateModelProvider(
       transcriptionModels: next.transcriptionModels,
       imageModels: next.imageModels,
       imageFormat: next.imageFormat,
+      speechModels: next.speechModels,
+      speechFormat: next.speechFormat,
+      speechVoices: next.speechVoices,
       enabled: next.enabled,
       updatedAt: next.updatedAt,
     })

@@ -13,6 +13,7 @@ export {
   type TranscriptionFakeOptions,
   type TranscriptionFakeRequest,
 } from "./transcription.js";
+export { silentMp3, startSpeechFake, type SpeechFake, type SpeechFakeMode, type SpeechFakeOptions, type SpeechFakeRequest } from "./speech.js";
 export { createBrowser, type Browser, type BrowserOpenOptions, type BrowserVisit } from "./browser.js";
 export {
   startOidcProvider,

@@ -34,6 +34,8 @@ export interface ChatPanelProps {
   /** Prefix of the input's test ids: `preview` → preview-input, preview-send, preview-stop. */
   testIdPrefix?: string;
   className?: string;
+  /** Buttons under a completed answer (e.g. read it aloud). */
+  answerActions?: (turn: ChatTurn) => ReactNode;
 }
 
 /**
@@ -58,6 +60,7 @@ export function ChatPanel({
   disabled = false,
   testIdPrefix = "chat",
   className,
+  answerActions,
 }: ChatPanelProps) {
   const { t } = useTranslation();
   const [draft, setDraft] = useState("");
@@ -99,7 +102,7 @@ export function ChatPanel({
           </Typography.Text>
         ) : null}
         {turns.map((turn) => (
-          <MessageBubble key={turn.id} turn={turn} appName={appName} appAvatarUrl={appAvatarUrl} />
+          <MessageBubble key={turn.id} turn={turn} appName={appName} appAvatarUrl={appAvatarUrl} actions={answerActions?.(turn)} />
         ))}
       </div>
       <div className="pl-chat__composer">

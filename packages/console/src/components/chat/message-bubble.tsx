@@ -1,5 +1,6 @@
 import { ApiOutlined, CheckCircleFilled, CloseCircleFilled, LoadingOutlined, UserOutlined } from "@ant-design/icons";
 import { Alert, Avatar, Flex, Tag, Typography } from "antd";
+import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { CODES } from "../../lib/api/request";
@@ -17,10 +18,12 @@ export interface MessageBubbleProps {
   /** The app answering, for the assistant's avatar. */
   appName?: string;
   appAvatarUrl?: string;
+  /** Shown under a completed answer. */
+  actions?: ReactNode;
 }
 
 /** One message of a chat: the person's question, or the app's (streaming) answer with its plugin calls, citations and errors. */
-export function MessageBubble({ turn, appName = "", appAvatarUrl }: MessageBubbleProps) {
+export function MessageBubble({ turn, appName = "", appAvatarUrl, actions }: MessageBubbleProps) {
   const { t } = useTranslation();
   if (turn.role === "divider") {
     return (
@@ -75,6 +78,7 @@ export function MessageBubble({ turn, appName = "", appAvatarUrl }: MessageBubbl
             <span className="pl-visually-hidden">{t("chat.thinking")}</span>
           </div>
         )}
+        {actions && turn.status === "complete" && turn.content ? <div className="pl-msg__actions">{actions}</div> : null}
         {turn.confirmations?.map((confirmation) => (
           <WriteConfirmationCard key={confirmation.id} confirmation={confirmation} />
         ))}

@@ -36,6 +36,7 @@ import { CHAT_KEYS } from "../chat/use-chat";
 import { APPS, chatPath } from "./apps-page";
 import { ruleOf, showServerError } from "./form-helpers";
 import { KnowledgeSettingsSection } from "./knowledge-settings-section";
+import { VoiceSettingsSection } from "../voice/voice-settings-section";
 import { PreviewPane } from "./preview-pane";
 import { blockedByRateLimit, RateLimitTab } from "./rate-limit-tab";
 import { modelOptions, useAppOptions } from "./use-app-options";
@@ -48,7 +49,7 @@ type AppSeniorDetail = Schemas["AppSeniorDetail"];
 type AdvancedConfig = Schemas["AdvancedConfig"];
 
 /** The editor form: the app's settings plus the humanization and handover parts of its advanced config. */
-export type EditorValues = Omit<Schemas["UpdateAppRequest"], "voice"> & {
+export type EditorValues = Schemas["UpdateAppRequest"] & {
   humanization: AdvancedConfig["humanization"];
   manualService: Pick<AdvancedConfig["manualService"], "defaultReply" | "replyMode" | "delayMinutes" | "aiTagging" | "notifyMemberIds"> & {
     keywords: string[];
@@ -105,6 +106,8 @@ function toValues(app: AppSeniorDetail): EditorValues {
     semanticCount: app.semanticCount,
     fullTextCount: app.fullTextCount,
     rerankModel: app.rerankModel,
+    voiceModel: app.voiceModel,
+    voice: app.voice,
     rerankThreshold: app.rerankThreshold,
     noHitStrategy: app.noHitStrategy,
     noHitText: app.noHitText ?? "",
@@ -141,6 +144,8 @@ function toRequests(values: EditorValues, current: AdvancedConfig): { app: Schem
       noHitText: text(app.noHitText) || null,
       // A cleared select leaves undefined, which a PATCH would read as "unchanged".
       rerankModel: app.rerankModel || null,
+      voiceModel: app.voiceModel || null,
+      voice: app.voice || null,
       optionalModels: [app.defaultModel ?? "", ...(app.optionalModels ?? [])].filter((model, index, all) => model && all.indexOf(model) === index),
     },
     advanced: {
@@ -587,6 +592,8 @@ function AdvancedTab({ pluginOptions }: { pluginOptions: { label: string; option
 
       <Divider />
       <KnowledgeSettingsSection />
+      <Divider />
+      <VoiceSettingsSection />
       <Divider />
       <Form.Item name="databaseEnabled" label={t("apps.advanced.database")} valuePropName="checked" extra={t("apps.advanced.databaseHint")}>
         <Switch />

@@ -121,6 +121,8 @@ export const SERVER_FIELD_PATHS: Record<string, (string | number)[]> = {
   semanticCount: ["semanticCount"],
   fullTextCount: ["fullTextCount"],
   rerankModel: ["rerankModel"],
+  voiceModel: ["voiceModel"],
+  voice: ["voice"],
   rerankThreshold: ["rerankThreshold"],
   citationThreshold: ["citationThreshold"],
   noHitText: ["noHitText"],

@@ -17,6 +17,8 @@ import "../apps/apps.css";
 import { APPS } from "../apps/apps-page";
 import { MicrophoneButton } from "./microphone-button";
 import { CHAT_KEYS, useChat } from "./use-chat";
+import { useAutoRead } from "../voice/use-auto-read";
+import { PlayAnswerButton, SpeakerToggle, VoiceAudio } from "../voice/voice-controls";
 
 type Conversation = components["schemas"]["Conversation"];
 
@@ -90,6 +92,7 @@ function AppChat({ code }: { code: string }) {
   const chat = useChat({ appCode: code, channel: "web", model });
   const app = useSpaceQuery({ key: CHAT_KEYS.app(code), fetch: (signal) => endpoints.chat.app(code, { silent: true, signal }) });
   const view = app.data;
+  const voice = useAutoRead(code, view?.voice === true, chat.turns);
   // Preview conversations belong to the editor's preview pane; a new one is added by useChat's invalidation.
   const conversations: Conversation[] =
     useSpaceQuery({
@@ -157,6 +160,11 @@ function AppChat({ code }: { code: string }) {
           onClearContext={() => void chat.clearContext()}
           composerTools={(insert) => <MicrophoneButton onText={insert} disabled={chat.streaming} />}
           testIdPrefix="chat"
+          answerActions={
+            view.voice
+              ? (turn) => <PlayAnswerButton playing={voice.playing === turn.id} onPlay={() => void voice.play(turn.id, turn.content)} onStop={voice.stop} />
+              : undefined
+          }
           header={
             <Flex align="center" justify="space-between" gap={12}>
               <Flex align="center" gap={10} className="pl-chat-page__title">
@@ -165,6 +173,8 @@ function AppChat({ code }: { code: string }) {
                   {view.name}
                 </Typography.Title>
               </Flex>
+              {view.voice ? <SpeakerToggle on={voice.auto} onChange={voice.setAuto} /> : null}
+              <VoiceAudio audio={voice.audio} />
               {view.models.length > 1 ? (
                 <Select
                   value={model ?? view.defaultModel}

@@ -1,3 +1,4 @@
+import { SpeechProviderFields, speechFieldsOf } from "../voice/speech-provider-fields";
 import { DeleteOutlined, EditOutlined, PlusOutlined, ThunderboltOutlined } from "@ant-design/icons";
 import type { components } from "@parley/sdk";
 import { Alert, Button, Card, Flex, Form, Input, Modal, Popconfirm, Select, Space, Switch, Table, Tag, Tooltip, Typography } from "antd";
@@ -25,6 +26,9 @@ interface ProviderFields {
   transcriptionModels: string[];
   imageModels: string[];
   imageFormat: Provider["imageFormat"];
+  speechModels?: string[];
+  speechFormat?: Provider["speechFormat"];
+  speechVoices?: string[];
   enabled: boolean;
 }
 
@@ -163,13 +167,18 @@ export function ModelsSection() {
               title: t("apiAccess.models.models"),
               render: (_value, provider) => [
                 ...provider.models.map((id) => <Tag key={id}>{id}</Tag>),
+                ...provider.speechModels.map((id) => (
+                  <Tag key={`voice-${id}`} color="volcano">
+                    {t("voice.providerTag", { id })}
+                  </Tag>
+                )),
                 ...provider.rerankModels.map((id) => (
                   <Tag key={`rerank-${id}`} color="geekblue">
                     {t("rerank.tag", { id })}
                   </Tag>
                 )),
                 ...provider.transcriptionModels.map((id) => (
-                  <Tag key={`speech-${id}`} color="purple">
+                  <Tag key={`transcription-${id}`} color="purple">
                     {t("speech.tag", { id })}
                   </Tag>
                 )),
@@ -278,6 +287,9 @@ function ProviderModal({ editing, onClose, onSaved }: { editing: Provider | "new
             transcriptionModels: existing.transcriptionModels,
             imageModels: existing.imageModels,
             imageFormat: existing.imageFormat,
+            speechModels: existing.speechModels,
+            speechFormat: existing.speechFormat,
+            speechVoices: existing.speechVoices,
             enabled: existing.enabled,
           }
         : {
@@ -291,6 +303,9 @@ function ProviderModal({ editing, onClose, onSaved }: { editing: Provider | "new
             transcriptionModels: [],
             imageModels: [],
             imageFormat: "openai",
+            speechModels: [],
+            speechFormat: "openai",
+            speechVoices: [],
             enabled: true,
           },
     );
@@ -305,6 +320,7 @@ function ProviderModal({ editing, onClose, onSaved }: { editing: Provider | "new
       const rerankModels = (fields.rerankModels ?? []).map((model) => model.trim()).filter(Boolean);
       const transcriptionModels = (fields.transcriptionModels ?? []).map((model) => model.trim()).filter(Boolean);
       const imageModels = (fields.imageModels ?? []).map((model) => model.trim()).filter(Boolean);
+      const speech = speechFieldsOf(fields);
       const result = existing
         ? await endpoints.models.updateProvider(existing.id, {
             name: fields.name.trim(),
@@ -316,6 +332,7 @@ function ProviderModal({ editing, onClose, onSaved }: { editing: Provider | "new
             transcriptionModels,
             imageModels,
             imageFormat: fields.imageFormat,
+            ...speech,
             enabled: fields.enabled,
           })
         : await endpoints.models.createProvider({
@@ -329,6 +346,7 @@ function ProviderModal({ editing, onClose, onSaved }: { editing: Provider | "new
             transcriptionModels,
             imageModels,
             imageFormat: fields.imageFormat,
+            ...speech,
             enabled: fields.enabled,
           });
       if (!result.ok) {
@@ -400,14 +418,15 @@ function ProviderModal({ editing, onClose, onSaved }: { editing: Provider | "new
           name="models"
           label={t("apiAccess.models.models")}
           extra={t("apiAccess.models.modelsHint")}
-          dependencies={["rerankModels", "transcriptionModels", "imageModels"]}
+          dependencies={["rerankModels", "transcriptionModels", "imageModels", "speechModels"]}
           rules={[
             ({ getFieldValue }) => ({
               validator: (_rule, value: string[] | undefined) =>
                 (value?.length ?? 0) > 0 ||
                 ((getFieldValue("rerankModels") as string[] | undefined)?.length ?? 0) > 0 ||
                 ((getFieldValue("transcriptionModels") as string[] | undefined)?.length ?? 0) > 0 ||
-                ((getFieldValue("imageModels") as string[] | undefined)?.length ?? 0) > 0
+                ((getFieldValue("imageModels") as string[] | undefined)?.length ?? 0) > 0 ||
+                ((getFieldValue("speechModels") as string[] | undefined)?.length ?? 0) > 0
                   ? Promise.resolve()
                   : Promise.reject(new Error(t("apiAccess.models.modelsRequired"))),
             }),
@@ -428,6 +447,7 @@ function ProviderModal({ editing, onClose, onSaved }: { editing: Provider | "new
           <Select mode="tags" tokenSeparators={[",", " "]} open={false} placeholder="whisper-1" data-testid="provider-transcription-models" />
         </Form.Item>
         <ImageProviderFields />
+        <SpeechProviderFields />
         <Form.Item name="enabled" label={t("apiAccess.models.enabled")} valuePropName="checked">
           <Switch data-testid="provider-enabled" />
         </Form.Item>
