@@ -149,9 +149,7 @@ describe("speech input in Chromium with a fake microphone", () => {
 
   it("widget: a refused microphone says permission is needed, a browser without media support says voice permission is missing (spec §8)", async () => {
     // The browser refuses as it does when the visitor blocks the site: getUserMedia rejects with NotAllowedError.
-    const denied = await openWidget(
-      "navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException('Permission denied', 'NotAllowedError'));",
-    );
+    const denied = await openWidget("navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException('Permission denied', 'NotAllowedError'));");
     const before = fake.requests.length;
     await denied.page.getByRole("dialog").getByRole("button", { name: "Speak your question" }).click();
     await expect.poll(() => denied.page.getByRole("dialog").getByRole("status").innerText()).toContain("Microphone permission needed");
