@@ -213,8 +213,9 @@ describe("LanceDB vector store", () => {
   it("widens the HNSW search with the limit, never below the refine step's candidates", () => {
     expect(annSearchSettings(10)).toEqual({ ef: 500, refineFactor: 2 });
     expect(annSearchSettings(25)).toEqual({ ef: 500, refineFactor: 2 });
-    expect(annSearchSettings(60)).toEqual({ ef: 1_200, refineFactor: 2 });
-    expect(annSearchSettings(400).ef).toBe(8_000);
+    expect(annSearchSettings(50)).toEqual({ ef: 500, refineFactor: 2 });
+    expect(annSearchSettings(60)).toEqual({ ef: 600, refineFactor: 2 });
+    expect(annSearchSettings(400).ef).toBe(4_000);
     for (const limit of [1, 7, 60, 1_000]) {
       const { ef, refineFactor } = annSearchSettings(limit);
       expect(ef).toBeGreaterThanOrEqual(limit * refineFactor);
