@@ -18,7 +18,7 @@ import { TopSearch } from "../store/top-search";
 /** Where the "chat" item of the top menu leads until recent chats exist. */
 export const CHAT_ENTRY = "/app/recent";
 
-/** The public shell: top menu (home, chat, templates, square) and the top bar. */
+/** The public shell: top menu (home, chat, paint, templates, square) and the top bar. */
 export function HomeLayout() {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -31,6 +31,7 @@ export function HomeLayout() {
   const items = [
     { key: PATHS.home, label: t("nav.home") },
     { key: CHAT_ENTRY, label: t("nav.chat") },
+    { key: PATHS.paint, label: t("nav.paint") },
     { key: PATHS.templates, label: t("nav.templates") },
     ...(showSquare ? [{ key: PATHS.square, label: t("nav.square") }] : []),
   ];
