@@ -2,7 +2,8 @@ import { defineConfig } from "tsup";
 import type { Options } from "tsup";
 
 const shared: Options = {
-  entry: ["src/index.ts"],
+  // The recorder is an entry of its own so a client can load it apart (the widget, on the first microphone press).
+  entry: ["src/index.ts", "src/recorder.ts"],
   dts: true,
   sourcemap: true,
   target: "es2022",

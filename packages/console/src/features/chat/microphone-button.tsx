@@ -2,9 +2,9 @@ import { AudioOutlined, LoadingOutlined, StopOutlined } from "@ant-design/icons"
 import { App, Button, Tooltip } from "antd";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { type Recording, startRecording } from "@parley/sdk/recorder";
 import { useSpaceQuery } from "../../lib/api/query";
 import { speechEndpoints } from "../../lib/api/speech";
-import { type Recording, recordingFileName, startRecording } from "./voice-recorder";
 
 /** Cache key of the served transcription models. */
 export const TRANSCRIPTION_MODELS = ["transcription-models"];
@@ -72,8 +72,8 @@ export function MicrophoneButton({ onText, disabled = false, testIdPrefix = "cha
     if (!current) return;
     recording.current = undefined;
     setState("transcribing");
-    const audio = await current.stop();
-    const result = await speechEndpoints.transcribe(audio, recordingFileName(audio));
+    const { audio, fileName } = await current.stop();
+    const result = await speechEndpoints.transcribe(audio, fileName);
     setState("idle");
     if (!result.ok) return;
     if (result.data.text) onText(result.data.text);

@@ -1,50 +1,6 @@
 /**
- * Recording from the microphone. Loaded only when the visitor presses the microphone (a chunk of
- * its own), so pages that never use it do not download it.
+ * Recording from the microphone (the SDK's recorder). Imported only when the visitor presses the
+ * microphone, so it lands in a chunk of its own that pages which never use it do not download.
  */
-
-/** Why recording could not start: no media support here, or the microphone was refused. */
-export type RecorderFailure = "unsupported" | "denied";
-
-/** A recording under way. */
-export interface Recording {
-  /** Stops and answers the audio (WebM or Ogg in Chromium and Firefox, MP4 in Safari) with a file name of its kind. */
-  stop(): Promise<{ audio: Blob; fileName: string }>;
-  /** Stops and throws the audio away. */
-  cancel(): void;
-}
-
-/** Asks for the microphone and starts recording; rejects with a {@link RecorderFailure}. */
-export async function startRecording(): Promise<Recording> {
-  if (!navigator.mediaDevices?.getUserMedia || typeof MediaRecorder === "undefined") throw "unsupported" satisfies RecorderFailure;
-  let stream: MediaStream;
-  try {
-    stream = await navigator.mediaDevices.getUserMedia({ audio: true });
-  } catch (error) {
-    const name = (error as DOMException | undefined)?.name;
-    throw (name === "NotFoundError" || name === "NotSupportedError" ? "unsupported" : "denied") satisfies RecorderFailure;
-  }
-  const recorder = new MediaRecorder(stream);
-  const parts: Blob[] = [];
-  recorder.ondataavailable = (event) => {
-    if (event.data.size > 0) parts.push(event.data);
-  };
-  const release = () => stream.getTracks().forEach((track) => track.stop());
-  recorder.start();
-  return {
-    stop: () =>
-      new Promise((resolve) => {
-        recorder.onstop = () => {
-          release();
-          const type = recorder.mimeType || "audio/webm";
-          resolve({ audio: new Blob(parts, { type }), fileName: `speech.${/ogg/.test(type) ? "ogg" : /mp4/.test(type) ? "m4a" : "webm"}` });
-        };
-        recorder.stop();
-      }),
-    cancel: () => {
-      recorder.onstop = release;
-      if (recorder.state !== "inactive") recorder.stop();
-      else release();
-    },
-  };
-}
+export { startRecording } from "@parley/sdk/recorder";
+export type { RecorderFailure, Recording } from "@parley/sdk/recorder";

@@ -1,18 +1,17 @@
-/** Why recording could not start: no media support in this browser, or the microphone was refused. */
+/**
+ * Recording a question from the microphone in a browser, for speech input: the console chat and
+ * the widget share it (the widget loads it in a chunk of its own, on the first press only).
+ */
+
+/** Why recording could not start: no media support here, or the microphone was refused. */
 export type RecorderFailure = "unsupported" | "denied";
 
 /** A recording under way. */
 export interface Recording {
-  /** Stops and answers what was recorded (the browser's own container: WebM or Ogg in Chromium and Firefox, MP4 in Safari). */
-  stop(): Promise<Blob>;
+  /** Stops and answers the audio (WebM or Ogg in Chromium and Firefox, MP4 in Safari) with a file name of its kind. */
+  stop(): Promise<{ audio: Blob; fileName: string }>;
   /** Stops and throws the audio away. */
   cancel(): void;
-}
-
-/** The file name a recording is uploaded under, by its media type. */
-export function recordingFileName(blob: Blob): string {
-  const type = blob.type.toLowerCase();
-  return `speech.${type.includes("ogg") ? "ogg" : type.includes("mp4") ? "m4a" : "webm"}`;
 }
 
 /** Whether this browser can record from a microphone at all (secure context, getUserMedia, MediaRecorder). */
@@ -42,10 +41,11 @@ export async function startRecording(): Promise<Recording> {
   recorder.start();
   return {
     stop: () =>
-      new Promise<Blob>((resolve) => {
+      new Promise((resolve) => {
         recorder.onstop = () => {
           release();
-          resolve(new Blob(parts, { type: recorder.mimeType || "audio/webm" }));
+          const type = recorder.mimeType || "audio/webm";
+          resolve({ audio: new Blob(parts, { type }), fileName: `speech.${/ogg/.test(type) ? "ogg" : /mp4/.test(type) ? "m4a" : "webm"}` });
         };
         recorder.stop();
       }),
