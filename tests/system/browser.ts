@@ -9,8 +9,11 @@ export function chromiumPath(): string {
   return found;
 }
 
-/** Launches headless Chromium (a fresh profile each time) with the flags this closed network needs. */
-export async function launchBrowser(): Promise<Browser> {
+/**
+ * Launches headless Chromium (a fresh profile each time) with the flags this closed network needs.
+ * `microphone` gives it a fake microphone that plays that WAV file, with media permission granted.
+ */
+export async function launchBrowser(options: { microphone?: string } = {}): Promise<Browser> {
   return chromium.launch({
     executablePath: chromiumPath(),
     headless: true,
@@ -23,6 +26,9 @@ export async function launchBrowser(): Promise<Browser> {
       "--disable-sync",
       "--disable-quic",
       "--no-first-run",
+      ...(options.microphone
+        ? ["--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream", `--use-file-for-fake-audio-capture=${options.microphone}`]
+        : []),
     ],
   });
 }

@@ -2,12 +2,12 @@ import fs from "node:fs";
 import type { Server } from "node:http";
 import os from "node:os";
 import path from "node:path";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createExampleServer } from "../../examples/embed-html/serve.mjs";
 import { toneWav } from "../../packages/api/src/speech/audio";
 import { startTranscriptionFake, type TranscriptionFake } from "../../packages/api/src/testing/fakes/transcription";
-import { chromiumPath } from "./browser";
+import { launchBrowser } from "./browser";
 import { apiCall, type ParleyProcess, startParley } from "./parley-process";
 
 // Speech input end to end (issue 21, part 2): Chromium's fake microphone plays a WAV the test
@@ -29,20 +29,7 @@ beforeAll(async () => {
   fs.writeFileSync(wavPath, toneWav(4, 48_000));
   [parley, browser] = await Promise.all([
     startParley({ PARLEY_BOOTSTRAP_API_KEY: ownerKey, PARLEY_PLUGINS_ALLOWED_HOSTS: new URL(fake.url).host }),
-    chromium.launch({
-      executablePath: chromiumPath(),
-      headless: true,
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-dev-shm-usage",
-        "--disable-background-networking",
-        "--no-first-run",
-        "--use-fake-ui-for-media-stream",
-        "--use-fake-device-for-media-stream",
-        `--use-file-for-fake-audio-capture=${wavPath}`,
-      ],
-    }),
+    launchBrowser({ microphone: wavPath }),
   ]);
   site = createExampleServer({ parleyUrl: parley.url });
   await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));

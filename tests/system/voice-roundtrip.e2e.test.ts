@@ -2,13 +2,13 @@ import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toneWav } from "../../packages/api/src/speech/audio";
 import { type LlmFake, startOpenAiFake } from "../../packages/api/src/testing/fakes/llm-openai";
 import { type SpeechFake, startSpeechFake } from "../../packages/api/src/testing/fakes/speech";
 import { startTranscriptionFake, type TranscriptionFake } from "../../packages/api/src/testing/fakes/transcription";
-import { chromiumPath } from "./browser";
+import { launchBrowser } from "./browser";
 import { apiCall, type ParleyProcess, startParley } from "./parley-process";
 
 // Issue 21's acceptance in one visit: a visitor speaks into the widget (Chromium's fake microphone
@@ -38,20 +38,7 @@ beforeAll(async () => {
   const hosts = [speech.url, transcription.url].map((url) => new URL(url).host).join(",");
   [parley, browser] = await Promise.all([
     startParley({ PARLEY_BOOTSTRAP_API_KEY: ownerKey, OPENAI_API_KEY: "sk-e2e", OPENAI_BASE_URL: llm.url, PARLEY_PLUGINS_ALLOWED_HOSTS: hosts }),
-    chromium.launch({
-      executablePath: chromiumPath(),
-      headless: true,
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-dev-shm-usage",
-        "--disable-background-networking",
-        "--no-first-run",
-        "--use-fake-ui-for-media-stream",
-        "--use-fake-device-for-media-stream",
-        `--use-file-for-fake-audio-capture=${wavPath}`,
-      ],
-    }),
+    launchBrowser({ microphone: wavPath }),
   ]);
   site = http.createServer((_request, response) => {
     response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
