@@ -47,7 +47,8 @@ beforeAll(async () => {
   page = await context.newPage();
   page.setDefaultTimeout(15_000);
   await page.goto(parley.signInUrl!);
-  await page.waitForURL(/\/console\//);
+  // The sign-in link is itself under /console/: wait until the code was exchanged and dropped from the address.
+  await page.waitForURL(/\/console\/agents$/);
 });
 afterAll(async () => {
   await browser?.close();

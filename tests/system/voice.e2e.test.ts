@@ -101,10 +101,12 @@ describe("reading answers aloud in the widget", () => {
     const page = await context.newPage();
     page.setDefaultTimeout(15_000);
     await page.goto(parley.signInUrl!);
-    await page.waitForURL(/\/console\//);
+    // The sign-in link is itself under /console/: wait until the code was exchanged and dropped from the address.
+    await page.waitForURL(/\/console\/agents$/);
     await page.goto(`${parley.url}/app/${app.code}?voice=true`);
     const toggle = page.locator('[data-testid="voice-toggle"]');
-    // The first visit loads the console chat chunks.
+    // The first visit loads the console chat chunks (CI, with the other projects' tests beside it, took over 30 s once).
+    await page.locator('[data-testid="chat-input"]').waitFor({ timeout: 60_000 });
     await toggle.waitFor({ timeout: 30_000 });
     await expect.poll(() => toggle.getAttribute("aria-pressed")).toBe("true");
     const before = speech.requests.length;
