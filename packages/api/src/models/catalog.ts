@@ -173,6 +173,13 @@ interface Snapshot {
   speech: Map<string, ResolvedSpeech>;
 }
 
+/** Resolved clients by model id, in provider order: the first provider of an id wins. */
+function firstById<T extends { model: { id: string } }>(resolved: ReadonlyArray<T>): Map<string, T> {
+  const byId = new Map<string, T>();
+  for (const entry of resolved) if (!byId.has(entry.model.id)) byId.set(entry.model.id, entry);
+  return byId;
+}
+
 function parseModels(text: string): string[] {
   try {
     const value = JSON.parse(text) as unknown;
@@ -227,23 +234,15 @@ export function createModelCatalog(options: ModelCatalogOptions): ModelCatalog {
         if (!byModel.has(model.id)) byModel.set(model.id, { provider: entry.provider, model });
       }
     }
-    const rerankerById = new Map<string, ResolvedReranker>();
-    for (const resolved of rerankers) if (!rerankerById.has(resolved.model.id)) rerankerById.set(resolved.model.id, resolved);
-    const transcriberById = new Map<string, ResolvedTranscriber>();
-    for (const resolved of transcribers) if (!transcriberById.has(resolved.model.id)) transcriberById.set(resolved.model.id, resolved);
-    const imageById = new Map<string, ResolvedImageGenerator>();
-    for (const resolved of imageGenerators) if (!imageById.has(resolved.model.id)) imageById.set(resolved.model.id, resolved);
-    const speechById = new Map<string, ResolvedSpeech>();
-    for (const resolved of speeches) if (!speechById.has(resolved.model.id)) speechById.set(resolved.model.id, resolved);
     return {
       entries,
       byModel,
       byProvider,
       list: [...byModel.values()].map((resolved) => resolved.model),
-      rerankers: rerankerById,
-      transcribers: transcriberById,
-      imageGenerators: imageById,
-      speech: speechById,
+      rerankers: firstById(rerankers),
+      transcribers: firstById(transcribers),
+      imageGenerators: firstById(imageGenerators),
+      speech: firstById(speeches),
     };
   };
 

@@ -73,7 +73,6 @@ interface ChunkRow {
   content: string;
   metadata: string;
   search_text?: string;
-  rank?: number;
 }
 
 function inList(values: readonly string[]) {
