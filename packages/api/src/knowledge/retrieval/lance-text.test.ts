@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
+import { connect } from "@lancedb/lancedb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId } from "../../crypto";
 import { knowledgeBases, knowledgeChunks, knowledgeFiles, spaces } from "../../db/schema/index";
@@ -76,6 +77,25 @@ afterAll(async () => {
 });
 
 describe("LanceDB full-text index", () => {
+  it("folds rows written after the index was built into it once writes go quiet, not only every 64 writes", async () => {
+    const directory = path.join(root, "late");
+    const late = createLanceTextIndex({ directory, threshold: 3 });
+    const row = (index: number) => ({ chunkId: `c${index}`, knowledgeBaseId: "kb_late", fileId: "f_late", searchText: `refund policy number ${index}` });
+    await late.upsert([row(0), row(1), row(2), row(3)]);
+    await late.whenIdle();
+    // Two more writes, far fewer than the periodic optimize waits for.
+    await late.upsert([row(4)]);
+    await late.upsert([row(5)]);
+    await late.whenIdle();
+    const connection = await connect(directory);
+    const table = await connection.openTable("fulltext_chunks");
+    const ftsIndex = (await table.listIndices()).find((index) => index.indexType === "FTS")!;
+    expect(await table.indexStats(ftsIndex.name)).toMatchObject({ numIndexedRows: 6, numUnindexedRows: 0 });
+    connection.close();
+    expect((await late.search(["number"], { knowledgeBaseIds: ["kb_late"], limit: 10 }))?.length).toBe(6);
+    await late.close();
+  });
+
   it("answers nothing below its threshold, so FTS5 keeps small knowledge bases exactly as before", async () => {
     const small = createLanceTextIndex({ directory: path.join(root, "small"), threshold: 1_000 });
     await small.upsert([{ chunkId: "kc_1", knowledgeBaseId: "kb_1", fileId: "kf_1", searchText: "refund polici" }]);

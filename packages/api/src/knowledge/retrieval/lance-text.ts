@@ -51,6 +51,13 @@ const TABLE = "fulltext_chunks";
 const FTS_INDEX = "search_text_idx";
 /** Writes after which a background optimize folds appended rows into the index (they are searched unindexed meanwhile). */
 const OPTIMIZE_EVERY_WRITES = 64;
+/**
+ * Quiet time after the last write at which appended rows are folded in anyway: an import that
+ * ends between two periodic optimizes would otherwise leave its last writes searched without the
+ * index until more writes came (a fresh 100k bench: up to 63 writes; at 30k, 4,200 unindexed rows
+ * made one query 138 ms, 5.5 ms once optimized).
+ */
+const IDLE_OPTIMIZE_MS = 2_000;
 const KEEP_VERSIONS_MS = 60 * 60 * 1000;
 /**
  * `search_text` is already segmented and folded by `segmentForSearch`, words separated by single
@@ -79,6 +86,7 @@ export function createLanceTextIndex(options: LanceTextOptions): TextIndex {
   let rows = 0;
   let writesSinceOptimize = 0;
   let closed = false;
+  let idleTimer: ReturnType<typeof setTimeout> | undefined;
   let failedAt: number | undefined;
   // Group commit, as the vector tables do (coalescing-index.ts): rows arriving while a write runs
   // go into the next single write, so 16 files indexed at once cost one LanceDB commit, not 16.
@@ -148,6 +156,8 @@ export function createLanceTextIndex(options: LanceTextOptions): TextIndex {
       })
       .finally(() => {
         background = undefined;
+        // Writes that came while it ran (or a build that just finished) still need folding in.
+        if (writesSinceOptimize > 0 && !closed) armIdleOptimize();
       });
   }
 
@@ -161,9 +171,25 @@ export function createLanceTextIndex(options: LanceTextOptions): TextIndex {
         options.logger?.info({ table: TABLE, rows }, "LanceDB full-text index built");
       });
     } else if (indexed && writesSinceOptimize >= OPTIMIZE_EVERY_WRITES) {
-      writesSinceOptimize = 0;
-      startBackground("full-text optimize", { kind: "optimize", keepMs: KEEP_VERSIONS_MS }, () => {});
+      optimizeNow();
     }
+  }
+
+  /** Folds appended rows into the full-text index in the background (when built and not already busy). */
+  function optimizeNow() {
+    if (background || closed || !indexed || writesSinceOptimize === 0) return;
+    writesSinceOptimize = 0;
+    startBackground("full-text optimize", { kind: "optimize", keepMs: KEEP_VERSIONS_MS }, () => {});
+  }
+
+  /** (Re)starts the quiet-time countdown after which appended rows are folded in. */
+  function armIdleOptimize() {
+    if (idleTimer) clearTimeout(idleTimer);
+    idleTimer = setTimeout(() => {
+      idleTimer = undefined;
+      optimizeNow();
+    }, IDLE_OPTIMIZE_MS);
+    idleTimer.unref?.();
   }
 
   function write(task: (table: Table) => Promise<void>, create: boolean): Promise<void> {
@@ -177,6 +203,7 @@ export function createLanceTextIndex(options: LanceTextOptions): TextIndex {
       }
       writesSinceOptimize += 1;
       maybeBuild();
+      armIdleOptimize();
     });
   }
 
@@ -202,6 +229,22 @@ export function createLanceTextIndex(options: LanceTextOptions): TextIndex {
       const result = await target.mergeInsert("chunk_id").whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data);
       rows += result.numInsertedRows;
     }, true);
+  }
+
+  /** Waits until no write, flush or background job is pending; `optimize` first folds in rows a quiet-time optimize would. */
+  async function settle(optimize: boolean) {
+    for (;;) {
+      if (optimize && idleTimer) {
+        clearTimeout(idleTimer);
+        idleTimer = undefined;
+        optimizeNow();
+      }
+      const [pending, running] = [queue, background];
+      await flushing;
+      await pending.catch(() => {});
+      await running?.catch(() => {});
+      if (pending === queue && running === background && !(optimize && idleTimer)) return;
+    }
   }
 
   return {
@@ -239,19 +282,16 @@ export function createLanceTextIndex(options: LanceTextOptions): TextIndex {
     },
 
     async whenIdle() {
-      for (;;) {
-        const [pending, running] = [queue, background];
-        await flushing;
-        await pending.catch(() => {});
-        await running?.catch(() => {});
-        if (pending === queue && running === background) return;
-      }
+      await settle(true);
     },
 
     async close() {
       if (closed) return;
-      await this.whenIdle();
+      // Closing does not start an optimize: what is left unindexed is folded in at the next open's writes.
+      await settle(false);
       closed = true;
+      if (idleTimer) clearTimeout(idleTimer);
+      idleTimer = undefined;
       const open = connection;
       connection = undefined;
       table = undefined;
