@@ -27,6 +27,28 @@ async function freshPage(): Promise<Page> {
 
 const byTestId = (page: Page, id: string) => page.locator(`[data-testid="${id}"]`);
 
+/**
+ * Signs out through the avatar menu. On a loaded machine the item can be pressed while the
+ * dropdown is still opening and the click is lost (CI saw it once), so open it again until the
+ * sign-in page shows.
+ */
+async function signOutThroughMenu(page: Page): Promise<void> {
+  await expect
+    .poll(
+      async () => {
+        if (/\/login/.test(page.url())) return true;
+        await byTestId(page, "user-menu").click();
+        await byTestId(page, "logout")
+          .click({ timeout: 5_000 })
+          .catch(() => {});
+        await page.waitForURL(/\/login/, { timeout: 5_000 }).catch(() => {});
+        return /\/login/.test(page.url());
+      },
+      { timeout: 40_000, intervals: [1_000] },
+    )
+    .toBe(true);
+}
+
 describe("the console in Chromium", () => {
   it("signs in with the one-time link printed at first start, and only once", async () => {
     const page = await freshPage();
@@ -81,9 +103,7 @@ describe("the console in Chromium", () => {
     await expect.poll(() => byTestId(page, "password-old").count()).toBe(1);
 
     // Sign out, then back in with the new e-mail and password.
-    await byTestId(page, "user-menu").click();
-    await byTestId(page, "logout").click();
-    await page.waitForURL(/\/login/);
+    await signOutThroughMenu(page);
     await byTestId(page, "login-username").fill(email);
     await byTestId(page, "login-password").fill(password);
     await byTestId(page, "login-submit").click();
@@ -118,9 +138,7 @@ describe("the console in Chromium", () => {
     await page.waitForURL(/\/console\/agents/);
 
     // Sign out, then sign in with the password form.
-    await byTestId(page, "user-menu").click();
-    await byTestId(page, "logout").click();
-    await page.waitForURL(/\/login/);
+    await signOutThroughMenu(page);
     expect(await page.evaluate(() => localStorage.getItem("token"))).toBeNull();
     await byTestId(page, "login-username").fill(email);
     await byTestId(page, "login-password").fill(password);
