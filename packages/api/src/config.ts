@@ -179,6 +179,38 @@ export const environmentSchema = z.object({
     .default(120),
   /** Where "contact sales" writes to when no payment provider is configured (default: the owner's address). */
   PARLEY_SALES_EMAIL: optionalString,
+  /**
+   * What this process does (decision 0030): `all` (the default: one process does everything), or
+   * a comma-separated set of `api` (HTTP and sockets), `worker` (the job queues) and `scheduler`
+   * (workflow timers, sweeps).
+   */
+  PARLEY_ROLE: z
+    .string()
+    .default("all")
+    .transform((value) =>
+      value
+        .split(",")
+        .map((role) => role.trim().toLowerCase())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.enum(["all", "api", "worker", "scheduler"])).min(1, "name at least one role: all, api, worker or scheduler")),
+  /** Redis for jobs, realtime across processes and shared limits; absent means the embedded defaults. */
+  PARLEY_REDIS_URL: optionalString.pipe(
+    z
+      .string()
+      .regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL")
+      .optional(),
+  ),
+  /** S3-compatible object storage for stored files; absent means the data folder. */
+  PARLEY_S3_ENDPOINT: optionalString,
+  PARLEY_S3_BUCKET: optionalString,
+  PARLEY_S3_REGION: z.string().trim().min(1).default("us-east-1"),
+  PARLEY_S3_ACCESS_KEY_ID: optionalString,
+  PARLEY_S3_SECRET_ACCESS_KEY: optionalString,
+  /** Path-style addressing (`endpoint/bucket/key`), which most self-hosted servers need. */
+  PARLEY_S3_FORCE_PATH_STYLE: z.enum(["true", "false"]).default("false"),
+  /** A key prefix inside the bucket (several instances can share one bucket). */
+  PARLEY_S3_PREFIX: z.string().default(""),
 });
 
 /** Parley's configuration, derived from the environment once and passed in. */
@@ -275,6 +307,21 @@ export interface Config {
     feishuBaseUrl: string;
   };
   jobs: { leaseSeconds: number };
+  /** What this process runs (PARLEY_ROLE): HTTP and sockets, the job workers, the timers. */
+  roles: { api: boolean; worker: boolean; scheduler: boolean };
+  /** Redis (PARLEY_REDIS_URL): jobs, realtime across processes and shared limits; absent: embedded defaults. */
+  redis?: { url: string };
+  /** S3-compatible object storage for stored files (PARLEY_S3_*); absent: the data folder. */
+  s3?: {
+    /** Absent for AWS itself (the region picks the endpoint). */
+    endpoint?: string;
+    bucket: string;
+    region: string;
+    accessKeyId: string;
+    secretAccessKey: string;
+    forcePathStyle: boolean;
+    prefix: string;
+  };
   /** Seed the demo app and web client `demo` on a first start. */
   seedDemo: boolean;
   /** Payment providers configured (none: plans are granted by the administrator). */
@@ -443,6 +490,9 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     llm: llmConfig(env),
     knowledge: knowledgeConfig(env),
     jobs: { leaseSeconds: env.PARLEY_JOB_LEASE_SECONDS },
+    roles: rolesOf(env.PARLEY_ROLE),
+    ...(env.PARLEY_REDIS_URL ? { redis: { url: env.PARLEY_REDIS_URL } } : {}),
+    ...s3Config(env, both),
     channels: {
       ...(env.PARLEY_SECRET_KEY ? { secretKey: env.PARLEY_SECRET_KEY } : {}),
       apiBases: parseApiBases(env.PARLEY_CHANNEL_API_BASES),
@@ -475,6 +525,38 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
         : {}),
     },
   };
+}
+
+/** The roles named in PARLEY_ROLE; `all` is every one. */
+function rolesOf(names: Array<"all" | "api" | "worker" | "scheduler">): Config["roles"] {
+  const all = names.includes("all");
+  return { api: all || names.includes("api"), worker: all || names.includes("worker"), scheduler: all || names.includes("scheduler") };
+}
+
+/** Object storage when its bucket and keys are set (all three, or none). */
+function s3Config(
+  env: z.infer<typeof environmentSchema>,
+  both: <T>(pairs: Array<[string, string | undefined]>, build: () => T) => T | undefined,
+): { s3?: NonNullable<Config["s3"]> } {
+  const s3 = both(
+    [
+      ["PARLEY_S3_BUCKET", env.PARLEY_S3_BUCKET],
+      ["PARLEY_S3_ACCESS_KEY_ID", env.PARLEY_S3_ACCESS_KEY_ID],
+      ["PARLEY_S3_SECRET_ACCESS_KEY", env.PARLEY_S3_SECRET_ACCESS_KEY],
+    ],
+    () => ({
+      ...(env.PARLEY_S3_ENDPOINT ? { endpoint: env.PARLEY_S3_ENDPOINT.replace(/\/+$/, "") } : {}),
+      bucket: env.PARLEY_S3_BUCKET!,
+      region: env.PARLEY_S3_REGION,
+      accessKeyId: env.PARLEY_S3_ACCESS_KEY_ID!,
+      secretAccessKey: env.PARLEY_S3_SECRET_ACCESS_KEY!,
+      forcePathStyle: env.PARLEY_S3_FORCE_PATH_STYLE === "true",
+      prefix: env.PARLEY_S3_PREFIX.replace(/^\/+|\/+$/g, ""),
+    }),
+  );
+  if (!s3 && env.PARLEY_S3_ENDPOINT)
+    throw new ConfigError("PARLEY_S3_ENDPOINT is set: also set PARLEY_S3_BUCKET, PARLEY_S3_ACCESS_KEY_ID, PARLEY_S3_SECRET_ACCESS_KEY");
+  return s3 ? { s3 } : {};
 }
 
 /** One language-model provider set by environment variables. */
