@@ -30,6 +30,7 @@ import { teamsMessages } from "../teams/messages";
 import { templatesMessages } from "../templates/messages";
 import { workflowsMessages } from "../workflows/messages";
 import { imagesMessages } from "../images/messages";
+import { filesMessages } from "../kernel/files/messages";
 import type { Message } from "./define";
 import { generalMessages } from "./general-messages";
 import type { Language } from "./language";
@@ -70,6 +71,7 @@ export const catalogues = {
   speech: speechMessages,
   images: imagesMessages,
   voice: voiceMessages,
+  files: filesMessages,
 } as const;
 
 /** Every message Parley can show or send, in English and Chinese: the areas' catalogues in one. */
@@ -108,6 +110,7 @@ export const messages = {
   ...speechMessages,
   ...imagesMessages,
   ...voiceMessages,
+  ...filesMessages,
 };
 
 /** The id of a message: a key of {@link messages}. */
