@@ -20,6 +20,7 @@ import { attachRealtime } from "./realtime/socket";
 import { startWorkflowWorkers } from "./workflows/workers";
 import { createImageWorker, recoverImageTasks } from "./images/worker";
 import { connectConversation } from "./wiring";
+import { checkS3Bucket, S3UnavailableError } from "./kernel/files/s3";
 
 /** The console build next to this package in the monorepo, if it was built. */
 function defaultConsoleDir(): string | undefined {
@@ -41,6 +42,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const started = performance.now();
   const logger = createLogger(config.logLevel);
   fs.mkdirSync(config.dataDir, { recursive: true });
+  // A process configured with object storage refuses to start while the bucket cannot be used.
+  if (config.s3) await checkS3Bucket(config.s3);
   const database = await openDatabase(config.database);
   const providers = createProviders(config, database.db, logger);
   const deps: Deps = {
@@ -130,7 +133,11 @@ export async function main() {
     }
     throw error;
   }
-  const running = await startServer(config);
+  const running = await startServer(config).catch((error: unknown) => {
+    if (!(error instanceof S3UnavailableError)) throw error;
+    process.stderr.write(`Parley cannot start: ${error.message}\n`);
+    process.exit(2);
+  });
   const stop = async (signal: string) => {
     running.deps.logger.info(`Received ${signal}, shutting down`);
     await running.close();

@@ -99,10 +99,10 @@ function defineDownloadRoute<const R extends { method: "get"; path: string; requ
   });
 }
 
-/** A download answer: the bytes, their type, and a Content-Disposition naming the file. */
-export function download(body: Uint8Array | string, contentType: string, fileName: string, disposition: "attachment" | "inline" = "attachment"): Response {
+/** A download answer: the bytes (or a stream of them), their type, and a Content-Disposition naming the file. */
+export function download(body: Uint8Array | string | ReadableStream<Uint8Array>, contentType: string, fileName: string, disposition: "attachment" | "inline" = "attachment"): Response {
   const ascii = fileName.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");
-  return new Response(typeof body === "string" ? body : (body as Uint8Array<ArrayBuffer>), {
+  return new Response(typeof body === "string" || body instanceof ReadableStream ? body : (body as Uint8Array<ArrayBuffer>), {
     status: 200,
     headers: {
       "Content-Type": contentType,
@@ -441,7 +441,7 @@ export function registerKnowledgeImportRoutes(app: OpenAPIHono<AppEnv>) {
     }),
     async (c) => {
       const media = await readMedia(c.var.deps, c.var.auth, c.req.valid("param").mediaId);
-      return download(media.bytes, media.mimeType, media.name, "inline");
+      return download(media.stream, media.mimeType, media.name, "inline");
     },
   );
 

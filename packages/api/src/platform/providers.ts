@@ -16,6 +16,7 @@ import { createAliyunSmsSender } from "./sms/aliyun";
 import { createRealtimeHub, type RealtimeHub } from "../realtime/hub";
 import { createSecretBox, loadSecretKey, type SecretBox } from "./secret-box";
 import { createDiskFileStore } from "../kernel/files/disk";
+import { createS3FileStore } from "../kernel/files/s3";
 import type { FileStore } from "../kernel/files/port";
 
 /** Picks each provider from the configuration: the real one when configured, else the embedded default. */
@@ -55,8 +56,8 @@ export function createProviders(
     knowledge: createKnowledgeRuntime(config, logger),
     remoteDatabases: new RemoteDatabaseRegistry({ policy: remoteDatabasePolicy(config) }),
     secrets,
-    // Stored files live under the data folder, in the layout they always had.
-    files: createDiskFileStore(config.dataDir),
+    // Stored files live in the configured bucket (PARLEY_S3_*), else under the data folder in the layout they always had.
+    files: config.s3 ? createS3FileStore(config.s3) : createDiskFileStore(config.dataDir),
     realtime: createRealtimeHub((error) => logger.error("realtime listener failed", { error: String(error) })),
   };
 }

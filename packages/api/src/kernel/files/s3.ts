@@ -1,13 +1,4 @@
-import {
-  DeleteObjectCommand,
-  DeleteObjectsCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  S3Client,
-  S3ServiceException,
-} from "@aws-sdk/client-s3";
+import type { S3Client } from "@aws-sdk/client-s3";
 import { ServiceError } from "../../errors";
 import { type FileStat, type FileStore, keySegments } from "./port";
 
@@ -32,9 +23,18 @@ export class S3UnavailableError extends Error {
 /** S3 answers "one page" as at most this many keys, and DeleteObjects takes at most this many. */
 const PAGE = 1_000;
 
+type Sdk = typeof import("@aws-sdk/client-s3");
+let sdkLoading: Promise<Sdk> | undefined;
+
+/** The AWS SDK, loaded on first use: a process without object storage never pays its ~0.3 s import. */
+function loadSdk(): Promise<Sdk> {
+  sdkLoading ??= import("@aws-sdk/client-s3");
+  return sdkLoading;
+}
+
 /** The client for a configuration: path-style when asked, two attempts, short connect timeout. */
-function clientFor(config: S3FileStoreConfig): S3Client {
-  return new S3Client({
+function clientFor(sdk: Sdk, config: S3FileStoreConfig): S3Client {
+  return new sdk.S3Client({
     region: config.region,
     ...(config.endpoint ? { endpoint: config.endpoint } : {}),
     forcePathStyle: config.forcePathStyle,
@@ -49,8 +49,9 @@ function clientFor(config: S3FileStoreConfig): S3Client {
   });
 }
 
+/** The HTTP status of an error S3 answered (undefined when no answer came: refused, timed out). */
 function statusOf(error: unknown): number | undefined {
-  return error instanceof S3ServiceException ? error.$metadata.httpStatusCode : undefined;
+  return (error as { $metadata?: { httpStatusCode?: number } } | undefined)?.$metadata?.httpStatusCode;
 }
 
 const isMissing = (error: unknown) => statusOf(error) === 404 || (error instanceof Error && (error.name === "NoSuchKey" || error.name === "NotFound"));
@@ -70,7 +71,11 @@ function unavailable(error: unknown): ServiceError {
  * are checked as the port says before any request. A PUT is whole or nothing, as the port asks.
  */
 export function createS3FileStore(config: S3FileStoreConfig): FileStore {
-  const client = clientFor(config);
+  let opened: Promise<{ sdk: Sdk; client: S3Client }> | undefined;
+  const open = () => {
+    opened ??= loadSdk().then((sdk) => ({ sdk, client: clientFor(sdk, config) }));
+    return opened;
+  };
   const base = config.prefix === "" ? "" : `${config.prefix.replace(/\/+$/, "")}/`;
   const Bucket = config.bucket;
   const objectKey = (key: string) => `${base}${keySegments(key).join("/")}`;
@@ -85,8 +90,9 @@ export function createS3FileStore(config: S3FileStoreConfig): FileStore {
 
   async function getObject(key: string) {
     const Key = objectKey(key);
+    const { sdk, client } = await open();
     try {
-      return await client.send(new GetObjectCommand({ Bucket, Key }));
+      return await client.send(new sdk.GetObjectCommand({ Bucket, Key }));
     } catch (error) {
       if (isMissing(error)) return undefined;
       throw unavailable(error);
@@ -96,9 +102,10 @@ export function createS3FileStore(config: S3FileStoreConfig): FileStore {
   /** Every key under the prefix, page by page (ListObjectsV2 with continuation tokens). */
   async function* pages(prefix: string): AsyncGenerator<string[]> {
     keySegments(prefix, { prefix: true });
+    const { sdk, client } = await open();
     let ContinuationToken: string | undefined;
     do {
-      const page = await call(() => client.send(new ListObjectsV2Command({ Bucket, Prefix: `${base}${prefix}`, MaxKeys: PAGE, ContinuationToken })));
+      const page = await call(() => client.send(new sdk.ListObjectsV2Command({ Bucket, Prefix: `${base}${prefix}`, MaxKeys: PAGE, ContinuationToken })));
       yield (page.Contents ?? []).map((object) => object.Key!).filter((key) => key !== undefined);
       ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (ContinuationToken);
@@ -108,7 +115,8 @@ export function createS3FileStore(config: S3FileStoreConfig): FileStore {
     async put(key, data) {
       const Key = objectKey(key);
       const Body = typeof data === "string" ? Buffer.from(data, "utf8") : data;
-      await call(() => client.send(new PutObjectCommand({ Bucket, Key, Body, ContentLength: Body.byteLength })));
+      const { sdk, client } = await open();
+      await call(() => client.send(new sdk.PutObjectCommand({ Bucket, Key, Body, ContentLength: Body.byteLength })));
     },
     async get(key) {
       const object = await getObject(key);
@@ -121,8 +129,9 @@ export function createS3FileStore(config: S3FileStoreConfig): FileStore {
     },
     async stat(key): Promise<FileStat | undefined> {
       const Key = objectKey(key);
+      const { sdk, client } = await open();
       try {
-        const head = await client.send(new HeadObjectCommand({ Bucket, Key }));
+        const head = await client.send(new sdk.HeadObjectCommand({ Bucket, Key }));
         return { key, sizeBytes: head.ContentLength ?? 0, modifiedAt: head.LastModified ?? new Date(0) };
       } catch (error) {
         if (isMissing(error)) return undefined;
@@ -131,7 +140,8 @@ export function createS3FileStore(config: S3FileStoreConfig): FileStore {
     },
     async delete(key) {
       const Key = objectKey(key);
-      await call(() => client.send(new DeleteObjectCommand({ Bucket, Key })));
+      const { sdk, client } = await open();
+      await call(() => client.send(new sdk.DeleteObjectCommand({ Bucket, Key })));
     },
     async list(prefix) {
       const keys: string[] = [];
@@ -140,11 +150,13 @@ export function createS3FileStore(config: S3FileStoreConfig): FileStore {
     },
     async deletePrefix(prefix) {
       let removed = 0;
+      keySegments(prefix, { prefix: true });
+      const { sdk, client } = await open();
       // Each page is deleted before the next is asked for; the continuation token still holds,
       // since it marks a position in key order rather than in the (shrinking) listing.
       for await (const page of pages(prefix)) {
         if (page.length === 0) continue;
-        const answer = await call(() => client.send(new DeleteObjectsCommand({ Bucket, Delete: { Objects: page.map((Key) => ({ Key })), Quiet: true } })));
+        const answer = await call(() => client.send(new sdk.DeleteObjectsCommand({ Bucket, Delete: { Objects: page.map((Key) => ({ Key })), Quiet: true } })));
         if (answer.Errors && answer.Errors.length > 0) {
           throw unavailable(new Error(`DeleteObjects refused ${answer.Errors.length} keys: ${answer.Errors[0]?.Code} ${answer.Errors[0]?.Message}`));
         }
@@ -162,10 +174,11 @@ export function createS3FileStore(config: S3FileStoreConfig): FileStore {
  * the PARLEY_S3_* setting that is wrong (the secret itself is never printed).
  */
 export async function checkS3Bucket(config: S3FileStoreConfig): Promise<void> {
-  const client = clientFor(config);
+  const sdk = await loadSdk();
+  const client = clientFor(sdk, config);
   const where = `S3 bucket "${config.bucket}" at ${config.endpoint ?? `AWS (region ${config.region})`}`;
   try {
-    await client.send(new ListObjectsV2Command({ Bucket: config.bucket, MaxKeys: 1, ...(config.prefix ? { Prefix: config.prefix } : {}) }));
+    await client.send(new sdk.ListObjectsV2Command({ Bucket: config.bucket, MaxKeys: 1, ...(config.prefix ? { Prefix: config.prefix } : {}) }));
   } catch (error) {
     const code = error instanceof Error ? error.name : String(error);
     const status = statusOf(error);

@@ -11,7 +11,8 @@ import { currentTableRows, tableOptionsOf } from "./tables";
 
 /** A file ready to download. */
 export interface ExportedFile {
-  body: Uint8Array | string;
+  /** A document's original is streamed from the file store; generated exports are whole. */
+  body: Uint8Array | string | ReadableStream<Uint8Array>;
   contentType: string;
   fileName: string;
 }
@@ -70,8 +71,9 @@ export async function exportFile(deps: Pick<Deps, "db" | "files">, auth: Auth, f
     case "document": {
       const options = optionsOf(file);
       const extension = typeof options.extension === "string" ? options.extension : extensionOf(file.storagePath ?? "") || "txt";
+      if (!file.storagePath) nothingToExport();
       return {
-        body: await readOriginal(deps, file),
+        body: (await deps.files.get(originalKey(file))) ?? nothingToExport(),
         contentType: documentTypes[extension] ?? "application/octet-stream",
         fileName: `${file.name}.${extension}`,
       };

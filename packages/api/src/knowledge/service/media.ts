@@ -143,10 +143,10 @@ export async function deleteMedia(deps: Pick<Deps, "db" | "files">, auth: Auth, 
   return { id: row.id, deleted: true as const };
 }
 
-/** A media material's bytes with its type and name, for download. */
+/** A media material's bytes as a stream from the file store, with its type and name, for download. */
 export async function readMedia(deps: Pick<Deps, "db" | "files">, auth: Auth, mediaId: string) {
   const row = await loadMedia(deps, auth, mediaId);
-  const bytes = row.knowledgeBaseId ? await deps.files.read(mediaKey(row)) : undefined;
-  if (!bytes) throw fail.notFound("media_material");
-  return { bytes, mimeType: row.mimeType, name: row.name };
+  const stream = row.knowledgeBaseId ? await deps.files.get(mediaKey(row)) : undefined;
+  if (!stream) throw fail.notFound("media_material");
+  return { stream, mimeType: row.mimeType, name: row.name };
 }
