@@ -43,9 +43,12 @@ describe("stored files across processes on S3", () => {
     await apiCall(a!.url, ownerKey, "POST", `/api/v1/knowledge-files/${file.id}/confirm`);
     // Indexing (by either process's worker) reads the original from the bucket.
     await expect
-      .poll(async () => (await apiCall<Array<{ id: string; status: string }>>(b!.url, ownerKey, "GET", `/api/v1/knowledge-bases/${base.id}/files`))[0]?.status, {
-        timeout: 30_000,
-      })
+      .poll(
+        async () => (await apiCall<Array<{ id: string; status: string }>>(b!.url, ownerKey, "GET", `/api/v1/knowledge-bases/${base.id}/files`))[0]?.status,
+        {
+          timeout: 30_000,
+        },
+      )
       .toBe("effective");
     const exported = await fetch(`${b!.url}/api/v1/knowledge-files/${file.id}/export`, { headers: { authorization: `Bearer ${ownerKey}` } });
     expect(exported.status).toBe(200);

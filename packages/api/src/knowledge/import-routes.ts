@@ -100,7 +100,12 @@ function defineDownloadRoute<const R extends { method: "get"; path: string; requ
 }
 
 /** A download answer: the bytes (or a stream of them), their type, and a Content-Disposition naming the file. */
-export function download(body: Uint8Array | string | ReadableStream<Uint8Array>, contentType: string, fileName: string, disposition: "attachment" | "inline" = "attachment"): Response {
+export function download(
+  body: Uint8Array | string | ReadableStream<Uint8Array>,
+  contentType: string,
+  fileName: string,
+  disposition: "attachment" | "inline" = "attachment",
+): Response {
   const ascii = fileName.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");
   return new Response(typeof body === "string" || body instanceof ReadableStream ? body : (body as Uint8Array<ArrayBuffer>), {
     status: 200,

@@ -46,10 +46,16 @@ const sha256Hex = (data: string) => createHash("sha256").update(data, "utf8").di
 const rfc3986 = (value: string) => encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 /** Why a request's AWS Signature Version 4 does not hold, or undefined when it does. */
-export function sigV4Problem(request: http.IncomingMessage, keys: { accessKeyId: string; secretAccessKey: string }): { code: string; message: string } | undefined {
+export function sigV4Problem(
+  request: http.IncomingMessage,
+  keys: { accessKeyId: string; secretAccessKey: string },
+): { code: string; message: string } | undefined {
   const authorization = request.headers.authorization;
   if (!authorization) return { code: "AccessDenied", message: "Anonymous requests are refused: sign with AWS Signature Version 4" };
-  const match = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request,\s*SignedHeaders=([a-z0-9;-]+),\s*Signature=([0-9a-f]{64})$/.exec(authorization);
+  const match =
+    /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request,\s*SignedHeaders=([a-z0-9;-]+),\s*Signature=([0-9a-f]{64})$/.exec(
+      authorization,
+    );
   if (!match) return { code: "AccessDenied", message: "Only AWS4-HMAC-SHA256 header signatures are accepted" };
   const [, accessKeyId, day, region, service, signedHeaders, signature] = match as unknown as string[];
   if (accessKeyId !== keys.accessKeyId) return { code: "InvalidAccessKeyId", message: "The AWS Access Key Id you provided does not exist in our records." };
@@ -86,7 +92,10 @@ export function sigV4Problem(request: http.IncomingMessage, keys: { accessKeyId:
   const signingKey = hmac(hmac(hmac(hmac(`AWS4${keys.secretAccessKey}`, day!), region!), service!), "aws4_request");
   const expected = createHmac("sha256", signingKey).update(stringToSign, "utf8").digest();
   if (!timingSafeEqual(expected, Buffer.from(signature!, "hex"))) {
-    return { code: "SignatureDoesNotMatch", message: "The request signature we calculated does not match the signature you provided. Check your key and signing method." };
+    return {
+      code: "SignatureDoesNotMatch",
+      message: "The request signature we calculated does not match the signature you provided. Check your key and signing method.",
+    };
   }
   return undefined;
 }
@@ -106,10 +115,20 @@ new S3rver({ address: "127.0.0.1", port, directory, silent: true, vhostBuckets: 
   .then(() => process.stdout.write("ready\\n"), (error) => { process.stderr.write(String(error)); process.exit(1); });
 `;
 
-async function launchS3rver(settings: { port: number; directory: string; bucket: string; accessKeyId: string; secretAccessKey: string }): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ["--openssl-legacy-provider", "-e", CHILD, require.resolve("s3rver"), require.resolve("s3rver/lib/models/account"), JSON.stringify(settings)], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+async function launchS3rver(settings: {
+  port: number;
+  directory: string;
+  bucket: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+}): Promise<ChildProcess> {
+  const child = spawn(
+    process.execPath,
+    ["--openssl-legacy-provider", "-e", CHILD, require.resolve("s3rver"), require.resolve("s3rver/lib/models/account"), JSON.stringify(settings)],
+    {
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let log = "";
   child.stderr?.on("data", (chunk: Buffer) => {
     log = (log + chunk.toString()).slice(-4000);

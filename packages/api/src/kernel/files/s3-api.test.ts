@@ -22,7 +22,15 @@ beforeAll(async () => {
   s3 = await startS3Server();
   ctx = await createTestContext(s3.env("tenant-1"));
   owner = await registerUser(ctx, "s3-owner@example.com");
-  bucket = createS3FileStore({ endpoint: s3.endpoint, bucket: s3.bucket, region: s3.region, accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey, forcePathStyle: true, prefix: "" });
+  bucket = createS3FileStore({
+    endpoint: s3.endpoint,
+    bucket: s3.bucket,
+    region: s3.region,
+    accessKeyId: s3.accessKeyId,
+    secretAccessKey: s3.secretAccessKey,
+    forcePathStyle: true,
+    prefix: "",
+  });
 });
 afterAll(async () => {
   await ctx?.close();
@@ -102,9 +110,13 @@ describe("stored files on S3 through the HTTP API", () => {
       await expectError(await ctx.request(`/api/v1/knowledge-files/${file.id}/export`, { token: owner.token }), 502, {
         message: "File storage is unavailable right now; try again shortly",
       });
-      await expectError(await ctx.request(`/api/v1/knowledge-media/${media.id}/content`, { token: owner.token, headers: { "accept-language": "zh-CN" } }), 502, {
-        message: "文件存储暂时不可用，请稍后再试",
-      });
+      await expectError(
+        await ctx.request(`/api/v1/knowledge-media/${media.id}/content`, { token: owner.token, headers: { "accept-language": "zh-CN" } }),
+        502,
+        {
+          message: "文件存储暂时不可用，请稍后再试",
+        },
+      );
       await expectError(await uploadVia(ctx, owner, base.id, "during.txt", "Written while S3 is down."), 502, {
         message: "File storage is unavailable right now; try again shortly",
       });

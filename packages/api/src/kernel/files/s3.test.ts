@@ -108,7 +108,12 @@ describe("the S3 file store", () => {
     await store.put("outage/before.txt", "kept");
     await s3.kill();
     try {
-      for (const operation of [() => store.read("outage/before.txt"), () => store.get("outage/before.txt"), () => store.put("outage/during.txt", "x"), () => store.list("outage/")]) {
+      for (const operation of [
+        () => store.read("outage/before.txt"),
+        () => store.get("outage/before.txt"),
+        () => store.put("outage/during.txt", "x"),
+        () => store.list("outage/"),
+      ]) {
         const began = Date.now();
         const error = await operation().catch((caught: unknown) => caught);
         expect(error).toBeInstanceOf(ServiceError);
