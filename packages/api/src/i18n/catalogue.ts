@@ -30,6 +30,7 @@ import { teamsMessages } from "../teams/messages";
 import { templatesMessages } from "../templates/messages";
 import { workflowsMessages } from "../workflows/messages";
 import { imagesMessages } from "../images/messages";
+import { jobsMessages } from "../jobs/messages";
 import type { Message } from "./define";
 import { generalMessages } from "./general-messages";
 import type { Language } from "./language";
@@ -70,6 +71,7 @@ export const catalogues = {
   speech: speechMessages,
   images: imagesMessages,
   voice: voiceMessages,
+  jobs: jobsMessages,
 } as const;
 
 /** Every message Parley can show or send, in English and Chinese: the areas' catalogues in one. */
@@ -107,6 +109,7 @@ export const messages = {
   ...sqlCheckMessages,
   ...speechMessages,
   ...imagesMessages,
+  ...jobsMessages,
   ...voiceMessages,
 };
 
