@@ -293,7 +293,7 @@ export function createRedisJobQueue(options: { commands: Redis; blocking: Redis;
           const counts = await queueOf(kind).getJobCounts("waiting", "prioritized", "active");
           if (Object.values(counts).some((n) => n > 0)) return true;
           const delayed = await queueOf(kind).getDelayed();
-          if (delayed.some((job) => job.timestamp + job.delay <= Date.now() + 1_000)) return true;
+          if (delayed.some((job) => job.timestamp + job.delay <= Date.now() + OVER_CAP_DELAY_MS * 2)) return true;
         }
         return false;
       }
