@@ -8,6 +8,7 @@ export const root = path.resolve(__dirname, "../..");
 
 /** A Parley server started the way `npm start` starts it: the built server in its own process. */
 export interface ParleyProcess {
+  /** Where it listens; empty for a process without the api role (PARLEY_ROLE=worker, scheduler). */
   url: string;
   dataDir: string;
   /** The owner's one-time sign-in link printed at first start, if any. */
@@ -20,7 +21,10 @@ export interface ParleyProcess {
   kill(): Promise<void>;
 }
 
-/** Starts `node packages/api/dist/server.js` on a free port with a fresh data directory. */
+/**
+ * Starts `node packages/api/dist/server.js` on a free port with a fresh data directory. A process
+ * whose PARLEY_ROLE lacks `api` does not listen: it is started when it prints its ready line.
+ */
 export async function startParley(env: Record<string, string> = {}, options: { dataDir?: string } = {}): Promise<ParleyProcess> {
   const server = path.join(root, "packages/api/dist/server.js");
   if (!fs.existsSync(server)) throw new Error("packages/api/dist/server.js is missing: run `npm run build` first");
@@ -36,6 +40,11 @@ export async function startParley(env: Record<string, string> = {}, options: { d
     const timer = setTimeout(() => reject(new Error(`Parley did not start within 20 s:\n${output}`)), 20_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
+      if (/Parley is ready \(roles: [a-z,]+; database: \S+\)/.test(output)) {
+        clearTimeout(timer);
+        resolve({ url: "", startupMs: performance.now() - started });
+        return;
+      }
       const match = /listening on (http:\/\/\S+)/.exec(output);
       // The sign-in link is printed right after the listening line on a first start.
       if (match?.[1] && (output.includes("loginCode=") || !output.includes("Created the owner") || output.includes("\n\n"))) {

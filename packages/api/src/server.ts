@@ -3,24 +3,18 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { serve } from "@hono/node-server";
 import { createApp } from "./app";
-import { bootstrap } from "./bootstrap";
-import { ensureSeeded } from "./templates/service/templates";
-import { sealStoredSecrets } from "./platform/seal-stored";
 import { type Config, ConfigError, loadConfig } from "./config";
 import { openDatabase } from "./db/client";
 import type { Deps } from "./kernel";
 import { createMemoryThrottle } from "./http/throttle";
 import { createLogger } from "./logger";
 import { createProviders } from "./platform/providers";
-import { createKnowledgeWorker } from "./knowledge/worker";
-import { createChannelWorker, startKeyValueSweeper } from "./channels/worker";
-import { markInterruptedAnswers } from "./conversation/metering";
-import { recoverFulfilments } from "./payments/service/orders";
 import { attachRealtime } from "./realtime/socket";
-import { startWorkflowWorkers } from "./workflows/workers";
-import { createImageWorker, recoverImageTasks } from "./images/worker";
 import { connectConversation } from "./wiring";
 import { checkS3Bucket, S3UnavailableError } from "./kernel/files/s3";
+import { RedisUnavailableError } from "./platform/redis";
+import { openJobQueue } from "./kernel/jobs";
+import { describeRoles, startRoles } from "./roles";
 
 /** The console build next to this package in the monorepo, if it was built. */
 function defaultConsoleDir(): string | undefined {
@@ -46,40 +40,35 @@ export async function startServer(config: Config): Promise<RunningServer> {
   if (config.s3) await checkS3Bucket(config.s3);
   const database = await openDatabase(config.database);
   const providers = createProviders(config, database.db, logger);
+  const jobs = await openJobQueue(config, { logger, now: () => new Date() });
   const deps: Deps = {
     config: { ...config, consoleDir: config.consoleDir ?? defaultConsoleDir() },
     db: database.db,
     logger,
     ...providers,
     throttle: createMemoryThrottle(),
+    ...(jobs ? { jobs } : {}),
     now: () => new Date(),
   };
-  // Databases written before secrets were sealed at rest get theirs sealed now (idempotent).
-  const sealed = await sealStoredSecrets(deps);
-  if (Object.values(sealed).some((n) => n > 0)) logger.info("sealed secrets stored in plain text by an earlier version", { ...sealed });
-  const result = await bootstrap(deps);
-  // Shipped templates are (re)written on every start: new ones added, upgraded ones replaced.
-  await ensureSeeded(deps);
-  // Answers a previous process was still streaming when it died keep their text, marked interrupted.
-  const interrupted = await markInterruptedAnswers(deps);
-  if (interrupted > 0) logger.warn("marked answers cut off by the previous shutdown as interrupted", { interrupted });
-  // Orders a crash left fulfilled but not (or not wholly) granted get their grant finished.
-  await recoverFulfilments(deps);
+  // Migrations ran in openDatabase; bootstrap, seeding and the once-only recoveries follow (roles.ts).
+  const roles = await startRoles(deps, config.roles);
   connectConversation();
   const app = createApp(deps);
-  const worker = createKnowledgeWorker(deps, { leaseMs: config.jobs.leaseSeconds * 1000 });
-  worker.start();
-  // Messaging: answers, deliveries with retries, delayed replies after handover (resumed after a restart).
-  const channelWorker = createChannelWorker(deps);
-  channelWorker.start();
-  const stopSweeper = startKeyValueSweeper(deps);
-  // Workflows: durable runs (resumed after a restart) and the cron scheduler.
-  const workflowWorkers = startWorkflowWorkers(deps);
-  // Image tasks: submitted to their provider and polled to their end (resumed after a restart).
-  const imageWorker = createImageWorker(deps);
-  const recoveredImages = await recoverImageTasks(deps);
-  if (recoveredImages > 0) logger.warn("queued image tasks left without a job again", { tasks: recoveredImages });
-  imageWorker.start();
+  if (!config.roles.api) {
+    logger.info(`Parley is ready (roles: ${describeRoles(config.roles)}; database: ${database.driver})`);
+    return {
+      url: "",
+      port: 0,
+      deps,
+      close: async () => {
+        await roles.stop();
+        await jobs?.close();
+        await deps.knowledge.close();
+        await deps.remoteDatabases.closeAll();
+        await database.close();
+      },
+    };
+  }
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const instance = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(instance));
   });
@@ -95,6 +84,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const url = `http://localhost:${port}`;
   logger.info(`Parley is listening on ${url} (database: ${database.driver}, data: ${config.dataDir}) in ${Math.round(performance.now() - started)} ms`);
   if (!deps.config.consoleDir) logger.warn("The console is not built; run `npm run build` to serve it");
+  const result = roles.bootstrap;
   if (result.ownerCreated) logger.info("Created the owner account of this instance");
   if (result.apiKeyCreated) logger.info("Created the owner's API key from PARLEY_BOOTSTRAP_API_KEY");
   if (result.signInUrl) {
@@ -109,11 +99,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
       // Sockets first: open WebSockets would keep the HTTP server from closing.
       await realtime.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await worker.stop();
-      stopSweeper();
-      await channelWorker.stop();
-      await workflowWorkers.stop();
-      await imageWorker.stop();
+      await roles.stop();
+      await jobs?.close();
       await deps.knowledge.close();
       await deps.remoteDatabases.closeAll();
       await database.close();
@@ -121,7 +108,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   };
 }
 
-/** Runs Parley from the environment until SIGINT/SIGTERM. */
+/** Runs Parley from the environment until SIGINT/SIGTERM (a process of any roles: PARLEY_ROLE). */
 export async function main() {
   let config: Config;
   try {
@@ -134,7 +121,8 @@ export async function main() {
     throw error;
   }
   const running = await startServer(config).catch((error: unknown) => {
-    if (!(error instanceof S3UnavailableError)) throw error;
+    // An engine named in the configuration that cannot be used: one clear line, no stack.
+    if (!(error instanceof S3UnavailableError) && !(error instanceof RedisUnavailableError)) throw error;
     process.stderr.write(`Parley cannot start: ${error.message}\n`);
     process.exit(2);
   });

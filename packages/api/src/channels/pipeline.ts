@@ -8,7 +8,8 @@ import { answerStoredMessage } from "../conversation/stored";
 import { newId } from "../crypto";
 import { channelClients, conversations, customers, messages } from "../db/schema/index";
 import type { Deps } from "../kernel";
-import { enqueueClaimedJob, enqueueJob, type JobRow } from "../jobs/queue";
+import type { JobRow } from "../jobs/queue";
+import { jobsOf } from "../kernel/jobs";
 import type { JobHandler, JobWorker } from "../jobs/worker";
 import { isChannelSession } from "../inbox/activity";
 import { adapterIO, adapterOf, type ChannelClientRow, fullConfig } from "./adapters";
@@ -161,13 +162,13 @@ async function accept(deps: Deps, row: ChannelClientRow, io: AdapterIO, message:
     const { mergeReply, mergeDelaySeconds, delayReplySeconds } = app.advancedConfig.humanization;
     const waitSeconds = Math.max(mergeReply ? (mergeDelaySeconds ?? 0) : 0, delayReplySeconds);
     if (waitSeconds > 0) {
-      await enqueueJob(deps.db, deps.now(), CHANNEL_REPLY_JOB, payload, {
+      await jobsOf(deps).enqueue(CHANNEL_REPLY_JOB, payload, {
         spaceId: row.spaceId,
         runAfter: new Date(deps.now().getTime() + waitSeconds * 1000),
       });
       return { job: undefined, message };
     }
-    const job = await enqueueClaimedJob(deps.db, deps.now(), CHANNEL_REPLY_JOB, payload, { spaceId: row.spaceId, leaseMs: REPLY_LEASE_MS });
+    const job = await jobsOf(deps).enqueueClaimed(CHANNEL_REPLY_JOB, payload, { spaceId: row.spaceId, leaseMs: REPLY_LEASE_MS });
     return { job, message };
   } catch (error) {
     // Not stored: let the platform's retry in again.
@@ -351,10 +352,10 @@ export async function queueSend(deps: Pick<Deps, "db" | "now">, row: Pick<Channe
   const payload = { clientId: row.id, conversationId, messageId } satisfies SendJob;
   const worker = workerOf(deps);
   if (!worker) {
-    await enqueueJob(deps.db, deps.now(), CHANNEL_SEND_JOB, payload, { spaceId: row.spaceId });
+    await jobsOf(deps).enqueue(CHANNEL_SEND_JOB, payload, { spaceId: row.spaceId });
     return;
   }
-  await worker.run(await enqueueClaimedJob(deps.db, deps.now(), CHANNEL_SEND_JOB, payload, { spaceId: row.spaceId, leaseMs: REPLY_LEASE_MS }));
+  await worker.run(await jobsOf(deps).enqueueClaimed(CHANNEL_SEND_JOB, payload, { spaceId: row.spaceId, leaseMs: REPLY_LEASE_MS }));
 }
 
 /**

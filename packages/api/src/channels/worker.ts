@@ -1,6 +1,7 @@
 import type { Deps } from "../kernel";
 import { sweepKeyValues } from "./kv";
-import { createJobWorker, type JobWorker } from "../jobs/worker";
+import type { JobWorker } from "../jobs/worker";
+import { jobsOf } from "../kernel/jobs";
 import { delayedReplyHandler } from "../inbox/delayed";
 import { HANDOVER_DELAYED_JOB } from "../inbox/handover";
 import { CHANNEL_REPLY_JOB, CHANNEL_SEND_JOB, markSendGivenUp, replyHandler, sendHandler, useChannelWorker } from "./pipeline";
@@ -14,10 +15,8 @@ export const CHANNEL_CONCURRENCY = 32;
  * restart (a crashed process's leases run out).
  */
 export function createChannelWorker(deps: Deps, options: { leaseMs?: number; idleMs?: number } = {}): JobWorker {
-  const worker = createJobWorker({
-    db: deps.db,
+  const worker = jobsOf(deps).worker({
     logger: deps.logger,
-    now: deps.now,
     handlers: {
       [CHANNEL_REPLY_JOB]: replyHandler(deps),
       [CHANNEL_SEND_JOB]: sendHandler(deps),

@@ -57,6 +57,23 @@ function cacheStatements(sqlite: Database.Database): void {
 }
 
 /** Opens the configured database and applies every pending migration. */
+/**
+ * Applies the migrations, once more when the first try fails: processes started at the same moment
+ * on one store both find it unmigrated; the one that loses the write lock fails on tables the other
+ * just created, and its second look finds every migration applied.
+ */
+async function migrateOnce(migrate: () => unknown): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await migrate();
+      return;
+    } catch (error) {
+      if (attempt >= 5) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+    }
+  }
+}
+
 export async function openDatabase(options: {
   driver: "better-sqlite3" | "libsql";
   url: string;
@@ -85,7 +102,7 @@ export async function openDatabase(options: {
     sqlite.pragma(`mmap_size = ${Math.round((options.mmapMb ?? 0) * 1024 * 1024)}`);
     cacheStatements(sqlite);
     const db = drizzleBetterSqlite(sqlite, { schema });
-    migrateBetterSqlite(db, migrations);
+    await migrateOnce(() => migrateBetterSqlite(db, migrations));
     return {
       db: db as unknown as Db,
       driver: "better-sqlite3",
@@ -105,6 +122,6 @@ export async function openDatabase(options: {
   }
   await client.execute("PRAGMA foreign_keys = ON");
   const db = drizzleLibsql(client, { schema });
-  await migrateLibsql(db, migrations);
+  await migrateOnce(() => migrateLibsql(db, migrations));
   return { db: db as unknown as Db, driver: "libsql", close: async () => client.close() };
 }

@@ -31,6 +31,7 @@ import { templatesMessages } from "../templates/messages";
 import { workflowsMessages } from "../workflows/messages";
 import { imagesMessages } from "../images/messages";
 import { filesMessages } from "../kernel/files/messages";
+import { jobsMessages } from "../jobs/messages";
 import type { Message } from "./define";
 import { generalMessages } from "./general-messages";
 import type { Language } from "./language";
@@ -72,6 +73,7 @@ export const catalogues = {
   images: imagesMessages,
   voice: voiceMessages,
   files: filesMessages,
+  jobs: jobsMessages,
 } as const;
 
 /** Every message Parley can show or send, in English and Chinese: the areas' catalogues in one. */
@@ -109,6 +111,7 @@ export const messages = {
   ...sqlCheckMessages,
   ...speechMessages,
   ...imagesMessages,
+  ...jobsMessages,
   ...voiceMessages,
   ...filesMessages,
 };

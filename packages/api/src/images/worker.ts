@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Deps } from "../kernel";
-import { enqueueJob } from "../jobs/queue";
-import { createJobWorker, type JobWorker } from "../jobs/worker";
+import type { JobWorker } from "../jobs/worker";
+import { jobsOf } from "../kernel/jobs";
 import { abandonImageTask, runImageTask } from "./service/tasks";
 
 /** The job kind of an image task; its payload is `{ taskId }`. */
@@ -26,10 +26,8 @@ export interface ImageWorkerOptions {
  * Tasks of different users run side by side; a restart resumes polling a submitted task.
  */
 export function createImageWorker(deps: Deps, options: ImageWorkerOptions = {}): JobWorker {
-  const worker = createJobWorker({
-    db: deps.db,
+  const worker = jobsOf(deps).worker({
     logger: deps.logger,
-    now: deps.now,
     handlers: {
       [IMAGE_TASK_JOB]: async (context) => {
         const { taskId } = context.payload as { taskId: string };
@@ -55,8 +53,8 @@ export function createImageWorker(deps: Deps, options: ImageWorkerOptions = {}):
 }
 
 /** Queues a stored task's job and wakes this process's worker. */
-export async function enqueueImageTask(deps: Pick<Deps, "db" | "now">, task: { id: string; spaceId: string }): Promise<void> {
-  await enqueueJob(deps.db, deps.now(), IMAGE_TASK_JOB, { taskId: task.id }, { spaceId: task.spaceId });
+export async function enqueueImageTask(deps: Pick<Deps, "db" | "now" | "jobs">, task: { id: string; spaceId: string }): Promise<void> {
+  await jobsOf(deps).enqueue(IMAGE_TASK_JOB, { taskId: task.id }, { spaceId: task.spaceId });
   workers.get(deps.db)?.wake();
 }
 
@@ -65,12 +63,15 @@ export async function enqueueImageTask(deps: Pick<Deps, "db" | "now">, task: { i
  * storing a task and queueing its job, or a job that ended without finishing its task); answers
  * how many. The server calls it at start, before its worker runs.
  */
-export async function recoverImageTasks(deps: Pick<Deps, "db" | "now">): Promise<number> {
-  const orphans = await deps.db.all<{ id: string; space_id: string }>(sql`
-    SELECT t.id, t.space_id FROM image_tasks t
-    WHERE t.status IN ('queued', 'running')
-      AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.kind = ${IMAGE_TASK_JOB} AND j.status IN ('queued', 'running')
-        AND json_extract(j.payload, '$.taskId') = t.id)`);
-  for (const task of orphans) await enqueueImageTask(deps, { id: task.id, spaceId: task.space_id });
-  return orphans.length;
+export async function recoverImageTasks(deps: Pick<Deps, "db" | "now" | "jobs">): Promise<number> {
+  const unfinished = await deps.db.all<{ id: string; space_id: string }>(
+    sql`SELECT t.id, t.space_id FROM image_tasks t WHERE t.status IN ('queued', 'running')`,
+  );
+  let recovered = 0;
+  for (const task of unfinished) {
+    if (await jobsOf(deps).hasLive(IMAGE_TASK_JOB, "taskId", task.id)) continue;
+    await enqueueImageTask(deps, { id: task.id, spaceId: task.space_id });
+    recovered += 1;
+  }
+  return recovered;
 }

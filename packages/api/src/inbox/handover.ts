@@ -5,7 +5,7 @@ import type { ManualService } from "../apps/service/advanced-config";
 import { conversations, spaceMembers, users, webClientSessions } from "../db/schema/index";
 import type { Deps } from "../kernel";
 import { isChannelSession } from "./activity";
-import { enqueueJob } from "../jobs/queue";
+import { jobsOf } from "../kernel/jobs";
 import { guardedFetch, outboundPolicy } from "../plugins/service/network";
 import { recordTransfer } from "../analysis/service/transfers";
 import { sendWechatNotices } from "../channels/wechat-bindings";
@@ -95,9 +95,7 @@ export async function handoverGate(
   if (conversation.serviceMode === "MANUAL_MODE") {
     if (manual.replyMode === "continue") return { kind: "answer" };
     if (manual.replyMode === "delayed" && manual.delayMinutes) {
-      await enqueueJob(
-        deps.db,
-        deps.now(),
+      await jobsOf(deps).enqueue(
         HANDOVER_DELAYED_JOB,
         { conversationId: conversation.id, messageId: input.messageId },
         {

@@ -225,13 +225,14 @@ export async function failJob(
   job: Pick<JobRow, "id" | "attempts">,
   error: string,
   maxAttempts = DEFAULT_MAX_ATTEMPTS,
+  backoff: (attempts: number) => number = backoffMs,
 ): Promise<{ retrying: boolean }> {
   const retrying = job.attempts < maxAttempts;
   await db
     .update(jobs)
     .set({
       status: retrying ? "queued" : "failed",
-      runAfter: new Date(now.getTime() + (retrying ? backoffMs(job.attempts) : 0)).toISOString(),
+      runAfter: new Date(now.getTime() + (retrying ? backoff(job.attempts) : 0)).toISOString(),
       lockedUntil: null,
       lastError: error.slice(0, 2000),
       updatedAt: now.toISOString(),

@@ -1,6 +1,6 @@
 import type { Db } from "../db/client";
 import type { Logger } from "../logger";
-import { claimFairJob, claimJob, completeJob, DEFAULT_MAX_ATTEMPTS, extendLease, failJob, type JobRow, releaseJob } from "./queue";
+import { backoffMs, claimFairJob, claimJob, completeJob, DEFAULT_MAX_ATTEMPTS, extendLease, failJob, type JobRow, releaseJob } from "./queue";
 
 /** What a handler is given for one job. */
 export interface JobContext {
@@ -31,6 +31,8 @@ export interface JobWorkerOptions {
   /** Pause between polls when the queue is empty. */
   idleMs?: number;
   maxAttempts?: number;
+  /** Delay before the next attempt after `attempts` failed ones (default {@link backoffMs}: 2 s doubling to 5 minutes). */
+  backoff?: (attempts: number) => number;
   /**
    * Jobs run at once (default 1). Handlers waiting on I/O overlap, and writes they make at the
    * same moment can be grouped (the vector store commits concurrent upserts together).
@@ -132,7 +134,7 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
       return result;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      const { retrying } = await failJob(options.db, options.now(), job, message, maxAttempts);
+      const { retrying } = await failJob(options.db, options.now(), job, message, maxAttempts, options.backoff ?? backoffMs);
       options.logger.warn("job attempt failed", { jobId: job.id, kind: job.kind, attempts: job.attempts, retrying, error: message });
       if (!retrying && options.onGiveUp) await options.onGiveUp(job, message);
       return undefined;

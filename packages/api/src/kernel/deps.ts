@@ -8,6 +8,7 @@ import type { PluginRuntime } from "../plugins/runtime-types";
 import type { SecretBox } from "../platform/secret-box";
 import type { Clock } from "./clock";
 import type { FileStore } from "./files/port";
+import type { JobQueue } from "../jobs/port";
 import type { MailSender, OidcClient, RealtimeHub, SmsSender, WechatOAuthClient } from "./ports";
 import type { Throttle } from "./throttle";
 
@@ -39,6 +40,8 @@ export interface Deps {
   realtime: RealtimeHub;
   /** Seals secrets kept in the database (channel credentials, webhook secrets). */
   secrets: SecretBox;
+  /** The job queue when one is configured (BullMQ on Redis); without it, jobs go to the relational store (kernel/jobs.ts `jobsOf`). */
+  jobs?: JobQueue;
   /** Current time; tests may pass a fixed clock. */
   now: Clock;
 }

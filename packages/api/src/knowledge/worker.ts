@@ -1,5 +1,6 @@
 import type { Deps } from "../kernel";
-import { createJobWorker, type JobWorker } from "../jobs/worker";
+import type { JobWorker } from "../jobs/worker";
+import { jobsOf } from "../kernel/jobs";
 import { INDEX_FILE_JOB } from "./service/files";
 import { indexFileHandler, markIndexingFailed } from "./service/indexing";
 
@@ -28,10 +29,8 @@ export function indexConcurrency(config: Pick<Deps["config"], "knowledge">): num
  */
 export function createKnowledgeWorker(deps: Deps, options: { leaseMs?: number; idleMs?: number; concurrency?: number } = {}): JobWorker {
   const concurrency = options.concurrency ?? indexConcurrency(deps.config);
-  return createJobWorker({
-    db: deps.db,
+  return jobsOf(deps).worker({
     logger: deps.logger,
-    now: deps.now,
     handlers: { [INDEX_FILE_JOB]: indexFileHandler(deps) },
     leaseMs: options.leaseMs ?? 30_000,
     idleMs: options.idleMs ?? 250,

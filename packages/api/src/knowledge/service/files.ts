@@ -4,7 +4,7 @@ import { knowledgeFiles } from "../../db/schema/index";
 import { fail, ServiceError } from "../../errors";
 import type { Auth, Deps } from "../../kernel";
 import { followsKnowledgeBase, type RangeCaller } from "../../access/follow";
-import { enqueueJob } from "../../jobs/queue";
+import { jobsOf } from "../../kernel/jobs";
 import { appsBinding, checkTokenLimit, loadKnowledgeBase, tokensOf } from "./knowledge-bases";
 import { DocumentParseError, type DocumentExtension, documentExtensions, extractDocumentText } from "./parse";
 import { keyOfStored, knowledgeKeys, storeObject } from "./storage";
@@ -251,7 +251,13 @@ export async function confirmFile(deps: Pick<Deps, "config" | "db" | "files" | "
     .where(and(eq(knowledgeFiles.id, file.id), eq(knowledgeFiles.status, "pending")))
     .returning();
   if (!updated[0]) throw new ServiceError("conflict", "file_not_confirmable", { status: "processing" });
-  await enqueueJob(deps.db, now, INDEX_FILE_JOB, { fileId: file.id }, { spaceId: file.spaceId });
+  try {
+    await jobsOf(deps).enqueue(INDEX_FILE_JOB, { fileId: file.id }, { spaceId: file.spaceId });
+  } catch (error) {
+    // Not queued (the queue's Redis is away): the file goes back to pending, to be confirmed again.
+    await deps.db.update(knowledgeFiles).set({ status: "pending", updatedAt: now.toISOString() }).where(eq(knowledgeFiles.id, file.id));
+    throw error;
+  }
   return fileView(updated[0]);
 }
 

@@ -1,7 +1,7 @@
-import { and, eq, lt, sql } from "drizzle-orm";
+import { and, eq, lt } from "drizzle-orm";
 import { workflowNodeRuns, workflowRuns } from "../../db/schema/index";
-import { enqueueClaimedJob, enqueueJob } from "../../jobs/queue";
-import { createJobWorker, type JobHandler, type JobWorker } from "../../jobs/worker";
+import type { JobHandler, JobWorker } from "../../jobs/worker";
+import { jobsOf } from "../../kernel/jobs";
 import type { Deps } from "../../kernel/deps";
 import { type ExecuteOptions, type ExecutionOutcome, executeRun, Interrupted } from "./execute";
 
@@ -56,7 +56,7 @@ export function runnerOf(deps: Deps): WorkflowRunner | undefined {
 
 /** Puts a run on the queue (to start now, or to wake at `runAfter`). */
 export async function enqueueRun(deps: Deps, job: WorkflowRunJob, runAfter?: Date): Promise<void> {
-  await enqueueJob(deps.db, deps.now(), WORKFLOW_RUN_JOB, job, { spaceId: job.spaceId, ...(runAfter ? { runAfter } : {}) });
+  await jobsOf(deps).enqueue(WORKFLOW_RUN_JOB, job, { spaceId: job.spaceId, ...(runAfter ? { runAfter } : {}) });
   runnerOf(deps)?.wake();
 }
 
@@ -169,7 +169,7 @@ export function workflowRunHandler(deps: Deps, options: WorkflowRunnerOptions & 
       executing.delete(runId);
       signal.removeEventListener("abort", onShutdown);
     }
-    if (outcome.state === "parked") await enqueueJob(deps.db, deps.now(), WORKFLOW_RUN_JOB, payload, { spaceId: job.spaceId, runAfter: outcome.until });
+    if (outcome.state === "parked") await jobsOf(deps).enqueue(WORKFLOW_RUN_JOB, payload, { spaceId: job.spaceId, runAfter: outcome.until });
     announceSettled(runId);
     return outcome;
   };
@@ -187,10 +187,7 @@ export async function sweepOrphanRuns(deps: Pick<Deps, "db" | "now">, graceMs = 
     .where(and(eq(workflowRuns.status, "running"), lt(workflowRuns.updatedAt, before)));
   let failed = 0;
   for (const candidate of candidates) {
-    const live = await deps.db.all<{ id: string }>(
-      sql`SELECT id FROM jobs WHERE kind = ${WORKFLOW_RUN_JOB} AND status IN ('queued', 'running') AND json_extract(payload, '$.runId') = ${candidate.id} LIMIT 1`,
-    );
-    if (live.length === 0) {
+    if (!(await jobsOf(deps).hasLive(WORKFLOW_RUN_JOB, "runId", candidate.id))) {
       await failRun(deps, candidate.id, "The run lost its job (it was stopped and could not be resumed)");
       failed += 1;
     }
@@ -200,10 +197,8 @@ export async function sweepOrphanRuns(deps: Pick<Deps, "db" | "now">, graceMs = 
 
 /** The job worker that executes workflow runs, fair between spaces. */
 function workflowJobWorker(deps: Deps, options: WorkflowRunnerOptions, leaseMs: number): JobWorker {
-  return createJobWorker({
-    db: deps.db,
+  return jobsOf(deps).worker({
     logger: deps.logger,
-    now: deps.now,
     handlers: { [WORKFLOW_RUN_JOB]: workflowRunHandler(deps, { ...options, leaseMs }) },
     leaseMs,
     idleMs: options.idleMs ?? 1000,
@@ -240,7 +235,7 @@ export function createWorkflowRunner(deps: Deps, options: WorkflowRunnerOptions 
     drain: () => worker.drain(),
     wake: () => worker.wake(),
     async runNow(runId, spaceId) {
-      const job = await enqueueClaimedJob(deps.db, deps.now(), WORKFLOW_RUN_JOB, { runId, spaceId } satisfies WorkflowRunJob, { spaceId, leaseMs });
+      const job = await jobsOf(deps).enqueueClaimed(WORKFLOW_RUN_JOB, { runId, spaceId } satisfies WorkflowRunJob, { spaceId, leaseMs });
       return (await worker.run(job)) as ExecutionOutcome;
     },
     settled: (runId, timeoutMs) => runSettled(runId, timeoutMs),
@@ -254,6 +249,6 @@ export async function runInline(deps: Deps, runId: string, spaceId: string): Pro
   const runner = runnerOf(deps);
   if (runner) return runner.runNow(runId, spaceId);
   const leaseMs = deps.config.jobs.leaseSeconds * 1000;
-  const job = await enqueueClaimedJob(deps.db, deps.now(), WORKFLOW_RUN_JOB, { runId, spaceId } satisfies WorkflowRunJob, { spaceId, leaseMs });
+  const job = await jobsOf(deps).enqueueClaimed(WORKFLOW_RUN_JOB, { runId, spaceId } satisfies WorkflowRunJob, { spaceId, leaseMs });
   return (await workflowJobWorker(deps, {}, leaseMs).run(job)) as ExecutionOutcome;
 }
