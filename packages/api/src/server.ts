@@ -9,9 +9,9 @@ import { sealStoredSecrets } from "./platform/seal-stored";
 import { type Config, ConfigError, loadConfig } from "./config";
 import { openDatabase } from "./db/client";
 import type { Deps } from "./kernel";
-import { createMemoryThrottle } from "./http/throttle";
 import { createLogger } from "./logger";
 import { createProviders } from "./platform/providers";
+import { openSharedState } from "./platform/shared-state";
 import { createKnowledgeWorker } from "./knowledge/worker";
 import { createChannelWorker, startKeyValueSweeper } from "./channels/worker";
 import { markInterruptedAnswers } from "./conversation/metering";
@@ -43,12 +43,15 @@ export async function startServer(config: Config): Promise<RunningServer> {
   fs.mkdirSync(config.dataDir, { recursive: true });
   const database = await openDatabase(config.database);
   const providers = createProviders(config, database.db, logger);
+  // Realtime events and limit counters: in memory, or shared over Redis when configured.
+  const shared = await openSharedState(config, logger, providers.realtime);
   const deps: Deps = {
     config: { ...config, consoleDir: config.consoleDir ?? defaultConsoleDir() },
     db: database.db,
     logger,
     ...providers,
-    throttle: createMemoryThrottle(),
+    realtime: shared.realtime,
+    throttle: shared.throttle,
     now: () => new Date(),
   };
   // Databases written before secrets were sealed at rest get theirs sealed now (idempotent).
@@ -113,6 +116,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       await imageWorker.stop();
       await deps.knowledge.close();
       await deps.remoteDatabases.closeAll();
+      await shared.close();
       await database.close();
     },
   };
