@@ -65,7 +65,13 @@ const start = () =>
   );
 
 function connect(running: RunningServer, namespace: string, auth: Record<string, unknown>, transport: "websocket" | "polling"): Promise<Socket> {
-  const socket = io(`http://127.0.0.1:${running.port}${namespace}`, { auth, forceNew: true, reconnection: true, reconnectionDelay: 200, transports: [transport] });
+  const socket = io(`http://127.0.0.1:${running.port}${namespace}`, {
+    auth,
+    forceNew: true,
+    reconnection: true,
+    reconnectionDelay: 200,
+    transports: [transport],
+  });
   sockets.push(socket);
   return new Promise((resolve, reject) => {
     socket.once("connect", () => resolve(socket));
@@ -124,7 +130,11 @@ describe.skipIf(skipWithoutRedis())("two API processes sharing Redis", () => {
     // The widget's transport: long-polling, all of it to process A.
     const socket = await connect(a, "/visitor", { clientId: space.clientId, sessionId: visitor.widgetSessionId, token: visitor.visitorToken }, "polling");
     const messages = heard<{ role: string; content: string }>(socket, "message");
-    const sent = await viaB.request(`/api/v1/inbox/sessions/${visitor.sessionId}/messages`, { method: "POST", token: owner.token, json: { content: "Your parcel ships today" } });
+    const sent = await viaB.request(`/api/v1/inbox/sessions/${visitor.sessionId}/messages`, {
+      method: "POST",
+      token: owner.token,
+      json: { content: "Your parcel ships today" },
+    });
     expect(sent.status, await sent.clone().text()).toBe(201);
     await expect.poll(() => messages).toEqual([expect.objectContaining({ role: "operator", content: "Your parcel ships today" })]);
   });
@@ -169,10 +179,18 @@ describe.skipIf(skipWithoutRedis())("two API processes sharing Redis", () => {
     const messages = heard<{ content: string }>(socket, "message");
     await redis.kill();
     try {
-      const sent = await viaB.request(`/api/v1/inbox/sessions/${visitor.sessionId}/messages`, { method: "POST", token: owner.token, json: { content: "Sent while Redis is down" } });
+      const sent = await viaB.request(`/api/v1/inbox/sessions/${visitor.sessionId}/messages`, {
+        method: "POST",
+        token: owner.token,
+        json: { content: "Sent while Redis is down" },
+      });
       expect(sent.status, await sent.clone().text()).toBe(201);
       // Sign-in fails closed, clearly (429 with Retry-After), in the reader's language.
-      const login = await viaA.request("/api/v1/auth/login", { method: "POST", form: { username: "owner-scale@example.com", password: "passw0rd-ok" }, headers: { "accept-language": "zh-CN" } });
+      const login = await viaA.request("/api/v1/auth/login", {
+        method: "POST",
+        form: { username: "owner-scale@example.com", password: "passw0rd-ok" },
+        headers: { "accept-language": "zh-CN" },
+      });
       expect(login.status).toBe(429);
       expect(login.headers.get("retry-after")).toBe("5");
       expect(((await login.json()) as { message: string }).message).toBe("登录暂时不可用，请 5 秒后再试");

@@ -47,9 +47,7 @@ function throttleOver(counters: (key: string) => Counters): Throttle {
       const failed = taken.find((result) => result.status === "rejected");
       if (refused < 0 && !failed) return undefined;
       // Give back every attempt counted, so a refused message does not use up any rule's window.
-      await Promise.all(
-        taken.map((result, i) => (result.status === "fulfilled" ? result.value.store.reward(hits[i]!.key, 1) : undefined)),
-      );
+      await Promise.all(taken.map((result, i) => (result.status === "fulfilled" ? result.value.store.reward(hits[i]!.key, 1) : undefined)));
       if (failed) throw (failed as PromiseRejectedResult).reason;
       const res = (taken[refused] as PromiseFulfilledResult<{ res: RateLimiterRes }>).value.res;
       return { index: all.indexOf(hits[refused]!), seconds: waitSeconds(res.msBeforeNext) };

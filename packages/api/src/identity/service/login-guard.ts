@@ -45,7 +45,8 @@ const RETRY_WHEN_UNAVAILABLE_SECONDS = 5;
 
 /** The throttle, answering "try again in a few seconds" (429) instead of failing when its store is down. */
 export function signInThrottle(throttle: Throttle): Throttle {
-  const guard = <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
+  const guard =
+    <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
     async (...args: A): Promise<R> => {
       try {
         return await call(...args);
