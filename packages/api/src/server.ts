@@ -6,9 +6,9 @@ import { createApp } from "./app";
 import { type Config, ConfigError, loadConfig } from "./config";
 import { openDatabase } from "./db/client";
 import type { Deps } from "./kernel";
-import { createMemoryThrottle } from "./http/throttle";
 import { createLogger } from "./logger";
 import { createProviders } from "./platform/providers";
+import { openSharedState } from "./platform/shared-state";
 import { attachRealtime } from "./realtime/socket";
 import { connectConversation } from "./wiring";
 import { checkS3Bucket, S3UnavailableError } from "./kernel/files/s3";
@@ -41,12 +41,15 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const database = await openDatabase(config.database);
   const providers = createProviders(config, database.db, logger);
   const jobs = await openJobQueue(config, { logger, now: () => new Date() });
+  // Realtime events and limit counters: in memory, or shared over Redis when configured.
+  const shared = await openSharedState(config, logger, providers.realtime);
   const deps: Deps = {
     config: { ...config, consoleDir: config.consoleDir ?? defaultConsoleDir() },
     db: database.db,
     logger,
     ...providers,
-    throttle: createMemoryThrottle(),
+    realtime: shared.realtime,
+    throttle: shared.throttle,
     ...(jobs ? { jobs } : {}),
     now: () => new Date(),
   };
@@ -65,6 +68,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
         await jobs?.close();
         await deps.knowledge.close();
         await deps.remoteDatabases.closeAll();
+        await shared.close();
         await database.close();
       },
     };
@@ -103,6 +107,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       await jobs?.close();
       await deps.knowledge.close();
       await deps.remoteDatabases.closeAll();
+      await shared.close();
       await database.close();
     },
   };

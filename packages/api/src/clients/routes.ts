@@ -187,7 +187,7 @@ export function registerClientRoutes(app: OpenAPIHono<AppEnv>) {
     async (c) => {
       const { deps } = c.var;
       const row = await clientForVisitor(deps, c.req.valid("param").clientId, c.req.header("origin"));
-      const wait = deps.throttle.hit(`widget-sessions-ip:${clientOf(c).ip}`, deps.config.throttle.widgetSessionsPerIp, WIDGET_SESSIONS_WINDOW_SECONDS);
+      const wait = await deps.throttle.hit(`widget-sessions-ip:${clientOf(c).ip}`, deps.config.throttle.widgetSessionsPerIp, WIDGET_SESSIONS_WINDOW_SECONDS);
       if (wait > 0) throw fail.rateLimited(wait);
       return ok(c, await createSession(c.var.deps, row, c.req.valid("json")), 201);
     },

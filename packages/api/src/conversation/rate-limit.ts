@@ -12,21 +12,23 @@ const TARGET_CHANNELS: Record<string, string[]> = {
 
 /**
  * Applies an app's rate-limit rules to one end user on one channel, counting in fixed windows on
- * the injected clock. Answers the first rule that is exceeded, or undefined. Counts only when no
- * rule refuses, so a refused message does not use up the next window.
+ * the injected clock. Answers the first rule that is exceeded, or undefined. Every rule's counter
+ * is taken at once and given back when one refuses (atomic per counter, in Redis across processes
+ * when configured), so a refused message does not use up the next window and N turns spread over
+ * several processes admit exactly the rule's count.
  */
 export async function checkRateLimits(deps: Pick<Deps, "db" | "now" | "throttle">, input: { appId: string; endUserId: string; channel: string }) {
   const rules = await listRateLimitRules(deps, input.appId);
   const applicable = rules.filter((rule) => rule.targetChannel === "all" || (TARGET_CHANNELS[rule.targetChannel] ?? []).includes(input.channel));
+  if (applicable.length === 0) return undefined;
   const now = deps.now().getTime();
-  const keys = applicable.map((rule) => {
+  const hits = applicable.map((rule) => {
     const seconds = PERIOD_SECONDS[rule.periodUnit];
     const window = Math.floor(now / (seconds * 1000));
-    return { rule, key: `rate:${rule.id}:${input.endUserId}:${window}`, seconds };
+    return { key: `rate:${rule.id}:${input.endUserId}:${window}`, limit: rule.count, windowSeconds: seconds };
   });
-  for (const { rule, key } of keys) {
-    if (deps.throttle.peek(key, rule.count) > 0) return { rule, replyWhenExceeded: rule.replyWhenExceeded };
-  }
-  for (const { rule, key, seconds } of keys) deps.throttle.hit(key, rule.count, seconds);
-  return undefined;
+  const refused = await deps.throttle.hitAll(hits);
+  if (!refused) return undefined;
+  const rule = applicable[refused.index]!;
+  return { rule, replyWhenExceeded: rule.replyWhenExceeded };
 }

@@ -7,6 +7,10 @@ export const identityMessages = defineMessages({
     en: "Too many password attempts on this account; sign in with a code sent to your e-mail or phone, or try again in {seconds} s",
     "zh-CN": "该账号密码尝试次数过多，请使用发送到邮箱或手机的验证码登录，或 {seconds} 秒后再试",
   },
+  sign_in_unavailable: {
+    en: "Sign-in is briefly unavailable; try again in {seconds} s",
+    "zh-CN": "登录暂时不可用，请 {seconds} 秒后再试",
+  },
   code_resend_wait: { en: "A code was just sent; wait {seconds} s to resend", "zh-CN": "验证码刚刚已发送，请 {seconds} 秒后再重发" },
   code_invalid: { en: "The verification code is wrong or has expired", "zh-CN": "验证码错误或已过期" },
   email_taken: { en: "This e-mail address is already registered", "zh-CN": "该邮箱已注册" },

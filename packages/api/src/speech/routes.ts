@@ -97,7 +97,11 @@ export function registerSpeechRoutes(app: OpenAPIHono<AppEnv>) {
       const params = c.req.valid("param");
       const row = await clientForVisitor(deps, params.clientId, c.req.header("origin"));
       const { conversation } = await sessionForVisitor(deps, row, params.sessionId, c.req.header("authorization"));
-      const wait = deps.throttle.hit(`widget-transcriptions:${params.sessionId}`, VISITOR_TRANSCRIPTIONS_PER_WINDOW, VISITOR_TRANSCRIPTION_WINDOW_SECONDS);
+      const wait = await deps.throttle.hit(
+        `widget-transcriptions:${params.sessionId}`,
+        VISITOR_TRANSCRIPTIONS_PER_WINDOW,
+        VISITOR_TRANSCRIPTION_WINDOW_SECONDS,
+      );
       if (wait > 0) throw fail.rateLimited(wait);
       const input = await readForm(c.req.valid("form") as Record<string, unknown>);
       return ok(

@@ -277,8 +277,8 @@ describe("guests try an app", () => {
       200,
       storeSettingsSchema,
     );
-    ctx.deps.throttle.reset("store-guest-messages-ip:local");
-    ctx.deps.throttle.reset(`store-guest-messages-visitor:${session.visitorId}`);
+    await ctx.deps.throttle.reset("store-guest-messages-ip:local");
+    await ctx.deps.throttle.reset(`store-guest-messages-visitor:${session.visitorId}`);
     // Each answer is read to its end, so no turn is still writing when the test moves on.
     for (const text of ["one", "two"]) {
       const response = await say(app.code, session, text);

@@ -154,7 +154,7 @@ export function registerTeamRoutes(app: OpenAPIHono<AppEnv>) {
     }),
     async (c) => {
       const { deps } = c.var;
-      const wait = deps.throttle.hit(`team-invite-resolve:${clientIp(c)}`, RESOLVE_PER_WINDOW, RESOLVE_WINDOW_SECONDS);
+      const wait = await deps.throttle.hit(`team-invite-resolve:${clientIp(c)}`, RESOLVE_PER_WINDOW, RESOLVE_WINDOW_SECONDS);
       if (wait > 0) throw fail.rateLimited(wait);
       return ok(c, await resolveInvitation(deps, c.req.valid("query").inviteParam, c.var.language));
     },

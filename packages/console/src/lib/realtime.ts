@@ -46,6 +46,10 @@ export type RealtimeState = "idle" | "connecting" | "connected" | "reconnecting"
 /** The spec's socket options: auto-connect off, 100 attempts, 10 s apart (the max and zero jitter make it 10 s). */
 export const CONSOLE_SOCKET_OPTIONS = {
   autoConnect: false,
+  // A WebSocket first: one connection holds the session, so API processes behind a load balancer
+  // need no sticky sessions; long-polling only where a WebSocket cannot open (decision 0031).
+  transports: ["websocket", "polling"] as ("websocket" | "polling")[],
+  tryAllTransports: true,
   reconnection: true,
   reconnectionAttempts: 100,
   reconnectionDelay: 10_000,

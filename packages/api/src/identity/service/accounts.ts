@@ -131,14 +131,14 @@ export async function register(
 export async function loginWithPassword(deps: Deps, input: { username: string; password: string }, client: { ip: string; userAgent?: string }) {
   const channel = channelOf(input.username);
   const target = normalizeTarget(channel, input.username, "username");
-  const attempt = admitPasswordAttempt(deps, `${channel}:${target}`, client.ip);
+  const attempt = await admitPasswordAttempt(deps, `${channel}:${target}`, client.ip);
   const user = await findUserByContact(deps, channel, target);
   const valid = await verifyOrPretend(input.password, user?.passwordHash);
   if (!user || !valid) {
-    attempt.failed();
+    await attempt.failed();
     throw new ServiceError("unauthenticated", "login_failed");
   }
-  attempt.succeeded();
+  await attempt.succeeded();
   return signedIn(deps, user.id, "password", client);
 }
 
@@ -148,16 +148,16 @@ export async function loginWithPassword(deps: Deps, input: { username: string; p
  */
 export async function loginWithCode(deps: Deps, input: { channel: Channel; target: string; code: string }, client: { ip: string; userAgent?: string }) {
   const target = normalizeTarget(input.channel, input.target);
-  const attempt = admitCodeAttempt(deps, `${input.channel}:${target}`, client.ip);
+  const attempt = await admitCodeAttempt(deps, `${input.channel}:${target}`, client.ip);
   try {
     await consumeCode(deps, { channel: input.channel, target, purpose: "login", code: input.code });
   } catch (error) {
-    attempt.failed();
+    await attempt.failed();
     throw error;
   }
   const user = await findUserByContact(deps, input.channel, target);
   if (!user) throw fail.invalid("code_invalid", "code");
-  attempt.succeeded();
+  await attempt.succeeded();
   return signedIn(deps, user.id, "code", client);
 }
 

@@ -6,6 +6,7 @@ import type { Deps } from "../../kernel";
 import { messageText } from "../../i18n/catalogue";
 import type { Language } from "../../i18n/language";
 import { type Channel, maskTarget } from "./contact";
+import { signInThrottle } from "./login-guard";
 
 /** What a code may be used for. */
 export const codePurposes = ["register", "login", "reset-password", "change-password", "bind"] as const;
@@ -24,13 +25,14 @@ function codeHash(channel: Channel, target: string, purpose: CodePurpose, code: 
  * resend window is refused with how long to wait.
  */
 export async function issueCode(deps: Deps, input: { channel: Channel; target: string; purpose: CodePurpose; ip: string; language: Language }) {
-  const { throttle, config } = deps;
+  const { config } = deps;
+  const throttle = signInThrottle(deps.throttle);
   const { channel, target, purpose } = input;
-  const wait = throttle.peek(`code-resend:${channel}:${target}:${purpose}`, 1);
+  const wait = await throttle.peek(`code-resend:${channel}:${target}:${purpose}`, 1);
   if (wait > 0) throw new ServiceError("rate_limited", "code_resend_wait", { seconds: wait }, { retryAfterSeconds: wait });
-  const ipWait = throttle.hit(`codes-ip:${input.ip}`, config.throttle.codesPerIp, config.throttle.windowSeconds);
+  const ipWait = await throttle.hit(`codes-ip:${input.ip}`, config.throttle.codesPerIp, config.throttle.windowSeconds);
   if (ipWait > 0) throw fail.rateLimited(ipWait);
-  const targetWait = throttle.hit(`codes-target:${channel}:${target}`, config.throttle.codesPerTarget, config.throttle.windowSeconds);
+  const targetWait = await throttle.hit(`codes-target:${channel}:${target}`, config.throttle.codesPerTarget, config.throttle.windowSeconds);
   if (targetWait > 0) throw fail.rateLimited(targetWait);
 
   const code = newNumericCode(6);
@@ -70,7 +72,11 @@ export async function issueCode(deps: Deps, input: { channel: Channel; target: s
     expiresAt,
     createdAt: now.toISOString(),
   });
-  throttle.hit(`code-resend:${channel}:${target}:${purpose}`, 1, config.throttle.codeResendSeconds);
+  // The code is sent: a throttle store gone meanwhile only loses the resend wait (logged).
+  await throttle.hit(`code-resend:${channel}:${target}:${purpose}`, 1, config.throttle.codeResendSeconds).catch((error: unknown) => {
+    if (!(error instanceof ServiceError)) throw error;
+    deps.logger.warn("code resend wait not recorded: the throttle store is unreachable");
+  });
   return {
     sentTo: maskTarget(channel, target),
     expiresInSeconds: CODE_TTL_MINUTES * 60,

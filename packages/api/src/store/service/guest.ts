@@ -28,7 +28,7 @@ export async function putStoreSettings(deps: Pick<Deps, "db" | "now">, auth: Aut
 /** Counts a guest's new session per IP; over the limit is a 429 that says what to do. */
 export async function throttleGuestSession(deps: Pick<Deps, "db" | "throttle">, ip: string) {
   const { guestSessionsPerHour } = await getStoreSettings(deps);
-  const wait = deps.throttle.hit(`store-guest-sessions:${ip}`, guestSessionsPerHour, HOUR);
+  const wait = await deps.throttle.hit(`store-guest-sessions:${ip}`, guestSessionsPerHour, HOUR);
   if (wait > 0) throw guestLimit(wait);
 }
 
@@ -38,10 +38,10 @@ export async function throttleGuestSession(deps: Pick<Deps, "db" | "throttle">, 
  */
 export async function throttleGuestMessage(deps: Pick<Deps, "db" | "throttle">, ip: string, visitorId: string) {
   const { guestMessagesPerHour } = await getStoreSettings(deps);
-  const waits = [
+  const waits = await Promise.all([
     deps.throttle.hit(`store-guest-messages-ip:${ip}`, guestMessagesPerHour, HOUR),
     deps.throttle.hit(`store-guest-messages-visitor:${visitorId}`, guestMessagesPerHour, HOUR),
-  ];
+  ]);
   const wait = Math.max(...waits);
   if (wait > 0) throw guestLimit(wait);
 }

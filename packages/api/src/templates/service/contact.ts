@@ -54,7 +54,7 @@ export async function submitContact(
   meta: { ip: string; language: Language },
 ) {
   const clean = checkContact(input);
-  const wait = deps.throttle.hit(`contact-ip:${meta.ip}`, deps.config.throttle.codesPerIp, deps.config.throttle.windowSeconds);
+  const wait = await deps.throttle.hit(`contact-ip:${meta.ip}`, deps.config.throttle.codesPerIp, deps.config.throttle.windowSeconds);
   if (wait > 0) throw fail.rateLimited(wait);
   const id = newId("ctr");
   const createdAt = deps.now().toISOString();
