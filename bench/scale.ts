@@ -1,0 +1,146 @@
+// Scale-out benchmark (issue 22): chat turns per second through a round-robin balancer with one
+// and then two api processes on one data directory (SQLite in WAL) and one Redis, and one
+// process with the embedded defaults (no Redis) for the single-process figure. Turns are answered
+// by the offline responder (no model configured), so the figure is Parley's own cost per turn.
+// Prints name=value lines: turns_per_s_default, turns_per_s_1, turns_per_s_2, scale_ratio, then
+// the CPU each side used per turn (the servers, and this process: load generator + balancer).
+import fs from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import { type Cluster, type ClusterProcess, startBalancer, startCluster, startRole } from "../tests/system/cluster";
+
+const ownerKey = "pk_bench_scale_owner_key_0123456789abcdef";
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const WARMUP_SECONDS = 3;
+const env = { PARLEY_BOOTSTRAP_API_KEY: ownerKey, PARLEY_WELCOME_CREDITS: "100000000", PARLEY_LOG_LEVEL: "info", PARLEY_SEED_DEMO: "false" };
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1024 });
+
+/** One non-streamed turn through the OpenAI-compatible endpoint; answers the HTTP status. */
+function turn(base: URL, payload: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      {
+        host: base.hostname,
+        port: base.port,
+        path: "/v1/chat/completions",
+        method: "POST",
+        agent,
+        headers: { "content-type": "application/json", authorization: `Bearer ${ownerKey}`, "content-length": Buffer.byteLength(payload) },
+      },
+      (response) => {
+        response.resume();
+        response.on("end", () => resolve(response.statusCode ?? 0));
+      },
+    );
+    request.on("error", reject);
+    request.end(payload);
+  });
+}
+
+/** CPU (user + system) a process has used so far, in ms, from /proc (Linux). */
+function cpuMs(pid: number): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+const ownCpuMs = () => {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1000;
+};
+
+async function createApp(base: string): Promise<string> {
+  const response = await fetch(`${base}/api/v1/apps`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${ownerKey}` },
+    body: JSON.stringify({
+      name: "Scale bot",
+      description: "Answers benchmark questions",
+      openingIntroduction: "Hello, benchmark.",
+      avatarUrl: "https://cdn.example.com/bench.png",
+      category: "other",
+      settingsPrompt: "You answer briefly.",
+      memoryTurns: 0,
+    }),
+  });
+  const body = (await response.json()) as { success: boolean; message?: string; data: { code: string } };
+  if (!body.success) throw new Error(`creating the app failed: ${body.message}`);
+  return body.data.code;
+}
+
+/** Turns per second over `seconds` with `CONCURRENCY` turns in flight, and the CPU spent per turn. */
+async function measure(base: string, appCode: string, servers: ClusterProcess[] | number[], seconds: number) {
+  const url = new URL(base);
+  const pids = servers.map((server) => (typeof server === "number" ? server : server.pid));
+  const payload = JSON.stringify({ model: appCode, stream: false, messages: [{ role: "user", content: "Where is my parcel?" }] });
+  const serverBefore = pids.map(cpuMs);
+  const ownBefore = ownCpuMs();
+  const deadline = performance.now() + seconds * 1000;
+  const started = performance.now();
+  let done = 0;
+  let failed = 0;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (performance.now() < deadline) {
+        const status = await turn(url, payload);
+        if (status === 200) done += 1;
+        else failed += 1;
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  if (failed > 0) throw new Error(`${failed} turns failed`);
+  const serverCpu = pids.map((pid, i) => cpuMs(pid) - serverBefore[i]!).reduce((a, b) => a + b, 0);
+  return { perSecond: done / elapsed, serverCpuPerTurn: serverCpu / done, ownCpuPerTurn: (ownCpuMs() - ownBefore) / done };
+}
+
+const fixed = (value: number, digits = 1) => value.toFixed(digits);
+
+// The single-process default: one process, every role, no Redis, reached through the same balancer.
+{
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "parley-bench-scale-default-"));
+  const server = await startRole("all", dataDir, env);
+  const balancer = await startBalancer(() => [server.url!]);
+  try {
+    const app = await createApp(balancer.url);
+    await measure(balancer.url, app, [server], WARMUP_SECONDS);
+    const result = await measure(balancer.url, app, [server], SECONDS);
+    console.log(`turns_per_s_default=${fixed(result.perSecond)}`);
+    console.log(`server_cpu_ms_per_turn_default=${fixed(result.serverCpuPerTurn, 2)}`);
+  } finally {
+    await balancer.close();
+    await server.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+// One and then two api processes (and no separate worker: chat turns need none) on one data
+// directory and one Redis, behind the round-robin balancer.
+let cluster: Cluster | undefined;
+try {
+  cluster = await startCluster({ api: 1, workers: 0, env });
+  const app = await createApp(cluster.url);
+  await measure(cluster.url, app, cluster.apis, WARMUP_SECONDS);
+  const one = await measure(cluster.url, app, cluster.apis, SECONDS);
+  await cluster.add("api");
+  await measure(cluster.url, app, cluster.apis, WARMUP_SECONDS);
+  const two = await measure(cluster.url, app, cluster.apis, SECONDS);
+  console.log(`server_cpu_ms_per_turn_1=${fixed(one.serverCpuPerTurn, 2)}`);
+  console.log(`server_cpu_ms_per_turn_2=${fixed(two.serverCpuPerTurn, 2)}`);
+  console.log(`driver_cpu_ms_per_turn_1=${fixed(one.ownCpuPerTurn, 2)}`);
+  console.log(`driver_cpu_ms_per_turn_2=${fixed(two.ownCpuPerTurn, 2)}`);
+  console.log(`cores=${os.availableParallelism()}`);
+  console.log(`concurrency=${CONCURRENCY}`);
+  console.log(`turns_per_s_1=${fixed(one.perSecond)}`);
+  console.log(`turns_per_s_2=${fixed(two.perSecond)}`);
+  console.log(`scale_ratio=${fixed(two.perSecond / one.perSecond, 2)}`);
+} finally {
+  await cluster?.stop();
+  agent.destroy();
+}
