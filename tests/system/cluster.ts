@@ -194,7 +194,17 @@ export async function startBalancer(backends: () => string[]): Promise<Balancer>
  * processes and the workers together, then the balancer in front of the api processes.
  */
 export async function startCluster(
-  options: { api?: number; workers?: number; env?: Record<string, string>; redis?: boolean; dataDir?: string; workerRole?: string } = {},
+  options: {
+    api?: number;
+    workers?: number;
+    env?: Record<string, string>;
+    redis?: boolean;
+    dataDir?: string;
+    /** PARLEY_ROLE of the api processes (`api`), e.g. `api,scheduler`. */
+    apiRole?: string;
+    /** PARLEY_ROLE of the workers (`worker`). */
+    workerRole?: string;
+  } = {},
 ): Promise<Cluster> {
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "parley-cluster-"));
   const redis = options.redis === false ? undefined : await startRedis();
@@ -217,9 +227,10 @@ export async function startCluster(
   };
   try {
     const apiCount = options.api ?? 2;
-    await add("api");
+    const apiRole = options.apiRole ?? "api";
+    await add(apiRole);
     await Promise.all([
-      ...Array.from({ length: apiCount - 1 }, () => add("api")),
+      ...Array.from({ length: apiCount - 1 }, () => add(apiRole)),
       ...Array.from({ length: options.workers ?? 1 }, () => add(options.workerRole ?? "worker")),
     ]);
     balancer = await startBalancer(() => apis.filter((process) => process.url).map((process) => process.url!));
