@@ -2,8 +2,9 @@
 // and then two api processes on one data directory (SQLite in WAL) and one Redis, and one
 // process with the embedded defaults (no Redis) for the single-process figure. Turns are answered
 // by the offline responder (no model configured), so the figure is Parley's own cost per turn.
-// Prints name=value lines: turns_per_s_default, turns_per_s_1, turns_per_s_2, scale_ratio, then
-// the CPU each side used per turn (the servers, and this process: load generator + balancer).
+// Prints name=value lines: turns_per_s_default first, the rounds and the CPU each side used per
+// turn (the servers; this process: load generator + balancer), then turns_per_s_1,
+// turns_per_s_2 and scale_ratio last.
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -12,7 +13,8 @@ import { type Cluster, type ClusterProcess, startBalancer, startCluster, startRo
 
 const ownerKey = "pk_bench_scale_owner_key_0123456789abcdef";
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const WARMUP_SECONDS = 3;
 const env = { PARLEY_BOOTSTRAP_API_KEY: ownerKey, PARLEY_WELCOME_CREDITS: "100000000", PARLEY_LOG_LEVEL: "info", PARLEY_SEED_DEMO: "false" };
 
@@ -103,9 +105,11 @@ async function measure(base: string, appCode: string, servers: ClusterProcess[] 
 const fixed = (value: number, digits = 1) => value.toFixed(digits);
 
 // The single-process default: one process, every role, no Redis, reached through the same balancer.
+// BENCH_DEFAULT_SERVER points it at another build (e.g. main's packages/api/dist/server.js) to
+// compare the default before and after a change.
 {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "parley-bench-scale-default-"));
-  const server = await startRole("all", dataDir, env);
+  const server = await startRole("all", dataDir, env, process.env.BENCH_DEFAULT_SERVER ? { server: process.env.BENCH_DEFAULT_SERVER } : {});
   const balancer = await startBalancer(() => [server.url!]);
   try {
     const app = await createApp(balancer.url);
@@ -121,25 +125,44 @@ const fixed = (value: number, digits = 1) => value.toFixed(digits);
 }
 
 // One and then two api processes (and no separate worker: chat turns need none) on one data
-// directory and one Redis, behind the round-robin balancer.
+// directory and one Redis. Both processes start and warm up first; then rounds alternate the
+// balancer between the first process alone and both, so drift on a shared machine (other work
+// coming and going) touches both figures alike; each figure is the median of its rounds.
 let cluster: Cluster | undefined;
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 try {
-  cluster = await startCluster({ api: 1, workers: 0, env });
-  const app = await createApp(cluster.url);
-  await measure(cluster.url, app, cluster.apis, WARMUP_SECONDS);
-  const one = await measure(cluster.url, app, cluster.apis, SECONDS);
-  await cluster.add("api");
-  await measure(cluster.url, app, cluster.apis, WARMUP_SECONDS);
-  const two = await measure(cluster.url, app, cluster.apis, SECONDS);
-  console.log(`server_cpu_ms_per_turn_1=${fixed(one.serverCpuPerTurn, 2)}`);
-  console.log(`server_cpu_ms_per_turn_2=${fixed(two.serverCpuPerTurn, 2)}`);
-  console.log(`driver_cpu_ms_per_turn_1=${fixed(one.ownCpuPerTurn, 2)}`);
-  console.log(`driver_cpu_ms_per_turn_2=${fixed(two.ownCpuPerTurn, 2)}`);
-  console.log(`cores=${os.availableParallelism()}`);
-  console.log(`concurrency=${CONCURRENCY}`);
-  console.log(`turns_per_s_1=${fixed(one.perSecond)}`);
-  console.log(`turns_per_s_2=${fixed(two.perSecond)}`);
-  console.log(`scale_ratio=${fixed(two.perSecond / one.perSecond, 2)}`);
+  cluster = await startCluster({ api: 2, workers: 0, env });
+  const apis = cluster.apis;
+  let backends = apis.map((process) => process.url!);
+  const balancer = await startBalancer(() => backends);
+  try {
+    const app = await createApp(balancer.url);
+    await measure(balancer.url, app, apis, WARMUP_SECONDS * 2);
+    const one: Awaited<ReturnType<typeof measure>>[] = [];
+    const two: Awaited<ReturnType<typeof measure>>[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      backends = [apis[0]!.url!];
+      one.push(await measure(balancer.url, app, apis, SECONDS));
+      backends = apis.map((process) => process.url!);
+      two.push(await measure(balancer.url, app, apis, SECONDS));
+    }
+    const perSecond1 = median(one.map((result) => result.perSecond));
+    const perSecond2 = median(two.map((result) => result.perSecond));
+    console.log(`rounds_1=${one.map((result) => fixed(result.perSecond)).join(",")}`);
+    console.log(`rounds_2=${two.map((result) => fixed(result.perSecond)).join(",")}`);
+    console.log(`server_cpu_ms_per_turn_1=${fixed(median(one.map((result) => result.serverCpuPerTurn)), 2)}`);
+    console.log(`server_cpu_ms_per_turn_2=${fixed(median(two.map((result) => result.serverCpuPerTurn)), 2)}`);
+    console.log(`driver_cpu_ms_per_turn_1=${fixed(median(one.map((result) => result.ownCpuPerTurn)), 2)}`);
+    console.log(`driver_cpu_ms_per_turn_2=${fixed(median(two.map((result) => result.ownCpuPerTurn)), 2)}`);
+    console.log(`cores=${os.availableParallelism()}`);
+    console.log(`load_avg_1m=${fixed(os.loadavg()[0]!, 2)}`);
+    console.log(`concurrency=${CONCURRENCY}`);
+    console.log(`turns_per_s_1=${fixed(perSecond1)}`);
+    console.log(`turns_per_s_2=${fixed(perSecond2)}`);
+    console.log(`scale_ratio=${fixed(perSecond2 / perSecond1, 2)}`);
+  } finally {
+    await balancer.close();
+  }
 } finally {
   await cluster?.stop();
   agent.destroy();

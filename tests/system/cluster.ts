@@ -55,11 +55,21 @@ const ready = /listening on (http:\/\/\S+)|Parley is ready \(roles: [^)]*\)/;
  * Starts `node packages/api/dist/server.js` with PARLEY_ROLE=role on the data directory. Ready
  * when it prints its listening line (api) or its ready line (no api role: decision 0030).
  */
-export async function startRole(role: string, dataDir: string, env: Record<string, string> = {}): Promise<ClusterProcess> {
-  const server = path.join(root, "packages/api/dist/server.js");
+export async function startRole(
+  role: string,
+  dataDir: string,
+  env: Record<string, string> = {},
+  options: {
+    /** Another build's entry point (a benchmark compares builds); this checkout's by default. */
+    server?: string;
+    /** Arguments for node itself, e.g. `--cpu-prof` (not allowed in NODE_OPTIONS). */
+    nodeArgs?: string[];
+  } = {},
+): Promise<ClusterProcess> {
+  const server = options.server ?? path.join(root, "packages/api/dist/server.js");
   if (!fs.existsSync(server)) throw new Error("packages/api/dist/server.js is missing: run `npm run build` first");
-  const child: ChildProcess = spawn(process.execPath, [server], {
-    cwd: root,
+  const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), server], {
+    cwd: path.resolve(path.dirname(server), "../../.."),
     env: {
       PATH: process.env.PATH ?? "",
       HOME: process.env.HOME ?? "",
