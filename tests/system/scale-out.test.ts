@@ -235,9 +235,10 @@ describe("two api processes and one worker on one data store, Redis and S3", () 
     expect(partial.status).toBe("processing");
     const worker = cluster.workers[0]!;
     await worker.kill();
-    // Only workers run jobs: with the worker dead, the file stays where it was.
+    // Only workers run jobs: with the worker dead, the file stays where it was, also after its
+    // lease (5 s) ran out, when any process that runs jobs would have taken it over.
     const stalled = await fileOf();
-    await sleep(3_000);
+    await sleep(7_000);
     expect(await fileOf()).toMatchObject({ status: "processing", progress: stalled.progress });
     embeddings.setDelay(0);
     await cluster.add("worker");
