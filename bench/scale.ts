@@ -112,23 +112,57 @@ async function measure(base: string, appCode: string, servers: ClusterProcess[] 
 
 const fixed = (value: number, digits = 1) => value.toFixed(digits);
 
-// The single-process default: one process, every role, no Redis, reached through the same balancer.
-// BENCH_DEFAULT_SERVER points it at another build (e.g. main's packages/api/dist/server.js) to
-// compare the default before and after a change.
+// The single-process default: one process, every role, no Redis, reached through a balancer.
+// BENCH_COMPARE_SERVER=<another build>/packages/api/dist/server.js (e.g. main's before a change)
+// runs that build beside it on its own data directory and alternates rounds between the two, so
+// the load of a shared machine touches both alike: default_ratio is this build over the other.
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "parley-bench-scale-default-"));
-  const server = await startRole("all", dataDir, env, process.env.BENCH_DEFAULT_SERVER ? { server: process.env.BENCH_DEFAULT_SERVER } : {});
-  const balancer = await startBalancer(() => [server.url!]);
+  const builds: Array<{ name: string; server?: string }> = [{ name: "default" }];
+  if (process.env.BENCH_COMPARE_SERVER) builds.push({ name: "default_compare", server: process.env.BENCH_COMPARE_SERVER });
+  const started: Array<{
+    name: string;
+    dataDir: string;
+    server: ClusterProcess;
+    balancer: Awaited<ReturnType<typeof startBalancer>>;
+    app: string;
+    results: Awaited<ReturnType<typeof measure>>[];
+  }> = [];
   try {
-    const app = await createApp(balancer.url);
-    await measure(balancer.url, app, [server], WARMUP_SECONDS);
-    const result = await measure(balancer.url, app, [server], SECONDS);
-    console.log(`turns_per_s_default=${fixed(result.perSecond)}`);
-    console.log(`server_cpu_ms_per_turn_default=${fixed(result.serverCpuPerTurn, 2)}`);
+    for (const build of builds) {
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "parley-bench-scale-default-"));
+      const server = await startRole("all", dataDir, env, build.server ? { server: build.server } : {});
+      const entry = {
+        ...build,
+        dataDir,
+        server,
+        balancer: await startBalancer(() => [server.url!]),
+        app: "",
+        results: [] as Awaited<ReturnType<typeof measure>>[],
+      };
+      started.push(entry);
+      entry.app = await createApp(entry.balancer.url);
+      await measure(entry.balancer.url, entry.app, [server], WARMUP_SECONDS);
+    }
+    const rounds = started.length > 1 ? ROUNDS : 1;
+    for (let round = 0; round < rounds; round++) {
+      for (const entry of round % 2 === 0 ? started : [...started].reverse())
+        entry.results.push(await measure(entry.balancer.url, entry.app, [entry.server], SECONDS));
+    }
+    for (const entry of started) {
+      console.log(`turns_per_s_${entry.name}=${fixed(median(entry.results.map((result) => result.perSecond)))}`);
+      console.log(`server_cpu_ms_per_turn_${entry.name}=${fixed(median(entry.results.map((result) => result.serverCpuPerTurn)), 2)}`);
+    }
+    if (started.length > 1) {
+      const [own, other] = started.map((entry) => median(entry.results.map((result) => result.perSecond)));
+      console.log(`default_ratio=${fixed(own! / other!, 2)}`);
+    }
   } finally {
-    await balancer.close();
-    await server.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    for (const entry of started) {
+      await entry.balancer.close();
+      await entry.server.stop();
+      fs.rmSync(entry.dataDir, { recursive: true, force: true });
+    }
   }
 }
 
@@ -137,7 +171,6 @@ const fixed = (value: number, digits = 1) => value.toFixed(digits);
 // balancer between the first process alone and both, so drift on a shared machine (other work
 // coming and going) touches both figures alike; each figure is the median of its rounds.
 let cluster: Cluster | undefined;
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 try {
   cluster = await startCluster({ api: 2, workers: 0, env });
   const apis = cluster.apis;
