@@ -1,4 +1,5 @@
 import path from "node:path";
+import proxyaddr from "proxy-addr";
 import { z } from "zod";
 
 const optionalString = z
@@ -26,6 +27,26 @@ export const environmentSchema = z.object({
   PARLEY_OWNER_EMAIL: optionalString,
   PARLEY_CONSOLE_DIR: optionalString,
   PARLEY_CORS_ORIGINS: z.string().default("*"),
+  /**
+   * Load balancers whose X-Forwarded-For is believed (comma list of addresses, CIDR ranges or
+   * `loopback`, `linklocal`, `uniquelocal`); empty: the caller is the TCP peer.
+   */
+  PARLEY_TRUSTED_PROXIES: z
+    .string()
+    .default("")
+    .transform((value) =>
+      value
+        .split(",")
+        .map((entry) => entry.trim())
+        .filter(Boolean),
+    )
+    .superRefine((entries, context) => {
+      try {
+        proxyaddr.compile(entries);
+      } catch (error) {
+        context.addIssue({ code: "custom", message: error instanceof Error ? error.message : String(error) });
+      }
+    }),
   PARLEY_BODY_LIMIT_BYTES: integer(1024 * 1024),
   PARLEY_SESSION_TTL_HOURS: integer(24 * 14),
   PARLEY_LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
@@ -224,6 +245,8 @@ export interface Config {
   ownerEmail?: string;
   consoleDir?: string;
   corsOrigins: string[];
+  /** Proxies whose X-Forwarded-For names the caller (proxy-addr trust list); empty: the TCP peer is the caller. */
+  trustedProxies: string[];
   bodyLimitBytes: number;
   sessionTtlHours: number;
   /** Credits a space is granted the first time its balance is read. */
@@ -408,6 +431,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     bootstrapApiKey: env.PARLEY_BOOTSTRAP_API_KEY,
     ownerEmail: env.PARLEY_OWNER_EMAIL?.toLowerCase(),
     consoleDir: env.PARLEY_CONSOLE_DIR,
+    trustedProxies: env.PARLEY_TRUSTED_PROXIES,
     corsOrigins: env.PARLEY_CORS_ORIGINS.split(",")
       .map((origin) => origin.trim())
       .filter(Boolean),

@@ -1,4 +1,6 @@
+import type { IncomingMessage } from "node:http";
 import { getConnInfo } from "@hono/node-server/conninfo";
+import proxyaddr from "proxy-addr";
 import type { Context, MiddlewareHandler } from "hono";
 import { type OperationAccess, operationAccess } from "../access/operations";
 import { fail, ServiceError } from "../errors";
@@ -44,9 +46,30 @@ export function requireAuth(options: { sessionOnly?: boolean; operation?: string
   };
 }
 
-/** The caller's address as the socket saw it. */
+/** Compiled trust lists, by their text (a process has one configuration; tests build several). */
+const trustCache = new Map<string, (address: string, hop: number) => boolean>();
+
+function trustOf(proxies: readonly string[]): (address: string, hop: number) => boolean {
+  const text = proxies.join(",");
+  let trust = trustCache.get(text);
+  if (!trust) {
+    trust = proxyaddr.compile([...proxies]);
+    trustCache.set(text, trust);
+  }
+  return trust;
+}
+
+/**
+ * The caller's address: the TCP peer, or — when the peer is a trusted proxy
+ * (PARLEY_TRUSTED_PROXIES) — the nearest address in X-Forwarded-For that is not one, so
+ * per-address throttles count visitors rather than the load balancer. A forwarded header from
+ * an untrusted peer is ignored, so a caller cannot choose its own address.
+ */
 export function clientIp(c: Context<AppEnv>): string {
   try {
+    const proxies = c.var.deps?.config.trustedProxies ?? [];
+    const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+    if (proxies.length > 0 && incoming?.socket) return proxyaddr(incoming, trustOf(proxies));
     return getConnInfo(c).remote.address ?? "unknown";
   } catch {
     return "local";

@@ -23,11 +23,11 @@ interface Answer {
 }
 
 // Loopback is a /8 on Linux: binding the client socket to 127.0.0.N gives each "address" its own IP.
-function post(base: string, from: string, path: string, body: string, type: string): Promise<Answer> {
+function post(base: string, from: string, path: string, body: string, type: string, headers: Record<string, string> = {}): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const request = http.request(
       `${base}${path}`,
-      { method: "POST", localAddress: from, agent: false, headers: { "content-type": type, "content-length": Buffer.byteLength(body) } },
+      { method: "POST", localAddress: from, agent: false, headers: { "content-type": type, "content-length": Buffer.byteLength(body), ...headers } },
       (response) => {
         let text = "";
         response.setEncoding("utf8");
@@ -42,8 +42,8 @@ function post(base: string, from: string, path: string, body: string, type: stri
   });
 }
 
-const login = (base: string, from: string, username: string, password: string) =>
-  post(base, from, "/api/v1/auth/login", new URLSearchParams({ username, password }).toString(), "application/x-www-form-urlencoded");
+const login = (base: string, from: string, username: string, password: string, headers: Record<string, string> = {}) =>
+  post(base, from, "/api/v1/auth/login", new URLSearchParams({ username, password }).toString(), "application/x-www-form-urlencoded", headers);
 
 const loginByCode = (base: string, from: string, target: string, code: string) =>
   post(base, from, "/api/v1/auth/login/code", JSON.stringify({ channel: "email", target, code }), "application/json");
@@ -118,6 +118,33 @@ describe("password guessing, parallel and sequential alike", () => {
     expect(second.status).toBe(429);
     expect(second.retryAfter).toBe(120);
     expect((await login(base, fifth, "ruth@example.com", "ruth-pass-1")).status).toBe(200);
+  });
+});
+
+describe("behind a load balancer", () => {
+  const balancer = "127.0.0.7";
+  const via = (visitor: string) => ({ "x-forwarded-for": `${visitor}, ${balancer}` });
+
+  it("counts the visitor named by a trusted balancer, not the balancer", async () => {
+    // The balancer appends the peer it saw; here a second, trusted hop (127.0.0.7) sits in front.
+    const { ctx, base } = await listening({ ...env, PARLEY_TRUSTED_PROXIES: "127.0.0.7/32, 127.0.0.8" });
+    await registerUser(ctx, "lena@example.com", "lena-pass-1");
+    for (let attempt = 0; attempt < 5; attempt++) expect((await login(base, "127.0.0.8", "lena@example.com", "bad", via("198.51.100.4"))).status).toBe(401);
+    expect((await login(base, "127.0.0.8", "lena@example.com", "bad", via("198.51.100.4"))).status).toBe(429);
+    // Another visitor through the same balancer is not locked out.
+    expect((await login(base, "127.0.0.8", "lena@example.com", "lena-pass-1", via("198.51.100.5"))).status).toBe(200);
+  });
+
+  it("ignores X-Forwarded-For from a peer it does not trust, so a caller cannot pick its address", async () => {
+    const { ctx, base } = await listening({ ...env, PARLEY_TRUSTED_PROXIES: "127.0.0.8" });
+    await registerUser(ctx, "omar@example.com", "omar-pass-1");
+    for (let attempt = 0; attempt < 5; attempt++)
+      expect((await login(base, "127.0.0.9", "omar@example.com", "bad", { "x-forwarded-for": `203.0.113.${attempt}` })).status).toBe(401);
+    expect((await login(base, "127.0.0.9", "omar@example.com", "bad", { "x-forwarded-for": "203.0.113.99" })).status).toBe(429);
+  });
+
+  it("refuses a trust list it cannot read, naming the setting", async () => {
+    await expect(createTestContext({ PARLEY_TRUSTED_PROXIES: "10.0.0.0/99" })).rejects.toThrow(/PARLEY_TRUSTED_PROXIES/);
   });
 });
 
