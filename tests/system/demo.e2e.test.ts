@@ -30,7 +30,8 @@ async function openDemo(context: BrowserContext, errors: string[]): Promise<Page
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   page.on("response", (response) => {
-    if (/\/api\/v1\/widget\/[^/]+\/sessions\/[^/]+\/events$/.test(new URL(response.url()).pathname) && response.ok()) liveStreams.set(page, (liveStreams.get(page) ?? 0) + 1);
+    if (/\/api\/v1\/widget\/[^/]+\/sessions\/[^/]+\/events$/.test(new URL(response.url()).pathname) && response.ok())
+      liveStreams.set(page, (liveStreams.get(page) ?? 0) + 1);
   });
   page.on("pageerror", (error) => errors.push(error.message));
   page.on("console", (message) => {

@@ -62,7 +62,8 @@ describe("operator messages pushed to the widget (the visitor event stream)", ()
     page.on("request", (request) => {
       const url = new URL(request.url());
       if (url.pathname.startsWith("/socket.io/")) live.push(`socket.io ${request.method()}`);
-      if (url.pathname.endsWith("/events")) live.push(`${request.method()} ${url.pathname}${url.search} ${request.headers().authorization ? "with a bearer token" : "without a token"}`);
+      if (url.pathname.endsWith("/events"))
+        live.push(`${request.method()} ${url.pathname}${url.search} ${request.headers().authorization ? "with a bearer token" : "without a token"}`);
     });
     await page.goto(`${siteUrl}/?client=${clientId}`);
 

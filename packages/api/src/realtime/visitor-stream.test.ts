@@ -27,7 +27,11 @@ beforeAll(async () => {
 afterAll(async () => ctx.close());
 
 async function webClient(owner = alice, app = appId) {
-  const response = await ctx.request("/api/v1/web-clients", { method: "POST", token: owner.token, json: { appId: app, name: "Stream widget", allowedOrigins: [shop] } });
+  const response = await ctx.request("/api/v1/web-clients", {
+    method: "POST",
+    token: owner.token,
+    json: { appId: app, name: "Stream widget", allowedOrigins: [shop] },
+  });
   expect(response.status).toBe(201);
   return ((await response.json()) as { data: { id: string } }).data.id;
 }
@@ -127,14 +131,24 @@ describe("GET /api/v1/widget/{clientId}/sessions/{sessionId}/events", () => {
     expect(await refusal(await open(clientId, session.sessionId, "wvt_wrong"))).toEqual({ status: 401, error: "visitor_token_invalid", success: false });
     expect(await refusal(await open(clientId, session.sessionId, other.visitorToken))).toEqual({ status: 401, error: "visitor_token_invalid", success: false });
     expect(await refusal(await open(clientId, session.sessionId, alice.token))).toEqual({ status: 401, error: "visitor_token_invalid", success: false });
-    expect(await refusal(await open(otherClient, session.sessionId, session.visitorToken))).toEqual({ status: 401, error: "visitor_token_invalid", success: false });
-    expect(await refusal(await open("no-such-client", session.sessionId, session.visitorToken))).toEqual({ status: 404, error: "web_client_not_found", success: false });
+    expect(await refusal(await open(otherClient, session.sessionId, session.visitorToken))).toEqual({
+      status: 401,
+      error: "visitor_token_invalid",
+      success: false,
+    });
+    expect(await refusal(await open("no-such-client", session.sessionId, session.visitorToken))).toEqual({
+      status: 404,
+      error: "web_client_not_found",
+      success: false,
+    });
     expect(await refusal(await open(clientId, session.sessionId, session.visitorToken, "https://elsewhere.example.com"))).toEqual({
       status: 403,
       error: "origin_not_allowed",
       success: false,
     });
-    const tooLong = await fetch(`${base}/api/v1/widget/${clientId}/sessions/${"s".repeat(65)}/events`, { headers: { authorization: `Bearer ${session.visitorToken}` } });
+    const tooLong = await fetch(`${base}/api/v1/widget/${clientId}/sessions/${"s".repeat(65)}/events`, {
+      headers: { authorization: `Bearer ${session.visitorToken}` },
+    });
     expect(tooLong.status).toBe(400);
     expect((await ctx.request(`/api/v1/web-clients/${clientId}`, { method: "PATCH", token: alice.token, json: { enabled: false } })).status).toBe(200);
     expect(await refusal(await open(clientId, session.sessionId, session.visitorToken))).toEqual({ status: 403, error: "web_client_disabled", success: false });

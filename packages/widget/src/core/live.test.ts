@@ -1,153 +1,79 @@
 import { Manager } from "socket.io-client";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { createAppVia } from "../../../api/src/apps/testing";
-import { upgradeSpaceForTest } from "../../../api/src/plans/testing";
-import { publishToVisitor } from "../../../api/src/realtime/events";
-import { closeVisitorStreams, openVisitorStreams, visitorStreamTiming } from "../../../api/src/realtime/visitor-stream";
-import { createTestContext, registerUser, type TestContext } from "../../../api/src/testing/harness";
-import { backoffDelay, createLive, type LiveConnection, type LiveOptions, VISITOR_RECONNECTION } from "./live";
-import type { WidgetSession } from "./protocol";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { backoffDelay, createLive, type LiveConnection, VISITOR_RECONNECTION } from "./live";
 import { createTransport } from "./transport";
 
-// The real Parley server: the widget's transport reads its visitor event stream over HTTP.
-let ctx: TestContext;
-let base: string;
-let clientId: string;
+// The stream against the real server: tests/system/widget-live.test.ts. Here: the transport's
+// reading of a stream and the reconnection rules, on fetch answers made in the test.
 const live: LiveConnection[] = [];
-
-beforeAll(async () => {
-  ctx = await createTestContext();
-  base = await ctx.listen();
-  const owner = await registerUser(ctx, "owner-live@example.com");
-  await upgradeSpaceForTest(ctx, owner.user.spaceId);
-  const app = await createAppVia(ctx, owner, { name: "Live bot" });
-  const created = await ctx.request("/api/v1/web-clients", { method: "POST", token: owner.token, json: { appId: app.id, name: "Live widget" } });
-  clientId = ((await created.json()) as { data: { id: string } }).data.id;
-});
 afterEach(() => {
   for (const connection of live.splice(0)) connection.disconnect();
   vi.useRealTimers();
 });
-afterAll(async () => ctx?.close());
 
-const transport = () => createTransport(base, clientId, () => "en");
+const session = { sessionId: "wcs_1", visitorToken: "tok", visitorId: "v1" };
+const encoder = new TextEncoder();
 
-async function newSession(): Promise<WidgetSession> {
-  return transport().createSession({});
-}
-
-function liveFor(session: WidgetSession, options: Partial<LiveOptions> = {}): LiveConnection {
-  const connection = createLive({ open: (signal, alive) => transport().events(session, signal, alive), reconnectionDelay: 100, reconnectionDelayMax: 100, ...options });
-  live.push(connection);
-  return connection;
-}
-
-const record = (connection: LiveConnection, ...events: string[]) => {
-  const seen: [string, unknown][] = [];
-  for (const event of events) connection.on(event, (data) => seen.push([event, data]));
-  return seen;
-};
-
-describe("the visitor's live events against the server's event stream", () => {
-  it("stays closed until connect(), then receives the session's events and nobody else's", async () => {
-    const session = await newSession();
-    const other = await newSession();
-    const connection = liveFor(session);
-    const seen = record(connection, "connect", "message", "mode");
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(openVisitorStreams(ctx.deps)).toBe(0);
-    connection.connect();
-    await expect.poll(() => connection.connected).toBe(true);
-    const message = { id: "msg_1", role: "operator" as const, content: "Hello from Dana", createdAt: "2026-11-21T10:00:00.000Z", senderName: "Dana" };
-    publishToVisitor(ctx.deps.realtime, clientId, session.sessionId, "message", message);
-    publishToVisitor(ctx.deps.realtime, clientId, other.sessionId, "message", { ...message, id: "not for us" });
-    publishToVisitor(ctx.deps.realtime, clientId, session.sessionId, "mode", { serviceMode: "MANUAL_MODE" });
-    await expect.poll(() => seen.length).toBe(3);
-    expect(seen).toEqual([
-      ["connect", false],
-      ["message", message],
-      ["mode", { serviceMode: "MANUAL_MODE" }],
-    ]);
-    connection.disconnect();
-    await expect.poll(() => openVisitorStreams(ctx.deps)).toBe(0);
-  });
-
-  it("reports a refusal once and does not retry it", async () => {
-    const session = await newSession();
-    let opened = 0;
-    const connection = createLive({
-      open: (signal, alive) => {
-        opened++;
-        return transport().events({ ...session, visitorToken: "wvt_wrong" }, signal, alive);
+describe("transport.events", () => {
+  it("opens GET …/events with the bearer token, counts every chunk as alive (pings too) and skips malformed events", async () => {
+    const calls: [string, RequestInit][] = [];
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (const chunk of [
+          ": open\n\n",
+          'event: message\ndata: {"id":"m1","role":"operator","content":"Hi"}\n\n: ping\n\n',
+          "event: mode\ndata: not json\n\n",
+          'event: mode\ndata: {"serviceMode":"MANUAL_MODE"}\n\n',
+        ])
+          controller.enqueue(encoder.encode(chunk));
+        controller.close();
       },
-      reconnectionDelay: 50,
-      reconnectionDelayMax: 50,
     });
-    live.push(connection);
-    const seen = record(connection, "connect", "connect_error");
-    connection.connect();
-    await expect.poll(() => seen.length).toBe(1);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(seen).toEqual([["connect_error", expect.objectContaining({ status: 401 })]]);
-    expect(opened).toBe(1);
+    const transport = createTransport("https://api.test", "demo", () => "zh-CN", (async (url: string, init: RequestInit) => {
+      calls.push([url, init]);
+      return new Response(body, { headers: { "content-type": "text/event-stream" } });
+    }) as typeof fetch);
+    let alive = 0;
+    const events = [];
+    for await (const event of await transport.events(session, new AbortController().signal, () => alive++)) events.push(event);
+    expect(events).toEqual([
+      { event: "message", data: { id: "m1", role: "operator", content: "Hi" } },
+      { event: "mode", data: { serviceMode: "MANUAL_MODE" } },
+    ]);
+    expect(alive).toBe(4);
+    expect(calls[0]![0]).toBe("https://api.test/api/v1/widget/demo/sessions/wcs_1/events");
+    expect(calls[0]![1].headers).toMatchObject({ Authorization: "Bearer tok", "Accept-Language": "zh-CN" });
+    expect(calls[0]![1].credentials).toBe("omit");
   });
 
-  it("reconnects after the server ended the stream (a restart, a deploy) and says it is a reconnection", async () => {
-    const session = await newSession();
-    const connection = liveFor(session);
-    const seen = record(connection, "connect", "disconnect", "message");
-    connection.connect();
-    await expect.poll(() => openVisitorStreams(ctx.deps)).toBe(1);
-    closeVisitorStreams(ctx.deps);
-    await expect.poll(() => seen.map(([event]) => event)).toEqual(["connect", "disconnect", "connect"]);
-    expect(seen[1]).toEqual(["disconnect", "transport close"]);
-    expect(seen[2]).toEqual(["connect", true]);
-    await expect.poll(() => openVisitorStreams(ctx.deps)).toBe(1);
-    const message = { id: "msg_after", role: "operator" as const, content: "Still here", createdAt: "2026-11-21T10:00:00.000Z" };
-    publishToVisitor(ctx.deps.realtime, clientId, session.sessionId, "message", message);
-    await expect.poll(() => seen[3]).toEqual(["message", message]);
-  });
-
-  it("keeps a stream the server pings past several idle periods, and reopens a silent one", async () => {
-    const session = await newSession();
-    const before = visitorStreamTiming.heartbeatMs;
-    visitorStreamTiming.heartbeatMs = 100;
-    try {
-      const pinged = liveFor(session, { idleMs: 400 });
-      const pingedSeen = record(pinged, "connect", "disconnect");
-      pinged.connect();
-      await new Promise((resolve) => setTimeout(resolve, 1500));
-      expect(pingedSeen).toEqual([["connect", false]]);
-    } finally {
-      visitorStreamTiming.heartbeatMs = before;
-    }
-    // Heartbeats every 25 s again: a client that wants one every 300 ms takes the stream for dead.
-    const silent = liveFor(session, { idleMs: 300 });
-    const silentSeen = record(silent, "connect", "disconnect");
-    silent.connect();
-    await expect.poll(() => silentSeen.map(([event, data]) => `${event} ${data}`)).toEqual(["connect false", "disconnect ping timeout", "connect true"]);
+  it("rejects a refusal with its status, before any stream", async () => {
+    const transport = createTransport("https://api.test", "demo", () => "en", (async () =>
+      Response.json({ success: false, message: "Origin not allowed" }, { status: 403, headers: { "X-Parley-Error": "origin_not_allowed" } })) as typeof fetch);
+    await expect(transport.events(session, new AbortController().signal, () => {})).rejects.toMatchObject({ status: 403, code: "origin_not_allowed" });
   });
 });
 
 describe("reconnection: 100 attempts, 10 s apart", () => {
   it("is what socket.io-client would do with the same options", () => {
-    const manager = new Manager(base, { autoConnect: false, ...VISITOR_RECONNECTION });
+    const manager = new Manager("http://127.0.0.1:9", { autoConnect: false, ...VISITOR_RECONNECTION });
     const backoff = (manager as unknown as { backoff: { duration(): number } }).backoff;
     const theirs = [backoff.duration(), backoff.duration(), backoff.duration(), backoff.duration()];
     expect(theirs).toEqual([10_000, 10_000, 10_000, 10_000]);
     expect(manager.reconnectionAttempts()).toBe(100);
     expect([0, 1, 2, 3].map((attempt) => backoffDelay(attempt, 10_000, 10_000, 0))).toEqual(theirs);
+    // The gotcha: the delay alone is capped at the default maximum of 5 s.
+    const capped = new Manager("http://127.0.0.1:9", { autoConnect: false, reconnectionDelay: 10_000 }) as unknown as { backoff: { duration(): number } };
+    expect(capped.backoff.duration()).toBeLessThanOrEqual(5000);
   });
 
   it("tries 100 times, every 10 s, while the network is down, then gives up", async () => {
     vi.useFakeTimers();
     const opened: number[] = [];
     // A network that is down: every request fails at once (status 0, retried).
-    const down = createTransport(base, clientId, () => "en", (async () => {
+    const down = createTransport("https://api.test", "demo", () => "en", (async () => {
       opened.push(Date.now());
       throw new TypeError("Failed to fetch");
     }) as typeof fetch);
-    const session = { sessionId: "wcs_x", visitorToken: "t", visitorId: "v" };
     const start = Date.now();
     const connection = createLive({ open: (signal, alive) => down.events(session, signal, alive), ...VISITOR_RECONNECTION });
     live.push(connection);
@@ -162,5 +88,24 @@ describe("reconnection: 100 attempts, 10 s apart", () => {
     expect(failed).toHaveBeenCalledTimes(1);
     await vi.advanceTimersByTimeAsync(60_000);
     expect(opened).toHaveLength(101);
+  });
+
+  it("retries a server error or a stream that ended, not a refusal", async () => {
+    vi.useFakeTimers();
+    const answers = [
+      () => Response.json({ success: false }, { status: 503 }),
+      () => new Response(": open\n\n", { headers: { "content-type": "text/event-stream" } }),
+      () => Response.json({ success: false }, { status: 401 }),
+    ];
+    let opened = 0;
+    const transport = createTransport("https://api.test", "demo", () => "en", (async () => answers[Math.min(opened++, answers.length - 1)]!()) as typeof fetch);
+    const connection = createLive({ open: (signal, alive) => transport.events(session, signal, alive), ...VISITOR_RECONNECTION });
+    live.push(connection);
+    const seen: string[] = [];
+    for (const event of ["connect", "disconnect", "connect_error"]) connection.on(event, (data) => seen.push(`${event} ${JSON.stringify(data)}`));
+    connection.connect();
+    await vi.advanceTimersByTimeAsync(10_000 * 5);
+    expect(opened).toBe(3);
+    expect(seen).toEqual(["connect false", 'disconnect "transport close"', expect.stringMatching(/^connect_error .*"status":401/)]);
   });
 });
