@@ -22,15 +22,16 @@ afterAll(async () => {
 
 const owner = (method: string, pathname: string, body?: unknown) => apiCall(parley.url, ownerKey, method, pathname, body);
 
-/** Engine.IO POSTs (the namespace's connect packet first) each tab sent: its visitor socket is joining. */
-const socketPosts = new WeakMap<Page, number>();
+/** The visitor event streams each tab has open (answered): its live events are joining. */
+const liveStreams = new WeakMap<Page, number>();
 
 /** Opens /web/agent/demo (full page: the chat opens by itself) in a tab of `context`. */
 async function openDemo(context: BrowserContext, errors: string[]): Promise<Page> {
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
-  page.on("request", (request) => {
-    if (request.url().includes("/socket.io/") && request.method() === "POST") socketPosts.set(page, (socketPosts.get(page) ?? 0) + 1);
+  page.on("response", (response) => {
+    if (/\/api\/v1\/widget\/[^/]+\/sessions\/[^/]+\/events$/.test(new URL(response.url()).pathname) && response.ok())
+      liveStreams.set(page, (liveStreams.get(page) ?? 0) + 1);
   });
   page.on("pageerror", (error) => errors.push(error.message));
   page.on("console", (message) => {
@@ -103,15 +104,15 @@ describe("the seeded demo on a fresh start", () => {
     await expect.poll(() => second.getByRole("dialog").getByRole("log").locator(".m.u").count()).toBe(4);
     expect(await second.getByRole("dialog").getByRole("button", { name: "Talk to a person", exact: true }).count()).toBe(0);
     await expect.poll(() => second.getByRole("dialog").getByRole("status").innerText()).toBe("A person from our team will answer you here.");
-    // Once the second tab's socket has joined, an operator message reaches both tabs at once.
-    await expect.poll(() => socketPosts.get(second) ?? 0).toBeGreaterThan(0);
+    // Once the second tab's stream is open, an operator message reaches both tabs at once.
+    await expect.poll(() => liveStreams.get(second) ?? 0).toBeGreaterThan(0);
     const sentAt = Date.now();
     await owner("POST", `/api/v1/inbox/sessions/${session.sessionId}/messages`, { content: "You can embed the widget with one script tag." });
     for (const page of [first, second]) {
       await expect.poll(() => operatorBubbles(page).count(), { timeout: 10_000 }).toBe(2);
       expect(await operatorBubbles(page).nth(1).innerText()).toContain("one script tag");
     }
-    // Pushed, not refetched: well under the socket's 10 s reconnection delay.
+    // Pushed, not refetched: well under the stream's 10 s reconnection delay.
     expect(Date.now() - sentAt).toBeLessThan(5_000);
     expect(errors).toEqual([]);
     await context.close();

@@ -174,7 +174,7 @@ describe("channel client and sessions inbox in Chromium: connect Telegram → li
     const operator = byTestId("message-operator").last();
     await expect.poll(() => operator.innerText()).toContain("Your parcel left the depot this morning.");
     await expect.poll(() => operator.locator('[data-testid="message-delivery"]').getAttribute("data-delivery")).toBe("sent");
-    // The message can arrive over the socket before the send's own answer clears the input.
+    // The message can arrive over the live stream before the send's own answer clears the input.
     await expect.poll(() => byTestId("reply-input").inputValue()).toBe("");
     await snap("inbox-conversation-en");
   });

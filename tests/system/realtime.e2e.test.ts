@@ -6,6 +6,7 @@ import { createExampleServer } from "../../examples/embed-html/serve.mjs";
 import { createAppVia } from "../../packages/api/src/apps/testing";
 import { conversations, messages, webClientSessions } from "../../packages/api/src/db/schema/index";
 import { publishToVisitor } from "../../packages/api/src/realtime/events";
+import { closeVisitorStreams } from "../../packages/api/src/realtime/visitor-stream";
 import { upgradeSpaceForTest } from "../../packages/api/src/plans/testing";
 import { createTestContext, registerUser, type TestContext } from "../../packages/api/src/testing/harness";
 import { launchBrowser } from "./browser";
@@ -46,20 +47,23 @@ async function widgetSession(page: Page): Promise<{ sessionId: string; visitorTo
   return JSON.parse(stored);
 }
 
-describe("operator messages pushed to the widget (socket.io /visitor)", () => {
+describe("operator messages pushed to the widget (the visitor event stream)", () => {
   it("shows an operator's message as it is sent, counts it while closed, and fetches what it missed after a reconnection", async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: "en-US" });
     const page = await context.newPage();
     page.setDefaultTimeout(15_000);
     const errors: string[] = [];
-    const sockets: string[] = [];
+    const live: string[] = [];
     page.on("pageerror", (error) => errors.push(error.message));
     page.on("console", (message) => {
-      // A CSP violation is reported on the console: the socket must work under the example's strict CSP.
+      // A CSP violation is reported on the console: the stream must work under the example's strict CSP.
       if (message.type() === "error" && /Content Security Policy/i.test(message.text())) errors.push(message.text());
     });
     page.on("request", (request) => {
-      if (request.url().includes("/socket.io/")) sockets.push(`${request.method()} ${new URL(request.url()).searchParams.get("transport")}`);
+      const url = new URL(request.url());
+      if (url.pathname.startsWith("/socket.io/")) live.push(`socket.io ${request.method()}`);
+      if (url.pathname.endsWith("/events"))
+        live.push(`${request.method()} ${url.pathname}${url.search} ${request.headers().authorization ? "with a bearer token" : "without a token"}`);
     });
     await page.goto(`${siteUrl}/?client=${clientId}`);
 
@@ -78,7 +82,7 @@ describe("operator messages pushed to the widget (socket.io /visitor)", () => {
     const session = await widgetSession(page);
     const answerText = await answer.innerText();
 
-    // The same message id until it shows: the socket may still be connecting; the widget shows an id once.
+    // The same message id until it shows: the stream may still be connecting; the widget shows an id once.
     const first = {
       id: "msg_operator_1",
       role: "operator" as const,
@@ -97,8 +101,8 @@ describe("operator messages pushed to the widget (socket.io /visitor)", () => {
     expect(await operatorBubbles.first().locator(".w").innerText()).toBe("Dana");
     // In the log region (role=log, aria-live=polite): screen readers announce it.
     expect(await log.getAttribute("aria-live")).toBe("polite");
-    // Engine.IO long-polling: plain requests to the API origin the CSP already allows.
-    expect(new Set(sockets)).toEqual(new Set(["GET polling", "POST polling"]));
+    // One GET to the API origin the CSP already allows; the token in a header, not in the URL; no socket.io.
+    expect(live).toEqual([`GET /api/v1/widget/${clientId}/sessions/${session.sessionId}/events with a bearer token`]);
 
     // Closed panel: a message without a name says who it is from, and the bubble counts it.
     await page.keyboard.press("Escape");
@@ -118,8 +122,8 @@ describe("operator messages pushed to the widget (socket.io /visitor)", () => {
 
     // A drop: a message stored while the visitor was away shows after the reconnection (10 s later).
     const row = await ctx.deps.db.select().from(webClientSessions).where(eq(webClientSessions.id, session.sessionId)).get();
-    // The transport ends (as when a network drops), not the namespace: that one would not be retried.
-    for (const socket of ctx.realtime()!.io.of("/visitor").sockets.values()) socket.conn.close();
+    // The stream ends (as when a network drops or the server restarts): the widget reconnects.
+    closeVisitorStreams(ctx.deps);
     const dropped = Date.now();
     const conversation = await ctx.deps.db.select().from(conversations).where(eq(conversations.id, row!.conversationId)).get();
     // What an operator said while the visitor was away (stored, its push lost).

@@ -8,6 +8,7 @@ import { loadConfig } from "../../packages/api/src/config";
 import { spaceRoles } from "../../packages/api/src/db/schema/index";
 import { addWebClient, type InboxSpace, inboxSpace, startVisitor, type Visitor, visitorSays } from "../../packages/api/src/inbox/testing";
 import { upgradeSpaceForTest } from "../../packages/api/src/plans/testing";
+import { openVisitorStreams } from "../../packages/api/src/realtime/visitor-stream";
 import { type RunningServer, startServer } from "../../packages/api/src/server";
 import { registerUser, type TestContext, type TestUser, testDriver } from "../../packages/api/src/testing/harness";
 import { type RedisServer, skipWithoutRedis, startRedis } from "../../packages/api/src/testing/redis-server";
@@ -137,6 +138,42 @@ describe.skipIf(skipWithoutRedis())("two API processes sharing Redis", () => {
     });
     expect(sent.status, await sent.clone().text()).toBe(201);
     await expect.poll(() => messages).toEqual([expect.objectContaining({ role: "operator", content: "Your parcel ships today" })]);
+  });
+
+  it("a visitor's event stream opened on process A receives the operator's reply sent through process B (no affinity)", async () => {
+    const visitor = await startVisitor(viaA, space.clientId);
+    // The widget's transport: one GET …/events, read with fetch, to process A only.
+    const leaving = new AbortController();
+    const stream = await fetch(`http://127.0.0.1:${a.port}/api/v1/widget/${space.clientId}/sessions/${visitor.widgetSessionId}/events`, {
+      headers: { authorization: `Bearer ${visitor.visitorToken}` },
+      signal: leaving.signal,
+    });
+    expect(stream.status).toBe(200);
+    let text = "";
+    const reading = (async () => {
+      const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
+      try {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) return;
+          text += value;
+        }
+      } catch {
+        // Left by the test.
+      }
+    })();
+    await expect.poll(() => text).toContain(": open");
+    const sent = await viaB.request(`/api/v1/inbox/sessions/${visitor.sessionId}/messages`, {
+      method: "POST",
+      token: owner.token,
+      json: { content: "Shipped from B" },
+    });
+    expect(sent.status, await sent.clone().text()).toBe(201);
+    await expect.poll(() => text).toMatch(/event: message\ndata: \{[^\n]*"role":"operator"[^\n]*"content":"Shipped from B"/);
+    // The stream lives on A only; the reply was made on B.
+    expect([openVisitorStreams(a.deps), openVisitorStreams(b.deps)]).toEqual([1, 0]);
+    leaving.abort();
+    await reading;
   });
 
   it("consoles on A hear events caused on B; a ranged member's console does not hear other clients' sessions", async () => {

@@ -121,7 +121,7 @@ describe("an operator takes over a web visitor's conversation", () => {
     const shownAfter = Date.now() - sentAt;
     expect(await bubbles.first().innerText()).toContain("AX-1042 left our depot this morning.");
     expect((await bubbles.first().locator(".w").innerText()).trim().length).toBeGreaterThan(0);
-    // Pushed, not polled: well under the socket's 10 s reconnection delay.
+    // Pushed, not polled: well under the live stream's 10 s reconnection delay.
     expect(shownAfter).toBeLessThan(5_000);
     expect(await visitor.page.evaluate(() => (window as unknown as { heard: string[] }).heard)).toEqual([
       "ready",

@@ -204,7 +204,7 @@ describe("the widget's accessibility, refusals, offline use and language", () =>
 
     await context.setOffline(false);
     expect(await streamedAnswer(page)).not.toBe("");
-    // Sent once (the socket's first connection also reads the history: a GET, not counted).
+    // Sent once (the live stream's first connection also reads the history: a GET, not counted).
     expect(posts.filter((pathname) => /^\/api\/v1\/widget\/demo\/sessions\/[^/]+\/messages$/.test(pathname))).toHaveLength(1);
     expect(await log.locator(".m.u").count()).toBe(1);
     expect(await log.locator(".m.e").count()).toBe(0);

@@ -5,7 +5,7 @@
 import { render } from "preact";
 import { createChatStore } from "./core/chat-store";
 import type { ChatContext, ChatHandle, PanelContext, VisitorIdentity } from "./core/protocol";
-import { createSocket, VISITOR_RECONNECTION } from "./core/socket";
+import { createLive, VISITOR_RECONNECTION } from "./core/live";
 import { browserStore, tabStore } from "./core/storage";
 import { createTransport, fetchConfig } from "./core/transport";
 import { PANEL_CSS } from "./ui/styles";
@@ -34,20 +34,15 @@ export function mountChat(loaderContext: ChatContext): ChatHandle {
   context.root.append(container);
   const { options } = context;
   let language = context.language || navigator.language || "en";
+  const transport = createTransport(options.api, options.clientId, () => language);
   const store = createChatStore({
     clientId: options.clientId,
-    transport: createTransport(options.api, options.clientId, () => language),
+    transport,
     storage: browserStore(),
     tabStorage: tabStore(),
     config: context.config,
     fetchConfig: (current) => fetchConfig(options.api, options.clientId, current),
-    openSocket: (session) =>
-      createSocket({
-        url: options.api,
-        namespace: "/visitor",
-        auth: { clientId: options.clientId, sessionId: session.sessionId, token: session.visitorToken },
-        ...VISITOR_RECONNECTION,
-      }),
+    openLive: (session) => createLive({ open: (signal, alive) => transport.events(session, signal, alive), ...VISITOR_RECONNECTION }),
     online: () => navigator.onLine,
     events: window,
     emit: context.emit,

@@ -16,6 +16,8 @@ import type { Language } from "../i18n/language";
 import { translate } from "../http/translate";
 import { defineRoute, idParam, jsonBody, standardErrors } from "../http/openapi";
 import { createDiskFileStore, findBuildFolder } from "../kernel/files/disk";
+import { visitorEventSchemas } from "../realtime/events";
+import { streamVisitorEvents } from "../realtime/visitor-stream";
 import {
   createClientBody,
   createSessionBody,
@@ -248,6 +250,37 @@ export function registerClientRoutes(app: OpenAPIHono<AppEnv>) {
       const row = await clientForVisitor(c.var.deps, params.clientId, c.req.header("origin"));
       const { conversation } = await sessionForVisitor(c.var.deps, row, params.sessionId, c.req.header("authorization"));
       return ok(c, { items: await sessionMessages(c.var.deps, conversation.id) });
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: "get",
+      path: "/api/v1/widget/{clientId}/sessions/{sessionId}/events",
+      tags: widgetTags,
+      summary: "The visitor's live events (an operator's message, a mode change) as server-sent events; any API process serves it",
+      description:
+        "Authorization: `Bearer <visitorToken>` (read it with fetch: EventSource cannot send the header). Checked like the socket.io `/visitor` namespace (client enabled, origin allowed, the session's token; again every minute, the stream ends once refused); refusals answer as envelopes before the stream starts. The same events as the namespace: `event: message` or `event: mode`, `data:` one JSON object (VisitorEvent). Comment lines: `: open` at once, `: ping` every 25 s. Events have no ids and nothing is replayed (`Last-Event-ID` is ignored): after a reconnection, read the session's messages again.",
+      security: [],
+      request: { params: sessionParams },
+      responses: {
+        200: {
+          description: "The stream of the session's events until the client leaves",
+          content: {
+            "text/event-stream": {
+              schema: z
+                .union([visitorEventSchemas.message.openapi("VisitorMessageEvent"), visitorEventSchemas.mode.openapi("VisitorModeEvent")])
+                .openapi("VisitorEvent"),
+            },
+          },
+        },
+        403: { description: visitorErrors[403], content: { "application/json": { schema: errorEnvelope } } },
+        ...standardErrors,
+      },
+    }),
+    async (c) => {
+      const params = c.req.valid("param");
+      return streamVisitorEvents(c, params.clientId, params.sessionId);
     },
   );
 

@@ -10,14 +10,15 @@ import { ServiceError } from "../errors";
 import { channelClients, conversations, spacePlans, spaces, webClients } from "../db/schema/index";
 import type { Auth, Deps } from "../kernel";
 import { authenticate } from "../identity/service/sessions";
+import { closeVisitorStreams, recheckVisitorStreams } from "./visitor-stream";
 
 /** The socket.io server attached next to the Hono app. */
 export interface RealtimeServer {
   /** The socket.io server (tests and diagnostics). */
   io: Server;
-  /** Checks every connected socket's credentials again now (done every minute); refused ones are disconnected. */
+  /** Checks every connected socket's and visitor event stream's credentials again now (done every minute); refused ones are disconnected. */
   recheck(): Promise<void>;
-  /** Disconnects every socket and stops forwarding; leaves the HTTP server to its owner. */
+  /** Disconnects every socket, ends the visitor event streams and stops forwarding; leaves the HTTP server to its owner. */
   close(): Promise<void>;
 }
 
@@ -264,6 +265,8 @@ export function attachRealtime(
         else deps.logger.warn("realtime recheck failed", { error: String(error) });
       }
     }
+    // The visitors' event streams (realtime/visitor-stream.ts) follow the same rules.
+    await recheckVisitorStreams(deps);
   };
   /** Checks the console sockets of one space again, now. */
   const recheckRoom = async (spaceId: string) => {
@@ -296,6 +299,7 @@ export function attachRealtime(
       io.disconnectSockets(true);
       consoles.disconnectSockets(true);
       visitors.disconnectSockets(true);
+      closeVisitorStreams(deps);
       // Not io.close(): that would also close the HTTP server, which its owner closes.
       io.engine.close();
     },

@@ -14812,6 +14812,102 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/widget/{clientId}/sessions/{sessionId}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The visitor's live events (an operator's message, a mode change) as server-sent events; any API process serves it
+         * @description Authorization: `Bearer <visitorToken>` (read it with fetch: EventSource cannot send the header). Checked like the socket.io `/visitor` namespace (client enabled, origin allowed, the session's token; again every minute, the stream ends once refused); refusals answer as envelopes before the stream starts. The same events as the namespace: `event: message` or `event: mode`, `data:` one JSON object (VisitorEvent). Comment lines: `: open` at once, `: ping` every 25 s. Events have no ids and nothing is replayed (`Last-Event-ID` is ignored): after a reconnection, read the session's messages again.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    clientId: string;
+                    sessionId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The stream of the session's events until the client leaves */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/event-stream": components["schemas"]["VisitorEvent"];
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description The client is disabled (`web_client_disabled`) or the site's origin is not allowed (`origin_not_allowed`) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/widget/{clientId}/sessions/{sessionId}/handover": {
         parameters: {
             query?: never;
@@ -38692,6 +38788,19 @@ export interface components {
              */
             status?: "complete" | "stopped" | "error" | "streaming" | "interrupted";
             createdAt: string;
+        };
+        VisitorEvent: components["schemas"]["VisitorMessageEvent"] | components["schemas"]["VisitorModeEvent"];
+        VisitorMessageEvent: {
+            id: string;
+            /** @enum {string} */
+            role: "operator" | "assistant";
+            content: string;
+            createdAt: string;
+            senderName?: string;
+        };
+        VisitorModeEvent: {
+            /** @enum {string} */
+            serviceMode: "FULL_AUTO_MODE" | "MANUAL_MODE" | "GROUP_MODE";
         };
         WidgetHandover: {
             /** @enum {string} */

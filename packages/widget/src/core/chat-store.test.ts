@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { type ChatStoreDeps, createChatStore, MAX_CONTENT } from "./chat-store";
 import { en } from "./i18n";
 import type { ConfigResult, StoredMessage, StoredSession } from "./protocol";
-import type { ClientSocket, SocketHandler } from "./socket";
+import type { LiveConnection, LiveHandler } from "./live";
 import { createStore } from "./storage";
 import { createTransport } from "./transport";
 
@@ -59,11 +59,11 @@ function fakeApi(): FakeApi & { fetcher: typeof fetch } {
   return Object.assign(api, { fetcher });
 }
 
-/** The server's push side of a visitor socket. */
-class FakeSocket implements ClientSocket {
+/** The server's push side of the visitor's live events. */
+class FakeSocket implements LiveConnection {
   connected = false;
   disconnected = false;
-  private handlers: Record<string, SocketHandler[]> = {};
+  private handlers: Record<string, LiveHandler[]> = {};
   constructor(readonly session: StoredSession) {}
   connect() {
     this.connected = true;
@@ -71,7 +71,7 @@ class FakeSocket implements ClientSocket {
   disconnect() {
     this.disconnected = true;
   }
-  on(event: string, handler: SocketHandler) {
+  on(event: string, handler: LiveHandler) {
     (this.handlers[event] ??= []).push(handler);
     return () => {};
   }
@@ -97,7 +97,7 @@ function setup(overrides: Partial<ChatStoreDeps> = {}, api = fakeApi()) {
     tabStorage,
     config: Promise.resolve(OK_CONFIG),
     fetchConfig: async () => OK_CONFIG,
-    openSocket: (session) => {
+    openLive: (session) => {
       const socket = new FakeSocket(session);
       sockets.push(socket);
       return socket;

@@ -1,12 +1,12 @@
 /**
  * The chat's state and its transitions, framework-free: the panel renders {@link ChatState}
- * and calls the store's actions; the store talks to the visitor API, the visitor socket and
+ * and calls the store's actions; the store talks to the visitor API, its live events and
  * the browser's stores through the ports it is given. No Preact, no DOM.
  */
 import { type en, stringsFor } from "./i18n";
 import { identifyAction, isIdentity } from "./identity";
 import type { ConfigResult, StoredMessage, StoredSession, VisitorIdentity, WidgetSession } from "./protocol";
-import type { ClientSocket } from "./socket";
+import type { LiveConnection } from "./live";
 import type { Store } from "./storage";
 import { type Transport, WidgetHttpError } from "./transport";
 
@@ -62,8 +62,8 @@ export interface ChatStoreDeps {
   /** The config request the loader already started. */
   config: Promise<ConfigResult>;
   fetchConfig(language: string): Promise<ConfigResult>;
-  /** A visitor socket for `session`, not yet connected. */
-  openSocket(session: StoredSession): ClientSocket;
+  /** The live events of `session` (the visitor API's event stream), not yet connected. */
+  openLive(session: StoredSession): LiveConnection;
   /** Whether the browser thinks it is online. */
   online(): boolean;
   /** Where `online` and `storage` events come from (the window). */
@@ -100,7 +100,7 @@ export interface ChatStore {
   setNotice(notice: string | undefined): void;
   /** Asks for the config again (after a network failure). */
   retryConfig(): void;
-  /** Stops listening and disconnects the socket. */
+  /** Stops listening and disconnects the live events. */
   dispose(): void;
 }
 
@@ -154,7 +154,7 @@ export function createChatStore(deps: ChatStoreDeps): ChatStore {
   let lastAsked: { id: string; text: string } | undefined;
   // Server ids of messages in the log: pushed or refetched messages are shown once.
   const known = new Set<string>();
-  let live: { id: string; socket: ClientSocket } | undefined;
+  let live: { id: string; events: LiveConnection } | undefined;
   let pending = tabStorage.get<string>(pendingKey);
   let retries = 0;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
@@ -167,7 +167,7 @@ export function createChatStore(deps: ChatStoreDeps): ChatStore {
     const before = state;
     state = { ...state, ...change };
     if (state.unread !== before.unread) deps.setUnread(state.unread);
-    if (state.open !== before.open || state.session !== before.session) syncSocket();
+    if (state.open !== before.open || state.session !== before.session) syncLive();
     if (state.config !== before.config) watchConfig();
     for (const listener of listeners) listener();
   };
@@ -210,7 +210,7 @@ export function createChatStore(deps: ChatStoreDeps): ChatStore {
         set({ messages: shown.map((item) => logOf(item, t())) });
       },
       (error: WidgetHttpError) => {
-        // Network down: keep the session (the socket refetches once connected).
+        // Network down: keep the session (the live events refetch once connected).
         if (error?.status !== 401 && error?.status !== 404) return;
         if (storage.get<StoredSession>(sessionKey)?.sessionId === from.sessionId) storage.set(sessionKey, undefined);
         if (state.session?.sessionId === from.sessionId) follow(undefined);
@@ -228,33 +228,33 @@ export function createChatStore(deps: ChatStoreDeps): ChatStore {
     if (next) void load(next);
   };
 
-  // The visitor socket: opened once a session exists and the chat was opened, then kept (the
-  // badge counts operator replies while the panel is closed); a new session gets a new socket.
-  function syncSocket() {
+  // The live events: opened once a session exists and the chat was opened, then kept (the
+  // badge counts operator replies while the panel is closed); a new session gets a new stream.
+  function syncLive() {
     const session = state.session;
     if (live && live.id !== session?.sessionId) {
-      live.socket.disconnect();
+      live.events.disconnect();
       live = undefined;
     }
     if (!state.open || !session || live) return;
-    const socket = deps.openSocket(session);
-    live = { id: session.sessionId, socket };
-    socket.on("message", (item: StoredMessage) => receive([item]));
-    socket.on("mode", (data: { serviceMode?: string }) => {
+    const stream = deps.openLive(session);
+    live = { id: session.sessionId, events: stream };
+    stream.on("message", (item: StoredMessage) => receive([item]));
+    stream.on("mode", (data: { serviceMode?: string }) => {
       const manual = data?.serviceMode === "MANUAL_MODE";
       markManual(manual);
       if (!manual) set({ notice: undefined });
     });
     // Back after a drop: what was said meanwhile comes from the history.
-    // An operator may write between the session's start and the socket's first connection: that
+    // An operator may write between the session's start and the stream's first connection: that
     // first time only operators' messages are taken (answers streamed here are already shown).
-    socket.on("connect", (again: boolean) =>
+    stream.on("connect", (again: boolean) =>
       transport.history(session).then(
         (items) => receive(again ? items : items.filter((item) => item.role === "operator")),
         () => {},
       ),
     );
-    socket.connect();
+    stream.connect();
   }
 
   // The config could not be fetched (server or network down): try again until it answers.
@@ -494,7 +494,7 @@ export function createChatStore(deps: ChatStoreDeps): ChatStore {
       if (configRetry) deps.events.removeEventListener("online", configRetry);
       clearTimeout(configTimer);
       clearTimeout(retryTimer);
-      live?.socket.disconnect();
+      live?.events.disconnect();
     },
   };
 }

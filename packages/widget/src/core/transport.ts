@@ -1,5 +1,6 @@
 /** The visitor API over fetch; the stream is parsed by the SDK's event-stream parser. */
 import { parseEventStream } from "@parley/sdk";
+import type { LiveEvent } from "./live";
 import type { ChatEvent, StoredMessage, VisitorIdentity, WidgetHandover, WidgetSession } from "./protocol";
 
 /**
@@ -22,6 +23,11 @@ export interface Transport {
   createSession(input: { visitorId?: string; language?: string; identity?: VisitorIdentity }): Promise<WidgetSession>;
   history(session: WidgetSession): Promise<StoredMessage[]>;
   send(session: WidgetSession, content: string, signal: AbortSignal): AsyncGenerator<ChatEvent>;
+  /**
+   * Opens the session's event stream (resolves once the server accepted it, rejects with a
+   * {@link WidgetHttpError} when refused) and reads its events; `alive` is called on every chunk.
+   */
+  events(session: WidgetSession, signal: AbortSignal, alive: () => void): Promise<AsyncIterable<LiveEvent>>;
   /** Asks for a person (clients with manual transfer on). */
   handover(session: WidgetSession): Promise<WidgetHandover>;
   /** Runs a database write the visitor confirmed (once). */
@@ -86,6 +92,32 @@ export function createTransport(api: string, clientId: string, language: () => s
         session.visitorToken,
       );
       if (response.body) yield* readChatEvents(response.body);
+    },
+    async events(session, signal, alive) {
+      const response = await call(`/sessions/${encodeURIComponent(session.sessionId)}/events`, { signal }, session.visitorToken);
+      const body = response.body;
+      return (async function* () {
+        if (!body) return;
+        // Heartbeat comments never reach the parser's output: every chunk counts as a sign of life.
+        const watched = body.pipeThrough(
+          new TransformStream<Uint8Array, Uint8Array>({
+            transform(chunk, out) {
+              alive();
+              out.enqueue(chunk);
+            },
+          }),
+        );
+        for await (const item of parseEventStream(watched)) {
+          let data: unknown;
+          try {
+            data = JSON.parse(item.data);
+          } catch {
+            // A malformed event is skipped rather than ending the stream.
+            continue;
+          }
+          yield { event: item.event, data };
+        }
+      })();
     },
     async handover(session) {
       return data(await call(`/sessions/${encodeURIComponent(session.sessionId)}/handover`, { method: "POST" }, session.visitorToken));
