@@ -343,6 +343,7 @@ export interface Config {
     accessKeyId: string;
     secretAccessKey: string;
     forcePathStyle: boolean;
+    /** A key prefix inside the bucket (`parley` or empty), without slashes at either end. */
     prefix: string;
   };
   /** Seed the demo app and web client `demo` on a first start. */

@@ -57,21 +57,18 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const roles = await startRoles(deps, config.roles);
   connectConversation();
   const app = createApp(deps);
+  /** Stops this process's roles, then closes every store it opened (after the sockets, when it listens). */
+  const closeRolesAndStores = async () => {
+    await roles.stop();
+    await jobs?.close();
+    await deps.knowledge.close();
+    await deps.remoteDatabases.closeAll();
+    await shared.close();
+    await database.close();
+  };
   if (!config.roles.api) {
     logger.info(`Parley is ready (roles: ${describeRoles(config.roles)}; database: ${database.driver})`);
-    return {
-      url: "",
-      port: 0,
-      deps,
-      close: async () => {
-        await roles.stop();
-        await jobs?.close();
-        await deps.knowledge.close();
-        await deps.remoteDatabases.closeAll();
-        await shared.close();
-        await database.close();
-      },
-    };
+    return { url: "", port: 0, deps, close: closeRolesAndStores };
   }
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const instance = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(instance));
@@ -103,12 +100,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       // Sockets first: open WebSockets would keep the HTTP server from closing.
       await realtime.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await roles.stop();
-      await jobs?.close();
-      await deps.knowledge.close();
-      await deps.remoteDatabases.closeAll();
-      await shared.close();
-      await database.close();
+      await closeRolesAndStores();
     },
   };
 }

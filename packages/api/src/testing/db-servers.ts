@@ -1,12 +1,12 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import mysql from "mysql2/promise";
 import pg from "pg";
+import { freePort } from "./free-port";
 
 const run = promisify(execFile);
 
@@ -41,17 +41,6 @@ export function dbServerInstalled(kind: "postgresql" | "mariadb"): boolean {
  */
 export function skipWithoutDbServer(kind: "postgresql" | "mariadb"): boolean {
   return !dbServerInstalled(kind) && !process.env.CI;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 // Root cannot run either server: the data directory and the process belong to the service user.

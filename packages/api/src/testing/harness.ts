@@ -160,19 +160,7 @@ export async function createTestContext(env: Record<string, string> = {}, overri
   };
 }
 
-/** A TCP port that was free a moment ago, for apps that must know their public URL before listening. */
-export async function freePort(): Promise<number> {
-  const { createServer } = await import("node:net");
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from "./free-port";
 
 /** Reads the latest verification code sent to an address through the outbox. */
 export async function latestCode(ctx: TestContext, to: string): Promise<string> {

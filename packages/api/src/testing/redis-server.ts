@@ -4,6 +4,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { freePort } from "./free-port";
 
 /** Debian's Redis server binary (package `redis-server`). */
 export const redisServerBin = "/usr/bin/redis-server";
@@ -35,17 +36,6 @@ export function redisServerInstalled(): boolean {
  */
 export function skipWithoutRedis(): boolean {
   return !redisServerInstalled() && !process.env.CI;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Answers whether a Redis on the port answers PING with the password (a raw RESP exchange, no client library). */

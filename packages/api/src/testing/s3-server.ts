@@ -3,9 +3,10 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypt
 import fs from "node:fs";
 import http from "node:http";
 import { createRequire } from "node:module";
-import net from "node:net";
+import type net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { freePort } from "./free-port";
 
 /** An S3-protocol server a test started on loopback, with its own keys and bucket. */
 export interface S3Server {
@@ -29,17 +30,6 @@ export interface S3Server {
 }
 
 const require = createRequire(import.meta.url);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const hmac = (key: Buffer | string, data: string) => createHmac("sha256", key).update(data, "utf8").digest();
 const sha256Hex = (data: string) => createHash("sha256").update(data, "utf8").digest("hex");

@@ -1,19 +1,10 @@
 import type { S3Client } from "@aws-sdk/client-s3";
+import type { Config } from "../../config";
 import { ServiceError } from "../../errors";
 import { type FileStat, type FileStore, keySegments } from "./port";
 
 /** Where the objects live and how to reach them (config.s3, from PARLEY_S3_*). */
-export interface S3FileStoreConfig {
-  /** Absent for AWS itself (the region picks the endpoint). */
-  endpoint?: string;
-  bucket: string;
-  region: string;
-  accessKeyId: string;
-  secretAccessKey: string;
-  forcePathStyle: boolean;
-  /** A key prefix inside the bucket (`parley/` or empty). */
-  prefix: string;
-}
+export type S3FileStoreConfig = NonNullable<Config["s3"]>;
 
 /** Thrown at start-up when the configured bucket cannot be used; the message names the setting to fix, never the secret. */
 export class S3UnavailableError extends Error {
