@@ -252,6 +252,8 @@ describe("two api processes and one worker on one data store, Redis and S3", () 
         )
         .get(uploaded.id);
       expect(rows).toEqual({ n: after.chunkCount, ordinals: after.chunkCount, first: 0, last: after.chunkCount - 1 });
+      // Every job of this cluster went through Redis, none through the SQL queue.
+      expect(db.prepare("SELECT count(*) AS n FROM jobs").get()).toEqual({ n: 0 });
     } finally {
       db.close();
     }
