@@ -10,7 +10,7 @@ import { addWebClient, type InboxSpace, inboxSpace, startVisitor, type Visitor, 
 import { upgradeSpaceForTest } from "../../packages/api/src/plans/testing";
 import { openVisitorStreams } from "../../packages/api/src/realtime/visitor-stream";
 import { type RunningServer, startServer } from "../../packages/api/src/server";
-import { registerUser, type TestContext, type TestUser, testDriver } from "../../packages/api/src/testing/harness";
+import { registerUser, requestInit, type TestContext, type TestUser, testDriver } from "../../packages/api/src/testing/harness";
 import { type RedisServer, skipWithoutRedis, startRedis } from "../../packages/api/src/testing/redis-server";
 
 // Two API processes (two servers in this process, each with its own socket.io, hub and Redis
@@ -32,18 +32,7 @@ function over(running: RunningServer): TestContext {
     dataDir,
     app: undefined as never,
     request(url, init = {}) {
-      const { json, token, form, ...rest } = init;
-      const headers = new Headers(rest.headers);
-      if (token) headers.set("authorization", `Bearer ${token}`);
-      let body = rest.body;
-      if (json !== undefined) {
-        headers.set("content-type", "application/json");
-        body = JSON.stringify(json);
-      } else if (form) {
-        headers.set("content-type", "application/x-www-form-urlencoded");
-        body = new URLSearchParams(form).toString();
-      }
-      return fetch(`${base}${url}`, { ...rest, headers, ...(body !== undefined ? { body } : {}) });
+      return fetch(`${base}${url}`, requestInit(init));
     },
     listen: async () => base,
     realtime: () => undefined,

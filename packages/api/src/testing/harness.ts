@@ -83,6 +83,22 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
+/** What {@link TestContext.request} sends: `json` or `form` as the body with its type, `token` as the bearer. */
+export function requestInit(init: RequestInit & { json?: unknown; token?: string; form?: Record<string, string> }): RequestInit {
+  const { json, token, form, ...rest } = init;
+  const headers = new Headers(rest.headers);
+  if (token) headers.set("authorization", `Bearer ${token}`);
+  let body = rest.body;
+  if (json !== undefined) {
+    headers.set("content-type", "application/json");
+    body = JSON.stringify(json);
+  } else if (form) {
+    headers.set("content-type", "application/x-www-form-urlencoded");
+    body = new URLSearchParams(form).toString();
+  }
+  return { ...rest, headers, ...(body !== undefined ? { body } : {}) };
+}
+
 /**
  * Builds a test instance. `env` overrides environment variables (throttles, providers); the
  * database is a new file in a new temporary directory, on the driver under test.
@@ -122,18 +138,7 @@ export async function createTestContext(env: Record<string, string> = {}, overri
     config,
     dataDir,
     request(url, init = {}) {
-      const { json, token, form, ...rest } = init;
-      const headers = new Headers(rest.headers);
-      if (token) headers.set("authorization", `Bearer ${token}`);
-      let body = rest.body;
-      if (json !== undefined) {
-        headers.set("content-type", "application/json");
-        body = JSON.stringify(json);
-      } else if (form) {
-        headers.set("content-type", "application/x-www-form-urlencoded");
-        body = new URLSearchParams(form).toString();
-      }
-      return Promise.resolve(app.request(url, { ...rest, headers, ...(body !== undefined ? { body } : {}) }));
+      return Promise.resolve(app.request(url, requestInit(init)));
     },
     async listen(port = 0) {
       server = await new Promise<ReturnType<typeof serve>>((resolve) => {
