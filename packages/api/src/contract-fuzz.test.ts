@@ -78,6 +78,9 @@ function propertiesOf(schema: Schema): Record<string, Schema> {
   return { ...merged, ...own };
 }
 
+/** `model` of the OpenAI-compatible routes is an app's code; elsewhere, left out, the app's default model is used. */
+let modelField: unknown;
+
 /** Fields whose valid value is one of the owner's objects: the real ones, so cases get past them to the rest. */
 function knownFields(): Record<string, unknown> {
   return {
@@ -87,8 +90,7 @@ function knownFields(): Record<string, unknown> {
     knowledgeBaseIds: ids["/knowledge-bases"] ? [ids["/knowledge-bases"]] : [],
     knowledgeBaseId: ids["/knowledge-bases"],
     notifyMemberIds: [owner.user.id],
-    // The app's default model is the one it offers; omitted, it is used.
-    model: undefined,
+    model: modelField,
     conversationId: undefined,
     target: "fuzz@example.com",
   };
@@ -123,9 +125,11 @@ function sample(schema: Schema | undefined, depth = 0): unknown {
   return "x";
 }
 
-function operations(): Operation[] {
+/** The operations of openapi.yaml; `openAi` picks the OpenAI-compatible ones (/v1/…), which answer in OpenAI's format. */
+function operations(openAi = false): Operation[] {
   const out: Operation[] = [];
   for (const [route, item] of Object.entries(document.paths)) {
+    if (route.startsWith("/v1/") !== openAi) continue;
     for (const method of ["get", "post", "put", "patch", "delete"]) {
       const op = item[method] as Schema | undefined;
       if (!op) continue;
@@ -461,8 +465,8 @@ describe("contract fuzz", () => {
     expect(failures).toEqual([]);
   });
 
-  // The OpenAI-compatible routes are outside openapi.yaml (they follow OpenAI's format), so their
-  // operations are described here and fuzzed the same way; refusals are OpenAI's error object.
+  // The OpenAI-compatible routes are in openapi.yaml in OpenAI's shapes: fuzzed the same way, with
+  // a user key; their refusals are OpenAI's error object, not the envelope.
   it("the OpenAI-compatible routes answer malformed input with OpenAI errors, never a 5xx", { timeout: 120_000 }, async () => {
     const created = await ctx.request("/api/v1/user-keys", {
       method: "POST",
@@ -471,50 +475,13 @@ describe("contract fuzz", () => {
       json: { name: "Fuzz key" },
     });
     const key = ((await created.json()) as { data: { key: string } }).data.key;
-    const message = { type: "object", properties: { role: { type: "string", enum: ["user"] }, content: { type: "string", example: "hi" } } };
-    const completion: Operation = {
-      method: "POST",
-      path: "/v1/chat/completions",
-      parameters: [],
-      body: {
-        type: "application/json",
-        schema: {
-          type: "object",
-          properties: {
-            model: { type: "string", example: ids.appCode },
-            messages: { type: "array", minItems: 1, items: message },
-            stream: { type: "boolean", example: false },
-            temperature: { type: "number", example: 0.5 },
-            max_tokens: { type: "integer", example: 16 },
-            user: { type: "string", example: "u1" },
-            tools: {
-              type: "array",
-              minItems: 1,
-              items: {
-                type: "object",
-                properties: {
-                  type: { type: "string", enum: ["function"] },
-                  function: {
-                    type: "object",
-                    properties: {
-                      name: { type: "string", example: "f" },
-                      description: { type: "string", example: "d" },
-                      parameters: { type: "object", properties: { type: { type: "string", example: "object" } } },
-                    },
-                  },
-                },
-              },
-            },
-          },
-        },
-      },
-      responseTypes: new Set(["application/json", "text/event-stream"]),
-    };
-    const models: Operation = { method: "GET", path: "/v1/models", parameters: [], responseTypes: new Set(["application/json"]) };
+    const openAiOps = operations(true);
+    modelField = ids.appCode;
+    expect(openAiOps.map((op) => `${op.method} ${op.path}`).sort()).toEqual(["GET /v1/models", "POST /v1/chat/completions"]);
     const next = random(SEED + 1);
     const failures: string[] = [];
     let sent = 0;
-    for (const op of [completion, models]) {
+    for (const op of openAiOps) {
       for (const testCase of casesFor(op, ids, next)) {
         const headers: Record<string, string> = { authorization: `Bearer ${key}` };
         if (testCase.body !== undefined) {
@@ -534,7 +501,7 @@ describe("contract fuzz", () => {
         } else if (!op.responseTypes.has(type)) failures.push(`${where}: ${response.status} undocumented content type "${type}"`);
       }
     }
-    console.info(`OpenAI-compatible fuzz: 2 operations, ${sent} cases, ${failures.length} failures`);
+    console.info(`OpenAI-compatible fuzz: ${openAiOps.length} operations, ${sent} cases, ${failures.length} failures`);
     expect((await ctx.request("/api/v1/health")).status).toBe(200);
     expect(failures).toEqual([]);
   });

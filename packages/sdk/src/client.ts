@@ -114,6 +114,9 @@ type AnyInit = CallOptions & { headers?: HeadersOptions; parseAs?: string; [key:
 
 const MAX_RETRY_WAIT_MS = 30_000;
 
+const isOpenAiError = (body: unknown): body is { error: { message: string } } =>
+  typeof body === "object" && body !== null && "error" in body && typeof (body as { error: { message?: unknown } }).error?.message === "string";
+
 const isEnvelope = (body: unknown): body is Envelope => typeof body === "object" && body !== null && "success" in body && "code" in body;
 
 function readRetryAfter(headers: Headers): number | undefined {
@@ -230,12 +233,14 @@ export function createClient<Paths extends {} = paths>(options: ClientOptions): 
         return { data: isEnvelope(body) ? body.data : body, response };
       }
       const envelope = isEnvelope(body) ? body : undefined;
-      error = new ParleyError("http", envelope?.message || response.statusText || `HTTP ${response.status}`, {
+      // The OpenAI-compatible routes (/v1/…) refuse with OpenAI's error object instead of the envelope.
+      const openAi = isOpenAiError(body) ? body.error : undefined;
+      error = new ParleyError("http", envelope?.message || openAi?.message || response.statusText || `HTTP ${response.status}`, {
         status: response.status,
         code: envelope?.code,
         requestId: response.headers.get("x-request-id") ?? undefined,
         retryAfterMs: readRetryAfter(response.headers),
-        data: envelope?.data ?? undefined,
+        data: envelope?.data ?? openAi ?? undefined,
       });
     } catch (cause) {
       const kind = timedOut ? "timeout" : signal?.aborted ? "aborted" : cause instanceof SyntaxError ? "http" : "network";

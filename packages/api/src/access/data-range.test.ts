@@ -161,6 +161,8 @@ const lists: Record<string, { check: Ids; owner: () => string[]; chosen: () => s
     chosen: () => [o.a1.id],
     own: () => [o.ownApp.id],
   },
+  // OpenAI's model list: the `data` of its answer, with app codes as ids.
+  "GET /v1/models": { check: listOf("/v1/models"), owner: () => [o.a1.code, o.a2.code, o.ownApp.code], chosen: () => [o.a1.code], own: () => [o.ownApp.code] },
   "GET /api/v1/knowledge-bases": { check: listOf("/api/v1/knowledge-bases"), owner: () => [o.k1, o.k2], chosen: () => [o.k1], own: () => [] },
   "GET /api/v1/knowledge-bases/{knowledgeBaseId}/files": {
     check: async (user) => [...(await filesOf(user, o.k1)), ...(await filesOf(user, o.k2))].sort(),
@@ -453,6 +455,15 @@ describe("data ranges", () => {
       expect(await entry.check(chosen), `${key} with range chosen`).toEqual([...entry.chosen()].sort());
       expect(await entry.check(own), `${key} with range own`).toEqual([...entry.own()].sort());
     }
+  });
+
+  it("answers OpenAI's 404 for an app out of range named as the model", async () => {
+    const ask = (user: TestUser, model: string) =>
+      send(user, "POST", "/v1/chat/completions", { model, messages: [{ role: "user", content: "Where is my parcel?" }] });
+    const refused = await ask(chosen, o.a2.code);
+    expect(refused.status).toBe(404);
+    expect(await refused.json()).toMatchObject({ error: { type: "not_found_error", code: "model_not_found", param: "model" } });
+    expect((await ask(chosen, o.a1.code)).status).toBe(200);
   });
 
   it("answers 404 for every detail and change of an object out of range", async () => {

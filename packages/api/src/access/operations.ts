@@ -367,6 +367,10 @@ export const operationAccess: Readonly<Record<string, OperationAccess>> = {
   "GET /api/v1/voice/demo": "member",
   "POST /api/v1/voice/stream": "apps.view",
   "POST /api/v1/voice/read": "apps.view",
+  // The OpenAI-compatible routes (issue 23): a person's key asks or lists apps like the console's chat;
+  // a user key (`uk_…`) belongs to the space and is bound by its own app and credit limits instead.
+  "GET /v1/models": "apps.view",
+  "POST /v1/chat/completions": "apps.view",
 };
 
 /** The key {@link operationAccess} uses for a route. */

@@ -263,8 +263,17 @@ describe("the permission matrix", () => {
       for (const op of ops) {
         const before = await digest();
         const response = await call(op, member);
-        const body = (await response.json().catch(() => ({}))) as { success?: unknown; code?: unknown; message?: unknown };
-        if (response.status !== 403 || body.success !== false || typeof body.code !== "number" || typeof body.message !== "string" || !body.message) {
+        const body = (await response.json().catch(() => ({}))) as {
+          success?: unknown;
+          code?: unknown;
+          message?: unknown;
+          error?: { type?: unknown; message?: unknown };
+        };
+        // The OpenAI-compatible routes refuse with OpenAI's error object; every other route with the envelope.
+        const refused = op.key.includes(" /v1/")
+          ? body.error?.type === "permission_error" && typeof body.error.message === "string" && body.error.message !== ""
+          : body.success === false && typeof body.code === "number" && typeof body.message === "string" && body.message !== "";
+        if (response.status !== 403 || !refused) {
           failures.push(`${op.key} without ${grant}: ${response.status} ${JSON.stringify(body).slice(0, 160)}`);
         }
         if ((await digest()) !== before) failures.push(`${op.key} without ${grant}: rows changed`);

@@ -19,6 +19,10 @@ export const chatMessages = defineMessages({
   chat_model_malformed: { en: "The model sent a broken answer", "zh-CN": "模型返回了无法解析的内容" },
   chat_model_aborted: { en: "The answer was stopped", "zh-CN": "回答已停止" },
   openai_model_not_found: { en: "The model `{model}` does not exist or you do not have access to it", "zh-CN": "模型 `{model}` 不存在或无权访问" },
+  custom_tools_unsupported: {
+    en: 'Custom tools are not supported; declare your tools with type "function"',
+    "zh-CN": '不支持自定义工具（custom），请以 type "function" 声明工具',
+  },
   chat_failed: { en: "The answer failed; try again", "zh-CN": "回答失败，请重试" },
   chat_handover_notice: {
     en: "I could not find an answer to that. I am passing your question to a colleague, who will reply here as soon as possible.",

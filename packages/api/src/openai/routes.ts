@@ -1,28 +1,33 @@
-import type { OpenAPIHono } from "@hono/zod-openapi";
+import { createRoute, type OpenAPIHono, type z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { stream } from "hono/streaming";
-import { z } from "zod";
+import type { ChatEvent } from "../chat/events";
+import { answerTurn } from "../conversation/answer";
 import { newId } from "../crypto";
+import { errorCatalogue } from "../http/envelope";
 import { ServiceError } from "../errors";
+import { accessFor, checkAccess } from "../http/auth";
 import type { AppEnv } from "../http/context";
 import { translate } from "../http/translate";
 import type { ModelMessage, ToolDefinition } from "../platform/llm/types";
-import type { ChatEvent } from "../chat/events";
-import { answerTurn } from "../conversation/answer";
-import { boundedJson } from "../http/schemas";
+import {
+  type CompletionRequest,
+  type citationSchema,
+  completionChunkSchema,
+  completionRequestSchema,
+  completionSchema,
+  type errorTypes,
+  type finishReasons,
+  modelListSchema,
+  openAiErrorSchema,
+} from "./schemas";
 import { listOpenAiModels, type OpenAiCaller, openAiCaller, openAiModelApp } from "./service";
 
-type OpenAiErrorType =
-  | "invalid_request_error"
-  | "authentication_error"
-  | "permission_error"
-  | "not_found_error"
-  | "rate_limit_error"
-  | "insufficient_quota"
-  | "api_error";
+type OpenAiErrorType = (typeof errorTypes)[number];
 
 function openAiError(c: Context<AppEnv>, status: number, type: OpenAiErrorType, message: string, code: string | null = null, param: string | null = null) {
-  return c.json({ error: { message, type, param, code } }, status as 400);
+  const body: z.infer<typeof openAiErrorSchema> = { error: { message, type, param, code } };
+  return c.json(body, status as 400);
 }
 
 function fromServiceError(c: Context<AppEnv>, error: ServiceError) {
@@ -38,60 +43,44 @@ function fromServiceError(c: Context<AppEnv>, error: ServiceError) {
     case "unauthenticated":
     case "session_ended":
       return openAiError(c, 401, "authentication_error", message, "invalid_api_key");
+    case "forbidden":
+      return openAiError(c, 403, "permission_error", message, "forbidden");
     case "validation":
       return openAiError(c, 400, "invalid_request_error", message, null, error.extra.field ?? null);
-    default:
-      return openAiError(c, 500, "api_error", message);
+    case "upgrade_required":
+      return openAiError(c, 402, "insufficient_quota", message, "upgrade_required");
+    default: {
+      const status = errorCatalogue[error.kind].status;
+      return status >= 500 ? openAiError(c, 502, "api_error", message, error.kind) : openAiError(c, status, "invalid_request_error", message, error.kind);
+    }
   }
 }
 
-/** The caller of a request, from its bearer token and `X-Parley-Space` header. */
-function callerOf(c: Context<AppEnv>): Promise<OpenAiCaller> {
+/** The caller of a request, from its bearer token and `X-Parley-Space` header; a person's role must allow the operation. */
+function callerOf(c: Context<AppEnv>, operation: string): Promise<OpenAiCaller> {
   const bearer = /^Bearer\s+(\S+)$/i.exec(c.req.header("authorization") ?? "")?.[1];
-  return openAiCaller(c.var.deps, bearer, c.req.header("x-parley-space")?.trim() || undefined);
+  const needed = accessFor(operation);
+  return openAiCaller(c.var.deps, bearer, c.req.header("x-parley-space")?.trim() || undefined, (auth) => checkAccess(auth, needed));
 }
 
-const contentPart = z.object({ type: z.string(), text: z.string().optional() }).passthrough();
-const messageSchema = z.discriminatedUnion("role", [
-  z.object({ role: z.literal("system"), content: z.union([z.string(), z.array(contentPart)]) }),
-  z.object({ role: z.literal("developer"), content: z.union([z.string(), z.array(contentPart)]) }),
-  z.object({ role: z.literal("user"), content: z.union([z.string(), z.array(contentPart)]), name: z.string().optional() }),
-  z.object({
-    role: z.literal("assistant"),
-    content: z
-      .union([z.string(), z.array(contentPart)])
-      .nullable()
-      .optional(),
-    tool_calls: z.array(z.object({ id: z.string(), type: z.literal("function"), function: z.object({ name: z.string(), arguments: z.string() }) })).optional(),
-  }),
-  z.object({ role: z.literal("tool"), tool_call_id: z.string(), content: z.union([z.string(), z.array(contentPart)]) }),
-]);
+/** A request OpenAI's format allows that Parley cannot serve: a 400 naming the field. */
+class UnsupportedInput extends Error {
+  constructor(
+    readonly messageId: "custom_tools_unsupported",
+    readonly param: string,
+  ) {
+    super(messageId);
+  }
+}
 
-const completionRequest = z.object({
-  model: z.string().min(1),
-  messages: z.array(messageSchema).min(1),
-  stream: z.boolean().optional(),
-  stream_options: z.object({ include_usage: z.boolean().optional() }).nullable().optional(),
-  temperature: z.number().min(0).max(2).nullable().optional(),
-  tools: z
-    .array(
-      z.object({
-        type: z.literal("function"),
-        function: z.object({ name: z.string(), description: z.string().optional(), parameters: boundedJson(z.record(z.string(), z.unknown())).optional() }),
-      }),
-    )
-    .optional(),
-  user: z.string().max(200).optional(),
-});
-
-function textOf(content: string | Array<z.infer<typeof contentPart>> | null | undefined): string {
+function textOf(content: string | Array<{ type: string; text?: string }> | null | undefined): string {
   if (content === null || content === undefined) return "";
   if (typeof content === "string") return content;
   return content.map((part) => (part.type === "text" ? (part.text ?? "") : "")).join("");
 }
 
 /** Maps OpenAI chat messages to the model port's messages; system prompts join the app's own. */
-export function toModelMessages(messages: z.infer<typeof completionRequest>["messages"]): ModelMessage[] {
+export function toModelMessages(messages: CompletionRequest["messages"]): ModelMessage[] {
   const toolNames = new Map<string, string>();
   const out: ModelMessage[] = [];
   for (const message of messages) {
@@ -104,7 +93,12 @@ export function toModelMessages(messages: z.infer<typeof completionRequest>["mes
         out.push({ role: "user", content: textOf(message.content) });
         break;
       case "assistant": {
-        const toolCalls = message.tool_calls?.map((call) => {
+        const calls = [
+          ...(message.tool_calls ?? []),
+          ...(message.function_call ? [{ id: message.function_call.name, type: "function" as const, function: message.function_call }] : []),
+        ];
+        const toolCalls = calls.map((call) => {
+          if (call.type !== "function") throw new UnsupportedInput("custom_tools_unsupported", "messages");
           toolNames.set(call.id, call.function.name);
           return { id: call.id, name: call.function.name, arguments: call.function.arguments };
         });
@@ -114,12 +108,17 @@ export function toModelMessages(messages: z.infer<typeof completionRequest>["mes
       case "tool":
         out.push({ role: "tool", toolCallId: message.tool_call_id, name: toolNames.get(message.tool_call_id) ?? "tool", content: textOf(message.content) });
         break;
+      case "function":
+        out.push({ role: "tool", toolCallId: message.name, name: message.name, content: message.content ?? "" });
+        break;
     }
   }
   return out;
 }
 
-const FINISH: Record<string, string> = {
+type FinishReason = (typeof finishReasons)[number];
+
+const FINISH: Record<string, FinishReason> = {
   stop: "stop",
   length: "length",
   "tool-calls": "tool_calls",
@@ -127,19 +126,81 @@ const FINISH: Record<string, string> = {
   other: "stop",
   stopped: "stop",
   "rate-limited": "stop",
+  handover: "stop",
 };
 
-/** The OpenAI-compatible open API: an app's code is the model; the bearer is a personal API key or a user key. */
+const errorResponse = (description: string) => ({ description, content: { "application/json": { schema: openAiErrorSchema } } });
+const errors = {
+  400: errorResponse("Invalid request: `error.param` names the field"),
+  401: errorResponse("Missing, unknown, disabled or expired key"),
+  402: errorResponse("Out of credits (`insufficient_credits`), the user key's credit limit reached, or the plan does not allow it"),
+  404: errorResponse("No such app among those the key may use (`model_not_found`)"),
+  429: errorResponse("Rate limited; see the Retry-After header"),
+} as const;
+const security = [{ bearer: [] }];
+const tags = ["OpenAI-compatible"];
+
+const modelsRoute = createRoute({
+  method: "get",
+  path: "/v1/models",
+  tags,
+  security,
+  summary: "The apps the key may name as `model` (OpenAI's format)",
+  description:
+    "A personal API key (with `X-Parley-Space` for another space) lists its space's apps; a user key lists the one app it is bound to, or all of its space's apps.",
+  responses: { 200: { description: "The apps, newest first", content: { "application/json": { schema: modelListSchema } } }, 401: errors[401] },
+});
+
+const completionsRoute = createRoute({
+  method: "post",
+  path: "/v1/chat/completions",
+  tags,
+  security,
+  summary: "Ask an app in OpenAI's chat completions format",
+  description: [
+    "The app's code is the `model`; the app's prompt, knowledge, plugins, rate limits and credits apply, as in every channel.",
+    "Answers of knowledge apps carry the passages they cite in the extension field `citations` (on `choices[].message`, or on a chunk's `delta` when streaming), numbered as the answer's [n] marks.",
+    "With `stream: true` the answer is server-sent events of `OpenAiChatCompletionChunk`, ending with `data: [DONE]`; an error after the stream started is one event `{ error }` before `[DONE]`.",
+    "Every refusal is OpenAI's error object `{ error: { message, type, param, code } }`, in the language of `Accept-Language`.",
+  ].join("\n\n"),
+  request: { body: { required: true, content: { "application/json": { schema: completionRequestSchema } } } },
+  responses: {
+    200: {
+      description: "The answer: a chat completion, or its chunks as server-sent events when `stream` is true",
+      content: { "application/json": { schema: completionSchema }, "text/event-stream": { schema: completionChunkSchema } },
+    },
+    ...errors,
+    502: errorResponse("The app's model failed or could not be reached"),
+  },
+});
+
+type Citation = z.infer<typeof citationSchema>;
+type Completion = z.infer<typeof completionSchema>;
+type Chunk = z.infer<typeof completionChunkSchema>;
+
+function citationOf(event: Extract<ChatEvent, { type: "citation" }>): Citation {
+  return { index: event.index, source: event.source, content: event.content, ...(event.score !== undefined ? { score: event.score } : {}) };
+}
+
+/**
+ * The OpenAI-compatible open API: an app's code is the model; the bearer is a personal API key or
+ * a user key. Both operations are in the contract (`openapi.yaml`), described in OpenAI's shapes;
+ * their bodies are checked against the same schemas here, before anything runs, so that every
+ * refusal is OpenAI's error object rather than Parley's envelope.
+ */
 export function registerOpenAiRoutes(app: OpenAPIHono<AppEnv>) {
+  app.openAPIRegistry.registerPath(modelsRoute);
+  app.openAPIRegistry.registerPath(completionsRoute);
+
   app.get("/v1/models", async (c) => {
     try {
-      const { deps } = c.var;
-      const caller = await callerOf(c);
-      const rows = await listOpenAiModels(deps, caller);
-      return c.json({
+      const caller = await callerOf(c, "GET /v1/models");
+      const rows = await listOpenAiModels(c.var.deps, caller);
+      const body: z.infer<typeof modelListSchema> = {
         object: "list",
         data: rows.map((row) => ({ id: row.code, object: "model", created: Math.floor(Date.parse(row.createdAt) / 1000), owned_by: "parley" })),
-      });
+      };
+      return c.json(body);
     } catch (error) {
       if (error instanceof ServiceError) return fromServiceError(c, error);
       throw error;
@@ -148,30 +209,42 @@ export function registerOpenAiRoutes(app: OpenAPIHono<AppEnv>) {
 
   app.post("/v1/chat/completions", async (c) => {
     const { deps, language } = c.var;
-    let body: z.infer<typeof completionRequest>;
     try {
-      const caller = await callerOf(c);
+      const caller = await callerOf(c, "POST /v1/chat/completions");
       let raw: unknown;
       try {
         raw = await c.req.json();
       } catch {
         return openAiError(c, 400, "invalid_request_error", translate(language, "malformed_json"));
       }
-      const parsed = completionRequest.safeParse(raw);
+      const parsed = completionRequestSchema.safeParse(raw);
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
-        const param = issue?.path.join(".") ?? null;
-        return openAiError(c, 400, "invalid_request_error", `Invalid ${param}: ${issue?.message ?? "invalid"}`, null, param);
+        const param = issue?.path.join(".") || null;
+        return openAiError(c, 400, "invalid_request_error", `Invalid ${param ?? "body"}: ${issue?.message ?? "invalid"}`, null, param);
       }
-      body = parsed.data;
+      const body = parsed.data;
+      if (body.tools?.some((tool) => tool.type !== "function"))
+        return openAiError(c, 400, "invalid_request_error", translate(language, "custom_tools_unsupported"), "unsupported_tool", "tools");
+      let messages: ModelMessage[];
+      try {
+        messages = toModelMessages(body.messages);
+      } catch (error) {
+        if (error instanceof UnsupportedInput)
+          return openAiError(c, 400, "invalid_request_error", translate(language, error.messageId), "unsupported_tool", error.param);
+        throw error;
+      }
       const chatApp = await openAiModelApp(deps, caller, body.model);
-      const messages = toModelMessages(body.messages);
       const lastUser = [...messages].reverse().find((message) => message.role === "user");
-      const clientTools: ToolDefinition[] | undefined = body.tools?.map((tool) => ({
-        name: tool.function.name,
-        description: tool.function.description ?? "",
-        parameters: tool.function.parameters ?? { type: "object", properties: {} },
-      }));
+      const clientTools: ToolDefinition[] = [];
+      for (const tool of body.tools ?? []) {
+        if (tool.type !== "function") continue;
+        clientTools.push({
+          name: tool.function.name,
+          description: tool.function.description ?? "",
+          parameters: tool.function.parameters ?? { type: "object", properties: {} },
+        });
+      }
       const turn = {
         app: { ...chatApp, ...(body.temperature !== null && body.temperature !== undefined ? { temperature: body.temperature } : {}) },
         endUserId: body.user ? `${caller.endUserId}:${body.user}` : caller.endUserId,
@@ -180,7 +253,7 @@ export function registerOpenAiRoutes(app: OpenAPIHono<AppEnv>) {
         language,
         signal: c.req.raw.signal,
         messages,
-        ...(clientTools?.length ? { clientTools } : {}),
+        ...(clientTools.length ? { clientTools } : {}),
         // A user key's credit limit is held with the space's balance before the model is called.
         ...(caller.userKeyId ? { userKeyId: caller.userKeyId } : {}),
         ...(caller.memberUserId ? { memberUserId: caller.memberUserId } : {}),
@@ -192,16 +265,18 @@ export function registerOpenAiRoutes(app: OpenAPIHono<AppEnv>) {
       if (!body.stream) {
         let content = "";
         const toolCalls: Array<{ id: string; type: "function"; function: { name: string; arguments: string } }> = [];
+        const citations: Citation[] = [];
         let end: Extract<ChatEvent, { type: "message-end" }> | undefined;
         for await (const event of events) {
           if (event.type === "text-delta") content += event.text;
           else if (event.type === "tool-call") toolCalls.push({ id: event.id, type: "function", function: { name: event.name, arguments: event.arguments } });
+          else if (event.type === "citation") citations.push(citationOf(event));
           else if (event.type === "message-end") end = event;
           else if (event.type === "error")
             return openAiError(c, event.code === 429 ? 429 : 502, event.code === 429 ? "rate_limit_error" : "api_error", event.message);
         }
         const usage = end?.usage ?? { promptTokens: 0, completionTokens: 0 };
-        return c.json({
+        const answer: Completion = {
           id,
           object: "chat.completion",
           created,
@@ -212,41 +287,51 @@ export function registerOpenAiRoutes(app: OpenAPIHono<AppEnv>) {
               message: {
                 role: "assistant",
                 content: toolCalls.length && !content ? null : content,
-                ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
                 refusal: null,
+                ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
+                ...(citations.length ? { citations } : {}),
               },
               finish_reason: FINISH[end?.finishReason ?? "stop"] ?? "stop",
               logprobs: null,
             },
           ],
           usage: { prompt_tokens: usage.promptTokens, completion_tokens: usage.completionTokens, total_tokens: usage.promptTokens + usage.completionTokens },
-        });
+        };
+        return c.json(answer);
       }
       const includeUsage = body.stream_options?.include_usage === true;
       c.header("Content-Type", "text/event-stream; charset=utf-8");
       c.header("Cache-Control", "no-cache");
       return stream(c, async (out) => {
-        const chunk = (choice: Record<string, unknown> | null, extra: Record<string, unknown> = {}) =>
-          out.write(`data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model, choices: choice ? [choice] : [], ...extra })}\n\n`);
+        const send = (choices: Chunk["choices"], usage?: Chunk["usage"]) => {
+          const chunk: Chunk = { id, object: "chat.completion.chunk", created, model, choices, ...(usage ? { usage } : {}) };
+          return out.write(`data: ${JSON.stringify(chunk)}\n\n`);
+        };
         let toolIndex = 0;
         for await (const event of events) {
-          if (event.type === "message-start") await chunk({ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null, logprobs: null });
-          else if (event.type === "text-delta") await chunk({ index: 0, delta: { content: event.text }, finish_reason: null, logprobs: null });
+          if (event.type === "message-start") await send([{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null, logprobs: null }]);
+          else if (event.type === "text-delta") await send([{ index: 0, delta: { content: event.text }, finish_reason: null, logprobs: null }]);
+          else if (event.type === "citation") await send([{ index: 0, delta: { citations: [citationOf(event)] }, finish_reason: null, logprobs: null }]);
           else if (event.type === "tool-call") {
-            await chunk({
-              index: 0,
-              delta: { tool_calls: [{ index: toolIndex++, id: event.id, type: "function", function: { name: event.name, arguments: event.arguments } }] },
-              finish_reason: null,
-              logprobs: null,
-            });
+            await send([
+              {
+                index: 0,
+                delta: { tool_calls: [{ index: toolIndex++, id: event.id, type: "function", function: { name: event.name, arguments: event.arguments } }] },
+                finish_reason: null,
+                logprobs: null,
+              },
+            ]);
           } else if (event.type === "message-end") {
-            await chunk({ index: 0, delta: {}, finish_reason: FINISH[event.finishReason] ?? "stop", logprobs: null });
+            await send([{ index: 0, delta: {}, finish_reason: FINISH[event.finishReason] ?? "stop", logprobs: null }]);
             if (includeUsage) {
               const { promptTokens, completionTokens } = event.usage;
-              await chunk(null, { usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens } });
+              await send([], { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens });
             }
           } else if (event.type === "error") {
-            await out.write(`data: ${JSON.stringify({ error: { message: event.message, type: "api_error", code: String(event.code) } })}\n\n`);
+            const failure: z.infer<typeof openAiErrorSchema> = {
+              error: { message: event.message, type: event.code === 429 ? "rate_limit_error" : "api_error", param: null, code: String(event.code) },
+            };
+            await out.write(`data: ${JSON.stringify(failure)}\n\n`);
           }
         }
         await out.write("data: [DONE]\n\n");
@@ -256,4 +341,9 @@ export function registerOpenAiRoutes(app: OpenAPIHono<AppEnv>) {
       throw error;
     }
   });
+
+  // Anything else under /v1 is OpenAI's 404, not the console's page.
+  app.all("/v1/*", (c) =>
+    openAiError(c, 404, "not_found_error", translate(c.var.language, "route_not_found", { method: c.req.method, path: c.req.path }), "unknown_url"),
+  );
 }

@@ -19274,6 +19274,158 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The apps the key may name as `model` (OpenAI's format)
+         * @description A personal API key (with `X-Parley-Space` for another space) lists its space's apps; a user key lists the one app it is bound to, or all of its space's apps.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The apps, newest first */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiModelList"];
+                    };
+                };
+                /** @description Missing, unknown, disabled or expired key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/chat/completions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask an app in OpenAI's chat completions format
+         * @description The app's code is the `model`; the app's prompt, knowledge, plugins, rate limits and credits apply, as in every channel.
+         *
+         *     Answers of knowledge apps carry the passages they cite in the extension field `citations` (on `choices[].message`, or on a chunk's `delta` when streaming), numbered as the answer's [n] marks.
+         *
+         *     With `stream: true` the answer is server-sent events of `OpenAiChatCompletionChunk`, ending with `data: [DONE]`; an error after the stream started is one event `{ error }` before `[DONE]`.
+         *
+         *     Every refusal is OpenAI's error object `{ error: { message, type, param, code } }`, in the language of `Accept-Language`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["OpenAiChatCompletionRequest"];
+                };
+            };
+            responses: {
+                /** @description The answer: a chat completion, or its chunks as server-sent events when `stream` is true */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiChatCompletion"];
+                        "text/event-stream": components["schemas"]["OpenAiChatCompletionChunk"];
+                    };
+                };
+                /** @description Invalid request: `error.param` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description Missing, unknown, disabled or expired key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description Out of credits (`insufficient_credits`), the user key's credit limit reached, or the plan does not allow it */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description No such app among those the key may use (`model_not_found`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description Rate limited; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description The app's model failed or could not be reached */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/workflow-node-types": {
         parameters: {
             query?: never;
@@ -39259,6 +39411,291 @@ export interface components {
             accountId: string;
             /** @example 482913 */
             code: string;
+        };
+        OpenAiModelList: {
+            /** @enum {string} */
+            object: "list";
+            data: {
+                /**
+                 * @description The app's code
+                 * @example app_k7p2qx9m3d5f8h1j
+                 */
+                id: string;
+                /** @enum {string} */
+                object: "model";
+                created: number;
+                /** @example parley */
+                owned_by: string;
+            }[];
+        };
+        OpenAiError: {
+            error: {
+                message: string;
+                /** @enum {string} */
+                type: "invalid_request_error" | "authentication_error" | "permission_error" | "not_found_error" | "rate_limit_error" | "insufficient_quota" | "api_error";
+                param: string | null;
+                code: string | null;
+            };
+        };
+        OpenAiChatCompletion: {
+            /** @example chatcmpl-01jd7w3k5q9x2m4n6p8r */
+            id: string;
+            /** @enum {string} */
+            object: "chat.completion";
+            /** @description Unix seconds */
+            created: number;
+            model: string;
+            choices: {
+                index: number;
+                message: {
+                    /** @enum {string} */
+                    role: "assistant";
+                    content: string | null;
+                    refusal: string | null;
+                    tool_calls?: {
+                        id: string;
+                        /** @enum {string} */
+                        type: "function";
+                        function: {
+                            name: string;
+                            arguments: string;
+                        };
+                    }[];
+                    /** @description Parley extension: the knowledge passages the answer cites, numbered as in its [n] marks. Absent when none */
+                    citations?: components["schemas"]["OpenAiCitation"][];
+                };
+                /** @enum {string} */
+                finish_reason: "stop" | "length" | "tool_calls" | "content_filter" | "function_call";
+                /** @description Always null: Parley does not return log probabilities */
+                logprobs: {
+                    content: {
+                        token: string;
+                        logprob: number;
+                        bytes: number[] | null;
+                        top_logprobs: {
+                            token: string;
+                            logprob: number;
+                            bytes: number[] | null;
+                        }[];
+                    }[] | null;
+                    refusal: {
+                        token: string;
+                        logprob: number;
+                        bytes: number[] | null;
+                        top_logprobs: {
+                            token: string;
+                            logprob: number;
+                            bytes: number[] | null;
+                        }[];
+                    }[] | null;
+                } | null;
+            }[];
+            usage: components["schemas"]["OpenAiUsage"];
+        };
+        OpenAiCitation: {
+            /** @description The source's number: the answer cites it as [index] */
+            index: number;
+            /**
+             * @description File name of the source
+             * @example returns-policy.pdf
+             */
+            source: string;
+            /** @description Excerpt of the cited segment */
+            content: string;
+            /** @description Cosine similarity of a semantic hit; absent for a full-text-only hit */
+            score?: number;
+        };
+        OpenAiUsage: {
+            prompt_tokens: number;
+            completion_tokens: number;
+            total_tokens: number;
+        };
+        OpenAiChatCompletionChunk: {
+            id: string;
+            /** @enum {string} */
+            object: "chat.completion.chunk";
+            created: number;
+            model: string;
+            choices: {
+                index: number;
+                delta: {
+                    /** @enum {string} */
+                    role?: "assistant";
+                    content?: string | null;
+                    tool_calls?: {
+                        index: number;
+                        id: string;
+                        /** @enum {string} */
+                        type: "function";
+                        function: {
+                            name: string;
+                            arguments: string;
+                        };
+                    }[];
+                    /** @description Parley extension: knowledge passages the answer cites, sent before the text that cites them */
+                    citations?: components["schemas"]["OpenAiCitation"][];
+                };
+                /** @enum {string|null} */
+                finish_reason: "stop" | "length" | "tool_calls" | "content_filter" | "function_call" | null;
+                /** @description Always null: Parley does not return log probabilities */
+                logprobs?: {
+                    content: {
+                        token: string;
+                        logprob: number;
+                        bytes: number[] | null;
+                        top_logprobs: {
+                            token: string;
+                            logprob: number;
+                            bytes: number[] | null;
+                        }[];
+                    }[] | null;
+                    refusal: {
+                        token: string;
+                        logprob: number;
+                        bytes: number[] | null;
+                        top_logprobs: {
+                            token: string;
+                            logprob: number;
+                            bytes: number[] | null;
+                        }[];
+                    }[] | null;
+                } | null;
+            }[];
+            /** @description Only in the last chunk, with `stream_options.include_usage` */
+            usage?: {
+                prompt_tokens: number;
+                completion_tokens: number;
+                total_tokens: number;
+            } | null;
+        };
+        OpenAiChatCompletionRequest: {
+            /**
+             * @description The code of one of the caller's apps (or a public app)
+             * @example app_k7p2qx9m3d5f8h1j
+             */
+            model: string;
+            messages: components["schemas"]["OpenAiChatMessage"][];
+            stream?: boolean | null;
+            /** @description `include_usage` adds a last chunk with the usage */
+            stream_options?: {
+                include_usage?: boolean;
+                include_obfuscation?: boolean;
+            } | null;
+            /** @description Overrides the app's temperature for this call */
+            temperature?: number | null;
+            /** @description Accepted; the app's own reply limit applies */
+            max_tokens?: number | null;
+            /** @description Accepted; the app's own reply limit applies */
+            max_completion_tokens?: number | null;
+            /** @description Functions the caller runs itself: the model may call them beside the app's own plugins */
+            tools?: ({
+                /** @enum {string} */
+                type: "function";
+                function: {
+                    name: string;
+                    description?: string;
+                    parameters?: {
+                        [key: string]: unknown;
+                    };
+                    strict?: boolean | null;
+                };
+            } | {
+                /** @enum {string} */
+                type: "custom";
+                custom: {
+                    name: string;
+                    description?: string;
+                };
+            })[];
+            /** @description The end user: each value gets its own conversations and usage records */
+            user?: string;
+        };
+        OpenAiChatMessage: {
+            /** @enum {string} */
+            role: "system";
+            content: string | components["schemas"]["OpenAiTextPart"][];
+            name?: string;
+        } | {
+            /** @enum {string} */
+            role: "developer";
+            content: string | components["schemas"]["OpenAiTextPart"][];
+            name?: string;
+        } | {
+            /** @enum {string} */
+            role: "user";
+            content: string | components["schemas"]["OpenAiContentPart"][];
+            name?: string;
+        } | {
+            /** @enum {string} */
+            role: "assistant";
+            content?: string | (components["schemas"]["OpenAiTextPart"] | {
+                /** @enum {string} */
+                type: "refusal";
+                refusal: string;
+            })[] | null;
+            name?: string;
+            refusal?: string | null;
+            tool_calls?: ({
+                id: string;
+                /** @enum {string} */
+                type: "function";
+                function: {
+                    name: string;
+                    arguments: string;
+                };
+            } | {
+                id: string;
+                /** @enum {string} */
+                type: "custom";
+                custom: {
+                    name: string;
+                    input: string;
+                };
+            })[];
+            function_call?: {
+                name: string;
+                arguments: string;
+            } | null;
+        } | {
+            /** @enum {string} */
+            role: "tool";
+            tool_call_id: string;
+            content: string | components["schemas"]["OpenAiTextPart"][];
+        } | {
+            /** @enum {string} */
+            role: "function";
+            name: string;
+            content: string | null;
+        };
+        OpenAiTextPart: {
+            /** @enum {string} */
+            type: "text";
+            text: string;
+        };
+        OpenAiContentPart: components["schemas"]["OpenAiTextPart"] | {
+            /** @enum {string} */
+            type: "image_url";
+            image_url: {
+                url: string;
+                /** @enum {string} */
+                detail?: "auto" | "low" | "high";
+            };
+        } | {
+            /** @enum {string} */
+            type: "input_audio";
+            input_audio: {
+                data: string;
+                /** @enum {string} */
+                format: "wav" | "mp3";
+            };
+        } | {
+            /** @enum {string} */
+            type: "file";
+            file: {
+                file_data?: string;
+                file_id?: string;
+                filename?: string;
+            };
         };
         WorkflowNodeTypeGroup: {
             /** @enum {string} */
