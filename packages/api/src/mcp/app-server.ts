@@ -25,7 +25,8 @@ export interface AppToolContext {
   caller: OpenAiCaller;
   appCode: string;
   language: Language;
-  conversation: { id?: string };
+  /** The session's conversation: its id once the first answer opened it, and the turn in progress. */
+  conversation: { id?: string; turn?: Promise<unknown> };
 }
 
 /** A tool error the client shows: the model reads it, the protocol carries on. */
@@ -69,11 +70,11 @@ export function appMcpServer(app: ChatApp, context: AppToolContext): McpServer {
       annotations: { readOnlyHint: false, openWorldHint: false },
     },
     async ({ question }, extra) => {
-      try {
-        return await ask(context, question, extra.signal);
-      } catch (error) {
-        return serviceToolError(language, error);
-      }
+      // Turns of one session run one after another, so a second question continues the conversation the first opened.
+      const previous = context.conversation.turn ?? Promise.resolve();
+      const turn = previous.then(() => ask(context, question, extra.signal)).catch((error: unknown) => serviceToolError(language, error));
+      context.conversation.turn = turn.catch(() => undefined);
+      return turn;
     },
   );
 

@@ -4,7 +4,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAppVia } from "../apps/testing";
-import { usageRecords } from "../db/schema/index";
+import { apps, usageRecords } from "../db/schema/index";
 import { createdApiKeySchema, createdUserKeySchema } from "../identity/schemas";
 import { knowledgeFileSchema } from "../knowledge/schemas";
 import { createKnowledgeBaseVia, uploadOk } from "../knowledge/testing";
@@ -141,6 +141,17 @@ describe("an app as an MCP server", () => {
     await expect(connect(`/mcp/apps/${knowledgeApp.code}`, "not-a-key")).rejects.toThrow();
     await expect(connect(`/mcp/apps/${knowledgeApp.code}`, strangerKey)).rejects.toThrow(/does not exist or your key may not reach it/);
     await expect(connect(`/mcp/apps/no-such-app`, ownerKey)).rejects.toThrow(/does not exist/);
+    // Another space's app stays out of reach when it is public: its space would pay for the answers.
+    const publicApp = await createAppVia(ctx, stranger, { name: "Public helper" });
+    await ctx.deps.db.update(apps).set({ isPublic: true }).where(eq(apps.code, publicApp.code));
+    await expect(connect(`/mcp/apps/${publicApp.code}`, ownerKey)).rejects.toThrow(/does not exist or your key may not reach it/);
+    // A user key whose credit limit is spent is refused before anything runs.
+    const spent = await expectOk(
+      await ctx.request("/api/v1/user-keys", { method: "POST", token: owner.token, json: { name: "spent", appCode: knowledgeApp.code, creditLimit: 0 } }),
+      201,
+      createdUserKeySchema,
+    );
+    await expect(connect(`/mcp/apps/${knowledgeApp.code}`, spent.key)).rejects.toThrow(/credits/i);
     const [bound, other] = await Promise.all([userKey(knowledgeApp.code), userKey(lightApp.code)]);
     await expect(connect(`/mcp/apps/${knowledgeApp.code}`, other)).rejects.toThrow(/does not exist or your key may not reach it/);
     const { client } = await connect(`/mcp/apps/${knowledgeApp.code}`, bound);

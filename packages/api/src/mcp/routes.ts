@@ -97,7 +97,7 @@ export function registerMcpRoutes(app: OpenAPIHono<AppEnv>, store = new McpSessi
 
   const appHandler = (c: Context<AppEnv>) => {
     const code = c.req.param("code") ?? "";
-    const conversation: { id?: string } = {};
+    const conversation: { id?: string; turn?: Promise<unknown> } = {};
     return serve(c, async (bearer, space) => {
       const caller = await openAiCaller(c.var.deps, bearer, space);
       const chatApp = await openAiModelApp(c.var.deps, caller, code).catch((error: unknown) => {
