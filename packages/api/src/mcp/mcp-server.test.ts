@@ -4,7 +4,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAppVia } from "../apps/testing";
-import { apps, usageRecords } from "../db/schema/index";
+import { apps, usageRecords, userKeys } from "../db/schema/index";
 import { createdApiKeySchema, createdUserKeySchema } from "../identity/schemas";
 import { knowledgeFileSchema } from "../knowledge/schemas";
 import { createKnowledgeBaseVia, uploadOk } from "../knowledge/testing";
@@ -152,6 +152,19 @@ describe("an app as an MCP server", () => {
       createdUserKeySchema,
     );
     await expect(connect(`/mcp/apps/${knowledgeApp.code}`, spent.key)).rejects.toThrow(/credits/i);
+    // A user key's spending counts against its limit; once spent, the session's next request is refused.
+    const small = await expectOk(
+      await ctx.request("/api/v1/user-keys", { method: "POST", token: owner.token, json: { name: "small", appCode: knowledgeApp.code, creditLimit: 1 } }),
+      201,
+      createdUserKeySchema,
+    );
+    const limited = await connect(`/mcp/apps/${knowledgeApp.code}`, small.key);
+    fake.reply("Next day.");
+    const answered = (await limited.client.callTool({ name: "ask", arguments: { question: "How long does express shipping take?" } })) as CallToolResult;
+    expect(answered.isError ?? false).toBe(false);
+    expect((await ctx.deps.db.select().from(userKeys).where(eq(userKeys.id, small.id)).get())?.creditsUsed).toBe(1);
+    await expect(limited.client.callTool({ name: "ask", arguments: { question: "And standard?" } })).rejects.toThrow(/credits/i);
+    await limited.client.close();
     const [bound, other] = await Promise.all([userKey(knowledgeApp.code), userKey(lightApp.code)]);
     await expect(connect(`/mcp/apps/${knowledgeApp.code}`, other)).rejects.toThrow(/does not exist or your key may not reach it/);
     const { client } = await connect(`/mcp/apps/${knowledgeApp.code}`, bound);
