@@ -192,6 +192,9 @@ describe("an app as an MCP server", () => {
       expect(response.status, body).toBeGreaterThanOrEqual(400);
       expect(response.status, body).toBeLessThan(500);
     }
+    const stray = await fetch(`${base}/mcp/apps/${knowledgeApp.code}`, { headers: { authorization: `Bearer ${ownerKey}`, accept: "text/event-stream" } });
+    expect(stray.status).toBe(400);
+    expect(((await stray.json()) as { error: { message: string } }).error.message).toMatch(/Mcp-Session-Id/);
     await client.close();
   });
 });

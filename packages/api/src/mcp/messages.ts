@@ -6,6 +6,10 @@ export const mcpServerMessages = defineMessages({
     en: "This MCP session is unknown here or has expired: initialize a new session",
     "zh-CN": "该 MCP 会话不存在或已过期：请重新初始化会话",
   },
+  mcp_session_required: {
+    en: "Bad Request: send the Mcp-Session-Id header, or POST an initialize request to open a session",
+    "zh-CN": "请求无效：请携带 Mcp-Session-Id 请求头，或先 POST 初始化请求以打开会话",
+  },
   mcp_session_key_mismatch: {
     en: "This MCP session was opened with another key: every request of a session must carry the same key",
     "zh-CN": "该 MCP 会话是用另一个密钥打开的：同一会话的每个请求都必须携带相同的密钥",

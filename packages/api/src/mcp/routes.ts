@@ -74,7 +74,7 @@ export function registerMcpRoutes(app: OpenAPIHono<AppEnv>, store = new McpSessi
         if (c.req.method === "DELETE") store.close(sessionId);
         return response;
       }
-      if (c.req.method !== "POST") return rpcError(c, 400, "Bad Request: Mcp-Session-Id header is required", -32000);
+      if (c.req.method !== "POST") return rpcError(c, 400, translate(language, "mcp_session_required"), -32000);
       const server = target.open();
       const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: randomUUID,
