@@ -115,6 +115,9 @@ describe("plugins and API access in Chromium", () => {
     await byTestId(page, "integrations-tab-snippets").click();
     await expect.poll(() => byTestId(page, "snippet-curl-code").innerText()).toContain(`'${parley.url}/v1/chat/completions'`);
     expect(await byTestId(page, "snippets-base-url").innerText()).toContain(`${parley.url}/v1`);
+    await page.getByRole("tab", { name: "MCP" }).click();
+    await expect.poll(() => byTestId(page, "snippet-mcp-code").innerText()).toContain(`"url": "${parley.url}/mcp/apps/`);
+    expect(await byTestId(page, "snippets-mcp-url").innerText()).toContain(`${parley.url}/mcp/apps/`);
     await page.context().close();
   });
 });

@@ -32,6 +32,7 @@ import { KNOWLEDGE_UPLOAD_MAX_BYTES, KNOWLEDGE_UPLOAD_PATH, registerKnowledgeRou
 import { registerModelRoutes } from "./models/routes";
 import { registerVoiceRoutes } from "./voice/routes";
 import { registerOpenAiRoutes } from "./openai/routes";
+import { registerMcpRoutes } from "./mcp/routes";
 import { registerPaymentRoutes } from "./payments/routes";
 import { registerPlanRoutes } from "./plans/routes";
 import { registerCreditRoutes } from "./credits/routes";
@@ -138,6 +139,7 @@ export function createApp(deps: Deps) {
   registerInboxRoutes(app);
   registerHostingRoutes(app);
   registerOpenAiRoutes(app);
+  registerMcpRoutes(app);
   registerWorkflowRoutes(app);
   registerStoreRoutes(app);
   registerBenefitRoutes(app);

@@ -34,6 +34,7 @@ import { filesMessages } from "../kernel/files/messages";
 import { jobsMessages } from "../jobs/messages";
 import type { Message } from "./define";
 import { generalMessages } from "./general-messages";
+import { mcpServerMessages } from "../mcp/messages";
 import type { Language } from "./language";
 
 /** Each area's catalogue by name; an id belongs to exactly one of them (a test checks). */
@@ -74,6 +75,7 @@ export const catalogues = {
   voice: voiceMessages,
   files: filesMessages,
   jobs: jobsMessages,
+  mcpServer: mcpServerMessages,
 } as const;
 
 /** Every message Parley can show or send, in English and Chinese: the areas' catalogues in one. */
@@ -114,6 +116,7 @@ export const messages = {
   ...jobsMessages,
   ...voiceMessages,
   ...filesMessages,
+  ...mcpServerMessages,
 };
 
 /** The id of a message: a key of {@link messages}. */

@@ -98,6 +98,22 @@ function SnippetsCard() {
             },
             { key: "sdk", label: "@parley/sdk", children: <CodeSnippet code={snippets.sdk} language="TypeScript" data-testid="snippet-sdk" /> },
             { key: "openai", label: "openai (npm)", children: <CodeSnippet code={snippets.openai} language="TypeScript" data-testid="snippet-openai" /> },
+            {
+              key: "mcp",
+              label: "MCP",
+              children: (
+                <Flex vertical gap={12}>
+                  <Typography.Text type="secondary">{t("apiAccess.snippets.mcpHint")}</Typography.Text>
+                  <Flex gap={12} align="center" wrap>
+                    <Typography.Text strong>{t("apiAccess.snippets.mcpEndpoint")}</Typography.Text>
+                    <Typography.Text code copyable data-testid="snippets-mcp-url">
+                      {snippets.mcpUrl}
+                    </Typography.Text>
+                  </Flex>
+                  <CodeSnippet code={snippets.mcpConfig} language="JSON" data-testid="snippet-mcp" />
+                </Flex>
+              ),
+            },
           ]}
         />
       </Flex>

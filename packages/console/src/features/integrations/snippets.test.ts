@@ -23,6 +23,15 @@ describe("API-access snippets", () => {
     expect(snippets.sdk).toContain(`event.type === 'text-delta'`);
   });
 
+  it("gives the app's MCP endpoint and a client config with the bearer header", () => {
+    expect(snippets.mcpUrl).toBe("https://parley.example.com/mcp/apps/K7P2QX9MRT");
+    expect(JSON.parse(snippets.mcpConfig)).toEqual({
+      mcpServers: {
+        "parley-K7P2QX9MRT": { type: "http", url: "https://parley.example.com/mcp/apps/K7P2QX9MRT", headers: { Authorization: "Bearer YOUR_API_KEY" } },
+      },
+    });
+  });
+
   it("gives the openai client baseURL origin + /v1 and the code as model, plain and streamed", () => {
     expect(snippets.openai).toContain(`baseURL: "https://parley.example.com/v1"`);
     expect(snippets.openai.match(/model: "K7P2QX9MRT"/g)).toHaveLength(2);

@@ -14,6 +14,10 @@ export interface Snippets {
   curlStream: string;
   sdk: string;
   openai: string;
+  /** The app's MCP endpoint (`/mcp/apps/{code}`, Streamable HTTP). */
+  mcpUrl: string;
+  /** An MCP client's server entry (`mcpServers`, as Cursor, Claude Code and others read it) with the bearer header. */
+  mcpConfig: string;
 }
 
 export const DEFAULT_KEY_PLACEHOLDER = "YOUR_API_KEY";
@@ -32,7 +36,8 @@ export function shellQuote(value: string): string {
 /**
  * Copy-paste examples for the OpenAI-compatible API and the SDK: curl (plain and streamed)
  * to `/v1/chat/completions`, the SDK's `chat.stream`, and the official `openai` client with
- * `baseURL` `${origin}/v1`. The model is always the app's code.
+ * `baseURL` `${origin}/v1`. The model is always the app's code. The app's MCP endpoint and a
+ * client configuration for it complete the set.
  */
 export function buildSnippets({ origin, appCode, keyPlaceholder = DEFAULT_KEY_PLACEHOLDER }: SnippetInput): Snippets {
   const base = normaliseOrigin(origin);
@@ -78,5 +83,12 @@ export function buildSnippets({ origin, appCode, keyPlaceholder = DEFAULT_KEY_PL
     `for await (const chunk of stream) process.stdout.write(chunk.choices[0]?.delta?.content ?? '');`,
   ].join("\n");
 
-  return { curl: curl(false), curlStream: curl(true), sdk, openai };
+  const mcpUrl = `${base}/mcp/apps/${encodeURIComponent(code)}`;
+  const mcpConfig = JSON.stringify(
+    { mcpServers: { [`parley-${code}`]: { type: "http", url: mcpUrl, headers: { Authorization: `Bearer ${keyPlaceholder}` } } } },
+    null,
+    2,
+  );
+
+  return { curl: curl(false), curlStream: curl(true), sdk, openai, mcpUrl, mcpConfig };
 }
