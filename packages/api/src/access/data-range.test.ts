@@ -464,6 +464,21 @@ describe("data ranges", () => {
     expect(refused.status).toBe(404);
     expect(await refused.json()).toMatchObject({ error: { type: "not_found_error", code: "model_not_found", param: "model" } });
     expect((await ask(chosen, o.a1.code)).status).toBe(200);
+    // The same app as an MCP server: its initialize request is refused before any session opens.
+    const initialize = (user: TestUser, code: string) =>
+      ctx.request(`/mcp/apps/${code}`, {
+        method: "POST",
+        token: user.token,
+        headers: { ...headers(), accept: "application/json, text/event-stream" },
+        json: {
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "range-test", version: "1" } },
+        },
+      });
+    expect((await initialize(chosen, o.a2.code)).status).toBe(404);
+    expect((await initialize(chosen, o.a1.code)).status).toBe(200);
   });
 
   it("answers 404 for every detail and change of an object out of range", async () => {

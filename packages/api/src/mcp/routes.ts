@@ -95,11 +95,13 @@ export function registerMcpRoutes(app: OpenAPIHono<AppEnv>, store = new McpSessi
     }
   }
 
+  // Asking an app is chatting with it: a person's role needs what the console's chat needs, and their data range applies.
+  const askAccess = accessFor("POST /api/v1/chat/stream");
   const appHandler = (c: Context<AppEnv>) => {
     const code = c.req.param("code") ?? "";
     const conversation: { id?: string; turn?: Promise<unknown> } = {};
     return serve(c, async (bearer, space) => {
-      const caller = await openAiCaller(c.var.deps, bearer, space);
+      const caller = await openAiCaller(c.var.deps, bearer, space, (auth) => checkAccess(auth, askAccess));
       const chatApp = await openAiModelApp(c.var.deps, caller, code).catch((error: unknown) => {
         if (error instanceof ServiceError && error.kind === "not_found") throw new ServiceError("not_found", "mcp_app_not_found", { code });
         throw error;
