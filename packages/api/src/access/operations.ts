@@ -367,6 +367,9 @@ export const operationAccess: Readonly<Record<string, OperationAccess>> = {
   "GET /api/v1/voice/demo": "member",
   "POST /api/v1/voice/stream": "apps.view",
   "POST /api/v1/voice/read": "apps.view",
+  // Portable files (issue 23, t23-portable): each kind of object in the file also needs its own view (export) or edit (import) grant.
+  "POST /api/v1/portable/export": "apps.view",
+  "POST /api/v1/portable/import": "apps.view",
 };
 
 /** The key {@link operationAccess} uses for a route. */
