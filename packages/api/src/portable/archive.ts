@@ -59,7 +59,8 @@ export function readBundle(bytes: Uint8Array, limits: { uncompressedBytes: numbe
     }
     const chunks: Uint8Array[] = [];
     file.ondata = (error, data, final) => {
-      if (error) throw new Refusal(new ServiceError("validation", "portable_zip_invalid", {}, { field: "file" }));
+      // The inflater hands our own refusal (thrown from here on an earlier chunk) back as its error.
+      if (error) throw error instanceof Refusal ? error : new Refusal(new ServiceError("validation", "portable_zip_invalid", {}, { field: "file" }));
       inflated += data.length;
       if (inflated > limits.uncompressedBytes) {
         throw new Refusal(new ServiceError("validation", "portable_zip_too_large", { limit: limits.uncompressedBytes }, { field: "file" }));

@@ -34,7 +34,10 @@ export const importJsonBody = z
 /** An import sent as a multipart form: the file (YAML or zip). */
 export const importFormBody = z
   .object({
-    file: z.any().openapi({ type: "string", format: "binary", description: "The portable file: YAML, or a zip bundle with knowledge contents" }),
+    file: z
+      .any()
+      .optional()
+      .openapi({ type: "string", format: "binary", description: "The portable file: YAML, or a zip bundle with knowledge contents (required)" }),
     secrets: z.string().optional().openapi({ description: "JSON object of placeholder values, by name", example: '{"WEATHER_API_KEY":"sk-…"}' }),
     dryRun: z.enum(["true", "false"]).optional().openapi({ description: "`true`: check only, write nothing", example: "true" }),
   })
