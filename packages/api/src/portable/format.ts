@@ -29,6 +29,11 @@ export const REF_PATTERN = /^(app|kb|plugin|workflow):[a-z0-9][a-z0-9_-]{0,62}$/
 export const BUILTIN_REF_PATTERN = /^builtin:[a-z0-9_]{1,62}$/;
 /** A secret placeholder as it stands in a value: `${secret:NAME}`. */
 export const PLACEHOLDER_PATTERN = /^\$\{secret:([A-Z][A-Z0-9_]{0,63})\}$/;
+/** The placeholder that stands for a secret in a value: `${secret:NAME}`. */
+export function placeholderOf(name: string): string {
+  return `\${secret:${name}}`;
+}
+
 /** A secret name. */
 export const SECRET_NAME_PATTERN = /^[A-Z][A-Z0-9_]{0,63}$/;
 
@@ -43,20 +48,25 @@ const text = (max: number) => z.string().max(max);
 
 /** A parameter of a plugin request or response (the plugin editor's tree). */
 export const portableParameterSchema: z.ZodType = z.lazy(() =>
-  z.object({
-    name: text(100),
-    type: text(20),
-    description: text(1000).optional(),
-    required: z.boolean().optional(),
-    default: z.unknown().optional(),
-    children: z.array(portableParameterSchema).max(100).optional(),
-  }).loose(),
+  z
+    .object({
+      name: text(100),
+      type: text(20),
+      description: text(1000).optional(),
+      required: z.boolean().optional(),
+      default: z.unknown().optional(),
+      children: z.array(portableParameterSchema).max(100).optional(),
+    })
+    .loose(),
 );
 
 /** A secret the importer supplies: the name its placeholders use and what it is for. */
 export const portableSecretSchema = z
   .object({
-    name: z.string().regex(SECRET_NAME_PATTERN).meta({ examples: ["WEATHER_API_KEY"] }),
+    name: z
+      .string()
+      .regex(SECRET_NAME_PATTERN)
+      .meta({ examples: ["WEATHER_API_KEY"] }),
     description: text(500).meta({ description: "Where the value goes, for the person importing" }),
   })
   .meta({ id: "PortableSecret" });
@@ -93,7 +103,7 @@ export const portablePluginSchema = z
       headers: z
         .record(z.string().max(200), z.string().max(8000))
         .default({})
-        .meta({ description: "Header values; secrets are `${secret:NAME}` placeholders, never the value" }),
+        .meta({ description: `Header values; secrets are ${placeholderOf("NAME")} placeholders, never the value` }),
     }),
   })
   .meta({ id: "PortablePlugin" });
@@ -148,9 +158,7 @@ export const portableWorkflowSchema = z
     category: text(200),
     chatApp: z.boolean().default(false).meta({ description: "Whether the workflow answers chats through its own WORKFLOW app" }),
     elements: z
-      .array(
-        z.object({ id: text(64), type: text(40), config: z.record(z.string(), z.unknown()).default({}), position: z.unknown().optional() }).loose(),
-      )
+      .array(z.object({ id: text(64), type: text(40), config: z.record(z.string(), z.unknown()).default({}), position: z.unknown().optional() }).loose())
       .max(2000),
     lines: z.array(z.object({ id: text(200), source: text(64), sourceHandle: text(200).nullable().optional(), target: text(64) }).loose()).max(4000),
   })

@@ -10,7 +10,7 @@ import { upgradeSpaceForTest } from "../plans/testing";
 import { expectError } from "../testing/flows";
 import { createTestContext, registerUser, type TestContext, type TestUser } from "../testing/harness";
 import { readBundle } from "./archive";
-import { portableJsonSchema } from "./format";
+import { placeholderOf, portableJsonSchema } from "./format";
 import { importOk, importVia } from "./testing";
 
 // What a portable import refuses, each with a clear message and nothing written: newer versions,
@@ -51,7 +51,7 @@ const pluginOf = (ref: string) => ({
     url: "https://weather.example.com/now",
     method: "GET",
     requestParams: [{ name: "city", type: "string", description: "City", required: true, location: "query" }],
-    headers: { "X-Api-Key": "${secret:WEATHER_KEY}" },
+    headers: { "X-Api-Key": placeholderOf("WEATHER_KEY") },
   },
 });
 const fileOf = (body: Record<string, unknown>) => stringify({ parley: 1, kind: "bundle", ...body });
@@ -65,7 +65,12 @@ async function rows() {
 }
 
 /** Expects the import refused with a 400 (or the given status) and no row written. */
-async function refused(file: string | Uint8Array, expected: { status?: number; field?: string; message?: string | RegExp; code?: number }, user = owner, secrets?: Record<string, string>) {
+async function refused(
+  file: string | Uint8Array,
+  expected: { status?: number; field?: string; message?: string | RegExp; code?: number },
+  user = owner,
+  secrets?: Record<string, string>,
+) {
   const before = await rows();
   const body = await expectError(await importVia(ctx, user, file, secrets ? { secrets } : {}), expected.status ?? 400, expected);
   expect(await rows()).toEqual(before);

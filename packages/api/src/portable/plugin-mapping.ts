@@ -1,6 +1,6 @@
 import type { PluginInput, StoredPlugin } from "../plugins/service/plugins";
 import type { PluginParameter } from "../plugins/service/parameters";
-import type { PortablePlugin } from "./format";
+import { type PortablePlugin, placeholderOf } from "./format";
 
 /** A secret a plugin's export turns into a placeholder. */
 export interface ExportedSecret {
@@ -13,13 +13,17 @@ export interface ExportedSecret {
  * becomes a `${secret:NAME}` placeholder, listed in `secrets`. MCP plugins (kind `mcp`) add their
  * transport and tools here and in {@link pluginFromPortable}, nowhere else.
  */
-export function pluginToPortable(plugin: StoredPlugin, ref: string, secretName: (header: string) => string): { plugin: PortablePlugin; secrets: ExportedSecret[] } {
+export function pluginToPortable(
+  plugin: StoredPlugin,
+  ref: string,
+  secretName: (header: string) => string,
+): { plugin: PortablePlugin; secrets: ExportedSecret[] } {
   const secrets: ExportedSecret[] = [];
   const headers: Record<string, string> = {};
   for (const header of Object.keys(plugin.headers)) {
     const name = secretName(header);
     secrets.push({ name, description: `Header ${header} of plugin "${plugin.name}"` });
-    headers[header] = `\${secret:${name}}`;
+    headers[header] = placeholderOf(name);
   }
   return {
     plugin: {

@@ -13,6 +13,7 @@ import { expectOk } from "../testing/flows";
 import { createTestContext, registerUser, type TestContext, type TestUser } from "../testing/harness";
 import { createWorkflowVia, line, node } from "../workflows/testing";
 import { workflowSchema } from "../workflows/schemas";
+import { placeholderOf } from "./format";
 import { answerOf, askVia, citationsOf, exportVia, importOk, importVia } from "./testing";
 
 // Acceptance of issue 23 item 4: export an offline knowledge app with its knowledge base, a
@@ -117,8 +118,12 @@ describe("export, then import into a fresh instance", () => {
     expect(document.parley).toBe(1);
     expect(document.kind).toBe("bundle");
     expect(document.secrets).toEqual([{ name: "PLUGIN_WEATHER_X_API_KEY", description: 'Header X-Api-Key of plugin "Weather"' }]);
-    expect(document.plugins[0].http.headers).toEqual({ "X-Api-Key": "${secret:PLUGIN_WEATHER_X_API_KEY}" });
-    expect(document.apps[0]).toMatchObject({ ref: "app:store-helper", knowledgeBases: ["kb:store-guide"], plugins: ["plugin:weather", "builtin:current_time"] });
+    expect(document.plugins[0].http.headers).toEqual({ "X-Api-Key": placeholderOf("PLUGIN_WEATHER_X_API_KEY") });
+    expect(document.apps[0]).toMatchObject({
+      ref: "app:store-helper",
+      knowledgeBases: ["kb:store-guide"],
+      plugins: ["plugin:weather", "builtin:current_time"],
+    });
     const graph = document.workflows[0].elements as Array<{ id: string; config: Record<string, unknown> }>;
     expect(graph.find((element) => element.id === "search")!.config.knowledgeBaseIds).toEqual(["kb:store-guide"]);
     expect(graph.find((element) => element.id === "ask")!.config.appId).toBe("app:store-helper");

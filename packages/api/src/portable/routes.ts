@@ -5,7 +5,7 @@ import { ok } from "../http/envelope";
 import { defineRoute, jsonBody, standardErrors } from "../http/openapi";
 import { fail } from "../errors";
 import { download } from "../knowledge/import-routes";
-import { PORTABLE_LIMITS } from "./format";
+import { PORTABLE_LIMITS, placeholderOf } from "./format";
 import { exportBody, importFormBody, importJsonBody, importResultSchema } from "./schemas";
 import { exportPortable } from "./service/export";
 import { importPortable } from "./service/import";
@@ -21,7 +21,8 @@ function secretsOf(text: string | undefined): Record<string, string> {
   if (!text) return {};
   try {
     const value: unknown = JSON.parse(text);
-    if (value && typeof value === "object" && !Array.isArray(value) && Object.values(value).every((item) => typeof item === "string")) return value as Record<string, string>;
+    if (value && typeof value === "object" && !Array.isArray(value) && Object.values(value).every((item) => typeof item === "string"))
+      return value as Record<string, string>;
   } catch {
     // refused below
   }
@@ -37,7 +38,7 @@ export function registerPortableRoutes(app: OpenAPIHono<AppEnv>) {
       path: exportPath,
       tags,
       summary: "Export apps, workflows, plugins and knowledge bases (or the whole space) to a portable YAML file, or a zip with knowledge contents",
-      description: "Secrets are never exported: they become `${secret:NAME}` placeholders listed under `secrets`. The format is docs/portable-format.schema.json.",
+      description: `Secrets are never exported: they become ${placeholderOf("NAME")} placeholders listed under \`secrets\`. The format is docs/portable-format.schema.json.`,
       security: [{ bearer: [] }],
       middleware: [requireAuth({ operation: `POST ${exportPath}` })],
       request: { body: jsonBody(exportBody) },
@@ -67,7 +68,8 @@ export function registerPortableRoutes(app: OpenAPIHono<AppEnv>) {
       method: "post",
       path: "/api/v1/portable/import",
       tags,
-      summary: "Import a portable file (YAML, or zip with knowledge contents) into the current space, all or nothing; dryRun answers the plan and the placeholders to fill",
+      summary:
+        "Import a portable file (YAML, or zip with knowledge contents) into the current space, all or nothing; dryRun answers the plan and the placeholders to fill",
       request: {
         body: {
           required: true,
@@ -75,7 +77,11 @@ export function registerPortableRoutes(app: OpenAPIHono<AppEnv>) {
         },
       },
       data: importResultSchema,
-      extraErrors: { 403: "The role lacks the edit grant of a kind of object in the file", 413: "The file is too large", 701: "The plan's quotas allow fewer objects" },
+      extraErrors: {
+        403: "The role lacks the edit grant of a kind of object in the file",
+        413: "The file is too large",
+        701: "The plan's quotas allow fewer objects",
+      },
     }),
     async (c) => {
       const type = (c.req.header("content-type") ?? "").toLowerCase();

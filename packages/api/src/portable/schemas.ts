@@ -1,6 +1,11 @@
 import { z } from "@hono/zod-openapi";
 
-const ids = (description: string, example: string) => z.array(z.string().min(1).max(64)).max(500).optional().openapi({ description, example: [example] });
+const ids = (description: string, example: string) =>
+  z
+    .array(z.string().min(1).max(64))
+    .max(500)
+    .optional()
+    .openapi({ description, example: [example] });
 
 /** What to export. */
 export const exportBody = z
@@ -25,7 +30,11 @@ const secretsField = z
 /** An import sent as JSON: the YAML text. */
 export const importJsonBody = z
   .object({
-    yaml: z.string().max(20 * 1024 * 1024).optional().openapi({ description: "The portable file's YAML text (required)", example: "parley: 1\nkind: bundle\napps: []\n" }),
+    yaml: z
+      .string()
+      .max(20 * 1024 * 1024)
+      .optional()
+      .openapi({ description: "The portable file's YAML text (required)", example: "parley: 1\nkind: bundle\napps: []\n" }),
     secrets: secretsField,
     dryRun: z.boolean().optional().openapi({ description: "Check everything and answer what would be created, writing nothing", example: true }),
   })

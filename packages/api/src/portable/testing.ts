@@ -11,7 +11,12 @@ export function exportVia(ctx: TestContext, user: TestUser, body: Record<string,
 }
 
 /** Imports a file through the API as the console sends it (multipart). */
-export function importVia(ctx: TestContext, user: TestUser, file: Uint8Array | string, options: { secrets?: Record<string, string>; dryRun?: boolean; fileName?: string } = {}) {
+export function importVia(
+  ctx: TestContext,
+  user: TestUser,
+  file: Uint8Array | string,
+  options: { secrets?: Record<string, string>; dryRun?: boolean; fileName?: string } = {},
+) {
   const form = new FormData();
   const bytes = typeof file === "string" ? new TextEncoder().encode(file) : file;
   form.append("file", new File([new Uint8Array(bytes)], options.fileName ?? "parley.yaml"));

@@ -8337,7 +8337,7 @@ export interface paths {
         put?: never;
         /**
          * Export apps, workflows, plugins and knowledge bases (or the whole space) to a portable YAML file, or a zip with knowledge contents
-         * @description Secrets are never exported: they become `${secret:NAME}` placeholders listed under `secrets`. The format is docs/portable-format.schema.json.
+         * @description Secrets are never exported: they become ${secret:NAME} placeholders listed under `secrets`. The format is docs/portable-format.schema.json.
          */
         post: {
             parameters: {

@@ -13,7 +13,7 @@ import { findBuiltin } from "../../plugins/service/builtins/index";
 import { graphOf, loadWorkflow, type WorkflowRow } from "../../workflows/service/workflows";
 import { fail } from "../../errors";
 import { writeBundle } from "../archive";
-import { PORTABLE_VERSION, type PortableApp, type PortableContents, type PortableDocument, type PortableWorkflow } from "../format";
+import { PORTABLE_VERSION, placeholderOf, type PortableApp, type PortableContents, type PortableDocument, type PortableWorkflow } from "../format";
 import { type ExportedSecret, pluginToPortable } from "../plugin-mapping";
 import { holds, requireGrant } from "./access";
 
@@ -78,18 +78,35 @@ const secretSlug = (value: string) =>
  * channel clients and an app's advanced configuration stay behind (they belong to the space).
  */
 export async function exportPortable(deps: Pick<Deps, "db" | "files" | "secrets" | "now">, auth: Auth, request: ExportRequest): Promise<PortableExport> {
-  const chosen = { apps: new Map<string, AppRow>(), workflows: new Map<string, WorkflowRow>(), plugins: new Map<string, StoredPlugin>(), kbs: new Map<string, KnowledgeBaseRow>() };
+  const chosen = {
+    apps: new Map<string, AppRow>(),
+    workflows: new Map<string, WorkflowRow>(),
+    plugins: new Map<string, StoredPlugin>(),
+    kbs: new Map<string, KnowledgeBaseRow>(),
+  };
   if (request.space) {
     if (holds(auth, "apps.view")) {
-      for (const row of await deps.db.select().from(apps).where(and(eq(apps.spaceId, auth.spaceId), ne(apps.type, "WORKFLOW"), rangeCondition(auth, "app", apps))).orderBy(asc(apps.createdAt)))
+      for (const row of await deps.db
+        .select()
+        .from(apps)
+        .where(and(eq(apps.spaceId, auth.spaceId), ne(apps.type, "WORKFLOW"), rangeCondition(auth, "app", apps)))
+        .orderBy(asc(apps.createdAt)))
         chosen.apps.set(row.id, row);
     }
     if (holds(auth, "workflow.view")) {
-      for (const row of await deps.db.select().from(workflows).where(and(eq(workflows.spaceId, auth.spaceId), workflowRange(auth))).orderBy(asc(workflows.createdAt)))
+      for (const row of await deps.db
+        .select()
+        .from(workflows)
+        .where(and(eq(workflows.spaceId, auth.spaceId), workflowRange(auth)))
+        .orderBy(asc(workflows.createdAt)))
         chosen.workflows.set(row.id, row);
     }
     if (holds(auth, "plugins.view")) {
-      const rows = await deps.db.select({ id: plugins.id }).from(plugins).where(and(eq(plugins.spaceId, auth.spaceId), rangeCondition(auth, null, plugins))).orderBy(asc(plugins.createdAt));
+      const rows = await deps.db
+        .select({ id: plugins.id })
+        .from(plugins)
+        .where(and(eq(plugins.spaceId, auth.spaceId), rangeCondition(auth, null, plugins)))
+        .orderBy(asc(plugins.createdAt));
       for (const row of rows) chosen.plugins.set(row.id, await loadPlugin(deps, auth, row.id));
     }
     if (holds(auth, "knowledge.view")) {
@@ -241,7 +258,7 @@ export async function exportPortable(deps: Pick<Deps, "db" | "files" | "secrets"
           if (typeof config[key] === "string" && config[key] !== "") {
             const name = secretName(`WORKFLOW_${secretSlug(row.name)}_${secretSlug(element.id)}_${secretSlug(key)}`);
             secrets.push({ name, description: `The ${label} of node "${element.id}" in workflow "${row.name}"` });
-            config[key] = `\${secret:${name}}`;
+            config[key] = placeholderOf(name);
           }
         }
       }
@@ -320,15 +337,24 @@ export async function exportPortable(deps: Pick<Deps, "db" | "files" | "secrets"
  * contributes its prepared records or text.
  */
 async function contentsOf(deps: Pick<Deps, "db" | "files">, kb: KnowledgeBaseRow): Promise<PortableContents> {
-  const files = await deps.db.select().from(knowledgeFiles).where(and(eq(knowledgeFiles.knowledgeBaseId, kb.id), inArray(knowledgeFiles.status, ["effective", "pending", "processing"]))).orderBy(asc(knowledgeFiles.createdAt));
+  const files = await deps.db
+    .select()
+    .from(knowledgeFiles)
+    .where(and(eq(knowledgeFiles.knowledgeBaseId, kb.id), inArray(knowledgeFiles.status, ["effective", "pending", "processing"])))
+    .orderBy(asc(knowledgeFiles.createdAt));
   const out: PortableContents = { files: [] };
   for (const file of files) {
     let records: PortableContents["files"][number]["records"] = [];
     if (file.status === "effective") {
-      records = (await chunksOfFileRows(deps, file.id)).map((chunk) => ({ content: chunk.content, metadata: metadataOf(chunk), ...(chunk.enabled ? {} : { enabled: false }) }));
+      records = (await chunksOfFileRows(deps, file.id)).map((chunk) => ({
+        content: chunk.content,
+        metadata: metadataOf(chunk),
+        ...(chunk.enabled ? {} : { enabled: false }),
+      }));
     } else {
       const prepared = await loadPrepared(deps, kb.id, file.id);
-      if (prepared?.kind === "records") records = prepared.records.map((record) => ({ content: record.content, ...(record.metadata ? { metadata: record.metadata } : {}) }));
+      if (prepared?.kind === "records")
+        records = prepared.records.map((record) => ({ content: record.content, ...(record.metadata ? { metadata: record.metadata } : {}) }));
       else if (prepared?.kind === "text") records = [{ content: prepared.text, metadata: { prepared: "text" } }];
     }
     let options: Record<string, unknown> = {};

@@ -18,14 +18,7 @@ import { checkQuota, withQuota } from "../../plans/service/quotas";
 import { graphIssues, infoIssues } from "../../workflows/service/validate";
 import { issueError } from "../../workflows/service/workflows";
 import { readBundle } from "../archive";
-import {
-  PLACEHOLDER_PATTERN,
-  PORTABLE_LIMITS,
-  type PortableContents,
-  type PortableDocument,
-  portableContentsSchema,
-  portableDocumentSchema,
-} from "../format";
+import { PLACEHOLDER_PATTERN, PORTABLE_LIMITS, type PortableContents, type PortableDocument, portableContentsSchema, portableDocumentSchema } from "../format";
 import { migrateDocument } from "../migrations";
 import { pluginFromPortable } from "../plugin-mapping";
 import { requireGrant } from "./access";
@@ -57,7 +50,8 @@ export interface ImportResult {
   secrets: Array<{ name: string; description: string; provided: boolean }>;
 }
 
-const invalid = (messageId: MessageId, field: string, params: Record<string, string | number> = {}) => new ServiceError("validation", messageId, params, { field });
+const invalid = (messageId: MessageId, field: string, params: Record<string, string | number> = {}) =>
+  new ServiceError("validation", messageId, params, { field });
 
 function issuePath(issue: z.core.$ZodIssue): string {
   return issue.path.map(String).join(".") || "(root)";
@@ -68,12 +62,19 @@ function parseText(text: string): unknown {
   try {
     return parseYaml(text, { maxAliasCount: 100, uniqueKeys: true, prettyErrors: false });
   } catch (error) {
-    throw invalid("portable_yaml_invalid", "file", { reason: String((error as Error).message ?? error).split("\n")[0]!.slice(0, 200) });
+    throw invalid("portable_yaml_invalid", "file", {
+      reason: String((error as Error).message ?? error)
+        .split("\n")[0]!
+        .slice(0, 200),
+    });
   }
 }
 
 function countObjects(document: Record<string, unknown>): number {
-  return ["apps", "workflows", "plugins", "knowledgeBases"].reduce((total, key) => total + (Array.isArray(document[key]) ? (document[key] as unknown[]).length : 0), 0);
+  return ["apps", "workflows", "plugins", "knowledgeBases"].reduce(
+    (total, key) => total + (Array.isArray(document[key]) ? (document[key] as unknown[]).length : 0),
+    0,
+  );
 }
 
 /** Unique name in the space: the name itself, else "name (2)", "name (3)" … within `max` characters. */
@@ -122,7 +123,12 @@ export async function importPortable(
 
   // Refs: unique, and every reference must name an object of the file.
   const seen = new Set<string>();
-  for (const [list, items] of Object.entries({ knowledgeBases: document.knowledgeBases, plugins: document.plugins, apps: document.apps, workflows: document.workflows })) {
+  for (const [list, items] of Object.entries({
+    knowledgeBases: document.knowledgeBases,
+    plugins: document.plugins,
+    apps: document.apps,
+    workflows: document.workflows,
+  })) {
     items.forEach((item, index) => {
       if (seen.has(item.ref)) throw invalid("portable_ref_duplicate", `${list}.${index}.ref`, { ref: item.ref });
       seen.add(item.ref);
@@ -210,7 +216,8 @@ export async function importPortable(
       if (!FILE_NAME_PATTERN.test(file.name)) throw invalid("file_name_invalid", `${field}.contents.files.${fileIndex}.name`);
       const fileId = newId("kf");
       const content = preparedOf(file.records);
-      const fileTokens = content.kind === "text" ? estimateTokens(content.text) : content.records.reduce((sum, record) => sum + estimateTokens(record.content), 0);
+      const fileTokens =
+        content.kind === "text" ? estimateTokens(content.text) : content.records.reduce((sum, record) => sum + estimateTokens(record.content), 0);
       tokens += fileTokens;
       prepared.push({ knowledgeBaseId: id, fileId, content });
       fileRows.push({
@@ -315,7 +322,12 @@ export async function importPortable(
   const workflowPlan: PlannedObject[] = [];
   for (const [index, workflow] of document.workflows.entries()) {
     const field = `workflows.${index}`;
-    const info = { name: workflow.name.trim(), description: workflow.description.trim(), avatarUrl: workflow.avatarUrl.trim(), category: workflow.category.trim() };
+    const info = {
+      name: workflow.name.trim(),
+      description: workflow.description.trim(),
+      avatarUrl: workflow.avatarUrl.trim(),
+      category: workflow.category.trim(),
+    };
     const infoProblem = infoIssues(info)[0];
     if (infoProblem) throw prefixed(issueError(infoProblem), field);
     const elements = workflow.elements.map((element, at) => {
@@ -323,13 +335,19 @@ export async function importPortable(
       const place = `${field}.elements.${at}.config`;
       if (element.type === "app" && config.appId !== undefined) config.appId = appIds.get(resolve(config.appId, "app", `${place}.appId`));
       if (element.type === "knowledge_base" && config.knowledgeBaseIds !== undefined) {
-        if (!Array.isArray(config.knowledgeBaseIds)) throw invalid("portable_reference_unknown", `${place}.knowledgeBaseIds`, { reference: "?", field: `${place}.knowledgeBaseIds` });
+        if (!Array.isArray(config.knowledgeBaseIds))
+          throw invalid("portable_reference_unknown", `${place}.knowledgeBaseIds`, { reference: "?", field: `${place}.knowledgeBaseIds` });
         config.knowledgeBaseIds = config.knowledgeBaseIds.map((value, at2) => kbIds.get(resolve(value, "kb", `${place}.knowledgeBaseIds.${at2}`)));
       }
       if (element.type === "plugin" && config.pluginCode !== undefined) config.pluginCode = pluginValue(String(config.pluginCode), `${place}.pluginCode`);
-      if (element.type === "database" && config.databaseId !== undefined) throw invalid("portable_reference_unknown", `${place}.databaseId`, { reference: String(config.databaseId).slice(0, 100), field: `${place}.databaseId` });
+      if (element.type === "database" && config.databaseId !== undefined)
+        throw invalid("portable_reference_unknown", `${place}.databaseId`, {
+          reference: String(config.databaseId).slice(0, 100),
+          field: `${place}.databaseId`,
+        });
       if (element.type === "channel_send") {
-        if (config.clientId !== undefined) throw invalid("portable_reference_unknown", `${place}.clientId`, { reference: String(config.clientId).slice(0, 100), field: `${place}.clientId` });
+        if (config.clientId !== undefined)
+          throw invalid("portable_reference_unknown", `${place}.clientId`, { reference: String(config.clientId).slice(0, 100), field: `${place}.clientId` });
         if (typeof config.webhookUrl === "string") config.webhookUrl = fill(config.webhookUrl, `${place}.webhookUrl`);
         if (typeof config.webhookSecret === "string") {
           const secret = fill(config.webhookSecret, `${place}.webhookSecret`);
@@ -340,7 +358,13 @@ export async function importPortable(
     });
     const structural = graphIssues({ elements: elements as never, lines: workflow.lines as never });
     const fatal = structural.issues.find((issue) =>
-      ["workflow_node_type_unknown", "workflow_node_config_invalid", "workflow_node_id_duplicate", "workflow_node_id_invalid", "workflow_line_duplicate"].includes(issue.code),
+      [
+        "workflow_node_type_unknown",
+        "workflow_node_config_invalid",
+        "workflow_node_id_duplicate",
+        "workflow_node_id_invalid",
+        "workflow_line_duplicate",
+      ].includes(issue.code),
     );
     if (fatal) throw prefixed(issueError(fatal), field);
     const id = newId("wf");
@@ -380,11 +404,19 @@ export async function importPortable(
   }
 
   const created = (rows: Array<{ id?: string; name: string; code?: string | null }>, refsOf: Array<{ ref: string }>): PlannedObject[] =>
-    refsOf.map((item, index) => ({ ref: item.ref, name: rows[index]!.name, id: request.dryRun ? null : (rows[index]!.id ?? null), code: request.dryRun ? null : (rows[index]!.code ?? null) }));
+    refsOf.map((item, index) => ({
+      ref: item.ref,
+      name: rows[index]!.name,
+      id: request.dryRun ? null : (rows[index]!.id ?? null),
+      code: request.dryRun ? null : (rows[index]!.code ?? null),
+    }));
   const result: ImportResult = {
     dryRun: request.dryRun === true,
     fromVersion,
-    apps: created(appRows.filter((row) => row.type !== "WORKFLOW"), document.apps),
+    apps: created(
+      appRows.filter((row) => row.type !== "WORKFLOW"),
+      document.apps,
+    ),
     workflows: request.dryRun ? workflowPlan.map((item) => ({ ...item, id: null })) : workflowPlan,
     plugins: created(pluginRows, document.plugins),
     knowledgeBases: created(kbRows, document.knowledgeBases),
@@ -423,7 +455,10 @@ export async function importPortable(
     try {
       await jobsOf(deps).enqueue(INDEX_FILE_JOB, { fileId: row.id }, { spaceId: auth.spaceId });
     } catch {
-      await deps.db.update(knowledgeFiles).set({ status: "pending" }).where(and(eq(knowledgeFiles.id, row.id!), inArray(knowledgeFiles.status, ["processing"])));
+      await deps.db
+        .update(knowledgeFiles)
+        .set({ status: "pending" })
+        .where(and(eq(knowledgeFiles.id, row.id!), inArray(knowledgeFiles.status, ["processing"])));
     }
   }
   return result;
