@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { createAppVia } from "../apps/testing";
-import { plugins } from "../db/schema/index";
+import { plugins, workflows } from "../db/schema/index";
 import { knowledgeFileSchema } from "../knowledge/schemas";
 import { createKnowledgeBaseVia, uploadOk } from "../knowledge/testing";
 import { createKnowledgeWorker } from "../knowledge/worker";
@@ -13,6 +13,7 @@ import { expectOk } from "../testing/flows";
 import { createTestContext, registerUser, type TestContext, type TestUser } from "../testing/harness";
 import { createWorkflowVia, line, node } from "../workflows/testing";
 import { workflowSchema } from "../workflows/schemas";
+import { graphOf, openGraph } from "../workflows/service/workflows";
 import { placeholderOf } from "./format";
 import { answerOf, askVia, citationsOf, exportVia, importOk, importVia } from "./testing";
 
@@ -162,5 +163,36 @@ describe("export, then import into a fresh instance", () => {
     );
     expect(importedWorkflow.appCode).toBeTruthy();
     expect(answerOf(await askVia(target, importer, importedWorkflow.appCode!, question))).toBe(beforeWorkflow);
+  });
+
+  it("turns a robot webhook's URL and signing secret into placeholders, and seals the values given at import", async () => {
+    const url = "https://oapi.dingtalk.com/robot/send?access_token=tok-9876";
+    const workflow = await createWorkflowVia(
+      source,
+      owner,
+      {
+        elements: [
+          node("start", "start", { inputs: { text: true } }),
+          node("notify", "channel_send", { mode: "webhook", webhookUrl: url, webhookSecret: "SEC-robot-5555", content: "{{sys.query}}" }),
+          node("end", "end", { output: "{{notify.output}}" }),
+        ],
+        lines: [line("start", "notify"), line("notify", "end")],
+      },
+      { name: "Robot relay" },
+    );
+    const exported = await exportVia(source, owner, { workflowIds: [workflow.id] });
+    expect(exported.headers.get("content-type")).toBe("application/yaml; charset=utf-8");
+    const text = await exported.text();
+    expect(text).not.toContain("tok-9876");
+    expect(text).not.toContain("SEC-robot-5555");
+    const document = parse(text) as { secrets: Array<{ name: string }> };
+    const [urlName, secretName] = document.secrets.map((secret) => secret.name);
+    expect([urlName, secretName]).toEqual(["WORKFLOW_ROBOT_RELAY_NOTIFY_WEBHOOKURL", "WORKFLOW_ROBOT_RELAY_NOTIFY_WEBHOOKSECRET"]);
+
+    const result = await importOk(target, importer, text, { secrets: { [urlName!]: url, [secretName!]: "SEC-new-7777" } });
+    const row = await target.deps.db.select().from(workflows).where(eq(workflows.id, result.workflows[0]!.id!)).get();
+    expect(row!.elements).not.toContain("SEC-new-7777");
+    const notify = openGraph(target.deps, graphOf(row!)).elements.find((element) => element.id === "notify")!;
+    expect(notify.config).toMatchObject({ webhookUrl: url, webhookSecret: "SEC-new-7777" });
   });
 });

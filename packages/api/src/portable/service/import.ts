@@ -349,10 +349,7 @@ export async function importPortable(
         if (config.clientId !== undefined)
           throw invalid("portable_reference_unknown", `${place}.clientId`, { reference: String(config.clientId).slice(0, 100), field: `${place}.clientId` });
         if (typeof config.webhookUrl === "string") config.webhookUrl = fill(config.webhookUrl, `${place}.webhookUrl`);
-        if (typeof config.webhookSecret === "string") {
-          const secret = fill(config.webhookSecret, `${place}.webhookSecret`);
-          config.webhookSecret = secret ? `sealed:${deps.secrets.seal(secret)}` : "";
-        }
+        if (typeof config.webhookSecret === "string") config.webhookSecret = fill(config.webhookSecret, `${place}.webhookSecret`);
       }
       return { ...element, config };
     });
@@ -367,6 +364,11 @@ export async function importPortable(
       ].includes(issue.code),
     );
     if (fatal) throw prefixed(issueError(fatal), field);
+    // Sealed after the shape check, as the editor's save does (a sealed value is longer than the secret).
+    for (const element of structural.elements) {
+      const secret = (element.config as Record<string, unknown>).webhookSecret;
+      if (typeof secret === "string" && secret !== "") (element.config as Record<string, unknown>).webhookSecret = `sealed:${deps.secrets.seal(secret)}`;
+    }
     const id = newId("wf");
     const name = uniqueName(info.name, names.workflows, 50);
     let appId: string | null = null;
