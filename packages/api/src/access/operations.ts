@@ -367,7 +367,8 @@ export const operationAccess: Readonly<Record<string, OperationAccess>> = {
   "GET /api/v1/voice/demo": "member",
   "POST /api/v1/voice/stream": "apps.view",
   "POST /api/v1/voice/read": "apps.view",
-  // Portable files (issue 23, t23-portable): each kind of object in the file also needs its own view (export) or edit (import) grant.
+  // Portable files (issue 23, t23-portable): the apps menu's view grant opens both; the service then asks for the view (export)
+  // or edit (import) grant of each kind of object the request touches, and export follows the data range.
   "POST /api/v1/portable/export": "apps.view",
   "POST /api/v1/portable/import": "apps.view",
 };

@@ -193,7 +193,7 @@ describe("limits", () => {
 });
 
 describe("access", () => {
-  it("refuses a member whose role may not create what the file holds", async () => {
+  it("refuses a member whose role may not create what the file holds, and lets it export what it may read", async () => {
     const viewer = await registerUser(ctx, "portable-viewer@example.com");
     await addMember(ctx, owner.user.spaceId, viewer, "viewer");
     const before = await rows();
@@ -205,6 +205,15 @@ describe("access", () => {
     });
     await expectError(response, 403);
     expect(await rows()).toEqual(before);
+    // The same viewer may export what it can read.
+    const exported = await ctx.request("/api/v1/portable/export", {
+      method: "POST",
+      token: viewer.token,
+      headers: { "x-parley-space": owner.user.spaceId },
+      json: { space: true },
+    });
+    expect(exported.status).toBe(200);
+    expect(await exported.text()).toMatch(/^parley: 1\nkind: bundle\n/);
   });
 });
 
