@@ -217,6 +217,16 @@ describe("access", () => {
   });
 });
 
+describe("export", () => {
+  it("answers 404 for an object of another space, and 400 when nothing is chosen", async () => {
+    const theirs = await createKnowledgeBaseVia(ctx, freeUser, { name: "Not yours" });
+    await expectError(await ctx.request("/api/v1/portable/export", { method: "POST", token: owner.token, json: { knowledgeBaseIds: [theirs.id] } }), 404);
+    await expectError(await ctx.request("/api/v1/portable/export", { method: "POST", token: owner.token, json: {} }), 400, {
+      message: "Choose what to export, or the whole space",
+    });
+  });
+});
+
 describe("format documentation", () => {
   it("docs/portable-format.schema.json is the schema the code defines", () => {
     const file = path.resolve(__dirname, "../../../../docs/portable-format.schema.json");
