@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Browser, Page } from "playwright-core";
@@ -35,6 +36,8 @@ afterAll(async () => {
 });
 
 const byTestId = (page: Page, id: string) => page.locator(`[data-testid="${id}"]`);
+/** A portable file's placeholder for a secret. */
+const secret = (name: string) => `\${secret:${name}}`;
 
 async function signedInPage(): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -105,6 +108,40 @@ describe("plugins and API access in Chromium", () => {
     await table.getByText("Local weather").click();
     await page.waitForURL(/\/console\/plugins\/detail\?id=/);
     await expect.poll(() => byTestId(page, "plugin-header-value-0").inputValue()).toMatch(/^\*{4}1234$/);
+    await page.context().close();
+  });
+
+  it("imports a plugin from a portable file (plan, then the secret it needs) and exports it again without the secret", async () => {
+    const page = await signedInPage();
+    await page.goto(`${parley.url}/console/plugins`);
+    await byTestId(page, "plugin-table").waitFor();
+    await byTestId(page, "portable-import").click();
+    const file = [
+      "parley: 1",
+      "kind: bundle",
+      "secrets: [{ name: WEATHER_KEY, description: The weather service key }]",
+      "plugins:",
+      "  - ref: plugin:weather",
+      "    name: Imported weather",
+      "    description: Weather of a city",
+      "    avatar: https://cdn.example.com/weather.png",
+      "    http:",
+      `      url: ${weatherUrl}/weather`,
+      "      method: GET",
+      "      requestParams: [{ name: city, type: string, description: City, required: true, location: query }]",
+      `      headers: { X-Api-Key: "${secret("WEATHER_KEY")}" }`,
+    ].join("\n");
+    await page.locator('.ant-modal input[type="file"]').setInputFiles({ name: "weather.yaml", mimeType: "application/yaml", buffer: Buffer.from(file) });
+    await expect.poll(() => byTestId(page, "portable-import-plan").innerText()).toContain("Imported weather");
+    await byTestId(page, "portable-secret-WEATHER_KEY").fill("key-5678");
+    await byTestId(page, "portable-import-confirm").click();
+    const row = byTestId(page, "plugin-table").locator("tr", { hasText: "Imported weather" });
+    await row.waitFor();
+
+    const [download] = await Promise.all([page.waitForEvent("download"), row.locator('[data-testid^="plugin-export-"]').click()]);
+    const exported = await readFile((await download.path())!, "utf8");
+    expect(exported).toContain(`X-Api-Key: ${secret("PLUGIN_IMPORTED_WEATHER_X_API_KEY")}`);
+    expect(exported).not.toContain("key-5678");
     await page.context().close();
   });
 

@@ -37,6 +37,7 @@ import { registerPaymentRoutes } from "./payments/routes";
 import { registerPlanRoutes } from "./plans/routes";
 import { registerCreditRoutes } from "./credits/routes";
 import { registerPluginRoutes } from "./plugins/routes";
+import { PORTABLE_IMPORT_MAX_BYTES, PORTABLE_IMPORT_PATH, registerPortableRoutes } from "./portable/routes";
 import { registerRoleRoutes } from "./roles/routes";
 import { registerSpaceRoutes } from "./spaces/routes";
 import { registerAnalysisRoutes } from "./analysis/routes";
@@ -97,9 +98,12 @@ export function createApp(deps: Deps) {
     const uploadLimit = limitOf(Math.max(deps.config.bodyLimitBytes, KNOWLEDGE_UPLOAD_MAX_BYTES));
     // Database imports take files up to the fast import's limit.
     const databaseLimit = limitOf(Math.max(deps.config.bodyLimitBytes, DATABASE_UPLOAD_MAX_BYTES));
+    // Portable imports take a zip bundle with knowledge contents.
+    const portableLimit = limitOf(Math.max(deps.config.bodyLimitBytes, PORTABLE_IMPORT_MAX_BYTES));
     app.use(prefix, (c, next) => {
       if (c.req.method !== "POST") return generalLimit(c, next);
       if (KNOWLEDGE_UPLOAD_PATH.test(c.req.path) || SPEECH_UPLOAD_PATH.test(c.req.path)) return uploadLimit(c, next);
+      if (PORTABLE_IMPORT_PATH.test(c.req.path)) return portableLimit(c, next);
       return (DATABASE_UPLOAD_PATH.test(c.req.path) ? databaseLimit : generalLimit)(c, next);
     });
   }
@@ -129,6 +133,7 @@ export function createApp(deps: Deps) {
   registerTemplateRoutes(app);
   registerAppRoutes(app);
   registerPluginRoutes(app);
+  registerPortableRoutes(app);
   registerKnowledgeRoutes(app);
   registerKnowledgeImportRoutes(app);
   registerKnowledgeEvaluationRoutes(app);

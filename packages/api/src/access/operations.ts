@@ -371,6 +371,10 @@ export const operationAccess: Readonly<Record<string, OperationAccess>> = {
   // a user key (`uk_…`) belongs to the space and is bound by its own app and credit limits instead.
   "GET /v1/models": "apps.view",
   "POST /v1/chat/completions": "apps.view",
+  // Portable files (issue 23, t23-portable): the apps menu's view grant opens both; the service then asks for the view (export)
+  // or edit (import) grant of each kind of object the request touches, and export follows the data range.
+  "POST /api/v1/portable/export": "apps.view",
+  "POST /api/v1/portable/import": "apps.view",
 };
 
 /** The key {@link operationAccess} uses for a route. */

@@ -22,6 +22,7 @@ import { modelsMessages } from "../models/messages";
 import { paymentsMessages } from "../payments/messages";
 import { plansMessages } from "../plans/messages";
 import { pluginsMessages } from "../plugins/messages";
+import { portableMessages } from "../portable/messages";
 import { rolesMessages } from "../roles/messages";
 import { spacesMessages } from "../spaces/messages";
 import { speechMessages } from "../speech/messages";
@@ -52,6 +53,7 @@ export const catalogues = {
   channels: channelsMessages,
   inbox: inboxMessages,
   plugins: pluginsMessages,
+  portable: portableMessages,
   plans: plansMessages,
   knowledge: knowledgeMessages,
   hosting: hostingMessages,
@@ -93,6 +95,7 @@ export const messages = {
   ...channelsMessages,
   ...inboxMessages,
   ...pluginsMessages,
+  ...portableMessages,
   ...plansMessages,
   ...knowledgeMessages,
   ...hostingMessages,

@@ -1,6 +1,7 @@
 import { CopyOutlined, DeleteOutlined, EditOutlined, LikeFilled, LikeOutlined, MessageOutlined, StarFilled, StarOutlined } from "@ant-design/icons";
 import type { components } from "@parley/sdk";
 import { Button, Card, Flex, Popconfirm, Tag, Tooltip, Typography } from "antd";
+import type React from "react";
 import { useTranslation } from "react-i18next";
 import { AppAvatar } from "./app-avatar";
 
@@ -21,12 +22,26 @@ export interface AppCardProps {
   onCollect?: (app: AppCardApp) => void;
   onCopy?: (app: AppCardApp) => void;
   onDelete?: (app: AppCardApp) => void | Promise<void>;
+  /** The export action (a portable file of this app), shown when given. */
+  exportAction?: React.ReactNode;
   /** An action on this app is under way. */
   busy?: boolean;
 }
 
 /** One app of the apps list: avatar, name, description, type and model, thumb/collect with counts, chat, edit, copy, delete. */
-export function AppCard({ app, categoryName, selected = false, onOpen, onChat, onThumb, onCollect, onCopy, onDelete, busy = false }: AppCardProps) {
+export function AppCard({
+  app,
+  categoryName,
+  selected = false,
+  onOpen,
+  onChat,
+  onThumb,
+  onCollect,
+  onCopy,
+  onDelete,
+  exportAction,
+  busy = false,
+}: AppCardProps) {
   const { t } = useTranslation();
   return (
     <Card
@@ -75,6 +90,7 @@ export function AppCard({ app, categoryName, selected = false, onOpen, onChat, o
             aria-label={t("apps.card.copy")}
           />
         </Tooltip>,
+        ...(exportAction ? [<span key="export">{exportAction}</span>] : []),
         <span key="delete" onClick={(event) => event.stopPropagation()}>
           <Popconfirm
             title={t("apps.card.deleteTitle")}

@@ -8326,6 +8326,223 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/portable/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export apps, workflows, plugins and knowledge bases (or the whole space) to a portable YAML file, or a zip with knowledge contents
+         * @description Secrets are never exported: they become ${secret:NAME} placeholders listed under `secrets`. The format is docs/portable-format.schema.json.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["PortableExportRequest"];
+                };
+            };
+            responses: {
+                /** @description The portable file */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/yaml": string;
+                        "application/zip": string;
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description The role lacks the view grant of a kind of object asked for */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/portable/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Import a portable file (YAML, or zip with knowledge contents) into the current space, all or nothing; dryRun answers the plan and the placeholders to fill */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["PortableImportRequest"];
+                    "multipart/form-data": components["schemas"]["PortableImportForm"];
+                };
+            };
+            responses: {
+                /** @description Import a portable file (YAML, or zip with knowledge contents) into the current space, all or nothing; dryRun answers the plan and the placeholders to fill */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["PortableImportResult"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description The role lacks the edit grant of a kind of object in the file */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description The file is too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description The plan's quotas allow fewer objects */
+                701: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/knowledge-bases": {
         parameters: {
             query?: never;
@@ -37678,6 +37895,129 @@ export interface components {
         };
         SetPluginEnabledRequest: {
             enabled: boolean;
+        };
+        PortableExportRequest: {
+            /**
+             * @description Apps to export (with their knowledge bases and plugins)
+             * @example [
+             *       "app_01jd7w3k5q9x2m4n6p8r"
+             *     ]
+             */
+            appIds?: string[];
+            /**
+             * @description Workflows to export (with the apps, knowledge bases and plugins their nodes use)
+             * @example [
+             *       "wf_01jd7w3k5q9x2m4n6p8r"
+             *     ]
+             */
+            workflowIds?: string[];
+            /**
+             * @description Custom plugins to export
+             * @example [
+             *       "plg_01jd7w3k5q9x2m4n6p8r"
+             *     ]
+             */
+            pluginIds?: string[];
+            /**
+             * @description Knowledge bases to export (settings; contents with includeContents)
+             * @example [
+             *       "kb_01jd7w3k5q9x2m4n6p8r"
+             *     ]
+             */
+            knowledgeBaseIds?: string[];
+            /**
+             * @description Export every app, workflow, plugin and knowledge base the caller may read
+             * @example false
+             */
+            space?: boolean;
+            /**
+             * @description Answer a zip holding parley.yaml and the knowledge bases' segments, instead of the YAML alone
+             * @example false
+             */
+            includeContents?: boolean;
+        };
+        PortableImportResult: {
+            dryRun: boolean;
+            /**
+             * @description The format version the file was written in (older ones are migrated)
+             * @example 1
+             */
+            fromVersion: number;
+            apps: components["schemas"]["PortablePlannedObject"][];
+            workflows: components["schemas"]["PortablePlannedObject"][];
+            plugins: components["schemas"]["PortablePlannedObject"][];
+            knowledgeBases: components["schemas"]["PortablePlannedObject"][];
+            /**
+             * @description Knowledge files whose segments are indexed after the import
+             * @example 2
+             */
+            knowledgeFiles: number;
+            /** @description The file's placeholders and whether the request gave each a value */
+            secrets: {
+                name: string;
+                description: string;
+                provided: boolean;
+            }[];
+        };
+        PortablePlannedObject: {
+            /** @example app:support */
+            ref: string;
+            /**
+             * @description The name it gets (a suffix when the space already has one)
+             * @example Support bot
+             */
+            name: string;
+            /**
+             * @description The new id; null in a dry run
+             * @example app_01jd7w3k5q9x2m4n6p8r
+             */
+            id: string | null;
+            /**
+             * @description The new code (apps, plugins, knowledge bases); null in a dry run
+             * @example k3v9x2m4n6
+             */
+            code: string | null;
+        };
+        PortableImportRequest: {
+            /**
+             * @description The portable file's YAML text (required)
+             * @example parley: 1
+             *     kind: bundle
+             *     apps: []
+             */
+            yaml?: string;
+            /**
+             * @description Values of the file's placeholders, by name
+             * @example {
+             *       "WEATHER_API_KEY": "sk-…"
+             *     }
+             */
+            secrets?: {
+                [key: string]: string;
+            };
+            /**
+             * @description Check everything and answer what would be created, writing nothing
+             * @example true
+             */
+            dryRun?: boolean;
+        };
+        PortableImportForm: {
+            /**
+             * Format: binary
+             * @description The portable file: YAML, or a zip bundle with knowledge contents (required)
+             */
+            file?: string;
+            /**
+             * @description JSON object of placeholder values, by name
+             * @example {"WEATHER_API_KEY":"sk-…"}
+             */
+            secrets?: string;
+            /**
+             * @description `true`: check only, write nothing
+             * @example true
+             * @enum {string}
+             */
+            dryRun?: "true" | "false";
         };
         KnowledgeBase: {
             /** @example kb_01jd7w3k5q9x2m4n6p8r */

@@ -10,6 +10,7 @@ import { PATHS } from "../../lib/paths";
 import { AppCard, type AppCardApp } from "../../components/app-card";
 import { EmptyState } from "../../components/empty-state";
 import { PageHeader } from "../../components/page-header";
+import { ExportButton, ImportButton } from "../../components/portable-transfer";
 import { useAppOptions } from "./use-app-options";
 import "./apps.css";
 
@@ -107,6 +108,8 @@ export function AppsPage() {
             <Button icon={<ReloadOutlined />} onClick={() => void load()} data-testid="apps-refresh">
               {t("common.refresh")}
             </Button>
+            <ImportButton onImported={() => void invalidateSpace(APPS)} />
+            <ExportButton request={{ space: true }} data-testid="portable-export-space" />
             {createButton}
           </>
         }
@@ -163,6 +166,7 @@ export function AppsPage() {
                 onCollect={(item) => void collect(item)}
                 onCopy={(item) => void copy(item)}
                 onDelete={(item) => remove(item)}
+                exportAction={<ExportButton compact request={{ appIds: [app.id] }} data-testid={`app-export-${app.code}`} />}
               />
             </Col>
           ))}

@@ -10,6 +10,7 @@ import { formatDateTime } from "../../lib/format";
 import { PATHS } from "../../lib/paths";
 import { EmptyState } from "../../components/empty-state";
 import { PageHeader } from "../../components/page-header";
+import { ExportButton, ImportButton } from "../../components/portable-transfer";
 import type { Plugin } from "../../components/parameters";
 import "./plugins.css";
 
@@ -28,9 +29,13 @@ export function PluginsPage() {
         title={t("plugins.title")}
         subtitle={t("plugins.subtitle")}
         extra={
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate(detailPath())} data-testid="plugin-create">
-            {t("plugins.create")}
-          </Button>
+          <>
+            <ImportButton onImported={() => void invalidateSpace(PLUGINS)} />
+            <ExportButton request={{ space: true }} data-testid="portable-export-space" />
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate(detailPath())} data-testid="plugin-create">
+              {t("plugins.create")}
+            </Button>
+          </>
         }
       />
       <Tabs
@@ -162,6 +167,7 @@ function CustomPlugins() {
                 <Button type="text" icon={<EditOutlined />} onClick={() => navigate(detailPath(plugin.id))} data-testid={`plugin-edit-${plugin.id}`}>
                   {t("plugins.edit")}
                 </Button>
+                <ExportButton compact request={{ pluginIds: [plugin.id] }} data-testid={`plugin-export-${plugin.id}`} />
                 <Popconfirm
                   title={t("plugins.deleteTitle")}
                   description={t("plugins.deleteDescription", { name: plugin.name })}

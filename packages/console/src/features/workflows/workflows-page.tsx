@@ -10,6 +10,7 @@ import { PATHS } from "../../lib/paths";
 import { AppAvatar } from "../../components/app-avatar";
 import { EmptyState } from "../../components/empty-state";
 import { PageHeader } from "../../components/page-header";
+import { ExportButton, ImportButton } from "../../components/portable-transfer";
 import { useAppOptions } from "../apps/use-app-options";
 import { workflowEndpoints, type WorkflowSummary } from "../../lib/api/workflows";
 import { WorkflowInfoModal, type WorkflowInfoValues } from "./workflow-info-form";
@@ -201,6 +202,7 @@ export function WorkflowsPage() {
                     data-testid={`workflow-copy-${item.id}`}
                   />
                 </Tooltip>
+                <ExportButton compact request={{ workflowIds: [item.id] }} data-testid={`workflow-export-${item.id}`} />
                 <Button
                   type="link"
                   size="small"
@@ -248,6 +250,8 @@ export function WorkflowsPage() {
             <Button icon={<ReloadOutlined />} onClick={() => void load()} data-testid="workflows-refresh">
               {t("common.refresh")}
             </Button>
+            <ImportButton onImported={() => void invalidateSpace(WORKFLOWS)} />
+            <ExportButton request={{ space: true }} data-testid="portable-export-space" />
             {createButton("workflows-create")}
           </>
         }
