@@ -97,10 +97,10 @@ const pluginFields = z.object({
 export const pluginBody = pluginFields
   .extend({
     enabled: z.boolean().optional(),
-    kind: kindSchema.default("http"),
+    kind: kindSchema.optional().openapi({ description: "`http` when omitted" }),
     requestMethod: z.enum(requestMethods).optional().openapi({ description: "Required for kind `http`", example: "GET" }),
-    requestParams: z.array(parameterSchema).max(100).default([]).openapi({ description: "At least one for kind `http`" }),
-    responseParams: z.array(parameterSchema).max(100).default([]),
+    requestParams: z.array(parameterSchema).max(100).optional().openapi({ description: "At least one for kind `http`" }),
+    responseParams: z.array(parameterSchema).max(100).optional(),
     headers: headersSchema.default({}),
     mcp: mcpSettingsSchema.optional().openapi({ description: "For kind `mcp`: transport and tools" }),
   })

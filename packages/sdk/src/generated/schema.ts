@@ -37633,13 +37633,9 @@ export interface components {
              * @enum {string}
              */
             requestMethod?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
-            /**
-             * @description At least one for kind `http`
-             * @default []
-             */
-            requestParams: components["schemas"]["PluginParameter"][];
-            /** @default [] */
-            responseParams: components["schemas"]["PluginParameter"][];
+            /** @description At least one for kind `http` */
+            requestParams?: components["schemas"]["PluginParameter"][];
+            responseParams?: components["schemas"]["PluginParameter"][];
             /**
              * @description Extra request headers. Values are secrets: answers show them masked (`****` and the last 4 characters); sending a masked value back keeps the stored one
              * @default {}
@@ -37651,12 +37647,11 @@ export interface components {
                 [key: string]: string;
             };
             /**
-             * @description `http`: one HTTP request per call; `mcp`: an MCP server at `requestUrl`
-             * @default http
+             * @description `http` when omitted
              * @example http
              * @enum {string}
              */
-            kind: "http" | "mcp";
+            kind?: "http" | "mcp";
             mcp?: components["schemas"]["McpPluginSettings"] & unknown;
         };
         PluginParseResult: {

@@ -33,13 +33,15 @@ export interface McpSettings {
 }
 
 /** A custom plugin as a person fills it in (`requestMethod` and `requestParams` are for kind `http`). */
-export interface PluginInput extends Omit<PluginRequestParts, "requestMethod"> {
+export interface PluginInput extends Omit<PluginRequestParts, "requestMethod" | "requestParams" | "responseParams"> {
   requestMethod?: PluginRequestParts["requestMethod"] | undefined;
+  requestParams?: PluginParameter[] | undefined;
+  responseParams?: PluginParameter[] | undefined;
   name: string;
   description: string;
   avatar: string;
   enabled?: boolean;
-  kind?: PluginKind;
+  kind?: PluginKind | undefined;
   mcp?: McpSettings | undefined;
 }
 
@@ -171,7 +173,12 @@ export function checkPlugin(input: PluginInput): CheckedPlugin {
     };
   }
   if (!input.requestMethod) throw invalid("plugin_method_required", "requestMethod");
-  const parts = checkRequestParts({ ...input, requestMethod: input.requestMethod });
+  const parts = checkRequestParts({
+    ...input,
+    requestMethod: input.requestMethod,
+    requestParams: input.requestParams ?? [],
+    responseParams: input.responseParams ?? [],
+  });
   if (parts.requestParams.length === 0) throw invalid("plugin_params_required", "requestParams");
   return { ...parts, ...common, kind: "http", mcp: null };
 }
