@@ -173,7 +173,9 @@ export async function withMcpSession<T>(
       used = "streamable-http";
     } catch (error) {
       const failure = error as McpCallError;
-      if (target.transport === "streamable-http" || failure.reason === "refused" || failure.reason === "too-large") throw failure;
+      // A refusal, an oversized answer or silence would not change on the older transport; trying it would only double the wait.
+      if (target.transport === "streamable-http" || failure.reason === "refused" || failure.reason === "too-large" || failure.reason === "timeout")
+        throw failure;
       try {
         lastFailure = undefined;
         connected = await attempt("sse");
