@@ -10,6 +10,7 @@ const apiDomains =
  * tests/repo/driver-free.test.ts checks that each one still opens no database.
  */
 export const driverFreeApiTests = [
+  "packages/api/src/plugins/mcp-client.test.ts",
   "packages/api/src/access/operations.test.ts",
   "packages/api/src/spaces/privileges.test.ts",
   "packages/api/src/channels/edge.test.ts",

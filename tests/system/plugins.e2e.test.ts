@@ -13,6 +13,46 @@ let weatherUrl = "";
 /** What the local weather service saw, to check the test run really reached it. */
 const seen: Array<{ url: string; apiKey: string | undefined }> = [];
 let token: string | null = null;
+let mcp: http.Server;
+let mcpUrl = "";
+/** The tool calls the local MCP server answered. */
+const mcpCalls: Array<{ name: string; arguments: Record<string, unknown> }> = [];
+
+// A small MCP server speaking Streamable HTTP with JSON answers: initialize, tools/list, tools/call.
+function answerMcp(request: http.IncomingMessage, response: http.ServerResponse) {
+  let body = "";
+  request.on("data", (chunk: Buffer) => {
+    body += chunk.toString("utf8");
+  });
+  request.on("end", () => {
+    const message = JSON.parse(body || "{}") as { id?: number; method?: string; params?: { name: string; arguments: Record<string, unknown> } };
+    if (message.id === undefined) return void response.writeHead(202).end();
+    const reply = (result: unknown) => {
+      response.writeHead(200, { "content-type": "application/json" });
+      response.end(JSON.stringify({ jsonrpc: "2.0", id: message.id, result }));
+    };
+    if (message.method === "initialize")
+      return reply({ protocolVersion: "2025-06-18", capabilities: { tools: {} }, serverInfo: { name: "e2e-mcp", version: "1.0.0" } });
+    if (message.method === "tools/list") {
+      return reply({
+        tools: [
+          {
+            name: "moon_phase",
+            title: "Moon phase",
+            description: "Phase of the moon on a date",
+            inputSchema: { type: "object", properties: { date: { type: "string" } } },
+          },
+          { name: "broken", description: "Lists no input schema" },
+        ],
+      });
+    }
+    if (message.method === "tools/call" && message.params) {
+      mcpCalls.push(message.params);
+      return reply({ content: [{ type: "text", text: `Full moon on ${String(message.params.arguments.date)}` }] });
+    }
+    reply({});
+  });
+}
 
 beforeAll(async () => {
   // A tiny HTTP service the plugin will call; loopback is allowed by the flag below.
@@ -24,6 +64,9 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => weather.listen(0, "127.0.0.1", resolve));
   weatherUrl = `http://127.0.0.1:${(weather.address() as AddressInfo).port}`;
+  mcp = http.createServer(answerMcp);
+  await new Promise<void>((resolve) => mcp.listen(0, "127.0.0.1", resolve));
+  mcpUrl = `http://127.0.0.1:${(mcp.address() as AddressInfo).port}/mcp`;
   [parley, browser] = await Promise.all([
     startParley({ PARLEY_PLUGINS_ALLOW_PRIVATE_NETWORK: "true", PARLEY_PLUGINS_ALLOWED_HOSTS: "127.0.0.1" }),
     launchBrowser(),
@@ -33,6 +76,7 @@ afterAll(async () => {
   await browser?.close();
   await parley?.stop();
   await new Promise((resolve) => weather?.close(resolve));
+  await new Promise((resolve) => mcp?.close(resolve));
 });
 
 const byTestId = (page: Page, id: string) => page.locator(`[data-testid="${id}"]`);
@@ -142,6 +186,36 @@ describe("plugins and API access in Chromium", () => {
     const exported = await readFile((await download.path())!, "utf8");
     expect(exported).toContain(`X-Api-Key: ${secret("PLUGIN_IMPORTED_WEATHER_X_API_KEY")}`);
     expect(exported).not.toContain("key-5678");
+    await page.context().close();
+  });
+
+  it("adds an MCP server: discovers its tools (refusing a broken one), switches one on, test-runs it and saves", async () => {
+    const page = await signedInPage();
+    await page.goto(`${parley.url}/console/plugins/detail`);
+    await byTestId(page, "plugin-source-mcp").click();
+    await byTestId(page, "plugin-parse").click();
+    await byTestId(page, "mcp-name").fill("Moon");
+    await byTestId(page, "mcp-description").fill("Moon facts over MCP");
+    await byTestId(page, "mcp-url").fill(mcpUrl);
+    // The HTTP form stays mounted (hidden): its header rows share these test ids.
+    const editor = byTestId(page, "mcp-plugin-editor");
+    await editor.locator('[data-testid="plugin-header-add"]').click();
+    await editor.locator('[data-testid="plugin-header-name-0"]').fill("Authorization");
+    await editor.locator('[data-testid="plugin-header-value-0"]').fill("Bearer moon-secret-9876");
+    await byTestId(page, "mcp-discover").click();
+    await expect.poll(() => byTestId(page, "mcp-discovered").innerText()).toMatch(/1 tool.*e2e-mcp/);
+    expect(await byTestId(page, "mcp-warnings").innerText()).toContain("broken");
+    await byTestId(page, "mcp-tool-switch-moon_phase").click();
+    await byTestId(page, "mcp-test-tool").click();
+    await page.locator(".ant-select-item-option").filter({ hasText: "moon_phase" }).click();
+    await byTestId(page, "mcp-test-arguments").fill('{"date":"2026-12-24"}');
+    await byTestId(page, "mcp-run").click();
+    await expect.poll(() => byTestId(page, "plugin-test-response").innerText()).toBe("Full moon on 2026-12-24");
+    expect(await byTestId(page, "plugin-test-result").innerText()).not.toContain("moon-secret");
+    await byTestId(page, "plugin-save").click();
+    await page.waitForURL(/\/console\/plugins$/);
+    await expect.poll(() => byTestId(page, "plugin-table").innerText()).toMatch(/MCP[\s\S]*\/mcp/);
+    expect(mcpCalls).toEqual([{ name: "moon_phase", arguments: { date: "2026-12-24" } }]);
     await page.context().close();
   });
 

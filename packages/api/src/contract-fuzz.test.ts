@@ -37,7 +37,7 @@ const REQUEST_TIMEOUT_MS = 15_000;
  * test, a well-formed request is a 502 envelope ("cannot be reached"), which is the right answer
  * to an unreachable upstream, not a failure on bad input. Counted and printed, never hidden.
  */
-const UPSTREAM_OPERATIONS = new Set(["PUT /api/v1/knowledge-feishu/authorization"]);
+const UPSTREAM_OPERATIONS = new Set(["PUT /api/v1/knowledge-feishu/authorization", "POST /api/v1/plugins/mcp/discover"]);
 
 /**
  * Image task submits: with no image model configured (as here) a well-formed request is spec

@@ -72,6 +72,8 @@ export const operationAccess: Readonly<Record<string, OperationAccess>> = {
   "GET /api/v1/plugins/builtin": "plugins.view",
   "POST /api/v1/plugins/parse": "plugins.edit",
   "POST /api/v1/plugins/debug": "plugins.edit",
+  "POST /api/v1/plugins/mcp/discover": "plugins.edit",
+  "POST /api/v1/plugins/mcp/debug": "plugins.edit",
   "GET /api/v1/plugins/{id}": "plugins.view",
   "PATCH /api/v1/plugins/{id}": "plugins.edit",
   "DELETE /api/v1/plugins/{id}": "plugins.edit",

@@ -195,7 +195,7 @@ describe("§5 Plugin rules, each naming its field", () => {
     ["description required", { description: "" }, "description", "The plugin description is required"],
     ["image required", { avatar: "" }, "avatar", "The plugin image is required"],
     ["image must be an image address", { avatar: "javascript:alert(1)" }, "avatar", /image/],
-    ["request type required", { requestMethod: undefined }, "requestMethod", /requestMethod/],
+    ["request type required", { requestMethod: undefined }, "requestMethod", "The request type is required"],
     ["request type must be known", { requestMethod: "TRACE" }, "requestMethod", /requestMethod/],
     ["URL required", { requestUrl: " " }, "requestUrl", "The request URL is required"],
     ["URL must be http or https", { requestUrl: "ftp://files.example.com/x" }, "requestUrl", /http/],

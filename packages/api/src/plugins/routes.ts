@@ -7,6 +7,9 @@ import {
   builtinScopes,
   debugBody,
   debugResultSchema,
+  mcpDebugBody,
+  mcpDiscoverBody,
+  mcpDiscoverResultSchema,
   parseBody,
   parseResultSchema,
   pluginBody,
@@ -15,6 +18,7 @@ import {
 } from "./schemas";
 import { builtinPlugins, builtinView } from "./service/builtins/index";
 import { debugPlugin } from "./service/debug";
+import { debugMcpTool, discoverPluginTools } from "./service/mcp";
 import { parsePlugin } from "./service/parse/index";
 import { createPlugin, deletePlugin, getPlugin, listPlugins, setPluginEnabled, updatePlugin } from "./service/plugins";
 
@@ -66,7 +70,7 @@ export function registerPluginRoutes(app: OpenAPIHono<AppEnv>) {
       path: "/api/v1/plugins",
       tags,
       status: 201,
-      summary: "Create a custom HTTP plugin",
+      summary: "Create a custom plugin (an HTTP request, or an MCP server with `kind: mcp`)",
       request: { body: jsonBody(pluginBody) },
       data: pluginSchema,
     }),
@@ -93,6 +97,28 @@ export function registerPluginRoutes(app: OpenAPIHono<AppEnv>) {
       data: debugResultSchema,
     }),
     async (c) => ok(c, await debugPlugin(c.var.deps, c.var.auth, c.req.valid("json"))),
+  );
+  app.openapi(
+    defineRoute({
+      method: "post",
+      path: "/api/v1/plugins/mcp/discover",
+      tags,
+      summary: "Connect to an MCP server and list its tools (Streamable HTTP, or SSE as fallback)",
+      request: { body: jsonBody(mcpDiscoverBody) },
+      data: mcpDiscoverResultSchema,
+    }),
+    async (c) => ok(c, await discoverPluginTools(c.var.deps, c.var.auth, c.req.valid("json"))),
+  );
+  app.openapi(
+    defineRoute({
+      method: "post",
+      path: "/api/v1/plugins/mcp/debug",
+      tags,
+      summary: "Test-run one tool of an MCP server with arguments, as the model would call it",
+      request: { body: jsonBody(mcpDebugBody) },
+      data: debugResultSchema,
+    }),
+    async (c) => ok(c, await debugMcpTool(c.var.deps, c.var.auth, c.req.valid("json"))),
   );
   app.openapi(
     defineRoute({ method: "get", path: "/api/v1/plugins/{id}", tags, summary: "A custom plugin's detail", request: { params: pluginId }, data: pluginSchema }),

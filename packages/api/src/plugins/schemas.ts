@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { itemTypes, parameterLocations, parameterTypes, type PluginParameter } from "./service/parameters";
 import { boundedJson } from "../http/schemas";
+import { MAX_MCP_TOOLS, mcpTransports } from "./service/mcp-client";
 
 const timestamp = z.string().openapi({ format: "date-time", example: "2026-11-21T08:00:00.000Z" });
 
@@ -40,6 +41,38 @@ const headersSchema = z.record(z.string(), z.string().max(4000)).openapi({
   example: { Authorization: "****c0de" },
 });
 
+/** What a custom plugin is: one HTTP request, or an MCP server whose tools become functions. */
+export const pluginKinds = ["http", "mcp"] as const;
+
+/** One tool of an MCP server, with its switch. */
+export const mcpToolSchema = z
+  .object({
+    name: z.string().max(128).openapi({ description: "The tool's name on the MCP server", example: "get_weather" }),
+    title: z.string().max(200).optional().openapi({ example: "Weather" }),
+    description: z.string().max(4000).default("").openapi({ example: "Current weather for a city" }),
+    inputSchema: boundedJson(z.record(z.string(), z.unknown())).openapi({
+      description: "JSON Schema of the arguments (type object), as the server listed it",
+      example: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+    }),
+    enabled: z.boolean().openapi({ description: "Only enabled tools are offered to apps and workflows" }),
+  })
+  .openapi("McpTool");
+
+const mcpTransportSchema = z.enum(mcpTransports).openapi({
+  description: "`auto`: Streamable HTTP, falling back to the older SSE transport when the server refuses it",
+  example: "auto",
+});
+
+/** The MCP part of a plugin of kind `mcp`. */
+export const mcpSettingsSchema = z
+  .object({
+    transport: mcpTransportSchema.default("auto"),
+    tools: z.array(mcpToolSchema).max(MAX_MCP_TOOLS).default([]).openapi({ description: "The discovered tools with their switches" }),
+  })
+  .openapi("McpPluginSettings");
+
+const kindSchema = z.enum(pluginKinds).openapi({ description: "`http`: one HTTP request per call; `mcp`: an MCP server at `requestUrl`", example: "http" });
+
 const pluginFields = z.object({
   name: z.string().max(100).openapi({ example: "Weather" }),
   description: z
@@ -56,14 +89,20 @@ const pluginFields = z.object({
   requestParams: z.array(parameterSchema).max(100),
   responseParams: z.array(parameterSchema).max(100),
   headers: headersSchema,
+  kind: kindSchema,
+  mcp: mcpSettingsSchema.openapi({ description: "For kind `mcp`: transport and tools" }),
 });
 
 /** The fields a person fills in for a custom plugin. */
 export const pluginBody = pluginFields
   .extend({
     enabled: z.boolean().optional(),
-    responseParams: z.array(parameterSchema).max(100).default([]),
+    kind: kindSchema.optional().openapi({ description: "`http` when omitted" }),
+    requestMethod: z.enum(requestMethods).optional().openapi({ description: "Required for kind `http`", example: "GET" }),
+    requestParams: z.array(parameterSchema).max(100).optional().openapi({ description: "At least one for kind `http`" }),
+    responseParams: z.array(parameterSchema).max(100).optional(),
     headers: headersSchema.default({}),
+    mcp: mcpSettingsSchema.optional().openapi({ description: "For kind `mcp`: transport and tools" }),
   })
   .openapi("PluginInput");
 
@@ -99,6 +138,8 @@ export const pluginSchema = z
     requestParams: z.array(parameterSchema),
     responseParams: z.array(parameterSchema),
     headers: headersSchema,
+    kind: kindSchema,
+    mcp: mcpSettingsSchema.nullable().openapi({ description: "Transport and tools of an MCP plugin; null for kind `http`" }),
     createdAt: timestamp,
     updatedAt: timestamp,
   })
@@ -176,3 +217,39 @@ export const debugResultSchema = z
     error: z.string().nullable(),
   })
   .openapi("PluginDebugResult");
+
+/** What MCP discovery takes: a server to reach, or a saved MCP plugin (with edits over it). */
+export const mcpDiscoverBody = z
+  .object({
+    pluginId: z.string().max(64).optional().openapi({ description: "A saved MCP plugin of this space; masked header values and tool switches come from it" }),
+    url: z
+      .string()
+      .max(2048)
+      .optional()
+      .openapi({ description: "The MCP endpoint (http or https); the saved one when omitted", example: "https://mcp.example.com/mcp" }),
+    headers: headersSchema.optional(),
+    transport: mcpTransportSchema.optional(),
+  })
+  .openapi("McpDiscoverRequest");
+
+/** What MCP discovery answers. */
+export const mcpDiscoverResultSchema = z
+  .object({
+    transport: z.enum(["streamable-http", "sse"]).openapi({ description: "The transport that worked" }),
+    server: z.object({ name: z.string(), version: z.string() }).nullable().openapi({ description: "The server's own name and version" }),
+    tools: z.array(mcpToolSchema).openapi({ description: "Usable tools; switches kept from the saved plugin, new tools off" }),
+    warnings: z
+      .array(z.string())
+      .openapi({ description: "Tools refused because their definition is unusable (no object input schema, bad name, listed twice)" }),
+  })
+  .openapi("McpDiscoverResult");
+
+/** What an MCP tool test run takes. */
+export const mcpDebugBody = mcpDiscoverBody
+  .extend({
+    tool: z.string().min(1).max(128).openapi({ description: "The tool to call", example: "get_weather" }),
+    arguments: boundedJson(z.union([z.record(z.string(), z.unknown()), z.string()]))
+      .default({})
+      .openapi({ description: "Arguments as the model would send them: an object or its JSON text", example: { city: "Hangzhou" } }),
+  })
+  .openapi("McpDebugRequest");

@@ -7621,7 +7621,7 @@ export interface paths {
             };
         };
         put?: never;
-        /** Create a custom HTTP plugin */
+        /** Create a custom plugin (an HTTP request, or an MCP server with `kind: mcp`) */
         post: {
             parameters: {
                 query?: never;
@@ -7635,7 +7635,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Create a custom HTTP plugin */
+                /** @description Create a custom plugin (an HTTP request, or an MCP server with `kind: mcp`) */
                 201: {
                     headers: {
                         [name: string]: unknown;
@@ -7914,6 +7914,192 @@ export interface paths {
             };
             responses: {
                 /** @description Test-run a plugin draft or a saved plugin with arguments, as the model would call it */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["PluginDebugResult"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/plugins/mcp/discover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Connect to an MCP server and list its tools (Streamable HTTP, or SSE as fallback) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["McpDiscoverRequest"];
+                };
+            };
+            responses: {
+                /** @description Connect to an MCP server and list its tools (Streamable HTTP, or SSE as fallback) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["McpDiscoverResult"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/plugins/mcp/debug": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Test-run one tool of an MCP server with arguments, as the model would call it */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["McpDebugRequest"];
+                };
+            };
+            responses: {
+                /** @description Test-run one tool of an MCP server with arguments, as the model would call it */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -37679,6 +37865,13 @@ export interface components {
                 [key: string]: string;
             };
             /**
+             * @description `http`: one HTTP request per call; `mcp`: an MCP server at `requestUrl`
+             * @example http
+             * @enum {string}
+             */
+            kind: "http" | "mcp";
+            mcp: components["schemas"]["McpPluginSettings"];
+            /**
              * Format: date-time
              * @example 2026-11-21T08:00:00.000Z
              */
@@ -37722,6 +37915,54 @@ export interface components {
             /** @description Sub-parameters: an object's fields, or the fields of each item of an array */
             children?: components["schemas"]["PluginParameter"][];
         };
+        /** @description Transport and tools of an MCP plugin; null for kind `http` */
+        McpPluginSettings: {
+            /**
+             * @description `auto`: Streamable HTTP, falling back to the older SSE transport when the server refuses it
+             * @default auto
+             * @example auto
+             * @enum {string}
+             */
+            transport: "auto" | "streamable-http" | "sse";
+            /**
+             * @description The discovered tools with their switches
+             * @default []
+             */
+            tools: components["schemas"]["McpTool"][];
+        } | null;
+        McpTool: {
+            /**
+             * @description The tool's name on the MCP server
+             * @example get_weather
+             */
+            name: string;
+            /** @example Weather */
+            title?: string;
+            /**
+             * @default
+             * @example Current weather for a city
+             */
+            description: string;
+            /**
+             * @description JSON Schema of the arguments (type object), as the server listed it
+             * @example {
+             *       "type": "object",
+             *       "properties": {
+             *         "city": {
+             *           "type": "string"
+             *         }
+             *       },
+             *       "required": [
+             *         "city"
+             *       ]
+             *     }
+             */
+            inputSchema: {
+                [key: string]: unknown;
+            };
+            /** @description Only enabled tools are offered to apps and workflows */
+            enabled: boolean;
+        };
         BuiltinPlugin: {
             /** @example current_time */
             code: string;
@@ -37756,13 +37997,14 @@ export interface components {
              */
             requestUrl: string;
             /**
+             * @description Required for kind `http`
              * @example GET
              * @enum {string}
              */
-            requestMethod: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
-            requestParams: components["schemas"]["PluginParameter"][];
-            /** @default [] */
-            responseParams: components["schemas"]["PluginParameter"][];
+            requestMethod?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+            /** @description At least one for kind `http` */
+            requestParams?: components["schemas"]["PluginParameter"][];
+            responseParams?: components["schemas"]["PluginParameter"][];
             /**
              * @description Extra request headers. Values are secrets: answers show them masked (`****` and the last 4 characters); sending a masked value back keeps the stored one
              * @default {}
@@ -37773,6 +38015,13 @@ export interface components {
             headers: {
                 [key: string]: string;
             };
+            /**
+             * @description `http` when omitted
+             * @example http
+             * @enum {string}
+             */
+            kind?: "http" | "mcp";
+            mcp?: components["schemas"]["McpPluginSettings"] & unknown;
         };
         PluginParseResult: {
             draft: components["schemas"]["PluginDraft"];
@@ -37857,6 +38106,63 @@ export interface components {
                 [key: string]: unknown;
             } | string;
         };
+        McpDiscoverResult: {
+            /**
+             * @description The transport that worked
+             * @enum {string}
+             */
+            transport: "streamable-http" | "sse";
+            /** @description The server's own name and version */
+            server: {
+                name: string;
+                version: string;
+            } | null;
+            /** @description Usable tools; switches kept from the saved plugin, new tools off */
+            tools: components["schemas"]["McpTool"][];
+            /** @description Tools refused because their definition is unusable (no object input schema, bad name, listed twice) */
+            warnings: string[];
+        };
+        McpDiscoverRequest: {
+            /** @description A saved MCP plugin of this space; masked header values and tool switches come from it */
+            pluginId?: string;
+            /**
+             * @description The MCP endpoint (http or https); the saved one when omitted
+             * @example https://mcp.example.com/mcp
+             */
+            url?: string;
+            /**
+             * @description Extra request headers. Values are secrets: answers show them masked (`****` and the last 4 characters); sending a masked value back keeps the stored one
+             * @example {
+             *       "Authorization": "****c0de"
+             *     }
+             */
+            headers?: {
+                [key: string]: string;
+            };
+            /**
+             * @description `auto`: Streamable HTTP, falling back to the older SSE transport when the server refuses it
+             * @example auto
+             * @enum {string}
+             */
+            transport?: "auto" | "streamable-http" | "sse";
+        };
+        McpDebugRequest: components["schemas"]["McpDiscoverRequest"] & {
+            /**
+             * @description The tool to call
+             * @example get_weather
+             */
+            tool: string;
+            /**
+             * @description Arguments as the model would send them: an object or its JSON text
+             * @default {}
+             * @example {
+             *       "city": "Hangzhou"
+             *     }
+             */
+            arguments: {
+                [key: string]: unknown;
+            } | string;
+        };
         UpdatePluginRequest: {
             /** @example Weather */
             name?: string;
@@ -37892,6 +38198,13 @@ export interface components {
             headers?: {
                 [key: string]: string;
             };
+            /**
+             * @description `http`: one HTTP request per call; `mcp`: an MCP server at `requestUrl`
+             * @example http
+             * @enum {string}
+             */
+            kind?: "http" | "mcp";
+            mcp?: components["schemas"]["McpPluginSettings"] & unknown;
         };
         SetPluginEnabledRequest: {
             enabled: boolean;

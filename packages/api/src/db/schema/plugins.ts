@@ -2,7 +2,7 @@ import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqli
 import { createdAt } from "./columns";
 import { spaces } from "./spaces";
 
-/** A custom HTTP plugin (spec §3 Plugin). Built-in plugins live in code, not here. */
+/** A custom plugin: an HTTP request or an MCP server (spec §3 Plugin). Built-in plugins live in code, not here. */
 export const plugins = sqliteTable(
   "plugins",
   {
@@ -23,6 +23,16 @@ export const plugins = sqliteTable(
     responseParams: text("response_params").notNull().default("[]"),
     /** JSON object of extra request headers (may hold secrets: never echoed in full). */
     headers: text("headers").notNull().default("{}"),
+    /** `http`: one HTTP request per call; `mcp`: an MCP server at `request_url` whose enabled tools become functions. */
+    kind: text("kind", { enum: ["http", "mcp"] })
+      .notNull()
+      .default("http"),
+    /** How an MCP plugin connects: `auto` tries Streamable HTTP, then falls back to SSE. */
+    mcpTransport: text("mcp_transport", { enum: ["auto", "streamable-http", "sse"] })
+      .notNull()
+      .default("auto"),
+    /** JSON array of the MCP server's discovered tools: { name, title?, description, inputSchema, enabled }. */
+    mcpTools: text("mcp_tools").notNull().default("[]"),
     createdBy: text("created_by").notNull(),
     createdAt: createdAt(),
     updatedAt: text("updated_at").notNull(),

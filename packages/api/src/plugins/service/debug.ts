@@ -17,6 +17,7 @@ export interface DebugInput {
 export async function debugPlugin(deps: Pick<Deps, "config" | "db" | "secrets">, auth: Auth, input: DebugInput): Promise<HttpCallResult> {
   if (!input.plugin && !input.pluginId) throw new ServiceError("validation", "plugin_debug_target_required", {}, { field: "plugin" });
   const stored = input.pluginId ? await loadPlugin(deps, auth, input.pluginId) : undefined;
+  if (stored?.kind === "mcp") throw new ServiceError("validation", "plugin_debug_mcp", {}, { field: "pluginId" });
   const draft = input.plugin ? { ...input.plugin, headers: stored ? mergeHeaders(input.plugin.headers, stored.headers) : input.plugin.headers } : stored!;
   const parts = checkRequestParts(draft);
   const name = draft.name?.trim() || stored?.name || "the plugin";

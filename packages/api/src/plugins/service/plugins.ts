@@ -12,6 +12,7 @@ import type { SecretBox } from "../../platform/secret-box";
 import { maskHeaders, maskSecret } from "./http-call";
 import { findParameterProblem, normalizeParameters, type PluginParameter } from "./parameters";
 import { withQuota } from "../../plans/service/quotas";
+import { checkMcpTool, MAX_MCP_TOOLS, type McpToolEntry, type McpTransport } from "./mcp-client";
 
 /** The request parts of a plugin: what a draft holds and what a call needs. */
 export interface PluginRequestParts {
@@ -22,16 +23,32 @@ export interface PluginRequestParts {
   headers: Record<string, string>;
 }
 
-/** A custom plugin as a person fills it in. */
-export interface PluginInput extends PluginRequestParts {
+/** What kind of plugin: one HTTP request, or an MCP server. */
+export type PluginKind = "http" | "mcp";
+
+/** The MCP part of a plugin of kind `mcp`. */
+export interface McpSettings {
+  transport: McpTransport;
+  tools: McpToolEntry[];
+}
+
+/** A custom plugin as a person fills it in (`requestMethod` and `requestParams` are for kind `http`). */
+export interface PluginInput extends Omit<PluginRequestParts, "requestMethod" | "requestParams" | "responseParams"> {
+  requestMethod?: PluginRequestParts["requestMethod"] | undefined;
+  requestParams?: PluginParameter[] | undefined;
+  responseParams?: PluginParameter[] | undefined;
   name: string;
   description: string;
   avatar: string;
   enabled?: boolean;
+  kind?: PluginKind | undefined;
+  mcp?: McpSettings | undefined;
 }
 
 /** A stored plugin with its parameters and headers decoded (headers in clear: never answer with this). */
 export interface StoredPlugin extends PluginRequestParts {
+  kind: PluginKind;
+  mcp: McpSettings | null;
   id: string;
   spaceId: string;
   code: string;
@@ -65,27 +82,76 @@ export function checkRequestParts(input: PluginRequestParts): PluginRequestParts
   if (requestProblem) throw invalid(requestProblem.messageId, requestProblem.field, requestProblem.params);
   const responseProblem = findParameterProblem(input.responseParams, "responseParams");
   if (responseProblem) throw invalid(responseProblem.messageId, responseProblem.field, responseProblem.params);
-  const headers: Record<string, string> = {};
-  for (const [rawName, value] of Object.entries(input.headers)) {
-    const name = rawName.trim();
-    if (!HEADER_NAME.test(name) || RESERVED_HEADERS.has(name.toLowerCase()) || /[\r\n]/.test(value)) {
-      throw invalid("plugin_header_invalid", `headers.${rawName}`, { name: rawName });
-    }
-    headers[name] = value;
-  }
   return {
     requestUrl,
     requestMethod: input.requestMethod,
     requestParams: normalizeParameters(input.requestParams),
     responseParams: normalizeParameters(input.responseParams),
-    headers,
+    headers: checkHeaders(input.headers),
   };
+}
+
+// The MCP transport sets these itself; a plugin header must not override the session.
+const MCP_RESERVED_HEADERS = new Set(["accept", "content-type", "mcp-session-id", "mcp-protocol-version", "last-event-id"]);
+
+/** Checks header names and values; `mcp` also refuses the headers the MCP transport owns. */
+export function checkHeaders(input: Record<string, string>, mcp = false): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [rawName, value] of Object.entries(input)) {
+    const name = rawName.trim();
+    const lower = name.toLowerCase();
+    if (!HEADER_NAME.test(name) || RESERVED_HEADERS.has(lower) || (mcp && MCP_RESERVED_HEADERS.has(lower)) || /[\r\n]/.test(value)) {
+      throw invalid("plugin_header_invalid", `headers.${rawName}`, { name: rawName });
+    }
+    headers[name] = value;
+  }
+  return headers;
+}
+
+/** Checks an MCP server URL: http or https with a host. */
+export function checkMcpUrl(raw: string): string {
+  const requestUrl = raw.trim();
+  if (!requestUrl) throw invalid("plugin_url_required", "requestUrl");
+  let url: URL;
+  try {
+    url = new URL(requestUrl);
+  } catch {
+    throw invalid("plugin_url_invalid", "requestUrl");
+  }
+  if ((url.protocol !== "http:" && url.protocol !== "https:") || !url.hostname) throw invalid("plugin_url_invalid", "requestUrl");
+  return requestUrl;
+}
+
+/** Checks the MCP part: every tool must still be usable as the model would get it, names unique. */
+export function checkMcpSettings(input: McpSettings | undefined): McpSettings {
+  const settings = input ?? { transport: "auto", tools: [] };
+  if (settings.tools.length > MAX_MCP_TOOLS) throw invalid("plugin_mcp_tool_invalid", "mcp.tools", { reason: `more than ${MAX_MCP_TOOLS} tools` });
+  const seen = new Set<string>();
+  const tools = settings.tools.map((entry, index) => {
+    const checked = checkMcpTool(entry);
+    if ("problem" in checked) throw invalid("plugin_mcp_tool_invalid", `mcp.tools.${index}`, { reason: checked.problem });
+    if (seen.has(checked.tool.name))
+      throw invalid("plugin_mcp_tool_invalid", `mcp.tools.${index}`, { reason: `the name ${checked.tool.name} is listed twice` });
+    seen.add(checked.tool.name);
+    return { ...checked.tool, enabled: entry.enabled };
+  });
+  return { transport: settings.transport, tools };
 }
 
 const AVATAR = /^(https?:\/\/\S+|\/\S*|data:image\/(png|jpeg);base64,[A-Za-z0-9+/=]+)$/;
 
+/** A plugin that passed every rule: the HTTP parts filled (an MCP plugin stores POST and no parameters). */
+export type CheckedPlugin = PluginRequestParts & {
+  name: string;
+  description: string;
+  avatar: string;
+  enabled?: boolean;
+  kind: PluginKind;
+  mcp: McpSettings | null;
+};
+
 /** Checks every §5 Plugin rule, naming the offending field. */
-export function checkPlugin(input: PluginInput): PluginInput {
+export function checkPlugin(input: PluginInput): CheckedPlugin {
   const name = input.name.trim();
   if (!name) throw invalid("plugin_name_required", "name");
   const description = input.description.trim();
@@ -93,9 +159,28 @@ export function checkPlugin(input: PluginInput): PluginInput {
   const avatar = input.avatar.trim();
   if (!avatar) throw invalid("plugin_avatar_required", "avatar");
   if (!AVATAR.test(avatar)) throw invalid("plugin_avatar_invalid", "avatar");
-  const parts = checkRequestParts(input);
+  const common = { name, description, avatar, ...(input.enabled !== undefined ? { enabled: input.enabled } : {}) };
+  if (input.kind === "mcp") {
+    return {
+      ...common,
+      kind: "mcp",
+      requestUrl: checkMcpUrl(input.requestUrl),
+      requestMethod: "POST",
+      requestParams: [],
+      responseParams: [],
+      headers: checkHeaders(input.headers, true),
+      mcp: checkMcpSettings(input.mcp),
+    };
+  }
+  if (!input.requestMethod) throw invalid("plugin_method_required", "requestMethod");
+  const parts = checkRequestParts({
+    ...input,
+    requestMethod: input.requestMethod,
+    requestParams: input.requestParams ?? [],
+    responseParams: input.responseParams ?? [],
+  });
   if (parts.requestParams.length === 0) throw invalid("plugin_params_required", "requestParams");
-  return { ...parts, name, description, avatar, ...(input.enabled !== undefined ? { enabled: input.enabled } : {}) };
+  return { ...parts, ...common, kind: "http", mcp: null };
 }
 
 /** Header values stored: the JSON object sealed whole under the instance key. */
@@ -112,8 +197,19 @@ function openHeaders(box: SecretBox, stored: string): Record<string, string> {
   }
 }
 
+function decodeTools(text: string): McpToolEntry[] {
+  try {
+    const value: unknown = JSON.parse(text);
+    return Array.isArray(value) ? (value as McpToolEntry[]) : [];
+  } catch {
+    return [];
+  }
+}
+
 function decode(box: SecretBox, row: typeof plugins.$inferSelect): StoredPlugin {
   return {
+    kind: row.kind,
+    mcp: row.kind === "mcp" ? { transport: row.mcpTransport, tools: decodeTools(row.mcpTools) } : null,
     id: row.id,
     spaceId: row.spaceId,
     code: row.code,
@@ -146,6 +242,8 @@ export function pluginView(plugin: StoredPlugin) {
     requestParams: plugin.requestParams,
     responseParams: plugin.responseParams,
     headers: maskHeaders(plugin.headers),
+    kind: plugin.kind,
+    mcp: plugin.mcp,
     createdAt: plugin.createdAt,
     updatedAt: plugin.updatedAt,
   };
@@ -228,6 +326,7 @@ export async function createPlugin(deps: Pick<Deps, "db" | "now" | "secrets">, a
       requestParams: JSON.stringify(checked.requestParams),
       responseParams: JSON.stringify(checked.responseParams),
       headers: sealHeaders(deps.secrets, checked.headers),
+      ...mcpColumns(checked),
       createdBy: auth.userId,
       createdAt: now,
       updatedAt: now,
@@ -249,6 +348,8 @@ export async function updatePlugin(deps: Pick<Deps, "db" | "now" | "secrets">, a
     requestParams: input.requestParams ?? stored.requestParams,
     responseParams: input.responseParams ?? stored.responseParams,
     headers: input.headers ? mergeHeaders(input.headers, stored.headers) : stored.headers,
+    kind: input.kind ?? stored.kind,
+    mcp: input.mcp ?? stored.mcp ?? undefined,
   };
   const checked = checkPlugin(merged);
   await deps.db
@@ -263,10 +364,19 @@ export async function updatePlugin(deps: Pick<Deps, "db" | "now" | "secrets">, a
       requestParams: JSON.stringify(checked.requestParams),
       responseParams: JSON.stringify(checked.responseParams),
       headers: sealHeaders(deps.secrets, checked.headers),
+      ...mcpColumns(checked),
       updatedAt: deps.now().toISOString(),
     })
     .where(and(eq(plugins.id, id), eq(plugins.spaceId, auth.spaceId)));
   return getPlugin(deps, auth, id);
+}
+
+function mcpColumns(checked: CheckedPlugin) {
+  return {
+    kind: checked.kind,
+    mcpTransport: checked.mcp?.transport ?? ("auto" as const),
+    mcpTools: JSON.stringify(checked.mcp?.tools ?? []),
+  };
 }
 
 /** Switches a plugin on or off. */

@@ -7,7 +7,8 @@ import { builtinSchema, findBuiltin, runBuiltin } from "./builtins/index";
 import { callHttpPlugin, parseArguments, resultText } from "./http-call";
 import type { Resolver } from "./network";
 import { objectSchema } from "./parameters";
-import { loadPluginsByCode } from "./plugins";
+import { callMcpTool, McpCallError, mcpFunctionName } from "./mcp-client";
+import { loadPluginsByCode, type StoredPlugin } from "./plugins";
 
 /** What the runtime needs. */
 export interface PluginRuntimeDeps {
@@ -28,6 +29,29 @@ export interface PluginRuntimeDeps {
  */
 export function createPluginRuntime(deps: PluginRuntimeDeps): PluginRuntime {
   const settings = deps.config.plugins;
+  // One connection per call: see decision 0035 for the measurement behind not pooling.
+  const callMcp = async (plugin: StoredPlugin, toolName: string, argumentText: string, signal?: AbortSignal): Promise<{ ok: boolean; content: string }> => {
+    const entry = plugin.mcp?.tools.find((candidate) => candidate.name === toolName);
+    if (plugin.kind !== "mcp" || !entry?.enabled)
+      return { ok: false, content: `The tool ${toolName} of ${plugin.name} is no longer available (switched off or removed).` };
+    const parsed = parseArguments(argumentText);
+    if ("error" in parsed) return { ok: false, content: `Invalid arguments for ${toolName}: ${parsed.error}.` };
+    try {
+      const outcome = await callMcpTool(
+        { url: plugin.requestUrl, headers: plugin.headers, transport: plugin.mcp?.transport ?? "auto" },
+        toolName,
+        parsed.value,
+        { config: settings, ...(signal ? { signal } : {}), ...(deps.resolver ? { resolver: deps.resolver } : {}) },
+      );
+      const note = outcome.truncated
+        ? `\n[truncated: the answer was longer than ${settings.maxResponseBytes} bytes; only the first ${settings.maxResponseBytes} bytes are shown]`
+        : "";
+      return { ok: outcome.ok, content: outcome.ok ? `${outcome.text}${note}` : `The tool ${toolName} reported an error:\n${outcome.text}${note}` };
+    } catch (error) {
+      if (!(error instanceof McpCallError)) throw error;
+      return { ok: false, content: `The tool ${toolName} of ${plugin.name} could not be called: ${error.message}.` };
+    }
+  };
   return {
     async toolsFor({ spaceId, pluginCodes }) {
       const tools: PluginTool[] = [];
@@ -38,8 +62,22 @@ export function createPluginRuntime(deps: PluginRuntimeDeps): PluginRuntime {
         else customCodes.push(code);
       }
       const custom = await loadPluginsByCode(deps, spaceId, customCodes);
+      const taken = new Set(tools.map((tool) => tool.definition.name));
       for (const plugin of custom) {
         if (!plugin.enabled) continue;
+        if (plugin.kind === "mcp") {
+          for (const entry of plugin.mcp?.tools ?? []) {
+            if (!entry.enabled) continue;
+            const description = [entry.title, entry.description].filter(Boolean).join(": ") || plugin.description;
+            tools.push({
+              code: plugin.code,
+              builtin: false,
+              mcpTool: entry.name,
+              definition: { name: mcpFunctionName(plugin.code, entry.name, taken), description: description.slice(0, 1024), parameters: entry.inputSchema },
+            });
+          }
+          continue;
+        }
         tools.push({
           code: plugin.code,
           builtin: false,
@@ -66,6 +104,10 @@ export function createPluginRuntime(deps: PluginRuntimeDeps): PluginRuntime {
         }
         const [plugin] = await loadPluginsByCode(deps, spaceId, [tool.code]);
         if (!plugin?.enabled) return done(false, `The plugin ${tool.code} is no longer available (deleted or switched off).`);
+        if (tool.mcpTool !== undefined || plugin.kind === "mcp") {
+          const outcome = await callMcp(plugin, tool.mcpTool ?? "", argumentText, signal);
+          return done(outcome.ok, outcome.content);
+        }
         const result = await callHttpPlugin(plugin, argumentText, {
           config: settings,
           ...(signal ? { signal } : {}),

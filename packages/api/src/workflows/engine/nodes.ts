@@ -321,8 +321,17 @@ export const nodeExecutors: Record<NodeType, NodeExecutor> = {
     const config = configOf<"plugin">(context);
     const args = renderDeep(config.arguments ?? {}, context.scope) as Record<string, unknown>;
     const tools = await context.deps.plugins.toolsFor({ spaceId: context.run.spaceId, pluginCodes: [config.pluginCode ?? ""] });
-    const tool = tools.find((candidate) => !config.toolName || candidate.definition.name === config.toolName) ?? tools[0];
-    if (!tool) throw new NodeFailure(`The plugin ${config.pluginCode} is not available in this space`);
+    // An MCP plugin has one tool per enabled server tool: `toolName` is the server's name for it (or the function name).
+    const tool =
+      tools.find((candidate) => !config.toolName || candidate.definition.name === config.toolName || candidate.mcpTool === config.toolName) ??
+      (config.toolName && tools.some((candidate) => candidate.mcpTool !== undefined) ? undefined : tools[0]);
+    if (!tool) {
+      throw new NodeFailure(
+        config.toolName && tools.length > 0
+          ? `The plugin ${config.pluginCode} has no enabled tool ${config.toolName}`
+          : `The plugin ${config.pluginCode} is not available in this space`,
+      );
+    }
     const result = await context.deps.plugins.execute({ spaceId: context.run.spaceId, tool, arguments: JSON.stringify(args), signal: context.signal });
     if (!result.ok) throw new NodeFailure(`The plugin failed: ${result.content.slice(0, 1000)}`);
     let parsed: unknown = result.content;
@@ -331,7 +340,10 @@ export const nodeExecutors: Record<NodeType, NodeExecutor> = {
     } catch {
       // Plain-text answers stay text.
     }
-    return { inputs: { plugin: tool.code, tool: tool.definition.name, arguments: args }, outputs: { output: parsed, durationMs: result.durationMs } };
+    return {
+      inputs: { plugin: tool.code, tool: tool.mcpTool ?? tool.definition.name, arguments: args },
+      outputs: { output: parsed, durationMs: result.durationMs },
+    };
   },
 
   async code_block(context) {

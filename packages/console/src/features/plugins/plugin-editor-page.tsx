@@ -1,5 +1,5 @@
-import { ApiOutlined, CodeOutlined, FileAddOutlined, PlayCircleOutlined, PlusOutlined, DeleteOutlined } from "@ant-design/icons";
-import { Alert, Button, Card, Col, Descriptions, Flex, Form, Input, Radio, Row, Select, Space, Steps, Switch, Tag, Typography } from "antd";
+import { ApiOutlined, CloudServerOutlined, CodeOutlined, FileAddOutlined, PlayCircleOutlined } from "@ant-design/icons";
+import { Alert, Button, Card, Col, Flex, Form, Input, Radio, Row, Select, Space, Steps, Switch, Typography } from "antd";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate, useSearchParams } from "react-router";
@@ -19,8 +19,6 @@ import {
   headersFromApi,
   headersToApi,
   initialArguments,
-  isMaskedValue,
-  newKey,
   operationsFromMessage,
   REQUEST_METHODS,
   rowForErrorPath,
@@ -34,13 +32,12 @@ import {
   type PluginDraft,
   type RequestMethod,
 } from "../../components/parameters";
+import { McpPluginEditor } from "./mcp-plugin-editor";
+import { DEFAULT_PLUGIN_AVATAR, DebugResultView, HeadersEditor } from "./plugin-parts";
 import { PLUGINS } from "./plugins-page";
 import "./plugins.css";
 
-/** The default picture for a plugin that brings none (served from the console's public files). */
-export const DEFAULT_PLUGIN_AVATAR = "/plugin-avatar.svg";
-
-type Source = "openapi" | "curl" | "blank";
+type Source = "openapi" | "curl" | "mcp" | "blank";
 interface TopFields {
   name: string;
   description: string;
@@ -79,6 +76,7 @@ export function PluginEditorPage() {
   const [listError, setListError] = useState<string>();
   const [saving, setSaving] = useState(false);
   const [enabled, setEnabled] = useState(true);
+  const [mcpMode, setMcpMode] = useState(false);
 
   const steps = editing ? (["configure", "test"] as const) : (["source", "configure", "test"] as const);
   const current = steps[step] ?? "configure";
@@ -230,7 +228,8 @@ export function PluginEditorPage() {
           ) : undefined
         }
       />
-      <div className="pl-card pl-plugin-steps">
+      {mcpMode || loaded?.kind === "mcp" ? <McpPluginEditor plugin={loaded} detailKey={detailKey} enabled={enabled} /> : null}
+      <div className="pl-card pl-plugin-steps" style={{ display: mcpMode || loaded?.kind === "mcp" ? "none" : undefined }}>
         <Steps
           current={step}
           onChange={(next) => {
@@ -241,8 +240,9 @@ export function PluginEditorPage() {
         />
       </div>
 
-      {current === "source" ? (
+      {current === "source" && !mcpMode ? (
         <SourceStep
+          onMcp={() => setMcpMode(true)}
           onDraft={(next) => {
             fill(next);
             setStep(1);
@@ -255,7 +255,7 @@ export function PluginEditorPage() {
         />
       ) : null}
 
-      <div style={{ display: current === "configure" ? "block" : "none" }}>
+      <div style={{ display: current === "configure" && !mcpMode && loaded?.kind !== "mcp" ? "block" : "none" }}>
         <Card className="pl-card-plain pl-plugin-section" title={t("plugins.editor.basics")}>
           <Form form={form} layout="vertical" requiredMark initialValues={emptyTop()} data-testid="plugin-form">
             <Row gutter={16}>
@@ -366,7 +366,7 @@ export function PluginEditorPage() {
         </Flex>
       </div>
 
-      {current === "test" ? (
+      {current === "test" && !mcpMode && loaded?.kind !== "mcp" ? (
         <TestRunStep
           parameters={requestParams}
           pluginId={id}
@@ -387,7 +387,7 @@ export function PluginEditorPage() {
 }
 
 /** Step one of creating: an OpenAPI document, a curl command, or nothing. */
-function SourceStep({ onDraft, onBlank }: { onDraft: (draft: PluginDraft) => void; onBlank: () => void }) {
+function SourceStep({ onDraft, onBlank, onMcp }: { onDraft: (draft: PluginDraft) => void; onBlank: () => void; onMcp: () => void }) {
   const { t } = useTranslation();
   const [source, setSource] = useState<Source>("curl");
   const [content, setContent] = useState("");
@@ -400,6 +400,10 @@ function SourceStep({ onDraft, onBlank }: { onDraft: (draft: PluginDraft) => voi
   const parse = async () => {
     if (source === "blank") {
       onBlank();
+      return;
+    }
+    if (source === "mcp") {
+      onMcp();
       return;
     }
     if (!content.trim()) {
@@ -438,6 +442,7 @@ function SourceStep({ onDraft, onBlank }: { onDraft: (draft: PluginDraft) => voi
   const options: Array<{ value: Source; icon: React.ReactNode }> = [
     { value: "openapi", icon: <ApiOutlined /> },
     { value: "curl", icon: <CodeOutlined /> },
+    { value: "mcp", icon: <CloudServerOutlined /> },
     { value: "blank", icon: <FileAddOutlined /> },
   ];
 
@@ -465,7 +470,11 @@ function SourceStep({ onDraft, onBlank }: { onDraft: (draft: PluginDraft) => voi
           </Radio.Button>
         ))}
       </Radio.Group>
-      {source !== "blank" ? (
+      {source === "mcp" ? (
+        <Typography.Paragraph type="secondary" className="pl-plugin-source__body">
+          {t("plugins.source.mcpIntro")}
+        </Typography.Paragraph>
+      ) : source !== "blank" ? (
         <Flex vertical gap={12} className="pl-plugin-source__body">
           <Input.TextArea
             value={content}
@@ -508,65 +517,10 @@ function SourceStep({ onDraft, onBlank }: { onDraft: (draft: PluginDraft) => voi
       )}
       <Flex justify="flex-end" className="pl-plugin-footer">
         <Button type="primary" loading={parsing} onClick={() => void parse()} data-testid="plugin-parse">
-          {source === "blank" ? t("plugins.source.startBlank") : t("plugins.source.parse")}
+          {source === "blank" || source === "mcp" ? t("plugins.source.startBlank") : t("plugins.source.parse")}
         </Button>
       </Flex>
     </Card>
-  );
-}
-
-/** Header rows: name and value; values the server masked are shown as returned and kept when unchanged. */
-function HeadersEditor({ value, onChange, error }: { value: HeaderRow[]; onChange: (rows: HeaderRow[]) => void; error?: { name: string; message: string } }) {
-  const { t } = useTranslation();
-  const change = (key: string, patch: Partial<HeaderRow>) => onChange(value.map((row) => (row.key === key ? { ...row, ...patch } : row)));
-  return (
-    <Flex vertical gap={8} data-testid="plugin-headers">
-      <Typography.Text type="secondary">{t("plugins.headers.intro")}</Typography.Text>
-      {value.map((row, index) => {
-        const failed = error && error.name === row.name;
-        return (
-          <div key={row.key}>
-            <Flex gap={8}>
-              <Input
-                value={row.name}
-                status={failed ? "error" : undefined}
-                placeholder={t("plugins.headers.name")}
-                onChange={(event) => change(row.key, { name: event.target.value })}
-                style={{ maxWidth: 260 }}
-                data-testid={`plugin-header-name-${index}`}
-              />
-              <Input
-                value={row.value}
-                placeholder={t("plugins.headers.value")}
-                onChange={(event) => change(row.key, { value: event.target.value })}
-                suffix={isMaskedValue(row.value) ? <Tag>{t("plugins.headers.masked")}</Tag> : <span />}
-                data-testid={`plugin-header-value-${index}`}
-              />
-              <Button
-                type="text"
-                danger
-                icon={<DeleteOutlined />}
-                aria-label={t("common.delete")}
-                onClick={() => onChange(value.filter((item) => item.key !== row.key))}
-              />
-            </Flex>
-            {failed ? (
-              <Typography.Text type="danger" className="pl-params__error">
-                {error.message}
-              </Typography.Text>
-            ) : null}
-          </div>
-        );
-      })}
-      <Button
-        type="dashed"
-        icon={<PlusOutlined />}
-        onClick={() => onChange([...value, { key: newKey(), name: "", value: "" }])}
-        data-testid="plugin-header-add"
-      >
-        {t("plugins.headers.add")}
-      </Button>
-    </Flex>
   );
 }
 
@@ -672,69 +626,4 @@ function TestRunStep({
       {footer}
     </>
   );
-}
-
-/** The outcome of one test run. */
-export function DebugResultView({ result }: { result: DebugResult }) {
-  const { t } = useTranslation();
-  return (
-    <Flex vertical gap={12}>
-      <Flex gap={8} wrap align="center">
-        <Tag color={result.ok ? "success" : "error"} data-testid="plugin-test-outcome">
-          {result.ok ? t("plugins.test.ok") : t("plugins.test.failed")}
-        </Tag>
-        <Typography.Text data-testid="plugin-test-status">{t("plugins.test.status", { status: result.status ?? "—" })}</Typography.Text>
-        <Typography.Text type="secondary" data-testid="plugin-test-duration">
-          {t("plugins.test.duration", { ms: result.durationMs })}
-        </Typography.Text>
-      </Flex>
-      {result.error ? <Alert type="error" showIcon title={result.error} data-testid="plugin-test-error" /> : null}
-      {result.request ? (
-        <Descriptions size="small" column={1} bordered title={t("plugins.test.request")}>
-          <Descriptions.Item label={t("plugins.test.url")}>
-            <Typography.Text code data-testid="plugin-test-request-url">{`${result.request.method} ${result.request.url}`}</Typography.Text>
-          </Descriptions.Item>
-          {Object.keys(result.request.headers).length > 0 ? (
-            <Descriptions.Item label={t("plugins.editor.headers")}>
-              <pre className="pl-plugin-pre">
-                {Object.entries(result.request.headers)
-                  .map(([name, value]) => `${name}: ${value}`)
-                  .join("\n")}
-              </pre>
-            </Descriptions.Item>
-          ) : null}
-          {result.request.body ? (
-            <Descriptions.Item label={t("plugins.test.body")}>
-              <pre className="pl-plugin-pre">{result.request.body}</pre>
-            </Descriptions.Item>
-          ) : null}
-        </Descriptions>
-      ) : null}
-      {result.response ? (
-        <div>
-          <Flex gap={8} align="center" className="pl-plugin-response-head">
-            <Typography.Text strong>{t("plugins.test.response")}</Typography.Text>
-            {result.response.contentType ? <Tag>{result.response.contentType}</Tag> : null}
-            {result.response.truncated ? (
-              <Tag color="warning" data-testid="plugin-test-truncated">
-                {t("plugins.test.truncated")}
-              </Tag>
-            ) : null}
-          </Flex>
-          <pre className="pl-plugin-pre pl-plugin-pre--response" data-testid="plugin-test-response">
-            {prettyBody(result.response.body)}
-          </pre>
-        </div>
-      ) : null}
-    </Flex>
-  );
-}
-
-/** JSON bodies indented; anything else as it came. */
-export function prettyBody(body: string): string {
-  try {
-    return JSON.stringify(JSON.parse(body), null, 2);
-  } catch {
-    return body;
-  }
 }

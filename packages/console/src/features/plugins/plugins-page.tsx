@@ -134,7 +134,7 @@ function CustomPlugins() {
             responsive: ["lg"],
             render: (_value, plugin) => (
               <Typography.Text type="secondary" ellipsis className="pl-plugin-url">
-                <Tag>{plugin.requestMethod}</Tag>
+                <Tag>{plugin.kind === "mcp" ? "MCP" : plugin.requestMethod}</Tag>
                 {plugin.requestUrl}
               </Typography.Text>
             ),

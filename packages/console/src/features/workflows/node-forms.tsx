@@ -27,6 +27,8 @@ export interface NodeFormOptions {
   apps: PickerOption[];
   knowledgeBases: PickerOption[];
   plugins: PickerOption[];
+  /** The enabled tools of each MCP plugin, by plugin code: the node's tool is picked among them. */
+  pluginTools?: Record<string, PickerOption[]>;
   clients: PickerOption[];
   databases: PickerOption[];
 }
@@ -175,9 +177,23 @@ export function NodeForm({ element, onChange, errors = {}, options = EMPTY_OPTIO
       body = (
         <>
           {picker("pluginCode", t("workflows.form.plugin"), options.plugins, "workflows.form.noPlugins")}
-          <Field label={t("workflows.form.toolName")} field="toolName" errors={errors} extra={t("workflows.form.toolNameHint")}>
-            <Input value={text("toolName")} onChange={(event) => set("toolName", event.target.value)} data-testid="wf-field-toolName" />
-          </Field>
+          {options.pluginTools?.[text("pluginCode")] ? (
+            <Field label={t("workflows.form.mcpTool")} field="toolName" errors={errors} required>
+              <Select
+                showSearch={{ optionFilterProp: "label" }}
+                value={text("toolName") || undefined}
+                onChange={(value) => set("toolName", value ?? "")}
+                options={options.pluginTools[text("pluginCode")]}
+                placeholder={t("workflows.form.choose")}
+                notFoundContent={t("workflows.form.noMcpTools")}
+                data-testid="wf-field-toolName"
+              />
+            </Field>
+          ) : (
+            <Field label={t("workflows.form.toolName")} field="toolName" errors={errors} extra={t("workflows.form.toolNameHint")}>
+              <Input value={text("toolName")} onChange={(event) => set("toolName", event.target.value)} data-testid="wf-field-toolName" />
+            </Field>
+          )}
           <KeyValues
             label={t("workflows.form.arguments")}
             value={(config.arguments as Record<string, string> | undefined) ?? {}}

@@ -41,6 +41,16 @@ export function useNodeOptions(): NodeFormOptions {
                     .map((plugin) => ({ value: plugin.code, label: `${plugin.name} (${t("workflows.form.builtin")})` }))
                 : []),
             ],
+            pluginTools: Object.fromEntries(
+              (custom.data ?? [])
+                .filter((plugin) => plugin.kind === "mcp")
+                .map((plugin) => [
+                  plugin.code,
+                  (plugin.mcp?.tools ?? [])
+                    .filter((tool) => tool.enabled)
+                    .map((tool) => ({ value: tool.name, label: tool.title ? `${tool.name} · ${tool.title}` : tool.name })),
+                ]),
+            ),
           }
         : {}),
       ...(channels.data ? { clients: channels.data.map((item) => ({ value: item.id, label: item.name })) } : {}),

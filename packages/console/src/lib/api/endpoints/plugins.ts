@@ -4,7 +4,7 @@ import type { Extra } from "./shared";
 
 type Schemas = components["schemas"];
 
-/** Custom HTTP plugins, the built-ins, parse (OpenAPI or curl) and the test run. */
+/** Custom plugins (HTTP and MCP servers), MCP discovery and tool test run, the built-ins, parse (OpenAPI or curl) and the test run. */
 export const pluginEndpoints = {
   list: (extra: Extra = {}) => call({ dedupeKey: "plugins", ...extra }, (init) => client.GET("/api/v1/plugins", init)),
   builtin: (extra: Extra = {}) => call({ dedupeKey: "plugins-builtin", ...extra }, (init) => client.GET("/api/v1/plugins/builtin", init)),
@@ -17,4 +17,7 @@ export const pluginEndpoints = {
     call(extra, (init) => client.POST("/api/v1/plugins/{id}/enabled", { ...init, params: { path: { id } }, body: { enabled } })),
   parse: (body: Schemas["PluginParseRequest"], extra: Extra = {}) => call(extra, (init) => client.POST("/api/v1/plugins/parse", { ...init, body })),
   debug: (body: Schemas["PluginDebugRequest"], extra: Extra = {}) => call(extra, (init) => client.POST("/api/v1/plugins/debug", { ...init, body })),
+  mcpDiscover: (body: Schemas["McpDiscoverRequest"], extra: Extra = {}) =>
+    call(extra, (init) => client.POST("/api/v1/plugins/mcp/discover", { ...init, body })),
+  mcpDebug: (body: Schemas["McpDebugRequest"], extra: Extra = {}) => call(extra, (init) => client.POST("/api/v1/plugins/mcp/debug", { ...init, body })),
 };
