@@ -87,26 +87,57 @@ export const portableKnowledgeBaseSchema = z
   .meta({ id: "PortableKnowledgeBase" });
 
 /** A custom plugin. `kind: http` today; MCP plugins add `mcp: { transport, tools }`. */
-export const portablePluginSchema = z
-  .object({
-    ref: ref("plugin", "plugin:weather"),
-    kind: z.literal("http").default("http"),
-    name: text(200),
-    description: text(2000),
-    avatar: text(200_000),
-    enabled: z.boolean().default(true),
-    http: z.object({
-      url: text(2000),
-      method: z.enum(["GET", "POST", "PUT", "PATCH", "DELETE"]),
-      requestParams: z.array(portableParameterSchema).max(200).default([]),
-      responseParams: z.array(portableParameterSchema).max(200).default([]),
-      headers: z
-        .record(z.string().max(200), z.string().max(8000))
-        .default({})
-        .meta({ description: `Header values; secrets are ${placeholderOf("NAME")} placeholders, never the value` }),
-    }),
-  })
-  .meta({ id: "PortablePlugin" });
+const pluginHeaders = z
+  .record(z.string().max(200), z.string().max(8000))
+  .default({})
+  .meta({ description: `Header values; secrets are ${placeholderOf("NAME")} placeholders, never the value` });
+
+const pluginCommon = {
+  ref: ref("plugin", "plugin:weather"),
+  name: text(200),
+  description: text(2000),
+  avatar: text(200_000),
+  enabled: z.boolean().default(true),
+};
+
+/** A plugin that makes one HTTP request per call. */
+const portableHttpPluginSchema = z.object({
+  ...pluginCommon,
+  kind: z.literal("http").default("http"),
+  http: z.object({
+    url: text(2000),
+    method: z.enum(["GET", "POST", "PUT", "PATCH", "DELETE"]),
+    requestParams: z.array(portableParameterSchema).max(200).default([]),
+    responseParams: z.array(portableParameterSchema).max(200).default([]),
+    headers: pluginHeaders,
+  }),
+});
+
+/** A plugin that is an MCP server: its endpoint, transport and the tools it offered, with their switches. */
+const portableMcpPluginSchema = z.object({
+  ...pluginCommon,
+  kind: z.literal("mcp"),
+  mcp: z.object({
+    url: text(2000),
+    transport: z.enum(["auto", "streamable-http", "sse"]).default("auto"),
+    headers: pluginHeaders,
+    tools: z
+      .array(
+        z.object({
+          name: text(128),
+          title: text(200).optional(),
+          description: text(4000).default(""),
+          inputSchema: z.record(z.string(), z.unknown()),
+          enabled: z.boolean().default(false),
+        }),
+      )
+      .max(128)
+      .default([]),
+  }),
+});
+
+/** A custom plugin: one HTTP request (`kind: http`, the default) or an MCP server (`kind: mcp`). */
+export const portablePluginSchema = z.union([portableHttpPluginSchema, portableMcpPluginSchema]).meta({ id: "PortablePlugin" });
 
 /** An app: its settings, and its knowledge bases and plugins by reference. */
 export const portableAppSchema = z

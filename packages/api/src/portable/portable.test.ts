@@ -195,4 +195,45 @@ describe("export, then import into a fresh instance", () => {
     const notify = openGraph(target.deps, graphOf(row!)).elements.find((element) => element.id === "notify")!;
     expect(notify.config).toMatchObject({ webhookUrl: url, webhookSecret: "SEC-new-7777" });
   });
+
+  it("carries an MCP plugin's endpoint, transport and tool switches; its header travels only as a placeholder", async () => {
+    const tools = [
+      { name: "get_weather", description: "Weather of a city", inputSchema: { type: "object", properties: { city: { type: "string" } } }, enabled: true },
+      { name: "get_alerts", description: "Weather alerts", inputSchema: { type: "object", properties: {} }, enabled: false },
+    ];
+    const created = (await (
+      await source.request("/api/v1/plugins", {
+        method: "POST",
+        token: owner.token,
+        json: {
+          kind: "mcp",
+          name: "Weather over MCP",
+          description: "Weather tools",
+          avatar: "https://cdn.example.com/mcp.png",
+          requestUrl: "https://mcp.example.com/mcp",
+          headers: { Authorization: "Bearer mcp-secret-4321" },
+          mcp: { transport: "sse", tools },
+        },
+      })
+    ).json()) as { data: { id: string } };
+    const text = await (await exportVia(source, owner, { pluginIds: [created.data.id] })).text();
+    expect(text).not.toContain("mcp-secret-4321");
+    const document = parse(text) as { secrets: Array<{ name: string }>; plugins: Array<{ kind: string; mcp: { url: string; transport: string } }> };
+    expect(document.plugins[0]).toMatchObject({ kind: "mcp", mcp: { url: "https://mcp.example.com/mcp", transport: "sse" } });
+
+    const result = await importOk(target, importer, text, { secrets: { [document.secrets[0]!.name]: "Bearer new-9999" } });
+    const imported = await loadPlugin(target.deps, { userId: importer.user.id, spaceId: importer.user.spaceId }, result.plugins[0]!.id!);
+    expect(imported).toMatchObject({
+      kind: "mcp",
+      requestUrl: "https://mcp.example.com/mcp",
+      headers: { Authorization: "Bearer new-9999" },
+      mcp: { transport: "sse" },
+    });
+    expect(imported.mcp!.tools.map((tool) => [tool.name, tool.enabled])).toEqual([
+      ["get_weather", true],
+      ["get_alerts", false],
+    ]);
+    const row = await target.deps.db.select().from(plugins).where(eq(plugins.id, imported.id)).get();
+    expect(row!.headers).not.toContain("new-9999");
+  });
 });
