@@ -37,7 +37,14 @@ const REQUEST_TIMEOUT_MS = 15_000;
  * test, a well-formed request is a 502 envelope ("cannot be reached"), which is the right answer
  * to an unreachable upstream, not a failure on bad input. Counted and printed, never hidden.
  */
-const UPSTREAM_OPERATIONS = new Set(["PUT /api/v1/knowledge-feishu/authorization", "POST /api/v1/plugins/mcp/discover"]);
+const UPSTREAM_OPERATIONS = new Set([
+  "PUT /api/v1/knowledge-feishu/authorization",
+  "POST /api/v1/plugins/mcp/discover",
+  "POST /api/v1/plugins/mcp/debug",
+  // A remote database's connection test: a case that leaves out only an optional field is a
+  // well-formed request for db.example.com, which this machine cannot resolve.
+  "POST /api/v1/databases/connection-test",
+]);
 
 /**
  * Image task submits: with no image model configured (as here) a well-formed request is spec
