@@ -80,7 +80,7 @@ export function registerPortableRoutes(app: OpenAPIHono<AppEnv>) {
       extraErrors: {
         403: "The role lacks the edit grant of a kind of object in the file",
         413: "The file is too large",
-        701: "The plan's quotas allow fewer objects",
+        402: "The plan's quotas allow fewer objects (envelope code 701)",
       },
     }),
     async (c) => {

@@ -8667,6 +8667,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
+                /** @description The plan's quotas allow fewer objects (envelope code 701) */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
                 /** @description The role lacks the edit grant of a kind of object in the file */
                 403: {
                     headers: {
@@ -8705,15 +8714,6 @@ export interface paths {
                 };
                 /** @description Server error; `data.requestId` identifies the request */
                 500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description The plan's quotas allow fewer objects */
-                701: {
                     headers: {
                         [name: string]: unknown;
                     };
