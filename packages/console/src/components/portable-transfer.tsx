@@ -1,4 +1,4 @@
-import { ExportOutlined, ImportOutlined, UploadOutlined } from "@ant-design/icons";
+import { DownloadOutlined, UploadOutlined } from "@ant-design/icons";
 import { Alert, Button, Descriptions, Form, Input, Modal, Space, Switch, Tooltip, Typography, Upload } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -44,7 +44,7 @@ export function ExportButton({ request, compact = false, "data-testid": testId }
         <Button
           type="text"
           size="small"
-          icon={<ExportOutlined />}
+          icon={<DownloadOutlined />}
           loading={busy}
           onClick={(event) => {
             event.stopPropagation();
@@ -58,7 +58,7 @@ export function ExportButton({ request, compact = false, "data-testid": testId }
   }
   return (
     <>
-      <Button icon={<ExportOutlined />} onClick={() => setAsking(true)} data-testid={testId}>
+      <Button icon={<DownloadOutlined />} onClick={() => setAsking(true)} data-testid={testId}>
         {request.space ? t("portable.exportSpace") : t("portable.export")}
       </Button>
       <Modal
@@ -147,7 +147,7 @@ export function ImportButton({ onImported }: ImportButtonProps) {
 
   return (
     <>
-      <Button icon={<ImportOutlined />} onClick={() => setOpen(true)} data-testid="portable-import">
+      <Button icon={<UploadOutlined />} onClick={() => setOpen(true)} data-testid="portable-import">
         {t("portable.import")}
       </Button>
       <Modal
