@@ -9,7 +9,7 @@ import { endpoints } from "../../lib/api/endpoints";
 import { feedback } from "../../lib/feedback";
 import { PATHS } from "../../lib/paths";
 import { type DebugResult, type HeaderRow, headersFromApi, headersToApi, type Plugin } from "../../components/parameters";
-import { DebugResultView, DEFAULT_PLUGIN_AVATAR, HeadersEditor } from "./plugin-parts";
+import { DebugResultView, DEFAULT_PLUGIN_AVATAR, HeadersEditor, PluginBasicsFields } from "./plugin-parts";
 import { PLUGINS } from "./plugins-page";
 
 type McpTool = components["schemas"]["McpTool"];
@@ -158,30 +158,7 @@ export function McpPluginEditor({ plugin, detailKey, enabled }: { plugin?: Plugi
           initialValues={{ name: "", description: "", avatar: DEFAULT_PLUGIN_AVATAR, requestUrl: "", transport: "auto" }}
           data-testid="mcp-form"
         >
-          <Row gutter={16}>
-            <Col xs={24} md={12}>
-              <Form.Item name="name" label={t("plugins.fields.name")} rules={[{ required: true, whitespace: true, message: t("plugins.fields.nameRequired") }]}>
-                <Input maxLength={100} data-testid="mcp-name" />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={12}>
-              <Form.Item
-                name="avatar"
-                label={t("plugins.fields.avatar")}
-                rules={[{ required: true, whitespace: true, message: t("plugins.fields.avatarRequired") }]}
-              >
-                <Input data-testid="mcp-avatar" />
-              </Form.Item>
-            </Col>
-          </Row>
-          <Form.Item
-            name="description"
-            label={t("plugins.fields.description")}
-            extra={t("plugins.fields.descriptionHint")}
-            rules={[{ required: true, whitespace: true, message: t("plugins.fields.descriptionRequired") }]}
-          >
-            <Input.TextArea autoSize={{ minRows: 2, maxRows: 5 }} maxLength={2000} data-testid="mcp-description" />
-          </Form.Item>
+          <PluginBasicsFields testIdPrefix="mcp" />
           <Row gutter={16}>
             <Col xs={24} md={16}>
               <Form.Item

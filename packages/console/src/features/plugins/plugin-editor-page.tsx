@@ -33,7 +33,7 @@ import {
   type RequestMethod,
 } from "../../components/parameters";
 import { McpPluginEditor } from "./mcp-plugin-editor";
-import { DEFAULT_PLUGIN_AVATAR, DebugResultView, HeadersEditor } from "./plugin-parts";
+import { DEFAULT_PLUGIN_AVATAR, DebugResultView, HeadersEditor, PluginBasicsFields } from "./plugin-parts";
 import { PLUGINS } from "./plugins-page";
 import "./plugins.css";
 
@@ -258,38 +258,7 @@ export function PluginEditorPage() {
       <div style={{ display: current === "configure" && !mcpMode && loaded?.kind !== "mcp" ? "block" : "none" }}>
         <Card className="pl-card-plain pl-plugin-section" title={t("plugins.editor.basics")}>
           <Form form={form} layout="vertical" requiredMark initialValues={emptyTop()} data-testid="plugin-form">
-            <Row gutter={16}>
-              <Col xs={24} md={12}>
-                <Form.Item
-                  name="name"
-                  label={t("plugins.fields.name")}
-                  rules={[{ required: true, whitespace: true, message: t("plugins.fields.nameRequired") }, { max: 100 }]}
-                >
-                  <Input maxLength={100} placeholder={t("plugins.fields.namePlaceholder")} data-testid="plugin-name" />
-                </Form.Item>
-              </Col>
-              <Col xs={24} md={12}>
-                <Form.Item
-                  name="avatar"
-                  label={t("plugins.fields.avatar")}
-                  extra={t("plugins.fields.avatarHint")}
-                  rules={[
-                    { required: true, whitespace: true, message: t("plugins.fields.avatarRequired") },
-                    { pattern: /^(https?:\/\/\S+|\/\S*|data:image\/(png|jpeg);base64,[A-Za-z0-9+/=]+)$/, message: t("plugins.fields.avatarInvalid") },
-                  ]}
-                >
-                  <Input data-testid="plugin-avatar" />
-                </Form.Item>
-              </Col>
-            </Row>
-            <Form.Item
-              name="description"
-              label={t("plugins.fields.description")}
-              extra={t("plugins.fields.descriptionHint")}
-              rules={[{ required: true, whitespace: true, message: t("plugins.fields.descriptionRequired") }]}
-            >
-              <Input.TextArea autoSize={{ minRows: 2, maxRows: 5 }} maxLength={2000} data-testid="plugin-description" />
-            </Form.Item>
+            <PluginBasicsFields testIdPrefix="plugin" />
             <Row gutter={16}>
               <Col xs={24} md={6}>
                 <Form.Item name="requestMethod" label={t("plugins.fields.method")} rules={[{ required: true }]}>

@@ -1,10 +1,53 @@
 import { DeleteOutlined, PlusOutlined } from "@ant-design/icons";
-import { Alert, Button, Descriptions, Flex, Input, Tag, Typography } from "antd";
+import { Alert, Button, Col, Descriptions, Flex, Form, Input, Row, Tag, Typography } from "antd";
 import { useTranslation } from "react-i18next";
 import { type DebugResult, type HeaderRow, isMaskedValue, newKey } from "../../components/parameters";
 
 /** The default picture for a plugin that brings none (served from the console's public files). */
 export const DEFAULT_PLUGIN_AVATAR = "/plugin-avatar.svg";
+
+const AVATAR_PATTERN = /^(https?:\/\/\S+|\/\S*|data:image\/(png|jpeg);base64,[A-Za-z0-9+/=]+)$/;
+
+/** Name, avatar and description of a plugin, as both editors (HTTP and MCP) ask for them; test ids start with `testIdPrefix`. */
+export function PluginBasicsFields({ testIdPrefix }: { testIdPrefix: "plugin" | "mcp" }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <Row gutter={16}>
+        <Col xs={24} md={12}>
+          <Form.Item
+            name="name"
+            label={t("plugins.fields.name")}
+            rules={[{ required: true, whitespace: true, message: t("plugins.fields.nameRequired") }, { max: 100 }]}
+          >
+            <Input maxLength={100} placeholder={t("plugins.fields.namePlaceholder")} data-testid={`${testIdPrefix}-name`} />
+          </Form.Item>
+        </Col>
+        <Col xs={24} md={12}>
+          <Form.Item
+            name="avatar"
+            label={t("plugins.fields.avatar")}
+            extra={t("plugins.fields.avatarHint")}
+            rules={[
+              { required: true, whitespace: true, message: t("plugins.fields.avatarRequired") },
+              { pattern: AVATAR_PATTERN, message: t("plugins.fields.avatarInvalid") },
+            ]}
+          >
+            <Input data-testid={`${testIdPrefix}-avatar`} />
+          </Form.Item>
+        </Col>
+      </Row>
+      <Form.Item
+        name="description"
+        label={t("plugins.fields.description")}
+        extra={t("plugins.fields.descriptionHint")}
+        rules={[{ required: true, whitespace: true, message: t("plugins.fields.descriptionRequired") }]}
+      >
+        <Input.TextArea autoSize={{ minRows: 2, maxRows: 5 }} maxLength={2000} data-testid={`${testIdPrefix}-description`} />
+      </Form.Item>
+    </>
+  );
+}
 
 /** Header rows (HTTP and MCP plugins): name and value; values the server masked are shown as returned and kept when unchanged. */
 export function HeadersEditor({
