@@ -231,6 +231,28 @@ describe("the widget's accessibility, refusals, offline use and language", () =>
     await browserLanguage.context.close();
   });
 
+  it("attaches a PNG through the file input, uploads it at once and shows it in the visitor's message", async () => {
+    const { page, context, errors, posts } = await openHost();
+    await page.getByRole("button", { name: "Open chat" }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByRole("button", { name: "What can Parley do?" }).waitFor();
+    // A 1×1 PNG, named .png: the server recognises it by its bytes.
+    const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
+    await dialog.locator("input[data-parley-attach]").setInputFiles({ name: "parcel.png", mimeType: "image/png", buffer: png });
+    const chip = dialog.getByRole("list", { name: "Attach files" }).getByRole("listitem");
+    await expect.poll(() => chip.innerText()).toContain("parcel.png");
+    await expect.poll(() => chip.getAttribute("aria-busy")).toBeNull();
+    expect(posts).toContainEqual(expect.stringMatching(/^\/api\/v1\/widget\/demo\/sessions\/[^/]+\/files$/));
+    // Files alone may be sent: no text.
+    await dialog.getByRole("button", { name: "Send" }).click();
+    const image = dialog.getByRole("log").locator(".m.u img[alt='parcel.png']");
+    await expect.poll(() => image.evaluate((element: HTMLImageElement) => element.complete && element.naturalWidth)).toBe(1);
+    expect(await image.evaluate((element) => element.closest("a")!.href)).toMatch(new RegExp(`^${parley.url}/api/v1/chat-files/[^/]+/content\\?`));
+    await expect.poll(() => chip.count()).toBe(0);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it("lists the sources of an answer drawn from a bound knowledge base", async () => {
     const base = await owner("POST", "/api/v1/knowledge-bases", { name: "Parcel help" });
     const form = new FormData();

@@ -17,7 +17,7 @@ export interface AttachContext {
 }
 
 /** The chips' stylesheet, adopted into the panel's shadow root when they first show. */
-const CHIPS_CSS = `.fc{display:flex;flex-wrap:wrap;gap:6px;list-style:none;margin:0;padding:8px 10px 0}.fc li{display:flex;align-items:center;gap:4px;max-width:100%;padding:2px 4px 2px 8px;border:1px solid #d1d5db;border-radius:12px;font-size:12px}.fc li.e{border-color:#dc2626;color:#991b1b}.fc .fn{max-width:140px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}.fc small{opacity:.75}.fc button{background:none;border:0;cursor:pointer;font:inherit;padding:0 4px}`;
+const CHIPS_CSS = `.fc{display:flex;flex-wrap:wrap;gap:6px;list-style:none;margin:0;padding:8px 10px 0}.fc li{display:flex;align-items:center;gap:4px;max-width:100%;padding:2px 4px 2px 8px;border:1px solid #d1d5db;border-radius:12px;font-size:12px}.fc li.e{border-color:#dc2626;color:#991b1b}.fc .fn{flex-shrink:0;max-width:140px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}.fc small{min-width:0;overflow-wrap:anywhere;opacity:.75}.fc button{background:none;border:0;cursor:pointer;font:inherit;padding:0 4px}`;
 let sheet: CSSStyleSheet | undefined;
 const adopt = (element: Element | null) => {
   const root = element?.getRootNode() as ShadowRoot | undefined;

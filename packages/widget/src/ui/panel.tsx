@@ -283,7 +283,7 @@ export function Panel({ options, store, voice, onClose }: PanelProps) {
         />
         <button
           type="button"
-          class="k"
+          class="ib"
           aria-label={t.attach}
           title={t.attach}
           disabled={!!failed || files.length >= MAX_FILES}
