@@ -242,6 +242,8 @@ describe("the widget's accessibility, refusals, offline use and language", () =>
     const chip = dialog.getByRole("list", { name: "Attach files" }).getByRole("listitem");
     await expect.poll(() => chip.innerText()).toContain("parcel.png");
     await expect.poll(() => chip.getAttribute("aria-busy")).toBeNull();
+    // Stored, not refused (a refused chip has class "e" and the server's message).
+    expect(await chip.getAttribute("class"), await chip.innerText()).toBeNull();
     expect(posts).toContainEqual(expect.stringMatching(/^\/api\/v1\/widget\/demo\/sessions\/[^/]+\/files$/));
     // Files alone may be sent: no text.
     await dialog.getByRole("button", { name: "Send" }).click();
