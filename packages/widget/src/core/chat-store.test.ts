@@ -138,6 +138,7 @@ const PNG: ChatFile = {
   mimeType: "image/png",
   sizeBytes: 3,
   url: "/api/v1/chat-files/f1/content?expires=1&signature=ab",
+  createdAt: "2026-11-26T00:00:00Z",
 };
 
 describe("chat store", () => {

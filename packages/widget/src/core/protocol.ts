@@ -58,15 +58,7 @@ export interface StoredMessage {
  * A file in chat (issue 24), as an upload answers it and as messages carry it. `url` is the
  * signed address of its bytes, relative to the API origin (valid 24 h, needs no header).
  */
-export interface ChatFile {
-  id: string;
-  name: string;
-  kind: "image" | "document";
-  mimeType: string;
-  sizeBytes: number;
-  url: string;
-  createdAt?: string;
-}
+export type ChatFile = components["schemas"]["ChatFile"];
 
 /** The chat stream events the widget reads (see packages/api/src/chat/events.ts). */
 export type ChatEvent =

@@ -16,7 +16,7 @@ describe("files in chat", () => {
 
   it("shows sizes and reads an upload's answer or refusal", () => {
     expect([512, 12_345, 3_600_000].map(formatSize)).toEqual(["512 B", "12 KB", "3.4 MB"]);
-    const file = { id: "f1", name: "a.png", kind: "image", mimeType: "image/png", sizeBytes: 1, url: "/x" };
+    const file = { id: "f1", name: "a.png", kind: "image", mimeType: "image/png", sizeBytes: 1, url: "/x", createdAt: "2026-11-26T00:00:00Z" };
     expect(readUpload(201, JSON.stringify({ success: true, data: file }))).toEqual({ file });
     expect(readUpload(413, JSON.stringify({ success: false, message: "The file is too large." }))).toEqual({ message: "The file is too large." });
     expect(readUpload(502, "<html>Bad gateway</html>")).toEqual({ message: "" });
