@@ -63,7 +63,9 @@ export async function prepareTurn(
     (turn.messages ?? []).reduce((sum, message) => sum + (message.role === "user" ? (message.images?.length ?? 0) : 0), 0);
   // A workflow takes files as {{sys.files}} addresses; its own nodes decide what reads them.
   if (images > 0 && turn.app.type !== "WORKFLOW" && !resolved.model.supportsImages) {
-    throw new ServiceError("validation", "chat_model_images_unsupported", { model: resolved.model.id }, { field: turn.messages ? "messages" : "fileIds" });
+    const field = { field: turn.messages ? "messages" : "fileIds" };
+    if (resolved.model.offline) throw new ServiceError("validation", "chat_offline_images_unsupported", {}, field);
+    throw new ServiceError("validation", "chat_model_images_unsupported", { model: resolved.model.id }, field);
   }
   // A prompt that cannot fit the model's context window is refused before any call is paid for.
   const promptText = turn.messages ? turn.messages.map((message) => message.content).join("\n") : text;

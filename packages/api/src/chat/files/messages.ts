@@ -29,6 +29,10 @@ export const chatFilesMessages = defineMessages({
     en: "The model {model} does not read images: choose a model that does (e.g. GPT-4.1, Claude, Gemini), or send text and documents only",
     "zh-CN": "模型 {model} 无法识别图片：请选择支持图片的模型（如 GPT-4.1、Claude、Gemini），或只发送文字和文档",
   },
+  chat_offline_images_unsupported: {
+    en: "Images need a language model that reads them, and none is set up for this app yet: the owner adds one (e.g. GPT-4.1) under API access → Models. Documents work without one.",
+    "zh-CN": "图片需要能识别图片的语言模型，而此应用尚未配置：所有者可在「API 接入 → 模型」中添加（如 GPT-4.1）。文档无需模型也可使用。",
+  },
   chat_file_link_expired: { en: "This file link has expired or is not valid; open the conversation again", "zh-CN": "文件链接已过期或无效，请重新打开会话" },
   public_asset_type_unsupported: {
     en: "Image upload failed: only JPEG and PNG images under {megabytes} MB",

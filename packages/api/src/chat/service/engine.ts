@@ -230,7 +230,12 @@ async function* answerWithFiles(run: ModelRun, toolsUsable: boolean): AsyncGener
   const files = fileSources(run.documents, Math.max(MIN_FILE_TOKENS, room), run.turn.language);
   const renumbered = knowledge.map((source, position) => ({ ...source, index: files.length + position + 1 }));
   const sources = [...files, ...renumbered];
-  run.knowledge = knowledgeForModel(sources);
+  // The offline responder quotes the best-ranked reference: what the person attached now ranks first.
+  const top = Math.max(1, ...knowledge.map((source) => source.chunk.score));
+  const now = new Set(run.prepared.files.map((file) => file.id));
+  run.knowledge = knowledgeForModel(sources).map((hit, position) =>
+    position < files.length && now.has(files[position]!.file.id) ? { ...hit, score: top + 1 } : hit,
+  );
   // This message's files are always cited; a remembered one only when the answer cites its [n].
   const attachedNow = new Set(run.prepared.files.map((file) => file.id));
   run.citations = [...fileCitations(files), ...citationsOf(run.app, renumbered)];
