@@ -1,3 +1,4 @@
+import { pdfOf } from "../../packages/api/src/knowledge/testing";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import type { Server } from "node:http";
@@ -239,7 +240,7 @@ describe("the widget's accessibility, refusals, offline use and language", () =>
     await browserLanguage.context.close();
   });
 
-  it("attaches a PNG through the file input, uploads it at once, sends it without text and shows it in the visitor's message", async () => {
+  it("attaches a PNG and a PDF through the file input: the vision model gets the image part and the PDF's text, the answer cites the PDF", async () => {
     await owner("POST", "/api/v1/model-providers", {
       kind: "openai-compatible",
       name: "Vision",
@@ -263,20 +264,28 @@ describe("the widget's accessibility, refusals, offline use and language", () =>
     const dialog = page.getByRole("dialog");
     // A 1×1 PNG: the server recognises it by its bytes.
     const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
-    await dialog.locator("input[data-parley-attach]").setInputFiles({ name: "parcel.png", mimeType: "image/png", buffer: png });
+    await dialog.locator("input[data-parley-attach]").setInputFiles([
+      { name: "parcel.png", mimeType: "image/png", buffer: png },
+      { name: "parcel-terms.pdf", mimeType: "application/pdf", buffer: Buffer.from(pdfOf("Damaged parcels are replaced within 5 days.")) },
+    ]);
     const chip = dialog.getByRole("list", { name: "Attach files" }).getByRole("listitem");
-    await expect.poll(() => chip.innerText()).toContain("parcel.png");
-    await expect.poll(() => chip.getAttribute("aria-busy")).toBeNull();
+    await expect.poll(() => chip.count()).toBe(2);
+    await expect.poll(() => chip.first().innerText()).toContain("parcel.png");
+    await expect.poll(() => dialog.locator("[aria-busy='true']").count()).toBe(0);
     // Stored, not refused (a refused chip has class "e" and the server's message).
-    expect(await chip.getAttribute("class"), await chip.innerText()).toBeNull();
+    for (const one of await chip.all()) expect(await one.getAttribute("class"), await one.innerText()).toBeNull();
     expect(posts).toContainEqual(expect.stringMatching(new RegExp(`^/api/v1/widget/${client.id}/sessions/[^/]+/files$`)));
     await dialog.getByRole("button", { name: "Send" }).click();
     const image = dialog.getByRole("log").locator(".m.u img[alt='parcel.png']");
     await expect.poll(() => image.evaluate((element: HTMLImageElement) => element.complete && element.naturalWidth)).toBe(1);
     expect(await image.evaluate((element) => element.closest("a")!.href)).toMatch(new RegExp(`^${parley.url}/api/v1/chat-files/[^/]+/content\\?`));
     expect(await streamedAnswer(page)).toContain("A small parcel label.");
-    // The model was given the image; the chips are gone; the image stays after the answer.
-    expect(JSON.stringify(llm.requests.at(-1)!.body.messages)).toContain("image_url");
+    // The model was given the image (OpenAI's image_url part) and the PDF's text; the answer cites the PDF.
+    const sent = llm.requests.at(-1)!.body.messages as Array<{ role: string; content: unknown }>;
+    expect(JSON.stringify(sent.at(-1)!.content)).toContain(`"image_url":{"url":"data:image/png;base64,`);
+    expect(String(sent[0]!.content)).toContain("Damaged parcels are replaced within 5 days.");
+    const sources = dialog.getByRole("list", { name: "Sources" });
+    await expect.poll(() => sources.innerText()).toContain("parcel-terms.pdf");
     expect(await chip.count()).toBe(0);
     expect(await image.count()).toBe(1);
     expect(errors).toEqual([]);

@@ -299,9 +299,18 @@ export function createChatStore(deps: ChatStoreDeps): ChatStore {
     deps.events.addEventListener("online", retry);
   }
 
-  async function ensureSession(): Promise<WidgetSession> {
+  // One creation at a time: files picked together must land in the same session.
+  let creating: Promise<WidgetSession> | undefined;
+  function ensureSession(): Promise<WidgetSession> {
     const current = storage.get<StoredSession>(sessionKey);
-    if (current) return current;
+    if (current) return Promise.resolve(current);
+    creating ??= createSession().finally(() => {
+      creating = undefined;
+    });
+    return creating;
+  }
+
+  async function createSession(): Promise<WidgetSession> {
     const visitorId = storage.get<string>("parley:visitor");
     const user = isIdentity(identity) ? { userId: identity.userId, hash: identity.hash } : undefined;
     const created = await transport.createSession({
