@@ -67,7 +67,7 @@ export function AssetUrlInput({ value, onChange, id, maxLength, placeholder, dis
         ref={picker}
         type="file"
         accept={IMAGE_ACCEPT}
-        hidden
+        style={{ display: "none" }}
         onChange={(event) => {
           const file = event.target.files?.[0];
           event.target.value = "";

@@ -141,7 +141,7 @@ export function AttachButton({
         type="file"
         accept={accept}
         multiple={multiple}
-        hidden
+        style={{ display: "none" }}
         disabled={disabled}
         onChange={(event) => {
           const files = Array.from(event.target.files ?? []);
