@@ -1,3 +1,4 @@
+import { chatFileSchema } from "../chat/files/schemas";
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../http/context";
 import { ok } from "../http/envelope";
@@ -56,6 +57,7 @@ export const messageSchema = z
     delivery: z.enum(["pending", "sent", "failed"]).nullable().openapi({ description: "For messages sent out through a channel" }),
     deliveryError: z.string().nullable(),
     createdAt: z.string(),
+    attachments: z.array(chatFileSchema).openapi({ description: "Files and images the message carries (empty when none)" }),
   })
   .openapi("InboxMessage");
 

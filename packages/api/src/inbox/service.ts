@@ -1,3 +1,4 @@
+import { type ChatFileView, withAttachments } from "../chat/files/service";
 import { and, asc, desc, eq, gte, inArray, isNotNull, lt, lte, or, sql } from "drizzle-orm";
 import { decodeCursor, encodeCursor } from "../db/query-helpers";
 import { getAppForChat } from "../apps/service/index";
@@ -133,7 +134,12 @@ export async function getSession(deps: Pick<Deps, "db">, auth: Auth, sessionId: 
 }
 
 /** A session's messages, oldest first: the last `limit`, or those before `before` (a message id). */
-export async function sessionHistory(deps: Pick<Deps, "db">, auth: Auth, sessionId: string, input: { limit: number; before?: string | undefined }) {
+export async function sessionHistory(
+  deps: Pick<Deps, "db" | "secrets" | "now">,
+  auth: Auth,
+  sessionId: string,
+  input: { limit: number; before?: string | undefined },
+) {
   const session = await loadSession(deps, auth, sessionId);
   const conditions = [eq(messages.conversationId, session.id), inArray(messages.role, ["user", "assistant", "operator"])];
   if (input.before) {
@@ -161,7 +167,11 @@ export async function sessionHistory(deps: Pick<Deps, "db">, auth: Auth, session
     .orderBy(desc(messages.createdAt), desc(messages.id))
     .limit(input.limit + 1);
   const page = rows.slice(0, input.limit).reverse();
-  return { items: page.map((row) => ({ ...row, role: row.role as "user" | "assistant" | "operator" })), hasMore: rows.length > input.limit };
+  const items = await withAttachments(
+    deps,
+    page.map((row) => ({ ...row, role: row.role as "user" | "assistant" | "operator" })),
+  );
+  return { items, hasMore: rows.length > input.limit };
 }
 
 /** Opening a session reads it (UNREAD → HAVE_READ); the space's consoles follow. */
@@ -282,6 +292,7 @@ export async function pushOperatorMessage(deps: Deps, auth: Auth, sessionId: str
     delivery: stored?.delivery ?? null,
     deliveryError: stored?.deliveryError ?? null,
     createdAt: stored?.createdAt ?? createdAt,
+    attachments: [] as ChatFileView[],
   };
 }
 
@@ -290,7 +301,7 @@ export async function pushOperatorMessage(deps: Deps, auth: Auth, sessionId: str
  * back to pending, then queued like a first send. Anything else is a conflict — a delivered or
  * pending message is never sent twice.
  */
-export async function retryDelivery(deps: Pick<Deps, "db" | "now">, auth: Auth, sessionId: string, messageId: string) {
+export async function retryDelivery(deps: Pick<Deps, "db" | "now" | "secrets">, auth: Auth, sessionId: string, messageId: string) {
   const session = await loadSession(deps, auth, sessionId);
   const message = await deps.db
     .select({ id: messages.id, role: messages.role, delivery: messages.delivery })
@@ -320,7 +331,8 @@ export async function retryDelivery(deps: Pick<Deps, "db" | "now">, auth: Auth, 
     .from(messages)
     .where(eq(messages.id, message.id))
     .get();
-  return { ...stored!, role: stored!.role as "user" | "assistant" | "operator" };
+  const [view] = await withAttachments(deps, [{ ...stored!, role: stored!.role as "user" | "assistant" | "operator" }]);
+  return view!;
 }
 
 function csvCell(value: string): string {
