@@ -5,17 +5,24 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // The example a website owner copies (examples/embed-html): its server is the host page here, so CI runs the example.
 import { createExampleServer } from "../../examples/embed-html/serve.mjs";
+import { type LlmFake, startOpenAiFake } from "../../packages/api/src/testing/fakes/llm-openai";
 import { launchBrowser } from "./browser";
 import { apiCall, type ParleyProcess, startParley } from "./parley-process";
 
 const ownerKey = "pk_e2e_widget_owner_key_0123456789";
 let parley: ParleyProcess;
 let browser: Browser;
+/** A vision model (gpt-4o-mini) for the files test; the other tests use the offline responder. */
+let llm: LlmFake;
 let site: Server;
 let siteUrl: string;
 
 beforeAll(async () => {
-  [parley, browser] = await Promise.all([startParley({ PARLEY_BOOTSTRAP_API_KEY: ownerKey }), launchBrowser()]);
+  llm = await startOpenAiFake();
+  [parley, browser] = await Promise.all([
+    startParley({ PARLEY_BOOTSTRAP_API_KEY: ownerKey, PARLEY_PLUGINS_ALLOWED_HOSTS: new URL(llm.url).host }),
+    launchBrowser(),
+  ]);
   // A host page on another origin: the one script tag, served under a strict Content-Security-Policy.
   site = createExampleServer({ parleyUrl: parley.url });
   await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
@@ -25,6 +32,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await parley?.stop();
+  await llm?.close();
   await new Promise<void>((resolve) => (site ? site.close(() => resolve()) : resolve()));
 });
 
@@ -229,6 +237,50 @@ describe("the widget's accessibility, refusals, offline use and language", () =>
     expect(await browserLanguage.page.getByRole("button", { name: "Open chat" }).count()).toBe(0);
     expect(browserLanguage.errors).toEqual([]);
     await browserLanguage.context.close();
+  });
+
+  it("attaches a PNG through the file input, uploads it at once, sends it without text and shows it in the visitor's message", async () => {
+    await owner("POST", "/api/v1/model-providers", {
+      kind: "openai-compatible",
+      name: "Vision",
+      baseUrl: llm.url,
+      apiKey: "sk-vision-e2e",
+      models: ["gpt-4o-mini"],
+    });
+    const app = await owner("POST", "/api/v1/apps", {
+      name: "Parcel photos",
+      description: "Looks at parcel photos",
+      openingIntroduction: "Send a photo of your parcel.",
+      avatarUrl: "https://cdn.example.com/parcel.png",
+      category: "other",
+      settingsPrompt: "You describe parcel photos briefly.",
+      defaultModel: "gpt-4o-mini",
+    });
+    const client = await owner("POST", "/api/v1/web-clients", { appId: app.id, name: "Photos", allowedOrigins: [] });
+    llm.reply("A small parcel label.");
+    const { page, context, errors, posts } = await openHost(client.id);
+    await page.getByRole("button", { name: "Open chat" }).click();
+    const dialog = page.getByRole("dialog");
+    // A 1×1 PNG: the server recognises it by its bytes.
+    const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
+    await dialog.locator("input[data-parley-attach]").setInputFiles({ name: "parcel.png", mimeType: "image/png", buffer: png });
+    const chip = dialog.getByRole("list", { name: "Attach files" }).getByRole("listitem");
+    await expect.poll(() => chip.innerText()).toContain("parcel.png");
+    await expect.poll(() => chip.getAttribute("aria-busy")).toBeNull();
+    // Stored, not refused (a refused chip has class "e" and the server's message).
+    expect(await chip.getAttribute("class"), await chip.innerText()).toBeNull();
+    expect(posts).toContainEqual(expect.stringMatching(new RegExp(`^/api/v1/widget/${client.id}/sessions/[^/]+/files$`)));
+    await dialog.getByRole("button", { name: "Send" }).click();
+    const image = dialog.getByRole("log").locator(".m.u img[alt='parcel.png']");
+    await expect.poll(() => image.evaluate((element: HTMLImageElement) => element.complete && element.naturalWidth)).toBe(1);
+    expect(await image.evaluate((element) => element.closest("a")!.href)).toMatch(new RegExp(`^${parley.url}/api/v1/chat-files/[^/]+/content\\?`));
+    expect(await streamedAnswer(page)).toContain("A small parcel label.");
+    // The model was given the image; the chips are gone; the image stays after the answer.
+    expect(JSON.stringify(llm.requests.at(-1)!.body.messages)).toContain("image_url");
+    expect(await chip.count()).toBe(0);
+    expect(await image.count()).toBe(1);
+    expect(errors).toEqual([]);
+    await context.close();
   });
 
   it("lists the sources of an answer drawn from a bound knowledge base", async () => {

@@ -1,4 +1,4 @@
-import { bindFilesToMessage, type ChatFileRow, chatFileView } from "../chat/files/service";
+import { bindFilesToMessage, type ChatFileRow, chatFileView, filesOfMessages } from "../chat/files/service";
 import { and, desc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import type { ChatApp } from "../apps/service/index";
 import { newId } from "../crypto";
@@ -105,19 +105,37 @@ export async function loadMemory(
   excludeMessageId?: string,
 ): Promise<ModelMessage[]> {
   if (app.memoryTurns <= 0) return [];
-  const retentionStart = new Date(deps.now().getTime() - app.memoryRetentionMinutes * 60_000).toISOString();
-  const since = conversation.contextClearedAt && conversation.contextClearedAt > retentionStart ? conversation.contextClearedAt : retentionStart;
+  const since = memorySince(deps, conversation, app);
   const rows = await deps.db
-    .select({ id: messages.id, role: messages.role, content: messages.content, status: messages.status })
+    .select({ id: messages.id, role: messages.role, content: messages.content, status: messages.status, attachments: messages.attachments })
     .from(messages)
     .where(and(eq(messages.conversationId, conversation.id), gt(messages.createdAt, since), inArray(messages.role, ["user", "assistant", "operator"])))
     .orderBy(desc(messages.createdAt), desc(messages.id))
     .limit(app.memoryTurns * 2);
+  // Files sent earlier are named where they were sent: "[Attached: invoice.pdf, photo.png]".
+  const files = await filesOfMessages(
+    deps,
+    rows.filter((row) => row.attachments).map((row) => row.id),
+  );
+  const said = (row: (typeof rows)[number]) => {
+    const names = (files.get(row.id) ?? []).map((file) => file.name);
+    return names.length ? `${row.content}\n[Attached: ${names.join(", ")}]`.trim() : row.content;
+  };
   // What an operator wrote by hand is the service's side of the conversation, like an answer.
   return rows
     .reverse()
-    .filter((row) => row.id !== excludeMessageId && row.status !== "error" && row.content.trim() !== "")
-    .map((row) => ({ role: row.role === "user" ? ("user" as const) : ("assistant" as const), content: row.content }));
+    .filter((row) => row.id !== excludeMessageId && row.status !== "error" && said(row).trim() !== "")
+    .map((row) => ({ role: row.role === "user" ? ("user" as const) : ("assistant" as const), content: said(row) }));
+}
+
+/** Where a conversation's memory starts: the retention window or the last context clear, whichever is later. */
+export function memorySince(
+  deps: Pick<Deps, "now">,
+  conversation: Pick<ConversationRow, "contextClearedAt">,
+  app: Pick<ChatApp, "memoryRetentionMinutes">,
+): string {
+  const retentionStart = new Date(deps.now().getTime() - app.memoryRetentionMinutes * 60_000).toISOString();
+  return conversation.contextClearedAt && conversation.contextClearedAt > retentionStart ? conversation.contextClearedAt : retentionStart;
 }
 
 /** Stores one message and announces it ("message.stored"). */

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { type ChatStoreDeps, createChatStore, MAX_CONTENT } from "./chat-store";
 import { en } from "./i18n";
-import type { ConfigResult, StoredMessage, StoredSession } from "./protocol";
+import type { ChatFile, ConfigResult, StoredMessage, StoredSession } from "./protocol";
 import type { LiveConnection, LiveHandler } from "./live";
 import { createStore } from "./storage";
 import { createTransport } from "./transport";
@@ -13,6 +13,8 @@ import { createTransport } from "./transport";
  */
 interface FakeApi {
   calls: string[];
+  /** The JSON bodies of the messages posted, in order. */
+  sent: unknown[];
   history: Record<string, StoredMessage[]>;
   /** The next answer to a message: SSE events, or an error status with a message and an error id. */
   answers: ({ events: object[] } | { status: number; message?: string; code?: string })[];
@@ -27,7 +29,7 @@ const sse = (events: object[]) =>
 
 function fakeApi(): FakeApi & { fetcher: typeof fetch } {
   let sessions = 0;
-  const api: FakeApi = { calls: [], history: {}, answers: [], down: false };
+  const api: FakeApi = { calls: [], sent: [], history: {}, answers: [], down: false };
   const fetcher = (async (url: string, init: RequestInit = {}) => {
     const path = new URL(url).pathname.replace("/api/v1/widget/demo", "");
     api.calls.push(`${init.method ?? "GET"} ${path}`);
@@ -44,6 +46,7 @@ function fakeApi(): FakeApi & { fetcher: typeof fetch } {
         : Response.json({ success: false, message: "gone" }, { status: 404 });
     }
     if (action === "messages") {
+      api.sent.push(JSON.parse(String(init.body)));
       const answer = api.answers.shift() ?? { events: [] };
       if ("events" in answer) return sse(answer.events);
       return Response.json(
@@ -128,7 +131,59 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
+const PNG: ChatFile = {
+  id: "f1",
+  name: "shot.png",
+  kind: "image",
+  mimeType: "image/png",
+  sizeBytes: 3,
+  url: "/api/v1/chat-files/f1/content?expires=1&signature=ab",
+  createdAt: "2026-11-26T00:00:00Z",
+};
+
 describe("chat store", () => {
+  it("sends the uploaded files' ids with the message (text may be empty) and shows them in the visitor's message", async () => {
+    const { store, api } = setup();
+    store.setFiles([{ key: "a1", name: "shot.png", size: 3, progress: 0.5 }]);
+    store.ask("");
+    expect(store.getState().messages).toEqual([]);
+    // Still uploading: nothing is sent.
+    store.setFiles([
+      { key: "a1", name: "shot.png", size: 3, progress: 1, file: PNG },
+      { key: "a2", name: "x.exe", size: 1, progress: 0, error: "no" },
+    ]);
+    api.answers.push({ events: [{ type: "text-delta", text: "A screenshot." }] });
+    store.ask("  ");
+    expect(store.getState().files).toEqual([]);
+    await until(() => !store.getState().busy);
+    expect(api.sent).toEqual([{ content: "", fileIds: ["f1"] }]);
+    expect(store.getState().messages[0]).toMatchObject({ role: "user", content: "", attachments: [PNG] });
+
+    // A refusal puts the text and the chips back.
+    const chips = [{ key: "a3", name: "shot.png", size: 3, progress: 1, file: PNG }];
+    store.setFiles(chips);
+    api.answers.push({ status: 400, message: "This model does not see images." });
+    store.ask("look");
+    await until(() => !store.getState().busy);
+    expect(api.sent.at(-1)).toEqual({ content: "look", fileIds: ["f1"] });
+    expect(store.getState()).toMatchObject({ input: "look", files: chips, notice: "This model does not see images." });
+    expect(store.getState().messages).toHaveLength(2);
+  });
+
+  it("shows the files of stored and live messages", async () => {
+    const storage = createStore();
+    storage.set("parley:demo", { sessionId: "s1", visitorToken: "t1", visitorId: "v1" });
+    const api = fakeApi();
+    api.history.s1 = [{ id: "m1", role: "user", content: "", createdAt: "2026-01-01", attachments: [PNG] }];
+    const { store, sockets } = setup({ storage }, api);
+    await until(() => store.getState().messages.length === 1);
+    expect(store.getState().messages[0]!.attachments).toEqual([PNG]);
+    store.setOpen(true);
+    const doc: ChatFile = { ...PNG, id: "f2", name: "terms.pdf", kind: "document", mimeType: "application/pdf" };
+    sockets[0]!.push("message", { id: "m2", role: "operator", content: "Here", createdAt: "2026-01-01", attachments: [doc] });
+    expect(store.getState().messages[1]).toMatchObject({ role: "operator", attachments: [doc] });
+  });
+
   it("starts with the config, notifies subscribers and stops notifying after unsubscribe", async () => {
     const { store } = setup();
     let calls = 0;

@@ -5,7 +5,7 @@
  */
 import { type en, stringsFor } from "./i18n";
 import { identifyAction, isIdentity } from "./identity";
-import type { ConfigResult, StoredMessage, StoredSession, VisitorIdentity, WidgetSession } from "./protocol";
+import type { ChatFile, ConfigResult, StoredMessage, StoredSession, VisitorIdentity, WidgetSession } from "./protocol";
 import type { LiveConnection } from "./live";
 import type { Store } from "./storage";
 import { type Transport, WidgetHttpError } from "./transport";
@@ -28,6 +28,22 @@ export interface LogMessage {
   tables?: Array<{ columns: string[]; rows: Array<Array<string | number | boolean | null>>; truncated: boolean }>;
   /** Database writes waiting for the visitor's confirmation. */
   confirmations?: Array<{ id: string; databaseName: string; sql: string; state: "waiting" | "running" | "done" | "failed"; note?: string }>;
+  /** Files sent with the message. */
+  attachments?: ChatFile[];
+}
+
+/**
+ * A file chosen for the next message (a chip above the input): uploading while it has neither
+ * `file` (the server's view once stored) nor `error` (why it was refused).
+ */
+export interface PendingFile {
+  key: string;
+  name: string;
+  size: number;
+  /** Upload progress, 0 to 1. */
+  progress: number;
+  file?: ChatFile;
+  error?: string;
 }
 
 /** What the panel shows. */
@@ -38,6 +54,8 @@ export interface ChatState {
   config: ConfigResult | undefined;
   messages: LogMessage[];
   input: string;
+  /** The files chosen for the next message (the upload code, loaded on first use, fills it). */
+  files: PendingFile[];
   /** An answer is streaming (it can be stopped). */
   busy: boolean;
   /** A line under the log: offline, a person will answer, why a message was refused… */
@@ -86,7 +104,14 @@ export interface ChatStore {
   /** `Parley('identify', …)`: another user starts a new conversation; the same one changes nothing. */
   identify(identity: VisitorIdentity | undefined): void;
   setInput(input: string): void;
-  /** Sends a visitor's message (ignored while another is under way, empty or too long). */
+  /** Replaces the chips of the files chosen for the next message. */
+  setFiles(files: PendingFile[]): void;
+  /** The session, created when there is none yet (an upload needs one). */
+  session(): Promise<WidgetSession>;
+  /**
+   * Sends a visitor's message with the files uploaded so far (ignored while another is under
+   * way or a file is still uploading, empty without files, or too long).
+   */
   ask(text: string): void;
   /** Stops the streaming answer. */
   stop(): void;
@@ -110,6 +135,7 @@ const logOf = (item: StoredMessage, strings: typeof en): LogMessage => ({
   role: item.role === "user" || item.role === "operator" ? item.role : "assistant",
   content: item.status === "interrupted" ? `${item.content} ${strings.interrupted}` : item.content,
   ...(item.senderName ? { name: item.senderName } : {}),
+  ...(item.attachments?.length ? { attachments: item.attachments } : {}),
 });
 
 /** What the visitor is told when a call fails. */
@@ -142,6 +168,7 @@ export function createChatStore(deps: ChatStoreDeps): ChatStore {
     config: undefined,
     messages: [],
     input: "",
+    files: [],
     busy: false,
     notice: undefined,
     unread: 0,
@@ -151,11 +178,13 @@ export function createChatStore(deps: ChatStoreDeps): ChatStore {
   };
 
   // The visitor's last message, taken back into the input when the server refuses it.
-  let lastAsked: { id: string; text: string } | undefined;
+  let lastAsked: { id: string; text: string; files: PendingFile[] } | undefined;
   // Server ids of messages in the log: pushed or refetched messages are shown once.
   const known = new Set<string>();
   let live: { id: string; events: LiveConnection } | undefined;
   let pending = tabStorage.get<string>(pendingKey);
+  // The files of the waiting message (kept in memory only: a reload keeps just its text).
+  let pendingFiles: ChatFile[] = [];
   let retries = 0;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
   let controller: AbortController | undefined;
@@ -313,16 +342,17 @@ export function createChatStore(deps: ChatStoreDeps): ChatStore {
     }
   }
 
-  function keepPending(text: string | undefined) {
+  function keepPending(text: string | undefined, files: ChatFile[] = []) {
     pending = text;
-    tabStorage.set(pendingKey, text);
+    pendingFiles = files;
+    tabStorage.set(pendingKey, text || undefined);
   }
 
-  async function deliver(text: string, renewed = false): Promise<void> {
+  async function deliver(text: string, files: ChatFile[], renewed = false): Promise<void> {
     clearTimeout(retryTimer);
     const strings = t();
     if (!deps.online()) {
-      keepPending(text);
+      keepPending(text, files);
       set({ notice: strings.offline });
       return;
     }
@@ -337,7 +367,12 @@ export function createChatStore(deps: ChatStoreDeps): ChatStore {
       const session = await ensureSession();
       keepPending(undefined);
       setMessages((list) => [...list, { id, role: "assistant", content: "", streaming: true }]);
-      for await (const event of transport.send(session, text, abort.signal)) {
+      for await (const event of transport.send(
+        session,
+        text,
+        abort.signal,
+        files.map((file) => file.id),
+      )) {
         if (event.type === "message-start") {
           if (event.messageId) known.add(event.messageId);
         } else if (event.type === "text-delta") {
@@ -376,20 +411,20 @@ export function createChatStore(deps: ChatStoreDeps): ChatStore {
       } else if (error instanceof WidgetHttpError && error.status === 401 && !renewed) {
         remember(undefined);
         setMessages((list) => list.filter((message) => message.id !== id));
-        return deliver(text, true);
+        return deliver(text, files, true);
       } else if (error instanceof WidgetHttpError && error.status === 0) {
         // Network down: keep the message and try again with backoff (and at once when online).
         setMessages((list) => list.filter((message) => message.id !== id || message.content));
-        keepPending(text);
+        keepPending(text, files);
         set({ notice: deps.online() ? strings.network : strings.offline });
         const delay = Math.min(30_000, 1000 * 2 ** retries++);
-        retryTimer = setTimeout(() => pending && void deliver(pending), delay);
+        retryTimer = setTimeout(() => pending != null && void deliver(pending, pendingFiles), delay);
       } else {
         // Refused (too long, too many sessions, not allowed…): the message was not taken, so it
         // leaves the log and goes back into the input, with the reason.
         const asked = lastAsked;
         setMessages((list) => list.filter((message) => message.id !== id && message.id !== asked?.id));
-        if (asked?.text === text) set({ input: state.input || text });
+        if (asked?.text === text) set({ input: state.input || text, files: state.files.length ? state.files : asked.files });
         set({ notice: explain(error, strings) });
         deps.emit("error", error);
       }
@@ -406,7 +441,7 @@ export function createChatStore(deps: ChatStoreDeps): ChatStore {
   }
 
   const online = () => {
-    if (pending) void deliver(pending);
+    if (pending != null) void deliver(pending, pendingFiles);
   };
   const shared = (event: Event) => {
     const key = (event as StorageEvent).key;
@@ -418,7 +453,7 @@ export function createChatStore(deps: ChatStoreDeps): ChatStore {
   if (kept?.manual) state.notice = t().manual;
   deps.setUnread(0);
   if (kept) void load(kept);
-  if (pending && deps.online()) setTimeout(online);
+  if (pending != null && deps.online()) setTimeout(online);
 
   return {
     getState: () => state,
@@ -438,18 +473,25 @@ export function createChatStore(deps: ChatStoreDeps): ChatStore {
       controller?.abort();
       remember(undefined);
       known.clear();
-      set({ messages: [], notice: undefined });
+      set({ messages: [], files: [], notice: undefined });
     },
     setInput(input) {
       set({ input });
     },
+    setFiles(files) {
+      set({ files });
+    },
+    session: () => ensureSession(),
     ask(raw) {
       const text = raw.trim();
-      if (!text || state.busy || state.asking || pending || text.length > MAX_CONTENT) return;
+      const chips = state.files;
+      const files = chips.flatMap((chip) => (chip.file ? [chip.file] : []));
+      const uploading = chips.some((chip) => !chip.file && !chip.error);
+      if ((!text && !files.length) || uploading || state.busy || state.asking || pending != null || text.length > MAX_CONTENT) return;
       const id = nextId();
-      lastAsked = { id, text };
-      set({ input: "", messages: [...state.messages, { id, role: "user", content: text }] });
-      void deliver(text);
+      lastAsked = { id, text, files: chips };
+      set({ input: "", files: [], messages: [...state.messages, { id, role: "user", content: text, ...(files.length ? { attachments: files } : {}) }] });
+      void deliver(text, files);
     },
     stop() {
       controller?.abort();

@@ -1,4 +1,7 @@
-/** The widget's strings: English (canonical) and Chinese. */
+/**
+ * The widget's strings: English (canonical) and Chinese. The upload chunk's own strings are in
+ * `i18n-uploads.ts`, so they load with it rather than with the chat.
+ */
 export const en = {
   open: "Open chat",
   close: "Close chat",
@@ -35,6 +38,7 @@ export const en = {
   micUnsupported: "Voice permission missing: this browser cannot record audio here.",
   speak: "Read aloud",
   autoSpeak: "Read answers aloud",
+  attach: "Attach files",
 };
 
 /** Chinese strings; a test keeps their keys equal to {@link en}'s. */
@@ -74,6 +78,7 @@ export const zh: typeof en = {
   micUnsupported: "缺少语音权限：当前浏览器无法在此录音。",
   speak: "朗读",
   autoSpeak: "朗读回答",
+  attach: "添加文件",
 };
 
 /** The strings for a visitor language such as `zh-CN` or `en-US`; English by default. */

@@ -50,7 +50,15 @@ export interface StoredMessage {
   senderName?: string | null;
   /** `interrupted`: the server stopped mid-answer; the content is what had been sent. */
   status?: string;
+  /** Files sent with the message (issue 24); `[]` or absent when none. */
+  attachments?: ChatFile[];
 }
+
+/**
+ * A file in chat (issue 24), as an upload answers it and as messages carry it. `url` is the
+ * signed address of its bytes, relative to the API origin (valid 24 h, needs no header).
+ */
+export type ChatFile = components["schemas"]["ChatFile"];
 
 /** The chat stream events the widget reads (see packages/api/src/chat/events.ts). */
 export type ChatEvent =

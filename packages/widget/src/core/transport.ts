@@ -22,7 +22,8 @@ export class WidgetHttpError extends Error {
 export interface Transport {
   createSession(input: { visitorId?: string; language?: string; identity?: VisitorIdentity }): Promise<WidgetSession>;
   history(session: WidgetSession): Promise<StoredMessage[]>;
-  send(session: WidgetSession, content: string, signal: AbortSignal): AsyncGenerator<ChatEvent>;
+  /** Sends a message; `fileIds` are files uploaded for it (then `content` may be empty). */
+  send(session: WidgetSession, content: string, signal: AbortSignal, fileIds?: string[]): AsyncGenerator<ChatEvent>;
   /**
    * Opens the session's event stream (resolves once the server accepted it, rejects with a
    * {@link WidgetHttpError} when refused) and reads its events; `alive` is called on every chunk.
@@ -85,10 +86,10 @@ export function createTransport(api: string, clientId: string, language: () => s
       );
       return result.items;
     },
-    async *send(session, content, signal) {
+    async *send(session, content, signal, fileIds) {
       const response = await call(
         `/sessions/${encodeURIComponent(session.sessionId)}/messages`,
-        { method: "POST", body: JSON.stringify({ content }), signal },
+        { method: "POST", body: JSON.stringify(fileIds?.length ? { content, fileIds } : { content }), signal },
         session.visitorToken,
       );
       if (response.body) yield* readChatEvents(response.body);

@@ -59,7 +59,7 @@ export function Microphone({ store, strings, disabled }: { store: ChatStore; str
   return (
     <button
       type="button"
-      class={recordingNow ? "k r" : "k"}
+      class={recordingNow ? "ib r" : "ib"}
       aria-label={recordingNow ? strings.micStop : state === "transcribing" ? strings.micBusy : strings.mic}
       aria-pressed={recordingNow ? "true" : "false"}
       title={recordingNow ? strings.micStop : strings.mic}

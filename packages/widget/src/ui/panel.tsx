@@ -1,7 +1,8 @@
-import { useEffect, useRef } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
+import { ACCEPT, fileUrl, MAX_FILES } from "../core/attachments";
 import { type ChatStore, explainError, MAX_CONTENT } from "../core/chat-store";
 import { stringsFor } from "../core/i18n";
-import type { LoaderOptions } from "../core/protocol";
+import type { ChatFile, LoaderOptions } from "../core/protocol";
 import { bracketQuestions, formatReply, isSafeUrl } from "../core/reply";
 import { WidgetHttpError } from "../core/transport";
 import { Microphone } from "./microphone";
@@ -16,11 +17,41 @@ export interface PanelProps {
   onClose(): void;
 }
 
+/** A message's files: images inline (a click opens the full image), documents as link chips. */
+const Files = ({ api, list }: { api: string; list: ChatFile[] | undefined }) =>
+  list?.length ? (
+    <div class="fa">
+      {list.map((file) => {
+        const href = fileUrl(api, file.url);
+        return (
+          <a key={file.id} href={href} target="_blank" rel="noopener noreferrer" class={file.kind === "image" ? undefined : "fd"}>
+            {file.kind === "image" ? <img src={href} alt={file.name} /> : `📄 ${file.name}`}
+          </a>
+        );
+      })}
+    </div>
+  ) : null;
+
 /** The chat panel: header, log, guiding questions, input with send and stop. A view of the store's state. */
 export function Panel({ options, store, voice, onClose }: PanelProps) {
-  const { open, language, config, messages, input, busy, notice, session, asking, transferOff } = store.getState();
+  const { open, language, config, messages, input, files, busy, notice, session, asking, transferOff } = store.getState();
   const t = stringsFor(language);
+  // The upload chunk, imported on the first file picked or dropped.
+  const [uploads, setUploads] = useState<typeof import("./attach")>();
+  const [dragging, setDragging] = useState(false);
+  const attach = (list: FileList | null | undefined) => {
+    if (!list?.length) return;
+    const chosen = [...list];
+    import("./attach").then(
+      (chunk) => {
+        setUploads(() => chunk);
+        chunk.addFiles({ store, api: options.api, clientId: options.clientId }, chosen);
+      },
+      () => store.setNotice(t.network),
+    );
+  };
   const inputRef = useRef<HTMLTextAreaElement>(null);
+  const fileRef = useRef<HTMLInputElement>(null);
   const logRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (open) inputRef.current?.focus();
@@ -40,6 +71,8 @@ export function Panel({ options, store, voice, onClose }: PanelProps) {
   const full = options.mode !== "bubble";
   const left = (options.position ?? loaded?.position) === "left";
   const tooLong = input.trim().length > MAX_CONTENT;
+  const uploading = files.some((chip) => !chip.file && !chip.error);
+  const attached = files.some((chip) => chip.file);
   const manual = !!session?.manual;
   const speaks = loaded?.voice && voice;
   // Answers that streamed in here (not history) are read once each when auto is on.
@@ -54,10 +87,23 @@ export function Panel({ options, store, voice, onClose }: PanelProps) {
 
   return (
     <div
-      class={`p${full ? " f" : ""}${left ? " l" : ""}`}
+      class={`p${full ? " f" : ""}${left ? " l" : ""}${dragging ? " d" : ""}`}
       role="dialog"
       aria-label={loaded?.name || "Chat"}
       hidden={!open}
+      data-parley-drop=""
+      onDragOver={(event) => {
+        if (failed || !event.dataTransfer?.types.includes("Files")) return;
+        event.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={() => setDragging(false)}
+      onDrop={(event) => {
+        setDragging(false);
+        if (failed || !event.dataTransfer?.files.length) return;
+        event.preventDefault();
+        attach(event.dataTransfer.files);
+      }}
       onKeyDown={(event) => {
         if (event.key === "Escape" && !full) {
           event.stopPropagation();
@@ -110,6 +156,7 @@ export function Panel({ options, store, voice, onClose }: PanelProps) {
             <div key={message.id} class="m r">
               <b class="w">{message.name || t.operator}</b>
               {renderNodes(formatReply(message.content))}
+              <Files api={options.api} list={message.attachments} />
             </div>
           ) : message.role === "note" ? (
             <p key={message.id} class="z">
@@ -119,6 +166,7 @@ export function Panel({ options, store, voice, onClose }: PanelProps) {
             <div key={message.id} class="m u">
               <span class="t">{t.you}: </span>
               {message.content}
+              <Files api={options.api} list={message.attachments} />
             </div>
           ) : (
             <div key={message.id} class={message.role === "error" ? "m e" : "m"} aria-busy={message.streaming ? "true" : undefined}>
@@ -146,6 +194,7 @@ export function Panel({ options, store, voice, onClose }: PanelProps) {
                 </div>
               ))}
               {message.role === "error" ? message.content : renderNodes(formatReply(message.content))}
+              <Files api={options.api} list={message.attachments} />
               {message.confirmations?.map((item) => (
                 <div class="dw" key={item.id}>
                   <p>{t.writeConfirm.replace("{db}", item.databaseName)}</p>
@@ -195,6 +244,7 @@ export function Panel({ options, store, voice, onClose }: PanelProps) {
           {t.talk}
         </button>
       )}
+      {uploads && <uploads.Chips store={store} />}
       <form
         class="i"
         onSubmit={(event) => {
@@ -219,13 +269,35 @@ export function Panel({ options, store, voice, onClose }: PanelProps) {
             }
           }}
         />
+        <input
+          type="file"
+          hidden
+          multiple
+          accept={ACCEPT}
+          data-parley-attach=""
+          ref={fileRef}
+          onChange={(event) => {
+            attach(event.currentTarget.files);
+            event.currentTarget.value = "";
+          }}
+        />
+        <button
+          type="button"
+          class="ib"
+          aria-label={t.attach}
+          title={t.attach}
+          disabled={!!failed || files.length >= MAX_FILES}
+          onClick={() => fileRef.current?.click()}
+        >
+          📎
+        </button>
         {loaded?.speechInput && !failed && <Microphone store={store} strings={t} disabled={busy || asking} />}
         {busy ? (
           <button type="button" class="s" onClick={() => store.stop()}>
             {t.stop}
           </button>
         ) : (
-          <button type="submit" class="s" disabled={!!failed || !input.trim() || tooLong || asking}>
+          <button type="submit" class="s" disabled={!!failed || (!input.trim() && !attached) || tooLong || asking || uploading}>
             {t.send}
           </button>
         )}

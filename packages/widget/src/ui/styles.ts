@@ -24,6 +24,8 @@ button:focus-visible,textarea:focus-visible,a:focus-visible{outline:2px solid #1
 .i textarea{flex:1;resize:none;border:1px solid #d1d5db;border-radius:8px;padding:8px;font:inherit;min-height:40px;max-height:120px}
 .s{border:0;border-radius:8px;padding:0 14px;background:var(--parley-primary,#2563eb);color:#fff;cursor:pointer;font:inherit}
 .s:disabled{opacity:.5;cursor:default}
-.k{border:1px solid #d1d5db;border-radius:8px;padding:0 10px;background:#fff;cursor:pointer;font:inherit;white-space:nowrap}.k.r{border-color:#dc2626;color:#dc2626}.k:disabled{opacity:.5;cursor:default}
+.ib{border:1px solid #d1d5db;border-radius:8px;padding:0 10px;background:#fff;cursor:pointer;font:inherit;white-space:nowrap}.ib.r{border-color:#dc2626;color:#dc2626}.ib:disabled{opacity:.5;cursor:default}
+.fa{display:flex;flex-wrap:wrap;gap:6px}.fa img{max-height:160px;cursor:zoom-in}.fd{display:inline-block;margin-top:6px;padding:2px 8px;border:1px solid currentColor;border-radius:12px;font-size:12px;text-decoration:none}
+.p.d{outline:3px dashed var(--parley-primary,#2563eb);outline-offset:-3px}
 .o{padding:4px 14px 8px;text-align:center;color:#6b7280;font-size:12px}
 .t{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}`;

@@ -308,3 +308,21 @@ describe("the sweep", () => {
     for (const row of sent) expect(left).toContain(row.storageKey);
   });
 });
+
+describe("memory of files", () => {
+  it("a follow-up question still reads the document sent earlier, and history names the files", async () => {
+    const pdf = await data(await upload(owner, { appCode }, { bytes: pdfOf("Returns are free for 45 days."), name: "returns.pdf" }), 201);
+    fake.reply("Noted [1].");
+    const first = await events(await ask(owner, { appCode, message: "Read this", fileIds: [pdf.id] }));
+    const conversationId = (first[0] as Extract<ChatEvent, { type: "message-start" }>).conversationId;
+    fake.reply("45 days [1].");
+    const second = await events(await ask(owner, { appCode, conversationId, message: "How many days again?" }));
+    const prompt = fake.requests[1]!.body.messages as Array<{ role: string; content: string }>;
+    expect(prompt[0]!.content).toContain("Returns are free for 45 days.");
+    expect(prompt.find((message) => message.role === "user")!.content).toBe("Read this\n[Attached: returns.pdf]");
+    expect(second.find((event) => event.type === "citation")).toMatchObject({ source: "returns.pdf" });
+    fake.reply("You are welcome.");
+    const third = await events(await ask(owner, { appCode, conversationId, message: "Thanks" }));
+    expect(third.some((event) => event.type === "citation")).toBe(false);
+  });
+});

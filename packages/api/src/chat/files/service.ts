@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, lt, or } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, isNotNull, isNull, lt, or } from "drizzle-orm";
 import { newId, safeEqual } from "../../crypto";
 import { chatFiles, publicAssets } from "../../db/schema/index";
 import { fail, ServiceError } from "../../errors";
@@ -231,6 +231,20 @@ export async function filesForTurn(deps: Pick<Deps, "db">, owner: TurnFileOwner,
     if (!row) throw new ServiceError("not_found", "not_found", { what: "chat_file" }, { field: "fileIds" });
     return row;
   });
+}
+
+/** Documents people have not resent but the model still remembers: the conversation's latest, sent since `since`. */
+export const REMEMBERED_DOCUMENTS = 5;
+
+/** The documents sent earlier in a conversation (newest first, at most {@link REMEMBERED_DOCUMENTS}), sent since `since`. */
+export async function rememberedDocuments(deps: Pick<Deps, "db">, conversationId: string, since: string, except: readonly string[]): Promise<ChatFileRow[]> {
+  const rows = await deps.db
+    .select()
+    .from(chatFiles)
+    .where(and(eq(chatFiles.conversationId, conversationId), eq(chatFiles.kind, "document"), isNotNull(chatFiles.messageId), gt(chatFiles.createdAt, since)))
+    .orderBy(desc(chatFiles.createdAt))
+    .limit(REMEMBERED_DOCUMENTS + except.length);
+  return rows.filter((row) => !except.includes(row.id)).slice(0, REMEMBERED_DOCUMENTS);
 }
 
 /** Binds sent files to their conversation and message. */

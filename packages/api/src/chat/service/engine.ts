@@ -5,6 +5,8 @@ import type { Deps } from "../../kernel";
 import type { ResolvedModel } from "../../models/catalog";
 import { estimatePromptTokens, estimateTokens } from "../../platform/llm/tokens";
 import { fileCitations, filesInstruction, fileSources, imagePartsOf } from "./turn-files";
+import { type ChatFileRow, rememberedDocuments } from "../files/service";
+import { memorySince } from "../../conversation/store";
 import { type ModelMessage, ModelError, type ModelRequest, type TokenUsage, type ToolCall, type ToolDefinition } from "../../platform/llm/types";
 import type { PluginTool } from "../../plugins/runtime-types";
 import type { ChatEvent } from "../events";
@@ -75,6 +77,10 @@ interface ModelRun {
   knowledgeHits: string | null;
   noHit: { text: string; handover: boolean } | undefined;
   handover: boolean;
+  /** The documents the turn reads: this message's, then those sent earlier that memory still holds. */
+  documents: ChatFileRow[];
+  /** Citations kept only when the answer cites them as [n] (documents remembered from earlier messages). */
+  optionalCitations: Set<number>;
 }
 
 /** Answers a turn: tools and prompt first, then the app's strategy, then what the turn came to. */
@@ -97,6 +103,17 @@ async function startRun(deps: Deps, { turn, prepared, conversation, history }: R
   const targets = clientTools ? [] : await databaseTargetsFor(deps, app);
   const offered = clientTools ?? [...tools.map((tool) => tool.definition), ...(targets.length > 0 ? [databaseTool(targets)] : [])];
   const images = await imagePartsOf(deps, prepared.files);
+  const attached = prepared.files.filter((file) => file.kind === "document");
+  // Earlier documents stay readable while the conversation remembers them (follow-up questions about a file).
+  const remembered =
+    !turn.messages && app.memoryTurns > 0
+      ? await rememberedDocuments(
+          deps,
+          conversation.id,
+          memorySince(deps, conversation, app),
+          attached.map((file) => file.id),
+        )
+      : [];
   const run: ModelRun = {
     deps,
     turn,
@@ -126,6 +143,8 @@ async function startRun(deps: Deps, { turn, prepared, conversation, history }: R
     knowledgeHits: null,
     noHit: undefined,
     handover: false,
+    documents: [...attached, ...remembered],
+    optionalCitations: new Set(),
   };
   run.prompt = promptWith(run, null);
   return run;
@@ -144,7 +163,7 @@ function promptWith(run: ModelRun, reference: string | null): ModelMessage[] {
 async function* followStrategy(run: ModelRun): AsyncGenerator<ChatEvent> {
   // Tools the model can actually be offered (the offline responder never calls any).
   const toolsUsable = run.offered.length > 0 && !run.model.offline;
-  if (run.prepared.files.some((file) => file.kind === "document")) return yield* answerWithFiles(run, toolsUsable);
+  if (run.documents.length > 0) return yield* answerWithFiles(run, toolsUsable);
   if (!usesKnowledge(run.app)) yield* converse(run, run.prompt, true);
   else if (run.app.pluginStrategy === "plugin_first" && toolsUsable) yield* pluginsFirst(run);
   else yield* knowledgeFirst(run, toolsUsable);
@@ -208,11 +227,14 @@ async function* answerWithFiles(run: ModelRun, toolsUsable: boolean): AsyncGener
   const base = promptWith(run, null);
   const knowledgeTokens = knowledge.reduce((sum, source) => sum + estimateTokens(source.content), 0);
   const room = run.model.contextWindow - estimatePromptTokens(base) - knowledgeTokens - FILE_ANSWER_RESERVE_TOKENS;
-  const files = fileSources(run.prepared.files, Math.max(MIN_FILE_TOKENS, room), run.turn.language);
+  const files = fileSources(run.documents, Math.max(MIN_FILE_TOKENS, room), run.turn.language);
   const renumbered = knowledge.map((source, position) => ({ ...source, index: files.length + position + 1 }));
   const sources = [...files, ...renumbered];
   run.knowledge = knowledgeForModel(sources);
+  // This message's files are always cited; a remembered one only when the answer cites its [n].
+  const attachedNow = new Set(run.prepared.files.map((file) => file.id));
   run.citations = [...fileCitations(files), ...citationsOf(run.app, renumbered)];
+  run.optionalCitations = new Set(files.filter((source) => !attachedNow.has(source.file.id)).map((source) => source.index));
   const reference = `${filesInstruction(run.turn.language)}\n\n${referenceSection(sources, run.turn.language)}`;
   yield* converse(run, promptWith(run, reference), toolsUsable);
 }
@@ -380,7 +402,7 @@ function outcomeOf(run: ModelRun): TurnOutcome {
     usage: run.usage,
     ...(run.failure ? { failure: run.failure } : {}),
     ...(run.toolLog.length ? { toolCalls: run.toolLog } : {}),
-    citations: run.failure ? [] : run.citations,
+    citations: run.failure ? [] : run.citations.filter((citation) => !run.optionalCitations.has(citation.index) || run.answer.includes(`[${citation.index}]`)),
     knowledgeHits: run.knowledgeHits,
     databaseStatements: run.statements.length > 0 ? JSON.stringify(run.statements) : null,
     handover: run.handover,

@@ -188,6 +188,29 @@ describe.each(cases)("$kind provider against its fake", (testCase) => {
     testCase.checkRequest(fake.requests[0]!);
   });
 
+  it("sends a person's image inline, in the vendor's own image format, before the words", async () => {
+    const png = Buffer.from("89504e470d0a1a0a0000000d4948445200000001000000010806", "hex");
+    fake.reply("A pixel.");
+    const { error } = await run(
+      provider().stream(ask({ messages: [{ role: "user", content: "What is it?", images: [{ type: "image", mediaType: "image/png", data: png }] }] })),
+    );
+    expect(error).toBeUndefined();
+    const body = fake.requests[0]!.body;
+    const base64 = png.toString("base64");
+    if (testCase.kind === "anthropic")
+      expect(body.messages[0].content).toEqual([
+        { type: "image", source: { type: "base64", media_type: "image/png", data: base64 } },
+        { type: "text", text: "What is it?" },
+      ]);
+    else if (testCase.kind === "gemini")
+      expect(body.contents[0].parts).toEqual([{ inlineData: { mimeType: "image/png", data: base64 } }, { text: "What is it?" }]);
+    else
+      expect(body.messages[0].content).toEqual([
+        { type: "image_url", image_url: { url: `data:image/png;base64,${base64}` } },
+        { type: "text", text: "What is it?" },
+      ]);
+  });
+
   it("yields complete tool calls with id, name and JSON arguments", async () => {
     fake.replyToolCall(
       [
