@@ -125,6 +125,25 @@ describe("apps in Chromium: create → preview chat → chat page", () => {
     await expect.poll(() => byTestId("preview-send").count()).toBe(1);
   });
 
+  it("attaches a PNG in the preview, sends it without text and shows its thumbnail in the sent message", async () => {
+    // A 1×1 PNG: the server recognises it by its bytes.
+    const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
+    fake.reply({ text: "A tiny picture.", chunks: 1, delayMs: 0 });
+    const before = fake.requests.length;
+    await byTestId("chat-attach-input").setInputFiles({ name: "dot.png", mimeType: "image/png", buffer: png });
+    const chip = byTestId("pending-file");
+    await expect.poll(() => chip.getAttribute("data-status")).toBe("done");
+    expect(await chip.innerText()).toContain("dot.png");
+    await byTestId("preview-send").click();
+    await expect.poll(() => byTestId("pending-file").count()).toBe(0);
+    const thumbnail = byTestId("chat-message-user").last().locator('[data-testid="message-attachments"] img');
+    await expect.poll(() => thumbnail.getAttribute("src")).toContain("/api/v1/chat-files/");
+    // The signed address serves the bytes to a plain <img>.
+    await expect.poll(() => thumbnail.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth)).toBe(1);
+    await expect.poll(() => byTestId("chat-message-assistant").last().getAttribute("data-status")).toBe("complete");
+    expect(fake.requests.length).toBe(before + 1);
+  });
+
   it("blocks other actions while a rate-limit rule is unsaved, and refuses a count of 0", async () => {
     await byTestId("editor-tab-rate-limit").click();
     await byTestId("rate-limit-add").click();

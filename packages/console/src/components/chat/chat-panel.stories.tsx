@@ -4,6 +4,7 @@ import { useState } from "react";
 import { fn } from "storybook/test";
 import type { ChatTurn } from "./chat-state";
 import { ChatPanel } from "./chat-panel";
+import { storyFiles } from "./story-files";
 
 const opening = "Hi! I am **Support bot**. I can help with orders and returns.";
 const questions = ["Where is my parcel?", "How do I return an item?"];
@@ -75,5 +76,25 @@ export const Interactive: Story = {
         onClearContext={() => setTurns((current) => [...current, { id: `${current.length}-d`, role: "divider", content: "", status: "complete" }])}
       />
     );
+  },
+};
+
+/** Files: the person's message with an image and a document, and chips waiting above the input. */
+export const WithFiles: Story = {
+  args: {
+    turns: [
+      { id: "1", role: "user", content: "What does this receipt say?", status: "complete", attachments: storyFiles.slice(0, 1) },
+      { id: "2", role: "assistant", content: "It is a receipt for **two parcels**, paid on 3 March.", status: "complete" },
+      { id: "3", role: "user", content: "", status: "complete", attachments: storyFiles.slice(2, 4) },
+    ],
+    files: {
+      items: [
+        { key: "a", name: "photo.png", sizeBytes: 1_048_576, status: "uploading" },
+        { key: "b", name: "archive.zip", sizeBytes: 40_960, status: "error", error: "This type of file cannot be sent" },
+      ],
+      add: fn(),
+      remove: fn(),
+      clear: fn(),
+    },
   },
 };

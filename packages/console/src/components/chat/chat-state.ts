@@ -1,4 +1,5 @@
 import type { ChatEvent } from "@parley/sdk";
+import type { AttachedFile } from "./pending-files";
 
 /** One activity of a plugin during an answer. */
 export interface ToolActivity {
@@ -53,6 +54,8 @@ export interface ChatTurn {
   rateLimited?: boolean;
   /** Nothing was found and the app handed the conversation to a person. */
   handover?: boolean;
+  /** Files and images sent with the person's message. */
+  attachments?: AttachedFile[];
 }
 
 /** Applies one stream event to the answer being written; pure, so it is tested without a server. */

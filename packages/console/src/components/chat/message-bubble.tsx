@@ -6,6 +6,7 @@ import { Link } from "react-router";
 import { CODES } from "../../lib/api/request";
 import { PATHS } from "../../lib/paths";
 import type { ChatTurn } from "./chat-state";
+import { MessageAttachments } from "./attachments";
 import { CitationList } from "./citation-list";
 import { DatabaseResultTable, WriteConfirmationCard } from "./database-result";
 import { AppAvatar } from "../app-avatar";
@@ -35,7 +36,10 @@ export function MessageBubble({ turn, appName = "", appAvatarUrl, actions }: Mes
   if (turn.role === "user") {
     return (
       <Flex className="pl-msg pl-msg--user" justify="flex-end" gap={10} data-testid="chat-message-user">
-        <div className="pl-msg__bubble pl-msg__bubble--user">{turn.content}</div>
+        <div className="pl-msg__body pl-msg__body--user">
+          {turn.attachments?.length ? <MessageAttachments files={turn.attachments} align="end" /> : null}
+          {turn.content ? <div className="pl-msg__bubble pl-msg__bubble--user">{turn.content}</div> : null}
+        </div>
         <Avatar size={32} icon={<UserOutlined />} className="pl-msg__avatar pl-msg__avatar--user" />
       </Flex>
     );

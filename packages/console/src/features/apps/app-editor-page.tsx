@@ -43,6 +43,7 @@ import { modelOptions, useAppOptions } from "./use-app-options";
 import { NotifyMemberSelect } from "../team/notify-member-select";
 import { DatabaseSettingsSection } from "../database/app-database-settings";
 import "./apps.css";
+import { AssetUrlInput } from "../../components/asset-url-input";
 
 type Schemas = components["schemas"];
 type AppSeniorDetail = Schemas["AppSeniorDetail"];
@@ -386,7 +387,7 @@ function BasicTab({
             dependencies={["isPublic"]}
             rules={[({ getFieldValue }) => ruleOf((value: string) => appRules.avatarUrl(value, getFieldValue("isPublic") === true))]}
           >
-            <Input maxLength={APP_LIMITS.avatarUrlMax} data-testid="app-avatar" />
+            <AssetUrlInput maxLength={APP_LIMITS.avatarUrlMax} data-testid="app-avatar" />
           </Form.Item>
         </div>
       </Form.Item>

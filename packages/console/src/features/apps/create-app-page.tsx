@@ -14,6 +14,7 @@ import { ruleOf, showServerError } from "./form-helpers";
 import { initialModel, modelOptions, useAppOptions } from "./use-app-options";
 import { AppStarter } from "../templates/app-starter";
 import "./apps.css";
+import { AssetUrlInput } from "../../components/asset-url-input";
 
 /** The create-app form's values. */
 export interface CreateAppValues {
@@ -141,7 +142,7 @@ export function CreateAppPage() {
             <div className="pl-avatar-field">
               <AppAvatar name={name || "?"} src={avatarUrl} size={44} />
               <Form.Item name="avatarUrl" noStyle rules={[ruleOf((value: string) => appRules.avatarUrl(value))]}>
-                <Input maxLength={APP_LIMITS.avatarUrlMax} placeholder="https://…" data-testid="app-avatar" />
+                <AssetUrlInput maxLength={APP_LIMITS.avatarUrlMax} placeholder="https://…" data-testid="app-avatar" />
               </Form.Item>
             </div>
           </Form.Item>

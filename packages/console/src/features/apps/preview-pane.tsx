@@ -5,6 +5,7 @@ import { useTranslation } from "react-i18next";
 import { endpoints } from "../../lib/api/endpoints";
 import { useSpaceQuery } from "../../lib/api/query";
 import { ChatPanel } from "../../components/chat/chat-panel";
+import { usePendingFiles } from "../../components/chat/use-pending-files";
 import { CHAT_KEYS, useChat } from "../chat/use-chat";
 
 /** Props of {@link PreviewPane}. */
@@ -23,6 +24,7 @@ export function PreviewPane({ appCode, unsaved }: PreviewPaneProps) {
   // A model the saved app no longer offers falls back to its default.
   const model = chosenModel && view && !view.models.includes(chosenModel) ? undefined : chosenModel;
   const chat = useChat({ appCode, channel: "preview", model });
+  const files = usePendingFiles(chat.uploadFile);
 
   return (
     <aside className="pl-editor__preview" data-testid="app-preview">
@@ -33,7 +35,8 @@ export function PreviewPane({ appCode, unsaved }: PreviewPaneProps) {
         guidingQuestions={view?.guidingQuestions ?? []}
         turns={chat.turns}
         streaming={chat.streaming}
-        onSend={(text) => void chat.send(text)}
+        onSend={(text, attached) => void chat.send(text, attached)}
+        files={files}
         onStop={chat.stop}
         onClearContext={() => void chat.clearContext()}
         testIdPrefix="preview"
@@ -63,7 +66,10 @@ export function PreviewPane({ appCode, unsaved }: PreviewPaneProps) {
                   type="text"
                   size="small"
                   icon={<ReloadOutlined />}
-                  onClick={chat.reset}
+                  onClick={() => {
+                    chat.reset();
+                    files.clear();
+                  }}
                   aria-label={t("apps.preview.restart")}
                   data-testid="preview-restart"
                 />

@@ -25,6 +25,8 @@ import {
 } from "./inbox-state";
 import { ModeBadge } from "./mode-badge";
 import { ReplyBox } from "./reply-box";
+import type { AttachedFile } from "../../components/chat/pending-files";
+import { chatFileEndpoints } from "../../lib/api/chat-files";
 import { sessionTitle } from "./session-format";
 import { SessionList } from "./session-list";
 import "./chat-manage.css";
@@ -291,10 +293,14 @@ export function ChatManagePage() {
     }
   };
 
-  const reply = async (content: string) => {
+  const reply = async (content: string, files: AttachedFile[]) => {
     if (!open) return false;
     const sessionId = open.sessionId;
-    const result = await inboxEndpoints.reply(sessionId, content);
+    const result = await inboxEndpoints.reply(
+      sessionId,
+      content,
+      files.map((file) => file.id),
+    );
     if (!result.ok) return false;
     setHistory((state) => (state?.sessionId === sessionId ? { ...state, messages: upsertMessage(state.messages, result.data) } : state));
     patchBoth(sessionId, { serviceMode: "MANUAL_MODE" });
@@ -450,7 +456,7 @@ export function ChatManagePage() {
                 onLoadOlder={() => void loadOlder()}
                 onRetry={(message) => void retry(message)}
               />
-              <ReplyBox key={open.sessionId} onSend={reply} takesOver={!manual} />
+              <ReplyBox key={open.sessionId} onSend={reply} onUpload={(file) => chatFileEndpoints.uploadForInbox(open.sessionId, file)} takesOver={!manual} />
             </>
           ) : (
             <div className="pl-inbox__placeholder" data-testid="conversation-none">

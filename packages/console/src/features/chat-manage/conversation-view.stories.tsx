@@ -1,5 +1,6 @@
 import type { Meta, StoryObj } from "@storybook/react-vite";
 import { ConversationView } from "./conversation-view";
+import { storyFiles } from "../../components/chat/story-files";
 import { storyMessage } from "./story-data";
 import "./chat-manage.css";
 
@@ -37,6 +38,16 @@ export const FailedDelivery: Story = {
     messages: [
       storyMessage("m1", "user", "Are you there?"),
       storyMessage("m2", "operator", "Yes, one moment please.", { delivery: "failed", deliveryError: "The 48-hour reply window has closed" }),
+    ],
+  },
+};
+
+/** A customer's photo and document, and an operator's image reply. */
+export const WithAttachments: Story = {
+  args: {
+    messages: [
+      storyMessage("m1", "user", "The parcel arrived like this:", { attachments: storyFiles.slice(1, 3) }),
+      storyMessage("m2", "operator", "", { senderName: "Olga", delivery: "sent", attachments: storyFiles.slice(0, 1) }),
     ],
   },
 };

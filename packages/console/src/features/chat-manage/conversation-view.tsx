@@ -4,6 +4,7 @@ import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { formatDateTime } from "../../lib/format";
 import type { InboxMessage } from "../../lib/api/inbox";
+import { MessageAttachments } from "../../components/chat/attachments";
 import { ReplyContent } from "../../components/chat/reply-content";
 
 export interface ConversationViewProps {
@@ -124,9 +125,12 @@ export function ConversationView({
                   </Typography.Text>
                 </Tooltip>
               </div>
-              <div className="pl-inbox__bubble" data-testid="message-content">
-                {customer ? message.content : <ReplyContent text={message.content} />}
-              </div>
+              {message.attachments.length > 0 ? <MessageAttachments files={message.attachments} align={customer ? "start" : "end"} /> : null}
+              {message.content || message.attachments.length === 0 ? (
+                <div className="pl-inbox__bubble" data-testid="message-content">
+                  {customer ? message.content : <ReplyContent text={message.content} />}
+                </div>
+              ) : null}
               <DeliveryState message={message} onRetry={onRetry ? () => onRetry(message) : undefined} />
             </div>
           </div>

@@ -12,6 +12,7 @@ import { PATHS } from "../../lib/paths";
 import { useSession } from "../../lib/api/session";
 import { AppAvatar } from "../../components/app-avatar";
 import { ChatPanel } from "../../components/chat/chat-panel";
+import { usePendingFiles } from "../../components/chat/use-pending-files";
 import { EmptyState } from "../../components/empty-state";
 import "../apps/apps.css";
 import { APPS } from "../apps/apps-page";
@@ -90,6 +91,7 @@ function AppChat({ code }: { code: string }) {
   const navigate = useNavigate();
   const [model, setModel] = useState<string>();
   const chat = useChat({ appCode: code, channel: "web", model });
+  const files = usePendingFiles(chat.uploadFile);
   const app = useSpaceQuery({ key: CHAT_KEYS.app(code), fetch: (signal) => endpoints.chat.app(code, { silent: true, signal }) });
   const view = app.data;
   const voice = useAutoRead(code, view?.voice === true, chat.turns);
@@ -122,7 +124,16 @@ function AppChat({ code }: { code: string }) {
     <div className="pl-chat-page" data-testid="app-chat-page">
       <aside className="pl-chat-page__side">
         <div className="pl-chat-page__side-head">
-          <Button block icon={<PlusOutlined />} onClick={chat.reset} disabled={chat.streaming} data-testid="chat-new">
+          <Button
+            block
+            icon={<PlusOutlined />}
+            onClick={() => {
+              chat.reset();
+              files.clear();
+            }}
+            disabled={chat.streaming}
+            data-testid="chat-new"
+          >
             {t("chat.newChat")}
           </Button>
         </div>
@@ -138,7 +149,10 @@ function AppChat({ code }: { code: string }) {
               type="text"
               className={conversation.id === chat.conversationId ? "pl-chat-page__conv pl-chat-page__conv--active" : "pl-chat-page__conv"}
               disabled={chat.streaming}
-              onClick={() => void chat.load(conversation.id)}
+              onClick={() => {
+                files.clear();
+                void chat.load(conversation.id);
+              }}
               data-testid={`chat-conversation-${conversation.id}`}
               title={formatDateTime(conversation.updatedAt, i18n.language)}
             >
@@ -155,7 +169,8 @@ function AppChat({ code }: { code: string }) {
           guidingQuestions={view.guidingQuestions}
           turns={chat.turns}
           streaming={chat.streaming}
-          onSend={(text) => void chat.send(text)}
+          onSend={(text, attached) => void chat.send(text, attached)}
+          files={files}
           onStop={chat.stop}
           onClearContext={() => void chat.clearContext()}
           composerTools={(insert) => <MicrophoneButton onText={insert} disabled={chat.streaming} />}

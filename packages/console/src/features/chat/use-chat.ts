@@ -6,6 +6,8 @@ import { fetchSpace, invalidateSpace } from "../../lib/api/query";
 import { sessionStore } from "../../lib/api/session";
 import { i18n } from "../../i18n";
 import { applyChatEvent, type ChatTurn, settleTurn } from "../../components/chat/chat-state";
+import type { AttachedFile } from "../../components/chat/pending-files";
+import { chatFileEndpoints } from "../../lib/api/chat-files";
 
 /** Options of {@link useChat}. */
 export interface UseChatOptions {
@@ -55,9 +57,9 @@ export function useChat({ appCode, channel, model }: UseChatOptions) {
   const updateTurn = (id: string, change: (turn: ChatTurn) => ChatTurn) => setTurns((current) => current.map((turn) => (turn.id === id ? change(turn) : turn)));
 
   const send = useCallback(
-    async (text: string) => {
+    async (text: string, files: AttachedFile[] = []) => {
       const message = text.trim();
-      if (!message || !appCode || controller.current) return;
+      if ((!message && files.length === 0) || !appCode || controller.current) return;
       if (!sessionStore.get().token) {
         warnLoginFirst();
         return;
@@ -67,13 +69,20 @@ export function useChat({ appCode, channel, model }: UseChatOptions) {
       const answerId = localId("answer");
       setTurns((current) => [
         ...current,
-        { id: localId("question"), role: "user", content: message, status: "complete" },
+        { id: localId("question"), role: "user", content: message, status: "complete", ...(files.length > 0 ? { attachments: files } : {}) },
         { id: answerId, role: "assistant", content: "", status: "streaming" },
       ]);
       setStreaming(true);
       try {
         const stream = client.chat.stream(
-          { appCode, message, channel, ...(conversationRef.current ? { conversationId: conversationRef.current } : {}), ...(model ? { model } : {}) },
+          {
+            appCode,
+            message,
+            channel,
+            ...(files.length > 0 ? { fileIds: files.map((file) => file.id) } : {}),
+            ...(conversationRef.current ? { conversationId: conversationRef.current } : {}),
+            ...(model ? { model } : {}),
+          },
           { signal: abort.signal },
         );
         for await (const event of stream) {
@@ -143,11 +152,21 @@ export function useChat({ appCode, channel, model }: UseChatOptions) {
           status: message.status === "streaming" ? "complete" : message.status,
           ...(message.model ? { model: message.model } : {}),
           ...(message.citations.length > 0 ? { citations: message.citations } : {}),
+          ...(message.attachments.length > 0 ? { attachments: message.attachments } : {}),
           // A stored transfer notice is recorded under the model name `handover`.
           ...(message.role === "assistant" && message.model === "handover" ? { handover: true } : {}),
         })),
     );
   }, []);
 
-  return { turns, streaming, conversationId, send, stop, clearContext, reset, load };
+  /** Uploads a file for the next message (bound to the current conversation when there is one). */
+  const uploadFile = useCallback(
+    (file: File) =>
+      appCode
+        ? chatFileEndpoints.upload(appCode, conversationRef.current, file)
+        : Promise.resolve({ ok: false as const, error: { message: i18n.t("errors.generic") } }),
+    [appCode],
+  );
+
+  return { turns, streaming, conversationId, send, stop, clearContext, reset, load, uploadFile };
 }

@@ -2,6 +2,7 @@ import { DeleteOutlined, PlusOutlined } from "@ant-design/icons";
 import { Alert, Button, Col, Descriptions, Flex, Form, Input, Row, Tag, Typography } from "antd";
 import { useTranslation } from "react-i18next";
 import { type DebugResult, type HeaderRow, isMaskedValue, newKey } from "../../components/parameters";
+import { AssetUrlInput } from "../../components/asset-url-input";
 
 /** The default picture for a plugin that brings none (served from the console's public files). */
 export const DEFAULT_PLUGIN_AVATAR = "/plugin-avatar.svg";
@@ -33,7 +34,7 @@ export function PluginBasicsFields({ testIdPrefix }: { testIdPrefix: "plugin" | 
               { pattern: AVATAR_PATTERN, message: t("plugins.fields.avatarInvalid") },
             ]}
           >
-            <Input data-testid={`${testIdPrefix}-avatar`} />
+            <AssetUrlInput data-testid={`${testIdPrefix}-avatar`} />
           </Form.Item>
         </Col>
       </Row>

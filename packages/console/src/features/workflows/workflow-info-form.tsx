@@ -5,6 +5,7 @@ import { AppAvatar } from "../../components/app-avatar";
 import { DEFAULT_APP_AVATAR } from "../apps/app-rules";
 import { useAppOptions } from "../apps/use-app-options";
 import { checkInfo, type WorkflowInfo } from "./workflow-rules";
+import { AssetUrlInput } from "../../components/asset-url-input";
 
 /** The card fields of a workflow (spec §3): name, description, avatar and category. */
 export interface WorkflowInfoValues {
@@ -94,7 +95,7 @@ export function WorkflowInfoModal({ open, initial, onCancel, onSubmit }: Workflo
           <div className="pl-wf-avatar-field">
             <AppAvatar name={name || "?"} src={avatarUrl} size={44} />
             <Form.Item name="avatarUrl" noStyle rules={[infoRule("avatarUrl", t)]}>
-              <Input maxLength={INFO_LIMITS.avatarUrlMax} placeholder="https://…" data-testid="wf-info-avatar" />
+              <AssetUrlInput maxLength={INFO_LIMITS.avatarUrlMax} placeholder="https://…" data-testid="wf-info-avatar" />
             </Form.Item>
           </div>
         </Form.Item>

@@ -55,8 +55,15 @@ export const inboxEndpoints = {
         params: { path: { sessionId }, query: { limit: 50, ...(before ? { before } : {}) } },
       }),
     ),
-  reply: (sessionId: string, content: string, extra: Extra = {}) =>
-    call(extra, (init) => client.POST("/api/v1/inbox/sessions/{sessionId}/messages", { ...init, ...bySession(sessionId), body: { content } })),
+  /** An operator's reply: text, images uploaded for it (`fileIds`), or both. */
+  reply: (sessionId: string, content: string, fileIds: string[] = [], extra: Extra = {}) =>
+    call(extra, (init) =>
+      client.POST("/api/v1/inbox/sessions/{sessionId}/messages", {
+        ...init,
+        ...bySession(sessionId),
+        body: { content, ...(fileIds.length > 0 ? { fileIds } : {}) },
+      }),
+    ),
   /** Sends again a message whose delivery failed; answers it (pending, or already sent). */
   retry: (sessionId: string, messageId: string, extra: Extra = {}) =>
     call(extra, (init) =>
