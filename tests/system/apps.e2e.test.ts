@@ -1,3 +1,4 @@
+import { pdfOf } from "../../packages/api/src/knowledge/testing";
 import fs from "node:fs";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
@@ -125,23 +126,34 @@ describe("apps in Chromium: create → preview chat → chat page", () => {
     await expect.poll(() => byTestId("preview-send").count()).toBe(1);
   });
 
-  it("attaches a PNG in the preview, sends it without text and shows its thumbnail in the sent message", async () => {
+  it("attaches a PNG and a PDF in the preview: the vision model gets the image part and the PDF's text, the answer cites the PDF", async () => {
     // A 1×1 PNG: the server recognises it by its bytes.
     const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
-    fake.reply({ text: "A tiny picture.", chunks: 1, delayMs: 0 });
+    fake.reply({ text: "A tiny picture; refunds take 14 days [1].", chunks: 1, delayMs: 0 });
     const before = fake.requests.length;
-    await byTestId("chat-attach-input").setInputFiles({ name: "dot.png", mimeType: "image/png", buffer: png });
-    const chip = byTestId("pending-file");
-    await expect.poll(() => chip.getAttribute("data-status")).toBe("done");
-    expect(await chip.innerText()).toContain("dot.png");
+    await byTestId("chat-attach-input").setInputFiles([
+      { name: "dot.png", mimeType: "image/png", buffer: png },
+      { name: "refunds.pdf", mimeType: "application/pdf", buffer: Buffer.from(pdfOf("Refunds are paid within 14 days.")) },
+    ]);
+    const chips = byTestId("pending-file");
+    await expect.poll(() => chips.count()).toBe(2);
+    await expect.poll(async () => (await Promise.all((await chips.all()).map((chip) => chip.getAttribute("data-status")))).join()).toBe("done,done");
     await byTestId("preview-send").click();
     await expect.poll(() => byTestId("pending-file").count()).toBe(0);
-    const thumbnail = byTestId("chat-message-user").last().locator('[data-testid="message-attachments"] img');
+    const sent = byTestId("chat-message-user").last();
+    const thumbnail = sent.locator('[data-testid="message-attachments"] img');
     await expect.poll(() => thumbnail.getAttribute("src")).toContain("/api/v1/chat-files/");
     // The signed address serves the bytes to a plain <img>.
     await expect.poll(() => thumbnail.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth)).toBe(1);
-    await expect.poll(() => byTestId("chat-message-assistant").last().getAttribute("data-status")).toBe("complete");
+    expect(await sent.getByTestId("attachment-document").innerText()).toContain("refunds.pdf");
+    const answer = byTestId("chat-message-assistant").last();
+    await expect.poll(() => answer.getAttribute("data-status")).toBe("complete");
     expect(fake.requests.length).toBe(before + 1);
+    // OpenAI's wire format: the image as an image_url part of the person's message, the PDF's text in the references.
+    const messages = messagesOf(before);
+    expect(JSON.stringify(messages.at(-1)?.content)).toContain(`"image_url":{"url":"data:image/png;base64,`);
+    expect(JSON.stringify(messages[0]?.content)).toContain("Refunds are paid within 14 days.");
+    await expect.poll(() => answer.getByTestId("chat-citation").first().innerText()).toContain("refunds.pdf");
   });
 
   it("blocks other actions while a rate-limit rule is unsaved, and refuses a count of 0", async () => {
