@@ -67,3 +67,19 @@ export function usePendingFiles(upload: UploadFile): PendingFilesController {
 
   return { items, add, remove, clear };
 }
+
+/** Whether a picked file is an image (by its type, else its name): the server decides by its bytes. */
+export function isImageFile(file: Pick<File, "type" | "name">): boolean {
+  return file.type.startsWith("image/") || /\.(png|jpe?g)$/i.test(file.name);
+}
+
+/**
+ * An upload that refuses images at once when the model that will answer reads none (the app
+ * view's `imageModels`), saying so on the chip, instead of a refusal after Send.
+ */
+export function imageAware(upload: UploadFile, model: string | undefined, imageModels: readonly string[] | undefined): UploadFile {
+  return (file) =>
+    model && imageModels && !imageModels.includes(model) && isImageFile(file)
+      ? Promise.resolve({ ok: false as const, error: { message: i18n.t("chat.files.noVision", { model }) } })
+      : upload(file);
+}

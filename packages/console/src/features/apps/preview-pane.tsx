@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 import { endpoints } from "../../lib/api/endpoints";
 import { useSpaceQuery } from "../../lib/api/query";
 import { ChatPanel } from "../../components/chat/chat-panel";
-import { usePendingFiles } from "../../components/chat/use-pending-files";
+import { imageAware, usePendingFiles } from "../../components/chat/use-pending-files";
 import { CHAT_KEYS, useChat } from "../chat/use-chat";
 
 /** Props of {@link PreviewPane}. */
@@ -24,7 +24,7 @@ export function PreviewPane({ appCode, unsaved }: PreviewPaneProps) {
   // A model the saved app no longer offers falls back to its default.
   const model = chosenModel && view && !view.models.includes(chosenModel) ? undefined : chosenModel;
   const chat = useChat({ appCode, channel: "preview", model });
-  const files = usePendingFiles(chat.uploadFile);
+  const files = usePendingFiles(imageAware(chat.uploadFile, model ?? view?.defaultModel, view?.imageModels));
 
   return (
     <aside className="pl-editor__preview" data-testid="app-preview">

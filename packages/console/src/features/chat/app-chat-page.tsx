@@ -12,7 +12,7 @@ import { PATHS } from "../../lib/paths";
 import { useSession } from "../../lib/api/session";
 import { AppAvatar } from "../../components/app-avatar";
 import { ChatPanel } from "../../components/chat/chat-panel";
-import { usePendingFiles } from "../../components/chat/use-pending-files";
+import { imageAware, usePendingFiles } from "../../components/chat/use-pending-files";
 import { EmptyState } from "../../components/empty-state";
 import "../apps/apps.css";
 import { APPS } from "../apps/apps-page";
@@ -91,9 +91,9 @@ function AppChat({ code }: { code: string }) {
   const navigate = useNavigate();
   const [model, setModel] = useState<string>();
   const chat = useChat({ appCode: code, channel: "web", model });
-  const files = usePendingFiles(chat.uploadFile);
   const app = useSpaceQuery({ key: CHAT_KEYS.app(code), fetch: (signal) => endpoints.chat.app(code, { silent: true, signal }) });
   const view = app.data;
+  const files = usePendingFiles(imageAware(chat.uploadFile, model ?? view?.defaultModel, view?.imageModels));
   const voice = useAutoRead(code, view?.voice === true, chat.turns);
   // Preview conversations belong to the editor's preview pane; a new one is added by useChat's invalidation.
   const conversations: Conversation[] =
