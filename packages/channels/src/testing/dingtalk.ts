@@ -76,12 +76,15 @@ export async function startDingtalkFake(): Promise<DingtalkFake> {
     if (request.method === "GET" && stored) {
       // The signed storage address needs no token.
       const media = url.searchParams.get("Signature") === "fake" ? files.get(decodeURIComponent(stored[1]!)) : undefined;
-      return media ? mediaResponse(media) : new Response("<Error><Code>AccessDenied</Code></Error>", { status: 403, headers: { "content-type": "application/xml" } });
+      return media
+        ? mediaResponse(media)
+        : new Response("<Error><Code>AccessDenied</Code></Error>", { status: 403, headers: { "content-type": "application/xml" } });
     }
     if (request.method !== "POST") return json({ code: "MethodNotAllowed", message: "method not allowed" }, 405);
     const body = ((await request.json().catch(() => undefined)) ?? {}) as Record<string, unknown>;
     if (url.pathname === "/v1.0/robot/messageFiles/download") {
-      if (!liveTokens.has(request.headers.get("x-acs-dingtalk-access-token") ?? "")) return json({ code: "InvalidAuthentication", message: "不合法的access_token" }, 401);
+      if (!liveTokens.has(request.headers.get("x-acs-dingtalk-access-token") ?? ""))
+        return json({ code: "InvalidAuthentication", message: "不合法的access_token" }, 401);
       if (body.robotCode !== robotCode) return json({ code: "resource.not.found", message: "robot 不存在" }, 400);
       const code = typeof body.downloadCode === "string" ? body.downloadCode : "";
       if (!files.has(code)) return json({ code: "invalidParameter.downloadCode.invalid", message: "downloadCode 不合法" }, 400);

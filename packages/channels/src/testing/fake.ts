@@ -30,7 +30,8 @@ export interface FakeMedia {
 /** Serves `bytes` as a download; `hideSize` streams them with no Content-Length. */
 export function mediaResponse(media: FakeMedia, headers: Record<string, string> = {}): Response {
   const type = { "content-type": media.mime ?? "application/octet-stream", ...headers };
-  if (!media.hideSize) return new Response(new Uint8Array(media.bytes), { status: 200, headers: { ...type, "content-length": String(media.bytes.byteLength) } });
+  if (!media.hideSize)
+    return new Response(new Uint8Array(media.bytes), { status: 200, headers: { ...type, "content-length": String(media.bytes.byteLength) } });
   const chunk = 1024 * 1024;
   let offset = 0;
   const stream = new ReadableStream<Uint8Array>({

@@ -60,7 +60,8 @@ export async function startFeishuFake(): Promise<FeishuFake> {
       const file = form?.get("image");
       if (form?.get("image_type") !== "message" || !(file instanceof File)) return json({ code: 234001, msg: "Invalid request param." }, 400);
       const bytes = new Uint8Array(await file.arrayBuffer());
-      if (!((bytes[0] === 0xff && bytes[1] === 0xd8) || (bytes[0] === 0x89 && bytes[1] === 0x50))) return json({ code: 234011, msg: "Can't recognize image format." }, 400);
+      if (!((bytes[0] === 0xff && bytes[1] === 0xd8) || (bytes[0] === 0x89 && bytes[1] === 0x50)))
+        return json({ code: 234011, msg: "Can't recognize image format." }, 400);
       const imageKey = `img_v3_${randomBytes(10).toString("hex")}`;
       images.set(imageKey, { kind: "image", bytes, mime: file.type, name: file.name });
       return json({ code: 0, msg: "success", data: { image_key: imageKey } });

@@ -52,7 +52,7 @@ export async function startSlackFake(): Promise<SlackFake> {
       if (!upload || !(file instanceof File)) return new Response("Bad Request", { status: 400 });
       if (file.size !== upload.length) return new Response("length mismatch", { status: 400 });
       upload.media = { kind: "image", bytes: new Uint8Array(await file.arrayBuffer()), mime: file.type, name: upload.filename };
-      return new Response("OK - " + file.size, { status: 200, headers: { "content-type": "text/plain" } });
+      return new Response(`OK - ${file.size}`, { status: 200, headers: { "content-type": "text/plain" } });
     }
     if (request.method !== "POST") return json({ ok: false, error: "method_not_supported" }, 405);
     if (path === "/files.info") {
@@ -60,7 +60,10 @@ export async function startSlackFake(): Promise<SlackFake> {
       const id = new URLSearchParams(await request.text()).get("file") ?? "";
       const media = files.get(id);
       if (!media) return json({ ok: false, error: "file_not_found" });
-      return json({ ok: true, file: { id, name: media.name ?? "file", mimetype: media.mime, url_private: `${origin}/files-pri/T0FAKETEAM-${id}/${media.name ?? "file"}` } });
+      return json({
+        ok: true,
+        file: { id, name: media.name ?? "file", mimetype: media.mime, url_private: `${origin}/files-pri/T0FAKETEAM-${id}/${media.name ?? "file"}` },
+      });
     }
     if (path === "/files.getUploadURLExternal") {
       if (!authorized(request)) return json({ ok: false, error: "invalid_auth" });
@@ -126,7 +129,13 @@ export async function startSlackFake(): Promise<SlackFake> {
       const id = `F${randomBytes(5).toString("hex").toUpperCase()}`;
       files.set(id, media);
       const name = media.name ?? (media.kind === "image" ? "image.png" : "file");
-      return { id, name, mimetype: media.mime ?? "application/octet-stream", size: media.bytes.byteLength, url_private: `${origin}/files-pri/T0FAKETEAM-${id}/${name}` };
+      return {
+        id,
+        name,
+        mimetype: media.mime ?? "application/octet-stream",
+        size: media.bytes.byteLength,
+        url_private: `${origin}/files-pri/T0FAKETEAM-${id}/${name}`,
+      };
     });
     const withFiles = shared.length ? { subtype: "file_share", files: shared } : {};
     const event = isGroup

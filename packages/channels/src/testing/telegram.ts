@@ -140,7 +140,13 @@ export async function startTelegramFake(): Promise<TelegramFake> {
           { file_id: fileId, file_unique_id: "p1", width: 1280, height: 960, ...size },
         ];
       } else {
-        fields.document = { file_id: fileId, file_unique_id: "d1", file_name: item.name ?? "file", mime_type: item.mime ?? "application/octet-stream", ...size };
+        fields.document = {
+          file_id: fileId,
+          file_unique_id: "d1",
+          file_name: item.name ?? "file",
+          mime_type: item.mime ?? "application/octet-stream",
+          ...size,
+        };
       }
     }
     return fields;

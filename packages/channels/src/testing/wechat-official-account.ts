@@ -3,7 +3,18 @@ import { callbackSignature, encryptMessage } from "../adapters/wechat-shared/cry
 import { buildXml } from "../adapters/wechat-shared/xml";
 import { fakeId, json, serveFetch, type FakeDelivery, type FakeSentMessage, type PlatformFake } from "./fake";
 import { OfficialAccountUserDesk } from "./official-account-users";
-import { FailureQueue, failureAnswer, invalidCredential, jsonBody, nonceNow, randomEncodingAesKey, record, timestampNow, TokenDesk, WechatMediaDesk } from "./wechat-shared";
+import {
+  FailureQueue,
+  failureAnswer,
+  invalidCredential,
+  jsonBody,
+  nonceNow,
+  randomEncodingAesKey,
+  record,
+  timestampNow,
+  TokenDesk,
+  WechatMediaDesk,
+} from "./wechat-shared";
 
 /** Options of the Official Account fake. */
 export interface OfficialAccountFakeOptions {
@@ -93,7 +104,8 @@ export async function startOfficialAccountFake(options: OfficialAccountFakeOptio
         return json({ errcode: 45015, errmsg: "response out of time limit or subscription is canceled" });
       if (window.replies >= replyQuota) return json({ errcode: 45047, errmsg: "out of response count limit" });
       window.replies += 1;
-      if (image) sent.push({ to: touser, text: "", authorized: true, at: Date.now(), image: { bytes: image.bytes, mime: image.mime ?? "", name: image.name ?? "" } });
+      if (image)
+        sent.push({ to: touser, text: "", authorized: true, at: Date.now(), image: { bytes: image.bytes, mime: image.mime ?? "", name: image.name ?? "" } });
       else record(sent, touser, content, true);
       return json({ errcode: 0, errmsg: "ok" });
     }
@@ -136,7 +148,9 @@ export async function startOfficialAccountFake(options: OfficialAccountFakeOptio
       ToUserName: account,
       FromUserName: openid,
       CreateTime: Number(timestamp),
-      ...(mediaId ? { MsgType: "image", PicUrl: `http://mmbiz.qpic.cn/mmbiz_jpg/${mediaId.slice(0, 12)}/0`, MediaId: mediaId } : { MsgType: "text", Content: message.text }),
+      ...(mediaId
+        ? { MsgType: "image", PicUrl: `http://mmbiz.qpic.cn/mmbiz_jpg/${mediaId.slice(0, 12)}/0`, MediaId: mediaId }
+        : { MsgType: "text", Content: message.text }),
       MsgId: message.id ?? fakeId("6054"),
     };
     const nonce = nonceNow();

@@ -69,7 +69,12 @@ export async function startWhatsAppFake(): Promise<PlatformFake> {
       if (!authorized) return graphError(401, 190, "Invalid OAuth access token - Cannot parse access token");
       const item = media.get(mediaInfo[1]!);
       if (!item) {
-        return graphError(400, 100, `Unsupported get request. Object with ID '${mediaInfo[1]}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`, { error_subcode: 33 });
+        return graphError(
+          400,
+          100,
+          `Unsupported get request. Object with ID '${mediaInfo[1]}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
+          { error_subcode: 33 },
+        );
       }
       return json({
         messaging_product: "whatsapp",
@@ -84,7 +89,8 @@ export async function startWhatsAppFake(): Promise<PlatformFake> {
       if (!authorized) return graphError(401, 190, "Invalid OAuth access token - Cannot parse access token");
       const form = await request.formData().catch(() => undefined);
       const file = form?.get("file");
-      if (form?.get("messaging_product") !== "whatsapp" || !(file instanceof File)) return graphError(400, 100, "(#100) The parameter messaging_product is required.");
+      if (form?.get("messaging_product") !== "whatsapp" || !(file instanceof File))
+        return graphError(400, 100, "(#100) The parameter messaging_product is required.");
       return json({ id: keepMedia({ kind: "image", bytes: new Uint8Array(await file.arrayBuffer()), mime: file.type, name: file.name }) });
     }
     if (request.method === "GET" && url.pathname === `/${GRAPH_VERSION}/${phoneNumberId}`) {
@@ -131,7 +137,11 @@ export async function startWhatsAppFake(): Promise<PlatformFake> {
     }
     if (image && body.messaging_product === "whatsapp" && to) {
       sent.push({ to, text: "", authorized: true, at: Date.now(), image: { bytes: image.bytes, mime: image.mime ?? "", name: image.name ?? "" } });
-      return json({ messaging_product: "whatsapp", contacts: [{ input: to, wa_id: to }], messages: [{ id: `wamid.${Buffer.from(fakeId("out")).toString("base64url")}` }] });
+      return json({
+        messaging_product: "whatsapp",
+        contacts: [{ input: to, wa_id: to }],
+        messages: [{ id: `wamid.${Buffer.from(fakeId("out")).toString("base64url")}` }],
+      });
     }
     if (body.messaging_product !== "whatsapp" || body.type !== "text" || !to || !text) {
       return graphError(400, 100, "(#100) Invalid parameter");
@@ -168,8 +178,19 @@ export async function startWhatsAppFake(): Promise<PlatformFake> {
     if (!item) return undefined;
     const text = whatsappTextMessage(message);
     const type = item.kind === "image" ? "image" : "document";
-    const content = { id: keepMedia(item), mime_type: item.mime ?? "application/octet-stream", sha256: "0".repeat(64), ...(message.text ? { caption: message.text } : {}) };
-    return { from: text.from, id: text.id, timestamp: text.timestamp, type, [type]: type === "document" ? { ...content, filename: item.name ?? "file" } : content };
+    const content = {
+      id: keepMedia(item),
+      mime_type: item.mime ?? "application/octet-stream",
+      sha256: "0".repeat(64),
+      ...(message.text ? { caption: message.text } : {}),
+    };
+    return {
+      from: text.from,
+      id: text.id,
+      timestamp: text.timestamp,
+      type,
+      [type]: type === "document" ? { ...content, filename: item.name ?? "file" } : content,
+    };
   }
 
   return {

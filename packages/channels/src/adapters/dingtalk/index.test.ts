@@ -246,7 +246,10 @@ describe("DingTalk media", () => {
     const fake = await startDingtalkFake();
     try {
       const io = memoryIO(fake.apiBase);
-      const request = await fake.delivery("https://parley.example/api/v1/channels/hooks/ding", { text: "", media: [{ kind: "image", bytes: jpeg, mime: "image/jpeg" }] });
+      const request = await fake.delivery("https://parley.example/api/v1/channels/hooks/ding", {
+        text: "",
+        media: [{ kind: "image", bytes: jpeg, mime: "image/jpeg" }],
+      });
       const verified = await adapter.verify(await readInbound(request), fake.config, io);
       if (verified.kind !== "verified") throw new Error("not verified");
       const [message] = await adapter.parse(verified.payload, fake.config, io);

@@ -270,7 +270,10 @@ describe("discord media", () => {
     const fake = await startDiscordFake();
     try {
       const io = memoryIO(fake.apiBase);
-      const request = await fake.delivery("https://parley.example/api/v1/channels/hooks/dc", { text: "what is this", media: [{ kind: "image", bytes: png, mime: "image/png", name: "shot.png" }] });
+      const request = await fake.delivery("https://parley.example/api/v1/channels/hooks/dc", {
+        text: "what is this",
+        media: [{ kind: "image", bytes: png, mime: "image/png", name: "shot.png" }],
+      });
       const verified = await adapter.verify(await readInbound(request), fake.config, io);
       if (verified.kind !== "verified") throw new Error("not verified");
       const [message] = await adapter.parse(verified.payload, fake.config, io);
@@ -279,7 +282,9 @@ describe("discord media", () => {
       expect(await adapter.fetchMedia!(attachment, message!, fake.config, io)).toEqual({ bytes: png, mime: "image/png", name: "shot.png" });
       const gone = { ...attachment, ref: attachment.ref.replace(/\/(\d+)\/shot\.png/, "/1/shot.png") };
       await expect(adapter.fetchMedia!(gone, message!, fake.config, io)).rejects.toMatchObject({ retryable: false, platformCode: "404" });
-      await expect(adapter.fetchMedia!({ kind: "image", ref: "https://evil.example/x.png" }, message!, fake.config, io)).rejects.toMatchObject({ platformCode: "untrusted_attachment_url" });
+      await expect(adapter.fetchMedia!({ kind: "image", ref: "https://evil.example/x.png" }, message!, fake.config, io)).rejects.toMatchObject({
+        platformCode: "untrusted_attachment_url",
+      });
     } finally {
       await fake.close();
     }

@@ -1,5 +1,15 @@
 import { createHash } from "node:crypto";
-import { ChannelError, type AdapterIO, type ChannelConfig, type FetchedMedia, type InboundAttachment, type InboundMessage, type IssuedToken, type OutboundImage, type ReplyHandle } from "../../types";
+import {
+  ChannelError,
+  type AdapterIO,
+  type ChannelConfig,
+  type FetchedMedia,
+  type InboundAttachment,
+  type InboundMessage,
+  type IssuedToken,
+  type OutboundImage,
+  type ReplyHandle,
+} from "../../types";
 import { callPlatform } from "../global-shared/http";
 import { dispositionName, imageBlob, mediaType, readMediaBody } from "../global-shared/media";
 import { postJson, retryAfterMs, transientFailure, type PlatformAnswer } from "../workplace-shared/http";
@@ -101,7 +111,12 @@ export function sendFeishuText(to: ReplyHandle, text: string, config: ChannelCon
   return sendFeishuMessage(to, { msgType: "text", content: JSON.stringify({ text }) }, config, io);
 }
 
-async function sendFeishuMessage(to: ReplyHandle, message: { msgType: string; content: string }, config: ChannelConfig, io: AdapterIO): Promise<{ ids: string[] }> {
+async function sendFeishuMessage(
+  to: ReplyHandle,
+  message: { msgType: string; content: string },
+  config: ChannelConfig,
+  io: AdapterIO,
+): Promise<{ ids: string[] }> {
   if (typeof to.chatId !== "string" || !to.chatId) throw new ChannelError("Feishu reply handle has no chatId", { retryable: false });
   for (let attempt = 0; attempt < 2; attempt += 1) {
     const result = await postMessage(to, message, config, io);
@@ -122,7 +137,9 @@ async function mediaRefusal(response: Response, what: string): Promise<ChannelEr
   const code = typeof answer?.code === "number" ? answer.code : undefined;
   const message = typeof answer?.msg === "string" ? answer.msg : `HTTP ${response.status}`;
   const retryable =
-    response.status >= 500 || response.status === 429 || (code !== undefined && (expiredTokenCodes.has(code) || rateLimitCodes.has(code) || transientCodes.has(code)));
+    response.status >= 500 ||
+    response.status === 429 ||
+    (code !== undefined && (expiredTokenCodes.has(code) || rateLimitCodes.has(code) || transientCodes.has(code)));
   return new ChannelError(`${what}: ${message}`, { retryable, platformCode: code ?? response.status });
 }
 
@@ -166,8 +183,18 @@ export async function sendFeishuImage(to: ReplyHandle, image: OutboundImage, con
     form.set("image_type", "message");
     form.set("image", imageBlob(image), image.name);
     const token = await tenantToken(config, io);
-    const response = await callPlatform(io.fetch, `${io.apiBase}/open-apis/im/v1/images`, { method: "POST", headers: { authorization: `Bearer ${token}` }, body: form }, what);
-    const answer = response.ok ? ((await response.clone().json().catch(() => undefined)) as Record<string, unknown> | undefined) : undefined;
+    const response = await callPlatform(
+      io.fetch,
+      `${io.apiBase}/open-apis/im/v1/images`,
+      { method: "POST", headers: { authorization: `Bearer ${token}` }, body: form },
+      what,
+    );
+    const answer = response.ok
+      ? ((await response
+          .clone()
+          .json()
+          .catch(() => undefined)) as Record<string, unknown> | undefined)
+      : undefined;
     const data = answer?.data as Record<string, unknown> | undefined;
     if (answer?.code === 0 && typeof data?.image_key === "string") {
       imageKey = data.image_key;

@@ -282,7 +282,9 @@ describe("Feishu media", () => {
       // The image's key belongs to the other message.
       await expect(adapter.fetchMedia!(pictured.attachments[0]!, filed, fake.config, io)).rejects.toMatchObject({ retryable: false, platformCode: "234003" });
       await adapter.sendImage!(pictured.reply, { bytes: png, mime: "image/png", name: "chart.png" }, fake.config, io);
-      expect(fake.sent).toEqual([expect.objectContaining({ to: pictured.conversation.id, authorized: true, image: { bytes: png, mime: "image/png", name: "chart.png" } })]);
+      expect(fake.sent).toEqual([
+        expect.objectContaining({ to: pictured.conversation.id, authorized: true, image: { bytes: png, mime: "image/png", name: "chart.png" } }),
+      ]);
     } finally {
       await fake.close();
     }

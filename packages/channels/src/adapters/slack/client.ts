@@ -44,7 +44,11 @@ function callWebApiForm(method: string, fields: Record<string, string>, config: 
   return callPlatform(
     io.fetch,
     `${io.apiBase}/${method}`,
-    { method: "POST", headers: { authorization: `Bearer ${config.botToken ?? ""}`, "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields) },
+    {
+      method: "POST",
+      headers: { authorization: `Bearer ${config.botToken ?? ""}`, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(fields),
+    },
     `Slack ${method}`,
   );
 }
@@ -80,14 +84,18 @@ export async function fetchSlackFile(attachment: InboundAttachment, config: Chan
     if (typeof file?.url_private !== "string") throw new ChannelError("Slack files.info: the file has no url_private", { retryable: false });
     url = file.url_private;
   }
-  if (!trustedFileUrl(url, io)) throw new ChannelError("Slack file: url_private is not on Slack's file host", { retryable: false, platformCode: "untrusted_file_url" });
+  if (!trustedFileUrl(url, io))
+    throw new ChannelError("Slack file: url_private is not on Slack's file host", { retryable: false, platformCode: "untrusted_file_url" });
   const what = "Slack file download";
   const response = await callPlatform(io.fetch, url, { method: "GET", headers: { authorization: `Bearer ${config.botToken ?? ""}` } }, what);
   if (!response.ok) throw downloadFailure(response, what);
   const mime = mediaType(response);
   if (mime === "text/html" && attachment.mime !== "text/html") {
     await response.body?.cancel().catch(() => {});
-    throw new ChannelError(`${what}: Slack answered its sign-in page (the bot token cannot read the file)`, { retryable: false, platformCode: "file_access_refused" });
+    throw new ChannelError(`${what}: Slack answered its sign-in page (the bot token cannot read the file)`, {
+      retryable: false,
+      platformCode: "file_access_refused",
+    });
   }
   const bytes = await readMediaBody(response, what);
   return { bytes, ...((attachment.mime ?? mime) ? { mime: attachment.mime ?? mime } : {}), ...(attachment.name ? { name: attachment.name } : {}) };

@@ -425,7 +425,11 @@ describe("wechat-official-account media", () => {
     const fake = await startOfficialAccountFake();
     try {
       const io = memoryIO(fake.apiBase);
-      const [message] = await parsed(await fake.delivery(hook, { text: "", senderId: "oPicture", media: [{ kind: "image", bytes: jpeg, mime: "image/jpeg" }] }), fake.config, io);
+      const [message] = await parsed(
+        await fake.delivery(hook, { text: "", senderId: "oPicture", media: [{ kind: "image", bytes: jpeg, mime: "image/jpeg" }] }),
+        fake.config,
+        io,
+      );
       const attachment = message?.attachments[0];
       expect(attachment?.kind).toBe("image");
       const media = await adapter.fetchMedia!(attachment!, message!, fake.config, io);
@@ -436,7 +440,9 @@ describe("wechat-official-account media", () => {
         platformCode: "40007",
       });
       await adapter.sendImage!(message!.reply, { bytes: jpeg, mime: "image/jpeg", name: "answer.jpg" }, fake.config, io);
-      expect(fake.sent).toEqual([expect.objectContaining({ to: "oPicture", authorized: true, image: { bytes: jpeg, mime: "image/jpeg", name: "answer.jpg" } })]);
+      expect(fake.sent).toEqual([
+        expect.objectContaining({ to: "oPicture", authorized: true, image: { bytes: jpeg, mime: "image/jpeg", name: "answer.jpg" } }),
+      ]);
     } finally {
       await fake.close();
     }

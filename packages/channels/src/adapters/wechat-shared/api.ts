@@ -170,7 +170,13 @@ async function rawWithToken(
  * Downloads temporary media (`GET /cgi-bin/media/get?media_id=…`), the same call on the Official
  * Account and WeCom APIs: the bytes, or `{errcode: 40007, "invalid media_id"}` for an unknown id.
  */
-export async function downloadWechatMedia(io: AdapterIO, tokenKey: string, issue: () => Promise<IssuedToken>, mediaId: string, what: string): Promise<FetchedMedia> {
+export async function downloadWechatMedia(
+  io: AdapterIO,
+  tokenKey: string,
+  issue: () => Promise<IssuedToken>,
+  mediaId: string,
+  what: string,
+): Promise<FetchedMedia> {
   const { response, answer } = await rawWithToken(io, tokenKey, issue, { path: "/cgi-bin/media/get", query: { media_id: mediaId } }, what);
   if (answer) throw new ChannelError(`${what} failed: the answer carries no media`, { retryable: false });
   const bytes = await readMediaBody(response, what);
@@ -180,7 +186,13 @@ export async function downloadWechatMedia(io: AdapterIO, tokenKey: string, issue
 }
 
 /** Uploads an image as temporary media (`POST /cgi-bin/media/upload?type=image`, field `media`); answers its media_id. */
-export async function uploadWechatImage(io: AdapterIO, tokenKey: string, issue: () => Promise<IssuedToken>, image: OutboundImage, what: string): Promise<string> {
+export async function uploadWechatImage(
+  io: AdapterIO,
+  tokenKey: string,
+  issue: () => Promise<IssuedToken>,
+  image: OutboundImage,
+  what: string,
+): Promise<string> {
   const body = () => {
     const form = new FormData();
     form.set("media", imageBlob(image), image.name);

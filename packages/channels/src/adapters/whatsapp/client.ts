@@ -49,7 +49,10 @@ export async function callGraph(path: string, init: { method: string; body?: unk
 function trustedMediaUrl(url: string, io: AdapterIO): boolean {
   try {
     const parsed = new URL(url);
-    return (parsed.protocol === "https:" && (parsed.hostname === "lookaside.fbsbx.com" || parsed.hostname.endsWith(".fbsbx.com"))) || parsed.origin === new URL(io.apiBase).origin;
+    return (
+      (parsed.protocol === "https:" && (parsed.hostname === "lookaside.fbsbx.com" || parsed.hostname.endsWith(".fbsbx.com"))) ||
+      parsed.origin === new URL(io.apiBase).origin
+    );
   } catch {
     return false;
   }
@@ -63,7 +66,8 @@ export async function downloadWhatsAppMedia(mediaId: string, accessToken: string
   const meta = await callGraph(`/${encodeURIComponent(mediaId)}`, { method: "GET" }, accessToken, io);
   const url = stringAt(meta, "url");
   if (!url) throw new ChannelError("whatsapp media: no url in the answer", { retryable: false });
-  if (!trustedMediaUrl(url, io)) throw new ChannelError("whatsapp media: the url is not on Meta's media host", { retryable: false, platformCode: "untrusted_media_url" });
+  if (!trustedMediaUrl(url, io))
+    throw new ChannelError("whatsapp media: the url is not on Meta's media host", { retryable: false, platformCode: "untrusted_media_url" });
   const size = numberAt(meta, "file_size");
   if (size !== undefined && size > 15 * 1024 * 1024) {
     throw new ChannelError("whatsapp media: the media is larger than 15 MB", { retryable: false, platformCode: MEDIA_TOO_LARGE });

@@ -215,7 +215,10 @@ describe("whatsapp media", () => {
     const fake = await startWhatsAppFake();
     try {
       const io = memoryIO(fake.apiBase);
-      const request = await fake.delivery("https://parley.example/api/v1/channels/hooks/wa", { text: "this one", media: [{ kind: "image", bytes: jpeg, mime: "image/jpeg" }] });
+      const request = await fake.delivery("https://parley.example/api/v1/channels/hooks/wa", {
+        text: "this one",
+        media: [{ kind: "image", bytes: jpeg, mime: "image/jpeg" }],
+      });
       const verified = await adapter.verify(await readInbound(request), fake.config, io);
       if (verified.kind !== "verified") throw new Error("not verified");
       const [message] = await adapter.parse(verified.payload, fake.config, io);
@@ -223,9 +226,14 @@ describe("whatsapp media", () => {
       const attachment = message!.attachments[0]!;
       expect(attachment.kind).toBe("image");
       expect(await adapter.fetchMedia!(attachment, message!, fake.config, io)).toEqual({ bytes: jpeg, mime: "image/jpeg" });
-      await expect(adapter.fetchMedia!({ kind: "image", ref: "999999" }, message!, fake.config, io)).rejects.toMatchObject({ retryable: false, platformCode: "100" });
+      await expect(adapter.fetchMedia!({ kind: "image", ref: "999999" }, message!, fake.config, io)).rejects.toMatchObject({
+        retryable: false,
+        platformCode: "100",
+      });
       await adapter.sendImage!(message!.reply, { bytes: jpeg, mime: "image/jpeg", name: "a.jpg" }, fake.config, io);
-      expect(fake.sent).toEqual([expect.objectContaining({ to: message!.reply.to, authorized: true, image: { bytes: jpeg, mime: "image/jpeg", name: "a.jpg" } })]);
+      expect(fake.sent).toEqual([
+        expect.objectContaining({ to: message!.reply.to, authorized: true, image: { bytes: jpeg, mime: "image/jpeg", name: "a.jpg" } }),
+      ]);
     } finally {
       await fake.close();
     }

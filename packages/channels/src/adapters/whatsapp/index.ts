@@ -135,7 +135,10 @@ export const adapter: ChannelAdapter = {
       throw new ChannelError("whatsapp: the reply handle has no recipient", { retryable: false });
     }
     if (typeof to.windowUntil === "number" && io.now() > to.windowUntil) {
-      throw new ChannelError("whatsapp: the 24-hour customer-service window has closed (a template message is needed)", { retryable: false, platformCode: 131047 });
+      throw new ChannelError("whatsapp: the 24-hour customer-service window has closed (a template message is needed)", {
+        retryable: false,
+        platformCode: 131047,
+      });
     }
     const mediaId = await uploadWhatsAppImage(phoneNumberId, image, accessToken(config), io);
     const answer = await callGraph(
