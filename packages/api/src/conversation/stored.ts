@@ -25,7 +25,7 @@ export async function answerStoredMessage(
   deps: Deps,
   conversation: ConversationRow,
   message: MessageRow,
-  options: { channel: string; skipHandover?: boolean; heartbeat?: () => Promise<void> },
+  options: { channel: string; skipHandover?: boolean; heartbeat?: () => Promise<void>; fileIds?: string[] },
 ): Promise<{ id: string; text: string } | undefined> {
   const app = await getAppForChat(deps, { appId: conversation.appId });
   const turn = {
@@ -37,6 +37,8 @@ export async function answerStoredMessage(
     language: languageOf(message.content),
     storedMessageId: message.id,
     ...(options.skipHandover ? { skipHandover: true } : {}),
+    // The files of the person's message (a channel's images and documents, already stored).
+    ...(options.fileIds?.length ? { fileIds: options.fileIds } : {}),
   };
   let events: AsyncGenerator<ChatEvent>;
   try {

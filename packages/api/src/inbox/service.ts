@@ -3,6 +3,8 @@ import { decodeCursor, encodeCursor } from "../db/query-helpers";
 import { getAppForChat } from "../apps/service/index";
 import { queueSend } from "../channels/pipeline";
 import { storeMessage } from "../conversation/store";
+import { newId } from "../crypto";
+import { bindFilesToMessage, checkChatFile, chatFileView, filesForTurn, storeChatFile } from "../chat/files/service";
 import { channelClients, conversations, messages, users, webClients } from "../db/schema/index";
 import { ServiceError } from "../errors";
 import type { Auth, Deps } from "../kernel";
@@ -238,8 +240,37 @@ export async function changeServiceMode(
  * An operator's message to the customer: stored, then sent through the session's channel (or
  * pushed to the web visitor's socket). Writing in a session the AI runs takes it over.
  */
-export async function pushOperatorMessage(deps: Deps, auth: Auth, sessionId: string, input: { content: string }) {
+/** Who an operator's images belong to, as chat files (their own uploads, not the customer's). */
+const operatorOwner = (auth: Auth) => `operator:${auth.userId}`;
+
+/**
+ * Stores an image an operator will send in a session (JPEG or PNG under 5 MB, by its bytes). It
+ * is the operator's upload for that session until a message carries it.
+ */
+export async function uploadOperatorImage(deps: Deps, auth: Auth, sessionId: string, file: { name: string; bytes: Uint8Array }) {
   const session = await loadSession(deps, auth, sessionId);
+  checkChatFile(file.bytes, file.name, { imagesOnly: true });
+  const row = await storeChatFile(deps, {
+    spaceId: session.spaceId,
+    appId: session.appId,
+    endUserId: operatorOwner(auth),
+    channel: session.channel,
+    conversationId: session.id,
+    name: file.name,
+    bytes: file.bytes,
+  });
+  return chatFileView(deps, row);
+}
+
+export async function pushOperatorMessage(deps: Deps, auth: Auth, sessionId: string, input: { content: string; fileIds?: string[] | undefined }) {
+  const session = await loadSession(deps, auth, sessionId);
+  // Only the operator's own uploads for this session, not yet sent (another's file id is not found).
+  const files = await filesForTurn(
+    deps,
+    { spaceId: session.spaceId, appId: session.appId, endUserId: operatorOwner(auth), conversationId: session.id },
+    input.fileIds ?? [],
+  );
+  if (!input.content.trim() && files.length === 0) throw new ServiceError("validation", "field_required", { field: "content" }, { field: "content" });
   const operator = await deps.db.select({ name: users.name }).from(users).where(eq(users.id, auth.userId)).get();
   if (session.serviceMode !== "MANUAL_MODE") {
     // Typing into a session the AI runs takes it over: a transfer to a person like any other
@@ -255,8 +286,24 @@ export async function pushOperatorMessage(deps: Deps, auth: Auth, sessionId: str
     content: input.content,
     ...(senderName ? { senderName } : {}),
     delivery: isChannel ? "pending" : "sent",
+    // Files are bound before the message is announced, so its delivery finds them.
+    ...(files.length
+      ? {
+          id: await reserveMessage(
+            deps,
+            session,
+            files.map((file) => file.id),
+          ),
+        }
+      : {}),
   });
+  if (files.length)
+    await deps.db
+      .update(messages)
+      .set({ attachments: JSON.stringify(files.map((file) => file.id)) })
+      .where(eq(messages.id, id));
   const createdAt = deps.now().toISOString();
+  const attachments = files.map((file) => chatFileView(deps, file));
   // A pending message goes out through the session's channel when stored (the channels listen for it).
   if (!isChannel) {
     const visitor = await webVisitorOf(deps, session);
@@ -266,6 +313,7 @@ export async function pushOperatorMessage(deps: Deps, auth: Auth, sessionId: str
         role: "operator",
         content: input.content,
         createdAt,
+        attachments,
         ...(senderName ? { senderName } : {}),
       });
   }
@@ -282,7 +330,15 @@ export async function pushOperatorMessage(deps: Deps, auth: Auth, sessionId: str
     delivery: stored?.delivery ?? null,
     deliveryError: stored?.deliveryError ?? null,
     createdAt: stored?.createdAt ?? createdAt,
+    attachments,
   };
+}
+
+/** A message id with `fileIds` bound to it, before the message itself is stored. */
+async function reserveMessage(deps: Pick<Deps, "db">, session: ConversationRow, fileIds: string[]): Promise<string> {
+  const id = newId("msg");
+  await bindFilesToMessage(deps, fileIds, session.id, id);
+  return id;
 }
 
 /**
