@@ -14,6 +14,7 @@ import { pickLanguage, translate } from "./http/translate";
 import { registerAuthRoutes, registerMeRoutes } from "./identity/routes";
 import { registerAnnouncementRoutes } from "./announcements/routes";
 import { registerSpeechRoutes, SPEECH_UPLOAD_PATH } from "./speech/routes";
+import { CHAT_FILE_UPLOAD_MAX_BYTES, CHAT_FILE_UPLOAD_PATH, registerChatFileRoutes } from "./chat/files/routes";
 import { registerAppRoutes } from "./apps/routes";
 import { registerBenefitRoutes } from "./benefits/routes";
 import { registerChatRoutes } from "./chat/routes";
@@ -95,14 +96,14 @@ export function createApp(deps: Deps) {
       });
     const generalLimit = limitOf(deps.config.bodyLimitBytes);
     // Knowledge uploads may be up to 15 MB plus the multipart framing; everything else keeps the general limit.
-    const uploadLimit = limitOf(Math.max(deps.config.bodyLimitBytes, KNOWLEDGE_UPLOAD_MAX_BYTES));
+    const uploadLimit = limitOf(Math.max(deps.config.bodyLimitBytes, KNOWLEDGE_UPLOAD_MAX_BYTES, CHAT_FILE_UPLOAD_MAX_BYTES));
     // Database imports take files up to the fast import's limit.
     const databaseLimit = limitOf(Math.max(deps.config.bodyLimitBytes, DATABASE_UPLOAD_MAX_BYTES));
     // Portable imports take a zip bundle with knowledge contents.
     const portableLimit = limitOf(Math.max(deps.config.bodyLimitBytes, PORTABLE_IMPORT_MAX_BYTES));
     app.use(prefix, (c, next) => {
       if (c.req.method !== "POST") return generalLimit(c, next);
-      if (KNOWLEDGE_UPLOAD_PATH.test(c.req.path) || SPEECH_UPLOAD_PATH.test(c.req.path)) return uploadLimit(c, next);
+      if (KNOWLEDGE_UPLOAD_PATH.test(c.req.path) || SPEECH_UPLOAD_PATH.test(c.req.path) || CHAT_FILE_UPLOAD_PATH.test(c.req.path)) return uploadLimit(c, next);
       if (PORTABLE_IMPORT_PATH.test(c.req.path)) return portableLimit(c, next);
       return (DATABASE_UPLOAD_PATH.test(c.req.path) ? databaseLimit : generalLimit)(c, next);
     });
@@ -138,6 +139,7 @@ export function createApp(deps: Deps) {
   registerKnowledgeImportRoutes(app);
   registerKnowledgeEvaluationRoutes(app);
   registerChatRoutes(app);
+  registerChatFileRoutes(app);
   registerClientRoutes(app);
   registerVoiceRoutes(app);
   registerChannelRoutes(app);

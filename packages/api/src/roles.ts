@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { type BootstrapResult, bootstrap } from "./bootstrap";
 import { createChannelWorker, startKeyValueSweeper } from "./channels/worker";
+import { startChatFileSweeper } from "./chat/files/service";
 import { databaseKeyValueStore } from "./channels/kv";
 import type { Config } from "./config";
 import { createImageWorker, recoverImageTasks } from "./images/worker";
@@ -121,6 +122,7 @@ export async function startRoles(deps: Deps, roles: Config["roles"]): Promise<St
   }
   if (roles.scheduler) {
     stops.push(startKeyValueSweeper(deps));
+    stops.push(startChatFileSweeper(deps));
     const scheduler = createWorkflowScheduler(deps);
     scheduler.start();
     stops.push(() => scheduler.stop());

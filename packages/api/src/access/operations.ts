@@ -357,6 +357,8 @@ export const operationAccess: Readonly<Record<string, OperationAccess>> = {
   // Speech input (issue 21, t21-stt): the transcription models, like GET /models; transcribing a question, like chatting.
   "GET /api/v1/transcription-models": "member",
   "POST /api/v1/chat/transcriptions": "apps.view",
+  "POST /api/v1/chat/files": "apps.view",
+  "POST /api/v1/assets": "member",
   // Images (issue 21, t21-img): a user's own drawing tasks, charged to their space.
   "GET /api/v1/images/models": "member",
   "POST /api/v1/images/tasks": "member",

@@ -36,6 +36,7 @@ const document = parse(fs.readFileSync(path.resolve(__dirname, "../../../../open
  * grant check gone) fails this test instead of quietly dropping it from the matrix.
  */
 const MEMBER_OPERATIONS = [
+  "POST /api/v1/assets",
   "GET /api/v1/images/models",
   "POST /api/v1/images/tasks",
   "POST /api/v1/images/tasks/{taskId}/operate",

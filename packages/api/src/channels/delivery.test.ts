@@ -303,7 +303,7 @@ describe("channel delivery", () => {
     const sessionId = list.data.items[0].sessionId as string;
     const upload = (name: string, bytes: Uint8Array) => {
       const form = new FormData();
-      form.set("file", new Blob([bytes]), name);
+      form.set("file", new Blob([new Uint8Array(bytes)]), name);
       return ctx.request(`/api/v1/inbox/sessions/${sessionId}/files`, { method: "POST", token: owner.token, body: form });
     };
     // Not an image by its bytes, whatever its name says.

@@ -19,6 +19,17 @@ export const chatMessages = defineMessages({
   chat_model_malformed: { en: "The model sent a broken answer", "zh-CN": "模型返回了无法解析的内容" },
   chat_model_aborted: { en: "The answer was stopped", "zh-CN": "回答已停止" },
   openai_model_not_found: { en: "The model `{model}` does not exist or you do not have access to it", "zh-CN": "模型 `{model}` 不存在或无权访问" },
+  openai_image_invalid: {
+    en: "The image_url is not a JPEG or PNG image (a data URL or an http(s) address whose bytes are one)",
+    "zh-CN": "image_url 不是 JPEG 或 PNG 图片（应为 data URL，或内容为图片的 http(s) 地址）",
+  },
+  openai_image_forbidden: {
+    en: "The image_url points at an address Parley may not reach (loopback, cloud metadata or a private network)",
+    "zh-CN": "image_url 指向 Parley 不允许访问的地址（本机、云元数据或内网）",
+  },
+  openai_image_unreachable: { en: "The image at image_url could not be fetched", "zh-CN": "无法获取 image_url 指向的图片" },
+  openai_image_too_large: { en: "The image at image_url is 5 MB or larger", "zh-CN": "image_url 指向的图片不小于 5 MB" },
+  openai_images_too_many: { en: "A request carries at most 20 images", "zh-CN": "一次请求最多包含 20 张图片" },
   custom_tools_unsupported: {
     en: 'Custom tools are not supported; declare your tools with type "function"',
     "zh-CN": '不支持自定义工具（custom），请以 type "function" 声明工具',

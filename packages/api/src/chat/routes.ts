@@ -1,3 +1,4 @@
+import { chatFileSchema } from "./files/schemas";
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import { balanceOf, listLedger } from "../billing/service/ledger";
 import { listUsageRecords } from "../billing/service/usage";
@@ -21,7 +22,12 @@ const endUserOf = (auth: Auth) => `user:${auth.userId}`;
 const chatRequest = z
   .object({
     appCode: z.string().min(1).max(64).openapi({ example: "a7K2pQ9x" }),
-    message: z.string().max(20_000).openapi({ example: "What can you do?" }),
+    message: z.string().max(20_000).openapi({ example: "What can you do?", description: "The question; may be empty when `fileIds` is not" }),
+    fileIds: z
+      .array(z.string().min(1).max(64))
+      .max(10)
+      .optional()
+      .openapi({ description: "Files uploaded with POST /api/v1/chat/files, sent with this message (at most 10)" }),
     conversationId: z.string().max(64).optional().openapi({ description: "Continue this conversation; omit to start one" }),
     model: z.string().max(100).optional().openapi({ description: "One of the app's models; the app's default when omitted" }),
     channel: z.enum(["web", "preview"]).optional().openapi({ description: "`preview` for the console's preview pane; `web` when omitted" }),
@@ -68,6 +74,7 @@ export function registerChatRoutes(app: OpenAPIHono<AppEnv>) {
         memberUserId: auth.userId,
         channel: body.channel ?? "web",
         text: body.message,
+        ...(body.fileIds?.length ? { fileIds: body.fileIds } : {}),
         language,
         signal: stop.signal,
         ...(body.conversationId ? { conversationId: body.conversationId } : {}),
@@ -93,6 +100,7 @@ export function registerChatRoutes(app: OpenAPIHono<AppEnv>) {
           guidingQuestions: z.array(z.string()).openapi({ description: "Questions written in [square brackets] in the opening introduction" }),
           defaultModel: z.string(),
           models: z.array(z.string()),
+          imageModels: z.array(z.string()).openapi({ description: "Those of `models` that read images: attach images only when one of these answers" }),
           bottomSlogan: z.string().nullable(),
           voice: z.boolean().openapi({ description: "Whether the app reads answers aloud (POST /api/v1/voice/stream): it has a voice a provider serves" }),
         })
@@ -102,6 +110,7 @@ export function registerChatRoutes(app: OpenAPIHono<AppEnv>) {
       const chatApp = await chatAppForMember(c.var.deps, c.var.auth, c.req.valid("param").appCode);
       const opening = parseOpening(chatApp.openingIntroduction);
       await c.var.deps.models.ready();
+      const models = [chatApp.defaultModel, ...chatApp.optionalModels.filter((model) => model !== chatApp.defaultModel)];
       return ok(c, {
         code: chatApp.code,
         name: chatApp.name,
@@ -109,7 +118,8 @@ export function registerChatRoutes(app: OpenAPIHono<AppEnv>) {
         openingText: opening.text,
         guidingQuestions: opening.guidingQuestions,
         defaultModel: chatApp.defaultModel,
-        models: [chatApp.defaultModel, ...chatApp.optionalModels.filter((model) => model !== chatApp.defaultModel)],
+        models,
+        imageModels: models.filter((model) => (c.var.deps.models.resolve(model) ?? c.var.deps.models.fallback()).model.supportsImages),
         bottomSlogan: chatApp.bottomSlogan,
         voice: appVoiceServed(c.var.deps, chatApp),
       });
@@ -175,6 +185,7 @@ export function registerChatRoutes(app: OpenAPIHono<AppEnv>) {
               )
               .openapi({ description: "Sources the answer cites (empty when none)" }),
             createdAt: z.string(),
+            attachments: z.array(chatFileSchema).openapi({ description: "Files and images the message carries (empty when none)" }),
           })
           .openapi("ChatMessage"),
       ),

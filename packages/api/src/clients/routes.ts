@@ -228,6 +228,7 @@ export function registerClientRoutes(app: OpenAPIHono<AppEnv>) {
         channel: WEB_EMBED_CHANNEL,
         conversationId: conversation.id,
         text: body.content,
+        ...(body.fileIds?.length ? { fileIds: body.fileIds } : {}),
         language,
         signal: stop.signal,
       };

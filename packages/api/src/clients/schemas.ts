@@ -1,3 +1,4 @@
+import { chatFileSchema } from "../chat/files/schemas";
 import { z } from "@hono/zod-openapi";
 
 /** `#rrggbb`. */
@@ -118,7 +119,17 @@ export const widgetSessionSchema = z
   })
   .openapi("WidgetSession");
 
-export const widgetMessageBody = z.object({ content: z.string().min(1).max(2000) }).openapi("WidgetMessage");
+export const widgetMessageBody = z
+  .object({
+    content: z.string().max(2000).openapi({ description: "The visitor's text; may be empty when `fileIds` is not" }),
+    fileIds: z
+      .array(z.string().min(1).max(64))
+      .max(10)
+      .optional()
+      .openapi({ description: "Files uploaded with POST /api/v1/widget/{clientId}/sessions/{sessionId}/files, sent with this message" }),
+  })
+  .refine((body) => body.content.trim() !== "" || (body.fileIds?.length ?? 0) > 0, { message: "Write a message or attach a file", path: ["content"] })
+  .openapi("WidgetMessage");
 
 export const widgetHistorySchema = z
   .object({
@@ -133,6 +144,7 @@ export const widgetHistorySchema = z
             description: "`interrupted`: the server stopped mid-answer; the content is what the visitor had been sent",
           }),
           createdAt: z.string(),
+          attachments: z.array(chatFileSchema).openapi({ description: "Files and images the message carries (empty when none)" }),
         })
         .openapi("WidgetHistoryMessage"),
     ),

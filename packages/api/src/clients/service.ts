@@ -1,3 +1,4 @@
+import { withAttachments } from "../chat/files/service";
 import { appVoiceServed } from "../voice/service/voice";
 import { createHmac, randomBytes } from "node:crypto";
 import { and, asc, desc, eq, inArray } from "drizzle-orm";
@@ -338,8 +339,8 @@ export async function sessionForVisitor(deps: Pick<Deps, "db" | "now">, row: Cli
 }
 
 /** The session's messages (the visitor's, the app's answers and operators'), oldest first. */
-export async function sessionMessages(deps: Pick<Deps, "db">, conversationId: string) {
-  return deps.db
+export async function sessionMessages(deps: Pick<Deps, "db" | "secrets" | "now">, conversationId: string) {
+  const rows = await deps.db
     .select({
       id: messages.id,
       role: messages.role,
@@ -351,4 +352,5 @@ export async function sessionMessages(deps: Pick<Deps, "db">, conversationId: st
     .from(messages)
     .where(and(eq(messages.conversationId, conversationId), inArray(messages.role, ["user", "assistant", "operator"])))
     .orderBy(asc(messages.createdAt), asc(messages.id));
+  return withAttachments(deps, rows);
 }

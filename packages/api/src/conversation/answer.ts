@@ -71,14 +71,15 @@ async function openTurn(deps: Deps, run: TurnRun): Promise<OpenedTurn> {
     app: turn.app,
     endUserId: turn.endUserId,
     channel: turn.channel,
-    title: said,
+    title: said || prepared.files.map((file) => file.name).join(", "),
     ...(turn.conversationId ? { conversationId: turn.conversationId } : {}),
     ...(prepared.conversation ? { found: prepared.conversation } : {}),
   });
   // Memory is read before the person's message is stored, so the message is not in it twice.
   const history = policy.memory && !turn.messages ? await loadMemory(deps, conversation, turn.app, turn.storedMessageId) : [];
   const userMessageId =
-    turn.storedMessageId ?? (storesPrompt ? await storeMessage(deps, { conversation, role: "user", content: said, touch: false }) : undefined);
+    turn.storedMessageId ??
+    (storesPrompt ? await storeMessage(deps, { conversation, role: "user", content: said, touch: false, files: prepared.files }) : undefined);
   const messageId = newId("msg");
   run.meter.answering(conversation.id, messageId);
   return { conversation, history, userMessageId, messageId };

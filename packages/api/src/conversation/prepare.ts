@@ -2,7 +2,8 @@ import { availableBalance } from "../billing/service/holds";
 import { ServiceError } from "../errors";
 import type { Deps } from "../kernel";
 import { creditsFor } from "../models/pricing";
-import { estimateTokens } from "../platform/llm/tokens";
+import { estimateTokens, IMAGE_TOKENS } from "../platform/llm/tokens";
+import { filesForTurn } from "../chat/files/service";
 import { holdForTurn } from "./metering";
 import { checkRateLimits } from "./rate-limit";
 import { findOwnConversation } from "./store";
@@ -21,8 +22,23 @@ export async function prepareTurn(
   turn: ChatTurn,
   policy: ResponderPolicy,
 ): Promise<PreparedTurn> {
-  const text = turn.messages ? turn.text.trim() || "(tool results)" : turn.text.trim();
-  if (!text) throw new ServiceError("validation", "validation_failed", { field: "message", reason: "empty" }, { field: "message" });
+  const files = turn.fileIds?.length
+    ? await filesForTurn(
+        deps,
+        {
+          spaceId: turn.app.spaceId,
+          appId: turn.app.id,
+          endUserId: turn.endUserId,
+          conversationId: turn.conversationId,
+          storedMessageId: turn.storedMessageId,
+        },
+        turn.fileIds,
+      )
+    : [];
+  const lastMessage = turn.messages?.at(-1);
+  const statelessPlaceholder = lastMessage?.role === "user" && lastMessage.images?.length ? "(image)" : "(tool results)";
+  const text = turn.messages ? turn.text.trim() || statelessPlaceholder : turn.text.trim();
+  if (!text && files.length === 0) throw new ServiceError("validation", "validation_failed", { field: "message", reason: "empty" }, { field: "message" });
   if (!turn.messages && text.length > MAX_INPUT_CHARACTERS) {
     throw new ServiceError(
       "validation",
@@ -41,6 +57,14 @@ export async function prepareTurn(
     throw new ServiceError("validation", "chat_conversation_unknown", { id: turn.conversationId }, { field: "conversationId" });
   }
   const resolved = deps.models.resolve(modelId) ?? deps.models.fallback();
+  // Images go only to models that read them: refused before anything is held or stored.
+  const images =
+    files.filter((file) => file.kind === "image").length +
+    (turn.messages ?? []).reduce((sum, message) => sum + (message.role === "user" ? (message.images?.length ?? 0) : 0), 0);
+  // A workflow takes files as {{sys.files}} addresses; its own nodes decide what reads them.
+  if (images > 0 && turn.app.type !== "WORKFLOW" && !resolved.model.supportsImages) {
+    throw new ServiceError("validation", "chat_model_images_unsupported", { model: resolved.model.id }, { field: turn.messages ? "messages" : "fileIds" });
+  }
   // A prompt that cannot fit the model's context window is refused before any call is paid for.
   const promptText = turn.messages ? turn.messages.map((message) => message.content).join("\n") : text;
   if (!resolved.model.offline && estimateTokens(promptText) + estimateTokens(turn.app.settingsPrompt) > resolved.model.contextWindow) {
@@ -49,7 +73,7 @@ export async function prepareTurn(
   const free = creditsFor(resolved.model.id, { promptTokens: 1000, completionTokens: 1000 }) === 0;
   const limited = await checkRateLimits(deps, { appId: turn.app.id, endUserId: turn.endUserId, channel: turn.channel });
   const query = (turn.messages ? turn.text : text).trim();
-  const base = { text, query, resolved, limited, conversation, hold: undefined, maxOutputTokens: undefined };
+  const base = { text, query, resolved, limited, conversation, hold: undefined, maxOutputTokens: undefined, files };
   if (policy.credits === "per-call") {
     // The responder's model calls hold credits call by call; the turn itself calls no model.
     if (!free && (await availableBalance(deps, turn.app.spaceId, turn.memberUserId)) <= 0)
@@ -57,6 +81,8 @@ export async function prepareTurn(
     return base;
   }
   if (free || limited) return base;
-  const promptTokens = estimateTokens(promptText) + estimateTokens(turn.app.settingsPrompt);
+  // Attached documents are read into the prompt (cut to the context window), images cost their estimate.
+  const fileTokens = files.reduce((sum, file) => sum + (file.kind === "image" ? 0 : estimateTokens(file.textContent ?? "")), images * IMAGE_TOKENS);
+  const promptTokens = Math.min(resolved.model.contextWindow, estimateTokens(promptText) + fileTokens) + estimateTokens(turn.app.settingsPrompt);
   return { ...base, ...(await holdForTurn(deps, turn, resolved.model.id, promptTokens)) };
 }

@@ -1,3 +1,4 @@
+import { bindFilesToMessage, type ChatFileRow, chatFileView } from "../chat/files/service";
 import { and, desc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import type { ChatApp } from "../apps/service/index";
 import { newId } from "../crypto";
@@ -135,6 +136,8 @@ export async function storeMessage(
     toolCalls?: unknown;
     /** Sources the answer cites, kept so history shows them. */
     citations?: MessageCitation[];
+    /** Files the message carries: bound to the conversation and the message as it is stored. */
+    files?: readonly ChatFileRow[];
     id?: string;
     /** Move the conversation's `updatedAt`; the answer does it once per turn. */
     touch?: boolean;
@@ -155,6 +158,7 @@ export async function storeMessage(
         model: sql.placeholder("model"),
         toolCalls: sql.placeholder("toolCalls"),
         citations: sql.placeholder("citations"),
+        attachments: sql.placeholder("attachments"),
         senderName: sql.placeholder("senderName"),
         delivery: sql.placeholder("delivery"),
         createdAt: sql.placeholder("createdAt"),
@@ -181,6 +185,7 @@ export async function storeMessage(
     model: input.model ?? null,
     toolCalls: input.toolCalls === undefined ? null : JSON.stringify(input.toolCalls),
     citations: input.citations && input.citations.length > 0 ? JSON.stringify(input.citations) : null,
+    attachments: input.files?.length ? JSON.stringify(input.files.map((file) => file.id)) : null,
     senderName: input.senderName ?? null,
     delivery: input.delivery ?? null,
     createdAt: now,
@@ -194,11 +199,20 @@ export async function storeMessage(
         .prepare(),
     ).run({ updatedAt: now, id: input.conversation.id });
   }
+  if (input.files?.length) {
+    await bindFilesToMessage(
+      deps,
+      input.files.map((file) => file.id),
+      input.conversation.id,
+      id,
+    );
+  }
   const message = {
     id,
     role: input.role,
     content: input.content,
     createdAt: now,
+    ...(input.files?.length ? { attachments: input.files.map((file) => chatFileView(deps, file)) } : {}),
     ...(input.senderName ? { senderName: input.senderName } : {}),
     ...(input.delivery ? { delivery: input.delivery } : {}),
   };

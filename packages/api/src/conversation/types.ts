@@ -1,6 +1,7 @@
 import type { ChatApp } from "../apps/service/index";
 import type { CreditHold } from "../billing/service/holds";
 import type { ChatEvent } from "../chat/events";
+import type { ChatFileRow } from "../chat/files/service";
 import type { Deps } from "../kernel";
 import type { Language } from "../i18n/language";
 import type { ResolvedModel } from "../models/catalog";
@@ -16,6 +17,11 @@ export interface ChatTurn {
   channel: string;
   conversationId?: string;
   text: string;
+  /**
+   * Files attached to the person's message (ids of `chat_files` uploaded for this app, person and
+   * conversation): images go to the model, documents are read into the turn.
+   */
+  fileIds?: string[];
   /** One of the app's models; the app's default when absent. */
   model?: string;
   language: Language;
@@ -55,6 +61,8 @@ export interface PreparedTurn {
   hold: CreditHold | undefined;
   /** The longest answer the hold pays for. */
   maxOutputTokens: number | undefined;
+  /** The files the person's message carries, in the order attached. */
+  files: ChatFileRow[];
 }
 
 /**

@@ -1,3 +1,4 @@
+import { chatFilesMessages } from "../chat/files/messages";
 import { accessMessages } from "../access/messages";
 import { announcementsMessages } from "../announcements/messages";
 import { analysisColumnMessages, analysisMessages } from "../analysis/messages";
@@ -78,6 +79,7 @@ export const catalogues = {
   files: filesMessages,
   jobs: jobsMessages,
   mcpServer: mcpServerMessages,
+  chatFiles: chatFilesMessages,
 } as const;
 
 /** Every message Parley can show or send, in English and Chinese: the areas' catalogues in one. */
@@ -120,6 +122,7 @@ export const messages = {
   ...voiceMessages,
   ...filesMessages,
   ...mcpServerMessages,
+  ...chatFilesMessages,
 };
 
 /** The id of a message: a key of {@link messages}. */

@@ -1,3 +1,4 @@
+import type { ChatFileView } from "../chat/files/service";
 import { eq } from "drizzle-orm";
 import { conversations } from "../db/schema/index";
 import type { Deps } from "../kernel";
@@ -18,6 +19,7 @@ export interface InboxMessage {
   content: string;
   createdAt: string;
   senderName?: string;
+  attachments?: ChatFileView[];
 }
 
 /** The list shows this much of the last message. */
@@ -30,7 +32,9 @@ const PREVIEW_CHARACTERS = 200;
  */
 export async function recordSessionActivity(deps: Pick<Deps, "db" | "realtime">, conversation: ConversationRow, message: InboxMessage): Promise<void> {
   const incoming = message.role === "user";
-  const preview = message.content.replace(/\s+/g, " ").trim().slice(0, PREVIEW_CHARACTERS);
+  // A message of files alone shows their names, e.g. "[photo.png]".
+  const said = message.content.trim() || (message.attachments ?? []).map((file) => `[${file.name}]`).join(" ");
+  const preview = said.replace(/\s+/g, " ").trim().slice(0, PREVIEW_CHARACTERS);
   await deps.db
     .update(conversations)
     .set({ lastMessage: preview, lastMessageAt: message.createdAt, ...(incoming ? { readStatus: "UNREAD" as const } : {}) })

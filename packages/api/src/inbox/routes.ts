@@ -1,9 +1,10 @@
+import { chatFileSchema } from "../chat/files/schemas";
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../http/context";
 import { ok } from "../http/envelope";
 import { requireAuth } from "../http/auth";
 import { defineRoute, idParam, jsonBody, standardErrors } from "../http/openapi";
-import { chatFileSchema, formFile } from "../chat/files/routes";
+import { formFile } from "../chat/files/routes";
 import {
   changeServiceMode,
   EXPORT_MAX_DAYS,
@@ -58,6 +59,7 @@ export const messageSchema = z
     delivery: z.enum(["pending", "sent", "failed"]).nullable().openapi({ description: "For messages sent out through a channel" }),
     deliveryError: z.string().nullable(),
     createdAt: z.string(),
+    attachments: z.array(chatFileSchema).openapi({ description: "Files and images the message carries (empty when none)" }),
   })
   .openapi("InboxMessage");
 

@@ -1,10 +1,10 @@
+import { withAttachments } from "../chat/files/service";
 import { and, asc, desc, eq, gte, inArray, isNotNull, lt, lte, or, sql } from "drizzle-orm";
 import { decodeCursor, encodeCursor } from "../db/query-helpers";
 import { getAppForChat } from "../apps/service/index";
 import { queueSend } from "../channels/pipeline";
 import { storeMessage } from "../conversation/store";
-import { newId } from "../crypto";
-import { bindFilesToMessage, checkChatFile, chatFileView, filesForTurn, storeChatFile } from "../chat/files/service";
+import { checkChatFile, chatFileView, filesForTurn, storeChatFile } from "../chat/files/service";
 import { channelClients, conversations, messages, users, webClients } from "../db/schema/index";
 import { ServiceError } from "../errors";
 import type { Auth, Deps } from "../kernel";
@@ -135,7 +135,12 @@ export async function getSession(deps: Pick<Deps, "db">, auth: Auth, sessionId: 
 }
 
 /** A session's messages, oldest first: the last `limit`, or those before `before` (a message id). */
-export async function sessionHistory(deps: Pick<Deps, "db">, auth: Auth, sessionId: string, input: { limit: number; before?: string | undefined }) {
+export async function sessionHistory(
+  deps: Pick<Deps, "db" | "secrets" | "now">,
+  auth: Auth,
+  sessionId: string,
+  input: { limit: number; before?: string | undefined },
+) {
   const session = await loadSession(deps, auth, sessionId);
   const conditions = [eq(messages.conversationId, session.id), inArray(messages.role, ["user", "assistant", "operator"])];
   if (input.before) {
@@ -163,7 +168,11 @@ export async function sessionHistory(deps: Pick<Deps, "db">, auth: Auth, session
     .orderBy(desc(messages.createdAt), desc(messages.id))
     .limit(input.limit + 1);
   const page = rows.slice(0, input.limit).reverse();
-  return { items: page.map((row) => ({ ...row, role: row.role as "user" | "assistant" | "operator" })), hasMore: rows.length > input.limit };
+  const items = await withAttachments(
+    deps,
+    page.map((row) => ({ ...row, role: row.role as "user" | "assistant" | "operator" })),
+  );
+  return { items, hasMore: rows.length > input.limit };
 }
 
 /** Opening a session reads it (UNREAD → HAVE_READ); the space's consoles follow. */
@@ -286,22 +295,9 @@ export async function pushOperatorMessage(deps: Deps, auth: Auth, sessionId: str
     content: input.content,
     ...(senderName ? { senderName } : {}),
     delivery: isChannel ? "pending" : "sent",
-    // Files are bound before the message is announced, so its delivery finds them.
-    ...(files.length
-      ? {
-          id: await reserveMessage(
-            deps,
-            session,
-            files.map((file) => file.id),
-          ),
-        }
-      : {}),
+    // Bound to the message before it is announced, so its delivery finds them.
+    ...(files.length ? { files } : {}),
   });
-  if (files.length)
-    await deps.db
-      .update(messages)
-      .set({ attachments: JSON.stringify(files.map((file) => file.id)) })
-      .where(eq(messages.id, id));
   const createdAt = deps.now().toISOString();
   const attachments = files.map((file) => chatFileView(deps, file));
   // A pending message goes out through the session's channel when stored (the channels listen for it).
@@ -334,19 +330,12 @@ export async function pushOperatorMessage(deps: Deps, auth: Auth, sessionId: str
   };
 }
 
-/** A message id with `fileIds` bound to it, before the message itself is stored. */
-async function reserveMessage(deps: Pick<Deps, "db">, session: ConversationRow, fileIds: string[]): Promise<string> {
-  const id = newId("msg");
-  await bindFilesToMessage(deps, fileIds, session.id, id);
-  return id;
-}
-
 /**
  * Sends again a message of the session whose delivery failed (a refusal such as a blocked bot):
  * back to pending, then queued like a first send. Anything else is a conflict — a delivered or
  * pending message is never sent twice.
  */
-export async function retryDelivery(deps: Pick<Deps, "db" | "now">, auth: Auth, sessionId: string, messageId: string) {
+export async function retryDelivery(deps: Pick<Deps, "db" | "now" | "secrets">, auth: Auth, sessionId: string, messageId: string) {
   const session = await loadSession(deps, auth, sessionId);
   const message = await deps.db
     .select({ id: messages.id, role: messages.role, delivery: messages.delivery })
@@ -376,7 +365,8 @@ export async function retryDelivery(deps: Pick<Deps, "db" | "now">, auth: Auth, 
     .from(messages)
     .where(eq(messages.id, message.id))
     .get();
-  return { ...stored!, role: stored!.role as "user" | "assistant" | "operator" };
+  const [view] = await withAttachments(deps, [{ ...stored!, role: stored!.role as "user" | "assistant" | "operator" }]);
+  return view!;
 }
 
 function csvCell(value: string): string {

@@ -48,6 +48,7 @@ export const modelSchema = z
     offline: z.boolean().openapi({ description: "True for the built-in offline responder, which answers without a language model", example: false }),
     contextWindow: z.number().int().openapi({ description: "Input limit in tokens", example: 1047576 }),
     supportsTools: z.boolean().openapi({ description: "Whether the model can call plugins (function calling)", example: true }),
+    supportsImages: z.boolean().openapi({ description: "Whether the model reads images attached to a message (vision)", example: true }),
     default: z
       .boolean()
       .openapi({ description: "The model used when an app names none (the configured default when served, else the offline responder)", example: true }),

@@ -1,3 +1,4 @@
+import { ImageInputError, type ImageReference, resolveImages } from "./images";
 import { createRoute, type OpenAPIHono, type z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { stream } from "hono/streaming";
@@ -9,7 +10,7 @@ import { ServiceError } from "../errors";
 import { accessFor, checkAccess } from "../http/auth";
 import type { AppEnv } from "../http/context";
 import { translate } from "../http/translate";
-import type { ModelMessage, ToolDefinition } from "../platform/llm/types";
+import type { ImagePart, ModelMessage, ToolDefinition } from "../platform/llm/types";
 import {
   type CompletionRequest,
   type citationSchema,
@@ -79,19 +80,37 @@ function textOf(content: string | Array<{ type: string; text?: string }> | null 
   return content.map((part) => (part.type === "text" ? (part.text ?? "") : "")).join("");
 }
 
-/** Maps OpenAI chat messages to the model port's messages; system prompts join the app's own. */
-export function toModelMessages(messages: CompletionRequest["messages"]): ModelMessage[] {
+/** The `image_url` parts of a person's message, with where each sits in the request. */
+function imageReferences(content: unknown, at: number): ImageReference[] {
+  if (!Array.isArray(content)) return [];
+  return content.flatMap((part: { type?: string; image_url?: { url?: string } }, index) =>
+    part?.type === "image_url" && typeof part.image_url?.url === "string"
+      ? [{ url: part.image_url.url, param: `messages.${at}.content.${index}.image_url.url` }]
+      : [],
+  );
+}
+
+/**
+ * Maps OpenAI chat messages to the model port's messages; system prompts join the app's own.
+ * A person's `image_url` parts become images (fetched or decoded by {@link resolveImages}).
+ */
+export async function toModelMessages(deps: Parameters<typeof resolveImages>[0], messages: CompletionRequest["messages"]): Promise<ModelMessage[]> {
   const toolNames = new Map<string, string>();
   const out: ModelMessage[] = [];
-  for (const message of messages) {
+  const references = messages.flatMap((message, at) => (message.role === "user" ? imageReferences(message.content, at) : []));
+  const images = await resolveImages(deps, references);
+  const imagesOf = new Map<string, ImagePart>(references.map((reference, index) => [reference.param, images[index] as ImagePart]));
+  for (const [at, message] of messages.entries()) {
     switch (message.role) {
       case "system":
       case "developer":
         out.push({ role: "system", content: textOf(message.content) });
         break;
-      case "user":
-        out.push({ role: "user", content: textOf(message.content) });
+      case "user": {
+        const own = imageReferences(message.content, at).map((reference) => imagesOf.get(reference.param) as ImagePart);
+        out.push({ role: "user", content: textOf(message.content), ...(own.length ? { images: own } : {}) });
         break;
+      }
       case "assistant": {
         const calls = [
           ...(message.tool_calls ?? []),
@@ -228,10 +247,12 @@ export function registerOpenAiRoutes(app: OpenAPIHono<AppEnv>) {
         return openAiError(c, 400, "invalid_request_error", translate(language, "custom_tools_unsupported"), "unsupported_tool", "tools");
       let messages: ModelMessage[];
       try {
-        messages = toModelMessages(body.messages);
+        messages = await toModelMessages(deps, body.messages);
       } catch (error) {
         if (error instanceof UnsupportedInput)
           return openAiError(c, 400, "invalid_request_error", translate(language, error.messageId), "unsupported_tool", error.param);
+        if (error instanceof ImageInputError)
+          return openAiError(c, 400, "invalid_request_error", translate(language, error.messageId), "invalid_image_url", error.param);
         throw error;
       }
       const chatApp = await openAiModelApp(deps, caller, body.model);

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 
@@ -7,6 +7,11 @@ export interface SecretBox {
   seal(plaintext: string): string;
   /** Throws when the value was sealed with another key or altered. */
   open(sealed: string): string;
+  /**
+   * A MAC of `data` (hex HMAC-SHA256) under a key derived from the instance key for `purpose`:
+   * signed addresses that every process of the instance can check.
+   */
+  sign(purpose: string, data: string): string;
 }
 
 const VERSION = "v1";
@@ -14,7 +19,17 @@ const VERSION = "v1";
 /** A box over a 32-byte key. Sealed form: `v1.<iv>.<tag>.<ciphertext>` in base64url. */
 export function createSecretBox(key: Buffer): SecretBox {
   if (key.length !== 32) throw new Error("The secret key must be 32 bytes");
+  const macKeys = new Map<string, Buffer>();
+  const macKey = (purpose: string) => {
+    let derived = macKeys.get(purpose);
+    if (!derived) {
+      derived = Buffer.from(hkdfSync("sha256", key, Buffer.alloc(0), `parley-mac:${purpose}`, 32));
+      macKeys.set(purpose, derived);
+    }
+    return derived;
+  };
   return {
+    sign: (purpose, data) => createHmac("sha256", macKey(purpose)).update(data).digest("hex"),
     seal(plaintext) {
       const iv = randomBytes(12);
       const cipher = createCipheriv("aes-256-gcm", key, iv);

@@ -1,3 +1,4 @@
+import { chatFileSchema } from "../chat/files/schemas";
 import { z } from "@hono/zod-openapi";
 import type { RealtimeHub } from "./hub";
 
@@ -23,6 +24,8 @@ export const realtimeMessageSchema = z.object({
   createdAt: z.string(),
   /** The operator's (or, in a group, the sender's) name. */
   senderName: z.string().optional(),
+  /** Images and files the message carries. */
+  attachments: z.array(chatFileSchema).optional(),
 });
 export type RealtimeMessage = z.infer<typeof realtimeMessageSchema>;
 
@@ -74,6 +77,8 @@ export const visitorEventSchemas = {
     content: z.string(),
     createdAt: z.string(),
     senderName: z.string().optional(),
+    /** Images and files the message carries (an operator's image). */
+    attachments: z.array(chatFileSchema).optional(),
   }),
   /** The session's service mode changed (e.g. an operator took over). */
   mode: z.object({ serviceMode: z.enum(serviceModes) }),

@@ -323,7 +323,14 @@ export const systemArgs = [
   { name: "sys.run_id", type: "string", description: { en: "The run's id", "zh-CN": "运行 ID" } },
   { name: "sys.workflow_id", type: "string", description: { en: "The workflow's id", "zh-CN": "工作流 ID" } },
   { name: "sys.conversation_id", type: "string", description: { en: "The conversation, when the run answers a chat", "zh-CN": "会话 ID（对话触发时）" } },
-  { name: "sys.files", type: "array", description: { en: "Files and images given to the start node (URLs)", "zh-CN": "开始节点收到的文件和图片（URL）" } },
+  {
+    name: "sys.files",
+    type: "array",
+    description: {
+      en: "Files and images given to the start node (URLs; files attached in chat arrive as their signed addresses, valid 24 hours)",
+      "zh-CN": "开始节点收到的文件和图片（URL；对话中附带的文件以签名地址传入，24 小时内有效）",
+    },
+  },
 ] as const;
 
 function pascal(type: string): string {

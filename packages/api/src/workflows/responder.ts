@@ -1,3 +1,4 @@
+import { chatFileView } from "../chat/files/service";
 import type { ChatEvent } from "../chat/events";
 import type { Responder, ResponderContext, TurnOutcome } from "../conversation/types";
 import { ServiceError } from "../errors";
@@ -41,6 +42,8 @@ async function* runWorkflowTurn(deps: Deps, { turn, prepared, conversation }: Re
     runId = await startRun(deps, workflow, {
       type: "FLOW",
       query: prepared.query,
+      // The person's attachments reach the start node as {{sys.files}}: their signed addresses (valid 24 hours).
+      ...(prepared.files.length ? { files: prepared.files.map((file) => `${deps.config.publicUrl}${chatFileView(deps, file).url}`) } : {}),
       trigger: {
         by: "chat",
         endUserId: turn.endUserId,

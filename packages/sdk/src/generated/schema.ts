@@ -14306,6 +14306,546 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/chat/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Attach a file to the next chat message
+         * @description Multipart `appCode`, `file`, optional `conversationId`. Answers the file; send its id in `fileIds` of POST /api/v1/chat/stream. Images go to the model (when it reads images); a document's text is read now and put into the turn, cited as a reference. Uploads not sent within 24 hours are removed.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "multipart/form-data": components["schemas"]["ChatFileUpload"];
+                };
+            };
+            responses: {
+                /** @description Attach a file to the next chat message */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["ChatFile"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description The file is over its kind's limit (images 5 MB, documents 15 MB) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description The file is not a JPEG or PNG image or a txt, md, pdf or docx document, by its bytes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/widget/{clientId}/sessions/{sessionId}/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Attach a file to the visitor's next message (Authorization: Bearer <visitorToken>)
+         * @description As POST /api/v1/chat/files, for the widget: send the answered id in `fileIds` of the session's next message. At most 60 uploads per session in 10 minutes.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    clientId: string;
+                    sessionId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "multipart/form-data": components["schemas"]["WidgetFileUpload"];
+                };
+            };
+            responses: {
+                /** @description Attach a file to the visitor's next message (Authorization: Bearer <visitorToken>) */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["ChatFile"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description The client is disabled or the site's origin is not allowed */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description The file is over its kind's limit (images 5 MB, documents 15 MB) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description The file is not a JPEG or PNG image or a txt, md, pdf or docx document, by its bytes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/chat-files/{fileId}/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A chat file's bytes, by its signed address (no Authorization header)
+         * @description The address comes from a ChatFile's `url`; it is valid for 24 hours. Images answer inline, documents as downloads. An altered or expired address answers 403.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    expires?: string;
+                    signature?: string;
+                };
+                header?: never;
+                path: {
+                    fileId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The file */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "image/png": string;
+                        "image/jpeg": string;
+                        "application/pdf": string;
+                        "text/plain": string;
+                        "text/markdown": string;
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description The address is altered or expired */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/assets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload an image the console shows publicly (an avatar, a store picture)
+         * @description Multipart `file`: a JPEG or PNG under 5 MB (by its bytes). Answers its public address, usable as any `avatarUrl`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "multipart/form-data": components["schemas"]["AssetUpload"];
+                };
+            };
+            responses: {
+                /** @description Upload an image the console shows publicly (an avatar, a store picture) */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["PublicAsset"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description The image is 5 MB or more */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description The file is not a JPEG or PNG image */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/assets/{assetId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A public image (no Authorization header; cached for a year: an asset never changes) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    assetId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The image */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "image/png": string;
+                        "image/jpeg": string;
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/web-clients": {
         parameters: {
             query?: never;
@@ -35862,6 +36402,11 @@ export interface components {
              */
             supportsTools: boolean;
             /**
+             * @description Whether the model reads images attached to a message (vision)
+             * @example true
+             */
+            supportsImages: boolean;
+            /**
              * @description The model used when an app names none (the configured default when served, else the offline responder)
              * @example true
              */
@@ -39344,8 +39889,13 @@ export interface components {
         ChatRequest: {
             /** @example a7K2pQ9x */
             appCode: string;
-            /** @example What can you do? */
+            /**
+             * @description The question; may be empty when `fileIds` is not
+             * @example What can you do?
+             */
             message: string;
+            /** @description Files uploaded with POST /api/v1/chat/files, sent with this message (at most 10) */
+            fileIds?: string[];
             /** @description Continue this conversation; omit to start one */
             conversationId?: string;
             /** @description One of the app's models; the app's default when omitted */
@@ -39366,6 +39916,8 @@ export interface components {
             guidingQuestions: string[];
             defaultModel: string;
             models: string[];
+            /** @description Those of `models` that read images: attach images only when one of these answers */
+            imageModels: string[];
             bottomSlogan: string | null;
             /** @description Whether the app reads answers aloud (POST /api/v1/voice/stream): it has a voice a provider serves */
             voice: boolean;
@@ -39396,6 +39948,8 @@ export interface components {
             /** @description Sources the answer cites (empty when none) */
             citations: components["schemas"]["ChatMessageCitation"][];
             createdAt: string;
+            /** @description Files and images the message carries (empty when none) */
+            attachments: components["schemas"]["ChatFile"][];
         };
         ChatMessageCitation: {
             /**
@@ -39418,6 +39972,23 @@ export interface components {
              * @example 0.82
              */
             score?: number;
+        };
+        ChatFile: {
+            /** @example cf_01jd7w3k5q9x2m4n6p8r */
+            id: string;
+            /** @example invoice.pdf */
+            name: string;
+            /** @enum {string} */
+            kind: "image" | "document";
+            /** @example application/pdf */
+            mimeType: string;
+            sizeBytes: number;
+            /**
+             * @description The file's bytes, relative to the API origin: a signed address valid for 24 hours that needs no Authorization header (an `<img src>` can use it)
+             * @example /api/v1/chat-files/cf_01jd7w3k5q9x2m4n6p8r/content?expires=1795800000&signature=9f2c…
+             */
+            url: string;
+            createdAt: string;
         };
         ChatDatabaseWriteResult: {
             affectedRows: number;
@@ -39452,6 +40023,38 @@ export interface components {
             completionTokens: number;
             credits: number;
             createdAt: string;
+        };
+        ChatFileUpload: {
+            /** @example a7K2pQ9x */
+            appCode: string;
+            /** @description The conversation the file is for; omit before the first message */
+            conversationId?: string;
+            /**
+             * Format: binary
+             * @description JPEG or PNG image under 5 MB, or a txt, md, pdf or docx document under 15 MB (recognised by its bytes, not its name)
+             */
+            file?: string;
+        };
+        WidgetFileUpload: {
+            /**
+             * Format: binary
+             * @description JPEG or PNG image under 5 MB, or a txt, md, pdf or docx document under 15 MB (recognised by its bytes, not its name)
+             */
+            file?: string;
+        };
+        PublicAsset: {
+            id: string;
+            /** @example /api/v1/assets/as_01jd7w3k5q9x2m4n6p8r */
+            url: string;
+            mimeType: string;
+            sizeBytes: number;
+        };
+        AssetUpload: {
+            /**
+             * Format: binary
+             * @description A JPEG or PNG image under 5 MB
+             */
+            file?: string;
         };
         WebClient: {
             /** @example demo */
@@ -39572,7 +40175,10 @@ export interface components {
             };
         };
         WidgetMessage: {
+            /** @description The visitor's text; may be empty when `fileIds` is not */
             content: string;
+            /** @description Files uploaded with POST /api/v1/widget/{clientId}/sessions/{sessionId}/files, sent with this message */
+            fileIds?: string[];
         };
         WidgetHistory: {
             items: components["schemas"]["WidgetHistoryMessage"][];
@@ -39593,6 +40199,8 @@ export interface components {
              */
             status?: "complete" | "stopped" | "error" | "streaming" | "interrupted";
             createdAt: string;
+            /** @description Files and images the message carries (empty when none) */
+            attachments: components["schemas"]["ChatFile"][];
         };
         VisitorEvent: components["schemas"]["VisitorMessageEvent"] | components["schemas"]["VisitorModeEvent"];
         VisitorMessageEvent: {
@@ -39602,6 +40210,7 @@ export interface components {
             content: string;
             createdAt: string;
             senderName?: string;
+            attachments?: components["schemas"]["ChatFile"][];
         };
         VisitorModeEvent: {
             /** @enum {string} */
@@ -39897,6 +40506,8 @@ export interface components {
             delivery: "pending" | "sent" | "failed" | null;
             deliveryError: string | null;
             createdAt: string;
+            /** @description Files and images the message carries (empty when none) */
+            attachments: components["schemas"]["ChatFile"][];
         };
         OperatorMessage: {
             content: string;

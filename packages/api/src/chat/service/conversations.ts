@@ -1,3 +1,4 @@
+import { withAttachments } from "../files/service";
 import { and, asc, desc, eq, inArray, ne, or, type SQL } from "drizzle-orm";
 import { followsApp, type RangeCaller } from "../../access/follow";
 import type { MessageCitation } from "../../conversation/store";
@@ -47,7 +48,7 @@ export function reachableConversation(auth: RangeCaller): SQL | undefined {
 }
 
 /** Messages of one conversation the end user owns, oldest first. */
-export async function listMessages(deps: Pick<Deps, "db">, input: { conversationId: string; endUserId: string; reach?: SQL | undefined }) {
+export async function listMessages(deps: Pick<Deps, "db" | "secrets" | "now">, input: { conversationId: string; endUserId: string; reach?: SQL | undefined }) {
   const conversation = await deps.db
     .select({ id: conversations.id })
     .from(conversations)
@@ -68,7 +69,10 @@ export async function listMessages(deps: Pick<Deps, "db">, input: { conversation
     .from(messages)
     .where(and(eq(messages.conversationId, input.conversationId), inArray(messages.role, ["user", "assistant", "operator"])))
     .orderBy(asc(messages.createdAt), asc(messages.id));
-  return rows.map((row) => ({ ...row, citations: parseCitations(row.citations) }));
+  return withAttachments(
+    deps,
+    rows.map((row) => ({ ...row, citations: parseCitations(row.citations) })),
+  );
 }
 
 /** Delete context: later answers no longer see earlier messages (they stay readable). */

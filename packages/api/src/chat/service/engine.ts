@@ -3,7 +3,8 @@ import type { MessageCitation } from "../../conversation/store";
 import type { ChatTurn, PreparedTurn, Responder, ResponderContext, TurnOutcome } from "../../conversation/types";
 import type { Deps } from "../../kernel";
 import type { ResolvedModel } from "../../models/catalog";
-import { estimateTokens } from "../../platform/llm/tokens";
+import { estimatePromptTokens, estimateTokens } from "../../platform/llm/tokens";
+import { fileCitations, filesInstruction, fileSources, imagePartsOf } from "./turn-files";
 import { type ModelMessage, ModelError, type ModelRequest, type TokenUsage, type ToolCall, type ToolDefinition } from "../../platform/llm/types";
 import type { PluginTool } from "../../plugins/runtime-types";
 import type { ChatEvent } from "../events";
@@ -95,6 +96,7 @@ async function startRun(deps: Deps, { turn, prepared, conversation, history }: R
   const tools: PluginTool[] = !clientTools && app.plugins.length > 0 ? await deps.plugins.toolsFor({ spaceId: app.spaceId, pluginCodes: app.plugins }) : [];
   const targets = clientTools ? [] : await databaseTargetsFor(deps, app);
   const offered = clientTools ?? [...tools.map((tool) => tool.definition), ...(targets.length > 0 ? [databaseTool(targets)] : [])];
+  const images = await imagePartsOf(deps, prepared.files);
   const run: ModelRun = {
     deps,
     turn,
@@ -103,7 +105,7 @@ async function startRun(deps: Deps, { turn, prepared, conversation, history }: R
     model: prepared.resolved.model,
     provider: prepared.resolved.provider,
     audience: conversation.clientId ? "customer" : "operator",
-    conversationMessages: turn.messages ?? [...history, { role: "user" as const, content: prepared.text }],
+    conversationMessages: turn.messages ?? [...history, { role: "user" as const, content: prepared.text, ...(images.length ? { images } : {}) }],
     clientTools,
     toolByName: new Map(tools.map((tool) => [tool.definition.name, tool])),
     databases: targets,
@@ -142,6 +144,7 @@ function promptWith(run: ModelRun, reference: string | null): ModelMessage[] {
 async function* followStrategy(run: ModelRun): AsyncGenerator<ChatEvent> {
   // Tools the model can actually be offered (the offline responder never calls any).
   const toolsUsable = run.offered.length > 0 && !run.model.offline;
+  if (run.prepared.files.some((file) => file.kind === "document")) return yield* answerWithFiles(run, toolsUsable);
   if (!usesKnowledge(run.app)) yield* converse(run, run.prompt, true);
   else if (run.app.pluginStrategy === "plugin_first" && toolsUsable) yield* pluginsFirst(run);
   else yield* knowledgeFirst(run, toolsUsable);
@@ -193,6 +196,32 @@ function answerFrom(run: ModelRun, found: TurnKnowledge, withTools: boolean) {
   run.citations = citationsOf(run.app, found.sources);
   return converse(run, promptWith(run, referenceSection(found.sources, run.turn.language)), withTools);
 }
+
+/**
+ * A turn with attached documents: they are the first references, read whole as far as the
+ * context window allows, and always cited; the app's knowledge (when it has any) follows them.
+ * The app's no-hit strategy does not apply: the person's own files are the material.
+ */
+async function* answerWithFiles(run: ModelRun, toolsUsable: boolean): AsyncGenerator<ChatEvent> {
+  const found = usesKnowledge(run.app) ? await findKnowledge(run) : undefined;
+  const knowledge = found?.sources ?? [];
+  const base = promptWith(run, null);
+  const knowledgeTokens = knowledge.reduce((sum, source) => sum + estimateTokens(source.content), 0);
+  const room = run.model.contextWindow - estimatePromptTokens(base) - knowledgeTokens - FILE_ANSWER_RESERVE_TOKENS;
+  const files = fileSources(run.prepared.files, Math.max(MIN_FILE_TOKENS, room), run.turn.language);
+  const renumbered = knowledge.map((source, position) => ({ ...source, index: files.length + position + 1 }));
+  const sources = [...files, ...renumbered];
+  run.knowledge = knowledgeForModel(sources);
+  run.citations = [...fileCitations(files), ...citationsOf(run.app, renumbered)];
+  const reference = `${filesInstruction(run.turn.language)}\n\n${referenceSection(sources, run.turn.language)}`;
+  yield* converse(run, promptWith(run, reference), toolsUsable);
+}
+
+/** Tokens kept free for the answer when attached documents are fitted into the context window. */
+const FILE_ANSWER_RESERVE_TOKENS = 1024;
+
+/** An attached document always gives the model at least this much of itself. */
+const MIN_FILE_TOKENS = 256;
 
 /** The app found nothing: its no-hit reply is the answer, and may hand the conversation to a person. */
 async function* sayNoHit(run: ModelRun, noHit: { text: string; handover: boolean }): AsyncGenerator<ChatEvent> {

@@ -77,6 +77,8 @@ export const messages = sqliteTable(
     toolCalls: text("tool_calls"),
     /** JSON: the sources an answer cites (index, source, content excerpt, score), shown under it. */
     citations: text("citations"),
+    /** JSON: the files the message carries (ids of `chat_files`), in the order they were attached. */
+    attachments: text("attachments"),
     status: text("status", { enum: ["complete", "stopped", "error", "streaming", "interrupted"] })
       .notNull()
       .default("complete"),
@@ -190,3 +192,55 @@ export const modelProviders = sqliteTable("model_providers", {
   /** JSON array of the voices its OpenAI-format speech models offer; empty: OpenAI's documented voices. */
   speechVoices: text("speech_voices").notNull().default("[]"),
 });
+
+/**
+ * A file a person attached to a chat message (spec §5: images JPEG/PNG under 5 MB, documents
+ * txt/md/pdf/docx under 15 MB), or an image an operator sent back. Owned by the space and, once
+ * sent, by the conversation: it goes with the conversation. The bytes are in the file store
+ * under `storageKey`; a document's text is read once, on upload.
+ */
+export const chatFiles = sqliteTable(
+  "chat_files",
+  {
+    id: text("id").primaryKey(),
+    spaceId: text("space_id")
+      .notNull()
+      .references(() => spaces.id, { onDelete: "cascade" }),
+    appId: text("app_id")
+      .notNull()
+      .references(() => apps.id, { onDelete: "cascade" }),
+    /** Null until the message that carries the file is sent (or for the upload of a conversation to come). */
+    conversationId: text("conversation_id").references(() => conversations.id, { onDelete: "cascade" }),
+    /** The message that carries it, once sent. */
+    messageId: text("message_id"),
+    /** Who uploaded it: the conversation's end user, or `operator:<userId>`. */
+    endUserId: text("end_user_id").notNull(),
+    channel: text("channel").notNull(),
+    kind: text("kind", { enum: ["image", "document"] }).notNull(),
+    mimeType: text("mime_type").notNull(),
+    name: text("name").notNull(),
+    sizeBytes: integer("size_bytes").notNull(),
+    storageKey: text("storage_key").notNull(),
+    /** A document's text as the knowledge parsers read it; null for images. */
+    textContent: text("text_content"),
+    createdAt: createdAt(),
+  },
+  (table) => [index("chat_files_conversation_idx").on(table.conversationId), index("chat_files_space_idx").on(table.spaceId, table.createdAt)],
+);
+
+/** An image the console shows publicly (an avatar, a store listing's picture), served at `/api/v1/assets/{id}`. */
+export const publicAssets = sqliteTable(
+  "public_assets",
+  {
+    id: text("id").primaryKey(),
+    spaceId: text("space_id")
+      .notNull()
+      .references(() => spaces.id, { onDelete: "cascade" }),
+    mimeType: text("mime_type").notNull(),
+    sizeBytes: integer("size_bytes").notNull(),
+    storageKey: text("storage_key").notNull(),
+    createdBy: text("created_by").notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index("public_assets_space_idx").on(table.spaceId)],
+);

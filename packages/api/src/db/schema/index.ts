@@ -1,5 +1,5 @@
 export { appReactions, apps, appTypes, rateLimitRules, thresholdConfigs } from "./apps";
-export { conversations, creditLedger, messages, modelProviders, usageRecords } from "./chat";
+export { chatFiles, conversations, creditLedger, messages, modelProviders, publicAssets, usageRecords } from "./chat";
 export { externalIdentities, oauthStates, outbox, sessions, signInGrants, users, verificationCodes } from "./identity";
 export { jobs, knowledgeBases, knowledgeChunks, knowledgeFeishuAuth, knowledgeFiles, knowledgeFileTypes, mediaMaterials } from "./knowledge";
 export { knowledgeEvalQuestions, knowledgeEvalRuns } from "./knowledge-evaluation";

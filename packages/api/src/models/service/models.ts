@@ -18,6 +18,7 @@ export async function listModels(deps: Pick<Deps, "models">): Promise<Array<z.in
     offline: model.offline,
     contextWindow: model.contextWindow,
     supportsTools: model.supportsTools,
+    supportsImages: model.supportsImages,
     default: model.id === defaultId,
   }));
 }

@@ -42,7 +42,14 @@ export function toProviderPrompt(messages: readonly ModelMessage[]): LanguageMod
         prompt.push({ role: "system", content: message.content });
         break;
       case "user":
-        prompt.push({ role: "user", content: [{ type: "text", text: message.content }] });
+        prompt.push({
+          role: "user",
+          content: [
+            // Images first, then the words about them: the order vendors' own guides use.
+            ...(message.images ?? []).map((image) => ({ type: "file" as const, mediaType: image.mediaType, data: image.data })),
+            ...(message.content || !message.images?.length ? [{ type: "text" as const, text: message.content }] : []),
+          ],
+        });
         break;
       case "assistant": {
         const content: Extract<LanguageModelV3Prompt[number], { role: "assistant" }>["content"] = [];

@@ -104,6 +104,7 @@ export function createOfflineProvider(): LanguageModelProvider {
     label: describeModel(OFFLINE_MODEL_ID).label,
     contextWindow: describeModel(OFFLINE_MODEL_ID).contextWindow,
     supportsTools: false,
+    supportsImages: false,
     offline: true,
   };
   return {

@@ -18,13 +18,22 @@ export function estimateTokens(text: string): number {
 }
 
 /**
+ * What one image is estimated to cost in prompt tokens when the vendor does not say: OpenAI
+ * bills a 1024×1024 image at high detail as 765 tokens, Anthropic about (width × height) / 750
+ * (≈ 1,400 for 1024²); the estimate takes the larger so holds do not fall short.
+ */
+export const IMAGE_TOKENS = 1_500;
+
+/**
  * Estimates the prompt tokens of a message list: the text of every message plus four tokens of
- * framing per message (role markers and separators, as chat formats add them).
+ * framing per message (role markers and separators, as chat formats add them), and
+ * {@link IMAGE_TOKENS} per image.
  */
 export function estimatePromptTokens(messages: readonly ModelMessage[]): number {
   let total = 0;
   for (const message of messages) {
     total += 4 + estimateTokens(message.content);
+    if (message.role === "user" && message.images) total += message.images.length * IMAGE_TOKENS;
     if (message.role === "assistant" && message.toolCalls) {
       for (const call of message.toolCalls) total += estimateTokens(call.name) + estimateTokens(call.arguments);
     }

@@ -20,10 +20,18 @@ export interface ToolCall {
   arguments: string;
 }
 
-/** One message of the prompt. */
+/** An image given to a model with a person's message: its bytes, or an address the vendor fetches itself. */
+export interface ImagePart {
+  type: "image";
+  mediaType: string;
+  /** The image's bytes (sent inline, base64 in the vendor's wire format) or an https address. */
+  data: Uint8Array | URL;
+}
+
+/** One message of the prompt. A person's message may carry images (`images`), for models that read them. */
 export type ModelMessage =
   | { role: "system"; content: string }
-  | { role: "user"; content: string }
+  | { role: "user"; content: string; images?: ImagePart[] }
   | { role: "assistant"; content: string; toolCalls?: ToolCall[] }
   | { role: "tool"; toolCallId: string; name: string; content: string };
 
@@ -82,6 +90,8 @@ export interface ModelInfo {
   label: string;
   contextWindow: number;
   supportsTools: boolean;
+  /** Whether the model reads images given with a message (vision). */
+  supportsImages: boolean;
   /** True for the built-in offline responder. */
   offline: boolean;
 }

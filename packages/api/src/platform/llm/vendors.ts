@@ -135,6 +135,7 @@ export function createVendorProvider(settings: VendorSettings): LanguageModelPro
       label: known.label === id ? `${id} (${settings.name})` : known.label,
       contextWindow: known.contextWindow,
       supportsTools: known.supportsTools,
+      supportsImages: known.supportsImages === true,
       offline: false,
     };
   });

@@ -37,7 +37,7 @@ function session(id: string, at: string, patch: Partial<InboxSession> = {}): Inb
   };
 }
 function message(id: string, at: string, patch: Partial<InboxMessage> = {}): InboxMessage {
-  return { id, role: "user", content: id, senderName: null, delivery: null, deliveryError: null, createdAt: at, ...patch };
+  return { id, role: "user", content: id, senderName: null, delivery: null, deliveryError: null, createdAt: at, attachments: [], ...patch };
 }
 
 const list = [

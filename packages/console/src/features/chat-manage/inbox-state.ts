@@ -34,6 +34,7 @@ export interface IncomingMessage {
   content: string;
   createdAt: string;
   senderName?: string | undefined;
+  attachments?: InboxMessage["attachments"] | undefined;
 }
 
 /** What the list shows of the last message. */
@@ -100,6 +101,7 @@ export function fromIncoming(message: IncomingMessage): InboxMessage {
     delivery: null,
     deliveryError: null,
     createdAt: message.createdAt,
+    attachments: message.attachments ?? [],
   };
 }
 

@@ -26,5 +26,5 @@ export function storySession(id: string, patch: Partial<InboxSession> = {}): Inb
 
 /** A message for stories. */
 export function storyMessage(id: string, role: InboxMessage["role"], content: string, patch: Partial<InboxMessage> = {}): InboxMessage {
-  return { id, role, content, senderName: null, delivery: null, deliveryError: null, createdAt: "2026-11-21T10:14:00Z", ...patch };
+  return { id, role, content, senderName: null, delivery: null, deliveryError: null, createdAt: "2026-11-21T10:14:00Z", attachments: [], ...patch };
 }
