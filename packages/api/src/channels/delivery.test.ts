@@ -33,7 +33,8 @@ beforeAll(async () => {
   ctx = await createTestContext({
     OPENAI_API_KEY: "sk-test-parley",
     OPENAI_BASE_URL: llm.url,
-    PARLEY_OPENAI_MODELS: "gpt-4.1-mini",
+    // gpt-3.5-turbo does not read images.
+    PARLEY_OPENAI_MODELS: "gpt-4.1-mini,gpt-3.5-turbo",
     PARLEY_PUBLIC_URL: `http://127.0.0.1:${port}`,
     PARLEY_CHANNEL_API_BASES: [...running].map(([kind, fake]) => `${kind}=${fake.apiBase}`).join(","),
   });
@@ -60,8 +61,8 @@ async function json(response: Response) {
 }
 
 /** A fresh app (optionally with humanization) connected to `kind`'s fake. */
-async function connect(kind: ChannelKind, humanization?: Record<string, unknown>) {
-  const app = await createAppVia(ctx, owner, { name: `Bot ${Math.random().toString(36).slice(2, 8)}` });
+async function connect(kind: ChannelKind, humanization?: Record<string, unknown>, model?: string) {
+  const app = await createAppVia(ctx, owner, { name: `Bot ${Math.random().toString(36).slice(2, 8)}`, ...(model ? { defaultModel: model } : {}) });
   if (humanization) {
     const current = (await json(await ctx.request(`/api/v1/apps/${app.id}/advanced-config`, { token: owner.token }))).data;
     const put = await ctx.request(`/api/v1/apps/${app.id}/advanced-config`, {
@@ -247,6 +248,24 @@ describe("channel delivery", () => {
     // The inbox shows the picture on the person's message.
     const history = (await historyOf(client.id)) as unknown as { role: string; attachments: { kind: string; mimeType: string }[] }[];
     expect(history.find((item) => item.role === "user")?.attachments).toEqual([expect.objectContaining({ kind: "image", mimeType: "image/png" })]);
+  }, 30_000);
+
+  it("still answers a photo when the app's model does not read images, without the image", async () => {
+    const { fake, client } = await connect("telegram", undefined, "gpt-3.5-turbo");
+    llm.reply({ text: "I cannot see pictures, but I can help." });
+    const before = fake.sent.length;
+    await fetch(
+      await fake.delivery(client.webhookUrl, {
+        text: "Look",
+        senderId: "6161",
+        media: [{ kind: "image", bytes: Buffer.from(SMALL_PNG, "base64"), mime: "image/png" }],
+      }),
+    );
+    await expect.poll(() => sentTo(fake, before).map((sent) => sent.text), { timeout: 15_000 }).toEqual(["I cannot see pictures, but I can help."]);
+    expect(llm.requests.at(-1)!.body.model).toBe("gpt-3.5-turbo");
+    expect(JSON.stringify(llm.requests.at(-1)!.body.messages)).not.toContain("image_url");
+    const history = (await historyOf(client.id)) as unknown as { role: string; attachments: unknown[] }[];
+    expect(history.find((item) => item.role === "user")?.attachments).toHaveLength(1);
   }, 30_000);
 
   it("answers with a note when Telegram refuses a file id or a file is over 15 MB, and stores neither", async () => {
