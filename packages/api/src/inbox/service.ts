@@ -309,7 +309,7 @@ export async function pushOperatorMessage(deps: Deps, auth: Auth, sessionId: str
         role: "operator",
         content: input.content,
         createdAt,
-        attachments,
+        ...(attachments.length ? { attachments } : {}),
         ...(senderName ? { senderName } : {}),
       });
   }
