@@ -28,7 +28,7 @@ const running = new Map<ChannelKind, PlatformFake>();
 
 beforeAll(async () => {
   llm = await startOpenAiFake();
-  for (const kind of ["telegram", "wechat-official-account"] as const) running.set(kind, await fakes[kind]!());
+  for (const kind of ["telegram", "wechat-official-account", "dingtalk"] as const) running.set(kind, await fakes[kind]!());
   const port = await freePort();
   ctx = await createTestContext({
     OPENAI_API_KEY: "sk-test-parley",
@@ -349,6 +349,38 @@ describe("channel delivery", () => {
       json: { content: "", fileIds: [file.id] },
     });
     expect(again.status).toBe(404);
+  }, 30_000);
+
+  it("sends an operator's image as a link to its signed address where the platform has no image API (DingTalk)", async () => {
+    const { fake, client } = await connect("dingtalk");
+    llm.reply({ text: "Hello!" });
+    const before = fake.sent.length;
+    await fetch(await fake.delivery(client.webhookUrl, { text: "Send me the map", senderId: "staff7171" }));
+    await expect.poll(() => sentTo(fake, before).length, { timeout: 15_000 }).toBe(1);
+    const list = await json(await ctx.request(`/api/v1/inbox/sessions?clientId=${client.id}`, { token: owner.token }));
+    const sessionId = list.data.items[0].sessionId as string;
+    const form = new FormData();
+    form.set("file", new Blob([new Uint8Array(Buffer.from(SMALL_PNG, "base64"))]), "map.png");
+    const file = (await json(await ctx.request(`/api/v1/inbox/sessions/${sessionId}/files`, { method: "POST", token: owner.token, body: form }))).data as {
+      id: string;
+    };
+    const sent = await ctx.request(`/api/v1/inbox/sessions/${sessionId}/messages`, {
+      method: "POST",
+      token: owner.token,
+      json: { content: "Here it is", fileIds: [file.id] },
+    });
+    expect(sent.status).toBe(201);
+    await expect.poll(() => sentTo(fake, before).length, { timeout: 15_000 }).toBe(3);
+    const [text, link] = sentTo(fake, before)
+      .slice(1)
+      .map((item) => item.text);
+    expect(text).toBe("Here it is");
+    const address = /(http:\/\/127\.0\.0\.1:\d+\/api\/v1\/chat-files\/[^\s)]+)/.exec(link ?? "")?.[1];
+    expect(link, link).toContain("map.png");
+    expect(address, link).toBeDefined();
+    const image = await fetch(address!);
+    expect(image.status).toBe(200);
+    expect(Buffer.from(await image.arrayBuffer())).toEqual(Buffer.from(SMALL_PNG, "base64"));
   }, 30_000);
 
   it("covers every platform with a fake", () => {
