@@ -3,7 +3,7 @@ import { fakes, type PlatformFake } from "@parley/channels/testing";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createAppVia } from "../apps/testing";
-import { chatFiles, jobs, messages, outbox, users } from "../db/schema/index";
+import { chatFiles, conversations, jobs, messages, outbox, users } from "../db/schema/index";
 import type { JobWorker } from "../jobs/worker";
 import { type LlmFake, startOpenAiFake } from "../testing/fakes/llm-openai";
 import { createTestContext, freePort, registerUser, type TestContext, type TestUser } from "../testing/harness";
@@ -81,6 +81,24 @@ async function connect(kind: ChannelKind, humanization?: Record<string, unknown>
   expect(created.status).toBe(201);
   const client = (await json(created)).data as { id: string; webhookUrl: string };
   return { fake, client, appId: app.id };
+}
+
+/** One Telegram client for the media tests (the plan caps how many clients a space has). */
+let mediaClient: Awaited<ReturnType<typeof connect>> | undefined;
+const telegramForMedia = async () => {
+  mediaClient ??= await connect("telegram");
+  return mediaClient;
+};
+
+/** The inbox session of a platform conversation. */
+async function sessionOf(clientId: string, externalConversationId: string) {
+  const row = await ctx.deps.db
+    .select({ id: conversations.id })
+    .from(conversations)
+    .where(and(eq(conversations.clientId, clientId), eq(conversations.externalConversationId, externalConversationId)))
+    .get();
+  if (!row) throw new Error(`no session of ${externalConversationId} in client ${clientId}`);
+  return row.id;
 }
 
 async function historyOf(clientId: string) {
@@ -225,13 +243,13 @@ describe("channel delivery", () => {
   }, 30_000);
 
   it("hands a Telegram photo to the model as an OpenAI image_url part and keeps it on the person's message", async () => {
-    const { fake, client } = await connect("telegram");
+    const { fake, client } = await telegramForMedia();
     llm.reply({ text: "A small red square." });
     const calls = llm.requests.length;
     const before = fake.sent.length;
     const png = Buffer.from(SMALL_PNG, "base64");
     const response = await fetch(
-      await fake.delivery(client.webhookUrl, { text: "What is in this picture?", media: [{ kind: "image", bytes: png, mime: "image/png" }] }),
+      await fake.delivery(client.webhookUrl, { text: "What is in this picture?", senderId: "4141", media: [{ kind: "image", bytes: png, mime: "image/png" }] }),
     );
     expect(response.status).toBe(200);
     await expect.poll(() => sentTo(fake, before).map((sent) => sent.text), { timeout: 15_000 }).toEqual(["A small red square."]);
@@ -246,7 +264,8 @@ describe("channel delivery", () => {
       ]),
     );
     // The inbox shows the picture on the person's message.
-    const history = (await historyOf(client.id)) as unknown as { role: string; attachments: { kind: string; mimeType: string }[] }[];
+    const history = (await json(await ctx.request(`/api/v1/inbox/sessions/${await sessionOf(client.id, "4141")}/messages`, { token: owner.token }))).data
+      .items as { role: string; attachments: { kind: string; mimeType: string }[] }[];
     expect(history.find((item) => item.role === "user")?.attachments).toEqual([expect.objectContaining({ kind: "image", mimeType: "image/png" })]);
   }, 30_000);
 
@@ -269,7 +288,7 @@ describe("channel delivery", () => {
   }, 30_000);
 
   it("answers with a note when Telegram refuses a file id or a file is over 15 MB, and stores neither", async () => {
-    const { fake, client } = await connect("telegram");
+    const { fake, client } = await telegramForMedia();
     llm.always({ text: "Sorry, I could not see it." });
     const before = fake.sent.length;
     // A photo whose file_id Telegram does not know (getFile answers 400 "invalid file_id").
@@ -313,13 +332,12 @@ describe("channel delivery", () => {
   }, 30_000);
 
   it("sends an operator's image with sendPhoto after uploading it to the session", async () => {
-    const { fake, client } = await connect("telegram");
+    const { fake, client } = await telegramForMedia();
     llm.reply({ text: "Hello!" });
     const before = fake.sent.length;
     await fetch(await fake.delivery(client.webhookUrl, { text: "Can you show me?", senderId: "5151" }));
     await expect.poll(() => sentTo(fake, before).length, { timeout: 15_000 }).toBe(1);
-    const list = await json(await ctx.request(`/api/v1/inbox/sessions?clientId=${client.id}`, { token: owner.token }));
-    const sessionId = list.data.items[0].sessionId as string;
+    const sessionId = await sessionOf(client.id, "5151");
     const upload = (name: string, bytes: Uint8Array) => {
       const form = new FormData();
       form.set("file", new Blob([new Uint8Array(bytes)]), name);
