@@ -171,6 +171,21 @@ export class ChannelError extends Error {
   }
 }
 
+/** The bytes of an attachment, as {@link ChannelAdapter.fetchMedia} read them from the platform. */
+export interface FetchedMedia {
+  bytes: Uint8Array;
+  /** The type the platform declared (the server checks the bytes themselves). */
+  mime?: string;
+  name?: string;
+}
+
+/** An image an operator sends to a platform conversation (already checked: JPEG or PNG). */
+export interface OutboundImage {
+  bytes: Uint8Array;
+  mime: string;
+  name: string;
+}
+
 /** One messaging platform. */
 export interface ChannelAdapter {
   readonly kind: ChannelKind;
@@ -193,4 +208,15 @@ export interface ChannelAdapter {
   register?(webhookUrl: string, config: ChannelConfig, io: AdapterIO): Promise<void>;
   /** Checks credentials with the platform (fetches a token, gets the bot); throws a ChannelError when they are wrong. */
   probe?(config: ChannelConfig, io: AdapterIO): Promise<void>;
+  /**
+   * Downloads an image or file of `message` with the platform's media API (at most
+   * {@link MEDIA_MAX_BYTES}: a larger one is refused while reading). A media id the platform
+   * refuses is a non-retryable ChannelError carrying the platform's code.
+   */
+  fetchMedia?(attachment: InboundAttachment, message: InboundMessage, config: ChannelConfig, io: AdapterIO): Promise<FetchedMedia>;
+  /** Sends an image to the conversation (platforms without it get a link to the image as text). */
+  sendImage?(to: ReplyHandle, image: OutboundImage, config: ChannelConfig, io: AdapterIO): Promise<{ ids: string[] }>;
 }
+
+/** The largest attachment Parley downloads from a platform (the chat files' document limit). */
+export const MEDIA_MAX_BYTES = 15 * 1024 * 1024;

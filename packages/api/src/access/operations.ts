@@ -148,6 +148,7 @@ export const operationAccess: Readonly<Record<string, OperationAccess>> = {
   "GET /api/v1/inbox/sessions/{sessionId}": "chatManage.view",
   "GET /api/v1/inbox/sessions/{sessionId}/messages": "chatManage.view",
   "POST /api/v1/inbox/sessions/{sessionId}/messages": "chatManage.edit",
+  "POST /api/v1/inbox/sessions/{sessionId}/files": "chatManage.edit",
   "POST /api/v1/inbox/sessions/{sessionId}/messages/{messageId}/retry": "chatManage.edit",
   "POST /api/v1/inbox/sessions/{sessionId}/read": "chatManage.view",
   "POST /api/v1/inbox/read-all": "chatManage.view",

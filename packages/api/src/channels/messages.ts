@@ -15,6 +15,11 @@ export const channelsMessages = defineMessages({
   wechat_binding_official_account_only: { en: "WeChat notices are bound to a WeChat official account client", "zh-CN": "微信通知只能绑定到微信公众号客户端" },
   wechat_binding_not_found: { en: "WeChat binding not found", "zh-CN": "未找到微信绑定" },
   wechat_binding_done: { en: "Bound to Parley notices", "zh-CN": "已绑定 Parley 通知" },
+  channel_media_kind_image: { en: "image", "zh-CN": "图片" },
+  channel_media_kind_file: { en: "file", "zh-CN": "文件" },
+  channel_media_refused: { en: "[{kind} not received: the platform refused to hand it over]", "zh-CN": "[{kind}未能接收：平台拒绝提供该文件]" },
+  channel_media_too_large: { en: "[{kind} not received: larger than {megabytes} MB]", "zh-CN": "[{kind}未能接收：超过 {megabytes} MB]" },
+  channel_media_not_accepted: { en: "[{kind} not accepted: {reason}]", "zh-CN": "[{kind}未被接受：{reason}]" },
   channel_client_offline_title: { en: "Channel client {client} went offline", "zh-CN": "渠道客户端 {client} 已离线" },
   channel_client_offline_notice: {
     en: "Parley: the channel client {client} went offline ({reason})",

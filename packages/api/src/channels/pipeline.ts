@@ -1,6 +1,7 @@
 import { adapterFor, type AdapterIO, ChannelError, type ChannelAdapter, type InboundMessage, readInbound, type ReplyHandle, splitText } from "@parley/channels";
 import { and, asc, eq, gt, inArray } from "drizzle-orm";
 import { getAppForChat } from "../apps/service/index";
+import { type ChatFileRow, chatFileBytes, chatFileView, filesOfMessages } from "../chat/files/service";
 import { splitReply } from "../chat/service/humanization";
 import { conversationEvents, type ConversationEvents } from "../conversation/bus";
 import { storeMessage } from "../conversation/store";
@@ -15,6 +16,7 @@ import { isChannelSession } from "../inbox/activity";
 import { adapterIO, adapterOf, type ChannelClientRow, fullConfig } from "./adapters";
 import { channelRefusal } from "./edge";
 import { markClient } from "./service";
+import { type InboundMedia, mediaToTake, takeInboundMedia } from "./media";
 import { bindByMessage } from "./wechat-bindings";
 
 /** Answers the platform's message (runs the app, then queues the delivery). */
@@ -39,6 +41,8 @@ interface ReplyJob {
   clientId: string;
   conversationId: string;
   messageId: string;
+  /** Images and files to download and hand to the turn (the webhook does not wait for them). */
+  media?: InboundMedia;
 }
 
 /** Payload of {@link CHANNEL_SEND_JOB}. */
@@ -143,7 +147,7 @@ function describe(message: InboundMessage): string {
  * top), and a reply job queued, already claimed by this process. Answers the job, or nothing for
  * a duplicate.
  */
-async function accept(deps: Deps, row: ChannelClientRow, io: AdapterIO, message: InboundMessage) {
+async function accept(deps: Deps, row: ChannelClientRow, adapter: ChannelAdapter, io: AdapterIO, message: InboundMessage) {
   const fresh = await io.kv.setIfAbsent(`dedupe:${row.id}:${message.dedupeKey}`, "1", DEDUPE_TTL_SECONDS);
   if (!fresh) return undefined;
   try {
@@ -156,7 +160,8 @@ async function accept(deps: Deps, row: ChannelClientRow, io: AdapterIO, message:
       content: describe(message),
       ...(message.sender.name ? { senderName: message.sender.name } : {}),
     });
-    const payload = { clientId: row.id, conversationId: conversation.id, messageId } satisfies ReplyJob;
+    const media = mediaToTake(adapter, message);
+    const payload = { clientId: row.id, conversationId: conversation.id, messageId, ...(media ? { media } : {}) } satisfies ReplyJob;
     // Humanization: merge waits for the person to finish typing; delay waits before any answer.
     const app = await getAppForChat(deps, { appId: row.appId });
     const { mergeReply, mergeDelaySeconds, delayReplySeconds } = app.advancedConfig.humanization;
@@ -237,7 +242,7 @@ export async function handleWebhook(deps: Deps, clientId: string, request: Reque
       bound.push({ message, reply: binding.reply });
       continue;
     }
-    const taken = await accept(deps, row, io, message);
+    const taken = await accept(deps, row, adapter, io, message);
     if (taken) accepted.push(taken);
   }
   await markClient(deps, row.id, { ok: true });
@@ -299,8 +304,25 @@ async function loadForJob(deps: Pick<Deps, "db">, payload: { clientId: string; c
 export function replyHandler(deps: Deps): JobHandler {
   return async ({ job, payload, heartbeat }) => {
     const input = payload as ReplyJob;
-    const { row, conversation, message } = await loadForJob(deps, input);
+    const loaded = await loadForJob(deps, input);
+    const { row, conversation } = loaded;
+    let { message } = loaded;
     if (!row || !conversation || !message || !row.enabled) return;
+    let fileIds: string[] = [];
+    if (input.media) {
+      const adapter = adapterOf(row.kind);
+      fileIds = await takeInboundMedia(deps, {
+        row,
+        adapter,
+        config: fullConfig(deps, row),
+        io: adapterIO(deps, adapter),
+        conversation,
+        messageId: message.id,
+        media: input.media,
+      });
+      // A file that could not be taken in left a note in the message's text.
+      message = (await deps.db.select().from(messages).where(eq(messages.id, message.id)).get()) ?? message;
+    }
     // Already answered (a retried job after the answer was stored): only make sure it goes out.
     const answered = await deps.db
       .select({ id: messages.id, delivery: messages.delivery })
@@ -320,7 +342,7 @@ export function replyHandler(deps: Deps): JobHandler {
       .get();
     const app = await getAppForChat(deps, { appId: conversation.appId });
     if (newer && app.advancedConfig.humanization.mergeReply) return;
-    const reply = await answerStoredMessage(deps, conversation, message, { channel: row.kind, heartbeat });
+    const reply = await answerStoredMessage(deps, conversation, message, { channel: row.kind, heartbeat, ...(fileIds.length ? { fileIds } : {}) });
     if (!reply) return;
     const { id: answerId, text: answer } = reply;
     // A webhook still waiting to answer passively takes the text; else it goes through the send API.
@@ -362,7 +384,7 @@ export async function queueSend(deps: Pick<Deps, "db" | "now">, row: Pick<Channe
  * Delivers a stored message in parts the platform accepts, resuming after the last part sent
  * when retried. Refusals (not retryable) mark the message failed; the rest retry with backoff.
  */
-export function sendHandler(deps: Pick<Deps, "config" | "db" | "logger" | "now" | "realtime" | "secrets" | "sms">): JobHandler {
+export function sendHandler(deps: Pick<Deps, "config" | "db" | "files" | "logger" | "now" | "realtime" | "secrets" | "sms">): JobHandler {
   return async ({ payload }) => {
     const input = payload as SendJob;
     const { row, conversation, message } = await loadForJob(deps, input);
@@ -375,14 +397,19 @@ export function sendHandler(deps: Pick<Deps, "config" | "db" | "logger" | "now" 
     const humanization = app?.advancedConfig.humanization;
     // Split reply cuts the answer into message-sized pieces; every piece then fits the platform's limit.
     const pieces = humanization?.splitReply && message.role === "assistant" ? splitReply(message.content) : [message.content];
-    const parts = pieces.flatMap((piece) => splitText(piece, adapter.capabilities.maxText));
+    // An operator's images follow the text (a message of images only has no text part).
+    const files = message.role === "user" ? [] : ((await filesOfMessages(deps, [message.id])).get(message.id) ?? []);
+    const texts = files.length && !message.content.trim() ? [] : pieces.flatMap((piece) => splitText(piece, adapter.capabilities.maxText));
+    const parts: (string | ChatFileRow)[] = [...texts, ...files];
     const progressKey = `sent:${message.id}`;
     const done = Number((await io.kv.get(progressKey)) ?? "0");
     for (let index = done; index < parts.length; index++) {
       // Pieces of a split answer follow each other like typed messages, not all at once.
       if (index > done && pieces.length > 1) await new Promise((resolve) => setTimeout(resolve, SPLIT_PAUSE_MS));
       try {
-        await adapter.send(handle, parts[index]!, config, io);
+        const part = parts[index]!;
+        if (typeof part === "string") await adapter.send(handle, part, config, io);
+        else await sendFile(deps, adapter, handle, part, config, io);
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
         await markClient(deps, row.id, { ok: false, error: reason });
@@ -407,6 +434,25 @@ export function sendHandler(deps: Pick<Deps, "config" | "db" | "logger" | "now" 
     await markClient(deps, row.id, { ok: true });
     deps.realtime.toSpace(conversation.spaceId, "session.delivery", { sessionId: conversation.id, messageId: message.id, delivery: "sent" });
   };
+}
+
+/**
+ * Sends a stored file: an image through the platform's image API where the adapter has one;
+ * otherwise (and for documents) its signed address as a text link, valid 24 hours.
+ */
+async function sendFile(
+  deps: Pick<Deps, "config" | "files" | "now" | "secrets">,
+  adapter: ChannelAdapter,
+  handle: ReplyHandle,
+  file: ChatFileRow,
+  config: ReturnType<typeof fullConfig>,
+  io: AdapterIO,
+) {
+  if (file.kind === "image" && adapter.sendImage) {
+    await adapter.sendImage(handle, { bytes: await chatFileBytes(deps, file), mime: file.mimeType, name: file.name }, config, io);
+    return;
+  }
+  await adapter.send(handle, `${file.name}: ${deps.config.publicUrl}${chatFileView(deps, file).url}`, config, io);
 }
 
 /** Marks a message whose delivery was given up as failed. */

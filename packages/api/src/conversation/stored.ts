@@ -1,6 +1,7 @@
 import { getAppForChat } from "../apps/service/index";
 import type { ChatEvent } from "../chat/events";
-import type { conversations, messages } from "../db/schema/index";
+import { and, eq, inArray } from "drizzle-orm";
+import { chatFiles, type conversations, type messages } from "../db/schema/index";
 import { ServiceError } from "../errors";
 import type { Deps } from "../kernel";
 import type { Language } from "../i18n/language";
@@ -25,7 +26,7 @@ export async function answerStoredMessage(
   deps: Deps,
   conversation: ConversationRow,
   message: MessageRow,
-  options: { channel: string; skipHandover?: boolean; heartbeat?: () => Promise<void> },
+  options: { channel: string; skipHandover?: boolean; heartbeat?: () => Promise<void>; fileIds?: string[] },
 ): Promise<{ id: string; text: string } | undefined> {
   const app = await getAppForChat(deps, { appId: conversation.appId });
   const turn = {
@@ -37,11 +38,22 @@ export async function answerStoredMessage(
     language: languageOf(message.content),
     storedMessageId: message.id,
     ...(options.skipHandover ? { skipHandover: true } : {}),
+    // The files of the person's message (a channel's images and documents, already stored).
+    ...(options.fileIds?.length ? { fileIds: options.fileIds } : {}),
   };
   let events: AsyncGenerator<ChatEvent>;
   try {
     events = await answerTurn(deps, turn);
   } catch (error) {
+    // A platform's person cannot pick another model: the app answers without the pictures (they stay on the message).
+    if (error instanceof ServiceError && error.messageId === "chat_model_images_unsupported" && options.fileIds?.length) {
+      const documents = await deps.db
+        .select({ id: chatFiles.id })
+        .from(chatFiles)
+        .where(and(inArray(chatFiles.id, options.fileIds), eq(chatFiles.kind, "document")));
+      deps.logger.info("channel images not shown to a model that does not read them", { conversationId: conversation.id, model: error.params.model });
+      return answerStoredMessage(deps, conversation, message, { ...options, fileIds: documents.map((row) => row.id) });
+    }
     if (error instanceof ServiceError) {
       deps.logger.warn("inbox message not answered", { conversationId: conversation.id, reason: error.messageId });
       return undefined;

@@ -101,6 +101,44 @@ describe("switching the reply mode", () => {
     expect(turn.text.length).toBeGreaterThan(0);
   });
 
+  it("an operator's image reaches the web visitor in the live message and opens at its signed address", async () => {
+    const visitor = await startVisitor(ctx, space.clientId);
+    await say(visitor, "Can you send me the map?");
+    const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEElEQVR4nGP4z8AARAwQCgAf7gP9i18U1AAAAABJRU5ErkJggg==", "base64");
+    const form = new FormData();
+    form.set("file", new Blob([new Uint8Array(png)]), "map.png");
+    const uploaded = await ctx.request(`/api/v1/inbox/sessions/${visitor.sessionId}/files`, { method: "POST", token: alice.token, body: form });
+    expect(uploaded.status, await uploaded.clone().text()).toBe(201);
+    const file = ((await uploaded.json()) as { data: { id: string; url: string } }).data;
+    // Empty content without files is still refused.
+    expect(
+      (await ctx.request(`/api/v1/inbox/sessions/${visitor.sessionId}/messages`, { method: "POST", token: alice.token, json: { content: " " } })).status,
+    ).toBe(400);
+    const events = recordRealtime(ctx);
+    clock.advance(1000);
+    const sent = await expectOk(
+      await ctx.request(`/api/v1/inbox/sessions/${visitor.sessionId}/messages`, {
+        method: "POST",
+        token: alice.token,
+        json: { content: "", fileIds: [file.id] },
+      }),
+      201,
+      operatorMessage,
+    );
+    expect(sent.attachments).toEqual([expect.objectContaining({ id: file.id, kind: "image", mimeType: "image/png" })]);
+    expect(events.toVisitor(visitor, "message").map((item) => item.data)).toEqual([
+      expect.objectContaining({
+        id: sent.id,
+        role: "operator",
+        attachments: [expect.objectContaining({ id: file.id, url: expect.stringContaining(`/api/v1/chat-files/${file.id}/content?`) })],
+      }),
+    ]);
+    events.stop();
+    const image = await ctx.request(sent.attachments[0]!.url);
+    expect(image.status).toBe(200);
+    expect(Buffer.from(await image.arrayBuffer())).toEqual(png);
+  });
+
   it("an operator's message is stored with the operator's name, takes over a FULL_AUTO session and reaches the visitor", async () => {
     const visitor = await startVisitor(ctx, space.clientId);
     await say(visitor, "Can a person help me?");

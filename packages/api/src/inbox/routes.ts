@@ -4,6 +4,7 @@ import type { AppEnv } from "../http/context";
 import { ok } from "../http/envelope";
 import { requireAuth } from "../http/auth";
 import { defineRoute, idParam, jsonBody, standardErrors } from "../http/openapi";
+import { formFile } from "../chat/files/routes";
 import {
   changeServiceMode,
   EXPORT_MAX_DAYS,
@@ -14,6 +15,7 @@ import {
   markAllRead,
   markRead,
   pushOperatorMessage,
+  uploadOperatorImage,
   retryDelivery,
   sessionHistory,
 } from "./service";
@@ -151,10 +153,52 @@ export function registerInboxRoutes(app: OpenAPIHono<AppEnv>) {
       tags,
       status: 201,
       summary: "Reply as an operator: sent through the session's channel (or pushed to the web visitor); a session the AI runs is taken over",
-      request: { params: sessionParam, body: jsonBody(z.object({ content: z.string().trim().min(1).max(4000) }).openapi("OperatorMessage")) },
+      request: {
+        params: sessionParam,
+        body: jsonBody(
+          z
+            .object({
+              content: z.string().trim().max(4000).openapi({ description: "The text; may be empty when `fileIds` names images" }),
+              fileIds: z
+                .array(z.string().max(64))
+                .max(10)
+                .optional()
+                .openapi({ description: "Images uploaded for this session with POST /api/v1/inbox/sessions/{sessionId}/files" }),
+            })
+            .openapi("OperatorMessage"),
+        ),
+      },
       data: messageSchema,
     }),
     async (c) => ok(c, await pushOperatorMessage(c.var.deps, c.var.auth, c.req.valid("param").sessionId, c.req.valid("json")), 201),
+  );
+  app.openapi(
+    defineRoute({
+      method: "post",
+      path: "/api/v1/inbox/sessions/{sessionId}/files",
+      tags,
+      status: 201,
+      summary: "Upload an image to send in a session (JPEG or PNG under 5 MB, recognised by its bytes); send it by naming its id in a reply's fileIds",
+      request: {
+        params: sessionParam,
+        body: {
+          required: true,
+          content: {
+            "multipart/form-data": {
+              schema: z
+                .object({ file: z.any().openapi({ type: "string", format: "binary", description: "A JPEG or PNG image under 5 MB" }) })
+                .openapi("OperatorImageUpload"),
+            },
+          },
+        },
+      },
+      data: chatFileSchema,
+      extraErrors: { 413: "The image is over 5 MB", 415: "The file is not a JPEG or PNG image, by its bytes" },
+    }),
+    async (c) => {
+      const file = await formFile(c.req.valid("form") as Record<string, unknown>);
+      return ok(c, await uploadOperatorImage(c.var.deps, c.var.auth, c.req.valid("param").sessionId, file), 201);
+    },
   );
   app.openapi(
     defineRoute({

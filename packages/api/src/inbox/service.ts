@@ -1,9 +1,10 @@
-import { type ChatFileView, withAttachments } from "../chat/files/service";
+import { withAttachments } from "../chat/files/service";
 import { and, asc, desc, eq, gte, inArray, isNotNull, lt, lte, or, sql } from "drizzle-orm";
 import { decodeCursor, encodeCursor } from "../db/query-helpers";
 import { getAppForChat } from "../apps/service/index";
 import { queueSend } from "../channels/pipeline";
 import { storeMessage } from "../conversation/store";
+import { checkChatFile, chatFileView, filesForTurn, storeChatFile } from "../chat/files/service";
 import { channelClients, conversations, messages, users, webClients } from "../db/schema/index";
 import { ServiceError } from "../errors";
 import type { Auth, Deps } from "../kernel";
@@ -248,8 +249,37 @@ export async function changeServiceMode(
  * An operator's message to the customer: stored, then sent through the session's channel (or
  * pushed to the web visitor's socket). Writing in a session the AI runs takes it over.
  */
-export async function pushOperatorMessage(deps: Deps, auth: Auth, sessionId: string, input: { content: string }) {
+/** Who an operator's images belong to, as chat files (their own uploads, not the customer's). */
+const operatorOwner = (auth: Auth) => `operator:${auth.userId}`;
+
+/**
+ * Stores an image an operator will send in a session (JPEG or PNG under 5 MB, by its bytes). It
+ * is the operator's upload for that session until a message carries it.
+ */
+export async function uploadOperatorImage(deps: Deps, auth: Auth, sessionId: string, file: { name: string; bytes: Uint8Array }) {
   const session = await loadSession(deps, auth, sessionId);
+  checkChatFile(file.bytes, file.name, { imagesOnly: true });
+  const row = await storeChatFile(deps, {
+    spaceId: session.spaceId,
+    appId: session.appId,
+    endUserId: operatorOwner(auth),
+    channel: session.channel,
+    conversationId: session.id,
+    name: file.name,
+    bytes: file.bytes,
+  });
+  return chatFileView(deps, row);
+}
+
+export async function pushOperatorMessage(deps: Deps, auth: Auth, sessionId: string, input: { content: string; fileIds?: string[] | undefined }) {
+  const session = await loadSession(deps, auth, sessionId);
+  // Only the operator's own uploads for this session, not yet sent (another's file id is not found).
+  const files = await filesForTurn(
+    deps,
+    { spaceId: session.spaceId, appId: session.appId, endUserId: operatorOwner(auth), conversationId: session.id },
+    input.fileIds ?? [],
+  );
+  if (!input.content.trim() && files.length === 0) throw new ServiceError("validation", "field_required", { field: "content" }, { field: "content" });
   const operator = await deps.db.select({ name: users.name }).from(users).where(eq(users.id, auth.userId)).get();
   if (session.serviceMode !== "MANUAL_MODE") {
     // Typing into a session the AI runs takes it over: a transfer to a person like any other
@@ -265,8 +295,11 @@ export async function pushOperatorMessage(deps: Deps, auth: Auth, sessionId: str
     content: input.content,
     ...(senderName ? { senderName } : {}),
     delivery: isChannel ? "pending" : "sent",
+    // Bound to the message before it is announced, so its delivery finds them.
+    ...(files.length ? { files } : {}),
   });
   const createdAt = deps.now().toISOString();
+  const attachments = files.map((file) => chatFileView(deps, file));
   // A pending message goes out through the session's channel when stored (the channels listen for it).
   if (!isChannel) {
     const visitor = await webVisitorOf(deps, session);
@@ -276,6 +309,7 @@ export async function pushOperatorMessage(deps: Deps, auth: Auth, sessionId: str
         role: "operator",
         content: input.content,
         createdAt,
+        ...(attachments.length ? { attachments } : {}),
         ...(senderName ? { senderName } : {}),
       });
   }
@@ -292,7 +326,7 @@ export async function pushOperatorMessage(deps: Deps, auth: Auth, sessionId: str
     delivery: stored?.delivery ?? null,
     deliveryError: stored?.deliveryError ?? null,
     createdAt: stored?.createdAt ?? createdAt,
-    attachments: [] as ChatFileView[],
+    attachments,
   };
 }
 

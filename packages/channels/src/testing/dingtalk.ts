@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { dingtalkSign } from "../adapters/dingtalk/sign";
-import { fakeId, json, serveFetch, type FakeDelivery, type FakeFailure, type FakeSentMessage, type PlatformFake } from "./fake";
+import { fakeId, json, mediaResponse, serveFetch, type FakeDelivery, type FakeFailure, type FakeMedia, type FakeSentMessage, type PlatformFake } from "./fake";
 
 /** What the DingTalk fake received, and by which route. */
 export interface DingtalkSentMessage extends FakeSentMessage {
@@ -39,6 +39,9 @@ export async function startDingtalkFake(): Promise<DingtalkFake> {
   const conversations = new Set<string>();
   const staff = new Set<string>();
   let tokensIssued = 0;
+  /** Pictures and files people sent, by downloadCode. */
+  const files = new Map<string, FakeMedia>();
+  let origin = "";
 
   // The session webhook speaks the old robot API (errcode/errmsg); the OpenAPI answers HTTP status + {code, message}.
   const webhookFailure = (failure: FakeFailure | undefined): Response | undefined => {
@@ -69,8 +72,24 @@ export async function startDingtalkFake(): Promise<DingtalkFake> {
 
   const server = await serveFetch(async (request) => {
     const url = new URL(request.url);
+    const stored = /^\/oss\/([^/]+)$/.exec(url.pathname);
+    if (request.method === "GET" && stored) {
+      // The signed storage address needs no token.
+      const media = url.searchParams.get("Signature") === "fake" ? files.get(decodeURIComponent(stored[1]!)) : undefined;
+      return media
+        ? mediaResponse(media)
+        : new Response("<Error><Code>AccessDenied</Code></Error>", { status: 403, headers: { "content-type": "application/xml" } });
+    }
     if (request.method !== "POST") return json({ code: "MethodNotAllowed", message: "method not allowed" }, 405);
     const body = ((await request.json().catch(() => undefined)) ?? {}) as Record<string, unknown>;
+    if (url.pathname === "/v1.0/robot/messageFiles/download") {
+      if (!liveTokens.has(request.headers.get("x-acs-dingtalk-access-token") ?? ""))
+        return json({ code: "InvalidAuthentication", message: "不合法的access_token" }, 401);
+      if (body.robotCode !== robotCode) return json({ code: "resource.not.found", message: "robot 不存在" }, 400);
+      const code = typeof body.downloadCode === "string" ? body.downloadCode : "";
+      if (!files.has(code)) return json({ code: "invalidParameter.downloadCode.invalid", message: "downloadCode 不合法" }, 400);
+      return json({ downloadUrl: `${origin}/oss/${encodeURIComponent(code)}?Expires=${Math.floor(Date.now() / 1000) + 3600}&Signature=fake` });
+    }
 
     if (url.pathname === "/robot/sendBySession") {
       const failure = failures.shift();
@@ -148,11 +167,21 @@ export async function startDingtalkFake(): Promise<DingtalkFake> {
       senderId: `$:LWCP_v1:$${Buffer.from(staffId).toString("base64")}`,
       ...(isGroup ? { conversationTitle: "客服群", isInAtList: true } : {}),
       sessionWebhook: `${server.url}/robot/sendBySession?session=${session}`,
-      text: { content: isGroup ? ` ${message.text}` : message.text },
       robotCode,
-      msgtype: "text",
+      ...mediaContent(message, isGroup),
     };
   };
+
+  function mediaContent(message: FakeDelivery, isGroup: boolean) {
+    const media = message.media?.[0];
+    if (!media) return { msgtype: "text", text: { content: isGroup ? ` ${message.text}` : message.text } };
+    const downloadCode = `mIofN681YE3f/${randomBytes(18).toString("base64url")}`;
+    files.set(downloadCode, media);
+    return media.kind === "image"
+      ? { msgtype: "picture", content: { downloadCode, pictureDownloadCode: downloadCode } }
+      : { msgtype: "file", content: { downloadCode, fileName: media.name ?? "file", spaceId: "2000001", fileId: "190000001" } };
+  }
+  origin = server.url;
 
   const deliverRaw = (webhookUrl: string, body: unknown, options: { timestamp?: number; secret?: string } = {}) => {
     const timestamp = String(options.timestamp ?? Date.now());

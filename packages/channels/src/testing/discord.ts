@@ -1,8 +1,8 @@
 import { generateKeyPairSync, randomBytes, type KeyObject } from "node:crypto";
 import { rawPublicKeyHex, signedBytes, signEd25519 } from "../adapters/discord/ed25519";
 import { snowflakeAt } from "../adapters/discord/snowflake";
-import type { FakeDelivery, FakeFailure, FakeSentMessage, PlatformFake } from "./fake";
-import { fakeId, json, serveFetch } from "./fake";
+import type { FakeDelivery, FakeFailure, FakeMedia, FakeSentMessage, PlatformFake } from "./fake";
+import { fakeId, json, mediaResponse, serveFetch } from "./fake";
 
 /** The Discord fake, with what `register` told it. */
 export interface DiscordFake extends PlatformFake {
@@ -34,6 +34,9 @@ export async function startDiscordFake(): Promise<DiscordFake> {
   const sent: FakeSentMessage[] = [];
   const failures: FakeFailure[] = [];
   const interactionIds = new Map<string, { id: string; token: string }>();
+  /** Files people attached to a command, by attachment id (served at their CDN url). */
+  const attachments = new Map<string, FakeMedia>();
+  let origin = "";
   const tokens = new Map<string, { channelId: string; expiresAt: number }>();
   const commands: unknown[] = [];
   const calls: string[] = [];
@@ -79,6 +82,12 @@ export async function startDiscordFake(): Promise<DiscordFake> {
 
   const server = await serveFetch(async (request) => {
     const url = new URL(request.url);
+    const cdn = /^\/attachments\/\d+\/(\d+)\/[^/]+$/.exec(url.pathname);
+    if (request.method === "GET" && cdn) {
+      const media = attachments.get(cdn[1]!);
+      // Discord's CDN answers a missing or expired attachment with a plain 404.
+      return media ? mediaResponse(media) : new Response("This content is no longer available.", { status: 404, headers: { "content-type": "text/plain" } });
+    }
     const path = url.pathname.replace(/^\/api\/v10/, "");
     const body = (await request.json().catch(() => ({}))) as Record<string, unknown>;
     const botAuthorized = request.headers.get("authorization") === `Bot ${config.botToken}`;
@@ -133,6 +142,31 @@ export async function startDiscordFake(): Promise<DiscordFake> {
   };
 
   /** A `/ask question:<text>` APPLICATION_COMMAND interaction, in a server channel or a DM. */
+  const attachmentOptions = (delivery: FakeDelivery, channelId: string) => {
+    const media = delivery.media?.[0];
+    if (!media) return { options: [], resolved: {} };
+    const id = snowflakeAt(Date.now(), ++sequence);
+    attachments.set(id, media);
+    const filename = media.name ?? (media.kind === "image" ? "image.png" : "file");
+    return {
+      options: [{ name: "file", type: 11, value: id }],
+      resolved: {
+        resolved: {
+          attachments: {
+            [id]: {
+              id,
+              filename,
+              size: media.bytes.byteLength,
+              url: `${origin}/attachments/${channelId}/${id}/${filename}?ex=65f0&is=65de&hm=fake`,
+              proxy_url: `${origin}/attachments/${channelId}/${id}/${filename}`,
+              ...(media.mime ? { content_type: media.mime } : {}),
+            },
+          },
+        },
+      },
+    };
+  };
+
   const interaction = (delivery: FakeDelivery) => {
     const key = delivery.id ?? fakeId("interaction");
     let issued = interactionIds.get(key);
@@ -150,6 +184,7 @@ export async function startDiscordFake(): Promise<DiscordFake> {
       discriminator: "0",
     };
     const inGuild = delivery.isGroup !== false;
+    const attached = attachmentOptions(delivery, channelId);
     return {
       app_permissions: "442368",
       application_id: applicationId,
@@ -157,7 +192,13 @@ export async function startDiscordFake(): Promise<DiscordFake> {
       channel: { id: channelId, name: "support", type: inGuild ? 0 : 1 },
       channel_id: channelId,
       context: inGuild ? 0 : 1,
-      data: { id: snowflakeAt(Date.parse("2024-01-02T00:00:00Z"), 1), name: "ask", type: 1, options: [{ name: "question", type: 3, value: delivery.text }] },
+      data: {
+        id: snowflakeAt(Date.parse("2024-01-02T00:00:00Z"), 1),
+        name: "ask",
+        type: 1,
+        options: [{ name: "question", type: 3, value: delivery.text }, ...attached.options],
+        ...attached.resolved,
+      },
       entitlements: [],
       ...(inGuild
         ? {
@@ -173,6 +214,8 @@ export async function startDiscordFake(): Promise<DiscordFake> {
       version: 1,
     };
   };
+
+  origin = server.url;
 
   return {
     kind: "discord",

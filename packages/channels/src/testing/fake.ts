@@ -13,6 +13,35 @@ export interface FakeDelivery {
   isGroup?: boolean;
   /** The platform's message or event id; a fresh one when absent. Reuse it to simulate a retry. */
   id?: string;
+  /** Images and files sent with the message (fakes that serve media keep them for their download API). */
+  media?: FakeMedia[];
+}
+
+/** An image or file a fake person sends; the fake serves its bytes as the platform's media API does. */
+export interface FakeMedia {
+  kind: "image" | "file";
+  bytes: Uint8Array;
+  mime?: string;
+  name?: string;
+  /** Served without a declared size (no Content-Length, no size in the metadata): only reading finds how big it is. */
+  hideSize?: boolean;
+}
+
+/** Serves `bytes` as a download; `hideSize` streams them with no Content-Length. */
+export function mediaResponse(media: FakeMedia, headers: Record<string, string> = {}): Response {
+  const type = { "content-type": media.mime ?? "application/octet-stream", ...headers };
+  if (!media.hideSize)
+    return new Response(new Uint8Array(media.bytes), { status: 200, headers: { ...type, "content-length": String(media.bytes.byteLength) } });
+  const chunk = 1024 * 1024;
+  let offset = 0;
+  const stream = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (offset >= media.bytes.byteLength) return controller.close();
+      controller.enqueue(media.bytes.slice(offset, offset + chunk));
+      offset += chunk;
+    },
+  });
+  return new Response(stream, { status: 200, headers: type });
 }
 
 /** What the platform received on its send API. */
@@ -23,6 +52,8 @@ export interface FakeSentMessage {
   /** The request carried the right credentials (a valid access token, bot token, signature…). */
   authorized: boolean;
   at: number;
+  /** An image sent (its text is then empty, or the image's caption). */
+  image?: { bytes: Uint8Array; mime: string; name: string };
 }
 
 /** Failures a fake can answer its next send calls with, the platform's own way. */

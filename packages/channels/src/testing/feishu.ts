@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { feishuEncrypt, feishuSignature } from "../adapters/feishu/crypto";
-import { fakeId, json, serveFetch, type FakeDelivery, type FakeFailure, type FakeSentMessage, type PlatformFake } from "./fake";
+import { fakeId, json, mediaResponse, serveFetch, type FakeDelivery, type FakeFailure, type FakeMedia, type FakeSentMessage, type PlatformFake } from "./fake";
 
 /** The Feishu fake: a tenant whose app is `config.appId`, with a way to deliver any event body. */
 export interface FeishuFake extends PlatformFake {
@@ -28,6 +28,11 @@ export async function startFeishuFake(): Promise<FeishuFake> {
   const knownChats = new Set<string>();
   const sentByUuid = new Map<string, string>();
   let tokensIssued = 0;
+  /** Resources of the messages people sent, by message_id then key (image_key or file_key). */
+  const resources = new Map<string, Map<string, FakeMedia>>();
+  /** Images uploaded with im/v1/images, by image_key. */
+  const images = new Map<string, FakeMedia>();
+  const invalidToken = () => json({ code: 99991663, msg: "Invalid access token for authorization. Please make a request with token attached." }, 400);
 
   const server = await serveFetch(async (request) => {
     const url = new URL(request.url);
@@ -39,6 +44,27 @@ export async function startFeishuFake(): Promise<FeishuFake> {
       liveTokens.add(token);
       tokensIssued += 1;
       return json({ code: 0, msg: "ok", tenant_access_token: token, expire: 7200 });
+    }
+    const resource = /^\/open-apis\/im\/v1\/messages\/([^/]+)\/resources\/([^/]+)$/.exec(url.pathname);
+    if (request.method === "GET" && resource) {
+      if (!liveTokens.has((request.headers.get("authorization") ?? "").replace(/^Bearer /, ""))) return invalidToken();
+      const type = url.searchParams.get("type");
+      if (type !== "image" && type !== "file") return json({ code: 234001, msg: "Invalid request param." }, 400);
+      const media = resources.get(decodeURIComponent(resource[1]!))?.get(decodeURIComponent(resource[2]!));
+      if (!media) return json({ code: 234003, msg: "File not in msg." }, 400);
+      return mediaResponse(media, media.name ? { "content-disposition": `attachment; filename="${media.name}"` } : {});
+    }
+    if (request.method === "POST" && url.pathname === "/open-apis/im/v1/images") {
+      if (!liveTokens.has((request.headers.get("authorization") ?? "").replace(/^Bearer /, ""))) return invalidToken();
+      const form = await request.formData().catch(() => undefined);
+      const file = form?.get("image");
+      if (form?.get("image_type") !== "message" || !(file instanceof File)) return json({ code: 234001, msg: "Invalid request param." }, 400);
+      const bytes = new Uint8Array(await file.arrayBuffer());
+      if (!((bytes[0] === 0xff && bytes[1] === 0xd8) || (bytes[0] === 0x89 && bytes[1] === 0x50)))
+        return json({ code: 234011, msg: "Can't recognize image format." }, 400);
+      const imageKey = `img_v3_${randomBytes(10).toString("hex")}`;
+      images.set(imageKey, { kind: "image", bytes, mime: file.type, name: file.name });
+      return json({ code: 0, msg: "success", data: { image_key: imageKey } });
     }
     if (request.method === "POST" && url.pathname === "/open-apis/im/v1/messages") {
       const failure = failures.shift();
@@ -59,18 +85,26 @@ export async function startFeishuFake(): Promise<FeishuFake> {
       }
       const content = typeof body.content === "string" ? (JSON.parse(body.content) as Record<string, unknown>) : {};
       const text = typeof content.text === "string" ? content.text : "";
+      const image = body.msg_type === "image" && typeof content.image_key === "string" ? images.get(content.image_key) : undefined;
       if (!liveTokens.has(token)) {
         sent.push({ to: body.receive_id, text, authorized: false, at: Date.now() });
         return json({ code: 99991663, msg: "Invalid access token for authorization. Please make a request with token attached." }, 400);
       }
-      if (body.msg_type !== "text" || !text) return json({ code: 230001, msg: "Your request contains an invalid request parameter." }, 400);
+      if (body.msg_type === "image" && !image) return json({ code: 230001, msg: "Your request contains an invalid request parameter." }, 400);
+      if (!image && (body.msg_type !== "text" || !text)) return json({ code: 230001, msg: "Your request contains an invalid request parameter." }, 400);
       if (!knownChats.has(body.receive_id)) return json({ code: 230002, msg: "Bot/User can NOT be out of the chat." }, 400);
       const uuid = typeof body.uuid === "string" ? body.uuid : undefined;
       const earlier = uuid ? sentByUuid.get(uuid) : undefined;
       const messageId = earlier ?? `om_${randomBytes(12).toString("hex")}`;
       if (!earlier) {
         if (uuid) sentByUuid.set(uuid, messageId);
-        sent.push({ to: body.receive_id, text, authorized: true, at: Date.now() });
+        sent.push({
+          to: body.receive_id,
+          text,
+          authorized: true,
+          at: Date.now(),
+          ...(image ? { image: { bytes: image.bytes, mime: image.mime ?? "", name: image.name ?? "" } } : {}),
+        });
       }
       return json({ code: 0, msg: "success", data: { message_id: messageId, chat_id: body.receive_id, msg_type: "text" } });
     }
@@ -83,6 +117,11 @@ export async function startFeishuFake(): Promise<FeishuFake> {
     const chatId = message.conversationId ?? (isGroup ? "oc_group0001" : `oc_p2p_${senderId}`);
     knownChats.add(chatId);
     const now = Date.now();
+    const messageId = fakeId("om_");
+    // One picture or file per message, as Feishu sends them (image: image_key; file: file_key and file_name).
+    const media = message.media?.[0];
+    const key = media ? `${media.kind === "image" ? "img_v3_" : "file_v3_"}${randomBytes(8).toString("hex")}` : undefined;
+    if (media && key) resources.set(messageId, new Map([[key, media]]));
     const mentions = isGroup ? [{ key: "@_user_1", id: { open_id: botOpenId, user_id: null, union_id: "on_bot" }, name: "Parley", tenant_key: tenantKey }] : [];
     return {
       schema: "2.0",
@@ -97,12 +136,16 @@ export async function startFeishuFake(): Promise<FeishuFake> {
       event: {
         sender: { sender_id: { open_id: senderId, union_id: `on_${senderId}`, user_id: null }, sender_type: "user", tenant_key: tenantKey },
         message: {
-          message_id: fakeId("om_"),
+          message_id: messageId,
           create_time: String(now),
           chat_id: chatId,
           chat_type: isGroup ? "group" : "p2p",
-          message_type: "text",
-          content: JSON.stringify({ text: isGroup ? `@_user_1 ${message.text}` : message.text }),
+          ...(media && key
+            ? {
+                message_type: media.kind,
+                content: JSON.stringify(media.kind === "image" ? { image_key: key } : { file_key: key, file_name: media.name ?? "file" }),
+              }
+            : { message_type: "text", content: JSON.stringify({ text: isGroup ? `@_user_1 ${message.text}` : message.text }) }),
           mentions,
         },
       },

@@ -12,6 +12,7 @@ import {
   wecomCallback,
   wecomGettoken,
   wecomHandshake,
+  WechatMediaDesk,
 } from "./wechat-shared";
 
 /** One `msg_list` entry as `kf/sync_msg` returns it. */
@@ -62,6 +63,7 @@ export async function startCustomerServiceFake(options: CustomerServiceFakeOptio
   const syncTokens = new Map<string, number>();
   const syncCalls: Record<string, unknown>[] = [];
   const customers = new Map<string, { since: number; replies: number }>();
+  const media = new WechatMediaDesk(tokens);
 
   function syncMsg(url: URL, body: Record<string, unknown> | undefined): Response {
     if (!tokens.valid(url.searchParams.get("access_token"))) return json({ errcode: 40014, errmsg: "invalid access_token" });
@@ -99,12 +101,16 @@ export async function startCustomerServiceFake(options: CustomerServiceFakeOptio
     }
     if (!body) return json({ errcode: 47001, errmsg: "data format error" });
     if (body.open_kfid !== openKfId) return json({ errcode: 95000, errmsg: "invalid open_kfid" });
-    if (body.msgtype !== "text" || !content) return json({ errcode: 40008, errmsg: "invalid message type" });
+    const image = body.msgtype === "image" ? media.get((body.image as { media_id?: unknown } | undefined)?.media_id) : undefined;
+    if (body.msgtype === "image" && !image) return json({ errcode: 40007, errmsg: "invalid media_id" });
+    if (!image && (body.msgtype !== "text" || !content)) return json({ errcode: 40008, errmsg: "invalid message type" });
     const customer = customers.get(touser);
     if (!customer) return json({ errcode: 40096, errmsg: "invalid external userid" });
     if (Date.now() - customer.since > replyWindowMs || customer.replies >= replyQuota) return json({ errcode: 95001, errmsg: "send msg count limit" });
     customer.replies += 1;
-    record(sent, touser, content, true);
+    if (image)
+      sent.push({ to: touser, text: "", authorized: true, at: Date.now(), image: { bytes: image.bytes, mime: image.mime ?? "", name: image.name ?? "" } });
+    else record(sent, touser, content, true);
     return json({ errcode: 0, errmsg: "ok", msgid: randomBytes(12).toString("base64url") });
   }
 
@@ -113,6 +119,8 @@ export async function startCustomerServiceFake(options: CustomerServiceFakeOptio
     if (request.method === "GET" && url.pathname === "/cgi-bin/gettoken") return wecomGettoken(url, config.corpId, config.secret, tokens);
     if (request.method === "POST" && url.pathname === "/cgi-bin/kf/sync_msg") return syncMsg(url, await jsonBody(request));
     if (request.method === "POST" && url.pathname === "/cgi-bin/kf/send_msg") return sendMsg(url, await jsonBody(request));
+    const mediaAnswer = await media.handle(request, url);
+    if (mediaAnswer) return mediaAnswer;
     return json({ errcode: 404, errmsg: "not found" }, 404);
   }
 
@@ -133,6 +141,14 @@ export async function startCustomerServiceFake(options: CustomerServiceFakeOptio
     return wecomCallback(webhookUrl, inner, config, { ...options, timestamp });
   }
 
+  /** The typed part of a `msg_list` entry: a picture or file as its media_id, else the text. */
+  function mediaItem(message: FakeDelivery) {
+    const item = message.media?.[0];
+    if (!item) return { msgtype: "text", text: { content: message.text } };
+    const type = item.kind === "image" ? "image" : "file";
+    return { msgtype: type, [type]: { media_id: media.keep(item) } };
+  }
+
   function enqueueText(message: FakeDelivery): void {
     const externalUserId = message.senderId ?? defaultCustomer;
     customers.set(externalUserId, { since: Date.now(), replies: 0 });
@@ -142,8 +158,7 @@ export async function startCustomerServiceFake(options: CustomerServiceFakeOptio
       external_userid: externalUserId,
       send_time: Math.floor(Date.now() / 1000),
       origin: 3,
-      msgtype: "text",
-      text: { content: message.text },
+      ...mediaItem(message),
     });
   }
 

@@ -3,7 +3,18 @@ import { callbackSignature, encryptMessage } from "../adapters/wechat-shared/cry
 import { buildXml } from "../adapters/wechat-shared/xml";
 import { fakeId, json, serveFetch, type FakeDelivery, type FakeSentMessage, type PlatformFake } from "./fake";
 import { OfficialAccountUserDesk } from "./official-account-users";
-import { FailureQueue, failureAnswer, invalidCredential, jsonBody, nonceNow, randomEncodingAesKey, record, timestampNow, TokenDesk } from "./wechat-shared";
+import {
+  FailureQueue,
+  failureAnswer,
+  invalidCredential,
+  jsonBody,
+  nonceNow,
+  randomEncodingAesKey,
+  record,
+  timestampNow,
+  TokenDesk,
+  WechatMediaDesk,
+} from "./wechat-shared";
 
 /** Options of the Official Account fake. */
 export interface OfficialAccountFakeOptions {
@@ -54,6 +65,7 @@ export async function startOfficialAccountFake(options: OfficialAccountFakeOptio
   const account = "gh_0fa7e51dbe3c";
   const tokens = new TokenDesk();
   const users = new OfficialAccountUserDesk(tokens);
+  const media = new WechatMediaDesk(tokens);
   const failures = new FailureQueue();
   const sent: FakeSentMessage[] = [];
   const templateMessages: FakeTemplateMessage[] = [];
@@ -69,7 +81,7 @@ export async function startOfficialAccountFake(options: OfficialAccountFakeOptio
       if (url.searchParams.get("secret") !== config.appSecret) return json({ errcode: 40125, errmsg: "invalid appsecret" });
       return json(tokens.issue());
     }
-    const userAnswer = await users.handle(request, url);
+    const userAnswer = (await users.handle(request, url)) ?? (await media.handle(request, url));
     if (userAnswer) return userAnswer;
     if (request.method === "POST" && url.pathname === "/cgi-bin/message/custom/send") {
       const failure = failures.take();
@@ -83,14 +95,18 @@ export async function startOfficialAccountFake(options: OfficialAccountFakeOptio
         return json(invalidCredential);
       }
       if (!body) return json({ errcode: 47001, errmsg: "data format error" });
-      if (body.msgtype !== "text") return json({ errcode: 40008, errmsg: "invalid message type" });
-      if (!content) return json({ errcode: 44003, errmsg: "empty news data" });
+      const image = body.msgtype === "image" ? media.get((body.image as { media_id?: unknown } | undefined)?.media_id) : undefined;
+      if (body.msgtype === "image" && !image) return json({ errcode: 40007, errmsg: "invalid media_id" });
+      if (body.msgtype !== "text" && !image) return json({ errcode: 40008, errmsg: "invalid message type" });
+      if (!content && !image) return json({ errcode: 44003, errmsg: "empty news data" });
       const window = windows.get(touser);
       if (!window || Date.now() - window.since > replyWindowMs)
         return json({ errcode: 45015, errmsg: "response out of time limit or subscription is canceled" });
       if (window.replies >= replyQuota) return json({ errcode: 45047, errmsg: "out of response count limit" });
       window.replies += 1;
-      record(sent, touser, content, true);
+      if (image)
+        sent.push({ to: touser, text: "", authorized: true, at: Date.now(), image: { bytes: image.bytes, mime: image.mime ?? "", name: image.name ?? "" } });
+      else record(sent, touser, content, true);
       return json({ errcode: 0, errmsg: "ok" });
     }
     if (request.method === "POST" && url.pathname === "/cgi-bin/message/template/send") {
@@ -125,12 +141,16 @@ export async function startOfficialAccountFake(options: OfficialAccountFakeOptio
     const openid = message.senderId ?? "oPerson4fK2Qm7Yd0ZxLq1Wn9Abc";
     windows.set(openid, { since: Date.now(), replies: 0 });
     users.follow({ openid });
+    // A person sends a picture alone (an account cannot receive other files).
+    const picture = message.media?.find((item) => item.kind === "image");
+    const mediaId = picture ? media.keep(picture) : undefined;
     const plain = {
       ToUserName: account,
       FromUserName: openid,
       CreateTime: Number(timestamp),
-      MsgType: "text",
-      Content: message.text,
+      ...(mediaId
+        ? { MsgType: "image", PicUrl: `http://mmbiz.qpic.cn/mmbiz_jpg/${mediaId.slice(0, 12)}/0`, MediaId: mediaId }
+        : { MsgType: "text", Content: message.text }),
       MsgId: message.id ?? fakeId("6054"),
     };
     const nonce = nonceNow();

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { callbackSignature, encryptMessage } from "../adapters/wechat-shared/crypto";
 import { buildXml } from "../adapters/wechat-shared/xml";
-import { json, type FakeFailure, type FakeSentMessage } from "./fake";
+import { json, mediaResponse, type FakeFailure, type FakeMedia, type FakeSentMessage } from "./fake";
 
 /**
  * Pieces the WeChat Official Account, WeCom and WeChat Customer Service fakes share: access tokens
@@ -147,4 +147,51 @@ export function wecomGettoken(url: URL, corpId: string, secret: string, tokens: 
   if (url.searchParams.get("corpid") !== corpId) return json({ errcode: 40013, errmsg: "invalid corpid" });
   if (url.searchParams.get("corpsecret") !== secret) return json({ errcode: 40001, errmsg: "invalid credential" });
   return json({ errcode: 0, errmsg: "ok", ...tokens.issue() });
+}
+
+/**
+ * Temporary media as WeChat and WeCom keep it: `GET /cgi-bin/media/get?media_id=…` serves the
+ * bytes (with Content-disposition), `{errcode: 40007, errmsg: "invalid media_id"}` for an id it
+ * does not hold; `POST /cgi-bin/media/upload?type=image` takes the multipart field `media`.
+ */
+export class WechatMediaDesk {
+  private readonly media = new Map<string, FakeMedia>();
+
+  constructor(private readonly tokens: TokenDesk) {}
+
+  /** Keeps `media` as a person's upload; answers its media_id. */
+  keep(media: FakeMedia): string {
+    const mediaId = `${randomBytes(24).toString("base64url")}`;
+    this.media.set(mediaId, media);
+    return mediaId;
+  }
+
+  /** The media stored under `mediaId` (what an uploaded image became). */
+  get(mediaId: unknown): FakeMedia | undefined {
+    return typeof mediaId === "string" ? this.media.get(mediaId) : undefined;
+  }
+
+  /** Answers the media calls; undefined for any other request. */
+  async handle(request: Request, url: URL): Promise<Response | undefined> {
+    const isGet = request.method === "GET" && url.pathname === "/cgi-bin/media/get";
+    const isUpload = request.method === "POST" && url.pathname === "/cgi-bin/media/upload";
+    if (!isGet && !isUpload) return undefined;
+    if (!this.tokens.valid(url.searchParams.get("access_token"))) return json(invalidCredential);
+    if (isGet) {
+      const media = this.get(url.searchParams.get("media_id"));
+      if (!media) return json({ errcode: 40007, errmsg: "invalid media_id" });
+      const name = media.name ?? (media.kind === "image" ? "image.jpg" : "file");
+      return mediaResponse(media, { "content-disposition": `attachment; filename="${name}"` });
+    }
+    if (url.searchParams.get("type") !== "image") return json({ errcode: 40004, errmsg: "invalid media type" });
+    const form = await request.formData().catch(() => undefined);
+    const file = form?.get("media");
+    if (!(file instanceof File) || file.size === 0) return json({ errcode: 41005, errmsg: "media data missing" });
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    const isImage = (bytes[0] === 0xff && bytes[1] === 0xd8) || (bytes[0] === 0x89 && bytes[1] === 0x50);
+    if (!isImage) return json({ errcode: 40005, errmsg: "invalid file type" });
+    if (bytes.byteLength > 10 * 1024 * 1024) return json({ errcode: 40009, errmsg: "invalid image size" });
+    const mediaId = this.keep({ kind: "image", bytes, mime: file.type, name: file.name });
+    return json({ type: "image", media_id: mediaId, created_at: Math.floor(Date.now() / 1000) });
+  }
 }

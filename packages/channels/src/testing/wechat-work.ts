@@ -13,6 +13,7 @@ import {
   wecomCallback,
   wecomGettoken,
   wecomHandshake,
+  WechatMediaDesk,
 } from "./wechat-shared";
 
 const defaultMember = "ZhangSan";
@@ -43,6 +44,7 @@ export async function startWecomFake(): Promise<WecomFake> {
   const failures = new FailureQueue();
   const sent: FakeSentMessage[] = [];
   const members = new Set<string>([defaultMember]);
+  const media = new WechatMediaDesk(tokens);
 
   async function handle(request: Request): Promise<Response> {
     const url = new URL(request.url);
@@ -50,7 +52,7 @@ export async function startWecomFake(): Promise<WecomFake> {
       if (url.searchParams.get("corpsecret") === config.contactSecret) return wecomGettoken(url, config.corpId, config.contactSecret, contactTokens);
       return wecomGettoken(url, config.corpId, config.secret, tokens);
     }
-    const customerAnswer = await customers.handle(request, url);
+    const customerAnswer = (await customers.handle(request, url)) ?? (await media.handle(request, url));
     if (customerAnswer) return customerAnswer;
     if (request.method === "POST" && url.pathname === "/cgi-bin/message/send") {
       const failure = failures.take();
@@ -65,10 +67,14 @@ export async function startWecomFake(): Promise<WecomFake> {
       }
       if (!body) return json({ errcode: 47001, errmsg: "data format error" });
       if (String(body.agentid) !== config.agentId) return json({ errcode: 40056, errmsg: "invalid agentid" });
-      if (body.msgtype !== "text") return json({ errcode: 40008, errmsg: "invalid message type" });
-      if (!content) return json({ errcode: 41016, errmsg: "missing content" });
+      const image = body.msgtype === "image" ? media.get((body.image as { media_id?: unknown } | undefined)?.media_id) : undefined;
+      if (body.msgtype === "image" && !image) return json({ errcode: 40007, errmsg: "invalid media_id" });
+      if (body.msgtype !== "text" && !image) return json({ errcode: 40008, errmsg: "invalid message type" });
+      if (!content && !image) return json({ errcode: 41016, errmsg: "missing content" });
       if (!members.has(touser)) return json({ errcode: 81013, errmsg: "user & party & tag all invalid", invaliduser: touser });
-      record(sent, touser, content, true);
+      if (image)
+        sent.push({ to: touser, text: "", authorized: true, at: Date.now(), image: { bytes: image.bytes, mime: image.mime ?? "", name: image.name ?? "" } });
+      else record(sent, touser, content, true);
       return json({ errcode: 0, errmsg: "ok", invaliduser: "", msgid: randomBytes(12).toString("base64url") });
     }
     return json({ errcode: 404, errmsg: "not found" }, 404);
@@ -80,12 +86,15 @@ export async function startWecomFake(): Promise<WecomFake> {
     const userid = message.senderId ?? defaultMember;
     members.add(userid);
     const timestamp = options.timestamp ?? timestampNow();
+    const picture = message.media?.find((item) => item.kind === "image");
+    const mediaId = picture ? media.keep(picture) : undefined;
     const inner = buildXml({
       ToUserName: config.corpId,
       FromUserName: userid,
       CreateTime: Number(timestamp),
-      MsgType: "text",
-      Content: message.text,
+      ...(mediaId
+        ? { MsgType: "image", PicUrl: `https://wework.qpic.cn/wwpic/${mediaId.slice(0, 10)}/0`, MediaId: mediaId }
+        : { MsgType: "text", Content: message.text }),
       MsgId: message.id ?? fakeId("4561"),
       AgentID: Number(config.agentId),
     });

@@ -1,7 +1,7 @@
 import { hubSignature } from "../adapters/whatsapp/signature";
 import { GRAPH_VERSION } from "../adapters/whatsapp/client";
-import type { FakeDelivery, FakeFailure, FakeSentMessage, PlatformFake } from "./fake";
-import { fakeId, json, serveFetch } from "./fake";
+import type { FakeDelivery, FakeFailure, FakeMedia, FakeSentMessage, PlatformFake } from "./fake";
+import { fakeId, json, mediaResponse, serveFetch } from "./fake";
 
 /** Serialises like Meta's webhooks: non-ASCII characters escaped as `\uXXXX`. */
 export function metaJson(value: unknown): string {
@@ -44,6 +44,14 @@ export async function startWhatsAppFake(): Promise<PlatformFake> {
   };
   const sent: FakeSentMessage[] = [];
   const failures: FakeFailure[] = [];
+  /** Media people sent and images uploaded, by media id (`GET /{media-id}` then its url). */
+  const media = new Map<string, FakeMedia>();
+  let origin = "";
+  const keepMedia = (item: FakeMedia) => {
+    const id = String(1_000_000_000_000_000 + media.size * 7919 + Math.floor(Math.random() * 1000));
+    media.set(id, item);
+    return id;
+  };
 
   const graphError = (status: number, code: number, message: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) =>
     json({ error: { message, type: "OAuthException", code, ...extra, fbtrace_id: "AbCdEfGhIjK" } }, status, headers);
@@ -51,6 +59,40 @@ export async function startWhatsAppFake(): Promise<PlatformFake> {
   const server = await serveFetch(async (request) => {
     const url = new URL(request.url);
     const authorized = request.headers.get("authorization") === `Bearer ${config.accessToken}`;
+    const download = /^\/whatsapp_business\/attachments\/$/.test(url.pathname) ? media.get(url.searchParams.get("mid") ?? "") : undefined;
+    if (request.method === "GET" && url.pathname === "/whatsapp_business/attachments/") {
+      if (!authorized || !download) return new Response("", { status: 404 });
+      return mediaResponse(download);
+    }
+    const mediaInfo = request.method === "GET" ? new RegExp(`^/${GRAPH_VERSION}/(\\d+)$`).exec(url.pathname) : null;
+    if (mediaInfo && mediaInfo[1] !== phoneNumberId) {
+      if (!authorized) return graphError(401, 190, "Invalid OAuth access token - Cannot parse access token");
+      const item = media.get(mediaInfo[1]!);
+      if (!item) {
+        return graphError(
+          400,
+          100,
+          `Unsupported get request. Object with ID '${mediaInfo[1]}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
+          { error_subcode: 33 },
+        );
+      }
+      return json({
+        messaging_product: "whatsapp",
+        url: `${origin}/whatsapp_business/attachments/?mid=${mediaInfo[1]}&ext=1700000000&hash=ATfake`,
+        mime_type: item.mime ?? "application/octet-stream",
+        sha256: "0".repeat(64),
+        ...(item.hideSize ? {} : { file_size: item.bytes.byteLength }),
+        id: mediaInfo[1],
+      });
+    }
+    if (request.method === "POST" && url.pathname === `/${GRAPH_VERSION}/${phoneNumberId}/media`) {
+      if (!authorized) return graphError(401, 190, "Invalid OAuth access token - Cannot parse access token");
+      const form = await request.formData().catch(() => undefined);
+      const file = form?.get("file");
+      if (form?.get("messaging_product") !== "whatsapp" || !(file instanceof File))
+        return graphError(400, 100, "(#100) The parameter messaging_product is required.");
+      return json({ id: keepMedia({ kind: "image", bytes: new Uint8Array(await file.arrayBuffer()), mime: file.type, name: file.name }) });
+    }
     if (request.method === "GET" && url.pathname === `/${GRAPH_VERSION}/${phoneNumberId}`) {
       if (!authorized) return graphError(401, 190, "Invalid OAuth access token - Cannot parse access token");
       return json({ verified_name: "Parley Test", display_phone_number: "+1 555-010-0000", id: phoneNumberId });
@@ -58,9 +100,16 @@ export async function startWhatsAppFake(): Promise<PlatformFake> {
     if (request.method !== "POST" || url.pathname !== `/${GRAPH_VERSION}/${phoneNumberId}/messages`) {
       return graphError(400, 100, "Unsupported post request.", { error_subcode: 33 });
     }
-    const body = (await request.json().catch(() => ({}))) as { messaging_product?: unknown; to?: unknown; type?: unknown; text?: { body?: unknown } };
+    const body = (await request.json().catch(() => ({}))) as {
+      messaging_product?: unknown;
+      to?: unknown;
+      type?: unknown;
+      text?: { body?: unknown };
+      image?: { id?: unknown };
+    };
     const to = String(body.to ?? "");
     const text = String(body.text?.body ?? "");
+    const image = body.type === "image" ? media.get(String(body.image?.id ?? "")) : undefined;
     if (!authorized) {
       sent.push({ to, text, authorized: false, at: Date.now() });
       return graphError(401, 190, "Invalid OAuth access token - Cannot parse access token");
@@ -86,6 +135,14 @@ export async function startWhatsAppFake(): Promise<PlatformFake> {
         },
       });
     }
+    if (image && body.messaging_product === "whatsapp" && to) {
+      sent.push({ to, text: "", authorized: true, at: Date.now(), image: { bytes: image.bytes, mime: image.mime ?? "", name: image.name ?? "" } });
+      return json({
+        messaging_product: "whatsapp",
+        contacts: [{ input: to, wa_id: to }],
+        messages: [{ id: `wamid.${Buffer.from(fakeId("out")).toString("base64url")}` }],
+      });
+    }
     if (body.messaging_product !== "whatsapp" || body.type !== "text" || !to || !text) {
       return graphError(400, 100, "(#100) Invalid parameter");
     }
@@ -107,11 +164,34 @@ export async function startWhatsAppFake(): Promise<PlatformFake> {
           messaging_product: "whatsapp",
           metadata: { display_phone_number: "15550100000", phone_number_id: phoneNumberId },
           contacts: [{ profile: { name: message.senderName ?? "Ada" }, wa_id: message.senderId ?? "15551230001" }],
-          messages: [whatsappTextMessage(message)],
+          messages: [mediaMessage(message) ?? whatsappTextMessage(message)],
         },
       },
     ],
   });
+
+  origin = server.url;
+
+  /** A person's image or document as `value.messages[]` carries it (the media id, its type, a caption). */
+  function mediaMessage(message: FakeDelivery) {
+    const item = message.media?.[0];
+    if (!item) return undefined;
+    const text = whatsappTextMessage(message);
+    const type = item.kind === "image" ? "image" : "document";
+    const content = {
+      id: keepMedia(item),
+      mime_type: item.mime ?? "application/octet-stream",
+      sha256: "0".repeat(64),
+      ...(message.text ? { caption: message.text } : {}),
+    };
+    return {
+      from: text.from,
+      id: text.id,
+      timestamp: text.timestamp,
+      type,
+      [type]: type === "document" ? { ...content, filename: item.name ?? "file" } : content,
+    };
+  }
 
   return {
     kind: "whatsapp",

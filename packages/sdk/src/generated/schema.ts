@@ -17973,6 +17973,119 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/inbox/sessions/{sessionId}/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Upload an image to send in a session (JPEG or PNG under 5 MB, recognised by its bytes); send it by naming its id in a reply's fileIds */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    sessionId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "multipart/form-data": components["schemas"]["OperatorImageUpload"];
+                };
+            };
+            responses: {
+                /** @description Upload an image to send in a session (JPEG or PNG under 5 MB, recognised by its bytes); send it by naming its id in a reply's fileIds */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @example 200 */
+                            code: number;
+                            /** @example OK */
+                            message: string;
+                            data: components["schemas"]["ChatFile"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `data.field` names the field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found (including anything in another space) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description The image is over 5 MB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description The file is not a JPEG or PNG image, by its bytes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Too many attempts; see the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Server error; `data.requestId` identifies the request */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/inbox/sessions/{sessionId}/messages/{messageId}/retry": {
         parameters: {
             query?: never;
@@ -40510,7 +40623,17 @@ export interface components {
             attachments: components["schemas"]["ChatFile"][];
         };
         OperatorMessage: {
+            /** @description The text; may be empty when `fileIds` names images */
             content: string;
+            /** @description Images uploaded for this session with POST /api/v1/inbox/sessions/{sessionId}/files */
+            fileIds?: string[];
+        };
+        OperatorImageUpload: {
+            /**
+             * Format: binary
+             * @description A JPEG or PNG image under 5 MB
+             */
+            file?: string;
         };
         ReadAll: {
             clientId?: string;

@@ -1,5 +1,7 @@
 import { createHash } from "node:crypto";
-import { ChannelError, type AdapterIO, type ChannelConfig, type IssuedToken, type ReplyHandle } from "../../types";
+import { ChannelError, type AdapterIO, type ChannelConfig, type FetchedMedia, type InboundAttachment, type IssuedToken, type ReplyHandle } from "../../types";
+import { callPlatform } from "../global-shared/http";
+import { downloadFailure, mediaType, readMediaBody } from "../global-shared/media";
 import { postJson, transientFailure, type PlatformAnswer } from "../workplace-shared/http";
 
 /** A session webhook this close to its expiry is no longer tried. */
@@ -146,4 +148,34 @@ export async function sendDingtalkMarkdown(to: ReplyHandle, text: string, config
 /** Checks the app key and secret by fetching an access token. */
 export async function probeDingtalk(config: ChannelConfig, io: AdapterIO): Promise<void> {
   await issueAccessToken(config, io);
+}
+
+/**
+ * Downloads a picture or file the robot received: `POST /v1.0/robot/messageFiles/download` with
+ * its downloadCode answers a short-lived `downloadUrl` (signed, fetched without the token).
+ */
+export async function downloadDingtalkFile(attachment: InboundAttachment, config: ChannelConfig, io: AdapterIO): Promise<FetchedMedia> {
+  const what = "DingTalk messageFiles/download";
+  let downloadUrl: string | undefined;
+  for (let attempt = 0; attempt < 2 && !downloadUrl; attempt += 1) {
+    const token = await io.tokens.get(tokenKey(config), () => issueAccessToken(config, io));
+    const answer = await postJson(
+      io.fetch,
+      `${io.apiBase}/v1.0/robot/messageFiles/download`,
+      { downloadCode: attachment.ref, robotCode: robotCode(config) },
+      { "x-acs-dingtalk-access-token": token },
+    );
+    if (isExpiredToken(answer)) {
+      await io.tokens.invalidate(tokenKey(config));
+      continue;
+    }
+    if (answer.status >= 300 || typeof answer.body?.downloadUrl !== "string") throw openApiFailure(answer, what);
+    downloadUrl = answer.body.downloadUrl;
+  }
+  if (!downloadUrl) throw new ChannelError(`${what}: access token refused twice`, { retryable: true, platformCode: "InvalidAuthentication" });
+  const response = await callPlatform(io.fetch, downloadUrl, { method: "GET" }, what);
+  if (!response.ok) throw downloadFailure(response, what);
+  const bytes = await readMediaBody(response, what);
+  const mime = mediaType(response);
+  return { bytes, ...(mime && mime !== "application/octet-stream" ? { mime } : {}), ...(attachment.name ? { name: attachment.name } : {}) };
 }

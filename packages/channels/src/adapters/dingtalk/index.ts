@@ -1,5 +1,5 @@
 import type { ChannelAdapter } from "../../types";
-import { probeDingtalk, sendDingtalkMarkdown } from "./client";
+import { downloadDingtalkFile, probeDingtalk, sendDingtalkMarkdown } from "./client";
 import { parseDingtalkCallback } from "./parse";
 import { verifyDingtalkRequest } from "./verify";
 
@@ -56,5 +56,6 @@ export const adapter: ChannelAdapter = {
   ack: () => Response.json({}),
   parse: async (payload) => parseDingtalkCallback(payload),
   send: sendDingtalkMarkdown,
+  fetchMedia: (attachment, _message, config, io) => downloadDingtalkFile(attachment, config, io),
   probe: probeDingtalk,
 };

@@ -262,3 +262,31 @@ describe("discord send against the fake", () => {
       await expect(adapter.probe?.({ ...fake.config, botToken: "wrong" }, io)).rejects.toBeInstanceOf(ChannelError);
     }));
 });
+
+describe("discord media", () => {
+  const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72, 68, 82]);
+
+  it("downloads an attachment option from its CDN url and refuses a gone one or another host", async () => {
+    const fake = await startDiscordFake();
+    try {
+      const io = memoryIO(fake.apiBase);
+      const request = await fake.delivery("https://parley.example/api/v1/channels/hooks/dc", {
+        text: "what is this",
+        media: [{ kind: "image", bytes: png, mime: "image/png", name: "shot.png" }],
+      });
+      const verified = await adapter.verify(await readInbound(request), fake.config, io);
+      if (verified.kind !== "verified") throw new Error("not verified");
+      const [message] = await adapter.parse(verified.payload, fake.config, io);
+      const attachment = message!.attachments[0]!;
+      expect(attachment).toMatchObject({ kind: "image", name: "shot.png" });
+      expect(await adapter.fetchMedia!(attachment, message!, fake.config, io)).toEqual({ bytes: png, mime: "image/png", name: "shot.png" });
+      const gone = { ...attachment, ref: attachment.ref.replace(/\/(\d+)\/shot\.png/, "/1/shot.png") };
+      await expect(adapter.fetchMedia!(gone, message!, fake.config, io)).rejects.toMatchObject({ retryable: false, platformCode: "404" });
+      await expect(adapter.fetchMedia!({ kind: "image", ref: "https://evil.example/x.png" }, message!, fake.config, io)).rejects.toMatchObject({
+        platformCode: "untrusted_attachment_url",
+      });
+    } finally {
+      await fake.close();
+    }
+  });
+});

@@ -1,6 +1,7 @@
 import { fresh } from "../../crypto";
 import { ChannelError, type AdapterIO, type ChannelAdapter, type ChannelConfig, type ReplyHandle } from "../../types";
-import { isObject, numberAt, parseJson, stringAt } from "../global-shared/http";
+import { callPlatform, isObject, numberAt, parseJson, stringAt } from "../global-shared/http";
+import { downloadFailure, mediaType, readMediaBody } from "../global-shared/media";
 import { callDiscord, expiredInteractionCodes } from "./client";
 import { signedBytes, verifyEd25519 } from "./ed25519";
 import { InteractionType, INTERACTION_TOKEN_LIFETIME_MS, parseInteraction } from "./parse";
@@ -168,6 +169,19 @@ export const adapter: ChannelAdapter = {
     await callDiscord(io, "PATCH", "/applications/@me", { botToken: token, body: { interactions_endpoint_url: webhookUrl } });
   },
 
+  async fetchMedia(attachment, _message, _config, io) {
+    // Attachments are public CDN addresses (signed by Discord): fetched directly, without the bot token.
+    if (!trustedAttachmentUrl(attachment.ref, io)) {
+      throw new ChannelError("discord: the attachment is not on Discord's CDN", { retryable: false, platformCode: "untrusted_attachment_url" });
+    }
+    const what = "discord attachment download";
+    const response = await callPlatform(io.fetch, attachment.ref, { method: "GET" }, what);
+    if (!response.ok) throw downloadFailure(response, what);
+    const bytes = await readMediaBody(response, what);
+    const mime = attachment.mime ?? mediaType(response);
+    return { bytes, ...(mime ? { mime } : {}), ...(attachment.name ? { name: attachment.name } : {}) };
+  },
+
   async probe(config, io) {
     const token = botToken(config);
     if (!token) throw new ChannelError("discord: no bot token", { retryable: false });
@@ -181,3 +195,14 @@ export const adapter: ChannelAdapter = {
     }
   },
 };
+
+/** Discord's attachment hosts (and, in tests, the API's own origin). */
+function trustedAttachmentUrl(url: string, io: AdapterIO): boolean {
+  try {
+    const parsed = new URL(url);
+    const discordHost = parsed.hostname === "cdn.discordapp.com" || parsed.hostname === "media.discordapp.net";
+    return (parsed.protocol === "https:" && discordHost) || parsed.origin === new URL(io.apiBase).origin;
+  } catch {
+    return false;
+  }
+}

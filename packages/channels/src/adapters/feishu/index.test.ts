@@ -259,3 +259,34 @@ describe("Feishu webhook", () => {
       expect(caught).toMatchObject({ retryable: true, retryAfterMs: 1000, platformCode: "99991400" });
     }));
 });
+
+describe("Feishu media", () => {
+  const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72, 68, 82]);
+  const doc = new TextEncoder().encode("# notes\nhello");
+
+  it("downloads a message's image and file from its resources, refuses a key not in the message (234003), and sends an image", async () => {
+    const fake = await startFeishuFake();
+    try {
+      const io = memoryIO(fake.apiBase);
+      const receive = async (media: { kind: "image" | "file"; bytes: Uint8Array; mime?: string; name?: string }) => {
+        const verified = await adapter.verify(await readInbound(await fake.delivery(webhookUrl, { text: "", media: [media] })), fake.config, io);
+        if (verified.kind !== "verified") throw new Error("not verified");
+        const [message] = await adapter.parse(verified.payload, fake.config, io);
+        return message!;
+      };
+      const pictured = await receive({ kind: "image", bytes: png, mime: "image/png" });
+      expect(pictured.attachments[0]?.kind).toBe("image");
+      expect((await adapter.fetchMedia!(pictured.attachments[0]!, pictured, fake.config, io)).bytes).toEqual(png);
+      const filed = await receive({ kind: "file", bytes: doc, mime: "text/markdown", name: "notes.md" });
+      expect(await adapter.fetchMedia!(filed.attachments[0]!, filed, fake.config, io)).toMatchObject({ bytes: doc, name: "notes.md" });
+      // The image's key belongs to the other message.
+      await expect(adapter.fetchMedia!(pictured.attachments[0]!, filed, fake.config, io)).rejects.toMatchObject({ retryable: false, platformCode: "234003" });
+      await adapter.sendImage!(pictured.reply, { bytes: png, mime: "image/png", name: "chart.png" }, fake.config, io);
+      expect(fake.sent).toEqual([
+        expect.objectContaining({ to: pictured.conversation.id, authorized: true, image: { bytes: png, mime: "image/png", name: "chart.png" } }),
+      ]);
+    } finally {
+      await fake.close();
+    }
+  });
+});

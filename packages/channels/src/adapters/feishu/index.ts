@@ -1,5 +1,5 @@
 import type { ChannelAdapter } from "../../types";
-import { probeFeishu, sendFeishuText } from "./client";
+import { fetchFeishuMedia, probeFeishu, sendFeishuImage, sendFeishuText } from "./client";
 import { parseFeishuEvent } from "./parse";
 import { verifyFeishuRequest } from "./verify";
 
@@ -63,5 +63,7 @@ export const adapter: ChannelAdapter = {
   ack: () => Response.json({}),
   parse: async (payload) => parseFeishuEvent(payload),
   send: sendFeishuText,
+  fetchMedia: fetchFeishuMedia,
+  sendImage: sendFeishuImage,
   probe: probeFeishu,
 };

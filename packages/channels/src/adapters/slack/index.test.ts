@@ -268,3 +268,43 @@ describe("Slack events", () => {
     expect(caught).toMatchObject({ retryable: true });
   });
 });
+
+describe("Slack media", () => {
+  const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72, 68, 82]);
+
+  it("downloads a shared file from url_private with the bot token, refuses without access, and uploads an image", async () => {
+    const fake = await startSlackFake();
+    try {
+      const io = memoryIO(fake.apiBase);
+      const request = await fake.delivery("https://parley.example/api/v1/channels/hooks/slack", {
+        text: "what is this?",
+        media: [{ kind: "image", bytes: png, mime: "image/png", name: "shot.png" }],
+      });
+      const verified = await adapter.verify(await readInbound(request), fake.config, io);
+      if (verified.kind !== "verified") throw new Error("not verified");
+      const [message] = await adapter.parse(verified.payload, fake.config, io);
+      const attachment = message!.attachments[0]!;
+      expect(attachment).toMatchObject({ kind: "image", mime: "image/png", name: "shot.png" });
+      expect(await adapter.fetchMedia!(attachment, message!, fake.config, io)).toEqual({ bytes: png, mime: "image/png", name: "shot.png" });
+      // A file id is looked up with files.info.
+      const fileId = /T0FAKETEAM-(F[A-Z0-9]+)/.exec(attachment.ref)![1]!;
+      expect((await adapter.fetchMedia!({ kind: "image", ref: fileId }, message!, fake.config, io)).bytes).toEqual(png);
+      await expect(adapter.fetchMedia!({ kind: "image", ref: "FNOSUCHFILE" }, message!, fake.config, io)).rejects.toMatchObject({
+        retryable: false,
+        platformCode: "file_not_found",
+      });
+      const wrongToken = { ...fake.config, botToken: "xoxb-0-wrong" };
+      await expect(adapter.fetchMedia!(attachment, message!, wrongToken, io)).rejects.toMatchObject({ retryable: false, platformCode: "file_access_refused" });
+      // The token never goes to another host.
+      await expect(adapter.fetchMedia!({ kind: "image", ref: "https://evil.example/x.png" }, message!, fake.config, io)).rejects.toMatchObject({
+        platformCode: "untrusted_file_url",
+      });
+      await adapter.sendImage!(message!.reply, { bytes: png, mime: "image/png", name: "answer.png" }, fake.config, io);
+      expect(fake.sent).toEqual([
+        expect.objectContaining({ to: message!.conversation.id, authorized: true, image: { bytes: png, mime: "image/png", name: "answer.png" } }),
+      ]);
+    } finally {
+      await fake.close();
+    }
+  });
+});

@@ -1,5 +1,5 @@
 import type { ChannelAdapter } from "../../types";
-import { postSlackMessage, testSlackAuth } from "./client";
+import { fetchSlackFile, postSlackMessage, testSlackAuth, uploadSlackImage } from "./client";
 import { parseSlackEvent } from "./parse";
 import { verifySlackRequest } from "./verify";
 
@@ -46,5 +46,7 @@ export const adapter: ChannelAdapter = {
   ack: () => new Response(null, { status: 200 }),
   parse: async (payload) => parseSlackEvent(payload),
   send: postSlackMessage,
+  fetchMedia: (attachment, _message, config, io) => fetchSlackFile(attachment, config, io),
+  sendImage: uploadSlackImage,
   probe: testSlackAuth,
 };

@@ -178,3 +178,73 @@ describe("telegram against the fake Bot API", () => {
     await expect(adapter.send({ chatId: "42" }, "hi", config, memoryIO("http://127.0.0.1:9"))).rejects.toMatchObject({ retryable: true });
   });
 });
+
+describe("telegram media", () => {
+  const jpeg = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 16, 74, 70, 73, 70, 0, 1, 2, 3, 0xff, 0xd9]);
+  const pdf = new TextEncoder().encode("%PDF-1.4 fake document");
+
+  it("downloads the largest photo and a document with getFile, and refuses an unknown file_id", async () => {
+    const fake = await startTelegramFake();
+    try {
+      const fakeIO = memoryIO(fake.apiBase);
+      const request = await fake.delivery(webhookUrl, {
+        text: "look",
+        media: [
+          { kind: "image", bytes: jpeg, mime: "image/jpeg" },
+          { kind: "file", bytes: pdf, mime: "application/pdf", name: "invoice.pdf" },
+        ],
+      });
+      const verified = await adapter.verify(await readInbound(request), fake.config, fakeIO);
+      if (verified.kind !== "verified") throw new Error("not verified");
+      const [message] = await adapter.parse(verified.payload, fake.config, fakeIO);
+      expect(message?.text).toBe("look");
+      const [image, document] = message!.attachments;
+      expect(image?.kind).toBe("image");
+      expect(image?.ref).not.toMatch(/_thumb$/);
+      const photo = await adapter.fetchMedia!(image!, message!, fake.config, fakeIO);
+      expect(photo.bytes).toEqual(jpeg);
+      expect(photo.mime).toBe("image/jpeg");
+      const file = await adapter.fetchMedia!(document!, message!, fake.config, fakeIO);
+      expect(file).toEqual({ bytes: pdf, mime: "application/pdf", name: "invoice.pdf" });
+      await expect(adapter.fetchMedia!({ kind: "image", ref: "AgACunknown" }, message!, fake.config, fakeIO)).rejects.toMatchObject({
+        name: "ChannelError",
+        retryable: false,
+        platformCode: "400",
+      });
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it("refuses a file over 15 MB, whether its size is declared or only found while reading", async () => {
+    const fake = await startTelegramFake();
+    try {
+      const fakeIO = memoryIO(fake.apiBase);
+      const big = new Uint8Array(15 * 1024 * 1024 + 1);
+      big.set(jpeg);
+      for (const hideSize of [false, true]) {
+        const request = await fake.delivery(webhookUrl, { text: "", media: [{ kind: "image", bytes: big, mime: "image/jpeg", hideSize }] });
+        const verified = await adapter.verify(await readInbound(request), fake.config, fakeIO);
+        if (verified.kind !== "verified") throw new Error("not verified");
+        const [message] = await adapter.parse(verified.payload, fake.config, fakeIO);
+        await expect(adapter.fetchMedia!(message!.attachments[0]!, message!, fake.config, fakeIO), String(hideSize)).rejects.toMatchObject({
+          retryable: false,
+          platformCode: "media_too_large",
+        });
+      }
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it("sends an image with sendPhoto as multipart", async () => {
+    const fake = await startTelegramFake();
+    try {
+      const { ids } = await adapter.sendImage!({ chatId: "42" }, { bytes: jpeg, mime: "image/jpeg", name: "chart.jpg" }, fake.config, memoryIO(fake.apiBase));
+      expect(ids).toEqual(["1"]);
+      expect(fake.sent).toEqual([expect.objectContaining({ to: "42", authorized: true, image: { bytes: jpeg, mime: "image/jpeg", name: "chart.jpg" } })]);
+    } finally {
+      await fake.close();
+    }
+  });
+});

@@ -1,7 +1,8 @@
 import { safeEqual } from "../../crypto";
 import { ChannelError, type ChannelAdapter, type ChannelConfig } from "../../types";
 import { isObject, numberAt, parseJson } from "../global-shared/http";
-import { callBotApi, TelegramApiError } from "./client";
+import { imageBlob } from "../global-shared/media";
+import { callBotApi, downloadTelegramFile, TelegramApiError } from "./client";
 import { parseUpdate } from "./parse";
 import { webhookSecret } from "./secret";
 
@@ -94,6 +95,35 @@ export const adapter: ChannelAdapter = {
       if (!(error instanceof TelegramApiError) || error.migrateToChatId === undefined) throw error;
       delete body.reply_parameters;
       return callBotApi("sendMessage", { ...body, chat_id: error.migrateToChatId }, token, io);
+    });
+    return { ids: [String(numberAt(result, "message_id") ?? "")] };
+  },
+
+  async fetchMedia(attachment, _message, config, io) {
+    const file = await downloadTelegramFile(attachment.ref, botToken(config), io);
+    // Telegram keeps the sender's document name and type on the message, not on the file.
+    return {
+      bytes: file.bytes,
+      ...((attachment.mime ?? file.mime) ? { mime: attachment.mime ?? file.mime } : {}),
+      ...((attachment.name ?? file.name) ? { name: attachment.name ?? file.name } : {}),
+    };
+  },
+
+  async sendImage(to, image, config, io) {
+    const chatId = to.chatId;
+    if (typeof chatId !== "string" && typeof chatId !== "number") {
+      throw new ChannelError("telegram: the reply handle has no chatId", { retryable: false });
+    }
+    const form = (target: string | number) => {
+      const body = new FormData();
+      body.set("chat_id", String(target));
+      body.set("photo", imageBlob(image), image.name);
+      return body;
+    };
+    const token = botToken(config);
+    const result = await callBotApi("sendPhoto", form(chatId), token, io).catch((error: unknown) => {
+      if (!(error instanceof TelegramApiError) || error.migrateToChatId === undefined) throw error;
+      return callBotApi("sendPhoto", form(error.migrateToChatId), token, io);
     });
     return { ids: [String(numberAt(result, "message_id") ?? "")] };
   },

@@ -255,3 +255,32 @@ describe("wechat-customer-service descriptor", () => {
     expect(adapter.passiveReply).toBeUndefined();
   });
 });
+
+describe("wechat-customer-service media", () => {
+  const jpeg = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 16, 74, 70, 73, 70, 0, 1, 4, 4, 0xff, 0xd9]);
+
+  it("downloads a customer's picture with media/get, refuses an unknown media_id (40007), and sends an image", async () => {
+    const fake = await startCustomerServiceFake();
+    try {
+      const io = memoryIO(fake.apiBase);
+      const request = await fake.delivery("https://parley.example/api/v1/channels/hooks/kf", {
+        text: "",
+        media: [{ kind: "image", bytes: jpeg, mime: "image/jpeg" }],
+      });
+      const verified = await adapter.verify(await readInbound(request), fake.config, io);
+      if (verified.kind !== "verified") throw new Error("not verified");
+      const [message] = await adapter.parse(verified.payload, fake.config, io);
+      const attachment = message!.attachments[0]!;
+      expect(attachment.kind).toBe("image");
+      expect((await adapter.fetchMedia!(attachment, message!, fake.config, io)).bytes).toEqual(jpeg);
+      await expect(adapter.fetchMedia!({ kind: "image", ref: "nope" }, message!, fake.config, io)).rejects.toMatchObject({
+        retryable: false,
+        platformCode: "40007",
+      });
+      await adapter.sendImage!(message!.reply, { bytes: jpeg, mime: "image/jpeg", name: "x.jpg" }, fake.config, io);
+      expect(fake.sent).toEqual([expect.objectContaining({ authorized: true, image: { bytes: jpeg, mime: "image/jpeg", name: "x.jpg" } })]);
+    } finally {
+      await fake.close();
+    }
+  });
+});

@@ -1,5 +1,5 @@
 import { ChannelError, type AdapterIO, type Capabilities, type ChannelAdapter, type ChannelConfig, type ChannelDescriptor } from "../../types";
-import { issueToken, postWithToken } from "../wechat-shared/api";
+import { downloadWechatMedia, issueToken, postWithToken, uploadWechatImage } from "../wechat-shared/api";
 import { isCallbackPayload, plainResponse, verifyEncryptedCallback } from "../wechat-shared/callback";
 import { callbackTokenField, corpIdField, encodingAesKeyField } from "../wechat-shared/fields";
 import { pullMessages } from "./sync";
@@ -80,6 +80,24 @@ export const adapter: ChannelAdapter = {
       issue(config, io),
       "/cgi-bin/kf/send_msg",
       { touser: to.touser, open_kfid: to.openKfId, msgtype: "text", text: { content: text } },
+      "WeChat customer service send_msg",
+    );
+    return { ids: answer.msgid === undefined ? [] : [String(answer.msgid)] };
+  },
+  fetchMedia(attachment, _message, config, io) {
+    return downloadWechatMedia(io, tokenKey(config), issue(config, io), attachment.ref, "WeChat customer service media/get");
+  },
+  async sendImage(to, image, config, io) {
+    if (typeof to.touser !== "string" || !to.touser || typeof to.openKfId !== "string" || !to.openKfId) {
+      throw new ChannelError("the reply handle needs touser and openKfId", { retryable: false });
+    }
+    const mediaId = await uploadWechatImage(io, tokenKey(config), issue(config, io), image, "WeChat customer service media/upload");
+    const answer = await postWithToken(
+      io,
+      tokenKey(config),
+      issue(config, io),
+      "/cgi-bin/kf/send_msg",
+      { touser: to.touser, open_kfid: to.openKfId, msgtype: "image", image: { media_id: mediaId } },
       "WeChat customer service send_msg",
     );
     return { ids: answer.msgid === undefined ? [] : [String(answer.msgid)] };

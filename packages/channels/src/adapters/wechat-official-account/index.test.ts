@@ -417,3 +417,34 @@ describe("wechat-official-account notices", () => {
     }
   });
 });
+
+describe("wechat-official-account media", () => {
+  const jpeg = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 16, 74, 70, 73, 70, 0, 1, 9, 9, 0xff, 0xd9]);
+
+  it("downloads a picture with media/get, refuses an unknown media_id (40007), and sends an image by media/upload", async () => {
+    const fake = await startOfficialAccountFake();
+    try {
+      const io = memoryIO(fake.apiBase);
+      const [message] = await parsed(
+        await fake.delivery(hook, { text: "", senderId: "oPicture", media: [{ kind: "image", bytes: jpeg, mime: "image/jpeg" }] }),
+        fake.config,
+        io,
+      );
+      const attachment = message?.attachments[0];
+      expect(attachment?.kind).toBe("image");
+      const media = await adapter.fetchMedia!(attachment!, message!, fake.config, io);
+      expect(media.bytes).toEqual(jpeg);
+      expect(media.mime).toBe("image/jpeg");
+      await expect(adapter.fetchMedia!({ kind: "image", ref: "no-such-media" }, message!, fake.config, io)).rejects.toMatchObject({
+        retryable: false,
+        platformCode: "40007",
+      });
+      await adapter.sendImage!(message!.reply, { bytes: jpeg, mime: "image/jpeg", name: "answer.jpg" }, fake.config, io);
+      expect(fake.sent).toEqual([
+        expect.objectContaining({ to: "oPicture", authorized: true, image: { bytes: jpeg, mime: "image/jpeg", name: "answer.jpg" } }),
+      ]);
+    } finally {
+      await fake.close();
+    }
+  });
+});

@@ -8,7 +8,7 @@ import {
   type InboundMessage,
 } from "../../types";
 import { measure, splitText } from "../../runtime";
-import { issueToken, postWithToken } from "../wechat-shared/api";
+import { downloadWechatMedia, issueToken, postWithToken, uploadWechatImage } from "../wechat-shared/api";
 import { encryptedEnvelope, isCallbackPayload, plainResponse, xmlResponse } from "../wechat-shared/callback";
 import { callbackTokenField, encodingAesKeyField } from "../wechat-shared/fields";
 import { contentOf, createdAt } from "../wechat-shared/message";
@@ -209,6 +209,22 @@ export const adapter: ChannelAdapter = {
       issue(config, io),
       "/cgi-bin/message/custom/send",
       { touser: to.openid, msgtype: "text", text: { content: text } },
+      "WeChat customer service message",
+    );
+    return { ids: answer.msgid === undefined ? [] : [String(answer.msgid)] };
+  },
+  fetchMedia(attachment, _message, config, io) {
+    return downloadWechatMedia(io, tokenKey(config), issue(config, io), attachment.ref, "WeChat media/get");
+  },
+  async sendImage(to, image, config, io) {
+    if (typeof to.openid !== "string" || !to.openid) throw new ChannelError("the reply handle has no openid", { retryable: false });
+    const mediaId = await uploadWechatImage(io, tokenKey(config), issue(config, io), image, "WeChat media/upload");
+    const answer = await postWithToken(
+      io,
+      tokenKey(config),
+      issue(config, io),
+      "/cgi-bin/message/custom/send",
+      { touser: to.openid, msgtype: "image", image: { media_id: mediaId } },
       "WeChat customer service message",
     );
     return { ids: answer.msgid === undefined ? [] : [String(answer.msgid)] };

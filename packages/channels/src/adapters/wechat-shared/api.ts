@@ -1,4 +1,5 @@
-import { ChannelError, type AdapterIO, type IssuedToken } from "../../types";
+import { ChannelError, type AdapterIO, type FetchedMedia, type IssuedToken, type OutboundImage } from "../../types";
+import { dispositionName, downloadFailure, imageBlob, mediaType, readMediaBody } from "../global-shared/media";
 
 /**
  * Calls to api.weixin.qq.com and qyapi.weixin.qq.com. Both answer HTTP 200 with
@@ -126,4 +127,79 @@ async function callWithToken(
     }
     throw errorForCode(errcode, answer.errmsg, what);
   }
+}
+
+/** A token-bearing call to `path` (`GET` or a multipart `POST`), with the expired-token retry of {@link postWithToken}; answers the raw response. */
+async function rawWithToken(
+  io: AdapterIO,
+  tokenKey: string,
+  issue: () => Promise<IssuedToken>,
+  call: { path: string; query: Record<string, string>; body?: () => FormData },
+  what: string,
+): Promise<{ response: Response; answer: WechatAnswer | undefined }> {
+  for (let attempt = 0; ; attempt += 1) {
+    const token = await io.tokens.get(tokenKey, issue);
+    const query = new URLSearchParams({ access_token: token, ...call.query });
+    let response: Response;
+    try {
+      response = await io.fetch(`${io.apiBase}${call.path}?${query}`, {
+        method: call.body ? "POST" : "GET",
+        ...(call.body ? { body: call.body() } : {}),
+        signal: AbortSignal.timeout(60_000),
+      });
+    } catch (error) {
+      throw new ChannelError(`${what} failed: ${error instanceof Error ? error.message : String(error)}`, { retryable: true });
+    }
+    if (!response.ok) throw downloadFailure(response, `${what} failed`);
+    // A refusal (and an upload's answer) is JSON; media comes with its own type.
+    const type = mediaType(response) ?? "";
+    if (!type.includes("json") && !type.startsWith("text/")) return { response, answer: undefined };
+    const answer = (await response.json().catch(() => undefined)) as WechatAnswer | undefined;
+    const errcode = answer?.errcode ?? 0;
+    if (answer && errcode === 0) return { response, answer };
+    if (!answer) throw new ChannelError(`${what} failed: unexpected answer`, { retryable: true });
+    if (tokenExpiredCodes.has(errcode)) {
+      await io.tokens.invalidate(tokenKey);
+      if (attempt === 0) continue;
+    }
+    throw errorForCode(errcode, answer.errmsg, what);
+  }
+}
+
+/**
+ * Downloads temporary media (`GET /cgi-bin/media/get?media_id=…`), the same call on the Official
+ * Account and WeCom APIs: the bytes, or `{errcode: 40007, "invalid media_id"}` for an unknown id.
+ */
+export async function downloadWechatMedia(
+  io: AdapterIO,
+  tokenKey: string,
+  issue: () => Promise<IssuedToken>,
+  mediaId: string,
+  what: string,
+): Promise<FetchedMedia> {
+  const { response, answer } = await rawWithToken(io, tokenKey, issue, { path: "/cgi-bin/media/get", query: { media_id: mediaId } }, what);
+  if (answer) throw new ChannelError(`${what} failed: the answer carries no media`, { retryable: false });
+  const bytes = await readMediaBody(response, what);
+  const mime = mediaType(response);
+  const name = dispositionName(response);
+  return { bytes, ...(mime ? { mime } : {}), ...(name ? { name } : {}) };
+}
+
+/** Uploads an image as temporary media (`POST /cgi-bin/media/upload?type=image`, field `media`); answers its media_id. */
+export async function uploadWechatImage(
+  io: AdapterIO,
+  tokenKey: string,
+  issue: () => Promise<IssuedToken>,
+  image: OutboundImage,
+  what: string,
+): Promise<string> {
+  const body = () => {
+    const form = new FormData();
+    form.set("media", imageBlob(image), image.name);
+    return form;
+  };
+  const { answer } = await rawWithToken(io, tokenKey, issue, { path: "/cgi-bin/media/upload", query: { type: "image" }, body }, what);
+  const mediaId = answer?.media_id;
+  if (typeof mediaId !== "string" || !mediaId) throw new ChannelError(`${what} failed: no media_id in the answer`, { retryable: true });
+  return mediaId;
 }

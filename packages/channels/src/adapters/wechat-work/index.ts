@@ -7,7 +7,7 @@ import {
   type ChannelDescriptor,
   type InboundMessage,
 } from "../../types";
-import { issueToken, postWithToken } from "../wechat-shared/api";
+import { downloadWechatMedia, issueToken, postWithToken, uploadWechatImage } from "../wechat-shared/api";
 import { encryptedEnvelope, isCallbackPayload, plainResponse, verifyEncryptedCallback, xmlResponse } from "../wechat-shared/callback";
 import { callbackTokenField, corpIdField, encodingAesKeyField } from "../wechat-shared/fields";
 import { contentOf, createdAt } from "../wechat-shared/message";
@@ -122,6 +122,22 @@ export const adapter: ChannelAdapter = {
     if (typeof answer.invaliduser === "string" && answer.invaliduser.split("|").includes(to.touser)) {
       throw new ChannelError(`WeCom app message failed: ${to.touser} is not a member the app can reach`, { retryable: false, platformCode: 81013 });
     }
+    return { ids: answer.msgid === undefined ? [] : [String(answer.msgid)] };
+  },
+  fetchMedia(attachment, _message, config, io) {
+    return downloadWechatMedia(io, tokenKey(config), issue(config, io), attachment.ref, "WeCom media/get");
+  },
+  async sendImage(to, image, config, io) {
+    if (typeof to.touser !== "string" || !to.touser) throw new ChannelError("the reply handle has no touser", { retryable: false });
+    const mediaId = await uploadWechatImage(io, tokenKey(config), issue(config, io), image, "WeCom media/upload");
+    const answer = await postWithToken(
+      io,
+      tokenKey(config),
+      issue(config, io),
+      "/cgi-bin/message/send",
+      { touser: to.touser, msgtype: "image", agentid: Number(config.agentId), image: { media_id: mediaId } },
+      "WeCom app message",
+    );
     return { ids: answer.msgid === undefined ? [] : [String(answer.msgid)] };
   },
   passiveReply(message, text, config, io) {

@@ -207,3 +207,35 @@ describe("whatsapp send against the fake Graph API", () => {
       await expect(adapter.probe?.({ ...fake.config, accessToken: "nope" }, fakeIO)).rejects.toBeInstanceOf(ChannelError);
     }));
 });
+
+describe("whatsapp media", () => {
+  const jpeg = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 16, 74, 70, 73, 70, 0, 1, 5, 5, 0xff, 0xd9]);
+
+  it("downloads media by id then url with the bearer token, refuses an unknown id (100), and sends an image", async () => {
+    const fake = await startWhatsAppFake();
+    try {
+      const io = memoryIO(fake.apiBase);
+      const request = await fake.delivery("https://parley.example/api/v1/channels/hooks/wa", {
+        text: "this one",
+        media: [{ kind: "image", bytes: jpeg, mime: "image/jpeg" }],
+      });
+      const verified = await adapter.verify(await readInbound(request), fake.config, io);
+      if (verified.kind !== "verified") throw new Error("not verified");
+      const [message] = await adapter.parse(verified.payload, fake.config, io);
+      expect(message?.text).toBe("this one");
+      const attachment = message!.attachments[0]!;
+      expect(attachment.kind).toBe("image");
+      expect(await adapter.fetchMedia!(attachment, message!, fake.config, io)).toEqual({ bytes: jpeg, mime: "image/jpeg" });
+      await expect(adapter.fetchMedia!({ kind: "image", ref: "999999" }, message!, fake.config, io)).rejects.toMatchObject({
+        retryable: false,
+        platformCode: "100",
+      });
+      await adapter.sendImage!(message!.reply, { bytes: jpeg, mime: "image/jpeg", name: "a.jpg" }, fake.config, io);
+      expect(fake.sent).toEqual([
+        expect.objectContaining({ to: message!.reply.to, authorized: true, image: { bytes: jpeg, mime: "image/jpeg", name: "a.jpg" } }),
+      ]);
+    } finally {
+      await fake.close();
+    }
+  });
+});

@@ -1,7 +1,7 @@
 import { safeEqual } from "../../crypto";
 import { ChannelError, type ChannelAdapter, type ChannelConfig } from "../../types";
 import { arrayAt, isObject, parseJson, stringAt } from "../global-shared/http";
-import { callGraph } from "./client";
+import { callGraph, downloadWhatsAppMedia, uploadWhatsAppImage } from "./client";
 import { parseNotification, REPLY_WINDOW_HOURS } from "./parse";
 import { verifyHubSignature } from "./signature";
 
@@ -114,6 +114,36 @@ export const adapter: ChannelAdapter = {
         method: "POST",
         body: { messaging_product: "whatsapp", recipient_type: "individual", to: recipient, type: "text", text: { body: text, preview_url: false } },
       },
+      accessToken(config),
+      io,
+    );
+    return {
+      ids: arrayAt(answer, "messages")
+        .map((message) => stringAt(message, "id") ?? "")
+        .filter(Boolean),
+    };
+  },
+
+  fetchMedia(attachment, _message, config, io) {
+    return downloadWhatsAppMedia(attachment.ref, accessToken(config), io);
+  },
+
+  async sendImage(to, image, config, io) {
+    const recipient = to.to;
+    const phoneNumberId = typeof to.phoneNumberId === "string" && to.phoneNumberId ? to.phoneNumberId : config.phoneNumberId;
+    if (typeof recipient !== "string" || !recipient || !phoneNumberId) {
+      throw new ChannelError("whatsapp: the reply handle has no recipient", { retryable: false });
+    }
+    if (typeof to.windowUntil === "number" && io.now() > to.windowUntil) {
+      throw new ChannelError("whatsapp: the 24-hour customer-service window has closed (a template message is needed)", {
+        retryable: false,
+        platformCode: 131047,
+      });
+    }
+    const mediaId = await uploadWhatsAppImage(phoneNumberId, image, accessToken(config), io);
+    const answer = await callGraph(
+      `/${encodeURIComponent(phoneNumberId)}/messages`,
+      { method: "POST", body: { messaging_product: "whatsapp", recipient_type: "individual", to: recipient, type: "image", image: { id: mediaId } } },
       accessToken(config),
       io,
     );
