@@ -46,7 +46,9 @@ export async function answerStoredMessage(
     events = await answerTurn(deps, turn);
   } catch (error) {
     // A platform's person cannot pick another model: the app answers without the pictures (they stay on the message).
-    if (error instanceof ServiceError && error.messageId === "chat_model_images_unsupported" && options.fileIds?.length) {
+    const noVision =
+      error instanceof ServiceError && (error.messageId === "chat_model_images_unsupported" || error.messageId === "chat_offline_images_unsupported");
+    if (noVision && options.fileIds?.length) {
       const documents = await deps.db
         .select({ id: chatFiles.id })
         .from(chatFiles)

@@ -9,9 +9,6 @@ export type ChatFile = Schemas["ChatFile"];
 /** A public image the console shows (avatars): its id and public address. */
 export type PublicAsset = Schemas["PublicAsset"];
 
-/** A POST whose path is not in the contract yet (the inbox upload comes from another part of issue 24). */
-type UntypedPost<T> = (path: string, init: Record<string, unknown>) => Promise<{ data?: T; error?: ParleyError }>;
-
 /** A multipart body for openapi-fetch: FormData goes to fetch untouched, which sets the boundary. */
 function multipart<Body>(fields: Record<string, string | File | undefined>) {
   const form = new FormData();
@@ -36,10 +33,10 @@ export const chatFileEndpoints = {
   /** An image an operator attaches to a reply in the inbox. */
   uploadForInbox: (sessionId: string, file: File, extra: Extra = {}) =>
     call({ silent: true, ...extra }, (init) =>
-      (client.POST as unknown as UntypedPost<ChatFile>)("/api/v1/inbox/sessions/{sessionId}/files", {
+      client.POST("/api/v1/inbox/sessions/{sessionId}/files", {
         ...init,
         params: { path: { sessionId } },
-        ...multipart<unknown>({ file }),
+        ...multipart<Schemas["OperatorImageUpload"]>({ file }),
       }),
     ),
   /** A public image (JPEG/PNG ≤ 5 MB); its answered `url` is usable as any avatar address. */
