@@ -176,6 +176,15 @@ describe("channel client and sessions inbox in Chromium: connect Telegram → li
     await expect.poll(() => operator.locator('[data-testid="message-delivery"]').getAttribute("data-delivery")).toBe("sent");
     // The message can arrive over the live stream before the send's own answer clears the input.
     await expect.poll(() => byTestId("reply-input").inputValue()).toBe("");
+
+    // An operator sends a picture back: uploaded, then sent with Telegram's sendPhoto, and shown in the inbox.
+    const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
+    await byTestId("reply-attach-input").setInputFiles({ name: "label.png", mimeType: "image/png", buffer: png });
+    await expect.poll(() => byTestId("pending-file").getAttribute("data-status")).toBe("done");
+    await byTestId("reply-send").click();
+    await expect.poll(() => telegram.sent.some((message) => message.image !== undefined)).toBe(true);
+    const picture = byTestId("message-operator").last().locator('[data-testid="message-attachments"] img');
+    await expect.poll(() => picture.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth)).toBe(1);
     await snap("inbox-conversation-en");
   });
 
