@@ -38,6 +38,8 @@ export const modelPrices: Readonly<Record<string, ModelPrice>> = {
   "qwen-plus": { prompt: 4, completion: 12 },
   "qwen-turbo": { prompt: 1, completion: 2 },
   "qwen-long": { prompt: 1, completion: 3 },
+  "qwen-vl-max": { prompt: 5, completion: 13 },
+  "qwen-vl-plus": { prompt: 3, completion: 7 },
   "moonshot-v1-8k": { prompt: 17, completion: 17 },
   "moonshot-v1-32k": { prompt: 34, completion: 34 },
   "moonshot-v1-128k": { prompt: 84, completion: 84 },
@@ -45,9 +47,12 @@ export const modelPrices: Readonly<Record<string, ModelPrice>> = {
   "glm-4-plus": { prompt: 7, completion: 7 },
   "glm-4-flash": { prompt: 1, completion: 1 },
   "glm-4.5": { prompt: 3, completion: 11 },
+  "glm-4v-plus": { prompt: 6, completion: 6 },
   // Open models usually run on the owner's own hardware: a token price that only meters use.
   "llama3.1": { prompt: 1, completion: 1 },
   "qwen2.5": { prompt: 1, completion: 1 },
+  "llama3.2-vision": { prompt: 1, completion: 1 },
+  gemma3: { prompt: 1, completion: 1 },
   "parley-offline": { prompt: 0, completion: 0 },
 };
 

@@ -63,9 +63,10 @@ describe.each(drivers)("model routes on %s", (driver) => {
       offline: false,
       contextWindow: 1_047_576,
       supportsTools: true,
+      supportsImages: true,
       default: true,
     });
-    expect(models[2]).toMatchObject({ offline: true, default: false, providerKind: "offline", supportsTools: false });
+    expect(models[2]).toMatchObject({ offline: true, default: false, providerKind: "offline", supportsTools: false, supportsImages: false });
     expect(models[2]!.label).toMatch(/offline/i);
     await expectError(await ctx.request("/api/v1/models"), 401);
   });
