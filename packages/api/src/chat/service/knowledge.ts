@@ -89,8 +89,8 @@ export async function retrieveForTurn(
   return [...hits, ...extra].slice(0, limit);
 }
 
-/** Cuts a text to at most `budget` estimated tokens, at a character boundary. */
-function cutToTokens(text: string, budget: number): string {
+/** Cuts a text to at most `budget` estimated tokens, at a character boundary (an ellipsis marks the cut). */
+export function cutToTokens(text: string, budget: number): string {
   if (estimateTokens(text) <= budget) return text;
   let low = 0;
   let high = text.length;

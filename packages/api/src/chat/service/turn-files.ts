@@ -7,7 +7,7 @@ import type { ImagePart } from "../../platform/llm/types";
 import type { MessageCitation } from "../../conversation/store";
 import { messageText, renderMessage } from "../../i18n/catalogue";
 import type { Language } from "../../i18n/language";
-import type { KnowledgeSource } from "./knowledge";
+import { cutToTokens, type KnowledgeSource } from "./knowledge";
 
 /** Characters of a file a citation shows. */
 const CITATION_EXCERPT = 300;
@@ -16,19 +16,6 @@ const CITATION_EXCERPT = 300;
 export async function imagePartsOf(deps: Pick<Deps, "files">, files: readonly ChatFileRow[]): Promise<ImagePart[]> {
   const images = files.filter((file) => file.kind === "image");
   return Promise.all(images.map(async (file) => ({ type: "image" as const, mediaType: file.mimeType, data: await chatFileBytes(deps, file) })));
-}
-
-/** Cuts a text to at most `budget` estimated tokens, at a character boundary. */
-function cutToTokens(text: string, budget: number): string {
-  if (estimateTokens(text) <= budget) return text;
-  let low = 0;
-  let high = text.length;
-  while (low < high) {
-    const middle = Math.ceil((low + high) / 2);
-    if (estimateTokens(text.slice(0, middle)) <= budget) low = middle;
-    else high = middle - 1;
-  }
-  return text.slice(0, low).trimEnd();
 }
 
 /** A document of the turn as one reference: numbered first, read whole, cut (with a notice) where the window ends. */
@@ -53,7 +40,7 @@ export function fileSources(files: readonly ChatFileRow[], budgetTokens: number,
     let content = text;
     let cutShare = 0;
     if (tokens > left) {
-      const kept = cutToTokens(text, Math.max(0, left - 40));
+      const kept = cutToTokens(text, Math.max(0, left - 40)).replace(/…$/, "");
       const percent = Math.max(0, Math.floor((kept.length / Math.max(1, text.length)) * 100));
       cutShare = 1 - kept.length / Math.max(1, text.length);
       content = `${kept}\n${renderMessage(language, "chat_file_truncated_notice", { percent })}`;

@@ -1,5 +1,5 @@
 import { safeEqual } from "../../crypto";
-import { ChannelError, type ChannelAdapter, type ChannelConfig } from "../../types";
+import { type AdapterIO, ChannelError, type ChannelAdapter, type ChannelConfig, type ReplyHandle } from "../../types";
 import { arrayAt, isObject, parseJson, stringAt } from "../global-shared/http";
 import { callGraph, downloadWhatsAppMedia, uploadWhatsAppImage } from "./client";
 import { parseNotification, REPLY_WINDOW_HOURS } from "./parse";
@@ -96,32 +96,7 @@ export const adapter: ChannelAdapter = {
   },
 
   async send(to, text, config, io) {
-    const recipient = to.to;
-    const phoneNumberId = typeof to.phoneNumberId === "string" && to.phoneNumberId ? to.phoneNumberId : config.phoneNumberId;
-    if (typeof recipient !== "string" || !recipient || !phoneNumberId) {
-      throw new ChannelError("whatsapp: the reply handle has no recipient", { retryable: false });
-    }
-    // Outside the window Meta answers 131047; saying so here spares the call.
-    if (typeof to.windowUntil === "number" && io.now() > to.windowUntil) {
-      throw new ChannelError("whatsapp: the 24-hour customer-service window has closed (a template message is needed)", {
-        retryable: false,
-        platformCode: 131047,
-      });
-    }
-    const answer = await callGraph(
-      `/${encodeURIComponent(phoneNumberId)}/messages`,
-      {
-        method: "POST",
-        body: { messaging_product: "whatsapp", recipient_type: "individual", to: recipient, type: "text", text: { body: text, preview_url: false } },
-      },
-      accessToken(config),
-      io,
-    );
-    return {
-      ids: arrayAt(answer, "messages")
-        .map((message) => stringAt(message, "id") ?? "")
-        .filter(Boolean),
-    };
+    return postMessage(to, config, io, { type: "text", text: { body: text, preview_url: false } });
   },
 
   fetchMedia(attachment, _message, config, io) {
@@ -129,29 +104,9 @@ export const adapter: ChannelAdapter = {
   },
 
   async sendImage(to, image, config, io) {
-    const recipient = to.to;
-    const phoneNumberId = typeof to.phoneNumberId === "string" && to.phoneNumberId ? to.phoneNumberId : config.phoneNumberId;
-    if (typeof recipient !== "string" || !recipient || !phoneNumberId) {
-      throw new ChannelError("whatsapp: the reply handle has no recipient", { retryable: false });
-    }
-    if (typeof to.windowUntil === "number" && io.now() > to.windowUntil) {
-      throw new ChannelError("whatsapp: the 24-hour customer-service window has closed (a template message is needed)", {
-        retryable: false,
-        platformCode: 131047,
-      });
-    }
+    const { phoneNumberId } = recipientOf(to, config, io);
     const mediaId = await uploadWhatsAppImage(phoneNumberId, image, accessToken(config), io);
-    const answer = await callGraph(
-      `/${encodeURIComponent(phoneNumberId)}/messages`,
-      { method: "POST", body: { messaging_product: "whatsapp", recipient_type: "individual", to: recipient, type: "image", image: { id: mediaId } } },
-      accessToken(config),
-      io,
-    );
-    return {
-      ids: arrayAt(answer, "messages")
-        .map((message) => stringAt(message, "id") ?? "")
-        .filter(Boolean),
-    };
+    return postMessage(to, config, io, { type: "image", image: { id: mediaId } });
   },
 
   async probe(config, io) {
@@ -166,3 +121,36 @@ export const adapter: ChannelAdapter = {
     }
   },
 };
+
+/** The reply handle's recipient and sending number; refused when the 24-hour window has closed. */
+function recipientOf(to: ReplyHandle, config: ChannelConfig, io: AdapterIO): { recipient: string; phoneNumberId: string } {
+  const recipient = to.to;
+  const phoneNumberId = typeof to.phoneNumberId === "string" && to.phoneNumberId ? to.phoneNumberId : config.phoneNumberId;
+  if (typeof recipient !== "string" || !recipient || !phoneNumberId) {
+    throw new ChannelError("whatsapp: the reply handle has no recipient", { retryable: false });
+  }
+  // Outside the window Meta answers 131047; saying so here spares the call.
+  if (typeof to.windowUntil === "number" && io.now() > to.windowUntil) {
+    throw new ChannelError("whatsapp: the 24-hour customer-service window has closed (a template message is needed)", {
+      retryable: false,
+      platformCode: 131047,
+    });
+  }
+  return { recipient, phoneNumberId };
+}
+
+/** Sends one message of the given type (`text`, `image`) to the handle's recipient; answers the message ids. */
+async function postMessage(to: ReplyHandle, config: ChannelConfig, io: AdapterIO, content: Record<string, unknown>): Promise<{ ids: string[] }> {
+  const { recipient, phoneNumberId } = recipientOf(to, config, io);
+  const answer = await callGraph(
+    `/${encodeURIComponent(phoneNumberId)}/messages`,
+    { method: "POST", body: { messaging_product: "whatsapp", recipient_type: "individual", to: recipient, ...content } },
+    accessToken(config),
+    io,
+  );
+  return {
+    ids: arrayAt(answer, "messages")
+      .map((message) => stringAt(message, "id") ?? "")
+      .filter(Boolean),
+  };
+}
