@@ -1,4 +1,4 @@
-import type { components, ParleyError } from "@parley/sdk";
+import type { components } from "@parley/sdk";
 import { call, client, type CallOptions } from "./request";
 
 type Schemas = components["schemas"];
