@@ -284,7 +284,8 @@ describe("a newcomer's first run, exactly as the README says", () => {
       await page.goto(`${parley.url}/console/agent?id=${appId}`);
       await byTestId("language-switch").click();
       await byTestId("language-option-zh-CN").click();
-      await expect.poll(() => byTestId("editor-tab-advanced").innerText()).toBe("高级配置");
+      // The Chinese catalogue loads on demand: allow for a loaded machine.
+      await expect.poll(() => byTestId("editor-tab-advanced").innerText(), { timeout: 10_000 }).toBe("高级配置");
       // A question the handbook cannot answer: the offline responder says so, in Chinese.
       await byTestId("preview-input").fill("今天股市怎么样？");
       await byTestId("preview-send").click();
