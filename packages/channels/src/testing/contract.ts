@@ -159,3 +159,32 @@ export function channelContract(adapter: ChannelAdapter, startFake: () => Promis
       }));
   });
 }
+
+/**
+ * A person's picture through an adapter's media API: delivered with the fake, verified and
+ * parsed, fetched back byte for byte; an unknown handle is refused (not retried) with the
+ * platform's own code; with `sendsImages`, an image sent back reaches the fake authenticated.
+ */
+export async function checkMediaRoundTrip(
+  adapter: ChannelAdapter,
+  fake: PlatformFake,
+  options: { refusedCode: string; sendsImages: boolean; unknownRef?: string },
+): Promise<void> {
+  const jpeg = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 16, 74, 70, 73, 70, 0, 1, 5, 5, 0xff, 0xd9]);
+  const io = memoryIO(fake.apiBase);
+  const request = await fake.delivery(webhookUrl, { text: "", media: [{ kind: "image", bytes: jpeg, mime: "image/jpeg" }] });
+  const verified = await adapter.verify(await readInbound(request), fake.config, io);
+  if (verified.kind !== "verified") throw new Error("not verified");
+  const [message] = await adapter.parse(verified.payload, fake.config, io);
+  const attachment = message!.attachments[0]!;
+  expect(attachment.kind).toBe("image");
+  const fetched = await adapter.fetchMedia!(attachment, message!, fake.config, io);
+  expect(fetched.bytes).toEqual(jpeg);
+  await expect(adapter.fetchMedia!({ kind: "image", ref: options.unknownRef ?? "nope" }, message!, fake.config, io)).rejects.toMatchObject({
+    retryable: false,
+    platformCode: options.refusedCode,
+  });
+  if (!options.sendsImages) return;
+  await adapter.sendImage!(message!.reply, { bytes: jpeg, mime: "image/jpeg", name: "x.jpg" }, fake.config, io);
+  expect(fake.sent).toEqual([expect.objectContaining({ authorized: true, image: { bytes: jpeg, mime: "image/jpeg", name: "x.jpg" } })]);
+}

@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { memoryIO, readInbound } from "../../runtime";
-import { channelContract } from "../../testing/contract";
+import { channelContract, checkMediaRoundTrip } from "../../testing/contract";
 import { startDingtalkFake, startFake, type DingtalkFake } from "../../testing/dingtalk";
 import { ChannelError, type AdapterIO, type InboundMessage } from "../../types";
 import { markdownTitle } from "./client";
@@ -240,26 +240,10 @@ describe("markdown title", () => {
 });
 
 describe("DingTalk media", () => {
-  const jpeg = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 16, 74, 70, 73, 70, 0, 1, 7, 7, 0xff, 0xd9]);
-
   it("downloads a picture by its downloadCode and refuses an unknown code", async () => {
     const fake = await startDingtalkFake();
     try {
-      const io = memoryIO(fake.apiBase);
-      const request = await fake.delivery("https://parley.example/api/v1/channels/hooks/ding", {
-        text: "",
-        media: [{ kind: "image", bytes: jpeg, mime: "image/jpeg" }],
-      });
-      const verified = await adapter.verify(await readInbound(request), fake.config, io);
-      if (verified.kind !== "verified") throw new Error("not verified");
-      const [message] = await adapter.parse(verified.payload, fake.config, io);
-      const attachment = message!.attachments[0]!;
-      expect(attachment.kind).toBe("image");
-      expect(await adapter.fetchMedia!(attachment, message!, fake.config, io)).toEqual({ bytes: jpeg, mime: "image/jpeg" });
-      await expect(adapter.fetchMedia!({ kind: "image", ref: "unknown-code" }, message!, fake.config, io)).rejects.toMatchObject({
-        retryable: false,
-        platformCode: "invalidParameter.downloadCode.invalid",
-      });
+      await checkMediaRoundTrip(adapter, fake, { refusedCode: "invalidParameter.downloadCode.invalid", sendsImages: false, unknownRef: "unknown-code" });
     } finally {
       await fake.close();
     }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { memoryIO, readInbound } from "../../runtime";
-import { channelContract } from "../../testing/contract";
+import { channelContract, checkMediaRoundTrip } from "../../testing/contract";
 import { startCustomerServiceFake, startFake, type CustomerServiceFake } from "../../testing/wechat-customer-service";
 import { ChannelError, type AdapterIO, type ChannelConfig, type InboundMessage } from "../../types";
 import { callbackSignature, encryptMessage } from "../wechat-shared/crypto";
@@ -257,28 +257,10 @@ describe("wechat-customer-service descriptor", () => {
 });
 
 describe("wechat-customer-service media", () => {
-  const jpeg = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 16, 74, 70, 73, 70, 0, 1, 4, 4, 0xff, 0xd9]);
-
   it("downloads a customer's picture with media/get, refuses an unknown media_id (40007), and sends an image", async () => {
     const fake = await startCustomerServiceFake();
     try {
-      const io = memoryIO(fake.apiBase);
-      const request = await fake.delivery("https://parley.example/api/v1/channels/hooks/kf", {
-        text: "",
-        media: [{ kind: "image", bytes: jpeg, mime: "image/jpeg" }],
-      });
-      const verified = await adapter.verify(await readInbound(request), fake.config, io);
-      if (verified.kind !== "verified") throw new Error("not verified");
-      const [message] = await adapter.parse(verified.payload, fake.config, io);
-      const attachment = message!.attachments[0]!;
-      expect(attachment.kind).toBe("image");
-      expect((await adapter.fetchMedia!(attachment, message!, fake.config, io)).bytes).toEqual(jpeg);
-      await expect(adapter.fetchMedia!({ kind: "image", ref: "nope" }, message!, fake.config, io)).rejects.toMatchObject({
-        retryable: false,
-        platformCode: "40007",
-      });
-      await adapter.sendImage!(message!.reply, { bytes: jpeg, mime: "image/jpeg", name: "x.jpg" }, fake.config, io);
-      expect(fake.sent).toEqual([expect.objectContaining({ authorized: true, image: { bytes: jpeg, mime: "image/jpeg", name: "x.jpg" } })]);
+      await checkMediaRoundTrip(adapter, fake, { refusedCode: "40007", sendsImages: true });
     } finally {
       await fake.close();
     }
