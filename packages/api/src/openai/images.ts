@@ -1,3 +1,4 @@
+import { readBodyUpTo } from "@parley/channels";
 import type { Deps } from "../kernel";
 import { CHAT_IMAGE_MAX_BYTES, detectChatFile } from "../chat/files/service";
 import { outboundPolicy, PluginNetworkError, policedFetch, type Resolver } from "../plugins/service/network";
@@ -26,30 +27,6 @@ export interface ImageReference {
 }
 
 const DATA_URL = /^data:([a-z0-9.+/-]+)?(;[a-z0-9-]+=[^;,]*)*;base64,(.*)$/is;
-
-/** Reads a body up to `limit` bytes; undefined when it is longer (reading stops there). */
-async function readCapped(response: Response, limit: number): Promise<Uint8Array | undefined> {
-  const declared = Number(response.headers.get("content-length") ?? "");
-  if (Number.isFinite(declared) && declared > limit) {
-    await response.body?.cancel().catch(() => undefined);
-    return undefined;
-  }
-  if (!response.body) return new Uint8Array();
-  const chunks: Uint8Array[] = [];
-  let seen = 0;
-  const reader = response.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    seen += value.byteLength;
-    if (seen > limit) {
-      await reader.cancel().catch(() => undefined);
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks);
-}
 
 /** The image's bytes, checked: a JPEG or PNG by its first bytes, at most 5 MB. */
 function checked(bytes: Uint8Array | undefined, param: string): ImagePart {
@@ -99,7 +76,7 @@ export async function resolveImages(deps: Pick<Deps, "config"> & { resolver?: Re
       }
       let bytes: Uint8Array | undefined;
       try {
-        bytes = await readCapped(response, CHAT_IMAGE_MAX_BYTES);
+        bytes = await readBodyUpTo(response, CHAT_IMAGE_MAX_BYTES);
       } catch {
         throw new ImageInputError("openai_image_unreachable", param);
       }

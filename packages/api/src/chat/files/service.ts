@@ -4,6 +4,7 @@ import { chatFiles, publicAssets } from "../../db/schema/index";
 import { fail, ServiceError } from "../../errors";
 import type { Deps } from "../../kernel";
 import type { DocumentExtension } from "../../knowledge/service/parse";
+import { mediaTypes } from "../../knowledge/service/media";
 import { readDocument } from "./read-document";
 
 /** Images a chat takes (spec §5: JPEG and PNG under 5 MB). */
@@ -32,10 +33,6 @@ export interface DetectedFile {
   extension?: DocumentExtension;
 }
 
-const startsWith = (bytes: Uint8Array, signature: readonly number[], at = 0) => signature.every((byte, index) => bytes[at + index] === byte);
-const PNG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
-const JPEG = [0xff, 0xd8, 0xff];
-const PDF = [0x25, 0x50, 0x44, 0x46, 0x2d];
 const ZIP = [0x50, 0x4b, 0x03, 0x04];
 
 /** Whether the bytes read as text: no NUL byte in the first 8 KB (binaries have them) and strict UTF-8 is left to the parser. */
@@ -50,10 +47,11 @@ function looksLikeText(bytes: Uint8Array): boolean {
  * named `.png` is none of these and is refused.
  */
 export function detectChatFile(bytes: Uint8Array, name: string): DetectedFile | undefined {
-  if (startsWith(bytes, PNG)) return { kind: "image", mimeType: "image/png" };
-  if (startsWith(bytes, JPEG)) return { kind: "image", mimeType: "image/jpeg" };
-  if (startsWith(bytes, PDF)) return { kind: "document", mimeType: "application/pdf", extension: "pdf" };
-  if (startsWith(bytes, ZIP))
+  // The knowledge media table knows the signatures; chat takes its JPEG, PNG and PDF.
+  const known = mediaTypes.find((type) => type.matches(bytes))?.mimeType;
+  if (known === "image/png" || known === "image/jpeg") return { kind: "image", mimeType: known };
+  if (known === "application/pdf") return { kind: "document", mimeType: known, extension: "pdf" };
+  if (ZIP.every((byte, index) => bytes[index] === byte))
     return { kind: "document", mimeType: "application/vnd.openxmlformats-officedocument.wordprocessingml.document", extension: "docx" };
   if (looksLikeText(bytes)) {
     const markdown = /\.(md|markdown)$/i.test(name);
@@ -306,6 +304,7 @@ export async function sweepChatFiles(deps: Pick<Deps, "db" | "files" | "now">): 
     await deps.files.delete(row.storageKey);
     await deps.db.delete(chatFiles).where(eq(chatFiles.id, row.id));
   }
+  const staleIds = new Set(stale.map((row) => row.id));
   let orphans = 0;
   const keys = await deps.files.list("chat-files/");
   for (let start = 0; start < keys.length; start += 500) {
@@ -315,7 +314,7 @@ export async function sweepChatFiles(deps: Pick<Deps, "db" | "files" | "now">): 
     for (const key of batch) {
       const id = key.split("/").pop() ?? "";
       // A file stored this very moment has its bytes before its row: leave young keys alone.
-      if (!known.has(id) && !stale.some((row) => row.id === id)) {
+      if (!known.has(id) && !staleIds.has(id)) {
         const stat = await deps.files.stat(key);
         if (stat && stat.modifiedAt.getTime() > deps.now().getTime() - 3_600_000) continue;
         await deps.files.delete(key);

@@ -8,33 +8,29 @@ function tooLarge(what: string): ChannelError {
 }
 
 /**
- * Reads a media download's body, stopping (and refusing, not retryable) as soon as it passes
- * `limit` bytes: a declared Content-Length over the limit is refused before reading at all.
+ * Reads a body up to `limit` bytes: undefined as soon as it is longer (a declared Content-Length
+ * over the limit is refused before reading; a streamed body stops being read there), so an
+ * oversized answer is never held whole. A broken stream throws.
  */
-export async function readMediaBody(response: Response, what: string, limit = MEDIA_MAX_BYTES): Promise<Uint8Array> {
+export async function readBodyUpTo(response: Response, limit: number): Promise<Uint8Array | undefined> {
   const declared = Number(response.headers.get("content-length") ?? "");
   if (Number.isFinite(declared) && declared > limit) {
     await response.body?.cancel().catch(() => {});
-    throw tooLarge(what);
+    return undefined;
   }
   if (!response.body) return new Uint8Array();
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > limit) {
-        await reader.cancel().catch(() => {});
-        throw tooLarge(what);
-      }
-      chunks.push(value);
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      return undefined;
     }
-  } catch (error) {
-    if (error instanceof ChannelError) throw error;
-    throw new ChannelError(`${what}: ${error instanceof Error ? error.message : String(error)}`, { retryable: true });
+    chunks.push(value);
   }
   const bytes = new Uint8Array(size);
   let offset = 0;
@@ -42,6 +38,21 @@ export async function readMediaBody(response: Response, what: string, limit = ME
     bytes.set(chunk, offset);
     offset += chunk.byteLength;
   }
+  return bytes;
+}
+
+/**
+ * Reads a media download's body, stopping (and refusing, not retryable) as soon as it passes
+ * `limit` bytes: a declared Content-Length over the limit is refused before reading at all.
+ */
+export async function readMediaBody(response: Response, what: string, limit = MEDIA_MAX_BYTES): Promise<Uint8Array> {
+  let bytes: Uint8Array | undefined;
+  try {
+    bytes = await readBodyUpTo(response, limit);
+  } catch (error) {
+    throw new ChannelError(`${what}: ${error instanceof Error ? error.message : String(error)}`, { retryable: true });
+  }
+  if (!bytes) throw tooLarge(what);
   return bytes;
 }
 
