@@ -22,7 +22,7 @@ export async function prepareTurn(
   turn: ChatTurn,
   policy: ResponderPolicy,
 ): Promise<PreparedTurn> {
-  const files = turn.fileIds?.length
+  let files = turn.fileIds?.length
     ? await filesForTurn(
         deps,
         {
@@ -62,7 +62,11 @@ export async function prepareTurn(
     files.filter((file) => file.kind === "image").length +
     (turn.messages ?? []).reduce((sum, message) => sum + (message.role === "user" ? (message.images?.length ?? 0) : 0), 0);
   // A workflow takes files as {{sys.files}} addresses; its own nodes decide what reads them.
-  if (images > 0 && turn.app.type !== "WORKFLOW" && !resolved.model.supportsImages) {
+  if (images > 0 && turn.app.type !== "WORKFLOW" && !resolved.model.supportsImages && turn.imagesOptional) {
+    deps.logger.info("images not shown to a model that does not read them", { conversationId: turn.conversationId, model: resolved.model.id });
+    files = files.filter((file) => file.kind !== "image");
+    if (!text && files.length === 0) throw new ServiceError("validation", "validation_failed", { field: "message", reason: "empty" }, { field: "message" });
+  } else if (images > 0 && turn.app.type !== "WORKFLOW" && !resolved.model.supportsImages) {
     const field = { field: turn.messages ? "messages" : "fileIds" };
     if (resolved.model.offline) throw new ServiceError("validation", "chat_offline_images_unsupported", {}, field);
     throw new ServiceError("validation", "chat_model_images_unsupported", { model: resolved.model.id }, field);

@@ -1,7 +1,6 @@
 import { getAppForChat } from "../apps/service/index";
 import type { ChatEvent } from "../chat/events";
-import { and, eq, inArray } from "drizzle-orm";
-import { chatFiles, type conversations, type messages } from "../db/schema/index";
+import type { conversations, messages } from "../db/schema/index";
 import { ServiceError } from "../errors";
 import type { Deps } from "../kernel";
 import type { Language } from "../i18n/language";
@@ -39,23 +38,13 @@ export async function answerStoredMessage(
     storedMessageId: message.id,
     ...(options.skipHandover ? { skipHandover: true } : {}),
     // The files of the person's message (a channel's images and documents, already stored).
-    ...(options.fileIds?.length ? { fileIds: options.fileIds } : {}),
+    // A platform's person cannot pick another model: the app answers without the pictures it cannot read.
+    ...(options.fileIds?.length ? { fileIds: options.fileIds, imagesOptional: true } : {}),
   };
   let events: AsyncGenerator<ChatEvent>;
   try {
     events = await answerTurn(deps, turn);
   } catch (error) {
-    // A platform's person cannot pick another model: the app answers without the pictures (they stay on the message).
-    const noVision =
-      error instanceof ServiceError && (error.messageId === "chat_model_images_unsupported" || error.messageId === "chat_offline_images_unsupported");
-    if (noVision && options.fileIds?.length) {
-      const documents = await deps.db
-        .select({ id: chatFiles.id })
-        .from(chatFiles)
-        .where(and(inArray(chatFiles.id, options.fileIds), eq(chatFiles.kind, "document")));
-      deps.logger.info("channel images not shown to a model that does not read them", { conversationId: conversation.id, model: error.params.model });
-      return answerStoredMessage(deps, conversation, message, { ...options, fileIds: documents.map((row) => row.id) });
-    }
     if (error instanceof ServiceError) {
       deps.logger.warn("inbox message not answered", { conversationId: conversation.id, reason: error.messageId });
       return undefined;

@@ -22,6 +22,11 @@ export interface ChatTurn {
    * conversation): images go to the model, documents are read into the turn.
    */
   fileIds?: string[];
+  /**
+   * The person cannot pick another model (a messaging channel): images the model cannot read are
+   * left out (they stay on the message) instead of refusing the turn.
+   */
+  imagesOptional?: boolean;
   /** One of the app's models; the app's default when absent. */
   model?: string;
   language: Language;
